@@ -1,0 +1,48 @@
+// What a command's run function receives. Everything heavy (settings on disk, the HTTP client, an embedded
+// sandbox, prompts) is built lazily on first use, so `trk --help` and `trk completion` never touch them.
+
+import type { ApiClient } from './api/client.js';
+import type { Settings } from './config/settings.js';
+import type { IO } from './io.js';
+import type { OutputFormat } from './output/format.js';
+
+export interface Prompter {
+  confirm(message: string, defaultValue?: boolean): Promise<boolean>;
+  input(message: string, defaultValue?: string): Promise<string>;
+  /** Masked input, for the API key. */
+  password(message: string): Promise<string>;
+}
+
+/** Options every command accepts (see src/cli.ts). */
+export interface GlobalOptions {
+  profile?: string;
+  baseUrl?: string;
+  apiVersion?: string;
+  sandbox?: boolean;
+  output?: OutputFormat;
+  quiet?: boolean;
+  verbose?: boolean;
+  yes?: boolean;
+  color?: boolean;
+}
+
+export interface Context {
+  readonly io: IO;
+  readonly env: NodeJS.ProcessEnv;
+  readonly global: GlobalOptions;
+  /** Resolved settings (flag > environment > profile > default), with where each came from. */
+  settings(): Promise<Settings>;
+  /** The API client for the resolved settings; throws CredentialsError when no key is configured. */
+  api(): Promise<ApiClient>;
+  readonly prompter: Prompter;
+  /** Milliseconds since the epoch; replaceable in tests. */
+  now(): number;
+  /** Status line on stderr unless --quiet. */
+  info(line: string): void;
+  /** Debug line on stderr with --verbose or TRK_DEBUG=1. */
+  debug(line: string): void;
+  /** Signal that aborts when the user presses Ctrl-C. */
+  readonly signal: AbortSignal;
+  /** Release what was built (HTTP pools, an embedded sandbox). */
+  dispose(): Promise<void>;
+}

@@ -1,0 +1,44 @@
+// Errors trk raises itself. Each knows its exit code and what the user should do; src/cli.ts is the only
+// place that turns them into a line on stderr and an exit code. Service errors extend TrkError in
+// src/api/errors.ts.
+
+import { EXIT, type ExitCode } from './exit-codes.js';
+
+export class TrkError extends Error {
+  readonly exitCode: ExitCode;
+  /** What to do next, appended to the message as `: <hint>`. */
+  readonly hint: string | undefined;
+
+  constructor(message: string, opts: { exitCode?: ExitCode; hint?: string; cause?: unknown } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = new.target.name;
+    this.exitCode = opts.exitCode ?? EXIT.failure;
+    this.hint = opts.hint;
+  }
+
+  /** The one line shown to the user. */
+  toLine(): string {
+    return this.hint ? `${this.message}: ${this.hint}` : this.message;
+  }
+}
+
+/** Bad flags or input: exit 2, nothing sent. */
+export class UsageError extends TrkError {
+  constructor(message: string, hint?: string) {
+    super(message, { exitCode: EXIT.usage, ...(hint === undefined ? {} : { hint }) });
+  }
+}
+
+/** Missing or refused credentials detected before anything was sent: exit 4. */
+export class CredentialsError extends TrkError {
+  constructor(message: string, hint?: string) {
+    super(message, { exitCode: EXIT.auth, ...(hint === undefined ? {} : { hint }) });
+  }
+}
+
+/** The user pressed Ctrl-C; work in flight was finished and saved. */
+export class InterruptedError extends TrkError {
+  constructor(message = 'interrupted') {
+    super(message, { exitCode: EXIT.interrupted });
+  }
+}

@@ -1,0 +1,105 @@
+// The streams a command talks to, and what is known about them: which are terminals, whether colour is on,
+// whether prompting is allowed. Data goes to stdout, everything else to stderr. Commands never touch
+// process.stdout/stderr/stdin directly; tests pass a captured IO instead.
+
+import { Readable, Writable } from 'node:stream';
+import { Chalk, type ChalkInstance } from 'chalk';
+
+export interface IO {
+  readonly stdin: Readable;
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+  readonly stdinIsTTY: boolean;
+  readonly stdoutIsTTY: boolean;
+  readonly stderrIsTTY: boolean;
+  /** Terminal width of stdout (80 when unknown). */
+  readonly columns: number;
+  /** Colours for stdout and stderr, each off unless its stream is a terminal (or FORCE_COLOR). */
+  readonly color: ChalkInstance;
+  readonly colorErr: ChalkInstance;
+  /** Prompts only when a person is there to answer: stdin and stdout both terminals. */
+  canPrompt(): boolean;
+  /** Write data to stdout as is. */
+  out(text: string): void;
+  /** Write one status line to stderr (newline added). */
+  err(line: string): void;
+}
+
+export interface ColorOptions {
+  /** `--no-color` */
+  noColor?: boolean;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Colour level for a stream: FORCE_COLOR wins, then --no-color / NO_COLOR, then whether it is a TTY. */
+export function colorLevel(isTTY: boolean, opts: ColorOptions = {}): 0 | 1 | 2 | 3 {
+  const env = opts.env ?? {};
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== '') {
+    if (force === '0' || force === 'false') return 0;
+    const n = Number(force);
+    return n >= 1 && n <= 3 ? (n as 1 | 2 | 3) : 1;
+  }
+  if (opts.noColor || (env.NO_COLOR !== undefined && env.NO_COLOR !== '')) return 0;
+  if (!isTTY || env.TERM === 'dumb') return 0;
+  return env.COLORTERM === 'truecolor' || env.COLORTERM === '24bit' ? 3 : 2;
+}
+
+export function createProcessIO(opts: ColorOptions = {}): IO {
+  const env = opts.env ?? process.env;
+  const stdoutIsTTY = process.stdout.isTTY === true;
+  const stderrIsTTY = process.stderr.isTTY === true;
+  const stdinIsTTY = process.stdin.isTTY === true;
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdinIsTTY,
+    stdoutIsTTY,
+    stderrIsTTY,
+    columns: process.stdout.columns || 80,
+    color: new Chalk({ level: colorLevel(stdoutIsTTY, { ...opts, env }) }),
+    colorErr: new Chalk({ level: colorLevel(stderrIsTTY, { ...opts, env }) }),
+    canPrompt: () => stdinIsTTY && stdoutIsTTY,
+    out: (text) => void process.stdout.write(text),
+    err: (line) => void process.stderr.write(`${line}\n`),
+  };
+}
+
+/** A captured IO for tests: everything written is kept as strings. */
+export interface TestIO extends IO {
+  stdoutText(): string;
+  stderrText(): string;
+}
+
+export function createTestIO(opts: { stdin?: Readable; tty?: boolean; columns?: number } = {}): TestIO {
+  const outChunks: string[] = [];
+  const errChunks: string[] = [];
+  const sink = (chunks: string[]) =>
+    new Writable({
+      write(chunk: Buffer | string, _enc, cb) {
+        chunks.push(chunk.toString());
+        cb();
+      },
+    });
+  const tty = opts.tty ?? false;
+  const stdout = sink(outChunks);
+  const stderr = sink(errChunks);
+  const stdin = opts.stdin ?? Readable.from([]);
+  return {
+    stdin,
+    stdout,
+    stderr,
+    stdinIsTTY: tty,
+    stdoutIsTTY: tty,
+    stderrIsTTY: tty,
+    columns: opts.columns ?? 100,
+    color: new Chalk({ level: 0 }),
+    colorErr: new Chalk({ level: 0 }),
+    canPrompt: () => tty,
+    out: (text) => void outChunks.push(text),
+    err: (line) => void errChunks.push(`${line}\n`),
+    stdoutText: () => outChunks.join(''),
+    stderrText: () => errChunks.join(''),
+  };
+}
