@@ -1,8 +1,42 @@
-// CONTRACT STUB — implemented by the API-core work. Signatures here are the agreement other modules rely on.
+// The HTTP client of the service, on undici. One POST per attempt to `${baseUrl}/track/<version>/<path>`,
+// paced by the process-wide pacer, retried by the policy in retry.ts. The envelope is decoded here and only
+// here: a caller gets either an envelope with code 0 (rejected items are data) or a typed ServiceError.
+// The API key goes into the `svctoken` header and nowhere else: not into logs, messages or errors.
 
+import { createRequire } from 'node:module';
+import { setTimeout as delay } from 'node:timers/promises';
+import { EnvHttpProxyAgent, request } from 'undici';
+import { CredentialsError } from '../errors.js';
 import type { Envelope } from './types.js';
-import type { ApiVersion, Operation } from './spec.js';
-import type { Pacer } from './pacer.js';
+import { LIMITS, operationPath, type ApiVersion, type Operation } from './spec.js';
+import { processPacer, type Pacer } from './pacer.js';
+import {
+  AuthenticationError,
+  EndpointNotFoundError,
+  EnvelopeError,
+  InvalidResponseError,
+  NetworkError,
+  RateLimitError,
+  RequestAbortedError,
+  ServerError,
+  ServiceError,
+  TimeoutError,
+  UnexpectedStatusError,
+  isAuthCode,
+  type Delivery,
+} from './errors.js';
+import {
+  DEFAULT_RETRY,
+  markResent,
+  parseRetryAfter,
+  retryDelay,
+  shouldRetry,
+  waitReason,
+  type RetryPolicy,
+} from './retry.js';
+
+export { resentAfterAmbiguousFailure } from './retry.js';
+import { unsupported } from './operations.js';
 
 /** One line per request for --verbose / TRK_DEBUG (the key is never part of it). */
 export interface RequestLog {
@@ -29,6 +63,8 @@ export interface ApiClientOptions {
   onRequest?: (log: RequestLog) => void;
   /** Called before sleeping for a retry, e.g. to show "rate limited, resuming in Ns". */
   onWait?: (reason: 'rate-limited' | 'unavailable' | 'network', delayMs: number) => void;
+  /** Where HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read from; default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface CallOptions {
@@ -47,6 +83,274 @@ export interface ApiClient {
   close(): Promise<void>;
 }
 
-export function createApiClient(_opts: ApiClientOptions): ApiClient {
-  throw new Error('not implemented');
+/** `trk/<version>` from package.json, read only when a client is built (never at start-up of --help). */
+export function defaultUserAgent(): string {
+  const pkg = createRequire(import.meta.url)('../../package.json') as { version?: string };
+  return `trk/${pkg.version ?? '0.0.0'}`;
+}
+
+// Connection failures that happen before a single byte of the request is written.
+const CONNECT_PHASE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+const TLS_CODE = /^(ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|ERR_SSL_)/;
+
+export function createApiClient(opts: ApiClientOptions): ApiClient {
+  // A header cannot carry line breaks or non-ASCII; say so without echoing the key.
+  if (!opts.apiKey) throw new CredentialsError('no API key configured', 'run "trk auth login" or set TRK_API_KEY');
+  if (!/^[\x21-\x7e]+$/.test(opts.apiKey)) {
+    throw new CredentialsError(
+      'the API key contains characters that cannot be sent (spaces, line breaks or non-ASCII)',
+      'check TRK_API_KEY, TRK_API_KEY_FILE or the profile ("trk auth login")',
+    );
+  }
+  const version = opts.version;
+  const base = opts.baseUrl.replace(/\/+$/, '');
+  const host = safeHost(base);
+  const timeoutMs = opts.timeoutMs ?? LIMITS.requestTimeoutMs;
+  const pacer = opts.pacer ?? processPacer();
+  const policy: RetryPolicy = { ...DEFAULT_RETRY, ...definedOnly(opts.retry ?? {}) };
+  const headers = {
+    'content-type': 'application/json',
+    svctoken: opts.apiKey,
+    'user-agent': opts.userAgent ?? defaultUserAgent(),
+  };
+  const dispatcher = new EnvHttpProxyAgent(proxyOptions(opts.env ?? process.env));
+
+  async function attemptOnce(
+    op: Operation,
+    url: string,
+    payload: string,
+    signal: AbortSignal | undefined,
+  ): Promise<{ status: number; envelope: Envelope }> {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    let status: number;
+    let text: string;
+    let responseHeaders: Record<string, string | string[] | undefined>;
+    try {
+      const res = await request(url, { method: 'POST', headers, body: payload, dispatcher, signal: combined });
+      status = res.statusCode;
+      responseHeaders = res.headers;
+      text = await res.body.text();
+    } catch (err) {
+      if (signal?.aborted) throw new RequestAbortedError({ operation: op, delivery: 'unknown', cause: signal.reason });
+      if (timeout.aborted) throw new TimeoutError({ operation: op, timeoutMs, cause: err });
+      throw networkError(op, host, err);
+    }
+    return { status, envelope: decodeResponse(op, url, status, responseHeaders, text) };
+  }
+
+  function decodeResponse(
+    op: Operation,
+    url: string,
+    status: number,
+    resHeaders: Record<string, string | string[] | undefined>,
+    text: string,
+  ): Envelope {
+    const parsed = parseJson(text);
+    const envelope = isEnvelope(parsed) ? parsed : undefined;
+    const first = envelope ? firstError(envelope) : undefined;
+    const common = {
+      operation: op,
+      httpStatus: status,
+      ...(first?.code === undefined ? {} : { serviceCode: first.code }),
+    };
+    if (status >= 200 && status < 300) {
+      if (!envelope) {
+        return fail(
+          new InvalidResponseError({
+            ...common,
+            detail: parsed === NOT_JSON ? `not JSON (HTTP ${status}${describeType(resHeaders)})` : `no envelope (HTTP ${status})`,
+          }),
+        );
+      }
+      return decodeEnvelope(op, status, envelope);
+    }
+    const retryAfterMs = parseRetryAfter(resHeaders['retry-after']);
+    const withRetryAfter = retryAfterMs === undefined ? common : { ...common, retryAfterMs };
+    if (status === 401) {
+      return fail(new AuthenticationError({ ...common, ...(first?.message ? { serviceMessage: first.message } : {}) }));
+    }
+    if (status === 404) return fail(new EndpointNotFoundError({ ...common, url, version }));
+    if (status === 429) return fail(new RateLimitError(withRetryAfter));
+    if (status >= 500) return fail(new ServerError({ ...withRetryAfter, httpStatus: status }));
+    if (envelope && (envelope.code !== 0 || first)) return decodeEnvelope(op, status, envelope);
+    // A redirect (e.g. http:// to https://) is fixed in the base URL, so name where the service points.
+    const location = resHeaders.location;
+    const redirect = status >= 300 && status < 400 && typeof location === 'string';
+    return fail(
+      new UnexpectedStatusError({
+        ...common,
+        httpStatus: status,
+        ...(redirect ? { hint: `the service redirects to ${location.replace(/[\u0000-\u001f\u007f]/g, '')}: correct the base URL` } : {}),
+      }),
+    );
+  }
+
+  function decodeEnvelope(op: Operation, status: number, envelope: Envelope): Envelope {
+    const first = firstError(envelope);
+    if (envelope.code === 0 && !first) return envelope;
+    const serviceCode = first?.code ?? envelope.code;
+    const serviceMessage = first?.message;
+    const common = { operation: op, httpStatus: status, serviceCode, ...(serviceMessage ? { serviceMessage } : {}) };
+    if (isAuthCode(serviceCode)) return fail(new AuthenticationError({ ...common, delivery: 'processed' }));
+    return fail(new EnvelopeError(common));
+  }
+
+  return {
+    version,
+    async call<A = Record<string, unknown>>(op: Operation, body: unknown, callOpts: CallOptions = {}): Promise<Envelope<A>> {
+      unsupported(version, op);
+      const url = `${base}/track/${version}/${operationPath(version, op) as string}`;
+      const payload = JSON.stringify(body);
+      const items = Array.isArray(body) ? body.length : body !== null && typeof body === 'object' ? 1 : 0;
+      const signal = callOpts.signal;
+      const maxAttempts = callOpts.retry === false ? 1 : Math.max(1, policy.maxAttempts);
+      // Once an attempt may have been processed, every later failure is ambiguous too.
+      let ambiguous = false;
+
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await pacer.acquire(signal);
+        } catch (reason) {
+          throw new RequestAbortedError({ operation: op, delivery: ambiguous ? 'unknown' : 'not-sent', cause: reason });
+        }
+        const started = performance.now();
+        try {
+          const { status, envelope } = await attemptOnce(op, url, payload, signal);
+          const ms = Math.round(performance.now() - started);
+          if (ambiguous) markResent(envelope);
+          opts.onRequest?.({
+            operation: op,
+            status,
+            ms,
+            items,
+            attempt,
+            ...(ambiguous ? { note: 're-sent after an ambiguous failure' } : {}),
+          });
+          return envelope as Envelope<A>;
+        } catch (err) {
+          const ms = Math.round(performance.now() - started);
+          if (!(err instanceof ServiceError)) throw err;
+          // An earlier attempt may have been processed, whatever this one got back.
+          if (ambiguous) err.delivery = 'unknown';
+          err.attempts = attempt;
+          opts.onRequest?.({ operation: op, status: err.httpStatus ?? 'error', ms, items, attempt, note: noteOf(err) });
+          if (err.delivery === 'unknown') ambiguous = true;
+          const wait = retryDelay(attempt, err, policy);
+          // A 429 means the shared budget is spent: hold every start of this process, retried or not.
+          if (err instanceof RateLimitError) pacer.backoff(err.retryAfterMs ?? Math.max(wait, 1000));
+          if (attempt >= maxAttempts || !shouldRetry(op, err)) throw err;
+          opts.onWait?.(waitReason(err), wait);
+          try {
+            await delay(wait, undefined, signal ? { signal } : {});
+          } catch (reason) {
+            throw new RequestAbortedError({ operation: op, delivery: ambiguous ? 'unknown' : 'not-sent', cause: reason });
+          }
+        }
+      }
+    },
+    async close(): Promise<void> {
+      await dispatcher.close();
+    },
+  };
+}
+
+function fail(err: ServiceError): never {
+  throw err;
+}
+
+const NOT_JSON = Symbol('not JSON');
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+function isEnvelope(value: unknown): value is Envelope {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const v = value as { code?: unknown; data?: unknown };
+  return typeof v.code === 'number' && (v.data === undefined || v.data === null || typeof v.data === 'object');
+}
+
+function firstError(envelope: Envelope): { code: number | undefined; message: string | undefined } | undefined {
+  const errors = envelope.data?.errors;
+  if (!Array.isArray(errors) || errors.length === 0) return undefined;
+  const e = errors[0] as { code?: unknown; message?: unknown } | null;
+  return {
+    code: typeof e?.code === 'number' ? e.code : undefined,
+    message: typeof e?.message === 'string' ? e.message : undefined,
+  };
+}
+
+function describeType(headers: Record<string, string | string[] | undefined>): string {
+  const type = headers['content-type'];
+  return typeof type === 'string' && type !== '' ? `, ${type.split(';')[0]?.trim()}` : '';
+}
+
+/** A ServiceError for a failure of the transport; anything else (a bug, a bad argument) is rethrown as is. */
+function networkError(op: Operation, host: string, err: unknown): ServiceError {
+  const e = err as { code?: unknown; message?: unknown; cause?: { code?: unknown } } | null;
+  const code = typeof e?.code === 'string' ? e.code : undefined;
+  const causeCode = typeof e?.cause?.code === 'string' ? e.cause.code : undefined;
+  const message = typeof e?.message === 'string' ? e.message : '';
+  // A proxy that refuses the tunnel or wants authentication: the request never left for the service.
+  if (/^Proxy /.test(message)) {
+    return new NetworkError({ operation: op, host, reason: message, delivery: 'not-sent', cause: err });
+  }
+  if (code === undefined || code === 'UND_ERR_INVALID_ARG') throw err;
+  const reason = [code, causeCode].find((c) => c !== undefined && (CONNECT_PHASE.has(c) || TLS_CODE.test(c))) ?? code;
+  const tls = reason !== undefined && TLS_CODE.test(reason);
+  const delivery: Delivery = reason !== undefined && (CONNECT_PHASE.has(reason) || tls) ? 'not-sent' : 'unknown';
+  return new NetworkError({
+    operation: op,
+    host,
+    ...(reason === undefined ? {} : { reason }),
+    delivery: delivery === 'not-sent' ? 'not-sent' : 'unknown',
+    tls,
+    cause: err,
+  });
+}
+
+function noteOf(err: ServiceError): string {
+  const detail = err instanceof NetworkError ? err.reason : err.serviceCode;
+  return `${err.name}${detail === undefined ? '' : ` ${detail}`} (${err.delivery})`;
+}
+
+function safeHost(base: string): string {
+  try {
+    return new URL(base).host;
+  } catch {
+    return base;
+  }
+}
+
+/**
+ * Proxy settings for undici, from the given environment. Loopback addresses are never proxied (as curl and
+ * Go do for localhost), so a local emulator works behind a corporate HTTPS_PROXY.
+ */
+function proxyOptions(env: NodeJS.ProcessEnv): { httpProxy: string; httpsProxy: string; noProxy: string } {
+  const noProxy = env.no_proxy ?? env.NO_PROXY ?? '';
+  return {
+    httpProxy: env.http_proxy ?? env.HTTP_PROXY ?? '',
+    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
+    noProxy: noProxy.trim() === '*' ? '*' : [noProxy, 'localhost', '127.0.0.1', '[::1]'].filter(Boolean).join(','),
+  };
+}
+
+function definedOnly<T extends object>(obj: T): Partial<T> {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -1,4 +1,11 @@
-// CONTRACT STUB — implemented by the API-core work.
+// Request pacing. The service allows 3 requests per second and counts arrivals strictly over any one-second
+// span, so the pacer admits no more than N request STARTS in any window of 1000 ms plus a margin (network
+// jitter can bring two requests closer together on arrival than they were at start). It limits starts,
+// not requests in flight: several requests may be under way at once, so latency does not lower throughput.
+// One pacer per process, shared by every client, so that concurrent work cannot exceed the rate together.
+
+import { setTimeout as delay } from 'node:timers/promises';
+import { LIMITS } from './spec.js';
 
 /** Admits request starts so that no more than `perSecond` begin in any one-second window. */
 export interface Pacer {
@@ -6,4 +13,114 @@ export interface Pacer {
   acquire(signal?: AbortSignal): Promise<void>;
   /** After a 429, hold all starts for this long. */
   backoff(ms: number): void;
+}
+
+export interface PacerOptions {
+  perSecond: number;
+  /** Added to the one-second window. */
+  marginMs: number;
+  now?: () => number;
+  /** Sleeps `ms`; resolves early (or rejects) when `signal` aborts. Tests pass one that advances a fake clock. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/** Default margin: at 3 per second this costs about 10 % of throughput and absorbs ordinary jitter. */
+export const DEFAULT_MARGIN_MS = 100;
+
+interface Waiter {
+  resolve(): void;
+  reject(reason: unknown): void;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+}
+
+export function createPacer(opts: PacerOptions): Pacer {
+  if (!Number.isInteger(opts.perSecond) || opts.perSecond < 1) throw new RangeError(`invalid rate ${opts.perSecond}`);
+  const perSecond = opts.perSecond;
+  const windowMs = 1000 + Math.max(0, opts.marginMs);
+  const now = opts.now ?? (() => performance.now());
+  const sleep = opts.sleep ?? defaultSleep;
+
+  /** Start times of the last `perSecond` admitted requests, oldest first. */
+  const starts: number[] = [];
+  const queue: Waiter[] = [];
+  let holdUntil = -Infinity;
+  let pumping = false;
+  /** Cancels the pump's current sleep, when every waiter has gone. */
+  let sleeping: AbortController | undefined;
+
+  /** Milliseconds until the next start is allowed (0: now). */
+  function waitFor(t: number): number {
+    let until = holdUntil;
+    if (starts.length >= perSecond) {
+      const nth = starts[starts.length - perSecond] as number;
+      until = Math.max(until, nth + windowMs);
+    }
+    return Math.max(0, until - t);
+  }
+
+  // One loop admits waiters in arrival order; only it sleeps, so a backoff set while it sleeps is seen on wake.
+  async function pump(): Promise<void> {
+    if (pumping) return;
+    pumping = true;
+    try {
+      while (queue.length > 0) {
+        const wait = waitFor(now());
+        if (wait > 0) {
+          sleeping = new AbortController();
+          try {
+            await sleep(wait, sleeping.signal);
+          } catch {
+            // cancelled: re-check the queue
+          }
+          sleeping = undefined;
+          continue;
+        }
+        const waiter = queue.shift() as Waiter;
+        if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+        starts.push(now());
+        if (starts.length > perSecond) starts.shift();
+        waiter.resolve();
+      }
+    } finally {
+      pumping = false;
+    }
+  }
+
+  return {
+    acquire(signal?: AbortSignal): Promise<void> {
+      if (signal?.aborted) return Promise.reject(signal.reason);
+      return new Promise<void>((resolve, reject) => {
+        const waiter: Waiter = { resolve, reject, signal, onAbort: undefined };
+        if (signal) {
+          waiter.onAbort = () => {
+            const i = queue.indexOf(waiter);
+            if (i >= 0) queue.splice(i, 1);
+            // Nothing left to admit: do not keep the process alive with the pump's timer.
+            if (queue.length === 0) sleeping?.abort();
+            reject(signal.reason);
+          };
+          signal.addEventListener('abort', waiter.onAbort, { once: true });
+        }
+        queue.push(waiter);
+        void pump();
+      });
+    },
+    backoff(ms: number): void {
+      if (!(ms > 0)) return;
+      holdUntil = Math.max(holdUntil, now() + ms);
+    },
+  };
+}
+
+async function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
+  await delay(ms, undefined, { signal });
+}
+
+let shared: Pacer | undefined;
+
+/** The process-wide pacer: every client of this process shares one rate budget. */
+export function processPacer(): Pacer {
+  shared ??= createPacer({ perSecond: LIMITS.requestsPerSecond, marginMs: DEFAULT_MARGIN_MS });
+  return shared;
 }

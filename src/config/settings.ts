@@ -1,6 +1,15 @@
-// CONTRACT STUB — implemented by the configuration work.
+// Settings resolution: flag > environment > profile > default, with where each value came from (for
+// `trk config list` and `trk auth status`). No flag carries the API key: flags end up in shell history and
+// process lists. Pure apart from reading TRK_API_KEY_FILE; the store is passed in, so conf stays unloaded
+// unless the caller opened it.
 
-import type { ApiVersion } from '../api/spec.js';
+import { readFileSync } from 'node:fs';
+import { CredentialsError } from '../errors.js';
+import { DEFAULT_API_VERSION, type ApiVersion } from '../api/spec.js';
+import { parseApiKey, parseApiVersion, parseServiceUrl, type Profile } from './keys.js';
+
+export { CONFIG_KEYS, CONFIG_KEY_FIELD, CONFIG_KEY_HELP, checkConfigKey, isConfigKey, maskKey, validateConfigValue } from './keys.js';
+export type { ConfigKey, Profile } from './keys.js';
 
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
 
@@ -14,4 +23,138 @@ export interface Settings {
   /** Run against the embedded emulator (`--sandbox` or a profile named `sandbox`). */
   sandbox: boolean;
   sources: Record<'profile' | 'baseUrl' | 'apiVersion' | 'apiKey' | 'resUrl', SettingSource>;
+}
+
+export const DEFAULT_BASE_URL = 'https://api.17track.net';
+export const DEFAULT_RES_URL = 'https://res.17track.net';
+export const DEFAULT_PROFILE_NAME = 'default';
+export const SANDBOX_PROFILE = 'sandbox';
+
+export interface SettingFlags {
+  profile?: string;
+  baseUrl?: string;
+  apiVersion?: string;
+  sandbox?: boolean;
+}
+
+/** What resolution needs of the profile store (see profiles.ts); absent when no store was opened. */
+export interface ProfileReader {
+  get(name: string): Profile | undefined;
+  currentName(): string | undefined;
+}
+
+export interface ResolveInput {
+  flags: SettingFlags;
+  env: NodeJS.ProcessEnv;
+  store?: ProfileReader | undefined;
+}
+
+/**
+ * Resolve every setting. Environment: TRK_PROFILE, TRK_API_KEY, TRK_API_KEY_FILE (the file's content,
+ * trimmed; TRK_API_KEY wins when both are set), TRK_BASE_URL, TRK_API_VERSION, TRK_RES_URL. Invalid values
+ * throw a UsageError naming their source.
+ */
+export function resolveSettings(input: ResolveInput): Settings {
+  const { flags, env, store } = input;
+  const sources = {} as Settings['sources'];
+
+  // The profile's own source: 'profile' means the one chosen in the store with `trk config use`.
+  const profile =
+    pickRaw(sources, 'profile', [
+      ['flag', nonEmpty(flags.profile), '--profile'],
+      ['env', nonEmpty(env.TRK_PROFILE), 'TRK_PROFILE'],
+      ['profile', nonEmpty(store?.currentName()), 'the current profile'],
+    ])?.value ?? fallback(sources, 'profile', DEFAULT_PROFILE_NAME);
+  const stored: Profile = store?.get(profile) ?? {};
+  const inProfile = `profile "${profile}"`;
+
+  const baseUrlRaw = pickRaw(sources, 'baseUrl', [
+    ['flag', nonEmpty(flags.baseUrl), '--base-url'],
+    ['env', nonEmpty(env.TRK_BASE_URL), 'TRK_BASE_URL'],
+    ['profile', nonEmpty(stored.baseUrl), `base-url of ${inProfile}`],
+  ]);
+  const baseUrl = baseUrlRaw ? parseServiceUrl(baseUrlRaw.value, baseUrlRaw.label, true) : fallback(sources, 'baseUrl', DEFAULT_BASE_URL);
+
+  const versionRaw = pickRaw(sources, 'apiVersion', [
+    ['flag', nonEmpty(flags.apiVersion), '--api-version'],
+    ['env', nonEmpty(env.TRK_API_VERSION), 'TRK_API_VERSION'],
+    ['profile', nonEmpty(stored.apiVersion), `api-version of ${inProfile}`],
+  ]);
+  const apiVersion = versionRaw
+    ? parseApiVersion(versionRaw.value, versionRaw.label)
+    : fallback(sources, 'apiVersion', DEFAULT_API_VERSION);
+
+  const resRaw = pickRaw(sources, 'resUrl', [
+    ['env', nonEmpty(env.TRK_RES_URL), 'TRK_RES_URL'],
+    ['profile', nonEmpty(stored.resUrl), `res-url of ${inProfile}`],
+  ]);
+  const resUrl = resRaw ? parseServiceUrl(resRaw.value, resRaw.label, false) : fallback(sources, 'resUrl', DEFAULT_RES_URL);
+
+  const keyFile = nonEmpty(env.TRK_API_KEY_FILE);
+  const keyVar = nonEmpty(env.TRK_API_KEY);
+  const keyRaw = pickRaw(sources, 'apiKey', [
+    ['env', keyVar, 'TRK_API_KEY'],
+    // Read only when it decides: a stale TRK_API_KEY_FILE does not matter while TRK_API_KEY is set.
+    ['env', keyVar === undefined && keyFile !== undefined ? readKeyFile(keyFile) : undefined, `the file in TRK_API_KEY_FILE (${keyFile})`],
+    ['profile', nonEmpty(stored.apiKey), `api-key of ${inProfile}`],
+  ]);
+  let apiKey: string | undefined;
+  if (keyRaw) {
+    try {
+      apiKey = parseApiKey(keyRaw.value, keyRaw.label);
+    } catch (err) {
+      // A bad key is a credentials problem (exit 4), whatever its source.
+      throw new CredentialsError((err as Error).message, 'set a valid key with "trk auth login" or TRK_API_KEY');
+    }
+  } else {
+    apiKey = fallback(sources, 'apiKey', undefined);
+  }
+
+  return {
+    profile,
+    baseUrl,
+    apiVersion,
+    apiKey,
+    resUrl,
+    sandbox: flags.sandbox === true || profile === SANDBOX_PROFILE,
+    sources,
+  };
+}
+
+type Candidate = readonly [SettingSource, string | undefined, string];
+
+function pickRaw(
+  sources: Settings['sources'],
+  name: keyof Settings['sources'],
+  candidates: readonly Candidate[],
+): { value: string; label: string } | undefined {
+  for (const [source, value, label] of candidates) {
+    if (value !== undefined) {
+      sources[name] = source;
+      return { value, label };
+    }
+  }
+  return undefined;
+}
+
+function fallback<T>(sources: Settings['sources'], name: keyof Settings['sources'], value: T): T {
+  sources[name] = 'default';
+  return value;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+function readKeyFile(file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new CredentialsError(`cannot read the key file in TRK_API_KEY_FILE (${file}): ${code}`, 'point TRK_API_KEY_FILE at a readable file');
+  }
+  const key = text.trim();
+  if (key === '') throw new CredentialsError(`the key file in TRK_API_KEY_FILE (${file}) is empty`, 'put the API key in it');
+  return key;
 }

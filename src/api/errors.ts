@@ -1,0 +1,223 @@
+// Errors of talking to the service. One class per HTTP status or failure kind, each knowing the operation,
+// the HTTP status, the service's code, what the user should do, and — for the bulk layer — whether the
+// request can have been processed (`delivery`). Messages for service codes come from the one table in
+// codes.ts. No message ever contains the API key: none of these classes is given it.
+//
+// This module is light on purpose (no undici): commands import it for `instanceof` checks.
+
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import { TrkError } from '../errors.js';
+import { codeInfo, formatCodeMessage } from './codes.js';
+import type { Operation } from './spec.js';
+
+/**
+ * What is known about the request's effect on the account:
+ * - `not-sent`: certainly not processed (never reached the service, or refused before processing: 401, 429, 503);
+ * - `unknown`: may have been processed (connection dropped after sending, timeout, 500, unreadable answer);
+ * - `processed`: the service answered with an envelope, so its outcome is known.
+ */
+export type Delivery = 'not-sent' | 'unknown' | 'processed';
+
+export interface ServiceErrorOptions {
+  operation: Operation;
+  delivery: Delivery;
+  httpStatus?: number;
+  serviceCode?: number;
+  retryAfterMs?: number;
+  hint?: string;
+  exitCode?: ExitCode;
+  cause?: unknown;
+}
+
+export class ServiceError extends TrkError {
+  readonly operation: Operation;
+  /** Widened to 'unknown' by the client when an earlier attempt of the same call may have been processed. */
+  delivery: Delivery;
+  readonly httpStatus: number | undefined;
+  readonly serviceCode: number | undefined;
+  readonly retryAfterMs: number | undefined;
+  /** How many attempts were made before giving up; set by the client. */
+  attempts = 1;
+
+  constructor(message: string, opts: ServiceErrorOptions) {
+    super(message, {
+      exitCode: opts.exitCode ?? EXIT.failure,
+      ...(opts.hint ? { hint: opts.hint } : {}),
+      ...(opts.cause === undefined ? {} : { cause: opts.cause }),
+    });
+    this.operation = opts.operation;
+    this.delivery = opts.delivery;
+    this.httpStatus = opts.httpStatus;
+    this.serviceCode = opts.serviceCode;
+    this.retryAfterMs = opts.retryAfterMs;
+  }
+
+  override toLine(): string {
+    const tries = this.attempts > 1 ? ` (after ${this.attempts} attempts)` : '';
+    return this.hint ? `${this.message}${tries}: ${this.hint}` : `${this.message}${tries}`;
+  }
+}
+
+type Common = Omit<ServiceErrorOptions, 'delivery' | 'exitCode' | 'hint'>;
+
+const LOGIN_HINT = codeInfo(-18010002)?.hint ?? 'run "trk auth login" or set TRK_API_KEY';
+
+/** 401, or an authentication code (-18010001/2/4/5, -18019912) in the envelope. Exit 4, never retried. */
+export class AuthenticationError extends ServiceError {
+  constructor(opts: Common & { serviceMessage?: string; delivery?: Delivery }) {
+    const code = opts.serviceCode;
+    const message =
+      code === undefined ? `authentication failed (HTTP ${opts.httpStatus ?? 401})` : describeCode(code, opts.serviceMessage);
+    super(message, {
+      ...opts,
+      // 401 is refused before any processing.
+      delivery: opts.delivery ?? 'not-sent',
+      exitCode: EXIT.auth,
+      hint: (code === undefined ? undefined : codeInfo(code)?.hint) || LOGIN_HINT,
+    });
+  }
+}
+
+/** 429: more than 3 requests in a second reached the service (another process on the same key, or a burst). */
+export class RateLimitError extends ServiceError {
+  constructor(opts: Common) {
+    super('rate limit of the service exceeded (HTTP 429)', {
+      ...opts,
+      httpStatus: 429,
+      delivery: 'not-sent',
+      hint: 'wait a moment; do not run several trk processes on the same key at once',
+    });
+  }
+}
+
+/**
+ * 5xx. 503 means the service refused the request before processing it (overloaded or in maintenance), so it
+ * counts as not sent; 500 and gateway errors (502, 504) may come after the work was done.
+ */
+export class ServerError extends ServiceError {
+  constructor(opts: Common & { httpStatus: number }) {
+    const unavailable = opts.httpStatus === 503;
+    super(unavailable ? 'service temporarily unavailable (HTTP 503)' : `server error of the service (HTTP ${opts.httpStatus})`, {
+      ...opts,
+      delivery: unavailable ? 'not-sent' : 'unknown',
+      hint: 'retry later',
+    });
+  }
+}
+
+/** 404: the address does not exist — a wrong base URL or an API version the service does not serve. */
+export class EndpointNotFoundError extends ServiceError {
+  readonly url: string;
+
+  constructor(opts: Common & { url: string; version: string }) {
+    super(`no such endpoint: POST ${opts.url} (HTTP 404)`, {
+      ...opts,
+      httpStatus: 404,
+      delivery: 'not-sent',
+      hint: `check the base URL ("trk config get base-url") and the API version (${opts.version}; --api-version)`,
+    });
+    this.url = opts.url;
+  }
+}
+
+/** The envelope carries a code other than 0, or data.errors: the request as a whole was refused. */
+export class EnvelopeError extends ServiceError {
+  /** The service's own text, for --verbose; may be absent. */
+  readonly serviceMessage: string | undefined;
+
+  constructor(opts: Common & { serviceCode: number; serviceMessage?: string }) {
+    super(describeCode(opts.serviceCode, opts.serviceMessage), {
+      ...opts,
+      delivery: 'processed',
+      hint: codeInfo(opts.serviceCode)?.hint ?? '',
+    });
+    this.serviceMessage = opts.serviceMessage;
+  }
+}
+
+/** The service could not be reached, or the connection broke. */
+export class NetworkError extends ServiceError {
+  /** The system or undici error code, e.g. ECONNREFUSED, UND_ERR_SOCKET. */
+  readonly reason: string | undefined;
+
+  constructor(opts: Common & { host: string; reason?: string; delivery: 'not-sent' | 'unknown'; tls?: boolean }) {
+    const what = opts.delivery === 'not-sent' ? `cannot reach ${opts.host}` : `connection to ${opts.host} broke before the answer`;
+    super(opts.reason ? `${what} (${opts.reason})` : what, {
+      ...opts,
+      hint: opts.tls
+        ? "the server's certificate was refused: check the base URL (NODE_EXTRA_CA_CERTS for a private CA)"
+        : 'check the network, the base URL and HTTPS_PROXY / NO_PROXY',
+    });
+    this.reason = opts.reason;
+  }
+}
+
+/** No complete answer within the per-request time limit. The request may have been processed. */
+export class TimeoutError extends ServiceError {
+  constructor(opts: Common & { timeoutMs: number }) {
+    super(`no answer from the service within ${formatSeconds(opts.timeoutMs)}`, {
+      ...opts,
+      delivery: 'unknown',
+      hint: 'retry later',
+    });
+  }
+}
+
+/** The answer is not a JSON envelope (a proxy's error page, a truncated body, the wrong server). */
+export class InvalidResponseError extends ServiceError {
+  constructor(opts: Common & { detail: string }) {
+    super(`the service sent an answer trk cannot read: ${opts.detail}`, {
+      ...opts,
+      delivery: 'unknown',
+      hint: 'check the base URL; if it is right, retry later',
+    });
+  }
+}
+
+/** A status the specification does not list (400, 403, 405, ...): refused, nothing processed. */
+export class UnexpectedStatusError extends ServiceError {
+  constructor(opts: Common & { httpStatus: number; hint?: string }) {
+    super(`unexpected answer from the service (HTTP ${opts.httpStatus})`, {
+      ...opts,
+      delivery: 'not-sent',
+      hint: opts.hint ?? 'check the base URL and the API version',
+    });
+  }
+}
+
+/** The caller aborted (Ctrl-C) while the request waited or was in flight. */
+export class RequestAbortedError extends ServiceError {
+  constructor(opts: Common & { delivery: 'not-sent' | 'unknown' }) {
+    super('interrupted', { ...opts, exitCode: EXIT.interrupted });
+  }
+}
+
+/**
+ * `<table message> (<code>)`. When the table's message has placeholders the service filled in, its own
+ * text says more than the bare template, so it is added; unknown codes show what the service said.
+ */
+export function describeCode(code: number, serviceMessage?: string): string {
+  const info = codeInfo(code);
+  const said = serviceMessage ? stripControl(serviceMessage).trim().slice(0, 200) : '';
+  if (!info) return `${said || 'service error'} (${code})`;
+  if (/\{\d\}/.test(info.message)) {
+    const bare = formatCodeMessage(code).replace(/\s{2,}/g, ' ').trim();
+    return said ? `${bare} (${code}: ${said})` : `${bare} (${code})`;
+  }
+  return `${info.message} (${code})`;
+}
+
+/** True for codes that mean the key or account is refused. */
+export function isAuthCode(code: number | undefined): boolean {
+  return code !== undefined && codeInfo(code)?.auth === true;
+}
+
+// Text from the network goes to a terminal: no escape sequences.
+function stripControl(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+}
+
+function formatSeconds(ms: number): string {
+  return ms >= 1000 && ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}

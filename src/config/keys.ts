@@ -1,0 +1,108 @@
+// The settings a profile can hold, by the names `trk config get|set|list` use, with one validator each.
+// Pure (no conf): commands and settings resolution import it freely.
+
+import { UsageError } from '../errors.js';
+import { API_VERSIONS, type ApiVersion } from '../api/spec.js';
+
+export const CONFIG_KEYS = ['base-url', 'api-version', 'api-key', 'res-url'] as const;
+export type ConfigKey = (typeof CONFIG_KEYS)[number];
+
+/** What a profile holds; every field optional (defaults apply). */
+export interface Profile {
+  baseUrl?: string;
+  apiVersion?: ApiVersion;
+  apiKey?: string;
+  resUrl?: string;
+}
+
+/** Config key → Profile field. */
+export const CONFIG_KEY_FIELD: Readonly<Record<ConfigKey, keyof Profile>> = {
+  'base-url': 'baseUrl',
+  'api-version': 'apiVersion',
+  'api-key': 'apiKey',
+  'res-url': 'resUrl',
+};
+
+export const CONFIG_KEY_HELP: Readonly<Record<ConfigKey, string>> = {
+  'base-url': 'address of the service, e.g. https://api.17track.net',
+  'api-version': `API version: ${API_VERSIONS.join(', ')}`,
+  'api-key': 'the account\'s API key (shown masked; prefer "trk auth login")',
+  'res-url': 'address of the reference lists (carriers, countries)',
+};
+
+export function isConfigKey(name: string): name is ConfigKey {
+  return (CONFIG_KEYS as readonly string[]).includes(name);
+}
+
+/** Throws a UsageError listing the keys when `name` is not one. */
+export function checkConfigKey(name: string): ConfigKey {
+  if (isConfigKey(name)) return name;
+  throw new UsageError(`unknown setting "${name}"`, `use one of ${CONFIG_KEYS.join(', ')}`);
+}
+
+/** Validate and normalise a value for `key`; `source` names where it came from, for the message. */
+export function validateConfigValue(key: ConfigKey, value: string, source = key): string {
+  switch (key) {
+    case 'api-version':
+      return parseApiVersion(value, source);
+    case 'base-url':
+      return parseServiceUrl(value, source, true);
+    case 'res-url':
+      return parseServiceUrl(value, source, false);
+    case 'api-key':
+      return parseApiKey(value, source);
+  }
+}
+
+export function parseApiVersion(value: string, source: string): ApiVersion {
+  const v = value.trim();
+  if ((API_VERSIONS as readonly string[]).includes(v)) return v as ApiVersion;
+  throw new UsageError(`unknown API version "${v}" (${source})`, `use one of ${API_VERSIONS.join(', ')}`);
+}
+
+/**
+ * An http(s) address without query or fragment, trailing slashes removed. For the base URL the version
+ * path is refused: trk adds `/track/<version>` itself, and a doubled path only shows up later as a 404.
+ */
+export function parseServiceUrl(value: string, source: string, isBase: boolean): string {
+  const text = value.trim();
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`${source} is not a URL: "${text}"`, 'give an address such as https://api.17track.net');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`${source} must be an http or https address, not ${url.protocol}`, 'give an address such as https://api.17track.net');
+  }
+  if (url.search || url.hash || url.username || url.password) {
+    throw new UsageError(`${source} must not carry a query, fragment or user name`, 'give the bare address, e.g. https://api.17track.net');
+  }
+  const clean = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+  if (isBase && /\/track(\/v[\d.]+)?$/i.test(url.pathname.replace(/\/+$/, ''))) {
+    throw new UsageError(
+      `${source} must not include the API path (${url.pathname.replace(/\/+$/, '')})`,
+      `use ${url.origin} and choose the version with --api-version`,
+    );
+  }
+  return clean;
+}
+
+/** Keys travel in an HTTP header: printable ASCII without spaces. The key itself never appears in a message. */
+export function parseApiKey(value: string, source: string): string {
+  const key = value.trim();
+  if (key === '') throw new UsageError(`${source} is empty`, 'give the key from the console (Settings, Security, access key)');
+  if (!/^[\x21-\x7e]+$/.test(key)) {
+    throw new UsageError(`${source} contains characters an API key cannot have (spaces, line breaks, non-ASCII)`, 'paste the key again');
+  }
+  return key;
+}
+
+/**
+ * The key as it may be shown: `abcd…wxyz` for keys of 16 characters or more (the service's keys are 32),
+ * all stars for shorter ones, where 8 visible characters would give away too much.
+ */
+export function maskKey(key: string): string {
+  if (key.length < 16) return '*'.repeat(Math.max(4, key.length));
+  return `${key.slice(0, 4)}…${key.slice(-4)}`;
+}

@@ -1,0 +1,114 @@
+// Named profiles in one file on conf: `<configDir>/config.json`, mode 0600 in a 0700 folder, since it can
+// hold API keys. In the file, settings use the names `trk config` shows (base-url, api-key, ...):
+//   { "current": "work", "profiles": { "work": { "base-url": "...", "api-key": "..." } } }
+// This module loads conf; import it lazily (only commands that read or write the store need it).
+
+import Conf from 'conf';
+import { UsageError } from '../errors.js';
+import type { ApiVersion } from '../api/spec.js';
+import { CONFIG_KEYS, CONFIG_KEY_FIELD, type ConfigKey, type Profile } from './keys.js';
+import { configDir, ensurePrivateDir } from './paths.js';
+
+export type { Profile } from './keys.js';
+
+export const DEFAULT_PROFILE = 'default';
+
+export interface ProfileStore {
+  /** Absolute path of the file, for `trk config path`. */
+  readonly path: string;
+  get(name: string): Profile | undefined;
+  /** Merge `patch` into the profile (created when missing); a field set to undefined is removed. */
+  set(name: string, patch: Partial<Profile>): void;
+  /** True when the profile existed. Removing the current profile clears the choice. */
+  remove(name: string): boolean;
+  /** Profile names, sorted. */
+  list(): string[];
+  /** The profile chosen with `trk config use` (or `auth login`), if any. */
+  currentName(): string | undefined;
+  setCurrent(name: string): void;
+}
+
+type StoredProfile = Partial<Record<ConfigKey, string>>;
+interface StoreShape extends Record<string, unknown> {
+  current?: string;
+  profiles?: Record<string, StoredProfile>;
+}
+
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/** Throws a UsageError unless `name` can name a profile. */
+export function checkProfileName(name: string): string {
+  if (PROFILE_NAME.test(name)) return name;
+  throw new UsageError(`invalid profile name "${name}"`, 'use letters, digits, ".", "_" or "-" (at most 64, starting with a letter or digit)');
+}
+
+export function openProfileStore(env: NodeJS.ProcessEnv): ProfileStore {
+  const dir = ensurePrivateDir(configDir(env));
+  let conf: Conf<StoreShape>;
+  try {
+    conf = new Conf<StoreShape>({
+      cwd: dir,
+      configName: 'config',
+      configFileMode: 0o600,
+      // Profile names may contain dots; they are keys, not paths.
+      accessPropertiesByDotNotation: false,
+    });
+  } catch (err) {
+    throw new UsageError(`cannot read the config file in ${dir}: ${(err as Error).message}`, 'fix the file or delete it');
+  }
+
+  const profiles = (): Record<string, StoredProfile> => {
+    const p = conf.get('profiles');
+    return p !== null && typeof p === 'object' ? { ...p } : {};
+  };
+
+  return {
+    path: conf.path,
+    get(name) {
+      const stored = profiles()[name];
+      if (!stored || typeof stored !== 'object') return undefined;
+      const out: Profile = {};
+      for (const key of CONFIG_KEYS) {
+        const value = stored[key];
+        if (typeof value === 'string') {
+          const field = CONFIG_KEY_FIELD[key];
+          if (field === 'apiVersion') out.apiVersion = value as ApiVersion;
+          else out[field] = value;
+        }
+      }
+      return out;
+    },
+    set(name, patch) {
+      checkProfileName(name);
+      const all = profiles();
+      const next: StoredProfile = { ...(all[name] ?? {}) };
+      for (const key of CONFIG_KEYS) {
+        const field = CONFIG_KEY_FIELD[key];
+        if (!(field in patch)) continue;
+        const value = patch[field];
+        if (value === undefined) delete next[key];
+        else next[key] = value;
+      }
+      all[name] = next;
+      conf.set('profiles', all);
+    },
+    remove(name) {
+      const all = profiles();
+      if (!(name in all)) return false;
+      delete all[name];
+      conf.set('profiles', all);
+      if (conf.get('current') === name) conf.delete('current');
+      return true;
+    },
+    list() {
+      return Object.keys(profiles()).sort();
+    },
+    currentName() {
+      const current = conf.get('current');
+      return typeof current === 'string' && current !== '' ? current : undefined;
+    },
+    setCurrent(name) {
+      conf.set('current', checkProfileName(name));
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openProfileStore } from '../../src/config/profiles.js';
+import { UsageError } from '../../src/errors.js';
+
+let tmp: string;
+let dir: string;
+let env: NodeJS.ProcessEnv;
+
+beforeEach(() => {
+  tmp = mkdtempSync(path.join(tmpdir(), 'trk-profiles-'));
+  dir = path.join(tmp, 'config');
+  env = { TRK_CONFIG_DIR: dir, HOME: tmp };
+});
+
+afterEach(() => {
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('profile store', () => {
+  it('writes the file 0600 in a 0700 folder', () => {
+    const store = openProfileStore(env);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    store.set('default', { apiKey: 'k'.repeat(32) });
+    expect(store.path).toBe(path.join(dir, 'config.json'));
+    expect(statSync(store.path).mode & 0o777).toBe(0o600);
+    // Still 0600 after a rewrite.
+    store.set('work', { baseUrl: 'http://127.0.0.1:1' });
+    expect(statSync(store.path).mode & 0o777).toBe(0o600);
+  });
+
+  it('get, set (merge and unset), list, remove, current', () => {
+    const store = openProfileStore(env);
+    expect(store.get('default')).toBeUndefined();
+    expect(store.list()).toEqual([]);
+    expect(store.currentName()).toBeUndefined();
+
+    store.set('work', { baseUrl: 'https://api.example.test', apiVersion: 'v1' });
+    store.set('work', { apiKey: 'KEY' });
+    store.set('sandbox.local', { resUrl: 'http://127.0.0.1:2' });
+    expect(store.get('work')).toEqual({ baseUrl: 'https://api.example.test', apiVersion: 'v1', apiKey: 'KEY' });
+    expect(store.get('sandbox.local')).toEqual({ resUrl: 'http://127.0.0.1:2' });
+    expect(store.list()).toEqual(['sandbox.local', 'work']);
+
+    store.set('work', { apiVersion: undefined });
+    expect(store.get('work')).toEqual({ baseUrl: 'https://api.example.test', apiKey: 'KEY' });
+
+    store.setCurrent('work');
+    expect(store.currentName()).toBe('work');
+    // Another opening of the same folder sees the same data.
+    expect(openProfileStore(env).get('work')?.apiKey).toBe('KEY');
+
+    expect(store.remove('work')).toBe(true);
+    expect(store.remove('work')).toBe(false);
+    expect(store.currentName()).toBeUndefined();
+    expect(store.list()).toEqual(['sandbox.local']);
+  });
+
+  it('stores settings under the names trk config uses', () => {
+    const store = openProfileStore(env);
+    store.set('default', { baseUrl: 'https://a.test', apiVersion: 'v2.1', apiKey: 'K', resUrl: 'https://r.test' });
+    store.setCurrent('default');
+    const file = JSON.parse(readFileSync(store.path, 'utf8')) as unknown;
+    expect(file).toEqual({
+      current: 'default',
+      profiles: { default: { 'base-url': 'https://a.test', 'api-version': 'v2.1', 'api-key': 'K', 'res-url': 'https://r.test' } },
+    });
+  });
+
+  it('refuses bad profile names', () => {
+    const store = openProfileStore(env);
+    expect(() => store.set('a/b', {})).toThrow(UsageError);
+    expect(() => store.setCurrent('')).toThrow(UsageError);
+    expect(() => store.set('-x', {})).toThrow(UsageError);
+  });
+
+  it('a broken file gives a UsageError naming the folder', () => {
+    openProfileStore(env);
+    writeFileSync(path.join(dir, 'config.json'), '{ not json');
+    expect(() => openProfileStore(env)).toThrow(UsageError);
+    expect(() => openProfileStore(env)).toThrow(dir);
+  });
+});
