@@ -1,0 +1,227 @@
+// Completion scripts for bash, zsh and fish, generated from the command tree (see spec.ts). Each script
+// finds the command path typed so far (only known sub-command names advance it), then offers sub-commands,
+// flags, or the values of the flag being completed.
+
+import type { CommandSpec, OptionSpec } from './spec.js';
+
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export type Shell = (typeof SHELLS)[number];
+
+interface Node {
+  path: string;
+  spec: CommandSpec;
+}
+
+const HEADER = 'generated from the command definitions by `npm run build`; do not edit';
+
+/** Every command with its path ('' for the program, 'auth login' for a nested one). */
+function walk(spec: CommandSpec, path = ''): Node[] {
+  return [
+    { path, spec },
+    ...spec.commands.flatMap((c) => walk(c, path ? `${path} ${c.name}` : c.name)),
+  ];
+}
+
+const shellWord = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+function valueOptions(node: Node): { flag: string; opt: OptionSpec }[] {
+  return node.spec.options
+    .filter((o) => o.takesValue)
+    .flatMap((opt) => opt.flags.map((flag) => ({ flag, opt })));
+}
+
+function valuesCommand(opt: OptionSpec, prefix: string): string {
+  if (opt.dynamic) return `${prefix} __complete ${opt.dynamic} 2>/dev/null`;
+  return opt.choices ? `printf '%s\\n' ${opt.choices.map(shellWord).join(' ')}` : '';
+}
+
+export function generateCompletion(shell: Shell, root: CommandSpec): string {
+  switch (shell) {
+    case 'bash':
+      return bash(root);
+    case 'zsh':
+      return zsh(root);
+    case 'fish':
+      return fish(root);
+  }
+}
+
+/** Shared between bash and zsh: the same POSIX-ish helper functions. */
+function helperFunctions(root: CommandSpec, prog: string, withDescriptions: boolean): string {
+  const nodes = walk(root);
+  const subs = nodes
+    .filter((n) => n.spec.commands.length > 0)
+    .map((n) => {
+      const names = n.spec.commands.map((c) =>
+        withDescriptions ? `${c.name.replace(/:/g, '\\:')}:${c.description}` : c.name,
+      );
+      return `    ${shellWord(n.path)}) printf '%s\\n' ${names.map(shellWord).join(' ')} ;;`;
+    });
+  const opts = nodes.map((n) => {
+    const words = n.spec.options.flatMap((o) =>
+      o.flags.map((f) => (withDescriptions ? `${f.replace(/:/g, '\\:')}:${o.description}` : f)),
+    );
+    return `    ${shellWord(n.path)}) printf '%s\\n' ${words.map(shellWord).join(' ')} ;;`;
+  });
+  const takes = nodes.flatMap((n) => valueOptions(n).map(({ flag }) => shellWord(`${n.path}|${flag}`)));
+  const values = nodes.flatMap((n) =>
+    valueOptions(n)
+      .filter(({ opt }) => opt.choices || opt.dynamic)
+      .map(({ flag, opt }) => `    ${shellWord(`${n.path}|${flag}`)}) ${valuesCommand(opt, prog)} ;;`),
+  );
+  return [
+    `_${prog}_subcommands() {`,
+    '  case "$1" in',
+    ...subs,
+    '  esac',
+    '}',
+    `_${prog}_options() {`,
+    '  case "$1" in',
+    ...opts,
+    '  esac',
+    '}',
+    `_${prog}_takes_value() {`,
+    '  case "$1|$2" in',
+    `    ${takes.join('|\\\n    ')}) return 0 ;;`,
+    '  esac',
+    '  return 1',
+    '}',
+    `_${prog}_values() {`,
+    '  case "$1|$2" in',
+    ...values,
+    '  esac',
+    '}',
+    `_${prog}_path() {`,
+    '  # Arguments: the words typed before the current one, without the program name.',
+    '  local path="" w',
+    '  for w in "$@"; do',
+    '    case "$w" in -*) continue ;; esac',
+    `    if _${prog}_subcommands "$path" | cut -d: -f1 | grep -qxF -- "$w"; then`,
+    '      path="${path:+$path }$w"',
+    '    fi',
+    '  done',
+    '  printf %s "$path"',
+    '}',
+  ].join('\n');
+}
+
+function bash(root: CommandSpec): string {
+  const p = root.name;
+  return `# bash completion for ${p} (${HEADER})
+# Install: source this file from ~/.bashrc, or copy it to ~/.local/share/bash-completion/completions/${p}
+${helperFunctions(root, p, false)}
+_${p}_complete() {
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}"
+  local path values subs
+  path="$(_${p}_path "\${COMP_WORDS[@]:1:COMP_CWORD-1}")"
+  if [ "$COMP_CWORD" -gt 1 ] && _${p}_takes_value "$path" "$prev"; then
+    values="$(_${p}_values "$path" "$prev")"
+    if [ -n "$values" ]; then
+      mapfile -t COMPREPLY < <(compgen -W "$values" -- "$cur")
+    else
+      mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+    fi
+    return 0
+  fi
+  if [[ "$cur" == -* ]]; then
+    mapfile -t COMPREPLY < <(compgen -W "$(_${p}_options "$path")" -- "$cur")
+    return 0
+  fi
+  subs="$(_${p}_subcommands "$path")"
+  if [ -n "$subs" ]; then
+    mapfile -t COMPREPLY < <(compgen -W "$subs" -- "$cur")
+  else
+    mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+  fi
+}
+complete -F _${p}_complete ${p}
+`;
+}
+
+function zsh(root: CommandSpec): string {
+  const p = root.name;
+  return `#compdef ${p}
+# zsh completion for ${p} (${HEADER})
+# Install: copy to a folder in $fpath as _${p} (e.g. ~/.zfunc/_${p} with fpath+=(~/.zfunc)), then compinit.
+${helperFunctions(root, p, true)}
+_${p}() {
+  local cur="\${words[CURRENT]}" prev="\${words[CURRENT-1]}"
+  local path
+  local -a items
+  path="$(_${p}_path "\${(@)words[2,CURRENT-1]}")"
+  if (( CURRENT > 2 )) && _${p}_takes_value "$path" "$prev"; then
+    items=("\${(@f)$(_${p}_values "$path" "$prev")}")
+    if (( \${#items[@]} )) && [[ -n "\${items[1]}" ]]; then
+      compadd -a items
+    else
+      _files
+    fi
+    return
+  fi
+  if [[ "$cur" == -* ]]; then
+    items=("\${(@f)$(_${p}_options "$path")}")
+    _describe -t options 'option' items
+    return
+  fi
+  items=("\${(@f)$(_${p}_subcommands "$path")}")
+  if (( \${#items[@]} )) && [[ -n "\${items[1]}" ]]; then
+    _describe -t commands 'command' items
+  else
+    _files
+  fi
+}
+if [[ "$funcstack[1]" == "_${p}" ]]; then
+  _${p} "$@"
+else
+  compdef _${p} ${p}
+fi
+`;
+}
+
+function fish(root: CommandSpec): string {
+  const p = root.name;
+  const nodes = walk(root);
+  const pairs = nodes.flatMap((n) => n.spec.commands.map((c) => shellWord(`${n.path}|${c.name}`)));
+  const lines: string[] = [
+    `# fish completion for ${p} (${HEADER})`,
+    `# Install: copy to ~/.config/fish/completions/${p}.fish`,
+    `set -g __${p}_subcommand_pairs ${pairs.join(' ')}`,
+    `function __${p}_path`,
+    '    set -l tokens (commandline -opc)',
+    '    set -e tokens[1]',
+    '    set -l path ""',
+    '    for t in $tokens',
+    "        string match -q -- '-*' $t; and continue",
+    `        if contains -- "$path|$t" $__${p}_subcommand_pairs`,
+    '            if test -z "$path"',
+    '                set path $t',
+    '            else',
+    '                set path "$path $t"',
+    '            end',
+    '        end',
+    '    end',
+    '    echo $path',
+    'end',
+    `function __${p}_path_is`,
+    `    test (__${p}_path | string collect) = "$argv[1]"`,
+    'end',
+    `complete -c ${p} -f`,
+  ];
+  for (const n of nodes) {
+    const cond = `-n ${shellWord(`__${p}_path_is ${shellWord(n.path)}`)}`;
+    for (const c of n.spec.commands) {
+      lines.push(`complete -c ${p} ${cond} -a ${shellWord(c.name)} -d ${shellWord(c.description)}`);
+    }
+    for (const o of n.spec.options) {
+      const names = o.flags
+        .map((f) => (f.startsWith('--') ? `-l ${f.slice(2)}` : `-s ${f.slice(1)}`))
+        .join(' ');
+      let values = '';
+      if (o.dynamic) values = ` -x -a ${shellWord(`(${p} __complete ${o.dynamic} 2>/dev/null)`)}`;
+      else if (o.choices) values = ` -x -a ${shellWord(o.choices.join(' '))}`;
+      else if (o.takesValue) values = ' -r -F';
+      lines.push(`complete -c ${p} ${cond} ${names}${values} -d ${shellWord(o.description)}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,56 @@
+// The command tree as completion scripts need it, read from commander's own definitions so that
+// completions can never drift from the commands: names, flags, and the choices of enum flags.
+
+import type { Command, Option } from 'commander';
+
+export interface OptionSpec {
+  /** Every spelling: `-o`, `--output`. */
+  flags: string[];
+  description: string;
+  takesValue: boolean;
+  /** Fixed values (statuses, formats, ...). */
+  choices?: string[];
+  /** Values only known at run time, listed by `trk __complete <kind>`. */
+  dynamic?: 'profiles';
+}
+
+export interface CommandSpec {
+  name: string;
+  description: string;
+  options: OptionSpec[];
+  commands: CommandSpec[];
+}
+
+/** Flags whose values depend on the user's own data. */
+const DYNAMIC_VALUES: Record<string, OptionSpec['dynamic']> = { '--profile': 'profiles' };
+
+function optionSpec(opt: Option): OptionSpec {
+  const flags = [opt.short, opt.long].filter((f): f is string => typeof f === 'string');
+  const spec: OptionSpec = {
+    flags,
+    description: firstLine(opt.description),
+    takesValue: opt.required || opt.optional,
+  };
+  if (opt.argChoices && opt.argChoices.length > 0) spec.choices = [...opt.argChoices];
+  const dynamic = opt.long ? DYNAMIC_VALUES[opt.long] : undefined;
+  if (dynamic) spec.dynamic = dynamic;
+  return spec;
+}
+
+function firstLine(text: string | undefined): string {
+  return (text ?? '').split('\n')[0]!.trim();
+}
+
+/** Walk a commander program into a CompletionSpec tree; hidden commands and options are left out. */
+export function commandSpec(cmd: Command): CommandSpec {
+  const hidden = (c: Command) => (c as unknown as { _hidden?: boolean })._hidden === true;
+  return {
+    name: cmd.name(),
+    description: firstLine(cmd.description()),
+    options: [
+      ...cmd.options.filter((o) => !o.hidden).map(optionSpec),
+      { flags: ['-h', '--help'], description: 'display help', takesValue: false },
+    ],
+    commands: cmd.commands.filter((c) => !hidden(c)).map(commandSpec),
+  };
+}

@@ -1,0 +1,94 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command, Option } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { commandSpec } from '../../src/completion/spec.js';
+import { generateCompletion } from '../../src/completion/scripts.js';
+
+function program(): Command {
+  const p = new Command('trk');
+  p.option('--profile <name>', 'profile to use');
+  p.addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json', 'csv']));
+  const list = p.command('list').description('list tracked numbers');
+  list.addOption(new Option('--status <status>', 'main status').choices(['Delivered', 'InTransit']));
+  list.option('--limit <n>', 'stop after n records');
+  list.option('--json', 'print JSON');
+  const auth = p.command('auth').description('manage credentials');
+  auth.command('login').description('save a key').option('--with-key-stdin', 'read the key from stdin');
+  auth.command('logout').description('forget the key');
+  p.command('secret', { hidden: true });
+  return p;
+}
+
+const hasShell = (name: string) => spawnSync('sh', ['-c', `command -v ${name}`]).status === 0;
+
+function writeScript(shell: 'bash' | 'zsh' | 'fish'): string {
+  const dir = mkdtempSync(join(tmpdir(), 'trk-completion-'));
+  const file = join(dir, `trk.${shell}`);
+  writeFileSync(file, generateCompletion(shell, commandSpec(program())));
+  return file;
+}
+
+/** Ask bash for completions of a command line whose last word is being completed. */
+function bashComplete(line: string[]): string[] {
+  const file = writeScript('bash');
+  const words = line.map((w) => `'${w}'`).join(' ');
+  const script = `source ${file}; COMP_WORDS=(${words}); COMP_CWORD=${line.length - 1}; _trk_complete; printf '%s\\n' "\${COMPREPLY[@]}"`;
+  return execFileSync('bash', ['-c', script], { encoding: 'utf8' }).split('\n').filter(Boolean);
+}
+
+describe('command spec', () => {
+  it('reads names, flags and choices from commander and leaves hidden commands out', () => {
+    const spec = commandSpec(program());
+    expect(spec.commands.map((c) => c.name)).toEqual(['list', 'auth']);
+    const output = spec.options.find((o) => o.flags.includes('--output'));
+    expect(output).toMatchObject({ flags: ['-o', '--output'], takesValue: true, choices: ['table', 'json', 'csv'] });
+    expect(spec.options.find((o) => o.flags.includes('--profile'))?.dynamic).toBe('profiles');
+    expect(spec.commands[1]!.commands.map((c) => c.name)).toEqual(['login', 'logout']);
+  });
+});
+
+describe('bash completion', () => {
+  it('completes sub-commands at the top and below', () => {
+    expect(bashComplete(['trk', ''])).toEqual(['list', 'auth']);
+    expect(bashComplete(['trk', 'auth', 'lo'])).toEqual(['login', 'logout']);
+  });
+
+  it('completes the flags of the command typed so far', () => {
+    expect(bashComplete(['trk', 'list', '--'])).toEqual(['--status', '--limit', '--json', '--help']);
+    expect(bashComplete(['trk', 'auth', 'login', '--w'])).toEqual(['--with-key-stdin']);
+  });
+
+  it('completes the values of enum flags', () => {
+    expect(bashComplete(['trk', 'list', '--status', 'D'])).toEqual(['Delivered']);
+    expect(bashComplete(['trk', '-o', ''])).toEqual(['table', 'json', 'csv']);
+  });
+
+  it('does not offer sub-commands after a flag value that looks like one', () => {
+    expect(bashComplete(['trk', 'list', '--limit', '5', '--st'])).toEqual(['--status']);
+  });
+});
+
+describe.runIf(hasShell('zsh'))('zsh completion', () => {
+  it('is valid zsh', () => {
+    const r = spawnSync('zsh', ['-n', writeScript('zsh')], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+});
+
+describe.runIf(hasShell('fish'))('fish completion', () => {
+  it('completes sub-commands, flags and enum values', () => {
+    const file = writeScript('fish');
+    const complete = (line: string) =>
+      execFileSync('fish', ['--no-config', '-c', `source ${file}; complete -C '${line}'`], { encoding: 'utf8' })
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0]);
+    expect(complete('trk au')).toEqual(['auth']);
+    expect(complete('trk auth log')).toEqual(['login', 'logout']);
+    expect(complete('trk list --status D')).toEqual(['Delivered']);
+  });
+});
