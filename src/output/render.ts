@@ -1,9 +1,15 @@
-// CONTRACT STUB — implemented by the output work.
+// The one output entry point: rows, item results and single objects rendered as a table, tab-separated lines,
+// JSON, NDJSON or CSV. Data goes to stdout through the IO; colour comes from the IO's chalk instance for stdout.
+// JSON and NDJSON print the service's items as sent; tables, TSV and CSV print the columns. Text shown on a
+// terminal or in TSV is stripped of control characters first; JSON and CSV stay faithful to the data.
 
 import type { ChalkInstance } from 'chalk';
 import type { IO } from '../io.js';
-import type { ItemResults } from '../api/types.js';
+import type { ItemError, ItemResults } from '../api/types.js';
 import type { OutputFormat } from './format.js';
+import { sanitizeTerminalText, tsvField } from './sanitize.js';
+
+export { sanitizeTerminalText } from './sanitize.js';
 
 export type Cell = string | number | boolean | null | undefined;
 
@@ -15,6 +21,13 @@ export interface Column<T> {
   value(row: T): Cell;
   /** Colour for tables on a terminal (text is already sanitised). */
   style?(text: string, row: T, c: ChalkInstance): string;
+  /** Text for tables when it differs from the machine value (`3011 China Post`, shorter times). */
+  display?(row: T): Cell;
+  /**
+   * Drop rank for tables wider than the terminal: columns with a rank are dropped, highest first, until the table
+   * fits. Columns without one are always shown. TSV, CSV and JSON always have every column.
+   */
+  wide?: number;
 }
 
 /**
@@ -28,12 +41,261 @@ export interface RowWriter<T> {
   end(): Promise<void>;
 }
 
+/** What is actually rendered: the automatic format resolved against the terminal. */
+export type ResolvedFormat = OutputFormat | 'tsv';
+
+export function resolveFormat(io: IO, format: OutputFormat | undefined): ResolvedFormat {
+  return format ?? (io.stdoutIsTTY ? 'table' : 'tsv');
+}
+
+/** Plain text of a cell: empty for null/undefined, `true`/`false` for booleans. */
+export function cellText(v: Cell): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '';
+  return String(v);
+}
+
+/** An object of column keys → values: what JSON shows when the service's items are not given. */
+function keyed<T>(columns: readonly Column<T>[], row: T): Record<string, Cell> {
+  const o: Record<string, Cell> = {};
+  for (const c of columns) o[c.key] = c.value(row) ?? null;
+  return o;
+}
+
+/** JSON.stringify(value, null, 2) of one array element, indented to sit inside a pretty-printed array. */
+function prettyElement(v: unknown): string {
+  return (JSON.stringify(v, null, 2) ?? 'null').replace(/\n/g, '\n  ');
+}
+
 export function createRowWriter<T>(
-  _io: IO,
-  _columns: readonly Column<T>[],
-  _format: OutputFormat | undefined,
+  io: IO,
+  columns: readonly Column<T>[],
+  format: OutputFormat | undefined,
 ): RowWriter<T> {
-  throw new Error('not implemented');
+  switch (resolveFormat(io, format)) {
+    case 'json':
+      return jsonWriter(io, columns);
+    case 'ndjson':
+      return ndjsonWriter(io, columns);
+    case 'csv':
+      return csvWriter(io, columns);
+    case 'tsv':
+      return tsvWriter(io, columns);
+    case 'table':
+      return tableWriter(io, columns);
+  }
+}
+
+function itemsOf<T>(columns: readonly Column<T>[], rows: readonly T[], raw?: readonly unknown[]): readonly unknown[] {
+  return raw ?? rows.map((r) => keyed(columns, r));
+}
+
+// A single JSON array written piece by piece, so a long list never sits in memory as one string. The result is
+// byte-identical to JSON.stringify(allItems, null, 2).
+function jsonWriter<T>(io: IO, columns: readonly Column<T>[]): RowWriter<T> {
+  let count = 0;
+  return {
+    write(rows, raw) {
+      let chunk = '';
+      for (const item of itemsOf(columns, rows, raw)) {
+        chunk += `${count === 0 ? '[\n  ' : ',\n  '}${prettyElement(item)}`;
+        count++;
+      }
+      if (chunk !== '') io.out(chunk);
+    },
+    async end() {
+      io.out(count === 0 ? '[]\n' : '\n]\n');
+    },
+  };
+}
+
+function ndjsonWriter<T>(io: IO, columns: readonly Column<T>[]): RowWriter<T> {
+  return {
+    write(rows, raw) {
+      let chunk = '';
+      for (const item of itemsOf(columns, rows, raw)) chunk += `${JSON.stringify(item) ?? 'null'}\n`;
+      if (chunk !== '') io.out(chunk);
+    },
+    async end() {},
+  };
+}
+
+type CsvStringify = (typeof import('csv-stringify/sync'))['stringify'];
+
+// csv-stringify is loaded lazily; rows written before it is there wait in order and are flushed as soon as it
+// loads, so output still streams page by page. The header (column keys) comes first even for an empty list.
+function csvWriter<T>(io: IO, columns: readonly Column<T>[]): RowWriter<T> {
+  const keys = columns.map((c) => c.key);
+  let stringify: CsvStringify | undefined;
+  let headerDone = false;
+  let pending: string[][] = [];
+  const flush = () => {
+    if (!stringify) return;
+    const records = pending;
+    pending = [];
+    const text = stringify(records, { header: !headerDone, columns: keys });
+    headerDone = true;
+    if (text !== '') io.out(text);
+  };
+  const loading = import('csv-stringify/sync').then((m) => {
+    stringify = m.stringify;
+    flush();
+  });
+  // A failed import is reported by end(); do not let it surface as an unhandled rejection before that.
+  loading.catch(() => {});
+  return {
+    write(rows) {
+      // Cells become text now, so later changes to the row objects cannot alter what is printed.
+      for (const r of rows) pending.push(columns.map((c) => cellText(c.value(r))));
+      flush();
+    },
+    async end() {
+      await loading;
+      flush();
+    },
+  };
+}
+
+// Piped automatic output: one line per row, columns in order, no header, no colour, times as sent (ISO).
+function tsvWriter<T>(io: IO, columns: readonly Column<T>[]): RowWriter<T> {
+  return {
+    write(rows) {
+      let chunk = '';
+      for (const r of rows) chunk += `${columns.map((c) => tsvField(cellText(c.value(r)))).join('\t')}\n`;
+      if (chunk !== '') io.out(chunk);
+    },
+    async end() {},
+  };
+}
+
+// Tables need every row to size their columns, so rows are kept (as display text) until end().
+function tableWriter<T>(io: IO, columns: readonly Column<T>[]): RowWriter<T> {
+  const cells: { text: string; row: T }[][] = [];
+  return {
+    write(rows) {
+      for (const r of rows) {
+        cells.push(
+          columns.map((c) => ({
+            text: sanitizeTerminalText(cellText(c.display ? c.display(r) : c.value(r)), { singleLine: true }),
+            row: r,
+          })),
+        );
+      }
+    },
+    async end() {
+      const text = await renderTable(io, columns, cells);
+      if (text !== '') io.out(text);
+    },
+  };
+}
+
+const BORDERLESS = {
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
+  middle: '  ',
+};
+const GAP = 2;
+const MIN_WIDTH = 8;
+
+/** Width of text in terminal cells, close enough for layout: wide East Asian characters count twice. */
+export function textWidth(s: string): number {
+  let w = 0;
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    if (cp >= 0x300 && cp <= 0x36f) continue; // combining marks
+    w += cp >= 0x1100 && isWide(cp) ? 2 : 1;
+  }
+  return w;
+}
+
+function isWide(cp: number): boolean {
+  return (
+    cp <= 0x115f ||
+    (cp >= 0x2e80 && cp <= 0xa4cf) ||
+    (cp >= 0xac00 && cp <= 0xd7a3) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0xfe30 && cp <= 0xfe4f) ||
+    (cp >= 0xff00 && cp <= 0xff60) ||
+    (cp >= 0xffe0 && cp <= 0xffe6) ||
+    (cp >= 0x1f300 && cp <= 0x1faff) ||
+    (cp >= 0x20000 && cp <= 0x3fffd)
+  );
+}
+
+async function renderTable<T>(
+  io: IO,
+  columns: readonly Column<T>[],
+  cells: readonly { text: string; row: T }[][],
+): Promise<string> {
+  // An empty list prints nothing (commands say so on stderr), not a lone header.
+  if (cells.length === 0) return '';
+  const { default: Table } = await import('cli-table3');
+  const c = io.color;
+  const coloured = c.level > 0;
+  const natural = columns.map((col) => textWidth(col.header));
+  const filled = columns.map(() => false);
+  for (const r of cells) {
+    r.forEach((cell, i) => {
+      natural[i] = Math.max(natural[i]!, textWidth(cell.text));
+      if (cell.text !== '') filled[i] = true;
+    });
+  }
+  const total = (idx: number[]) => idx.reduce((s, i) => s + natural[i]!, 0) + GAP * Math.max(0, idx.length - 1);
+  // Ranked columns without a value in any row are left out (v1 lists have no v2.1 fields, for instance); then
+  // ranked columns are dropped, highest rank first, until the table fits; then the widest columns wrap.
+  let shown = columns.map((_, i) => i).filter((i) => filled[i] || columns[i]!.wide === undefined);
+  const droppable = shown
+    .filter((i) => columns[i]!.wide !== undefined)
+    .sort((a, b) => columns[b]!.wide! - columns[a]!.wide! || b - a);
+  for (const i of droppable) {
+    if (total(shown) <= io.columns) break;
+    shown = shown.filter((j) => j !== i);
+  }
+  const widths = shown.map((i) => natural[i]!);
+  const room = io.columns - GAP * Math.max(0, shown.length - 1);
+  let fitted = false;
+  // The first column identifies the row (the number): it is narrowed only when nothing else can be.
+  const widestFrom = (from: number) => {
+    let best = -1;
+    for (let i = from; i < widths.length; i++) if (widths[i]! > MIN_WIDTH && (best < 0 || widths[i]! > widths[best]!)) best = i;
+    return best;
+  };
+  for (;;) {
+    const sum = widths.reduce((s, w) => s + w, 0);
+    if (sum <= room) break;
+    const widest = widestFrom(1) >= 0 ? widestFrom(1) : widestFrom(0);
+    if (widest < 0) break;
+    widths[widest] = widths[widest]! - 1;
+    fitted = true;
+  }
+  const table = new Table({
+    head: shown.map((i) => (coloured ? c.bold(columns[i]!.header) : columns[i]!.header)),
+    chars: BORDERLESS,
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
+    ...(fitted ? { colWidths: widths, wordWrap: true } : {}),
+  });
+  for (const r of cells) {
+    table.push(
+      shown.map((i) => {
+        const cell = r[i]!;
+        const col = columns[i]!;
+        return coloured && col.style && cell.text !== '' ? col.style(cell.text, cell.row, c) : cell.text;
+      }),
+    );
+  }
+  return `${table.toString().replace(/ +$/gm, '')}\n`;
 }
 
 /** Rows in one go. */
@@ -49,26 +311,99 @@ export async function printRows<T>(
   await w.end();
 }
 
+/** What item columns see: the service's item with `result`; rejected items also carry `error`. */
+export type ItemRow<A> = A & { result: 'accepted' | 'rejected'; error?: ItemError };
+
+/** Columns every item-result table has; added after the given ones when the set lacks them. */
+const RESULT_COLUMNS: readonly Column<ItemRow<object>>[] = [
+  {
+    key: 'result',
+    header: 'RESULT',
+    value: (r) => r.result,
+    style: (t, r, c) => (r.result === 'accepted' ? c.green(t) : c.red(t)),
+  },
+  { key: 'error_code', header: 'ERROR', value: (r) => r.error?.code },
+  { key: 'error_message', header: 'MESSAGE', value: (r) => r.error?.message },
+];
+
 /**
  * Results of an item command (merged over chunks). json: `{"accepted":[...],"rejected":[...]}` with the
  * service's items; ndjson: one line per item with `"result":"accepted"|"rejected"`; csv/table/tsv: one row per
  * item with a result column, rejected rows carrying error code and message.
+ *
+ * The columns are applied to accepted and rejected items alike, so they must read fields defensively (a rejected
+ * item has `number`, maybe `carrier` and `tag`, and `error`). Columns keyed `result`, `error_code` and
+ * `error_message` are added at the end when the set does not place them itself.
  */
 export async function printItemResults<A>(
-  _io: IO,
-  _results: ItemResults<A>,
-  _columns: readonly Column<A>[],
-  _format: OutputFormat | undefined,
+  io: IO,
+  results: ItemResults<A>,
+  columns: readonly Column<A>[],
+  format: OutputFormat | undefined,
 ): Promise<void> {
-  throw new Error('not implemented');
+  const fmt = resolveFormat(io, format);
+  if (fmt === 'json') {
+    io.out(`${JSON.stringify({ accepted: results.accepted, rejected: results.rejected }, null, 2)}\n`);
+    return;
+  }
+  const rows: ItemRow<A>[] = [
+    ...results.accepted.map((a) => withResult(a, 'accepted')),
+    ...results.rejected.map((r) => withResult(r as unknown as A & { error: ItemError }, 'rejected')),
+  ];
+  if (fmt === 'ndjson') {
+    io.out(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    return;
+  }
+  const have = new Set(columns.map((c) => c.key));
+  const all = [
+    ...(columns as readonly Column<ItemRow<A>>[]),
+    ...(RESULT_COLUMNS as readonly Column<ItemRow<A>>[]).filter((c) => !have.has(c.key)),
+  ];
+  await printRows(io, rows, all, format);
 }
 
-/** One object as field/value pairs (quota): json prints the object as the service sent it. */
+// `result` first for readability, and always ours even if the service one day sends a field of that name.
+function withResult<A>(item: A, result: 'accepted' | 'rejected'): ItemRow<A> {
+  return Object.assign({ result }, item, { result }) as ItemRow<A>;
+}
+
+/**
+ * One object as field/value pairs (quota): json prints the object as the service sent it, ndjson one line. A table
+ * (terminal) shows FIELD/VALUE rows; piped automatic output is `key<TAB>value` lines; CSV is a header of the keys
+ * and one row, like any other CSV trk prints.
+ */
 export async function printObject<T extends object>(
-  _io: IO,
-  _obj: T,
-  _fields: readonly Column<T>[],
-  _format: OutputFormat | undefined,
+  io: IO,
+  obj: T,
+  fields: readonly Column<T>[],
+  format: OutputFormat | undefined,
 ): Promise<void> {
-  throw new Error('not implemented');
+  const fmt = resolveFormat(io, format);
+  if (fmt === 'json') {
+    io.out(`${JSON.stringify(obj, null, 2)}\n`);
+    return;
+  }
+  if (fmt === 'ndjson') {
+    io.out(`${JSON.stringify(obj)}\n`);
+    return;
+  }
+  if (fmt === 'csv') {
+    await printRows(io, [obj], fields, 'csv');
+    return;
+  }
+  interface Pair {
+    field: Column<T>;
+  }
+  const pairs: Pair[] = fields.map((field) => ({ field }));
+  const pairColumns: Column<Pair>[] = [
+    { key: 'field', header: 'FIELD', value: (p) => (fmt === 'tsv' ? p.field.key : p.field.header) },
+    {
+      key: 'value',
+      header: 'VALUE',
+      value: (p) => p.field.value(obj),
+      display: (p) => (p.field.display ? p.field.display(obj) : p.field.value(obj)),
+      style: (t, p, c) => (p.field.style ? p.field.style(t, obj, c) : t),
+    },
+  ];
+  await printRows(io, pairs, pairColumns, fmt === 'tsv' ? undefined : 'table');
 }
