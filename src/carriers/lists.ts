@@ -1,0 +1,172 @@
+// The service's reference lists (`{res_url}/asset/carrier/info/...`), fetched once and kept in the cache
+// folder with the time they were fetched. A copy older than STALE_AFTER_MS is refetched; when that fails (offline,
+// service down) the old copy is used with a warning, since an old list beats none.
+
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { TrkError } from '../errors.js';
+
+export const LISTS = {
+  carriers: { file: 'apicarrier.all.json', what: 'carrier list' },
+  countries: { file: 'country.all.json', what: 'country list' },
+} as const;
+export type ListName = keyof typeof LISTS;
+
+/** The lists change slowly (new carriers now and then); a week-old copy is still good. */
+export const STALE_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
+const FETCH_TIMEOUT_MS = 30_000;
+
+export interface LoadedList {
+  name: ListName;
+  /** The entries as the service sent them. */
+  items: unknown[];
+  /** Where they came from. */
+  url: string;
+  /** When they were fetched (ms since the epoch). */
+  fetchedAt: number;
+  /** network: just fetched; cache: a fresh cached copy; stale: an old copy, because fetching failed. */
+  origin: 'network' | 'cache' | 'stale';
+}
+
+export interface LoadListOptions {
+  resUrl: string;
+  cacheDir: string;
+  now(): number;
+  /** Fetch even when the cached copy is fresh. */
+  refresh?: boolean;
+  maxAgeMs?: number;
+  signal?: AbortSignal;
+  /** For the proxy variables (HTTPS_PROXY, NO_PROXY...). */
+  env?: NodeJS.ProcessEnv;
+  /** Warnings (an old copy used instead of a fresh one; the cache could not be written). */
+  warn(line: string): void;
+}
+
+/** The file kept in the cache folder. */
+interface CacheFile {
+  url: string;
+  fetched_at: string;
+  items: unknown[];
+}
+
+export function listUrl(resUrl: string, name: ListName): string {
+  return `${resUrl.replace(/\/+$/, '')}/asset/carrier/info/${LISTS[name].file}`;
+}
+
+function cachePath(cacheDir: string, name: ListName): string {
+  return join(cacheDir, LISTS[name].file);
+}
+
+/** The cached copy, whatever its age, or undefined when there is none (or it is unreadable). No network. */
+export async function readCachedList(cacheDir: string, name: ListName): Promise<LoadedList | undefined> {
+  let text: string;
+  try {
+    text = await readFile(cachePath(cacheDir, name), 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    const c = JSON.parse(text) as Partial<CacheFile>;
+    const fetchedAt = Date.parse(String(c.fetched_at));
+    if (!Array.isArray(c.items) || typeof c.url !== 'string' || Number.isNaN(fetchedAt)) return undefined;
+    return { name, items: c.items, url: c.url, fetchedAt, origin: 'cache' };
+  } catch {
+    return undefined; // a damaged cache file is refetched and overwritten
+  }
+}
+
+async function writeCache(cacheDir: string, list: LoadedList): Promise<void> {
+  await mkdir(cacheDir, { recursive: true });
+  const file = cachePath(cacheDir, list.name);
+  const body: CacheFile = { url: list.url, fetched_at: new Date(list.fetchedAt).toISOString(), items: list.items };
+  // Write then rename, so a reader never sees half a file.
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, JSON.stringify(body));
+  await rename(tmp, file);
+}
+
+async function fetchList(url: string, opts: LoadListOptions): Promise<unknown[]> {
+  const { EnvHttpProxyAgent, request } = await import('undici');
+  const env = opts.env ?? process.env;
+  // '' rather than undefined when unset: undici would otherwise read process.env behind the caller's back.
+  const dispatcher = new EnvHttpProxyAgent({
+    httpProxy: env.http_proxy ?? env.HTTP_PROXY ?? '',
+    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
+    noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
+  });
+  try {
+    const signals = [AbortSignal.timeout(FETCH_TIMEOUT_MS), ...(opts.signal ? [opts.signal] : [])];
+    const res = await request(url, {
+      dispatcher,
+      signal: AbortSignal.any(signals),
+      headers: { accept: 'application/json' },
+    });
+    if (res.statusCode !== 200) {
+      await res.body.dump();
+      throw new Error(`HTTP ${res.statusCode}`);
+    }
+    const text = await res.body.text();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    } catch {
+      throw new Error('the answer is not JSON');
+    }
+    if (!Array.isArray(parsed)) throw new Error('the answer is not a list');
+    return parsed;
+  } finally {
+    await dispatcher.close();
+  }
+}
+
+/** A list from the cache when fresh, else from the service (then cached); an old copy when fetching fails. */
+export async function loadList(name: ListName, opts: LoadListOptions): Promise<LoadedList> {
+  const url = listUrl(opts.resUrl, name);
+  const cached = await readCachedList(opts.cacheDir, name);
+  const maxAge = opts.maxAgeMs ?? STALE_AFTER_MS;
+  // A copy from another res-url (the setting changed) counts as stale.
+  if (cached && !opts.refresh && cached.url === url && opts.now() - cached.fetchedAt < maxAge) return cached;
+  let items: unknown[];
+  try {
+    items = await fetchList(url, opts);
+  } catch (e) {
+    if (opts.signal?.aborted) throw e;
+    const why = (e as Error).message || String(e);
+    if (cached) {
+      opts.warn(
+        `could not refresh the ${LISTS[name].what} from ${url} (${why}); using the copy fetched ${formatAge(opts.now() - cached.fetchedAt)}`,
+      );
+      return { ...cached, origin: 'stale' };
+    }
+    throw new TrkError(`could not fetch the ${LISTS[name].what} from ${url}: ${why}`, {
+      hint: 'check the network and the res-url setting',
+      cause: e,
+    });
+  }
+  const list: LoadedList = { name, items, url, fetchedAt: opts.now(), origin: 'network' };
+  try {
+    await writeCache(opts.cacheDir, list);
+  } catch (e) {
+    opts.warn(`could not cache the ${LISTS[name].what} in ${opts.cacheDir}: ${(e as Error).message}`);
+  }
+  return list;
+}
+
+/** `3 days ago`, `just now`: how old a copy is, for people. */
+export function formatAge(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  const ago = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'} ago`;
+  if (s < 60) return 'just now';
+  if (s < 3600) return ago(Math.floor(s / 60), 'minute');
+  if (s < 86_400) return ago(Math.floor(s / 3600), 'hour');
+  return ago(Math.floor(s / 86_400), 'day');
+}
+
+/** The status line about a list: `2621 carriers (fetched 3 days ago from <url>)`. */
+export function describeList(list: LoadedList, count: number, [one, many]: [string, string], now: number): string {
+  const age =
+    list.origin === 'network'
+      ? 'fetched now'
+      : `fetched ${formatAge(now - list.fetchedAt)}${list.origin === 'stale' ? ', could not refresh' : ''}`;
+  return `${count} ${count === 1 ? one : many} (${age} from ${list.url})`;
+}

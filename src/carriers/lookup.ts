@@ -1,0 +1,93 @@
+// Carrier and country names for the rest of trk, from a command's context.
+//
+// Decision: showing names never costs a network call. Tables take names from the cached lists only (any age);
+// without a cache they show bare codes. Only what needs the list to work — `trk carriers`, `trk countries` and
+// a carrier given by name — fetches it.
+
+import { cacheDir } from '../config/paths.js';
+import type { Context } from '../context.js';
+import { loadList, readCachedList, type ListName, type LoadedList } from './lists.js';
+import { countryIsoByKey, parseCarriers, parseCountries, type Carrier, type Country } from './parse.js';
+import { resolveCarrier, type ResolveOptions } from './search.js';
+
+export interface LoadOptions {
+  refresh?: boolean;
+}
+
+async function load(ctx: Context, name: ListName, opts: LoadOptions): Promise<LoadedList> {
+  const settings = await ctx.settings();
+  return loadList(name, {
+    resUrl: settings.resUrl,
+    cacheDir: cacheDir(ctx.env),
+    now: () => ctx.now(),
+    signal: ctx.signal,
+    env: ctx.env,
+    warn: (line) => ctx.io.err(`warning: ${line}`),
+    ...(opts.refresh ? { refresh: true } : {}),
+  });
+}
+
+/** The carrier list, fetched when there is no fresh cached copy. */
+export async function loadCarriers(ctx: Context, opts: LoadOptions = {}): Promise<{ carriers: Carrier[]; list: LoadedList }> {
+  const list = await load(ctx, 'carriers', opts);
+  return { carriers: parseCarriers(list.items), list };
+}
+
+/** The country list, fetched when there is no fresh cached copy. */
+export async function loadCountries(ctx: Context, opts: LoadOptions = {}): Promise<{ countries: Country[]; list: LoadedList }> {
+  const list = await load(ctx, 'countries', opts);
+  return { countries: parseCountries(list.items), list };
+}
+
+/** The cached carriers, whatever their age; undefined without a cache. Never a network call. */
+export async function cachedCarriers(ctx: Context): Promise<Carrier[] | undefined> {
+  const list = await readCachedList(cacheDir(ctx.env), 'carriers');
+  return list && parseCarriers(list.items);
+}
+
+/** Carrier code → name, for tables (cached list only; undefined for every code without a cache). */
+export async function carrierNames(ctx: Context): Promise<(key: number) => string | undefined> {
+  const carriers = await cachedCarriers(ctx);
+  if (!carriers) return () => undefined;
+  const names = new Map(carriers.map((c) => [c.key, c.name]));
+  return (key) => names.get(key);
+}
+
+/**
+ * Country key (v1's `b`/`c`, a carrier's `_country`) → ISO 3166-1 code, else the country's name; cached lists
+ * only. The ISO codes are learnt from the carrier list, which gives them beside the keys.
+ */
+export async function countryNames(ctx: Context): Promise<(key: number) => string | undefined> {
+  const dir = cacheDir(ctx.env);
+  const [carriers, countries] = await Promise.all([readCachedList(dir, 'carriers'), readCachedList(dir, 'countries')]);
+  const iso = countryIsoByKey(carriers ? parseCarriers(carriers.items) : []);
+  const names = new Map((countries ? parseCountries(countries.items) : []).map((c) => [c.key, c.name]));
+  return (key) => iso.get(key) ?? names.get(key);
+}
+
+/**
+ * A function that turns a `--carrier` value or a CSV cell into a code (see resolveCarrier). Codes are checked
+ * against the cached list when there is one, never fetching it; the first name fetches the list if needed.
+ * Answers are remembered, so a CSV of many rows costs one lookup per distinct value.
+ */
+export function carrierResolver(ctx: Context, opts: ResolveOptions = {}): (text: string) => Promise<number> {
+  let cached: Promise<Carrier[] | undefined> | undefined;
+  let full: Promise<Carrier[]> | undefined;
+  let loaded: Carrier[] | undefined;
+  const memo = new Map<string, number>();
+  return async (text) => {
+    const t = text.trim();
+    const known = memo.get(t);
+    if (known !== undefined) return known;
+    let list: Carrier[] | undefined;
+    if (/^\d+$/.test(t)) list = loaded ?? (await (cached ??= cachedCarriers(ctx)));
+    else {
+      // A failed fetch is remembered too: one error per run, not one per CSV row.
+      full ??= loadCarriers(ctx).then((r) => (loaded = r.carriers));
+      list = await full;
+    }
+    const code = resolveCarrier(t, list, opts);
+    memo.set(t, code);
+    return code;
+  };
+}

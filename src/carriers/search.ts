@@ -1,0 +1,103 @@
+// Finding carriers and countries by what people type: a code, a name or part of one, a country code.
+
+import { UsageError } from '../errors.js';
+import { normalise, type Carrier, type Country } from './parse.js';
+
+const byName = <T extends { name: string; key: number }>(a: T, b: T) =>
+  a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) || a.key - b.key;
+
+/** 1 exact, 3 prefix, 4 substring, Infinity none; `names` are in comparison form. */
+function rankName(names: readonly string[], q: string): number {
+  let best = Infinity;
+  for (const nn of names) {
+    if (nn === q) return 1;
+    if (nn.startsWith(q)) best = Math.min(best, 3);
+    else if (nn.includes(q)) best = Math.min(best, 4);
+  }
+  return best;
+}
+
+/**
+ * Carriers matching `query`, best first: the exact code, exact names (any language), carriers of a country
+ * given by its ISO code, names starting with the query, names containing it. No query: all, by name.
+ */
+export function searchCarriers(list: readonly Carrier[], query: string | undefined): Carrier[] {
+  const q = normalise(query ?? '');
+  if (q === '') return [...list].sort(byName);
+  const code = /^\d+$/.test(q) ? Number.parseInt(q, 10) : undefined;
+  const ranked: [number, Carrier][] = [];
+  for (const c of list) {
+    let rank = c.key === code ? 0 : rankName(c.matchNames, q);
+    if (rank > 2 && c.countryIso !== null && c.countryIso.toLowerCase() === q) rank = 2;
+    if (rank !== Infinity) ranked.push([rank, c]);
+  }
+  return ranked.sort((a, b) => a[0] - b[0] || byName(a[1], b[1])).map(([, c]) => c);
+}
+
+/** Countries matching `query` by exact key, exact name, name prefix, name substring, or ISO code (when known). */
+export function searchCountries(
+  list: readonly Country[],
+  query: string | undefined,
+  isoOf?: (key: number) => string | undefined,
+): Country[] {
+  const q = normalise(query ?? '');
+  if (q === '') return [...list].sort(byName);
+  const code = /^\d+$/.test(q) ? Number.parseInt(q, 10) : undefined;
+  const ranked: [number, Country][] = [];
+  for (const c of list) {
+    let rank = c.key === code ? 0 : rankName(c.matchNames, q);
+    if (rank > 2 && isoOf?.(c.key)?.toLowerCase() === q) rank = 2;
+    if (rank !== Infinity) ranked.push([rank, c]);
+  }
+  return ranked.sort((a, b) => a[0] - b[0] || byName(a[1], b[1])).map(([, c]) => c);
+}
+
+/** A carrier name that fits several carriers; `candidates` lets bulk input report them per row. */
+export class AmbiguousCarrierError extends UsageError {
+  readonly candidates: readonly Carrier[];
+  constructor(text: string, candidates: readonly Carrier[]) {
+    const shown = candidates.slice(0, 8).map((c) => `${c.name} (${c.key})`);
+    if (candidates.length > shown.length) shown.push(`and ${candidates.length - shown.length} more`);
+    super(`carrier "${text}" is ambiguous: ${shown.join(', ')} — pass the code`);
+    this.candidates = candidates;
+  }
+}
+
+export interface ResolveOptions {
+  /**
+   * Default true: a code missing from the list is refused. false: codes are taken as given (the service answers
+   * -18019910 to a wrong one), for when the list may predate a new carrier.
+   */
+  checkCodes?: boolean;
+}
+
+/**
+ * A carrier code from what the user typed: digits are the code (checked against the list when there is one;
+ * 0 always passes, it means "none" for final_carrier); otherwise a name, matched case-insensitively in any
+ * language: an exact name first, then a unique prefix, then a unique substring. Several matches at the first
+ * level that has any: AmbiguousCarrierError. No match, or a name without a list: UsageError.
+ */
+export function resolveCarrier(text: string, list: readonly Carrier[] | undefined, opts: ResolveOptions = {}): number {
+  const t = text.trim();
+  if (t === '') throw new UsageError('empty carrier', 'pass a carrier code or name');
+  if (/^\d+$/.test(t)) {
+    const code = Number.parseInt(t, 10);
+    if (code !== 0 && list && (opts.checkCodes ?? true) && !list.some((c) => c.key === code)) {
+      throw new UsageError(
+        `unknown carrier code ${code}`,
+        'look it up with `trk carriers <name>`; if the carrier is new, refresh the list with `trk carriers --refresh`',
+      );
+    }
+    return code;
+  }
+  if (!list) throw new UsageError(`carrier "${t}" is a name, and the carrier list is not available`, 'pass the code');
+  const q = normalise(t);
+  const levels: ((n: string) => boolean)[] = [(n) => n === q, (n) => n.startsWith(q), (n) => n.includes(q)];
+  for (const fits of levels) {
+    const found = list.filter((c) => c.matchNames.some(fits));
+    const keys = new Set(found.map((c) => c.key));
+    if (keys.size === 1) return found[0]!.key;
+    if (keys.size > 1) throw new AmbiguousCarrierError(t, [...found].sort(byName));
+  }
+  throw new UsageError(`unknown carrier "${t}"`, 'search with `trk carriers <name>`, or pass the code');
+}

@@ -1,0 +1,35 @@
+// trk carriers [QUERY]: search the service's carrier list (codes and names), cached with its age.
+
+import type { Carrier } from '../carriers/parse.js';
+import type { Context } from '../context.js';
+import { EXIT } from '../exit-codes.js';
+import type { Column } from '../output/render.js';
+
+export interface CarriersOptions {
+  /** A code, a name or part of one (any language), or a country's ISO code. */
+  query?: string | undefined;
+  /** Fetch the list again even when the cached copy is fresh. */
+  refresh?: boolean | undefined;
+}
+
+export const CARRIER_COLUMNS: readonly Column<Carrier>[] = [
+  { key: 'key', header: 'CODE', value: (c) => c.key },
+  { key: 'name', header: 'NAME', value: (c) => c.name },
+  { key: 'country', header: 'COUNTRY', value: (c) => c.countryIso },
+  { key: 'url', header: 'URL', value: (c) => c.url, wide: 1 },
+];
+
+export async function runCarriers(opts: CarriersOptions, ctx: Context): Promise<number> {
+  const [{ loadCarriers }, { describeList }, { searchCarriers }, { printRows }] = await Promise.all([
+    import('../carriers/lookup.js'),
+    import('../carriers/lists.js'),
+    import('../carriers/search.js'),
+    import('../output/render.js'),
+  ]);
+  const { carriers, list } = await loadCarriers(ctx, { refresh: opts.refresh === true });
+  const found = searchCarriers(carriers, opts.query);
+  const total = describeList(list, carriers.length, ['carrier', 'carriers'], ctx.now());
+  ctx.info(opts.query ? `${found.length} of ${total} match "${opts.query}"` : total);
+  await printRows(ctx.io, found, CARRIER_COLUMNS, ctx.global.output, found.map((c) => c.raw));
+  return EXIT.ok;
+}

@@ -1,0 +1,52 @@
+// trk countries [QUERY]: search the service's country list. The keys are what v1 sends as countries (`b`, `c`)
+// and what carriers give as `_country`; the ISO codes beside them are learnt from the carrier list.
+
+import type { Country } from '../carriers/parse.js';
+import type { Context } from '../context.js';
+import { EXIT } from '../exit-codes.js';
+import type { Column } from '../output/render.js';
+
+export interface CountriesOptions {
+  /** A key, a name or part of one, or an ISO code. */
+  query?: string | undefined;
+  /** Fetch the lists again even when the cached copies are fresh. */
+  refresh?: boolean | undefined;
+}
+
+interface CountryRow {
+  country: Country;
+  iso: string | undefined;
+}
+
+export const COUNTRY_COLUMNS: readonly Column<CountryRow>[] = [
+  { key: 'key', header: 'KEY', value: (r) => r.country.key },
+  { key: 'iso', header: 'ISO', value: (r) => r.iso },
+  { key: 'name', header: 'NAME', value: (r) => r.country.name },
+];
+
+export async function runCountries(opts: CountriesOptions, ctx: Context): Promise<number> {
+  const [{ loadCarriers, loadCountries }, { describeList }, { searchCountries }, { countryIsoByKey }, { printRows }] =
+    await Promise.all([
+      import('../carriers/lookup.js'),
+      import('../carriers/lists.js'),
+      import('../carriers/search.js'),
+      import('../carriers/parse.js'),
+      import('../output/render.js'),
+    ]);
+  const refresh = opts.refresh === true;
+  const { countries, list } = await loadCountries(ctx, { refresh });
+  // ISO codes only enrich the table: without the carrier list the column stays empty, the command still works.
+  let iso = new Map<number, string>();
+  try {
+    iso = countryIsoByKey((await loadCarriers(ctx, { refresh })).carriers);
+  } catch (err) {
+    if (ctx.signal.aborted) throw err;
+    ctx.io.err(`warning: no ISO codes: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const found = searchCountries(countries, opts.query, (k) => iso.get(k));
+  const total = describeList(list, countries.length, ['country', 'countries'], ctx.now());
+  ctx.info(opts.query ? `${found.length} of ${total} match "${opts.query}"` : total);
+  const rows = found.map((country) => ({ country, iso: iso.get(country.key) }));
+  await printRows(ctx.io, rows, COUNTRY_COLUMNS, ctx.global.output, found.map((c) => c.raw));
+  return EXIT.ok;
+}

@@ -1,0 +1,100 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseCarriers, parseCountries } from '../../src/carriers/parse.js';
+import { AmbiguousCarrierError, resolveCarrier, searchCarriers, searchCountries } from '../../src/carriers/search.js';
+import { UsageError } from '../../src/errors.js';
+import { REFERENCE } from '../webhook/shared-files.js';
+
+const carriers = parseCarriers(JSON.parse(readFileSync(path.join(REFERENCE, 'apicarrier.all.json'), 'utf8')));
+const countries = parseCountries(JSON.parse(readFileSync(path.join(REFERENCE, 'country.all.json'), 'utf8')));
+
+describe('searchCarriers', () => {
+  it('lists everything by name without a query', () => {
+    const all = searchCarriers(carriers, undefined);
+    expect(all).toHaveLength(carriers.length);
+    expect(all.map((c) => c.name)).toEqual([...all.map((c) => c.name)].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })));
+  });
+
+  it('matches names case-insensitively, exact names first', () => {
+    const found = searchCarriers(carriers, 'dhl express');
+    expect(found[0]!.key).toBe(100001);
+    const dhl = searchCarriers(carriers, 'DHL');
+    expect(dhl.map((c) => c.key)).toEqual(expect.arrayContaining([100001, 7041, 100047]));
+    expect(dhl.every((c) => c.name.toLowerCase().includes('dhl'))).toBe(true);
+    // prefixes before substrings
+    const firstSubstring = dhl.findIndex((c) => !c.name.toLowerCase().startsWith('dhl'));
+    expect(dhl.slice(firstSubstring).every((c) => !c.name.toLowerCase().startsWith('dhl'))).toBe(true);
+  });
+
+  it('finds the exact code first, and localized names', () => {
+    expect(searchCarriers(carriers, '3011')[0]!.name).toBe('China Post');
+    expect(searchCarriers(carriers, '中国邮政').map((c) => c.key)).toEqual([3011]);
+  });
+
+  it('finds carriers of a country by ISO code', () => {
+    const de = searchCarriers(carriers, 'de');
+    const german = carriers.filter((c) => c.countryIso === 'DE');
+    expect(de.slice(0, german.length).every((c) => c.countryIso === 'DE')).toBe(true);
+    expect(de.length).toBeGreaterThan(german.length); // names containing "de" follow
+  });
+
+  it('finds nothing for nonsense', () => {
+    expect(searchCarriers(carriers, 'zzqqxx')).toEqual([]);
+  });
+});
+
+describe('searchCountries', () => {
+  it('matches by name, key and ISO code', () => {
+    expect(searchCountries(countries, 'germ').map((c) => c.key)).toEqual([704]);
+    expect(searchCountries(countries, '704')[0]!.name).toBe('Germany');
+    const iso = new Map([[704, 'DE']]);
+    expect(searchCountries(countries, 'de', (k) => iso.get(k))[0]!.name).toBe('Germany');
+  });
+});
+
+describe('resolveCarrier', () => {
+  it('takes a code as is when the list has it', () => {
+    expect(resolveCarrier('3011', carriers)).toBe(3011);
+    expect(resolveCarrier(' 03011 ', carriers)).toBe(3011);
+    expect(resolveCarrier('0', carriers)).toBe(0);
+  });
+
+  it('refuses a code the list lacks, unless told not to check', () => {
+    expect(() => resolveCarrier('99999999', carriers)).toThrow(UsageError);
+    expect(() => resolveCarrier('99999999', carriers)).toThrow(/unknown carrier code 99999999/);
+    expect(resolveCarrier('99999999', carriers, { checkCodes: false })).toBe(99999999);
+    expect(resolveCarrier('99999999', undefined)).toBe(99999999);
+  });
+
+  it('resolves names: exact, then unique prefix, then unique substring', () => {
+    expect(resolveCarrier('DHL Express', carriers)).toBe(100001);
+    expect(resolveCarrier('  dhl   EXPRESS ', carriers)).toBe(100001);
+    expect(resolveCarrier('UPS', carriers)).toBe(100002); // exact beats "UPS Mail Innovations"
+    expect(resolveCarrier('Correios Bra', carriers)).toBe(2151);
+    expect(resolveCarrier('中国邮政', carriers)).toBe(3011);
+    expect(resolveCarrier('LAARCOURIER', carriers)).toBe(101073); // listed as " LAARCOURIER"
+  });
+
+  it('refuses an ambiguous name, listing the candidates', () => {
+    let err: unknown;
+    try {
+      resolveCarrier('DHL', carriers);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(AmbiguousCarrierError);
+    expect(err).toBeInstanceOf(UsageError);
+    const e = err as AmbiguousCarrierError;
+    expect(e.candidates.map((c) => c.key)).toEqual(expect.arrayContaining([100001, 7041]));
+    expect(e.message).toMatch(/^carrier "DHL" is ambiguous: DHL ACTIVETRACING \(100216\), DHL eCommerce Asia \(7048\), .* and \d+ more — pass the code$/);
+    // several carriers share the exact name "unknown"
+    expect(() => resolveCarrier('unknown', carriers)).toThrow(AmbiguousCarrierError);
+  });
+
+  it('refuses unknown names, empty text, and names without a list', () => {
+    expect(() => resolveCarrier('no such carrier anywhere', carriers)).toThrow(/unknown carrier "no such carrier anywhere"/);
+    expect(() => resolveCarrier('  ', carriers)).toThrow(UsageError);
+    expect(() => resolveCarrier('DHL Express', undefined)).toThrow(UsageError);
+  });
+});
