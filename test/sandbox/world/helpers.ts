@@ -1,0 +1,51 @@
+// Shared helpers for the world tests: paths to the shared reference data and hand-built shipments.
+
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PHRASES } from '../../../src/sandbox/world/phrases.js';
+import type { PhraseId } from '../../../src/sandbox/world/phrases.js';
+import type { Shipment, SimEvent } from '../../../src/sandbox/world/shipment.js';
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export function sharedJson<T = unknown>(relative: string): T {
+  return JSON.parse(readFileSync(path.resolve(projectRoot, '../shared', relative), 'utf8')) as T;
+}
+
+export const ms = (iso: string): number => Date.parse(iso);
+
+const ADDRESS = { country: 'CN', state: null, city: null, street: null, postal_code: null, coordinates: null };
+
+/** An event of phrase `phrase` at `iso` (UTC) reported by `provider` (default Yanwen, +08:00). */
+export function ev(iso: string, phrase: PhraseId, provider = 190012): SimEvent {
+  const p = PHRASES[phrase];
+  return { atMs: ms(iso), subStatus: p.sub, stage: p.stage, description: p.text.en, phrase, location: 'SHENZHEN, CN', address: ADDRESS, provider };
+}
+
+/** A hand-built shipment with the given events (oldest first). */
+export function shipment(events: SimEvent[], over: Partial<Shipment> = {}): Shipment {
+  return {
+    number: 'YT0000000000000001',
+    carrier: 190012,
+    finalCarrier: 0,
+    param: null,
+    scenario: 'delivered',
+    startMs: events[0]?.atMs ?? ms('2026-06-01T00:00:00Z'),
+    originCountry: 'CN',
+    destinationCountry: 'US',
+    shipperAddress: ADDRESS,
+    recipientAddress: { ...ADDRESS, country: 'US' },
+    route: [190012],
+    events,
+    invalidCodeAtMs: null,
+    serviceType: null,
+    weightKg: null,
+    pieces: null,
+    dimensions: null,
+    referenceNumber: null,
+    riskFactor: 0,
+    estimate: null,
+    ...over,
+  };
+}
