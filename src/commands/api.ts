@@ -1,0 +1,51 @@
+// trk api: the escape hatch. Sends a body as given to any operation and prints the service's envelope as JSON,
+// for what the other commands do not cover. Errors of the request as a whole map to exit codes as anywhere else;
+// rejected items give exit 3.
+
+import { unsupported } from '../api/operations.js';
+import { OPERATIONS, READ_ONLY_OPERATIONS, operationPath, type Operation } from '../api/spec.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { readAll } from './shared/input.js';
+
+export interface ApiOptions {
+  operation: string;
+  /** JSON text, `-` for stdin; default `[]` (`{}` for gettracklist). */
+  data?: string | undefined;
+}
+
+/** An operation by its v2 name or any version's path spelling, case-insensitively (`deleteTrack`, `Retrack`). */
+export function findOperation(name: string): Operation | undefined {
+  const wanted = name.trim().replace(/^\/+/, '').toLowerCase();
+  return OPERATIONS.find(
+    (op) => op.toLowerCase() === wanted || (['v1', 'v2', 'v2.1'] as const).some((v) => operationPath(v, op)?.toLowerCase() === wanted),
+  );
+}
+
+export function parseData(text: string, source: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${source} is not valid JSON: ${(err as Error).message}`, 'pass a JSON array or object, e.g. --data \'[{"number":"RR123456789CN"}]\'');
+  }
+}
+
+export async function runApi(opts: ApiOptions, ctx: Context): Promise<number> {
+  const op = findOperation(opts.operation);
+  if (!op) {
+    throw new UsageError(`unknown operation "${opts.operation}"`, `use one of ${OPERATIONS.join(', ')}`);
+  }
+  let body: unknown;
+  if (opts.data === undefined) body = op === 'gettracklist' ? {} : [];
+  else if (opts.data === '-') body = parseData(await readAll(ctx.io.stdin), 'stdin');
+  else body = parseData(opts.data, '--data');
+  const { apiVersion } = await ctx.settings();
+  unsupported(apiVersion, op);
+  const api = await ctx.api();
+  // Only what changes nothing may be cut short by Ctrl-C; a sent change is left to finish.
+  const env = await api.call(op, body, READ_ONLY_OPERATIONS.has(op) ? { signal: ctx.signal } : {});
+  ctx.io.out(`${JSON.stringify(env, null, 2)}\n`);
+  const rejected = env.data?.rejected;
+  return Array.isArray(rejected) && rejected.length > 0 ? EXIT.partial : EXIT.ok;
+}

@@ -1,0 +1,133 @@
+// trk list: registered numbers matching filters (gettracklist). Every page by default, one after the other
+// through the pacer, each page handed to the row writer as it arrives, so a list of 100 000 records is never
+// held in memory for JSON, CSV, NDJSON or tab-separated output (a terminal table is printed when complete).
+
+import { trackListBody } from '../api/operations.js';
+import { LIMITS } from '../api/spec.js';
+import type { TrackListFilter, TrackRecord } from '../api/types.js';
+import type { Context } from '../context.js';
+import { InterruptedError, UsageError } from '../errors.js';
+import { RECORD_COLUMNS } from '../output/columns.js';
+import { toRecordView } from '../output/records.js';
+import { createRowWriter } from '../output/render.js';
+import { parseTimeArg } from './shared/time.js';
+
+export interface ListOptions {
+  status?: string | undefined;
+  carrier?: number | undefined;
+  tracking?: string | undefined;
+  origin?: string | undefined;
+  registeredSince?: string | undefined;
+  registeredUntil?: string | undefined;
+  trackedSince?: string | undefined;
+  trackedUntil?: string | undefined;
+  pushedSince?: string | undefined;
+  pushedUntil?: string | undefined;
+  pushStatus?: string | undefined;
+  pushCode?: number | undefined;
+  stoppedSince?: string | undefined;
+  stoppedUntil?: string | undefined;
+  numbers?: readonly string[] | undefined;
+  orderBy?: string | undefined;
+  /** Stop after this many records. */
+  limit?: number | undefined;
+  /** Only this page. */
+  page?: number | undefined;
+}
+
+type TimeRange = readonly [
+  sinceKey: keyof ListOptions,
+  untilKey: keyof ListOptions,
+  from: keyof TrackListFilter,
+  to: keyof TrackListFilter,
+  flag: string,
+];
+
+const TIME_RANGES: readonly TimeRange[] = [
+  ['registeredSince', 'registeredUntil', 'register_time_from', 'register_time_to', 'registered'],
+  ['trackedSince', 'trackedUntil', 'track_time_from', 'track_time_to', 'tracked'],
+  ['pushedSince', 'pushedUntil', 'push_time_from', 'push_time_to', 'pushed'],
+  ['stoppedSince', 'stoppedUntil', 'stop_track_time_from', 'stop_track_time_to', 'stopped'],
+];
+
+function time(value: unknown, flag: string, now: number): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const iso = parseTimeArg(value, now);
+  if (iso === undefined) {
+    throw new UsageError(`${flag} "${value}" is not a time`, 'give an ISO time (2024-05-01, 2024-05-01T12:00Z) or an age such as 30m, 12h, 7d, 2w');
+  }
+  return iso;
+}
+
+/** The gettracklist filter for the options (v2 names; without page_no). Pure; throws UsageError. */
+export function buildListFilter(opts: ListOptions, now: number): TrackListFilter {
+  const filter: TrackListFilter = {};
+  if (opts.numbers !== undefined) {
+    const numbers = [...new Set(opts.numbers.map((n) => n.trim()).filter(Boolean))];
+    if (numbers.length > LIMITS.listNumberFilterMax) {
+      throw new UsageError(
+        `--number takes at most ${LIMITS.listNumberFilterMax} numbers, got ${numbers.length}`,
+        'split the list, or use "trk info -f FILE" for details of many numbers',
+      );
+    }
+    if (numbers.length > 0) filter.number = numbers.join(',');
+  }
+  if (opts.carrier !== undefined) filter.carrier = opts.carrier;
+  if (opts.origin !== undefined) filter.data_origin = opts.origin;
+  if (opts.status !== undefined) filter.package_status = opts.status;
+  if (opts.tracking !== undefined) filter.tracking_status = opts.tracking;
+  if (opts.pushStatus !== undefined) filter.push_status = opts.pushStatus;
+  if (opts.pushCode !== undefined) filter.push_status_code = opts.pushCode;
+  if (opts.orderBy !== undefined) filter.order_by = opts.orderBy;
+  for (const [sinceKey, untilKey, from, to, name] of TIME_RANGES) {
+    const since = time(opts[sinceKey], `--${name}-since`, now);
+    const until = time(opts[untilKey], `--${name}-until`, now);
+    if (since !== undefined && until !== undefined && Date.parse(since) > Date.parse(until)) {
+      throw new UsageError(`--${name}-since (${since}) is after --${name}-until (${until})`, 'swap them, or widen the range');
+    }
+    if (since !== undefined) (filter as Record<string, unknown>)[from] = since;
+    if (until !== undefined) (filter as Record<string, unknown>)[to] = until;
+  }
+  return filter;
+}
+
+export async function runList(opts: ListOptions, ctx: Context): Promise<number> {
+  const { apiVersion } = await ctx.settings();
+  const filter = buildListFilter(opts, ctx.now());
+  // What the version cannot filter by is refused before anything is sent.
+  trackListBody(apiVersion, filter);
+  const api = await ctx.api();
+  const writer = createRowWriter(ctx.io, RECORD_COLUMNS, ctx.global.output);
+  const limit = opts.limit ?? Number.POSITIVE_INFINITY;
+  let pageNo = opts.page ?? 1;
+  let shown = 0;
+  let total: number | undefined;
+  try {
+    for (;;) {
+      if (ctx.signal.aborted) throw new InterruptedError();
+      // Reading changes nothing on the service, so an interrupt may cut a request short.
+      const env = await api.call<TrackRecord>('gettracklist', trackListBody(api.version, { ...filter, page_no: pageNo }), {
+        signal: ctx.signal,
+      });
+      const records = env.data?.accepted ?? [];
+      const take = records.slice(0, Math.max(0, limit - shown));
+      writer.write(
+        take.map((r) => toRecordView(r, api.version)),
+        take,
+      );
+      shown += take.length;
+      total = env.page?.data_total ?? total;
+      if (opts.page !== undefined || shown >= limit || records.length === 0) break;
+      // Without page information, a short page is the last one.
+      const pageTotal = env.page?.page_total;
+      if (pageTotal !== undefined ? pageNo >= pageTotal : records.length < LIMITS.pageSize) break;
+      pageNo += 1;
+    }
+  } finally {
+    // Close what was written (a JSON array stays valid) even when a later page failed.
+    await writer.end();
+  }
+  const of = total !== undefined && total !== shown ? ` of ${total}` : '';
+  ctx.info(`${shown} record${shown === 1 ? '' : 's'}${of}`);
+  return 0;
+}

@@ -1,0 +1,19 @@
+// trk quota: the account's quota record. JSON prints the object as the service sent it.
+
+import { quotaBody } from '../api/operations.js';
+import type { QuotaRecord } from '../api/types.js';
+import type { Context } from '../context.js';
+import { QUOTA_FIELDS } from '../output/columns.js';
+import { printObject } from '../output/render.js';
+
+export type QuotaOptions = Record<string, never>;
+
+export async function runQuota(_opts: QuotaOptions, ctx: Context): Promise<number> {
+  const { apiVersion } = await ctx.settings();
+  const body = quotaBody(apiVersion);
+  const api = await ctx.api();
+  const env = await api.call('getquota', body, { signal: ctx.signal });
+  const quota = (env.data ?? {}) as unknown as QuotaRecord;
+  await printObject(ctx.io, quota, QUOTA_FIELDS, ctx.global.output);
+  return 0;
+}

@@ -1,0 +1,51 @@
+// trk realtime: current tracking data of one number fetched from the carrier (getRealTimeTrackInfo). Costs
+// 1 quota unit, or 10 with --fresh (cacheLevel 1), which therefore asks first.
+
+import { realtimeBody } from '../api/operations.js';
+import { REALTIME_CACHE_COST } from '../api/spec.js';
+import type { RealtimeRequestItem } from '../api/types.js';
+import type { Context } from '../context.js';
+import { printDetails } from './shared/details.js';
+import { confirmOrRefuse, envelopeResults, finishItems } from './shared/items.js';
+import { validateNumbers } from './shared/input.js';
+
+export interface RealtimeOptions {
+  number: string;
+  carrier?: number | undefined;
+  param?: string | undefined;
+  finalCarrier?: number | undefined;
+  /** cacheLevel 1: fetched from the carrier now, 10 quota units. */
+  fresh: boolean;
+}
+
+export function realtimeItem(opts: RealtimeOptions): RealtimeRequestItem {
+  const item: RealtimeRequestItem = { number: opts.number.trim() };
+  if (opts.carrier !== undefined) item.carrier = opts.carrier;
+  if (opts.param !== undefined) item.param = opts.param;
+  if (opts.finalCarrier !== undefined) item.final_carrier = opts.finalCarrier;
+  // Level 0 is the service's default; it is sent anyway so the cost of the request is explicit on the wire.
+  item.cacheLevel = opts.fresh ? 1 : 0;
+  return item;
+}
+
+export async function runRealtime(opts: RealtimeOptions, ctx: Context): Promise<number> {
+  const { apiVersion } = await ctx.settings();
+  const item = realtimeItem(opts);
+  validateNumbers([{ number: item.number, where: 'argument' }], apiVersion);
+  const body = realtimeBody(apiVersion, item);
+  if (opts.fresh) {
+    const units = REALTIME_CACHE_COST[1];
+    await confirmOrRefuse(ctx, `Fetch ${item.number} fresh from the carrier? This costs ${units} quota units instead of ${REALTIME_CACHE_COST[0]}.`, {
+      what: `--fresh (${units} quota units)`,
+    });
+  }
+  const api = await ctx.api();
+  // Charging: not aborted once sent (see sendItems).
+  let run;
+  try {
+    run = { results: envelopeResults(await api.call('getRealTimeTrackInfo', body)), unanswered: 0 };
+  } catch (error) {
+    run = { results: { accepted: [], rejected: [] }, unanswered: 1, error };
+  }
+  return finishItems(ctx, run, (results) => printDetails(ctx, results, api.version), { done: 'fetched' });
+}

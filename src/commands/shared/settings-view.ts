@@ -1,0 +1,34 @@
+// Settings as rows (trk auth status, trk config list): each value with where it came from. The key is never
+// shown whole.
+
+import type { Settings, SettingSource } from '../../config/settings.js';
+import { maskKey } from '../../config/keys.js';
+import type { Column } from '../../output/render.js';
+
+export interface SettingRow {
+  key: string;
+  /** Shown value; the key masked, `null` when unset. */
+  value: string | null;
+  source: SettingSource;
+}
+
+export function settingRows(s: Settings): SettingRow[] {
+  return [
+    { key: 'profile', value: s.profile, source: s.sources.profile },
+    { key: 'base-url', value: s.baseUrl, source: s.sources.baseUrl },
+    { key: 'api-version', value: s.apiVersion, source: s.sources.apiVersion },
+    { key: 'api-key', value: s.apiKey === undefined ? null : maskKey(s.apiKey), source: s.sources.apiKey },
+    { key: 'res-url', value: s.resUrl, source: s.sources.resUrl },
+  ];
+}
+
+export const SETTING_COLUMNS: readonly Column<SettingRow>[] = [
+  { key: 'key', header: 'SETTING', value: (r) => r.key },
+  { key: 'value', header: 'VALUE', value: (r) => r.value, display: (r) => r.value ?? '(not set)' },
+  { key: 'source', header: 'FROM', value: (r) => r.source },
+];
+
+/** `{ "base-url": { "value": ..., "source": ... }, ... }` for --json. */
+export function settingsObject(rows: readonly SettingRow[]): Record<string, { value: string | null; source: SettingSource }> {
+  return Object.fromEntries(rows.map((r) => [r.key, { value: r.value, source: r.source }]));
+}

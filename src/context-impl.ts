@@ -1,0 +1,141 @@
+// The one Context a command run receives. Nothing is built until asked for: settings read the profile file
+// on first use, api() builds the HTTP client (and starts the embedded emulator for --sandbox) on first use,
+// so `trk help exit-codes` or a usage error never opens a file or a socket.
+
+import type { ApiClient, ApiClientOptions } from './api/client.js';
+import type { Settings } from './config/settings.js';
+import type { Context, GlobalOptions, Prompter } from './context.js';
+import { CredentialsError } from './errors.js';
+import type { IO } from './io.js';
+import { createPrompter } from './prompter.js';
+
+export interface ContextOptions {
+  io: IO;
+  env: NodeJS.ProcessEnv;
+  global: GlobalOptions;
+  now?: () => number;
+  /** Aborted on Ctrl-C; default a signal nobody aborts. */
+  signal?: AbortSignal;
+}
+
+export const NO_KEY_MESSAGE = 'no API key configured';
+export const NO_KEY_HINT = 'run "trk auth login" or set TRK_API_KEY';
+
+export function debugEnabled(env: NodeJS.ProcessEnv, global: GlobalOptions): boolean {
+  const flag = env.TRK_DEBUG;
+  return global.verbose === true || (flag !== undefined && flag !== '' && flag !== '0' && flag !== 'false');
+}
+
+/** Client callbacks: each request logged for --verbose (never the key, which the log does not carry), waits shown. */
+export function requestHooks(
+  debug: (line: string) => void,
+  info: (line: string) => void,
+): Pick<ApiClientOptions, 'onRequest' | 'onWait'> {
+  return {
+    onRequest: (log) => {
+      const attempt = log.attempt > 1 ? ` (attempt ${log.attempt})` : '';
+      const note = log.note ? `: ${log.note}` : '';
+      const items = `${log.items} item${log.items === 1 ? '' : 's'}`;
+      debug(`request ${log.operation} ${log.status} ${log.ms} ms ${items}${attempt}${note}`);
+    },
+    onWait: (reason, delayMs) => {
+      const why = reason === 'rate-limited' ? 'rate limited' : reason === 'unavailable' ? 'service unavailable' : 'network error';
+      info(`${why}, retrying in ${Math.max(1, Math.round(delayMs / 1000))} s`);
+    },
+  };
+}
+
+export function createContext(opts: ContextOptions): Context {
+  const { io, env, global } = opts;
+  const signal = opts.signal ?? new AbortController().signal;
+  const debugOn = debugEnabled(env, global);
+  let settingsPromise: Promise<Settings> | undefined;
+  let apiPromise: Promise<ApiClient> | undefined;
+  let prompter: Prompter | undefined;
+  const closers: (() => Promise<void>)[] = [];
+
+  const info = (line: string) => {
+    if (!global.quiet) io.err(line);
+  };
+  const debug = (line: string) => {
+    if (debugOn) io.err(io.colorErr.dim(line));
+  };
+
+  const settings = (): Promise<Settings> => {
+    settingsPromise ??= (async () => {
+      const [{ resolveSettings }, { openProfileStore }] = await Promise.all([
+        import('./config/settings.js'),
+        import('./config/profiles.js'),
+      ]);
+      // The store is opened lazily by the settings resolution's first read; opening it costs a conf import.
+      const store = openProfileStore(env);
+      return resolveSettings({
+        flags: {
+          ...(global.profile === undefined ? {} : { profile: global.profile }),
+          ...(global.baseUrl === undefined ? {} : { baseUrl: global.baseUrl }),
+          ...(global.apiVersion === undefined ? {} : { apiVersion: global.apiVersion }),
+          ...(global.sandbox ? { sandbox: true } : {}),
+        },
+        env,
+        store,
+      });
+    })();
+    return settingsPromise;
+  };
+
+  const api = (): Promise<ApiClient> => {
+    apiPromise ??= (async () => {
+      const s = await settings();
+      let baseUrl = s.baseUrl;
+      let apiKey = s.apiKey;
+      if (s.sandbox) {
+        const [{ startEmbeddedSandbox }, { stateDir }] = await Promise.all([
+          import('./sandbox/embedded.js'),
+          import('./config/paths.js'),
+        ]);
+        const sandbox = await startEmbeddedSandbox(stateDir(env));
+        closers.push(() => sandbox.close());
+        baseUrl = sandbox.url;
+        apiKey = sandbox.key;
+        debug(`sandbox: embedded emulator at ${sandbox.url}`);
+      }
+      if (!apiKey) throw new CredentialsError(NO_KEY_MESSAGE, NO_KEY_HINT);
+      const { createApiClient } = await import('./api/client.js');
+      const client = createApiClient({
+        baseUrl,
+        apiKey,
+        version: s.apiVersion,
+        ...requestHooks(debug, info),
+      });
+      closers.unshift(() => client.close());
+      return client;
+    })();
+    return apiPromise;
+  };
+
+  return {
+    io,
+    env,
+    global,
+    settings,
+    api,
+    get prompter() {
+      prompter ??= createPrompter(io, signal);
+      return prompter;
+    },
+    now: opts.now ?? (() => Date.now()),
+    info,
+    debug,
+    signal,
+    async dispose() {
+      // Client first, then the emulator it talks to.
+      for (const close of closers.splice(0)) {
+        try {
+          await close();
+        } catch (err) {
+          debug(`cleanup: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      }
+    },
+  };
+}

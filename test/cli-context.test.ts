@@ -1,0 +1,60 @@
+// The lazily built context: nothing read until asked, the key required for api(), quiet and debug lines.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createContext, debugEnabled } from '../src/context-impl.js';
+import { CredentialsError } from '../src/errors.js';
+import { createTestIO } from '../src/io.js';
+
+const dirs = () => ({ TRK_CONFIG_DIR: mkdtempSync(path.join(tmpdir(), 'trk-ctx-')), TRK_STATE_DIR: mkdtempSync(path.join(tmpdir(), 'trk-ctx-')) });
+
+describe('createContext', () => {
+  it('info is silent with --quiet; debug only with --verbose or TRK_DEBUG', () => {
+    const io = createTestIO();
+    const quiet = createContext({ io, env: {}, global: { quiet: true } });
+    quiet.info('status');
+    quiet.debug('detail');
+    expect(io.stderrText()).toBe('');
+    const loud = createContext({ io, env: { TRK_DEBUG: '1' }, global: {} });
+    loud.info('status');
+    loud.debug('detail');
+    expect(io.stderrText()).toBe('status\ndetail\n');
+    expect(debugEnabled({ TRK_DEBUG: '0' }, {})).toBe(false);
+    expect(debugEnabled({}, { verbose: true })).toBe(true);
+  });
+
+  it('settings: flags over environment, with sources', async () => {
+    const ctx = createContext({ io: createTestIO(), env: { ...dirs(), TRK_BASE_URL: 'http://127.0.0.1:1', TRK_API_VERSION: 'v1' }, global: { apiVersion: 'v2.1' } });
+    const s = await ctx.settings();
+    expect(s.baseUrl).toBe('http://127.0.0.1:1');
+    expect(s.sources.baseUrl).toBe('env');
+    expect(s.apiVersion).toBe('v2.1');
+    expect(s.sources.apiVersion).toBe('flag');
+    expect(await ctx.settings()).toBe(s);
+  });
+
+  it('api() without a key is a credentials error (exit 4) naming the fix', async () => {
+    const ctx = createContext({ io: createTestIO(), env: dirs(), global: {} });
+    const err = await ctx.api().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CredentialsError);
+    expect((err as CredentialsError).exitCode).toBe(4);
+    expect((err as CredentialsError).toLine()).toBe('no API key configured: run "trk auth login" or set TRK_API_KEY');
+  });
+
+  it('api() builds one client for the resolved version, closed by dispose()', async () => {
+    const ctx = createContext({ io: createTestIO(), env: { ...dirs(), TRK_API_KEY: 'k'.repeat(32), TRK_BASE_URL: 'http://127.0.0.1:1' }, global: { apiVersion: 'v2.1' } });
+    const api = await ctx.api();
+    expect(api.version).toBe('v2.1');
+    expect(await ctx.api()).toBe(api);
+    await ctx.dispose();
+  });
+
+  it('--sandbox starts the embedded emulator and needs no key', async () => {
+    const ctx = createContext({ io: createTestIO(), env: dirs(), global: { sandbox: true } });
+    const api = await ctx.api();
+    const env = await api.call('getquota', []);
+    expect(env.code).toBe(0);
+    await ctx.dispose();
+  });
+});

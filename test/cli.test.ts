@@ -1,0 +1,135 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { CommanderError } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { AuthenticationError, NetworkError } from '../src/api/errors.js';
+import { errorOutcome, readGlobalOptions, resolveOutputFormat, runCli } from '../src/cli.js';
+import { CredentialsError, InterruptedError, UsageError } from '../src/errors.js';
+import { createTestIO } from '../src/io.js';
+
+const env = () => ({ TRK_CONFIG_DIR: mkdtempSync(path.join(tmpdir(), 'trk-cli-')), TRK_STATE_DIR: mkdtempSync(path.join(tmpdir(), 'trk-st-')) });
+
+async function cli(argv: string[], extraEnv: NodeJS.ProcessEnv = {}) {
+  const io = createTestIO();
+  const code = await runCli(argv, { io, env: { ...env(), ...extraEnv } });
+  return { code, out: io.stdoutText(), err: io.stderrText() };
+}
+
+describe('errorOutcome', () => {
+  it('maps trk errors to their exit codes and one line', () => {
+    expect(errorOutcome(new UsageError('bad', 'fix it'))).toEqual({ exitCode: 2, line: 'bad: fix it' });
+    expect(errorOutcome(new CredentialsError('no key', 'log in'))).toEqual({ exitCode: 4, line: 'no key: log in' });
+    expect(errorOutcome(new InterruptedError())).toEqual({ exitCode: 130, line: 'interrupted' });
+    const auth = new AuthenticationError({ operation: 'getquota', httpStatus: 401, serviceCode: -18010002 });
+    expect(errorOutcome(auth)).toEqual({ exitCode: 4, line: 'invalid API key (-18010002): run "trk auth login" or set TRK_API_KEY' });
+    const down = new NetworkError({ operation: 'getquota', host: '127.0.0.1:1', reason: 'ECONNREFUSED', delivery: 'not-sent' });
+    expect(errorOutcome(down).exitCode).toBe(1);
+  });
+
+  it('maps commander usage errors to 2, help and version to 0', () => {
+    expect(errorOutcome(new CommanderError(1, 'commander.unknownOption', "error: unknown option '--x'\n(Did you mean --y?)"))).toEqual({
+      exitCode: 2,
+      line: "unknown option '--x' (Did you mean --y?)",
+    });
+    expect(errorOutcome(new CommanderError(0, 'commander.helpDisplayed', '(outputHelp)')).exitCode).toBe(0);
+    expect(errorOutcome(new CommanderError(0, 'commander.version', '1.0.0')).exitCode).toBe(0);
+  });
+
+  it('maps unexpected errors to 1 and adds the stack only when debugging', () => {
+    expect(errorOutcome(new TypeError('x is undefined'))).toEqual({ exitCode: 1, line: 'x is undefined' });
+    expect(errorOutcome(new TypeError('x'), { debug: true }).detail).toMatch(/TypeError: x/);
+    expect(errorOutcome(new Error('aborted'), { aborted: true }).exitCode).toBe(130);
+  });
+});
+
+describe('global options', () => {
+  it('resolves --json, --csv and -o to one format, refusing two different ones', () => {
+    expect(resolveOutputFormat({ json: true })).toBe('json');
+    expect(resolveOutputFormat({ output: 'json', json: true })).toBe('json');
+    expect(resolveOutputFormat({})).toBeUndefined();
+    expect(() => resolveOutputFormat({ json: true, csv: true })).toThrow(UsageError);
+  });
+
+  it('reads the program options into GlobalOptions', () => {
+    expect(readGlobalOptions({ profile: 'p', baseUrl: 'u', apiVersion: 'v1', sandbox: true, csv: true, quiet: true, verbose: true, yes: true, color: false })).toEqual({
+      profile: 'p',
+      baseUrl: 'u',
+      apiVersion: 'v1',
+      sandbox: true,
+      output: 'csv',
+      quiet: true,
+      verbose: true,
+      yes: true,
+      color: false,
+    });
+    expect(readGlobalOptions({ color: true })).toEqual({});
+  });
+});
+
+describe('runCli', () => {
+  it('prints the version and help with exit 0', async () => {
+    const version = await cli(['--version']);
+    expect(version.code).toBe(0);
+    expect(version.out).toMatch(/^\d+\.\d+\.\d+\n$/);
+    const help = await cli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toContain('Usage: trk');
+  });
+
+  it.each([
+    [['list', '--bogus'], "trk: unknown option '--bogus'"],
+    [['--jsn', 'list'], "trk: unknown option '--jsn' (Did you mean --json?)"],
+    [['realtime'], "trk: missing required argument 'number'"],
+    [['list', '--status', 'Lost'], "trk: option '--status <status>' argument 'Lost' is invalid. Allowed choices are"],
+    [['list', '--limit', '0'], 'trk: option \'--limit <n>\' argument \'0\' is invalid. --limit must be a positive integer.'],
+    [['register', '--carrier', 'dhl', 'AAA11111'], "argument 'dhl' is invalid. a carrier code must be an integer."],
+    [['frobnicate'], "trk: unknown command 'frobnicate'"],
+    [['list', '--json', '--csv'], 'trk: conflicting output formats: json, csv: give one of --json, --csv, --output'],
+  ])('usage error %j → exit 2 with one line on stderr', async (argv, message) => {
+    const r = await cli(argv);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toContain(message);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('a group without its subcommand shows its help and exits 2', async () => {
+    const r = await cli(['auth']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('Usage: trk auth');
+  });
+
+  it('no key configured → exit 4 with the fix', async () => {
+    const r = await cli(['quota']);
+    expect(r.code).toBe(4);
+    expect(r.err).toBe('trk: no API key configured: run "trk auth login" or set TRK_API_KEY\n');
+  });
+
+  it('a bad number is refused before credentials are even looked at', async () => {
+    const r = await cli(['stop', 'AAA11111', 'x']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^trk: invalid tracking number "x" \(argument 2\)/);
+  });
+
+  it('delete without a terminal and without --yes exits 2, --yes placed anywhere', async () => {
+    const r = await cli(['delete', 'AAA11111']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('needs confirmation: pass --yes');
+    // With --yes it goes on to need a key: proof that the flag was seen after the subcommand and before it.
+    expect((await cli(['delete', 'AAA11111', '--yes'])).code).toBe(4);
+    expect((await cli(['-y', 'delete', 'AAA11111'])).code).toBe(4);
+  });
+
+  it('help exit-codes prints the table', async () => {
+    const r = await cli(['help', 'exit-codes']);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('130  interrupted');
+  });
+
+  it('help <command> prints that command\'s help', async () => {
+    const r = await cli(['help', 'auth', 'login']);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('Usage: trk auth login');
+  });
+});

@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import { buildListFilter, runList } from '../../src/commands/list.js';
+import type { TrackListFilter } from '../../src/api/types.js';
+import { UsageError } from '../../src/errors.js';
+import { createFake, type Handler } from './fake-context.js';
+
+const NOW = Date.parse('2025-06-01T12:00:00Z');
+
+function record(i: number, status: string) {
+  return {
+    number: `NUM${String(i).padStart(6, '0')}`,
+    param: null,
+    param_type: 'None',
+    data_origin: 'Api',
+    carrier: 3011,
+    final_carrier: 0,
+    shipping_country: 'CN',
+    recipient_country: 'US',
+    register_time: '2025-05-01T00:00:00Z',
+    tracking_status: 'Tracking',
+    package_status: status,
+    track_time: null,
+    push_time: null,
+    push_status: 'NotPushed',
+    push_status_code: 0,
+    stop_track_time: null,
+    stop_track_reason: null,
+    is_retracked: false,
+    carrier_change_count: 0,
+    tag: null,
+  };
+}
+
+/** A service holding `n` records, every third Delivered, answering pages of 40 with page information. */
+function pagedService(n: number): Handler {
+  const all = Array.from({ length: n }, (_, i) => record(i, i % 3 === 0 ? 'Delivered' : 'InTransit'));
+  return (_op, body) => {
+    const f = body as TrackListFilter;
+    const matching = all.filter((r) => f.package_status === undefined || r.package_status === f.package_status);
+    const page = f.page_no ?? 1;
+    const slice = matching.slice((page - 1) * 40, page * 40);
+    return {
+      code: 0,
+      page: { data_total: matching.length, page_total: Math.ceil(matching.length / 40), page_no: page, page_size: 40 },
+      data: { accepted: slice },
+    };
+  };
+}
+
+describe('buildListFilter', () => {
+  it('maps every flag to its filter field', () => {
+    expect(
+      buildListFilter(
+        {
+          status: 'Delivered',
+          carrier: 3011,
+          tracking: 'Stopped',
+          origin: 'Import',
+          registeredSince: '7d',
+          registeredUntil: '2025-06-01',
+          trackedSince: '12h',
+          trackedUntil: 'now',
+          pushedSince: '2025-05-01T00:00Z',
+          pushedUntil: '30m',
+          pushStatus: 'Failure',
+          pushCode: 500,
+          stoppedSince: '2w',
+          stoppedUntil: '1d',
+          numbers: ['A1234', 'B1234', 'A1234'],
+          orderBy: 'RegisterTimeDesc',
+        },
+        NOW,
+      ),
+    ).toEqual({
+      package_status: 'Delivered',
+      carrier: 3011,
+      tracking_status: 'Stopped',
+      data_origin: 'Import',
+      register_time_from: '2025-05-25T12:00:00Z',
+      register_time_to: '2025-06-01T00:00:00Z',
+      track_time_from: '2025-06-01T00:00:00Z',
+      track_time_to: '2025-06-01T12:00:00Z',
+      push_time_from: '2025-05-01T00:00:00Z',
+      push_time_to: '2025-06-01T11:30:00Z',
+      push_status: 'Failure',
+      push_status_code: 500,
+      stop_track_time_from: '2025-05-18T12:00:00Z',
+      stop_track_time_to: '2025-05-31T12:00:00Z',
+      number: 'A1234,B1234',
+      order_by: 'RegisterTimeDesc',
+    });
+  });
+
+  it('refuses a time it cannot read, naming the flag', () => {
+    expect(() => buildListFilter({ trackedSince: 'last week' }, NOW)).toThrow(/--tracked-since "last week" is not a time/);
+  });
+
+  it('refuses a range that ends before it starts', () => {
+    expect(() => buildListFilter({ registeredSince: '1d', registeredUntil: '7d' }, NOW)).toThrow(UsageError);
+  });
+
+  it('refuses more than 200 numbers', () => {
+    const numbers = Array.from({ length: 201 }, (_, i) => `N${i}xxxx`);
+    expect(() => buildListFilter({ numbers }, NOW)).toThrow(/at most 200 numbers, got 201/);
+    expect(buildListFilter({ numbers: numbers.slice(0, 200) }, NOW).number!.split(',')).toHaveLength(200);
+  });
+});
+
+describe('runList', () => {
+  it('--json prints one array of the matching records over every page, fetched in order', async () => {
+    const fake = createFake({ handler: pagedService(300), global: { output: 'json' } });
+    expect(await runList({ status: 'Delivered' }, fake.ctx)).toBe(0);
+    const out = JSON.parse(fake.io.stdoutText()) as { number: string; package_status: string }[];
+    expect(out).toHaveLength(100);
+    expect(out.every((r) => r.package_status === 'Delivered')).toBe(true);
+    expect(new Set(out.map((r) => r.number)).size).toBe(100);
+    expect(fake.calls.map((c) => (c.body as TrackListFilter).page_no)).toEqual([1, 2, 3]);
+    expect(fake.calls.every((c) => (c.body as TrackListFilter).package_status === 'Delivered')).toBe(true);
+  });
+
+  it('--limit stops early, --page fetches one page', async () => {
+    const limited = createFake({ handler: pagedService(300), global: { output: 'ndjson' } });
+    await runList({ limit: 45 }, limited.ctx);
+    expect(limited.io.stdoutText().trim().split('\n')).toHaveLength(45);
+    expect(limited.calls).toHaveLength(2);
+
+    const paged = createFake({ handler: pagedService(300), global: { output: 'ndjson' } });
+    await runList({ page: 3 }, paged.ctx);
+    expect(paged.calls.map((c) => (c.body as TrackListFilter).page_no)).toEqual([3]);
+    expect(JSON.parse(paged.io.stdoutText().split('\n')[0]!).number).toBe('NUM000080');
+  });
+
+  it('an empty result prints an empty array and exits 0', async () => {
+    const fake = createFake({ handler: pagedService(0), global: { output: 'json' } });
+    expect(await runList({}, fake.ctx)).toBe(0);
+    expect(JSON.parse(fake.io.stdoutText())).toEqual([]);
+  });
+
+  it('CSV has a header and one row per record', async () => {
+    const fake = createFake({ handler: pagedService(50), global: { output: 'csv' } });
+    await runList({}, fake.ctx);
+    const lines = fake.io.stdoutText().trim().split(/\r?\n/);
+    expect(lines[0]!.startsWith('number,')).toBe(true);
+    expect(lines).toHaveLength(51);
+  });
+
+  it('passes the signal: a list may be cut short', async () => {
+    const fake = createFake({ handler: pagedService(10) });
+    await runList({}, fake.ctx);
+    expect(fake.calls[0]!.opts?.signal).toBe(fake.ctx.signal);
+  });
+
+  it('a failing later page keeps the JSON valid and raises the error', async () => {
+    const inner = pagedService(100);
+    const fake = createFake({
+      global: { output: 'json' },
+      handler: (op, body) => {
+        if ((body as TrackListFilter).page_no === 2) throw new Error('down');
+        return inner(op, body);
+      },
+    });
+    await expect(runList({}, fake.ctx)).rejects.toThrow('down');
+    expect(JSON.parse(fake.io.stdoutText())).toHaveLength(40);
+  });
+
+  it('v1 cannot filter by origin: refused before sending', async () => {
+    const fake = createFake({ version: 'v1', handler: pagedService(10) });
+    await expect(runList({ origin: 'Api' }, fake.ctx)).rejects.toThrow(/v1 API cannot filter/);
+    expect(fake.calls).toHaveLength(0);
+  });
+});

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { registerItem, runRegister, type RegisterOptions } from '../../src/commands/register.js';
+import { UsageError } from '../../src/errors.js';
+import { createFake, rejecting } from './fake-context.js';
+
+const base: RegisterOptions = { numbers: [], autoDetection: true };
+const numbers = (n: number) => Array.from({ length: n }, (_, i) => `RR${String(i).padStart(9, '0')}CN`);
+
+describe('registerItem', () => {
+  it('maps every option to the wire field', () => {
+    expect(
+      registerItem(
+        { number: 'AB12345' },
+        { ...base, param: 'US-10001', tag: 't', lang: 'de', email: 'a@b.c', finalCarrier: 7, autoDetection: false, orderNo: 'o1', orderTime: '2024-01-02', remark: 'r' },
+      ),
+    ).toEqual({
+      number: 'AB12345',
+      param: 'US-10001',
+      tag: 't',
+      lang: 'de',
+      email: 'a@b.c',
+      final_carrier: 7,
+      auto_detection: false,
+      order_no: 'o1',
+      order_time: '2024-01-02',
+      remark: 'r',
+    });
+  });
+  it('sends auto_detection only when off and no carrier is given', () => {
+    expect(registerItem({ number: 'AB12345', carrier: 3011 }, { ...base, autoDetection: false })).toEqual({ number: 'AB12345', carrier: 3011 });
+    expect(registerItem({ number: 'AB12345' }, base)).toEqual({ number: 'AB12345' });
+  });
+});
+
+describe('runRegister', () => {
+  it('sends 85 numbers in chunks of 40 and exits 0 when all are accepted', async () => {
+    const fake = createFake({ global: { output: 'json' } });
+    const code = await runRegister({ ...base, numbers: numbers(85), carrier: 3011 }, fake.ctx);
+    expect(code).toBe(0);
+    expect(fake.calls.map((c) => (c.body as unknown[]).length)).toEqual([40, 40, 5]);
+    expect(fake.calls.every((c) => c.op === 'register')).toBe(true);
+    const out = JSON.parse(fake.io.stdoutText()) as { accepted: { number: string }[]; rejected: unknown[] };
+    expect(out.accepted.map((a) => a.number)).toEqual(numbers(85));
+    expect(out.rejected).toEqual([]);
+    expect(fake.io.stderrText()).toContain('registered 85');
+  });
+
+  it('exits 3 and shows the rejected items', async () => {
+    const fake = createFake({ handler: rejecting(['RR000000001CN']), global: { output: 'csv' } });
+    const code = await runRegister({ ...base, numbers: numbers(3) }, fake.ctx);
+    expect(code).toBe(3);
+    const csv = fake.io.stdoutText();
+    expect(csv.split('\n')[0]).toContain('result');
+    expect(csv).toMatch(/RR000000001CN.*rejected.*-18019901.*already registered/);
+    expect(fake.io.stderrText()).toContain('registered 2, rejected 1');
+  });
+
+  it('refuses a bad number before sending anything', async () => {
+    const fake = createFake();
+    const err = await runRegister({ ...base, numbers: ['RR000000001CN', 'no'] }, fake.ctx).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as UsageError).message).toContain('"no" (argument 2)');
+    expect(fake.calls).toHaveLength(0);
+  });
+
+  it('refuses v2.1 fields on v2 before sending anything', async () => {
+    const fake = createFake({ version: 'v2' });
+    await expect(runRegister({ ...base, numbers: ['RR000000001CN'], orderNo: 'x' }, fake.ctx)).rejects.toThrow(/cannot register order_no/);
+    expect(fake.calls).toHaveLength(0);
+  });
+
+  it('exits 0 for an empty list without a request', async () => {
+    const fake = createFake({ stdin: '\n\n' });
+    expect(await runRegister(base, fake.ctx)).toBe(0);
+    expect(fake.calls).toHaveLength(0);
+  });
+
+  it('reads NUMBER,CARRIER rows from stdin, the row carrier winning over --carrier', async () => {
+    const fake = createFake({ stdin: 'AAA11111,100\nBBB22222\n' });
+    await runRegister({ ...base, carrier: 5 }, fake.ctx);
+    expect(fake.calls[0]!.body).toEqual([
+      { number: 'AAA11111', carrier: 100 },
+      { number: 'BBB22222', carrier: 5 },
+    ]);
+  });
+
+  it('shows what was done before a failure, then raises it', async () => {
+    let n = 0;
+    const fake = createFake({
+      global: { output: 'json' },
+      handler: (_op, body) => {
+        if (n++ === 1) throw new Error('connection reset');
+        return { code: 0, data: { accepted: (body as { number: string }[]).map((i) => ({ number: i.number, carrier: 1 })), rejected: [] } };
+      },
+    });
+    const err = await runRegister({ ...base, numbers: numbers(120) }, fake.ctx).catch((e: unknown) => e);
+    expect((err as Error).message).toBe('connection reset');
+    const out = JSON.parse(fake.io.stdoutText()) as { accepted: unknown[] };
+    expect(out.accepted.length).toBeGreaterThan(0);
+    expect(fake.io.stderrText()).toMatch(/no answer for \d+/);
+  });
+
+  it('does not send when no key is configured', async () => {
+    const fake = createFake({ apiKey: undefined });
+    await expect(runRegister({ ...base, numbers: ['AAA11111'] }, fake.ctx)).rejects.toMatchObject({ exitCode: 4 });
+  });
+});

@@ -1,0 +1,130 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { runSandboxReset, runSandboxStart, sandboxOptions } from '../../src/commands/sandbox.js';
+import type { Context } from '../../src/context.js';
+import { UsageError } from '../../src/errors.js';
+import { createTestIO, type TestIO } from '../../src/io.js';
+import { call } from '../sandbox/http.js';
+
+
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'trk-sandbox-cmd-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function context(io: TestIO, signal: AbortSignal, output?: 'json'): Context {
+  return {
+    io,
+    env: { TRK_STATE_DIR: dir },
+    global: output ? { output } : {},
+    signal,
+    info: (line: string) => io.err(line),
+    debug: () => {},
+    now: () => Date.now(),
+  } as unknown as Context;
+}
+
+describe('sandboxOptions', () => {
+  it('maps flags to emulator options, with the default state file under TRK_STATE_DIR', async () => {
+    const o = await sandboxOptions(
+      {
+        port: 0,
+        webhook: 'http://127.0.0.1:9/h',
+        speed: 3600,
+        failureRate: 0.1,
+        dropRate: 0.05,
+        latency: 20,
+        quota: 100,
+        dailyCap: 10,
+        ipAllow: ['127.0.0.1'],
+        realtime: false,
+        start: '2026-06-01T00:00:00Z',
+      },
+      { TRK_STATE_DIR: dir },
+    );
+    expect(o).toEqual({
+      port: 0,
+      webhookUrl: 'http://127.0.0.1:9/h',
+      speed: 3600,
+      stateFile: path.join(dir, 'sandbox.json'),
+      start: Date.UTC(2026, 5, 1),
+      failureRate: 0.1,
+      dropRate: 0.05,
+      latencyMs: 20,
+      quotaTotal: 100,
+      maxTrackDaily: 10,
+      ipAllowList: ['127.0.0.1'],
+      realtimeAllowed: false,
+    });
+    expect((await sandboxOptions({ state: false }, {})).stateFile).toBeUndefined();
+    expect((await sandboxOptions({ state: '/x/y.json' }, {})).stateFile).toBe('/x/y.json');
+  });
+
+  it.each([
+    [{ failureRate: 2 }, /--failure-rate/],
+    [{ port: 70000 }, /--port/],
+    [{ speed: -1 }, /--speed/],
+    [{ webhook: 'nope' }, /--webhook/],
+    [{ ipAllow: ['1.2.3'] }, /--ip-allow/],
+    [{ start: 'soon' }, /--start/],
+    [{ quota: 1.5 }, /--quota/],
+    [{ tick: 0 }, /--tick/],
+  ])('refuses %j as a usage error', async (opts, message) => {
+    const err = await sandboxOptions(opts, {}).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toMatch(message);
+  });
+});
+
+describe('runSandboxStart / runSandboxReset', () => {
+  it('prints URL and key on stdout, status on stderr, serves until stopped, then saves', async () => {
+    const io = createTestIO();
+    const stop = new AbortController();
+    const run = runSandboxStart({ speed: 0 }, context(io, stop.signal));
+    await vi.waitFor(() => expect(io.stdoutText()).toContain('TRK_API_KEY='), { timeout: 5000 });
+    const lines = Object.fromEntries(
+      io
+        .stdoutText()
+        .trim()
+        .split('\n')
+        .map((l) => l.split('=') as [string, string]),
+    );
+    expect(lines.TRK_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(lines.TRK_API_KEY).toBe('sandbox-key');
+    expect(io.stderrText()).toContain('sandbox listening on');
+    expect(io.stderrText()).not.toContain('sandbox-key');
+    const a = await call(lines.TRK_BASE_URL!, '/track/v2/getquota', { key: lines.TRK_API_KEY });
+    expect(a.status).toBe(200);
+
+    stop.abort();
+    await run;
+    expect(io.stderrText()).toContain('state saved');
+    expect((await stat(path.join(dir, 'sandbox.json'))).isFile()).toBe(true);
+
+    const resetIO = createTestIO();
+    await runSandboxReset({}, context(resetIO, new AbortController().signal));
+    await expect(stat(path.join(dir, 'sandbox.json'))).rejects.toThrow();
+    expect(resetIO.stderrText()).toContain('removed');
+    await runSandboxReset({}, context(resetIO, new AbortController().signal));
+    expect(resetIO.stderrText()).toContain('nothing to do');
+  });
+
+  it('prints JSON with --output json and keeps state in memory with --no-state', async () => {
+    const io = createTestIO();
+    const stop = new AbortController();
+    const run = runSandboxStart({ state: false, key: 'k-123' }, context(io, stop.signal, 'json'));
+    await vi.waitFor(() => expect(io.stdoutText()).toContain('}'), { timeout: 5000 });
+    const out = JSON.parse(io.stdoutText()) as { url: string; key: string };
+    expect(out.key).toBe('k-123');
+    expect((await call(out.url, '/track/v2/getquota', { key: 'k-123' })).status).toBe(200);
+    stop.abort();
+    await run;
+    await expect(readFile(path.join(dir, 'sandbox.json'))).rejects.toThrow();
+  });
+});

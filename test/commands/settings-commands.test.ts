@@ -1,0 +1,89 @@
+// auth and config against a real profile file in a temporary folder; help topics.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { runAuthLogin, runAuthLogout, runAuthStatus } from '../../src/commands/auth.js';
+import { runConfigGet, runConfigList, runConfigSet } from '../../src/commands/config.js';
+import { exitCodeText, runHelp } from '../../src/commands/help.js';
+import { openProfileStore } from '../../src/config/profiles.js';
+import { EXIT_CODE_HELP } from '../../src/exit-codes.js';
+import { createFake, fakeSettings } from './fake-context.js';
+
+const tempEnv = () => ({ TRK_CONFIG_DIR: mkdtempSync(path.join(tmpdir(), 'trk-cfg-')) });
+
+describe('auth', () => {
+  it('status prints each setting with its source and the key masked', async () => {
+    const fake = createFake({ global: { output: 'json' } });
+    expect(await runAuthStatus({}, fake.ctx)).toBe(0);
+    const out = JSON.parse(fake.io.stdoutText()) as Record<string, { value: string; source: string }>;
+    expect(out['api-key']).toEqual({ value: 'test…cdef', source: 'env' });
+    expect(out['base-url']).toEqual({ value: 'http://127.0.0.1:9', source: 'default' });
+    expect(fake.io.stdoutText()).not.toContain('test-key-0123456789abcdef');
+  });
+
+  it('status without a key exits 4 after showing the settings', async () => {
+    const fake = createFake({ apiKey: undefined });
+    await expect(runAuthStatus({}, fake.ctx)).rejects.toMatchObject({ exitCode: 4 });
+    expect(fake.io.stdoutText()).toContain('api-key');
+  });
+
+  it('login without a terminal and without --with-key-stdin is a usage error', async () => {
+    const fake = createFake({ env: tempEnv() });
+    await expect(runAuthLogin({ withKeyStdin: false }, fake.ctx)).rejects.toMatchObject({ exitCode: 2 });
+  });
+
+  it('login refuses an empty key on stdin before any request', async () => {
+    const fake = createFake({ env: tempEnv(), stdin: '\n' });
+    await expect(runAuthLogin({ withKeyStdin: true }, fake.ctx)).rejects.toThrow(/the key on stdin is empty/);
+  });
+
+  it('logout removes the key from the profile', async () => {
+    const env = tempEnv();
+    openProfileStore(env).set('default', { apiKey: 'k'.repeat(32), baseUrl: 'http://127.0.0.1:1' });
+    const fake = createFake({ env });
+    expect(await runAuthLogout({}, fake.ctx)).toBe(0);
+    expect(openProfileStore(env).get('default')).toEqual({ baseUrl: 'http://127.0.0.1:1' });
+    expect(fake.io.stderrText()).toContain('removed the API key from profile "default"');
+  });
+});
+
+describe('config', () => {
+  it('set writes the profile; get and list read the settings', async () => {
+    const env = tempEnv();
+    const fake = createFake({ env });
+    await runConfigSet({ key: 'base-url', value: 'http://127.0.0.1:8080/' }, fake.ctx);
+    expect(openProfileStore(env).get('default')).toEqual({ baseUrl: 'http://127.0.0.1:8080' });
+
+    const get = createFake({ settings: { ...fakeSettings('v2', undefined), baseUrl: 'http://x.test' } });
+    await runConfigGet({ key: 'base-url' }, get.ctx);
+    expect(get.io.stdoutText()).toBe('http://x.test\n');
+
+    const list = createFake({ global: { output: 'csv' } });
+    await runConfigList({}, list.ctx);
+    expect(list.io.stdoutText().split(/\r?\n/)[0]).toBe('key,value,source');
+  });
+
+  it('refuses the API key, unknown keys and bad values', async () => {
+    const fake = createFake({ env: tempEnv() });
+    await expect(runConfigSet({ key: 'api-key', value: 'x' }, fake.ctx)).rejects.toThrow(/not set with "trk config set"/);
+    await expect(runConfigSet({ key: 'colour', value: 'x' }, fake.ctx)).rejects.toThrow(/unknown setting "colour"/);
+    await expect(runConfigSet({ key: 'api-version', value: 'v9' }, fake.ctx)).rejects.toMatchObject({ exitCode: 2 });
+    await expect(runConfigGet({ key: 'colour' }, fake.ctx)).rejects.toMatchObject({ exitCode: 2 });
+  });
+});
+
+describe('help', () => {
+  it('exit-codes lists every code of the table', async () => {
+    const fake = createFake();
+    await runHelp({ topic: ['exit-codes'], program: new Command('trk') }, fake.ctx);
+    expect(fake.io.stdoutText()).toBe(exitCodeText());
+    for (const [code, text] of EXIT_CODE_HELP) expect(fake.io.stdoutText()).toContain(`${code}`.padEnd(4) + ` ${text}`);
+  });
+
+  it('an unknown topic is a usage error', async () => {
+    const fake = createFake();
+    await expect(runHelp({ topic: ['nope'], program: new Command('trk') }, fake.ctx)).rejects.toMatchObject({ exitCode: 2 });
+  });
+});

@@ -1,0 +1,100 @@
+// End-to-end harness: the project's emulator in this process on 127.0.0.1, and the built CLI (bin/trk.js,
+// `npm run build` first; `npm test` does) spawned against it with a private config and state folder.
+
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'csv-parse/sync';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const BIN = path.join(ROOT, 'bin', 'trk.js');
+
+export function assertBuilt(): void {
+  if (!existsSync(path.join(ROOT, 'dist', 'cli.js'))) {
+    throw new Error('dist/cli.js is missing: run "npm run build" before the end-to-end tests (npm test does)');
+  }
+}
+
+export interface Emulator {
+  sandbox: RunningSandbox;
+  /** Environment pointing trk at the emulator with its key, in fresh config/state folders. */
+  env: NodeJS.ProcessEnv;
+  /** API requests the emulator has received so far. */
+  requests(): number;
+  close(): Promise<void>;
+}
+
+export async function startEmulator(opts: SandboxOptions = {}): Promise<Emulator> {
+  assertBuilt();
+  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', rateLimit: 3, ...opts });
+  return {
+    sandbox,
+    env: { ...baseEnv(), TRK_BASE_URL: sandbox.url, TRK_API_KEY: sandbox.key },
+    requests: () => sandbox.state().requests.total,
+    close: () => sandbox.close(),
+  };
+}
+
+/** A clean environment: nothing of the caller's TRK_* settings, colour off, private folders. */
+export function baseEnv(): NodeJS.ProcessEnv {
+  const home = mkdtempSync(path.join(tmpdir(), 'trk-e2e-'));
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    TRK_CONFIG_DIR: path.join(home, 'config'),
+    TRK_STATE_DIR: path.join(home, 'state'),
+    TRK_CACHE_DIR: path.join(home, 'cache'),
+    NO_COLOR: '1',
+  };
+}
+
+export interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function trk(args: readonly string[], opts: { env: NodeJS.ProcessEnv; input?: string }): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: opts.env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+/** `count` valid, distinct tracking numbers. */
+export function numbers(count: number, prefix = 'RR'): string[] {
+  return Array.from({ length: count }, (_, i) => `${prefix}${String(100000000 + i * 7919).slice(-9)}CN`);
+}
+
+export function parseCsv(text: string): Record<string, string>[] {
+  return parse(text, { columns: true, skip_empty_lines: true }) as Record<string, string>[];
+}
+
+/** Every page of gettracklist straight from the emulator, without trk: the reference answer. */
+export async function emulatorList(emu: Emulator, filter: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  const all: Record<string, unknown>[] = [];
+  for (let page = 1; ; ) {
+    // Stay under the emulator's rate limit; a 429 (trk's own requests in the same second) is simply retried.
+    await new Promise((r) => setTimeout(r, 400));
+    const res = await fetch(`${emu.sandbox.url}/track/v2/gettracklist`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', svctoken: emu.sandbox.key },
+      body: JSON.stringify({ ...filter, page_no: page }),
+    });
+    if (res.status === 429) continue;
+    const env = (await res.json()) as { data: { accepted: Record<string, unknown>[] }; page: { page_total: number } };
+    if (res.status !== 200 || !Array.isArray(env.data?.accepted)) throw new Error(`emulator answered ${res.status}: ${JSON.stringify(env)}`);
+    all.push(...env.data.accepted);
+    if (page >= env.page.page_total) return all;
+    page += 1;
+  }
+}

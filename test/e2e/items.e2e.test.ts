@@ -1,0 +1,281 @@
+// Item commands against the emulator: success, rejection (exit 3, the rejected items shown) and bad input
+// (exit 2, nothing sent), in table, JSON and CSV.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { numbers, parseCsv, startEmulator, trk, type Emulator, type Result } from './helpers.js';
+
+const DAY = 86_400_000;
+let emu: Emulator;
+let hook: Server;
+const hookBodies: string[] = [];
+
+interface ItemsJson {
+  accepted: { number: string; carrier?: number }[];
+  rejected: { number: string; error: { code: number; message: string } }[];
+}
+
+const json = (r: Result) => JSON.parse(r.stdout) as ItemsJson;
+const run = (args: string[], input?: string) => trk(args, { env: emu.env, ...(input === undefined ? {} : { input }) });
+
+/** Runs a command that must fail as a usage error: exit 2, one line on stderr, no request reaching the emulator. */
+async function expectRefused(args: string[], message: RegExp, input?: string) {
+  const before = emu.requests();
+  const r = await run(args, input);
+  expect(r.code, r.stderr).toBe(2);
+  expect(r.stdout).toBe('');
+  expect(r.stderr).toMatch(message);
+  expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  expect(emu.requests()).toBe(before);
+}
+
+beforeAll(async () => {
+  hook = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      hookBodies.push(body);
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
+  const port = (hook.address() as AddressInfo).port;
+  emu = await startEmulator({ speed: 0, webhookUrl: `http://127.0.0.1:${port}/hook` });
+});
+
+afterAll(async () => {
+  await emu?.close();
+  await new Promise((r) => hook?.close(r));
+});
+
+describe('register', () => {
+  const batch = numbers(45, 'RG');
+
+  it('JSON: every number accepted over two requests, exit 0', async () => {
+    const r = await run(['register', ...batch, '--carrier', '3011', '--tag', 'e2e', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = json(r);
+    expect(out.accepted.map((a) => a.number)).toEqual(batch);
+    expect(out.rejected).toEqual([]);
+    expect(r.stderr).toContain('registered 45');
+  });
+
+  it('CSV: registering again is rejected, exit 3 with the rejected rows', async () => {
+    const fresh = numbers(1, 'RN')[0]!;
+    const r = await run(['register', batch[0]!, fresh, '--carrier', '3011', '--csv']);
+    expect(r.code).toBe(3);
+    const rows = parseCsv(r.stdout);
+    expect(rows.find((x) => x.number === fresh)).toMatchObject({ result: 'accepted' });
+    expect(rows.find((x) => x.number === batch[0])).toMatchObject({ result: 'rejected', error_code: '-18019901' });
+    expect(r.stderr).toContain('registered 1, rejected 1');
+  });
+
+  it('table: from stdin, the rejected row shows its error', async () => {
+    const r = await run(['register', '-o', 'table', '--carrier', '3011'], `${batch[1]}\n`);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/NUMBER/);
+    expect(r.stdout).toMatch(new RegExp(`${batch[1]}.*rejected.*-18019901`));
+  });
+
+  it('bad input: a malformed number, a malformed file, a missing file, v2.1 fields on v2', async () => {
+    await expectRefused(['register', 'RR123456789CN', 'no!', '--json'], /^trk: invalid tracking number "no!" \(argument 2\)/);
+    const dir = mkdtempSync(path.join(tmpdir(), 'trk-bad-'));
+    const bad = path.join(dir, 'bad.txt');
+    writeFileSync(bad, 'RR123456789CN\n\u0000\u0001garbage line\nAB\n');
+    await expectRefused(['register', '-f', bad, '--csv'], /^trk: invalid tracking number .* \(line 2 of .*bad.txt\) and 1 more/);
+    await expectRefused(['register', '-f', path.join(dir, 'missing.txt')], /^trk: cannot read .*missing.txt: no such file/);
+    await expectRefused(['register', 'RR123456789CN', '--order-no', 'A1'], /^trk: the v2 API cannot register order_no/);
+    await expectRefused(['register', 'RR123456789CN', '--lang', 'xx'], /^trk: option '--lang <code>' argument 'xx' is invalid/);
+  });
+});
+
+describe('stop, retrack, delete, push, update, change-carrier, info', () => {
+  const [a, b, c, d] = numbers(4, 'ST');
+
+  beforeAll(async () => {
+    const r = await run(['register', a!, b!, c!, d!, '--carrier', '3011', '-q']);
+    expect(r.code).toBe(0);
+    // First results arrive and the carrier is settled.
+    await emu.sandbox.advance(2 * DAY);
+  });
+
+  it('stop: CSV success, then JSON rejection of a number not tracked', async () => {
+    const ok = await run(['stop', a!, '--csv']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(parseCsv(ok.stdout)).toEqual([expect.objectContaining({ number: a, result: 'accepted' })]);
+    const again = await run(['stop', a!, '--json']);
+    expect(again.code).toBe(3);
+    expect(json(again).rejected).toEqual([expect.objectContaining({ number: a, error: expect.objectContaining({ code: -18019906 }) })]);
+  });
+
+  it('retrack: table success, then rejection (once only)', async () => {
+    const ok = await run(['retrack', a!, '-o', 'table']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(new RegExp(`${a}.*accepted`));
+    await run(['stop', a!, '-q']);
+    const again = await run(['retrack', a!, '--json']);
+    expect(again.code).toBe(3);
+    expect(json(again).rejected[0]!.error.code).toBe(-18019905);
+  });
+
+  it('update: JSON success, CSV rejection of an unregistered number', async () => {
+    const ok = await run(['update', b!, '--tag', 'moved', '--json']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(json(ok).accepted).toEqual([expect.objectContaining({ number: b })]);
+    const missing = await run(['update', 'UNREG0000001', '--tag', 'x', '--csv']);
+    expect(missing.code).toBe(3);
+    expect(parseCsv(missing.stdout)[0]).toMatchObject({ number: 'UNREG0000001', result: 'rejected', error_code: '-18019902' });
+    await expectRefused(['update', b!], /^trk: nothing to change: give --tag, --param or --lang/);
+  });
+
+  it('change-carrier: JSON success, rejection for an unregistered number', async () => {
+    const ok = await run(['change-carrier', c!, '--to', '190271', '--json']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(json(ok).accepted).toEqual([expect.objectContaining({ number: c, carrier: 190271 })]);
+    const missing = await run(['change-carrier', 'UNREG0000002', '--to', '190271', '--json']);
+    expect(missing.code).toBe(3);
+    expect(json(missing).rejected[0]!.number).toBe('UNREG0000002');
+    await expectRefused(['change-carrier', c!], /^trk: nothing to change/);
+  });
+
+  it('info: tracking page as a table, JSON as sent, CSV rows, a rejection for an unknown number', async () => {
+    const table = await run(['info', b!, '-o', 'table']);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toContain(b!);
+    const out = await run(['info', b!, 'UNREG0000003', '--json']);
+    expect(out.code).toBe(3);
+    const parsed = json(out) as unknown as { accepted: { number: string; track_info: unknown }[]; rejected: { number: string }[] };
+    expect(parsed.accepted[0]!.number).toBe(b);
+    expect(parsed.accepted[0]!.track_info).toBeTruthy();
+    expect(parsed.rejected[0]!.number).toBe('UNREG0000003');
+    const csv = await run(['info', b!, 'UNREG0000003', '--csv']);
+    expect(csv.code).toBe(3);
+    const rows = parseCsv(csv.stdout);
+    expect(rows.map((x) => [x.number, x.result])).toEqual([
+      [b, 'accepted'],
+      ['UNREG0000003', 'rejected'],
+    ]);
+    await expectRefused(['info', 'x'], /^trk: invalid tracking number "x"/);
+  });
+
+  it('push: success queues a notification, rejection for an unregistered number', async () => {
+    const ok = await run(['push', d!, '--json']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(json(ok).accepted[0]!.number).toBe(d);
+    const missing = await run(['push', 'UNREG0000004', '--csv']);
+    expect(missing.code).toBe(3);
+    expect(parseCsv(missing.stdout)[0]).toMatchObject({ number: 'UNREG0000004', result: 'rejected' });
+  });
+
+  it('delete: refused without --yes off a terminal, then done with --yes, then rejected', async () => {
+    await expectRefused(['delete', d!], /^trk: deleting 1 number needs confirmation: pass --yes to confirm; nothing was sent/);
+    const ok = await run(['delete', d!, '--yes', '--csv']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(parseCsv(ok.stdout)[0]).toMatchObject({ number: d, result: 'accepted' });
+    const again = await run(['delete', d!, '--yes', '--json']);
+    expect(again.code).toBe(3);
+    expect(json(again).rejected[0]!.error.code).toBe(-18019902);
+  });
+});
+
+describe('realtime, quota, api', () => {
+  it('realtime: JSON success; --fresh needs --yes off a terminal; an unsupported carrier is rejected', async () => {
+    const n = numbers(1, 'RT')[0]!;
+    const ok = await run(['realtime', n, '--carrier', '3011', '--json']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(json(ok).accepted[0]!.number).toBe(n);
+    await expectRefused(['realtime', n, '--fresh'], /^trk: --fresh \(10 quota units\) needs confirmation: pass --yes/);
+    const fresh = await run(['realtime', n, '--carrier', '3011', '--fresh', '--yes', '--csv']);
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(parseCsv(fresh.stdout)[0]).toMatchObject({ number: n, result: 'accepted' });
+    const unsupported = await run(['realtime', n, '--carrier', '21051', '--json']);
+    expect(unsupported.code).toBe(3);
+    expect(json(unsupported).rejected[0]!.error.code).toBe(-18019818);
+  });
+
+  it('quota: the object as JSON, CSV with a header, a table', async () => {
+    const j = await run(['quota', '--json']);
+    expect(j.code).toBe(0);
+    const q = JSON.parse(j.stdout) as Record<string, number>;
+    expect(q.quota_total).toBeGreaterThan(0);
+    expect(q.quota_used).toBeGreaterThan(0);
+    const csv = await run(['quota', '--csv']);
+    expect(parseCsv(csv.stdout)[0]!.quota_total).toBe(String(q.quota_total));
+    const table = await run(['quota', '-o', 'table']);
+    expect(table.stdout).toMatch(/Quota left/);
+  });
+
+  it('api: prints the envelope; rejected items exit 3; bad JSON exits 2 with nothing sent', async () => {
+    const quota = await run(['api', 'getquota']);
+    expect(quota.code).toBe(0);
+    expect(JSON.parse(quota.stdout)).toMatchObject({ code: 0, data: { quota_total: expect.any(Number) } });
+    const rejected = await run(['api', 'stoptrack', '--data', '[{"number":"UNREG0000005"}]']);
+    expect(rejected.code).toBe(3);
+    expect(JSON.parse(rejected.stdout).data.rejected[0].number).toBe('UNREG0000005');
+    const piped = await run(['api', 'gettracklist', '--data', '-'], '{"page_no":1}');
+    expect(piped.code).toBe(0);
+    expect(JSON.parse(piped.stdout).page.page_no).toBe(1);
+    await expectRefused(['api', 'stoptrack', '--data', '[{'], /^trk: --data is not valid JSON/);
+    await expectRefused(['api', 'frobnicate'], /^trk: unknown operation "frobnicate"/);
+  });
+});
+
+describe('every item command in every format', () => {
+  const FORMATS = [
+    ['table', ['-o', 'table']],
+    ['JSON', ['--json']],
+    ['CSV', ['--csv']],
+  ] as const;
+
+  /** The number shows in the output as accepted (or rejected) in the format's own way. */
+  function shows(r: Result, format: string, number: string, result: 'accepted' | 'rejected') {
+    if (format === 'JSON') {
+      const out = JSON.parse(r.stdout) as { accepted: { number: string }[]; rejected: { number: string }[] };
+      expect(out[result].map((x) => x.number)).toContain(number);
+    } else if (format === 'CSV') {
+      expect(parseCsv(r.stdout)).toContainEqual(expect.objectContaining({ number, result }));
+    } else {
+      expect(r.stdout).toMatch(/NUMBER/);
+      expect(r.stdout).toMatch(new RegExp(`${number}.*${result}`));
+    }
+  }
+
+  it.each(FORMATS)('%s: success then rejection for register, update, change-carrier, push, stop, retrack, delete', async (format, flags) => {
+    const n = numbers(1, `F${format.slice(0, 1).toUpperCase()}`)[0]!;
+    const missing = `ZZ${format.toUpperCase()}0000000`;
+    const steps: [string[], string[]][] = [
+      [['register', n, '--carrier', '3011'], ['register', n, '--carrier', '3011']],
+      [['update', n, '--tag', 'x'], ['update', missing, '--tag', 'x']],
+      [['push', n], ['push', missing]],
+      [['change-carrier', n, '--to', '190271'], ['change-carrier', missing, '--to', '190271']],
+      [['stop', n], ['stop', n]],
+      [['retrack', n], ['retrack', n]],
+      [['delete', n, '--yes'], ['delete', n, '--yes']],
+    ];
+    for (const [ok, bad] of steps) {
+      // Push needs a first tracking result.
+      if (ok[0] === 'push') await emu.sandbox.advance(DAY);
+      const good = await run([...ok, ...flags]);
+      expect(good.code, `${ok.join(' ')}: ${good.stderr}`).toBe(0);
+      shows(good, format, n, 'accepted');
+      const refused = await run([...bad, ...flags]);
+      expect(refused.code, `${bad.join(' ')}: ${refused.stderr}`).toBe(3);
+      shows(refused, format, bad[1]!, 'rejected');
+    }
+  });
+
+  it.each(FORMATS)('%s: info of a registered and an unknown number', async (format, flags) => {
+    const n = numbers(1, `I${format.slice(0, 1).toUpperCase()}`)[0]!;
+    expect((await run(['register', n, '--carrier', '3011', '-q'])).code).toBe(0);
+    await emu.sandbox.advance(DAY);
+    const ok = await run(['info', n, ...flags]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toContain(n);
+    const mixed = await run(['info', n, 'ZZ000000000ZZ', ...flags]);
+    expect(mixed.code).toBe(3);
+    expect(mixed.stdout).toContain('ZZ000000000ZZ');
+  });
+});

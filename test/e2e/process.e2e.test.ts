@@ -1,0 +1,75 @@
+// The process around the commands: what --help and --version load, Ctrl-C, and --sandbox.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ROOT, assertBuilt, baseEnv, startEmulator, trk } from './helpers.js';
+
+/** Runs bin/trk.js with a loader hook that lists every module file it loads. */
+function loadedModules(args: string[]): Promise<string[]> {
+  assertBuilt();
+  const dir = mkdtempSync(path.join(tmpdir(), 'trk-hooks-'));
+  const hooks = path.join(dir, 'hooks.mjs');
+  writeFileSync(
+    hooks,
+    `export async function resolve(s, c, next) { const r = await next(s, c); if (r.url.startsWith('file:')) process.stderr.write('LOADED ' + r.url + '\\n'); return r; }\n`,
+  );
+  const register = path.join(dir, 'register.mjs');
+  writeFileSync(register, `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', pathToFileURL(register).href, path.join(ROOT, 'bin', 'trk.js'), ...args], {
+      env: baseEnv(),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`exit ${code}: ${err}`));
+      resolve(err.split('\n').filter((l) => l.startsWith('LOADED ')).map((l) => l.slice(7)));
+    });
+  });
+}
+
+const HEAVY = ['chalk', 'undici', 'conf', '@inquirer', 'cli-table3', 'csv-parse', 'csv-stringify'];
+
+describe('start-up', () => {
+  it.each([['--help'], ['--version'], ['list', '--help']])('trk %s loads commander and nothing heavy', async (...args) => {
+    const loaded = await loadedModules(args);
+    expect(loaded.some((u) => u.includes('/node_modules/commander/'))).toBe(true);
+    for (const name of HEAVY) expect(loaded.filter((u) => u.includes(`/node_modules/${name}`)), name).toEqual([]);
+    expect(loaded.filter((u) => u.includes('/dist/commands/') && !u.includes('/dist/commands/shared/program.js'))).toEqual([]);
+  });
+});
+
+describe('Ctrl-C', () => {
+  it('the first SIGINT stops the command with exit 130 and one line', async () => {
+    const emu = await startEmulator({ speed: 0, latencyMs: 5_000 });
+    try {
+      const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), 'list', '--json'], { env: emu.env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+      // Wait until the request is in flight (it is held by the emulator's latency).
+      for (let i = 0; i < 100 && emu.requests() === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      child.kill('SIGINT');
+      const code = await new Promise<number | null>((r) => child.on('close', r));
+      expect(code).toBe(130);
+      expect(err, err).toMatch(/trk: interrupted\n$/);
+    } finally {
+      await emu.close();
+    }
+  });
+});
+
+describe('--sandbox', () => {
+  it('runs commands against the embedded emulator, keeping its state between commands', async () => {
+    const env = baseEnv();
+    const reg = await trk(['--sandbox', 'register', 'SB123456789CN', '--carrier', '3011', '--json'], { env });
+    expect(reg.code, reg.stderr).toBe(0);
+    const list = await trk(['--sandbox', 'list', '--json'], { env });
+    expect(list.code, list.stderr).toBe(0);
+    expect((JSON.parse(list.stdout) as { number: string }[]).map((r) => r.number)).toEqual(['SB123456789CN']);
+  });
+});
