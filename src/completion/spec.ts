@@ -41,16 +41,18 @@ function firstLine(text: string | undefined): string {
   return (text ?? '').split('\n')[0]!.trim();
 }
 
-/** Walk a commander program into a CompletionSpec tree; hidden commands and options are left out. */
-export function commandSpec(cmd: Command): CommandSpec {
+/**
+ * Walk a commander program into a CompletionSpec tree; hidden commands and options are left out. The options
+ * of ancestors are offered below them too, since commander accepts program options after a sub-command.
+ */
+export function commandSpec(cmd: Command, inherited: readonly OptionSpec[] = []): CommandSpec {
   const hidden = (c: Command) => (c as unknown as { _hidden?: boolean })._hidden === true;
+  const own = cmd.options.filter((o) => !o.hidden).map(optionSpec);
+  const passedDown = [...own, ...inherited];
   return {
     name: cmd.name(),
     description: firstLine(cmd.description()),
-    options: [
-      ...cmd.options.filter((o) => !o.hidden).map(optionSpec),
-      { flags: ['-h', '--help'], description: 'display help', takesValue: false },
-    ],
-    commands: cmd.commands.filter((c) => !hidden(c)).map(commandSpec),
+    options: [...passedDown, { flags: ['-h', '--help'], description: 'display help', takesValue: false }],
+    commands: cmd.commands.filter((c) => !hidden(c)).map((c) => commandSpec(c, passedDown)),
   };
 }

@@ -57,13 +57,14 @@ describe('bash completion', () => {
   });
 
   it('completes the flags of the command typed so far', () => {
-    expect(bashComplete(['trk', 'list', '--'])).toEqual(['--status', '--limit', '--json', '--help']);
+    expect(bashComplete(['trk', 'list', '--'])).toEqual(['--status', '--limit', '--json', '--profile', '--output', '--help']);
     expect(bashComplete(['trk', 'auth', 'login', '--w'])).toEqual(['--with-key-stdin']);
   });
 
   it('completes the values of enum flags', () => {
     expect(bashComplete(['trk', 'list', '--status', 'D'])).toEqual(['Delivered']);
     expect(bashComplete(['trk', '-o', ''])).toEqual(['table', 'json', 'csv']);
+    expect(bashComplete(['trk', 'list', '--output', 'j'])).toEqual(['json']);
   });
 
   it('does not offer sub-commands after a flag value that looks like one', () => {

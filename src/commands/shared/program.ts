@@ -520,6 +520,27 @@ export function buildProgram(invoke: Invoker, version: string): Command {
       }),
     );
 
+  // ---- shell completion ----
+
+  cmd('completion', 'print the completion script for bash, zsh or fish (see the README to install it)')
+    .addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh', 'fish']))
+    .addHelpText('after', '\nExamples:\n  trk completion bash > ~/.local/share/bash-completion/completions/trk\n  trk completion fish > ~/.config/fish/completions/trk.fish')
+    .action((shell: 'bash' | 'zsh' | 'fish', _o: Raw, c: Command) =>
+      invoke(c, async () => {
+        const { runCompletion } = await import('../completion.js');
+        return (ctx) => runCompletion({ shell, program }, ctx);
+      }),
+    );
+  program
+    .command('__complete', { hidden: true })
+    .argument('<kind>')
+    .action((kind: string, _o: Raw, c: Command) =>
+      invoke(c, async () => {
+        const { runCompleteValues } = await import('../completion.js');
+        return (ctx) => runCompleteValues({ kind }, ctx);
+      }),
+    );
+
   // ---- help ----
 
   program

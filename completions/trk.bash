@@ -1,0 +1,466 @@
+# bash completion for trk (generated from the command definitions by `npm run build`; do not edit)
+# Install: source this file from ~/.bashrc, or copy it to ~/.local/share/bash-completion/completions/trk
+_trk_subcommands() {
+  case "$1" in
+    '') printf '%s\n' 'register' 'stop' 'retrack' 'delete' 'push' 'list' 'info' 'quota' 'realtime' 'change-carrier' 'update' 'api' 'auth' 'config' 'sandbox' 'carriers' 'countries' 'webhook' 'completion' 'help' ;;
+    'auth') printf '%s\n' 'login' 'status' 'logout' ;;
+    'config') printf '%s\n' 'get' 'set' 'list' ;;
+    'sandbox') printf '%s\n' 'start' 'reset' ;;
+    'webhook') printf '%s\n' 'verify' 'listen' ;;
+  esac
+}
+_trk_options() {
+  case "$1" in
+    '') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'register') printf '%s\n' '-f' '--file' '--carrier' '--param' '--tag' '--lang' '--email' '--final-carrier' '--no-auto-detection' '--order-no' '--order-time' '--remark' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'stop') printf '%s\n' '-f' '--file' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'retrack') printf '%s\n' '-f' '--file' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'delete') printf '%s\n' '-f' '--file' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'push') printf '%s\n' '-f' '--file' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'list') printf '%s\n' '--status' '--carrier' '--tracking' '--origin' '--registered-since' '--registered-until' '--tracked-since' '--tracked-until' '--pushed-since' '--pushed-until' '--push-status' '--push-code' '--stopped-since' '--stopped-until' '--number' '--order-by' '--limit' '--page' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'info') printf '%s\n' '-f' '--file' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'quota') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'realtime') printf '%s\n' '--carrier' '--param' '--final-carrier' '--fresh' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'change-carrier') printf '%s\n' '-f' '--file' '--to' '--from' '--final-to' '--final-from' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'update') printf '%s\n' '-f' '--file' '--carrier' '--tag' '--param' '--lang' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'api') printf '%s\n' '-d' '--data' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'auth') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'auth login') printf '%s\n' '--with-key-stdin' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'auth status') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'auth logout') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'config') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'config get') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'config set') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'config list') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'sandbox') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'sandbox start') printf '%s\n' '--port' '--host' '--key' '--webhook' '--speed' '--state' '--no-state' '--start' '--latency' '--jitter' '--failure-rate' '--drop-rate' '--burst-429' '--burst-every' '--burst-for' '--no-retry-after' '--rate-limit' '--quota' '--daily-cap' '--ip-allow' '--disabled' '--no-realtime' '--tick' '--seed' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'sandbox reset') printf '%s\n' '--state' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'carriers') printf '%s\n' '--refresh' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'countries') printf '%s\n' '--refresh' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'webhook') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'webhook verify') printf '%s\n' '--body' '--sign' '--v1' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'webhook listen') printf '%s\n' '--port' '--host' '--path' '--forward-to' '--save' '--skip-verify' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'completion') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'help') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+  esac
+}
+_trk_takes_value() {
+  case "$1|$2" in
+    '|--profile'|\
+    '|--base-url'|\
+    '|--api-version'|\
+    '|-o'|\
+    '|--output'|\
+    'register|-f'|\
+    'register|--file'|\
+    'register|--carrier'|\
+    'register|--param'|\
+    'register|--tag'|\
+    'register|--lang'|\
+    'register|--email'|\
+    'register|--final-carrier'|\
+    'register|--order-no'|\
+    'register|--order-time'|\
+    'register|--remark'|\
+    'register|--profile'|\
+    'register|--base-url'|\
+    'register|--api-version'|\
+    'register|-o'|\
+    'register|--output'|\
+    'stop|-f'|\
+    'stop|--file'|\
+    'stop|--carrier'|\
+    'stop|--profile'|\
+    'stop|--base-url'|\
+    'stop|--api-version'|\
+    'stop|-o'|\
+    'stop|--output'|\
+    'retrack|-f'|\
+    'retrack|--file'|\
+    'retrack|--carrier'|\
+    'retrack|--profile'|\
+    'retrack|--base-url'|\
+    'retrack|--api-version'|\
+    'retrack|-o'|\
+    'retrack|--output'|\
+    'delete|-f'|\
+    'delete|--file'|\
+    'delete|--carrier'|\
+    'delete|--profile'|\
+    'delete|--base-url'|\
+    'delete|--api-version'|\
+    'delete|-o'|\
+    'delete|--output'|\
+    'push|-f'|\
+    'push|--file'|\
+    'push|--carrier'|\
+    'push|--profile'|\
+    'push|--base-url'|\
+    'push|--api-version'|\
+    'push|-o'|\
+    'push|--output'|\
+    'list|--status'|\
+    'list|--carrier'|\
+    'list|--tracking'|\
+    'list|--origin'|\
+    'list|--registered-since'|\
+    'list|--registered-until'|\
+    'list|--tracked-since'|\
+    'list|--tracked-until'|\
+    'list|--pushed-since'|\
+    'list|--pushed-until'|\
+    'list|--push-status'|\
+    'list|--push-code'|\
+    'list|--stopped-since'|\
+    'list|--stopped-until'|\
+    'list|--number'|\
+    'list|--order-by'|\
+    'list|--limit'|\
+    'list|--page'|\
+    'list|--profile'|\
+    'list|--base-url'|\
+    'list|--api-version'|\
+    'list|-o'|\
+    'list|--output'|\
+    'info|-f'|\
+    'info|--file'|\
+    'info|--carrier'|\
+    'info|--profile'|\
+    'info|--base-url'|\
+    'info|--api-version'|\
+    'info|-o'|\
+    'info|--output'|\
+    'quota|--profile'|\
+    'quota|--base-url'|\
+    'quota|--api-version'|\
+    'quota|-o'|\
+    'quota|--output'|\
+    'realtime|--carrier'|\
+    'realtime|--param'|\
+    'realtime|--final-carrier'|\
+    'realtime|--profile'|\
+    'realtime|--base-url'|\
+    'realtime|--api-version'|\
+    'realtime|-o'|\
+    'realtime|--output'|\
+    'change-carrier|-f'|\
+    'change-carrier|--file'|\
+    'change-carrier|--to'|\
+    'change-carrier|--from'|\
+    'change-carrier|--final-to'|\
+    'change-carrier|--final-from'|\
+    'change-carrier|--profile'|\
+    'change-carrier|--base-url'|\
+    'change-carrier|--api-version'|\
+    'change-carrier|-o'|\
+    'change-carrier|--output'|\
+    'update|-f'|\
+    'update|--file'|\
+    'update|--carrier'|\
+    'update|--tag'|\
+    'update|--param'|\
+    'update|--lang'|\
+    'update|--profile'|\
+    'update|--base-url'|\
+    'update|--api-version'|\
+    'update|-o'|\
+    'update|--output'|\
+    'api|-d'|\
+    'api|--data'|\
+    'api|--profile'|\
+    'api|--base-url'|\
+    'api|--api-version'|\
+    'api|-o'|\
+    'api|--output'|\
+    'auth|--profile'|\
+    'auth|--base-url'|\
+    'auth|--api-version'|\
+    'auth|-o'|\
+    'auth|--output'|\
+    'auth login|--profile'|\
+    'auth login|--base-url'|\
+    'auth login|--api-version'|\
+    'auth login|-o'|\
+    'auth login|--output'|\
+    'auth status|--profile'|\
+    'auth status|--base-url'|\
+    'auth status|--api-version'|\
+    'auth status|-o'|\
+    'auth status|--output'|\
+    'auth logout|--profile'|\
+    'auth logout|--base-url'|\
+    'auth logout|--api-version'|\
+    'auth logout|-o'|\
+    'auth logout|--output'|\
+    'config|--profile'|\
+    'config|--base-url'|\
+    'config|--api-version'|\
+    'config|-o'|\
+    'config|--output'|\
+    'config get|--profile'|\
+    'config get|--base-url'|\
+    'config get|--api-version'|\
+    'config get|-o'|\
+    'config get|--output'|\
+    'config set|--profile'|\
+    'config set|--base-url'|\
+    'config set|--api-version'|\
+    'config set|-o'|\
+    'config set|--output'|\
+    'config list|--profile'|\
+    'config list|--base-url'|\
+    'config list|--api-version'|\
+    'config list|-o'|\
+    'config list|--output'|\
+    'sandbox|--profile'|\
+    'sandbox|--base-url'|\
+    'sandbox|--api-version'|\
+    'sandbox|-o'|\
+    'sandbox|--output'|\
+    'sandbox start|--port'|\
+    'sandbox start|--host'|\
+    'sandbox start|--key'|\
+    'sandbox start|--webhook'|\
+    'sandbox start|--speed'|\
+    'sandbox start|--state'|\
+    'sandbox start|--start'|\
+    'sandbox start|--latency'|\
+    'sandbox start|--jitter'|\
+    'sandbox start|--failure-rate'|\
+    'sandbox start|--drop-rate'|\
+    'sandbox start|--burst-429'|\
+    'sandbox start|--burst-every'|\
+    'sandbox start|--burst-for'|\
+    'sandbox start|--rate-limit'|\
+    'sandbox start|--quota'|\
+    'sandbox start|--daily-cap'|\
+    'sandbox start|--ip-allow'|\
+    'sandbox start|--tick'|\
+    'sandbox start|--seed'|\
+    'sandbox start|--profile'|\
+    'sandbox start|--base-url'|\
+    'sandbox start|--api-version'|\
+    'sandbox start|-o'|\
+    'sandbox start|--output'|\
+    'sandbox reset|--state'|\
+    'sandbox reset|--profile'|\
+    'sandbox reset|--base-url'|\
+    'sandbox reset|--api-version'|\
+    'sandbox reset|-o'|\
+    'sandbox reset|--output'|\
+    'carriers|--profile'|\
+    'carriers|--base-url'|\
+    'carriers|--api-version'|\
+    'carriers|-o'|\
+    'carriers|--output'|\
+    'countries|--profile'|\
+    'countries|--base-url'|\
+    'countries|--api-version'|\
+    'countries|-o'|\
+    'countries|--output'|\
+    'webhook|--profile'|\
+    'webhook|--base-url'|\
+    'webhook|--api-version'|\
+    'webhook|-o'|\
+    'webhook|--output'|\
+    'webhook verify|--body'|\
+    'webhook verify|--sign'|\
+    'webhook verify|--profile'|\
+    'webhook verify|--base-url'|\
+    'webhook verify|--api-version'|\
+    'webhook verify|-o'|\
+    'webhook verify|--output'|\
+    'webhook listen|--port'|\
+    'webhook listen|--host'|\
+    'webhook listen|--path'|\
+    'webhook listen|--forward-to'|\
+    'webhook listen|--save'|\
+    'webhook listen|--profile'|\
+    'webhook listen|--base-url'|\
+    'webhook listen|--api-version'|\
+    'webhook listen|-o'|\
+    'webhook listen|--output'|\
+    'completion|--profile'|\
+    'completion|--base-url'|\
+    'completion|--api-version'|\
+    'completion|-o'|\
+    'completion|--output'|\
+    'help|--profile'|\
+    'help|--base-url'|\
+    'help|--api-version'|\
+    'help|-o'|\
+    'help|--output') return 0 ;;
+  esac
+  return 1
+}
+_trk_values() {
+  case "$1|$2" in
+    '|--profile') trk __complete profiles 2>/dev/null ;;
+    '|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    '|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    '|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'register|--lang') printf '%s\n' 'en' 'ja' 'fr' 'da' 'th' 'de' 'es' 'zh-hans' ;;
+    'register|--profile') trk __complete profiles 2>/dev/null ;;
+    'register|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'register|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'register|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'stop|--profile') trk __complete profiles 2>/dev/null ;;
+    'stop|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'stop|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'stop|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'retrack|--profile') trk __complete profiles 2>/dev/null ;;
+    'retrack|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'retrack|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'retrack|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'delete|--profile') trk __complete profiles 2>/dev/null ;;
+    'delete|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'delete|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'delete|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'push|--profile') trk __complete profiles 2>/dev/null ;;
+    'push|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'push|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'push|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'list|--status') printf '%s\n' 'NotFound' 'InfoReceived' 'InTransit' 'Expired' 'AvailableForPickup' 'OutForDelivery' 'DeliveryFailure' 'Delivered' 'Exception' ;;
+    'list|--tracking') printf '%s\n' 'Tracking' 'Stopped' ;;
+    'list|--origin') printf '%s\n' 'Api' 'Manual' 'Import' ;;
+    'list|--push-status') printf '%s\n' 'NotPushed' 'Success' 'Failure' ;;
+    'list|--order-by') printf '%s\n' 'RegisterTimeAsc' 'RegisterTimeDesc' 'PushTimeAsc' 'PushTimeDesc' 'TrackTimeAsc' 'TrackTimeDesc' ;;
+    'list|--profile') trk __complete profiles 2>/dev/null ;;
+    'list|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'list|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'list|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'info|--profile') trk __complete profiles 2>/dev/null ;;
+    'info|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'info|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'info|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'quota|--profile') trk __complete profiles 2>/dev/null ;;
+    'quota|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'quota|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'quota|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'realtime|--profile') trk __complete profiles 2>/dev/null ;;
+    'realtime|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'realtime|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'realtime|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'change-carrier|--profile') trk __complete profiles 2>/dev/null ;;
+    'change-carrier|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'change-carrier|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'change-carrier|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'update|--lang') printf '%s\n' 'en' 'ja' 'fr' 'da' 'th' 'de' 'es' 'zh-hans' ;;
+    'update|--profile') trk __complete profiles 2>/dev/null ;;
+    'update|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'update|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'update|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'api|--profile') trk __complete profiles 2>/dev/null ;;
+    'api|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'api|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'api|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'auth|--profile') trk __complete profiles 2>/dev/null ;;
+    'auth|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'auth|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'auth|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'auth login|--profile') trk __complete profiles 2>/dev/null ;;
+    'auth login|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'auth login|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'auth login|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'auth status|--profile') trk __complete profiles 2>/dev/null ;;
+    'auth status|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'auth status|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'auth status|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'auth logout|--profile') trk __complete profiles 2>/dev/null ;;
+    'auth logout|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'auth logout|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'auth logout|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'config|--profile') trk __complete profiles 2>/dev/null ;;
+    'config|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'config|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'config|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'config get|--profile') trk __complete profiles 2>/dev/null ;;
+    'config get|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'config get|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'config get|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'config set|--profile') trk __complete profiles 2>/dev/null ;;
+    'config set|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'config set|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'config set|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'config list|--profile') trk __complete profiles 2>/dev/null ;;
+    'config list|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'config list|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'config list|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'sandbox|--profile') trk __complete profiles 2>/dev/null ;;
+    'sandbox|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'sandbox|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'sandbox|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'sandbox start|--profile') trk __complete profiles 2>/dev/null ;;
+    'sandbox start|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'sandbox start|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'sandbox start|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'sandbox reset|--profile') trk __complete profiles 2>/dev/null ;;
+    'sandbox reset|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'sandbox reset|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'sandbox reset|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'carriers|--profile') trk __complete profiles 2>/dev/null ;;
+    'carriers|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'carriers|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'carriers|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'countries|--profile') trk __complete profiles 2>/dev/null ;;
+    'countries|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'countries|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'countries|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'webhook|--profile') trk __complete profiles 2>/dev/null ;;
+    'webhook|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'webhook|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'webhook|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'webhook verify|--profile') trk __complete profiles 2>/dev/null ;;
+    'webhook verify|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'webhook verify|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'webhook verify|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'webhook listen|--profile') trk __complete profiles 2>/dev/null ;;
+    'webhook listen|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'webhook listen|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'webhook listen|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'completion|--profile') trk __complete profiles 2>/dev/null ;;
+    'completion|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'completion|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'completion|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'help|--profile') trk __complete profiles 2>/dev/null ;;
+    'help|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'help|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'help|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+  esac
+}
+_trk_path() {
+  # Arguments: the words typed before the current one, without the program name.
+  local path="" w
+  for w in "$@"; do
+    case "$w" in -*) continue ;; esac
+    if _trk_subcommands "$path" | cut -d: -f1 | grep -qxF -- "$w"; then
+      path="${path:+$path }$w"
+    fi
+  done
+  printf %s "$path"
+}
+_trk_complete() {
+  local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
+  local path values subs
+  path="$(_trk_path "${COMP_WORDS[@]:1:COMP_CWORD-1}")"
+  if [ "$COMP_CWORD" -gt 1 ] && _trk_takes_value "$path" "$prev"; then
+    values="$(_trk_values "$path" "$prev")"
+    if [ -n "$values" ]; then
+      mapfile -t COMPREPLY < <(compgen -W "$values" -- "$cur")
+    else
+      mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+    fi
+    return 0
+  fi
+  if [[ "$cur" == -* ]]; then
+    mapfile -t COMPREPLY < <(compgen -W "$(_trk_options "$path")" -- "$cur")
+    return 0
+  fi
+  subs="$(_trk_subcommands "$path")"
+  if [ -n "$subs" ]; then
+    mapfile -t COMPREPLY < <(compgen -W "$subs" -- "$cur")
+  else
+    mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+  fi
+}
+complete -F _trk_complete trk
