@@ -1,0 +1,45 @@
+// What the operation handlers see of the account: one narrow interface, so that each operation lives in
+// its own module (src/sandbox/ops/) and the Account class only wires state, schedules and the queue.
+
+import type { ApiVersion } from '../api/spec.js';
+import type { RecordStore } from './account-store.js';
+import type { Quota } from './account-quota.js';
+import type { AccountSettings, RecordState, WebhookEventName } from './account-types.js';
+import type { WorldPort } from './account-world.js';
+
+export interface AccountCore {
+  readonly settings: AccountSettings;
+  now(): number;
+  readonly store: RecordStore;
+  readonly quota: Quota;
+  readonly world: WorldPort;
+  /** Create, store and schedule a record registered now. */
+  addRecord(init: NewRecord): RecordState;
+  /** Delete a record and forget its schedules. */
+  removeRecord(rec: RecordState): void;
+  /** Re-queue a record's schedule after its dueMs changed. */
+  schedule(rec: RecordState): void;
+  stop(rec: RecordState, reason: 'ByRequest' | 'Expired' | 'InvalidCarrier', atMs: number): void;
+  retrack(rec: RecordState): void;
+  changeCarrier(rec: RecordState, carrier: number, finalCarrier: number): void;
+  /** Run the tracking of a record at `atMs` (a real-time query of a registered number). */
+  runNow(rec: RecordState, atMs: number): void;
+  /** Put a notification in the queue; false when no webhook URL is set. */
+  queueNotification(rec: RecordState, event: WebhookEventName, snapshotMs: number, manual: boolean): boolean;
+  /** Webhook version used for a record's notifications. */
+  webhookVersion(rec: RecordState): ApiVersion;
+}
+
+export interface NewRecord {
+  number: string;
+  carrier: number;
+  finalCarrier: number;
+  param: string | null;
+  tag: string | null;
+  email: string | null;
+  lang: string | null;
+  orderNo: string | null;
+  orderTime: string | null;
+  remark: string | null;
+  version: ApiVersion;
+}

@@ -1,0 +1,69 @@
+// Building the service's envelopes. Item failures are thrown as ItemReject inside per-item handlers and
+// turned into `rejected` entries by the loop; failures of the request as a whole become `data.errors`.
+//
+// Envelope `code` of a request refused as a whole: the request was still answered with HTTP 200, so the
+// envelope carries the service error code itself (e.g. -18010013, -18010014, -18019912) beside
+// `data.errors`; the real service's HTTP-level refusals (401 ...) put the HTTP status there instead,
+// which the transport does. `code` is 0 only when the items were processed.
+
+import type { ApiVersion } from '../api/spec.js';
+import { formatCodeMessage } from '../api/codes.js';
+import type { ItemError } from '../api/types.js';
+
+export type Envelope = Record<string, unknown>;
+
+export function itemError(code: number, ...args: (string | number)[]): ItemError {
+  return { code, message: formatCodeMessage(code, ...args) };
+}
+
+/** A request refused as a whole. */
+export function requestError(code: number, ...args: (string | number)[]): Envelope {
+  return { code, data: { errors: [itemError(code, ...args)] } };
+}
+
+export function itemsEnvelope(accepted: unknown[], rejected: unknown[]): Envelope {
+  return { code: 0, data: { accepted, rejected } };
+}
+
+/** Thrown by item handlers; carries the code and the values for the message's placeholders. */
+export class ItemReject extends Error {
+  readonly code: number;
+  readonly args: (string | number)[];
+  /** Carrier to report in the rejected item when it is known by the time of the failure. */
+  carrier: number | undefined;
+  constructor(code: number, ...args: (string | number)[]) {
+    super(formatCodeMessage(code, ...args));
+    this.code = code;
+    this.args = args;
+  }
+  withCarrier(carrier: number | undefined): this {
+    if (this.carrier === undefined) this.carrier = carrier;
+    return this;
+  }
+}
+
+/**
+ * A rejected item in the version's shape: v1 {number, error}; v2 and v2.1 add `carrier` (0 when unknown,
+ * as the service's own examples do) and `tag`.
+ */
+export function rejectedItem(
+  version: ApiVersion,
+  number: string,
+  error: ItemError,
+  extra: { carrier?: number | undefined; tag?: string | null | undefined } = {},
+): Record<string, unknown> {
+  if (version === 'v1') return { number, error };
+  return { number, carrier: extra.carrier ?? 0, tag: extra.tag ?? null, error };
+}
+
+export function rejectFrom(
+  version: ApiVersion,
+  number: string,
+  err: ItemReject,
+  extra: { carrier?: number | undefined; tag?: string | null | undefined } = {},
+): Record<string, unknown> {
+  return rejectedItem(version, number, itemError(err.code, ...err.args), {
+    carrier: err.carrier ?? extra.carrier,
+    tag: extra.tag,
+  });
+}

@@ -1,0 +1,50 @@
+// Time formats of the service's answers, and the parsing of time filters in requests.
+
+export const SECOND = 1000;
+export const MINUTE = 60 * SECOND;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
+
+/** ISO UTC without milliseconds, as the service writes times: `2026-06-24T18:02:11Z`. */
+export function isoUtc(ms: number | null | undefined): string | null {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return null;
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** v1 times: `2022-03-07 17:22:53` (UTC, no zone marker). */
+export function v1Time(ms: number | null | undefined): string | null {
+  const iso = isoUtc(ms);
+  return iso === null ? null : iso.slice(0, 19).replace('T', ' ');
+}
+
+/** ISO time in a carrier's local offset: `2026-06-30T14:23:00-03:00`. */
+export function isoWithOffset(ms: number | null | undefined, offsetMinutes: number): string | null {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return null;
+  const local = new Date(ms + offsetMinutes * MINUTE).toISOString().slice(0, 19);
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const abs = Math.abs(offsetMinutes);
+  const hh = String(Math.floor(abs / 60)).padStart(2, '0');
+  const mm = String(abs % 60).padStart(2, '0');
+  return `${local}${sign}${hh}:${mm}`;
+}
+
+/** Day number (days since the epoch) of a UTC time: the quota's "today" and the day metrics count in these. */
+export function utcDay(ms: number): number {
+  return Math.floor(ms / DAY);
+}
+
+/**
+ * A time filter value: ISO date-times with or without zone (no zone = UTC), `yyyy-mm-dd`, or v1's
+ * `yyyy-mm-dd hh:mm:ss`. A bare date used as the end of a range means the end of that day, so that
+ * `..._to: 2026-06-24` includes the 24th. Undefined when it is not a time.
+ */
+export function parseTimeFilter(value: unknown, endOfRange = false): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(value.trim());
+  if (!m) return undefined;
+  const [, date, time, zone] = m;
+  const z = zone === undefined ? 'Z' : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone;
+  const ms = Date.parse(`${date}T${time ?? '00:00:00'}${z.toUpperCase()}`);
+  if (!Number.isFinite(ms)) return undefined;
+  return time === undefined && endOfRange ? ms + DAY - 1 : ms;
+}

@@ -1,0 +1,114 @@
+// register: validate each item, settle its carrier (detection, origin), charge the quota, store it.
+
+import { type ApiVersion, LIMITS } from '../../api/spec.js';
+import type { AccountCore } from '../account-core.js';
+import { type Envelope, ItemReject, itemsEnvelope, rejectFrom } from '../account-envelope.js';
+import { checkParam } from '../account-param.js';
+import {
+  type Item,
+  arrayItems,
+  isEnvelope,
+  rawNumber,
+  readBoolean,
+  readCarrierField,
+  readLang,
+  readNumber,
+  readText,
+} from '../account-request.js';
+import { parseTimeFilter } from '../account-time.js';
+
+export function register(core: AccountCore, version: ApiVersion, body: unknown): Envelope {
+  const items = arrayItems(body, LIMITS.itemsPerRequest);
+  if (isEnvelope(items)) return items;
+  const accepted: Record<string, unknown>[] = [];
+  const rejected: Record<string, unknown>[] = [];
+  for (const item of items) {
+    try {
+      accepted.push(registerItem(core, version, item));
+    } catch (err) {
+      if (!(err instanceof ItemReject)) throw err;
+      const passed = item.carrier;
+      rejected.push(
+        rejectFrom(version, rawNumber(item), err, {
+          carrier: typeof passed === 'number' ? passed : undefined,
+          tag: typeof item.tag === 'string' ? item.tag : null,
+        }),
+      );
+    }
+  }
+  return itemsEnvelope(accepted, rejected);
+}
+
+/**
+ * Order of the checks: field formats, carrier (existence, detection, final carrier, param), quota, and
+ * last the duplicate check. A duplicate is refused after the quota was charged: "repeated registration of
+ * the same number with the same carrier consumes one quota unit".
+ */
+function registerItem(core: AccountCore, version: ApiVersion, item: Item): Record<string, unknown> {
+  const number = readNumber(item, version, true);
+  const tag = readText(item, 'tag', LIMITS.tagMaxLength) ?? null;
+  const v2 = version !== 'v1';
+  // Fields a version does not know are ignored, like any unknown field: v1 has no email/lang, and the
+  // order fields and remark exist from v2.1 on.
+  const email = v2 ? (readText(item, 'email', LIMITS.emailMaxLength) ?? null) : null;
+  const lang = v2 ? (readLang(item) ?? null) : null;
+  const v21 = version === 'v2.1';
+  const orderNo = v21 ? (readText(item, 'order_no', LIMITS.remarkMaxLength) ?? null) : null;
+  const orderTime = v21 ? (readText(item, 'order_time', 64) ?? null) : null;
+  if (orderTime !== null && orderTime.trim() !== '' && parseTimeFilter(orderTime) === undefined) {
+    throw new ItemReject(-18010011, 'order_time');
+  }
+  const remark = v21 ? (readText(item, 'remark', LIMITS.remarkMaxLength) ?? null) : null;
+  const paramField = v2 ? 'param' : 'extra_param';
+  const param = readText(item, paramField, 1000);
+
+  let passed = readCarrierField(item, 'carrier');
+  if (passed === 0) passed = undefined;
+  const finalPassed = readCarrierField(item, 'final_carrier') ?? 0;
+  // v2: detection is on unless switched off; v1: it "takes effect only when carrier is not set and
+  // value is true". Without a carrier and without detection nothing can name the carrier: -18019903.
+  const autoDetection = readBoolean(item, 'auto_detection') ?? v2;
+  if (passed === undefined && !autoDetection) throw new ItemReject(-18019903);
+  // "If omitted or wrong, the service picks the most likely carrier and returns its code": a code the
+  // service does not know is replaced by detection; only when nothing is detected is it refused as
+  // incorrect (-18019910).
+  const detected = core.world.detectCarrier(number, passed);
+  if (!detected) {
+    throw passed !== undefined && !core.world.findCarrier(passed)
+      ? new ItemReject(-18019910, passed).withCarrier(passed)
+      : new ItemReject(-18019903).withCarrier(passed);
+  }
+  const carrier = detected.carrier;
+
+  try {
+    if (finalPassed !== 0) {
+      if (!carrier.postal) throw new ItemReject(-18010016);
+      if (!core.world.findCarrier(finalPassed)) throw new ItemReject(-18019910, finalPassed);
+    }
+    const paramValue = checkParam(carrier, param, paramField);
+    // A translation costs one more unit when the first result arrives: room for both is needed now.
+    if (lang !== null) core.quota.check(2);
+    core.quota.charge(1);
+    if (core.store.get(number, carrier.key)) throw new ItemReject(-18019901, number);
+    core.addRecord({
+      number,
+      carrier: carrier.key,
+      finalCarrier: finalPassed,
+      param: paramValue,
+      tag,
+      email,
+      lang,
+      orderNo,
+      orderTime,
+      remark,
+      version,
+    });
+  } catch (err) {
+    if (err instanceof ItemReject) err.withCarrier(carrier.key);
+    throw err;
+  }
+
+  if (version === 'v1') return { origin: detected.origin, number, carrier: carrier.key };
+  if (version === 'v2') return { origin: detected.origin, number, carrier: carrier.key, tag };
+  return { origin: detected.origin, number, carrier: carrier.key, email, lang, tag };
+}

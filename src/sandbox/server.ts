@@ -1,0 +1,666 @@
+// The emulator's HTTP transport (node:http, no framework): routing, authentication, the rate limit,
+// injected faults, the simulated clock's tick loop, persistence and the /__sandbox/ control endpoints.
+// Everything a request body means is the account's business (src/sandbox/account.ts).
+//
+// Pipeline of an API request, in order:
+//   1. POST /track/{v1|v2|v2.1}/<operation> in the version's exact casing, else 404
+//   2. body read (at most 1 MiB, else 413)
+//   3. `svctoken` missing or wrong → 401 -18010002; caller outside the whitelist → 401 -18010001;
+//      account disabled → 401 -18010004
+//   4. injected 429 burst, then the rate limit (admitted requests only) → 429 with Retry-After
+//   5. injected failure → 500 or 503; the account never sees the request
+//   6. Content-Type not application/json, or a body that is not JSON → 200 with data.errors -18010013
+//      (an empty body goes on to the account as no body)
+//   7. account.handle(); injected loss: processed, then the socket is destroyed without an answer
+// Injected latency delays every answer of steps 1-7.
+
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { API_VERSIONS, type ApiVersion, OPERATIONS, type Operation, operationPath } from '../api/spec.js';
+import { TrkError } from '../errors.js';
+import { Account } from './account.js';
+import { requestError } from './account-envelope.js';
+import type { AccountSettings, AccountState, WebhookDelivery } from './account-types.js';
+import { SimClock } from './clock.js';
+import { type Faults, FaultInjector, parseFaults } from './faults.js';
+import { ipMatcher, isLoopback } from './ip-allow.js';
+import { RateLimiter } from './rate-limit.js';
+import {
+  applyAccountSettings,
+  DEFAULT_RATE_LIMIT,
+  defaultAccountSettings,
+  parseSettingsPatch,
+  settingsFromState,
+  type SettingsPatch,
+} from './settings.js';
+import { readStateFile, type SandboxStateFile, StateFileError, StateSaver, STATE_FILE_VERSION } from './state-file.js';
+
+export { SANDBOX_KEY } from './settings.js';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_TICK_MS = 1000;
+/** A webhook receiver gets this long to answer before the push counts as failed (status 0). */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+
+export interface SandboxOptions extends Partial<Faults> {
+  /** 0 (default) = a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** API key the sandbox accepts; default SANDBOX_KEY (or the one saved in the state file). */
+  key?: string;
+  /** null = no webhook (push gives -18010204). */
+  webhookUrl?: string | null;
+  /** Simulated ms per real ms; default 1. Not persisted: every start chooses its own. */
+  speed?: number;
+  /** Simulated start time (ms since the epoch) of a sandbox without saved state; default now. */
+  start?: number;
+  /**
+   * When resuming from a state file: the time the emulator was down is added to simulated time multiplied
+   * by this factor (default 0: simulated time stands still while down), at most `catchUpMaxMs`.
+   */
+  catchUp?: number;
+  catchUpMaxMs?: number;
+  /** Persist account and clock here; undefined = memory only. */
+  stateFile?: string;
+  /** Requests per second per key; default 3; 0 = no limit. */
+  rateLimit?: number;
+  quotaTotal?: number;
+  maxTrackDaily?: number;
+  ipAllowList?: string[];
+  disabled?: boolean;
+  realtimeAllowed?: boolean;
+  /** Real ms between account ticks; default 1000. */
+  tickMs?: number;
+  /** Seed of the fault generator, for replayable rehearsals. */
+  seed?: number;
+  /** Sends a webhook; default an HTTP POST (undici), 0 on network failure or timeout. */
+  deliver?: (delivery: WebhookDelivery) => Promise<number>;
+  /** Errors of background work (state saves, ticks, the account); default ignored. */
+  onError?: (err: unknown) => void;
+  /** Called when an API request is answered (or its answer dropped), e.g. for a verbose log. */
+  onRequest?: (log: SandboxRequestLog) => void;
+}
+
+export interface SandboxRequestLog {
+  method: string;
+  path: string;
+  /** HTTP status, or 'dropped' when no answer was sent. */
+  status: number | 'dropped';
+  ms: number;
+}
+
+export interface RequestStats {
+  /** API requests received (control endpoints not counted). */
+  total: number;
+  /** Answers by HTTP status. */
+  byStatus: Record<string, number>;
+  /** Requests the account handled, by `version/operation`. */
+  byOperation: Record<string, number>;
+  /** Answers lost on purpose (processed, no answer). */
+  dropped: number;
+  /** 429 from the rate limit itself (the rest of byStatus[429] are injected bursts). */
+  rateLimited: number;
+  /** Injected faults that fired. */
+  injected: { burst429: number; failures: number; drops: number };
+}
+
+export interface SandboxState {
+  /** Simulated time. */
+  time: string;
+  timeMs: number;
+  speed: number;
+  rateLimit: number;
+  url: string;
+  stateFile: string | null;
+  /** Account settings without the key. */
+  settings: Omit<AccountSettings, 'key'>;
+  faults: Faults;
+  requests: RequestStats;
+  account: Record<string, unknown>;
+}
+
+export interface RunningSandbox {
+  /** Base URL, e.g. http://127.0.0.1:41234 (clients append /track/v2/...). */
+  url: string;
+  key: string;
+  port: number;
+  clock: SimClock;
+  account: Account;
+  /** Change faults from now on; returns the whole setting. */
+  setFaults(partial: Partial<Faults>): Faults;
+  /** Change console settings, speed or rate limit (validated as the control endpoint does). */
+  setSettings(patch: SettingsPatch): void;
+  /** Move simulated time forward and let the account process what fell due (webhooks included). */
+  advance(ms: number): Promise<void>;
+  /** What GET /__sandbox/state answers. */
+  state(): SandboxState;
+  close(): Promise<void>;
+}
+
+interface Route {
+  version: ApiVersion;
+  op: Operation;
+}
+
+/** Exact paths only: `/track/v1/Retrack` exists, `/track/v1/retrack` and `/track/v2/Retrack` do not. */
+const ROUTES: ReadonlyMap<string, Route> = new Map(
+  API_VERSIONS.flatMap((version) =>
+    OPERATIONS.flatMap((op) => {
+      const path = operationPath(version, op);
+      return path === undefined ? [] : [[`/track/${version}/${path}`, { version, op }] as const];
+    }),
+  ),
+);
+
+/** Body of HTTP-level refusals, in the shape the live service uses for 401: `code` is the HTTP status. */
+function httpError(status: number, code: number, message: string): Record<string, unknown> {
+  return { code: status, data: { errors: [{ code, message }] } };
+}
+
+// Messages in the service's own wording (the 401 -18010002 one is the live service's).
+const AUTH_MESSAGES = {
+  [-18010002]: 'Access token is invalid.',
+  [-18010001]: 'The IP address is not in the whitelist.',
+  [-18010004]: 'The account is disabled.',
+} as const;
+
+const INTERNAL_ERROR = -18010003;
+
+function emptyStats(): RequestStats {
+  return { total: 0, byStatus: {}, byOperation: {}, dropped: 0, rateLimited: 0, injected: { burst429: 0, failures: 0, drops: 0 } };
+}
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
+  const onError = opts.onError ?? (() => {});
+  const saved = opts.stateFile === undefined ? undefined : await readStateFile(opts.stateFile);
+
+  const clock = saved
+    ? SimClock.resume(saved.clock, {
+        speed: opts.speed ?? 1,
+        catchUp: opts.catchUp ?? 0,
+        ...(opts.catchUpMaxMs === undefined ? {} : { catchUpMaxMs: opts.catchUpMaxMs }),
+      })
+    : new SimClock({ speed: opts.speed ?? 1, ...(opts.start === undefined ? {} : { start: opts.start }) });
+
+  // Options given now > settings saved in the state file > defaults.
+  const settings = defaultAccountSettings();
+  applyAccountSettings(settings, settingsFromState(saved?.settings));
+  applyAccountSettings(settings, parseSettingsPatch(optionSettings(opts)));
+
+  const deliveries = new WebhookSender();
+  const deliver = opts.deliver ?? ((d: WebhookDelivery) => deliveries.send(d));
+  let account: Account;
+  try {
+    account = new Account({ settings, now: () => clock.now(), deliver }, saved?.account as AccountState | undefined);
+  } catch (err) {
+    if (saved && opts.stateFile !== undefined) throw new StateFileError(opts.stateFile, 'holds an account this trk cannot read', err);
+    throw err;
+  }
+
+  const limiter = new RateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
+  const injector = new FaultInjector(parseFaults(faultOptions(opts)), opts.seed === undefined ? {} : { seed: opts.seed });
+  let stats = emptyStats();
+
+  const saver =
+    opts.stateFile === undefined
+      ? undefined
+      : new StateSaver({
+          path: opts.stateFile,
+          snapshot: (): SandboxStateFile => ({
+            version: STATE_FILE_VERSION,
+            clock: clock.toJSON(),
+            settings: { ...account.settings },
+            account: account.toJSON(),
+          }),
+          onError,
+        });
+
+  // ---- ticks: one at a time, in order; the timer skips while one is queued ----
+  let tickQueue: Promise<void> = Promise.resolve();
+  let ticksPending = 0;
+  const tick = (): Promise<void> => {
+    ticksPending += 1;
+    tickQueue = tickQueue.then(async () => {
+      // A tick that changed nothing the statistics show (no run, stop, deletion or delivery) is not
+      // worth rewriting a state file of several MB for; close() saves the clock position anyway.
+      const before = saver && JSON.stringify(account.stats());
+      try {
+        await account.tick();
+      } catch (err) {
+        onError(err);
+      } finally {
+        ticksPending -= 1;
+        if (saver && JSON.stringify(account.stats()) !== before) saver.changed();
+      }
+    });
+    return tickQueue;
+  };
+  const tickMs = opts.tickMs ?? DEFAULT_TICK_MS;
+  const timer = setInterval(() => {
+    if (ticksPending === 0) void tick();
+  }, tickMs);
+  timer.unref();
+
+  // Work that fell due while the sandbox was down (or caught up on resume) is processed before the
+  // first request is read: the tick's synchronous part runs in this turn of the event loop.
+  void tick();
+
+  const advance = async (ms: number): Promise<void> => {
+    clock.advance(ms);
+    await tick();
+  };
+
+  let url = '';
+  const state = (): SandboxState => {
+    const { key: _key, ...visible } = account.settings;
+    const now = clock.now();
+    return {
+      time: new Date(now).toISOString(),
+      timeMs: now,
+      speed: clock.speed,
+      rateLimit: limiter.perSecond,
+      url,
+      stateFile: opts.stateFile ?? null,
+      settings: { ...visible, ipAllowList: [...visible.ipAllowList] },
+      faults: injector.faults,
+      requests: structuredClone(stats),
+      account: account.stats(),
+    };
+  };
+
+  const setSettings = (patch: SettingsPatch): void => {
+    if (patch.speed !== undefined) clock.speed = patch.speed;
+    if (patch.rateLimit !== undefined) limiter.perSecond = patch.rateLimit;
+    applyAccountSettings(account.settings, patch);
+    saver?.changed();
+  };
+
+  // ---- answers ----
+  const count = (status: number): void => {
+    stats.byStatus[status] = (stats.byStatus[status] ?? 0) + 1;
+  };
+  const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
+    const text = JSON.stringify(body);
+    res.writeHead(status, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(text)),
+      ...headers,
+    });
+    res.end(text);
+  };
+  /** An API answer: counted, after the injected latency. */
+  const answer = async (
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<void> => {
+    const delay = injector.delay();
+    if (delay > 0) await sleep(delay);
+    count(status);
+    send(res, status, body, headers);
+  };
+  const tooMany = (res: ServerResponse, retryAfterMs: number, message: string): Promise<void> => {
+    const headers: Record<string, string> = injector.faults.retryAfter
+      ? { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) }
+      : {};
+    // The service has no error code for this; the HTTP status stands in, as `code` does for 401.
+    return answer(res, 429, httpError(429, 429, message), headers);
+  };
+
+  // ---- API requests ----
+  const handleApi = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
+    stats.total += 1;
+    const route = req.method === 'POST' ? ROUTES.get(path) : undefined;
+    // Read in full even when the answer is already known, so that the connection can serve the next one.
+    const body = await readBody(req, MAX_BODY_BYTES);
+    if (!route) {
+      await answer(res, 404, httpError(404, 404, 'Not found.'));
+      return;
+    }
+    if (body === undefined) {
+      await answer(res, 413, httpError(413, -18010013, `Request body larger than ${MAX_BODY_BYTES} bytes.`));
+      return;
+    }
+
+    const s = account.settings;
+    const token = req.headers.svctoken;
+    let authCode: keyof typeof AUTH_MESSAGES | undefined;
+    if (typeof token !== 'string' || token !== s.key) authCode = -18010002;
+    else if (!ipAllowed(s.ipAllowList, req.socket.remoteAddress ?? '')) authCode = -18010001;
+    else if (s.disabled) authCode = -18010004;
+    if (authCode !== undefined) {
+      await answer(res, 401, httpError(401, authCode, AUTH_MESSAGES[authCode]));
+      return;
+    }
+
+    const burst = injector.burst();
+    if (burst !== undefined) {
+      stats.injected.burst429 += 1;
+      await tooMany(res, burst, 'Too many requests.');
+      return;
+    }
+    const rate = limiter.take(s.key);
+    if (!rate.ok) {
+      stats.rateLimited += 1;
+      await tooMany(res, rate.retryAfterMs, `Too many requests: at most ${limiter.perSecond} per second.`);
+      return;
+    }
+    const failure = injector.failure();
+    if (failure !== undefined) {
+      stats.injected.failures += 1;
+      const message = failure === 503 ? 'Service temporarily unavailable.' : 'Internal error, please retry later.';
+      await answer(res, failure, httpError(failure, INTERNAL_ERROR, message));
+      return;
+    }
+
+    // Spec: "Content-Type must be application/json". Refused like any malformed request: answered, not
+    // processed, so that a client that forgets the header finds out against the sandbox.
+    if (!isJsonContentType(req.headers['content-type'])) {
+      await answer(res, 200, requestError(-18010013));
+      return;
+    }
+    // No body at all is handed on as such: whether an operation needs one is the account's call
+    // (getquota takes none).
+    const text = body.toString('utf8');
+    let parsed: unknown;
+    try {
+      parsed = text.trim() === '' ? undefined : JSON.parse(text);
+    } catch {
+      await answer(res, 200, requestError(-18010013));
+      return;
+    }
+
+    let envelope: Record<string, unknown>;
+    try {
+      envelope = account.handle(route.version, route.op, parsed);
+    } catch (err) {
+      onError(err);
+      await answer(res, 500, httpError(500, INTERNAL_ERROR, 'Internal error, please retry later.'));
+      return;
+    }
+    const opKey = `${route.version}/${route.op}`;
+    stats.byOperation[opKey] = (stats.byOperation[opKey] ?? 0) + 1;
+    // Reads change state too: the account brings due tracking runs up to date before answering.
+    saver?.changed();
+
+    if (injector.drop()) {
+      stats.injected.drops += 1;
+      stats.dropped += 1;
+      const delay = injector.delay();
+      if (delay > 0) await sleep(delay);
+      // The work is done and stays done; only the answer is lost, as when a connection breaks.
+      req.socket.destroy();
+      return;
+    }
+    await answer(res, 200, envelope);
+  };
+
+  // ---- control endpoints ----
+  const handleControl = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
+    if (!isLoopback(req.socket.remoteAddress)) {
+      send(res, 403, { error: 'the control endpoints answer loopback callers only' });
+      return;
+    }
+    const raw = await readBody(req, MAX_BODY_BYTES);
+    if (raw === undefined) {
+      send(res, 413, { error: 'body too large' });
+      return;
+    }
+    let input: unknown = {};
+    if (raw.length > 0) {
+      try {
+        input = JSON.parse(raw.toString('utf8'));
+      } catch {
+        send(res, 400, { error: 'the body is not JSON' });
+        return;
+      }
+    }
+    try {
+      switch (`${req.method} ${path}`) {
+        case 'GET /__sandbox/state':
+          break;
+        case 'POST /__sandbox/advance':
+          await advance(advanceMs(input, clock.now()));
+          break;
+        case 'POST /__sandbox/faults':
+          injector.set(parseFaults(input));
+          break;
+        case 'POST /__sandbox/settings':
+          setSettings(parseSettingsPatch(input));
+          break;
+        case 'POST /__sandbox/reset': {
+          // Records, queue and counters go; console settings, clock and faults stay.
+          const kept = { ...account.settings, ipAllowList: [...account.settings.ipAllowList] };
+          account.reset();
+          applyAccountSettings(account.settings, kept);
+          stats = emptyStats();
+          limiter.reset();
+          saver?.changed();
+          break;
+        }
+        default:
+          send(res, 404, { error: `no control endpoint ${req.method ?? ''} ${path}` });
+          return;
+      }
+    } catch (err) {
+      if (err instanceof RangeError) {
+        send(res, 400, { error: err.message });
+        return;
+      }
+      throw err;
+    }
+    send(res, 200, state());
+  };
+
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
+    const isControl = path === '/__sandbox' || path.startsWith('/__sandbox/');
+    const handler = isControl ? handleControl : handleApi;
+    const onRequest = opts.onRequest;
+    if (onRequest && !isControl) {
+      const started = performance.now();
+      res.once('close', () =>
+        onRequest({
+          method: req.method ?? '',
+          path,
+          status: res.writableFinished ? res.statusCode : 'dropped',
+          ms: Math.round(performance.now() - started),
+        }),
+      );
+    }
+    handler(req, res, path).catch((err: unknown) => {
+      if (err instanceof ClientGone) return;
+      onError(err);
+      if (!res.headersSent) send(res, 500, httpError(500, INTERNAL_ERROR, 'Internal error, please retry later.'));
+      else res.destroy();
+    });
+  });
+  // Longer than clients keep idle connections (undici: 4 s), so that a reused connection is never one
+  // the server is closing at that moment.
+  server.keepAliveTimeout = 30_000;
+  server.headersTimeout = 35_000;
+
+  const host = opts.host ?? '127.0.0.1';
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(opts.port ?? 0, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (err) {
+    clearInterval(timer);
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new TrkError(`the sandbox cannot listen on ${host}:${opts.port ?? 0}: ${code ?? String(err)}`, {
+      ...(code === 'EADDRINUSE' ? { hint: 'choose another --port, or 0 for a free one' } : {}),
+      cause: err,
+    });
+  }
+  server.on('error', onError);
+  const port = (server.address() as AddressInfo).port;
+  url = `http://${urlHost(host)}:${port}`;
+  // A fresh sandbox is saved at once, so that the state file exists as soon as the sandbox runs.
+  saver?.changed();
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      clearInterval(timer);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      // Requests in flight get a moment to finish; then every connection is cut.
+      await Promise.race([closed, sleep(1000, undefined, { ref: false })]);
+      server.closeAllConnections();
+      await closed;
+      // Webhooks being sent get a moment too; those still hanging count as failed pushes (status 0).
+      await Promise.race([tickQueue, sleep(2000, undefined, { ref: false })]);
+      deliveries.abort();
+      await tickQueue;
+      await deliveries.close();
+      await saver?.close();
+    })();
+    return closing;
+  };
+
+  return {
+    url,
+    get key() {
+      return account.settings.key;
+    },
+    port,
+    clock,
+    account,
+    setFaults: (partial) => injector.set(parseFaults(partial)),
+    setSettings: (patch) => setSettings(parseSettingsPatch(patch)),
+    advance,
+    state,
+    close,
+  };
+}
+
+/** Console settings among the start options, for the one validator. */
+function optionSettings(opts: SandboxOptions): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of ['key', 'webhookUrl', 'quotaTotal', 'maxTrackDaily', 'ipAllowList', 'disabled', 'realtimeAllowed'] as const) {
+    if (opts[field] !== undefined) out[field] = opts[field];
+  }
+  return out;
+}
+
+function faultOptions(opts: SandboxOptions): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of [
+    'latencyMs',
+    'jitterMs',
+    'failureRate',
+    'dropRate',
+    'burst429',
+    'burst429EveryMs',
+    'burst429ForMs',
+    'retryAfter',
+  ] as const) {
+    if (opts[field] !== undefined) out[field] = opts[field];
+  }
+  return out;
+}
+
+/** `{"seconds": N}`, `{"ms": N}` or `{"until": "<ISO time>"}` → ms to advance. */
+function advanceMs(input: unknown, now: number): number {
+  if (typeof input !== 'object' || input === null) throw new RangeError('advance takes {"seconds": N} or {"until": "<ISO time>"}');
+  const { seconds, ms, until } = input as Record<string, unknown>;
+  if (typeof seconds === 'number' && seconds >= 0 && Number.isFinite(seconds)) return seconds * 1000;
+  if (typeof ms === 'number' && ms >= 0 && Number.isFinite(ms)) return ms;
+  if (typeof until === 'string') {
+    const target = Date.parse(until);
+    if (!Number.isFinite(target)) throw new RangeError(`"${until}" is not a time`);
+    if (target < now) throw new RangeError(`${until} is in the simulated past; the clock never runs back`);
+    return target - now;
+  }
+  throw new RangeError('advance takes {"seconds": N >= 0}, {"ms": N >= 0} or {"until": "<ISO time>"}');
+}
+
+let matcherCache: { joined: string; match: (a: string) => boolean } | undefined;
+
+function ipAllowed(list: readonly string[], address: string): boolean {
+  if (list.length === 0) return true;
+  const joined = list.join(',');
+  if (!matcherCache || matcherCache.joined !== joined) matcherCache = { joined, match: ipMatcher(list) };
+  return matcherCache.match(address);
+}
+
+function isJsonContentType(value: string | undefined): boolean {
+  if (value === undefined) return false;
+  return value.split(';', 1)[0]?.trim().toLowerCase() === 'application/json';
+}
+
+/**
+ * The whole body, or undefined when it exceeds `max` bytes. An oversized body is still read to the end
+ * (and thrown away), so that the client gets its 413 rather than a reset while it is still sending; past
+ * DISCARD_LIMIT the connection is cut.
+ */
+function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= max) chunks.push(chunk);
+      else if (size > DISCARD_LIMIT) req.socket.destroy();
+    });
+    req.once('end', () => resolve(size <= max ? Buffer.concat(chunks) : undefined));
+    // A client that goes away mid-body leaves nobody to answer: not an error of the sandbox.
+    req.once('error', () => reject(new ClientGone()));
+    req.once('close', () => {
+      if (!req.complete) reject(new ClientGone());
+    });
+  });
+}
+
+const DISCARD_LIMIT = 64 * 1024 * 1024;
+
+class ClientGone extends Error {}
+
+function urlHost(host: string): string {
+  // A sandbox listening on every interface is still reached locally through loopback.
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Webhook deliveries over undici, loaded on the first delivery only; aborted when the sandbox closes. */
+class WebhookSender {
+  #agent: import('undici').Agent | undefined;
+  readonly #abort = new AbortController();
+
+  async send(d: WebhookDelivery): Promise<number> {
+    if (this.#abort.signal.aborted) return 0;
+    try {
+      const { Agent, request } = await import('undici');
+      this.#agent ??= new Agent({ headersTimeout: WEBHOOK_TIMEOUT_MS, bodyTimeout: WEBHOOK_TIMEOUT_MS });
+      const res = await request(d.url, {
+        method: 'POST',
+        headers: d.headers,
+        body: d.body,
+        dispatcher: this.#agent,
+        signal: AbortSignal.any([this.#abort.signal, AbortSignal.timeout(WEBHOOK_TIMEOUT_MS)]),
+      });
+      await res.body.dump();
+      return res.statusCode;
+    } catch {
+      return 0;
+    }
+  }
+
+  abort(): void {
+    this.#abort.abort();
+  }
+
+  async close(): Promise<void> {
+    await this.#agent?.close();
+  }
+}
