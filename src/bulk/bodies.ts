@@ -1,0 +1,78 @@
+// Request bodies of the bulk operations, from validated items, through the one set of body builders in
+// src/api/operations.ts (which knows each version's wire format).
+
+import {
+  changeCarrierBody,
+  changeInfoBody,
+  numberCarrierBody,
+  registerBody,
+  trackListBody,
+} from '../api/operations.js';
+import type { ApiVersion } from '../api/spec.js';
+import type { TrackListFilter } from '../api/types.js';
+import type { BulkItem, BulkOperation } from './fields.js';
+
+export function requestBody(
+  op: BulkOperation,
+  version: ApiVersion,
+  items: readonly BulkItem[],
+  list?: { filter?: TrackListFilter | undefined; page: number },
+): unknown {
+  switch (op) {
+    case 'register':
+      return registerBody(
+        version,
+        items.map((i) =>
+          defined({
+            number: i.number,
+            carrier: i.carrier,
+            param: i.param,
+            tag: i.tag,
+            lang: i.lang,
+            email: i.email,
+            final_carrier: i.final_carrier,
+            auto_detection: i.auto_detection,
+            order_no: i.order_no,
+            order_time: i.order_time,
+            remark: i.remark,
+          }),
+        ),
+      );
+    case 'changecarrier':
+      return changeCarrierBody(
+        version,
+        items.map((i) =>
+          defined({
+            number: i.number,
+            carrier_old: i.carrier_old ?? i.carrier,
+            carrier_new: i.carrier_new,
+            final_carrier_old: i.final_carrier_old,
+            final_carrier_new: i.final_carrier_new,
+          }),
+        ),
+      );
+    case 'changeinfo':
+      return changeInfoBody(
+        version,
+        items.map((i) => defined({ number: i.number, carrier: i.carrier, items: defined({ tag: i.tag, param: i.param, lang: i.lang }) })),
+      );
+    case 'gettracklist':
+      return trackListBody(version, {
+        ...(list?.filter ?? {}),
+        number: [...new Set(items.map((i) => i.number))].join(','),
+        page_no: list?.page ?? 1,
+      });
+    default:
+      return numberCarrierBody(
+        version,
+        op,
+        items.map((i) => defined({ number: i.number, carrier: i.carrier })),
+      );
+  }
+}
+
+function defined<T extends object>(obj: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(obj)) if (v !== undefined) out[k] = v;
+  return out as T;
+}

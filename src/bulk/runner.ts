@@ -1,0 +1,531 @@
+// The chunk runner: sends the chunks of a bulk run at the service's ceiling, exactly once.
+//
+// Throughput. A pool of workers (8 by default) each takes the next piece of work and hands its request to the
+// client, whose pacer admits no more than 3 request starts in any second while several are in flight: with one
+// second of latency, ~3 requests are on the wire and the rest wait for their turn, and the import runs at the
+// ceiling instead of one request per round trip.
+//
+// Exactly once. Requests are sent with the client's own retries off: every failure comes back here with what is
+// known about it (`delivery`):
+//   - not sent (429, 503, connection refused): sent again after a pause; a 429 pauses every start;
+//   - maybe processed (answer lost, timeout, 500) of an operation that costs quota: the chunk's numbers are
+//     looked up with gettracklist (the exact number filter, up to 200 numbers a call) before any of them is
+//     sent again; what is found counts as accepted (`verified: true`), the rest is sent again;
+//   - maybe processed, other writes: sent again; a rejection that then means "already in that state"
+//     (-18019906 already stopped, ...) counts as such, not as a failure;
+//   - refused as a whole (an envelope error): every item of the chunk is rejected with that code, except
+//     quota exhausted and daily limit (-18019908, -18019907), which stop the run;
+//   - authentication, a wrong address, an unreadable answer: the run stops.
+// Every request of a chunk is preceded by a `send` line in the journal and its outcome followed by a `done` line,
+// so a run killed at any point resumes by verifying exactly the chunks whose fate it did not see.
+//
+// Ctrl-C (the `stop` signal): no request starts any more; requests in flight finish and are recorded.
+
+import type { ApiClient } from '../api/client.js';
+import { EnvelopeError, RateLimitError, RequestAbortedError, ServiceError } from '../api/errors.js';
+import type { Pacer } from '../api/pacer.js';
+import { shouldRetry, waitReason, type WaitReason } from '../api/retry.js';
+import { LIMITS, type ApiVersion } from '../api/spec.js';
+import type { Envelope, RejectedItem, TrackListFilter } from '../api/types.js';
+import { requestBody } from './bodies.js';
+import type { Chunk, ChunkRow } from './chunker.js';
+import { isCharging, isReadOnly, type BulkOperation } from './fields.js';
+import type { ChunkOutcome, Journal } from './journal.js';
+
+export interface RunnerOptions {
+  operation: BulkOperation;
+  version: ApiVersion;
+  client: ApiClient;
+  /**
+   * The pacer the client admits its requests with: told to hold every start after a failure (the client
+   * itself does so after a 429). For Ctrl-C to hold back requests still waiting for their turn, the client's
+   * pacer should reject on the same `stop` signal (see `stoppablePacer`).
+   */
+  pacer?: Pacer | undefined;
+  /** Records every send and outcome; none for reads, which are simply run again. */
+  journal?: Journal | undefined;
+  chunks: AsyncIterable<Chunk>;
+  /** Pieces of work in progress at once (requests in flight or waiting for their turn); default 8. */
+  concurrency?: number | undefined;
+  /** gettracklist: the filter the numbers are added to. */
+  listFilter?: TrackListFilter | undefined;
+  /** Aborted: start nothing more. */
+  stop: AbortSignal;
+  /** Wait before looking up a chunk whose answer was lost, so the service has finished with it; default 1000. */
+  verifyDelayMs?: number | undefined;
+  /** First pause after a failure; doubles per failure of the same chunk up to 30 s. Default 1000. */
+  retryBaseMs?: number | undefined;
+  /** Failures of one chunk in a row before the run stops; default 12. */
+  maxFailures?: number | undefined;
+  /** A chunk's outcome is complete (`replayed`: read back from the journal of an earlier run). */
+  onSettled(chunk: Chunk, outcome: ChunkOutcome, replayed: boolean): void;
+  /** The runner pauses every start for `ms` (shown as "rate limited, resuming in Ns"). */
+  onWait?: ((reason: WaitReason, ms: number) => void) | undefined;
+  onDebug?: ((line: string) => void) | undefined;
+  now?: () => number;
+}
+
+export interface RunnerResult {
+  /** What stopped the run before the end (authentication, quota, a service that kept failing). */
+  error?: unknown;
+  /** Stopped by the signal. */
+  interrupted: boolean;
+  /** Requests made (sends, verifications, pages). */
+  requests: number;
+  /** Lost answers whose chunk was looked up. */
+  verifications: number;
+}
+
+/** Codes that mean the item is already in the state the operation asks for. */
+const ALREADY_CODE: Partial<Record<BulkOperation, number>> = { register: -18019901 };
+/** Same, but only believable for a re-send after a lost answer (the first send most likely did the work). */
+const ALREADY_AFTER_RESEND: Partial<Record<BulkOperation, readonly number[]>> = {
+  stoptrack: [-18019906],
+  retrack: [-18019904, -18019905],
+  deletetrack: [-18019902],
+};
+/** Whole-request refusals that no other chunk can escape either: stop rather than reject every item. */
+const FATAL_CODES: ReadonlySet<number> = new Set([-18019907, -18019908]);
+const MAX_PAUSE_MS = 30_000;
+/** A chunk may meet this many times more 429s in a row than other failures before the run gives up. */
+const MAX_LIMITED_FACTOR = 10;
+
+interface Pending {
+  chunk: Chunk;
+  open: ChunkRow[];
+  accepted: Record<string, unknown>[];
+  rejected: RejectedItem[];
+  already: RejectedItem[];
+  /** A request of this chunk may have been processed without us seeing the answer. */
+  afterUnknown: boolean;
+  /** Failures in a row (a 429 is not one: it says when to come back). */
+  failures: number;
+  /** 429s in a row. */
+  limited: number;
+}
+
+type Work =
+  | { kind: 'send'; p: Pending }
+  | { kind: 'verify'; ps: Pending[]; page: number; found: Map<string, Record<string, unknown>[]> }
+  | { kind: 'page'; p: Pending; page: number };
+
+export async function runChunks(opts: RunnerOptions): Promise<RunnerResult> {
+  return new Runner(opts).run();
+}
+
+class Runner {
+  readonly #o: RunnerOptions;
+  readonly #op: BulkOperation;
+  readonly #now: () => number;
+  readonly #source: AsyncIterator<Chunk>;
+  #sourceDone = false;
+  readonly #ready: Work[] = [];
+  readonly #unverified: { p: Pending; notBefore: number }[] = [];
+  #active = 0;
+  #pulling = 0;
+  #halted = false;
+  #error: unknown;
+  #holdUntil = 0;
+  #requests = 0;
+  #verifications = 0;
+  #wakers: (() => void)[] = [];
+
+  constructor(opts: RunnerOptions) {
+    this.#o = opts;
+    this.#op = opts.operation;
+    this.#now = opts.now ?? Date.now;
+    this.#source = opts.chunks[Symbol.asyncIterator]();
+  }
+
+  async run(): Promise<RunnerResult> {
+    const onStop = () => {
+      this.#halted = true;
+      this.#wake();
+    };
+    if (this.#o.stop.aborted) onStop();
+    this.#o.stop.addEventListener('abort', onStop, { once: true });
+    try {
+      const n = Math.max(1, this.#o.concurrency ?? 8);
+      await Promise.all(Array.from({ length: n }, () => this.#worker()));
+    } finally {
+      this.#o.stop.removeEventListener('abort', onStop);
+      if (!this.#sourceDone) await this.#source.return?.();
+    }
+    const result: RunnerResult = {
+      interrupted: this.#o.stop.aborted,
+      requests: this.#requests,
+      verifications: this.#verifications,
+    };
+    if (this.#error !== undefined) result.error = this.#error;
+    return result;
+  }
+
+  // ---- scheduling ----
+
+  async #worker(): Promise<void> {
+    for (;;) {
+      let work: Work | undefined;
+      try {
+        work = await this.#next();
+      } catch (err) {
+        // The input could not be read on (changed, unreadable): stop, but let the requests in flight land.
+        this.#fail(err);
+        return;
+      }
+      if (!work) return;
+      this.#active += 1;
+      try {
+        await this.#execute(work);
+      } catch (err) {
+        this.#fail(err);
+      } finally {
+        this.#active -= 1;
+        this.#wake();
+      }
+    }
+  }
+
+  /** The next piece of work: retries first, then lookups, then new chunks. Undefined: nothing left. */
+  async #next(): Promise<Work | undefined> {
+    for (;;) {
+      if (this.#halted) return undefined;
+      const hold = this.#holdUntil - this.#now();
+      if (hold > 0) {
+        await this.#changed(hold);
+        continue;
+      }
+      const retry = this.#ready.shift();
+      if (retry) return retry;
+      const verify = this.#takeVerify();
+      if (verify) return verify;
+      if (!this.#sourceDone) {
+        // A worker waiting for the input counts as busy: it may bring work the others must stay for.
+        this.#pulling += 1;
+        let work: Work | undefined;
+        try {
+          work = await this.#pull();
+        } finally {
+          this.#pulling -= 1;
+        }
+        if (work) return work;
+        this.#wake();
+        continue;
+      }
+      if (this.#active === 0 && this.#pulling === 0 && this.#unverified.length === 0) return undefined;
+      const soonest = Math.min(...this.#unverified.map((u) => u.notBefore));
+      await this.#changed(Number.isFinite(soonest) ? Math.max(1, soonest - this.#now()) : undefined);
+    }
+  }
+
+  /** The next chunk of the input that needs work; chunks done in an earlier run are reported and skipped. */
+  async #pull(): Promise<Work | undefined> {
+    for (;;) {
+      const r = await this.#source.next();
+      if (r.done) {
+        this.#sourceDone = true;
+        return undefined;
+      }
+      const chunk = r.value;
+      const journal = this.#o.journal;
+      const p: Pending = {
+        chunk,
+        open: chunk.rows,
+        accepted: [],
+        rejected: [],
+        already: [],
+        afterUnknown: false,
+        failures: 0,
+        limited: 0,
+      };
+      if (journal?.isDone(chunk.index)) {
+        const outcome = journal.outcome(chunk.index) as ChunkOutcome;
+        this.#o.onSettled(chunk, outcome, true);
+        continue;
+      }
+      if (journal?.wasSent(chunk.index)) {
+        p.afterUnknown = true;
+        if (isCharging(this.#op)) {
+          this.#unverified.push({ p, notBefore: 0 });
+          return this.#takeVerify() ?? undefined;
+        }
+      }
+      return this.#op === 'gettracklist' ? { kind: 'page', p, page: 1 } : { kind: 'send', p };
+    }
+  }
+
+  /** Chunks waiting for a lookup whose time has come, as many as one gettracklist call can check. */
+  #takeVerify(): Work | undefined {
+    const now = this.#now();
+    const ps: Pending[] = [];
+    const keys = new Set<string>();
+    for (let i = 0; i < this.#unverified.length; ) {
+      const u = this.#unverified[i] as { p: Pending; notBefore: number };
+      const add = new Set(u.p.open.map((r) => r.key).filter((k) => !keys.has(k)));
+      if (u.notBefore > now || keys.size + add.size > LIMITS.listNumberFilterMax) {
+        i++;
+        continue;
+      }
+      for (const k of add) keys.add(k);
+      ps.push(u.p);
+      this.#unverified.splice(i, 1);
+    }
+    return ps.length > 0 ? { kind: 'verify', ps, page: 1, found: new Map() } : undefined;
+  }
+
+  #changed(timeoutMs?: number): Promise<void> {
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const done = () => {
+        if (timer) clearTimeout(timer);
+        resolve();
+      };
+      this.#wakers.push(done);
+      if (timeoutMs !== undefined) timer = setTimeout(done, timeoutMs);
+    });
+  }
+
+  #wake(): void {
+    for (const w of this.#wakers.splice(0)) w();
+  }
+
+  #fail(err: unknown): void {
+    if (this.#error === undefined) this.#error = err;
+    this.#halted = true;
+    this.#wake();
+  }
+
+  /** Pause every start (a 429 or a failing service). */
+  #pause(ms: number, reason: WaitReason): void {
+    const until = this.#now() + ms;
+    if (until <= this.#holdUntil) return;
+    this.#holdUntil = until;
+    this.#o.pacer?.backoff(ms);
+    this.#o.onWait?.(reason, ms);
+  }
+
+  // ---- one request ----
+
+  async #execute(work: Work): Promise<void> {
+    const { body, op, chunks } = this.#request(work);
+    const journal = this.#o.journal;
+    // On disk before the request can leave (the client's pacer may hold it a moment longer).
+    if (journal && work.kind === 'send') journal.markSent(work.p.chunk.index);
+    this.#requests += 1;
+    let envelope: Envelope<Record<string, unknown>>;
+    try {
+      envelope = await this.#o.client.call<Record<string, unknown>>(op, body, { retry: false });
+    } catch (err) {
+      if (err instanceof RequestAbortedError && err.delivery === 'not-sent') {
+        // Stopped while waiting for its turn: it never left.
+        this.#requests -= 1;
+        this.#requeue(work);
+        return;
+      }
+      this.#failed(work, err, chunks);
+      return;
+    }
+    for (const p of chunks) {
+      p.failures = 0;
+      p.limited = 0;
+    }
+    if (work.kind === 'send') this.#answered(work.p, envelope);
+    else if (work.kind === 'verify') this.#verified(work, envelope);
+    else this.#paged(work, envelope);
+  }
+
+  #request(work: Work): { op: 'gettracklist' | BulkOperation; body: unknown; chunks: Pending[] } {
+    const { version, listFilter } = this.#o;
+    if (work.kind === 'send') {
+      return { op: this.#op, body: requestBody(this.#op, version, work.p.open.map((r) => r.item)), chunks: [work.p] };
+    }
+    if (work.kind === 'page') {
+      return {
+        op: 'gettracklist',
+        body: requestBody('gettracklist', version, work.p.open.map((r) => r.item), { filter: listFilter, page: work.page }),
+        chunks: [work.p],
+      };
+    }
+    const items = work.ps.flatMap((p) => p.open.map((r) => r.item));
+    return { op: 'gettracklist', body: requestBody('gettracklist', version, items, { page: work.page }), chunks: work.ps };
+  }
+
+  #requeue(work: Work): void {
+    if (work.kind === 'send' && this.#o.journal && !work.p.afterUnknown) this.#o.journal.markUnsent(work.p.chunk.index);
+    this.#ready.unshift(work);
+  }
+
+  #failed(work: Work, err: unknown, chunks: Pending[]): void {
+    if (!(err instanceof ServiceError)) {
+      this.#fail(err);
+      return;
+    }
+    const code = err.serviceCode;
+    if (err instanceof EnvelopeError && code !== undefined && !shouldRetry('gettrackinfo', err)) {
+      if (FATAL_CODES.has(code) || work.kind !== 'send') {
+        this.#fail(err);
+        return;
+      }
+      // The whole request was refused for what it carried: every item of it is rejected with that code.
+      const p = work.p;
+      for (const row of p.open) p.rejected.push({ number: row.item.number, error: { code, message: err.message } });
+      p.open = [];
+      this.#settle(p);
+      return;
+    }
+    // Not transient (authentication, wrong address, TLS, an unreadable answer): nothing will get better.
+    if (!shouldRetry('gettrackinfo', err)) {
+      this.#fail(err);
+      return;
+    }
+    const limited = err instanceof RateLimitError;
+    const failures = Math.max(...chunks.map((p) => (limited ? (p.limited += 1) : (p.failures += 1))));
+    this.#o.onDebug?.(`${work.kind} chunk ${chunks.map((p) => p.chunk.index).join(',')}: ${err.message} (${err.delivery})`);
+    if (failures >= (this.#o.maxFailures ?? 12) * (limited ? MAX_LIMITED_FACTOR : 1)) {
+      this.#fail(err);
+      return;
+    }
+    const base = this.#o.retryBaseMs ?? 1000;
+    const pause = limited
+      ? Math.min(MAX_PAUSE_MS, err.retryAfterMs ?? base)
+      : Math.min(MAX_PAUSE_MS, err.retryAfterMs ?? base * 2 ** (failures - 1) * (0.5 + Math.random() / 2));
+    this.#pause(pause, waitReason(err));
+    const processedMaybe = err.delivery !== 'not-sent' || err instanceof EnvelopeError;
+    if (work.kind === 'send' && processedMaybe) {
+      work.p.afterUnknown = true;
+      if (isCharging(this.#op)) {
+        this.#unverified.push({ p: work.p, notBefore: this.#now() + (this.#o.verifyDelayMs ?? 1000) });
+        return;
+      }
+    }
+    // Not sent, or harmless to repeat (a read, a lookup, a write that costs nothing).
+    this.#ready.unshift(work);
+  }
+
+  // ---- answers ----
+
+  #answered(p: Pending, envelope: Envelope<Record<string, unknown>>): void {
+    const answered = new Set<string>();
+    for (const item of envelope.data?.accepted ?? []) {
+      p.accepted.push(item);
+      answered.add(keyOf(item.number));
+    }
+    const already = ALREADY_CODE[this.#op];
+    const alreadyAfter = p.afterUnknown ? ALREADY_AFTER_RESEND[this.#op] : undefined;
+    for (const item of envelope.data?.rejected ?? []) {
+      const code = item.error?.code;
+      if (code === already || (alreadyAfter?.includes(code) ?? false)) p.already.push(item);
+      else p.rejected.push(item);
+      answered.add(keyOf(item.number));
+    }
+    p.open = p.open.filter((r) => !answered.has(r.key));
+    if (p.open.length === 0) {
+      this.#settle(p);
+      return;
+    }
+    // Items the answer does not mention: their fate is as unknown as after a lost answer.
+    p.failures += 1;
+    this.#o.onDebug?.(`chunk ${p.chunk.index}: ${p.open.length} items missing from the answer`);
+    if (p.failures >= (this.#o.maxFailures ?? 12)) {
+      for (const row of p.open) p.rejected.push({ number: row.item.number, error: { code: 0, message: 'no answer from the service for this item' } });
+      p.open = [];
+      this.#settle(p);
+      return;
+    }
+    p.afterUnknown = true;
+    if (isCharging(this.#op)) this.#unverified.push({ p, notBefore: this.#now() + (this.#o.verifyDelayMs ?? 1000) });
+    else this.#ready.unshift({ kind: 'send', p });
+  }
+
+  #verified(work: Extract<Work, { kind: 'verify' }>, envelope: Envelope<Record<string, unknown>>): void {
+    for (const record of envelope.data?.accepted ?? []) {
+      const key = keyOf(record.number);
+      const list = work.found.get(key);
+      if (list) list.push(record);
+      else work.found.set(key, [record]);
+    }
+    const pages = Number(envelope.page?.page_total ?? 1);
+    if (work.page < pages) {
+      this.#ready.unshift({ ...work, page: work.page + 1 });
+      return;
+    }
+    this.#verifications += work.ps.length;
+    for (const p of work.ps) {
+      const still: ChunkRow[] = [];
+      for (const row of p.open) {
+        const record = (work.found.get(row.key) ?? []).find((r) => this.#matches(row, r));
+        if (record) p.accepted.push(this.#asAccepted(row, record));
+        else still.push(row);
+      }
+      this.#o.onDebug?.(`chunk ${p.chunk.index}: ${p.open.length - still.length} of ${p.open.length} found registered after a lost answer`);
+      p.open = still;
+      if (still.length === 0) this.#settle(p);
+      else this.#ready.unshift({ kind: 'send', p });
+    }
+  }
+
+  /** Whether a registration record shows that the row's request was processed. */
+  #matches(row: ChunkRow, record: Record<string, unknown>): boolean {
+    const carrier = recordCarrier(record);
+    const item = row.item;
+    if (this.#op === 'changecarrier') {
+      if (item.carrier_new !== undefined && carrier !== item.carrier_new) return false;
+      if (item.final_carrier_new !== undefined && recordFinalCarrier(record) !== item.final_carrier_new) return false;
+      return true;
+    }
+    return item.carrier === undefined || carrier === item.carrier;
+  }
+
+  #asAccepted(row: ChunkRow, record: Record<string, unknown>): Record<string, unknown> {
+    const out: Record<string, unknown> = { number: record.number ?? row.item.number, carrier: recordCarrier(record) };
+    if (this.#op === 'register' && 'tag' in record) out.tag = record.tag;
+    out.verified = true;
+    return out;
+  }
+
+  #paged(work: Extract<Work, { kind: 'page' }>, envelope: Envelope<Record<string, unknown>>): void {
+    const p = work.p;
+    const wanted = new Set(p.open.map((r) => r.key));
+    // One number is a substring match for the service: keep the exact ones only.
+    for (const record of envelope.data?.accepted ?? []) if (wanted.has(keyOf(record.number))) p.accepted.push(record);
+    const pages = Number(envelope.page?.page_total ?? 1);
+    if (work.page < pages) {
+      this.#ready.unshift({ kind: 'page', p, page: work.page + 1 });
+      return;
+    }
+    const found = new Set(p.accepted.map((r) => keyOf(r.number)));
+    this.#settle(p, p.open.filter((r) => !found.has(r.key)).length);
+  }
+
+  #settle(p: Pending, notFound?: number): void {
+    const outcome: ChunkOutcome = { accepted: p.accepted, rejected: p.rejected, already: p.already };
+    if (notFound !== undefined) outcome.notFound = notFound;
+    if (this.#o.journal && !isReadOnly(this.#op)) this.#o.journal.markDone(p.chunk.index, outcome);
+    this.#o.onSettled(p.chunk, outcome, false);
+  }
+}
+
+function keyOf(number: unknown): string {
+  return typeof number === 'string' ? number.trim().toUpperCase() : String(number ?? '');
+}
+
+/** Carrier of a list record: `carrier` in v2, `w1` in v1. */
+function recordCarrier(record: Record<string, unknown>): number | undefined {
+  const c = record.carrier ?? record.w1;
+  return typeof c === 'number' ? c : typeof c === 'string' && /^\d+$/.test(c) ? Number(c) : undefined;
+}
+
+function recordFinalCarrier(record: Record<string, unknown>): number | undefined {
+  const c = record.final_carrier ?? record.w2;
+  return typeof c === 'number' ? c : undefined;
+}
+
+/**
+ * A pacer for the bulk client: admissions wait as `inner`'s do, but are refused once `stop` aborts, so that on
+ * Ctrl-C nothing more leaves while the requests already on the wire (called without a signal) finish.
+ */
+export function stoppablePacer(inner: Pacer, stop: AbortSignal): Pacer {
+  return {
+    acquire: (signal) => inner.acquire(signal ? AbortSignal.any([signal, stop]) : stop),
+    backoff: (ms) => inner.backoff(ms),
+  };
+}

@@ -1,0 +1,242 @@
+// One rate budget for every trk process on the same key. The service counts requests per key, so two cron jobs
+// that each pace themselves to 3 a second still reach it at 6. Processes share a small file in the state folder
+// holding the start times of the latest requests and a "hold until" time set after a 429; each start reads
+// and updates it under a lock file created with O_EXCL. The lock is held only for a synchronous read and write
+// (well under a millisecond); a lock older than `staleLockMs` belongs to a process that was killed inside that
+// window, and is removed.
+//
+// Times are wall-clock milliseconds (Date.now()): the only clock processes share. Start times more than a
+// window in the future (the clock was set back) are dropped, so a clock change costs at most one window.
+//
+// A start is recorded when it is admitted, but the request leaves (and, with the emulator in the same process,
+// is read) only when the event loop gets to it. When the process stalls (a long garbage collection, the CPU
+// taken by other processes), requests admitted just before the stall arrive up to the stall's length later
+// than recorded, and the request admitted one window after them can arrive less than a second after them: a
+// 429. So the event loop is watched while requests are being admitted, and after a stall the starts recorded
+// just before it are moved forward by its length. The margin absorbs the ordinary few milliseconds.
+
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Pacer } from '../api/pacer.js';
+
+export interface SharedPacerOptions {
+  /** The budget file; its folder must exist. `<file>.lock` is the lock. */
+  file: string;
+  /** Starts allowed in any window of one second plus the margin. */
+  perSecond: number;
+  /**
+   * Added to the one-second window. The service counts arrivals, and a request can take a few milliseconds
+   * longer than the one before it to arrive. 30 ms keeps 429s away on a loaded machine and costs 3 %.
+   */
+  marginMs?: number;
+  /** A lock older than this is stale. */
+  staleLockMs?: number;
+  /** Event-loop stalls longer than this move the latest starts forward; 0 turns the watch off. Default 15. */
+  stallMs?: number;
+  now?: () => number;
+}
+
+interface BudgetState {
+  starts: number[];
+  holdUntil: number;
+}
+
+export const SHARED_MARGIN_MS = 30;
+
+export interface SharedPacer extends Pacer {
+  /** Wall-clock ms until which starts are held (after a 429 here or in another process), or 0. */
+  heldUntil(): number;
+}
+
+export function createSharedPacer(opts: SharedPacerOptions): SharedPacer {
+  const perSecond = opts.perSecond;
+  if (!Number.isInteger(perSecond) || perSecond < 1) throw new RangeError(`invalid rate ${perSecond}`);
+  const windowMs = 1000 + (opts.marginMs ?? SHARED_MARGIN_MS);
+  const staleMs = opts.staleLockMs ?? 2000;
+  const now = opts.now ?? Date.now;
+  const lockFile = `${opts.file}.lock`;
+  const tmpFile = `${opts.file}.${process.pid}.tmp`;
+  let lastHold = 0;
+  /** Hold set by this process: kept even when it could not be written (lock busy). */
+  let localHold = 0;
+  // Callers of this process take turns (first come, first served); only the one at the front touches the file.
+  let turn: Promise<void> = Promise.resolve();
+  const stallMs = opts.stallMs ?? 15;
+  const watch =
+    stallMs > 0
+      ? watchStalls(stallMs, (ms, since) => {
+          // Starts admitted shortly before the stall began may have left (or been read) that much later.
+          const from = since - STALL_REACH_MS;
+          retryLocked(() => {
+            const state = read();
+            write({ ...state, starts: state.starts.map((t) => (t > from && t <= since + ms ? t + ms : t)) });
+            return true;
+          });
+        })
+      : undefined;
+
+  function read(): BudgetState {
+    try {
+      const parsed = JSON.parse(readFileSync(opts.file, 'utf8')) as Partial<BudgetState>;
+      return {
+        starts: Array.isArray(parsed.starts) ? parsed.starts.filter((t): t is number => typeof t === 'number') : [],
+        holdUntil: typeof parsed.holdUntil === 'number' ? parsed.holdUntil : 0,
+      };
+    } catch {
+      // Missing, or torn by a kill in the middle of a write: start from nothing.
+      return { starts: [], holdUntil: 0 };
+    }
+  }
+
+  function write(state: BudgetState): void {
+    writeFileSync(tmpFile, JSON.stringify(state), { mode: 0o600 });
+    renameSync(tmpFile, opts.file);
+  }
+
+  /** Run `fn` under the lock file, or return undefined when someone else holds it. */
+  function tryLocked<T>(fn: () => T): T | undefined {
+    let fd: number;
+    try {
+      fd = openSync(lockFile, 'wx', 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      try {
+        if (now() - statSync(lockFile).mtimeMs > staleMs) rmSync(lockFile, { force: true });
+      } catch {
+        // released meanwhile
+      }
+      return undefined;
+    }
+    try {
+      writeSync(fd, String(process.pid));
+      return fn();
+    } finally {
+      closeSync(fd);
+      rmSync(lockFile, { force: true });
+    }
+  }
+
+  /** Take a start if the budget allows one now; else the ms to wait. */
+  function attempt(): number | undefined {
+    return tryLocked(() => {
+      const state = read();
+      const t = now();
+      const starts = state.starts.filter((s) => s > t - windowMs && s <= t + windowMs).sort((a, b) => a - b);
+      let until = Math.max(state.holdUntil, localHold);
+      lastHold = until > t ? until : 0;
+      if (starts.length >= perSecond) until = Math.max(until, (starts[starts.length - perSecond] as number) + windowMs);
+      if (until > t) return until - t;
+      starts.push(t);
+      write({ starts: starts.slice(-perSecond), holdUntil: state.holdUntil > t ? state.holdUntil : 0 });
+      return 0;
+    });
+  }
+
+  /**
+   * `tryLocked` a few times over (the lock is held for well under a millisecond), for the best-effort updates
+   * (a hold, a stall): they run from timers and failure paths, where a file error must not become a crash.
+   */
+  function retryLocked(fn: () => true): void {
+    try {
+      for (let i = 0; i < 50 && tryLocked(fn) === undefined; i++) {
+        // busy: try again at once
+      }
+    } catch {
+      // The state folder went away or is not writable: admissions will report it.
+    }
+  }
+
+  async function acquireNow(signal: AbortSignal | undefined): Promise<void> {
+    watch?.touch();
+    for (;;) {
+      signal?.throwIfAborted();
+      const wait = attempt();
+      if (wait === 0) return;
+      // Lock busy: try again in a moment. Else sleep until the window opens (re-checked: others may take it).
+      const ms = wait === undefined ? 2 + Math.random() * 3 : Math.min(wait, 1000);
+      await delay(Math.max(1, Math.ceil(ms)), undefined, signal ? { signal } : {});
+    }
+  }
+
+  return {
+    acquire(signal?: AbortSignal): Promise<void> {
+      if (signal?.aborted) return Promise.reject(signal.reason);
+      const mine = turn.then(() => acquireNow(signal));
+      turn = mine.catch(() => {});
+      if (!signal) return mine;
+      // An aborted caller does not wait for its turn.
+      return new Promise<void>((resolve, reject) => {
+        const onAbort = () => reject(signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+        mine.then(
+          () => {
+            signal.removeEventListener('abort', onAbort);
+            resolve();
+          },
+          (err: unknown) => {
+            signal.removeEventListener('abort', onAbort);
+            reject(err);
+          },
+        );
+      });
+    },
+    backoff(ms: number): void {
+      if (!(ms > 0)) return;
+      const until = now() + ms;
+      lastHold = Math.max(lastHold, until);
+      localHold = Math.max(localHold, until);
+      // Recorded for every process to see; if the lock stays busy, the hold still applies to this one.
+      retryLocked(() => {
+        const state = read();
+        if (state.holdUntil < until) write({ ...state, holdUntil: until });
+        return true;
+      });
+    },
+    heldUntil(): number {
+      return lastHold > now() ? lastHold : 0;
+    },
+  };
+}
+
+/** How long before a stall a start can still have been waiting to leave. */
+const STALL_REACH_MS = 20;
+const WATCH_EVERY_MS = 10;
+/** The watch stops this long after the last admission, so an idle process has no timer running. */
+const WATCH_IDLE_MS = 3000;
+
+/** Calls `onStall(ms, since)` (wall-clock start of the stall) when the event loop was blocked longer than `thresholdMs`. */
+function watchStalls(thresholdMs: number, onStall: (ms: number, since: number) => void): { touch(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  let last = 0;
+  let lastTouch = 0;
+  const tick = () => {
+    const t = performance.now();
+    const late = t - last - WATCH_EVERY_MS;
+    if (late > thresholdMs) onStall(Math.ceil(late), Date.now() - Math.ceil(t - last));
+    last = t;
+    if (t - lastTouch > WATCH_IDLE_MS) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  };
+  return {
+    touch() {
+      lastTouch = performance.now();
+      if (timer) return;
+      last = lastTouch;
+      timer = setInterval(tick, WATCH_EVERY_MS);
+      timer.unref();
+    },
+  };
+}
+
+/**
+ * The budget file of one key at one address. The service's limit is per key, so the key names the budget
+ * (profiles sharing a key share it too); only a digest of it is written, never the key.
+ */
+export function budgetFile(stateDirectory: string, baseUrl: string, apiKey: string): string {
+  const digest = createHash('sha256').update(`${baseUrl.replace(/\/+$/, '')}\u0000${apiKey}`).digest('hex');
+  return path.join(stateDirectory, 'budget', `${digest.slice(0, 24)}.json`);
+}

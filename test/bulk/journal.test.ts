@@ -1,0 +1,104 @@
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Journal, journalKey } from '../../src/bulk/journal.js';
+import { TrkError } from '../../src/errors.js';
+import { tempDir } from './helpers.js';
+
+const outcome = (n: string) => ({
+  accepted: [{ number: n, carrier: 3011, origin: 1, tag: '标签' }],
+  rejected: [{ number: `${n}X`, error: { code: -18019903, message: 'carrier cannot be detected' } }],
+  already: [],
+});
+
+function open(dir: string, restart = false) {
+  return Journal.open({ dir, key: 'k1', describe: { op: 'register' }, restart });
+}
+
+describe('Journal', () => {
+  it('records sends and outcomes, and reads them back in a later run', () => {
+    const dir = tempDir();
+    const j = open(dir);
+    expect(j.resumed).toBe(false);
+    j.markSent(0);
+    j.markDone(0, outcome('A'));
+    j.markSent(1);
+    j.markSent(2);
+    j.markUnsent(2);
+    j.close();
+
+    const again = open(dir);
+    expect(again.resumed).toBe(true);
+    expect(again.isDone(0)).toBe(true);
+    expect(again.outcome(0)).toEqual(outcome('A'));
+    expect(again.wasSent(1)).toBe(true);
+    expect(again.isDone(1)).toBe(false);
+    expect(again.wasSent(2)).toBe(false);
+    again.complete();
+    expect(existsSync(again.file)).toBe(false);
+  });
+
+  it('drops a torn last line (a kill in the middle of a write) and appends after it cleanly', () => {
+    const dir = tempDir();
+    const j = open(dir);
+    j.markSent(0);
+    j.markDone(0, outcome('A'));
+    j.markSent(1);
+    j.close();
+    appendFileSync(j.file, '{"t":"done","c":1,"a":[{"numb');
+
+    const again = open(dir);
+    expect(again.wasSent(1)).toBe(true);
+    expect(again.isDone(1)).toBe(false);
+    again.markDone(1, outcome('B'));
+    again.close();
+    const lines = readFileSync(j.file, 'utf8').trimEnd().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as { t: string }).t)).toEqual(['head', 'send', 'done', 'send', 'done']);
+    expect(open(dir).outcome(1)).toEqual(outcome('B'));
+  });
+
+  it('refuses a journal damaged in the middle', () => {
+    const dir = tempDir();
+    const j = open(dir);
+    j.markSent(0);
+    j.close();
+    writeFileSync(j.file, `${readFileSync(j.file, 'utf8')}garbage\n{"t":"send","c":1}\n`);
+    expect(() => open(dir)).toThrow(/damaged at line 3/);
+  });
+
+  it('lets one process at a time run an import, and takes over the lock of a dead one', () => {
+    const dir = tempDir();
+    const j = open(dir);
+    // Another live process (our parent) holds it.
+    writeFileSync(`${j.file}.lock`, String(process.ppid));
+    expect(() => open(dir)).toThrow(TrkError);
+    expect(() => open(dir)).toThrow(`another trk process (pid ${process.ppid}) is running this same import`);
+    // A pid that does not exist: taken over.
+    writeFileSync(`${j.file}.lock`, '999999999');
+    const again = open(dir);
+    again.close();
+    j.close();
+  });
+
+  it('--restart discards the journal; inspect reads done chunks without taking it', () => {
+    const dir = tempDir();
+    const j = open(dir);
+    j.markSent(3);
+    j.markDone(3, outcome('A'));
+    j.close();
+    expect(Journal.inspect(dir, 'k1')).toEqual(new Set([3]));
+    expect(Journal.inspect(dir, 'other')).toBeUndefined();
+    const fresh = open(dir, true);
+    expect(fresh.isDone(3)).toBe(false);
+    expect(fresh.isFresh).toBe(true);
+    fresh.close();
+  });
+
+  it('keys journals by everything that makes two runs the same', () => {
+    const a = journalKey({ op: 'register', input: 'file /x 10 1' });
+    expect(journalKey({ op: 'register', input: 'file /x 10 1' })).toBe(a);
+    expect(journalKey({ op: 'register', input: 'file /x 11 1' })).not.toBe(a);
+    expect(journalKey({ op: 'stoptrack', input: 'file /x 10 1' })).not.toBe(a);
+    expect(path.basename(open(tempDir()).file)).toBe('k1.jsonl');
+  });
+});

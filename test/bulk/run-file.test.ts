@@ -1,0 +1,247 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runBulkFromFile, type BulkFileOptions } from '../../src/bulk/run-file.js';
+import { InterruptedError, UsageError } from '../../src/errors.js';
+import { bulkSandbox, numberList, registrations, tempDir, testContext, writeInput, type BulkSandbox } from './helpers.js';
+
+let env: BulkSandbox | undefined;
+afterEach(async () => {
+  await env?.close();
+  env = undefined;
+});
+
+async function setup(opts: Parameters<typeof bulkSandbox>[0] = {}) {
+  env = await bulkSandbox(opts);
+  const dir = tempDir();
+  const ctx = testContext({ stateDir: path.join(dir, 'state'), settings: { baseUrl: env.sandbox.url, apiKey: env.sandbox.key } });
+  return { env, dir, ctx };
+}
+
+/** The real runtime: a client of its own on the context's settings, paced by the shared budget file. */
+function run(ctx: ReturnType<typeof testContext>, _e: BulkSandbox, opts: Omit<BulkFileOptions, 'client' | 'pacer'>) {
+  return runBulkFromFile(ctx, { progress: 'none', verifyDelayMs: 0, retryBaseMs: 50, ...opts });
+}
+
+/** Every input number registered exactly once, nothing else, and the quota charged once per number. */
+function expectExactlyOnce(e: BulkSandbox, numbers: readonly string[]): void {
+  const regs = registrations(e.sandbox);
+  const counts = [...regs.values()];
+  expect(counts.every((c) => c === 1)).toBe(true);
+  expect(new Set([...regs.keys()].map((k) => k.split('/')[0]))).toEqual(new Set(numbers));
+  expect(e.sandbox.account.quota.used).toBe(numbers.length);
+}
+
+describe('runBulkFromFile: register', () => {
+  it('registers every row of a CSV and summarises on stderr', async () => {
+    const { env: e, dir, ctx } = await setup();
+    const numbers = numberList(90);
+    const file = writeInput(dir, 'in.csv', `number,carrier,tag\n${numbers.map((n, i) => `${n},3011,t${i}`).join('\n')}\n`);
+    const report = await run(ctx, e, { operation: 'register', file });
+    expect(report.exitCode).toBe(0);
+    expect(report.summary?.accepted).toBe(90);
+    expect(report.results.accepted).toHaveLength(90);
+    expect(report.plan.requests).toBe(3);
+    expectExactlyOnce(e, numbers);
+    const tags = [...e.sandbox.account.store.values()].map((r) => r.tag).sort();
+    expect(tags).toContain('t89');
+    expect(ctx.io.stderrText()).toMatch(/register: 90 items in .*3 requests/);
+    expect(ctx.io.stderrText()).toMatch(/registered\s+90/);
+    // Complete: the journal is gone.
+    expect(readdirSync(path.join(dir, 'state', 'journals'))).toEqual([]);
+  });
+
+  it('reports every problem with its line number and sends nothing', async () => {
+    const { env: e, dir, ctx } = await setup();
+    const long = 'x'.repeat(101);
+    const file = writeInput(
+      dir,
+      'bad.csv',
+      [
+        'number,carrier,tag,lang,email',
+        'RR000000001CN,3011,ok,en,a@b.c',
+        'AB,3011,,,',
+        `RR000000002CN,3011,${long},,`,
+        'RR000000003CN,China Post,,,',
+        'RR000000004CN,,,klingon,',
+        'RR000000001CN,3011,again,,',
+        `RR000000005CN,,,,${'e'.repeat(251)}`,
+      ].join('\n'),
+    );
+    const err = await run(ctx, e, { operation: 'register', file }).catch((x: unknown) => x);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as UsageError).message).toBe(`6 problems in ${file}; nothing was sent`);
+    const lines = ctx.io.stderrText().trim().split('\n');
+    expect(lines).toEqual([
+      `${file} line 3: number "AB" is not 5 to 50 letters, digits or hyphens`,
+      `${file} line 4: tag longer than 100 characters (101)`,
+      `${file} line 5: carrier "China Post" is not a carrier code (a whole number from the carrier list)`,
+      `${file} line 6: lang "klingon" is not one of en, ja, fr, da, th, de, es, zh-hans`,
+      `${file} line 7: same number and carrier as line 2`,
+      `${file} line 8: email longer than 250 characters (251)`,
+    ]);
+    expect(e.sandbox.state().requests.total).toBe(0);
+  });
+
+  it('caps the problems shown and counts the rest', async () => {
+    const { env: e, dir, ctx } = await setup();
+    const file = writeInput(dir, 'bad.txt', `${Array.from({ length: 25 }, (_, i) => `bad_${i}`).join('\n')}\n`);
+    await expect(run(ctx, e, { operation: 'register', file })).rejects.toThrow('25 problems');
+    const lines = ctx.io.stderrText().trim().split('\n');
+    expect(lines).toHaveLength(21);
+    expect(lines[20]).toBe(`${file} ... and 5 more`);
+  });
+
+  it('uses a carrier name resolver when one is given', async () => {
+    const { env: e, dir, ctx } = await setup();
+    const file = writeInput(dir, 'in.csv', 'number,carrier\nRR000000001CN,China Post\n');
+    const report = await run(ctx, e, {
+      operation: 'register',
+      file,
+      resolveCarrier: (t) => (t.toLowerCase() === 'china post' ? 3011 : undefined),
+    });
+    expect(report.summary?.accepted).toBe(1);
+    expect([...registrations(e.sandbox).keys()]).toEqual(['RR000000001CN/3011']);
+  });
+
+  it('--dry-run reports requests, time and quota, and sends nothing', async () => {
+    const { env: e, dir, ctx } = await setup();
+    const numbers = numberList(100);
+    const file = writeInput(dir, 'in.csv', `number,lang\n${numbers.map((n, i) => `${n},${i < 30 ? 'en' : ''}`).join('\n')}\n`);
+    const report = await run(ctx, e, { operation: 'register', file, dryRun: true });
+    expect(report.plan).toMatchObject({ items: 100, requests: 3, units: 130, secondsAtCeiling: 1 });
+    const text = ctx.io.stderrText();
+    expect(text).toContain('100 items in 3 requests');
+    expect(text).toContain('quota: 130 units (30 with a translation language cost 2)');
+    expect(text).toContain('nothing was sent');
+    expect(e.sandbox.state().requests.total).toBe(0);
+  });
+
+  it('refuses when the quota cannot cover the file, saying how much is missing', async () => {
+    const { env: e, dir, ctx } = await setup({ quotaTotal: 100 });
+    const file = writeInput(dir, 'in.txt', `${numberList(150).join('\n')}\n`);
+    const err = (await run(ctx, e, { operation: 'register', file }).catch((x: unknown) => x)) as UsageError;
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err.exitCode).toBe(2);
+    expect(err.message).toBe(`not enough quota for ${file}: it needs 150 units, 100 are left (50 missing)`);
+    expect(e.sandbox.state().requests.byOperation).toEqual({ 'v2/getquota': 1 });
+  });
+
+  it('refuses when the daily cap cannot cover the file', async () => {
+    const { env: e, dir, ctx } = await setup({ maxTrackDaily: 120 });
+    const file = writeInput(dir, 'in.txt', `${numberList(150).join('\n')}\n`);
+    await expect(run(ctx, e, { operation: 'register', file })).rejects.toThrow(
+      "it needs 150 units, today's limit of 120 leaves 120 (30 missing)",
+    );
+    expect(e.sandbox.account.store.size).toBe(0);
+  });
+
+  it('counts already registered numbers as such, not as failures', async () => {
+    const { env: e, dir, ctx } = await setup();
+    const numbers = numberList(50);
+    const first = writeInput(dir, 'first.txt', `${numbers.slice(0, 10).join('\n')}\n`);
+    await run(ctx, e, { operation: 'register', file: first });
+    const all = writeInput(dir, 'all.txt', `${numbers.join('\n')}\n`);
+    const report = await run(ctx, e, { operation: 'register', file: all });
+    expect(report.exitCode).toBe(0);
+    expect(report.summary).toMatchObject({ accepted: 40, already: 10, rejected: 0 });
+    expect(ctx.io.stderrText()).toMatch(/already registered\s+10/);
+  });
+
+  it('writes rejected rows in the input\'s own columns, with the error, and exits 3', async () => {
+    const { env: e, dir, ctx } = await setup();
+    const rejects = path.join(dir, 'rejects.csv');
+    const file = writeInput(
+      dir,
+      'in.csv',
+      'Number,Tag,Carrier\nRR000000001CN,"a, quoted",3011\nXX00000001,two,\nRR000000002CN,three,\nXX00000002,"four ""q""",\n',
+    );
+    const report = await run(ctx, e, { operation: 'register', file, rejectsFile: rejects });
+    expect(report.exitCode).toBe(3);
+    expect(report.summary?.rejectedByCode).toEqual([{ code: -18019903, message: 'carrier cannot be detected', count: 2 }]);
+    expect(readFileSync(rejects, 'utf8')).toBe(
+      'Number,Tag,Carrier,error_code,error_message\n' +
+        'XX00000001,two,,-18019903,carrier cannot be detected\n' +
+        'XX00000002,"four ""q""",,-18019903,carrier cannot be detected\n',
+    );
+  });
+
+  it('reads stdin with -f -', async () => {
+    const { Readable } = await import('node:stream');
+    const { createTestIO } = await import('../../src/io.js');
+    env = await bulkSandbox();
+    const dir = tempDir();
+    const io = createTestIO({ stdin: Readable.from([`number\n${numberList(3).join('\n')}\n`]) });
+    const ctx = testContext({ stateDir: path.join(dir, 'state'), io, settings: { baseUrl: env.sandbox.url, apiKey: env.sandbox.key } });
+    const report = await run(ctx, env, { operation: 'register', file: '-' });
+    expect(report.summary?.accepted).toBe(3);
+    expect(readdirSync(path.join(dir, 'state', 'spool'))).toEqual([]);
+  });
+});
+
+describe('runBulkFromFile: faults', () => {
+  it('lost answers: no number registered twice, none missing', async () => {
+    const { env: e, dir, ctx } = await setup({ dropRate: 0.3, seed: 7 });
+    const numbers = numberList(400);
+    const file = writeInput(dir, 'in.txt', `${numbers.join('\n')}\n`);
+    const report = await run(ctx, e, { operation: 'register', file });
+    expect(e.sandbox.state().requests.dropped).toBeGreaterThan(0);
+    expect(report.summary?.accepted).toBe(400);
+    expect(report.summary?.verified).toBeGreaterThan(0);
+    expect(report.summary?.already).toBe(0);
+    expectExactlyOnce(e, numbers);
+  });
+
+  it('500 and 503: everything registered once', async () => {
+    const { env: e, dir, ctx } = await setup({ failureRate: 0.3, seed: 3 });
+    const numbers = numberList(300);
+    const file = writeInput(dir, 'in.txt', `${numbers.join('\n')}\n`);
+    const report = await run(ctx, e, { operation: 'register', file });
+    expect(e.sandbox.state().requests.injected.failures).toBeGreaterThan(0);
+    expect(report.summary?.accepted).toBe(300);
+    expectExactlyOnce(e, numbers);
+  });
+
+  it('429 bursts: all eventually accepted', async () => {
+    const { env: e, dir, ctx } = await setup({ burst429: 4, burst429EveryMs: 2500, burst429ForMs: 300 });
+    const numbers = numberList(320);
+    const file = writeInput(dir, 'in.txt', `${numbers.join('\n')}\n`);
+    const report = await run(ctx, e, { operation: 'register', file });
+    expect(e.sandbox.state().requests.byStatus['429']).toBeGreaterThan(0);
+    expect(report.summary?.accepted).toBe(320);
+    expectExactlyOnce(e, numbers);
+  });
+
+  it('Ctrl-C stops new requests, saves, exits 130; the same command resumes', async () => {
+    const { env: e, dir, ctx } = await setup({ latencyMs: 300 });
+    const numbers = numberList(400);
+    const file = writeInput(dir, 'in.txt', `${numbers.join('\n')}\n`);
+    let settledChunks = 0;
+    const first = run(ctx, e, {
+      operation: 'register',
+      file,
+      onItems: () => {
+        settledChunks += 1;
+        if (settledChunks === 3) ctx.abort();
+      },
+    }).catch((x: unknown) => x);
+    const err = await first;
+    expect(err).toBeInstanceOf(InterruptedError);
+    expect((err as InterruptedError).exitCode).toBe(130);
+    const done = e.sandbox.account.store.size;
+    expect(done).toBeGreaterThanOrEqual(120);
+    expect(done).toBeLessThan(400);
+    const journals = readdirSync(path.join(dir, 'state', 'journals'));
+    expect(journals.filter((f) => f.endsWith('.jsonl'))).toHaveLength(1);
+    expect(ctx.io.stderrText()).toContain('progress is saved');
+
+    const again = testContext({ stateDir: path.join(dir, 'state'), settings: { baseUrl: e.sandbox.url, apiKey: e.sandbox.key } });
+    const report = await run(again, e, { operation: 'register', file });
+    expect(report.summary?.fromJournal).toBe(done);
+    expect(report.summary?.accepted).toBe(400);
+    expect(report.results.accepted).toHaveLength(400);
+    expect(again.io.stderrText()).toContain(`resuming an interrupted run: ${done} done`);
+    expectExactlyOnce(e, numbers);
+    expect(existsSync(path.join(dir, 'state', 'journals', journals[0] as string))).toBe(false);
+  });
+});
