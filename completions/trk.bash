@@ -12,17 +12,17 @@ _trk_subcommands() {
 _trk_options() {
   case "$1" in
     '') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'register') printf '%s\n' '-f' '--file' '--carrier' '--param' '--tag' '--lang' '--email' '--final-carrier' '--no-auto-detection' '--order-no' '--order-time' '--remark' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'stop') printf '%s\n' '-f' '--file' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'retrack') printf '%s\n' '-f' '--file' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'delete') printf '%s\n' '-f' '--file' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'push') printf '%s\n' '-f' '--file' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'register') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--rejects' '--carrier' '--param' '--tag' '--lang' '--email' '--final-carrier' '--no-auto-detection' '--order-no' '--order-time' '--remark' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'stop') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--rejects' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'retrack') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--rejects' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'delete') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--rejects' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'push') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--rejects' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
     'list') printf '%s\n' '--status' '--carrier' '--tracking' '--origin' '--registered-since' '--registered-until' '--tracked-since' '--tracked-until' '--pushed-since' '--pushed-until' '--push-status' '--push-code' '--stopped-since' '--stopped-until' '--number' '--order-by' '--limit' '--page' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'info') printf '%s\n' '-f' '--file' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'info') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
     'quota') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
     'realtime') printf '%s\n' '--carrier' '--param' '--final-carrier' '--fresh' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'change-carrier') printf '%s\n' '-f' '--file' '--to' '--from' '--final-to' '--final-from' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'update') printf '%s\n' '-f' '--file' '--carrier' '--tag' '--param' '--lang' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'change-carrier') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--rejects' '--to' '--from' '--final-to' '--final-from' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'update') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--rejects' '--carrier' '--tag' '--param' '--lang' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
     'api') printf '%s\n' '-d' '--data' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
     'auth') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
     'auth login') printf '%s\n' '--with-key-stdin' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
@@ -53,6 +53,7 @@ _trk_takes_value() {
     '|--output'|\
     'register|-f'|\
     'register|--file'|\
+    'register|--rejects'|\
     'register|--carrier'|\
     'register|--param'|\
     'register|--tag'|\
@@ -69,6 +70,7 @@ _trk_takes_value() {
     'register|--output'|\
     'stop|-f'|\
     'stop|--file'|\
+    'stop|--rejects'|\
     'stop|--carrier'|\
     'stop|--profile'|\
     'stop|--base-url'|\
@@ -77,6 +79,7 @@ _trk_takes_value() {
     'stop|--output'|\
     'retrack|-f'|\
     'retrack|--file'|\
+    'retrack|--rejects'|\
     'retrack|--carrier'|\
     'retrack|--profile'|\
     'retrack|--base-url'|\
@@ -85,6 +88,7 @@ _trk_takes_value() {
     'retrack|--output'|\
     'delete|-f'|\
     'delete|--file'|\
+    'delete|--rejects'|\
     'delete|--carrier'|\
     'delete|--profile'|\
     'delete|--base-url'|\
@@ -93,6 +97,7 @@ _trk_takes_value() {
     'delete|--output'|\
     'push|-f'|\
     'push|--file'|\
+    'push|--rejects'|\
     'push|--carrier'|\
     'push|--profile'|\
     'push|--base-url'|\
@@ -124,6 +129,7 @@ _trk_takes_value() {
     'list|--output'|\
     'info|-f'|\
     'info|--file'|\
+    'info|--rejects'|\
     'info|--carrier'|\
     'info|--profile'|\
     'info|--base-url'|\
@@ -145,6 +151,7 @@ _trk_takes_value() {
     'realtime|--output'|\
     'change-carrier|-f'|\
     'change-carrier|--file'|\
+    'change-carrier|--rejects'|\
     'change-carrier|--to'|\
     'change-carrier|--from'|\
     'change-carrier|--final-to'|\
@@ -156,6 +163,7 @@ _trk_takes_value() {
     'change-carrier|--output'|\
     'update|-f'|\
     'update|--file'|\
+    'update|--rejects'|\
     'update|--carrier'|\
     'update|--tag'|\
     'update|--param'|\

@@ -8,7 +8,7 @@ import { errorOutcome, readGlobalOptions, resolveOutputFormat, runCli } from '..
 import { CredentialsError, InterruptedError, UsageError } from '../src/errors.js';
 import { createTestIO } from '../src/io.js';
 
-const env = () => ({ TRK_CONFIG_DIR: mkdtempSync(path.join(tmpdir(), 'trk-cli-')), TRK_STATE_DIR: mkdtempSync(path.join(tmpdir(), 'trk-st-')) });
+const env = () => ({ TRK_RES_URL: 'http://127.0.0.1:9', TRK_CONFIG_DIR: mkdtempSync(path.join(tmpdir(), 'trk-cli-')), TRK_STATE_DIR: mkdtempSync(path.join(tmpdir(), 'trk-st-')) });
 
 async function cli(argv: string[], extraEnv: NodeJS.ProcessEnv = {}) {
   const io = createTestIO();
@@ -83,7 +83,6 @@ describe('runCli', () => {
     [['realtime'], "trk: missing required argument 'number'"],
     [['list', '--status', 'Lost'], "trk: option '--status <status>' argument 'Lost' is invalid. Allowed choices are"],
     [['list', '--limit', '0'], 'trk: option \'--limit <n>\' argument \'0\' is invalid. --limit must be a positive integer.'],
-    [['register', '--carrier', 'dhl', 'AAA11111'], "argument 'dhl' is invalid. a carrier code must be an integer."],
     [['frobnicate'], "trk: unknown command 'frobnicate'"],
     [['list', '--json', '--csv'], 'trk: conflicting output formats: json, csv: give one of --json, --csv, --output'],
   ])('usage error %j → exit 2 with one line on stderr', async (argv, message) => {

@@ -9,6 +9,16 @@ export type InfoOptions = ItemSourceOptions;
 
 export async function runInfo(opts: InfoOptions, ctx: Context): Promise<number> {
   const { apiVersion } = await ctx.settings();
+  if (opts.file !== undefined) {
+    const { flagDefaults, refuseMixedSources, runFileCommand } = await import('../bulk/command.js');
+    refuseMixedSources(opts.numbers, opts.file);
+    return runFileCommand(ctx, {
+      operation: 'gettrackinfo',
+      flags: { ...opts, file: opts.file },
+      defaults: flagDefaults({ carrier: opts.carrier }),
+      print: (results) => printDetails(ctx, results, apiVersion),
+    });
+  }
   const targets = await collectTargets(opts, ctx, apiVersion);
   if (targets.length === 0) {
     ctx.info('no numbers given');

@@ -2,10 +2,11 @@
 // in the operation and in delete asking first, so they share this run function.
 
 import { numberCarrierBody, type NumberCarrierOperation } from '../api/operations.js';
-import type { NumberCarrierAccepted } from '../api/types.js';
+import type { ItemResults, NumberCarrierAccepted } from '../api/types.js';
 import type { Context } from '../context.js';
-import { ITEM_COLUMNS } from '../output/columns.js';
+import { itemColumns } from '../output/columns.js';
 import { printItemResults } from '../output/render.js';
+import { tableNames } from './shared/names.js';
 import { collectTargets, confirmOrRefuse, finishItems, plural, sendItems, type ItemSourceOptions, type TargetItem } from './shared/items.js';
 
 export type ItemAction = 'stop' | 'retrack' | 'delete' | 'push';
@@ -28,6 +29,26 @@ export type ItemActionOptions = ItemSourceOptions;
 
 export async function runItemAction(action: ItemAction, opts: ItemActionOptions, ctx: Context): Promise<number> {
   const op = ACTION_OPERATION[action];
+  if (opts.file !== undefined) {
+    const { flagDefaults, refuseMixedSources, runFileCommand } = await import('../bulk/command.js');
+    refuseMixedSources(opts.numbers, opts.file);
+    const columns = itemColumns(await tableNames(ctx));
+    return runFileCommand(ctx, {
+      operation: op,
+      flags: { ...opts, file: opts.file },
+      defaults: flagDefaults({ carrier: opts.carrier }),
+      print: (results) => printItemResults(ctx.io, results as ItemResults<NumberCarrierAccepted>, columns, ctx.global.output),
+      // Asked once the file is checked, with the count of what is left to delete.
+      ...(action === 'delete'
+        ? {
+            confirm: async (plan: { items: number; done: { items: number } }) => {
+              const what = plural(plan.items - plan.done.items, 'number');
+              await confirmOrRefuse(ctx, `Delete ${what} from the account? This cannot be undone.`, { what: `deleting ${what}` });
+            },
+          }
+        : {}),
+    });
+  }
   const { apiVersion } = await ctx.settings();
   const targets = await collectTargets(opts, ctx, apiVersion);
   // v1 delete needs the carrier: refused here, before the confirmation and before anything is sent.
@@ -44,7 +65,8 @@ export async function runItemAction(action: ItemAction, opts: ItemActionOptions,
   const run = await sendItems<TargetItem, NumberCarrierAccepted>(ctx, api, op, targets, (chunk) =>
     numberCarrierBody(api.version, op, chunk),
   );
-  return finishItems(ctx, run, (results) => printItemResults(ctx.io, results, ITEM_COLUMNS, ctx.global.output), {
+  const columns = itemColumns(await tableNames(ctx));
+  return finishItems(ctx, run, (results) => printItemResults(ctx.io, results, columns, ctx.global.output), {
     done: DONE[action],
   });
 }

@@ -7,9 +7,10 @@ import { LIMITS } from '../api/spec.js';
 import type { TrackListFilter, TrackRecord } from '../api/types.js';
 import type { Context } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
-import { RECORD_COLUMNS } from '../output/columns.js';
+import { recordColumns } from '../output/columns.js';
 import { toRecordView } from '../output/records.js';
 import { createRowWriter } from '../output/render.js';
+import { tableNames, viewNames } from './shared/names.js';
 import { parseTimeArg } from './shared/time.js';
 
 export interface ListOptions {
@@ -93,11 +94,14 @@ export function buildListFilter(opts: ListOptions, now: number): TrackListFilter
 
 export async function runList(opts: ListOptions, ctx: Context): Promise<number> {
   const { apiVersion } = await ctx.settings();
+  const many = opts.numbers !== undefined && new Set(opts.numbers.map((n) => n.trim()).filter(Boolean)).size > LIMITS.listNumberFilterMax;
+  if (many) return listMany(opts, ctx);
   const filter = buildListFilter(opts, ctx.now());
   // What the version cannot filter by is refused before anything is sent.
   trackListBody(apiVersion, filter);
   const api = await ctx.api();
-  const writer = createRowWriter(ctx.io, RECORD_COLUMNS, ctx.global.output);
+  const writer = createRowWriter(ctx.io, recordColumns(await tableNames(ctx)), ctx.global.output);
+  const viewOpts = await viewNames(ctx, api.version);
   const limit = opts.limit ?? Number.POSITIVE_INFINITY;
   let pageNo = opts.page ?? 1;
   let shown = 0;
@@ -112,7 +116,7 @@ export async function runList(opts: ListOptions, ctx: Context): Promise<number> 
       const records = env.data?.accepted ?? [];
       const take = records.slice(0, Math.max(0, limit - shown));
       writer.write(
-        take.map((r) => toRecordView(r, api.version)),
+        take.map((r) => toRecordView(r, api.version, viewOpts)),
         take,
       );
       shown += take.length;
@@ -129,5 +133,37 @@ export async function runList(opts: ListOptions, ctx: Context): Promise<number> 
   }
   const of = total !== undefined && total !== shown ? ` of ${total}` : '';
   ctx.info(`${shown} record${shown === 1 ? '' : 's'}${of}`);
+  return 0;
+}
+
+/**
+ * More numbers than one call takes: the bulk path asks for them 200 at a time (every page of each, exact
+ * matches only) and the records are written as each call completes. --page and --limit apply to one call's
+ * pages, so they are refused here.
+ */
+async function listMany(opts: ListOptions, ctx: Context): Promise<number> {
+  if (opts.page !== undefined || opts.limit !== undefined) {
+    throw new UsageError(`--page and --limit cannot be used with more than ${LIMITS.listNumberFilterMax} numbers`, 'drop them');
+  }
+  const filter = buildListFilter({ ...opts, numbers: undefined }, ctx.now());
+  const { apiVersion } = await ctx.settings();
+  trackListBody(apiVersion, filter);
+  const [{ listManyNumbers }, names, viewOpts] = await Promise.all([
+    import('../bulk/command.js'),
+    tableNames(ctx),
+    viewNames(ctx, apiVersion),
+  ]);
+  const writer = createRowWriter(ctx.io, recordColumns(names), ctx.global.output);
+  try {
+    await listManyNumbers(ctx, opts.numbers ?? [], filter, (records) => {
+      const typed = records as unknown as TrackRecord[];
+      writer.write(
+        typed.map((r) => toRecordView(r, apiVersion, viewOpts)),
+        typed,
+      );
+    });
+  } finally {
+    await writer.end();
+  }
   return 0;
 }

@@ -2,10 +2,11 @@
 // with --lang).
 
 import { registerBody } from '../api/operations.js';
-import type { RegisterAccepted, RegisterRequestItem } from '../api/types.js';
+import type { ItemResults, RegisterAccepted, RegisterRequestItem } from '../api/types.js';
 import type { Context } from '../context.js';
-import { REGISTER_ITEM_COLUMNS } from '../output/columns.js';
+import { itemColumns } from '../output/columns.js';
 import { printItemResults } from '../output/render.js';
+import { tableNames } from './shared/names.js';
 import { collectTargets, finishItems, sendItems, type ItemSourceOptions } from './shared/items.js';
 
 export interface RegisterOptions extends ItemSourceOptions {
@@ -38,6 +39,29 @@ export function registerItem(target: { number: string; carrier?: number }, opts:
 }
 
 export async function runRegister(opts: RegisterOptions, ctx: Context): Promise<number> {
+  if (opts.file !== undefined) {
+    // -f FILE: the bulk path (checked first, journaled, resumable); the flags apply to rows without the column.
+    const { flagDefaults, refuseMixedSources, runFileCommand } = await import('../bulk/command.js');
+    refuseMixedSources(opts.numbers, opts.file);
+    const columns = itemColumns({ origin: true, ...(await tableNames(ctx)) });
+    return runFileCommand(ctx, {
+      operation: 'register',
+      flags: { ...opts, file: opts.file },
+      defaults: flagDefaults({
+        carrier: opts.carrier,
+        param: opts.param,
+        tag: opts.tag,
+        lang: opts.lang,
+        email: opts.email,
+        final_carrier: opts.finalCarrier,
+        auto_detection: opts.autoDetection ? undefined : false,
+        order_no: opts.orderNo,
+        order_time: opts.orderTime,
+        remark: opts.remark,
+      }),
+      print: (results) => printItemResults(ctx.io, results as ItemResults<RegisterAccepted>, columns, ctx.global.output),
+    });
+  }
   const { apiVersion } = await ctx.settings();
   const targets = await collectTargets(opts, ctx, apiVersion);
   const items = targets.map((t) => registerItem(t, opts));
@@ -51,7 +75,8 @@ export async function runRegister(opts: RegisterOptions, ctx: Context): Promise<
   const run = await sendItems<RegisterRequestItem, RegisterAccepted>(ctx, api, 'register', items, (chunk) =>
     registerBody(api.version, chunk),
   );
-  return finishItems(ctx, run, (results) => printItemResults(ctx.io, results, REGISTER_ITEM_COLUMNS, ctx.global.output), {
+  const columns = itemColumns({ origin: true, ...(await tableNames(ctx)) });
+  return finishItems(ctx, run, (results) => printItemResults(ctx.io, results, columns, ctx.global.output), {
     done: 'registered',
   });
 }

@@ -85,7 +85,18 @@ describe('register', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'trk-bad-'));
     const bad = path.join(dir, 'bad.txt');
     writeFileSync(bad, 'RR123456789CN\n\u0000\u0001garbage line\nAB\n');
-    await expectRefused(['register', '-f', bad, '--csv'], /^trk: invalid tracking number .* \(line 2 of .*bad.txt\) and 1 more/);
+    {
+      // -f takes the bulk path: every problem with its line, then one error line; nothing sent.
+      const before = emu.requests();
+      const r = await run(['register', '-f', bad, '--csv']);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      const lines = r.stderr.trim().split('\n');
+      expect(lines[0]).toMatch(/bad\.txt line 2: number "\\u0000\\u0001garbage line" is not 5 to 50 letters, digits or hyphens$/);
+      expect(lines[1]).toMatch(/bad\.txt line 3: number "AB" is not 5 to 50 letters, digits or hyphens$/);
+      expect(lines[2]).toMatch(/^trk: 2 problems in .*bad\.txt; nothing was sent/);
+      expect(emu.requests()).toBe(before);
+    }
     await expectRefused(['register', '-f', path.join(dir, 'missing.txt')], /^trk: cannot read .*missing.txt: no such file/);
     await expectRefused(['register', 'RR123456789CN', '--order-no', 'A1'], /^trk: the v2 API cannot register order_no/);
     await expectRefused(['register', 'RR123456789CN', '--lang', 'xx'], /^trk: option '--lang <code>' argument 'xx' is invalid/);

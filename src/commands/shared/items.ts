@@ -20,6 +20,10 @@ export interface ItemSourceOptions {
   file?: string | undefined;
   /** `--carrier`: applies to rows without their own carrier. */
   carrier?: number | undefined;
+  /** With -f: `--dry-run`, `--restart`, `--rejects FILE` (see src/bulk/command.ts). */
+  dryRun?: boolean | undefined;
+  restart?: boolean | undefined;
+  rejects?: string | undefined;
 }
 
 /** A number with the carrier to use for it (its own column first, then --carrier). */

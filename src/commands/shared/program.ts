@@ -16,6 +16,7 @@ import {
 } from '../../api/spec.js';
 import type { Context } from '../../context.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
+import type { CarrierFlags } from './carrier-args.js';
 
 /** What a command does once its options are parsed: returns the exit code (undefined = 0). */
 export type Runner = (ctx: Context) => Promise<number | void>;
@@ -60,7 +61,12 @@ function nonNegativeInt(what: string) {
   };
 }
 
-const carrierCode = nonNegativeInt('a carrier code');
+/** A carrier code or name, kept as typed: names become codes when the command runs (see carrier-args.ts). */
+function carrierArg(value: string): string {
+  const t = value.trim();
+  if (t === '') throw new InvalidArgumentError('give a carrier code or name.');
+  return t;
+}
 
 /** `--number A,B --number C` → [A, B, C]. */
 function numberList(value: string, previous: string[] | undefined): string[] {
@@ -78,18 +84,36 @@ function maxLength(what: string, max: number) {
   };
 }
 
-const fileOption = () => new Option('-f, --file <file>', 'read numbers from a file, one per line or NUMBER,CARRIER (- for stdin)');
-const carrierOption = (what = 'carrier code') => new Option('--carrier <code>', what).argParser(carrierCode);
+const fileOption = () =>
+  new Option('-f, --file <file>', 'read numbers from a file: CSV with a header (number, carrier, tag, ...) or one number a line (- for stdin)');
+// With -f: the bulk path (src/bulk/): checked first, journaled, resumable, at the service's ceiling.
+const dryRunOption = () => new Option('--dry-run', 'with -f: check the file and report requests, time and quota; send nothing');
+const restartOption = () => new Option('--restart', 'with -f: ignore the saved progress of an interrupted run of the same file');
+const rejectsOption = () => new Option('--rejects <file>', 'with -f: write the rejected rows here (input columns plus error_code, error_message)');
+const carrierOption = (what = 'carrier code or name') => new Option('--carrier <carrier>', what).argParser(carrierArg);
 const numbersArgument = () => new Argument('[numbers...]', 'tracking numbers (or -f FILE, or piped on stdin)');
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
 const flag = (v: unknown): boolean => v === true;
 
-/** Options shared by item commands: numbers from arguments or a file, and an optional carrier. */
-function itemSource(numbers: string[], o: Raw) {
-  return { numbers, file: str(o.file), carrier: num(o.carrier) };
+/** Options shared by item commands: numbers from arguments or a file, and an optional carrier (resolved). */
+function itemSource(numbers: string[], o: Raw, carrier: number | undefined) {
+  return { numbers, file: str(o.file), carrier, ...bulkFlags(o) };
 }
+
+/** The bulk path's flags (meaningful with -f). */
+function bulkFlags(o: Raw) {
+  return { dryRun: flag(o.dryRun), restart: flag(o.restart), rejects: str(o.rejects) };
+}
+
+/** Codes of carrier flags given as codes or names; resolved at run time since a name needs the carrier list. */
+async function carrierCodes<K extends string>(ctx: Context, flags: CarrierFlags<K>): Promise<Record<K, number | undefined>> {
+  const { resolveCarrierFlags } = await import('./carrier-args.js');
+  return resolveCarrierFlags(ctx, flags);
+}
+
+const carrierFlag = (o: Raw) => ({ carrier: ['--carrier', o.carrier] as const });
 
 export function buildProgram(invoke: Invoker, version: string): Command {
   const program = new Command('trk');
@@ -109,12 +133,15 @@ export function buildProgram(invoke: Invoker, version: string): Command {
   cmd('register', 'register tracking numbers for automatic tracking (costs quota)')
     .addArgument(numbersArgument())
     .addOption(fileOption())
-    .addOption(carrierOption('carrier code (default: detected by the service)'))
+    .addOption(dryRunOption())
+    .addOption(restartOption())
+    .addOption(rejectsOption())
+    .addOption(carrierOption('carrier code or name (default: detected by the service)'))
     .option('--param <value>', 'extra tracking parameter some carriers need, e.g. US-10001')
     .addOption(new Option('--tag <text>', 'your own tag (at most 100 characters)').argParser(maxLength('a tag', LIMITS.tagMaxLength)))
     .addOption(new Option('--lang <code>', 'translate events into this language (1 extra quota unit)').choices(LANGUAGES))
     .addOption(new Option('--email <address>', 'customer e-mail for notifications').argParser(maxLength('an e-mail', LIMITS.emailMaxLength)))
-    .addOption(new Option('--final-carrier <code>', 'last-mile carrier code (postal numbers only)').argParser(carrierCode))
+    .addOption(new Option('--final-carrier <carrier>', 'last-mile carrier code or name (postal numbers only)').argParser(carrierArg))
     .option('--no-auto-detection', 'do not let the service guess the carrier when --carrier is not given')
     .option('--order-no <text>', 'order number (v2.1)')
     .option('--order-time <time>', 'order date or time (v2.1)')
@@ -123,15 +150,16 @@ export function buildProgram(invoke: Invoker, version: string): Command {
     .action((numbers: string[], o: Raw, c: Command) =>
       invoke(c, async () => {
         const { runRegister } = await import('../register.js');
-        return (ctx) =>
-          runRegister(
+        return async (ctx) => {
+          const codes = await carrierCodes(ctx, { ...carrierFlag(o), finalCarrier: ['--final-carrier', o.finalCarrier] });
+          return runRegister(
             {
-              ...itemSource(numbers, o),
+              ...itemSource(numbers, o, codes.carrier),
               param: str(o.param),
               tag: str(o.tag),
               lang: str(o.lang),
               email: str(o.email),
-              finalCarrier: num(o.finalCarrier),
+              finalCarrier: codes.finalCarrier,
               autoDetection: o.autoDetection !== false,
               orderNo: str(o.orderNo),
               orderTime: str(o.orderTime),
@@ -139,6 +167,7 @@ export function buildProgram(invoke: Invoker, version: string): Command {
             },
             ctx,
           );
+        };
       }),
     );
 
@@ -146,12 +175,15 @@ export function buildProgram(invoke: Invoker, version: string): Command {
     cmd(name, description)
       .addArgument(numbersArgument())
       .addOption(fileOption())
-      .addOption(carrierOption('only the record under this carrier (default: every carrier the number is registered with)'))
+      .addOption(dryRunOption())
+      .addOption(restartOption())
+      .addOption(rejectsOption())
+      .addOption(carrierOption('only the record under this carrier, a code or name (default: every carrier the number is registered with)'))
       .addHelpText('after', `\nExamples:\n${example}`)
       .action((numbers: string[], o: Raw, c: Command) =>
         invoke(c, async () => {
           const { runItemAction } = await import('../item-action.js');
-          return (ctx) => runItemAction(name, itemSource(numbers, o), ctx);
+          return async (ctx) => runItemAction(name, itemSource(numbers, o, (await carrierCodes(ctx, carrierFlag(o))).carrier), ctx);
         }),
       );
   simpleItemCommand('stop', 'stop automatic tracking of numbers', '  trk stop RR123456789CN');
@@ -193,11 +225,11 @@ export function buildProgram(invoke: Invoker, version: string): Command {
     .action((o: Raw, c: Command) =>
       invoke(c, async () => {
         const { runList } = await import('../list.js');
-        return (ctx) =>
+        return async (ctx) =>
           runList(
             {
               status: str(o.status),
-              carrier: num(o.carrier),
+              carrier: (await carrierCodes(ctx, carrierFlag(o))).carrier,
               tracking: str(o.tracking),
               origin: str(o.origin),
               registeredSince: str(o.registeredSince),
@@ -223,12 +255,14 @@ export function buildProgram(invoke: Invoker, version: string): Command {
   cmd('info', 'show stored tracking details of numbers (gettrackinfo)')
     .addArgument(numbersArgument())
     .addOption(fileOption())
-    .addOption(carrierOption('only the record under this carrier'))
+    .addOption(dryRunOption())
+    .addOption(rejectsOption())
+    .addOption(carrierOption('only the record under this carrier (code or name)'))
     .addHelpText('after', '\nExamples:\n  trk info RR123456789CN\n  trk info -f numbers.txt --csv > details.csv')
     .action((numbers: string[], o: Raw, c: Command) =>
       invoke(c, async () => {
         const { runInfo } = await import('../info.js');
-        return (ctx) => runInfo(itemSource(numbers, o), ctx);
+        return async (ctx) => runInfo(itemSource(numbers, o, (await carrierCodes(ctx, carrierFlag(o))).carrier), ctx);
       }),
     );
 
@@ -242,51 +276,55 @@ export function buildProgram(invoke: Invoker, version: string): Command {
 
   cmd('realtime', 'fetch current tracking data of one number from the carrier (costs quota)')
     .argument('<number>', 'tracking number')
-    .addOption(carrierOption('carrier code (default: detected by the service)'))
+    .addOption(carrierOption('carrier code or name (default: detected by the service)'))
     .option('--param <value>', 'extra tracking parameter')
-    .addOption(new Option('--final-carrier <code>', 'last-mile carrier code').argParser(carrierCode))
+    .addOption(new Option('--final-carrier <carrier>', 'last-mile carrier code or name').argParser(carrierArg))
     .option('--fresh', 'fetch from the carrier now instead of a result up to 3 hours old (10 quota units instead of 1)')
     .action((number: string, o: Raw, c: Command) =>
       invoke(c, async () => {
         const { runRealtime } = await import('../realtime.js');
-        return (ctx) =>
-          runRealtime(
-            { number, carrier: num(o.carrier), param: str(o.param), finalCarrier: num(o.finalCarrier), fresh: flag(o.fresh) },
-            ctx,
-          );
+        return async (ctx) => {
+          const codes = await carrierCodes(ctx, { ...carrierFlag(o), finalCarrier: ['--final-carrier', o.finalCarrier] });
+          return runRealtime({ number, carrier: codes.carrier, param: str(o.param), finalCarrier: codes.finalCarrier, fresh: flag(o.fresh) }, ctx);
+        };
       }),
     );
 
   cmd('change-carrier', 'change the carrier or last-mile carrier of numbers (at most 5 times each)')
     .addArgument(numbersArgument())
     .addOption(fileOption())
-    .addOption(new Option('--to <code>', 'new carrier code').argParser(carrierCode))
-    .addOption(new Option('--from <code>', 'current carrier code (needed when the number is registered under several)').argParser(carrierCode))
-    .addOption(new Option('--final-to <code>', 'new last-mile carrier code').argParser(carrierCode))
-    .addOption(new Option('--final-from <code>', 'current last-mile carrier code').argParser(carrierCode))
-    .addHelpText('after', '\nExamples:\n  trk change-carrier RR123456789CN --to 3011')
+    .addOption(dryRunOption())
+    .addOption(restartOption())
+    .addOption(rejectsOption())
+    .addOption(new Option('--to <carrier>', 'new carrier code or name').argParser(carrierArg))
+    .addOption(
+      new Option('--from <carrier>', 'current carrier code or name (needed when the number is registered under several)').argParser(carrierArg),
+    )
+    .addOption(new Option('--final-to <carrier>', 'new last-mile carrier code or name').argParser(carrierArg))
+    .addOption(new Option('--final-from <carrier>', 'current last-mile carrier code or name').argParser(carrierArg))
+    .addHelpText('after', '\nExamples:\n  trk change-carrier RR123456789CN --to 3011\n  trk change-carrier RR123456789CN --to "Yanwen"')
     .action((numbers: string[], o: Raw, c: Command) =>
       invoke(c, async () => {
         const { runChangeCarrier } = await import('../change-carrier.js');
-        return (ctx) =>
-          runChangeCarrier(
-            {
-              numbers,
-              file: str(o.file),
-              to: num(o.to),
-              from: num(o.from),
-              finalTo: num(o.finalTo),
-              finalFrom: num(o.finalFrom),
-            },
-            ctx,
-          );
+        return async (ctx) => {
+          const codes = await carrierCodes(ctx, {
+            to: ['--to', o.to],
+            from: ['--from', o.from],
+            finalTo: ['--final-to', o.finalTo],
+            finalFrom: ['--final-from', o.finalFrom],
+          });
+          return runChangeCarrier({ numbers, file: str(o.file), ...bulkFlags(o), ...codes }, ctx);
+        };
       }),
     );
 
   cmd('update', 'change the tag, parameter or translation language of numbers (changeinfo)')
     .addArgument(numbersArgument())
     .addOption(fileOption())
-    .addOption(carrierOption('only the record under this carrier'))
+    .addOption(dryRunOption())
+    .addOption(restartOption())
+    .addOption(rejectsOption())
+    .addOption(carrierOption('only the record under this carrier (code or name)'))
     .addOption(new Option('--tag <text>', 'new tag').argParser(maxLength('a tag', LIMITS.tagMaxLength)))
     .option('--param <value>', 'new extra tracking parameter')
     .addOption(new Option('--lang <code>', 'new translation language').choices(LANGUAGES))
@@ -294,7 +332,16 @@ export function buildProgram(invoke: Invoker, version: string): Command {
     .action((numbers: string[], o: Raw, c: Command) =>
       invoke(c, async () => {
         const { runUpdate } = await import('../update.js');
-        return (ctx) => runUpdate({ ...itemSource(numbers, o), tag: str(o.tag), param: str(o.param), lang: str(o.lang) }, ctx);
+        return async (ctx) =>
+          runUpdate(
+            {
+              ...itemSource(numbers, o, (await carrierCodes(ctx, carrierFlag(o))).carrier),
+              tag: str(o.tag),
+              param: str(o.param),
+              lang: str(o.lang),
+            },
+            ctx,
+          );
       }),
     );
 

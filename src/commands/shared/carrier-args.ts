@@ -1,0 +1,41 @@
+// Carrier flags (--carrier, --final-carrier, --to, --from, --final-to, --final-from) take a code or a name
+// (`--carrier "DHL Express"`). commander keeps them as typed; they become codes here, once the command runs,
+// because a name needs the carrier list. A code is checked against the cached list only (never fetched), so
+// numeric codes keep working offline; the first name fetches the list when there is no cached copy.
+
+import { carrierResolver } from '../../carriers/lookup.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+
+/** By key: the flag's name (for messages) and its value as typed (undefined when the flag was not given). */
+export type CarrierFlags<K extends string> = Readonly<Record<K, readonly [flag: string, value: unknown]>>;
+
+/**
+ * The codes of the given carrier flags, by key; absent flags stay undefined. Every flag is resolved before
+ * anything is sent: an unknown or ambiguous name is a UsageError (exit 2) naming the flag and, when ambiguous,
+ * the candidates.
+ */
+export async function resolveCarrierFlags<K extends string>(
+  ctx: Context,
+  flags: CarrierFlags<K>,
+): Promise<Record<K, number | undefined>> {
+  const resolve = carrierResolver(ctx);
+  const out = {} as Record<K, number | undefined>;
+  for (const key of Object.keys(flags) as K[]) {
+    const [flag, value] = flags[key];
+    out[key] = value === undefined ? undefined : await resolveOne(resolve, flag, value);
+  }
+  return out;
+}
+
+async function resolveOne(resolve: (text: string) => Promise<number>, flag: string, value: unknown): Promise<number> {
+  try {
+    // A number (from a caller other than commander) is a code like its text.
+    return await resolve(String(value));
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    // `carrier "DHL" is ambiguous: ...` → `--to "DHL" is ambiguous: ...`, so the message says which flag.
+    const message = err.message.startsWith('carrier ') ? `${flag} ${err.message.slice('carrier '.length)}` : `${flag}: ${err.message}`;
+    throw new UsageError(message, err.hint);
+  }
+}

@@ -1,0 +1,23 @@
+// Carrier and country names for what commands print. Names come from the cached reference lists only (never a
+// network call just for names; see carriers/lookup.ts): without a cache, tables show bare codes.
+
+import type { ApiVersion } from '../../api/spec.js';
+import { carrierNames, countryNames } from '../../carriers/lookup.js';
+import type { Context } from '../../context.js';
+import type { ColumnOptions } from '../../output/columns.js';
+import type { ViewOptions } from '../../output/records.js';
+import { resolveFormat } from '../../output/render.js';
+
+/** Carrier names beside codes, for tables only: CSV, TSV and JSON keep the bare codes a script expects. */
+export async function tableNames(ctx: Context): Promise<ColumnOptions> {
+  if (resolveFormat(ctx.io, ctx.global.output) !== 'table') return {};
+  return { carrierName: await carrierNames(ctx) };
+}
+
+/**
+ * v1 sends countries as numeric keys of the service's country list; they become ISO codes (as v2 sends them)
+ * when the lists are cached, so CSV columns read alike whatever the version. Other versions need nothing.
+ */
+export async function viewNames(ctx: Context, version: ApiVersion): Promise<ViewOptions> {
+  return version === 'v1' ? { countryName: await countryNames(ctx) } : {};
+}
