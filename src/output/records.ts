@@ -159,11 +159,12 @@ function v1Record(o: Obj, opts: ViewOptions): RecordView {
   const ts = o.ts;
   const tracking = ts === true || ts === 1 ? 'Tracking' : ts === false || ts === 0 ? 'Stopped' : null;
   const sr = num(o, 'sr');
-  // `ps` is the webhook's HTTP status; 0 or absent means nothing was pushed. v1 lists no push state of its own, so
-  // it is derived the way v2 defines it: 200 is success, any other status a failed push.
+  // `ps` is the webhook's HTTP status. v1 lists no push state of its own, so it is derived the way v2 defines it:
+  // 200 is success, any other status a failed push. Without a push time, 0 (or nothing) means never pushed; with
+  // one, 0 is a push that got no HTTP answer at all (v2 reports that as Failure with code 0).
   const ps = num(o, 'ps');
-  const pushCode = ps === null || ps === 0 ? null : ps;
   const pushed = toIsoUtc(str(o, 'pt'));
+  const pushCode = pushed === null && (ps === null || ps === 0) ? null : ps;
   const pushStatus = pushCode === null ? (pushed === null ? 'NotPushed' : null) : pushCode === 200 ? 'Success' : 'Failure';
   return {
     number: str(o, 'number') ?? '',

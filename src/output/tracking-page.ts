@@ -261,9 +261,16 @@ function eventLines(
   if (where) head.push(where);
   const by = providerNames(e, view, lookup);
   if (by) head.push(c.dim(by));
+  const plainHead = `  ${[time || 'time unknown', where, by].filter((x) => x !== '').join('  ')}`;
+  // v2.1 gives each event its sub-status: in words at the end of the first line when it fits, else on a line of
+  // its own below the description. Customs ones get their own highlighted line (below).
+  const sub = e.sub_status && !isCustomsSubStatus(e.sub_status) ? `(${clean(subStatusWords(e.sub_status))})` : '';
+  const subInHead = sub !== '' && textWidth(plainHead) + 2 + textWidth(sub) <= width;
+  if (subInHead) head.push(c.dim(sub));
   lines.push(`  ${head.join('  ')}`);
   const text = clean(e.description);
   for (const l of wrapText(text, width - 6)) lines.push(`      ${l}`);
+  if (sub !== '' && !subInHead) for (const l of wrapText(sub, width - 6)) lines.push(c.dim(`      ${l}`));
   const tr = clean(e.translation);
   if (tr && tr !== text) for (const l of wrapText(tr, width - 6)) lines.push(c.dim(`      ${l}`));
   if (isCustomsSubStatus(e.sub_status)) lines.push(`      ${c.yellow(`customs: ${subStatusWords(e.sub_status!)}`)}`);

@@ -2,13 +2,11 @@
 // v2 and v2.1: header `sign` = sha256hex(<raw body> + "/" + key).
 // v1: `sign` inside the body = sha256hex(<event> + "/" + <compact JSON of data> + "/" + key), and the body
 // is {event, sign, data} in that order (as the service's captured v1 push shows).
+// The signing itself is the one implementation trk verifies with (src/webhook/verify.ts), so the emulator and
+// `trk webhook verify/listen` cannot drift apart; the end-to-end tests check it against the spec's rule.
 
-import { createHash } from 'node:crypto';
 import type { ApiVersion } from '../api/spec.js';
-
-export function sha256hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
+import { signedV1Body, signV2 } from '../webhook/verify.js';
 
 export function signedWebhook(
   version: ApiVersion,
@@ -16,13 +14,7 @@ export function signedWebhook(
   data: Record<string, unknown>,
   key: string,
 ): { headers: Record<string, string>; body: string } {
-  if (version === 'v1') {
-    const dataText = JSON.stringify(data);
-    const sign = sha256hex(`${event}/${dataText}/${key}`);
-    // Built by hand so that `data` is byte-for-byte the text that was signed.
-    const body = `{"event":${JSON.stringify(event)},"sign":"${sign}","data":${dataText}}`;
-    return { headers: { 'content-type': 'application/json' }, body };
-  }
+  if (version === 'v1') return { headers: { 'content-type': 'application/json' }, body: signedV1Body(event, data, key) };
   const body = JSON.stringify({ event, data });
-  return { headers: { 'content-type': 'application/json', sign: sha256hex(`${body}/${key}`) }, body };
+  return { headers: { 'content-type': 'application/json', sign: signV2(body, key) }, body };
 }

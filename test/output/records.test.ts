@@ -121,6 +121,13 @@ describe('toRecordView', () => {
       push_code: 500,
       pushed: '2022-01-01T00:00:00Z',
     });
+    // A push time with status 0: pushed, but no HTTP answer (v2 says Failure, code 0).
+    expect(toRecordView({ number: 'A', e: 10, ps: 0, pt: '2022-01-01 00:00:00' }, 'v1')).toMatchObject({
+      push_status: 'Failure',
+      push_code: 0,
+    });
+    // Status 0 without a push time: never pushed (the live service's answers look so).
+    expect(toRecordView({ number: 'A', e: 10, ps: 0 }, 'v1')).toMatchObject({ push_status: 'NotPushed', push_code: null, pushed: null });
   });
 
   it('uses a country lookup for v1 numeric countries when given', () => {

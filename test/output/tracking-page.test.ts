@@ -115,7 +115,12 @@ describe('renderTrackingPage (v2 fixtures)', () => {
     };
     item.track_info.latest_status = { status: 'InTransit', sub_status: 'InTransit_CustomsProcessing', sub_status_descr: null };
     item.track_info.tracking.providers[0]!.events[0]!.sub_status = 'InTransit_CustomsProcessing';
+    item.track_info.tracking.providers[0]!.events[1]!.sub_status = 'InTransit_Departure';
     const text = page(item, 'v2.1');
+    // Other per-event sub-statuses in words at the end of the event's first line; the customs one has its own line.
+    const heads = text.split('\n').filter((l) => /^ {2}\d{4}-/.test(l));
+    expect(heads[1]).toMatch(/ \(left the origin port\)$/);
+    expect(heads[0]).not.toMatch(/\)$/);
     expect(text).toContain('In transit — in customs');
     expect(text).toMatch(/Customs\s+in customs\s+2026-06-29 21:05 \+08:00/);
     expect(text).toContain('customs: in customs');
