@@ -2,7 +2,10 @@
 // on first use, api() builds the HTTP client (and starts the embedded emulator for --sandbox) on first use,
 // so `trk help exit-codes` or a usage error never opens a file or a socket.
 
+import path from 'node:path';
 import type { ApiClient, ApiClientOptions } from './api/client.js';
+import type { Pacer } from './api/pacer.js';
+import { LIMITS } from './api/spec.js';
 import type { Settings } from './config/settings.js';
 import type { Context, GlobalOptions, Prompter } from './context.js';
 import { CredentialsError } from './errors.js';
@@ -51,6 +54,7 @@ export function createContext(opts: ContextOptions): Context {
   const debugOn = debugEnabled(env, global);
   let settingsPromise: Promise<Settings> | undefined;
   let apiPromise: Promise<ApiClient> | undefined;
+  let pacerPromise: Promise<Pacer> | undefined;
   let prompter: Prompter | undefined;
   const closers: (() => Promise<void>)[] = [];
 
@@ -83,6 +87,22 @@ export function createContext(opts: ContextOptions): Context {
     return settingsPromise;
   };
 
+  const pacer = (): Promise<Pacer> => {
+    pacerPromise ??= (async () => {
+      const s = await settings();
+      // The embedded emulator lives in this process: no other process shares its budget.
+      if (s.sandbox || !s.apiKey) return (await import('./api/pacer.js')).processPacer();
+      const [{ budgetFile, createSharedPacer }, { ensurePrivateDir, stateDir }] = await Promise.all([
+        import('./api/shared-pacer.js'),
+        import('./config/paths.js'),
+      ]);
+      const file = budgetFile(stateDir(env), s.baseUrl, s.apiKey);
+      ensurePrivateDir(path.dirname(file));
+      return createSharedPacer({ file, perSecond: LIMITS.requestsPerSecond });
+    })();
+    return pacerPromise;
+  };
+
   const api = (): Promise<ApiClient> => {
     apiPromise ??= (async () => {
       const s = await settings();
@@ -100,11 +120,17 @@ export function createContext(opts: ContextOptions): Context {
         debug(`sandbox: embedded emulator at ${sandbox.url}`);
       }
       if (!apiKey) throw new CredentialsError(NO_KEY_MESSAGE, NO_KEY_HINT);
-      const { createApiClient } = await import('./api/client.js');
+      const [{ createApiClient }, { stoppablePacer }, budget] = await Promise.all([
+        import('./api/client.js'),
+        import('./api/pacer.js'),
+        pacer(),
+      ]);
       const client = createApiClient({
         baseUrl,
         apiKey,
         version: s.apiVersion,
+        // After Ctrl-C nothing more starts; requests already on the wire finish.
+        pacer: stoppablePacer(budget, signal),
         ...requestHooks(debug, info),
       });
       closers.unshift(() => client.close());
@@ -119,6 +145,7 @@ export function createContext(opts: ContextOptions): Context {
     global,
     settings,
     api,
+    pacer,
     get prompter() {
       prompter ??= createPrompter(io, signal);
       return prompter;

@@ -2,6 +2,7 @@
 // sandbox, prompts) is built lazily on first use, so `trk --help` and `trk completion` never touch them.
 
 import type { ApiClient } from './api/client.js';
+import type { Pacer } from './api/pacer.js';
 import type { Settings } from './config/settings.js';
 import type { IO } from './io.js';
 import type { OutputFormat } from './output/format.js';
@@ -34,6 +35,11 @@ export interface Context {
   settings(): Promise<Settings>;
   /** The API client for the resolved settings; throws CredentialsError when no key is configured. */
   api(): Promise<ApiClient>;
+  /**
+   * The rate budget the client starts its requests under: shared by every trk process on the same key
+   * (the service counts requests per key), or this process's own with --sandbox.
+   */
+  pacer(): Promise<Pacer>;
   readonly prompter: Prompter;
   /** Milliseconds since the epoch; replaceable in tests. */
   now(): number;

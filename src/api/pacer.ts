@@ -124,3 +124,14 @@ export function processPacer(): Pacer {
   shared ??= createPacer({ perSecond: LIMITS.requestsPerSecond, marginMs: DEFAULT_MARGIN_MS });
   return shared;
 }
+
+/**
+ * Admissions wait as `inner`'s do, but are refused once `stop` aborts: on Ctrl-C nothing more leaves while the
+ * requests already on the wire finish.
+ */
+export function stoppablePacer(inner: Pacer, stop: AbortSignal): Pacer {
+  return {
+    acquire: (signal) => inner.acquire(signal ? AbortSignal.any([signal, stop]) : stop),
+    backoff: (ms) => inner.backoff(ms),
+  };
+}

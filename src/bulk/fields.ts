@@ -4,6 +4,7 @@
 // ignored with a note, so that the file a shop imported can be reused to stop or delete the same numbers.
 
 import type { ApiVersion } from '../api/spec.js';
+import type { ChangeCarrierRequestItem, RegisterRequestItem } from '../api/types.js';
 
 /** Operations the bulk path runs. `gettracklist` is `trk list --number` with more numbers than one call takes. */
 export const BULK_OPERATIONS = [
@@ -86,23 +87,7 @@ export function normaliseHeader(cell: string): string {
 export type RowValues = Partial<Record<ColumnName, string>>;
 
 /** A row made ready for the wire (v2 field names; the v1 mapping is the body builders' business). */
-export interface BulkItem {
-  number: string;
-  carrier?: number;
-  param?: string;
-  tag?: string;
-  lang?: string;
-  email?: string;
-  final_carrier?: number;
-  auto_detection?: boolean;
-  order_no?: string;
-  order_time?: string;
-  remark?: string;
-  carrier_old?: number;
-  carrier_new?: number;
-  final_carrier_old?: number;
-  final_carrier_new?: number;
-}
+export type BulkItem = RegisterRequestItem & Omit<ChangeCarrierRequestItem, 'number'>;
 
 /** The carrier that makes a row unique for `op` (number + this is the duplicate key and the journal's match). */
 export function identityCarrier(op: BulkOperation, item: BulkItem): number | undefined {

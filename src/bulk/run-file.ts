@@ -23,7 +23,7 @@ import { assertUnchanged, prepareInput } from './input.js';
 import { Journal, journalKey } from './journal.js';
 import { createProgress, duration, fmt, progressMode, type ProgressMode } from './progress.js';
 import { ResultSink, summaryLines, type BulkSummary } from './results.js';
-import { runChunks, stoppablePacer } from './runner.js';
+import { runChunks } from './runner.js';
 import { chunkSize, inputChunks, scanInput, type ScanResult } from './scan.js';
 import { checkDefaults, type CarrierResolver } from './validate.js';
 
@@ -33,8 +33,6 @@ export interface BulkFileOptions {
   file?: string | undefined;
   /** Instead of a file: numbers given on the command line (`trk list --number` with more than 200). */
   numbers?: readonly string[] | undefined;
-  /** Default: the client's version, else the settings'. */
-  version?: ApiVersion | undefined;
   dryRun?: boolean | undefined;
   /** Discard the journal of an interrupted run of the same import and start from the top. */
   restart?: boolean | undefined;
@@ -56,8 +54,7 @@ export interface BulkFileOptions {
   progress?: ProgressMode | undefined;
   /**
    * The client to send with, and the pacer it admits requests with (told to hold starts after failures).
-   * Default: a client of its own on the settings, paced by the budget shared by every trk process on the same
-   * key (see shared-budget.ts); with --sandbox, the context's client.
+   * Default: the context's, paced by the budget shared by every trk process on the same key.
    */
   client?: ApiClient | undefined;
   pacer?: Pacer | undefined;
@@ -98,7 +95,7 @@ export interface BulkReport {
 export async function runBulkFromFile(ctx: Context, opts: BulkFileOptions): Promise<BulkReport> {
   const started = ctx.now();
   const settings = await ctx.settings();
-  const version = opts.client?.version ?? opts.version ?? settings.apiVersion;
+  const version = opts.client?.version ?? settings.apiVersion;
   const op = opts.operation;
   const scanOpts = {
     operation: op,
@@ -156,7 +153,7 @@ export async function runBulkFromFile(ctx: Context, opts: BulkFileOptions): Prom
     const onInterrupt = () => stop.abort(ctx.signal.reason);
     if (ctx.signal.aborted) onInterrupt();
     ctx.signal.addEventListener('abort', onInterrupt, { once: true });
-    const runtime = await bulkRuntime(ctx, settings, version, opts, stop.signal, state);
+    const runtime = await bulkRuntime(ctx, opts);
     let journal: Journal | undefined;
     try {
       journal = journaled
@@ -234,7 +231,6 @@ export async function runBulkFromFile(ctx: Context, opts: BulkFileOptions): Prom
       // Kept for a resume when anything was sent; a journal this run created and never used goes.
       if (journal?.isFresh) journal.complete();
       else journal?.close();
-      await runtime.close();
     }
   } finally {
     await source.cleanup();
@@ -244,43 +240,14 @@ export async function runBulkFromFile(ctx: Context, opts: BulkFileOptions): Prom
 interface BulkRuntime {
   client: ApiClient;
   pacer: Pacer | undefined;
-  close(): Promise<void>;
 }
 
-async function bulkRuntime(
-  ctx: Context,
-  settings: Settings,
-  version: ApiVersion,
-  opts: BulkFileOptions,
-  stop: AbortSignal,
-  state: string,
-): Promise<BulkRuntime> {
-  if (opts.client) return { client: opts.client, pacer: opts.pacer, close: async () => {} };
-  if (settings.sandbox) {
-    // The embedded emulator lives in this process: the context's client and its pacer.
-    const [client, { processPacer }] = await Promise.all([ctx.api(), import('../api/pacer.js')]);
-    return { client, pacer: processPacer(), close: async () => {} };
-  }
-  if (!settings.apiKey) throw new CredentialsError('no API key configured', 'run "trk auth login" or set TRK_API_KEY');
-  const [{ createApiClient }, { budgetFile, createSharedPacer }, { ensurePrivateDir }] = await Promise.all([
-    import('../api/client.js'),
-    import('./shared-budget.js'),
-    import('../config/paths.js'),
-  ]);
-  const file = budgetFile(state, settings.baseUrl, settings.apiKey);
-  ensurePrivateDir(path.dirname(file));
-  const shared = createSharedPacer({ file, perSecond: LIMITS.requestsPerSecond });
-  const client = createApiClient({
-    baseUrl: settings.baseUrl,
-    apiKey: settings.apiKey,
-    version,
-    pacer: stoppablePacer(shared, stop),
-    onRequest: (log) => {
-      const note = log.note ? `: ${log.note}` : '';
-      ctx.debug(`request ${log.operation} ${log.status} ${log.ms} ms ${log.items} item${log.items === 1 ? '' : 's'}${note}`);
-    },
-  });
-  return { client, pacer: shared, close: () => client.close() };
+async function bulkRuntime(ctx: Context, opts: BulkFileOptions): Promise<BulkRuntime> {
+  if (opts.client) return { client: opts.client, pacer: opts.pacer };
+  // The context's client starts requests under the budget shared by every process on this key, and stops
+  // admitting new ones on Ctrl-C while those on the wire finish.
+  const [client, pacer] = await Promise.all([ctx.api(), ctx.pacer()]);
+  return { client, pacer };
 }
 
 /** Refuse (exit 2) when the quota or today's cap cannot cover `needed` units. v1 has no quota operation. */

@@ -518,14 +518,3 @@ function recordFinalCarrier(record: Record<string, unknown>): number | undefined
   const c = record.final_carrier ?? record.w2;
   return typeof c === 'number' ? c : undefined;
 }
-
-/**
- * A pacer for the bulk client: admissions wait as `inner`'s do, but are refused once `stop` aborts, so that on
- * Ctrl-C nothing more leaves while the requests already on the wire (called without a signal) finish.
- */
-export function stoppablePacer(inner: Pacer, stop: AbortSignal): Pacer {
-  return {
-    acquire: (signal) => inner.acquire(signal ? AbortSignal.any([signal, stop]) : stop),
-    backoff: (ms) => inner.backoff(ms),
-  };
-}

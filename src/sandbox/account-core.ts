@@ -30,16 +30,8 @@ export interface AccountCore {
   webhookVersion(rec: RecordState): ApiVersion;
 }
 
-export interface NewRecord {
-  number: string;
-  carrier: number;
-  finalCarrier: number;
-  param: string | null;
-  tag: string | null;
-  email: string | null;
-  lang: string | null;
-  orderNo: string | null;
-  orderTime: string | null;
-  remark: string | null;
-  version: ApiVersion;
-}
+/** What a registration gives a new record; the rest of its state starts at defaults. */
+export type NewRecord = Pick<
+  RecordState,
+  'number' | 'carrier' | 'finalCarrier' | 'param' | 'tag' | 'email' | 'lang' | 'orderNo' | 'orderTime' | 'remark' | 'version'
+>;

@@ -9,6 +9,7 @@ import { createPacer, type Pacer } from '../../src/api/pacer.js';
 import type { ApiVersion } from '../../src/api/spec.js';
 import type { Settings } from '../../src/config/settings.js';
 import type { Context, GlobalOptions } from '../../src/context.js';
+import { createContext } from '../../src/context-impl.js';
 import { createTestIO, type TestIO } from '../../src/io.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 
@@ -36,47 +37,37 @@ export interface TestContext extends Context {
   abort(): void;
 }
 
+/**
+ * The context the CLI builds, on settings from the environment: its client is paced by the budget shared by
+ * every process on the key, as in real runs. `client`/`pacer` replace them where a test needs its own.
+ */
 export function testContext(opts: {
   stateDir: string;
-  settings?: Partial<Settings>;
+  settings?: Partial<Pick<Settings, 'baseUrl' | 'apiKey' | 'apiVersion'>>;
   global?: GlobalOptions;
   io?: TestIO;
   client?: ApiClient;
+  pacer?: Pacer;
 }): TestContext {
   const io = opts.io ?? createTestIO();
   const controller = new AbortController();
-  const settings: Settings = {
-    profile: 'default',
-    baseUrl: 'http://127.0.0.1:9',
-    apiVersion: 'v2',
-    apiKey: 'test-key',
-    resUrl: 'http://127.0.0.1:9',
-    sandbox: false,
-    sources: { profile: 'default', baseUrl: 'default', apiVersion: 'default', apiKey: 'default', resUrl: 'default' },
-    ...opts.settings,
+  const s = { baseUrl: 'http://127.0.0.1:9', apiKey: 'test-key', apiVersion: 'v2', ...opts.settings };
+  const env: NodeJS.ProcessEnv = {
+    TRK_STATE_DIR: opts.stateDir,
+    TRK_CONFIG_DIR: path.join(opts.stateDir, 'config'),
+    TRK_BASE_URL: s.baseUrl,
+    TRK_API_KEY: s.apiKey,
+    TRK_API_VERSION: s.apiVersion,
+    TRK_RES_URL: 'http://127.0.0.1:9',
   };
-  const global = opts.global ?? {};
+  const ctx = createContext({ io, env, global: opts.global ?? {}, signal: controller.signal });
   return {
+    ...ctx,
+    // Spread drops the prompter getter: tests answer no.
+    prompter: { confirm: async () => false, input: async () => '', password: async () => '' },
     io,
-    env: { TRK_STATE_DIR: opts.stateDir },
-    global,
-    settings: async () => settings,
-    api: async () => {
-      if (!opts.client) throw new Error('no client in this test');
-      return opts.client;
-    },
-    prompter: {
-      confirm: async () => false,
-      input: async () => '',
-      password: async () => '',
-    },
-    now: () => Date.now(),
-    info: (line) => {
-      if (!global.quiet) io.err(line);
-    },
-    debug: () => {},
-    signal: controller.signal,
-    dispose: async () => {},
+    ...(opts.client ? { api: async () => opts.client as ApiClient } : {}),
+    ...(opts.pacer ? { pacer: async () => opts.pacer as Pacer } : {}),
     abort: () => controller.abort(),
   };
 }

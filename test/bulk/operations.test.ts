@@ -74,7 +74,8 @@ describe('bulk operations other than register', () => {
 
   it('change-carrier after lost answers is looked up, not charged twice', async () => {
     const { e, dir, run } = await setup();
-    const numbers = numberList(120);
+    // Ten chunks, so that the seeded 40 % of lost answers surely hits some.
+    const numbers = numberList(400);
     await run({ operation: 'register', file: writeInput(dir, 'reg.txt', `${numbers.join('\n')}\n`) });
     // Let every record get its first result: a change is refused while the last one is pending.
     await e.sandbox.advance(3_600_000);
@@ -84,10 +85,10 @@ describe('bulk operations other than register', () => {
     const report = await run({ operation: 'changecarrier', file });
     e.sandbox.setFaults({ dropRate: 0 });
     expect(e.sandbox.state().requests.dropped).toBeGreaterThan(0);
-    expect(report.summary?.accepted).toBe(120);
+    expect(report.summary?.accepted).toBe(400);
     expect(report.summary?.verified).toBeGreaterThan(0);
     expect([...e.sandbox.account.store.values()].every((r) => r.carrier === 21051 && r.changeCount === 1)).toBe(true);
-    expect(e.sandbox.account.quota.used - usedBefore).toBe(120);
+    expect(e.sandbox.account.quota.used - usedBefore).toBe(400);
   });
 
   it('list --number with more than 200 numbers: exact matches, in calls of 200, every page', async () => {

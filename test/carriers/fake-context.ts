@@ -52,6 +52,9 @@ export function fakeContext(
     },
     debug: () => {},
     signal: abort.signal,
+    pacer: async () => {
+      throw new Error('no pacer in this test');
+    },
     dispose: async () => {},
     setNow: (ms) => {
       now = ms;

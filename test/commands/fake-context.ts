@@ -125,6 +125,9 @@ export function createFake(opts: FakeOptions = {}): Fake {
     },
     debug: () => {},
     signal: opts.signal ?? new AbortController().signal,
+    pacer: async () => {
+      throw new Error('no pacer in this test');
+    },
     dispose: async () => {},
   };
   return { ctx, io, calls, prompts };

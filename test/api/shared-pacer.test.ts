@@ -1,8 +1,8 @@
 import { statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { budgetFile, createSharedPacer } from '../../src/bulk/shared-budget.js';
-import { tempDir } from './helpers.js';
+import { budgetFile, createSharedPacer } from '../../src/api/shared-pacer.js';
+import { tempDir } from '../bulk/helpers.js';
 
 /** The largest number of starts inside any window of `windowMs`. */
 function busiestWindow(starts: number[], windowMs: number): number {

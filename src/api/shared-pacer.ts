@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Pacer } from '../api/pacer.js';
+import type { Pacer } from './pacer.js';
 
 export interface SharedPacerOptions {
   /** The budget file; its folder must exist. `<file>.lock` is the lock. */
