@@ -18,7 +18,7 @@ _trk_options() {
     'delete') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--rejects' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
     'push') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--rejects' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
     'list') printf '%s\n' '--status' '--carrier' '--tracking' '--origin' '--registered-since' '--registered-until' '--tracked-since' '--tracked-until' '--pushed-since' '--pushed-until' '--push-status' '--push-code' '--stopped-since' '--stopped-until' '--number' '--order-by' '--limit' '--page' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'info') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'info') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--carrier' '--status' '--sub-status' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
     'quota') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
     'realtime') printf '%s\n' '--carrier' '--param' '--final-carrier' '--fresh' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
     'change-carrier') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--rejects' '--to' '--from' '--final-to' '--final-from' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
@@ -131,6 +131,8 @@ _trk_takes_value() {
     'info|--file'|\
     'info|--rejects'|\
     'info|--carrier'|\
+    'info|--status'|\
+    'info|--sub-status'|\
     'info|--profile'|\
     'info|--base-url'|\
     'info|--api-version'|\
@@ -337,6 +339,8 @@ _trk_values() {
     'list|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'list|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
     'list|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'info|--status') printf '%s\n' 'NotFound' 'InfoReceived' 'InTransit' 'Expired' 'AvailableForPickup' 'OutForDelivery' 'DeliveryFailure' 'Delivered' 'Exception' ;;
+    'info|--sub-status') printf '%s\n' 'NotFound_Other' 'NotFound_InvalidCode' 'InfoReceived' 'InTransit_PickedUp' 'InTransit_Other' 'InTransit_Departure' 'InTransit_Arrival' 'Expired_Other' 'AvailableForPickup_Other' 'OutForDelivery_Other' 'DeliveryFailure_Other' 'DeliveryFailure_NoBody' 'DeliveryFailure_Security' 'DeliveryFailure_Rejected' 'DeliveryFailure_InvalidAddress' 'Delivered_Other' 'Exception_Other' 'Exception_Returning' 'Exception_Returned' 'Exception_NoBody' 'Exception_Security' 'Exception_Damage' 'Exception_Rejected' 'Exception_Delayed' 'Exception_Lost' 'Exception_Destroyed' 'Exception_Cancel' 'InTransit_CustomsProcessing' 'InTransit_CustomsReleased' 'InTransit_CustomsRequiringInformation' ;;
     'info|--profile') trk __complete profiles 2>/dev/null ;;
     'info|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'info|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;

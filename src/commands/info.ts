@@ -1,14 +1,39 @@
 // trk info: the stored tracking details of numbers (gettrackinfo). Reads only; costs nothing.
 
 import { numberCarrierBody } from '../api/operations.js';
+import type { ApiVersion } from '../api/spec.js';
+import type { ItemResults } from '../api/types.js';
 import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { toDetailsView } from '../output/records.js';
 import { printDetails } from './shared/details.js';
 import { collectTargets, finishItems, sendItems, type ItemSourceOptions, type TargetItem } from './shared/items.js';
 
-export type InfoOptions = ItemSourceOptions;
+export interface InfoOptions extends ItemSourceOptions {
+  /** Show only numbers whose latest main status is this. */
+  status?: string | undefined;
+  /** Show only numbers whose latest sub-status is this. */
+  subStatus?: string | undefined;
+}
+
+/**
+ * Keeps the accepted items whose latest status matches the filters (the service has no such filter for
+ * details); rejected numbers are always kept, since they are not a status.
+ */
+export function filterByStatus(results: ItemResults<unknown>, version: ApiVersion, opts: InfoOptions): ItemResults<unknown> {
+  if (opts.status === undefined && opts.subStatus === undefined) return results;
+  const accepted = results.accepted.filter((item) => {
+    const view = toDetailsView(item, version);
+    return (opts.status === undefined || view.status === opts.status) && (opts.subStatus === undefined || view.sub_status === opts.subStatus);
+  });
+  return { accepted, rejected: results.rejected };
+}
 
 export async function runInfo(opts: InfoOptions, ctx: Context): Promise<number> {
   const { apiVersion } = await ctx.settings();
+  if (apiVersion === 'v1' && opts.subStatus !== undefined) {
+    throw new UsageError('the v1 API has no sub-statuses', 'filter with --status, or use --api-version v2 or v2.1');
+  }
   if (opts.file !== undefined) {
     const { flagDefaults, refuseMixedSources, runFileCommand } = await import('../bulk/command.js');
     refuseMixedSources(opts.numbers, opts.file);
@@ -16,7 +41,7 @@ export async function runInfo(opts: InfoOptions, ctx: Context): Promise<number> 
       operation: 'gettrackinfo',
       flags: { ...opts, file: opts.file },
       defaults: flagDefaults({ carrier: opts.carrier }),
-      print: (results) => printDetails(ctx, results, apiVersion),
+      print: (results) => printDetails(ctx, filterByStatus(results, apiVersion, opts), apiVersion),
     });
   }
   const targets = await collectTargets(opts, ctx, apiVersion);
@@ -28,5 +53,7 @@ export async function runInfo(opts: InfoOptions, ctx: Context): Promise<number> 
   const run = await sendItems<TargetItem, unknown>(ctx, api, 'gettrackinfo', targets, (chunk) =>
     numberCarrierBody(api.version, 'gettrackinfo', chunk),
   );
-  return finishItems(ctx, run, (results) => printDetails(ctx, results, api.version), { done: 'found' });
+  return finishItems(ctx, run, (results) => printDetails(ctx, filterByStatus(results, api.version, opts), api.version), {
+    done: 'found',
+  });
 }

@@ -13,6 +13,7 @@ import {
   PACKAGE_STATUSES,
   PUSH_STATUSES,
   TRACKING_STATUSES,
+  subStatuses,
 } from '../../api/spec.js';
 import type { Context } from '../../context.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
@@ -258,11 +259,26 @@ export function buildProgram(invoke: Invoker, version: string): Command {
     .addOption(dryRunOption())
     .addOption(rejectsOption())
     .addOption(carrierOption('only the record under this carrier (code or name)'))
-    .addHelpText('after', '\nExamples:\n  trk info RR123456789CN\n  trk info -f numbers.txt --csv > details.csv')
+    .addOption(new Option('--status <status>', 'show only numbers whose latest main status is this').choices(PACKAGE_STATUSES))
+    .addOption(
+      new Option('--sub-status <sub-status>', 'show only numbers whose latest sub-status is this').choices(subStatuses('v2.1')),
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  trk info RR123456789CN\n  trk info -f numbers.txt --csv > details.csv\n  trk info -f numbers.txt --sub-status Exception_Lost --json',
+    )
     .action((numbers: string[], o: Raw, c: Command) =>
       invoke(c, async () => {
         const { runInfo } = await import('../info.js');
-        return async (ctx) => runInfo(itemSource(numbers, o, (await carrierCodes(ctx, carrierFlag(o))).carrier), ctx);
+        return async (ctx) =>
+          runInfo(
+            {
+              ...itemSource(numbers, o, (await carrierCodes(ctx, carrierFlag(o))).carrier),
+              status: str(o.status),
+              subStatus: str(o.subStatus),
+            },
+            ctx,
+          );
       }),
     );
 
