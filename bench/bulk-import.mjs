@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runBulkFromFile } from '../dist/bulk/run-file.js';
+import { createContext } from '../dist/context-impl.js';
 import { createTestIO } from '../dist/io.js';
 import { startSandbox } from '../dist/sandbox/index.js';
 
@@ -26,30 +27,18 @@ writeFileSync(file, `${lines.join('\n')}\n`);
 
 const sandbox = await startSandbox({ rateLimit: 3, latencyMs, dropRate, quotaTotal: count * 2 + 10 });
 const io = createTestIO();
-const settings = {
-  profile: 'bench',
-  baseUrl: sandbox.url,
-  apiVersion: 'v2',
-  apiKey: sandbox.key,
-  resUrl: sandbox.url,
-  sandbox: false,
-  sources: {},
-};
-const ctx = {
+// The context the CLI builds: its client is paced by the budget shared by every process on the key.
+const ctx = createContext({
   io,
-  env: { TRK_STATE_DIR: path.join(dir, 'state') },
-  global: {},
-  settings: async () => settings,
-  api: async () => {
-    throw new Error('not used');
+  env: {
+    TRK_BASE_URL: sandbox.url,
+    TRK_API_KEY: sandbox.key,
+    TRK_RES_URL: sandbox.url,
+    TRK_STATE_DIR: path.join(dir, 'state'),
+    TRK_CONFIG_DIR: path.join(dir, 'config'),
   },
-  prompter: {},
-  now: () => Date.now(),
-  info: (line) => io.err(line),
-  debug: () => {},
-  signal: new AbortController().signal,
-  dispose: async () => {},
-};
+  global: {},
+});
 
 let ticks = 0;
 const progress = setInterval(() => {
@@ -64,6 +53,7 @@ const seconds = (performance.now() - started) / 1000;
 clearInterval(progress);
 
 const state = sandbox.state();
+await ctx.dispose();
 await sandbox.close();
 rmSync(dir, { recursive: true, force: true });
 
