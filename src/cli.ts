@@ -29,13 +29,30 @@ export interface ErrorOutcome {
   detail?: string;
 }
 
-/** Exit codes and messages for everything a command can throw. */
-export function errorOutcome(err: unknown, opts: { debug?: boolean; aborted?: boolean } = {}): ErrorOutcome {
+// Commander errors that say what is wrong but not what to do; the help of the command that failed does.
+const NEEDS_HELP_HINT = new Set([
+  'commander.unknownOption',
+  'commander.unknownCommand',
+  'commander.excessArguments',
+  'commander.missingArgument',
+  'commander.optionMissingArgument',
+  'commander.missingMandatoryOptionValue',
+  'commander.conflictingOption',
+]);
+
+/**
+ * Exit codes and messages for everything a command can throw. `command` is the command line that failed to
+ * parse (`trk list`), named in the hint of a usage error.
+ */
+export function errorOutcome(err: unknown, opts: { debug?: boolean; aborted?: boolean; command?: string } = {}): ErrorOutcome {
   if (err instanceof CommanderError) {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return { exitCode: EXIT.ok, line: '' };
     // `trk` or `trk auth` without a subcommand: commander printed the help on stderr already.
     if (err.code === 'commander.help') return { exitCode: EXIT.usage, line: '' };
-    return { exitCode: EXIT.usage, line: oneLine(err.message.replace(/^error: /, '')) };
+    const line = oneLine(err.message.replace(/^error: /, ''));
+    // "(Did you mean --json?)" is a fix already.
+    const hint = NEEDS_HELP_HINT.has(err.code) && !/did you mean/i.test(line) ? `: see "${opts.command ?? 'trk'} --help"` : '';
+    return { exitCode: EXIT.usage, line: hint ? `${line.replace(/\.$/, '')}${hint}` : line };
   }
   if (err instanceof TrkError) {
     const outcome: ErrorOutcome = { exitCode: err.exitCode, line: oneLine(err.toLine()) };
@@ -115,6 +132,12 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
   let global: GlobalOptions = {};
   let exitCode: number = EXIT.ok;
   let program: Command | undefined;
+  // The command whose arguments commander refused, for the hint of the usage error.
+  let failedCommand: string | undefined;
+  const noteFailure = (c: Command) => (err: CommanderError) => {
+    failedCommand ??= commandPath(c);
+    throw err;
+  };
 
   const writeOut = (s: string) => (io ? io.out(s) : void process.stdout.write(s));
   const writeErr = (s: string) => (io ? void io.stderr.write(s) : void process.stderr.write(s));
@@ -144,7 +167,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
   try {
     program = buildProgram(invoke, packageVersion());
     const helpWidth = io?.columns ?? process.stdout.columns ?? 80;
-    program.exitOverride();
+    program.exitOverride(noteFailure(program));
     program.configureOutput({
       writeOut,
       writeErr,
@@ -154,18 +177,29 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       outputError: () => {},
     });
     applyToTree(program, (c) => {
-      c.exitOverride();
+      c.exitOverride(noteFailure(c));
       c.configureOutput(program!.configureOutput());
     });
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (err) {
     const debug = isDebug(env, global.verbose);
-    const outcome = errorOutcome(err, { debug, aborted: opts.signal?.aborted === true });
+    const outcome = errorOutcome(err, {
+      debug,
+      aborted: opts.signal?.aborted === true,
+      ...(failedCommand === undefined ? {} : { command: failedCommand }),
+    });
     if (outcome.line) writeErr(`trk: ${outcome.line}\n`);
     if (outcome.detail) writeErr(`${outcome.detail}\n`);
     return outcome.exitCode;
   }
+}
+
+/** `trk auth login`: the names from the program down to `c`. */
+function commandPath(c: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = c; at; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
 }
 
 function applyToTree(cmd: Command, fn: (c: Command) => void): void {

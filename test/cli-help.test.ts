@@ -1,5 +1,9 @@
 // The help of every command, as snapshots: a change to the interface (a flag renamed, a choice added) shows up in
 // review as a snapshot diff.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli.js';
@@ -36,5 +40,28 @@ describe('--help', () => {
     expect(paths.map((p) => p.join(' '))).toEqual(
       expect.arrayContaining(['register', 'stop', 'retrack', 'delete', 'push', 'list', 'info', 'quota', 'realtime', 'change-carrier', 'update', 'api', 'auth login', 'auth status', 'auth logout', 'config get', 'config set', 'config list', 'sandbox start', 'sandbox reset', 'help']),
     );
+  });
+});
+
+describe('examples', () => {
+  it('sandbox start: the lines after the start hand its settings to trk (sourced and exported)', async () => {
+    const text = await help(['sandbox', 'start']);
+    const example = text.slice(text.indexOf('Examples:')).split('\n').slice(1).map((l) => l.trim()).filter(Boolean);
+    expect(example[0]).toMatch(/^trk sandbox start .*> sandbox\.env &$/);
+    // The rest, with trk replaced by a process that shows what a child of the shell sees.
+    const rest = example
+      .slice(1)
+      .join('\n')
+      .replace(/sleep \d+;?/g, '')
+      .replace(/trk register \S+/, `node -e "process.stdout.write(process.env.TRK_BASE_URL ?? 'unset')"`);
+    const dir = mkdtempSync(path.join(tmpdir(), 'trk-example-'));
+    try {
+      // What trk sandbox start prints on stdout.
+      writeFileSync(path.join(dir, 'sandbox.env'), 'TRK_BASE_URL=http://127.0.0.1:4010\nTRK_API_KEY=sandbox-key\n');
+      const seen = execFileSync('sh', ['-c', rest], { cwd: dir, env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8' });
+      expect(seen).toBe('http://127.0.0.1:4010');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -85,12 +85,28 @@ describe('runCli', () => {
     [['list', '--limit', '0'], 'trk: option \'--limit <n>\' argument \'0\' is invalid. --limit must be a positive integer.'],
     [['frobnicate'], "trk: unknown command 'frobnicate'"],
     [['list', '--json', '--csv'], 'trk: conflicting output formats: json, csv: give one of --json, --csv, --output'],
+    // An empty filter must not become no filter (every record of the account).
+    [['list', '--number', ''], "trk: option '--number <numbers>' argument '' is invalid. give at least one tracking number."],
+    [['list', '--number', ' , ,'], 'give at least one tracking number.'],
   ])('usage error %j → exit 2 with one line on stderr', async (argv, message) => {
     const r = await cli(argv);
     expect(r.code).toBe(2);
     expect(r.out).toBe('');
     expect(r.err).toContain(message);
     expect(r.err.trim().split('\n')).toHaveLength(1);
+  });
+
+  it.each([
+    [['list', '--bogus'], 'trk: unknown option \'--bogus\': see "trk list --help"\n'],
+    [['auth', 'login', '--nope'], 'trk: unknown option \'--nope\': see "trk auth login --help"\n'],
+    [['realtime'], 'trk: missing required argument \'number\': see "trk realtime --help"\n'],
+    [['quota', 'extra'], 'trk: too many arguments for \'quota\'. Expected 0 arguments but got 1: see "trk quota --help"\n'],
+    [['frobnicate'], 'trk: unknown command \'frobnicate\': see "trk --help"\n'],
+    [['--jsn', 'list'], "trk: unknown option '--jsn' (Did you mean --json?)\n"],
+  ])('usage error %j names the fix: the help of the command that failed', async (argv, line) => {
+    const r = await cli(argv);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(line);
   });
 
   it('a group without its subcommand shows its help and exits 2', async () => {

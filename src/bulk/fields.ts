@@ -20,6 +20,19 @@ export const BULK_OPERATIONS = [
 ] as const;
 export type BulkOperation = (typeof BULK_OPERATIONS)[number];
 
+/** The trk command that runs each operation: what status lines call it, since that is what the user typed. */
+export const COMMAND_NAME: Readonly<Record<BulkOperation, string>> = {
+  register: 'register',
+  stoptrack: 'stop',
+  retrack: 'retrack',
+  deletetrack: 'delete',
+  push: 'push',
+  gettrackinfo: 'info',
+  changecarrier: 'change-carrier',
+  changeinfo: 'update',
+  gettracklist: 'list',
+};
+
 /** Every column name trk reads, named after the API's request fields. */
 export const COLUMN_NAMES = [
   'number',

@@ -5,9 +5,10 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Stringifier } from 'csv-stringify';
 import type { ItemResults, RejectedItem } from '../api/types.js';
+import { UsageError } from '../errors.js';
 import { codeInfo, formatCodeMessage } from '../api/codes.js';
 import type { Chunk, ChunkRow } from './chunker.js';
-import type { BulkOperation } from './fields.js';
+import { COMMAND_NAME, type BulkOperation } from './fields.js';
 import type { InputLayout } from './input.js';
 import type { ChunkOutcome } from './journal.js';
 import { duration, fmt, type ProgressCounts } from './progress.js';
@@ -101,10 +102,15 @@ export class ResultSink {
     // A rejects file imported again brings its own error columns: replace them rather than repeat them.
     const keep = header.map((_, i) => i).filter((i) => !(REJECT_COLUMNS as readonly string[]).includes(normal(header[i] ?? '')));
     const stringifier = stringify({ header: true, columns: [...keep.map((i) => header[i] as string), ...REJECT_COLUMNS] });
-    const file = createWriteStream(this.#o.rejectsFile, { mode: 0o600 });
+    const target = this.#o.rejectsFile;
+    const file = createWriteStream(target, { mode: 0o600 });
     await new Promise<void>((resolve, reject) => {
       file.once('open', () => resolve());
-      file.once('error', reject);
+      // Opened before any item is sent: a path that cannot be written is the user's to fix, not a failure.
+      file.once('error', (err: NodeJS.ErrnoException) => {
+        const why = err.code === 'ENOENT' ? 'no such folder' : err.code === 'EISDIR' ? 'it is a directory' : err.code === 'EACCES' ? 'permission denied' : err.message;
+        reject(new UsageError(`cannot write the rejects file ${target}: ${why}`, 'give a file in a folder you can write to; nothing was sent'));
+      });
     });
     stringifier.pipe(file);
     this.#rejects = { stringifier, file, keep };
@@ -187,7 +193,7 @@ export class ResultSink {
 export function summaryLines(s: BulkSummary, rejectsFile?: string): string[] {
   const noun = s.operation === 'gettracklist' ? 'numbers looked up' : s.total === 1 ? 'item' : 'items';
   const lines = [
-    `${s.operation}: ${fmt(s.total)} ${noun} in ${duration(s.elapsedMs / 1000)}` +
+    `${COMMAND_NAME[s.operation]}: ${fmt(s.total)} ${noun} in ${duration(s.elapsedMs / 1000)}` +
       (s.perSecond > 0 ? ` (${s.perSecond >= 10 ? Math.round(s.perSecond) : s.perSecond.toFixed(1)}/s)` : '') +
       `, ${fmt(s.requests)} request${s.requests === 1 ? '' : 's'}`,
   ];

@@ -18,7 +18,7 @@ import type { Settings } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { CredentialsError, InterruptedError, UsageError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { isCharging, isReadOnly, type BulkOperation, type RowValues } from './fields.js';
+import { COMMAND_NAME, isCharging, isReadOnly, type BulkOperation, type RowValues } from './fields.js';
 import { assertUnchanged, prepareInput } from './input.js';
 import { Journal, journalKey } from './journal.js';
 import { createProgress, duration, fmt, progressMode, type ProgressMode } from './progress.js';
@@ -114,7 +114,7 @@ export async function runBulkFromFile(ctx: Context, opts: BulkFileOptions): Prom
   try {
     const scan = await scanInput(source, scanOpts);
     if (scan.layout.ignored.length > 0) {
-      ctx.info(`${source.display}: ${scan.layout.ignored.join(', ')} not used by ${op}: ignored`);
+      ctx.info(`${source.display}: ${scan.layout.ignored.join(', ')} not used by trk ${COMMAND_NAME[op]}: ignored`);
     }
     if (scan.problems.count === 1) {
       throw new UsageError(`${source.display} ${scan.problems.lines()[0] ?? ''}`, 'fix the line and run again; nothing was sent');
@@ -187,7 +187,7 @@ export async function runBulkFromFile(ctx: Context, opts: BulkFileOptions): Prom
       await sink.open();
       const progress = createProgress(ctx.io, {
         mode: opts.progress ?? progressMode(ctx.io, ctx.global.quiet),
-        label: op,
+        label: COMMAND_NAME[op],
         ceilingPerSecond: chunkSize(op, version) * LIMITS.requestsPerSecond,
         now: ctx.now,
       });
@@ -312,7 +312,7 @@ function makePlan(
 /** The dry run's report. */
 export function planLines(plan: BulkPlan): string[] {
   const lines = [
-    `dry run: ${plan.operation} ${plan.input} (API ${plan.version})`,
+    `dry run: ${COMMAND_NAME[plan.operation]} ${plan.input} (API ${plan.version})`,
     `  ${fmt(plan.items)} item${plan.items === 1 ? '' : 's'} in ${fmt(plan.requests)} request${plan.requests === 1 ? '' : 's'}` +
       (plan.requests > 0 ? ` of up to ${plan.perRequest}` : ''),
   ];

@@ -3,6 +3,7 @@
 // verified against the service before it is saved.
 
 import type { ApiClient } from '../api/client.js';
+import { AuthenticationError } from '../api/errors.js';
 import { quotaBody, trackListBody } from '../api/operations.js';
 import type { ApiVersion } from '../api/spec.js';
 import type { QuotaRecord } from '../api/types.js';
@@ -13,6 +14,8 @@ import { CredentialsError, UsageError } from '../errors.js';
 import { resolveFormat, printRows } from '../output/render.js';
 import { readAll } from './shared/input.js';
 import { SETTING_COLUMNS, settingRows, settingsObject } from './shared/settings-view.js';
+
+const INVALID_KEY = -18010002;
 
 export interface AuthLoginOptions {
   withKeyStdin: boolean;
@@ -53,6 +56,12 @@ export async function runAuthLogin(opts: AuthLoginOptions, ctx: Context): Promis
   let remain: number | undefined;
   try {
     remain = await verifyKey(api, s.apiVersion);
+  } catch (err) {
+    // The usual hint, "run trk auth login", is no help to someone running it: say what to do instead.
+    if (err instanceof AuthenticationError && (err.serviceCode === undefined || err.serviceCode === INVALID_KEY)) {
+      throw new CredentialsError(`${err.message}; nothing was saved`, 'copy the key again from the console (Settings, Security, access key)');
+    }
+    throw err;
   } finally {
     await api.close();
   }

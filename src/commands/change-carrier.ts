@@ -48,7 +48,11 @@ export async function runChangeCarrier(opts: ChangeCarrierOptions, ctx: Context)
     throw new UsageError('nothing to change', 'give the new carrier with --to <code> or the new last-mile carrier with --final-to <code>');
   }
   const { apiVersion } = await ctx.settings();
-  const targets = await collectTargets({ numbers: opts.numbers, file: opts.file, carrier: opts.from }, ctx, apiVersion);
+  const targets = await collectTargets(
+    { numbers: opts.numbers, file: opts.file, carrier: opts.from, dryRun: opts.dryRun, restart: opts.restart, rejects: opts.rejects },
+    ctx,
+    apiVersion,
+  );
   const items: ChangeCarrierRequestItem[] = targets.map((t) => {
     const item: ChangeCarrierRequestItem = { number: t.number };
     if (t.carrier !== undefined) item.carrier_old = t.carrier;

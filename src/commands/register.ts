@@ -22,6 +22,9 @@ export interface RegisterOptions extends ItemSourceOptions {
   remark?: string | undefined;
 }
 
+/** The service's "number already registered": nothing was charged and the number is tracked, as asked. */
+const ALREADY_REGISTERED = -18019901;
+
 export function registerItem(target: { number: string; carrier?: number }, opts: RegisterOptions): RegisterRequestItem {
   const item: RegisterRequestItem = { number: target.number };
   if (target.carrier !== undefined) item.carrier = target.carrier;
@@ -78,5 +81,6 @@ export async function runRegister(opts: RegisterOptions, ctx: Context): Promise<
   const columns = itemColumns({ origin: true, ...(await tableNames(ctx)) });
   return finishItems(ctx, run, (results) => printItemResults(ctx.io, results, columns, ctx.global.output), {
     done: 'registered',
+    already: { code: ALREADY_REGISTERED, words: 'already registered' },
   });
 }

@@ -149,7 +149,8 @@ export async function runSandboxStart(opts: SandboxStartOptions, ctx: Context): 
   if (ctx.global.output === 'json' || ctx.global.output === 'ndjson') {
     ctx.io.out(`${JSON.stringify({ url: sandbox.url, key: sandbox.key })}\n`);
   } else {
-    // Shell-friendly: `trk sandbox start > sandbox.env &` then `. ./sandbox.env`.
+    // Shell-friendly: `trk sandbox start > sandbox.env &` then `set -a; . ./sandbox.env; set +a` (plain
+    // NAME=value lines, as env files take them; `set -a` exports them to the commands the shell runs).
     ctx.io.out(`TRK_BASE_URL=${sandbox.url}\nTRK_API_KEY=${sandbox.key}\n`);
   }
   const speed = sandbox.clock.speed === 1 ? 'real time' : `×${sandbox.clock.speed}`;

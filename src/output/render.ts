@@ -1,7 +1,8 @@
 // The one output entry point: rows, item results and single objects rendered as a table, tab-separated lines,
 // JSON, NDJSON or CSV. Data goes to stdout through the IO; colour comes from the IO's chalk instance for stdout.
 // JSON and NDJSON print the service's items as sent; tables, TSV and CSV print the columns. Text shown on a
-// terminal or in TSV is stripped of control characters first; JSON and CSV stay faithful to the data.
+// terminal (tables, and CSV when stdout is one) or in TSV is stripped of control characters first; JSON, and CSV
+// sent to a file or a pipe, stay faithful to the data.
 
 import type { ChalkInstance } from 'chalk';
 import type { IO } from '../io.js';
@@ -124,8 +125,11 @@ type CsvStringify = (typeof import('csv-stringify/sync'))['stringify'];
 
 // csv-stringify is loaded lazily; rows written before it is there wait in order and are flushed as soon as it
 // loads, so output still streams page by page. The header (column keys) comes first even for an empty list.
+// CSV redirected to a file keeps the data as sent; CSV printed straight to a terminal is cleaned like a table,
+// since a tag or an event there could otherwise recolour the screen or retitle the window.
 function csvWriter<T>(io: IO, columns: readonly Column<T>[]): RowWriter<T> {
   const keys = columns.map((c) => c.key);
+  const text = io.stdoutIsTTY ? (v: Cell) => sanitizeTerminalText(cellText(v)) : cellText;
   let stringify: CsvStringify | undefined;
   let headerDone = false;
   let pending: string[][] = [];
@@ -146,7 +150,7 @@ function csvWriter<T>(io: IO, columns: readonly Column<T>[]): RowWriter<T> {
   return {
     write(rows) {
       // Cells become text now, so later changes to the row objects cannot alter what is printed.
-      for (const r of rows) pending.push(columns.map((c) => cellText(c.value(r))));
+      for (const r of rows) pending.push(columns.map((c) => text(c.value(r))));
       flush();
     },
     async end() {

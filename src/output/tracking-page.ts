@@ -153,8 +153,33 @@ export function milestoneStrip(view: DetailsView): StageLine[] {
 
 const DETOUR = new Set(['Returning', 'Returned']);
 
+const LABEL_WIDTH = 10;
+
 function label(c: ChalkInstance, text: string): string {
-  return c.dim(text.padEnd(10));
+  return c.dim(text.padEnd(LABEL_WIDTH));
+}
+
+/** A labelled fact of plain text, wrapped under its value when longer than the width. */
+function fact(c: ChalkInstance, name: string, text: string, width: number): string[] {
+  return wrapText(text, width - LABEL_WIDTH).map((l, i) => (i === 0 ? `${label(c, name)}${l}` : `${' '.repeat(LABEL_WIDTH)}${l}`));
+}
+
+/** Parts ([plain, styled]) joined by a separator, a new line begun before a part that would pass the width. */
+function joinFitting(parts: readonly [string, string][], sep: string, styledSep: string, width: number): string[] {
+  const lines: string[] = [];
+  let plain = '';
+  let styled = '';
+  for (const [p, s] of parts) {
+    if (plain !== '' && textWidth(plain) + textWidth(sep) + textWidth(p) > width) {
+      lines.push(styled);
+      plain = '';
+      styled = '';
+    }
+    plain = plain === '' ? p : `${plain}${sep}${p}`;
+    styled = styled === '' ? s : `${styled}${styledSep}${s}`;
+  }
+  if (styled !== '') lines.push(styled);
+  return lines;
 }
 
 export function renderTrackingPage(
@@ -165,14 +190,14 @@ export function renderTrackingPage(
   const width = Math.max(40, opts.width);
   const out: string[] = [];
 
-  // Heading: number, carrier(s), tag.
-  const head = [c.bold(clean(view.number))];
+  // Heading: number, carrier(s), tag; a part that does not fit starts a line of its own.
+  const head: [string, string][] = [[clean(view.number), c.bold(clean(view.number))]];
   const carrier = carrierLabel(view, view.carrier, opts.carrierName);
-  if (carrier) head.push(carrier);
+  if (carrier) head.push([carrier, carrier]);
   const last = carrierLabel(view, view.final_carrier, opts.carrierName);
-  if (last) head.push(`last mile ${last}`);
-  if (view.tag) head.push(c.dim(`tag ${clean(view.tag)}`));
-  out.push(head.join(c.dim('  ·  ')));
+  if (last) head.push([`last mile ${last}`, `last mile ${last}`]);
+  if (view.tag) head.push([`tag ${clean(view.tag)}`, c.dim(`tag ${clean(view.tag)}`)]);
+  out.push(...joinFitting(head, '  ·  ', c.dim('  ·  '), width));
 
   // Status in words; unknown statuses and v1's unknown codes shown raw.
   const status = clean(view.status);
@@ -202,9 +227,9 @@ export function renderTrackingPage(
   const facts: string[] = [];
   const from = placeText(view.origin);
   const to = placeText(view.destination);
-  if (from && to) facts.push(`${label(c, 'Route')}${from} → ${to}`);
-  else if (from) facts.push(`${label(c, 'From')}${from}`);
-  else if (to) facts.push(`${label(c, 'To')}${to}`);
+  if (from && to) facts.push(...fact(c, 'Route', `${from} → ${to}`, width));
+  else if (from) facts.push(...fact(c, 'From', from, width));
+  else if (to) facts.push(...fact(c, 'To', to, width));
   const m = view.metrics;
   const delivered = view.status === 'Delivered';
   const days: string[] = [];
@@ -213,7 +238,10 @@ export function renderTrackingPage(
     const transit = delivered ? m.days_of_transit_done : m.days_of_transit;
     if (transit !== null) days.push(`${transit} in transit`);
   }
-  const latestAt = view.latest_event?.at ?? null;
+  // A time without its zone (v1 event times, some raw carrier times) is the carrier's wall clock, up to 14 hours
+  // from UTC: no "N h ago" is worked out from it.
+  const latest = view.latest_event;
+  const latestAt = latest && (latest.time_utc !== null || latest.time_iso !== null || latest.raw_has_zone) ? latest.at : null;
   if (!delivered && latestAt !== null && latestAt <= opts.now) {
     days.push(`last update ${humanDuration(opts.now - latestAt)} ago`);
   } else if (!delivered && m?.days_after_last_update !== null && m?.days_after_last_update !== undefined) {
@@ -233,8 +261,8 @@ export function renderTrackingPage(
     const when = eventTimeText(customs);
     facts.push(`${label(c, 'Customs')}${c.yellow(subStatusWords(customs.sub_status))}${when ? c.dim(`  ${when}`) : ''}`);
   }
-  if (view.service_type) facts.push(`${label(c, 'Service')}${clean(view.service_type)}`);
-  if (view.param) facts.push(`${label(c, 'Param')}${clean(view.param)}`);
+  if (view.service_type) facts.push(...fact(c, 'Service', clean(view.service_type), width));
+  if (view.param) facts.push(...fact(c, 'Param', clean(view.param), width));
   if (facts.length > 0) out.push('', ...facts);
 
   // Events, newest first (records.ts merges the providers' lists in that order).

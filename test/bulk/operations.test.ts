@@ -54,11 +54,12 @@ describe('bulk operations other than register', () => {
     const c = ctx();
     const report = await runBulkFromFile(c, { operation: 'stoptrack', file, progress: 'none' });
     expect(report.exitCode).toBe(3);
-    expect(c.io.stderrText()).toContain(`${file}: tag not used by stoptrack: ignored`);
+    expect(c.io.stderrText()).toContain(`${file}: tag not used by trk stop: ignored`);
   });
 
   it('lost answers of a free operation: sent again, and "already stopped" then counts as done', async () => {
-    const { e, dir, run } = await setup();
+    // Seeded (the first answers are lost): with Math.random, five chunks at 40 % lose none about one run in 13.
+    const { e, dir, run } = await setup({ seed: 7 });
     const numbers = numberList(200);
     const file = writeInput(dir, 'in.txt', `${numbers.join('\n')}\n`);
     await run({ operation: 'register', file });
@@ -73,7 +74,7 @@ describe('bulk operations other than register', () => {
   });
 
   it('change-carrier after lost answers is looked up, not charged twice', async () => {
-    const { e, dir, run } = await setup();
+    const { e, dir, run } = await setup({ seed: 7 });
     // Ten chunks, so that the seeded 40 % of lost answers surely hits some.
     const numbers = numberList(400);
     await run({ operation: 'register', file: writeInput(dir, 'reg.txt', `${numbers.join('\n')}\n`) });

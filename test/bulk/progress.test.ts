@@ -92,4 +92,26 @@ describe('summaryLines', () => {
       '  rejected rows written to rejects.csv',
     ]);
   });
+
+  it('names the trk command the user ran, not the API operation', () => {
+    const s: BulkSummary = {
+      operation: 'stoptrack',
+      total: 5,
+      settled: 5,
+      fromJournal: 0,
+      accepted: 5,
+      verified: 0,
+      already: 0,
+      rejected: 0,
+      rejectedByCode: [],
+      notFound: 0,
+      unsettled: 0,
+      elapsedMs: 1000,
+      perSecond: 5,
+      requests: 1,
+    };
+    expect(summaryLines(s)[0]).toBe('stop: 5 items in 1s (5.0/s), 1 request');
+    expect(summaryLines({ ...s, operation: 'gettrackinfo' })[0]).toMatch(/^info: /);
+    expect(summaryLines({ ...s, operation: 'changeinfo' })[0]).toMatch(/^update: /);
+  });
 });

@@ -166,6 +166,18 @@ describe('runBulkFromFile: register', () => {
     );
   });
 
+  it('a rejects file that cannot be written is a usage error, and nothing is sent', async () => {
+    const { env: e, dir, ctx } = await setup();
+    const numbers = numberList(3);
+    const file = writeInput(dir, 'in.txt', `${numbers.join('\n')}\n`);
+    for (const rejectsFile of [path.join(dir, 'no-such-folder', 'rejects.csv'), dir]) {
+      const err = await run(ctx, e, { operation: 'register', file, rejectsFile }).catch((x: unknown) => x);
+      expect(err).toBeInstanceOf(UsageError);
+      expect((err as UsageError).toLine()).toMatch(/^cannot write the rejects file .*: (no such folder|it is a directory): .*nothing was sent$/);
+    }
+    expect(registrations(e.sandbox).size).toBe(0);
+  });
+
   it('reads stdin with -f -', async () => {
     const { Readable } = await import('node:stream');
     const { createTestIO } = await import('../../src/io.js');

@@ -22,6 +22,12 @@ describe('runChangeCarrier', () => {
     expect(fake.calls).toHaveLength(0);
   });
 
+  it('refuses --dry-run without -f: a carrier change costs quota', async () => {
+    const fake = createFake();
+    await expect(runChangeCarrier({ numbers: ['AAA11111'], to: 5, dryRun: true }, fake.ctx)).rejects.toThrow(/--dry-run works with -f FILE only/);
+    expect(fake.calls).toHaveLength(0);
+  });
+
   it('exits 3 when an item is rejected', async () => {
     const fake = createFake({ handler: rejecting(['AAA11111'], -18019807, 'limit') });
     expect(await runChangeCarrier({ numbers: ['AAA11111'], to: 5 }, fake.ctx)).toBe(3);

@@ -27,6 +27,21 @@ describe('runItemAction', () => {
     expect(lines[1]!.split('\t')).toEqual(expect.arrayContaining(['BBB22222', 'rejected', '-18019906', 'not tracked']));
   });
 
+  it('--dry-run, --restart and --rejects without -f are refused, not ignored: nothing is sent', async () => {
+    const cases = [
+      [{ dryRun: true }, '--dry-run works with -f FILE only'],
+      [{ restart: true }, '--restart works with -f FILE only'],
+      [{ dryRun: true, rejects: 'r.csv' }, '--dry-run, --rejects work with -f FILE only'],
+    ] as const;
+    for (const [flags, message] of cases) {
+      const fake = createFake({ global: { yes: true } });
+      const err = await runItemAction('delete', { numbers: ['AAA11111'], ...flags }, fake.ctx).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UsageError);
+      expect((err as UsageError).toLine()).toBe(`${message}: put the numbers in a file, or pipe them in with -f -; nothing was sent`);
+      expect(fake.calls).toHaveLength(0);
+    }
+  });
+
   it('delete without a terminal needs --yes and sends nothing without it', async () => {
     const fake = createFake();
     const err = await runItemAction('delete', { numbers: ['AAA11111'] }, fake.ctx).catch((e: unknown) => e);

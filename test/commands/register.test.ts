@@ -46,13 +46,49 @@ describe('runRegister', () => {
   });
 
   it('exits 3 and shows the rejected items', async () => {
-    const fake = createFake({ handler: rejecting(['RR000000001CN']), global: { output: 'csv' } });
+    const fake = createFake({ handler: rejecting(['RR000000001CN'], -18019903, 'carrier cannot be detected'), global: { output: 'csv' } });
     const code = await runRegister({ ...base, numbers: numbers(3) }, fake.ctx);
     expect(code).toBe(3);
     const csv = fake.io.stdoutText();
     expect(csv.split('\n')[0]).toContain('result');
-    expect(csv).toMatch(/RR000000001CN.*rejected.*-18019901.*already registered/);
+    expect(csv).toMatch(/RR000000001CN.*rejected.*-18019903.*carrier cannot be detected/);
     expect(fake.io.stderrText()).toContain('registered 2, rejected 1');
+  });
+
+  it('counts numbers already registered as such, not as rejections (exit 0, as with -f)', async () => {
+    const fake = createFake({ handler: rejecting(['RR000000001CN']), global: { output: 'csv' } });
+    const code = await runRegister({ ...base, numbers: numbers(3) }, fake.ctx);
+    expect(code).toBe(0);
+    expect(fake.io.stdoutText()).toMatch(/RR000000001CN.*rejected.*-18019901.*already registered/);
+    expect(fake.io.stderrText()).toContain('registered 2, already registered 1');
+    expect(fake.io.stderrText()).not.toContain('rejected');
+  });
+
+  it('still exits 3 when other rejections come with numbers already registered', async () => {
+    const handler = (op: string, body: unknown) => {
+      const items = body as { number: string }[];
+      return {
+        code: 0,
+        data: {
+          accepted: [],
+          rejected: items.map((i, n) => ({ number: i.number, error: n === 0 ? { code: -18019901, message: 'already registered' } : { code: -18019903, message: 'carrier cannot be detected' } })),
+        },
+      };
+    };
+    const fake = createFake({ handler });
+    expect(await runRegister({ ...base, numbers: numbers(2) }, fake.ctx)).toBe(3);
+    expect(fake.io.stderrText()).toContain('registered 0, already registered 1, rejected 1');
+  });
+
+  it('reports a request that failed as a whole in the one error line, without a summary', async () => {
+    const fake = createFake({
+      handler: () => {
+        throw new Error('invalid API key');
+      },
+    });
+    await expect(runRegister({ ...base, numbers: numbers(1) }, fake.ctx)).rejects.toThrow('invalid API key');
+    expect(fake.io.stderrText()).toBe('');
+    expect(fake.io.stdoutText()).toBe('');
   });
 
   it('refuses a bad number before sending anything', async () => {
@@ -60,6 +96,12 @@ describe('runRegister', () => {
     const err = await runRegister({ ...base, numbers: ['RR000000001CN', 'no'] }, fake.ctx).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as UsageError).message).toContain('"no" (argument 2)');
+    expect(fake.calls).toHaveLength(0);
+  });
+
+  it('refuses --dry-run without -f rather than registering for real', async () => {
+    const fake = createFake({ stdin: 'RR000000001CN\n' });
+    await expect(runRegister({ ...base, dryRun: true }, fake.ctx)).rejects.toThrow(/--dry-run works with -f FILE only/);
     expect(fake.calls).toHaveLength(0);
   });
 

@@ -86,7 +86,10 @@ describe('auth and config', () => {
     const env = baseEnv();
     const wrong = await trk(['auth', 'login', '--with-key-stdin', '--base-url', emu.sandbox.url], { env, input: 'not-the-key\n' });
     expect(wrong.code).toBe(4);
-    expect(oneLine(wrong)).toMatch(/invalid API key/);
+    // Not "run trk auth login": that is what the user just did.
+    expect(oneLine(wrong)).toBe(
+      'trk: invalid API key (-18010002); nothing was saved: copy the key again from the console (Settings, Security, access key)',
+    );
 
     const login = await trk(['auth', 'login', '--with-key-stdin', '--base-url', emu.sandbox.url], { env, input: `${emu.sandbox.key}\n` });
     expect(login.code, login.stderr).toBe(0);

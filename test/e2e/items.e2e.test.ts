@@ -63,19 +63,21 @@ describe('register', () => {
     expect(r.stderr).toContain('registered 45');
   });
 
-  it('CSV: registering again is rejected, exit 3 with the rejected rows', async () => {
+  it('CSV: registering again shows the service\'s rejection but counts as already registered, exit 0 as with -f', async () => {
     const fresh = numbers(1, 'RN')[0]!;
     const r = await run(['register', batch[0]!, fresh, '--carrier', '3011', '--csv']);
-    expect(r.code).toBe(3);
+    expect(r.code).toBe(0);
     const rows = parseCsv(r.stdout);
     expect(rows.find((x) => x.number === fresh)).toMatchObject({ result: 'accepted' });
     expect(rows.find((x) => x.number === batch[0])).toMatchObject({ result: 'rejected', error_code: '-18019901' });
-    expect(r.stderr).toContain('registered 1, rejected 1');
+    expect(r.stderr).toContain('registered 1, already registered 1');
+    const viaFile = await run(['register', '-f', '-', '--carrier', '3011'], `${batch[0]}\n`);
+    expect(viaFile.code).toBe(r.code);
   });
 
   it('table: from stdin, the rejected row shows its error', async () => {
     const r = await run(['register', '-o', 'table', '--carrier', '3011'], `${batch[1]}\n`);
-    expect(r.code).toBe(3);
+    expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/NUMBER/);
     expect(r.stdout).toMatch(new RegExp(`${batch[1]}.*rejected.*-18019901`));
   });
@@ -258,7 +260,8 @@ describe('every item command in every format', () => {
     const n = numbers(1, `F${format.slice(0, 1).toUpperCase()}`)[0]!;
     const missing = `ZZ${format.toUpperCase()}0000000`;
     const steps: [string[], string[]][] = [
-      [['register', n, '--carrier', '3011'], ['register', n, '--carrier', '3011']],
+      // Registering again counts as already registered (exit 0); a number no carrier claims is rejected.
+      [['register', n, '--carrier', '3011'], ['register', `XX${format.toUpperCase()}0000000`]],
       [['update', n, '--tag', 'x'], ['update', missing, '--tag', 'x']],
       [['push', n], ['push', missing]],
       [['change-carrier', n, '--to', '190271'], ['change-carrier', missing, '--to', '190271']],

@@ -224,6 +224,18 @@ describe('printRows', () => {
     expect((parse(csv.stdoutText(), { columns: true }) as { name: string }[])[0]!.name).toBe(evil.name);
   });
 
+  it('csv printed straight to a terminal is sanitised; redirected it keeps the data', async () => {
+    const evil: Row = { id: 9, name: 'x\x1b[31mEVIL\x1b]0;title\x07\u202ey', when: null, ok: true };
+    const onTerminal = capture({ tty: true });
+    await printRows(onTerminal, [evil], COLUMNS, 'csv');
+    expect(onTerminal.stdoutText()).not.toContain(ESC);
+    expect(onTerminal.stdoutText()).not.toContain('\u202e');
+    expect((parse(onTerminal.stdoutText(), { columns: true }) as { name: string }[])[0]!.name).toBe('xEVILy');
+    const toFile = capture({ tty: false });
+    await printRows(toFile, [evil], COLUMNS, 'csv');
+    expect((parse(toFile.stdoutText(), { columns: true }) as { name: string }[])[0]!.name).toBe(evil.name);
+  });
+
   it('colours only our own styling: carrier text cannot inject escape codes into a coloured table', async () => {
     const io = capture({ tty: true, level: 1 });
     await printRows(io, [{ ...ROWS[0]!, name: 'x\x1b[5my' }], COLUMNS, undefined);

@@ -164,10 +164,19 @@ describe('renderTrackingPage (v2 fixtures)', () => {
     };
     item.track_info.tracking.providers[0]!.events[0]!.description = 'lorem ipsum '.repeat(20);
     const text = page(item, 'v2', { width: 50 });
-    for (const l of text.split('\n')) expect(l.length).toBeLessThanOrEqual(72); // route line may be long; events wrap
+    for (const l of text.split('\n')) expect(l.length).toBeLessThanOrEqual(50);
     const evLines = text.split('\n').filter((l) => l.includes('lorem'));
     expect(evLines.length).toBeGreaterThan(1);
     for (const l of evLines) expect(l.length).toBeLessThanOrEqual(50);
+  });
+
+  it('keeps the heading and the route within the width, breaking between parts', () => {
+    const text = page(accepted(V2_DETAILS[0])[0], 'v2', { width: 46 });
+    const lines = text.split('\n');
+    expect(lines.slice(0, 2)).toEqual(['AA123456789BR  ·  2151 Correios', 'tag order-1042']);
+    expect(text).toMatch(/Route {5}SAO PAULO, SP, 01000-000, BR →\n {10}RECIFE, PE, 50000-000, BR\n/);
+    // Event headings (time, place, carrier) are left whole; everything else fits.
+    for (const l of lines.filter((x) => !/^ {2}\d{4}-/.test(x))) expect(l.length).toBeLessThanOrEqual(46);
   });
 
   it('says so when there is no result yet', () => {
@@ -196,6 +205,13 @@ describe('renderTrackingPage (v1)', () => {
     expect(text).toContain('5000');
     expect(text.split('\n')[1]).toBe('Status 5000 (unknown status code)');
     expect(ascending(positions(text, ['2022-03-08 01:41  Milano, Italy', '2022-03-07 22:06']))).toBe(true);
+  });
+
+  it('works out no "last update ... ago" from event times without a zone (the carrier\'s wall clock)', () => {
+    const track = (a: string) => ({ w1: 3011, w2: 0, b: 301, c: 0, e: 10, z0: { a, c: 'X', d: '', z: 'Seen' }, z1: [{ a, c: 'X', d: '', z: 'Seen' }], z2: [] });
+    const text = page({ number: 'RR123456789CN', track: track('2026-07-01 02:00') }, 'v1');
+    expect(text).toContain('2026-07-01 02:00  X');
+    expect(text).not.toMatch(/last update/);
   });
 
   it('event times that are not times are kept as given', () => {

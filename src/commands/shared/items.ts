@@ -40,6 +40,7 @@ export const CHUNK_CONCURRENCY = 4;
  * The reader is the one function to replace for richer input formats.
  */
 export async function collectTargets(src: ItemSourceOptions, ctx: Context, version: ApiVersion): Promise<TargetItem[]> {
+  if (src.file === undefined) refuseFileOnlyFlags(src);
   const read: NumberItem[] = await readNumbers({ args: src.numbers, file: src.file }, ctx.io);
   validateNumbers(read, version);
   const unique = dedupeNumbers(read);
@@ -51,6 +52,22 @@ export async function collectTargets(src: ItemSourceOptions, ctx: Context, versi
     const carrier = item.carrier ?? src.carrier;
     return carrier === undefined ? { number: item.number } : { number: item.number, carrier };
   });
+}
+
+/**
+ * --dry-run, --restart and --rejects belong to the bulk path (-f). Ignored without a file, `--dry-run` would let
+ * the command run for real: register charges quota, delete deletes.
+ */
+export function refuseFileOnlyFlags(src: Pick<ItemSourceOptions, 'dryRun' | 'restart' | 'rejects'>): void {
+  const given: string[] = [];
+  if (src.dryRun) given.push('--dry-run');
+  if (src.restart) given.push('--restart');
+  if (src.rejects !== undefined) given.push('--rejects');
+  if (given.length === 0) return;
+  throw new UsageError(
+    `${given.join(', ')} ${given.length === 1 ? 'works' : 'work'} with -f FILE only`,
+    'put the numbers in a file, or pipe them in with -f -; nothing was sent',
+  );
 }
 
 /** The accepted/rejected lists of one envelope (absent lists are empty). */
@@ -83,6 +100,11 @@ export async function sendItems<T, A>(
 export interface Summary {
   /** Past participle of the operation, e.g. `registered`, `stopped`. */
   done: string;
+  /**
+   * A rejection code that means the work was done before (register's -18019901 already registered): counted
+   * under these words and not as a rejection for the exit code, as the bulk path (-f) counts it.
+   */
+  already?: { code: number; words: string };
 }
 
 /**
@@ -98,15 +120,21 @@ export async function finishItems<A>(
   const { accepted, rejected } = run.results;
   const answered = accepted.length + rejected.length;
   if (answered > 0 || (run.error === undefined && !ctx.signal.aborted)) await print(run.results);
+  const already = summary.already;
+  const before = already ? rejected.filter((r) => r.error?.code === already.code).length : 0;
+  const refused = rejected.length - before;
   const parts = [`${summary.done} ${accepted.length}`];
-  if (rejected.length > 0) parts.push(`rejected ${rejected.length}`);
+  if (before > 0) parts.push(`${already!.words} ${before}`);
+  if (refused > 0) parts.push(`rejected ${refused}`);
   if (run.unanswered > 0) parts.push(`no answer for ${run.unanswered}`);
-  if (answered > 0 || run.unanswered > 0) ctx.info(parts.join(', '));
+  // When the first request already failed as a whole, the error line says it all: "registered 0, no answer
+  // for 1" before "invalid API key" would only suggest the service was silent.
+  if (answered > 0 || (run.unanswered > 0 && run.error === undefined)) ctx.info(parts.join(', '));
   if (run.error !== undefined) throw run.error;
   if (run.unanswered > 0 && ctx.signal.aborted) {
     throw new InterruptedError(`interrupted: ${run.unanswered} item${run.unanswered === 1 ? '' : 's'} not sent`);
   }
-  return rejected.length > 0 ? EXIT.partial : EXIT.ok;
+  return refused > 0 ? EXIT.partial : EXIT.ok;
 }
 
 /**

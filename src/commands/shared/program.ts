@@ -69,13 +69,19 @@ function carrierArg(value: string): string {
   return t;
 }
 
-/** `--number A,B --number C` → [A, B, C]. */
-function numberList(value: string, previous: string[] | undefined): string[] {
-  const parts = value
-    .split(/[,\s]+/)
-    .map((s) => s.trim())
-    .filter(Boolean);
-  return [...(previous ?? []), ...parts];
+/**
+ * `--number A,B --number C` → [A, B, C]. An empty value is refused: `--number "$EMPTY"` must not turn into no
+ * filter at all, which would list (and hand on to a pipe) every record of the account.
+ */
+function listOf(what: string) {
+  return (value: string, previous: string[] | undefined): string[] => {
+    const parts = value
+      .split(/[,\s]+/)
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (parts.length === 0) throw new InvalidArgumentError(`give at least one ${what}.`);
+    return [...(previous ?? []), ...parts];
+  };
 }
 
 function maxLength(what: string, max: number) {
@@ -128,6 +134,8 @@ export function buildProgram(invoke: Invoker, version: string): Command {
   for (const option of globalOptions()) program.addOption(option);
 
   const cmd = (name: string, description: string) => program.command(name).description(description);
+  // A command with subcommands (auth, config, sandbox, webhook): its `help` subcommand worded like trk's own.
+  const group = (name: string, description: string) => cmd(name, description).helpCommand('help [command]', 'show help for a command');
 
   // ---- item commands ----
 
@@ -213,7 +221,7 @@ export function buildProgram(invoke: Invoker, version: string): Command {
     .option('--stopped-until <time>', 'tracking stopped at or before')
     .addOption(
       new Option('--number <numbers>', `only these numbers (comma separated or repeated, at most ${LIMITS.listNumberFilterMax}; one number matches partially)`).argParser(
-        numberList,
+        listOf('tracking number'),
       ),
     )
     .addOption(new Option('--order-by <order>', 'sort order').choices(ORDER_BY))
@@ -296,6 +304,7 @@ export function buildProgram(invoke: Invoker, version: string): Command {
     .option('--param <value>', 'extra tracking parameter')
     .addOption(new Option('--final-carrier <carrier>', 'last-mile carrier code or name').argParser(carrierArg))
     .option('--fresh', 'fetch from the carrier now instead of a result up to 3 hours old (10 quota units instead of 1)')
+    .addHelpText('after', '\nExamples:\n  trk realtime RR123456789CN\n  trk realtime RR123456789CN --fresh --yes --json')
     .action((number: string, o: Raw, c: Command) =>
       invoke(c, async () => {
         const { runRealtime } = await import('../realtime.js');
@@ -374,7 +383,7 @@ export function buildProgram(invoke: Invoker, version: string): Command {
 
   // ---- credentials and settings ----
 
-  const auth = cmd('auth', 'log in, show or remove the stored API key');
+  const auth = group('auth', 'log in, show or remove the stored API key');
   auth
     .command('login')
     .description('verify an API key and save it with the base URL and API version in the profile')
@@ -405,7 +414,7 @@ export function buildProgram(invoke: Invoker, version: string): Command {
       }),
     );
 
-  const config = cmd('config', 'read and change settings of the profile');
+  const config = group('config', 'read and change settings of the profile');
   config
     .command('get')
     .description('print one setting')
@@ -421,6 +430,7 @@ export function buildProgram(invoke: Invoker, version: string): Command {
     .description('change one setting of the profile (the API key is set with "trk auth login")')
     .argument('<key>', 'setting name')
     .argument('<value>', 'new value')
+    .addHelpText('after', '\nExamples:\n  trk config set api-version v2.1\n  trk config set base-url https://staging.example.com --profile staging')
     .action((key: string, value: string, _o: Raw, c: Command) =>
       invoke(c, async () => {
         const { runConfigSet } = await import('../config.js');
@@ -439,7 +449,7 @@ export function buildProgram(invoke: Invoker, version: string): Command {
 
   // ---- the emulator ----
 
-  const sandbox = cmd('sandbox', 'run the service emulator locally');
+  const sandbox = group('sandbox', 'run the service emulator locally');
   const share = (what: string) => (value: string): number => {
     const n = Number(value);
     if (value.trim() === '' || !(n >= 0 && n <= 1)) throw new InvalidArgumentError(`${what} must be a number from 0 to 1.`);
@@ -472,12 +482,17 @@ export function buildProgram(invoke: Invoker, version: string): Command {
     .addOption(new Option('--rate-limit <n>', 'requests per second per key (default 3; 0 = off)').argParser(nonNegativeInt('--rate-limit')))
     .addOption(new Option('--quota <n>', 'total quota of the account').argParser(nonNegativeInt('--quota')))
     .addOption(new Option('--daily-cap <n>', 'daily registration cap (0 = none)').argParser(nonNegativeInt('--daily-cap')))
-    .addOption(new Option('--ip-allow <addresses>', 'IP whitelist (addresses or CIDR, comma separated or repeated)').argParser(numberList))
+    .addOption(new Option('--ip-allow <addresses>', 'IP whitelist (addresses or CIDR, comma separated or repeated)').argParser(listOf('address')))
     .option('--disabled', 'answer every request as a disabled account (401)')
     .option('--no-realtime', 'refuse real-time queries (-18019912)')
     .addOption(new Option('--tick <ms>', "real ms between the account's scheduler runs (default 1000)").argParser(positiveInt('--tick')))
     .addOption(new Option('--seed <n>', 'seed of the fault generator, to replay a rehearsal').argParser(nonNegativeInt('--seed')))
-    .addHelpText('after', '\nExamples:\n  trk sandbox start --speed 3600 > sandbox.env &\n  . ./sandbox.env && trk register RR123456789CN')
+    // The printed lines are plain NAME=value (what env files of docker and systemd take too): sourcing them
+    // needs `set -a` so that trk, a child of the shell, sees them.
+    .addHelpText(
+      'after',
+      '\nExamples:\n  trk sandbox start --speed 3600 > sandbox.env &\n  sleep 1; set -a; . ./sandbox.env; set +a\n  trk register RR123456789CN',
+    )
     .action((o: Raw, c: Command) =>
       invoke(c, async () => {
         const { runSandboxStart } = await import('../sandbox.js');
@@ -527,6 +542,7 @@ export function buildProgram(invoke: Invoker, version: string): Command {
   cmd('carriers', "search the service's carrier list (codes and names)")
     .argument('[query]', 'a code, a name or part of one, or a country code')
     .option('--refresh', 'fetch the list again even when the cached copy is fresh')
+    .addHelpText('after', '\nExamples:\n  trk carriers dhl\n  trk carriers 3011 --json')
     .action((query: string | undefined, o: Raw, c: Command) =>
       invoke(c, async () => {
         const { runCarriers } = await import('../carriers.js');
@@ -536,6 +552,7 @@ export function buildProgram(invoke: Invoker, version: string): Command {
   cmd('countries', "search the service's country list")
     .argument('[query]', 'a key, a name or part of one, or an ISO code')
     .option('--refresh', 'fetch the lists again even when the cached copies are fresh')
+    .addHelpText('after', '\nExamples:\n  trk countries brazil\n  trk countries BR')
     .action((query: string | undefined, o: Raw, c: Command) =>
       invoke(c, async () => {
         const { runCountries } = await import('../countries.js');
@@ -543,13 +560,14 @@ export function buildProgram(invoke: Invoker, version: string): Command {
       }),
     );
 
-  const webhook = cmd('webhook', 'check notifications the service sends to the webhook URL');
+  const webhook = group('webhook', 'check notifications the service sends to the webhook URL');
   webhook
     .command('verify')
     .description("check a notification's signature against the API key")
     .requiredOption('--body <file>', 'file holding the body exactly as received (- for stdin)')
     .option('--sign <value>', 'value of the sign header (v2, v2.1)')
     .option('--v1', 'apply the v1 rule (the sign is in the body)')
+    .addHelpText('after', '\nExamples:\n  trk webhook verify --body body.json --sign 3f1c...\n  trk webhook verify --body body.json --v1')
     .action((o: Raw, c: Command) =>
       invoke(c, async () => {
         const { runWebhookVerify } = await import('../webhook.js');
@@ -565,6 +583,7 @@ export function buildProgram(invoke: Invoker, version: string): Command {
     .option('--forward-to <url>', 'forward each verified notification to this URL')
     .option('--save <dir>', 'save each body in this folder')
     .option('--skip-verify', 'accept every notification, reporting whether its signature held')
+    .addHelpText('after', '\nExamples:\n  trk webhook listen --port 4242 --forward-to http://localhost:3000/hook --save ./hooks')
     .action((o: Raw, c: Command) =>
       invoke(c, async () => {
         const { runWebhookListen } = await import('../webhook.js');
