@@ -44,6 +44,11 @@ _trk_options() {
     'help') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
   esac
 }
+_trk_argument_values() {
+  case "$1" in
+    'completion') printf '%s\n' 'bash' 'zsh' 'fish' ;;
+  esac
+}
 _trk_takes_value() {
   case "$1|$2" in
     '|--profile'|\
@@ -469,6 +474,7 @@ _trk_complete() {
     return 0
   fi
   subs="$(_trk_subcommands "$path")"
+  [ -n "$subs" ] || subs="$(_trk_argument_values "$path")"
   if [ -n "$subs" ]; then
     mapfile -t COMPREPLY < <(compgen -W "$subs" -- "$cur")
   else

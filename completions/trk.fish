@@ -544,6 +544,7 @@ complete -c trk -n '__trk_path_is '\''webhook listen'\''' -s v -l verbose -d 'lo
 complete -c trk -n '__trk_path_is '\''webhook listen'\''' -s y -l yes -d 'answer yes to confirmations (needed to delete or pay for --fresh without a terminal)'
 complete -c trk -n '__trk_path_is '\''webhook listen'\''' -l no-color -d 'no colour (also NO_COLOR)'
 complete -c trk -n '__trk_path_is '\''webhook listen'\''' -s h -l help -d 'display help'
+complete -c trk -n '__trk_path_is '\''completion'\''' -a 'bash zsh fish'
 complete -c trk -n '__trk_path_is '\''completion'\''' -s V -l version -d 'print the version'
 complete -c trk -n '__trk_path_is '\''completion'\''' -l profile -x -a '(trk __complete profiles 2>/dev/null)' -d 'settings profile to use (env TRK_PROFILE)'
 complete -c trk -n '__trk_path_is '\''completion'\''' -l base-url -r -F -d 'base URL of the service (env TRK_BASE_URL)'

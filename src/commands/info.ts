@@ -29,6 +29,16 @@ export function filterByStatus(results: ItemResults<unknown>, version: ApiVersio
   return { accepted, rejected: results.rejected };
 }
 
+/** Prints the details that pass the status filters, and says how many did when a filter is set. */
+async function printMatching(ctx: Context, results: ItemResults<unknown>, version: ApiVersion, opts: InfoOptions): Promise<void> {
+  const shown = filterByStatus(results, version, opts);
+  await printDetails(ctx, shown, version);
+  if (shown !== results) {
+    const wanted = [opts.status, opts.subStatus].filter((s) => s !== undefined).join(' / ');
+    ctx.info(`${shown.accepted.length} of ${results.accepted.length} found ${results.accepted.length === 1 ? 'is' : 'are'} ${wanted}`);
+  }
+}
+
 export async function runInfo(opts: InfoOptions, ctx: Context): Promise<number> {
   const { apiVersion } = await ctx.settings();
   if (apiVersion === 'v1' && opts.subStatus !== undefined) {
@@ -41,7 +51,7 @@ export async function runInfo(opts: InfoOptions, ctx: Context): Promise<number> 
       operation: 'gettrackinfo',
       flags: { ...opts, file: opts.file },
       defaults: flagDefaults({ carrier: opts.carrier }),
-      print: (results) => printDetails(ctx, filterByStatus(results, apiVersion, opts), apiVersion),
+      print: (results) => printMatching(ctx, results, apiVersion, opts),
     });
   }
   const targets = await collectTargets(opts, ctx, apiVersion);
@@ -53,7 +63,5 @@ export async function runInfo(opts: InfoOptions, ctx: Context): Promise<number> 
   const run = await sendItems<TargetItem, unknown>(ctx, api, 'gettrackinfo', targets, (chunk) =>
     numberCarrierBody(api.version, 'gettrackinfo', chunk),
   );
-  return finishItems(ctx, run, (results) => printDetails(ctx, filterByStatus(results, api.version, opts), api.version), {
-    done: 'found',
-  });
+  return finishItems(ctx, run, (results) => printMatching(ctx, results, api.version, opts), { done: 'found' });
 }

@@ -63,6 +63,9 @@ function helperFunctions(root: CommandSpec, prog: string, withDescriptions: bool
     );
     return `    ${shellWord(n.path)}) printf '%s\\n' ${words.map(shellWord).join(' ')} ;;`;
   });
+  const argValues = nodes
+    .filter((n) => n.spec.argumentChoices)
+    .map((n) => `    ${shellWord(n.path)}) printf '%s\\n' ${n.spec.argumentChoices!.map(shellWord).join(' ')} ;;`);
   const takes = nodes.flatMap((n) => valueOptions(n).map(({ flag }) => shellWord(`${n.path}|${flag}`)));
   const values = nodes.flatMap((n) =>
     valueOptions(n)
@@ -78,6 +81,11 @@ function helperFunctions(root: CommandSpec, prog: string, withDescriptions: bool
     `_${prog}_options() {`,
     '  case "$1" in',
     ...opts,
+    '  esac',
+    '}',
+    `_${prog}_argument_values() {`,
+    '  case "$1" in',
+    ...argValues,
     '  esac',
     '}',
     `_${prog}_takes_value() {`,
@@ -128,6 +136,7 @@ _${p}_complete() {
     return 0
   fi
   subs="$(_${p}_subcommands "$path")"
+  [ -n "$subs" ] || subs="$(_${p}_argument_values "$path")"
   if [ -n "$subs" ]; then
     mapfile -t COMPREPLY < <(compgen -W "$subs" -- "$cur")
   else
@@ -166,6 +175,11 @@ _${p}() {
   items=("\${(@f)$(_${p}_subcommands "$path")}")
   if (( \${#items[@]} )) && [[ -n "\${items[1]}" ]]; then
     _describe -t commands 'command' items
+    return
+  fi
+  items=("\${(@f)$(_${p}_argument_values "$path")}")
+  if (( \${#items[@]} )) && [[ -n "\${items[1]}" ]]; then
+    compadd -a items
   else
     _files
   fi
@@ -212,6 +226,7 @@ function fish(root: CommandSpec): string {
     for (const c of n.spec.commands) {
       lines.push(`complete -c ${p} ${cond} -a ${shellWord(c.name)} -d ${shellWord(c.description)}`);
     }
+    if (n.spec.argumentChoices) lines.push(`complete -c ${p} ${cond} -a ${shellWord(n.spec.argumentChoices.join(' '))}`);
     for (const o of n.spec.options) {
       const names = o.flags
         .map((f) => (f.startsWith('--') ? `-l ${f.slice(2)}` : `-s ${f.slice(1)}`))

@@ -19,6 +19,8 @@ export interface CommandSpec {
   description: string;
   options: OptionSpec[];
   commands: CommandSpec[];
+  /** Fixed values of the first positional argument (`trk completion <bash|zsh|fish>`). */
+  argumentChoices?: string[];
 }
 
 /** Flags whose values depend on the user's own data. */
@@ -49,10 +51,13 @@ export function commandSpec(cmd: Command, inherited: readonly OptionSpec[] = [])
   const hidden = (c: Command) => (c as unknown as { _hidden?: boolean })._hidden === true;
   const own = cmd.options.filter((o) => !o.hidden).map(optionSpec);
   const passedDown = [...own, ...inherited];
-  return {
+  const spec: CommandSpec = {
     name: cmd.name(),
     description: firstLine(cmd.description()),
     options: [...passedDown, { flags: ['-h', '--help'], description: 'display help', takesValue: false }],
     commands: cmd.commands.filter((c) => !hidden(c)).map((c) => commandSpec(c, passedDown)),
   };
+  const choices = cmd.registeredArguments[0]?.argChoices;
+  if (choices && choices.length > 0) spec.argumentChoices = [...choices];
+  return spec;
 }

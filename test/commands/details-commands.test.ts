@@ -81,6 +81,12 @@ describe('runInfo --status / --sub-status', () => {
     expect(await json({ status: 'InTransit', subStatus: 'InTransit_PickedUp' })).toEqual({ code: 3, accepted: [], rejected: ['XX000000000XX'] });
   });
 
+  it('says on stderr how many of the numbers found match', async () => {
+    const fake = createFake({ handler: trackInfo, global: { output: 'json' } });
+    await runInfo({ numbers, status: 'Delivered' }, fake.ctx);
+    expect(fake.io.stderrText()).toContain('1 of 2 found are Delivered');
+  });
+
   it('refuses --sub-status on v1, which has none, before sending anything', async () => {
     const fake = createFake({ handler: trackInfo, version: 'v1' });
     const err = await runInfo({ numbers, subStatus: 'InTransit_Arrival' }, fake.ctx).catch((e: unknown) => e);

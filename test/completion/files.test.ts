@@ -12,5 +12,7 @@ describe('completions/', () => {
     const bash = completionScripts().bash;
     expect(bash).toContain("'list|--status') printf '%s\\n' 'NotFound'");
     expect(bash).toContain("'register|--lang') printf '%s\\n' 'en'");
+    expect(bash).toContain("'info|--sub-status') printf '%s\\n' 'NotFound_Other'");
+    expect(bash).toContain("'completion') printf '%s\\n' 'bash' 'zsh' 'fish'");
   });
 });

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command, Option } from 'commander';
+import { Argument, Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { commandSpec } from '../../src/completion/spec.js';
 import { generateCompletion } from '../../src/completion/scripts.js';
@@ -18,6 +18,7 @@ function program(): Command {
   const auth = p.command('auth').description('manage credentials');
   auth.command('login').description('save a key').option('--with-key-stdin', 'read the key from stdin');
   auth.command('logout').description('forget the key');
+  p.command('completion').description('print a script').addArgument(new Argument('<shell>').choices(['bash', 'zsh', 'fish']));
   p.command('secret', { hidden: true });
   return p;
 }
@@ -42,7 +43,8 @@ function bashComplete(line: string[]): string[] {
 describe('command spec', () => {
   it('reads names, flags and choices from commander and leaves hidden commands out', () => {
     const spec = commandSpec(program());
-    expect(spec.commands.map((c) => c.name)).toEqual(['list', 'auth']);
+    expect(spec.commands.map((c) => c.name)).toEqual(['list', 'auth', 'completion']);
+    expect(spec.commands[2]!.argumentChoices).toEqual(['bash', 'zsh', 'fish']);
     const output = spec.options.find((o) => o.flags.includes('--output'));
     expect(output).toMatchObject({ flags: ['-o', '--output'], takesValue: true, choices: ['table', 'json', 'csv'] });
     expect(spec.options.find((o) => o.flags.includes('--profile'))?.dynamic).toBe('profiles');
@@ -52,8 +54,13 @@ describe('command spec', () => {
 
 describe('bash completion', () => {
   it('completes sub-commands at the top and below', () => {
-    expect(bashComplete(['trk', ''])).toEqual(['list', 'auth']);
+    expect(bashComplete(['trk', ''])).toEqual(['list', 'auth', 'completion']);
     expect(bashComplete(['trk', 'auth', 'lo'])).toEqual(['login', 'logout']);
+  });
+
+  it('completes the fixed values of a positional argument', () => {
+    expect(bashComplete(['trk', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
+    expect(bashComplete(['trk', 'completion', 'f'])).toEqual(['fish']);
   });
 
   it('completes the flags of the command typed so far', () => {
@@ -91,5 +98,6 @@ describe.runIf(hasShell('fish'))('fish completion', () => {
     expect(complete('trk au')).toEqual(['auth']);
     expect(complete('trk auth log')).toEqual(['login', 'logout']);
     expect(complete('trk list --status D')).toEqual(['Delivered']);
+    expect(complete('trk completion z')).toEqual(['zsh']);
   });
 });
