@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { CommanderError, type Command } from 'commander';
 import { buildProgram, type Invoker } from './commands/shared/program.js';
 import type { Context, GlobalOptions } from './context.js';
+import { debugEnabled } from './debug.js';
 import { InterruptedError, TrkError, UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import type { IO } from './io.js';
@@ -121,9 +122,6 @@ function packageVersion(): string {
   }
 }
 
-function isDebug(env: NodeJS.ProcessEnv, verbose: boolean | undefined): boolean {
-  return verbose === true || (env.TRK_DEBUG !== undefined && env.TRK_DEBUG !== '' && env.TRK_DEBUG !== '0');
-}
 
 /** Runs one command line and returns the exit code. Never throws. */
 export async function runCli(argv: string[], opts: CliOptions = {}): Promise<number> {
@@ -142,7 +140,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
   const writeOut = (s: string) => (io ? io.out(s) : void process.stdout.write(s));
   const writeErr = (s: string) => (io ? void io.stderr.write(s) : void process.stderr.write(s));
 
-  const invoke: Invoker = async (_cmd, load) => {
+  const invoke: Invoker = async (load) => {
     global = readGlobalOptions(program!.opts());
     const run = await load();
     if (!io) {
@@ -183,7 +181,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (err) {
-    const debug = isDebug(env, global.verbose);
+    const debug = debugEnabled(env, global.verbose);
     const outcome = errorOutcome(err, {
       debug,
       aborted: opts.signal?.aborted === true,

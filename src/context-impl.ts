@@ -6,9 +6,10 @@ import path from 'node:path';
 import type { ApiClient, ApiClientOptions } from './api/client.js';
 import type { Pacer } from './api/pacer.js';
 import { LIMITS } from './api/spec.js';
+import { debugEnabled } from './debug.js';
 import type { Settings } from './config/settings.js';
 import type { Context, GlobalOptions, Prompter } from './context.js';
-import { CredentialsError } from './errors.js';
+import { noApiKeyError } from './errors.js';
 import type { IO } from './io.js';
 import { createPrompter } from './prompter.js';
 
@@ -21,13 +22,6 @@ export interface ContextOptions {
   signal?: AbortSignal;
 }
 
-export const NO_KEY_MESSAGE = 'no API key configured';
-export const NO_KEY_HINT = 'run "trk auth login" or set TRK_API_KEY';
-
-export function debugEnabled(env: NodeJS.ProcessEnv, global: GlobalOptions): boolean {
-  const flag = env.TRK_DEBUG;
-  return global.verbose === true || (flag !== undefined && flag !== '' && flag !== '0' && flag !== 'false');
-}
 
 /** Client callbacks: each request logged for --verbose (never the key, which the log does not carry), waits shown. */
 export function requestHooks(
@@ -51,7 +45,7 @@ export function requestHooks(
 export function createContext(opts: ContextOptions): Context {
   const { io, env, global } = opts;
   const signal = opts.signal ?? new AbortController().signal;
-  const debugOn = debugEnabled(env, global);
+  const debugOn = debugEnabled(env, global.verbose);
   let settingsPromise: Promise<Settings> | undefined;
   let apiPromise: Promise<ApiClient> | undefined;
   let pacerPromise: Promise<Pacer> | undefined;
@@ -119,7 +113,7 @@ export function createContext(opts: ContextOptions): Context {
         apiKey = sandbox.key;
         debug(`sandbox: embedded emulator at ${sandbox.url}`);
       }
-      if (!apiKey) throw new CredentialsError(NO_KEY_MESSAGE, NO_KEY_HINT);
+      if (!apiKey) throw noApiKeyError();
       const [{ createApiClient }, { stoppablePacer }, budget] = await Promise.all([
         import('./api/client.js'),
         import('./api/pacer.js'),

@@ -36,6 +36,14 @@ export class CredentialsError extends TrkError {
   }
 }
 
+/** What to do when there is no usable API key, wherever that is found out. */
+export const LOGIN_HINT = 'run "trk auth login" or set TRK_API_KEY';
+
+/** No API key in the environment or the profile. */
+export function noApiKeyError(): CredentialsError {
+  return new CredentialsError('no API key configured', LOGIN_HINT);
+}
+
 /** The user pressed Ctrl-C; work in flight was finished and saved. */
 export class InterruptedError extends TrkError {
   constructor(message = 'interrupted') {

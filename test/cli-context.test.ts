@@ -3,7 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createContext, debugEnabled } from '../src/context-impl.js';
+import { createContext } from '../src/context-impl.js';
+import { debugEnabled } from '../src/debug.js';
 import { CredentialsError } from '../src/errors.js';
 import { createTestIO } from '../src/io.js';
 
@@ -20,8 +21,11 @@ describe('createContext', () => {
     loud.info('status');
     loud.debug('detail');
     expect(io.stderrText()).toBe('status\ndetail\n');
-    expect(debugEnabled({ TRK_DEBUG: '0' }, {})).toBe(false);
-    expect(debugEnabled({}, { verbose: true })).toBe(true);
+    expect(debugEnabled({ TRK_DEBUG: '0' }, undefined)).toBe(false);
+    expect(debugEnabled({ TRK_DEBUG: 'false' }, undefined)).toBe(false);
+    expect(debugEnabled({ TRK_DEBUG: '' }, undefined)).toBe(false);
+    expect(debugEnabled({ TRK_DEBUG: 'yes' }, undefined)).toBe(true);
+    expect(debugEnabled({}, true)).toBe(true);
   });
 
   it('settings: flags over environment, with sources', async () => {

@@ -1,12 +1,13 @@
 // The HTTP client of the service, on undici. One POST per attempt to `${baseUrl}/track/<version>/<path>`,
-// paced by the process-wide pacer, retried by the policy in retry.ts. The envelope is decoded here and only
-// here: a caller gets either an envelope with code 0 (rejected items are data) or a typed ServiceError.
+// started when its pacer admits it (the process-wide one unless another is given), retried by the policy in
+// retry.ts. The envelope is decoded here and only here: a caller gets either an envelope with code 0
+// (rejected items are data) or a typed ServiceError.
 // The API key goes into the `svctoken` header and nowhere else: not into logs, messages or errors.
 
 import { createRequire } from 'node:module';
 import { setTimeout as delay } from 'node:timers/promises';
 import { EnvHttpProxyAgent, request } from 'undici';
-import { CredentialsError } from '../errors.js';
+import { CredentialsError, noApiKeyError } from '../errors.js';
 import type { Envelope } from './types.js';
 import { LIMITS, operationPath, type ApiVersion, type Operation } from './spec.js';
 import { processPacer, type Pacer } from './pacer.js';
@@ -21,9 +22,9 @@ import {
   ServerError,
   ServiceError,
   TimeoutError,
+  TLS_CODE,
   UnexpectedStatusError,
   isAuthCode,
-  type Delivery,
 } from './errors.js';
 import {
   DEFAULT_RETRY,
@@ -34,9 +35,9 @@ import {
   waitReason,
   type RetryPolicy,
 } from './retry.js';
+import { unsupported } from './operations.js';
 
 export { resentAfterAmbiguousFailure } from './retry.js';
-import { unsupported } from './operations.js';
 
 /** One line per request for --verbose / TRK_DEBUG (the key is never part of it). */
 export interface RequestLog {
@@ -102,11 +103,10 @@ const CONNECT_PHASE = new Set([
   'EADDRNOTAVAIL',
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
-const TLS_CODE = /^(ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|ERR_SSL_)/;
 
 export function createApiClient(opts: ApiClientOptions): ApiClient {
   // A header cannot carry line breaks or non-ASCII; say so without echoing the key.
-  if (!opts.apiKey) throw new CredentialsError('no API key configured', 'run "trk auth login" or set TRK_API_KEY');
+  if (!opts.apiKey) throw noApiKeyError();
   if (!/^[\x21-\x7e]+$/.test(opts.apiKey)) {
     throw new CredentialsError(
       'the API key contains characters that cannot be sent (spaces, line breaks or non-ASCII)',
@@ -314,15 +314,8 @@ function networkError(op: Operation, host: string, err: unknown): ServiceError {
   if (code === undefined || code === 'UND_ERR_INVALID_ARG') throw err;
   const reason = [code, causeCode].find((c) => c !== undefined && (CONNECT_PHASE.has(c) || TLS_CODE.test(c))) ?? code;
   const tls = reason !== undefined && TLS_CODE.test(reason);
-  const delivery: Delivery = reason !== undefined && (CONNECT_PHASE.has(reason) || tls) ? 'not-sent' : 'unknown';
-  return new NetworkError({
-    operation: op,
-    host,
-    ...(reason === undefined ? {} : { reason }),
-    delivery: delivery === 'not-sent' ? 'not-sent' : 'unknown',
-    tls,
-    cause: err,
-  });
+  const delivery = reason !== undefined && (CONNECT_PHASE.has(reason) || tls) ? 'not-sent' : 'unknown';
+  return new NetworkError({ operation: op, host, ...(reason === undefined ? {} : { reason }), delivery, tls, cause: err });
 }
 
 function noteOf(err: ServiceError): string {

@@ -2,6 +2,9 @@
 // service fills them) and what a user should do about it. The client, the commands and the emulator all
 // read from here, so a code is described once.
 
+import { LOGIN_HINT } from '../errors.js';
+import type { ApiVersion } from './spec.js';
+
 export interface CodeInfo {
   /** The service's meaning, with `{0}`, `{1}` placeholders. */
   readonly message: string;
@@ -10,7 +13,7 @@ export interface CodeInfo {
   /** Authentication failures exit 4; everything else is decided by context. */
   readonly auth?: true;
   /** Versions that know the code (all when absent). */
-  readonly versions?: readonly ('v1' | 'v2' | 'v2.1')[];
+  readonly versions?: readonly ApiVersion[];
 }
 
 const V2_ONLY = ['v2', 'v2.1'] as const;
@@ -21,7 +24,7 @@ export const SERVICE_CODES: Readonly<Record<number, CodeInfo>> = {
     hint: "add this machine's address to the whitelist in the console, or run from an allowed address",
     auth: true,
   },
-  [-18010002]: { message: 'invalid API key', hint: 'run "trk auth login" or set TRK_API_KEY', auth: true },
+  [-18010002]: { message: 'invalid API key', hint: LOGIN_HINT, auth: true },
   [-18010003]: { message: 'internal error of the service', hint: 'retry later' },
   [-18010004]: { message: 'account disabled', hint: "contact the service's support to re-enable the account", auth: true },
   [-18010005]: { message: 'unauthorized access', hint: 'check the API key and the account permissions', auth: true },

@@ -6,7 +6,7 @@
 // This module is light on purpose (no undici): commands import it for `instanceof` checks.
 
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { TrkError } from '../errors.js';
+import { LOGIN_HINT, TrkError } from '../errors.js';
 import { codeInfo, formatCodeMessage } from './codes.js';
 import type { Operation } from './spec.js';
 
@@ -59,8 +59,6 @@ export class ServiceError extends TrkError {
 }
 
 type Common = Omit<ServiceErrorOptions, 'delivery' | 'exitCode' | 'hint'>;
-
-const LOGIN_HINT = codeInfo(-18010002)?.hint ?? 'run "trk auth login" or set TRK_API_KEY';
 
 /** 401, or an authentication code (-18010001/2/4/5, -18019912) in the envelope. Exit 4, never retried. */
 export class AuthenticationError extends ServiceError {
@@ -134,6 +132,9 @@ export class EnvelopeError extends ServiceError {
     this.serviceMessage = opts.serviceMessage;
   }
 }
+
+/** Error codes of a refused TLS handshake (Node's and OpenSSL's): the certificate, not the network, is at fault. */
+export const TLS_CODE = /^(ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|ERR_SSL_)/;
 
 /** The service could not be reached, or the connection broke. */
 export class NetworkError extends ServiceError {

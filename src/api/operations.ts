@@ -219,7 +219,7 @@ function mapEnum<T extends string>(
 // ---- helpers ----
 
 /** Drop undefined fields: the wire carries only what was given. */
-function compact<T extends object>(obj: T): T {
+export function compact<T extends object>(obj: T): T {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(obj)) if (v !== undefined) out[k] = v;
   return out as T;

@@ -2,7 +2,8 @@
 // span, so the pacer admits no more than N request STARTS in any window of 1000 ms plus a margin (network
 // jitter can bring two requests closer together on arrival than they were at start). It limits starts,
 // not requests in flight: several requests may be under way at once, so latency does not lower throughput.
-// One pacer per process, shared by every client, so that concurrent work cannot exceed the rate together.
+// One pacer per process (processPacer), shared by every client, so that concurrent work cannot exceed the rate
+// together; processes sharing a key share a budget file instead (shared-pacer.ts).
 
 import { setTimeout as delay } from 'node:timers/promises';
 import { LIMITS } from './spec.js';

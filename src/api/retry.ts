@@ -25,6 +25,7 @@ import {
   ServerError,
   ServiceError,
   TimeoutError,
+  TLS_CODE,
 } from './errors.js';
 
 export interface RetryPolicy {
@@ -41,9 +42,6 @@ export const DEFAULT_RETRY: Readonly<RetryPolicy> = { maxAttempts: 5, baseDelayM
 /** -18010003 "internal error, retry later": a whole-request refusal the service itself calls transient. */
 const TRANSIENT_SERVICE_CODES: ReadonlySet<number> = new Set([-18010003]);
 
-/** TLS failures are not transient: repeating cannot make a certificate acceptable. */
-const TLS_REASON = /^(ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|ERR_SSL_)/;
-
 export type OperationClass = 'read-only' | 'charging' | 'write';
 
 export function operationClass(op: Operation): OperationClass {
@@ -56,7 +54,8 @@ export function operationClass(op: Operation): OperationClass {
 export function shouldRetry(op: Operation, err: unknown): boolean {
   if (!(err instanceof ServiceError)) return false;
   if (err instanceof AuthenticationError) return false;
-  if (err instanceof NetworkError && err.reason !== undefined && TLS_REASON.test(err.reason)) return false;
+  // TLS failures are not transient: repeating cannot make a certificate acceptable.
+  if (err instanceof NetworkError && err.reason !== undefined && TLS_CODE.test(err.reason)) return false;
   const transient =
     err instanceof RateLimitError ||
     err instanceof ServerError ||

@@ -4,6 +4,7 @@
 import {
   changeCarrierBody,
   changeInfoBody,
+  compact,
   numberCarrierBody,
   registerBody,
   trackListBody,
@@ -23,7 +24,7 @@ export function requestBody(
       return registerBody(
         version,
         items.map((i) =>
-          defined({
+          compact({
             number: i.number,
             carrier: i.carrier,
             param: i.param,
@@ -42,7 +43,7 @@ export function requestBody(
       return changeCarrierBody(
         version,
         items.map((i) =>
-          defined({
+          compact({
             number: i.number,
             carrier_old: i.carrier_old ?? i.carrier,
             carrier_new: i.carrier_new,
@@ -54,7 +55,7 @@ export function requestBody(
     case 'changeinfo':
       return changeInfoBody(
         version,
-        items.map((i) => defined({ number: i.number, carrier: i.carrier, items: defined({ tag: i.tag, param: i.param, lang: i.lang }) })),
+        items.map((i) => compact({ number: i.number, carrier: i.carrier, items: compact({ tag: i.tag, param: i.param, lang: i.lang }) })),
       );
     case 'gettracklist':
       return trackListBody(version, {
@@ -66,13 +67,7 @@ export function requestBody(
       return numberCarrierBody(
         version,
         op,
-        items.map((i) => defined({ number: i.number, carrier: i.carrier })),
+        items.map((i) => compact({ number: i.number, carrier: i.carrier })),
       );
   }
-}
-
-function defined<T extends object>(obj: T): T {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(obj)) if (v !== undefined) out[k] = v;
-  return out as T;
 }

@@ -3,7 +3,7 @@
 // without a word); a known column the operation does not use (a `tag` column in a file given to `trk stop`) is
 // ignored with a note, so that the file a shop imported can be reused to stop or delete the same numbers.
 
-import type { ApiVersion } from '../api/spec.js';
+import { API_VERSIONS, type ApiVersion } from '../api/spec.js';
 import type { ChangeCarrierRequestItem, RegisterRequestItem } from '../api/types.js';
 
 /** Operations the bulk path runs. `gettracklist` is `trk list --number` with more numbers than one call takes. */
@@ -82,7 +82,7 @@ export function versionColumns(version: ApiVersion): readonly ColumnName[] {
 
 /** The first version that knows `column`, for the refusal's hint; undefined for names no version knows. */
 export function versionIntroducing(column: string): ApiVersion | undefined {
-  for (const v of ['v1', 'v2', 'v2.1'] as const) if ((versionColumns(v) as readonly string[]).includes(column)) return v;
+  for (const v of API_VERSIONS) if ((versionColumns(v) as readonly string[]).includes(column)) return v;
   return undefined;
 }
 

@@ -134,11 +134,6 @@ export class Journal {
     return !this.resumed && this.#done.size === 0 && this.#sent.size === 0;
   }
 
-  /** Chunks whose outcome is recorded. */
-  get doneCount(): number {
-    return this.#done.size;
-  }
-
   isDone(chunk: number): boolean {
     return this.#done.has(chunk);
   }

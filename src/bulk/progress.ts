@@ -83,14 +83,16 @@ export function createProgress(io: IO, opts: ProgressOptions): Progress {
     drawn = true;
   };
 
+  const update = (c: ProgressCounts) => {
+    baseline ??= c.done;
+    counts = c;
+  };
+
   if (opts.mode === 'bar') {
     const timer = setInterval(draw, opts.redrawMs ?? 200);
     timer.unref();
     return {
-      update(c) {
-        baseline ??= c.done;
-        counts = c;
-      },
+      update,
       waiting(reason, until) {
         wait = { reason, until };
         draw();
@@ -108,10 +110,7 @@ export function createProgress(io: IO, opts: ProgressOptions): Progress {
   }, opts.lineIntervalMs ?? 30_000);
   timer.unref();
   return {
-    update(c) {
-      baseline ??= c.done;
-      counts = c;
-    },
+    update,
     waiting(reason, until) {
       wait = { reason, until };
     },

@@ -18,38 +18,38 @@ function rankName(names: readonly string[], q: string): number {
 }
 
 /**
- * Carriers matching `query`, best first: the exact code, exact names (any language), carriers of a country
- * given by its ISO code, names starting with the query, names containing it. No query: all, by name.
+ * Entries matching `query`, best first: the exact key, exact names (any language), entries of the country whose
+ * ISO code it is, names starting with the query, names containing it. No query: all, by name.
  */
-export function searchCarriers(list: readonly Carrier[], query: string | undefined): Carrier[] {
+function search<T extends { name: string; key: number; matchNames: readonly string[] }>(
+  list: readonly T[],
+  query: string | undefined,
+  isoOf: (entry: T) => string | null | undefined,
+): T[] {
   const q = normalise(query ?? '');
   if (q === '') return [...list].sort(byName);
   const code = /^\d+$/.test(q) ? Number.parseInt(q, 10) : undefined;
-  const ranked: [number, Carrier][] = [];
+  const ranked: [number, T][] = [];
   for (const c of list) {
     let rank = c.key === code ? 0 : rankName(c.matchNames, q);
-    if (rank > 2 && c.countryIso !== null && c.countryIso.toLowerCase() === q) rank = 2;
+    if (rank > 2 && isoOf(c)?.toLowerCase() === q) rank = 2;
     if (rank !== Infinity) ranked.push([rank, c]);
   }
   return ranked.sort((a, b) => a[0] - b[0] || byName(a[1], b[1])).map(([, c]) => c);
 }
 
-/** Countries matching `query` by exact key, exact name, name prefix, name substring, or ISO code (when known). */
+/** Carriers matching `query` by code, name or the ISO code of their country (see search). */
+export function searchCarriers(list: readonly Carrier[], query: string | undefined): Carrier[] {
+  return search(list, query, (c) => c.countryIso);
+}
+
+/** Countries matching `query` by key, name, or ISO code (when `isoOf` knows it). */
 export function searchCountries(
   list: readonly Country[],
   query: string | undefined,
   isoOf?: (key: number) => string | undefined,
 ): Country[] {
-  const q = normalise(query ?? '');
-  if (q === '') return [...list].sort(byName);
-  const code = /^\d+$/.test(q) ? Number.parseInt(q, 10) : undefined;
-  const ranked: [number, Country][] = [];
-  for (const c of list) {
-    let rank = c.key === code ? 0 : rankName(c.matchNames, q);
-    if (rank > 2 && isoOf?.(c.key)?.toLowerCase() === q) rank = 2;
-    if (rank !== Infinity) ranked.push([rank, c]);
-  }
-  return ranked.sort((a, b) => a[0] - b[0] || byName(a[1], b[1])).map(([, c]) => c);
+  return search(list, query, (c) => isoOf?.(c.key));
 }
 
 /** A carrier name that fits several carriers; `candidates` lets bulk input report them per row. */

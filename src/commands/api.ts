@@ -3,7 +3,7 @@
 // rejected items give exit 3.
 
 import { unsupported } from '../api/operations.js';
-import { OPERATIONS, READ_ONLY_OPERATIONS, operationPath, type Operation } from '../api/spec.js';
+import { API_VERSIONS, OPERATIONS, READ_ONLY_OPERATIONS, operationPath, type Operation } from '../api/spec.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -19,7 +19,7 @@ export interface ApiOptions {
 export function findOperation(name: string): Operation | undefined {
   const wanted = name.trim().replace(/^\/+/, '').toLowerCase();
   return OPERATIONS.find(
-    (op) => op.toLowerCase() === wanted || (['v1', 'v2', 'v2.1'] as const).some((v) => operationPath(v, op)?.toLowerCase() === wanted),
+    (op) => op.toLowerCase() === wanted || API_VERSIONS.some((v) => operationPath(v, op)?.toLowerCase() === wanted),
   );
 }
 

@@ -10,7 +10,7 @@ import type { QuotaRecord } from '../api/types.js';
 import { maskKey, parseApiKey, parseServiceUrl } from '../config/keys.js';
 import type { Context } from '../context.js';
 import { requestHooks } from '../context-impl.js';
-import { CredentialsError, UsageError } from '../errors.js';
+import { CredentialsError, LOGIN_HINT, UsageError } from '../errors.js';
 import { resolveFormat, printRows } from '../output/render.js';
 import { readAll } from './shared/input.js';
 import { SETTING_COLUMNS, settingRows, settingsObject } from './shared/settings-view.js';
@@ -86,7 +86,7 @@ export async function runAuthStatus(_opts: AuthStatusOptions, ctx: Context): Pro
   if (format === 'json') ctx.io.out(`${JSON.stringify({ ...settingsObject(rows), sandbox: s.sandbox }, null, 2)}\n`);
   else await printRows(ctx.io, rows, SETTING_COLUMNS, ctx.global.output);
   if (s.apiKey === undefined && !s.sandbox) {
-    throw new CredentialsError('not logged in: no API key configured', 'run "trk auth login" or set TRK_API_KEY');
+    throw new CredentialsError('not logged in: no API key configured', LOGIN_HINT);
   }
   return 0;
 }

@@ -2,27 +2,19 @@
 // per number; registration with the new carrier is charged once it succeeds.
 
 import { changeCarrierBody } from '../api/operations.js';
-import type { ChangeCarrierRequestItem, ItemResults, NumberCarrierAccepted } from '../api/types.js';
+import type { ChangeCarrierRequestItem, NumberCarrierAccepted } from '../api/types.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { itemColumns } from '../output/columns.js';
-import { printItemResults } from '../output/render.js';
-import { tableNames } from './shared/names.js';
-import { collectTargets, finishItems, sendItems } from './shared/items.js';
+import { collectTargets, finishItems, itemResultsPrinter, sendItems, type ItemSourceOptions } from './shared/items.js';
 
-export interface ChangeCarrierOptions {
-  numbers: readonly string[];
-  file?: string | undefined;
+/** The current carrier is `from`, not `carrier`. */
+export interface ChangeCarrierOptions extends Omit<ItemSourceOptions, 'carrier'> {
   /** carrier_new */
   to?: number | undefined;
   /** carrier_old; a carrier column in the input overrides it per row. */
   from?: number | undefined;
   finalTo?: number | undefined;
   finalFrom?: number | undefined;
-  /** With -f: the bulk path's flags. */
-  dryRun?: boolean | undefined;
-  restart?: boolean | undefined;
-  rejects?: string | undefined;
 }
 
 export async function runChangeCarrier(opts: ChangeCarrierOptions, ctx: Context): Promise<number> {
@@ -30,7 +22,7 @@ export async function runChangeCarrier(opts: ChangeCarrierOptions, ctx: Context)
     // A file may carry carrier_new / final_carrier_new columns of its own: rows without either are reported there.
     const { flagDefaults, refuseMixedSources, runFileCommand } = await import('../bulk/command.js');
     refuseMixedSources(opts.numbers, opts.file);
-    const columns = itemColumns(await tableNames(ctx));
+    const print = await itemResultsPrinter(ctx);
     return runFileCommand(ctx, {
       operation: 'changecarrier',
       flags: { ...opts, file: opts.file },
@@ -40,7 +32,7 @@ export async function runChangeCarrier(opts: ChangeCarrierOptions, ctx: Context)
         final_carrier_old: opts.finalFrom,
         final_carrier_new: opts.finalTo,
       }),
-      print: (results) => printItemResults(ctx.io, results as ItemResults<NumberCarrierAccepted>, columns, ctx.global.output),
+      print,
     });
   }
   // The service would refuse every item with -18019804; say so before sending anything.
@@ -48,11 +40,7 @@ export async function runChangeCarrier(opts: ChangeCarrierOptions, ctx: Context)
     throw new UsageError('nothing to change', 'give the new carrier with --to <code> or the new last-mile carrier with --final-to <code>');
   }
   const { apiVersion } = await ctx.settings();
-  const targets = await collectTargets(
-    { numbers: opts.numbers, file: opts.file, carrier: opts.from, dryRun: opts.dryRun, restart: opts.restart, rejects: opts.rejects },
-    ctx,
-    apiVersion,
-  );
+  const targets = await collectTargets({ ...opts, carrier: opts.from }, ctx, apiVersion);
   const items: ChangeCarrierRequestItem[] = targets.map((t) => {
     const item: ChangeCarrierRequestItem = { number: t.number };
     if (t.carrier !== undefined) item.carrier_old = t.carrier;
@@ -69,8 +57,5 @@ export async function runChangeCarrier(opts: ChangeCarrierOptions, ctx: Context)
   const run = await sendItems<ChangeCarrierRequestItem, NumberCarrierAccepted>(ctx, api, 'changecarrier', items, (chunk) =>
     changeCarrierBody(api.version, chunk),
   );
-  const columns = itemColumns(await tableNames(ctx));
-  return finishItems(ctx, run, (results) => printItemResults(ctx.io, results, columns, ctx.global.output), {
-    done: 'changed',
-  });
+  return finishItems(ctx, run, await itemResultsPrinter(ctx), { done: 'changed' });
 }

@@ -2,12 +2,18 @@
 // in the operation and in delete asking first, so they share this run function.
 
 import { numberCarrierBody, type NumberCarrierOperation } from '../api/operations.js';
-import type { ItemResults, NumberCarrierAccepted } from '../api/types.js';
+import type { NumberCarrierAccepted } from '../api/types.js';
 import type { Context } from '../context.js';
-import { itemColumns } from '../output/columns.js';
-import { printItemResults } from '../output/render.js';
-import { tableNames } from './shared/names.js';
-import { collectTargets, confirmOrRefuse, finishItems, plural, sendItems, type ItemSourceOptions, type TargetItem } from './shared/items.js';
+import {
+  collectTargets,
+  confirmOrRefuse,
+  finishItems,
+  itemResultsPrinter,
+  plural,
+  sendItems,
+  type ItemSourceOptions,
+  type TargetItem,
+} from './shared/items.js';
 
 export type ItemAction = 'stop' | 'retrack' | 'delete' | 'push';
 
@@ -32,12 +38,12 @@ export async function runItemAction(action: ItemAction, opts: ItemActionOptions,
   if (opts.file !== undefined) {
     const { flagDefaults, refuseMixedSources, runFileCommand } = await import('../bulk/command.js');
     refuseMixedSources(opts.numbers, opts.file);
-    const columns = itemColumns(await tableNames(ctx));
+    const print = await itemResultsPrinter(ctx);
     return runFileCommand(ctx, {
       operation: op,
       flags: { ...opts, file: opts.file },
       defaults: flagDefaults({ carrier: opts.carrier }),
-      print: (results) => printItemResults(ctx.io, results as ItemResults<NumberCarrierAccepted>, columns, ctx.global.output),
+      print,
       // Asked once the file is checked, with the count of what is left to delete.
       ...(action === 'delete'
         ? {
@@ -65,8 +71,5 @@ export async function runItemAction(action: ItemAction, opts: ItemActionOptions,
   const run = await sendItems<TargetItem, NumberCarrierAccepted>(ctx, api, op, targets, (chunk) =>
     numberCarrierBody(api.version, op, chunk),
   );
-  const columns = itemColumns(await tableNames(ctx));
-  return finishItems(ctx, run, (results) => printItemResults(ctx.io, results, columns, ctx.global.output), {
-    done: DONE[action],
-  });
+  return finishItems(ctx, run, await itemResultsPrinter(ctx), { done: DONE[action] });
 }

@@ -60,11 +60,16 @@ function time(value: unknown, flag: string, now: number): string | undefined {
   return iso;
 }
 
+/** The --number values without blanks and repeats. */
+function distinctNumbers(numbers: readonly string[]): string[] {
+  return [...new Set(numbers.map((n) => n.trim()).filter(Boolean))];
+}
+
 /** The gettracklist filter for the options (v2 names; without page_no). Pure; throws UsageError. */
 export function buildListFilter(opts: ListOptions, now: number): TrackListFilter {
   const filter: TrackListFilter = {};
   if (opts.numbers !== undefined) {
-    const numbers = [...new Set(opts.numbers.map((n) => n.trim()).filter(Boolean))];
+    const numbers = distinctNumbers(opts.numbers);
     if (numbers.length > LIMITS.listNumberFilterMax) {
       throw new UsageError(
         `--number takes at most ${LIMITS.listNumberFilterMax} numbers, got ${numbers.length}`,
@@ -94,7 +99,7 @@ export function buildListFilter(opts: ListOptions, now: number): TrackListFilter
 
 export async function runList(opts: ListOptions, ctx: Context): Promise<number> {
   const { apiVersion } = await ctx.settings();
-  const many = opts.numbers !== undefined && new Set(opts.numbers.map((n) => n.trim()).filter(Boolean)).size > LIMITS.listNumberFilterMax;
+  const many = opts.numbers !== undefined && distinctNumbers(opts.numbers).length > LIMITS.listNumberFilterMax;
   if (many) return listMany(opts, ctx);
   const filter = buildListFilter(opts, ctx.now());
   // What the version cannot filter by is refused before anything is sent.

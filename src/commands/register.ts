@@ -2,12 +2,9 @@
 // with --lang).
 
 import { registerBody } from '../api/operations.js';
-import type { ItemResults, RegisterAccepted, RegisterRequestItem } from '../api/types.js';
+import type { RegisterAccepted, RegisterRequestItem } from '../api/types.js';
 import type { Context } from '../context.js';
-import { itemColumns } from '../output/columns.js';
-import { printItemResults } from '../output/render.js';
-import { tableNames } from './shared/names.js';
-import { collectTargets, finishItems, sendItems, type ItemSourceOptions } from './shared/items.js';
+import { collectTargets, finishItems, itemResultsPrinter, sendItems, type ItemSourceOptions } from './shared/items.js';
 
 export interface RegisterOptions extends ItemSourceOptions {
   param?: string | undefined;
@@ -46,7 +43,7 @@ export async function runRegister(opts: RegisterOptions, ctx: Context): Promise<
     // -f FILE: the bulk path (checked first, journaled, resumable); the flags apply to rows without the column.
     const { flagDefaults, refuseMixedSources, runFileCommand } = await import('../bulk/command.js');
     refuseMixedSources(opts.numbers, opts.file);
-    const columns = itemColumns({ origin: true, ...(await tableNames(ctx)) });
+    const print = await itemResultsPrinter(ctx, { origin: true });
     return runFileCommand(ctx, {
       operation: 'register',
       flags: { ...opts, file: opts.file },
@@ -62,7 +59,7 @@ export async function runRegister(opts: RegisterOptions, ctx: Context): Promise<
         order_time: opts.orderTime,
         remark: opts.remark,
       }),
-      print: (results) => printItemResults(ctx.io, results as ItemResults<RegisterAccepted>, columns, ctx.global.output),
+      print,
     });
   }
   const { apiVersion } = await ctx.settings();
@@ -78,8 +75,7 @@ export async function runRegister(opts: RegisterOptions, ctx: Context): Promise<
   const run = await sendItems<RegisterRequestItem, RegisterAccepted>(ctx, api, 'register', items, (chunk) =>
     registerBody(api.version, chunk),
   );
-  const columns = itemColumns({ origin: true, ...(await tableNames(ctx)) });
-  return finishItems(ctx, run, (results) => printItemResults(ctx.io, results, columns, ctx.global.output), {
+  return finishItems(ctx, run, await itemResultsPrinter(ctx, { origin: true }), {
     done: 'registered',
     already: { code: ALREADY_REGISTERED, words: 'already registered' },
   });

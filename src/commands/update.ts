@@ -1,13 +1,10 @@
 // trk update: change the tag, extra parameter or translation language of numbers (changeinfo).
 
 import { changeInfoBody } from '../api/operations.js';
-import type { ChangeInfoRequestItem, ItemResults, NumberCarrierAccepted } from '../api/types.js';
+import type { ChangeInfoRequestItem, NumberCarrierAccepted } from '../api/types.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { itemColumns } from '../output/columns.js';
-import { printItemResults } from '../output/render.js';
-import { tableNames } from './shared/names.js';
-import { collectTargets, finishItems, sendItems, type ItemSourceOptions } from './shared/items.js';
+import { collectTargets, finishItems, itemResultsPrinter, sendItems, type ItemSourceOptions } from './shared/items.js';
 
 export interface UpdateOptions extends ItemSourceOptions {
   tag?: string | undefined;
@@ -20,12 +17,12 @@ export async function runUpdate(opts: UpdateOptions, ctx: Context): Promise<numb
     // A file may carry tag, param and lang columns of its own: rows with nothing to change are reported there.
     const { flagDefaults, refuseMixedSources, runFileCommand } = await import('../bulk/command.js');
     refuseMixedSources(opts.numbers, opts.file);
-    const columns = itemColumns(await tableNames(ctx));
+    const print = await itemResultsPrinter(ctx);
     return runFileCommand(ctx, {
       operation: 'changeinfo',
       flags: { ...opts, file: opts.file },
       defaults: flagDefaults({ carrier: opts.carrier, tag: opts.tag, param: opts.param, lang: opts.lang }),
-      print: (results) => printItemResults(ctx.io, results as ItemResults<NumberCarrierAccepted>, columns, ctx.global.output),
+      print,
     });
   }
   if (opts.tag === undefined && opts.param === undefined && opts.lang === undefined) {
@@ -51,8 +48,5 @@ export async function runUpdate(opts: UpdateOptions, ctx: Context): Promise<numb
   const run = await sendItems<ChangeInfoRequestItem, NumberCarrierAccepted>(ctx, api, 'changeinfo', items, (chunk) =>
     changeInfoBody(api.version, chunk),
   );
-  const columns = itemColumns(await tableNames(ctx));
-  return finishItems(ctx, run, (results) => printItemResults(ctx.io, results, columns, ctx.global.output), {
-    done: 'updated',
-  });
+  return finishItems(ctx, run, await itemResultsPrinter(ctx), { done: 'updated' });
 }

@@ -1,11 +1,11 @@
 // trk webhook verify | listen: check notifications the service sends to the account's webhook URL.
 
 import { readFile } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
 import type { Settings } from '../config/settings.js';
 import type { Context } from '../context.js';
-import { CredentialsError, UsageError } from '../errors.js';
+import { CredentialsError, LOGIN_HINT, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
+import { readBytes } from './shared/input.js';
 
 export interface WebhookVerifyOptions {
   /** File holding the body exactly as received; `-` reads stdin. */
@@ -27,7 +27,7 @@ export interface WebhookListenOptions {
   skipVerify?: boolean | undefined;
 }
 
-const NO_KEY_HINT = 'signatures are made with the account\'s API key: run "trk auth login" or set TRK_API_KEY';
+const NO_KEY_HINT = `signatures are made with the account's API key: ${LOGIN_HINT}`;
 
 /**
  * The key notifications are signed with: the profile's, or the emulator's fixed key with --sandbox (the one the
@@ -39,12 +39,6 @@ async function signingKey(settings: Settings): Promise<string | undefined> {
     return SANDBOX_KEY;
   }
   return settings.apiKey;
-}
-
-async function readBytes(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks);
 }
 
 async function readBody(file: string, ctx: Context): Promise<Buffer> {

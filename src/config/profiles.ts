@@ -11,8 +11,6 @@ import { configDir, ensurePrivateDir } from './paths.js';
 
 export type { Profile } from './keys.js';
 
-export const DEFAULT_PROFILE = 'default';
-
 export interface ProfileStore {
   /** Absolute path of the file, for `trk config path`. */
   readonly path: string;

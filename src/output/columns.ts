@@ -3,8 +3,9 @@
 // sent (ISO times, codes); `display` is the shorter text tables show, `style` the colour on a terminal.
 
 import type { ChalkInstance } from 'chalk';
+import { REGISTER_ORIGIN } from '../api/spec.js';
 import type { ItemError, QuotaRecord } from '../api/types.js';
-import type { Cell, Column } from './render.js';
+import { RESULT_COLUMNS, type Cell, type Column } from './render.js';
 import { toCarrierCode, type CarrierCode, type DetailsView, type EventView, type RecordView } from './records.js';
 import { wallTime } from './times.js';
 
@@ -173,9 +174,9 @@ export interface ItemResultRow {
 
 /** Register `origin`: how the carrier code was settled. */
 export const ORIGIN_WORDS: Readonly<Record<number, string>> = {
-  1: 'detected',
-  2: 'as given',
-  3: 'guessed',
+  [REGISTER_ORIGIN.detectedOrCorrected]: 'detected',
+  [REGISTER_ORIGIN.passedCorrect]: 'as given',
+  [REGISTER_ORIGIN.guessed]: 'guessed',
 };
 
 function loose(v: unknown): Cell {
@@ -202,21 +203,11 @@ export function itemColumns(opts: ItemColumnOptions = {}): Column<ItemResultRow>
         const words = typeof o === 'number' ? ORIGIN_WORDS[o] : undefined;
         return words ? `${o} ${words}` : loose(o);
       },
-      style: (t, r, c) => (r.origin === 3 ? c.yellow(t) : t),
+      style: (t, r, c) => (r.origin === REGISTER_ORIGIN.guessed ? c.yellow(t) : t),
       wide: 5,
     });
   }
-  cols.push(
-    {
-      key: 'result',
-      header: 'RESULT',
-      value: (r) => r.result,
-      style: (t, r, c) => (r.result === 'accepted' ? c.green(t) : c.red(t)),
-    },
-    { key: 'error_code', header: 'ERROR', value: (r) => r.error?.code },
-    { key: 'error_message', header: 'MESSAGE', value: (r) => r.error?.message },
-    { key: 'tag', header: 'TAG', value: (r) => loose(r.tag), wide: 10 },
-  );
+  cols.push(...RESULT_COLUMNS, { key: 'tag', header: 'TAG', value: (r) => loose(r.tag), wide: 10 });
   return cols;
 }
 

@@ -319,7 +319,7 @@ export async function printRows<T>(
 export type ItemRow<A> = A & { result: 'accepted' | 'rejected'; error?: ItemError };
 
 /** Columns every item-result table has; added after the given ones when the set lacks them. */
-const RESULT_COLUMNS: readonly Column<ItemRow<object>>[] = [
+export const RESULT_COLUMNS: readonly Column<ItemRow<object>>[] = [
   {
     key: 'result',
     header: 'RESULT',

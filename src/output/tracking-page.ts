@@ -185,7 +185,7 @@ function joinFitting(parts: readonly [string, string][], sep: string, styledSep:
 export function renderTrackingPage(
   view: DetailsView,
   c: ChalkInstance,
-  opts: { now: number; width: number; carrierName?: CarrierNameLookup },
+  opts: TrackingPageOptions,
 ): string {
   const width = Math.max(40, opts.width);
   const out: string[] = [];

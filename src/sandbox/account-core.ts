@@ -1,7 +1,7 @@
 // What the operation handlers see of the account: one narrow interface, so that each operation lives in
 // its own module (src/sandbox/ops/) and the Account class only wires state, schedules and the queue.
 
-import type { ApiVersion } from '../api/spec.js';
+import type { ApiVersion, StopReason } from '../api/spec.js';
 import type { RecordStore } from './account-store.js';
 import type { Quota } from './account-quota.js';
 import type { AccountSettings, RecordState, WebhookEventName } from './account-types.js';
@@ -19,7 +19,7 @@ export interface AccountCore {
   removeRecord(rec: RecordState): void;
   /** Re-queue a record's schedule after its dueMs changed. */
   schedule(rec: RecordState): void;
-  stop(rec: RecordState, reason: 'ByRequest' | 'Expired' | 'InvalidCarrier', atMs: number): void;
+  stop(rec: RecordState, reason: StopReason, atMs: number): void;
   retrack(rec: RecordState): void;
   changeCarrier(rec: RecordState, carrier: number, finalCarrier: number): void;
   /** Run the tracking of a record at `atMs` (a real-time query of a registered number). */

@@ -1,4 +1,9 @@
-// Time formats of the service's answers, and the parsing of time filters in requests.
+// Time formats of the service's answers, and the parsing of time filters in requests. Record fields may hold
+// no time yet: these answer null for them, and otherwise format as the world does (world/time.ts).
+
+import { isoAtOffset, v1UtcTime } from './world/time.js';
+
+export { utcDay } from './world/time.js';
 
 export const SECOND = 1000;
 export const MINUTE = 60 * SECOND;
@@ -13,24 +18,12 @@ export function isoUtc(ms: number | null | undefined): string | null {
 
 /** v1 times: `2022-03-07 17:22:53` (UTC, no zone marker). */
 export function v1Time(ms: number | null | undefined): string | null {
-  const iso = isoUtc(ms);
-  return iso === null ? null : iso.slice(0, 19).replace('T', ' ');
+  return ms === null || ms === undefined || !Number.isFinite(ms) ? null : v1UtcTime(ms);
 }
 
 /** ISO time in a carrier's local offset: `2026-06-30T14:23:00-03:00`. */
 export function isoWithOffset(ms: number | null | undefined, offsetMinutes: number): string | null {
-  if (ms === null || ms === undefined || !Number.isFinite(ms)) return null;
-  const local = new Date(ms + offsetMinutes * MINUTE).toISOString().slice(0, 19);
-  const sign = offsetMinutes < 0 ? '-' : '+';
-  const abs = Math.abs(offsetMinutes);
-  const hh = String(Math.floor(abs / 60)).padStart(2, '0');
-  const mm = String(abs % 60).padStart(2, '0');
-  return `${local}${sign}${hh}:${mm}`;
-}
-
-/** Day number (days since the epoch) of a UTC time: the quota's "today" and the day metrics count in these. */
-export function utcDay(ms: number): number {
-  return Math.floor(ms / DAY);
+  return ms === null || ms === undefined || !Number.isFinite(ms) ? null : isoAtOffset(ms, offsetMinutes);
 }
 
 /**

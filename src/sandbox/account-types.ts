@@ -2,6 +2,7 @@
 // Everything in AccountState is plain JSON so that the transport can write it to a file as is.
 
 import type { ApiVersion, PackageStatus, PushStatus, StopReason } from '../api/spec.js';
+import type { WebhookEvent } from '../api/types.js';
 
 export interface AccountSettings {
   key: string;
@@ -86,7 +87,7 @@ export interface RecordState {
   pushCode: number | null;
 }
 
-export type WebhookEventName = 'TRACKING_UPDATED' | 'TRACKING_STOPPED';
+export type WebhookEventName = WebhookEvent;
 
 /** A notification waiting in the queue. The body is built when it is sent (from the snapshot time). */
 export interface QueuedNotification {

@@ -1,7 +1,8 @@
 // The account's view of the simulated world (src/sandbox/world/): everything the account asks about
 // carriers and shipments goes through this port, so that the account holds plain records and the world
-// stays a set of pure functions. A record is planned from (number, carrier, registration time, final
-// carrier, param); the world caches recent plans.
+// stays a set of pure functions. A shipment is planned from (number, carrier, registration time, final
+// carrier, param). Plans are not cached: being deterministic, each question plans again, except that a
+// Tracker plans once for a series of tracking runs of one record.
 
 import type { TrackInfo, V1Track } from '../api/types.js';
 import {
@@ -21,7 +22,7 @@ import {
 } from './world/index.js';
 import { DAY } from './account-time.js';
 
-export type { SimCarrier } from './world/index.js';
+export type { Detection, SimCarrier } from './world/index.js';
 export { PARAM_REQUIRED_CODE } from './world/index.js';
 
 /** What identifies a shipment: a record, or the same fields for a number that is not registered. */

@@ -2,7 +2,7 @@
 // (server.ts) calls handle() for every request that passed its own checks, and tick() from a timer and
 // after clock jumps. Each operation lives in src/sandbox/ops/; this class holds state and schedules.
 
-import type { ApiVersion, Operation } from '../api/spec.js';
+import type { ApiVersion, Operation, StopReason } from '../api/spec.js';
 import type { AccountCore, NewRecord } from './account-core.js';
 import { type Envelope, requestError } from './account-envelope.js';
 import { Quota } from './account-quota.js';
@@ -205,12 +205,12 @@ export class Account implements AccountCore {
     this.#runs.push({ dueMs: rec.dueMs, id: rec.id, key: recordKey(rec.number, rec.carrier) });
   }
 
-  stop(rec: RecordState, reason: 'ByRequest' | 'Expired' | 'InvalidCarrier', atMs: number): void {
+  stop(rec: RecordState, reason: StopReason, atMs: number): void {
     this.#stopAt(rec, reason, atMs);
     this.schedule(rec);
   }
 
-  #stopAt(rec: RecordState, reason: 'ByRequest' | 'Expired' | 'InvalidCarrier', atMs: number): void {
+  #stopAt(rec: RecordState, reason: StopReason, atMs: number): void {
     rec.tracking = false;
     rec.stopMs = atMs;
     rec.stopReason = reason;

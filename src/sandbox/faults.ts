@@ -3,6 +3,7 @@
 // a seedable generator so that a rehearsal can be replayed exactly.
 
 import { performance } from 'node:perf_hooks';
+import { mulberry32 } from './world/random.js';
 
 export interface Faults {
   /** Fixed delay added before every API answer. */
@@ -65,16 +66,9 @@ export function parseFaults(input: unknown): Partial<Faults> {
   return out;
 }
 
-/** mulberry32: tiny, fast, good enough to spread faults; seedable for replays. */
+/** Uniform draws in [0, 1) from the world's seedable generator, so that a rehearsal can be replayed. */
 export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return mulberry32(seed).next;
 }
 
 export class FaultInjector {

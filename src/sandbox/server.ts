@@ -36,13 +36,12 @@ import {
   type SettingsPatch,
 } from './settings.js';
 import { readStateFile, type SandboxStateFile, StateFileError, StateSaver, STATE_FILE_VERSION } from './state-file.js';
+import { WebhookSender } from './webhook-sender.js';
 
 export { SANDBOX_KEY } from './settings.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_TICK_MS = 1000;
-/** A webhook receiver gets this long to answer before the push counts as failed (status 0). */
-export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 export interface SandboxOptions extends Partial<Faults> {
   /** 0 (default) = a free port. */
@@ -630,37 +629,4 @@ function urlHost(host: string): string {
   if (host === '0.0.0.0' || host === '') return '127.0.0.1';
   if (host === '::') return '[::1]';
   return host.includes(':') ? `[${host}]` : host;
-}
-
-/** Webhook deliveries over undici, loaded on the first delivery only; aborted when the sandbox closes. */
-class WebhookSender {
-  #agent: import('undici').Agent | undefined;
-  readonly #abort = new AbortController();
-
-  async send(d: WebhookDelivery): Promise<number> {
-    if (this.#abort.signal.aborted) return 0;
-    try {
-      const { Agent, request } = await import('undici');
-      this.#agent ??= new Agent({ headersTimeout: WEBHOOK_TIMEOUT_MS, bodyTimeout: WEBHOOK_TIMEOUT_MS });
-      const res = await request(d.url, {
-        method: 'POST',
-        headers: d.headers,
-        body: d.body,
-        dispatcher: this.#agent,
-        signal: AbortSignal.any([this.#abort.signal, AbortSignal.timeout(WEBHOOK_TIMEOUT_MS)]),
-      });
-      await res.body.dump();
-      return res.statusCode;
-    } catch {
-      return 0;
-    }
-  }
-
-  abort(): void {
-    this.#abort.abort();
-  }
-
-  async close(): Promise<void> {
-    await this.#agent?.close();
-  }
 }

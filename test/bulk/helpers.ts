@@ -12,6 +12,7 @@ import type { Context, GlobalOptions } from '../../src/context.js';
 import { createContext } from '../../src/context-impl.js';
 import { createTestIO, type TestIO } from '../../src/io.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { refusingPrompter } from '../fake-context.js';
 
 export function tempDir(prefix = 'trk-bulk-'): string {
   return mkdtempSync(path.join(tmpdir(), prefix));
@@ -64,7 +65,7 @@ export function testContext(opts: {
   return {
     ...ctx,
     // Spread drops the prompter getter: tests answer no.
-    prompter: { confirm: async () => false, input: async () => '', password: async () => '' },
+    prompter: refusingPrompter,
     io,
     ...(opts.client ? { api: async () => opts.client as ApiClient } : {}),
     ...(opts.pacer ? { pacer: async () => opts.pacer as Pacer } : {}),

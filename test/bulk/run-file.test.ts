@@ -19,7 +19,7 @@ async function setup(opts: Parameters<typeof bulkSandbox>[0] = {}) {
 }
 
 /** The real runtime: a client of its own on the context's settings, paced by the shared budget file. */
-function run(ctx: ReturnType<typeof testContext>, _e: BulkSandbox, opts: Omit<BulkFileOptions, 'client' | 'pacer'>) {
+function run(ctx: ReturnType<typeof testContext>, opts: Omit<BulkFileOptions, 'client' | 'pacer'>) {
   return runBulkFromFile(ctx, { progress: 'none', verifyDelayMs: 0, retryBaseMs: 50, ...opts });
 }
 
@@ -37,7 +37,7 @@ describe('runBulkFromFile: register', () => {
     const { env: e, dir, ctx } = await setup();
     const numbers = numberList(90);
     const file = writeInput(dir, 'in.csv', `number,carrier,tag\n${numbers.map((n, i) => `${n},3011,t${i}`).join('\n')}\n`);
-    const report = await run(ctx, e, { operation: 'register', file });
+    const report = await run(ctx, { operation: 'register', file });
     expect(report.exitCode).toBe(0);
     expect(report.summary?.accepted).toBe(90);
     expect(report.results.accepted).toHaveLength(90);
@@ -68,7 +68,7 @@ describe('runBulkFromFile: register', () => {
         `RR000000005CN,,,,${'e'.repeat(251)}`,
       ].join('\n'),
     );
-    const err = await run(ctx, e, { operation: 'register', file }).catch((x: unknown) => x);
+    const err = await run(ctx, { operation: 'register', file }).catch((x: unknown) => x);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as UsageError).message).toBe(`6 problems in ${file}; nothing was sent`);
     const lines = ctx.io.stderrText().trim().split('\n');
@@ -84,9 +84,9 @@ describe('runBulkFromFile: register', () => {
   });
 
   it('caps the problems shown and counts the rest', async () => {
-    const { env: e, dir, ctx } = await setup();
+    const { dir, ctx } = await setup();
     const file = writeInput(dir, 'bad.txt', `${Array.from({ length: 25 }, (_, i) => `bad_${i}`).join('\n')}\n`);
-    await expect(run(ctx, e, { operation: 'register', file })).rejects.toThrow('25 problems');
+    await expect(run(ctx, { operation: 'register', file })).rejects.toThrow('25 problems');
     const lines = ctx.io.stderrText().trim().split('\n');
     expect(lines).toHaveLength(21);
     expect(lines[20]).toBe(`${file} ... and 5 more`);
@@ -95,7 +95,7 @@ describe('runBulkFromFile: register', () => {
   it('uses a carrier name resolver when one is given', async () => {
     const { env: e, dir, ctx } = await setup();
     const file = writeInput(dir, 'in.csv', 'number,carrier\nRR000000001CN,China Post\n');
-    const report = await run(ctx, e, {
+    const report = await run(ctx, {
       operation: 'register',
       file,
       resolveCarrier: (t) => (t.toLowerCase() === 'china post' ? 3011 : undefined),
@@ -108,7 +108,7 @@ describe('runBulkFromFile: register', () => {
     const { env: e, dir, ctx } = await setup();
     const numbers = numberList(100);
     const file = writeInput(dir, 'in.csv', `number,lang\n${numbers.map((n, i) => `${n},${i < 30 ? 'en' : ''}`).join('\n')}\n`);
-    const report = await run(ctx, e, { operation: 'register', file, dryRun: true });
+    const report = await run(ctx, { operation: 'register', file, dryRun: true });
     expect(report.plan).toMatchObject({ items: 100, requests: 3, units: 130, secondsAtCeiling: 1 });
     const text = ctx.io.stderrText();
     expect(text).toContain('100 items in 3 requests');
@@ -120,7 +120,7 @@ describe('runBulkFromFile: register', () => {
   it('refuses when the quota cannot cover the file, saying how much is missing', async () => {
     const { env: e, dir, ctx } = await setup({ quotaTotal: 100 });
     const file = writeInput(dir, 'in.txt', `${numberList(150).join('\n')}\n`);
-    const err = (await run(ctx, e, { operation: 'register', file }).catch((x: unknown) => x)) as UsageError;
+    const err = (await run(ctx, { operation: 'register', file }).catch((x: unknown) => x)) as UsageError;
     expect(err).toBeInstanceOf(UsageError);
     expect(err.exitCode).toBe(2);
     expect(err.message).toBe(`not enough quota for ${file}: it needs 150 units, 100 are left (50 missing)`);
@@ -130,33 +130,33 @@ describe('runBulkFromFile: register', () => {
   it('refuses when the daily cap cannot cover the file', async () => {
     const { env: e, dir, ctx } = await setup({ maxTrackDaily: 120 });
     const file = writeInput(dir, 'in.txt', `${numberList(150).join('\n')}\n`);
-    await expect(run(ctx, e, { operation: 'register', file })).rejects.toThrow(
+    await expect(run(ctx, { operation: 'register', file })).rejects.toThrow(
       "it needs 150 units, today's limit of 120 leaves 120 (30 missing)",
     );
     expect(e.sandbox.account.store.size).toBe(0);
   });
 
   it('counts already registered numbers as such, not as failures', async () => {
-    const { env: e, dir, ctx } = await setup();
+    const { dir, ctx } = await setup();
     const numbers = numberList(50);
     const first = writeInput(dir, 'first.txt', `${numbers.slice(0, 10).join('\n')}\n`);
-    await run(ctx, e, { operation: 'register', file: first });
+    await run(ctx, { operation: 'register', file: first });
     const all = writeInput(dir, 'all.txt', `${numbers.join('\n')}\n`);
-    const report = await run(ctx, e, { operation: 'register', file: all });
+    const report = await run(ctx, { operation: 'register', file: all });
     expect(report.exitCode).toBe(0);
     expect(report.summary).toMatchObject({ accepted: 40, already: 10, rejected: 0 });
     expect(ctx.io.stderrText()).toMatch(/already registered\s+10/);
   });
 
   it('writes rejected rows in the input\'s own columns, with the error, and exits 3', async () => {
-    const { env: e, dir, ctx } = await setup();
+    const { dir, ctx } = await setup();
     const rejects = path.join(dir, 'rejects.csv');
     const file = writeInput(
       dir,
       'in.csv',
       'Number,Tag,Carrier\nRR000000001CN,"a, quoted",3011\nXX00000001,two,\nRR000000002CN,three,\nXX00000002,"four ""q""",\n',
     );
-    const report = await run(ctx, e, { operation: 'register', file, rejectsFile: rejects });
+    const report = await run(ctx, { operation: 'register', file, rejectsFile: rejects });
     expect(report.exitCode).toBe(3);
     expect(report.summary?.rejectedByCode).toEqual([{ code: -18019903, message: 'carrier cannot be detected', count: 2 }]);
     expect(readFileSync(rejects, 'utf8')).toBe(
@@ -171,7 +171,7 @@ describe('runBulkFromFile: register', () => {
     const numbers = numberList(3);
     const file = writeInput(dir, 'in.txt', `${numbers.join('\n')}\n`);
     for (const rejectsFile of [path.join(dir, 'no-such-folder', 'rejects.csv'), dir]) {
-      const err = await run(ctx, e, { operation: 'register', file, rejectsFile }).catch((x: unknown) => x);
+      const err = await run(ctx, { operation: 'register', file, rejectsFile }).catch((x: unknown) => x);
       expect(err).toBeInstanceOf(UsageError);
       expect((err as UsageError).toLine()).toMatch(/^cannot write the rejects file .*: (no such folder|it is a directory): .*nothing was sent$/);
     }
@@ -185,7 +185,7 @@ describe('runBulkFromFile: register', () => {
     const dir = tempDir();
     const io = createTestIO({ stdin: Readable.from([`number\n${numberList(3).join('\n')}\n`]) });
     const ctx = testContext({ stateDir: path.join(dir, 'state'), io, settings: { baseUrl: env.sandbox.url, apiKey: env.sandbox.key } });
-    const report = await run(ctx, env, { operation: 'register', file: '-' });
+    const report = await run(ctx, { operation: 'register', file: '-' });
     expect(report.summary?.accepted).toBe(3);
     expect(readdirSync(path.join(dir, 'state', 'spool'))).toEqual([]);
   });
@@ -196,7 +196,7 @@ describe('runBulkFromFile: faults', () => {
     const { env: e, dir, ctx } = await setup({ dropRate: 0.3, seed: 7 });
     const numbers = numberList(400);
     const file = writeInput(dir, 'in.txt', `${numbers.join('\n')}\n`);
-    const report = await run(ctx, e, { operation: 'register', file });
+    const report = await run(ctx, { operation: 'register', file });
     expect(e.sandbox.state().requests.dropped).toBeGreaterThan(0);
     expect(report.summary?.accepted).toBe(400);
     expect(report.summary?.verified).toBeGreaterThan(0);
@@ -208,7 +208,7 @@ describe('runBulkFromFile: faults', () => {
     const { env: e, dir, ctx } = await setup({ failureRate: 0.3, seed: 3 });
     const numbers = numberList(300);
     const file = writeInput(dir, 'in.txt', `${numbers.join('\n')}\n`);
-    const report = await run(ctx, e, { operation: 'register', file });
+    const report = await run(ctx, { operation: 'register', file });
     expect(e.sandbox.state().requests.injected.failures).toBeGreaterThan(0);
     expect(report.summary?.accepted).toBe(300);
     expectExactlyOnce(e, numbers);
@@ -218,7 +218,7 @@ describe('runBulkFromFile: faults', () => {
     const { env: e, dir, ctx } = await setup({ burst429: 4, burst429EveryMs: 2500, burst429ForMs: 300 });
     const numbers = numberList(320);
     const file = writeInput(dir, 'in.txt', `${numbers.join('\n')}\n`);
-    const report = await run(ctx, e, { operation: 'register', file });
+    const report = await run(ctx, { operation: 'register', file });
     expect(e.sandbox.state().requests.byStatus['429']).toBeGreaterThan(0);
     expect(report.summary?.accepted).toBe(320);
     expectExactlyOnce(e, numbers);
@@ -229,7 +229,7 @@ describe('runBulkFromFile: faults', () => {
     const numbers = numberList(400);
     const file = writeInput(dir, 'in.txt', `${numbers.join('\n')}\n`);
     let settledChunks = 0;
-    const first = run(ctx, e, {
+    const first = run(ctx, {
       operation: 'register',
       file,
       onItems: () => {
@@ -248,7 +248,7 @@ describe('runBulkFromFile: faults', () => {
     expect(ctx.io.stderrText()).toContain('progress is saved');
 
     const again = testContext({ stateDir: path.join(dir, 'state'), settings: { baseUrl: e.sandbox.url, apiKey: e.sandbox.key } });
-    const report = await run(again, e, { operation: 'register', file });
+    const report = await run(again, { operation: 'register', file });
     expect(report.summary?.fromJournal).toBe(done);
     expect(report.summary?.accepted).toBe(400);
     expect(report.results.accepted).toHaveLength(400);

@@ -4,14 +4,13 @@
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Command } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiVersion } from '../../src/api/spec.js';
-import { errorOutcome, readGlobalOptions } from '../../src/cli.js';
+import { errorOutcome } from '../../src/cli.js';
 import { listUrl } from '../../src/carriers/lists.js';
-import { buildProgram } from '../../src/commands/shared/program.js';
 import { REFERENCE } from '../webhook/shared-files.js';
 import { createFake, type FakeOptions, type Handler } from './fake-context.js';
+import { runProgram } from './run-program.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
 const RES_URL = 'http://127.0.0.1:9';
@@ -37,25 +36,7 @@ function cacheDir(withLists: boolean): string {
 
 async function parse(argv: string[], opts: FakeOptions & { lists?: boolean } = {}) {
   const fake = createFake({ now: NOW, env: { TRK_CACHE_DIR: cacheDir(opts.lists ?? true) }, ...opts });
-  let code: number | undefined;
-  let error: unknown;
-  let program: Command | undefined = undefined;
-  program = buildProgram(async (_cmd, load) => {
-    Object.assign(fake.ctx.global, readGlobalOptions(program!.opts()));
-    const run = await load();
-    code = (await run(fake.ctx)) ?? 0;
-  }, '0.0.0');
-  const silence = (c: Command) => {
-    c.exitOverride().configureOutput({ writeOut: () => {}, writeErr: () => {}, outputError: () => {} });
-    c.commands.forEach(silence);
-  };
-  silence(program);
-  try {
-    await program.parseAsync(argv, { from: 'user' });
-  } catch (err) {
-    error = err;
-    code = errorOutcome(err).exitCode;
-  }
+  const { code, error } = await runProgram(fake, argv);
   const line = error === undefined ? '' : errorOutcome(error).line;
   return { code, line, calls: fake.calls, out: fake.io.stdoutText(), fake };
 }

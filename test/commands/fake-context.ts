@@ -6,9 +6,12 @@ import type { ApiVersion, Operation } from '../../src/api/spec.js';
 import type { Envelope } from '../../src/api/types.js';
 import type { Settings } from '../../src/config/settings.js';
 import type { Context, GlobalOptions, Prompter } from '../../src/context.js';
-import { CredentialsError } from '../../src/errors.js';
+import { noApiKeyError } from '../../src/errors.js';
 import { createTestIO, type TestIO } from '../../src/io.js';
 import { Readable } from 'node:stream';
+import { fakeContextOf, fakeSettings } from '../fake-context.js';
+
+export { fakeSettings } from '../fake-context.js';
 
 export interface RecordedCall {
   op: Operation;
@@ -62,18 +65,6 @@ export const acceptAll: Handler = (op, body) => {
   return { code: 0, data: { accepted: items.map((i) => ({ number: i.number, carrier: i.carrier ?? 3011 })), rejected: [] } };
 };
 
-export function fakeSettings(version: ApiVersion, apiKey: string | undefined): Settings {
-  return {
-    profile: 'default',
-    baseUrl: 'http://127.0.0.1:9',
-    apiVersion: version,
-    apiKey,
-    resUrl: 'http://127.0.0.1:9',
-    sandbox: false,
-    sources: { profile: 'default', baseUrl: 'default', apiVersion: 'default', apiKey: 'env', resUrl: 'default' },
-  };
-}
-
 export function createFake(opts: FakeOptions = {}): Fake {
   const version = opts.version ?? 'v2';
   const io = createTestIO({
@@ -108,34 +99,26 @@ export function createFake(opts: FakeOptions = {}): Fake {
       return inputs.shift() ?? '';
     },
   };
-  const global = opts.global ?? {};
-  const ctx: Context = {
+  const ctx: Context = fakeContextOf({
     io,
     env: opts.env ?? {},
-    global,
+    global: opts.global ?? {},
     settings: async () => settings,
     api: async () => {
-      if (!settings.apiKey) throw new CredentialsError('no API key configured', 'run "trk auth login" or set TRK_API_KEY');
+      // As the real context: a missing key is found when the client is asked for.
+      if (!settings.apiKey) throw noApiKeyError();
       return client;
     },
     prompter,
     now: () => opts.now ?? Date.parse('2025-06-01T12:00:00Z'),
-    info: (line) => {
-      if (!global.quiet) io.err(line);
-    },
-    debug: () => {},
     signal: opts.signal ?? new AbortController().signal,
-    pacer: async () => {
-      throw new Error('no pacer in this test');
-    },
-    dispose: async () => {},
-  };
+  });
   return { ctx, io, calls, prompts };
 }
 
 /** Rejects the given numbers with a code, accepts the rest. */
 export function rejecting(numbers: readonly string[], code = -18019901, message = 'already registered'): Handler {
-  return (op, body) => {
+  return (_op, body) => {
     const items = Array.isArray(body) ? (body as Record<string, unknown>[]) : [];
     return {
       code: 0,

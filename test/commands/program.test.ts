@@ -1,30 +1,12 @@
 // Every command's flags, parsed by commander into the typed options and run against a fake client: what
 // reaches the wire for a given command line. No network.
-import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { errorOutcome, readGlobalOptions } from '../../src/cli.js';
-import { buildProgram } from '../../src/commands/shared/program.js';
 import { createFake, type FakeOptions } from './fake-context.js';
+import { runProgram } from './run-program.js';
 
 async function parse(argv: string[], opts: FakeOptions = {}) {
   const fake = createFake(opts);
-  let code: number | undefined;
-  let program: Command | undefined = undefined;
-  program = buildProgram(async (_cmd, load) => {
-    Object.assign(fake.ctx.global, readGlobalOptions(program!.opts()));
-    const run = await load();
-    code = (await run(fake.ctx)) ?? 0;
-  }, '0.0.0');
-  const silence = (c: Command) => {
-    c.exitOverride().configureOutput({ writeOut: () => {}, writeErr: () => {}, outputError: () => {} });
-    c.commands.forEach(silence);
-  };
-  silence(program);
-  try {
-    await program.parseAsync(argv, { from: 'user' });
-  } catch (err) {
-    code = errorOutcome(err).exitCode;
-  }
+  const { code } = await runProgram(fake, argv);
   return { code, calls: fake.calls, fake };
 }
 

@@ -65,7 +65,7 @@ describe('runRegister', () => {
   });
 
   it('still exits 3 when other rejections come with numbers already registered', async () => {
-    const handler = (op: string, body: unknown) => {
+    const handler = (_op: string, body: unknown) => {
       const items = body as { number: string }[];
       return {
         code: 0,

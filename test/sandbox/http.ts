@@ -2,6 +2,8 @@
 // sandbox answers is what the test sees.
 
 import { Agent, request } from 'undici';
+import { afterAll } from 'vitest';
+import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
 
 export interface Answer {
   status: number;
@@ -43,4 +45,25 @@ export async function control(url: string, path: string, body?: unknown): Promis
     method: body === undefined ? 'GET' : 'POST',
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
+}
+
+/**
+ * Starts the sandboxes of one test file, all closed after it: simulated time stands at `start` until a test
+ * moves it, and there is no rate limit unless a test sets one.
+ */
+export function sandboxStarter(start: number): (opts?: SandboxOptions) => Promise<RunningSandbox> {
+  const running: RunningSandbox[] = [];
+  afterAll(async () => {
+    await Promise.all(running.map((s) => s.close()));
+  });
+  return async (opts = {}) => {
+    const s = await startSandbox({ speed: 0, start, rateLimit: 0, ...opts });
+    running.push(s);
+    return s;
+  };
+}
+
+/** Register one number with China Post (3011). */
+export function register(s: RunningSandbox, number: string, version = 'v2'): Promise<Answer> {
+  return call(s.url, `/track/${version}/register`, { key: s.key, body: JSON.stringify([{ number, carrier: 3011 }]) });
 }

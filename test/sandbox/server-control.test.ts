@@ -4,27 +4,15 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
-import { call, control } from './http.js';
-
-
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
+import { call, control, register, sandboxStarter } from './http.js';
 
 const START = Date.UTC(2026, 5, 1, 8, 0, 0);
 const DAY = 86_400_000;
 
-const running: RunningSandbox[] = [];
-async function sandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
-  const s = await startSandbox({ speed: 0, start: START, rateLimit: 0, ...opts });
-  running.push(s);
-  return s;
-}
-afterAll(async () => {
-  await Promise.all(running.map((s) => s.close()));
-});
+const sandbox = sandboxStarter(START);
 
-const register = (s: RunningSandbox, number: string) =>
-  call(s.url, '/track/v2/register', { key: s.key, body: JSON.stringify([{ number, carrier: 3011 }]) });
 const quotaUsed = async (s: RunningSandbox) =>
   (await call(s.url, '/track/v2/getquota', { key: s.key })).json.data.quota_used as number;
 

@@ -5,34 +5,22 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API_VERSIONS, OPERATIONS, operationPath } from '../../src/api/spec.js';
-import { type RunningSandbox, SANDBOX_KEY, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
-import { call } from './http.js';
-
+import { type RunningSandbox, SANDBOX_KEY } from '../../src/sandbox/server.js';
+import { call, register, sandboxStarter } from './http.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixtures = path.resolve(here, '../../../shared/fixtures');
 const START = Date.UTC(2026, 5, 1, 8, 0, 0);
 
-const running: RunningSandbox[] = [];
-async function sandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
-  const s = await startSandbox({ speed: 0, start: START, rateLimit: 0, ...opts });
-  running.push(s);
-  return s;
-}
-afterAll(async () => {
-  await Promise.all(running.map((s) => s.close()));
-});
+const sandbox = sandboxStarter(START);
 
 const quota = async (s: RunningSandbox) => {
   const a = await call(s.url, '/track/v2/getquota', { key: s.key });
   expect(a.status).toBe(200);
   return a.json.data.quota_used as number;
 };
-const register = (s: RunningSandbox, number: string, version = 'v2') =>
-  call(s.url, `/track/${version}/register`, { key: s.key, body: JSON.stringify([{ number, carrier: 3011 }]) });
 
 describe('listening', () => {
   it('serves on 127.0.0.1 at a free port with the documented default key', async () => {

@@ -1,6 +1,6 @@
-// Where item commands get their tracking numbers: arguments, `-f FILE`, `-f -` or piped stdin. One number per
-// line, or `NUMBER,CARRIER` rows (CSV, optionally with a `number,carrier` header). Kept behind one function
-// type so that the bulk module's richer CSV reader can replace it without touching the commands.
+// Where item commands get their tracking numbers without -f: arguments or piped stdin, one number per line or
+// `NUMBER,CARRIER` rows (CSV, optionally with a `number,carrier` header). readNumbers can read a file too, but
+// the commands never pass it one: they hand `-f FILE` to the bulk path (src/bulk/), which reads richer CSV.
 
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
@@ -55,10 +55,14 @@ async function readFileOrStdin(file: string, io: IO): Promise<NumberItem[]> {
   return parseNumberText(text, file);
 }
 
-export async function readAll(stream: Readable): Promise<string> {
+export async function readBytes(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+export async function readAll(stream: Readable): Promise<string> {
+  return (await readBytes(stream)).toString('utf8');
 }
 
 /** Parse input text; `origin` names it in messages (`stdin` or the file name). */
@@ -100,7 +104,7 @@ async function parseCsv(text: string, origin: string): Promise<NumberItem[]> {
     numberCol = names.findIndex((n) => HEADER_NAMES.has(n));
     const c = names.indexOf('carrier');
     carrierCol = c >= 0 ? c : undefined;
-    const unknown = names.find((n, i) => i !== numberCol && i !== carrierCol);
+    const unknown = names.find((_, i) => i !== numberCol && i !== carrierCol);
     if (unknown !== undefined) {
       throw new UsageError(
         `${origin}: unknown column ${show(unknown)}`,

@@ -10,8 +10,11 @@ import type { Envelope, ItemResults } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
+import { itemColumns } from '../../output/columns.js';
+import { printItemResults } from '../../output/render.js';
 import { chunk, runChunks, type ChunkRun } from './chunks.js';
 import { dedupeNumbers, readNumbers, validateNumbers, type NumberItem } from './input.js';
+import { tableNames } from './names.js';
 
 /** Where an item command's numbers come from. */
 export interface ItemSourceOptions {
@@ -35,10 +38,7 @@ export interface TargetItem {
 /** Requests in flight at once; the client's pacer keeps starts within the service's 3 per second. */
 export const CHUNK_CONCURRENCY = 4;
 
-/**
- * Read, validate (the whole list before anything is sent: a usage error, exit 2) and de-duplicate the numbers.
- * The reader is the one function to replace for richer input formats.
- */
+/** Read, validate (the whole list before anything is sent: a usage error, exit 2) and de-duplicate the numbers. */
 export async function collectTargets(src: ItemSourceOptions, ctx: Context, version: ApiVersion): Promise<TargetItem[]> {
   if (src.file === undefined) refuseFileOnlyFlags(src);
   const read: NumberItem[] = await readNumbers({ args: src.numbers, file: src.file }, ctx.io);
@@ -94,6 +94,18 @@ export async function sendItems<T, A>(
     async (chunk) => envelopeResults(await api.call<A>(op, chunk[0])),
     { concurrency: CHUNK_CONCURRENCY, signal: ctx.signal },
   );
+}
+
+/**
+ * How an item command prints the service's items: one row each, carrier names beside codes in a table.
+ * `origin` adds register's column of how each carrier was settled.
+ */
+export async function itemResultsPrinter(
+  ctx: Context,
+  opts: { origin?: boolean } = {},
+): Promise<(results: ItemResults<unknown>) => Promise<void>> {
+  const columns = itemColumns({ ...opts, ...(await tableNames(ctx)) });
+  return (results) => printItemResults(ctx.io, results, columns, ctx.global.output);
 }
 
 /** Verb for the summary line: `registered 38, rejected 2`. */

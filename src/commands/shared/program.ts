@@ -23,7 +23,7 @@ import type { CarrierFlags } from './carrier-args.js';
 export type Runner = (ctx: Context) => Promise<number | void>;
 
 /** Runs a command: builds the context from the program's global options and calls the runner. */
-export type Invoker = (cmd: Command, load: () => Promise<Runner>) => Promise<void>;
+export type Invoker = (load: () => Promise<Runner>) => Promise<void>;
 
 /** Raw values commander parsed for one command. */
 type Raw = Record<string, unknown>;
@@ -122,6 +122,14 @@ async function carrierCodes<K extends string>(ctx: Context, flags: CarrierFlags<
 
 const carrierFlag = (o: Raw) => ({ carrier: ['--carrier', o.carrier] as const });
 
+/** What the sections of the command tree add their commands with. */
+interface Tree {
+  invoke: Invoker;
+  cmd(name: string, description: string): Command;
+  /** A command with subcommands (auth, config, sandbox, webhook): its `help` subcommand worded like trk's own. */
+  group(name: string, description: string): Command;
+}
+
 export function buildProgram(invoke: Invoker, version: string): Command {
   const program = new Command('trk');
   program
@@ -134,11 +142,57 @@ export function buildProgram(invoke: Invoker, version: string): Command {
   for (const option of globalOptions()) program.addOption(option);
 
   const cmd = (name: string, description: string) => program.command(name).description(description);
-  // A command with subcommands (auth, config, sandbox, webhook): its `help` subcommand worded like trk's own.
-  const group = (name: string, description: string) => cmd(name, description).helpCommand('help [command]', 'show help for a command');
+  const tree: Tree = {
+    invoke,
+    cmd,
+    group: (name, description) => cmd(name, description).helpCommand('help [command]', 'show help for a command'),
+  };
+  // In this order in `trk --help`.
+  itemCommands(tree);
+  settingsCommands(tree);
+  sandboxCommands(tree);
+  referenceCommands(tree);
 
-  // ---- item commands ----
+  // ---- shell completion ----
 
+  cmd('completion', 'print the completion script for bash, zsh or fish (see the README to install it)')
+    .addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh', 'fish']))
+    .addHelpText('after', '\nExamples:\n  trk completion bash > ~/.local/share/bash-completion/completions/trk\n  trk completion fish > ~/.config/fish/completions/trk.fish')
+    .action((shell: 'bash' | 'zsh' | 'fish') =>
+      invoke(async () => {
+        const { runCompletion } = await import('../completion.js');
+        return (ctx) => runCompletion({ shell, program }, ctx);
+      }),
+    );
+  program
+    .command('__complete', { hidden: true })
+    .argument('<kind>')
+    .action((kind: string) =>
+      invoke(async () => {
+        const { runCompleteValues } = await import('../completion.js');
+        return (ctx) => runCompleteValues({ kind }, ctx);
+      }),
+    );
+
+  // ---- help ----
+
+  program
+    .command('help')
+    .description('show help for a command, or a topic: exit-codes')
+    .argument('[topic...]', 'a command (e.g. "list", "auth login") or "exit-codes"')
+    .action((topic: string[]) =>
+      invoke(async () => {
+        const { runHelp } = await import('../help.js');
+        return (ctx) => runHelp({ topic, program }, ctx);
+      }),
+    );
+
+  return program;
+}
+
+// ---- item commands ----
+
+function itemCommands({ cmd, invoke }: Tree): void {
   cmd('register', 'register tracking numbers for automatic tracking (costs quota)')
     .addArgument(numbersArgument())
     .addOption(fileOption())
@@ -156,8 +210,8 @@ export function buildProgram(invoke: Invoker, version: string): Command {
     .option('--order-time <time>', 'order date or time (v2.1)')
     .addOption(new Option('--remark <text>', 'remark (v2.1, at most 1000 characters)').argParser(maxLength('a remark', LIMITS.remarkMaxLength)))
     .addHelpText('after', '\nExamples:\n  trk register RR123456789CN --carrier 3011\n  trk register -f numbers.txt --tag batch-7\n  cut -d, -f1 orders.csv | trk register --json')
-    .action((numbers: string[], o: Raw, c: Command) =>
-      invoke(c, async () => {
+    .action((numbers: string[], o: Raw) =>
+      invoke(async () => {
         const { runRegister } = await import('../register.js');
         return async (ctx) => {
           const codes = await carrierCodes(ctx, { ...carrierFlag(o), finalCarrier: ['--final-carrier', o.finalCarrier] });
@@ -189,8 +243,8 @@ export function buildProgram(invoke: Invoker, version: string): Command {
       .addOption(rejectsOption())
       .addOption(carrierOption('only the record under this carrier, a code or name (default: every carrier the number is registered with)'))
       .addHelpText('after', `\nExamples:\n${example}`)
-      .action((numbers: string[], o: Raw, c: Command) =>
-        invoke(c, async () => {
+      .action((numbers: string[], o: Raw) =>
+        invoke(async () => {
           const { runItemAction } = await import('../item-action.js');
           return async (ctx) => runItemAction(name, itemSource(numbers, o, (await carrierCodes(ctx, carrierFlag(o))).carrier), ctx);
         }),
@@ -231,8 +285,8 @@ export function buildProgram(invoke: Invoker, version: string): Command {
       'after',
       '\nExamples:\n  trk list --status Delivered --json\n  trk list --registered-since 7d --tracking Tracking --csv > week.csv\n  trk list --number RR123456789CN,LX987654321CN',
     )
-    .action((o: Raw, c: Command) =>
-      invoke(c, async () => {
+    .action((o: Raw) =>
+      invoke(async () => {
         const { runList } = await import('../list.js');
         return async (ctx) =>
           runList(
@@ -275,8 +329,8 @@ export function buildProgram(invoke: Invoker, version: string): Command {
       'after',
       '\nExamples:\n  trk info RR123456789CN\n  trk info -f numbers.txt --csv > details.csv\n  trk info -f numbers.txt --sub-status Exception_Lost --json',
     )
-    .action((numbers: string[], o: Raw, c: Command) =>
-      invoke(c, async () => {
+    .action((numbers: string[], o: Raw) =>
+      invoke(async () => {
         const { runInfo } = await import('../info.js');
         return async (ctx) =>
           runInfo(
@@ -291,8 +345,8 @@ export function buildProgram(invoke: Invoker, version: string): Command {
     );
 
   cmd('quota', 'show the quota of the account')
-    .action((_o: Raw, c: Command) =>
-      invoke(c, async () => {
+    .action(() =>
+      invoke(async () => {
         const { runQuota } = await import('../quota.js');
         return (ctx) => runQuota({}, ctx);
       }),
@@ -305,8 +359,8 @@ export function buildProgram(invoke: Invoker, version: string): Command {
     .addOption(new Option('--final-carrier <carrier>', 'last-mile carrier code or name').argParser(carrierArg))
     .option('--fresh', 'fetch from the carrier now instead of a result up to 3 hours old (10 quota units instead of 1)')
     .addHelpText('after', '\nExamples:\n  trk realtime RR123456789CN\n  trk realtime RR123456789CN --fresh --yes --json')
-    .action((number: string, o: Raw, c: Command) =>
-      invoke(c, async () => {
+    .action((number: string, o: Raw) =>
+      invoke(async () => {
         const { runRealtime } = await import('../realtime.js');
         return async (ctx) => {
           const codes = await carrierCodes(ctx, { ...carrierFlag(o), finalCarrier: ['--final-carrier', o.finalCarrier] });
@@ -328,8 +382,8 @@ export function buildProgram(invoke: Invoker, version: string): Command {
     .addOption(new Option('--final-to <carrier>', 'new last-mile carrier code or name').argParser(carrierArg))
     .addOption(new Option('--final-from <carrier>', 'current last-mile carrier code or name').argParser(carrierArg))
     .addHelpText('after', '\nExamples:\n  trk change-carrier RR123456789CN --to 3011\n  trk change-carrier RR123456789CN --to "Yanwen"')
-    .action((numbers: string[], o: Raw, c: Command) =>
-      invoke(c, async () => {
+    .action((numbers: string[], o: Raw) =>
+      invoke(async () => {
         const { runChangeCarrier } = await import('../change-carrier.js');
         return async (ctx) => {
           const codes = await carrierCodes(ctx, {
@@ -354,8 +408,8 @@ export function buildProgram(invoke: Invoker, version: string): Command {
     .option('--param <value>', 'new extra tracking parameter')
     .addOption(new Option('--lang <code>', 'new translation language').choices(LANGUAGES))
     .addHelpText('after', '\nExamples:\n  trk update RR123456789CN --tag returned-goods')
-    .action((numbers: string[], o: Raw, c: Command) =>
-      invoke(c, async () => {
+    .action((numbers: string[], o: Raw) =>
+      invoke(async () => {
         const { runUpdate } = await import('../update.js');
         return async (ctx) =>
           runUpdate(
@@ -374,23 +428,25 @@ export function buildProgram(invoke: Invoker, version: string): Command {
     .argument('<operation>', 'operation name, e.g. gettracklist, register, getquota')
     .option('-d, --data <json>', 'request body as JSON, or - to read it from stdin (default: [] or {} for gettracklist)')
     .addHelpText('after', '\nExamples:\n  trk api getquota\n  trk api gettracklist --data \'{"package_status":"Delivered","page_no":2}\'')
-    .action((operation: string, o: Raw, c: Command) =>
-      invoke(c, async () => {
+    .action((operation: string, o: Raw) =>
+      invoke(async () => {
         const { runApi } = await import('../api.js');
         return (ctx) => runApi({ operation, data: str(o.data) }, ctx);
       }),
     );
+}
 
-  // ---- credentials and settings ----
+// ---- credentials and settings ----
 
+function settingsCommands({ group, invoke }: Tree): void {
   const auth = group('auth', 'log in, show or remove the stored API key');
   auth
     .command('login')
     .description('verify an API key and save it with the base URL and API version in the profile')
     .option('--with-key-stdin', 'read the API key from stdin instead of asking for it')
     .addHelpText('after', '\nExamples:\n  trk auth login\n  trk auth login --with-key-stdin < key.txt\n  trk auth login --profile staging --base-url https://staging.example.com')
-    .action((o: Raw, c: Command) =>
-      invoke(c, async () => {
+    .action((o: Raw) =>
+      invoke(async () => {
         const { runAuthLogin } = await import('../auth.js');
         return (ctx) => runAuthLogin({ withKeyStdin: flag(o.withKeyStdin) }, ctx);
       }),
@@ -398,8 +454,8 @@ export function buildProgram(invoke: Invoker, version: string): Command {
   auth
     .command('status')
     .description('show the profile, each setting and where it came from (the key masked)')
-    .action((_o: Raw, c: Command) =>
-      invoke(c, async () => {
+    .action(() =>
+      invoke(async () => {
         const { runAuthStatus } = await import('../auth.js');
         return (ctx) => runAuthStatus({}, ctx);
       }),
@@ -407,8 +463,8 @@ export function buildProgram(invoke: Invoker, version: string): Command {
   auth
     .command('logout')
     .description('remove the API key from the profile')
-    .action((_o: Raw, c: Command) =>
-      invoke(c, async () => {
+    .action(() =>
+      invoke(async () => {
         const { runAuthLogout } = await import('../auth.js');
         return (ctx) => runAuthLogout({}, ctx);
       }),
@@ -419,8 +475,8 @@ export function buildProgram(invoke: Invoker, version: string): Command {
     .command('get')
     .description('print one setting')
     .argument('<key>', 'setting name (see "trk config list")')
-    .action((key: string, _o: Raw, c: Command) =>
-      invoke(c, async () => {
+    .action((key: string) =>
+      invoke(async () => {
         const { runConfigGet } = await import('../config.js');
         return (ctx) => runConfigGet({ key }, ctx);
       }),
@@ -431,8 +487,8 @@ export function buildProgram(invoke: Invoker, version: string): Command {
     .argument('<key>', 'setting name')
     .argument('<value>', 'new value')
     .addHelpText('after', '\nExamples:\n  trk config set api-version v2.1\n  trk config set base-url https://staging.example.com --profile staging')
-    .action((key: string, value: string, _o: Raw, c: Command) =>
-      invoke(c, async () => {
+    .action((key: string, value: string) =>
+      invoke(async () => {
         const { runConfigSet } = await import('../config.js');
         return (ctx) => runConfigSet({ key, value }, ctx);
       }),
@@ -440,15 +496,17 @@ export function buildProgram(invoke: Invoker, version: string): Command {
   config
     .command('list')
     .description('print every setting with its value and where it came from')
-    .action((_o: Raw, c: Command) =>
-      invoke(c, async () => {
+    .action(() =>
+      invoke(async () => {
         const { runConfigList } = await import('../config.js');
         return (ctx) => runConfigList({}, ctx);
       }),
     );
+}
 
-  // ---- the emulator ----
+// ---- the emulator ----
 
+function sandboxCommands({ group, invoke }: Tree): void {
   const sandbox = group('sandbox', 'run the service emulator locally');
   const share = (what: string) => (value: string): number => {
     const n = Number(value);
@@ -493,8 +551,8 @@ export function buildProgram(invoke: Invoker, version: string): Command {
       'after',
       '\nExamples:\n  trk sandbox start --speed 3600 > sandbox.env &\n  sleep 1; set -a; . ./sandbox.env; set +a\n  trk register RR123456789CN',
     )
-    .action((o: Raw, c: Command) =>
-      invoke(c, async () => {
+    .action((o: Raw) =>
+      invoke(async () => {
         const { runSandboxStart } = await import('../sandbox.js');
         const opts: Record<string, unknown> = {
           port: num(o.port),
@@ -529,22 +587,24 @@ export function buildProgram(invoke: Invoker, version: string): Command {
     .command('reset')
     .description('forget every number, the quota used and the clock of the emulator')
     .option('--state <file>', 'state file (default <state dir>/sandbox.json)')
-    .action((o: Raw, c: Command) =>
-      invoke(c, async () => {
+    .action((o: Raw) =>
+      invoke(async () => {
         const { runSandboxReset } = await import('../sandbox.js');
         const state = str(o.state);
         return (ctx) => runSandboxReset(state === undefined ? {} : { state }, ctx);
       }),
     );
+}
 
-  // ---- reference lists and webhooks ----
+// ---- reference lists and webhooks ----
 
+function referenceCommands({ cmd, group, invoke }: Tree): void {
   cmd('carriers', "search the service's carrier list (codes and names)")
     .argument('[query]', 'a code, a name or part of one, or a country code')
     .option('--refresh', 'fetch the list again even when the cached copy is fresh')
     .addHelpText('after', '\nExamples:\n  trk carriers dhl\n  trk carriers 3011 --json')
-    .action((query: string | undefined, o: Raw, c: Command) =>
-      invoke(c, async () => {
+    .action((query: string | undefined, o: Raw) =>
+      invoke(async () => {
         const { runCarriers } = await import('../carriers.js');
         return (ctx) => runCarriers({ query, refresh: flag(o.refresh) }, ctx);
       }),
@@ -553,8 +613,8 @@ export function buildProgram(invoke: Invoker, version: string): Command {
     .argument('[query]', 'a key, a name or part of one, or an ISO code')
     .option('--refresh', 'fetch the lists again even when the cached copies are fresh')
     .addHelpText('after', '\nExamples:\n  trk countries brazil\n  trk countries BR')
-    .action((query: string | undefined, o: Raw, c: Command) =>
-      invoke(c, async () => {
+    .action((query: string | undefined, o: Raw) =>
+      invoke(async () => {
         const { runCountries } = await import('../countries.js');
         return (ctx) => runCountries({ query, refresh: flag(o.refresh) }, ctx);
       }),
@@ -568,8 +628,8 @@ export function buildProgram(invoke: Invoker, version: string): Command {
     .option('--sign <value>', 'value of the sign header (v2, v2.1)')
     .option('--v1', 'apply the v1 rule (the sign is in the body)')
     .addHelpText('after', '\nExamples:\n  trk webhook verify --body body.json --sign 3f1c...\n  trk webhook verify --body body.json --v1')
-    .action((o: Raw, c: Command) =>
-      invoke(c, async () => {
+    .action((o: Raw) =>
+      invoke(async () => {
         const { runWebhookVerify } = await import('../webhook.js');
         return (ctx) => runWebhookVerify({ body: str(o.body) ?? '-', sign: str(o.sign), v1: flag(o.v1) }, ctx);
       }),
@@ -584,8 +644,8 @@ export function buildProgram(invoke: Invoker, version: string): Command {
     .option('--save <dir>', 'save each body in this folder')
     .option('--skip-verify', 'accept every notification, reporting whether its signature held')
     .addHelpText('after', '\nExamples:\n  trk webhook listen --port 4242 --forward-to http://localhost:3000/hook --save ./hooks')
-    .action((o: Raw, c: Command) =>
-      invoke(c, async () => {
+    .action((o: Raw) =>
+      invoke(async () => {
         const { runWebhookListen } = await import('../webhook.js');
         return (ctx) =>
           runWebhookListen(
@@ -601,40 +661,4 @@ export function buildProgram(invoke: Invoker, version: string): Command {
           );
       }),
     );
-
-  // ---- shell completion ----
-
-  cmd('completion', 'print the completion script for bash, zsh or fish (see the README to install it)')
-    .addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh', 'fish']))
-    .addHelpText('after', '\nExamples:\n  trk completion bash > ~/.local/share/bash-completion/completions/trk\n  trk completion fish > ~/.config/fish/completions/trk.fish')
-    .action((shell: 'bash' | 'zsh' | 'fish', _o: Raw, c: Command) =>
-      invoke(c, async () => {
-        const { runCompletion } = await import('../completion.js');
-        return (ctx) => runCompletion({ shell, program }, ctx);
-      }),
-    );
-  program
-    .command('__complete', { hidden: true })
-    .argument('<kind>')
-    .action((kind: string, _o: Raw, c: Command) =>
-      invoke(c, async () => {
-        const { runCompleteValues } = await import('../completion.js');
-        return (ctx) => runCompleteValues({ kind }, ctx);
-      }),
-    );
-
-  // ---- help ----
-
-  program
-    .command('help')
-    .description('show help for a command, or a topic: exit-codes')
-    .argument('[topic...]', 'a command (e.g. "list", "auth login") or "exit-codes"')
-    .action((topic: string[], _o: Raw, c: Command) =>
-      invoke(c, async () => {
-        const { runHelp } = await import('../help.js');
-        return (ctx) => runHelp({ topic, program }, ctx);
-      }),
-    );
-
-  return program;
 }

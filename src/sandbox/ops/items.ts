@@ -1,10 +1,10 @@
 // The loop shared by the item operations: per item, find the records it addresses and apply the handler
 // to each, collecting `accepted` and `rejected` in the version's shapes.
 
-import type { ApiVersion } from '../../api/spec.js';
+import { type ApiVersion, LIMITS } from '../../api/spec.js';
 import type { AccountCore } from '../account-core.js';
 import { type Envelope, ItemReject, itemsEnvelope, rejectFrom } from '../account-envelope.js';
-import { type Item, readCarrierField, readNumber, rawNumber } from '../account-request.js';
+import { type Item, arrayItems, isEnvelope, readCarrierField, readNumber, rawNumber } from '../account-request.js';
 import type { RecordState } from '../account-types.js';
 
 export interface ResolveOptions {
@@ -68,6 +68,19 @@ export function forEachRecord(
     }
   }
   return itemsEnvelope(accepted, rejected);
+}
+
+/** An operation on registered records: the array body checked as a whole, then `handler` per record. */
+export function recordOperation(
+  core: AccountCore,
+  version: ApiVersion,
+  body: unknown,
+  handler: (rec: RecordState, item: Item) => Record<string, unknown>,
+  opts: ResolveOptions = {},
+): Envelope {
+  const items = arrayItems(body, LIMITS.itemsPerRequest);
+  if (isEnvelope(items)) return items;
+  return forEachRecord(core, version, items, handler, opts);
 }
 
 export function numberCarrier(rec: RecordState): Record<string, unknown> {

@@ -1,15 +1,12 @@
 // stoptrack, retrack, deletetrack and push: item operations on existing records.
 
-import { type ApiVersion, LIMITS } from '../../api/spec.js';
+import type { ApiVersion } from '../../api/spec.js';
 import type { AccountCore } from '../account-core.js';
 import { type Envelope, ItemReject } from '../account-envelope.js';
-import { arrayItems, isEnvelope } from '../account-request.js';
-import { forEachRecord, numberCarrier } from './items.js';
+import { numberCarrier, recordOperation } from './items.js';
 
 export function stopTrack(core: AccountCore, version: ApiVersion, body: unknown): Envelope {
-  const items = arrayItems(body, LIMITS.itemsPerRequest);
-  if (isEnvelope(items)) return items;
-  return forEachRecord(core, version, items, (rec) => {
+  return recordOperation(core, version, body, (rec) => {
     if (!rec.tracking) throw new ItemReject(-18019906);
     core.stop(rec, 'ByRequest', core.now());
     return numberCarrier(rec);
@@ -17,9 +14,7 @@ export function stopTrack(core: AccountCore, version: ApiVersion, body: unknown)
 }
 
 export function retrack(core: AccountCore, version: ApiVersion, body: unknown): Envelope {
-  const items = arrayItems(body, LIMITS.itemsPerRequest);
-  if (isEnvelope(items)) return items;
-  return forEachRecord(core, version, items, (rec) => {
+  return recordOperation(core, version, body, (rec) => {
     if (rec.tracking) throw new ItemReject(-18019904);
     if (rec.retracked) throw new ItemReject(-18019905);
     core.retrack(rec);
@@ -28,12 +23,10 @@ export function retrack(core: AccountCore, version: ApiVersion, body: unknown): 
 }
 
 export function deleteTrack(core: AccountCore, version: ApiVersion, body: unknown): Envelope {
-  const items = arrayItems(body, LIMITS.itemsPerRequest);
-  if (isEnvelope(items)) return items;
-  return forEachRecord(
+  return recordOperation(
     core,
     version,
-    items,
+    body,
     (rec) => {
       core.removeRecord(rec);
       return numberCarrier(rec);
@@ -50,9 +43,7 @@ export function deleteTrack(core: AccountCore, version: ApiVersion, body: unknow
  * tracking.
  */
 export function push(core: AccountCore, version: ApiVersion, body: unknown): Envelope {
-  const items = arrayItems(body, LIMITS.itemsPerRequest);
-  if (isEnvelope(items)) return items;
-  return forEachRecord(core, version, items, (rec) => {
+  return recordOperation(core, version, body, (rec) => {
     if (!core.settings.webhookUrl) throw new ItemReject(-18010204);
     if (rec.trackMs === null) throw new ItemReject(-18019909);
     core.queueNotification(rec, 'TRACKING_UPDATED', rec.trackMs, true);

@@ -1,11 +1,12 @@
 // getRealTimeTrackInfo (v2, v2.1): one number, fetched "from the carrier" now.
 
-import { LIMITS } from '../../api/spec.js';
+import { LIMITS, REALTIME_CACHE_COST } from '../../api/spec.js';
 import type { AccountCore } from '../account-core.js';
 import { type Envelope, ItemReject, itemsEnvelope, requestError } from '../account-envelope.js';
 import { checkParam } from '../account-param.js';
 import { type Item, arrayItems, isEnvelope, readCarrierField, readNumber, readText } from '../account-request.js';
 import { HOUR } from '../account-time.js';
+import { checkFinalCarrier, readPassedCarrier, settleCarrier } from './carrier.js';
 import { rejectItem } from './items.js';
 import { translation } from './track-info.js';
 
@@ -49,27 +50,16 @@ export function realtime(core: AccountCore, version: 'v2' | 'v2.1', body: unknow
 function query(core: AccountCore, version: 'v2' | 'v2.1', item: Item): Record<string, unknown> {
   const number = readNumber(item, version, true);
   const param = readText(item, 'param', 1000);
-  let passed = readCarrierField(item, 'carrier');
-  if (passed === 0) passed = undefined;
+  const passed = readPassedCarrier(item);
   const finalCarrier = readCarrierField(item, 'final_carrier') ?? 0;
   const level = readCacheLevel(item);
-  // The carrier is settled as in register: an unknown code is replaced by detection.
-  const detected = core.world.detectCarrier(number, passed);
-  if (!detected) {
-    throw passed !== undefined && !core.world.findCarrier(passed)
-      ? new ItemReject(-18019910, passed).withCarrier(passed)
-      : new ItemReject(-18019903).withCarrier(passed);
-  }
-  const carrier = detected.carrier;
+  const carrier = settleCarrier(core, number, passed).carrier;
   try {
     if (!carrier.realtime) throw new ItemReject(-18019818);
-    if (finalCarrier !== 0) {
-      if (!carrier.postal) throw new ItemReject(-18010016);
-      if (!core.world.findCarrier(finalCarrier)) throw new ItemReject(-18019910, finalCarrier);
-    }
+    checkFinalCarrier(core, carrier, finalCarrier);
     const rec = core.store.get(number, carrier.key);
     const paramValue = rec && param === undefined ? rec.param : checkParam(carrier, param, 'param');
-    core.quota.charge(level === 1 ? 10 : 1);
+    core.quota.charge(REALTIME_CACHE_COST[level]);
     const now = core.now();
     if (rec && rec.tracking) {
       if (level === 1 || rec.trackMs === null || now - rec.trackMs > REALTIME_CACHE_MS) core.runNow(rec, now);

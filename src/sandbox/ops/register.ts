@@ -2,13 +2,12 @@
 
 import { type ApiVersion, LIMITS } from '../../api/spec.js';
 import type { AccountCore } from '../account-core.js';
-import { type Envelope, ItemReject, itemsEnvelope, rejectFrom } from '../account-envelope.js';
+import { type Envelope, ItemReject, itemsEnvelope } from '../account-envelope.js';
 import { checkParam } from '../account-param.js';
 import {
   type Item,
   arrayItems,
   isEnvelope,
-  rawNumber,
   readBoolean,
   readCarrierField,
   readLang,
@@ -16,6 +15,8 @@ import {
   readText,
 } from '../account-request.js';
 import { parseTimeFilter } from '../account-time.js';
+import { checkFinalCarrier, readPassedCarrier, settleCarrier } from './carrier.js';
+import { rejectItem } from './items.js';
 
 export function register(core: AccountCore, version: ApiVersion, body: unknown): Envelope {
   const items = arrayItems(body, LIMITS.itemsPerRequest);
@@ -26,14 +27,7 @@ export function register(core: AccountCore, version: ApiVersion, body: unknown):
     try {
       accepted.push(registerItem(core, version, item));
     } catch (err) {
-      if (!(err instanceof ItemReject)) throw err;
-      const passed = item.carrier;
-      rejected.push(
-        rejectFrom(version, rawNumber(item), err, {
-          carrier: typeof passed === 'number' ? passed : undefined,
-          tag: typeof item.tag === 'string' ? item.tag : null,
-        }),
-      );
+      rejected.push(rejectItem(version, item, err));
     }
   }
   return itemsEnvelope(accepted, rejected);
@@ -62,29 +56,17 @@ function registerItem(core: AccountCore, version: ApiVersion, item: Item): Recor
   const paramField = v2 ? 'param' : 'extra_param';
   const param = readText(item, paramField, 1000);
 
-  let passed = readCarrierField(item, 'carrier');
-  if (passed === 0) passed = undefined;
+  const passed = readPassedCarrier(item);
   const finalPassed = readCarrierField(item, 'final_carrier') ?? 0;
   // v2: detection is on unless switched off; v1: it "takes effect only when carrier is not set and
   // value is true". Without a carrier and without detection nothing can name the carrier: -18019903.
   const autoDetection = readBoolean(item, 'auto_detection') ?? v2;
   if (passed === undefined && !autoDetection) throw new ItemReject(-18019903);
-  // "If omitted or wrong, the service picks the most likely carrier and returns its code": a code the
-  // service does not know is replaced by detection; only when nothing is detected is it refused as
-  // incorrect (-18019910).
-  const detected = core.world.detectCarrier(number, passed);
-  if (!detected) {
-    throw passed !== undefined && !core.world.findCarrier(passed)
-      ? new ItemReject(-18019910, passed).withCarrier(passed)
-      : new ItemReject(-18019903).withCarrier(passed);
-  }
+  const detected = settleCarrier(core, number, passed);
   const carrier = detected.carrier;
 
   try {
-    if (finalPassed !== 0) {
-      if (!carrier.postal) throw new ItemReject(-18010016);
-      if (!core.world.findCarrier(finalPassed)) throw new ItemReject(-18019910, finalPassed);
-    }
+    checkFinalCarrier(core, carrier, finalPassed);
     const paramValue = checkParam(carrier, param, paramField);
     // A translation costs one more unit when the first result arrives: room for both is needed now.
     if (lang !== null) core.quota.check(2);

@@ -1,17 +1,14 @@
 // gettrackinfo: the stored result of registered records (v2: track_info; v1: track).
 
-import { type ApiVersion, LIMITS } from '../../api/spec.js';
+import type { ApiVersion } from '../../api/spec.js';
 import type { AccountCore } from '../account-core.js';
 import type { Envelope } from '../account-envelope.js';
-import { arrayItems, isEnvelope } from '../account-request.js';
 import type { RecordState } from '../account-types.js';
-import { forEachRecord } from './items.js';
+import { recordOperation } from './items.js';
 
 export function getTrackInfo(core: AccountCore, version: ApiVersion, body: unknown): Envelope {
-  const items = arrayItems(body, LIMITS.itemsPerRequest);
-  if (isEnvelope(items)) return items;
   const now = core.now();
-  return forEachRecord(core, version, items, (rec) => trackDetails(core, rec, version, now));
+  return recordOperation(core, version, body, (rec) => trackDetails(core, rec, version, now));
 }
 
 /** The language track_info is translated into: only once the translation unit has been charged. */

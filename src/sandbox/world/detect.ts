@@ -38,12 +38,13 @@
 //   - unknown (not simulated) → as if none was passed, but a weak guess keeps origin 3;
 //   - 0 counts as not passed.
 
+import { REGISTER_ORIGIN } from '../../api/spec.js';
 import type { SimCarrier } from './carriers.js';
 import { findCarrier, postalCarrierOf } from './carriers.js';
 
 export interface Detection {
   carrier: SimCarrier;
-  origin: 1 | 2 | 3;
+  origin: (typeof REGISTER_ORIGIN)[keyof typeof REGISTER_ORIGIN];
 }
 
 const S10 = /^[A-Z]{2}\d{9}[A-Z]{2}$/;
@@ -100,9 +101,12 @@ export function detectCarrier(number: string, passed?: number): Detection | unde
   const g = guess(normalise(number));
   const given = passed ? findCarrier(passed) : undefined;
   if (given) {
-    if (!g || !g.confident || g.key === given.key || (g.s10 && given.postal)) return { carrier: given, origin: 2 };
-    return { carrier: findCarrier(g.key) as SimCarrier, origin: 1 };
+    if (!g || !g.confident || g.key === given.key || (g.s10 && given.postal)) {
+      return { carrier: given, origin: REGISTER_ORIGIN.passedCorrect };
+    }
+    return { carrier: findCarrier(g.key) as SimCarrier, origin: REGISTER_ORIGIN.detectedOrCorrected };
   }
   if (!g) return undefined;
-  return { carrier: findCarrier(g.key) as SimCarrier, origin: g.confident ? 1 : 3 };
+  const origin = g.confident ? REGISTER_ORIGIN.detectedOrCorrected : REGISTER_ORIGIN.guessed;
+  return { carrier: findCarrier(g.key) as SimCarrier, origin };
 }

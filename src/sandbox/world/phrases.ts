@@ -390,9 +390,3 @@ export const SUB_STATUS_DESCR: Readonly<Record<string, string>> = {
 export function v1LangCode(lang: TextLang): string {
   return lang === 'zh-hans' ? 'zh-CHS' : lang;
 }
-
-const TEXT_LANGS: ReadonlySet<string> = new Set<TextLang>(['en', 'zh-hans', 'pt', 'fr', 'de', 'ja', 'es', 'da', 'th']);
-
-export function isTextLang(lang: string): lang is TextLang {
-  return TEXT_LANGS.has(lang);
-}

@@ -1,0 +1,31 @@
+// A command line through the real command tree (commander parsing, the typed options, the run function)
+// against a fake context: what reaches the wire and the exit code, with no process and no network.
+
+import type { Command } from 'commander';
+import { errorOutcome, readGlobalOptions } from '../../src/cli.js';
+import { buildProgram } from '../../src/commands/shared/program.js';
+import type { Fake } from './fake-context.js';
+
+/** The exit code as the CLI would give it, and what was thrown (undefined when nothing was). */
+export async function runProgram(fake: Fake, argv: string[]): Promise<{ code: number | undefined; error: unknown }> {
+  let code: number | undefined;
+  let error: unknown;
+  let program: Command | undefined = undefined;
+  program = buildProgram(async (load) => {
+    Object.assign(fake.ctx.global, readGlobalOptions(program!.opts()));
+    const run = await load();
+    code = (await run(fake.ctx)) ?? 0;
+  }, '0.0.0');
+  const silence = (c: Command) => {
+    c.exitOverride().configureOutput({ writeOut: () => {}, writeErr: () => {}, outputError: () => {} });
+    c.commands.forEach(silence);
+  };
+  silence(program);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    error = err;
+    code = errorOutcome(err).exitCode;
+  }
+  return { code, error };
+}

@@ -1,0 +1,45 @@
+// What the fake Contexts of the unit tests share: fixed settings, a prompter that answers no, status lines on
+// the captured stderr unless --quiet, no debug lines, no pacer and nothing to dispose. The command tests'
+// fake (test/commands/fake-context.ts) and the carrier and webhook commands' (test/carriers/fake-context.ts)
+// add their own API client, clock and Ctrl-C.
+
+import type { ApiVersion } from '../src/api/spec.js';
+import type { Settings } from '../src/config/settings.js';
+import type { Context, Prompter } from '../src/context.js';
+
+export function fakeSettings(version: ApiVersion, apiKey: string | undefined): Settings {
+  return {
+    profile: 'default',
+    baseUrl: 'http://127.0.0.1:9',
+    apiVersion: version,
+    apiKey,
+    resUrl: 'http://127.0.0.1:9',
+    sandbox: false,
+    sources: { profile: 'default', baseUrl: 'default', apiVersion: 'default', apiKey: 'env', resUrl: 'default' },
+  };
+}
+
+/** Refuses every confirmation and answers every question with nothing. */
+export const refusingPrompter: Prompter = {
+  confirm: async () => false,
+  input: async () => '',
+  password: async () => '',
+};
+
+/** A Context of the given parts and the shared rest. */
+export function fakeContextOf(
+  parts: Pick<Context, 'io' | 'env' | 'global' | 'settings' | 'api' | 'now' | 'signal'> & { prompter?: Prompter },
+): Context {
+  return {
+    prompter: refusingPrompter,
+    ...parts,
+    info: (line) => {
+      if (!parts.global.quiet) parts.io.err(line);
+    },
+    debug: () => {},
+    pacer: async () => {
+      throw new Error('no pacer in this test');
+    },
+    dispose: async () => {},
+  };
+}
