@@ -38,7 +38,11 @@ export async function startEmulator(opts: SandboxOptions = {}): Promise<Emulator
   };
 }
 
-/** A clean environment: nothing of the caller's TRK_* settings, colour off, private folders. */
+/**
+ * A clean environment: nothing of the caller's TRK_* settings, colour off, private folders. The carrier lists
+ * point at a closed loopback port unless a test says otherwise, so no lookup can reach the real service's
+ * address; every test that sends names its emulator's base URL (in the environment or a profile).
+ */
 export function baseEnv(): NodeJS.ProcessEnv {
   const home = mkdtempSync(path.join(tmpdir(), 'trk-e2e-'));
   return {
@@ -48,6 +52,7 @@ export function baseEnv(): NodeJS.ProcessEnv {
     TRK_STATE_DIR: path.join(home, 'state'),
     TRK_CACHE_DIR: path.join(home, 'cache'),
     NO_COLOR: '1',
+    TRK_RES_URL: 'http://127.0.0.1:9',
   };
 }
 
