@@ -24,8 +24,11 @@ export interface LoadedList {
   url: string;
   /** When they were fetched (ms since the epoch). */
   fetchedAt: number;
-  /** network: just fetched; cache: a fresh cached copy; stale: an old copy, because fetching failed. */
-  origin: 'network' | 'cache' | 'stale';
+  /**
+   * network: just fetched; cache: a fresh cached copy; stale: an old copy, because fetching failed; sandbox: the
+   * emulator's simulated world (`--sandbox`), built in this process.
+   */
+  origin: 'network' | 'cache' | 'stale' | 'sandbox';
 }
 
 export interface LoadListOptions {
@@ -49,8 +52,13 @@ interface CacheFile {
   items: unknown[];
 }
 
+/** Where a list lives under a res URL (the emulator serves the same paths). */
+export function listPath(name: ListName): string {
+  return `/asset/carrier/info/${LISTS[name].file}`;
+}
+
 export function listUrl(resUrl: string, name: ListName): string {
-  return `${resUrl.replace(/\/+$/, '')}/asset/carrier/info/${LISTS[name].file}`;
+  return `${resUrl.replace(/\/+$/, '')}${listPath(name)}`;
 }
 
 function cachePath(cacheDir: string, name: ListName): string {
@@ -164,6 +172,7 @@ export function formatAge(ms: number): string {
 
 /** The status line about a list: `2621 carriers (fetched 3 days ago from <url>)`. */
 export function describeList(list: LoadedList, count: number, [one, many]: [string, string], now: number): string {
+  if (list.origin === 'sandbox') return `${count} ${count === 1 ? one : many} (the sandbox's simulated world)`;
   const age =
     list.origin === 'network'
       ? 'fetched now'

@@ -3,6 +3,11 @@
 // Decision: showing names never costs a network call. Tables take names from the cached lists only (any age);
 // without a cache they show bare codes. Only what needs the list to work — `trk carriers`, `trk countries` and
 // a carrier given by name — fetches it.
+//
+// With --sandbox (settings.sandbox) both lists are the emulator's simulated world (src/sandbox/reference-lists.ts),
+// built in this process: no network, whatever res-url says. They are never cached: building them costs less than
+// reading a file, and a cache shared with the real lists (one file per list) would let sandbox names leak into
+// normal runs or wipe the real copy. So a sandbox run neither reads nor writes the real lists' cache.
 
 import { cacheDir } from '../config/paths.js';
 import type { Context } from '../context.js';
@@ -14,7 +19,21 @@ export interface LoadOptions {
   refresh?: boolean;
 }
 
+/** The sandbox's own list when running with --sandbox, else undefined. The emulator is imported only then. */
+async function sandboxList(ctx: Context, name: ListName): Promise<LoadedList | undefined> {
+  if (!(await ctx.settings()).sandbox) return undefined;
+  const { sandboxReferenceList } = await import('../sandbox/reference-lists.js');
+  return { name, items: sandboxReferenceList(name), url: 'sandbox', fetchedAt: ctx.now(), origin: 'sandbox' };
+}
+
+/** A cached copy (any age, no network), or the sandbox's list under --sandbox. */
+async function cachedList(ctx: Context, name: ListName): Promise<LoadedList | undefined> {
+  return (await sandboxList(ctx, name)) ?? (await readCachedList(cacheDir(ctx.env), name));
+}
+
 async function load(ctx: Context, name: ListName, opts: LoadOptions): Promise<LoadedList> {
+  const sandbox = await sandboxList(ctx, name);
+  if (sandbox) return sandbox;
   const settings = await ctx.settings();
   return loadList(name, {
     resUrl: settings.resUrl,
@@ -39,9 +58,9 @@ export async function loadCountries(ctx: Context, opts: LoadOptions = {}): Promi
   return { countries: parseCountries(list.items), list };
 }
 
-/** The cached carriers, whatever their age; undefined without a cache. Never a network call. */
+/** The cached carriers, whatever their age (the sandbox's under --sandbox); undefined without a cache. Never a network call. */
 export async function cachedCarriers(ctx: Context): Promise<Carrier[] | undefined> {
-  const list = await readCachedList(cacheDir(ctx.env), 'carriers');
+  const list = await cachedList(ctx, 'carriers');
   return list && parseCarriers(list.items);
 }
 
@@ -58,8 +77,7 @@ export async function carrierNames(ctx: Context): Promise<(key: number) => strin
  * only. The ISO codes are learnt from the carrier list, which gives them beside the keys.
  */
 export async function countryNames(ctx: Context): Promise<(key: number) => string | undefined> {
-  const dir = cacheDir(ctx.env);
-  const [carriers, countries] = await Promise.all([readCachedList(dir, 'carriers'), readCachedList(dir, 'countries')]);
+  const [carriers, countries] = await Promise.all([cachedList(ctx, 'carriers'), cachedList(ctx, 'countries')]);
   const iso = countryIsoByKey(carriers ? parseCarriers(carriers.items) : []);
   const names = new Map((countries ? parseCountries(countries.items) : []).map((c) => [c.key, c.name]));
   return (key) => iso.get(key) ?? names.get(key);

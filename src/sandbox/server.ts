@@ -12,7 +12,8 @@
 //   6. Content-Type not application/json, or a body that is not JSON → 200 with data.errors -18010013
 //      (an empty body goes on to the account as no body)
 //   7. account.handle(); injected loss: processed, then the socket is destroyed without an answer
-// Injected latency delays every answer of steps 1-7.
+// Injected latency delays every answer of steps 1-7. Apart from the pipeline: GET of the res URL's two reference
+// lists (/asset/carrier/info/..., src/sandbox/reference-lists.ts) and the /__sandbox/ control endpoints.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -27,6 +28,7 @@ import { SimClock } from './clock.js';
 import { type Faults, FaultInjector, parseFaults } from './faults.js';
 import { ipMatcher, isLoopback } from './ip-allow.js';
 import { RateLimiter } from './rate-limit.js';
+import { REFERENCE_LIST_PATHS, sandboxReferenceList } from './reference-lists.js';
 import {
   applyAccountSettings,
   DEFAULT_RATE_LIMIT,
@@ -398,6 +400,27 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     await answer(res, 200, envelope);
   };
 
+  // ---- reference lists ----
+  // The res URL's two files, so that `--res-url` can point at the sandbox. A res URL is a static host apart from
+  // the API: no key, and none of the API's rate limit, faults or request counts apply. Built once: the world's
+  // carriers and countries never change while it runs.
+  const listBodies = new Map<string, string>();
+  const handleReferenceList = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
+    const name = REFERENCE_LIST_PATHS.get(path);
+    if (name === undefined) throw new Error(`not a reference list path: ${path}`);
+    await readBody(req, MAX_BODY_BYTES);
+    let text = listBodies.get(name);
+    if (text === undefined) {
+      text = JSON.stringify(sandboxReferenceList(name));
+      listBodies.set(name, text);
+    }
+    res.writeHead(200, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(text)),
+    });
+    res.end(req.method === 'HEAD' ? undefined : text);
+  };
+
   // ---- control endpoints ----
   const handleControl = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
     if (!isLoopback(req.socket.remoteAddress)) {
@@ -458,7 +481,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
     const isControl = path === '/__sandbox' || path.startsWith('/__sandbox/');
-    const handler = isControl ? handleControl : handleApi;
+    const isList = (req.method === 'GET' || req.method === 'HEAD') && REFERENCE_LIST_PATHS.has(path);
+    const handler = isControl ? handleControl : isList ? handleReferenceList : handleApi;
     const onRequest = opts.onRequest;
     if (onRequest && !isControl) {
       const started = performance.now();

@@ -1,0 +1,93 @@
+// The carrier and country lookups with --sandbox: the lists of the emulator's simulated world, with no network
+// (the res URL below is a counting stand-in that must see no request) and without touching the real lists' cache.
+
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { carrierNames, carrierResolver, countryNames, loadCarriers } from '../../src/carriers/lookup.js';
+import { runCarriers } from '../../src/commands/carriers.js';
+import { runCountries } from '../../src/commands/countries.js';
+import { SIM_CARRIERS } from '../../src/sandbox/world/carriers.js';
+import type { OutputFormat } from '../../src/output/format.js';
+import { fakeContext } from './fake-context.js';
+import { startReferenceServer, type ReferenceServer } from './reference-server.js';
+
+let server: ReferenceServer;
+let cacheDir: string;
+
+beforeAll(async () => {
+  server = await startReferenceServer();
+});
+afterAll(() => server.close());
+beforeEach(async () => {
+  cacheDir = await mkdtemp(path.join(tmpdir(), 'trk-carriers-sandbox-'));
+  server.hits = {};
+});
+afterEach(() => rm(cacheDir, { recursive: true, force: true }));
+
+const ctxFor = (sandbox: boolean, output?: OutputFormat) =>
+  fakeContext({
+    settings: { resUrl: server.url, sandbox },
+    env: { TRK_CACHE_DIR: cacheDir },
+    ...(output ? { global: { output } } : {}),
+  });
+
+const noNetwork = () => expect(server.hits).toEqual({});
+
+describe('--sandbox lists', () => {
+  it('trk carriers lists the simulated carriers, saying where they come from', async () => {
+    const ctx = ctxFor(true, 'json');
+    expect(await runCarriers({ query: 'china' }, ctx)).toBe(0);
+    const items = JSON.parse(ctx.io.stdoutText()) as { key: number; _name: string }[];
+    expect(items).toContainEqual(expect.objectContaining({ key: 3011, _name: 'China Post', _country_iso: 'CN' }));
+    expect(ctx.io.stderrText()).toMatch(new RegExp(`of ${SIM_CARRIERS.length} carriers \\(the sandbox's simulated world\\)`));
+    noNetwork();
+    expect(await readdir(cacheDir)).toEqual([]);
+  });
+
+  it('trk countries lists the simulated countries with their v1 keys and ISO codes', async () => {
+    const ctx = ctxFor(true); // piped: tab-separated rows
+    expect(await runCountries({ query: 'china' }, ctx)).toBe(0);
+    expect(ctx.io.stdoutText().trim()).toBe('301\tCN\tChina');
+    noNetwork();
+  });
+
+  it('resolves carrier names in any language, and checks codes against the simulated carriers', async () => {
+    const resolve = carrierResolver(ctxFor(true));
+    expect(await resolve('China Post')).toBe(3011);
+    expect(await resolve('中国邮政')).toBe(3011);
+    expect(await resolve('100003')).toBe(100003);
+    // A real carrier the world does not simulate.
+    await expect(resolve('Hermes')).rejects.toThrow(/unknown carrier "Hermes"/);
+    noNetwork();
+  });
+
+  it('names codes for tables without any cache', async () => {
+    const ctx = ctxFor(true);
+    expect((await carrierNames(ctx))(3011)).toBe('China Post');
+    const countries = await countryNames(ctx);
+    expect(countries(301)).toBe('CN');
+    expect(countries(2105)).toBe('US');
+    noNetwork();
+    expect(await readdir(cacheDir)).toEqual([]);
+  });
+
+  it('leaves the real lists and their cache alone', async () => {
+    // A normal run fetches and caches the real list...
+    const real = await loadCarriers(ctxFor(false));
+    expect(real.carriers.length).toBeGreaterThan(SIM_CARRIERS.length);
+    const file = path.join(cacheDir, 'apicarrier.all.json');
+    const before = await readFile(file, 'utf8');
+    server.hits = {};
+    // ...a sandbox run ignores it, even with --refresh...
+    const sandbox = await loadCarriers(ctxFor(true), { refresh: true });
+    expect(sandbox.carriers).toHaveLength(SIM_CARRIERS.length);
+    expect(sandbox.list.origin).toBe('sandbox');
+    noNetwork();
+    expect(await readFile(file, 'utf8')).toBe(before);
+    // ...and the next normal run still names the real carriers from the cache.
+    expect((await carrierNames(ctxFor(false)))(190008)).toBe(real.carriers.find((c) => c.key === 190008)?.name);
+    expect((await carrierNames(ctxFor(true)))(190008)).toBeUndefined();
+  });
+});
