@@ -447,21 +447,21 @@ _trk_values() {
 }
 _trk_path() {
   # Arguments: the words typed before the current one, without the program name.
-  local path="" w
+  local trail="" w
   for w in "$@"; do
     case "$w" in -*) continue ;; esac
-    if _trk_subcommands "$path" | cut -d: -f1 | grep -qxF -- "$w"; then
-      path="${path:+$path }$w"
+    if _trk_subcommands "$trail" | cut -d: -f1 | grep -qxF -- "$w"; then
+      trail="${trail:+$trail }$w"
     fi
   done
-  printf %s "$path"
+  printf %s "$trail"
 }
 _trk_complete() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
-  local path values subs
-  path="$(_trk_path "${COMP_WORDS[@]:1:COMP_CWORD-1}")"
-  if [ "$COMP_CWORD" -gt 1 ] && _trk_takes_value "$path" "$prev"; then
-    values="$(_trk_values "$path" "$prev")"
+  local trail values subs
+  trail="$(_trk_path "${COMP_WORDS[@]:1:COMP_CWORD-1}")"
+  if [ "$COMP_CWORD" -gt 1 ] && _trk_takes_value "$trail" "$prev"; then
+    values="$(_trk_values "$trail" "$prev")"
     if [ -n "$values" ]; then
       mapfile -t COMPREPLY < <(compgen -W "$values" -- "$cur")
     else
@@ -470,11 +470,11 @@ _trk_complete() {
     return 0
   fi
   if [[ "$cur" == -* ]]; then
-    mapfile -t COMPREPLY < <(compgen -W "$(_trk_options "$path")" -- "$cur")
+    mapfile -t COMPREPLY < <(compgen -W "$(_trk_options "$trail")" -- "$cur")
     return 0
   fi
-  subs="$(_trk_subcommands "$path")"
-  [ -n "$subs" ] || subs="$(_trk_argument_values "$path")"
+  subs="$(_trk_subcommands "$trail")"
+  [ -n "$subs" ] || subs="$(_trk_argument_values "$trail")"
   if [ -n "$subs" ]; then
     mapfile -t COMPREPLY < <(compgen -W "$subs" -- "$cur")
   else

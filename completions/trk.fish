@@ -4,18 +4,18 @@ set -g __trk_subcommand_pairs '|register' '|stop' '|retrack' '|delete' '|push' '
 function __trk_path
     set -l tokens (commandline -opc)
     set -e tokens[1]
-    set -l path ""
+    set -l trail ""
     for t in $tokens
         string match -q -- '-*' $t; and continue
-        if contains -- "$path|$t" $__trk_subcommand_pairs
-            if test -z "$path"
-                set path $t
+        if contains -- "$trail|$t" $__trk_subcommand_pairs
+            if test -z "$trail"
+                set trail $t
             else
-                set path "$path $t"
+                set trail "$trail $t"
             end
         end
     end
-    echo $path
+    echo $trail
 end
 function __trk_path_is
     test (__trk_path | string collect) = "$argv[1]"

@@ -101,14 +101,14 @@ function helperFunctions(root: CommandSpec, prog: string, withDescriptions: bool
     '}',
     `_${prog}_path() {`,
     '  # Arguments: the words typed before the current one, without the program name.',
-    '  local path="" w',
+    '  local trail="" w',
     '  for w in "$@"; do',
     '    case "$w" in -*) continue ;; esac',
-    `    if _${prog}_subcommands "$path" | cut -d: -f1 | grep -qxF -- "$w"; then`,
-    '      path="${path:+$path }$w"',
+    `    if _${prog}_subcommands "$trail" | cut -d: -f1 | grep -qxF -- "$w"; then`,
+    '      trail="${trail:+$trail }$w"',
     '    fi',
     '  done',
-    '  printf %s "$path"',
+    '  printf %s "$trail"',
     '}',
   ].join('\n');
 }
@@ -120,10 +120,10 @@ function bash(root: CommandSpec): string {
 ${helperFunctions(root, p, false)}
 _${p}_complete() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}"
-  local path values subs
-  path="$(_${p}_path "\${COMP_WORDS[@]:1:COMP_CWORD-1}")"
-  if [ "$COMP_CWORD" -gt 1 ] && _${p}_takes_value "$path" "$prev"; then
-    values="$(_${p}_values "$path" "$prev")"
+  local trail values subs
+  trail="$(_${p}_path "\${COMP_WORDS[@]:1:COMP_CWORD-1}")"
+  if [ "$COMP_CWORD" -gt 1 ] && _${p}_takes_value "$trail" "$prev"; then
+    values="$(_${p}_values "$trail" "$prev")"
     if [ -n "$values" ]; then
       mapfile -t COMPREPLY < <(compgen -W "$values" -- "$cur")
     else
@@ -132,11 +132,11 @@ _${p}_complete() {
     return 0
   fi
   if [[ "$cur" == -* ]]; then
-    mapfile -t COMPREPLY < <(compgen -W "$(_${p}_options "$path")" -- "$cur")
+    mapfile -t COMPREPLY < <(compgen -W "$(_${p}_options "$trail")" -- "$cur")
     return 0
   fi
-  subs="$(_${p}_subcommands "$path")"
-  [ -n "$subs" ] || subs="$(_${p}_argument_values "$path")"
+  subs="$(_${p}_subcommands "$trail")"
+  [ -n "$subs" ] || subs="$(_${p}_argument_values "$trail")"
   if [ -n "$subs" ]; then
     mapfile -t COMPREPLY < <(compgen -W "$subs" -- "$cur")
   else
@@ -155,11 +155,11 @@ function zsh(root: CommandSpec): string {
 ${helperFunctions(root, p, true)}
 _${p}() {
   local cur="\${words[CURRENT]}" prev="\${words[CURRENT-1]}"
-  local path
+  local trail
   local -a items
-  path="$(_${p}_path "\${(@)words[2,CURRENT-1]}")"
-  if (( CURRENT > 2 )) && _${p}_takes_value "$path" "$prev"; then
-    items=("\${(@f)$(_${p}_values "$path" "$prev")}")
+  trail="$(_${p}_path "\${(@)words[2,CURRENT-1]}")"
+  if (( CURRENT > 2 )) && _${p}_takes_value "$trail" "$prev"; then
+    items=("\${(@f)$(_${p}_values "$trail" "$prev")}")
     if (( \${#items[@]} )) && [[ -n "\${items[1]}" ]]; then
       compadd -a items
     else
@@ -168,16 +168,16 @@ _${p}() {
     return
   fi
   if [[ "$cur" == -* ]]; then
-    items=("\${(@f)$(_${p}_options "$path")}")
+    items=("\${(@f)$(_${p}_options "$trail")}")
     _describe -t options 'option' items
     return
   fi
-  items=("\${(@f)$(_${p}_subcommands "$path")}")
+  items=("\${(@f)$(_${p}_subcommands "$trail")}")
   if (( \${#items[@]} )) && [[ -n "\${items[1]}" ]]; then
     _describe -t commands 'command' items
     return
   fi
-  items=("\${(@f)$(_${p}_argument_values "$path")}")
+  items=("\${(@f)$(_${p}_argument_values "$trail")}")
   if (( \${#items[@]} )) && [[ -n "\${items[1]}" ]]; then
     compadd -a items
   else
@@ -203,18 +203,18 @@ function fish(root: CommandSpec): string {
     `function __${p}_path`,
     '    set -l tokens (commandline -opc)',
     '    set -e tokens[1]',
-    '    set -l path ""',
+    '    set -l trail ""',
     '    for t in $tokens',
     "        string match -q -- '-*' $t; and continue",
-    `        if contains -- "$path|$t" $__${p}_subcommand_pairs`,
-    '            if test -z "$path"',
-    '                set path $t',
+    `        if contains -- "$trail|$t" $__${p}_subcommand_pairs`,
+    '            if test -z "$trail"',
+    '                set trail $t',
     '            else',
-    '                set path "$path $t"',
+    '                set trail "$trail $t"',
     '            end',
     '        end',
     '    end',
-    '    echo $path',
+    '    echo $trail',
     'end',
     `function __${p}_path_is`,
     `    test (__${p}_path | string collect) = "$argv[1]"`,

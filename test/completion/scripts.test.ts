@@ -85,6 +85,33 @@ describe.runIf(hasShell('zsh'))('zsh completion', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
   });
+
+  /**
+   * Runs the completion function with zsh's completion builtins replaced by stubs that print what they were
+   * given (compadd and _describe filter by the typed prefix themselves, so all candidates are printed).
+   */
+  function zshComplete(line: string[]): string[] {
+    const stubs = [
+      'compdef() { : }',
+      '_describe() { local arr=${@[-1]}; print -l -- ${(P)arr} }',
+      'compadd() { [[ $1 == -a ]] && print -l -- ${(P)2} }',
+      '_files() { print -- FILES }',
+    ].join('\n');
+    const words = line.map((w) => `'${w}'`).join(' ');
+    const script = `${stubs}\nsource ${writeScript('zsh')}\nwords=(${words}); CURRENT=${line.length}; _trk`;
+    const r = spawnSync('zsh', ['-f', '-c', script], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    return r.stdout.split('\n').filter(Boolean);
+  }
+
+  it('offers sub-commands with descriptions, flags, enum values and argument values', () => {
+    expect(zshComplete(['trk', 'au'])).toEqual(['list:list tracked numbers', 'auth:manage credentials', 'completion:print a script']);
+    expect(zshComplete(['trk', 'auth', ''])).toEqual(['login:save a key', 'logout:forget the key']);
+    expect(zshComplete(['trk', 'list', '--status', 'D'])).toEqual(['Delivered', 'InTransit']);
+    expect(zshComplete(['trk', 'list', '--st'])).toContain('--status:main status');
+    expect(zshComplete(['trk', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
+    expect(zshComplete(['trk', 'list', '--limit', ''])).toEqual(['FILES']);
+  });
 });
 
 describe.runIf(hasShell('fish'))('fish completion', () => {
