@@ -148,10 +148,6 @@ export async function runBulkFromFile(ctx: Context, opts: BulkFileOptions): Prom
     await opts.confirm?.(plan);
     if (ctx.signal.aborted) throw new InterruptedError('interrupted while reading the input; nothing was sent');
 
-    const stop = new AbortController();
-    const onInterrupt = () => stop.abort(ctx.signal.reason);
-    if (ctx.signal.aborted) onInterrupt();
-    ctx.signal.addEventListener('abort', onInterrupt, { once: true });
     const runtime = await bulkRuntime(ctx, opts);
     let journal: Journal | undefined;
     try {
@@ -199,7 +195,7 @@ export async function runBulkFromFile(ctx: Context, opts: BulkFileOptions): Prom
         chunks: inputChunks(source, scanOpts),
         concurrency: opts.concurrency,
         listFilter: opts.listFilter,
-        stop: stop.signal,
+        stop: ctx.signal,
         verifyDelayMs: opts.verifyDelayMs,
         retryBaseMs: opts.retryBaseMs,
         onSettled: (chunk, outcome, replayed) => {
@@ -226,7 +222,6 @@ export async function runBulkFromFile(ctx: Context, opts: BulkFileOptions): Prom
       journal = undefined;
       return { plan, summary, results: sink.results, exitCode: summary.rejected > 0 ? EXIT.partial : EXIT.ok };
     } finally {
-      ctx.signal.removeEventListener('abort', onInterrupt);
       // Kept for a resume when anything was sent; a journal this run created and never used goes.
       if (journal?.isFresh) journal.complete();
       else journal?.close();

@@ -39,7 +39,8 @@ export interface RunnerOptions {
   /**
    * The pacer the client admits its requests with: told to hold every start after a failure (the client
    * itself does so after a 429). For Ctrl-C to hold back requests still waiting for their turn, the client's
-   * pacer should reject on the same `stop` signal (see `stoppablePacer`).
+   * pacer should reject on the same `stop` signal (see `stoppablePacer` in src/api/pacer.ts; the context's
+   * client is built so).
    */
   pacer?: Pacer | undefined;
   /** Records every send and outcome; none for reads, which are simply run again. */
