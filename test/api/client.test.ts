@@ -21,9 +21,9 @@ import {
 } from '../../src/api/errors.js';
 import { createPacer, type Pacer } from '../../src/api/pacer.js';
 import { UsageError } from '../../src/errors.js';
+import { fixtureBytes, fixtureJson } from '../fixture-files.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const fixtures = path.resolve(root, '../shared/fixtures');
 const pkgVersion = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
 
 const KEY = 'SECRETKEY0123456789abcdefSECRETKEY';
@@ -174,7 +174,7 @@ describe('requests', () => {
 
 describe('HTTP status → error class', () => {
   it('401 with the recorded body → AuthenticationError, exit 4, code from data.errors, no retry', async () => {
-    const recorded = JSON.parse(readFileSync(path.join(fixtures, 'real-v1/error_response.json'), 'utf8')) as unknown;
+    const recorded = fixtureJson<unknown>('real-v1/error_response.json');
     handler = (_req, res) => json(res, 401, recorded);
     const e = await failure(client().call('gettracklist', {}));
     expect(e).toBeInstanceOf(AuthenticationError);
@@ -262,7 +262,7 @@ describe('HTTP status → error class', () => {
 
 describe('envelope', () => {
   it('rejected items are data, not errors', async () => {
-    const mixed = readFileSync(path.join(fixtures, 'doc-v2/register_mixed.json'), 'utf8');
+    const mixed = fixtureBytes('doc-v2/register_mixed.json').toString('utf8');
     handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(mixed);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanName, countryIsoByKey, parseCarriers, parseCountries, parseKey } from '../../src/carriers/parse.js';
-import { REFERENCE } from '../webhook/shared-files.js';
+import { REFERENCE } from '../fixture-files.js';
 
 const reference = (name: string): unknown[] => JSON.parse(readFileSync(path.join(REFERENCE, name), 'utf8'));
 

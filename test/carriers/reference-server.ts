@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { REFERENCE } from '../webhook/shared-files.js';
+import { REFERENCE } from '../fixture-files.js';
 
 export interface ReferenceServer {
   url: string;

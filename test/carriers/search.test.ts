@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCarriers, parseCountries } from '../../src/carriers/parse.js';
 import { AmbiguousCarrierError, resolveCarrier, searchCarriers, searchCountries } from '../../src/carriers/search.js';
 import { UsageError } from '../../src/errors.js';
-import { REFERENCE } from '../webhook/shared-files.js';
+import { REFERENCE } from '../fixture-files.js';
 
 const carriers = parseCarriers(JSON.parse(readFileSync(path.join(REFERENCE, 'apicarrier.all.json'), 'utf8')));
 const countries = parseCountries(JSON.parse(readFileSync(path.join(REFERENCE, 'country.all.json'), 'utf8')));

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiVersion } from '../../src/api/spec.js';
 import { errorOutcome } from '../../src/cli.js';
 import { listUrl } from '../../src/carriers/lists.js';
-import { REFERENCE } from '../webhook/shared-files.js';
+import { REFERENCE } from '../fixture-files.js';
 import { createFake, type FakeOptions, type Handler } from './fake-context.js';
 import { runProgram } from './run-program.js';
 

@@ -1,7 +1,4 @@
 // info, realtime, quota: the commands that print tracking details or one object.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Envelope } from '../../src/api/types.js';
 import { runInfo } from '../../src/commands/info.js';
@@ -9,9 +6,9 @@ import { runQuota } from '../../src/commands/quota.js';
 import { realtimeItem, runRealtime } from '../../src/commands/realtime.js';
 import { UsageError } from '../../src/errors.js';
 import { createFake, type Handler } from './fake-context.js';
+import { fixtureJson } from '../fixture-files.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const fixture = (name: string) => JSON.parse(readFileSync(path.resolve(root, '../shared/fixtures/doc-v2', name), 'utf8')) as Envelope<Record<string, unknown>>;
+const fixture = (name: string) => fixtureJson<Envelope<Record<string, unknown>>>(`doc-v2/${name}`);
 const correios = fixture('gettrackinfo_correios_2151.json');
 const yanwen = fixture('gettrackinfo_yanwen_190012.json');
 const DETAILS = [...correios.data!.accepted!, ...yanwen.data!.accepted!];

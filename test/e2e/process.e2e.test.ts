@@ -16,8 +16,15 @@ function loadedModules(args: string[]): Promise<string[]> {
     hooks,
     `export async function resolve(s, c, next) { const r = await next(s, c); if (r.url.startsWith('file:')) process.stderr.write('LOADED ' + r.url + '\\n'); return r; }\n`,
   );
+  // Synchronous hooks where Node has them (22.15+): asynchronous ones run on a thread of their own whose
+  // lines can be lost when a command as short as --version exits first.
   const register = path.join(dir, 'register.mjs');
-  writeFileSync(register, `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+  writeFileSync(
+    register,
+    `import module from 'node:module';\n` +
+      `if (module.registerHooks) module.registerHooks({ resolve(s, c, next) { const r = next(s, c); if (r.url.startsWith('file:')) process.stderr.write('LOADED ' + r.url + '\\n'); return r; } });\n` +
+      `else module.register(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+  );
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', pathToFileURL(register).href, path.join(ROOT, 'bin', 'trk.js'), ...args], {
       env: baseEnv(),

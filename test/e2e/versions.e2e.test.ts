@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { V1_PACKAGE_STATUS, V1_PACKAGE_STATUS_CODE, operationPath, type ApiVersion, type Operation, type PackageStatus } from '../../src/api/spec.js';
 import { startReferenceServer, type ReferenceServer } from '../carriers/reference-server.js';
-import { FIXTURES } from '../webhook/shared-files.js';
+import { FIXTURES } from '../fixture-files.js';
 import { baseEnv, numbers, parseCsv, startEmulator, trk, type Emulator, type Result } from './helpers.js';
 import { startRecorder, type Recorder, type RecordedRequest } from './recorder.js';
 

@@ -1,13 +1,8 @@
-// Reads the shared recorded responses (never copied into the project).
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const FIXTURES = path.resolve(projectRoot, '../shared/fixtures');
+// Recorded responses for the output tests, read through the one fixture helper.
+import { fixtureJson } from '../fixture-files.js';
 
 export function fixture(name: string): any {
-  return JSON.parse(readFileSync(path.join(FIXTURES, name), 'utf8'));
+  return fixtureJson(name);
 }
 
 /** The accepted items of a fixture, whether it has an envelope or not (v1 documentation examples do not). */

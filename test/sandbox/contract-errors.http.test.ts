@@ -18,7 +18,7 @@ import {
   openSandbox,
   post,
   quotaUsed,
-  sharedJson,
+  fixtureJson,
   titled,
 } from './contract-helpers.js';
 import { call } from './http.js';
@@ -329,7 +329,7 @@ describe('too many items: -18010014 (40 per request; real time 1)', () => {
 });
 
 describe('authentication: HTTP 401 on every operation of every version', () => {
-  const liveFixture = sharedJson('fixtures/real-v1/error_response.json');
+  const liveFixture = fixtureJson('real-v1/error_response.json');
   const sandboxes = new Map<number, RunningSandbox>();
   beforeAll(async () => {
     sandboxes.set(-18010002, await openSandbox());

@@ -2,11 +2,8 @@
 // simulated clock, a webhook receiver on 127.0.0.1, and plain POSTs to /track/<version>/<path> through
 // test/sandbox/http.ts, so that what the emulator answers over HTTP is exactly what the tests see.
 
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 
 import { type ApiVersion, type Operation, operationPath } from '../../src/api/spec.js';
@@ -22,11 +19,8 @@ export const DAY = 24 * HOUR;
 export const VERSIONS: readonly ApiVersion[] = ['v1', 'v2', 'v2.1'];
 export const V2_VERSIONS: readonly ('v2' | 'v2.1')[] = ['v2', 'v2.1'];
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-export function sharedJson(relative: string): unknown {
-  return JSON.parse(readFileSync(path.resolve(projectRoot, '../shared', relative), 'utf8'));
-}
+export { fixtureJson } from '../fixture-files.js';
 
 /**
  * An emulator on 127.0.0.1, port 0, rate limit off, simulated time frozen at START (speed 0): only

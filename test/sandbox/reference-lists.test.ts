@@ -2,10 +2,8 @@
 // serving them over HTTP on 127.0.0.1 at a res URL's paths (no key, outside the API's limits and faults).
 
 import { mkdtemp, rm } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadList } from '../../src/carriers/lists.js';
 import { parseCarriers, parseCountries } from '../../src/carriers/parse.js';
@@ -13,10 +11,9 @@ import { sandboxCarrierList, sandboxCountryList } from '../../src/sandbox/refere
 import { SIM_CARRIERS } from '../../src/sandbox/world/carriers.js';
 import { COUNTRIES, v1CountryCode } from '../../src/sandbox/world/places.js';
 import { call, sandboxStarter } from './http.js';
+import { fixtureJson } from '../fixture-files.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const reference = path.resolve(here, '../../../shared/reference');
-const real = (file: string) => JSON.parse(readFileSync(path.join(reference, file), 'utf8')) as Record<string, unknown>[];
+const real = (file: string) => fixtureJson<Record<string, unknown>[]>(`reference/${file}`);
 const CARRIERS_PATH = '/asset/carrier/info/apicarrier.all.json';
 const COUNTRIES_PATH = '/asset/carrier/info/country.all.json';
 

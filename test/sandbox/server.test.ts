@@ -2,16 +2,12 @@
 // rate limit and every injected fault. Bodies are the account's business; these tests only use getquota
 // and register to see whether a request reached the account.
 
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API_VERSIONS, OPERATIONS, operationPath } from '../../src/api/spec.js';
 import { type RunningSandbox, SANDBOX_KEY } from '../../src/sandbox/server.js';
 import { call, register, sandboxStarter } from './http.js';
+import { fixtureJson } from '../fixture-files.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const fixtures = path.resolve(here, '../../../shared/fixtures');
 const START = Date.UTC(2026, 5, 1, 8, 0, 0);
 
 const sandbox = sandboxStarter(START);
@@ -122,7 +118,7 @@ describe('routing', () => {
 describe('authentication', () => {
   it('answers a missing or wrong key exactly as the live service does (fixture)', async () => {
     const s = await sandbox();
-    const fixture = JSON.parse(await readFile(path.join(fixtures, 'real-v1/error_response.json'), 'utf8'));
+    const fixture = fixtureJson('real-v1/error_response.json');
     for (const key of [undefined, 'wrong-key', SANDBOX_KEY.toUpperCase(), '']) {
       for (const version of API_VERSIONS) {
         const a = await call(s.url, `/track/${version}/register`, { key, body: '[]' });

@@ -9,7 +9,7 @@ import { runWebhookListen, runWebhookVerify } from '../../src/commands/webhook.j
 import { CredentialsError, UsageError } from '../../src/errors.js';
 import { rawMember } from '../../src/webhook/raw-json.js';
 import { fakeContext } from '../carriers/fake-context.js';
-import { fixtureBytes } from './shared-files.js';
+import { fixtureBytes } from '../fixture-files.js';
 
 const KEY = 'cmd-test-key';
 const sha = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');

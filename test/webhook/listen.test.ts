@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createTestIO, type TestIO } from '../../src/io.js';
 import { forwardHeaders, startListener, type Listener, type ListenerOptions } from '../../src/webhook/listen.js';
 import { rawMember } from '../../src/webhook/raw-json.js';
-import { fixtureBytes } from './shared-files.js';
+import { fixtureBytes } from '../fixture-files.js';
 
 const KEY = 'listen-test-key';
 const sha = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { summarizeEvent } from '../../src/webhook/summary.js';
-import { fixtureBytes } from './shared-files.js';
+import { fixtureBytes } from '../fixture-files.js';
 
 const json = (name: string) => JSON.parse(fixtureBytes(name).toString('utf8'));
 const firstAccepted = (name: string) => {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { compactJson, rawMember } from '../../src/webhook/raw-json.js';
 import { detectVersion, signV1, signV2, signedV1Body, verifyV1, verifyV2 } from '../../src/webhook/verify.js';
-import { fixtureBytes } from './shared-files.js';
+import { fixtureBytes } from '../fixture-files.js';
 
 const KEY = 'k3y-for-tests';
 /** Computed here independently of the code under test. */

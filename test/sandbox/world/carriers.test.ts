@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { REALTIME_UNSUPPORTED_CARRIERS } from '../../../src/api/spec.js';
 import { PARAM_REQUIRED_CODE, SIM_CARRIERS, findCarrier, postalCarrierOf } from '../../../src/sandbox/world/carriers.js';
 import { COUNTRIES, v1CountryCode } from '../../../src/sandbox/world/places.js';
-import { sharedJson } from './helpers.js';
+import { fixtureJson } from './helpers.js';
 
 interface RefCarrier {
   key: number | string;
@@ -10,8 +10,8 @@ interface RefCarrier {
   _group: string;
 }
 
-const reference = new Map(sharedJson<RefCarrier[]>('reference/apicarrier.all.json').map((c) => [Number(c.key), c]));
-const countries = new Map(sharedJson<Array<{ key: number; _name: string }>>('reference/country.all.json').map((c) => [c.key, c._name]));
+const reference = new Map(fixtureJson<RefCarrier[]>('reference/apicarrier.all.json').map((c) => [Number(c.key), c]));
+const countries = new Map(fixtureJson<Array<{ key: number; _name: string }>>('reference/country.all.json').map((c) => [c.key, c._name]));
 
 describe('simulated carriers', () => {
   it('are real carriers of the service list, named as it names them', () => {

@@ -1,17 +1,11 @@
-// Shared helpers for the world tests: paths to the shared reference data and hand-built shipments.
+// Helpers for the world tests: the fixture reader and hand-built shipments.
 
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PHRASES } from '../../../src/sandbox/world/phrases.js';
 import type { PhraseId } from '../../../src/sandbox/world/phrases.js';
 import type { Shipment, SimEvent } from '../../../src/sandbox/world/shipment.js';
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-export function sharedJson<T = unknown>(relative: string): T {
-  return JSON.parse(readFileSync(path.resolve(projectRoot, '../shared', relative), 'utf8')) as T;
-}
+export { fixtureJson } from '../../fixture-files.js';
 
 export const ms = (iso: string): number => Date.parse(iso);
 

@@ -13,7 +13,7 @@ import {
   trackInfoAt,
   v1TrackAt,
 } from '../../../src/sandbox/world/track-info.js';
-import { ev, ms, sharedJson, shipment } from './helpers.js';
+import { ev, fixtureJson, ms, shipment } from './helpers.js';
 
 const NOW = ms('2026-07-10T12:00:00Z');
 const START = Date.UTC(2026, 5, 20, 10, 0);
@@ -283,7 +283,7 @@ describe('trackInfoAt', () => {
   });
 
   it('has the fields of the recorded gettrackinfo answers', () => {
-    const fixture = sharedJson<{ data: { accepted: Array<{ track_info: Record<string, unknown> }> } }>('fixtures/doc-v2/gettrackinfo_correios_2151.json');
+    const fixture = fixtureJson<{ data: { accepted: Array<{ track_info: Record<string, unknown> }> } }>('doc-v2/gettrackinfo_correios_2151.json');
     const want = fixture.data.accepted[0]!.track_info;
     const got = trackInfoAt(intlPostal, end, end, 'v2.1') as unknown as Record<string, Record<string, unknown>>;
     for (const key of Object.keys(want)) expect(got).toHaveProperty(key);
@@ -297,7 +297,7 @@ describe('trackInfoAt', () => {
 });
 
 describe('v1TrackAt', () => {
-  const fixture = sharedJson<{ data: { accepted: Array<{ track: Record<string, unknown> }> } }>('fixtures/real-v1/gettrackinfo_success_response.json');
+  const fixture = fixtureJson<{ data: { accepted: Array<{ track: Record<string, unknown> }> } }>('real-v1/gettrackinfo_success_response.json');
   const recorded = fixture.data.accepted[0]!.track;
 
   it('has every field of the recorded v1 track, with the same types', () => {
