@@ -10,7 +10,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runBulkFromFile } from '../dist/bulk/run-file.js';
+import { runBulkFromFile } from '../dist/items/run-file.js';
 import { createContext } from '../dist/context-impl.js';
 import { createTestIO } from '../dist/io.js';
 import { startSandbox } from '../dist/sandbox/index.js';

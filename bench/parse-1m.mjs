@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { prepareInput } from '../dist/bulk/input.js';
-import { scanInput } from '../dist/bulk/scan.js';
+import { prepareInput } from '../dist/items/input.js';
+import { scanInput } from '../dist/items/scan.js';
 
 const rows = Number(process.argv[2] ?? 1_000_000);
 

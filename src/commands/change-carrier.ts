@@ -20,7 +20,7 @@ export interface ChangeCarrierOptions extends Omit<ItemSourceOptions, 'carrier'>
 export async function runChangeCarrier(opts: ChangeCarrierOptions, ctx: Context): Promise<number> {
   if (opts.file !== undefined) {
     // A file may carry carrier_new / final_carrier_new columns of its own: rows without either are reported there.
-    const { flagDefaults, refuseMixedSources, runFileCommand } = await import('../bulk/command.js');
+    const { flagDefaults, refuseMixedSources, runFileCommand } = await import('../items/command.js');
     refuseMixedSources(opts.numbers, opts.file);
     const print = await itemResultsPrinter(ctx);
     return runFileCommand(ctx, {

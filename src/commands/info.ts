@@ -45,7 +45,7 @@ export async function runInfo(opts: InfoOptions, ctx: Context): Promise<number> 
     throw new UsageError('the v1 API has no sub-statuses', 'filter with --status, or use --api-version v2 or v2.1');
   }
   if (opts.file !== undefined) {
-    const { flagDefaults, refuseMixedSources, runFileCommand } = await import('../bulk/command.js');
+    const { flagDefaults, refuseMixedSources, runFileCommand } = await import('../items/command.js');
     refuseMixedSources(opts.numbers, opts.file);
     return runFileCommand(ctx, {
       operation: 'gettrackinfo',

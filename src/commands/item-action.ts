@@ -36,7 +36,7 @@ export type ItemActionOptions = ItemSourceOptions;
 export async function runItemAction(action: ItemAction, opts: ItemActionOptions, ctx: Context): Promise<number> {
   const op = ACTION_OPERATION[action];
   if (opts.file !== undefined) {
-    const { flagDefaults, refuseMixedSources, runFileCommand } = await import('../bulk/command.js');
+    const { flagDefaults, refuseMixedSources, runFileCommand } = await import('../items/command.js');
     refuseMixedSources(opts.numbers, opts.file);
     const print = await itemResultsPrinter(ctx);
     return runFileCommand(ctx, {

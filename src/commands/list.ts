@@ -154,7 +154,7 @@ async function listMany(opts: ListOptions, ctx: Context): Promise<number> {
   const { apiVersion } = await ctx.settings();
   trackListBody(apiVersion, filter);
   const [{ listManyNumbers }, names, viewOpts] = await Promise.all([
-    import('../bulk/command.js'),
+    import('../items/command.js'),
     tableNames(ctx),
     viewNames(ctx, apiVersion),
   ]);

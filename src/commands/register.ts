@@ -41,7 +41,7 @@ export function registerItem(target: { number: string; carrier?: number }, opts:
 export async function runRegister(opts: RegisterOptions, ctx: Context): Promise<number> {
   if (opts.file !== undefined) {
     // -f FILE: the bulk path (checked first, journaled, resumable); the flags apply to rows without the column.
-    const { flagDefaults, refuseMixedSources, runFileCommand } = await import('../bulk/command.js');
+    const { flagDefaults, refuseMixedSources, runFileCommand } = await import('../items/command.js');
     refuseMixedSources(opts.numbers, opts.file);
     const print = await itemResultsPrinter(ctx, { origin: true });
     return runFileCommand(ctx, {

@@ -15,7 +15,7 @@ export interface UpdateOptions extends ItemSourceOptions {
 export async function runUpdate(opts: UpdateOptions, ctx: Context): Promise<number> {
   if (opts.file !== undefined) {
     // A file may carry tag, param and lang columns of its own: rows with nothing to change are reported there.
-    const { flagDefaults, refuseMixedSources, runFileCommand } = await import('../bulk/command.js');
+    const { flagDefaults, refuseMixedSources, runFileCommand } = await import('../items/command.js');
     refuseMixedSources(opts.numbers, opts.file);
     const print = await itemResultsPrinter(ctx);
     return runFileCommand(ctx, {

@@ -2,7 +2,7 @@ import { statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { budgetFile, createSharedPacer } from '../../src/api/shared-pacer.js';
-import { tempDir } from '../bulk/helpers.js';
+import { tempDir } from '../items/helpers.js';
 
 /** The largest number of starts inside any window of `windowMs`. */
 function busiestWindow(starts: number[], windowMs: number): number {

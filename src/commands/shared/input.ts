@@ -1,6 +1,6 @@
 // Where item commands get their tracking numbers without -f: arguments or piped stdin, one number per line or
 // `NUMBER,CARRIER` rows (CSV, optionally with a `number,carrier` header). readNumbers can read a file too, but
-// the commands never pass it one: they hand `-f FILE` to the bulk path (src/bulk/), which reads richer CSV.
+// the commands never pass it one: they hand `-f FILE` to the bulk path (src/items/), which reads richer CSV.
 
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';

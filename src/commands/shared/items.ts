@@ -23,7 +23,7 @@ export interface ItemSourceOptions {
   file?: string | undefined;
   /** `--carrier`: applies to rows without their own carrier. */
   carrier?: number | undefined;
-  /** With -f: `--dry-run`, `--restart`, `--rejects FILE` (see src/bulk/command.ts). */
+  /** With -f: `--dry-run`, `--restart`, `--rejects FILE` (see src/items/command.ts). */
   dryRun?: boolean | undefined;
   restart?: boolean | undefined;
   rejects?: string | undefined;

@@ -93,7 +93,7 @@ function maxLength(what: string, max: number) {
 
 const fileOption = () =>
   new Option('-f, --file <file>', 'read numbers from a file: CSV with a header (number, carrier, tag, ...) or one number a line (- for stdin)');
-// With -f: the bulk path (src/bulk/): checked first, journaled, resumable, at the service's ceiling.
+// With -f: the bulk path (src/items/): checked first, journaled, resumable, at the service's ceiling.
 const dryRunOption = () => new Option('--dry-run', 'with -f: check the file and report requests, time and quota; send nothing');
 const restartOption = () => new Option('--restart', 'with -f: ignore the saved progress of an interrupted run of the same file');
 const rejectsOption = () => new Option('--rejects <file>', 'with -f: write the rejected rows here (input columns plus error_code, error_message)');

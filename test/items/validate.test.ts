@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Chunker, type ChunkRow } from '../../src/bulk/chunker.js';
-import { checkDefaults, checkValues, LineIndex, ProblemList } from '../../src/bulk/validate.js';
+import { Chunker, type ChunkRow } from '../../src/items/chunker.js';
+import { checkDefaults, checkValues, LineIndex, ProblemList } from '../../src/items/validate.js';
 import { UsageError } from '../../src/errors.js';
 
 const v2 = { operation: 'register' as const, version: 'v2' as const };

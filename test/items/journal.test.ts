@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Journal, journalKey } from '../../src/bulk/journal.js';
+import { Journal, journalKey } from '../../src/items/journal.js';
 import { TrkError } from '../../src/errors.js';
 import { tempDir } from './helpers.js';
 

@@ -18,7 +18,7 @@ beforeAll(() => {
   const built = path.join(root, 'dist', 'bulk', 'run-file.js');
   if (!existsSync(built)) throw new Error('dist/ is missing: run `npm run build` before these tests');
   const newest = Math.max(...readdirSync(path.join(root, 'src', 'bulk')).map((f) => statSync(path.join(root, 'src', 'bulk', f)).mtimeMs));
-  if (statSync(built).mtimeMs < newest) throw new Error('dist/ is older than src/bulk: run `npm run build` before these tests');
+  if (statSync(built).mtimeMs < newest) throw new Error('dist/ is older than src/items: run `npm run build` before these tests');
 });
 
 let sandboxes: RunningSandbox[] = [];

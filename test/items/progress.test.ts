@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createProgress, duration, progressMode } from '../../src/bulk/progress.js';
-import { summaryLines, type BulkSummary } from '../../src/bulk/results.js';
+import { createProgress, duration, progressMode } from '../../src/items/progress.js';
+import { summaryLines, type BulkSummary } from '../../src/items/results.js';
 import { createTestIO } from '../../src/io.js';
 
 beforeEach(() => {

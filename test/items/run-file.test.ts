@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runBulkFromFile, type BulkFileOptions } from '../../src/bulk/run-file.js';
+import { runBulkFromFile, type BulkFileOptions } from '../../src/items/run-file.js';
 import { InterruptedError, UsageError } from '../../src/errors.js';
 import { bulkSandbox, numberList, registrations, tempDir, testContext, writeInput, type BulkSandbox } from './helpers.js';
 

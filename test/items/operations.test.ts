@@ -3,7 +3,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runBulkFromFile, type BulkFileOptions } from '../../src/bulk/run-file.js';
+import { runBulkFromFile, type BulkFileOptions } from '../../src/items/run-file.js';
 import { bulkSandbox, numberList, tempDir, testContext, writeInput, type BulkSandbox } from './helpers.js';
 
 let env: BulkSandbox | undefined;

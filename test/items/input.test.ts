@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { openRows, prepareInput, rowValues, type InputRow } from '../../src/bulk/input.js';
-import type { BulkOperation } from '../../src/bulk/fields.js';
+import { openRows, prepareInput, rowValues, type InputRow } from '../../src/items/input.js';
+import type { BulkOperation } from '../../src/items/fields.js';
 import type { ApiVersion } from '../../src/api/spec.js';
 import { UsageError } from '../../src/errors.js';
 import { tempDir, writeInput } from './helpers.js';
