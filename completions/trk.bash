@@ -12,17 +12,17 @@ _trk_subcommands() {
 _trk_options() {
   case "$1" in
     '') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'register') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--rejects' '--carrier' '--param' '--tag' '--lang' '--email' '--final-carrier' '--no-auto-detection' '--order-no' '--order-time' '--remark' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'stop') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--rejects' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'retrack') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--rejects' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'delete') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--rejects' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'push') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--rejects' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'register') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--again' '--rejects' '--skip-invalid' '--column' '--carrier' '--param' '--tag' '--lang' '--email' '--final-carrier' '--no-auto-detection' '--order-no' '--order-time' '--remark' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'stop') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--again' '--rejects' '--skip-invalid' '--column' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'retrack') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--again' '--rejects' '--skip-invalid' '--column' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'delete') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--again' '--rejects' '--skip-invalid' '--column' '--carrier' '--ignore-missing' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'push') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--again' '--rejects' '--skip-invalid' '--column' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
     'list') printf '%s\n' '--status' '--carrier' '--tracking' '--origin' '--registered-since' '--registered-until' '--tracked-since' '--tracked-until' '--pushed-since' '--pushed-until' '--push-status' '--push-code' '--stopped-since' '--stopped-until' '--number' '--order-by' '--limit' '--page' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'info') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--carrier' '--status' '--sub-status' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'info') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--carrier' '--status' '--sub-status' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
     'quota') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
     'realtime') printf '%s\n' '--carrier' '--param' '--final-carrier' '--fresh' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'change-carrier') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--rejects' '--to' '--from' '--final-to' '--final-from' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'update') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--rejects' '--carrier' '--tag' '--param' '--lang' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'change-carrier') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--again' '--rejects' '--skip-invalid' '--column' '--to' '--from' '--final-to' '--final-from' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    'update') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--again' '--rejects' '--skip-invalid' '--column' '--carrier' '--tag' '--param' '--lang' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
     'api') printf '%s\n' '-d' '--data' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
     'auth') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
     'auth login') printf '%s\n' '--with-key-stdin' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
@@ -59,6 +59,7 @@ _trk_takes_value() {
     'register|-f'|\
     'register|--file'|\
     'register|--rejects'|\
+    'register|--column'|\
     'register|--carrier'|\
     'register|--param'|\
     'register|--tag'|\
@@ -76,6 +77,7 @@ _trk_takes_value() {
     'stop|-f'|\
     'stop|--file'|\
     'stop|--rejects'|\
+    'stop|--column'|\
     'stop|--carrier'|\
     'stop|--profile'|\
     'stop|--base-url'|\
@@ -85,6 +87,7 @@ _trk_takes_value() {
     'retrack|-f'|\
     'retrack|--file'|\
     'retrack|--rejects'|\
+    'retrack|--column'|\
     'retrack|--carrier'|\
     'retrack|--profile'|\
     'retrack|--base-url'|\
@@ -94,6 +97,7 @@ _trk_takes_value() {
     'delete|-f'|\
     'delete|--file'|\
     'delete|--rejects'|\
+    'delete|--column'|\
     'delete|--carrier'|\
     'delete|--profile'|\
     'delete|--base-url'|\
@@ -103,6 +107,7 @@ _trk_takes_value() {
     'push|-f'|\
     'push|--file'|\
     'push|--rejects'|\
+    'push|--column'|\
     'push|--carrier'|\
     'push|--profile'|\
     'push|--base-url'|\
@@ -135,6 +140,7 @@ _trk_takes_value() {
     'info|-f'|\
     'info|--file'|\
     'info|--rejects'|\
+    'info|--column'|\
     'info|--carrier'|\
     'info|--status'|\
     'info|--sub-status'|\
@@ -159,6 +165,7 @@ _trk_takes_value() {
     'change-carrier|-f'|\
     'change-carrier|--file'|\
     'change-carrier|--rejects'|\
+    'change-carrier|--column'|\
     'change-carrier|--to'|\
     'change-carrier|--from'|\
     'change-carrier|--final-to'|\
@@ -171,6 +178,7 @@ _trk_takes_value() {
     'update|-f'|\
     'update|--file'|\
     'update|--rejects'|\
+    'update|--column'|\
     'update|--carrier'|\
     'update|--tag'|\
     'update|--param'|\

@@ -149,6 +149,8 @@ export function createContext(opts: ContextOptions): Context {
     debug,
     signal,
     async dispose() {
+      // A client still being built (a request started in the background) registers its closers first.
+      await apiPromise?.catch(() => {});
       // Client first, then the emulator it talks to.
       for (const close of closers.splice(0)) {
         try {

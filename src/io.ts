@@ -14,6 +14,8 @@ export interface IO {
   readonly stderrIsTTY: boolean;
   /** Terminal width of stdout (80 when unknown). */
   readonly columns: number;
+  /** Terminal width of stderr, where status lines and the progress line go (80 when unknown). */
+  readonly stderrColumns: number;
   /** Colours for stdout and stderr, each off unless its stream is a terminal (or FORCE_COLOR). */
   readonly color: ChalkInstance;
   readonly colorErr: ChalkInstance;
@@ -58,6 +60,7 @@ export function createProcessIO(opts: ColorOptions = {}): IO {
     stdoutIsTTY,
     stderrIsTTY,
     columns: process.stdout.columns || 80,
+    stderrColumns: process.stderr.columns || process.stdout.columns || 80,
     color: new Chalk({ level: colorLevel(stdoutIsTTY, { ...opts, env }) }),
     colorErr: new Chalk({ level: colorLevel(stderrIsTTY, { ...opts, env }) }),
     canPrompt: () => stdinIsTTY && stdoutIsTTY,
@@ -94,6 +97,7 @@ export function createTestIO(opts: { stdin?: Readable; tty?: boolean; columns?: 
     stdoutIsTTY: tty,
     stderrIsTTY: tty,
     columns: opts.columns ?? 100,
+    stderrColumns: opts.columns ?? 100,
     color: new Chalk({ level: 0 }),
     colorErr: new Chalk({ level: 0 }),
     canPrompt: () => tty,

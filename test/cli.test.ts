@@ -124,7 +124,7 @@ describe('runCli', () => {
   it('a bad number is refused before credentials are even looked at', async () => {
     const r = await cli(['stop', 'AAA11111', 'x']);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/^trk: invalid tracking number "x" \(argument 2\)/);
+    expect(r.err).toMatch(/^trk: argument 2: number "x" is not 5 to 50 letters, digits or hyphens/);
   });
 
   it('delete without a terminal and without --yes exits 2, --yes placed anywhere', async () => {

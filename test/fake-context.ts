@@ -1,5 +1,5 @@
 // What the fake Contexts of the unit tests share: fixed settings, a prompter that answers no, status lines on
-// the captured stderr unless --quiet, no debug lines, no pacer and nothing to dispose. The command tests'
+// the captured stderr unless --quiet, no debug lines, a pacer that never waits and nothing to dispose. The command tests'
 // fake (test/commands/fake-context.ts) and the carrier and webhook commands' (test/carriers/fake-context.ts)
 // add their own API client, clock and Ctrl-C.
 
@@ -37,9 +37,8 @@ export function fakeContextOf(
       if (!parts.global.quiet) parts.io.err(line);
     },
     debug: () => {},
-    pacer: async () => {
-      throw new Error('no pacer in this test');
-    },
+    // Starts every request at once: these contexts talk to fakes, not to a rate-limited service.
+    pacer: async () => ({ acquire: async () => {}, backoff: () => {} }),
     dispose: async () => {},
   };
 }

@@ -9,7 +9,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { EnvHttpProxyAgent, request } from 'undici';
 import { CredentialsError, noApiKeyError } from '../errors.js';
 import type { Envelope } from './types.js';
-import { LIMITS, operationPath, type ApiVersion, type Operation } from './spec.js';
+import { LIMITS, type ApiVersion, type Operation } from './spec.js';
+import { operationPath } from './ops.js';
 import { processPacer, type Pacer } from './pacer.js';
 import {
   AuthenticationError,
@@ -35,7 +36,7 @@ import {
   waitReason,
   type RetryPolicy,
 } from './retry.js';
-import { unsupported } from './operations.js';
+import { unsupported } from './bodies.js';
 
 export { resentAfterAmbiguousFailure } from './retry.js';
 

@@ -12,6 +12,11 @@ export interface CodeInfo {
   readonly hint: string;
   /** Authentication failures exit 4; everything else is decided by context. */
   readonly auth?: true;
+  /**
+   * A refusal of the account, not of the item (quota exhausted, daily limit, no webhook URL): every other item
+   * would meet it too, so a run stops with one line naming the fix instead of rejecting item after item.
+   */
+  readonly account?: true;
   /** Versions that know the code (all when absent). */
   readonly versions?: readonly ApiVersion[];
 }
@@ -51,7 +56,7 @@ export const SERVICE_CODES: Readonly<Record<number, CodeInfo>> = {
   [-18010201]: { message: 'webhook URL required', hint: 'save a webhook URL in the console' },
   [-18010202]: { message: 'webhook URL format wrong', hint: 'correct the webhook URL in the console' },
   [-18010203]: { message: 'webhook test failed; HTTP status {0}', hint: 'make the webhook answer 200' },
-  [-18010204]: { message: 'webhook URL not set; cannot push', hint: 'save a webhook URL in the console (Settings, Webhook)' },
+  [-18010204]: { message: 'webhook URL not set; cannot push', hint: 'save a webhook URL in the console (Settings, Webhook)', account: true },
   [-18010205]: { message: 'IP format wrong', hint: 'correct the whitelist entry in the console' },
   [-18010206]: { message: 'push failed', hint: 'retry later' },
   [-18019901]: { message: 'number {0} already registered', hint: '' },
@@ -60,8 +65,8 @@ export const SERVICE_CODES: Readonly<Record<number, CodeInfo>> = {
   [-18019904]: { message: 'only stopped numbers can be re-tracked', hint: '' },
   [-18019905]: { message: 'each number can be re-tracked once only', hint: 'register it again after deleting it' },
   [-18019906]: { message: 'only numbers being tracked can be stopped', hint: '' },
-  [-18019907]: { message: 'daily limit exceeded', hint: 'wait until tomorrow (UTC) or raise the daily limit in the console' },
-  [-18019908]: { message: 'quota exhausted', hint: 'buy more quota in the console' },
+  [-18019907]: { message: 'daily limit exceeded', hint: 'wait until tomorrow (UTC) or raise the daily limit in the console', account: true },
+  [-18019908]: { message: 'quota exhausted', hint: 'buy more quota in the console', account: true },
   [-18019909]: { message: 'no tracking information yet', hint: 'push again once the first result has arrived' },
   [-18019910]: { message: 'carrier code {0} incorrect', hint: 'look the code up with "trk carriers"' },
   [-18019911]: { message: 'this carrier cannot be registered now', hint: 'retry later or use another carrier', versions: V2_ONLY },
@@ -106,4 +111,10 @@ export function formatCodeMessage(code: number, ...args: (string | number)[]): s
 
 export function codeInfo(code: number): CodeInfo | undefined {
   return SERVICE_CODES[code];
+}
+
+/** Whether a rejection refuses the account rather than the item (see CodeInfo.account), authentication included. */
+export function isAccountRefusal(code: number): boolean {
+  const info = SERVICE_CODES[code];
+  return info?.account === true || info?.auth === true;
 }

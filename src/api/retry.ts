@@ -16,7 +16,8 @@
 //   done by the first send".
 // - nothing else: 404, other 4xx, envelope errors and unreadable answers do not get better by repeating.
 
-import { CHARGING_OPERATIONS, READ_ONLY_OPERATIONS, type Operation } from './spec.js';
+import { operationClass } from './ops.js';
+import type { Operation } from './spec.js';
 import {
   AuthenticationError,
   EnvelopeError,
@@ -41,14 +42,6 @@ export const DEFAULT_RETRY: Readonly<RetryPolicy> = { maxAttempts: 5, baseDelayM
 
 /** -18010003 "internal error, retry later": a whole-request refusal the service itself calls transient. */
 const TRANSIENT_SERVICE_CODES: ReadonlySet<number> = new Set([-18010003]);
-
-export type OperationClass = 'read-only' | 'charging' | 'write';
-
-export function operationClass(op: Operation): OperationClass {
-  if (READ_ONLY_OPERATIONS.has(op)) return 'read-only';
-  if (CHARGING_OPERATIONS.has(op)) return 'charging';
-  return 'write';
-}
 
 /** Whether a failed attempt of `op` may be sent again. */
 export function shouldRetry(op: Operation, err: unknown): boolean {

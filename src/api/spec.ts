@@ -21,30 +21,6 @@ export const OPERATIONS = [
 ] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
-/** Path segment of an operation in a version, or undefined when the version lacks it. */
-export function operationPath(version: ApiVersion, op: Operation): string | undefined {
-  if (version === 'v1') {
-    if (op === 'getquota' || op === 'getRealTimeTrackInfo') return undefined;
-    if (op === 'retrack') return 'Retrack';
-    if (op === 'deletetrack') return 'deleteTrack';
-  }
-  return op;
-}
-
-/** Operations that consume quota: never re-sent blindly after an ambiguous failure. */
-export const CHARGING_OPERATIONS: ReadonlySet<Operation> = new Set<Operation>([
-  'register',
-  'changecarrier',
-  'getRealTimeTrackInfo',
-]);
-
-/** Operations that change nothing on the service: safe to repeat after any failure. */
-export const READ_ONLY_OPERATIONS: ReadonlySet<Operation> = new Set<Operation>([
-  'getquota',
-  'gettracklist',
-  'gettrackinfo',
-]);
-
 export const LIMITS = {
   requestsPerSecond: 3,
   itemsPerRequest: 40,

@@ -2,12 +2,13 @@
 // for what the other commands do not cover. Errors of the request as a whole map to exit codes as anywhere else;
 // rejected items give exit 3.
 
-import { unsupported } from '../api/operations.js';
-import { API_VERSIONS, OPERATIONS, READ_ONLY_OPERATIONS, operationPath, type Operation } from '../api/spec.js';
+import { unsupported } from '../api/bodies.js';
+import { API_VERSIONS, OPERATIONS, type Operation } from '../api/spec.js';
+import { operationClass, operationPath } from '../api/ops.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { readAll } from './shared/input.js';
+import { readAll } from '../stdin.js';
 
 export interface ApiOptions {
   operation: string;
@@ -44,7 +45,7 @@ export async function runApi(opts: ApiOptions, ctx: Context): Promise<number> {
   unsupported(apiVersion, op);
   const api = await ctx.api();
   // Only what changes nothing may be cut short by Ctrl-C; a sent change is left to finish.
-  const env = await api.call(op, body, READ_ONLY_OPERATIONS.has(op) ? { signal: ctx.signal } : {});
+  const env = await api.call(op, body, operationClass(op) === 'read' ? { signal: ctx.signal } : {});
   ctx.io.out(`${JSON.stringify(env, null, 2)}\n`);
   const rejected = env.data?.rejected;
   return Array.isArray(rejected) && rejected.length > 0 ? EXIT.partial : EXIT.ok;

@@ -4,7 +4,7 @@
 
 import type { ApiClient } from '../api/client.js';
 import { AuthenticationError } from '../api/errors.js';
-import { quotaBody, trackListBody } from '../api/operations.js';
+import { quotaBody, trackListBody } from '../api/bodies.js';
 import type { ApiVersion } from '../api/spec.js';
 import type { QuotaRecord } from '../api/types.js';
 import { maskKey, parseApiKey, parseServiceUrl } from '../config/keys.js';
@@ -12,7 +12,7 @@ import type { Context } from '../context.js';
 import { requestHooks } from '../context-impl.js';
 import { CredentialsError, LOGIN_HINT, UsageError } from '../errors.js';
 import { resolveFormat, printRows } from '../output/render.js';
-import { readAll } from './shared/input.js';
+import { readAll } from '../stdin.js';
 import { SETTING_COLUMNS, settingRows, settingsObject } from './shared/settings-view.js';
 
 const INVALID_KEY = -18010002;

@@ -1,13 +1,12 @@
 // trk info: the stored tracking details of numbers (gettrackinfo). Reads only; costs nothing.
 
-import { numberCarrierBody } from '../api/operations.js';
 import type { ApiVersion } from '../api/spec.js';
 import type { ItemResults } from '../api/types.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { toDetailsView } from '../output/records.js';
 import { printDetails } from './shared/details.js';
-import { collectTargets, finishItems, sendItems, type ItemSourceOptions, type TargetItem } from './shared/items.js';
+import { inputCarrierResolver, type ItemSourceOptions } from './shared/items.js';
 
 export interface InfoOptions extends ItemSourceOptions {
   /** Show only numbers whose latest main status is this. */
@@ -44,24 +43,12 @@ export async function runInfo(opts: InfoOptions, ctx: Context): Promise<number> 
   if (apiVersion === 'v1' && opts.subStatus !== undefined) {
     throw new UsageError('the v1 API has no sub-statuses', 'filter with --status, or use --api-version v2 or v2.1');
   }
-  if (opts.file !== undefined) {
-    const { flagDefaults, refuseMixedSources, runFileCommand } = await import('../items/command.js');
-    refuseMixedSources(opts.numbers, opts.file);
-    return runFileCommand(ctx, {
-      operation: 'gettrackinfo',
-      flags: { ...opts, file: opts.file },
-      defaults: flagDefaults({ carrier: opts.carrier }),
-      print: (results) => printMatching(ctx, results, apiVersion, opts),
-    });
-  }
-  const targets = await collectTargets(opts, ctx, apiVersion);
-  if (targets.length === 0) {
-    ctx.info('no numbers given');
-    return 0;
-  }
-  const api = await ctx.api();
-  const run = await sendItems<TargetItem, unknown>(ctx, api, 'gettrackinfo', targets, (chunk) =>
-    numberCarrierBody(api.version, 'gettrackinfo', chunk),
-  );
-  return finishItems(ctx, run, (results) => printMatching(ctx, results, api.version, opts), { done: 'found' });
+  const { flagDefaults, runItemCommand } = await import('../items/command.js');
+  return runItemCommand(ctx, {
+    operation: 'gettrackinfo',
+    flags: opts,
+    defaults: flagDefaults({ carrier: opts.carrier }),
+    resolveCarrier: await inputCarrierResolver(ctx),
+    print: (results) => printMatching(ctx, results, apiVersion, opts),
+  });
 }

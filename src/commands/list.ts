@@ -2,7 +2,7 @@
 // through the pacer, each page handed to the row writer as it arrives, so a list of 100 000 records is never
 // held in memory for JSON, CSV, NDJSON or tab-separated output (a terminal table is printed when complete).
 
-import { trackListBody } from '../api/operations.js';
+import { trackListBody } from '../api/bodies.js';
 import { LIMITS } from '../api/spec.js';
 import type { TrackListFilter, TrackRecord } from '../api/types.js';
 import type { Context } from '../context.js';

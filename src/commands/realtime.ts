@@ -1,13 +1,15 @@
 // trk realtime: current tracking data of one number fetched from the carrier (getRealTimeTrackInfo). Costs
 // 1 quota unit, or 10 with --fresh (cacheLevel 1), which therefore asks first.
 
-import { realtimeBody } from '../api/operations.js';
-import { REALTIME_CACHE_COST } from '../api/spec.js';
+import { realtimeBody } from '../api/bodies.js';
+import { numberPattern, REALTIME_CACHE_COST } from '../api/spec.js';
 import type { RealtimeRequestItem } from '../api/types.js';
 import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { show } from '../output/sanitize.js';
 import { printDetails } from './shared/details.js';
-import { confirmOrRefuse, envelopeResults, finishItems } from './shared/items.js';
-import { validateNumbers } from './shared/input.js';
+import { confirmOrRefuse } from './shared/items.js';
 
 export interface RealtimeOptions {
   number: string;
@@ -31,7 +33,9 @@ export function realtimeItem(opts: RealtimeOptions): RealtimeRequestItem {
 export async function runRealtime(opts: RealtimeOptions, ctx: Context): Promise<number> {
   const { apiVersion } = await ctx.settings();
   const item = realtimeItem(opts);
-  validateNumbers([{ number: item.number, where: 'argument' }], apiVersion);
+  if (!numberPattern(apiVersion).test(item.number)) {
+    throw new UsageError(`invalid tracking number ${show(item.number)}`, `tracking numbers are 5 to 50 letters, digits${apiVersion === 'v1' ? '' : ' or hyphens'}; nothing was sent`);
+  }
   const body = realtimeBody(apiVersion, item);
   if (opts.fresh) {
     const units = REALTIME_CACHE_COST[1];
@@ -40,12 +44,9 @@ export async function runRealtime(opts: RealtimeOptions, ctx: Context): Promise<
     });
   }
   const api = await ctx.api();
-  // Charging: not aborted once sent (see sendItems).
-  let run;
-  try {
-    run = { results: envelopeResults(await api.call('getRealTimeTrackInfo', body)), unanswered: 0 };
-  } catch (error) {
-    run = { results: { accepted: [], rejected: [] }, unanswered: 1, error };
-  }
-  return finishItems(ctx, run, (results) => printDetails(ctx, results, api.version), { done: 'fetched' });
+  // Charging: never cut short once sent, and never sent twice by a retry (the client's policy).
+  const envelope = await api.call('getRealTimeTrackInfo', body);
+  const results = { accepted: envelope.data?.accepted ?? [], rejected: envelope.data?.rejected ?? [] };
+  await printDetails(ctx, results, api.version);
+  return results.rejected.length > 0 ? EXIT.failure : EXIT.ok;
 }

@@ -5,7 +5,7 @@ import type { Settings } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { CredentialsError, LOGIN_HINT, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { readBytes } from './shared/input.js';
+import { readBytes } from '../stdin.js';
 
 export interface WebhookVerifyOptions {
   /** File holding the body exactly as received; `-` reads stdin. */

@@ -8,15 +8,15 @@ import {
   numberCarrierBody,
   registerBody,
   trackListBody,
-} from '../api/operations.js';
+} from '../api/bodies.js';
 import type { ApiVersion } from '../api/spec.js';
 import type { TrackListFilter } from '../api/types.js';
-import type { BulkItem, BulkOperation } from './fields.js';
+import type { Item, ItemOperation } from './fields.js';
 
 export function requestBody(
-  op: BulkOperation,
+  op: ItemOperation,
   version: ApiVersion,
-  items: readonly BulkItem[],
+  items: readonly Item[],
   list?: { filter?: TrackListFilter | undefined; page: number },
 ): unknown {
   switch (op) {

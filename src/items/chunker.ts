@@ -3,13 +3,13 @@
 // (under two carriers): the service's answer names rejected items by number, so two of them in one answer
 // could not be told apart. Such a row moves on to the next chunk.
 
-import type { BulkItem } from './fields.js';
+import type { Item } from './fields.js';
 
 export interface ChunkRow {
   line: number;
   /** Cells as read, for the rejects file. */
   cells: string[];
-  item: BulkItem;
+  item: Item;
   /** The number as the service stores it (upper case): how answers are matched to rows. */
   key: string;
 }

@@ -1,74 +1,51 @@
-// What an item command does with `-f FILE` (or `-f -`): the bulk path, then its output and exit code.
+// An item command's run: the engine (src/items/run.ts), then the command's output and exit code.
 //
-// Output decision: a bulk write (register, stop, ...) reports on stderr (the summary, rejected rows in
-// --rejects FILE); the service's items go to stdout only when a format is asked for (--json, --csv, -o), since
-// a table of a hundred thousand "accepted" rows helps nobody and costs memory. Reads (info, list) print their
-// results always: they are the point of the command.
+// Output: a write (register, stop, ...) over a file or a pipe reports on stderr (the summary; rejected rows in
+// --rejects FILE), and the service's items go to stdout only when a format is asked for (--json, --csv, -o):
+// a table of a hundred thousand "accepted" rows helps nobody and costs memory. Numbers given as arguments get
+// their results printed as well, as do reads (info, list), whose results are the point of the command.
 
 import type { ItemResults, TrackListFilter } from '../api/types.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import type { BulkOperation, RowValues } from './fields.js';
-import { isReadOnly } from './fields.js';
-import type { BulkPlan } from './run-file.js';
+import { EXIT } from '../exit-codes.js';
+import type { CarrierResolver } from './check.js';
+import { isReadOnly, type ItemOperation, type RowValues } from './fields.js';
+import { runItems, type ItemFlags, type ItemPlan } from './run.js';
 
-/** The flags of the bulk path, as item commands take them. */
-export interface BulkFlags {
-  /** `-f FILE`; `-` is stdin. */
-  file?: string | undefined;
-  /** `--dry-run`: check and report, send nothing. */
-  dryRun?: boolean | undefined;
-  /** `--restart`: ignore (and replace) the journal of an interrupted run. */
-  restart?: boolean | undefined;
-  /** `--rejects FILE`: the rejected rows, ready to fix and import again. */
-  rejects?: string | undefined;
-}
+export type { ItemFlags, ItemPlan } from './run.js';
 
-export interface FileCommandSpec {
-  operation: BulkOperation;
-  flags: BulkFlags & { file: string };
-  /** Values from the command's flags for every row, by column (a row's own cell wins). */
+export interface ItemCommandSpec {
+  operation: ItemOperation;
+  flags: ItemFlags;
+  /** Values from the command's flags for every row, by field (a row's own cell wins). */
   defaults?: RowValues | undefined;
-  listFilter?: TrackListFilter | undefined;
+  /** Rejection codes counted as done (delete --ignore-missing). */
+  alsoAlready?: readonly number[] | undefined;
+  /** Carrier names in the input → codes. */
+  resolveCarrier?: CarrierResolver | undefined;
   /** Print the merged results in the command's usual shape. */
   print(results: ItemResults): Promise<void>;
   /** Asked once the input is checked, before anything is sent (delete asks for confirmation). */
-  confirm?: ((plan: BulkPlan) => Promise<void>) | undefined;
+  confirm?: ((plan: ItemPlan) => Promise<void>) | undefined;
 }
 
-/** Numbers given as arguments beside -f: one source at a time, so nothing is sent twice or forgotten. */
-export function refuseMixedSources(numbers: readonly string[], file: string | undefined): void {
-  if (file !== undefined && numbers.length > 0) {
-    throw new UsageError('give the numbers as arguments or with -f, not both', 'put them all in the file');
-  }
-}
-
-export async function runFileCommand(ctx: Context, spec: FileCommandSpec): Promise<number> {
-  const [{ runBulkFromFile }, { carrierResolver }] = await Promise.all([import('./run-file.js'), import('../carriers/lookup.js')]);
-  const resolve = carrierResolver(ctx);
-  const read = isReadOnly(spec.operation);
-  const printing = read || ctx.global.output !== undefined;
-  const report = await runBulkFromFile(ctx, {
+export async function runItemCommand(ctx: Context, spec: ItemCommandSpec): Promise<number> {
+  const printing = isReadOnly(spec.operation) || ctx.global.output !== undefined || spec.flags.numbers.length > 0;
+  const report = await runItems(ctx, {
     operation: spec.operation,
-    file: spec.flags.file,
-    dryRun: spec.flags.dryRun,
-    restart: spec.flags.restart,
-    rejectsFile: spec.flags.rejects,
+    flags: spec.flags,
     defaults: spec.defaults,
-    listFilter: spec.listFilter,
+    alsoAlready: spec.alsoAlready,
     collect: printing,
-    resolveCarrier: (text) => resolve(text),
+    resolveCarrier: spec.resolveCarrier,
     confirm: spec.confirm,
   });
-  if (spec.flags.dryRun) {
-    if (ctx.global.output === 'json') ctx.io.out(`${JSON.stringify(report.plan, null, 2)}\n`);
-    return report.exitCode;
-  }
-  if (printing && report.summary) await spec.print(report.results);
+  if (spec.flags.dryRun || !report.summary) return report.exitCode;
+  if (printing) await spec.print(report.results);
   return report.exitCode;
 }
 
-/** Defaults from flags, by column, leaving out the flags not given. */
+/** Defaults from flags, by field, leaving out the flags not given. */
 export function flagDefaults(values: Partial<Record<keyof RowValues, string | number | boolean | undefined>>): RowValues {
   const out: RowValues = {};
   for (const [k, v] of Object.entries(values)) if (v !== undefined) out[k as keyof RowValues] = String(v);
@@ -85,13 +62,13 @@ export async function listManyNumbers(
   filter: TrackListFilter,
   onRecords: (records: Record<string, unknown>[]) => void,
 ): Promise<{ records: number; notFound: number }> {
-  const { runBulkFromFile } = await import('./run-file.js');
-  const report = await runBulkFromFile(ctx, {
+  const report = await runItems(ctx, {
     operation: 'gettracklist',
-    numbers,
+    flags: { numbers },
     listFilter: filter,
     collect: false,
     onItems: (r) => onRecords(r.accepted),
   });
+  if (report.exitCode !== EXIT.ok && report.summary === undefined) return { records: 0, notFound: 0 };
   return { records: report.summary?.accepted ?? 0, notFound: report.summary?.notFound ?? 0 };
 }

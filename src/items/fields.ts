@@ -1,128 +1,166 @@
-// Which input columns an operation reads, and which the API version knows at all. A column the version does
-// not know is refused before anything is read further (a `lang` column against v1 would otherwise be dropped
-// without a word); a known column the operation does not use (a `tag` column in a file given to `trk stop`) is
-// ignored with a note, so that the file a shop imported can be reused to stop or delete the same numbers.
+// Input columns: which fields an operation reads (from the operation table), how header cells and JSON keys
+// name them, and what happens to the rest. A column the operation does not use is ignored with one note, for
+// every command alike, so that the file a shop imported, or what `trk list` and `trk info` wrote, can be fed
+// to `trk stop` or `trk push` as it is. A column that looks like a misspelling of a field the operation uses is
+// refused instead: ignoring `carier` would send every row without its carrier.
 
+import {
+  ITEM_FIELDS,
+  OPERATION_TABLE,
+  operationClass,
+  operationFields,
+  type ItemField,
+  type ItemOperation,
+} from '../api/ops.js';
 import { API_VERSIONS, type ApiVersion } from '../api/spec.js';
 import type { ChangeCarrierRequestItem, RegisterRequestItem } from '../api/types.js';
 
-/** Operations the bulk path runs. `gettracklist` is `trk list --number` with more numbers than one call takes. */
-export const BULK_OPERATIONS = [
-  'register',
-  'stoptrack',
-  'retrack',
-  'deletetrack',
-  'push',
-  'gettrackinfo',
-  'changecarrier',
-  'changeinfo',
-  'gettracklist',
-] as const;
-export type BulkOperation = (typeof BULK_OPERATIONS)[number];
+export type { ItemField, ItemOperation } from '../api/ops.js';
 
-/** The trk command that runs each operation: what status lines call it, since that is what the user typed. */
-export const COMMAND_NAME: Readonly<Record<BulkOperation, string>> = {
-  register: 'register',
-  stoptrack: 'stop',
-  retrack: 'retrack',
-  deletetrack: 'delete',
-  push: 'push',
-  gettrackinfo: 'info',
-  changecarrier: 'change-carrier',
-  changeinfo: 'update',
-  gettracklist: 'list',
-};
-
-/** Every column name trk reads, named after the API's request fields. */
-export const COLUMN_NAMES = [
-  'number',
-  'carrier',
-  'param',
-  'tag',
-  'lang',
-  'email',
-  'final_carrier',
-  'auto_detection',
-  'order_no',
-  'order_time',
-  'remark',
-  'carrier_old',
-  'carrier_new',
-  'final_carrier_old',
-  'final_carrier_new',
-] as const;
-export type ColumnName = (typeof COLUMN_NAMES)[number];
-
-const REGISTER_V1: readonly ColumnName[] = ['number', 'carrier', 'param', 'tag', 'final_carrier', 'auto_detection'];
-const REGISTER_V2: readonly ColumnName[] = [...REGISTER_V1, 'lang', 'email'];
-const REGISTER_V21: readonly ColumnName[] = [...REGISTER_V2, 'order_no', 'order_time', 'remark'];
-const CHANGE_CARRIER: readonly ColumnName[] = ['number', 'carrier', 'carrier_old', 'carrier_new', 'final_carrier_old', 'final_carrier_new'];
-
-/** Columns `op` reads in `version`. In change-carrier files `carrier` means the current carrier (carrier_old). */
-export function operationColumns(op: BulkOperation, version: ApiVersion): readonly ColumnName[] {
-  switch (op) {
-    case 'register':
-      return version === 'v1' ? REGISTER_V1 : version === 'v2' ? REGISTER_V2 : REGISTER_V21;
-    case 'changecarrier':
-      return CHANGE_CARRIER;
-    case 'changeinfo':
-      // v1 changeinfo changes the tag only.
-      return version === 'v1' ? ['number', 'carrier', 'tag'] : ['number', 'carrier', 'tag', 'param', 'lang'];
-    case 'gettracklist':
-      return ['number'];
-    default:
-      return ['number', 'carrier'];
-  }
+/** Fields any operation of `version` takes: the columns a file for this version may fill. */
+export function versionFields(version: ApiVersion): readonly ItemField[] {
+  const all = new Set<ItemField>();
+  for (const spec of Object.values(OPERATION_TABLE)) for (const f of spec.fields?.[version] ?? []) all.add(f);
+  return ITEM_FIELDS.filter((f) => all.has(f));
 }
 
-/** Columns any operation of `version` can use: the ones a file for this version may carry. */
-export function versionColumns(version: ApiVersion): readonly ColumnName[] {
-  return [...new Set<ColumnName>([...operationColumns('register', version), ...CHANGE_CARRIER])];
-}
-
-/** The first version that knows `column`, for the refusal's hint; undefined for names no version knows. */
-export function versionIntroducing(column: string): ApiVersion | undefined {
-  for (const v of API_VERSIONS) if ((versionColumns(v) as readonly string[]).includes(column)) return v;
+/** The first version that knows `field`, for the hint of a refusal; undefined for names no version knows. */
+export function versionIntroducing(field: string): ApiVersion | undefined {
+  for (const v of API_VERSIONS) if ((versionFields(v) as readonly string[]).includes(field)) return v;
   return undefined;
 }
 
-export function isColumnName(name: string): name is ColumnName {
-  return (COLUMN_NAMES as readonly string[]).includes(name);
+export function isItemField(name: string): name is ItemField {
+  return (ITEM_FIELDS as readonly string[]).includes(name);
 }
 
-/** Header cell → column name: case-insensitive, trimmed; `tracking_number` and friends mean `number`. */
-export function normaliseHeader(cell: string): string {
-  const name = cell.trim().toLowerCase().replace(/[\s-]+/g, '_');
-  return name === 'tracking_number' || name === 'trackingnumber' ? 'number' : name;
+/**
+ * Other names of fields: shop exports call the number `tracking_number`; v1 answers (what `trk list --json`
+ * prints against v1) call the carriers `w1` and `w2`.
+ */
+const ALIASES: Readonly<Record<string, ItemField>> = {
+  tracking_number: 'number',
+  trackingnumber: 'number',
+  tracking_no: 'number',
+  no: 'number',
+  w1: 'carrier',
+  w2: 'final_carrier',
+};
+
+/** Header cell or JSON key → a normal name: trimmed, lower case, spaces and hyphens as underscores. */
+export function normaliseName(cell: string): string {
+  return cell.trim().toLowerCase().replace(/[\s-]+/g, '_');
 }
 
-/** The values of one input row, by column, after defaults were applied (text as read). */
-export type RowValues = Partial<Record<ColumnName, string>>;
+/**
+ * The field a column name stands for: `--column NAME=FIELD` mappings first, then the field names and their
+ * aliases; undefined for any other name.
+ */
+export function fieldOfName(name: string, mapping: ColumnMapping = NO_MAPPING): ItemField | undefined {
+  const n = normaliseName(name);
+  const mapped = mapping.get(n);
+  if (mapped !== undefined) return mapped;
+  if (isItemField(n)) return n;
+  return ALIASES[n];
+}
+
+/** `--column tracking_number=number`: names of the input (normalised) → fields. */
+export type ColumnMapping = ReadonlyMap<string, ItemField>;
+const NO_MAPPING: ColumnMapping = new Map();
+
+/**
+ * Columns trk itself writes (`trk list`, `trk info` and item results in CSV, TSV and JSON) that are not request
+ * fields: never taken for misspellings, so trk's own output is read without complaint.
+ */
+const TRK_OUTPUT_COLUMNS = new Set([
+  'status',
+  'tracking',
+  'registered',
+  'tracked',
+  'pushed',
+  'push_status',
+  'push_code',
+  'stopped',
+  'stop_reason',
+  'retracked',
+  'carrier_changes',
+  'origin_country',
+  'destination_country',
+  'latest_event_time',
+  'latest_event',
+  'latest_location',
+  'days_after_order',
+  'days_of_transit',
+  'days_after_last_update',
+  'delivered',
+  'sub_status',
+  'origin',
+  'destination',
+  'eta_from',
+  'eta_to',
+  'customs',
+  'events',
+  'result',
+  'error_code',
+  'error_message',
+  'input_line',
+]);
+
+/** The field `name` is likely a misspelling of (one or two letters off), among `fields`. */
+export function misspelled(name: string, fields: readonly string[]): string | undefined {
+  const n = normaliseName(name);
+  if (n.length < 3 || TRK_OUTPUT_COLUMNS.has(n) || isItemField(n) || ALIASES[n] !== undefined) return undefined;
+  return fields.find((f) => editDistance(n, f) <= (f.length <= 5 ? 1 : 2));
+}
+
+/** Edits between two names, a swap of neighbours counting as one (optimal string alignment). */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const row = d[i] as number[];
+      const up = d[i - 1] as number[];
+      row[j] = Math.min((up[j] as number) + 1, (row[j - 1] as number) + 1, (up[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1);
+    }
+  }
+  return (d[a.length] as number[])[b.length] as number;
+}
+
+/** Parse `--column NAME=FIELD` values into a mapping; throws a message for a bad one. */
+export function parseColumnMapping(values: readonly string[]): ColumnMapping {
+  const mapping = new Map<string, ItemField>();
+  for (const value of values) {
+    const m = /^(.+?)=(.+)$/.exec(value);
+    const field = m ? normaliseName(m[2] as string) : '';
+    if (!m || !isItemField(field)) {
+      throw new Error(`--column ${value}: give NAME=FIELD, FIELD one of ${ITEM_FIELDS.join(', ')}`);
+    }
+    mapping.set(normaliseName(m[1] as string), field);
+  }
+  return mapping;
+}
+
+/** The values of one input row, by field, after defaults were applied (text as read). */
+export type RowValues = Partial<Record<ItemField, string>>;
 
 /** A row made ready for the wire (v2 field names; the v1 mapping is the body builders' business). */
-export type BulkItem = RegisterRequestItem & Omit<ChangeCarrierRequestItem, 'number'>;
+export type Item = RegisterRequestItem & Omit<ChangeCarrierRequestItem, 'number'>;
 
 /** The carrier that makes a row unique for `op` (number + this is the duplicate key and the journal's match). */
-export function identityCarrier(op: BulkOperation, item: BulkItem): number | undefined {
+export function identityCarrier(op: ItemOperation, item: Item): number | undefined {
   return op === 'changecarrier' ? (item.carrier_old ?? item.carrier) : item.carrier;
 }
 
-/** Quota units an item costs: registering costs 1, 2 with a translation language; a carrier change 1. */
-export function quotaCost(op: BulkOperation, item: BulkItem): number {
-  if (op === 'register') return item.lang ? 2 : 1;
-  if (op === 'changecarrier') return 1;
-  return 0;
-}
-
-/** Operations that consume quota: checked against the quota before a run, verified after lost answers. */
-export function isCharging(op: BulkOperation): boolean {
-  return op === 'register' || op === 'changecarrier';
+/** Operations that consume quota: checked against the quota before a run, looked up after lost answers. */
+export function isCharging(op: ItemOperation): boolean {
+  return operationClass(op) === 'charging';
 }
 
 /** Reads change nothing: they are not journaled and simply run again when interrupted. */
-export function isReadOnly(op: BulkOperation): boolean {
-  return op === 'gettrackinfo' || op === 'gettracklist';
+export function isReadOnly(op: ItemOperation): boolean {
+  return operationClass(op) === 'read';
 }
 
-/** Items per request. `gettracklist` takes up to 200 numbers in its filter. */
-export const LIST_NUMBERS_PER_CALL = 200;
+export { operationFields };

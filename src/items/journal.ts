@@ -1,4 +1,4 @@
-// The journal of a bulk run: one JSON line per event, appended and flushed to disk as it happens, so that a
+// The journal of an item run: one JSON line per event, appended and flushed to disk as it happens, so that a
 // run killed at any moment (Ctrl-C, kill -9, the machine going down) can be resumed without sending anything
 // twice. Before a request of a chunk is sent, a `send` line is written; when the chunk's outcome is complete, a
 // `done` line with the service's accepted and rejected items. On resume:
@@ -9,10 +9,15 @@
 // dropped `send` line is harmless, because the request is only sent after the line is on disk.
 //
 // Journals live in `<state dir>/journals/<key>.jsonl`, keyed by everything that makes two runs the same run
-// (profile, base URL, version, operation, the input's identity, the flags applied to every row). A run that
-// completes removes its journal: running the same command again then starts afresh (the service answers
-// "already registered" for what is there), which is what a daily cron import of a fixed file expects. An
-// interrupted or failed run keeps it. `--restart` discards it. Journals untouched for 30 days are pruned.
+// (the account: profile, base URL and version; the operation; the input's name and digest; the options applied
+// to every row). The first line names them (see RunIdentity), so that a run with other options, or of a file
+// edited since, can be told apart from a resume (src/items/runs.ts). A run that completes removes its journal and
+// leaves a small record of what it did instead. An interrupted or failed run keeps it. `--restart` discards it.
+// Journals untouched for 30 days are pruned.
+//
+// Every line is checked as it is read back: a `done` line whose fields have the wrong type is not believed.
+// A damaged journal is not a reason to send everything again (and pay twice): every chunk without a sound
+// `done` line is then treated as maybe sent, which makes the runner look its numbers up before sending them.
 //
 // One run at a time per journal: a lock file holding the owner's pid refuses a second process (a cron job
 // overlapping the previous one) and is taken over when that pid is gone.
@@ -33,11 +38,15 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
+import type { ApiVersion } from '../api/spec.js';
 import type { RejectedItem } from '../api/types.js';
 import { ensurePrivateDir } from '../config/paths.js';
 import { TrkError } from '../errors.js';
+import type { ItemOperation } from './fields.js';
+import { isAlive } from './process.js';
+import type { SourceKind } from './source.js';
 
-export const JOURNAL_FORMAT = 1;
+export const JOURNAL_FORMAT = 2;
 const PRUNE_AFTER_MS = 30 * 24 * 3600 * 1000;
 
 /** What the service answered for a chunk, merged over its attempts. */
@@ -50,32 +59,63 @@ export interface ChunkOutcome {
   already: RejectedItem[];
   /** gettracklist: numbers of the chunk with no record. */
   notFound?: number;
+  /**
+   * Numbers (as keys) of the chunk not done because the account refused them (quota exhausted, daily limit, no
+   * webhook URL): certainly not processed, sent again by the next run.
+   */
+  pending?: string[];
 }
 
-/** The parts that make two runs the same run. */
-export function journalKey(parts: Record<string, unknown>): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
+/** What names a run: written as a journal's first line and kept in the record of a finished run. */
+export interface RunIdentity {
+  op: ItemOperation;
+  /** The trk command, for people reading `trk runs`. */
+  command: string;
+  account: { profile: string; baseUrl: string; version: ApiVersion };
+  input: { kind: SourceKind; display: string; name: string; digest: string };
+  /** Values applied to every row (flags), list filters, column mappings: runs with other options differ. */
+  options: Record<string, unknown>;
+}
+
+/** The key of a run: every part of its identity. */
+export function runKey(id: RunIdentity): string {
+  return createHash('sha256').update(JSON.stringify([id.op, id.account, id.input.name, id.input.digest, id.options])).digest('hex').slice(0, 32);
 }
 
 export interface JournalOpenOptions {
   dir: string;
-  key: string;
-  /** Written as the first line, for a person reading the file. */
-  describe: Record<string, unknown>;
+  identity: RunIdentity;
   /** Discard an existing journal. */
   restart?: boolean;
+  now?: number;
+}
+
+/** A journal read without taking it over: for --dry-run and `trk runs`. */
+export interface JournalSummary {
+  file: string;
+  key: string;
+  identity?: RunIdentity;
+  created?: string;
+  /** Items with a sound `done` line (not counting their pending ones). */
+  doneItems: number;
+  doneChunks: Set<number>;
+  modified: number;
+  /** Locked by a live process. */
+  running: boolean;
 }
 
 export class Journal {
   readonly file: string;
   readonly #lockFile: string;
   #fd: number;
-  /** Chunk → byte range of its `done` line. */
+  /** Chunk → byte range of its last sound `done` line. */
   readonly #done = new Map<number, { at: number; length: number }>();
   /** Chunks with a `send` line and no `done` line. */
   readonly #sent = new Set<number>();
   /** True when the journal existed with chunks in it. */
   readonly resumed: boolean;
+  /** The line where damage was found: every chunk not soundly done is then taken as maybe sent. */
+  damagedAt: number | undefined;
   #closed = false;
 
   private constructor(file: string, lockFile: string, fd: number, resumed: boolean) {
@@ -88,7 +128,7 @@ export class Journal {
   static open(opts: JournalOpenOptions): Journal {
     ensurePrivateDir(opts.dir);
     pruneOld(opts.dir);
-    const file = path.join(opts.dir, `${opts.key}.jsonl`);
+    const file = path.join(opts.dir, `${runKey(opts.identity)}.jsonl`);
     const lockFile = `${file}.lock`;
     takeRunLock(lockFile);
     try {
@@ -96,7 +136,9 @@ export class Journal {
       const fd = openSync(file, constants.O_RDWR | constants.O_CREAT | constants.O_APPEND, 0o600);
       const journal = new Journal(file, lockFile, fd, fstatSync(fd).size > 0);
       journal.#load();
-      if (fstatSync(fd).size === 0) journal.#append({ t: 'head', format: JOURNAL_FORMAT, ...opts.describe });
+      if (fstatSync(fd).size === 0) {
+        journal.#append({ t: 'head', format: JOURNAL_FORMAT, ...opts.identity, created: new Date(opts.now ?? Date.now()).toISOString() });
+      }
       return journal;
     } catch (err) {
       rmSync(lockFile, { force: true });
@@ -104,9 +146,24 @@ export class Journal {
     }
   }
 
-  /** The chunks an existing journal records as done, without taking it over (for --dry-run). */
-  static inspect(dir: string, key: string): Set<number> | undefined {
-    const file = path.join(dir, `${key}.jsonl`);
+  /** Every journal in `dir`, read without taking any over. */
+  static list(dir: string): JournalSummary[] {
+    let names: string[];
+    try {
+      names = readdirSync(dir).filter((n) => n.endsWith('.jsonl'));
+    } catch {
+      return [];
+    }
+    const out: JournalSummary[] = [];
+    for (const name of names) {
+      const summary = Journal.inspect(path.join(dir, name));
+      if (summary) out.push(summary);
+    }
+    return out;
+  }
+
+  /** One journal's identity and what it records as done, without taking it over; undefined if absent. */
+  static inspect(file: string): JournalSummary | undefined {
     let fd: number;
     try {
       fd = openSync(file, 'r');
@@ -114,16 +171,30 @@ export class Journal {
       return undefined;
     }
     try {
-      const done = new Set<number>();
-      scanLines(fd, fstatSync(fd).size, (line) => {
-        try {
-          const e = JSON.parse(line.toString('utf8')) as { t?: unknown; c?: unknown };
-          if (e.t === 'done' && typeof e.c === 'number') done.add(e.c);
-        } catch {
-          // a damaged line: the real run reports it
+      const st = fstatSync(fd);
+      const summary: JournalSummary = {
+        file,
+        key: path.basename(file, '.jsonl'),
+        doneItems: 0,
+        doneChunks: new Set(),
+        modified: st.mtimeMs,
+        running: lockOwnerAlive(`${file}.lock`),
+      };
+      const items = new Map<number, number>();
+      scanLines(fd, st.size, (line) => {
+        const e = parseLine(line);
+        if (e?.t === 'head') {
+          summary.identity = identityOf(e);
+          if (typeof e.created === 'string') summary.created = e.created;
+        }
+        const done = e ? doneEntry(e) : undefined;
+        if (done) {
+          summary.doneChunks.add(done.c);
+          items.set(done.c, done.outcome.accepted.length + done.outcome.rejected.length + done.outcome.already.length);
         }
       });
-      return done;
+      for (const n of items.values()) summary.doneItems += n;
+      return summary;
     } finally {
       closeSync(fd);
     }
@@ -140,7 +211,7 @@ export class Journal {
 
   /** A request of this chunk was (or may have been) sent without its outcome being recorded. */
   wasSent(chunk: number): boolean {
-    return this.#sent.has(chunk);
+    return this.#sent.has(chunk) || (this.damagedAt !== undefined && !this.#done.has(chunk));
   }
 
   /** The recorded outcome of a done chunk, read back from the file. */
@@ -149,13 +220,8 @@ export class Journal {
     if (!where) return undefined;
     const buf = Buffer.alloc(where.length);
     readSync(this.#fd, buf, 0, where.length, where.at);
-    const e = JSON.parse(buf.toString('utf8')) as { a?: unknown; r?: unknown; k?: unknown; nf?: unknown };
-    return {
-      accepted: Array.isArray(e.a) ? (e.a as Record<string, unknown>[]) : [],
-      rejected: Array.isArray(e.r) ? (e.r as RejectedItem[]) : [],
-      already: Array.isArray(e.k) ? (e.k as RejectedItem[]) : [],
-      ...(typeof e.nf === 'number' ? { notFound: e.nf } : {}),
-    };
+    const e = parseLine(buf);
+    return e ? doneEntry(e)?.outcome : undefined;
   }
 
   /** Before a request of `chunk` leaves: on disk before the request can be. */
@@ -175,6 +241,7 @@ export class Journal {
   markDone(chunk: number, outcome: ChunkOutcome): void {
     const entry: Record<string, unknown> = { t: 'done', c: chunk, a: outcome.accepted, r: outcome.rejected, k: outcome.already };
     if (outcome.notFound !== undefined) entry.nf = outcome.notFound;
+    if (outcome.pending !== undefined && outcome.pending.length > 0) entry.p = outcome.pending;
     const range = this.#append(entry);
     this.#done.set(chunk, range);
     this.#sent.delete(chunk);
@@ -212,22 +279,62 @@ export class Journal {
   }
 
   #take(line: Buffer, at: number, lineNo: number): void {
-    let e: { t?: unknown; c?: unknown };
-    try {
-      e = JSON.parse(line.toString('utf8')) as { t?: unknown; c?: unknown };
-    } catch {
-      throw new TrkError(`the journal ${this.file} is damaged at line ${lineNo}`, {
-        hint: 'move it away and run again with --restart (numbers already registered are then answered as such)',
-      });
-    }
-    if (typeof e.c !== 'number') return;
-    if (e.t === 'send') this.#sent.add(e.c);
-    else if (e.t === 'unsent') this.#sent.delete(e.c);
+    const e = parseLine(line);
+    const damaged = () => {
+      this.damagedAt ??= lineNo;
+    };
+    if (!e) return damaged();
+    if (e.t === 'head') return;
+    const c = e.c;
+    if (typeof c !== 'number' || !Number.isInteger(c) || c < 0) return damaged();
+    if (e.t === 'send') this.#sent.add(c);
+    else if (e.t === 'unsent') this.#sent.delete(c);
     else if (e.t === 'done') {
-      this.#done.set(e.c, { at, length: line.length });
-      this.#sent.delete(e.c);
-    }
+      if (!doneEntry(e)) {
+        // Not believed: the chunk may have been sent, so it is looked up (or re-sent if that is harmless).
+        this.#sent.add(c);
+        this.#done.delete(c);
+        return damaged();
+      }
+      this.#done.set(c, { at, length: line.length });
+      this.#sent.delete(c);
+    } else damaged();
   }
+}
+
+type Line = Record<string, unknown>;
+
+function parseLine(line: Buffer): Line | undefined {
+  try {
+    const e = JSON.parse(line.toString('utf8')) as unknown;
+    return typeof e === 'object' && e !== null && !Array.isArray(e) ? (e as Line) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRejected = (v: unknown): v is RejectedItem =>
+  isRecord(v) && (typeof v.number === 'string' || typeof v.number === 'number') && isRecord(v.error) && typeof v.error.code === 'number';
+
+/** A `done` line's chunk and outcome when every field has its type; undefined for a line not to be believed. */
+function doneEntry(e: Line): { c: number; outcome: ChunkOutcome } | undefined {
+  const { c, a, r, k, nf, p } = e;
+  if (e.t !== 'done' || typeof c !== 'number' || !Number.isInteger(c) || c < 0) return undefined;
+  if (!Array.isArray(a) || !a.every((x) => isRecord(x) && (typeof x.number === 'string' || typeof x.number === 'number'))) return undefined;
+  if (!Array.isArray(r) || !r.every(isRejected) || !Array.isArray(k) || !k.every(isRejected)) return undefined;
+  if (nf !== undefined && (typeof nf !== 'number' || !Number.isInteger(nf) || nf < 0)) return undefined;
+  if (p !== undefined && (!Array.isArray(p) || !p.every((x) => typeof x === 'string'))) return undefined;
+  const outcome: ChunkOutcome = { accepted: a as Record<string, unknown>[], rejected: r as RejectedItem[], already: k as RejectedItem[] };
+  if (typeof nf === 'number') outcome.notFound = nf;
+  if (Array.isArray(p)) outcome.pending = p as string[];
+  return { c, outcome };
+}
+
+function identityOf(e: Line): RunIdentity | undefined {
+  const { op, command, account, input, options } = e;
+  if (typeof op !== 'string' || typeof command !== 'string' || !isRecord(account) || !isRecord(input) || !isRecord(options)) return undefined;
+  return { op: op as ItemOperation, command, account: account as RunIdentity['account'], input: input as RunIdentity['input'], options };
 }
 
 /**
@@ -272,7 +379,7 @@ function takeRunLock(lockFile: string): void {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     const pid = Number.parseInt(readText(lockFile), 10);
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+    if (pid !== process.pid && isAlive(pid)) {
       throw new TrkError(`another trk process (pid ${pid}) is running this same import`, {
         hint: 'wait for it to finish; it resumes where an interrupted run stopped',
       });
@@ -283,13 +390,9 @@ function takeRunLock(lockFile: string): void {
   throw new TrkError(`cannot take the lock ${lockFile}`, { hint: 'remove it if no trk process is running' });
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+function lockOwnerAlive(lockFile: string): boolean {
+  const pid = Number.parseInt(readText(lockFile), 10);
+  return pid !== process.pid && isAlive(pid);
 }
 
 function readText(file: string): string {
@@ -312,18 +415,9 @@ function pruneOld(dir: string): void {
     if (!name.endsWith('.jsonl')) continue;
     const file = path.join(dir, name);
     try {
-      if (statSync(file).mtimeMs < cutoff && !existsLock(`${file}.lock`)) rmSync(file, { force: true });
+      if (statSync(file).mtimeMs < cutoff && !lockOwnerAlive(`${file}.lock`)) rmSync(file, { force: true });
     } catch {
       // raced with another process: nothing to do
     }
-  }
-}
-
-function existsLock(file: string): boolean {
-  try {
-    statSync(file);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -1,24 +1,31 @@
-// What a bulk run produced: counts for the summary, the rejected rows for `--rejects FILE` (the input's own
-// columns plus error_code and error_message, so the file can be fixed and imported again), and, when asked
-// for, the merged accepted/rejected items of the service for --json.
+// What an item run produced: counts for the summary and the exit code, the rejected rows for `--rejects FILE`
+// (the input's own columns plus input_line, error_code and error_message, so the file can be fixed and imported
+// again), and, when asked for, the merged accepted/rejected items of the service for output. Counts are of
+// numbers, never of requests.
 
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
+import path from 'node:path';
 import type { Stringifier } from 'csv-stringify';
+import { codeInfo, formatCodeMessage } from '../api/codes.js';
+import { commandName, doneWord, operationSpec } from '../api/ops.js';
 import type { ItemResults, RejectedItem } from '../api/types.js';
 import { UsageError } from '../errors.js';
-import { codeInfo, formatCodeMessage } from '../api/codes.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { Chunk, ChunkRow } from './chunker.js';
-import { COMMAND_NAME, type BulkOperation } from './fields.js';
-import type { InputLayout } from './input.js';
+import type { ItemOperation } from './fields.js';
 import type { ChunkOutcome } from './journal.js';
-import { duration, fmt, type ProgressCounts } from './progress.js';
+import { duration, fmt, plural, type ProgressCounts } from './progress.js';
+import type { InputLayout, InputRow } from './read.js';
+import { fsReason } from './source.js';
 
 /** Columns a rejects file adds; ignored when such a file is read back as input. */
-export const REJECT_COLUMNS = ['error_code', 'error_message'] as const;
+export const REJECT_COLUMNS = ['input_line', 'error_code', 'error_message'] as const;
+/** error_code of a row set aside by --skip-invalid (it never reached the service). */
+export const INVALID_CODE = 'invalid';
 
-export interface BulkSummary {
-  operation: BulkOperation;
-  /** Items in the input. */
+export interface RunSummary {
+  operation: ItemOperation;
+  /** Valid items in the input. */
   total: number;
   /** Items with a final answer (earlier runs of a resumed journal included). */
   settled: number;
@@ -30,50 +37,37 @@ export interface BulkSummary {
   already: number;
   rejected: number;
   rejectedByCode: { code: number; message: string; count: number }[];
+  /** Rows set aside by --skip-invalid. */
+  invalid: number;
   /** gettracklist: numbers without any record. */
   notFound: number;
-  /** Items left without an answer (interrupted or stopped by an error). */
+  /** Items left without an answer (interrupted, refused by the account, or stopped by an error). */
   unsettled: number;
   elapsedMs: number;
   /** Items settled by this run per second. */
   perSecond: number;
-  requests: number;
 }
 
-export const DONE_WORD: Record<BulkOperation, string> = {
-  register: 'registered',
-  stoptrack: 'stopped',
-  retrack: 're-tracked',
-  deletetrack: 'deleted',
-  push: 'queued for push',
-  gettrackinfo: 'found',
-  changecarrier: 'changed',
-  changeinfo: 'updated',
-  gettracklist: 'records',
-};
-
-const ALREADY_WORD: Partial<Record<BulkOperation, string>> = {
-  register: 'already registered',
-  stoptrack: 'already stopped',
-  retrack: 'already re-tracked',
-  deletetrack: 'already deleted',
-};
-
 export interface ResultSinkOptions {
-  operation: BulkOperation;
+  operation: ItemOperation;
   layout: InputLayout;
   total: number;
-  /** Keep the service's items for --json. */
+  /** Keep the service's items for output. */
   collect: boolean;
   rejectsFile?: string | undefined;
+  /** `numbers.csv line 7` / `argument 2`, for rows set aside without a rejects file. */
+  locate: (line: number) => string;
   /** Each settled chunk's items, e.g. to stream them to stdout. */
   onItems?: ((results: ItemResults) => void) | undefined;
+  /** Invalid rows listed on stderr when there is no rejects file: the first this many. */
+  listInvalid?: number;
 }
 
 interface RejectsOutput {
   stringifier: Stringifier;
   file: WriteStream;
-  /** Input columns copied (all but earlier error columns). */
+  tmp: string;
+  /** Input columns copied (all but earlier reject columns). */
   keep: number[];
 }
 
@@ -86,6 +80,8 @@ export class ResultSink {
   #notFound = 0;
   #settled = 0;
   #fromJournal = 0;
+  #invalid = 0;
+  readonly invalidLines: string[] = [];
   readonly #byCode = new Map<number, { message: string; count: number }>();
   readonly #o: ResultSinkOptions;
   #rejects: RejectsOutput | undefined;
@@ -94,30 +90,33 @@ export class ResultSink {
     this.#o = opts;
   }
 
-  /** Create the rejects file (header only until rows come). Rewritten in full on every run, resumed ones too. */
+  /**
+   * Create the rejects file (header only until rows come), under a temporary name beside it that replaces it
+   * when the run ends: a file that cannot be written is found before anything is sent, and the file is never
+   * left half written. Rewritten in full on every run, resumed ones too.
+   */
   async open(): Promise<void> {
-    if (!this.#o.rejectsFile) return;
+    const target = this.#o.rejectsFile;
+    if (!target) return;
     const { stringify } = await import('csv-stringify');
     const header = this.#o.layout.header;
     // A rejects file imported again brings its own error columns: replace them rather than repeat them.
-    const keep = header.map((_, i) => i).filter((i) => !(REJECT_COLUMNS as readonly string[]).includes(normal(header[i] ?? '')));
+    const keep = header.map((_, i) => i).filter((i) => !(REJECT_COLUMNS as readonly string[]).includes((header[i] ?? '').trim().toLowerCase()));
     const stringifier = stringify({ header: true, columns: [...keep.map((i) => header[i] as string), ...REJECT_COLUMNS] });
-    const target = this.#o.rejectsFile;
-    const file = createWriteStream(target, { mode: 0o600 });
+    const cannot = (why: string) => new UsageError(`cannot write the rejects file ${target}: ${why}`, 'give a file in a folder you can write to; nothing was sent');
+    if (isDirectory(target)) throw cannot('it is a directory');
+    const tmp = path.join(path.dirname(path.resolve(target)), `.${path.basename(target)}.${process.pid}.tmp`);
+    const file = createWriteStream(tmp, { mode: 0o600 });
     await new Promise<void>((resolve, reject) => {
       file.once('open', () => resolve());
-      // Opened before any item is sent: a path that cannot be written is the user's to fix, not a failure.
-      file.once('error', (err: NodeJS.ErrnoException) => {
-        const why = err.code === 'ENOENT' ? 'no such folder' : err.code === 'EISDIR' ? 'it is a directory' : err.code === 'EACCES' ? 'permission denied' : err.message;
-        reject(new UsageError(`cannot write the rejects file ${target}: ${why}`, 'give a file in a folder you can write to; nothing was sent'));
-      });
+      file.once('error', (err) => reject(cannot(fsReason(err))));
     });
     stringifier.pipe(file);
-    this.#rejects = { stringifier, file, keep };
+    this.#rejects = { stringifier, file, tmp, keep };
   }
 
   settle(chunk: Chunk, outcome: ChunkOutcome, replayed: boolean): void {
-    const items = chunk.rows.length;
+    const items = chunk.rows.length - (outcome.pending?.length ?? 0);
     this.#settled += items;
     if (replayed) this.#fromJournal += items;
     this.#accepted += outcome.accepted.length;
@@ -140,17 +139,30 @@ export class ResultSink {
     this.#o.onItems?.(merged);
   }
 
-  #writeRejects(rows: readonly ChunkRow[], rejected: readonly RejectedItem[]): void {
-    const { stringifier, keep } = this.#rejects as RejectsOutput;
-    const byKey = new Map(rows.map((r) => [r.key, r]));
-    for (const r of rejected) {
-      const row = byKey.get(String(r.number ?? '').trim().toUpperCase());
-      const cells = keep.map((i) => (row ? (row.cells[i] ?? '') : i === this.#o.layout.columns.indexOf('number') ? String(r.number) : ''));
-      const code = typeof r.error?.code === 'number' ? r.error.code : '';
-      stringifier.write([...cells, String(code), r.error?.message ?? '']);
+  /** A row set aside by --skip-invalid: into the rejects file, or listed on stderr at the end. */
+  invalid(row: InputRow, message: string): void {
+    this.#invalid += 1;
+    if (this.#rejects) {
+      const { stringifier, keep } = this.#rejects;
+      stringifier.write([...keep.map((i) => row.cells[i] ?? ''), String(row.line), INVALID_CODE, message]);
+    } else if (this.invalidLines.length < (this.#o.listInvalid ?? 20)) {
+      this.invalidLines.push(`${this.#o.locate(row.line)}: ${message}`);
     }
   }
 
+  #writeRejects(rows: readonly ChunkRow[], rejected: readonly RejectedItem[]): void {
+    const { stringifier, keep } = this.#rejects as RejectsOutput;
+    const byKey = new Map(rows.map((r) => [r.key, r]));
+    const numberAt = this.#o.layout.columns.indexOf('number');
+    for (const r of rejected) {
+      const row = byKey.get(String(r.number ?? '').trim().toUpperCase());
+      const cells = keep.map((i) => (row ? (row.cells[i] ?? '') : i === numberAt ? String(r.number) : ''));
+      const code = typeof r.error?.code === 'number' ? r.error.code : '';
+      stringifier.write([...cells, row ? String(row.line) : '', String(code), r.error?.message ?? '']);
+    }
+  }
+
+  /** Finish the rejects file and put it in place (also after a failed run: what was rejected is data). */
   async close(): Promise<void> {
     const rejects = this.#rejects;
     if (!rejects) return;
@@ -160,13 +172,29 @@ export class ResultSink {
       rejects.file.once('error', reject);
       rejects.stringifier.end();
     });
+    try {
+      renameSync(rejects.tmp, this.#o.rejectsFile as string);
+    } catch (err) {
+      rmSync(rejects.tmp, { force: true });
+      throw new UsageError(`cannot write the rejects file ${this.#o.rejectsFile}: ${fsReason(err)}`);
+    }
+  }
+
+  /** Give up the rejects file (nothing was sent after all). */
+  discard(): void {
+    const rejects = this.#rejects;
+    if (!rejects) return;
+    this.#rejects = undefined;
+    rejects.stringifier.destroy();
+    rejects.file.destroy();
+    rmSync(rejects.tmp, { force: true });
   }
 
   counts(): ProgressCounts {
-    return { done: this.#settled, total: this.#o.total, rejected: this.#rejected };
+    return { done: this.#settled, total: this.#o.total, rejected: this.#rejected + this.#invalid };
   }
 
-  summary(elapsedMs: number, requests: number): BulkSummary {
+  summary(elapsedMs: number): RunSummary {
     const ran = this.#settled - this.#fromJournal;
     return {
       operation: this.#o.operation,
@@ -180,46 +208,59 @@ export class ResultSink {
       rejectedByCode: [...this.#byCode.entries()]
         .map(([code, v]) => ({ code, message: v.message, count: v.count }))
         .sort((a, b) => b.count - a.count),
+      invalid: this.#invalid,
       notFound: this.#notFound,
       unsettled: this.#o.total - this.#settled,
       elapsedMs,
       perSecond: elapsedMs > 0 ? (ran * 1000) / elapsedMs : 0,
-      requests,
     };
   }
 }
 
-/** The summary for stderr. */
-export function summaryLines(s: BulkSummary, rejectsFile?: string): string[] {
-  const noun = s.operation === 'gettracklist' ? 'numbers looked up' : s.total === 1 ? 'item' : 'items';
-  const lines = [
-    `${COMMAND_NAME[s.operation]}: ${fmt(s.total)} ${noun} in ${duration(s.elapsedMs / 1000)}` +
-      (s.perSecond > 0 ? ` (${s.perSecond >= 10 ? Math.round(s.perSecond) : s.perSecond.toFixed(1)}/s)` : '') +
-      `, ${fmt(s.requests)} request${s.requests === 1 ? '' : 's'}`,
-  ];
+/**
+ * The exit code of a finished run: 0 when every item ended in the state asked for ("already in that state"
+ * counts), 3 when some were rejected (or set aside as invalid) and some done, 1 when none was done.
+ */
+export function exitCodeOf(s: Pick<RunSummary, 'accepted' | 'already' | 'rejected' | 'invalid' | 'notFound'>): ExitCode {
+  const bad = s.rejected + s.invalid;
+  if (bad === 0) return EXIT.ok;
+  return s.accepted + s.already + s.notFound > 0 ? EXIT.partial : EXIT.failure;
+}
+
+/** The summary for stderr: `register: 1,640 of 3,000 numbers in 16s`, then one line per outcome. */
+export function summaryLines(s: RunSummary, rejectsFile?: string): string[] {
+  const noun = s.operation === 'gettracklist' ? 'numbers looked up' : s.total === 1 ? 'number' : 'numbers';
+  const count = s.unsettled > 0 ? `${fmt(s.settled)} of ${fmt(s.total)}` : fmt(s.total);
+  const rate = s.perSecond > 0 && s.elapsedMs >= 2000 ? ` (${s.perSecond >= 10 ? Math.round(s.perSecond) : s.perSecond.toFixed(1)}/s)` : '';
+  const lines = [`${commandName(s.operation)}: ${count} ${noun} in ${duration(s.elapsedMs / 1000)}${rate}`];
   if (s.fromJournal > 0) lines.push(`  resumed: ${fmt(s.fromJournal)} done by the interrupted run before`);
   const pad = (label: string) => `  ${label.padEnd(19)}`;
   lines.push(
-    `${pad(DONE_WORD[s.operation])}${fmt(s.accepted)}` +
+    `${pad(doneWord(s.operation))}${fmt(s.accepted)}` +
       (s.verified > 0 ? `  (${fmt(s.verified)} confirmed by looking them up after a lost answer)` : ''),
   );
-  if (s.already > 0) lines.push(`${pad(ALREADY_WORD[s.operation] ?? 'already done')}${fmt(s.already)}`);
+  if (s.already > 0) lines.push(`${pad(operationSpec(s.operation).already?.words ?? 'already done')}${fmt(s.already)}`);
   if (s.notFound > 0) lines.push(`${pad('not registered')}${fmt(s.notFound)}`);
   if (s.rejected > 0) {
     lines.push(`${pad('rejected')}${fmt(s.rejected)}`);
     for (const c of s.rejectedByCode.slice(0, 8)) lines.push(`    ${c.code === 0 ? 'no answer' : c.code} ${c.message}: ${fmt(c.count)}`);
     if (s.rejectedByCode.length > 8) lines.push(`    ... and ${s.rejectedByCode.length - 8} more codes`);
   }
+  if (s.invalid > 0) lines.push(`${pad('invalid, not sent')}${fmt(s.invalid)}`);
   if (s.unsettled > 0) lines.push(`${pad('not done')}${fmt(s.unsettled)}`);
-  if (rejectsFile && s.rejected > 0) lines.push(`  rejected rows written to ${rejectsFile}`);
+  if (rejectsFile && s.rejected + s.invalid > 0) lines.push(`  ${plural(s.rejected + s.invalid, 'row')} written to ${rejectsFile}`);
   return lines;
+}
+
+function isDirectory(file: string): boolean {
+  try {
+    return statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function codeMessage(code: number, said: string | undefined): string {
   if (codeInfo(code)) return formatCodeMessage(code).replace(/\s*\{\d\}\s*/g, ' ').replace(/\s{2,}/g, ' ').trim();
   return (said ?? 'error').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').slice(0, 120);
-}
-
-function normal(name: string): string {
-  return name.trim().toLowerCase();
 }

@@ -14,26 +14,35 @@
 //   - maybe processed, other writes: sent again; a rejection that then means "already in that state"
 //     (-18019906 already stopped, ...) counts as such, not as a failure;
 //   - refused as a whole (an envelope error): every item of the chunk is rejected with that code, except
-//     quota exhausted and daily limit (-18019908, -18019907), which stop the run;
-//   - authentication, a wrong address, an unreadable answer: the run stops.
+//     refusals of the account (quota exhausted, daily limit, no webhook URL, authentication), which stop the
+//     run; the same refusals met item by item stop it too, and those items stay "not done" (journaled as
+//     pending, so that the next run sends them once the account is fixed);
+//   - authentication, a wrong address: the run stops.
+// A chunk that keeps failing ambiguously is given up after a bounded number of attempts and time: the run stops
+// with what is left "not done" (its journal still says "maybe sent", so the next run looks it up first).
 // Every request of a chunk is preceded by a `send` line in the journal and its outcome followed by a `done` line,
 // so a run killed at any point resumes by verifying exactly the chunks whose fate it did not see.
 //
 // Ctrl-C (the `stop` signal): no request starts any more; requests in flight finish and are recorded.
 
 import type { ApiClient } from '../api/client.js';
+import { codeInfo, formatCodeMessage, isAccountRefusal } from '../api/codes.js';
 import { EnvelopeError, RateLimitError, RequestAbortedError, ServiceError } from '../api/errors.js';
+import { operationSpec } from '../api/ops.js';
 import type { Pacer } from '../api/pacer.js';
 import { shouldRetry, waitReason, type WaitReason } from '../api/retry.js';
 import { LIMITS, type ApiVersion } from '../api/spec.js';
 import type { Envelope, RejectedItem, TrackListFilter } from '../api/types.js';
+import { TrkError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { plural } from '../text.js';
 import { requestBody } from './bodies.js';
 import type { Chunk, ChunkRow } from './chunker.js';
-import { isCharging, isReadOnly, type BulkOperation } from './fields.js';
+import { isCharging, isReadOnly, type ItemOperation } from './fields.js';
 import type { ChunkOutcome, Journal } from './journal.js';
 
 export interface RunnerOptions {
-  operation: BulkOperation;
+  operation: ItemOperation;
   version: ApiVersion;
   client: ApiClient;
   /**
@@ -56,8 +65,12 @@ export interface RunnerOptions {
   verifyDelayMs?: number | undefined;
   /** First pause after a failure; doubles per failure of the same chunk up to 30 s. Default 1000. */
   retryBaseMs?: number | undefined;
-  /** Failures of one chunk in a row before the run stops; default 12. */
+  /** Ambiguous failures of one chunk (lookups of it do not reset the count) before the run stops; default 8. */
   maxFailures?: number | undefined;
+  /** Time from a chunk's first failure after which it is given up; default 10 minutes. */
+  maxChunkMs?: number | undefined;
+  /** Rejection codes also counted as "already done" (delete --ignore-missing: -18019902). */
+  alsoAlready?: readonly number[] | undefined;
   /** A chunk's outcome is complete (`replayed`: read back from the journal of an earlier run). */
   onSettled(chunk: Chunk, outcome: ChunkOutcome, replayed: boolean): void;
   /** The runner pauses every start for `ms` (shown as "rate limited, resuming in Ns"). */
@@ -77,30 +90,28 @@ export interface RunnerResult {
   verifications: number;
 }
 
-/** Codes that mean the item is already in the state the operation asks for. */
-const ALREADY_CODE: Partial<Record<BulkOperation, number>> = { register: -18019901 };
-/** Same, but only believable for a re-send after a lost answer (the first send most likely did the work). */
-const ALREADY_AFTER_RESEND: Partial<Record<BulkOperation, readonly number[]>> = {
-  stoptrack: [-18019906],
-  retrack: [-18019904, -18019905],
-  deletetrack: [-18019902],
-};
-/** Whole-request refusals that no other chunk can escape either: stop rather than reject every item. */
-const FATAL_CODES: ReadonlySet<number> = new Set([-18019907, -18019908]);
 const MAX_PAUSE_MS = 30_000;
+const DEFAULT_MAX_FAILURES = 8;
+const DEFAULT_MAX_CHUNK_MS = 10 * 60_000;
 /** A chunk may meet this many times more 429s in a row than other failures before the run gives up. */
 const MAX_LIMITED_FACTOR = 10;
 
 interface Pending {
   chunk: Chunk;
+  /** The rows this work settles: the whole chunk, or what an earlier run left pending. */
+  part: ChunkRow[];
   open: ChunkRow[];
   accepted: Record<string, unknown>[];
   rejected: RejectedItem[];
   already: RejectedItem[];
+  /** What an earlier run settled of this chunk (journaled together with this run's part). */
+  prior?: ChunkOutcome;
   /** A request of this chunk may have been processed without us seeing the answer. */
   afterUnknown: boolean;
-  /** Failures in a row (a 429 is not one: it says when to come back). */
+  /** Ambiguous failures so far (a 429 is not one: it says when to come back); never reset by a lookup. */
   failures: number;
+  /** When the first of them happened. */
+  firstFailureAt: number;
   /** 429s in a row. */
   limited: number;
 }
@@ -116,7 +127,7 @@ export async function runChunks(opts: RunnerOptions): Promise<RunnerResult> {
 
 class Runner {
   readonly #o: RunnerOptions;
-  readonly #op: BulkOperation;
+  readonly #op: ItemOperation;
   readonly #now: () => number;
   readonly #source: AsyncIterator<Chunk>;
   #sourceDone = false;
@@ -230,18 +241,26 @@ class Runner {
       const journal = this.#o.journal;
       const p: Pending = {
         chunk,
+        part: chunk.rows,
         open: chunk.rows,
         accepted: [],
         rejected: [],
         already: [],
         afterUnknown: false,
         failures: 0,
+        firstFailureAt: 0,
         limited: 0,
       };
       if (journal?.isDone(chunk.index)) {
         const outcome = journal.outcome(chunk.index) as ChunkOutcome;
         this.#o.onSettled(chunk, outcome, true);
-        continue;
+        const pending = new Set(outcome.pending ?? []);
+        if (pending.size === 0) continue;
+        // Refused by the account last time, so certainly not processed: sent now.
+        p.prior = outcome;
+        p.part = chunk.rows.filter((row) => pending.has(row.key));
+        p.open = p.part;
+        return { kind: 'send', p };
       }
       if (journal?.wasSent(chunk.index)) {
         p.afterUnknown = true;
@@ -325,16 +344,15 @@ class Runner {
       this.#failed(work, err, chunks);
       return;
     }
-    for (const p of chunks) {
-      p.failures = 0;
-      p.limited = 0;
-    }
+    // A 429 streak ends with any answer; ambiguous failures are counted over the chunk's whole life (a lookup
+    // that works says nothing about the next send of the chunk).
+    for (const p of chunks) p.limited = 0;
     if (work.kind === 'send') this.#answered(work.p, envelope);
     else if (work.kind === 'verify') this.#verified(work, envelope);
     else this.#paged(work, envelope);
   }
 
-  #request(work: Work): { op: 'gettracklist' | BulkOperation; body: unknown; chunks: Pending[] } {
+  #request(work: Work): { op: 'gettracklist' | ItemOperation; body: unknown; chunks: Pending[] } {
     const { version, listFilter } = this.#o;
     if (work.kind === 'send') {
       return { op: this.#op, body: requestBody(this.#op, version, work.p.open.map((r) => r.item)), chunks: [work.p] };
@@ -362,7 +380,7 @@ class Runner {
     }
     const code = err.serviceCode;
     if (err instanceof EnvelopeError && code !== undefined && !shouldRetry('gettrackinfo', err)) {
-      if (FATAL_CODES.has(code) || work.kind !== 'send') {
+      if (isAccountRefusal(code) || work.kind !== 'send') {
         this.#fail(err);
         return;
       }
@@ -379,10 +397,14 @@ class Runner {
       return;
     }
     const limited = err instanceof RateLimitError;
+    const now = this.#now();
+    for (const p of chunks) if (!limited && p.failures === 0) p.firstFailureAt = now;
     const failures = Math.max(...chunks.map((p) => (limited ? (p.limited += 1) : (p.failures += 1))));
+    const since = Math.min(...chunks.map((p) => (p.failures > 0 ? p.firstFailureAt : now)));
     this.#o.onDebug?.(`${work.kind} chunk ${chunks.map((p) => p.chunk.index).join(',')}: ${err.message} (${err.delivery})`);
-    if (failures >= (this.#o.maxFailures ?? 12) * (limited ? MAX_LIMITED_FACTOR : 1)) {
-      this.#fail(err);
+    const maxFailures = this.#o.maxFailures ?? DEFAULT_MAX_FAILURES;
+    if (failures >= maxFailures * (limited ? MAX_LIMITED_FACTOR : 1) || (!limited && now - since >= (this.#o.maxChunkMs ?? DEFAULT_MAX_CHUNK_MS))) {
+      this.#fail(givenUp(err, chunks, failures, now - since));
       return;
     }
     const base = this.#o.retryBaseMs ?? 1000;
@@ -410,13 +432,26 @@ class Runner {
       p.accepted.push(item);
       answered.add(keyOf(item.number));
     }
-    const already = ALREADY_CODE[this.#op];
-    const alreadyAfter = p.afterUnknown ? ALREADY_AFTER_RESEND[this.#op] : undefined;
+    const spec = operationSpec(this.#op);
+    const already = new Set([...(spec.already?.codes ?? []), ...(this.#o.alsoAlready ?? []), ...(p.afterUnknown ? (spec.alreadyAfterResend ?? []) : [])]);
+    const refused: { key: string; code: number }[] = [];
     for (const item of envelope.data?.rejected ?? []) {
       const code = item.error?.code;
-      if (code === already || (alreadyAfter?.includes(code) ?? false)) p.already.push(item);
+      if (typeof code === 'number' && isAccountRefusal(code)) refused.push({ key: keyOf(item.number), code });
+      else if (typeof code === 'number' && already.has(code)) p.already.push(item);
       else p.rejected.push(item);
       answered.add(keyOf(item.number));
+    }
+    if (refused.length > 0) {
+      // Not the item's fault: the rest stays to do, and the run stops with one line naming the fix.
+      const pending = new Set(refused.map((r) => r.key));
+      for (const row of p.open) {
+        if (!answered.has(row.key)) p.rejected.push({ number: row.item.number, error: { code: 0, message: 'no answer from the service for this item' } });
+      }
+      p.open = p.open.filter((r) => pending.has(r.key));
+      this.#settle(p, undefined, p.open.map((r) => r.key));
+      this.#fail(accountRefusal(refused[0]!.code));
+      return;
     }
     p.open = p.open.filter((r) => !answered.has(r.key));
     if (p.open.length === 0) {
@@ -424,9 +459,10 @@ class Runner {
       return;
     }
     // Items the answer does not mention: their fate is as unknown as after a lost answer.
+    if (p.failures === 0) p.firstFailureAt = this.#now();
     p.failures += 1;
     this.#o.onDebug?.(`chunk ${p.chunk.index}: ${p.open.length} items missing from the answer`);
-    if (p.failures >= (this.#o.maxFailures ?? 12)) {
+    if (p.failures >= (this.#o.maxFailures ?? DEFAULT_MAX_FAILURES)) {
       for (const row of p.open) p.rejected.push({ number: row.item.number, error: { code: 0, message: 'no answer from the service for this item' } });
       p.open = [];
       this.#settle(p);
@@ -497,12 +533,45 @@ class Runner {
     this.#settle(p, p.open.filter((r) => !found.has(r.key)).length);
   }
 
-  #settle(p: Pending, notFound?: number): void {
+  #settle(p: Pending, notFound?: number, pending?: string[]): void {
     const outcome: ChunkOutcome = { accepted: p.accepted, rejected: p.rejected, already: p.already };
     if (notFound !== undefined) outcome.notFound = notFound;
-    if (this.#o.journal && !isReadOnly(this.#op)) this.#o.journal.markDone(p.chunk.index, outcome);
-    this.#o.onSettled(p.chunk, outcome, false);
+    if (pending !== undefined && pending.length > 0) outcome.pending = pending;
+    if (this.#o.journal && !isReadOnly(this.#op)) {
+      // The journal holds the chunk's whole outcome: what an earlier run settled and what this one did.
+      const prior = p.prior;
+      this.#o.journal.markDone(
+        p.chunk.index,
+        prior
+          ? {
+              ...outcome,
+              accepted: [...prior.accepted, ...outcome.accepted],
+              rejected: [...prior.rejected, ...outcome.rejected],
+              already: [...prior.already, ...outcome.already],
+            }
+          : outcome,
+      );
+    }
+    this.#o.onSettled({ index: p.chunk.index, rows: p.part }, outcome, false);
   }
+}
+
+/** A chunk that kept failing: the run stops, and the journal keeps it "maybe sent" for the next run. */
+function givenUp(err: ServiceError, chunks: readonly Pending[], failures: number, ms: number): TrkError {
+  const items = chunks.reduce((n, p) => n + p.open.length, 0);
+  return new TrkError(`gave up on ${plural(items, 'number')} after ${plural(failures, 'failed attempt')} in ${Math.round(ms / 1000)}s: ${err.message}`, {
+    hint: 'run the same command again later: it looks them up before sending anything again',
+    cause: err,
+  });
+}
+
+/** The account refused what was left (quota, daily limit, webhook URL, authentication): one line, its fix. */
+function accountRefusal(code: number): TrkError {
+  const info = codeInfo(code);
+  return new TrkError(`the service refused the account: ${formatCodeMessage(code).replace(/\s*\{\d\}/g, '')} (${code})`, {
+    exitCode: info?.auth ? EXIT.auth : EXIT.failure,
+    ...(info?.hint ? { hint: `${info.hint}, then run the same command again` } : {}),
+  });
 }
 
 function keyOf(number: unknown): string {

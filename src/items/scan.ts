@@ -1,13 +1,17 @@
-// The two passes over a bulk input. The validation pass reads every row once, checks it and counts what the
-// run will take (items, requests, quota units per chunk) without keeping the rows. The sending pass reads the
-// file again and yields the same chunks, one at a time, as the runner asks for them.
+// The two passes over an item input. The checking pass reads every row once, checks it and counts what the
+// run will take (items, requests, quota units per chunk) without keeping the rows, and hashes the input (the
+// digest names the run). The sending pass reads the input again and yields the same chunks, one at a time, as
+// the runner asks for them. With --skip-invalid, rows that fail a check are set aside in both passes alike, so
+// chunk numbers stay the same.
 
-import { itemsPerRequest } from '../api/operations.js';
+import { createHash } from 'node:crypto';
+import { itemsPerRequest, unitCost } from '../api/ops.js';
 import type { ApiVersion } from '../api/spec.js';
 import { TrkError, UsageError } from '../errors.js';
 import { Chunker, type Chunk, type ChunkRow } from './chunker.js';
-import { LIST_NUMBERS_PER_CALL, quotaCost, type BulkOperation, type ColumnName, type RowValues } from './fields.js';
-import { openRows, readSource, rowValues, type InputLayout, type InputSource, type OpenedInput } from './input.js';
+import type { ColumnMapping, ItemField, ItemOperation, RowValues } from './fields.js';
+import { openRows, rowValues, type InputLayout, type InputRow, type OpenedInput } from './read.js';
+import type { ItemSource } from './source.js';
 import {
   checkValues,
   checkWidth,
@@ -17,71 +21,95 @@ import {
   ProblemList,
   withDefaults,
   type CarrierResolver,
-} from './validate.js';
+} from './check.js';
 
 export interface ScanOptions {
-  operation: BulkOperation;
+  operation: ItemOperation;
   version: ApiVersion;
   /** Values from flags, under every row's own. */
   defaults?: RowValues | undefined;
   resolveCarrier?: CarrierResolver | undefined;
+  /** `--column NAME=FIELD`. */
+  mapping?: ColumnMapping | undefined;
+  /** Send the valid rows and set the others aside, instead of refusing the input. */
+  skipInvalid?: boolean | undefined;
   /** Problems listed in full; the rest are counted. Default 20. */
   showProblems?: number;
+  /** Called after every row with the counts so far (the run asks for the quota while a long input is read). */
+  onRow?: ((items: number, problems: number) => void) | undefined;
 }
 
 export interface ScanResult {
   layout: InputLayout;
-  /** Valid rows (all rows when there is no problem); repeats dropped for gettracklist. */
+  /** Valid rows (repeats dropped for gettracklist). */
   items: number;
-  /** Quota units the whole input costs. */
+  /** Quota units the valid rows cost. */
   units: number;
   /** Items per chunk, by chunk index. */
   chunkItems: number[];
   /** Quota units per chunk. */
   chunkUnits: number[];
   problems: ProblemList;
+  /** sha256 of the input's bytes (of the arguments, joined by newlines). */
+  digest: string;
 }
 
 /** Rows read before the duplicate index is sized. */
 const INDEX_SAMPLE = 256;
 
-export function chunkSize(op: BulkOperation, version: ApiVersion): number {
-  return op === 'gettracklist' ? LIST_NUMBERS_PER_CALL : itemsPerRequest(version, op);
+export function chunkSize(op: ItemOperation, version: ApiVersion): number {
+  return itemsPerRequest(version, op);
 }
 
-/** The validation pass. */
-export async function scanInput(source: InputSource, opts: ScanOptions): Promise<ScanResult> {
-  const opened = await openRows(readSource(source), { operation: opts.operation, version: opts.version, display: source.display });
+/** The checking pass. */
+export async function scanInput(source: ItemSource, opts: ScanOptions): Promise<ScanResult> {
+  const hash = createHash('sha256');
+  if (source.args) hash.update(source.args.join('\n'));
+  const opened = await openRows(source, { operation: opts.operation, version: opts.version, mapping: opts.mapping }, (b) => hash.update(b));
   const problems = new ProblemList(opts.showProblems ?? 20);
   const chunker = new Chunker(chunkSize(opts.operation, opts.version));
-  const result: ScanResult = { layout: opened.layout, items: 0, units: 0, chunkItems: [], chunkUnits: [], problems };
+  const result: ScanResult = { layout: opened.layout, items: 0, units: 0, chunkItems: [], chunkUnits: [], problems, digest: '' };
   const count = (chunks: Chunk[]) => {
     for (const c of chunks) {
       result.chunkItems[c.index] = c.rows.length;
-      result.chunkUnits[c.index] = c.rows.reduce((sum, r) => sum + quotaCost(opts.operation, r.item), 0);
+      result.chunkUnits[c.index] = c.rows.reduce((sum, r) => sum + unitCost(opts.operation, r.item), 0);
     }
   };
   for await (const row of checkedRows(opened, opts, (line, message) => problems.add(line, message), source.size)) {
     result.items += 1;
-    result.units += quotaCost(opts.operation, row.item);
-    // Once there is a problem nothing is sent: counting chunks no longer matters, memory does.
-    if (problems.count === 0) count(chunker.push(row));
+    result.units += unitCost(opts.operation, row.item);
+    opts.onRow?.(result.items, problems.count);
+    // Once a problem refuses the input nothing is sent: counting chunks no longer matters, memory does.
+    if (problems.count === 0 || opts.skipInvalid) count(chunker.push(row));
   }
   count(chunker.flush());
+  result.digest = hash.digest('hex');
   return result;
 }
 
-/** The sending pass: the chunks of the input, in order, the same as the validation pass saw. */
-export async function* inputChunks(source: InputSource, opts: ScanOptions): AsyncGenerator<Chunk> {
-  const opened = await openRows(readSource(source), { operation: opts.operation, version: opts.version, display: source.display });
+/**
+ * The sending pass: the chunks of the input, in order, the same as the checking pass saw. Rows set aside by
+ * --skip-invalid go to `onInvalid` as they are met.
+ */
+export async function* inputChunks(
+  source: ItemSource,
+  opts: ScanOptions,
+  onInvalid?: (row: InputRow, message: string) => void,
+): AsyncGenerator<Chunk> {
+  const opened = await openRows(source, { operation: opts.operation, version: opts.version, mapping: opts.mapping });
   const chunker = new Chunker(chunkSize(opts.operation, opts.version));
-  const changed = (line: number, message: string) => {
-    throw new TrkError(`${source.display} changed since it was checked (line ${line}: ${message})`, {
-      hint: 'run the same command again once the file is complete',
+  let current: InputRow | undefined;
+  const problem = (line: number, message: string) => {
+    if (opts.skipInvalid) {
+      onInvalid?.(current ?? { line, cells: [] }, message);
+      return;
+    }
+    throw new TrkError(`${source.display} changed since it was checked (${source.locate(line)}: ${message})`, {
+      hint: 'run the same command again once the input is complete',
     });
   };
   try {
-    for await (const row of checkedRows(opened, opts, changed, source.size)) yield* chunker.push(row);
+    for await (const row of checkedRows(opened, opts, problem, source.size, (r) => (current = r))) yield* chunker.push(row);
     yield* chunker.flush();
   } finally {
     opened.close();
@@ -98,6 +126,7 @@ export async function* checkedRows(
   opts: ScanOptions,
   onProblem: (line: number, message: string) => void,
   inputBytes = 0,
+  onRow?: (row: InputRow) => void,
 ): AsyncGenerator<ChunkRow> {
   const { layout } = opened;
   let seen: LineIndex | undefined;
@@ -119,6 +148,7 @@ export async function* checkedRows(
     return index;
   };
   for await (const row of opened.rows) {
+    onRow?.(row);
     if (!seen) for (const cell of row.cells) sampleBytes += cell.length + 1;
     let bad = false;
     const width = checkWidth(row, layout);
@@ -126,7 +156,11 @@ export async function* checkedRows(
       onProblem(row.line, width);
       bad = true;
     }
-    const values = withDefaults(rowValues(row, layout), opts.defaults);
+    const otherVersion = (field: ItemField, since: ApiVersion) => {
+      onProblem(row.line, `${field} needs API ${since} or later (--api-version ${since}), or leave it empty`);
+      bad = true;
+    };
+    const values = withDefaults(rowValues(row, layout, otherVersion), opts.defaults);
     if (opts.resolveCarrier && !(await namesToCodes(values, opts.resolveCarrier, (message) => onProblem(row.line, message)))) continue;
     const { item, problems } = checkValues(values, opts);
     for (const p of problems) onProblem(row.line, p);
@@ -134,7 +168,7 @@ export async function* checkedRows(
     const earlier = firstLine(duplicateKey(opts.operation, item), row.line);
     if (earlier !== 0) {
       // A list lookup of the same number twice is harmless: the repeat is dropped.
-      if (!list) onProblem(row.line, `same number and carrier as line ${earlier}`);
+      if (!list) onProblem(row.line, `same number and carrier as ${layout.format === 'arguments' ? 'argument' : 'line'} ${earlier}`);
       continue;
     }
     yield { line: row.line, cells: row.cells, item, key: item.number.toUpperCase() };
@@ -147,7 +181,7 @@ export async function* checkedRows(
  */
 async function namesToCodes(values: RowValues, resolve: CarrierResolver, onProblem: (message: string) => void): Promise<boolean> {
   let ok = true;
-  for (const column of Object.keys(values) as ColumnName[]) {
+  for (const column of Object.keys(values) as ItemField[]) {
     const text = values[column];
     if (text === undefined || !isCarrierColumn(column) || /^\d+$/.test(text)) continue;
     try {

@@ -9,8 +9,10 @@ import type { IO } from '../io.js';
 import type { ItemError, ItemResults } from '../api/types.js';
 import type { OutputFormat } from './format.js';
 import { sanitizeTerminalText, tsvField } from './sanitize.js';
+import { textWidth } from './width.js';
 
 export { sanitizeTerminalText } from './sanitize.js';
+export { textWidth } from './width.js';
 
 export type Cell = string | number | boolean | null | undefined;
 
@@ -212,31 +214,6 @@ const BORDERLESS = {
 };
 const GAP = 2;
 const MIN_WIDTH = 8;
-
-/** Width of text in terminal cells, close enough for layout: wide East Asian characters count twice. */
-export function textWidth(s: string): number {
-  let w = 0;
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    if (cp >= 0x300 && cp <= 0x36f) continue; // combining marks
-    w += cp >= 0x1100 && isWide(cp) ? 2 : 1;
-  }
-  return w;
-}
-
-function isWide(cp: number): boolean {
-  return (
-    cp <= 0x115f ||
-    (cp >= 0x2e80 && cp <= 0xa4cf) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1faff) ||
-    (cp >= 0x20000 && cp <= 0x3fffd)
-  );
-}
 
 async function renderTable<T>(
   io: IO,

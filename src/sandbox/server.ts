@@ -19,7 +19,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { API_VERSIONS, type ApiVersion, OPERATIONS, type Operation, operationPath } from '../api/spec.js';
+import { API_VERSIONS, type ApiVersion, OPERATIONS, type Operation } from '../api/spec.js';
+import { operationPath } from '../api/ops.js';
 import { TrkError } from '../errors.js';
 import { Account } from './account.js';
 import { requestError } from './account-envelope.js';

@@ -12,7 +12,8 @@ import {
   UnexpectedStatusError,
   type ServiceError,
 } from '../../src/api/errors.js';
-import { DEFAULT_RETRY, operationClass, parseRetryAfter, retryDelay, shouldRetry, waitReason } from '../../src/api/retry.js';
+import { operationClass } from '../../src/api/ops.js';
+import { DEFAULT_RETRY, parseRetryAfter, retryDelay, shouldRetry, waitReason } from '../../src/api/retry.js';
 import { OPERATIONS, type Operation } from '../../src/api/spec.js';
 
 type Kind =
@@ -85,8 +86,8 @@ const TABLE: Record<Kind, [readOnly: boolean, write: boolean, charging: boolean]
   aborted: [false, false, false],
 };
 
-const REPRESENTATIVE: Record<'read-only' | 'write' | 'charging', Operation[]> = {
-  'read-only': ['gettracklist', 'gettrackinfo', 'getquota'],
+const REPRESENTATIVE: Record<'read' | 'write' | 'charging', Operation[]> = {
+  read: ['gettracklist', 'gettrackinfo', 'getquota'],
   write: ['stoptrack', 'retrack', 'deletetrack', 'changeinfo', 'push'],
   charging: ['register', 'changecarrier', 'getRealTimeTrackInfo'],
 };
@@ -101,7 +102,7 @@ describe('retry policy', () => {
 
   for (const [kind, [readOnly, write, charging]] of Object.entries(TABLE) as [Kind, [boolean, boolean, boolean]][]) {
     it(`${kind}: read-only ${readOnly ? 'retries' : 'stops'}, write ${write ? 'retries' : 'stops'}, charging ${charging ? 'retries' : 'stops'}`, () => {
-      for (const op of REPRESENTATIVE['read-only']) expect(shouldRetry(op, failure(kind, op))).toBe(readOnly);
+      for (const op of REPRESENTATIVE.read) expect(shouldRetry(op, failure(kind, op))).toBe(readOnly);
       for (const op of REPRESENTATIVE.write) expect(shouldRetry(op, failure(kind, op))).toBe(write);
       for (const op of REPRESENTATIVE.charging) expect(shouldRetry(op, failure(kind, op))).toBe(charging);
     });

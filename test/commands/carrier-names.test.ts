@@ -43,9 +43,9 @@ async function parse(argv: string[], opts: FakeOptions & { lists?: boolean } = {
 
 describe('carrier flags take a code or a name', () => {
   it('register --carrier and --final-carrier', async () => {
-    const { code, calls } = await parse(['register', 'RR123456789CN', '--carrier', 'DHL Express', '--final-carrier', 'china post']);
+    const { code, fake } = await parse(['register', 'RR123456789CN', '--carrier', 'DHL Express', '--final-carrier', 'china post']);
     expect(code).toBe(0);
-    expect(calls[0]!.body).toEqual([{ number: 'RR123456789CN', carrier: 100001, final_carrier: 3011 }]);
+    expect(fake.sent('register')).toEqual([[{ number: 'RR123456789CN', carrier: 100001, final_carrier: 3011 }]]);
   });
 
   it('every item command and list --carrier', async () => {
@@ -61,7 +61,7 @@ describe('carrier flags take a code or a name', () => {
   });
 
   it('change-carrier --to, --from, --final-to, --final-from', async () => {
-    const { code, calls } = await parse([
+    const { code, fake } = await parse([
       'change-carrier',
       'RR123456789CN',
       '--to',
@@ -74,8 +74,8 @@ describe('carrier flags take a code or a name', () => {
       'Canada Post',
     ]);
     expect(code).toBe(0);
-    expect(calls[0]!.body).toEqual([
-      { number: 'RR123456789CN', carrier_old: 3011, carrier_new: 190012, final_carrier_old: 3041, final_carrier_new: 21051 },
+    expect(fake.sent('changecarrier')).toEqual([
+      [{ number: 'RR123456789CN', carrier_old: 3011, carrier_new: 190012, final_carrier_old: 3041, final_carrier_new: 21051 }],
     ]);
   });
 
@@ -108,10 +108,11 @@ describe('carrier flags take a code or a name', () => {
   });
 
   it('codes need no list: without a cache they are sent as given, with no network call', async () => {
-    // The resource address is a closed port: a fetch would fail the command.
+    // The resource address is a closed port: a fetch would fail the command. A carrier code 0 is how the
+    // service says "none": it is not sent.
     const r = await parse(['register', 'RR123456789CN', '--carrier', '99999', '--final-carrier', '0'], { lists: false });
     expect(r.code).toBe(0);
-    expect(r.calls[0]!.body).toEqual([{ number: 'RR123456789CN', carrier: 99999, final_carrier: 0 }]);
+    expect(r.fake.sent('register')).toEqual([[{ number: 'RR123456789CN', carrier: 99999 }]]);
   });
 
   it('a name without a cached list fetches it; when that fails, the error says so', async () => {

@@ -4,16 +4,16 @@ import { findOperation, parseData, runApi } from '../../src/commands/api.js';
 import { runChangeCarrier } from '../../src/commands/change-carrier.js';
 import { runUpdate } from '../../src/commands/update.js';
 import { UsageError } from '../../src/errors.js';
-import { createFake, rejecting } from './fake-context.js';
+import { createFake, rejecting, type Fake } from './fake-context.js';
+
+/** What was sent to `op` (the engine reads the quota first for operations that cost it). */
+const sentTo = (fake: Fake, op: string) => fake.calls.filter((c) => c.op === op).map((c) => c.body);
 
 describe('runChangeCarrier', () => {
   it('maps --from/--to/--final-from/--final-to to the wire fields', async () => {
     const fake = createFake();
     expect(await runChangeCarrier({ numbers: ['AAA11111'], from: 1, to: 2, finalFrom: 3, finalTo: 4 }, fake.ctx)).toBe(0);
-    expect(fake.calls[0]).toMatchObject({
-      op: 'changecarrier',
-      body: [{ number: 'AAA11111', carrier_old: 1, carrier_new: 2, final_carrier_old: 3, final_carrier_new: 4 }],
-    });
+    expect(sentTo(fake, 'changecarrier')).toEqual([[{ number: 'AAA11111', carrier_old: 1, carrier_new: 2, final_carrier_old: 3, final_carrier_new: 4 }]]);
   });
 
   it('needs --to or --final-to; nothing is sent without', async () => {
@@ -22,15 +22,18 @@ describe('runChangeCarrier', () => {
     expect(fake.calls).toHaveLength(0);
   });
 
-  it('refuses --dry-run without -f: a carrier change costs quota', async () => {
+  it('--dry-run reads the quota and changes nothing: a carrier change costs quota', async () => {
     const fake = createFake();
-    await expect(runChangeCarrier({ numbers: ['AAA11111'], to: 5, dryRun: true }, fake.ctx)).rejects.toThrow(/--dry-run works with -f FILE only/);
-    expect(fake.calls).toHaveLength(0);
+    expect(await runChangeCarrier({ numbers: ['AAA11111'], to: 5, dryRun: true }, fake.ctx)).toBe(0);
+    expect(fake.calls.map((c) => c.op)).toEqual(['getquota']);
+    expect(fake.io.stderrText()).toContain('quota: 1 unit, 90 left');
   });
 
-  it('exits 3 when an item is rejected', async () => {
-    const fake = createFake({ handler: rejecting(['AAA11111'], -18019807, 'limit') });
-    expect(await runChangeCarrier({ numbers: ['AAA11111'], to: 5 }, fake.ctx)).toBe(3);
+  it('exits 3 when some item is rejected and some done, 1 when none is done', async () => {
+    const some = createFake({ handler: rejecting(['AAA11111'], -18019807, 'limit') });
+    expect(await runChangeCarrier({ numbers: ['AAA11111', 'BBB22222'], to: 5 }, some.ctx)).toBe(3);
+    const none = createFake({ handler: rejecting(['AAA11111'], -18019807, 'limit') });
+    expect(await runChangeCarrier({ numbers: ['AAA11111'], to: 5 }, none.ctx)).toBe(1);
   });
 });
 
@@ -38,7 +41,7 @@ describe('runUpdate', () => {
   it('sends the changes under items', async () => {
     const fake = createFake();
     await runUpdate({ numbers: ['AAA11111'], carrier: 7, tag: 'x', lang: 'de' }, fake.ctx);
-    expect(fake.calls[0]).toMatchObject({ op: 'changeinfo', body: [{ number: 'AAA11111', carrier: 7, items: { tag: 'x', lang: 'de' } }] });
+    expect(sentTo(fake, 'changeinfo')).toEqual([[{ number: 'AAA11111', carrier: 7, items: { tag: 'x', lang: 'de' } }]]);
   });
 
   it('needs something to change', async () => {
@@ -48,14 +51,17 @@ describe('runUpdate', () => {
   });
 
   it('v1: one item per request, and only the tag', async () => {
-    const fake = createFake({ version: 'v1', handler: () => ({ code: 0, data: { accepted: [{ number: 'x', carrier: 1 }], rejected: [] } }) });
+    const fake = createFake({
+      version: 'v1',
+      handler: (_op, body) => ({ code: 0, data: { accepted: [{ number: (body as { number: string }).number, carrier: 1 }], rejected: [] } }),
+    });
     await runUpdate({ numbers: ['AAA11111', 'BBB22222'], tag: 't' }, fake.ctx);
-    expect(fake.calls.map((c) => c.body)).toEqual([
+    expect(sentTo(fake, 'changeinfo')).toEqual([
       { number: 'AAA11111', items: { tag: 't' } },
       { number: 'BBB22222', items: { tag: 't' } },
     ]);
     const refused = createFake({ version: 'v1' });
-    await expect(runUpdate({ numbers: ['AAA11111'], lang: 'de' }, refused.ctx)).rejects.toThrow(/only the tag/);
+    await expect(runUpdate({ numbers: ['AAA11111'], lang: 'de' }, refused.ctx)).rejects.toThrow(/the v1 API cannot send --lang/);
     expect(refused.calls).toHaveLength(0);
   });
 });

@@ -118,9 +118,9 @@ describe('runRealtime', () => {
     expect(fake.calls).toHaveLength(0);
   });
 
-  it('a rejected number exits 3; v1 has no real-time operation', async () => {
+  it('a rejected number exits 1 (nothing was done); v1 has no real-time operation', async () => {
     const fake = createFake({ handler: trackInfo, global: { output: 'json' } });
-    expect(await runRealtime({ number: 'XX000000000XX', fresh: false }, fake.ctx)).toBe(3);
+    expect(await runRealtime({ number: 'XX000000000XX', fresh: false }, fake.ctx)).toBe(1);
     const v1 = createFake({ version: 'v1' });
     await expect(runRealtime({ number: 'AA123456789BR', fresh: false }, v1.ctx)).rejects.toThrow(/v1 API has no real-time/);
     expect(v1.calls).toHaveLength(0);

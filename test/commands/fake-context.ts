@@ -8,6 +8,9 @@ import type { Settings } from '../../src/config/settings.js';
 import type { Context, GlobalOptions, Prompter } from '../../src/context.js';
 import { noApiKeyError } from '../../src/errors.js';
 import { createTestIO, type TestIO } from '../../src/io.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { fakeContextOf, fakeSettings } from '../fake-context.js';
 
@@ -43,6 +46,8 @@ export interface Fake {
   io: TestIO;
   calls: RecordedCall[];
   prompts: string[];
+  /** Bodies of the calls to `op`, in order (item commands also read the quota before charging). */
+  sent(op: Operation): unknown[];
 }
 
 /** Every item accepted as sent (with a carrier when absent), for operations taking arrays. */
@@ -101,7 +106,8 @@ export function createFake(opts: FakeOptions = {}): Fake {
   };
   const ctx: Context = fakeContextOf({
     io,
-    env: opts.env ?? {},
+    // Item runs keep journals and records of finished runs: in a folder of this test's own.
+    env: opts.env ?? { TRK_STATE_DIR: mkdtempSync(path.join(tmpdir(), 'trk-cmd-state-')) },
     global: opts.global ?? {},
     settings: async () => settings,
     api: async () => {
@@ -113,7 +119,7 @@ export function createFake(opts: FakeOptions = {}): Fake {
     now: () => opts.now ?? Date.parse('2025-06-01T12:00:00Z'),
     signal: opts.signal ?? new AbortController().signal,
   });
-  return { ctx, io, calls, prompts };
+  return { ctx, io, calls, prompts, sent: (op) => calls.filter((c) => c.op === op).map((c) => c.body) };
 }
 
 /** Rejects the given numbers with a code, accepts the rest. */

@@ -1,34 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { registerItem, runRegister, type RegisterOptions } from '../../src/commands/register.js';
+import { runRegister, type RegisterOptions } from '../../src/commands/register.js';
 import { UsageError } from '../../src/errors.js';
 import { createFake, rejecting } from './fake-context.js';
 
 const base: RegisterOptions = { numbers: [], autoDetection: true };
 const numbers = (n: number) => Array.from({ length: n }, (_, i) => `RR${String(i).padStart(9, '0')}CN`);
 
-describe('registerItem', () => {
-  it('maps every option to the wire field', () => {
-    expect(
-      registerItem(
-        { number: 'AB12345' },
-        { ...base, param: 'US-10001', tag: 't', lang: 'de', email: 'a@b.c', finalCarrier: 7, autoDetection: false, orderNo: 'o1', orderTime: '2024-01-02', remark: 'r' },
-      ),
-    ).toEqual({
-      number: 'AB12345',
-      param: 'US-10001',
-      tag: 't',
-      lang: 'de',
-      email: 'a@b.c',
-      final_carrier: 7,
-      auto_detection: false,
-      order_no: 'o1',
-      order_time: '2024-01-02',
-      remark: 'r',
-    });
+/** Bodies of the register requests (the engine also reads the quota first). */
+const registered = (fake: ReturnType<typeof createFake>) => fake.calls.filter((c) => c.op === 'register').map((c) => c.body as Record<string, unknown>[]);
+
+describe('register flags', () => {
+  it('map to the wire fields of every row', async () => {
+    const fake = createFake({ version: 'v2.1' });
+    await runRegister(
+      { ...base, numbers: ['AB12345'], param: 'US-10001', tag: 't', lang: 'de', email: 'a@b.c', finalCarrier: 7, autoDetection: false, orderNo: 'o1', orderTime: '2024-01-02', remark: 'r' },
+      fake.ctx,
+    );
+    expect(registered(fake)).toEqual([
+      [{ number: 'AB12345', param: 'US-10001', tag: 't', lang: 'de', email: 'a@b.c', final_carrier: 7, auto_detection: false, order_no: 'o1', order_time: '2024-01-02', remark: 'r' }],
+    ]);
   });
-  it('sends auto_detection only when off and no carrier is given', () => {
-    expect(registerItem({ number: 'AB12345', carrier: 3011 }, { ...base, autoDetection: false })).toEqual({ number: 'AB12345', carrier: 3011 });
-    expect(registerItem({ number: 'AB12345' }, base)).toEqual({ number: 'AB12345' });
+
+  it('send auto_detection: true by default when no carrier is given (trk means v2\'s default in every version)', async () => {
+    const fake = createFake();
+    await runRegister({ ...base, numbers: ['AB12345'] }, fake.ctx);
+    await runRegister({ ...base, numbers: ['AB12346'], carrier: 3011 }, fake.ctx);
+    expect(registered(fake)).toEqual([[{ number: 'AB12345', auto_detection: true }], [{ number: 'AB12346', carrier: 3011 }]]);
   });
 });
 
@@ -37,8 +34,9 @@ describe('runRegister', () => {
     const fake = createFake({ global: { output: 'json' } });
     const code = await runRegister({ ...base, numbers: numbers(85), carrier: 3011 }, fake.ctx);
     expect(code).toBe(0);
-    expect(fake.calls.map((c) => (c.body as unknown[]).length)).toEqual([40, 40, 5]);
-    expect(fake.calls.every((c) => c.op === 'register')).toBe(true);
+    expect(registered(fake).map((b) => b.length)).toEqual([40, 40, 5]);
+    // The quota is read first: 85 units must be left.
+    expect(fake.calls[0]?.op).toBe('getquota');
     const out = JSON.parse(fake.io.stdoutText()) as { accepted: { number: string }[]; rejected: unknown[] };
     expect(out.accepted.map((a) => a.number)).toEqual(numbers(85));
     expect(out.rejected).toEqual([]);
@@ -61,7 +59,7 @@ describe('runRegister', () => {
     expect(code).toBe(0);
     expect(fake.io.stdoutText()).toMatch(/RR000000001CN.*rejected.*-18019901.*already registered/);
     expect(fake.io.stderrText()).toContain('registered 2, already registered 1');
-    expect(fake.io.stderrText()).not.toContain('rejected');
+    expect(fake.io.stderrText()).not.toContain('rejected 1');
   });
 
   it('still exits 3 when other rejections come with numbers already registered', async () => {
@@ -80,14 +78,14 @@ describe('runRegister', () => {
     expect(fake.io.stderrText()).toContain('registered 0, already registered 1, rejected 1');
   });
 
-  it('reports a request that failed as a whole in the one error line, without a summary', async () => {
+  it('reports a request that failed as a whole in the one error line, with nothing on stdout', async () => {
     const fake = createFake({
-      handler: () => {
-        throw new Error('invalid API key');
+      handler: (op) => {
+        if (op === 'register') throw new Error('invalid API key');
+        return { code: 0, data: {} };
       },
     });
     await expect(runRegister({ ...base, numbers: numbers(1) }, fake.ctx)).rejects.toThrow('invalid API key');
-    expect(fake.io.stderrText()).toBe('');
     expect(fake.io.stdoutText()).toBe('');
   });
 
@@ -95,19 +93,25 @@ describe('runRegister', () => {
     const fake = createFake();
     const err = await runRegister({ ...base, numbers: ['RR000000001CN', 'no'] }, fake.ctx).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
-    expect((err as UsageError).message).toContain('"no" (argument 2)');
-    expect(fake.calls).toHaveLength(0);
+    expect((err as UsageError).message).toBe('argument 2: number "no" is not 5 to 50 letters, digits or hyphens');
+    expect(registered(fake)).toHaveLength(0);
   });
 
-  it('refuses --dry-run without -f rather than registering for real', async () => {
-    const fake = createFake({ stdin: 'RR000000001CN\n' });
-    await expect(runRegister({ ...base, dryRun: true }, fake.ctx)).rejects.toThrow(/--dry-run works with -f FILE only/);
-    expect(fake.calls).toHaveLength(0);
+  it('--dry-run of a pipe reports, predicts a quota refusal, and registers nothing', async () => {
+    const quota = (left: number) => (op: string) =>
+      op === 'getquota' ? { code: 0, data: { quota_total: 10, quota_used: 10 - left, quota_remain: left, today_used: 0, max_track_daily: 0 } } : { code: 0, data: {} };
+    const fine = createFake({ stdin: 'RR000000001CN\nRR000000002CN\n', handler: quota(5) });
+    expect(await runRegister({ ...base, dryRun: true }, fine.ctx)).toBe(0);
+    expect(fine.io.stderrText()).toContain('quota: 2 units, 5 left');
+    const short = createFake({ stdin: 'RR000000001CN\nRR000000002CN\n', handler: quota(1) });
+    await expect(runRegister({ ...base, dryRun: true }, short.ctx)).rejects.toThrow('not enough quota for stdin: it needs 2 units, 1 are left (1 missing)');
+    expect(registered(fine)).toHaveLength(0);
+    expect(registered(short)).toHaveLength(0);
   });
 
   it('refuses v2.1 fields on v2 before sending anything', async () => {
     const fake = createFake({ version: 'v2' });
-    await expect(runRegister({ ...base, numbers: ['RR000000001CN'], orderNo: 'x' }, fake.ctx)).rejects.toThrow(/cannot register order_no/);
+    await expect(runRegister({ ...base, numbers: ['RR000000001CN'], orderNo: 'x' }, fake.ctx)).rejects.toThrow(/the v2 API cannot send --order-no/);
     expect(fake.calls).toHaveLength(0);
   });
 
@@ -120,26 +124,25 @@ describe('runRegister', () => {
   it('reads NUMBER,CARRIER rows from stdin, the row carrier winning over --carrier', async () => {
     const fake = createFake({ stdin: 'AAA11111,100\nBBB22222\n' });
     await runRegister({ ...base, carrier: 5 }, fake.ctx);
-    expect(fake.calls[0]!.body).toEqual([
+    expect(registered(fake)[0]).toEqual([
       { number: 'AAA11111', carrier: 100 },
       { number: 'BBB22222', carrier: 5 },
     ]);
   });
 
-  it('shows what was done before a failure, then raises it', async () => {
+  it('says what was done before a failure on stderr, raises it, and prints no data', async () => {
     let n = 0;
     const fake = createFake({
       global: { output: 'json' },
-      handler: (_op, body) => {
-        if (n++ === 1) throw new Error('connection reset');
+      handler: (op, body) => {
+        if (op === 'register' && n++ === 1) throw new Error('connection reset');
         return { code: 0, data: { accepted: (body as { number: string }[]).map((i) => ({ number: i.number, carrier: 1 })), rejected: [] } };
       },
     });
     const err = await runRegister({ ...base, numbers: numbers(120) }, fake.ctx).catch((e: unknown) => e);
     expect((err as Error).message).toBe('connection reset');
-    const out = JSON.parse(fake.io.stdoutText()) as { accepted: unknown[] };
-    expect(out.accepted.length).toBeGreaterThan(0);
-    expect(fake.io.stderrText()).toMatch(/no answer for \d+/);
+    expect(fake.io.stdoutText()).toBe('');
+    expect(fake.io.stderrText()).toMatch(/^registered \d+, not done \d+\n$/);
   });
 
   it('does not send when no key is configured', async () => {

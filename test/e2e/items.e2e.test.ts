@@ -83,7 +83,7 @@ describe('register', () => {
   });
 
   it('bad input: a malformed number, a malformed file, a missing file, v2.1 fields on v2', async () => {
-    await expectRefused(['register', 'RR123456789CN', 'no!', '--json'], /^trk: invalid tracking number "no!" \(argument 2\)/);
+    await expectRefused(['register', 'RR123456789CN', 'no!', '--json'], /^trk: argument 2: number "no!" is not 5 to 50 letters, digits or hyphens/);
     const dir = mkdtempSync(path.join(tmpdir(), 'trk-bad-'));
     const bad = path.join(dir, 'bad.txt');
     writeFileSync(bad, 'RR123456789CN\n\u0000\u0001garbage line\nAB\n');
@@ -100,7 +100,7 @@ describe('register', () => {
       expect(emu.requests()).toBe(before);
     }
     await expectRefused(['register', '-f', path.join(dir, 'missing.txt')], /^trk: cannot read .*missing.txt: no such file/);
-    await expectRefused(['register', 'RR123456789CN', '--order-no', 'A1'], /^trk: the v2 API cannot register order_no/);
+    await expectRefused(['register', 'RR123456789CN', '--order-no', 'A1'], /^trk: the v2 API cannot send --order-no: use --api-version v2.1/);
     await expectRefused(['register', 'RR123456789CN', '--lang', 'xx'], /^trk: option '--lang <code>' argument 'xx' is invalid/);
   });
 });
@@ -119,8 +119,10 @@ describe('stop, retrack, delete, push, update, change-carrier, info', () => {
     const ok = await run(['stop', a!, '--csv']);
     expect(ok.code, ok.stderr).toBe(0);
     expect(parseCsv(ok.stdout)).toEqual([expect.objectContaining({ number: a, result: 'accepted' })]);
+    // Stopped already: what stop asks for, so done (exit 0), and shown with the service's code.
     const again = await run(['stop', a!, '--json']);
-    expect(again.code).toBe(3);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain('already stopped 1');
     expect(json(again).rejected).toEqual([expect.objectContaining({ number: a, error: expect.objectContaining({ code: -18019906 }) })]);
   });
 
@@ -130,7 +132,8 @@ describe('stop, retrack, delete, push, update, change-carrier, info', () => {
     expect(ok.stdout).toMatch(new RegExp(`${a}.*accepted`));
     await run(['stop', a!, '-q']);
     const again = await run(['retrack', a!, '--json']);
-    expect(again.code).toBe(3);
+    // Stopped and re-tracked once already: nothing done, so 1.
+    expect(again.code).toBe(1);
     expect(json(again).rejected[0]!.error.code).toBe(-18019905);
   });
 
@@ -139,7 +142,7 @@ describe('stop, retrack, delete, push, update, change-carrier, info', () => {
     expect(ok.code, ok.stderr).toBe(0);
     expect(json(ok).accepted).toEqual([expect.objectContaining({ number: b })]);
     const missing = await run(['update', 'UNREG0000001', '--tag', 'x', '--csv']);
-    expect(missing.code).toBe(3);
+    expect(missing.code).toBe(1);
     expect(parseCsv(missing.stdout)[0]).toMatchObject({ number: 'UNREG0000001', result: 'rejected', error_code: '-18019902' });
     await expectRefused(['update', b!], /^trk: nothing to change: give --tag, --param or --lang/);
   });
@@ -149,7 +152,7 @@ describe('stop, retrack, delete, push, update, change-carrier, info', () => {
     expect(ok.code, ok.stderr).toBe(0);
     expect(json(ok).accepted).toEqual([expect.objectContaining({ number: c, carrier: 190271 })]);
     const missing = await run(['change-carrier', 'UNREG0000002', '--to', '190271', '--json']);
-    expect(missing.code).toBe(3);
+    expect(missing.code).toBe(1);
     expect(json(missing).rejected[0]!.number).toBe('UNREG0000002');
     await expectRefused(['change-carrier', c!], /^trk: nothing to change/);
   });
@@ -171,7 +174,7 @@ describe('stop, retrack, delete, push, update, change-carrier, info', () => {
       [b, 'accepted'],
       ['UNREG0000003', 'rejected'],
     ]);
-    await expectRefused(['info', 'x'], /^trk: invalid tracking number "x"/);
+    await expectRefused(['info', 'x'], /^trk: argument 1: number "x" is not 5 to 50/);
   });
 
   it('push: success queues a notification, rejection for an unregistered number', async () => {
@@ -179,7 +182,7 @@ describe('stop, retrack, delete, push, update, change-carrier, info', () => {
     expect(ok.code, ok.stderr).toBe(0);
     expect(json(ok).accepted[0]!.number).toBe(d);
     const missing = await run(['push', 'UNREG0000004', '--csv']);
-    expect(missing.code).toBe(3);
+    expect(missing.code).toBe(1);
     expect(parseCsv(missing.stdout)[0]).toMatchObject({ number: 'UNREG0000004', result: 'rejected' });
   });
 
@@ -189,7 +192,7 @@ describe('stop, retrack, delete, push, update, change-carrier, info', () => {
     expect(ok.code, ok.stderr).toBe(0);
     expect(parseCsv(ok.stdout)[0]).toMatchObject({ number: d, result: 'accepted' });
     const again = await run(['delete', d!, '--yes', '--json']);
-    expect(again.code).toBe(3);
+    expect(again.code).toBe(1);
     expect(json(again).rejected[0]!.error.code).toBe(-18019902);
   });
 });
@@ -205,7 +208,7 @@ describe('realtime, quota, api', () => {
     expect(fresh.code, fresh.stderr).toBe(0);
     expect(parseCsv(fresh.stdout)[0]).toMatchObject({ number: n, result: 'accepted' });
     const unsupported = await run(['realtime', n, '--carrier', '21051', '--json']);
-    expect(unsupported.code).toBe(3);
+    expect(unsupported.code).toBe(1);
     expect(json(unsupported).rejected[0]!.error.code).toBe(-18019818);
   });
 
@@ -259,24 +262,25 @@ describe('every item command in every format', () => {
   it.each(FORMATS)('%s: success then rejection for register, update, change-carrier, push, stop, retrack, delete', async (format, flags) => {
     const n = numbers(1, `F${format.slice(0, 1).toUpperCase()}`)[0]!;
     const missing = `ZZ${format.toUpperCase()}0000000`;
-    const steps: [string[], string[]][] = [
-      // Registering again counts as already registered (exit 0); a number no carrier claims is rejected.
-      [['register', n, '--carrier', '3011'], ['register', `XX${format.toUpperCase()}0000000`]],
-      [['update', n, '--tag', 'x'], ['update', missing, '--tag', 'x']],
-      [['push', n], ['push', missing]],
-      [['change-carrier', n, '--to', '190271'], ['change-carrier', missing, '--to', '190271']],
-      [['stop', n], ['stop', n]],
-      [['retrack', n], ['retrack', n]],
-      [['delete', n, '--yes'], ['delete', n, '--yes']],
+    // Each step: a success, then a second command the service refuses, with its exit code: 1 when nothing was
+    // done, 0 when the number already is as asked (stopped twice, re-tracked while tracking).
+    const steps: [string[], string[], number][] = [
+      [['register', n, '--carrier', '3011'], ['register', `XX${format.toUpperCase()}0000000`], 1],
+      [['update', n, '--tag', 'x'], ['update', missing, '--tag', 'x'], 1],
+      [['push', n], ['push', missing], 1],
+      [['change-carrier', n, '--to', '190271'], ['change-carrier', missing, '--to', '190271'], 1],
+      [['stop', n], ['stop', n], 0],
+      [['retrack', n], ['retrack', n], 0],
+      [['delete', n, '--yes'], ['delete', n, '--yes'], 1],
     ];
-    for (const [ok, bad] of steps) {
+    for (const [ok, bad, code] of steps) {
       // Push needs a first tracking result.
       if (ok[0] === 'push') await emu.sandbox.advance(DAY);
       const good = await run([...ok, ...flags]);
       expect(good.code, `${ok.join(' ')}: ${good.stderr}`).toBe(0);
       shows(good, format, n, 'accepted');
       const refused = await run([...bad, ...flags]);
-      expect(refused.code, `${bad.join(' ')}: ${refused.stderr}`).toBe(3);
+      expect(refused.code, `${bad.join(' ')}: ${refused.stderr}`).toBe(code);
       shows(refused, format, bad[1]!, 'rejected');
     }
   });

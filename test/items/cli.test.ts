@@ -1,4 +1,4 @@
-// The bulk path through the built CLI: `trk <command> -f FILE` with --dry-run, --rejects, --json, stdin, and
+// The item engine through the built CLI: `trk <command> -f FILE` with --dry-run, --rejects, --json, stdin, and
 // `trk list --number` beyond 200 numbers. `npm run build` first (npm test does).
 
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -31,9 +31,10 @@ describe('trk <command> -f FILE', () => {
     const before = emu.requests();
     const r = await run(['register', '-f', file, '--dry-run', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ operation: 'register', items: 90, requests: 3, perRequest: 40, units: 120 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ operation: 'register', items: 90, requests: 3, perRequest: 40, units: 120, quota: { remaining: expect.any(Number) } });
     expect(r.stderr).toContain('nothing was sent');
-    expect(emu.requests()).toBe(before);
+    // The quota is read, to predict a refusal; nothing else is sent.
+    expect(emu.requests()).toBe(before + 1);
   });
 
   it('registers, writes the rejected rows, prints --json, exits 3', async () => {
@@ -50,7 +51,7 @@ describe('trk <command> -f FILE', () => {
     ]);
     expect(out.rejected.map((x) => x.number)).toEqual(['XX00000077']);
     expect(parseCsv(readFileSync(rejects, 'utf8'))).toEqual([
-      { Number: 'XX00000077', Tag: 'bad one', error_code: '-18019903', error_message: 'carrier cannot be detected' },
+      { Number: 'XX00000077', Tag: 'bad one', input_line: '3', error_code: '-18019903', error_message: 'carrier cannot be detected' },
     ]);
     expect(r.stderr).toMatch(/registered\s+2/);
     expect(r.stderr).toMatch(/-18019903 carrier cannot be detected: 1/);
@@ -73,7 +74,7 @@ describe('trk <command> -f FILE', () => {
     const r = await run(['register', '-f', file]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toEqual([
-      `trk: ${file} line 2: tag longer than 100 characters (101): fix the line and run again; nothing was sent`,
+      `trk: ${file} line 2: tag longer than 100 characters (101): fix it and run again, or pass --skip-invalid to send the rest; nothing was sent`,
     ]);
     expect(emu.requests()).toBe(before);
   });

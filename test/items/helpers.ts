@@ -13,6 +13,9 @@ import { createContext } from '../../src/context-impl.js';
 import { createTestIO, type TestIO } from '../../src/io.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { refusingPrompter } from '../fake-context.js';
+import type { ItemSource } from '../../src/items/source.js';
+import { runItems, type ItemRunOptions } from '../../src/items/run.js';
+import { Readable } from 'node:stream';
 
 export function tempDir(prefix = 'trk-bulk-'): string {
   return mkdtempSync(path.join(tmpdir(), prefix));
@@ -110,4 +113,44 @@ export function registrations(sandbox: RunningSandbox): Map<string, number> {
     out.set(key, (out.get(key) ?? 0) + 1);
   }
   return out;
+}
+
+/** An input held in memory, read like a file named `display`. */
+export function textSource(text: string | Buffer, display = 'in.csv'): ItemSource {
+  const bytes = typeof text === 'string' ? Buffer.from(text) : text;
+  return {
+    kind: 'file',
+    display,
+    name: `/virtual/${display}`,
+    size: bytes.length,
+    open: () => Readable.from([bytes]),
+    head: async () => bytes.subarray(0, 4096).toString('utf8'),
+    locate: (n) => `${display} line ${n}`,
+    assertUnchanged: () => {},
+    isSameFile: () => false,
+    cleanup: async () => {},
+  };
+}
+
+export type RunOptions = Omit<ItemRunOptions, 'client' | 'pacer' | 'flags'> & {
+  file?: string;
+  numbers?: string[];
+  dryRun?: boolean;
+  rejectsFile?: string;
+  restart?: boolean;
+  again?: boolean;
+  skipInvalid?: boolean;
+  columns?: string[];
+};
+
+/** The engine as a command runs it, on the context's client, without progress and with short test pauses. */
+export function runEngine(ctx: Context, opts: RunOptions) {
+  const { file, numbers, dryRun, rejectsFile, restart, again, skipInvalid, columns, ...rest } = opts;
+  return runItems(ctx, {
+    progress: 'none',
+    verifyDelayMs: 0,
+    retryBaseMs: 50,
+    ...rest,
+    flags: { numbers: numbers ?? [], file, dryRun, rejects: rejectsFile, restart, again, skipInvalid, columns },
+  });
 }

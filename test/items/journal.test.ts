@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Journal, journalKey } from '../../src/items/journal.js';
+import { Journal, runKey, type RunIdentity } from '../../src/items/journal.js';
 import { TrkError } from '../../src/errors.js';
 import { tempDir } from './helpers.js';
 
@@ -11,8 +11,16 @@ const outcome = (n: string) => ({
   already: [],
 });
 
+const ID: RunIdentity = {
+  op: 'register',
+  command: 'register',
+  account: { profile: 'default', baseUrl: 'https://api.example', version: 'v2' },
+  input: { kind: 'file', display: 'in.csv', name: '/data/in.csv', digest: 'd1' },
+  options: {},
+};
+
 function open(dir: string, restart = false) {
-  return Journal.open({ dir, key: 'k1', describe: { op: 'register' }, restart });
+  return Journal.open({ dir, identity: ID, restart });
 }
 
 describe('Journal', () => {
@@ -57,13 +65,39 @@ describe('Journal', () => {
     expect(open(dir).outcome(1)).toEqual(outcome('B'));
   });
 
-  it('refuses a journal damaged in the middle', () => {
+  it('does not believe damaged lines: every chunk without a sound done line is then taken as maybe sent', () => {
     const dir = tempDir();
     const j = open(dir);
     j.markSent(0);
+    j.markDone(0, outcome('A'));
+    j.markSent(1);
     j.close();
-    writeFileSync(j.file, `${readFileSync(j.file, 'utf8')}garbage\n{"t":"send","c":1}\n`);
-    expect(() => open(dir)).toThrow(/damaged at line 3/);
+    // Garbage, a done line whose fields have the wrong types, and one with a fractional chunk number.
+    appendFileSync(
+      j.file,
+      'garbage\n{"t":"done","c":2,"a":"x","r":[],"k":[]}\n{"t":"done","c":3,"a":[{"number":"B"}],"r":[null],"k":[]}\n{"t":"send","c":1.5}\n',
+    );
+    const again = open(dir);
+    expect(again.damagedAt).toBe(5);
+    expect(again.isDone(0)).toBe(true);
+    expect(again.outcome(0)).toEqual(outcome('A'));
+    for (const c of [1, 2, 3, 4, 99]) {
+      expect(again.isDone(c)).toBe(false);
+      expect(again.wasSent(c)).toBe(true);
+    }
+    again.close();
+    expect(Journal.inspect(j.file)?.doneItems).toBe(2);
+  });
+
+  it('keeps numbers an account refusal left pending with the outcome of their chunk', () => {
+    const dir = tempDir();
+    const j = open(dir);
+    j.markSent(0);
+    j.markDone(0, { ...outcome('A'), pending: ['RR3', 'RR4'] });
+    j.close();
+    const again = open(dir);
+    expect(again.outcome(0)?.pending).toEqual(['RR3', 'RR4']);
+    again.close();
   });
 
   it('lets one process at a time run an import, and takes over the lock of a dead one', () => {
@@ -86,8 +120,9 @@ describe('Journal', () => {
     j.markSent(3);
     j.markDone(3, outcome('A'));
     j.close();
-    expect(Journal.inspect(dir, 'k1')).toEqual(new Set([3]));
-    expect(Journal.inspect(dir, 'other')).toBeUndefined();
+    expect(Journal.inspect(j.file)?.doneChunks).toEqual(new Set([3]));
+    expect(Journal.inspect(path.join(dir, 'other.jsonl'))).toBeUndefined();
+    expect(Journal.list(dir).map((x) => x.identity)).toEqual([ID]);
     const fresh = open(dir, true);
     expect(fresh.isDone(3)).toBe(false);
     expect(fresh.isFresh).toBe(true);
@@ -95,10 +130,12 @@ describe('Journal', () => {
   });
 
   it('keys journals by everything that makes two runs the same', () => {
-    const a = journalKey({ op: 'register', input: 'file /x 10 1' });
-    expect(journalKey({ op: 'register', input: 'file /x 10 1' })).toBe(a);
-    expect(journalKey({ op: 'register', input: 'file /x 11 1' })).not.toBe(a);
-    expect(journalKey({ op: 'stoptrack', input: 'file /x 10 1' })).not.toBe(a);
-    expect(path.basename(open(tempDir()).file)).toBe('k1.jsonl');
+    const a = runKey(ID);
+    expect(runKey({ ...ID, command: 'other words' })).toBe(a);
+    expect(runKey({ ...ID, input: { ...ID.input, digest: 'd2' } })).not.toBe(a);
+    expect(runKey({ ...ID, op: 'stoptrack' })).not.toBe(a);
+    expect(runKey({ ...ID, options: { defaults: { tag: 'x' } } })).not.toBe(a);
+    expect(runKey({ ...ID, account: { ...ID.account, profile: 'shop-eu' } })).not.toBe(a);
+    expect(path.basename(open(tempDir()).file)).toBe(`${a}.jsonl`);
   });
 });

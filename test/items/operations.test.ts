@@ -1,10 +1,9 @@
-// The same bulk path for the other item operations and for `trk list --number` beyond 200 numbers.
+// The same engine for the other item operations and for `trk list --number` beyond 200 numbers.
 
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runBulkFromFile, type BulkFileOptions } from '../../src/items/run-file.js';
-import { bulkSandbox, numberList, tempDir, testContext, writeInput, type BulkSandbox } from './helpers.js';
+import { bulkSandbox, numberList, runEngine, tempDir, testContext, writeInput, type BulkSandbox, type RunOptions } from './helpers.js';
 
 let env: BulkSandbox | undefined;
 afterEach(async () => {
@@ -17,12 +16,11 @@ async function setup(opts: Parameters<typeof bulkSandbox>[0] = {}) {
   const dir = tempDir();
   const e = env;
   const ctx = () => testContext({ stateDir: path.join(dir, 'state'), settings: { baseUrl: e.sandbox.url, apiKey: e.sandbox.key } });
-  const run = (opts: Omit<BulkFileOptions, 'client' | 'pacer'>) =>
-    runBulkFromFile(ctx(), { progress: 'none', verifyDelayMs: 0, retryBaseMs: 50, ...opts });
+  const run = (opts: RunOptions) => runEngine(ctx(), opts);
   return { e, dir, ctx, run };
 }
 
-describe('bulk operations other than register', () => {
+describe('item operations other than register', () => {
   it('stop, retrack and delete numbers from files, reusing the import file', async () => {
     const { e, dir, run } = await setup();
     const numbers = numberList(60);
@@ -39,9 +37,15 @@ describe('bulk operations other than register', () => {
     expect([...e.sandbox.account.store.values()].every((r) => r.tracking && r.retracked)).toBe(true);
 
     // A second retrack is refused by the service for every number: rejections, exit 3.
-    const twice = await run({ operation: 'retrack', file: list });
-    expect(twice.exitCode).toBe(3);
-    expect(twice.summary?.rejected).toBe(60);
+    // The same file again: remembered, so nothing is sent without --again.
+    const remembered = await run({ operation: 'retrack', file: list });
+    expect(remembered.exitCode).toBe(0);
+    expect(remembered.summary).toBeUndefined();
+    expect(remembered.plan.finishedBefore?.counts.accepted).toBe(60);
+    // Sent again: every number is tracking already, which is what retrack asks for.
+    const twice = await run({ operation: 'retrack', file: list, again: true });
+    expect(twice.exitCode).toBe(0);
+    expect(twice.summary).toMatchObject({ accepted: 0, already: 60, rejected: 0 });
 
     const del = await run({ operation: 'deletetrack', file: list });
     expect(del.summary?.accepted).toBe(60);
@@ -52,9 +56,10 @@ describe('bulk operations other than register', () => {
     const { dir, ctx } = await setup();
     const file = writeInput(dir, 'in.csv', 'number,tag\nRR000000001CN,x\n');
     const c = ctx();
-    const report = await runBulkFromFile(c, { operation: 'stoptrack', file, progress: 'none' });
-    expect(report.exitCode).toBe(3);
-    expect(c.io.stderrText()).toContain(`${file}: tag not used by trk stop: ignored`);
+    const report = await runEngine(c, { operation: 'stoptrack', file });
+    // The number is not registered: rejected, and nothing done at all.
+    expect(report.exitCode).toBe(1);
+    expect(c.io.stderrText()).toContain(`${file}: ignored tag: not used by trk stop`);
   });
 
   it('lost answers of a free operation: sent again, and "already stopped" then counts as done', async () => {

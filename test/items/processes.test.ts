@@ -15,9 +15,9 @@ const child = path.join(here, 'fixtures', 'bulk-child.mjs');
 
 beforeAll(() => {
   // A stale build would test old code: insist on one at least as new as the bulk sources.
-  const built = path.join(root, 'dist', 'bulk', 'run-file.js');
+  const built = path.join(root, 'dist', 'items', 'run.js');
   if (!existsSync(built)) throw new Error('dist/ is missing: run `npm run build` before these tests');
-  const newest = Math.max(...readdirSync(path.join(root, 'src', 'bulk')).map((f) => statSync(path.join(root, 'src', 'bulk', f)).mtimeMs));
+  const newest = Math.max(...readdirSync(path.join(root, 'src', 'items')).map((f) => statSync(path.join(root, 'src', 'items', f)).mtimeMs));
   if (statSync(built).mtimeMs < newest) throw new Error('dist/ is older than src/items: run `npm run build` before these tests');
 });
 

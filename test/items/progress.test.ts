@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createProgress, duration, progressMode } from '../../src/items/progress.js';
-import { summaryLines, type BulkSummary } from '../../src/items/results.js';
 import { createTestIO } from '../../src/io.js';
+import { createProgress, cut, fitBarLine, progressMode } from '../../src/items/progress.js';
+import { exitCodeOf, summaryLines, type RunSummary } from '../../src/items/results.js';
+import { textWidth } from '../../src/output/width.js';
+import { duration } from '../../src/text.js';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -10,11 +12,29 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** What a terminal shows last: the text after the final carriage return and erase. */
+function lastLine(text: string): string {
+  return text.split('\r\x1b[2K').at(-1) ?? '';
+}
+
 describe('progress', () => {
   it('picks a bar on a terminal, lines elsewhere, nothing with --quiet', () => {
     expect(progressMode(createTestIO({ tty: true }), false)).toBe('bar');
     expect(progressMode(createTestIO(), false)).toBe('lines');
     expect(progressMode(createTestIO({ tty: true }), true)).toBe('none');
+  });
+
+  it('shows a spinner with what happens until the first count, never "0/0"', () => {
+    const io = createTestIO({ tty: true, columns: 80 });
+    const p = createProgress(io, { mode: 'bar', label: 'register', ceilingPerSecond: 120, now: () => 0 });
+    p.phase('checking numbers.csv');
+    vi.advanceTimersByTime(500);
+    expect(lastLine(io.stderrText())).toMatch(/^. register checking numbers\.csv$/);
+    p.phase('waiting for the first answer');
+    expect(lastLine(io.stderrText())).toMatch(/^. register waiting for the first answer$/);
+    expect(io.stderrText()).not.toContain('0/0');
+    p.stop();
+    expect(io.stderrText().endsWith('\r\x1b[2K')).toBe(true);
   });
 
   it('draws a bar with counts, rate, ETA and the rate-limit wait', () => {
@@ -25,14 +45,47 @@ describe('progress', () => {
     now = 10_000;
     p.update({ done: 1200, total: 12_000, rejected: 3 });
     vi.advanceTimersByTime(250);
-    let text = io.stderrText();
-    expect(text).toContain('\r\x1b[2Kregister ');
-    expect(text).toContain('1,200/12,000 · 10% · 120/s · ETA 1m 30s · 3 rejected');
+    expect(lastLine(io.stderrText())).toMatch(/^register █+░+ 1,200\/12,000 · 10% · 120\/s · ETA 1m 30s · 3 rejected$/);
     p.waiting('rate limited', now + 3000);
-    text = io.stderrText();
-    expect(text.endsWith('· rate limited, resuming in 3s')).toBe(true);
+    expect(lastLine(io.stderrText()).endsWith('· rate limited, resuming in 3s')).toBe(true);
     p.stop();
-    expect(io.stderrText().endsWith('\r\x1b[2K')).toBe(true);
+  });
+
+  it('never draws a line wider than the terminal: drops the rate, then the ETA, then cuts the message', () => {
+    const parts = {
+      count: '1,640/3,000',
+      percent: '54%',
+      rate: '187/s',
+      eta: 'ETA 7s',
+      rejected: '3 rejected',
+      message: 'service unavailable, resuming in 1s',
+    };
+    const wide = fitBarLine('register', 0.54, parts, 120);
+    expect(wide).toContain('187/s');
+    const at80 = fitBarLine('register', 0.54, parts, 80);
+    expect(textWidth(at80)).toBeLessThanOrEqual(80);
+    expect(at80).not.toContain('187/s');
+    expect(at80).toContain('service unavailable, resuming in 1s');
+    const at60 = fitBarLine('register', 0.54, parts, 60);
+    expect(textWidth(at60)).toBeLessThanOrEqual(60);
+    expect(at60).not.toContain('ETA');
+    const at40 = fitBarLine('register', 0.54, parts, 40);
+    expect(textWidth(at40)).toBeLessThanOrEqual(40);
+    expect(at40.endsWith('…')).toBe(true);
+    expect(cut('abcdef', 4)).toBe('abc…');
+    for (let width = 20; width <= 140; width++) expect(textWidth(fitBarLine('change-carrier', 0.5, parts, width))).toBeLessThanOrEqual(width);
+  });
+
+  it('fits the terminal while waiting, at 80 columns, on every redraw', () => {
+    const io = createTestIO({ tty: true, columns: 80 });
+    let now = 0;
+    const p = createProgress(io, { mode: 'bar', label: 'register', ceilingPerSecond: 120, now: () => now });
+    p.update({ done: 1640, total: 3000, rejected: 0 });
+    now = 16_000;
+    p.waiting('service unavailable', now + 1000);
+    vi.advanceTimersByTime(1000);
+    for (const drawn of io.stderrText().split('\r\x1b[2K').filter(Boolean)) expect(textWidth(drawn)).toBeLessThan(80);
+    p.stop();
   });
 
   it('off a terminal writes a plain line every 30 seconds', () => {
@@ -59,29 +112,30 @@ describe('progress', () => {
   });
 });
 
+const base: RunSummary = {
+  operation: 'register',
+  total: 1000,
+  settled: 990,
+  fromJournal: 400,
+  accepted: 960,
+  verified: 7,
+  already: 20,
+  rejected: 10,
+  rejectedByCode: [
+    { code: -18019903, message: 'carrier cannot be detected', count: 8 },
+    { code: -18010012, message: 'format of invalid', count: 2 },
+  ],
+  invalid: 0,
+  notFound: 0,
+  unsettled: 10,
+  elapsedMs: 65_000,
+  perSecond: 9.07,
+};
+
 describe('summaryLines', () => {
-  it('lists accepted, already registered, rejected by code, and what was not done', () => {
-    const s: BulkSummary = {
-      operation: 'register',
-      total: 1000,
-      settled: 990,
-      fromJournal: 400,
-      accepted: 960,
-      verified: 7,
-      already: 20,
-      rejected: 10,
-      rejectedByCode: [
-        { code: -18019903, message: 'carrier cannot be detected', count: 8 },
-        { code: -18010012, message: 'format of invalid', count: 2 },
-      ],
-      notFound: 0,
-      unsettled: 10,
-      elapsedMs: 65_000,
-      perSecond: 9.07,
-      requests: 26,
-    };
-    expect(summaryLines(s, 'rejects.csv')).toEqual([
-      'register: 1,000 items in 1m 5s (9.1/s), 26 requests',
+  it('counts numbers, says how many of how many when some are not done, and lists outcomes', () => {
+    expect(summaryLines(base, 'rejects.csv')).toEqual([
+      'register: 990 of 1,000 numbers in 1m 5s (9.1/s)',
       '  resumed: 400 done by the interrupted run before',
       '  registered         960  (7 confirmed by looking them up after a lost answer)',
       '  already registered 20',
@@ -89,29 +143,28 @@ describe('summaryLines', () => {
       '    -18019903 carrier cannot be detected: 8',
       '    -18010012 format of invalid: 2',
       '  not done           10',
-      '  rejected rows written to rejects.csv',
+      '  10 rows written to rejects.csv',
     ]);
   });
 
   it('names the trk command the user ran, not the API operation', () => {
-    const s: BulkSummary = {
-      operation: 'stoptrack',
-      total: 5,
-      settled: 5,
-      fromJournal: 0,
-      accepted: 5,
-      verified: 0,
-      already: 0,
-      rejected: 0,
-      rejectedByCode: [],
-      notFound: 0,
-      unsettled: 0,
-      elapsedMs: 1000,
-      perSecond: 5,
-      requests: 1,
-    };
-    expect(summaryLines(s)[0]).toBe('stop: 5 items in 1s (5.0/s), 1 request');
+    const s: RunSummary = { ...base, operation: 'stoptrack', total: 5, settled: 5, fromJournal: 0, accepted: 5, verified: 0, already: 0, rejected: 0, rejectedByCode: [], unsettled: 0, elapsedMs: 1000, perSecond: 5 };
+    expect(summaryLines(s)[0]).toBe('stop: 5 numbers in 1s');
     expect(summaryLines({ ...s, operation: 'gettrackinfo' })[0]).toMatch(/^info: /);
     expect(summaryLines({ ...s, operation: 'changeinfo' })[0]).toMatch(/^update: /);
+    expect(summaryLines({ ...s, operation: 'stoptrack', already: 2, accepted: 3 })).toContain('  already stopped    2');
+  });
+});
+
+describe('exit codes of a run', () => {
+  const z = { accepted: 0, already: 0, rejected: 0, invalid: 0, notFound: 0 };
+  it('0 when every item ended as asked (already in that state counts), 3 when some were rejected, 1 when none was done', () => {
+    expect(exitCodeOf({ ...z, accepted: 3 })).toBe(0);
+    expect(exitCodeOf({ ...z, already: 3 })).toBe(0);
+    expect(exitCodeOf(z)).toBe(0);
+    expect(exitCodeOf({ ...z, accepted: 2, rejected: 1 })).toBe(3);
+    expect(exitCodeOf({ ...z, accepted: 2, invalid: 1 })).toBe(3);
+    expect(exitCodeOf({ ...z, rejected: 2 })).toBe(1);
+    expect(exitCodeOf({ ...z, invalid: 2 })).toBe(1);
   });
 });

@@ -6,7 +6,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 
-import { type ApiVersion, type Operation, operationPath } from '../../src/api/spec.js';
+import { type ApiVersion, type Operation } from '../../src/api/spec.js';
+import { operationPath } from '../../src/api/ops.js';
 import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
 import { type Answer, call } from './http.js';
 

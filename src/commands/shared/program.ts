@@ -92,11 +92,20 @@ function maxLength(what: string, max: number) {
 }
 
 const fileOption = () =>
-  new Option('-f, --file <file>', 'read numbers from a file: CSV with a header (number, carrier, tag, ...) or one number a line (- for stdin)');
-// With -f: the bulk path (src/items/): checked first, journaled, resumable, at the service's ceiling.
-const dryRunOption = () => new Option('--dry-run', 'with -f: check the file and report requests, time and quota; send nothing');
-const restartOption = () => new Option('--restart', 'with -f: ignore the saved progress of an interrupted run of the same file');
-const rejectsOption = () => new Option('--rejects <file>', 'with -f: write the rejected rows here (input columns plus error_code, error_message)');
+  new Option('-f, --file <file>', "read numbers from a file (- for stdin): CSV or TSV with a header (number, carrier, tag, ...), one number a line, or trk's own JSON/NDJSON output");
+// Every source (arguments, a pipe, -f) goes through the item engine (src/items/): checked first, at the service's
+// ceiling, exactly once; files and pipes are also journaled (resumable) and remembered (not sent twice).
+const dryRunOption = () => new Option('--dry-run', 'check the input and report requests, time and the quota a run needs; send nothing');
+const restartOption = () => new Option('--restart', 'start over instead of resuming an interrupted run of the same input');
+const againOption = () => new Option('--again', 'send an input that was fully sent before (runs are remembered, so a re-run does not pay twice)');
+const rejectsOption = () =>
+  new Option('--rejects <file>', 'write rejected and set-aside rows here: the input columns plus input_line, error_code, error_message');
+const skipInvalidOption = () =>
+  new Option('--skip-invalid', 'send the valid rows and set the invalid ones aside (in --rejects FILE, or listed), exit 3');
+const columnOption = () =>
+  new Option('--column <name=field>', 'read the input column NAME as FIELD, e.g. tracking_no=number (repeatable)').argParser(
+    (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+  );
 const carrierOption = (what = 'carrier code or name') => new Option('--carrier <carrier>', what).argParser(carrierArg);
 const numbersArgument = () => new Argument('[numbers...]', 'tracking numbers (or -f FILE, or piped on stdin)');
 
@@ -106,12 +115,26 @@ const flag = (v: unknown): boolean => v === true;
 
 /** Options shared by item commands: numbers from arguments or a file, and an optional carrier (resolved). */
 function itemSource(numbers: string[], o: Raw, carrier: number | undefined) {
-  return { numbers, file: str(o.file), carrier, ...bulkFlags(o) };
+  return { numbers, file: str(o.file), carrier, ...engineFlags(o) };
 }
 
-/** The bulk path's flags (meaningful with -f). */
-function bulkFlags(o: Raw) {
-  return { dryRun: flag(o.dryRun), restart: flag(o.restart), rejects: str(o.rejects) };
+/** The item engine's flags. */
+function engineFlags(o: Raw) {
+  return {
+    dryRun: flag(o.dryRun),
+    restart: flag(o.restart),
+    again: flag(o.again),
+    rejects: str(o.rejects),
+    skipInvalid: flag(o.skipInvalid),
+    columns: Array.isArray(o.column) ? (o.column as string[]) : undefined,
+  };
+}
+
+/** The engine's options, on an item command (reads are not remembered: no --restart or --again). */
+function engineOptions(c: Command, kind: 'write' | 'read' = 'write'): Command {
+  c.addOption(fileOption()).addOption(dryRunOption());
+  if (kind === 'write') c.addOption(restartOption()).addOption(againOption());
+  return c.addOption(rejectsOption()).addOption(skipInvalidOption()).addOption(columnOption());
 }
 
 /** Codes of carrier flags given as codes or names; resolved at run time since a name needs the carrier list. */
@@ -193,12 +216,7 @@ export function buildProgram(invoke: Invoker, version: string): Command {
 // ---- item commands ----
 
 function itemCommands({ cmd, invoke }: Tree): void {
-  cmd('register', 'register tracking numbers for automatic tracking (costs quota)')
-    .addArgument(numbersArgument())
-    .addOption(fileOption())
-    .addOption(dryRunOption())
-    .addOption(restartOption())
-    .addOption(rejectsOption())
+  engineOptions(cmd('register', 'register tracking numbers for automatic tracking (costs quota)').addArgument(numbersArgument()))
     .addOption(carrierOption('carrier code or name (default: detected by the service)'))
     .option('--param <value>', 'extra tracking parameter some carriers need, e.g. US-10001')
     .addOption(new Option('--tag <text>', 'your own tag (at most 100 characters)').argParser(maxLength('a tag', LIMITS.tagMaxLength)))
@@ -234,21 +252,19 @@ function itemCommands({ cmd, invoke }: Tree): void {
       }),
     );
 
-  const simpleItemCommand = (name: 'stop' | 'retrack' | 'delete' | 'push', description: string, example: string) =>
-    cmd(name, description)
-      .addArgument(numbersArgument())
-      .addOption(fileOption())
-      .addOption(dryRunOption())
-      .addOption(restartOption())
-      .addOption(rejectsOption())
-      .addOption(carrierOption('only the record under this carrier, a code or name (default: every carrier the number is registered with)'))
-      .addHelpText('after', `\nExamples:\n${example}`)
-      .action((numbers: string[], o: Raw) =>
-        invoke(async () => {
-          const { runItemAction } = await import('../item-action.js');
-          return async (ctx) => runItemAction(name, itemSource(numbers, o, (await carrierCodes(ctx, carrierFlag(o))).carrier), ctx);
-        }),
-      );
+  const simpleItemCommand = (name: 'stop' | 'retrack' | 'delete' | 'push', description: string, example: string) => {
+    const c = engineOptions(cmd(name, description).addArgument(numbersArgument())).addOption(
+      carrierOption('only the record under this carrier, a code or name (default: every carrier the number is registered with)'),
+    );
+    if (name === 'delete') c.option('--ignore-missing', 'count a number that is not registered as deleted (exit 0) instead of rejected');
+    return c.addHelpText('after', `\nExamples:\n${example}`).action((numbers: string[], o: Raw) =>
+      invoke(async () => {
+        const { runItemAction } = await import('../item-action.js');
+        return async (ctx) =>
+          runItemAction(name, { ...itemSource(numbers, o, (await carrierCodes(ctx, carrierFlag(o))).carrier), ignoreMissing: flag(o.ignoreMissing) }, ctx);
+      }),
+    );
+  };
   simpleItemCommand('stop', 'stop automatic tracking of numbers', '  trk stop RR123456789CN');
   simpleItemCommand('retrack', 'restart tracking of stopped numbers (once per number)', '  trk retrack RR123456789CN');
   simpleItemCommand(
@@ -315,11 +331,7 @@ function itemCommands({ cmd, invoke }: Tree): void {
       }),
     );
 
-  cmd('info', 'show stored tracking details of numbers (gettrackinfo)')
-    .addArgument(numbersArgument())
-    .addOption(fileOption())
-    .addOption(dryRunOption())
-    .addOption(rejectsOption())
+  engineOptions(cmd('info', 'show stored tracking details of numbers (gettrackinfo)').addArgument(numbersArgument()), 'read')
     .addOption(carrierOption('only the record under this carrier (code or name)'))
     .addOption(new Option('--status <status>', 'show only numbers whose latest main status is this').choices(PACKAGE_STATUSES))
     .addOption(
@@ -369,12 +381,7 @@ function itemCommands({ cmd, invoke }: Tree): void {
       }),
     );
 
-  cmd('change-carrier', 'change the carrier or last-mile carrier of numbers (at most 5 times each)')
-    .addArgument(numbersArgument())
-    .addOption(fileOption())
-    .addOption(dryRunOption())
-    .addOption(restartOption())
-    .addOption(rejectsOption())
+  engineOptions(cmd('change-carrier', 'change the carrier or last-mile carrier of numbers (at most 5 times each)').addArgument(numbersArgument()))
     .addOption(new Option('--to <carrier>', 'new carrier code or name').argParser(carrierArg))
     .addOption(
       new Option('--from <carrier>', 'current carrier code or name (needed when the number is registered under several)').argParser(carrierArg),
@@ -392,17 +399,12 @@ function itemCommands({ cmd, invoke }: Tree): void {
             finalTo: ['--final-to', o.finalTo],
             finalFrom: ['--final-from', o.finalFrom],
           });
-          return runChangeCarrier({ numbers, file: str(o.file), ...bulkFlags(o), ...codes }, ctx);
+          return runChangeCarrier({ numbers, file: str(o.file), ...engineFlags(o), ...codes }, ctx);
         };
       }),
     );
 
-  cmd('update', 'change the tag, parameter or translation language of numbers (changeinfo)')
-    .addArgument(numbersArgument())
-    .addOption(fileOption())
-    .addOption(dryRunOption())
-    .addOption(restartOption())
-    .addOption(rejectsOption())
+  engineOptions(cmd('update', 'change the tag, parameter or translation language of numbers (changeinfo)').addArgument(numbersArgument()))
     .addOption(carrierOption('only the record under this carrier (code or name)'))
     .addOption(new Option('--tag <text>', 'new tag').argParser(maxLength('a tag', LIMITS.tagMaxLength)))
     .option('--param <value>', 'new extra tracking parameter')

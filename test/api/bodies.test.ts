@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   changeCarrierBody,
   changeInfoBody,
-  itemsPerRequest,
   numberCarrierBody,
   quotaBody,
   realtimeBody,
@@ -10,7 +9,8 @@ import {
   trackListBody,
   unknownRegisterFields,
   unsupported,
-} from '../../src/api/operations.js';
+} from '../../src/api/bodies.js';
+import { itemsPerRequest } from '../../src/api/ops.js';
 import { UsageError } from '../../src/errors.js';
 
 function usage(fn: () => unknown): UsageError {

@@ -3,15 +3,14 @@
 // never silently dropped: a tag or filter that quietly vanishes would do something the user did not ask.
 
 import { UsageError } from '../errors.js';
+import { operationFields, operationPath, operationSpec } from './ops.js';
 import {
-  LIMITS,
   PACKAGE_STATUSES,
   PUSH_STATUSES,
   TRACKING_STATUSES,
   V1_PACKAGE_STATUS_CODE,
   V1_PUSH_STATE,
   V1_TRACKING_STATE,
-  operationPath,
   type ApiVersion,
   type Operation,
   type PackageStatus,
@@ -27,37 +26,17 @@ import type {
   TrackListFilter,
 } from './types.js';
 
-const OPERATION_NOUN: Partial<Record<Operation, string>> = {
-  getquota: 'quota operation',
-  getRealTimeTrackInfo: 'real-time operation',
-};
-
 /** Throws when `version` lacks `op` (v1 has no getquota and no getRealTimeTrackInfo). */
 export function unsupported(version: ApiVersion, op: Operation): void {
   if (operationPath(version, op) !== undefined) return;
-  throw new UsageError(`the ${version} API has no ${OPERATION_NOUN[op] ?? `${op} operation`}`, 'use --api-version v2');
-}
-
-/** How many items one request of `op` may carry. */
-export function itemsPerRequest(version: ApiVersion, op: Operation): number {
-  if (op === 'getRealTimeTrackInfo') return LIMITS.realtimeItemsPerRequest;
-  // v1 changeinfo takes a single object, not an array.
-  if (op === 'changeinfo' && version === 'v1') return 1;
-  return LIMITS.itemsPerRequest;
+  throw new UsageError(`the ${version} API has no ${operationSpec(op).noun ?? `${op} operation`}`, 'use --api-version v2');
 }
 
 // ---- register ----
 
-const REGISTER_FIELDS_V2 = ['number', 'carrier', 'param', 'tag', 'lang', 'email', 'final_carrier', 'auto_detection'] as const;
-const REGISTER_FIELDS: Readonly<Record<ApiVersion, readonly string[]>> = {
-  v1: ['number', 'carrier', 'param', 'tag', 'final_carrier', 'auto_detection'],
-  v2: REGISTER_FIELDS_V2,
-  'v2.1': [...REGISTER_FIELDS_V2, 'order_no', 'order_time', 'remark'],
-};
-
 /** Fields of `item` (set, not undefined) that `version` cannot register; empty when all are known. */
 export function unknownRegisterFields(version: ApiVersion, item: RegisterRequestItem): string[] {
-  const known = REGISTER_FIELDS[version];
+  const known: readonly string[] = operationFields('register', version);
   return Object.entries(item)
     .filter(([field, value]) => value !== undefined && !known.includes(field))
     .map(([field]) => field);
@@ -126,7 +105,7 @@ export function changeCarrierBody(_version: ApiVersion, items: readonly ChangeCa
 /**
  * changeinfo. v2/v2.1: an array of {number, carrier, items{tag, param, lang}}. v1: ONE object (not an
  * array) that can change the tag only, so param and lang are refused and callers send one item per request
- * (itemsPerRequest gives 1).
+ * (the operation table gives v1 one item per request).
  */
 export function changeInfoBody(version: ApiVersion, items: readonly ChangeInfoRequestItem[]): unknown {
   if (version !== 'v1') {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Chunker, type ChunkRow } from '../../src/items/chunker.js';
-import { checkDefaults, checkValues, LineIndex, ProblemList } from '../../src/items/validate.js';
+import { checkDefaults, checkValues, LineIndex, ProblemList } from '../../src/items/check.js';
 import { UsageError } from '../../src/errors.js';
 
 const v2 = { operation: 'register' as const, version: 'v2' as const };
@@ -52,7 +52,7 @@ describe('checkValues', () => {
     const ci = { operation: 'changeinfo' as const, version: 'v1' as const };
     expect(checkValues({ number: 'RR000000001CN' }, ci).problems).toEqual(['nothing to change (tag)']);
     expect(checkValues({ number: 'RR000000001CN' }, { operation: 'deletetrack', version: 'v1' }).problems).toEqual([
-      'no carrier: the v1 API needs it to delete a number',
+      'the v1 API needs the carrier to delete a number (--carrier, or a carrier column)',
     ]);
   });
 

@@ -3,13 +3,15 @@
 // the rows before it (the same number and carrier twice). Problems are collected with their line numbers over
 // one streaming pass, so a file with a thousand mistakes is fixed in one go rather than one error at a time.
 
-import { LANGUAGES, LIMITS, numberPattern, type ApiVersion } from '../api/spec.js';
+import { commandName } from '../api/ops.js';
+import { API_VERSIONS, LANGUAGES, LIMITS, numberPattern, type ApiVersion } from '../api/spec.js';
 import { UsageError } from '../errors.js';
-import { identityCarrier, operationColumns, type BulkItem, type BulkOperation, type ColumnName, type RowValues } from './fields.js';
-import type { InputLayout, InputRow } from './input.js';
+import { identityCarrier, operationFields, type Item, type ItemField, type ItemOperation, type RowValues } from './fields.js';
+import type { InputLayout, InputRow } from './read.js';
+import { show } from '../output/sanitize.js';
 
 export interface CheckOptions {
-  operation: BulkOperation;
+  operation: ItemOperation;
   version: ApiVersion;
   /**
    * Carrier names → codes (the carriers module's resolver). Names are resolved before a row is checked (see
@@ -26,19 +28,19 @@ export interface Problem {
   message: string;
 }
 
-const CARRIER_COLUMNS = new Set<ColumnName>(['carrier', 'final_carrier', 'carrier_old', 'carrier_new', 'final_carrier_old', 'final_carrier_new']);
+const CARRIER_COLUMNS = new Set<ItemField>(['carrier', 'final_carrier', 'carrier_old', 'carrier_new', 'final_carrier_old', 'final_carrier_new']);
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'y', 'on']);
 const FALSE_WORDS = new Set(['false', '0', 'no', 'n', 'off']);
-const LENGTH_LIMITS: Partial<Record<ColumnName, number>> = {
+const LENGTH_LIMITS: Partial<Record<ItemField, number>> = {
   tag: LIMITS.tagMaxLength,
   email: LIMITS.emailMaxLength,
   remark: LIMITS.remarkMaxLength,
 };
 
 /** Check the values of one row; `item` is set when there is no problem. */
-export function checkValues(values: RowValues, opts: CheckOptions): { item?: BulkItem; problems: string[] } {
+export function checkValues(values: RowValues, opts: CheckOptions): { item?: Item; problems: string[] } {
   const problems: string[] = [];
-  const item: Partial<BulkItem> = {};
+  const item: Partial<Item> = {};
   const number = values.number;
   if (number === undefined) {
     problems.push('no tracking number');
@@ -48,10 +50,12 @@ export function checkValues(values: RowValues, opts: CheckOptions): { item?: Bul
   } else {
     item.number = number;
   }
-  for (const [column, text] of Object.entries(values) as [ColumnName, string][]) {
+  for (const [column, text] of Object.entries(values) as [ItemField, string][]) {
     if (column === 'number') continue;
     if (CARRIER_COLUMNS.has(column)) {
       const code = carrierCode(text);
+      // 0 is how the service says "no carrier" (a list record's final_carrier): the same as an empty cell.
+      if (code === 0) continue;
       if (code === undefined) {
         problems.push(
           opts.resolveCarrier
@@ -97,12 +101,12 @@ export function checkValues(values: RowValues, opts: CheckOptions): { item?: Bul
     problems.push('carrier_new or final_carrier_new is needed');
   }
   if (opts.operation === 'deletetrack' && opts.version === 'v1' && values.carrier === undefined) {
-    problems.push('no carrier: the v1 API needs it to delete a number');
+    problems.push('the v1 API needs the carrier to delete a number (--carrier, or a carrier column)');
   }
   if (opts.operation === 'changeinfo' && values.tag === undefined && values.param === undefined && values.lang === undefined) {
-    problems.push(`nothing to change (${operationColumns('changeinfo', opts.version).slice(2).join(', ')})`);
+    problems.push(`nothing to change (${operationFields('changeinfo', opts.version).slice(2).join(', ')})`);
   }
-  return problems.length > 0 ? { problems } : { item: item as BulkItem, problems };
+  return problems.length > 0 ? { problems } : { item: item as Item, problems };
 }
 
 function carrierCode(text: string): number | undefined {
@@ -111,7 +115,7 @@ function carrierCode(text: string): number | undefined {
 }
 
 /** Columns holding a carrier code (or name). */
-export function isCarrierColumn(column: ColumnName): boolean {
+export function isCarrierColumn(column: ItemField): boolean {
   return CARRIER_COLUMNS.has(column);
 }
 
@@ -120,14 +124,18 @@ export function isCarrierColumn(column: ColumnName): boolean {
  * problem, not one per row.
  */
 export function checkDefaults(defaults: RowValues, opts: CheckOptions): void {
-  const used = operationColumns(opts.operation, opts.version) as readonly string[];
+  const used = operationFields(opts.operation, opts.version) as readonly string[];
   for (const column of Object.keys(defaults)) {
-    if (!used.includes(column)) {
-      throw new UsageError(`--${column.replace(/_/g, '-')} cannot be used with this command and API ${opts.version}`);
-    }
+    if (used.includes(column)) continue;
+    const flag = `--${column.replace(/_/g, '-')}`;
+    const since = API_VERSIONS.find((v) => (operationFields(opts.operation, v) as readonly string[]).includes(column));
+    throw since
+      ? new UsageError(`the ${opts.version} API cannot send ${flag}`, `use --api-version ${since}, or drop ${flag}; nothing was sent`)
+      : new UsageError(`${flag} does not apply to trk ${commandName(opts.operation)}`, `drop ${flag}; nothing was sent`);
   }
   const { problems } = checkValues({ number: 'XXXXX', ...defaults }, opts);
-  const first = problems.find((p) => !p.startsWith('carrier_new or') && !p.startsWith('nothing to change'));
+  // What a row lacks (a new carrier, something to change, v1's carrier to delete) may come from its own cells.
+  const first = problems.find((p) => !p.startsWith('carrier_new or') && !p.startsWith('nothing to change') && !p.startsWith('the v1 API needs the carrier'));
   if (first !== undefined) throw new UsageError(`invalid option: ${first}`);
 }
 
@@ -138,16 +146,17 @@ export function withDefaults(values: RowValues, defaults: RowValues | undefined)
 
 /** Cells beyond the columns the first line set up are a mistake (a stray comma, an unquoted comma in a tag). */
 export function checkWidth(row: InputRow, layout: InputLayout): string | undefined {
-  if (row.cells.length <= layout.header.length) return undefined;
-  const extra = row.cells.slice(layout.header.length);
+  const width = layout.width;
+  if (width === undefined || row.cells.length <= width) return undefined;
+  const extra = row.cells.slice(width);
   if (extra.every((c) => c === '')) return undefined;
-  return layout.kind === 'list'
-    ? `${row.cells.length} values where the first line has ${layout.header.length} (a comma in a number?)`
-    : `${row.cells.length} values but the header names ${layout.header.length} columns (quote values that contain commas)`;
+  return !layout.hasHeader
+    ? `${row.cells.length} values where the first line has ${width} (a comma in a number?)`
+    : `${row.cells.length} values but the header names ${width} columns (quote values that contain commas)`;
 }
 
 /** The duplicate key of an item: number as the service stores it, and the carrier that identifies the record. */
-export function duplicateKey(op: BulkOperation, item: BulkItem): string {
+export function duplicateKey(op: ItemOperation, item: Item): string {
   const carrier = identityCarrier(op, item);
   return `${item.number.toUpperCase()}\u0000${carrier ?? ''}`;
 }
@@ -247,15 +256,9 @@ export class ProblemList {
   }
 
   /** `line 17: tag longer than 100 characters (123)` lines, then `... and N more`. */
-  lines(): string[] {
-    const out = this.shown.map((p) => `line ${p.line}: ${p.message}`);
+  lines(locate: (line: number) => string = (n) => `line ${n}`): string[] {
+    const out = this.shown.map((p) => `${locate(p.line)}: ${p.message}`);
     if (this.count > this.shown.length) out.push(`... and ${this.count - this.shown.length} more`);
     return out;
   }
-}
-
-/** A value from the input, quoted and cut, safe on a terminal line. */
-export function show(value: string): string {
-  const cut = [...value].length > 40 ? `${[...value].slice(0, 37).join('')}...` : value;
-  return JSON.stringify(cut).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -1,9 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runBulkFromFile, type BulkFileOptions } from '../../src/items/run-file.js';
 import { InterruptedError, UsageError } from '../../src/errors.js';
-import { bulkSandbox, numberList, registrations, tempDir, testContext, writeInput, type BulkSandbox } from './helpers.js';
+import { bulkSandbox, numberList, registrations, runEngine, tempDir, testContext, writeInput, type BulkSandbox, type RunOptions } from './helpers.js';
 
 let env: BulkSandbox | undefined;
 afterEach(async () => {
@@ -18,9 +17,9 @@ async function setup(opts: Parameters<typeof bulkSandbox>[0] = {}) {
   return { env, dir, ctx };
 }
 
-/** The real runtime: a client of its own on the context's settings, paced by the shared budget file. */
-function run(ctx: ReturnType<typeof testContext>, opts: Omit<BulkFileOptions, 'client' | 'pacer'>) {
-  return runBulkFromFile(ctx, { progress: 'none', verifyDelayMs: 0, retryBaseMs: 50, ...opts });
+/** The real runtime: the context's client, paced by the shared budget file. */
+function run(ctx: ReturnType<typeof testContext>, opts: RunOptions) {
+  return runEngine(ctx, opts);
 }
 
 /** Every input number registered exactly once, nothing else, and the quota charged once per number. */
@@ -32,7 +31,7 @@ function expectExactlyOnce(e: BulkSandbox, numbers: readonly string[]): void {
   expect(e.sandbox.account.quota.used).toBe(numbers.length);
 }
 
-describe('runBulkFromFile: register', () => {
+describe('runItems: register from a file', () => {
   it('registers every row of a CSV and summarises on stderr', async () => {
     const { env: e, dir, ctx } = await setup();
     const numbers = numberList(90);
@@ -45,7 +44,7 @@ describe('runBulkFromFile: register', () => {
     expectExactlyOnce(e, numbers);
     const tags = [...e.sandbox.account.store.values()].map((r) => r.tag).sort();
     expect(tags).toContain('t89');
-    expect(ctx.io.stderrText()).toMatch(/register: 90 items in .*3 requests/);
+    expect(ctx.io.stderrText()).toMatch(/register: 90 numbers in \d+s\n/);
     expect(ctx.io.stderrText()).toMatch(/registered\s+90/);
     // Complete: the journal is gone.
     expect(readdirSync(path.join(dir, 'state', 'journals'))).toEqual([]);
@@ -89,7 +88,7 @@ describe('runBulkFromFile: register', () => {
     await expect(run(ctx, { operation: 'register', file })).rejects.toThrow('25 problems');
     const lines = ctx.io.stderrText().trim().split('\n');
     expect(lines).toHaveLength(21);
-    expect(lines[20]).toBe(`${file} ... and 5 more`);
+    expect(lines[20]).toBe('... and 5 more');
   });
 
   it('uses a carrier name resolver when one is given', async () => {
@@ -112,9 +111,9 @@ describe('runBulkFromFile: register', () => {
     expect(report.plan).toMatchObject({ items: 100, requests: 3, units: 130, secondsAtCeiling: 1 });
     const text = ctx.io.stderrText();
     expect(text).toContain('100 items in 3 requests');
-    expect(text).toContain('quota: 130 units (30 with a translation language cost 2)');
+    expect(text).toContain('quota: 130 units (30 with a translation language cost 2), 1,000,000 left');
     expect(text).toContain('nothing was sent');
-    expect(e.sandbox.state().requests.total).toBe(0);
+    expect(e.sandbox.state().requests.byOperation).toEqual({ 'v2/getquota': 1 });
   });
 
   it('refuses when the quota cannot cover the file, saying how much is missing', async () => {
@@ -131,7 +130,7 @@ describe('runBulkFromFile: register', () => {
     const { env: e, dir, ctx } = await setup({ maxTrackDaily: 120 });
     const file = writeInput(dir, 'in.txt', `${numberList(150).join('\n')}\n`);
     await expect(run(ctx, { operation: 'register', file })).rejects.toThrow(
-      "it needs 150 units, today's limit of 120 leaves 120 (30 missing)",
+      'it needs 150 units, today leaves 120 (30 missing)',
     );
     expect(e.sandbox.account.store.size).toBe(0);
   });
@@ -160,9 +159,9 @@ describe('runBulkFromFile: register', () => {
     expect(report.exitCode).toBe(3);
     expect(report.summary?.rejectedByCode).toEqual([{ code: -18019903, message: 'carrier cannot be detected', count: 2 }]);
     expect(readFileSync(rejects, 'utf8')).toBe(
-      'Number,Tag,Carrier,error_code,error_message\n' +
-        'XX00000001,two,,-18019903,carrier cannot be detected\n' +
-        'XX00000002,"four ""q""",,-18019903,carrier cannot be detected\n',
+      'Number,Tag,Carrier,input_line,error_code,error_message\n' +
+        'XX00000001,two,,3,-18019903,carrier cannot be detected\n' +
+        'XX00000002,"four ""q""",,5,-18019903,carrier cannot be detected\n',
     );
   });
 
@@ -173,7 +172,7 @@ describe('runBulkFromFile: register', () => {
     for (const rejectsFile of [path.join(dir, 'no-such-folder', 'rejects.csv'), dir]) {
       const err = await run(ctx, { operation: 'register', file, rejectsFile }).catch((x: unknown) => x);
       expect(err).toBeInstanceOf(UsageError);
-      expect((err as UsageError).toLine()).toMatch(/^cannot write the rejects file .*: (no such folder|it is a directory): .*nothing was sent$/);
+      expect((err as UsageError).toLine()).toMatch(/^cannot write the rejects file .*: (no such file or folder|it is a directory): .*nothing was sent$/);
     }
     expect(registrations(e.sandbox).size).toBe(0);
   });
@@ -191,7 +190,7 @@ describe('runBulkFromFile: register', () => {
   });
 });
 
-describe('runBulkFromFile: faults', () => {
+describe('runItems: faults', () => {
   it('lost answers: no number registered twice, none missing', async () => {
     const { env: e, dir, ctx } = await setup({ dropRate: 0.3, seed: 7 });
     const numbers = numberList(400);

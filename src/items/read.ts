@@ -1,0 +1,345 @@
+// Reading an input's rows. The format is detected, not flagged:
+//   - JSON: an array of objects or strings (what `trk list --json` and `trk info --json` print), or one object
+//     per line (NDJSON, what `-o ndjson` prints); keys name the fields;
+//   - tab-separated lines (what trk prints when piped, and spreadsheet exports): with a header row naming fields,
+//     or without one, when the first column is the number and the second, if it holds a carrier code, its
+//     carrier (the shape of `trk list` piped, and of `-o ids`);
+//   - CSV with a header row named after the API's fields, or a plain list (one number a line, or NUMBER,CARRIER).
+// Rows are streamed, so memory stays flat however long the input is. Every row keeps its line number (for
+// messages) and its cells as read (for the rejects file).
+
+import { Transform, type Readable } from 'node:stream';
+import type { ApiVersion } from '../api/spec.js';
+import { UsageError } from '../errors.js';
+import {
+  fieldOfName,
+  misspelled,
+  normaliseName,
+  operationFields,
+  versionIntroducing,
+  type ColumnMapping,
+  type ItemField,
+  type ItemOperation,
+  type RowValues,
+} from './fields.js';
+import type { ItemSource } from './source.js';
+
+export type InputFormat = 'csv' | 'tsv' | 'list' | 'json' | 'arguments';
+
+/** How the cells of a row map to fields. */
+export interface InputLayout {
+  format: InputFormat;
+  /** The header as written (for JSON and header-less input: the fields read). */
+  header: string[];
+  /** The first row names the columns (it is not data). */
+  hasHeader: boolean;
+  /** Cells a row may have; more is a mistake (a stray comma). Undefined: not checked (trk's own wide tables). */
+  width: number | undefined;
+  /** Field of each cell position; undefined = not read by this operation. */
+  columns: (ItemField | undefined)[];
+  /** Columns (or keys) the operation does not use: ignored, with one note. */
+  ignored: string[];
+  /**
+   * Fields the operation takes in another API version but not this one (`order_no` on v2): a row with a value
+   * there is a problem of that row, since sending it without would lose the value.
+   */
+  otherVersion: Map<ItemField, ApiVersion>;
+  /** Said once on stderr about how the input was read (a header-less table). */
+  note?: string;
+}
+
+export interface InputRow {
+  /** Line where the row starts (1-based), or the argument's position. */
+  line: number;
+  /** Cells as read (trimmed). */
+  cells: string[];
+}
+
+export interface OpenedInput {
+  layout: InputLayout;
+  rows: AsyncIterable<InputRow>;
+  /** Stop reading early (closes the file). */
+  close(): void;
+}
+
+export interface ReadOptions {
+  operation: ItemOperation;
+  version: ApiVersion;
+  /** `--column NAME=FIELD`. */
+  mapping?: ColumnMapping | undefined;
+}
+
+/**
+ * Open the rows of a source, for one pass. Unknown-looking columns are a UsageError here. `tap` sees every byte
+ * read (the checking pass hashes the input with it).
+ */
+export async function openRows(source: ItemSource, opts: ReadOptions, tap?: (bytes: Buffer) => void): Promise<OpenedInput> {
+  if (source.args) return argumentRows(source.args, opts);
+  const head = (await source.head()).replace(/^\uFEFF/, '');
+  const stream = tapped(source.open(), tap);
+  const start = head.trimStart()[0];
+  if (start === '[' || start === '{') {
+    const { openJsonRows } = await import('./read-json.js');
+    return openJsonRows(stream, start === '[' ? 'array' : 'lines', source, opts);
+  }
+  const firstLine = head.split(/\r\n|\n|\r/, 1)[0] ?? '';
+  return openDelimitedRows(stream, firstLine.includes('\t') ? 'tsv' : 'csv', source, opts);
+}
+
+/** `stream`, with every chunk shown to `tap` on its way (piped at once, so no byte passes unseen). */
+function tapped(stream: Readable, tap: ((bytes: Buffer) => void) | undefined): Readable {
+  if (!tap) return stream;
+  const through = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      tap(chunk);
+      done(null, chunk);
+    },
+  });
+  stream.on('error', (err) => through.destroy(err));
+  through.on('close', () => stream.destroy());
+  return stream.pipe(through);
+}
+
+function argumentRows(args: readonly string[], opts: ReadOptions): OpenedInput {
+  const layout: InputLayout = { ...listLayout(1, opts), format: 'arguments' };
+  async function* rows(): AsyncGenerator<InputRow> {
+    for (let i = 0; i < args.length; i++) yield { line: i + 1, cells: [(args[i] ?? '').trim()] };
+  }
+  return { layout, rows: rows(), close: () => {} };
+}
+
+async function openDelimitedRows(stream: Readable, format: 'csv' | 'tsv', source: ItemSource, opts: ReadOptions): Promise<OpenedInput> {
+  const { parse } = await import('csv-parse');
+  // A record is bounded (a remark is at most 1000 characters), so an unclosed quote cannot pull the rest of a
+  // large file into memory before it is reported. Blank lines come through as records so that lines can be
+  // counted here (csv-parse's own `info` costs an object per row, which shows in the memory of a million-row
+  // file). Line endings are taken per line: a header written with CRLF above rows with LF is common.
+  const parser = parse({
+    bom: true,
+    relax_column_count: true,
+    skip_empty_lines: false,
+    trim: true,
+    max_record_size: MAX_RECORD_BYTES,
+    record_delimiter: ['\r\n', '\n', '\r'],
+    // trk's tab-separated output never quotes (tabs and newlines in values become spaces).
+    ...(format === 'tsv' ? { delimiter: '\t', quote: false } : {}),
+  });
+  stream.on('error', (err) => parser.destroy(err));
+  stream.pipe(parser);
+  const lines = new LineCounter();
+  const records = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
+
+  const next = async (): Promise<InputRow | undefined> => {
+    for (;;) {
+      let r: IteratorResult<string[]>;
+      try {
+        r = await records.next();
+      } catch (err) {
+        throw csvProblem(err, source, lines);
+      }
+      if (r.done) return undefined;
+      const record = r.value;
+      const line = lines.next(record);
+      // `,,,` is as empty as a blank line.
+      if (record.every((c) => c === '')) continue;
+      return { line, cells: record };
+    }
+  };
+
+  const close = () => {
+    stream.unpipe(parser);
+    parser.destroy();
+    stream.destroy();
+  };
+  let first: InputRow | undefined;
+  let layout: InputLayout;
+  try {
+    first = await next();
+    layout = first === undefined ? listLayout(1, opts) : decideLayout(first, format, source, opts);
+  } catch (err) {
+    close();
+    throw err;
+  }
+  async function* rows(): AsyncGenerator<InputRow> {
+    try {
+      if (first !== undefined && !layout.hasHeader) yield first;
+      for (let row = await next(); row !== undefined; row = await next()) yield row;
+    } finally {
+      close();
+    }
+  }
+  return { layout, rows: rows(), close };
+}
+
+function listLayout(cells: number, opts: ReadOptions): InputLayout {
+  const layout: InputLayout = {
+    format: 'list',
+    header: ['number'],
+    columns: ['number'],
+    hasHeader: false,
+    width: cells,
+    ignored: [],
+    otherVersion: new Map(),
+  };
+  // NUMBER,CARRIER rows given to an operation without carriers (list --number) just have the carrier ignored.
+  if (cells === 2) {
+    layout.header.push('carrier');
+    layout.columns.push(usesField(opts, 'carrier') ? 'carrier' : undefined);
+  }
+  return layout;
+}
+
+function usesField(opts: ReadOptions, field: ItemField): boolean {
+  return (operationFields(opts.operation, opts.version) as readonly string[]).includes(field);
+}
+
+/**
+ * A header row names at least one field. Without one: a single column is a plain list, and two columns are
+ * NUMBER,CARRIER rows (as `trk register -f` has always read them); a wider tab-separated table is trk's own
+ * output (number first, carrier second); anything else needs a header.
+ */
+function decideLayout(first: InputRow, format: 'csv' | 'tsv', source: ItemSource, opts: ReadOptions): InputLayout {
+  const recognised = first.cells.some((cell) => fieldOfName(cell, opts.mapping) !== undefined);
+  if (!recognised) {
+    const carrierish = /^\d*$/.test(first.cells[1] ?? '');
+    if (first.cells.length === 1) return listLayout(1, opts);
+    if (first.cells.length === 2 && /^\d+$/.test(first.cells[1] ?? '')) return listLayout(2, opts);
+    if (format === 'tsv') {
+      const layout: InputLayout = { ...listLayout(carrierish ? 2 : 1, opts), format: 'tsv', width: undefined };
+      const dropped = first.cells.length - layout.columns.length;
+      layout.note =
+        `${source.display}: tab-separated rows without a header: the first column is read as the number` +
+        (layout.columns.length === 2 ? ', the second as the carrier' : '') +
+        (dropped > 0 ? ` (${dropped} more column${dropped === 1 ? '' : 's'} ignored)` : '');
+      return layout;
+    }
+    throw new UsageError(
+      `${source.locate(first.line)}: no header row`,
+      `name the columns in the first line (number, carrier, tag, ...), or give one number per line`,
+    );
+  }
+  return headerLayout(first.cells, format, source.display, opts);
+}
+
+/** The layout of named columns (a header row, or the keys of JSON objects). */
+export function headerLayout(names: readonly string[], format: InputFormat, display: string, opts: ReadOptions): InputLayout {
+  const used = operationFields(opts.operation, opts.version) as readonly string[];
+  const layout: InputLayout = {
+    format,
+    header: [...names],
+    columns: [],
+    hasHeader: true,
+    width: format === 'json' ? undefined : names.length,
+    ignored: [],
+    otherVersion: new Map(),
+  };
+  const typos: string[] = [];
+  const seen = new Set<ItemField>();
+  for (const written of names) {
+    const field = fieldOfName(written, opts.mapping);
+    if (field === undefined) {
+      const near = normaliseName(written) === '' ? undefined : misspelled(written, used);
+      if (near !== undefined) typos.push(`${written} (${near}?)`);
+      else if (normaliseName(written) !== '') layout.ignored.push(written);
+      layout.columns.push(undefined);
+      continue;
+    }
+    if (seen.has(field)) throw new UsageError(`${display}: two columns mean ${field} (${written} and another)`, 'keep one of them, or map them with --column');
+    seen.add(field);
+    if (used.includes(field)) {
+      layout.columns.push(field);
+      continue;
+    }
+    const since = versionIntroducing(field);
+    const otherVersionTakes = since !== undefined && takesInSomeVersion(opts.operation, field);
+    if (otherVersionTakes) {
+      layout.otherVersion.set(field, since as ApiVersion);
+    } else {
+      layout.ignored.push(written);
+    }
+    layout.columns.push(otherVersionTakes ? field : undefined);
+  }
+  if (typos.length > 0) {
+    throw new UsageError(
+      `${display}: unknown column${typos.length === 1 ? '' : 's'} ${typos.join(', ')}`,
+      `rename it to the field it means (fields: ${used.join(', ')}), or map it with --column NAME=FIELD; nothing was sent`,
+    );
+  }
+  if (!layout.columns.includes('number')) {
+    throw new UsageError(`${display}: no number column`, 'name the column of tracking numbers "number", or map it with --column NAME=number');
+  }
+  return layout;
+}
+
+function takesInSomeVersion(op: ItemOperation, field: ItemField): boolean {
+  return (['v1', 'v2', 'v2.1'] as const).some((v) => (operationFields(op, v) as readonly string[]).includes(field));
+}
+
+/**
+ * The values of a row by field (empty cells left out). Cells beyond the header are the checks' concern; a
+ * value for a field of another API version is reported through `otherVersion`.
+ */
+export function rowValues(row: InputRow, layout: InputLayout, otherVersion?: (field: ItemField, version: ApiVersion) => void): RowValues {
+  const values: RowValues = {};
+  layout.columns.forEach((field, i) => {
+    const cell = row.cells[i];
+    if (field === undefined || cell === undefined || cell === '') return;
+    const since = layout.otherVersion.get(field);
+    if (since !== undefined) otherVersion?.(field, since);
+    else values[field] = cell;
+  });
+  return values;
+}
+
+/** `a, b, c and 12 more` for notes about ignored columns. */
+export function listSome(names: readonly string[], max = 5): string {
+  return names.length <= max ? names.join(', ') : `${names.slice(0, max).join(', ')} and ${names.length - max} more`;
+}
+
+/**
+ * Start lines of records: every record starts on the line after the previous one ended (blank lines are
+ * records too), and ends as many lines further as its quoted fields hold line breaks. csv-parse's own count
+ * (in its errors) takes a CRLF inside quotes for two lines; `correct` undoes that for error messages.
+ */
+class LineCounter {
+  #next = 1;
+  #crlfInQuotes = 0;
+
+  next(record: readonly string[]): number {
+    const start = this.#next;
+    let breaks = 0;
+    for (const cell of record) {
+      if (cell.length === 0 || (!cell.includes('\n') && !cell.includes('\r'))) continue;
+      this.#crlfInQuotes += count(cell, /\r\n/g);
+      breaks += count(cell, /\r\n|\r|\n/g);
+    }
+    this.#next = start + breaks + 1;
+    return start;
+  }
+
+  correct(line: number): number {
+    return line - this.#crlfInQuotes;
+  }
+}
+
+function count(text: string, re: RegExp): number {
+  return text.match(re)?.length ?? 0;
+}
+
+const MAX_RECORD_BYTES = 64 * 1024;
+
+const CSV_REASONS: Record<string, string> = {
+  CSV_MAX_RECORD_SIZE: `a row longer than ${MAX_RECORD_BYTES / 1024} KiB (probably a quote that is never closed)`,
+  CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: 'text right after a closing quote',
+  CSV_QUOTE_NOT_CLOSED: 'a quoted field is never closed',
+  INVALID_OPENING_QUOTE: 'a quote inside a field that does not start with one (quote the whole field, doubling inner quotes)',
+  CSV_INVALID_CLOSING_QUOTE: 'text right after a closing quote',
+};
+
+function csvProblem(err: unknown, source: ItemSource, lines: LineCounter): unknown {
+  const e = err as { code?: unknown; lines?: unknown; message?: unknown };
+  if (typeof e?.code !== 'string' || (!e.code.startsWith('CSV_') && e.code !== 'INVALID_OPENING_QUOTE')) return err;
+  const where = typeof e.lines === 'number' ? ` at line ${lines.correct(e.lines)}` : '';
+  const reason = CSV_REASONS[e.code] ?? String(e.message);
+  return new UsageError(`${source.display} is not valid CSV${where}: ${reason}`, 'fix the file; nothing was sent');
+}
