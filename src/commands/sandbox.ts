@@ -3,7 +3,7 @@
 
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import type { SandboxOptions } from '../sandbox/server.js';
+import type { SandboxOptions } from '../sandbox/http/server.js';
 
 export interface SandboxStartOptions {
   /** 0 or absent = a free port. */
@@ -117,7 +117,7 @@ export async function sandboxOptions(opts: SandboxStartOptions, env: NodeJS.Proc
   set('quotaTotal', whole('quota', opts.quota));
   set('maxTrackDaily', whole('daily-cap', opts.dailyCap));
   if (opts.ipAllow !== undefined) {
-    const { ipMatcher } = await import('../sandbox/ip-allow.js');
+    const { ipMatcher } = await import('../sandbox/http/ip-allow.js');
     try {
       ipMatcher(opts.ipAllow);
     } catch (err) {
@@ -138,7 +138,7 @@ export async function sandboxOptions(opts: SandboxStartOptions, env: NodeJS.Proc
  */
 export async function runSandboxStart(opts: SandboxStartOptions, ctx: Context): Promise<void> {
   const options = await sandboxOptions(opts, ctx.env);
-  const { startSandbox } = await import('../sandbox/server.js');
+  const { startSandbox } = await import('../sandbox/http/server.js');
   const sandbox = await startSandbox({
     ...options,
     onError: (err) => ctx.io.err(`trk: sandbox: ${err instanceof Error ? err.message : String(err)}`),

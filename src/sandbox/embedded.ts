@@ -9,9 +9,9 @@
 // moving, and coming back after a week shows one more day rather than every number expired.
 
 import { join } from 'node:path';
-import { DAY } from './account-time.js';
+import { DAY } from './account/time.js';
 import { SANDBOX_STATE_FILE } from './paths.js';
-import { startSandbox } from './server.js';
+import { startSandbox } from './http/server.js';
 
 export const EMBEDDED_SPEED = 60;
 export const EMBEDDED_CATCH_UP_MAX_MS = DAY;

@@ -10,10 +10,10 @@ export {
   type SandboxRequestLog,
   type SandboxState,
   startSandbox,
-} from './server.js';
+} from './http/server.js';
 export { EMBEDDED_SPEED, type EmbeddedSandbox, type EmbeddedSandboxOptions, startEmbeddedSandbox } from './embedded.js';
 export { type ClockState, SimClock } from './clock.js';
-export { type Faults, NO_FAULTS } from './faults.js';
+export { type Faults, NO_FAULTS } from './http/faults.js';
 export { DEFAULT_QUOTA_TOTAL, type SettingsPatch } from './settings.js';
 export { sandboxStateFile } from './paths.js';
 export { removeStateFile, StateFileError } from './state-file.js';

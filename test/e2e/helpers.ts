@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/http/server.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'bin', 'trk.js');

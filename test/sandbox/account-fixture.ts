@@ -1,7 +1,7 @@
 // A fast account for tests: fake clock, fake webhook receiver, and shorthands for requests.
 
 import type { ApiVersion, Operation } from '../../src/api/spec.js';
-import { Account, type AccountSettings, type AccountState, type WebhookDelivery } from '../../src/sandbox/account.js';
+import { Account, type AccountSettings, type AccountState, type WebhookDelivery } from '../../src/sandbox/account/account.js';
 import { sampleNumber } from '../../src/sandbox/world/index.js';
 
 export const START = Date.parse('2026-03-02T10:00:00Z');

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 
 import { type ApiVersion, type Operation, operationPath } from '../../src/api/spec.js';
-import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
+import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/http/server.js';
 import { type Answer, call } from './http.js';
 
 export const START = Date.UTC(2026, 5, 1, 8, 0, 0);

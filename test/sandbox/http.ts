@@ -3,7 +3,7 @@
 
 import { Agent, request } from 'undici';
 import { afterAll } from 'vitest';
-import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
+import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/http/server.js';
 
 export interface Answer {
   status: number;

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/http/server.js';
 import { sampleNumber } from '../../src/sandbox/world/index.js';
 import { call, control } from './http.js';
 

@@ -4,7 +4,7 @@
 
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API_VERSIONS, OPERATIONS, operationPath } from '../../src/api/spec.js';
-import { type RunningSandbox, SANDBOX_KEY } from '../../src/sandbox/server.js';
+import { type RunningSandbox, SANDBOX_KEY } from '../../src/sandbox/http/server.js';
 import { call, register, sandboxStarter } from './http.js';
 import { fixtureJson } from '../fixture-files.js';
 

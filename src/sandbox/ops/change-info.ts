@@ -1,11 +1,11 @@
 // changeinfo: tag, param and lang of registered records (v1: a single object, tag only).
 
 import { type ApiVersion, LIMITS } from '../../api/spec.js';
-import type { AccountCore } from '../account-core.js';
-import { type Envelope, ItemReject, requestError } from '../account-envelope.js';
-import { checkParam } from '../account-param.js';
-import { type Item, arrayItems, isEnvelope, isObject, readLang, readText } from '../account-request.js';
-import type { RecordState } from '../account-types.js';
+import type { AccountCore } from '../account/core.js';
+import { type Envelope, ItemReject, requestError } from '../account/envelope.js';
+import { checkParam } from '../account/param.js';
+import { type Item, arrayItems, isEnvelope, isObject, readLang, readText } from '../account/request.js';
+import type { RecordState } from '../account/types.js';
 import { forEachRecord, numberCarrier } from './items.js';
 
 /**

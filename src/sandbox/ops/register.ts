@@ -1,9 +1,9 @@
 // register: validate each item, settle its carrier (detection, origin), charge the quota, store it.
 
 import { type ApiVersion, LIMITS } from '../../api/spec.js';
-import type { AccountCore } from '../account-core.js';
-import { type Envelope, ItemReject, itemsEnvelope } from '../account-envelope.js';
-import { checkParam } from '../account-param.js';
+import type { AccountCore } from '../account/core.js';
+import { type Envelope, ItemReject, itemsEnvelope } from '../account/envelope.js';
+import { checkParam } from '../account/param.js';
 import {
   type Item,
   arrayItems,
@@ -13,8 +13,8 @@ import {
   readLang,
   readNumber,
   readText,
-} from '../account-request.js';
-import { parseTimeFilter } from '../account-time.js';
+} from '../account/request.js';
+import { parseTimeFilter } from '../account/time.js';
 import { checkFinalCarrier, readPassedCarrier, settleCarrier } from './carrier.js';
 import { rejectItem } from './items.js';
 

@@ -1,9 +1,9 @@
 // Time formats of the service's answers, and the parsing of time filters in requests. Record fields may hold
 // no time yet: these answer null for them, and otherwise format as the world does (world/time.ts).
 
-import { isoAtOffset, v1UtcTime } from './world/time.js';
+import { isoAtOffset, v1UtcTime } from '../world/time.js';
 
-export { utcDay } from './world/time.js';
+export { utcDay } from '../world/time.js';
 
 export const SECOND = 1000;
 export const MINUTE = 60 * SECOND;

@@ -1,6 +1,6 @@
 // The emulator's HTTP transport (node:http, no framework): routing, authentication, the rate limit,
 // injected faults, the simulated clock's tick loop, persistence and the /__sandbox/ control endpoints.
-// Everything a request body means is the account's business (src/sandbox/account.ts).
+// Everything a request body means is the account's business (src/sandbox/account/).
 //
 // Pipeline of an API request, in order:
 //   1. POST /track/{v1|v2|v2.1}/<operation> in the version's exact casing, else 404
@@ -19,16 +19,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { API_VERSIONS, type ApiVersion, OPERATIONS, type Operation, operationPath } from '../api/spec.js';
-import { TrkError } from '../errors.js';
-import { Account } from './account.js';
-import { requestError } from './account-envelope.js';
-import type { AccountSettings, AccountState, WebhookDelivery } from './account-types.js';
-import { SimClock } from './clock.js';
+import { API_VERSIONS, type ApiVersion, OPERATIONS, type Operation, operationPath } from '../../api/spec.js';
+import { TrkError } from '../../errors.js';
+import { Account } from '../account/account.js';
+import { requestError } from '../account/envelope.js';
+import type { AccountSettings, AccountState, WebhookDelivery } from '../account/types.js';
+import { SimClock } from '../clock.js';
 import { type Faults, FaultInjector, parseFaults } from './faults.js';
 import { ipMatcher, isLoopback } from './ip-allow.js';
 import { RateLimiter } from './rate-limit.js';
-import { REFERENCE_LIST_PATHS, sandboxReferenceList } from './reference-lists.js';
+import { REFERENCE_LIST_PATHS, sandboxReferenceList } from '../reference-lists.js';
 import {
   applyAccountSettings,
   DEFAULT_RATE_LIMIT,
@@ -36,11 +36,11 @@ import {
   parseSettingsPatch,
   settingsFromState,
   type SettingsPatch,
-} from './settings.js';
-import { readStateFile, type SandboxStateFile, StateFileError, StateSaver, STATE_FILE_VERSION } from './state-file.js';
+} from '../settings.js';
+import { readStateFile, type SandboxStateFile, StateFileError, StateSaver, STATE_FILE_VERSION } from '../state-file.js';
 import { WebhookSender } from './webhook-sender.js';
 
-export { SANDBOX_KEY } from './settings.js';
+export { SANDBOX_KEY } from '../settings.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_TICK_MS = 1000;

@@ -1,8 +1,8 @@
 // The time metrics of the specification (whole UTC days), from the fields a tracking run stores on a
 // record: gettracklist (v2.1) shows them without building the record's track_info.
 
-import { utcDay } from './account-time.js';
-import type { RecordState } from './account-types.js';
+import { utcDay } from './time.js';
+import type { RecordState } from './types.js';
 
 export interface DayMetrics {
   /** The placeholder `--` when there is no result. */

@@ -4,7 +4,7 @@
 // carrier, param). Plans are not cached: being deterministic, each question plans again, except that a
 // Tracker plans once for a series of tracking runs of one record.
 
-import type { TrackInfo, V1Track } from '../api/types.js';
+import type { TrackInfo, V1Track } from '../../api/types.js';
 import {
   type Detection,
   type Shipment,
@@ -19,11 +19,11 @@ import {
   trackInfoAt,
   v1CountryCode,
   v1TrackAt,
-} from './world/index.js';
-import { DAY } from './account-time.js';
+} from '../world/index.js';
+import { DAY } from './time.js';
 
-export type { Detection, SimCarrier } from './world/index.js';
-export { PARAM_REQUIRED_CODE } from './world/index.js';
+export type { Detection, SimCarrier } from '../world/index.js';
+export { PARAM_REQUIRED_CODE } from '../world/index.js';
 
 /** What identifies a shipment: a record, or the same fields for a number that is not registered. */
 export interface ShipmentRef {
