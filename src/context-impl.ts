@@ -104,7 +104,7 @@ export function createContext(opts: ContextOptions): Context {
       let apiKey = s.apiKey;
       if (s.sandbox) {
         const [{ startEmbeddedSandbox }, { stateDir }] = await Promise.all([
-          import('./sandbox/embedded.js'),
+          import('./sandbox/index.js'),
           import('./config/paths.js'),
         ]);
         const sandbox = await startEmbeddedSandbox(stateDir(env));

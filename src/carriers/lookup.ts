@@ -22,8 +22,8 @@ export interface LoadOptions {
 /** The sandbox's own list when running with --sandbox, else undefined. The emulator is imported only then. */
 async function sandboxList(ctx: Context, name: ListName): Promise<LoadedList | undefined> {
   if (!(await ctx.settings()).sandbox) return undefined;
-  const { sandboxReferenceList } = await import('../sandbox/reference-lists.js');
-  return { name, items: sandboxReferenceList(name), url: 'sandbox', fetchedAt: ctx.now(), origin: 'sandbox' };
+  const { sandboxReferenceList } = await import('../sandbox/index.js');
+  return { name, items: await sandboxReferenceList(name), url: 'sandbox', fetchedAt: ctx.now(), origin: 'sandbox' };
 }
 
 /** A cached copy (any age, no network), or the sandbox's list under --sandbox. */

@@ -3,7 +3,7 @@
 
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import type { SandboxOptions } from '../sandbox/http/server.js';
+import type { SandboxOptions } from '../sandbox/index.js';
 
 export interface SandboxStartOptions {
   /** 0 or absent = a free port. */
@@ -85,7 +85,7 @@ export async function sandboxOptions(opts: SandboxStartOptions, env: NodeJS.Proc
   }
   set('key', opts.key);
   if (opts.webhook !== undefined) {
-    const { checkWebhookUrl } = await import('../sandbox/settings.js');
+    const { checkWebhookUrl } = await import('../sandbox/index.js');
     try {
       out.webhookUrl = checkWebhookUrl(opts.webhook);
     } catch (err) {
@@ -97,7 +97,7 @@ export async function sandboxOptions(opts: SandboxStartOptions, env: NodeJS.Proc
   }
   set('speed', opts.speed);
   if (opts.state !== false) {
-    const { sandboxStateFile } = await import('../sandbox/paths.js');
+    const { sandboxStateFile } = await import('../sandbox/index.js');
     out.stateFile = opts.state ?? sandboxStateFile(env);
   }
   if (opts.start !== undefined) {
@@ -117,7 +117,7 @@ export async function sandboxOptions(opts: SandboxStartOptions, env: NodeJS.Proc
   set('quotaTotal', whole('quota', opts.quota));
   set('maxTrackDaily', whole('daily-cap', opts.dailyCap));
   if (opts.ipAllow !== undefined) {
-    const { ipMatcher } = await import('../sandbox/http/ip-allow.js');
+    const { ipMatcher } = await import('../sandbox/index.js');
     try {
       ipMatcher(opts.ipAllow);
     } catch (err) {
@@ -138,7 +138,7 @@ export async function sandboxOptions(opts: SandboxStartOptions, env: NodeJS.Proc
  */
 export async function runSandboxStart(opts: SandboxStartOptions, ctx: Context): Promise<void> {
   const options = await sandboxOptions(opts, ctx.env);
-  const { startSandbox } = await import('../sandbox/http/server.js');
+  const { startSandbox } = await import('../sandbox/index.js');
   const sandbox = await startSandbox({
     ...options,
     onError: (err) => ctx.io.err(`trk: sandbox: ${err instanceof Error ? err.message : String(err)}`),
@@ -180,8 +180,7 @@ function stopRequested(signal: AbortSignal): Promise<void> {
 
 /** Forget every number, the quota used and the simulated clock: the next start is a fresh account. */
 export async function runSandboxReset(opts: SandboxResetOptions, ctx: Context): Promise<void> {
-  const { sandboxStateFile } = await import('../sandbox/paths.js');
-  const { removeStateFile } = await import('../sandbox/state-file.js');
+  const { removeStateFile, sandboxStateFile } = await import('../sandbox/index.js');
   const path = opts.state ?? sandboxStateFile(ctx.env);
   const removed = await removeStateFile(path);
   ctx.info(removed ? `sandbox reset: removed ${path}` : `sandbox reset: no state at ${path}, nothing to do`);
