@@ -29,8 +29,11 @@ export async function startEmbeddedSandbox(stateDir: string, opts: EmbeddedSandb
   return start(stateDir, opts);
 }
 
-/** One of the reference lists the emulator serves at its res URL paths, parsed. */
+/**
+ * One of the service's reference lists the emulator knows and serves (shipped in data/), parsed. A fresh array
+ * of shared entries: the caller may keep or reorder the array, not change the entries.
+ */
 export async function sandboxReferenceList(name: ListName): Promise<unknown[]> {
   const { sandboxReferenceList: list } = await import('./reference-lists.js');
-  return list(name);
+  return [...list(name)];
 }

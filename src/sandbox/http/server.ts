@@ -28,7 +28,7 @@ import { SimClock } from '../clock.js';
 import { type Faults, FaultInjector, parseFaults } from './faults.js';
 import { ipMatcher, isLoopback } from './ip-allow.js';
 import { RateLimiter } from './rate-limit.js';
-import { REFERENCE_LIST_PATHS, sandboxReferenceList } from '../reference-lists.js';
+import { REFERENCE_LIST_PATHS, referenceListBytes } from '../reference-lists.js';
 import {
   applyAccountSettings,
   DEFAULT_RATE_LIMIT,
@@ -401,24 +401,19 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   };
 
   // ---- reference lists ----
-  // The res URL's two files, so that `--res-url` can point at the sandbox. A res URL is a static host apart from
-  // the API: no key, and none of the API's rate limit, faults or request counts apply. Built once: the world's
-  // carriers and countries never change while it runs.
-  const listBodies = new Map<string, string>();
+  // The res URL's two files, so that `--res-url` can point at the sandbox: the service's lists as shipped, byte
+  // for byte. A res URL is a static host apart from the API: no key, and none of the API's rate limit, faults or
+  // request counts apply.
   const handleReferenceList = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
     const name = REFERENCE_LIST_PATHS.get(path);
     if (name === undefined) throw new Error(`not a reference list path: ${path}`);
     await readBody(req, MAX_BODY_BYTES);
-    let text = listBodies.get(name);
-    if (text === undefined) {
-      text = JSON.stringify(sandboxReferenceList(name));
-      listBodies.set(name, text);
-    }
+    const body = referenceListBytes(name);
     res.writeHead(200, {
       'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': String(Buffer.byteLength(text)),
+      'Content-Length': String(body.length),
     });
-    res.end(req.method === 'HEAD' ? undefined : text);
+    res.end(req.method === 'HEAD' ? undefined : body);
   };
 
   // ---- control endpoints ----
