@@ -173,7 +173,7 @@ export class WebhookQueue {
         : { number: rec.number, carrier: rec.carrier, param: rec.param, tag: rec.tag };
     }
     if (version === 'v1') {
-      return { number: rec.number, tag: rec.tag, track: core.world.v1Track(rec, entry.snapshotMs, now) };
+      return { number: rec.number, tag: rec.tag, track: core.world.v1Track(rec, entry.snapshotMs, now, 'webhook') };
     }
     return {
       number: rec.number,

@@ -10,6 +10,7 @@ import {
   type Shipment,
   type SimCarrier,
   type StatusSnapshot,
+  type V1TrackForm,
   detectCarrier,
   findCarrier,
   fnv1a,
@@ -58,7 +59,7 @@ export interface WorldPort {
     lang?: string,
     opts?: { realtime?: boolean },
   ): TrackInfo;
-  v1Track(ref: ShipmentRef, knownUntilMs: number, nowMs: number): V1Track;
+  v1Track(ref: ShipmentRef, knownUntilMs: number, nowMs: number, form?: V1TrackForm): V1Track;
   v1CountryCode(iso: string | null): number;
   /** Plan start for a real-time query of a number that is not registered (stable over a while). */
   unregisteredStart(number: string, carrier: number, nowMs: number): number;
@@ -92,7 +93,7 @@ export function simWorld(): WorldPort {
       if (opts?.realtime) info.tracking.providers.reverse();
       return info;
     },
-    v1Track: (ref, knownUntil, now) => v1TrackAt(plan(ref), knownUntil, now),
+    v1Track: (ref, knownUntil, now, form) => v1TrackAt(plan(ref), knownUntil, now, form),
     v1CountryCode: (iso) => v1CountryCode(iso),
     unregisteredStart: (number, carrier, now) => {
       // A fixed phase per (number, carrier), so the story does not move with every query.

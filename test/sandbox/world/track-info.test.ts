@@ -308,10 +308,38 @@ describe('v1TrackAt', () => {
       if (key === 'zex' || key === 'z0') continue;
       expect(typeof t[key], key).toBe(typeof value);
     }
-    expect(Object.keys(t.zex as object)).toEqual(expect.arrayContaining(['trN', 'trC']));
+    // zex as the live service sends it in gettrackinfo: the same keys in the same order, of the same types.
+    const zex = t.zex as Record<string, unknown>;
+    const recordedZex = recorded.zex as Record<string, unknown>;
+    expect(Object.keys(zex)).toEqual(Object.keys(recordedZex));
+    for (const [key, value] of Object.entries(recordedZex)) expect(typeof zex[key], `zex.${key}`).toBe(typeof value);
     const event = (t.z1 as Array<Record<string, unknown>>)[0]!;
     expect(Object.keys(event).sort()).toEqual(['a', 'b', 'c', 'd', 'z']);
     expect(event.a).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+  });
+
+  it('gives zex the recorded webhook shape in webhook bodies: numbers, no pickup nor return', () => {
+    const hook = fixtureJson<{ data: { track: { zex: Record<string, unknown> } } }>('webhooks/v1-tracking-updated.json');
+    const plan = planShipment(findNumber(3011, { scenario: 'delivered' })!, 3011, START);
+    const zex = v1TrackAt(plan, START + 60 * DAY, START + 60 * DAY, 'webhook').zex as Record<string, unknown>;
+    expect(Object.keys(zex)).toEqual(Object.keys(hook.data.track.zex));
+    for (const [key, value] of Object.entries(hook.data.track.zex)) expect(typeof zex[key], `zex.${key}`).toBe(typeof value);
+  });
+
+  it('fills zex from the story: first event, transit start, pickup, delivery, latest event', () => {
+    const plan = planShipment(findNumber(3011, { scenario: 'delivered' })!, 3011, START);
+    const end = START + 60 * DAY;
+    const zex = v1TrackAt(plan, end, end).zex as Record<string, unknown>;
+    const events = plan.events;
+    const delivered = events.find((e) => e.subStatus === 'Delivered_Other')!;
+    const pickup = events.find((e) => e.subStatus === 'InTransit_PickedUp');
+    expect(zex).toMatchObject({ trN: '', trC: 0, psex: 4001, pickup: pickup !== undefined, return: 0 });
+    expect(zex.dt).toBe(String(events[0]!.atMs));
+    expect(zex.dtD).toBe(String(delivered.atMs));
+    expect(zex.dtL).toBe(String(events.at(-1)!.atMs));
+    expect(zex.dtP).toBe(String(pickup?.atMs ?? 0));
+    // Before any event every time is 0, and nothing is delivered.
+    expect(v1TrackAt(plan, events[0]!.atMs - 1, end).zex).toMatchObject({ psex: 0, pickup: false, dt: '0', dtL: '0' });
   });
 
   it('splits events by carrier, newest first, and marks the delivery', () => {
