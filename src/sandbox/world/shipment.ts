@@ -566,10 +566,8 @@ function buildShipment(number: string, carrierKey: number, startMs: number, opts
     });
   }
 
-  // Some carriers share only the countries of sender and recipient.
-  const detailed = rng.chance(0.7);
   const recipientPostal = postalCodeFromParam(opts?.param, carrier.param);
-  const recipientBase = detailed ? addressOf(destination.iso, recipientCity) : addressOf(destination.iso, null);
+  const recipientBase = addressOf(destination.iso, recipientCity);
   const recipientAddress =
     recipientPostal !== undefined ? Object.freeze({ ...recipientBase, postal_code: recipientPostal }) : recipientBase;
 
@@ -599,7 +597,7 @@ function buildShipment(number: string, carrierKey: number, startMs: number, opts
     startMs,
     originCountry: origin.iso,
     destinationCountry: destination.iso,
-    shipperAddress: detailed ? addressOf(origin.iso, shipperCity) : addressOf(origin.iso, null),
+    shipperAddress: addressOf(origin.iso, shipperCity),
     recipientAddress,
     route,
     events,

@@ -234,8 +234,9 @@ const EMPTY_ADDRESS: Address = Object.freeze({
 function timeRaw(ms: number, provider: SimCarrier | undefined): TimeRaw {
   const offset = provider?.utcOffsetMinutes ?? 0;
   const { date, time } = localParts(ms, offset);
-  // Postal operators send bare local times; the service adds their headquarters zone (timezone null).
-  return { date, time, timezone: provider && !provider.postal ? offsetText(offset) : null };
+  // The local time as the carrier states it, with the zone it is in (as the service's examples show, postal
+  // operators included).
+  return { date, time, timezone: offsetText(offset) };
 }
 
 const TRANSLATION_LANGS: ReadonlySet<string> = new Set(LANGUAGES);
@@ -358,8 +359,11 @@ export function trackInfoAt(
   const hasResult = count > 0;
   const invalid = snap.subStatus === 'NotFound_InvalidCode';
 
-  // Answers list the destination operator first, then the origin one.
-  const providerKeys = [...shipment.route].reverse();
+  // Answers list the destination operator first, then the origin one; only providers that reported events, as
+  // the live service does (a postal item's destination operator appears with its first event). With no event at
+  // all, the registered carrier alone, so that the answer still says who was asked.
+  const reporting = [...shipment.route].reverse().filter((key) => known.some((e) => e.provider === key));
+  const providerKeys = reporting.length > 0 ? reporting : [shipment.carrier];
   const providers: Provider[] = providerKeys.map((key) => {
     const own = known.filter((e) => e.provider === key);
     const c = carrierOf(key);
