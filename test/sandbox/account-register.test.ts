@@ -48,10 +48,10 @@ describe('register: item errors', () => {
     ['number missing', 'v2', {}, -18010010, 'required data number missing'],
     ['number empty', 'v2', { number: '' }, -18010010, 'required data number missing'],
     ['number not a string', 'v2', { number: 12345678 }, -18010011, 'value of number invalid'],
-    ['number too short', 'v2', { number: '1234' }, -18010012, 'format of 1234 invalid'],
-    ['number too long', 'v2', { number: 'A'.repeat(51) }, -18010012, `format of ${'A'.repeat(51)} invalid`],
-    ['number with a space', 'v2.1', { number: 'AB 123456' }, -18010012, 'format of AB 123456 invalid'],
-    ['hyphen in v1', 'v1', { number: 'RR-123456789CN', carrier: 3011 }, -18010012, 'format of RR-123456789CN invalid'],
+    ['number too short', 'v2', { number: '1234' }, -18010012, "The format of '1234' is invalid."],
+    ['number too long', 'v2', { number: 'A'.repeat(51) }, -18010012, `The format of '${'A'.repeat(51)}' is invalid.`],
+    ['number with a space', 'v2.1', { number: 'AB 123456' }, -18010012, "The format of 'AB 123456' is invalid."],
+    ['hyphen in v1', 'v1', { number: 'RR-123456789CN', carrier: 3011 }, -18010012, "The format of 'RR-123456789CN' is invalid."],
     ['tag over 100', 'v2', { number: CN, tag: long(101) }, -18010011, 'value of tag invalid'],
     ['tag over 100 (v1)', 'v1', { number: CN, tag: long(101), carrier: 3011 }, -18010011, 'value of tag invalid'],
     ['email over 250', 'v2', { number: CN, email: long(251) }, -18010011, 'value of email invalid'],
@@ -87,13 +87,13 @@ describe('register: item errors', () => {
     const t = makeAccount();
     const env = t.v2('register', [{ number: '1234', tag: 'a' }]);
     expect(env.data.rejected).toEqual([
-      { number: '1234', carrier: 0, tag: 'a', error: { code: -18010012, message: 'format of 1234 invalid' } },
+      { number: '1234', carrier: 0, tag: 'a', error: { code: -18010012, message: "The format of '1234' is invalid." } },
     ]);
   });
 
   it('v1 rejected items are {number, error}', () => {
     const env = makeAccount().v1('register', [{ number: '1234' }]);
-    expect(env.data.rejected).toEqual([{ number: '1234', error: { code: -18010012, message: 'format of 1234 invalid' } }]);
+    expect(env.data.rejected).toEqual([{ number: '1234', error: { code: -18010012, message: "The format of '1234' is invalid." } }]);
   });
 
   it('params of the right form are accepted', () => {
@@ -157,6 +157,17 @@ describe('register: accepted items and origin', () => {
     t.v21('register', [{ number: chinaPost(2), order_no: 'SO-2', order_time: '2026-03-01T08:00:00+01:00', remark: 'gift' }]);
     const rec = t.v21('gettracklist', { number: chinaPost(2) }).data.accepted[0];
     expect(rec).toMatchObject({ order_no: 'SO-2', order_time: '2026-03-01T08:00:00+01:00', remark: 'gift' });
+    // order_time is shown as the service writes times: ISO to the second, in the zone it was given in (else UTC).
+    const given: [string, string][] = [
+      ['2026-03-01', '2026-03-01T00:00:00Z'],
+      ['2026-03-01 08:30', '2026-03-01T08:30:00Z'],
+      ['2026-03-01T08:30:15.250-0300', '2026-03-01T08:30:15-03:00'],
+      ['2026-03-01t08:30:00z', '2026-03-01T08:30:00Z'],
+    ];
+    for (const [i, [sent, shown]] of given.entries()) {
+      t.v21('register', [{ number: chinaPost(10 + i), order_time: sent }]);
+      expect(t.v21('gettracklist', { number: chinaPost(10 + i) }).data.accepted[0].order_time, sent).toBe(shown);
+    }
     const first = t.v21('gettracklist', { number: CN }).data.accepted[0];
     expect(first).toMatchObject({ order_no: null, order_time: null, remark: null });
   });
@@ -174,7 +185,7 @@ describe('register: quota', () => {
     t.v2('register', [{ number: CN }]);
     const env = t.v2('register', [{ number: CN, tag: 'again' }]);
     expect(env.data.rejected).toEqual([
-      { number: CN, carrier: 3011, tag: 'again', error: { code: -18019901, message: `number ${CN} already registered` } },
+      { number: CN, carrier: 3011, tag: 'again', error: { code: -18019901, message: `The tracking number '${CN}' has been registered, don't need to repeat registration.` } },
     ]);
     expect(t.v2('getquota', []).data).toMatchObject({ quota_used: 2, today_used: 2 });
   });

@@ -58,7 +58,7 @@ describe('gettrackinfo', () => {
     expect(Object.keys(item)).toEqual(['number', 'tag', 'track']);
     expect(item.track).toMatchObject({ w1: 3011, b: 301 });
     expect(t.v1('gettrackinfo', [{ number: chinaPost(77) }]).data.rejected).toEqual([
-      { number: chinaPost(77), error: { code: -18019902, message: `number ${chinaPost(77)} not registered` } },
+      { number: chinaPost(77), error: { code: -18019902, message: `The tracking number '${chinaPost(77)}' does not register, please register first.` } },
     ]);
   });
 
@@ -155,7 +155,7 @@ describe('getRealTimeTrackInfo', () => {
   const items: [string, Record<string, unknown>, number, string][] = [
     ['bad cacheLevel', { number: DELIVERED, cacheLevel: 2 }, -18010015, 'value 2 of field cacheLevel invalid'],
     ['bad cacheLevel word', { number: DELIVERED, cacheLevel: 'Fast' }, -18010015, 'value Fast of field cacheLevel invalid'],
-    ['malformed number', { number: '12' }, -18010012, 'format of 12 invalid'],
+    ['malformed number', { number: '12' }, -18010012, "The format of '12' is invalid."],
     ['undetectable', { number: 'XX12345678' }, -18019903, 'carrier cannot be detected'],
     ['unsupported carrier', { number: sampleNumber(21051, 1) }, -18019818, 'carrier does not support real time'],
     ['final_carrier on non-postal', { number: sampleNumber(190012, 1), final_carrier: 21051 }, -18010016, formatCodeMessage(-18010016)],

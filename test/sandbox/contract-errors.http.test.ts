@@ -285,7 +285,8 @@ describe('malformed requests: -18010013 in data.errors, for every operation of e
   const wrongShape = (version: ApiVersion, op: Operation): string => {
     if (op === 'gettracklist') return '[]';
     if (op === 'getquota') return '[1]';
-    if (op === 'changeinfo' && version === 'v1') return '[{"number":"RR123456789CN","items":{"tag":"x"}}]';
+    // v1 changeinfo takes one object (or one object in an array): two are the wrong shape.
+    if (op === 'changeinfo' && version === 'v1') return '[{"number":"RR123456789CN","items":{"tag":"x"}},{"number":"RR123456789CN","items":{"tag":"y"}}]';
     return '{"number":"RR123456789CN"}';
   };
   const arrayOp = (version: ApiVersion, op: Operation) => !(op === 'gettracklist' || op === 'getquota' || (op === 'changeinfo' && version === 'v1'));

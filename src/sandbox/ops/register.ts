@@ -14,7 +14,7 @@ import {
   readNumber,
   readText,
 } from '../account/request.js';
-import { parseTimeFilter } from '../account/time.js';
+import { normaliseTime } from '../account/time.js';
 import { checkFinalCarrier, readPassedCarrier, settleCarrier } from './carrier.js';
 import { rejectItem } from './items.js';
 
@@ -48,9 +48,12 @@ function registerItem(core: AccountCore, version: ApiVersion, item: Item): Recor
   const lang = v2 ? (readLang(item) ?? null) : null;
   const v21 = version === 'v2.1';
   const orderNo = v21 ? (readText(item, 'order_no', LIMITS.remarkMaxLength) ?? null) : null;
-  const orderTime = v21 ? (readText(item, 'order_time', 64) ?? null) : null;
-  if (orderTime !== null && orderTime.trim() !== '' && parseTimeFilter(orderTime) === undefined) {
-    throw new ItemReject(-18010011, 'order_time');
+  const orderTimeText = v21 ? (readText(item, 'order_time', 64) ?? null) : null;
+  // Kept as the service shows it: ISO 8601 to the second, in the zone given (see normaliseTime).
+  let orderTime: string | null = null;
+  if (orderTimeText !== null && orderTimeText.trim() !== '') {
+    orderTime = normaliseTime(orderTimeText) ?? null;
+    if (orderTime === null) throw new ItemReject(-18010011, 'order_time');
   }
   const remark = v21 ? (readText(item, 'remark', LIMITS.remarkMaxLength) ?? null) : null;
   const paramField = v2 ? 'param' : 'extra_param';
