@@ -62,7 +62,7 @@ describe('register: item errors', () => {
     ['undetectable number', 'v2', { number: 'XX12345678' }, -18019903, 'carrier cannot be detected'],
     ['unknown code, undetectable', 'v2', { number: 'XX12345678', carrier: 999999 }, -18019910, 'carrier code 999999 incorrect'],
     ['auto_detection off without carrier', 'v2', { number: CN, auto_detection: false }, -18019903, 'carrier cannot be detected'],
-    ['v1 without carrier nor auto_detection', 'v1', { number: CN }, -18019903, 'carrier cannot be detected'],
+    ['auto_detection off, carrier null (absent)', 'v2.1', { number: CN, carrier: null, auto_detection: false }, -18019903, 'carrier cannot be detected'],
     ['final_carrier on a non-postal carrier', 'v2', { number: YANWEN, final_carrier: 21051 }, -18010016, formatCodeMessage(-18010016)],
     ['unknown final_carrier', 'v2', { number: CN, final_carrier: 999999 }, -18019910, 'carrier code 999999 incorrect'],
     ['phone param missing (SF)', 'v2', { number: sampleNumber(100012, 1) }, -18010020, formatCodeMessage(-18010020)],
@@ -128,6 +128,21 @@ describe('register: accepted items and origin', () => {
   it('v1 detects with auto_detection: true', () => {
     const env = makeAccount().v1('register', [{ number: CN, auto_detection: true }]);
     expect(env.data.accepted).toEqual([{ origin: 1, number: CN, carrier: 3011 }]);
+  });
+
+  it('detects a number registered without carrier (absent or 0) unless v2 detection is explicitly off', () => {
+    const t = makeAccount();
+    // v1 without carrier, whatever auto_detection says.
+    expect(t.v1('register', [{ number: chinaPost(30) }]).data.accepted).toEqual([{ origin: 1, number: chinaPost(30), carrier: 3011 }]);
+    expect(t.v1('register', [{ number: chinaPost(31), auto_detection: false }]).data.accepted[0]).toMatchObject({ carrier: 3011 });
+    expect(t.v1('register', [{ number: chinaPost(32), carrier: 0 }]).data.accepted[0]).toMatchObject({ carrier: 3011 });
+    // v2 as clients that send every field with its zero value do: carrier 0 is a wrong code, so it is detected.
+    for (const v of ['v2', 'v21'] as const) {
+      const n = chinaPost(v === 'v2' ? 33 : 34);
+      expect(t[v]('register', [{ number: n, carrier: 0, auto_detection: false }]).data.accepted[0]).toMatchObject({ origin: 1, carrier: 3011 });
+    }
+    // No carrier field at all and detection off: nothing can name the carrier.
+    expect(rejectedCode(t.v2('register', [{ number: chinaPost(35), auto_detection: false }]))).toBe(-18019903);
   });
 
   const origins: [string, Record<string, unknown>, number, number][] = [

@@ -148,7 +148,8 @@ const REGISTER: ErrorRow[] = [
   ...each(VERSIONS, () => ({ op: 'register', code: -18010022, why: 'Toll without date param', body: () => [{ number: fresh(100009), carrier: 100009 }] })),
   // Spec item 8: a repeated registration consumes one unit.
   ...each(VERSIONS, () => ({ op: 'register', code: -18019901, why: 'already registered (one unit charged)', setup: registered(), body: cnIn(3011), names: itsNumber, charged: 1 })),
-  ...each(VERSIONS, () => ({ op: 'register', code: -18019903, why: 'no carrier and detection off', body: (c) => [{ number: c.n, auto_detection: false }] })),
+  // Only v2 and v2.1 can switch detection off (no carrier field, auto_detection false); v1 always detects.
+  ...each(V2_VERSIONS, () => ({ op: 'register', code: -18019903, why: 'no carrier and detection off', body: (c) => [{ number: c.n, auto_detection: false }] })),
   ...each(VERSIONS, () => ({ op: 'register', code: -18019903, why: 'undetectable number', body: () => [{ number: undetectable(), auto_detection: true }] })),
   ...each(VERSIONS, () => ({ op: 'register', code: -18019910, why: 'unknown carrier code, undetectable number', body: () => [{ number: undetectable(), carrier: 999999 }], names: () => [999999] })),
   ...each(VERSIONS, () => ({ op: 'register', code: -18019907, why: 'daily cap reached', own: {}, setup: then(registered(), settings({ maxTrackDaily: 1 })), body: () => [{ number: fresh(), carrier: 3011 }], charged: 0 })),

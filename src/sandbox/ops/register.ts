@@ -61,10 +61,15 @@ function registerItem(core: AccountCore, version: ApiVersion, item: Item): Recor
 
   const passed = readPassedCarrier(item);
   const finalPassed = readCarrierField(item, 'final_carrier') ?? 0;
-  // v2: detection is on unless switched off; v1: it "takes effect only when carrier is not set and
-  // value is true". Without a carrier and without detection nothing can name the carrier: -18019903.
-  const autoDetection = readBoolean(item, 'auto_detection') ?? v2;
-  if (passed === undefined && !autoDetection) throw new ItemReject(-18019903);
+  // Without a carrier (absent or 0) the carrier is detected, unless v2 detection is explicitly switched off:
+  // `auto_detection: false` with no carrier field at all. `carrier: 0` is a code passed, and a wrong one: the
+  // spec ignores auto_detection when a carrier is passed and picks the most likely carrier for a wrong code,
+  // which is what clients sending every field with its zero value (`carrier: 0, auto_detection: false`)
+  // need. v1's auto_detection ("default false; takes effect only when carrier is not set and value is true")
+  // cannot make a number without carrier registrable otherwise, so v1 always detects then.
+  const autoDetection = readBoolean(item, 'auto_detection');
+  const carrierField = item.carrier !== undefined && item.carrier !== null;
+  if (v2 && autoDetection === false && !carrierField) throw new ItemReject(-18019903);
   const detected = settleCarrier(core, number, passed);
   const carrier = detected.carrier;
 
