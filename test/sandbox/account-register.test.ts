@@ -195,14 +195,25 @@ describe('register: accepted items and origin', () => {
 });
 
 describe('register: quota', () => {
-  it('a duplicate is refused -18019901 and still charged one unit', () => {
+  it('a duplicate is refused -18019901 and not charged', () => {
     const t = makeAccount();
     t.v2('register', [{ number: CN }]);
     const env = t.v2('register', [{ number: CN, tag: 'again' }]);
     expect(env.data.rejected).toEqual([
       { number: CN, carrier: 3011, tag: 'again', error: { code: -18019901, message: `The tracking number '${CN}' has been registered, don't need to repeat registration.` } },
     ]);
-    expect(t.v2('getquota', []).data).toMatchObject({ quota_used: 2, today_used: 2 });
+    expect(t.v2('getquota', []).data).toMatchObject({ quota_used: 1, today_used: 1 });
+  });
+
+  it('registering the same two numbers twice uses two units, not four; after a deletion it is charged again', () => {
+    const t = makeAccount();
+    const two = [{ number: CN }, { number: chinaPost(2) }];
+    expect(t.v2('register', two).data.accepted).toHaveLength(2);
+    expect(t.v2('register', two).data.rejected.map((r: Json) => r.error.code)).toEqual([-18019901, -18019901]);
+    expect(t.v2('getquota', []).data.quota_used).toBe(2);
+    t.v2('deletetrack', [{ number: CN }]);
+    expect(t.v2('register', two).data.accepted).toHaveLength(1);
+    expect(t.v2('getquota', []).data.quota_used).toBe(3);
   });
 
   it('duplicates inside one request', () => {
@@ -210,7 +221,7 @@ describe('register: quota', () => {
     const env = t.v2('register', [{ number: CN }, { number: CN }]);
     expect(env.data.accepted).toHaveLength(1);
     expect(env.data.rejected[0].error.code).toBe(-18019901);
-    expect(t.v2('getquota', []).data.quota_used).toBe(2);
+    expect(t.v2('getquota', []).data.quota_used).toBe(1);
   });
 
   it('the same number under another carrier is a new record', () => {
@@ -221,11 +232,11 @@ describe('register: quota', () => {
     expect(t.v2('gettracklist', {}).page.data_total).toBe(2);
   });
 
-  it('quota exhausted → -18019908 (checked before the duplicate)', () => {
+  it('quota exhausted → -18019908 (a duplicate is still named as such: it would cost nothing)', () => {
     const t = makeAccount({ settings: { quotaTotal: 1 } });
     expect(t.v2('register', [{ number: CN }]).data.accepted).toHaveLength(1);
     expect(rejectedCode(t.v2('register', [{ number: chinaPost(2) }]))).toBe(-18019908);
-    expect(rejectedCode(t.v2('register', [{ number: CN }]))).toBe(-18019908);
+    expect(rejectedCode(t.v2('register', [{ number: CN }]))).toBe(-18019901);
     expect(t.v2('getquota', []).data).toMatchObject({ quota_total: 1, quota_used: 1, quota_remain: 0 });
   });
 

@@ -146,8 +146,8 @@ const REGISTER: ErrorRow[] = [
   ...each(VERSIONS, () => ({ op: 'register', code: -18010019, why: 'DPD UK without postcode param', body: () => [{ number: fresh(100010), carrier: 100010 }] })),
   ...each(VERSIONS, () => ({ op: 'register', code: -18010020, why: 'SF Express without phone param', body: () => [{ number: fresh(100012), carrier: 100012 }] })),
   ...each(VERSIONS, () => ({ op: 'register', code: -18010022, why: 'Toll without date param', body: () => [{ number: fresh(100009), carrier: 100009 }] })),
-  // Spec item 8: a repeated registration consumes one unit.
-  ...each(VERSIONS, () => ({ op: 'register', code: -18019901, why: 'already registered (one unit charged)', setup: registered(), body: cnIn(3011), names: itsNumber, charged: 1 })),
+  // A rejected item is never charged: quota is charged when a number is accepted (state table).
+  ...each(VERSIONS, () => ({ op: 'register', code: -18019901, why: 'already registered (not charged)', setup: registered(), body: cnIn(3011), names: itsNumber, charged: 0 })),
   // Only v2 and v2.1 can switch detection off (no carrier field, auto_detection false); v1 always detects.
   ...each(V2_VERSIONS, () => ({ op: 'register', code: -18019903, why: 'no carrier and detection off', body: (c) => [{ number: c.n, auto_detection: false }] })),
   ...each(VERSIONS, () => ({ op: 'register', code: -18019903, why: 'undetectable number', body: () => [{ number: undetectable(), auto_detection: true }] })),

@@ -34,9 +34,10 @@ export function register(core: AccountCore, version: ApiVersion, body: unknown):
 }
 
 /**
- * Order of the checks: field formats, carrier (existence, detection, final carrier, param), quota, and
- * last the duplicate check. A duplicate is refused after the quota was charged: "repeated registration of
- * the same number with the same carrier consumes one quota unit".
+ * Order of the checks: field formats, carrier (existence, detection, final carrier, param), the duplicate
+ * check, then the quota. A rejected item is never charged: the state table charges quota when a number is
+ * accepted, and "registering again charges quota again" after a deletion only makes sense if a repeat while
+ * registered is not charged.
  */
 function registerItem(core: AccountCore, version: ApiVersion, item: Item): Record<string, unknown> {
   const number = readNumber(item, version, true);
@@ -76,10 +77,10 @@ function registerItem(core: AccountCore, version: ApiVersion, item: Item): Recor
   try {
     checkFinalCarrier(core, carrier, finalPassed);
     const paramValue = checkParam(carrier, param, paramField);
+    if (core.store.get(number, carrier.key)) throw new ItemReject(-18019901, number);
     // A translation costs one more unit when the first result arrives: room for both is needed now.
     if (lang !== null) core.quota.check(2);
     core.quota.charge(1);
-    if (core.store.get(number, carrier.key)) throw new ItemReject(-18019901, number);
     core.addRecord({
       number,
       carrier: carrier.key,
