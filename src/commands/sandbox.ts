@@ -52,6 +52,8 @@ export interface SandboxStartOptions {
   tick?: number;
   /** Seed of the fault generator, to replay a rehearsal exactly. */
   seed?: number;
+  /** days_after_order 0 instead of "--" for numbers without a result. */
+  numericMetrics?: boolean;
 }
 
 export interface SandboxResetOptions {
@@ -129,6 +131,7 @@ export async function sandboxOptions(opts: SandboxStartOptions, env: NodeJS.Proc
   set('realtimeAllowed', opts.realtime);
   set('tickMs', whole('tick', opts.tick, 1));
   set('seed', whole('seed', opts.seed));
+  set('numericMetrics', opts.numericMetrics);
   return out;
 }
 

@@ -45,6 +45,7 @@ describe('sandboxOptions', () => {
         ipAllow: ['127.0.0.1'],
         realtime: false,
         start: '2026-06-01T00:00:00Z',
+        numericMetrics: true,
       },
       { TRK_STATE_DIR: dir },
     );
@@ -61,6 +62,7 @@ describe('sandboxOptions', () => {
       maxTrackDaily: 10,
       ipAllowList: ['127.0.0.1'],
       realtimeAllowed: false,
+      numericMetrics: true,
     });
     expect((await sandboxOptions({ state: false }, {})).stateFile).toBeUndefined();
     expect((await sandboxOptions({ state: '/x/y.json' }, {})).stateFile).toBe('/x/y.json');

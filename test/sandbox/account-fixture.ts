@@ -40,7 +40,9 @@ export interface TestAccount {
   v1(op: Operation, body: unknown): Json;
 }
 
-export function makeAccount(opts: { settings?: Partial<AccountSettings>; state?: AccountState; start?: number } = {}): TestAccount {
+export function makeAccount(
+  opts: { settings?: Partial<AccountSettings>; state?: AccountState; start?: number; numericMetrics?: boolean } = {},
+): TestAccount {
   let now = opts.start ?? START;
   const t: TestAccount = {
     account: undefined as unknown as Account,
@@ -67,6 +69,7 @@ export function makeAccount(opts: { settings?: Partial<AccountSettings>; state?:
         t.sent.push(d);
         return t.webhookStatus(d);
       },
+      ...(opts.numericMetrics === undefined ? {} : { numericMetrics: opts.numericMetrics }),
     },
     opts.state,
   );

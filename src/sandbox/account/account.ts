@@ -17,7 +17,7 @@ import type {
   WebhookEventName,
 } from './types.js';
 import { WebhookQueue } from './webhooks.js';
-import { type RunSummary, type Tracker, type WorldPort, simWorld } from './world.js';
+import { type RunSummary, type Tracker, type WorldPort, simWorld, withNumericMetrics } from './world.js';
 import { RECORD_COLUMNS, columnIndex, decodeRecord, emptyResult, encodeRecord } from './persist.js';
 import { MinHeap } from '../min-heap.js';
 import { changeCarrier } from '../ops/change-carrier.js';
@@ -46,6 +46,8 @@ export interface AccountOptions {
   deliver: (d: WebhookDelivery) => Promise<number>;
   /** The simulated carriers and shipments; replaceable in tests. */
   world?: WorldPort;
+  /** days_after_order 0 instead of the spec's `--` when there is no result; default false. */
+  numericMetrics?: boolean;
 }
 
 /** An entry of the run schedule; stale when the record is gone, re-registered or rescheduled. */
@@ -60,6 +62,7 @@ export class Account implements AccountCore {
   readonly store = new RecordStore();
   readonly quota: Quota;
   readonly world: WorldPort;
+  readonly numericMetrics: boolean;
   readonly #now: () => number;
   readonly #runs = new MinHeap<RunEntry>((e) => e.dueMs);
   readonly #webhooks: WebhookQueue;
@@ -68,7 +71,9 @@ export class Account implements AccountCore {
   constructor(opts: AccountOptions, state?: AccountState) {
     this.settings = opts.settings;
     this.#now = opts.now;
-    this.world = opts.world ?? simWorld();
+    this.numericMetrics = opts.numericMetrics ?? false;
+    const world = opts.world ?? simWorld();
+    this.world = this.numericMetrics ? withNumericMetrics(world) : world;
     this.quota = new Quota(() => this.settings, this.#now);
     this.#webhooks = new WebhookQueue(this, opts.deliver);
     if (state) this.#restore(state);

@@ -13,6 +13,8 @@ export interface AccountCore {
   readonly store: RecordStore;
   readonly quota: Quota;
   readonly world: WorldPort;
+  /** days_after_order is 0 instead of `--` when there is no result (see metrics.ts). */
+  readonly numericMetrics: boolean;
   /** Create, store and schedule a record registered now. */
   addRecord(init: NewRecord): RecordState;
   /** Delete a record and forget its schedules. */

@@ -47,7 +47,7 @@ export function v2ListRecord(core: AccountCore, rec: RecordState, version: ApiVe
     remark: rec.remark,
     latest_event_time: isoWithOffset(rec.lastEventMs, offset),
     latest_event_info: rec.latestEventInfo,
-    ...dayMetrics(rec, now),
+    ...dayMetrics(rec, now, core.numericMetrics),
     delievery_time: isoUtc(rec.deliveredMs),
     // "Empty when the carrier's events are too incomplete to give it."
     pickup_time: isoUtc(rec.pickupMs) ?? '',

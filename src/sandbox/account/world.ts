@@ -102,3 +102,15 @@ export function simWorld(): WorldPort {
     },
   };
 }
+
+/** The same world with days_after_order 0 instead of `--` in track_info (the emulator's numericMetrics option). */
+export function withNumericMetrics(world: WorldPort): WorldPort {
+  return {
+    ...world,
+    trackInfo: (...args) => {
+      const info = world.trackInfo(...args);
+      if (info.time_metrics.days_after_order === '--') info.time_metrics.days_after_order = 0;
+      return info;
+    },
+  };
+}

@@ -77,6 +77,11 @@ export interface SandboxOptions extends Partial<Faults> {
   tickMs?: number;
   /** Seed of the fault generator, for replayable rehearsals. */
   seed?: number;
+  /**
+   * days_after_order 0 instead of the spec's `--` for numbers without a result, for clients whose typed
+   * decoders cannot take a string there. Default false (spec-literal). Not persisted.
+   */
+  numericMetrics?: boolean;
   /** Sends a webhook; default an HTTP POST (undici), 0 on network failure or timeout. */
   deliver?: (delivery: WebhookDelivery) => Promise<number>;
   /** Errors of background work (state saves, ticks, the account); default ignored. */
@@ -195,7 +200,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const deliver = opts.deliver ?? ((d: WebhookDelivery) => deliveries.send(d));
   let account: Account;
   try {
-    account = new Account({ settings, now: () => clock.now(), deliver }, saved?.account as AccountState | undefined);
+    account = new Account(
+      { settings, now: () => clock.now(), deliver, numericMetrics: opts.numericMetrics ?? false },
+      saved?.account as AccountState | undefined,
+    );
   } catch (err) {
     if (saved && opts.stateFile !== undefined) throw new StateFileError(opts.stateFile, 'holds an account this trk cannot read', err);
     throw err;
