@@ -26,7 +26,7 @@ import { requestError } from '../account/envelope.js';
 import type { AccountSettings, AccountState, WebhookDelivery } from '../account/types.js';
 import { SimClock } from '../clock.js';
 import { type Faults, FaultInjector, parseFaults } from './faults.js';
-import { ipMatcher, isLoopback } from './ip-allow.js';
+import { ipMatcher } from './ip-allow.js';
 import { RateLimiter } from './rate-limit.js';
 import { REFERENCE_LIST_PATHS, referenceListBytes } from '../reference-lists.js';
 import {
@@ -39,6 +39,8 @@ import {
 } from '../settings.js';
 import { readStateFile, type SandboxStateFile, StateFileError, StateSaver, STATE_FILE_VERSION } from '../state-file.js';
 import { WebhookSender } from './webhook-sender.js';
+import { controlHandler } from './control.js';
+import { ClientGone, httpError, isJsonContentType, readBody, sendJson, urlHost } from './wire.js';
 
 export { SANDBOX_KEY } from '../settings.js';
 
@@ -160,11 +162,6 @@ const ROUTES: ReadonlyMap<string, Route> = new Map(
     }),
   ),
 );
-
-/** Body of HTTP-level refusals, in the shape the live service uses for 401: `code` is the HTTP status. */
-function httpError(status: number, code: number, message: string): Record<string, unknown> {
-  return { code: status, data: { errors: [{ code, message }] } };
-}
 
 // Messages in the service's own wording (the 401 -18010002 one is the live service's).
 const AUTH_MESSAGES = {
@@ -291,15 +288,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const count = (status: number): void => {
     stats.byStatus[status] = (stats.byStatus[status] ?? 0) + 1;
   };
-  const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
-    const text = JSON.stringify(body);
-    res.writeHead(status, {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': String(Buffer.byteLength(text)),
-      ...headers,
-    });
-    res.end(text);
-  };
+  const send = sendJson;
   /** An API answer: counted, after the injected latency. */
   const answer = async (
     res: ServerResponse,
@@ -425,61 +414,25 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   };
 
   // ---- control endpoints ----
-  const handleControl = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
-    if (!isLoopback(req.socket.remoteAddress)) {
-      send(res, 403, { error: 'the control endpoints answer loopback callers only' });
-      return;
-    }
-    const raw = await readBody(req, MAX_BODY_BYTES);
-    if (raw === undefined) {
-      send(res, 413, { error: 'body too large' });
-      return;
-    }
-    let input: unknown = {};
-    if (raw.length > 0) {
-      try {
-        input = JSON.parse(raw.toString('utf8'));
-      } catch {
-        send(res, 400, { error: 'the body is not JSON' });
-        return;
-      }
-    }
-    try {
-      switch (`${req.method} ${path}`) {
-        case 'GET /__sandbox/state':
-          break;
-        case 'POST /__sandbox/advance':
-          await advance(advanceMs(input, clock.now()));
-          break;
-        case 'POST /__sandbox/faults':
-          injector.set(parseFaults(input));
-          break;
-        case 'POST /__sandbox/settings':
-          setSettings(parseSettingsPatch(input));
-          break;
-        case 'POST /__sandbox/reset': {
-          // Records, queue and counters go; console settings, clock and faults stay.
-          const kept = { ...account.settings, ipAllowList: [...account.settings.ipAllowList] };
-          account.reset();
-          applyAccountSettings(account.settings, kept);
-          stats = emptyStats();
-          limiter.reset();
-          saver?.changed();
-          break;
-        }
-        default:
-          send(res, 404, { error: `no control endpoint ${req.method ?? ''} ${path}` });
-          return;
-      }
-    } catch (err) {
-      if (err instanceof RangeError) {
-        send(res, 400, { error: err.message });
-        return;
-      }
-      throw err;
-    }
-    send(res, 200, state());
-  };
+  const handleControl = controlHandler(
+    {
+      state,
+      now: () => clock.now(),
+      advance,
+      setFaults: (input) => injector.set(parseFaults(input)),
+      setSettings: (input) => setSettings(parseSettingsPatch(input)),
+      reset: () => {
+        // Records, queue and counters go; console settings, clock and faults stay.
+        const kept = { ...account.settings, ipAllowList: [...account.settings.ipAllowList] };
+        account.reset();
+        applyAccountSettings(account.settings, kept);
+        stats = emptyStats();
+        limiter.reset();
+        saver?.changed();
+      },
+    },
+    MAX_BODY_BYTES,
+  );
 
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
@@ -595,21 +548,6 @@ function faultOptions(opts: SandboxOptions): Record<string, unknown> {
   return out;
 }
 
-/** `{"seconds": N}`, `{"ms": N}` or `{"until": "<ISO time>"}` → ms to advance. */
-function advanceMs(input: unknown, now: number): number {
-  if (typeof input !== 'object' || input === null) throw new RangeError('advance takes {"seconds": N} or {"until": "<ISO time>"}');
-  const { seconds, ms, until } = input as Record<string, unknown>;
-  if (typeof seconds === 'number' && seconds >= 0 && Number.isFinite(seconds)) return seconds * 1000;
-  if (typeof ms === 'number' && ms >= 0 && Number.isFinite(ms)) return ms;
-  if (typeof until === 'string') {
-    const target = Date.parse(until);
-    if (!Number.isFinite(target)) throw new RangeError(`"${until}" is not a time`);
-    if (target < now) throw new RangeError(`${until} is in the simulated past; the clock never runs back`);
-    return target - now;
-  }
-  throw new RangeError('advance takes {"seconds": N >= 0}, {"ms": N >= 0} or {"until": "<ISO time>"}');
-}
-
 let matcherCache: { joined: string; match: (a: string) => boolean } | undefined;
 
 function ipAllowed(list: readonly string[], address: string): boolean {
@@ -619,41 +557,3 @@ function ipAllowed(list: readonly string[], address: string): boolean {
   return matcherCache.match(address);
 }
 
-function isJsonContentType(value: string | undefined): boolean {
-  if (value === undefined) return false;
-  return value.split(';', 1)[0]?.trim().toLowerCase() === 'application/json';
-}
-
-/**
- * The whole body, or undefined when it exceeds `max` bytes. An oversized body is still read to the end
- * (and thrown away), so that the client gets its 413 rather than a reset while it is still sending; past
- * DISCARD_LIMIT the connection is cut.
- */
-function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= max) chunks.push(chunk);
-      else if (size > DISCARD_LIMIT) req.socket.destroy();
-    });
-    req.once('end', () => resolve(size <= max ? Buffer.concat(chunks) : undefined));
-    // A client that goes away mid-body leaves nobody to answer: not an error of the sandbox.
-    req.once('error', () => reject(new ClientGone()));
-    req.once('close', () => {
-      if (!req.complete) reject(new ClientGone());
-    });
-  });
-}
-
-const DISCARD_LIMIT = 64 * 1024 * 1024;
-
-class ClientGone extends Error {}
-
-function urlHost(host: string): string {
-  // A sandbox listening on every interface is still reached locally through loopback.
-  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return host.includes(':') ? `[${host}]` : host;
-}
