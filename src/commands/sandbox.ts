@@ -54,6 +54,8 @@ export interface SandboxStartOptions {
   seed?: number;
   /** days_after_order 0 instead of "--" for numbers without a result. */
   numericMetrics?: boolean;
+  /** Only the spec's exact paths (no slash or letter-case leniency). */
+  strictPaths?: boolean;
 }
 
 export interface SandboxResetOptions {
@@ -132,6 +134,7 @@ export async function sandboxOptions(opts: SandboxStartOptions, env: NodeJS.Proc
   set('tickMs', whole('tick', opts.tick, 1));
   set('seed', whole('seed', opts.seed));
   set('numericMetrics', opts.numericMetrics);
+  set('strictPaths', opts.strictPaths);
   return out;
 }
 

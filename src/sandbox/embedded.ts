@@ -39,6 +39,8 @@ export async function startEmbeddedSandbox(stateDir: string, opts: EmbeddedSandb
     catchUpMaxMs: EMBEDDED_CATCH_UP_MAX_MS,
     // As the real service: a command that paces itself wrongly finds out here.
     rateLimit: 3,
+    // trk's own client: it must use the spec's exact paths.
+    strictPaths: true,
     ...(opts.onError === undefined ? {} : { onError: opts.onError }),
   });
   return { url: sandbox.url, key: sandbox.key, close: () => sandbox.close() };

@@ -46,6 +46,7 @@ describe('sandboxOptions', () => {
         realtime: false,
         start: '2026-06-01T00:00:00Z',
         numericMetrics: true,
+        strictPaths: true,
       },
       { TRK_STATE_DIR: dir },
     );
@@ -63,6 +64,7 @@ describe('sandboxOptions', () => {
       ipAllowList: ['127.0.0.1'],
       realtimeAllowed: false,
       numericMetrics: true,
+      strictPaths: true,
     });
     expect((await sandboxOptions({ state: false }, {})).stateFile).toBeUndefined();
     expect((await sandboxOptions({ state: '/x/y.json' }, {})).stateFile).toBe('/x/y.json');

@@ -29,7 +29,7 @@ export interface Emulator {
 
 export async function startEmulator(opts: SandboxOptions = {}): Promise<Emulator> {
   assertBuilt();
-  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', rateLimit: 3, ...opts });
+  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', rateLimit: 3, strictPaths: true, ...opts });
   return {
     sandbox,
     env: { ...baseEnv(), TRK_BASE_URL: sandbox.url, TRK_API_KEY: sandbox.key },

@@ -27,7 +27,7 @@ export { fixtureJson } from '../fixture-files.js';
  * `advance` moves it, so every row sees the same schedule whatever the machine's load.
  */
 export function openSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
-  return startSandbox({ port: 0, host: '127.0.0.1', rateLimit: 0, speed: 0, start: START, ...opts });
+  return startSandbox({ port: 0, host: '127.0.0.1', rateLimit: 0, speed: 0, start: START, strictPaths: true, ...opts });
 }
 
 /** `/track/<version>/<path>` in the version's casing; throws for an operation the version lacks. */

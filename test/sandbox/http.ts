@@ -57,7 +57,7 @@ export function sandboxStarter(start: number): (opts?: SandboxOptions) => Promis
     await Promise.all(running.map((s) => s.close()));
   });
   return async (opts = {}) => {
-    const s = await startSandbox({ speed: 0, start, rateLimit: 0, ...opts });
+    const s = await startSandbox({ speed: 0, start, rateLimit: 0, strictPaths: true, ...opts });
     running.push(s);
     return s;
   };

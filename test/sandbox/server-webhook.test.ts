@@ -41,7 +41,7 @@ const DAY = 86_400_000;
 describe('webhook delivery', () => {
   let s: RunningSandbox;
   beforeAll(async () => {
-    s = await startSandbox({ speed: 0, start: START, rateLimit: 0, webhookUrl: receiverUrl, key: 'hook-key' });
+    s = await startSandbox({ speed: 0, start: START, rateLimit: 0, strictPaths: true, webhookUrl: receiverUrl, key: 'hook-key' });
   });
   afterAll(async () => {
     await s.close();

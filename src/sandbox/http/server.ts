@@ -3,7 +3,8 @@
 // Everything a request body means is the account's business (src/sandbox/account/).
 //
 // Pipeline of an API request, in order:
-//   1. POST /track/{v1|v2|v2.1}/<operation> in the version's exact casing, else 404
+//   1. POST /track/{v1|v2|v2.1|v2.2|v2.3|v2.4}/<operation> (routes.ts: lenient by default, exact casing with
+//      strictPaths), else 404
 //   2. body read (at most 1 MiB, else 413)
 //   3. `svctoken` missing or wrong → 401 -18010002; caller outside the whitelist → 401 -18010001;
 //      account disabled → 401 -18010004
@@ -19,7 +20,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { API_VERSIONS, type ApiVersion, OPERATIONS, type Operation, operationPath } from '../../api/spec.js';
 import { TrkError } from '../../errors.js';
 import { Account } from '../account/account.js';
 import { requestError } from '../account/envelope.js';
@@ -40,6 +40,7 @@ import {
 import { readStateFile, type SandboxStateFile, StateFileError, StateSaver, STATE_FILE_VERSION } from '../state-file.js';
 import { WebhookSender } from './webhook-sender.js';
 import { controlHandler } from './control.js';
+import { normalisePath, routeOf } from './routes.js';
 import { ClientGone, httpError, isJsonContentType, readBody, sendJson, urlHost } from './wire.js';
 
 export { SANDBOX_KEY } from '../settings.js';
@@ -79,6 +80,11 @@ export interface SandboxOptions extends Partial<Faults> {
   tickMs?: number;
   /** Seed of the fault generator, for replayable rehearsals. */
   seed?: number;
+  /**
+   * Only the spec's exact paths, in each version's casing (see routes.ts). Default false: duplicate slashes and a
+   * trailing slash are ignored, operation names match in any letter case.
+   */
+  strictPaths?: boolean;
   /**
    * days_after_order 0 instead of the spec's `--` for numbers without a result, for clients whose typed
    * decoders cannot take a string there. Default false (spec-literal). Not persisted.
@@ -148,21 +154,6 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-interface Route {
-  version: ApiVersion;
-  op: Operation;
-}
-
-/** Exact paths only: `/track/v1/Retrack` exists, `/track/v1/retrack` and `/track/v2/Retrack` do not. */
-const ROUTES: ReadonlyMap<string, Route> = new Map(
-  API_VERSIONS.flatMap((version) =>
-    OPERATIONS.flatMap((op) => {
-      const path = operationPath(version, op);
-      return path === undefined ? [] : [[`/track/${version}/${path}`, { version, op }] as const];
-    }),
-  ),
-);
-
 // Messages in the service's own wording (the 401 -18010002 one is the live service's).
 const AUTH_MESSAGES = {
   [-18010002]: 'Access token is invalid.',
@@ -178,6 +169,7 @@ function emptyStats(): RequestStats {
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
   const onError = opts.onError ?? (() => {});
+  const strict = opts.strictPaths ?? false;
   const saved = opts.stateFile === undefined ? undefined : await readStateFile(opts.stateFile);
 
   const clock = saved
@@ -312,7 +304,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   // ---- API requests ----
   const handleApi = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
     stats.total += 1;
-    const route = req.method === 'POST' ? ROUTES.get(path) : undefined;
+    const route = req.method === 'POST' ? routeOf(path, strict) : undefined;
     // Read in full even when the answer is already known, so that the connection can serve the next one.
     const body = await readBody(req, MAX_BODY_BYTES);
     if (!route) {
@@ -380,7 +372,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       await answer(res, 500, httpError(500, INTERNAL_ERROR, 'Internal error, please retry later.'));
       return;
     }
-    const opKey = `${route.version}/${route.op}`;
+    const opKey = `${route.served}/${route.op}`;
     stats.byOperation[opKey] = (stats.byOperation[opKey] ?? 0) + 1;
     // Reads change state too: the account brings due tracking runs up to date before answering.
     saver?.changed();
@@ -435,7 +427,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   );
 
   const server: Server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
+    const requested = (req.url ?? '/').split('?', 1)[0] ?? '/';
+    const path = strict ? requested : normalisePath(requested);
     const isControl = path === '/__sandbox' || path.startsWith('/__sandbox/');
     const isList = (req.method === 'GET' || req.method === 'HEAD') && REFERENCE_LIST_PATHS.has(path);
     const handler = isControl ? handleControl : isList ? handleReferenceList : handleApi;

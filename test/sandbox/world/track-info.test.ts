@@ -202,7 +202,7 @@ describe('trackInfoAt', () => {
       const p = planShipment(sampleNumber(190012, i), 190012, START);
       if (p.events.length === 0) continue;
       const { shipper_address: from, recipient_address: to } = trackInfoAt(p, end, end, 'v2').shipping_info;
-      for (const a of [from, to]) {
+      for (const a of [from!, to!]) {
         expect(a.city, `${p.number}`).toMatch(/\S/);
         expect(a.state).toMatch(/\S/);
         expect(a.postal_code).toMatch(/\S/);
