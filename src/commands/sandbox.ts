@@ -56,6 +56,8 @@ export interface SandboxStartOptions {
   numericMetrics?: boolean;
   /** Only the spec's exact paths (no slash or letter-case leniency). */
   strictPaths?: boolean;
+  /** One line per request on stderr. */
+  log?: boolean;
 }
 
 export interface SandboxResetOptions {
@@ -144,12 +146,12 @@ export async function sandboxOptions(opts: SandboxStartOptions, env: NodeJS.Proc
  */
 export async function runSandboxStart(opts: SandboxStartOptions, ctx: Context): Promise<void> {
   const options = await sandboxOptions(opts, ctx.env);
-  const { startSandbox } = await import('../sandbox/index.js');
+  const { formatRequestLine, startSandbox } = await import('../sandbox/index.js');
   const sandbox = await startSandbox({
     ...options,
     onError: (err) => ctx.io.err(`trk: sandbox: ${err instanceof Error ? err.message : String(err)}`),
-    // With --verbose: one line per API request, as the client logs its own.
-    onRequest: (r) => ctx.debug(`${r.method} ${r.path} ${r.status} ${r.ms} ms`),
+    // One line per request: with --log always (what a rehearsed script did), else with --verbose.
+    onRequest: (r) => (opts.log ? ctx.io.err(formatRequestLine(r)) : ctx.debug(formatRequestLine(r))),
   });
 
   if (ctx.global.output === 'json' || ctx.global.output === 'ndjson') {

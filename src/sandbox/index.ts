@@ -8,7 +8,8 @@ import type { ListName } from '../carriers/lists.js';
 import type { EmbeddedSandbox, EmbeddedSandboxOptions } from './embedded.js';
 import type { RunningSandbox, SandboxOptions } from './http/server.js';
 
-export type { RequestStats, RunningSandbox, SandboxOptions, SandboxRequestLog, SandboxState } from './http/server.js';
+export type { RequestStats, RunningSandbox, SandboxOptions, SandboxState } from './http/server.js';
+export type { SandboxRequestLog } from './http/request-log.js';
 export type { EmbeddedSandbox, EmbeddedSandboxOptions } from './embedded.js';
 export type { ClockState } from './clock.js';
 export type { Faults } from './http/faults.js';
@@ -16,6 +17,7 @@ export { checkWebhookUrl, DEFAULT_QUOTA_TOTAL, SANDBOX_KEY, type SettingsPatch }
 export { sandboxStateFile } from './paths.js';
 export { removeStateFile, StateFileError } from './state-file.js';
 export { ipMatcher } from './http/ip-allow.js';
+export { formatRequestLine } from './http/request-log.js';
 
 /** Start an emulator (see src/sandbox/README.md); the emulator's modules are loaded here. */
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {

@@ -119,6 +119,27 @@ describe('runSandboxStart / runSandboxReset', () => {
     expect(resetIO.stderrText()).toContain('nothing to do');
   });
 
+  it('--log prints one line per request on stderr, not the key, and nothing on stdout', async () => {
+    const io = createTestIO();
+    const stop = new AbortController();
+    const run = runSandboxStart({ state: false, log: true, speed: 0, start: '2026-06-01T08:00:00Z' }, context(io, stop.signal, 'json'));
+    await vi.waitFor(() => expect(io.stdoutText()).toContain('}'), { timeout: 5000 });
+    const { url, key } = JSON.parse(io.stdoutText()) as { url: string; key: string };
+    await call(url, '/track/v2/register', { key, body: JSON.stringify([{ number: 'RR100000001CN' }, { number: '12' }]) });
+    await call(url, '/track/v1/retrack', { key, body: '[]' });
+    await call(url, '/track/v2/getquota', { key: 'wrong' });
+    stop.abort();
+    await run;
+    const lines = io.stderrText().split('\n').filter((l) => l.startsWith('2026-'));
+    expect(lines).toEqual([
+      expect.stringMatching(/^2026-06-01T08:00:00Z v2 register 2 items → 200 ok: 1 accepted, 1 rejected \(-18010012\) \d+ ms$/),
+      expect.stringMatching(/^2026-06-01T08:00:00Z v1 retrack 0 items → 200 ok: 0 accepted, 0 rejected \d+ ms$/),
+      expect.stringMatching(/^2026-06-01T08:00:00Z v2 getquota 0 items → 401 -18010002 \d+ ms$/),
+    ]);
+    expect(io.stderrText()).not.toContain('sandbox-key');
+    expect(io.stdoutText().trim().split('\n')).toHaveLength(1);
+  });
+
   it('prints JSON with --output json and keeps state in memory with --no-state', async () => {
     const io = createTestIO();
     const stop = new AbortController();

@@ -1,5 +1,6 @@
-// The /__sandbox/ control endpoints: read the emulator's state, move its clock, set faults and settings, reset
-// the account. JSON in, the state out (400 `{"error": ...}` naming the field for bad input); loopback callers only.
+// The /__sandbox/ control endpoints: read the emulator's state and its recent requests, move its clock, set
+// faults and settings, reset the account. JSON in, the state out (400 `{"error": ...}` naming the field for bad
+// input); loopback callers only.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isLoopback } from './ip-allow.js';
@@ -14,6 +15,8 @@ export interface ControlTarget {
   setFaults(input: unknown): void;
   setSettings(input: unknown): void;
   reset(): void;
+  /** What GET /__sandbox/requests answers: the recent requests. */
+  requests(): unknown;
 }
 
 export function controlHandler(
@@ -39,9 +42,13 @@ export function controlHandler(
         return;
       }
     }
+    let answer: () => unknown = () => target.state();
     try {
       switch (`${req.method} ${path}`) {
         case 'GET /__sandbox/state':
+          break;
+        case 'GET /__sandbox/requests':
+          answer = () => target.requests();
           break;
         case 'POST /__sandbox/advance':
           await target.advance(advanceMs(input, target.now()));
@@ -66,7 +73,7 @@ export function controlHandler(
       }
       throw err;
     }
-    sendJson(res, 200, target.state());
+    sendJson(res, 200, answer());
   };
 }
 

@@ -40,7 +40,10 @@ import {
 import { readStateFile, type SandboxStateFile, StateFileError, StateSaver, STATE_FILE_VERSION } from '../state-file.js';
 import { WebhookSender } from './webhook-sender.js';
 import { controlHandler } from './control.js';
+import { itemCount, readOutcome, RequestLog, type SandboxRequestLog } from './request-log.js';
 import { normalisePath, routeOf } from './routes.js';
+
+export type { SandboxRequestLog } from './request-log.js';
 import { ClientGone, httpError, isJsonContentType, readBody, sendJson, urlHost } from './wire.js';
 
 export { SANDBOX_KEY } from '../settings.js';
@@ -94,17 +97,10 @@ export interface SandboxOptions extends Partial<Faults> {
   deliver?: (delivery: WebhookDelivery) => Promise<number>;
   /** Errors of background work (state saves, ticks, the account); default ignored. */
   onError?: (err: unknown) => void;
-  /** Called when an API request is answered (or its answer dropped), e.g. for a verbose log. */
+  /** Called when a request is answered (or its answer dropped), control endpoints excepted: `--log`. */
   onRequest?: (log: SandboxRequestLog) => void;
 }
 
-export interface SandboxRequestLog {
-  method: string;
-  path: string;
-  /** HTTP status, or 'dropped' when no answer was sent. */
-  status: number | 'dropped';
-  ms: number;
-}
 
 export interface RequestStats {
   /** API requests received (control endpoints not counted). */
@@ -276,21 +272,37 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     saver?.changed();
   };
 
+  // ---- the request log ----
+  const requestLog = new RequestLog();
+  /** The log entry of each request being answered. */
+  const logOf = new WeakMap<ServerResponse, SandboxRequestLog>();
+  const injected = (res: ServerResponse, fault: string): void => {
+    logOf.get(res)?.faults.push(fault);
+  };
+  /** The injected latency, waited and logged. */
+  const latency = async (res: ServerResponse): Promise<void> => {
+    const delay = injector.delay();
+    if (delay <= 0) return;
+    injected(res, `latency ${Math.round(delay)} ms`);
+    await sleep(delay);
+  };
+
   // ---- answers ----
   const count = (status: number): void => {
     stats.byStatus[status] = (stats.byStatus[status] ?? 0) + 1;
   };
   const send = sendJson;
-  /** An API answer: counted, after the injected latency. */
+  /** An API answer: counted and logged, after the injected latency. */
   const answer = async (
     res: ServerResponse,
     status: number,
     body: unknown,
     headers: Record<string, string> = {},
   ): Promise<void> => {
-    const delay = injector.delay();
-    if (delay > 0) await sleep(delay);
+    await latency(res);
     count(status);
+    const entry = logOf.get(res);
+    if (entry) readOutcome(entry, body);
     send(res, status, body, headers);
   };
   const tooMany = (res: ServerResponse, retryAfterMs: number, message: string): Promise<void> => {
@@ -305,6 +317,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const handleApi = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
     stats.total += 1;
     const route = req.method === 'POST' ? routeOf(path, strict) : undefined;
+    const entry = logOf.get(res);
+    if (entry && route) {
+      entry.version = route.served;
+      entry.operation = route.op;
+    }
     // Read in full even when the answer is already known, so that the connection can serve the next one.
     const body = await readBody(req, MAX_BODY_BYTES);
     if (!route) {
@@ -330,6 +347,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     const burst = injector.burst();
     if (burst !== undefined) {
       stats.injected.burst429 += 1;
+      injected(res, 'burst 429');
       await tooMany(res, burst, 'Too many requests.');
       return;
     }
@@ -342,6 +360,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     const failure = injector.failure();
     if (failure !== undefined) {
       stats.injected.failures += 1;
+      injected(res, `failure ${failure}`);
       const message = failure === 503 ? 'Service temporarily unavailable.' : 'Internal error, please retry later.';
       await answer(res, failure, httpError(failure, INTERNAL_ERROR, message));
       return;
@@ -363,6 +382,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       await answer(res, 200, requestError(-18010013));
       return;
     }
+    if (entry) entry.items = itemCount(parsed);
 
     let envelope: Record<string, unknown>;
     try {
@@ -380,8 +400,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     if (injector.drop()) {
       stats.injected.drops += 1;
       stats.dropped += 1;
-      const delay = injector.delay();
-      if (delay > 0) await sleep(delay);
+      injected(res, 'drop');
+      const entry = logOf.get(res);
+      if (entry) readOutcome(entry, envelope);
+      await latency(res);
       // The work is done and stays done; only the answer is lost, as when a connection breaks.
       req.socket.destroy();
       return;
@@ -419,9 +441,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
         account.reset();
         applyAccountSettings(account.settings, kept);
         stats = emptyStats();
+        requestLog.clear();
         limiter.reset();
         saver?.changed();
       },
+      requests: () => ({ requests: requestLog.entries() }),
     },
     MAX_BODY_BYTES,
   );
@@ -432,17 +456,31 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     const isControl = path === '/__sandbox' || path.startsWith('/__sandbox/');
     const isList = (req.method === 'GET' || req.method === 'HEAD') && REFERENCE_LIST_PATHS.has(path);
     const handler = isControl ? handleControl : isList ? handleReferenceList : handleApi;
-    const onRequest = opts.onRequest;
-    if (onRequest && !isControl) {
+    if (!isControl) {
       const started = performance.now();
-      res.once('close', () =>
-        onRequest({
-          method: req.method ?? '',
-          path,
-          status: res.writableFinished ? res.statusCode : 'dropped',
-          ms: Math.round(performance.now() - started),
-        }),
-      );
+      const entry: SandboxRequestLog = {
+        seq: requestLog.nextSeq(),
+        time: new Date(clock.now()).toISOString(),
+        method: req.method ?? '',
+        path: requested,
+        version: null,
+        operation: null,
+        items: 0,
+        status: 'dropped',
+        code: null,
+        accepted: null,
+        rejected: null,
+        rejectedCodes: {},
+        faults: [],
+        ms: 0,
+      };
+      logOf.set(res, entry);
+      res.once('close', () => {
+        entry.status = res.writableFinished ? res.statusCode : 'dropped';
+        entry.ms = Math.round(performance.now() - started);
+        requestLog.add(entry);
+        opts.onRequest?.(entry);
+      });
     }
     handler(req, res, path).catch((err: unknown) => {
       if (err instanceof ClientGone) return;
