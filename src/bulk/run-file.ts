@@ -92,7 +92,8 @@ export interface BulkReport {
 }
 
 export async function runBulkFromFile(ctx: Context, opts: BulkFileOptions): Promise<BulkReport> {
-  const started = ctx.now();
+  // Durations on the real clock: ctx.now() is the service's, simulated under --sandbox.
+  const started = Date.now();
   const settings = await ctx.settings();
   const version = opts.client?.version ?? settings.apiVersion;
   const op = opts.operation;
@@ -156,7 +157,7 @@ export async function runBulkFromFile(ctx: Context, opts: BulkFileOptions): Prom
             dir: journals,
             key,
             restart: opts.restart,
-            describe: { op, version, input: source.identity, profile: settings.profile, created: new Date(ctx.now()).toISOString() },
+            describe: { op, version, input: source.identity, profile: settings.profile, created: new Date().toISOString() },
           })
         : undefined;
       const doneNow = new Set<number>();
@@ -184,7 +185,7 @@ export async function runBulkFromFile(ctx: Context, opts: BulkFileOptions): Prom
         mode: opts.progress ?? progressMode(ctx.io, ctx.global.quiet),
         label: COMMAND_NAME[op],
         ceilingPerSecond: chunkSize(op, version) * LIMITS.requestsPerSecond,
-        now: ctx.now,
+        now: Date.now,
       });
       const result = await runChunks({
         operation: op,
@@ -204,14 +205,14 @@ export async function runBulkFromFile(ctx: Context, opts: BulkFileOptions): Prom
         },
         onWait: (reason, ms) => {
           const why = reason === 'rate-limited' ? 'rate limited' : reason === 'unavailable' ? 'service unavailable' : 'network trouble';
-          progress.waiting(why, ctx.now() + ms);
+          progress.waiting(why, Date.now() + ms);
           ctx.debug(`${why}: every start paused for ${ms} ms`);
         },
         onDebug: (line) => ctx.debug(line),
       });
       progress.stop();
       await sink.close();
-      const summary = sink.summary(ctx.now() - started, result.requests);
+      const summary = sink.summary(Date.now() - started, result.requests);
       for (const line of summaryLines(summary, opts.rejectsFile)) ctx.info(line);
       if (result.error !== undefined || (result.interrupted && summary.unsettled > 0)) {
         if (journal) ctx.info(`progress is saved: run the same command again to resume`);

@@ -2,7 +2,7 @@
 // and rehearsals (the way stripe-mock is run), and a way to forget what it holds.
 
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { TrkError, UsageError } from '../errors.js';
 import type { SandboxOptions } from '../sandbox/index.js';
 
 export interface SandboxStartOptions {
@@ -152,6 +152,9 @@ export async function runSandboxStart(opts: SandboxStartOptions, ctx: Context): 
     onError: (err) => ctx.io.err(`trk: sandbox: ${err instanceof Error ? err.message : String(err)}`),
     // One line per request: with --log always (what a rehearsed script did), else with --verbose.
     onRequest: (r) => (opts.log ? ctx.io.err(formatRequestLine(r)) : ctx.debug(formatRequestLine(r))),
+    // A --sandbox command may be using the state file: this one starts once it is done.
+    onWait: (line) => ctx.info(line),
+    signal: ctx.signal,
   });
 
   if (ctx.global.output === 'json' || ctx.global.output === 'ndjson') {
@@ -188,8 +191,16 @@ function stopRequested(signal: AbortSignal): Promise<void> {
 
 /** Forget every number, the quota used and the simulated clock: the next start is a fresh account. */
 export async function runSandboxReset(opts: SandboxResetOptions, ctx: Context): Promise<void> {
-  const { removeStateFile, sandboxStateFile } = await import('../sandbox/index.js');
+  const { currentStateHolder, removeStateFile, sandboxStateFile } = await import('../sandbox/index.js');
   const path = opts.state ?? sandboxStateFile(ctx.env);
+  // A running sandbox would write its state back on its next save: the reset would not hold.
+  const holder = await currentStateHolder(path);
+  if (holder) {
+    const who = holder.kind === 'server' ? `a sandbox server${holder.url === null ? '' : ` at ${holder.url}`}` : 'a trk --sandbox command';
+    throw new TrkError(`${who} (pid ${holder.pid}) is using ${path}`, {
+      hint: holder.kind === 'server' ? 'stop it first, or reset it while it runs: POST /__sandbox/reset' : 'run the reset again once that command is done',
+    });
+  }
   const removed = await removeStateFile(path);
   ctx.info(removed ? `sandbox reset: removed ${path}` : `sandbox reset: no state at ${path}, nothing to do`);
 }

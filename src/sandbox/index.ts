@@ -16,6 +16,7 @@ export type { Faults } from './http/faults.js';
 export { checkWebhookUrl, DEFAULT_QUOTA_TOTAL, SANDBOX_KEY, type SettingsPatch } from './settings.js';
 export { sandboxStateFile } from './paths.js';
 export { removeStateFile, StateFileError } from './state-file.js';
+export { currentHolder as currentStateHolder, type LockHolder } from './state-lock.js';
 export { ipMatcher } from './http/ip-allow.js';
 export { formatRequestLine } from './http/request-log.js';
 

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runSandboxReset, runSandboxStart, sandboxOptions } from '../../src/commands/sandbox.js';
 import type { Context } from '../../src/context.js';
-import { UsageError } from '../../src/errors.js';
+import { TrkError, UsageError } from '../../src/errors.js';
+import { startSandbox } from '../../src/sandbox/index.js';
 import { createTestIO, type TestIO } from '../../src/io.js';
 import { call } from '../sandbox/http.js';
 
@@ -138,6 +139,20 @@ describe('runSandboxStart / runSandboxReset', () => {
     ]);
     expect(io.stderrText()).not.toContain('sandbox-key');
     expect(io.stdoutText().trim().split('\n')).toHaveLength(1);
+  });
+
+  it('reset refuses while a sandbox runs on the state file (its next save would undo it)', async () => {
+    const server = await startSandbox({ stateFile: path.join(dir, 'sandbox.json'), speed: 0 });
+    try {
+      const err = await runSandboxReset({}, context(createTestIO(), new AbortController().signal)).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(TrkError);
+      expect((err as TrkError).message).toBe(`a sandbox server at ${server.url} (pid ${process.pid}) is using ${path.join(dir, 'sandbox.json')}`);
+    } finally {
+      await server.close();
+    }
+    expect((await stat(path.join(dir, 'sandbox.json'))).isFile()).toBe(true);
+    await runSandboxReset({}, context(createTestIO(), new AbortController().signal));
+    await expect(stat(path.join(dir, 'sandbox.json'))).rejects.toThrow();
   });
 
   it('prints JSON with --output json and keeps state in memory with --no-state', async () => {

@@ -20,7 +20,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TrkError } from '../../errors.js';
+import { InterruptedError, TrkError } from '../../errors.js';
 import { Account } from '../account/account.js';
 import { requestError } from '../account/envelope.js';
 import type { AccountSettings, AccountState, WebhookDelivery } from '../account/types.js';
@@ -37,6 +37,7 @@ import {
   settingsFromState,
   type SettingsPatch,
 } from '../settings.js';
+import { acquireStateLock, type StateLock } from '../state-lock.js';
 import { readStateFile, type SandboxStateFile, StateFileError, StateSaver, STATE_FILE_VERSION } from '../state-file.js';
 import { WebhookSender } from './webhook-sender.js';
 import { controlHandler } from './control.js';
@@ -70,8 +71,17 @@ export interface SandboxOptions extends Partial<Faults> {
    */
   catchUp?: number;
   catchUpMaxMs?: number;
-  /** Persist account and clock here; undefined = memory only. */
+  /**
+   * Persist account and clock here; undefined = memory only. The file's lock (src/sandbox/state-lock.ts) is held
+   * while the sandbox runs: another `sandbox start` on it is refused; an embedded one is waited for.
+   */
   stateFile?: string;
+  /** The state file's lock, already taken by the caller (the embedded emulator); released on close. */
+  stateLock?: StateLock;
+  /** Status lines while waiting for the state file's lock. */
+  onWait?: (line: string) => void;
+  /** Aborts waiting for the state file's lock. */
+  signal?: AbortSignal;
   /** Requests per second per key; default 3; 0 = no limit. */
   rateLimit?: number;
   quotaTotal?: number;
@@ -163,7 +173,48 @@ function emptyStats(): RequestStats {
   return { total: 0, byStatus: {}, byOperation: {}, dropped: 0, rateLimited: 0, injected: { burst429: 0, failures: 0, drops: 0 } };
 }
 
+/** Waiting this long for a state file's lock is worth a status line. */
+export const LOCK_NOTICE_MS = 1000;
+
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
+  const lock = opts.stateLock ?? (opts.stateFile === undefined ? undefined : await serverLock(opts.stateFile, opts));
+  try {
+    return await startLocked(opts, lock);
+  } catch (err) {
+    await lock?.release();
+    throw err;
+  }
+}
+
+/** The lock of `sandbox start`: refused while another server holds it, waited for while a --sandbox command does. */
+async function serverLock(stateFile: string, opts: SandboxOptions): Promise<StateLock> {
+  let told = false;
+  try {
+    const lock = await acquireStateLock(stateFile, 'server', {
+      busy: (holder, waitedMs) => {
+        if (holder.kind === 'server') {
+          const where = holder.url === null ? '' : ` at ${holder.url}`;
+          throw new TrkError(`another sandbox is running on ${stateFile}${where} (pid ${holder.pid})`, {
+            hint: 'use that one, stop it first, or give this one another --state file (or --no-state)',
+          });
+        }
+        if (!told && waitedMs >= LOCK_NOTICE_MS) {
+          told = true;
+          opts.onWait?.(`waiting for a trk --sandbox command (pid ${holder.pid}) to finish with ${stateFile}…`);
+        }
+        return 'wait';
+      },
+      ...(opts.signal === undefined ? {} : { signal: opts.signal }),
+    });
+    // This busy decision never says stop.
+    return lock as StateLock;
+  } catch (err) {
+    if (opts.signal?.aborted) throw new InterruptedError(`interrupted while waiting for ${stateFile}`);
+    throw err;
+  }
+}
+
+async function startLocked(opts: SandboxOptions, lock: StateLock | undefined): Promise<RunningSandbox> {
   const onError = opts.onError ?? (() => {});
   const strict = opts.strictPaths ?? false;
   const saved = opts.stateFile === undefined ? undefined : await readStateFile(opts.stateFile);
@@ -270,6 +321,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     if (patch.rateLimit !== undefined) limiter.perSecond = patch.rateLimit;
     applyAccountSettings(account.settings, patch);
     saver?.changed();
+    // --sandbox commands find the key in the lock.
+    if (patch.key !== undefined && url !== '') lock?.publish(url, account.settings.key).catch(onError);
   };
 
   // ---- the request log ----
@@ -514,6 +567,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   server.on('error', onError);
   const port = (server.address() as AddressInfo).port;
   url = `http://${urlHost(host)}:${port}`;
+  try {
+    await lock?.publish(url, account.settings.key);
+  } catch (err) {
+    server.close();
+    clearInterval(timer);
+    throw err;
+  }
   // A fresh sandbox is saved at once, so that the state file exists as soon as the sandbox runs.
   saver?.changed();
 
@@ -532,7 +592,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       deliveries.abort();
       await tickQueue;
       await deliveries.close();
-      await saver?.close();
+      try {
+        await saver?.close();
+      } finally {
+        // Only now may another emulator load the file: everything this one wrote is in it.
+        await lock?.release();
+      }
     })();
     return closing;
   };
