@@ -20,7 +20,7 @@ import { InterruptedError } from '../errors.js';
 import { DAY } from './account/time.js';
 import { LOCK_NOTICE_MS, startSandbox } from './http/server.js';
 import { SANDBOX_STATE_FILE } from './paths.js';
-import { acquireStateLock, type LockHolder } from './state-lock.js';
+import { acquireStateLock, type LockHolder, type StateLock } from './state-lock.js';
 
 export const EMBEDDED_SPEED = 60;
 export const EMBEDDED_CATCH_UP_MAX_MS = DAY;
@@ -49,7 +49,7 @@ export async function startEmbeddedSandbox(stateDir: string, opts: EmbeddedSandb
   const stateFile = join(stateDir, SANDBOX_STATE_FILE);
   let server: { holder: LockHolder; clock: RemoteClock } | undefined;
   let told = false;
-  let lock;
+  let lock: StateLock | undefined;
   try {
     lock = await acquireStateLock(stateFile, 'embedded', {
       busy: async (holder, waitedMs) => {

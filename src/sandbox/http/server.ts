@@ -14,7 +14,9 @@
 //      (an empty body goes on to the account as no body)
 //   7. account.handle(); injected loss: processed, then the socket is destroyed without an answer
 // Injected latency delays every answer of steps 1-7. Apart from the pipeline: GET of the res URL's two reference
-// lists (/asset/carrier/info/..., src/sandbox/reference-lists.ts) and the /__sandbox/ control endpoints.
+// lists (/asset/carrier/info/..., src/sandbox/reference-lists.ts) and the /__sandbox/ control endpoints
+// (control.ts). Every request but the control ones goes to the request log (request-log.ts). With a state file,
+// its lock (src/sandbox/state-lock.ts) is held from before the file is read until after the last save.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
