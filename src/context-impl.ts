@@ -51,6 +51,9 @@ export function createContext(opts: ContextOptions): Context {
   let pacerPromise: Promise<Pacer> | undefined;
   let prompter: Prompter | undefined;
   const closers: (() => Promise<void>)[] = [];
+  const realNow = opts.now ?? (() => Date.now());
+  /** The emulator's clock once api() has started it (or reached a running one) under --sandbox. */
+  let serviceNow: (() => number) | undefined;
 
   const info = (line: string) => {
     if (!global.quiet) io.err(line);
@@ -104,14 +107,17 @@ export function createContext(opts: ContextOptions): Context {
       let apiKey = s.apiKey;
       if (s.sandbox) {
         const [{ startEmbeddedSandbox }, { stateDir }] = await Promise.all([
-          import('./sandbox/embedded.js'),
+          import('./sandbox/index.js'),
           import('./config/paths.js'),
         ]);
-        const sandbox = await startEmbeddedSandbox(stateDir(env));
+        const sandbox = await startEmbeddedSandbox(stateDir(env), { onWait: info, signal });
         closers.push(() => sandbox.close());
         baseUrl = sandbox.url;
         apiKey = sandbox.key;
-        debug(`sandbox: embedded emulator at ${sandbox.url}`);
+        // From now on "now" is the emulator's simulated time, what relative times (`--tracked-since 1h`) mean
+        // to the service being rehearsed.
+        serviceNow = sandbox.now;
+        debug(sandbox.remote ? `sandbox: the running sandbox at ${sandbox.url}` : `sandbox: embedded emulator at ${sandbox.url}`);
       }
       if (!apiKey) throw noApiKeyError();
       const [{ createApiClient }, { stoppablePacer }, budget] = await Promise.all([
@@ -144,7 +150,7 @@ export function createContext(opts: ContextOptions): Context {
       prompter ??= createPrompter(io, signal);
       return prompter;
     },
-    now: opts.now ?? (() => Date.now()),
+    now: () => (serviceNow ?? realNow)(),
     info,
     debug,
     signal,

@@ -41,7 +41,11 @@ export interface Context {
    */
   pacer(): Promise<Pacer>;
   readonly prompter: Prompter;
-  /** Milliseconds since the epoch; replaceable in tests. */
+  /**
+   * Milliseconds since the epoch, the service's time: under --sandbox, once api() has started the emulator (or
+   * reached a running `trk sandbox start`), its simulated clock; else the real clock. Replaceable in tests.
+   * Durations are measured with a real clock, not with this.
+   */
   now(): number;
   /** Status line on stderr unless --quiet. */
   info(line: string): void;

@@ -7,6 +7,7 @@ import { createContext } from '../src/context-impl.js';
 import { debugEnabled } from '../src/debug.js';
 import { CredentialsError } from '../src/errors.js';
 import { createTestIO } from '../src/io.js';
+import { startSandbox } from '../src/sandbox/index.js';
 
 const dirs = () => ({ TRK_CONFIG_DIR: mkdtempSync(path.join(tmpdir(), 'trk-ctx-')), TRK_STATE_DIR: mkdtempSync(path.join(tmpdir(), 'trk-ctx-')) });
 
@@ -60,5 +61,33 @@ describe('createContext', () => {
     const env = await api.call('getquota', []);
     expect(env.code).toBe(0);
     await ctx.dispose();
+  });
+
+  it("--sandbox: now() is the emulator's simulated clock once api() has started it", async () => {
+    const env = dirs();
+    // A state file whose simulated clock stands a year back, saved just now (so no catch-up to speak of).
+    const simulated = Date.UTC(2025, 0, 15, 12);
+    await (await startSandbox({ stateFile: path.join(env.TRK_STATE_DIR, 'sandbox.json'), speed: 0, start: simulated })).close();
+    const ctx = createContext({ io: createTestIO(), env, global: { sandbox: true } });
+    expect(Math.abs(ctx.now() - Date.now())).toBeLessThan(60_000);
+    await ctx.api();
+    expect(ctx.now() - simulated).toBeGreaterThanOrEqual(0);
+    expect(ctx.now() - simulated).toBeLessThan(3_600_000);
+    await ctx.dispose();
+  });
+
+  it('--sandbox with a sandbox server running on the state file: its URL, key and clock', async () => {
+    const env = dirs();
+    const server = await startSandbox({ stateFile: path.join(env.TRK_STATE_DIR, 'sandbox.json'), speed: 0, start: Date.UTC(2025, 0, 15), key: 'k-server' });
+    try {
+      const ctx = createContext({ io: createTestIO(), env, global: { sandbox: true } });
+      const api = await ctx.api();
+      expect((await api.call('register', [{ number: 'RR123456789CN' }])).code).toBe(0);
+      expect(ctx.now()).toBe(Date.UTC(2025, 0, 15));
+      await ctx.dispose();
+      expect(server.state().account.records).toBe(1);
+    } finally {
+      await server.close();
+    }
   });
 });

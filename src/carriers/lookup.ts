@@ -4,10 +4,11 @@
 // without a cache they show bare codes. Only what needs the list to work — `trk carriers`, `trk countries` and
 // a carrier given by name — fetches it.
 //
-// With --sandbox (settings.sandbox) both lists are the emulator's simulated world (src/sandbox/reference-lists.ts),
-// built in this process: no network, whatever res-url says. They are never cached: building them costs less than
-// reading a file, and a cache shared with the real lists (one file per list) would let sandbox names leak into
-// normal runs or wipe the real copy. So a sandbox run neither reads nor writes the real lists' cache.
+// With --sandbox (settings.sandbox) both lists are the emulator's: the service's lists shipped with trk (data/,
+// src/sandbox/reference-lists.ts), read in this process when a name or a code needs them: no network, whatever
+// res-url says. They are never cached: reading them costs no more than reading a cache file, and a cache shared
+// with the real lists (one file per list) would let sandbox names leak into normal runs or wipe the real copy. So
+// a sandbox run neither reads nor writes the real lists' cache.
 
 import { cacheDir } from '../config/paths.js';
 import type { Context } from '../context.js';
@@ -22,8 +23,8 @@ export interface LoadOptions {
 /** The sandbox's own list when running with --sandbox, else undefined. The emulator is imported only then. */
 async function sandboxList(ctx: Context, name: ListName): Promise<LoadedList | undefined> {
   if (!(await ctx.settings()).sandbox) return undefined;
-  const { sandboxReferenceList } = await import('../sandbox/reference-lists.js');
-  return { name, items: sandboxReferenceList(name), url: 'sandbox', fetchedAt: ctx.now(), origin: 'sandbox' };
+  const { sandboxReferenceList } = await import('../sandbox/index.js');
+  return { name, items: await sandboxReferenceList(name), url: 'sandbox', fetchedAt: ctx.now(), origin: 'sandbox' };
 }
 
 /** A cached copy (any age, no network), or the sandbox's list under --sandbox. */

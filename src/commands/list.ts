@@ -101,10 +101,12 @@ export async function runList(opts: ListOptions, ctx: Context): Promise<number> 
   const { apiVersion } = await ctx.settings();
   const many = opts.numbers !== undefined && distinctNumbers(opts.numbers).length > LIMITS.listNumberFilterMax;
   if (many) return listMany(opts, ctx);
-  const filter = buildListFilter(opts, ctx.now());
-  // What the version cannot filter by is refused before anything is sent.
-  trackListBody(apiVersion, filter);
+  // What the version cannot filter by, and times that are not times, are refused before anything is sent.
+  trackListBody(apiVersion, buildListFilter(opts, ctx.now()));
   const api = await ctx.api();
+  // Ages (`--tracked-since 1h`) count back from the service's clock: under --sandbox the emulator's, known once
+  // api() has started it.
+  const filter = buildListFilter(opts, ctx.now());
   const writer = createRowWriter(ctx.io, recordColumns(await tableNames(ctx)), ctx.global.output);
   const viewOpts = await viewNames(ctx, api.version);
   const limit = opts.limit ?? Number.POSITIVE_INFINITY;
@@ -150,9 +152,11 @@ async function listMany(opts: ListOptions, ctx: Context): Promise<number> {
   if (opts.page !== undefined || opts.limit !== undefined) {
     throw new UsageError(`--page and --limit cannot be used with more than ${LIMITS.listNumberFilterMax} numbers`, 'drop them');
   }
-  const filter = buildListFilter({ ...opts, numbers: undefined }, ctx.now());
   const { apiVersion } = await ctx.settings();
-  trackListBody(apiVersion, filter);
+  trackListBody(apiVersion, buildListFilter({ ...opts, numbers: undefined }, ctx.now()));
+  // As in runList: ages count back from the service's clock, the emulator's under --sandbox.
+  await ctx.api();
+  const filter = buildListFilter({ ...opts, numbers: undefined }, ctx.now());
   const [{ listManyNumbers }, names, viewOpts] = await Promise.all([
     import('../items/command.js'),
     tableNames(ctx),

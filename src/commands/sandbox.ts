@@ -2,8 +2,8 @@
 // and rehearsals (the way stripe-mock is run), and a way to forget what it holds.
 
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import type { SandboxOptions } from '../sandbox/server.js';
+import { TrkError, UsageError } from '../errors.js';
+import type { SandboxOptions } from '../sandbox/index.js';
 
 export interface SandboxStartOptions {
   /** 0 or absent = a free port. */
@@ -52,6 +52,12 @@ export interface SandboxStartOptions {
   tick?: number;
   /** Seed of the fault generator, to replay a rehearsal exactly. */
   seed?: number;
+  /** days_after_order 0 instead of "--" for numbers without a result. */
+  numericMetrics?: boolean;
+  /** Only the spec's exact paths (no slash or letter-case leniency). */
+  strictPaths?: boolean;
+  /** One line per request on stderr. */
+  log?: boolean;
 }
 
 export interface SandboxResetOptions {
@@ -85,7 +91,7 @@ export async function sandboxOptions(opts: SandboxStartOptions, env: NodeJS.Proc
   }
   set('key', opts.key);
   if (opts.webhook !== undefined) {
-    const { checkWebhookUrl } = await import('../sandbox/settings.js');
+    const { checkWebhookUrl } = await import('../sandbox/index.js');
     try {
       out.webhookUrl = checkWebhookUrl(opts.webhook);
     } catch (err) {
@@ -97,7 +103,7 @@ export async function sandboxOptions(opts: SandboxStartOptions, env: NodeJS.Proc
   }
   set('speed', opts.speed);
   if (opts.state !== false) {
-    const { sandboxStateFile } = await import('../sandbox/paths.js');
+    const { sandboxStateFile } = await import('../sandbox/index.js');
     out.stateFile = opts.state ?? sandboxStateFile(env);
   }
   if (opts.start !== undefined) {
@@ -117,7 +123,7 @@ export async function sandboxOptions(opts: SandboxStartOptions, env: NodeJS.Proc
   set('quotaTotal', whole('quota', opts.quota));
   set('maxTrackDaily', whole('daily-cap', opts.dailyCap));
   if (opts.ipAllow !== undefined) {
-    const { ipMatcher } = await import('../sandbox/ip-allow.js');
+    const { ipMatcher } = await import('../sandbox/index.js');
     try {
       ipMatcher(opts.ipAllow);
     } catch (err) {
@@ -129,6 +135,8 @@ export async function sandboxOptions(opts: SandboxStartOptions, env: NodeJS.Proc
   set('realtimeAllowed', opts.realtime);
   set('tickMs', whole('tick', opts.tick, 1));
   set('seed', whole('seed', opts.seed));
+  set('numericMetrics', opts.numericMetrics);
+  set('strictPaths', opts.strictPaths);
   return out;
 }
 
@@ -138,12 +146,15 @@ export async function sandboxOptions(opts: SandboxStartOptions, env: NodeJS.Proc
  */
 export async function runSandboxStart(opts: SandboxStartOptions, ctx: Context): Promise<void> {
   const options = await sandboxOptions(opts, ctx.env);
-  const { startSandbox } = await import('../sandbox/server.js');
+  const { formatRequestLine, startSandbox } = await import('../sandbox/index.js');
   const sandbox = await startSandbox({
     ...options,
     onError: (err) => ctx.io.err(`trk: sandbox: ${err instanceof Error ? err.message : String(err)}`),
-    // With --verbose: one line per API request, as the client logs its own.
-    onRequest: (r) => ctx.debug(`${r.method} ${r.path} ${r.status} ${r.ms} ms`),
+    // One line per request: with --log always (what a rehearsed script did), else with --verbose.
+    onRequest: (r) => (opts.log ? ctx.io.err(formatRequestLine(r)) : ctx.debug(formatRequestLine(r))),
+    // A --sandbox command may be using the state file: this one starts once it is done.
+    onWait: (line) => ctx.info(line),
+    signal: ctx.signal,
   });
 
   if (ctx.global.output === 'json' || ctx.global.output === 'ndjson') {
@@ -180,9 +191,16 @@ function stopRequested(signal: AbortSignal): Promise<void> {
 
 /** Forget every number, the quota used and the simulated clock: the next start is a fresh account. */
 export async function runSandboxReset(opts: SandboxResetOptions, ctx: Context): Promise<void> {
-  const { sandboxStateFile } = await import('../sandbox/paths.js');
-  const { removeStateFile } = await import('../sandbox/state-file.js');
+  const { currentStateHolder, removeStateFile, sandboxStateFile } = await import('../sandbox/index.js');
   const path = opts.state ?? sandboxStateFile(ctx.env);
+  // A running sandbox would write its state back on its next save: the reset would not hold.
+  const holder = await currentStateHolder(path);
+  if (holder) {
+    const who = holder.kind === 'server' ? `a sandbox server${holder.url === null ? '' : ` at ${holder.url}`}` : 'a trk --sandbox command';
+    throw new TrkError(`${who} (pid ${holder.pid}) is using ${path}`, {
+      hint: holder.kind === 'server' ? 'stop it first, or reset it while it runs: POST /__sandbox/reset' : 'run the reset again once that command is done',
+    });
+  }
   const removed = await removeStateFile(path);
   ctx.info(removed ? `sandbox reset: removed ${path}` : `sandbox reset: no state at ${path}, nothing to do`);
 }

@@ -35,7 +35,7 @@ const NO_KEY_HINT = `signatures are made with the account's API key: ${LOGIN_HIN
  */
 async function signingKey(settings: Settings): Promise<string | undefined> {
   if (settings.sandbox) {
-    const { SANDBOX_KEY } = await import('../sandbox/settings.js');
+    const { SANDBOX_KEY } = await import('../sandbox/index.js');
     return SANDBOX_KEY;
   }
   return settings.apiKey;

@@ -119,7 +119,8 @@ const EMPTY: ItemResults = { accepted: [], rejected: [] };
 const QUOTA_OVERLAP_AFTER_MS = 200;
 
 export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<ItemReport> {
-  const started = ctx.now();
+  // Durations and dates of runs on the real clock: ctx.now() is the service's, simulated under --sandbox.
+  const started = Date.now();
   const settings = await ctx.settings();
   const version = opts.client?.version ?? settings.apiVersion;
   const op = opts.operation;
@@ -153,7 +154,6 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
         mode: opts.progress ?? (source.kind === 'arguments' ? 'none' : progressMode(ctx.io, ctx.global.quiet)),
         label,
         ceilingPerSecond: chunkSize(op, version) * LIMITS.requestsPerSecond,
-        now: ctx.now,
       });
     // A long input is still being checked when the quota is asked for (it costs nothing), so that the answer is
     // there when the check ends; a short one, or one with a problem so far, sends nothing before it is checked.
@@ -222,7 +222,7 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
     const runtime = await itemRuntime(ctx, opts);
     let journal: Journal | undefined;
     try {
-      journal = journaled ? Journal.open({ dir: folders.journals, identity, restart: flags.restart, now: ctx.now() }) : undefined;
+      journal = journaled ? Journal.open({ dir: folders.journals, identity, restart: flags.restart }) : undefined;
       // --restart after other options or an edited file: the old run's journal goes too.
       if (flags.restart && interrupted.other) rmSync(interrupted.other.file, { force: true });
       if (journal?.damagedAt !== undefined) {
@@ -276,7 +276,7 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
           },
           onWait: (reason, ms) => {
             const why = reason === 'rate-limited' ? 'rate limited' : reason === 'unavailable' ? 'service unavailable' : 'network trouble';
-            progress.waiting(why, ctx.now() + ms);
+            progress.waiting(why, Date.now() + ms);
             ctx.debug(`${why}: every start paused for ${ms} ms`);
           },
           onDebug: (line) => ctx.debug(line),
@@ -285,7 +285,7 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
         progress.stop();
         await sink.close();
       }
-      const summary = sink.summary(ctx.now() - started);
+      const summary = sink.summary(Date.now() - started);
       const lines = source.kind === 'arguments' ? [compactSummary(summary)] : summaryLines(summary, flags.rejects);
       for (const line of lines) ctx.info(line);
       for (const line of sink.invalidLines) ctx.io.err(`${line} (set aside)`);
@@ -298,7 +298,7 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
         recordFinished(folders, {
           key: runKey(identity),
           identity,
-          finished: new Date(ctx.now()).toISOString(),
+          finished: new Date().toISOString(),
           counts: { total: summary.total, accepted: summary.accepted, already: summary.already, rejected: summary.rejected, invalid: summary.invalid },
         });
         journal.complete();

@@ -3,8 +3,8 @@
 // validator for the control endpoint and the `trk sandbox start` flags.
 
 import { API_VERSIONS, type ApiVersion, LIMITS } from '../api/spec.js';
-import type { AccountSettings } from './account-types.js';
-import { ipMatcher } from './ip-allow.js';
+import type { AccountSettings } from './account/types.js';
+import { ipMatcher } from './http/ip-allow.js';
 
 /** The sandbox's fixed, documented key. Not a secret: it only opens the local emulator. */
 export const SANDBOX_KEY = 'sandbox-key';

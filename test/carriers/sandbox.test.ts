@@ -1,5 +1,6 @@
-// The carrier and country lookups with --sandbox: the lists of the emulator's simulated world, with no network
-// (the res URL below is a counting stand-in that must see no request) and without touching the real lists' cache.
+// The carrier and country lookups with --sandbox: the service's lists shipped with the emulator (its carriers),
+// with no network (the res URL below is a counting stand-in that must see no request) and without touching the
+// real lists' cache.
 
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,7 +9,6 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { carrierNames, carrierResolver, countryNames, loadCarriers } from '../../src/carriers/lookup.js';
 import { runCarriers } from '../../src/commands/carriers.js';
 import { runCountries } from '../../src/commands/countries.js';
-import { SIM_CARRIERS } from '../../src/sandbox/world/carriers.js';
 import type { OutputFormat } from '../../src/output/format.js';
 import { fakeContext } from './fake-context.js';
 import { startReferenceServer, type ReferenceServer } from './reference-server.js';
@@ -36,12 +36,12 @@ const ctxFor = (sandbox: boolean, output?: OutputFormat) =>
 const noNetwork = () => expect(server.hits).toEqual({});
 
 describe('--sandbox lists', () => {
-  it('trk carriers lists the simulated carriers, saying where they come from', async () => {
+  it("trk carriers lists the emulator's carriers (the whole service list), saying where they come from", async () => {
     const ctx = ctxFor(true, 'json');
     expect(await runCarriers({ query: 'china' }, ctx)).toBe(0);
     const items = JSON.parse(ctx.io.stdoutText()) as { key: number; _name: string }[];
     expect(items).toContainEqual(expect.objectContaining({ key: 3011, _name: 'China Post', _country_iso: 'CN' }));
-    expect(ctx.io.stderrText()).toMatch(new RegExp(`of ${SIM_CARRIERS.length} carriers \\(the sandbox's simulated world\\)`));
+    expect(ctx.io.stderrText()).toMatch(/of 2,?621 carriers \(the sandbox's simulated world\)/);
     noNetwork();
     expect(await readdir(cacheDir)).toEqual([]);
   });
@@ -58,8 +58,10 @@ describe('--sandbox lists', () => {
     expect(await resolve('China Post')).toBe(3011);
     expect(await resolve('中国邮政')).toBe(3011);
     expect(await resolve('100003')).toBe(100003);
-    // A real carrier the world does not simulate.
-    await expect(resolve('Hermes')).rejects.toThrow(/unknown carrier "Hermes"/);
+    // Every carrier of the service's list is one of the emulator's, not only those simulated in detail.
+    expect(await resolve('Correos Express')).toBe(100048);
+    expect(await resolve('100048')).toBe(100048);
+    await expect(resolve('No Such Parcel Company')).rejects.toThrow(/unknown carrier "No Such Parcel Company"/);
     noNetwork();
   });
 
@@ -74,20 +76,22 @@ describe('--sandbox lists', () => {
   });
 
   it('leaves the real lists and their cache alone', async () => {
-    // A normal run fetches and caches the real list...
+    // A normal run fetches and caches the real list (here one where 190008 goes by another name)...
+    const realList = JSON.parse(server.bodies['apicarrier.all.json']!.toString()) as { key: number; _name: string }[];
+    server.bodies['apicarrier.all.json'] = JSON.stringify(realList.map((c) => (c.key === 190008 ? { ...c, _name: 'Renamed Carrier' } : c)));
     const real = await loadCarriers(ctxFor(false));
-    expect(real.carriers.length).toBeGreaterThan(SIM_CARRIERS.length);
+    expect(real.carriers.find((c) => c.key === 190008)?.name).toBe('Renamed Carrier');
     const file = path.join(cacheDir, 'apicarrier.all.json');
     const before = await readFile(file, 'utf8');
     server.hits = {};
-    // ...a sandbox run ignores it, even with --refresh...
+    // ...a sandbox run ignores it, even with --refresh, and names carriers from its own list...
     const sandbox = await loadCarriers(ctxFor(true), { refresh: true });
-    expect(sandbox.carriers).toHaveLength(SIM_CARRIERS.length);
+    expect(sandbox.carriers).toHaveLength(2621);
     expect(sandbox.list.origin).toBe('sandbox');
+    expect((await carrierNames(ctxFor(true)))(190008)).toBe(realList.find((c) => c.key === 190008)?._name);
     noNetwork();
     expect(await readFile(file, 'utf8')).toBe(before);
     // ...and the next normal run still names the real carriers from the cache.
-    expect((await carrierNames(ctxFor(false)))(190008)).toBe(real.carriers.find((c) => c.key === 190008)?.name);
-    expect((await carrierNames(ctxFor(true)))(190008)).toBeUndefined();
+    expect((await carrierNames(ctxFor(false)))(190008)).toBe('Renamed Carrier');
   });
 });

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runSandboxReset, runSandboxStart, sandboxOptions } from '../../src/commands/sandbox.js';
 import type { Context } from '../../src/context.js';
-import { UsageError } from '../../src/errors.js';
+import { TrkError, UsageError } from '../../src/errors.js';
+import { startSandbox } from '../../src/sandbox/index.js';
 import { createTestIO, type TestIO } from '../../src/io.js';
 import { call } from '../sandbox/http.js';
 
@@ -45,6 +46,8 @@ describe('sandboxOptions', () => {
         ipAllow: ['127.0.0.1'],
         realtime: false,
         start: '2026-06-01T00:00:00Z',
+        numericMetrics: true,
+        strictPaths: true,
       },
       { TRK_STATE_DIR: dir },
     );
@@ -61,6 +64,8 @@ describe('sandboxOptions', () => {
       maxTrackDaily: 10,
       ipAllowList: ['127.0.0.1'],
       realtimeAllowed: false,
+      numericMetrics: true,
+      strictPaths: true,
     });
     expect((await sandboxOptions({ state: false }, {})).stateFile).toBeUndefined();
     expect((await sandboxOptions({ state: '/x/y.json' }, {})).stateFile).toBe('/x/y.json');
@@ -113,6 +118,41 @@ describe('runSandboxStart / runSandboxReset', () => {
     expect(resetIO.stderrText()).toContain('removed');
     await runSandboxReset({}, context(resetIO, new AbortController().signal));
     expect(resetIO.stderrText()).toContain('nothing to do');
+  });
+
+  it('--log prints one line per request on stderr, not the key, and nothing on stdout', async () => {
+    const io = createTestIO();
+    const stop = new AbortController();
+    const run = runSandboxStart({ state: false, log: true, speed: 0, start: '2026-06-01T08:00:00Z' }, context(io, stop.signal, 'json'));
+    await vi.waitFor(() => expect(io.stdoutText()).toContain('}'), { timeout: 5000 });
+    const { url, key } = JSON.parse(io.stdoutText()) as { url: string; key: string };
+    await call(url, '/track/v2/register', { key, body: JSON.stringify([{ number: 'RR100000001CN' }, { number: '12' }]) });
+    await call(url, '/track/v1/retrack', { key, body: '[]' });
+    await call(url, '/track/v2/getquota', { key: 'wrong' });
+    stop.abort();
+    await run;
+    const lines = io.stderrText().split('\n').filter((l) => l.startsWith('2026-'));
+    expect(lines).toEqual([
+      expect.stringMatching(/^2026-06-01T08:00:00Z v2 register 2 items → 200 ok: 1 accepted, 1 rejected \(-18010012\) \d+ ms$/),
+      expect.stringMatching(/^2026-06-01T08:00:00Z v1 retrack 0 items → 200 ok: 0 accepted, 0 rejected \d+ ms$/),
+      expect.stringMatching(/^2026-06-01T08:00:00Z v2 getquota 0 items → 401 -18010002 \d+ ms$/),
+    ]);
+    expect(io.stderrText()).not.toContain('sandbox-key');
+    expect(io.stdoutText().trim().split('\n')).toHaveLength(1);
+  });
+
+  it('reset refuses while a sandbox runs on the state file (its next save would undo it)', async () => {
+    const server = await startSandbox({ stateFile: path.join(dir, 'sandbox.json'), speed: 0 });
+    try {
+      const err = await runSandboxReset({}, context(createTestIO(), new AbortController().signal)).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(TrkError);
+      expect((err as TrkError).message).toBe(`a sandbox server at ${server.url} (pid ${process.pid}) is using ${path.join(dir, 'sandbox.json')}`);
+    } finally {
+      await server.close();
+    }
+    expect((await stat(path.join(dir, 'sandbox.json'))).isFile()).toBe(true);
+    await runSandboxReset({}, context(createTestIO(), new AbortController().signal));
+    await expect(stat(path.join(dir, 'sandbox.json'))).rejects.toThrow();
   });
 
   it('prints JSON with --output json and keeps state in memory with --no-state', async () => {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/http/server.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'bin', 'trk.js');
@@ -29,7 +29,7 @@ export interface Emulator {
 
 export async function startEmulator(opts: SandboxOptions = {}): Promise<Emulator> {
   assertBuilt();
-  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', rateLimit: 3, ...opts });
+  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', rateLimit: 3, strictPaths: true, ...opts });
   return {
     sandbox,
     env: { ...baseEnv(), TRK_BASE_URL: sandbox.url, TRK_API_KEY: sandbox.key },

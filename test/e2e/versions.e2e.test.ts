@@ -216,7 +216,8 @@ describe('every command under v1, v2 and v2.1', () => {
     // v2.1's extra fields: the order fields registered with v2.1 reached the service, and come back as columns.
     const directV21 = await directList('v2.1', { number: NUM['v2.1'].slice(0, 4).join(',') });
     expect(directV21).toHaveLength(4);
-    for (const item of directV21) expect(item).toMatchObject({ order_no: 'ORD-7', order_time: '2026-01-02', remark: 'fragile' });
+    // order_time as the service writes it: ISO to the second (sent as a bare date).
+    for (const item of directV21) expect(item).toMatchObject({ order_no: 'ORD-7', order_time: '2026-01-02T00:00:00Z', remark: 'fragile' });
     for (const n of NUM['v2.1'].slice(0, 4)) {
       expect(v21.get(n)).toMatchObject({ order_no: 'ORD-7', remark: 'fragile' });
       expect(v21.get(n)!.latest_event).not.toBe('');

@@ -28,7 +28,7 @@ afterEach(async () => {
 });
 
 async function sandbox(opts: Parameters<typeof startSandbox>[0]): Promise<RunningSandbox> {
-  const s = await startSandbox({ rateLimit: 3, ...opts });
+  const s = await startSandbox({ rateLimit: 3, strictPaths: true, ...opts });
   sandboxes.push(s);
   return s;
 }

@@ -156,7 +156,7 @@ describe('changeinfo', () => {
   });
 
   const cases: [string, unknown, number, string][] = [
-    ['not registered', { number: chinaPost(70), items: { tag: 'x' } }, -18019902, `number ${chinaPost(70)} not registered`],
+    ['not registered', { number: chinaPost(70), items: { tag: 'x' } }, -18019902, `The tracking number '${chinaPost(70)}' does not register, please register first.`],
     ['items missing', { number: CN }, -18010010, 'required data items missing'],
     ['items not an object', { number: CN, items: 'tag' }, -18010011, 'value of items invalid'],
     ['tag over 100', { number: CN, items: { tag: 'x'.repeat(101) } }, -18010011, 'value of tag invalid'],
@@ -177,7 +177,18 @@ describe('changeinfo', () => {
     const t = makeAccount();
     expect(t.v2('changeinfo', { number: CN, items: {} }).code).toBe(-18010013);
     expect(t.v2('changeinfo', Array.from({ length: 41 }, () => ({ number: CN, items: {} }))).code).toBe(-18010014);
-    expect(t.v1('changeinfo', [{ number: CN, items: {} }]).code).toBe(-18010013);
+    expect(t.v1('changeinfo', [{ number: CN, items: {} }, { number: CN, items: {} }]).code).toBe(-18010013);
+    expect(t.v1('changeinfo', ['x']).code).toBe(-18010013);
+  });
+
+  it('v1 also takes its single object inside a one-element array (what array-only clients send)', () => {
+    const t = makeAccount();
+    t.v1('register', [{ number: CN, carrier: 3011 }]);
+    expect(t.v1('changeinfo', [{ number: CN, carrier: 3011, items: { tag: 'from-array' } }])).toEqual({
+      code: 0,
+      data: { accepted: [{ number: CN, carrier: 3011 }], rejected: [] },
+    });
+    expect(t.v1('gettracklist', {}).data.accepted[0].tag).toBe('from-array');
   });
 
   it('v1 takes a single object and changes only the tag (the live answers)', () => {
@@ -194,7 +205,7 @@ describe('changeinfo', () => {
       code: 0,
       data: {
         accepted: [],
-        rejected: [{ number: '1234567891', error: { code: -18019902, message: 'number 1234567891 not registered' } }],
+        rejected: [{ number: '1234567891', error: { code: -18019902, message: "The tracking number '1234567891' does not register, please register first." } }],
       },
     });
   });

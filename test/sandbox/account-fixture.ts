@@ -1,7 +1,7 @@
 // A fast account for tests: fake clock, fake webhook receiver, and shorthands for requests.
 
 import type { ApiVersion, Operation } from '../../src/api/spec.js';
-import { Account, type AccountSettings, type AccountState, type WebhookDelivery } from '../../src/sandbox/account.js';
+import { Account, type AccountSettings, type AccountState, type WebhookDelivery } from '../../src/sandbox/account/account.js';
 import { sampleNumber } from '../../src/sandbox/world/index.js';
 
 export const START = Date.parse('2026-03-02T10:00:00Z');
@@ -40,7 +40,9 @@ export interface TestAccount {
   v1(op: Operation, body: unknown): Json;
 }
 
-export function makeAccount(opts: { settings?: Partial<AccountSettings>; state?: AccountState; start?: number } = {}): TestAccount {
+export function makeAccount(
+  opts: { settings?: Partial<AccountSettings>; state?: AccountState; start?: number; numericMetrics?: boolean } = {},
+): TestAccount {
   let now = opts.start ?? START;
   const t: TestAccount = {
     account: undefined as unknown as Account,
@@ -67,6 +69,7 @@ export function makeAccount(opts: { settings?: Partial<AccountSettings>; state?:
         t.sent.push(d);
         return t.webhookStatus(d);
       },
+      ...(opts.numericMetrics === undefined ? {} : { numericMetrics: opts.numericMetrics }),
     },
     opts.state,
   );

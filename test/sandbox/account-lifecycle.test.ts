@@ -55,7 +55,7 @@ describe('state table', () => {
     expect(t.v2('deletetrack', [{ number: CN }]).data.accepted).toEqual([{ number: CN, carrier: 3011 }]);
     expect(listed(t)).toEqual([]);
     for (const op of ['stoptrack', 'retrack', 'deletetrack', 'push', 'gettrackinfo'] as Operation[]) {
-      expect(t.v2(op, [{ number: CN }]).data.rejected[0].error).toEqual({ code: -18019902, message: `number ${CN} not registered` });
+      expect(t.v2(op, [{ number: CN }]).data.rejected[0].error).toEqual({ code: -18019902, message: `The tracking number '${CN}' does not register, please register first.` });
     }
     t.v2('register', [{ number: CN }]);
     expect(t.v2('getquota', []).data.quota_used).toBe(2);

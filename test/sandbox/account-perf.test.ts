@@ -2,7 +2,7 @@
 // printed, not asserted (the machine is shared).
 
 import { expect, it } from 'vitest';
-import { Account } from '../../src/sandbox/account.js';
+import { Account } from '../../src/sandbox/account/account.js';
 import { sampleNumber } from '../../src/sandbox/world/index.js';
 import { DAY, type Json, makeAccount } from './account-fixture.js';
 

@@ -48,10 +48,10 @@ describe('register: item errors', () => {
     ['number missing', 'v2', {}, -18010010, 'required data number missing'],
     ['number empty', 'v2', { number: '' }, -18010010, 'required data number missing'],
     ['number not a string', 'v2', { number: 12345678 }, -18010011, 'value of number invalid'],
-    ['number too short', 'v2', { number: '1234' }, -18010012, 'format of 1234 invalid'],
-    ['number too long', 'v2', { number: 'A'.repeat(51) }, -18010012, `format of ${'A'.repeat(51)} invalid`],
-    ['number with a space', 'v2.1', { number: 'AB 123456' }, -18010012, 'format of AB 123456 invalid'],
-    ['hyphen in v1', 'v1', { number: 'RR-123456789CN', carrier: 3011 }, -18010012, 'format of RR-123456789CN invalid'],
+    ['number too short', 'v2', { number: '1234' }, -18010012, "The format of '1234' is invalid."],
+    ['number too long', 'v2', { number: 'A'.repeat(51) }, -18010012, `The format of '${'A'.repeat(51)}' is invalid.`],
+    ['number with a space', 'v2.1', { number: 'AB 123456' }, -18010012, "The format of 'AB 123456' is invalid."],
+    ['hyphen in v1', 'v1', { number: 'RR-123456789CN', carrier: 3011 }, -18010012, "The format of 'RR-123456789CN' is invalid."],
     ['tag over 100', 'v2', { number: CN, tag: long(101) }, -18010011, 'value of tag invalid'],
     ['tag over 100 (v1)', 'v1', { number: CN, tag: long(101), carrier: 3011 }, -18010011, 'value of tag invalid'],
     ['email over 250', 'v2', { number: CN, email: long(251) }, -18010011, 'value of email invalid'],
@@ -62,7 +62,7 @@ describe('register: item errors', () => {
     ['undetectable number', 'v2', { number: 'XX12345678' }, -18019903, 'carrier cannot be detected'],
     ['unknown code, undetectable', 'v2', { number: 'XX12345678', carrier: 999999 }, -18019910, 'carrier code 999999 incorrect'],
     ['auto_detection off without carrier', 'v2', { number: CN, auto_detection: false }, -18019903, 'carrier cannot be detected'],
-    ['v1 without carrier nor auto_detection', 'v1', { number: CN }, -18019903, 'carrier cannot be detected'],
+    ['auto_detection off, carrier null (absent)', 'v2.1', { number: CN, carrier: null, auto_detection: false }, -18019903, 'carrier cannot be detected'],
     ['final_carrier on a non-postal carrier', 'v2', { number: YANWEN, final_carrier: 21051 }, -18010016, formatCodeMessage(-18010016)],
     ['unknown final_carrier', 'v2', { number: CN, final_carrier: 999999 }, -18019910, 'carrier code 999999 incorrect'],
     ['phone param missing (SF)', 'v2', { number: sampleNumber(100012, 1) }, -18010020, formatCodeMessage(-18010020)],
@@ -87,13 +87,13 @@ describe('register: item errors', () => {
     const t = makeAccount();
     const env = t.v2('register', [{ number: '1234', tag: 'a' }]);
     expect(env.data.rejected).toEqual([
-      { number: '1234', carrier: 0, tag: 'a', error: { code: -18010012, message: 'format of 1234 invalid' } },
+      { number: '1234', carrier: 0, tag: 'a', error: { code: -18010012, message: "The format of '1234' is invalid." } },
     ]);
   });
 
   it('v1 rejected items are {number, error}', () => {
     const env = makeAccount().v1('register', [{ number: '1234' }]);
-    expect(env.data.rejected).toEqual([{ number: '1234', error: { code: -18010012, message: 'format of 1234 invalid' } }]);
+    expect(env.data.rejected).toEqual([{ number: '1234', error: { code: -18010012, message: "The format of '1234' is invalid." } }]);
   });
 
   it('params of the right form are accepted', () => {
@@ -130,6 +130,21 @@ describe('register: accepted items and origin', () => {
     expect(env.data.accepted).toEqual([{ origin: 1, number: CN, carrier: 3011 }]);
   });
 
+  it('detects a number registered without carrier (absent or 0) unless v2 detection is explicitly off', () => {
+    const t = makeAccount();
+    // v1 without carrier, whatever auto_detection says.
+    expect(t.v1('register', [{ number: chinaPost(30) }]).data.accepted).toEqual([{ origin: 1, number: chinaPost(30), carrier: 3011 }]);
+    expect(t.v1('register', [{ number: chinaPost(31), auto_detection: false }]).data.accepted[0]).toMatchObject({ carrier: 3011 });
+    expect(t.v1('register', [{ number: chinaPost(32), carrier: 0 }]).data.accepted[0]).toMatchObject({ carrier: 3011 });
+    // v2 as clients that send every field with its zero value do: carrier 0 is a wrong code, so it is detected.
+    for (const v of ['v2', 'v21'] as const) {
+      const n = chinaPost(v === 'v2' ? 33 : 34);
+      expect(t[v]('register', [{ number: n, carrier: 0, auto_detection: false }]).data.accepted[0]).toMatchObject({ origin: 1, carrier: 3011 });
+    }
+    // No carrier field at all and detection off: nothing can name the carrier.
+    expect(rejectedCode(t.v2('register', [{ number: chinaPost(35), auto_detection: false }]))).toBe(-18019903);
+  });
+
   const origins: [string, Record<string, unknown>, number, number][] = [
     ['confident detection', { number: CN }, 1, 3011],
     ['passed code found correct', { number: CN, carrier: 3011 }, 2, 3011],
@@ -157,6 +172,17 @@ describe('register: accepted items and origin', () => {
     t.v21('register', [{ number: chinaPost(2), order_no: 'SO-2', order_time: '2026-03-01T08:00:00+01:00', remark: 'gift' }]);
     const rec = t.v21('gettracklist', { number: chinaPost(2) }).data.accepted[0];
     expect(rec).toMatchObject({ order_no: 'SO-2', order_time: '2026-03-01T08:00:00+01:00', remark: 'gift' });
+    // order_time is shown as the service writes times: ISO to the second, in the zone it was given in (else UTC).
+    const given: [string, string][] = [
+      ['2026-03-01', '2026-03-01T00:00:00Z'],
+      ['2026-03-01 08:30', '2026-03-01T08:30:00Z'],
+      ['2026-03-01T08:30:15.250-0300', '2026-03-01T08:30:15-03:00'],
+      ['2026-03-01t08:30:00z', '2026-03-01T08:30:00Z'],
+    ];
+    for (const [i, [sent, shown]] of given.entries()) {
+      t.v21('register', [{ number: chinaPost(10 + i), order_time: sent }]);
+      expect(t.v21('gettracklist', { number: chinaPost(10 + i) }).data.accepted[0].order_time, sent).toBe(shown);
+    }
     const first = t.v21('gettracklist', { number: CN }).data.accepted[0];
     expect(first).toMatchObject({ order_no: null, order_time: null, remark: null });
   });
@@ -169,14 +195,25 @@ describe('register: accepted items and origin', () => {
 });
 
 describe('register: quota', () => {
-  it('a duplicate is refused -18019901 and still charged one unit', () => {
+  it('a duplicate is refused -18019901 and not charged', () => {
     const t = makeAccount();
     t.v2('register', [{ number: CN }]);
     const env = t.v2('register', [{ number: CN, tag: 'again' }]);
     expect(env.data.rejected).toEqual([
-      { number: CN, carrier: 3011, tag: 'again', error: { code: -18019901, message: `number ${CN} already registered` } },
+      { number: CN, carrier: 3011, tag: 'again', error: { code: -18019901, message: `The tracking number '${CN}' has been registered, don't need to repeat registration.` } },
     ]);
-    expect(t.v2('getquota', []).data).toMatchObject({ quota_used: 2, today_used: 2 });
+    expect(t.v2('getquota', []).data).toMatchObject({ quota_used: 1, today_used: 1 });
+  });
+
+  it('registering the same two numbers twice uses two units, not four; after a deletion it is charged again', () => {
+    const t = makeAccount();
+    const two = [{ number: CN }, { number: chinaPost(2) }];
+    expect(t.v2('register', two).data.accepted).toHaveLength(2);
+    expect(t.v2('register', two).data.rejected.map((r: Json) => r.error.code)).toEqual([-18019901, -18019901]);
+    expect(t.v2('getquota', []).data.quota_used).toBe(2);
+    t.v2('deletetrack', [{ number: CN }]);
+    expect(t.v2('register', two).data.accepted).toHaveLength(1);
+    expect(t.v2('getquota', []).data.quota_used).toBe(3);
   });
 
   it('duplicates inside one request', () => {
@@ -184,7 +221,7 @@ describe('register: quota', () => {
     const env = t.v2('register', [{ number: CN }, { number: CN }]);
     expect(env.data.accepted).toHaveLength(1);
     expect(env.data.rejected[0].error.code).toBe(-18019901);
-    expect(t.v2('getquota', []).data.quota_used).toBe(2);
+    expect(t.v2('getquota', []).data.quota_used).toBe(1);
   });
 
   it('the same number under another carrier is a new record', () => {
@@ -195,11 +232,11 @@ describe('register: quota', () => {
     expect(t.v2('gettracklist', {}).page.data_total).toBe(2);
   });
 
-  it('quota exhausted → -18019908 (checked before the duplicate)', () => {
+  it('quota exhausted → -18019908 (a duplicate is still named as such: it would cost nothing)', () => {
     const t = makeAccount({ settings: { quotaTotal: 1 } });
     expect(t.v2('register', [{ number: CN }]).data.accepted).toHaveLength(1);
     expect(rejectedCode(t.v2('register', [{ number: chinaPost(2) }]))).toBe(-18019908);
-    expect(rejectedCode(t.v2('register', [{ number: CN }]))).toBe(-18019908);
+    expect(rejectedCode(t.v2('register', [{ number: CN }]))).toBe(-18019901);
     expect(t.v2('getquota', []).data).toMatchObject({ quota_total: 1, quota_used: 1, quota_remain: 0 });
   });
 

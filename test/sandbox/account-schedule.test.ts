@@ -2,7 +2,7 @@
 // retrack, and that a clock jump gives the same account as ticking through the same time.
 
 import { describe, expect, it } from 'vitest';
-import { EXPIRY_AFTER_DELIVERY_MS, EXPIRY_MS, RETENTION_MS, firstRunDelay, runInterval } from '../../src/sandbox/account-tracking.js';
+import { EXPIRY_AFTER_DELIVERY_MS, EXPIRY_MS, RETENTION_MS, firstRunDelay, runInterval } from '../../src/sandbox/account/tracking.js';
 import { findNumber, planShipment, sampleNumber } from '../../src/sandbox/world/index.js';
 import { DAY, HOUR, type Json, START, type TestAccount, advanceBy, chinaPost, makeAccount } from './account-fixture.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isoUtc, isoWithOffset, parseTimeFilter, v1Time } from '../../src/sandbox/account-time.js';
+import { isoUtc, isoWithOffset, parseTimeFilter, v1Time } from '../../src/sandbox/account/time.js';
 
 describe('account time formats', () => {
   const t = Date.parse('2026-06-30T17:23:05.250Z');

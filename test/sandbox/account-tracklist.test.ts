@@ -220,6 +220,24 @@ describe('gettracklist (v2.1 fields)', () => {
     });
   });
 
+  it('days_after_order is "--" without a result (spec), 0 with numericMetrics, in lists, details and webhooks', async () => {
+    const number = findNumber(3011, { scenario: 'not_found' }) as string;
+    const seen = async (numericMetrics: boolean): Promise<unknown[]> => {
+      const t = makeAccount({ numericMetrics, settings: { webhookUrl: 'http://127.0.0.1:9/hook' } });
+      t.v21('register', [{ number }]);
+      await t.advance(1 * DAY);
+      const hook = JSON.parse(t.sent.at(-1)!.body);
+      return [
+        t.v21('gettracklist', {}).data.accepted[0].days_after_order,
+        t.v21('gettrackinfo', [{ number }]).data.accepted[0].track_info.time_metrics.days_after_order,
+        t.v2('getRealTimeTrackInfo', [{ number }]).data.accepted[0].track_info.time_metrics.days_after_order,
+        hook.data.track_info.time_metrics.days_after_order,
+      ];
+    };
+    expect(await seen(false)).toEqual(['--', '--', '--', '--']);
+    expect(await seen(true)).toEqual([0, 0, 0, 0]);
+  });
+
   it('day metrics of an undelivered parcel follow the clock', async () => {
     const t = makeAccount();
     const stalled = findNumber(3011, { scenario: 'stalled' }) as string;

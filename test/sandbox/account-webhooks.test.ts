@@ -47,7 +47,12 @@ describe('bodies and signatures', () => {
     expect(Object.keys(body.data)).toEqual(['number', 'tag', 'track']);
     // As a receiver checks it: the compact JSON of data, field order as sent.
     expect(body.sign).toBe(sha(`TRACKING_UPDATED/${JSON.stringify(body.data)}/test-key`));
-    expect(body.data.track).toEqual(t.v1('gettrackinfo', [{ number: DELIVERED }]).data.accepted[0].track);
+    // The same track as gettrackinfo answers, except zex: numbers there, without pickup and return (as recorded).
+    const { zex, ...track } = body.data.track;
+    const { zex: answered, ...answeredTrack } = t.v1('gettrackinfo', [{ number: DELIVERED }]).data.accepted[0].track;
+    expect(track).toEqual(answeredTrack);
+    const { pickup: _pickup, return: _return, ...answeredTimes } = answered;
+    expect(zex).toEqual(Object.fromEntries(Object.entries(answeredTimes).map(([k, v]) => [k, /^dt/.test(k) ? Number(v) : v])));
   });
 
   it('settings.webhookVersion overrides the version of registration', async () => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { ApiVersion, Operation } from '../../src/api/spec.js';
-import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/server.js';
+import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/http/server.js';
 import { sampleNumber } from '../../src/sandbox/world/index.js';
 import {
   MIN,
@@ -146,9 +146,10 @@ const REGISTER: ErrorRow[] = [
   ...each(VERSIONS, () => ({ op: 'register', code: -18010019, why: 'DPD UK without postcode param', body: () => [{ number: fresh(100010), carrier: 100010 }] })),
   ...each(VERSIONS, () => ({ op: 'register', code: -18010020, why: 'SF Express without phone param', body: () => [{ number: fresh(100012), carrier: 100012 }] })),
   ...each(VERSIONS, () => ({ op: 'register', code: -18010022, why: 'Toll without date param', body: () => [{ number: fresh(100009), carrier: 100009 }] })),
-  // Spec item 8: a repeated registration consumes one unit.
-  ...each(VERSIONS, () => ({ op: 'register', code: -18019901, why: 'already registered (one unit charged)', setup: registered(), body: cnIn(3011), names: itsNumber, charged: 1 })),
-  ...each(VERSIONS, () => ({ op: 'register', code: -18019903, why: 'no carrier and detection off', body: (c) => [{ number: c.n, auto_detection: false }] })),
+  // A rejected item is never charged: quota is charged when a number is accepted (state table).
+  ...each(VERSIONS, () => ({ op: 'register', code: -18019901, why: 'already registered (not charged)', setup: registered(), body: cnIn(3011), names: itsNumber, charged: 0 })),
+  // Only v2 and v2.1 can switch detection off (no carrier field, auto_detection false); v1 always detects.
+  ...each(V2_VERSIONS, () => ({ op: 'register', code: -18019903, why: 'no carrier and detection off', body: (c) => [{ number: c.n, auto_detection: false }] })),
   ...each(VERSIONS, () => ({ op: 'register', code: -18019903, why: 'undetectable number', body: () => [{ number: undetectable(), auto_detection: true }] })),
   ...each(VERSIONS, () => ({ op: 'register', code: -18019910, why: 'unknown carrier code, undetectable number', body: () => [{ number: undetectable(), carrier: 999999 }], names: () => [999999] })),
   ...each(VERSIONS, () => ({ op: 'register', code: -18019907, why: 'daily cap reached', own: {}, setup: then(registered(), settings({ maxTrackDaily: 1 })), body: () => [{ number: fresh(), carrier: 3011 }], charged: 0 })),
@@ -285,7 +286,8 @@ describe('malformed requests: -18010013 in data.errors, for every operation of e
   const wrongShape = (version: ApiVersion, op: Operation): string => {
     if (op === 'gettracklist') return '[]';
     if (op === 'getquota') return '[1]';
-    if (op === 'changeinfo' && version === 'v1') return '[{"number":"RR123456789CN","items":{"tag":"x"}}]';
+    // v1 changeinfo takes one object (or one object in an array): two are the wrong shape.
+    if (op === 'changeinfo' && version === 'v1') return '[{"number":"RR123456789CN","items":{"tag":"x"}},{"number":"RR123456789CN","items":{"tag":"y"}}]';
     return '{"number":"RR123456789CN"}';
   };
   const arrayOp = (version: ApiVersion, op: Operation) => !(op === 'gettracklist' || op === 'getquota' || (op === 'changeinfo' && version === 'v1'));

@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 
 import { type ApiVersion, type Operation } from '../../src/api/spec.js';
 import { operationPath } from '../../src/api/ops.js';
-import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
+import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/http/server.js';
 import { type Answer, call } from './http.js';
 
 export const START = Date.UTC(2026, 5, 1, 8, 0, 0);
@@ -28,7 +28,7 @@ export { fixtureJson } from '../fixture-files.js';
  * `advance` moves it, so every row sees the same schedule whatever the machine's load.
  */
 export function openSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
-  return startSandbox({ port: 0, host: '127.0.0.1', rateLimit: 0, speed: 0, start: START, ...opts });
+  return startSandbox({ port: 0, host: '127.0.0.1', rateLimit: 0, speed: 0, start: START, strictPaths: true, ...opts });
 }
 
 /** `/track/<version>/<path>` in the version's casing; throws for an operation the version lacks. */

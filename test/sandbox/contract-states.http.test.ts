@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import type { ApiVersion } from '../../src/api/spec.js';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
+import type { RunningSandbox } from '../../src/sandbox/http/server.js';
 import { findNumber, sampleNumber, scenarioOf } from '../../src/sandbox/world/index.js';
 import {
   DAY,

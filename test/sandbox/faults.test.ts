@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FaultInjector, NO_FAULTS, parseFaults, seededRandom } from '../../src/sandbox/faults.js';
+import { FaultInjector, NO_FAULTS, parseFaults, seededRandom } from '../../src/sandbox/http/faults.js';
 
 describe('parseFaults', () => {
   it('accepts a partial setting', () => {

@@ -3,7 +3,7 @@
 
 import { Agent, request } from 'undici';
 import { afterAll } from 'vitest';
-import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
+import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/http/server.js';
 
 export interface Answer {
   status: number;
@@ -57,7 +57,7 @@ export function sandboxStarter(start: number): (opts?: SandboxOptions) => Promis
     await Promise.all(running.map((s) => s.close()));
   });
   return async (opts = {}) => {
-    const s = await startSandbox({ speed: 0, start, rateLimit: 0, ...opts });
+    const s = await startSandbox({ speed: 0, start, rateLimit: 0, strictPaths: true, ...opts });
     running.push(s);
     return s;
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ipMatcher, isLoopback } from '../../src/sandbox/ip-allow.js';
+import { ipMatcher, isLoopback } from '../../src/sandbox/http/ip-allow.js';
 
 describe('ipMatcher', () => {
   it('lets everyone in with an empty list', () => {

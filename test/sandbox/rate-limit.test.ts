@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RateLimiter } from '../../src/sandbox/rate-limit.js';
+import { RateLimiter } from '../../src/sandbox/http/rate-limit.js';
 
 function fakeNow() {
   let t = 5000;

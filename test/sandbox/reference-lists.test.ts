@@ -1,82 +1,112 @@
-// The reference lists of the simulated world: their format against the service's own lists, and the emulator
-// serving them over HTTP on 127.0.0.1 at a res URL's paths (no key, outside the API's limits and faults).
+// The service's reference lists shipped with trk (data/): the same bytes as the recorded lists, the catalogue of
+// the simulated world, and served by the emulator over HTTP on 127.0.0.1 at a res URL's paths (no key, outside
+// the API's limits and faults).
 
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadList } from '../../src/carriers/lists.js';
 import { parseCarriers, parseCountries } from '../../src/carriers/parse.js';
-import { sandboxCarrierList, sandboxCountryList } from '../../src/sandbox/reference-lists.js';
-import { SIM_CARRIERS } from '../../src/sandbox/world/carriers.js';
-import { COUNTRIES, v1CountryCode } from '../../src/sandbox/world/places.js';
+import { referenceListBytes, sandboxReferenceList } from '../../src/sandbox/reference-lists.js';
+import { findCarrier, SIM_CARRIERS } from '../../src/sandbox/world/carriers.js';
+import { countryOf, v1CountryCode } from '../../src/sandbox/world/places.js';
+import { fixtureBytes, fixtureJson } from '../fixture-files.js';
 import { call, sandboxStarter } from './http.js';
-import { fixtureJson } from '../fixture-files.js';
 
-const real = (file: string) => fixtureJson<Record<string, unknown>[]>(`reference/${file}`);
+const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const real = (file: string) => fixtureJson<Record<string, any>[]>(`reference/${file}`);
 const CARRIERS_PATH = '/asset/carrier/info/apicarrier.all.json';
 const COUNTRIES_PATH = '/asset/carrier/info/country.all.json';
 
 const sandbox = sandboxStarter(Date.UTC(2026, 5, 1, 8, 0, 0));
 
-describe('the lists of the simulated world', () => {
-  it('has every simulated carrier with exactly the fields of the service list', () => {
-    const list = sandboxCarrierList();
-    const realFields = Object.keys(real('apicarrier.all.json')[0]!).sort();
-    expect(list.map((c) => c.key)).toEqual(SIM_CARRIERS.map((c) => c.key));
-    for (const entry of list) expect(Object.keys(entry).sort()).toEqual(realFields);
+describe('the shipped lists', () => {
+  it.each(['apicarrier.all.json', 'country.all.json'])('data/%s is the recorded list, byte for byte', (file) => {
+    const shipped = readFileSync(path.join(ROOT, 'data', file));
+    expect(shipped.equals(fixtureBytes(`reference/${file}`))).toBe(true);
   });
 
-  it('agrees with the service list on names, localised names, URL and group', () => {
-    const byKey = new Map(real('apicarrier.all.json').map((c) => [c.key, c]));
-    for (const entry of sandboxCarrierList()) {
-      const r = byKey.get(entry.key);
-      expect(r, `carrier ${entry.key}`).toBeDefined();
-      for (const field of ['_name', '_name_zh-cn', '_name_zh-hk', '_url', '_group'] as const) {
-        expect(entry[field], `${entry.key} ${field}`).toBe(r![field]);
-      }
+  it('are what the emulator reads, and what package.json ships', () => {
+    expect(referenceListBytes('carriers').equals(fixtureBytes('reference/apicarrier.all.json'))).toBe(true);
+    expect(referenceListBytes('countries').equals(fixtureBytes('reference/country.all.json'))).toBe(true);
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
+    expect(pkg.files).toContain('data');
+  });
+});
+
+describe('the carriers of the simulated world', () => {
+  it('are every carrier of the service list, and nothing else', () => {
+    const list = real('apicarrier.all.json');
+    expect(list).toHaveLength(2621);
+    for (const entry of list) expect(findCarrier(entry.key)?.key, `carrier ${entry.key}`).toBe(entry.key);
+    const keys = new Set(list.map((c) => c.key as number));
+    for (const code of [0, 1, 99, 100_000, 999_999, 123_456_789]) {
+      expect(keys.has(code)).toBe(false);
+      expect(findCarrier(code), `code ${code}`).toBeUndefined();
     }
-    expect(sandboxCarrierList().find((c) => c.key === 3011)).toMatchObject({
-      _name: 'China Post',
-      '_name_zh-cn': '中国邮政',
-      _country: 301,
-      _country_iso: 'CN',
-      _group: '',
+  });
+
+  it('keep the 25 simulated in detail as they were; the rest are generic, from their list entry', () => {
+    expect(SIM_CARRIERS).toHaveLength(25);
+    for (const c of SIM_CARRIERS) expect(findCarrier(c.key)).toBe(c);
+    // Correos Express (Spain), an express carrier: domestic parcels in Spain, in Madrid's offset.
+    const correosExpress = findCarrier(100048)!;
+    expect(SIM_CARRIERS.some((c) => c.key === 100048)).toBe(false);
+    expect(correosExpress).toMatchObject({
+      name: 'Correos Express',
+      country: 'ES',
+      postal: false,
+      origins: ['ES'],
+      destinations: ['ES'],
+      utcOffsetMinutes: 60,
+      homepage: 'https://www.correosexpress.com/',
     });
+    // An e-commerce consolidator ships abroad; a carrier without a country ships from anywhere.
+    expect(findCarrier(190135)).toMatchObject({ country: 'CN', origins: ['CN'], destinations: [] });
+    expect(findCarrier(100289)).toMatchObject({ country: null, origins: [], destinations: [] });
+    // Names are trimmed (the list has " LAARCOURIER").
+    expect(findCarrier(101073)?.name).toBe('LAARCOURIER');
   });
 
-  it('gives countries the keys the world sends in v1, named as the service names them', () => {
-    const countries = sandboxCountryList();
-    const realNames = new Map(real('country.all.json').map((c) => [c.key, c._name]));
-    expect(countries.map((c) => c.key).sort()).toEqual(Object.values(COUNTRIES).map((c) => c.code).sort());
-    for (const c of countries) expect(c._name).toBe(realNames.get(c.key));
-    // Every carrier's country is in the country list, under the same key as v1 answers carry.
-    const keys = new Set(countries.map((c) => c.key));
-    for (const c of sandboxCarrierList()) {
-      expect(keys.has(c._country)).toBe(true);
-      expect(c._country).toBe(v1CountryCode(c._country_iso));
+  it('give countries the keys of the lists, with a place to ship from', () => {
+    const names = new Map(real('country.all.json').map((c) => [c.key as number, c._name as string]));
+    for (const c of real('apicarrier.all.json')) {
+      if (!c._country_iso) continue;
+      expect(v1CountryCode(c._country_iso), c._country_iso).toBe(c._country);
+      const country = countryOf(c._country_iso)!;
+      expect(country.name).toBe(names.get(c._country) ?? c._country_iso);
+      expect(country.hub.city, c._country_iso).toMatch(/\S/);
     }
+    expect(countryOf('ES')).toMatchObject({ code: 1918, name: 'Spain', hub: { city: 'MADRID', state: null, postalCode: null } });
+    // The detailed countries keep their cities, states and postal codes.
+    expect(countryOf('CN')?.cities.length).toBeGreaterThan(1);
+    expect(countryOf('ZZ')).toBeUndefined();
   });
 
-  it('reads back through the carrier list parser', () => {
-    const carriers = parseCarriers(sandboxCarrierList());
-    expect(carriers).toHaveLength(SIM_CARRIERS.length);
+  it('read back through the carrier list parser, as --sandbox does', () => {
+    const carriers = parseCarriers([...sandboxReferenceList('carriers')]);
+    expect(carriers).toHaveLength(2621);
     expect(carriers.find((c) => c.key === 3011)).toMatchObject({ name: 'China Post', countryIso: 'CN', countryKey: 301 });
-    expect(parseCountries(sandboxCountryList()).find((c) => c.key === 2105)?.name).toBe('United States');
+    expect(parseCountries([...sandboxReferenceList('countries')])).toHaveLength(229);
   });
 });
 
 describe('the emulator serving the lists', () => {
-  it('answers GET without a key, as JSON with a length', async () => {
+  it('answers GET without a key with the whole lists, byte for byte, as JSON with a length', async () => {
     const s = await sandbox();
     const carriers = await call(s.url, CARRIERS_PATH, { method: 'GET' });
     expect(carriers.status).toBe(200);
     expect(carriers.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(Number(carriers.headers['content-length'])).toBe(Buffer.byteLength(carriers.text));
-    expect(carriers.json).toEqual(sandboxCarrierList());
+    expect(carriers.text).toBe(fixtureBytes('reference/apicarrier.all.json').toString('utf8'));
+    expect(carriers.json).toHaveLength(2621);
     const countries = await call(s.url, COUNTRIES_PATH, { method: 'GET' });
     expect(countries.status).toBe(200);
-    expect(countries.json).toEqual(sandboxCountryList());
+    expect(countries.text).toBe(fixtureBytes('reference/country.all.json').toString('utf8'));
+    expect(countries.json).toHaveLength(229);
   });
 
   it('keeps them out of the API: no rate limit, no faults, not counted', async () => {
@@ -86,10 +116,9 @@ describe('the emulator serving the lists', () => {
     expect(s.state().requests.total).toBe(0);
   });
 
-  it('serves only GET at exactly those paths', async () => {
+  it('serves only GET (and HEAD) at those paths', async () => {
     const s = await sandbox();
     expect((await call(s.url, CARRIERS_PATH, { method: 'POST', key: s.key })).status).toBe(404);
-    expect((await call(s.url, `${CARRIERS_PATH}/`, { method: 'GET' })).status).toBe(404);
     expect((await call(s.url, '/asset/carrier/info/other.all.json', { method: 'GET' })).status).toBe(404);
   });
 
@@ -100,9 +129,9 @@ describe('the emulator serving the lists', () => {
       const opts = { resUrl: s.url, cacheDir, now: () => Date.now(), env: {}, warn: () => {} };
       const carriers = await loadList('carriers', opts);
       expect(carriers.origin).toBe('network');
-      expect(parseCarriers(carriers.items).map((c) => c.key)).toContain(3011);
+      expect(parseCarriers(carriers.items).map((c) => c.key)).toContain(100048);
       const countries = await loadList('countries', opts);
-      expect(parseCountries(countries.items).map((c) => c.key)).toContain(301);
+      expect(parseCountries(countries.items).map((c) => c.key)).toContain(1918);
     } finally {
       await rm(cacheDir, { recursive: true, force: true });
     }

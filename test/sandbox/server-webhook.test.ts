@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/http/server.js';
 import { sampleNumber } from '../../src/sandbox/world/index.js';
 import { call, control } from './http.js';
 
@@ -41,7 +41,7 @@ const DAY = 86_400_000;
 describe('webhook delivery', () => {
   let s: RunningSandbox;
   beforeAll(async () => {
-    s = await startSandbox({ speed: 0, start: START, rateLimit: 0, webhookUrl: receiverUrl, key: 'hook-key' });
+    s = await startSandbox({ speed: 0, start: START, rateLimit: 0, strictPaths: true, webhookUrl: receiverUrl, key: 'hook-key' });
   });
   afterAll(async () => {
     await s.close();

@@ -5,7 +5,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API_VERSIONS, OPERATIONS } from '../../src/api/spec.js';
 import { operationPath } from '../../src/api/ops.js';
-import { type RunningSandbox, SANDBOX_KEY } from '../../src/sandbox/server.js';
+import { type RunningSandbox, SANDBOX_KEY } from '../../src/sandbox/http/server.js';
 import { call, register, sandboxStarter } from './http.js';
 import { fixtureJson } from '../fixture-files.js';
 

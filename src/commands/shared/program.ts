@@ -547,6 +547,9 @@ function sandboxCommands({ group, invoke }: Tree): void {
     .option('--no-realtime', 'refuse real-time queries (-18019912)')
     .addOption(new Option('--tick <ms>', "real ms between the account's scheduler runs (default 1000)").argParser(positiveInt('--tick')))
     .addOption(new Option('--seed <n>', 'seed of the fault generator, to replay a rehearsal').argParser(nonNegativeInt('--seed')))
+    .option('--numeric-metrics', 'days_after_order 0 instead of "--" for numbers without a result (typed clients)')
+    .option('--strict-paths', "only the spec's exact paths: no slash or letter-case leniency")
+    .option('--log', 'one line per request on stderr: time, version, operation, items, outcome, injected faults')
     // The printed lines are plain NAME=value (what env files of docker and systemd take too): sourcing them
     // needs `set -a` so that trk, a child of the shell, sees them.
     .addHelpText(
@@ -580,6 +583,9 @@ function sandboxCommands({ group, invoke }: Tree): void {
           realtime: o.realtime === false ? false : undefined,
           tick: num(o.tick),
           seed: num(o.seed),
+          numericMetrics: o.numericMetrics === true ? true : undefined,
+          strictPaths: o.strictPaths === true ? true : undefined,
+          log: o.log === true ? true : undefined,
         };
         for (const k of Object.keys(opts)) if (opts[k] === undefined) delete opts[k];
         return (ctx) => runSandboxStart(opts, ctx);

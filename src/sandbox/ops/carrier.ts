@@ -1,10 +1,10 @@
 // How register and getRealTimeTrackInfo settle the carrier of a number: the same rules for both, since a
 // real-time query names its carrier as a registration does.
 
-import type { AccountCore } from '../account-core.js';
-import { ItemReject } from '../account-envelope.js';
-import { type Item, readCarrierField } from '../account-request.js';
-import type { Detection, SimCarrier } from '../account-world.js';
+import type { AccountCore } from '../account/core.js';
+import { ItemReject } from '../account/envelope.js';
+import { type Item, readCarrierField } from '../account/request.js';
+import type { Detection, SimCarrier } from '../account/world.js';
 
 /** The item's `carrier`; 0 counts as not passed. */
 export function readPassedCarrier(item: Item): number | undefined {

@@ -1,10 +1,10 @@
 // changecarrier: move a record to another carrier and/or last-mile carrier.
 
 import { type ApiVersion, LIMITS } from '../../api/spec.js';
-import type { AccountCore } from '../account-core.js';
-import { type Envelope, ItemReject, itemsEnvelope } from '../account-envelope.js';
-import { type Item, arrayItems, isEnvelope, readCarrierField, readNumber } from '../account-request.js';
-import type { RecordState } from '../account-types.js';
+import type { AccountCore } from '../account/core.js';
+import { type Envelope, ItemReject, itemsEnvelope } from '../account/envelope.js';
+import { type Item, arrayItems, isEnvelope, readCarrierField, readNumber } from '../account/request.js';
+import type { RecordState } from '../account/types.js';
 import { rejectItem } from './items.js';
 
 export function changeCarrier(core: AccountCore, version: ApiVersion, body: unknown): Envelope {

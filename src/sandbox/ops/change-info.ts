@@ -1,11 +1,11 @@
 // changeinfo: tag, param and lang of registered records (v1: a single object, tag only).
 
 import { type ApiVersion, LIMITS } from '../../api/spec.js';
-import type { AccountCore } from '../account-core.js';
-import { type Envelope, ItemReject, requestError } from '../account-envelope.js';
-import { checkParam } from '../account-param.js';
-import { type Item, arrayItems, isEnvelope, isObject, readLang, readText } from '../account-request.js';
-import type { RecordState } from '../account-types.js';
+import type { AccountCore } from '../account/core.js';
+import { type Envelope, ItemReject, requestError } from '../account/envelope.js';
+import { checkParam } from '../account/param.js';
+import { type Item, arrayItems, isEnvelope, isObject, readLang, readText } from '../account/request.js';
+import type { RecordState } from '../account/types.js';
 import { forEachRecord, numberCarrier } from './items.js';
 
 /**
@@ -17,9 +17,11 @@ import { forEachRecord, numberCarrier } from './items.js';
 export function changeInfo(core: AccountCore, version: ApiVersion, body: unknown): Envelope {
   let items: Item[] | Envelope;
   if (version === 'v1') {
-    // v1 takes a single object.
-    if (!isObject(body)) return requestError(-18010013);
-    items = [body];
+    // v1 takes a single object. Clients that send every operation an array send it as a one-element array:
+    // taken too, since it can mean nothing else; a longer array is refused as before.
+    const single = Array.isArray(body) && body.length === 1 ? body[0] : body;
+    if (!isObject(single)) return requestError(-18010013);
+    items = [single];
   } else {
     items = arrayItems(body, LIMITS.itemsPerRequest);
     if (isEnvelope(items)) return items;

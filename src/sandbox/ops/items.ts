@@ -2,10 +2,10 @@
 // to each, collecting `accepted` and `rejected` in the version's shapes.
 
 import { type ApiVersion, LIMITS } from '../../api/spec.js';
-import type { AccountCore } from '../account-core.js';
-import { type Envelope, ItemReject, itemsEnvelope, rejectFrom } from '../account-envelope.js';
-import { type Item, arrayItems, isEnvelope, readCarrierField, readNumber, rawNumber } from '../account-request.js';
-import type { RecordState } from '../account-types.js';
+import type { AccountCore } from '../account/core.js';
+import { type Envelope, ItemReject, itemsEnvelope, rejectFrom } from '../account/envelope.js';
+import { type Item, arrayItems, isEnvelope, readCarrierField, readNumber, rawNumber } from '../account/request.js';
+import type { RecordState } from '../account/types.js';
 
 export interface ResolveOptions {
   /** v1 deletetrack: carrier is required (-18010010). */

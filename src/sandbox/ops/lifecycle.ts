@@ -1,8 +1,8 @@
 // stoptrack, retrack, deletetrack and push: item operations on existing records.
 
 import type { ApiVersion } from '../../api/spec.js';
-import type { AccountCore } from '../account-core.js';
-import { type Envelope, ItemReject } from '../account-envelope.js';
+import type { AccountCore } from '../account/core.js';
+import { type Envelope, ItemReject } from '../account/envelope.js';
 import { numberCarrier, recordOperation } from './items.js';
 
 export function stopTrack(core: AccountCore, version: ApiVersion, body: unknown): Envelope {

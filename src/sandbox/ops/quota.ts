@@ -1,8 +1,8 @@
 // getquota: no parameters; the body is an empty array (an empty object or no body is taken too).
 
-import type { AccountCore } from '../account-core.js';
-import { type Envelope, requestError } from '../account-envelope.js';
-import { isObject } from '../account-request.js';
+import type { AccountCore } from '../account/core.js';
+import { type Envelope, requestError } from '../account/envelope.js';
+import { isObject } from '../account/request.js';
 
 export function getQuota(core: AccountCore, body: unknown): Envelope {
   const empty =

@@ -1,11 +1,11 @@
 // getRealTimeTrackInfo (v2, v2.1): one number, fetched "from the carrier" now.
 
 import { LIMITS, REALTIME_CACHE_COST } from '../../api/spec.js';
-import type { AccountCore } from '../account-core.js';
-import { type Envelope, ItemReject, itemsEnvelope, requestError } from '../account-envelope.js';
-import { checkParam } from '../account-param.js';
-import { type Item, arrayItems, isEnvelope, readCarrierField, readNumber, readText } from '../account-request.js';
-import { HOUR } from '../account-time.js';
+import type { AccountCore } from '../account/core.js';
+import { type Envelope, ItemReject, itemsEnvelope, requestError } from '../account/envelope.js';
+import { checkParam } from '../account/param.js';
+import { type Item, arrayItems, isEnvelope, readCarrierField, readNumber, readText } from '../account/request.js';
+import { HOUR } from '../account/time.js';
 import { checkFinalCarrier, readPassedCarrier, settleCarrier } from './carrier.js';
 import { rejectItem } from './items.js';
 import { translation } from './track-info.js';

@@ -1,9 +1,9 @@
 // register: validate each item, settle its carrier (detection, origin), charge the quota, store it.
 
 import { type ApiVersion, LIMITS } from '../../api/spec.js';
-import type { AccountCore } from '../account-core.js';
-import { type Envelope, ItemReject, itemsEnvelope } from '../account-envelope.js';
-import { checkParam } from '../account-param.js';
+import type { AccountCore } from '../account/core.js';
+import { type Envelope, ItemReject, itemsEnvelope } from '../account/envelope.js';
+import { checkParam } from '../account/param.js';
 import {
   type Item,
   arrayItems,
@@ -13,8 +13,8 @@ import {
   readLang,
   readNumber,
   readText,
-} from '../account-request.js';
-import { parseTimeFilter } from '../account-time.js';
+} from '../account/request.js';
+import { normaliseTime } from '../account/time.js';
 import { checkFinalCarrier, readPassedCarrier, settleCarrier } from './carrier.js';
 import { rejectItem } from './items.js';
 
@@ -34,9 +34,10 @@ export function register(core: AccountCore, version: ApiVersion, body: unknown):
 }
 
 /**
- * Order of the checks: field formats, carrier (existence, detection, final carrier, param), quota, and
- * last the duplicate check. A duplicate is refused after the quota was charged: "repeated registration of
- * the same number with the same carrier consumes one quota unit".
+ * Order of the checks: field formats, carrier (existence, detection, final carrier, param), the duplicate
+ * check, then the quota. A rejected item is never charged: the state table charges quota when a number is
+ * accepted, and "registering again charges quota again" after a deletion only makes sense if a repeat while
+ * registered is not charged.
  */
 function registerItem(core: AccountCore, version: ApiVersion, item: Item): Record<string, unknown> {
   const number = readNumber(item, version, true);
@@ -48,9 +49,12 @@ function registerItem(core: AccountCore, version: ApiVersion, item: Item): Recor
   const lang = v2 ? (readLang(item) ?? null) : null;
   const v21 = version === 'v2.1';
   const orderNo = v21 ? (readText(item, 'order_no', LIMITS.remarkMaxLength) ?? null) : null;
-  const orderTime = v21 ? (readText(item, 'order_time', 64) ?? null) : null;
-  if (orderTime !== null && orderTime.trim() !== '' && parseTimeFilter(orderTime) === undefined) {
-    throw new ItemReject(-18010011, 'order_time');
+  const orderTimeText = v21 ? (readText(item, 'order_time', 64) ?? null) : null;
+  // Kept as the service shows it: ISO 8601 to the second, in the zone given (see normaliseTime).
+  let orderTime: string | null = null;
+  if (orderTimeText !== null && orderTimeText.trim() !== '') {
+    orderTime = normaliseTime(orderTimeText) ?? null;
+    if (orderTime === null) throw new ItemReject(-18010011, 'order_time');
   }
   const remark = v21 ? (readText(item, 'remark', LIMITS.remarkMaxLength) ?? null) : null;
   const paramField = v2 ? 'param' : 'extra_param';
@@ -58,20 +62,25 @@ function registerItem(core: AccountCore, version: ApiVersion, item: Item): Recor
 
   const passed = readPassedCarrier(item);
   const finalPassed = readCarrierField(item, 'final_carrier') ?? 0;
-  // v2: detection is on unless switched off; v1: it "takes effect only when carrier is not set and
-  // value is true". Without a carrier and without detection nothing can name the carrier: -18019903.
-  const autoDetection = readBoolean(item, 'auto_detection') ?? v2;
-  if (passed === undefined && !autoDetection) throw new ItemReject(-18019903);
+  // Without a carrier (absent or 0) the carrier is detected, unless v2 detection is explicitly switched off:
+  // `auto_detection: false` with no carrier field at all. `carrier: 0` is a code passed, and a wrong one: the
+  // spec ignores auto_detection when a carrier is passed and picks the most likely carrier for a wrong code,
+  // which is what clients sending every field with its zero value (`carrier: 0, auto_detection: false`)
+  // need. v1's auto_detection ("default false; takes effect only when carrier is not set and value is true")
+  // cannot make a number without carrier registrable otherwise, so v1 always detects then.
+  const autoDetection = readBoolean(item, 'auto_detection');
+  const carrierField = item.carrier !== undefined && item.carrier !== null;
+  if (v2 && autoDetection === false && !carrierField) throw new ItemReject(-18019903);
   const detected = settleCarrier(core, number, passed);
   const carrier = detected.carrier;
 
   try {
     checkFinalCarrier(core, carrier, finalPassed);
     const paramValue = checkParam(carrier, param, paramField);
+    if (core.store.get(number, carrier.key)) throw new ItemReject(-18019901, number);
     // A translation costs one more unit when the first result arrives: room for both is needed now.
     if (lang !== null) core.quota.check(2);
     core.quota.charge(1);
-    if (core.store.get(number, carrier.key)) throw new ItemReject(-18019901, number);
     core.addRecord({
       number,
       carrier: carrier.key,

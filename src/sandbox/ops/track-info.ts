@@ -1,9 +1,9 @@
 // gettrackinfo: the stored result of registered records (v2: track_info; v1: track).
 
 import type { ApiVersion } from '../../api/spec.js';
-import type { AccountCore } from '../account-core.js';
-import type { Envelope } from '../account-envelope.js';
-import type { RecordState } from '../account-types.js';
+import type { AccountCore } from '../account/core.js';
+import type { Envelope } from '../account/envelope.js';
+import type { RecordState } from '../account/types.js';
 import { recordOperation } from './items.js';
 
 export function getTrackInfo(core: AccountCore, version: ApiVersion, body: unknown): Envelope {

@@ -14,12 +14,12 @@ import {
   V1_PACKAGE_STATUS_CODE,
   V1_PUSH_STATE,
 } from '../../api/spec.js';
-import type { AccountCore } from '../account-core.js';
-import { type Envelope, ItemReject, requestError } from '../account-envelope.js';
-import { isObject, normaliseNumber } from '../account-request.js';
-import { v1ListRecord, v2ListRecord } from '../account-record-view.js';
-import { parseTimeFilter } from '../account-time.js';
-import type { RecordState } from '../account-types.js';
+import type { AccountCore } from '../account/core.js';
+import { type Envelope, ItemReject, requestError } from '../account/envelope.js';
+import { isObject, normaliseNumber } from '../account/request.js';
+import { v1ListRecord, v2ListRecord } from '../account/record-view.js';
+import { parseTimeFilter } from '../account/time.js';
+import type { RecordState } from '../account/types.js';
 
 type Predicate = (rec: RecordState) => boolean;
 

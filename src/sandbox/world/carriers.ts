@@ -1,9 +1,11 @@
-// The carriers of the simulated world: a small table of real carriers (codes and names as the service's
-// carrier list publishes them), enough to exercise every rule the service applies per carrier: postal
-// operators (two providers, final_carrier allowed), carriers that need an extra parameter, and carriers the
-// real-time operation does not serve.
+// The carriers simulated in detail: a small table of real carriers (codes and names as the service's carrier
+// list publishes them), enough to exercise every rule the service applies per carrier: postal operators (two
+// providers, final_carrier allowed), carriers that need an extra parameter, carriers the real-time operation
+// does not serve, and the detection patterns of detect.ts. Every other carrier of the service's list is a
+// generic carrier of the world (catalog.ts).
 
 import { REALTIME_UNSUPPORTED_CARRIERS } from '../../api/spec.js';
+import { catalogCarrier } from './catalog.js';
 import type { TextLang } from './phrases.js';
 
 /** Form of the extra parameter a carrier needs (the service's `param_type` names). */
@@ -23,8 +25,8 @@ export interface SimCarrier {
   readonly name: string;
   /** The name in the service's carrier list (provider `alias`). */
   readonly alias: string;
-  /** ISO 3166-1 alpha-2. */
-  readonly country: string;
+  /** ISO 3166-1 alpha-2; null for the few listed carriers without a country. */
+  readonly country: string | null;
   readonly tel: string | null;
   readonly homepage: string;
   /** UPU postal operator (`_group` "" in the carrier list): two providers, final_carrier allowed. */
@@ -39,13 +41,14 @@ export interface SimCarrier {
   readonly lang: TextLang;
   /** Service types its shipments travel under (misc_info.service_type). */
   readonly serviceTypes: readonly string[];
-  /** Countries its shipments leave from. */
+  /** Countries its shipments leave from; empty = anywhere in the world of places.ts. */
   readonly origins: readonly string[];
   /** Countries its shipments go to; empty = anywhere in the simulated world. */
   readonly destinations: readonly string[];
 }
 
-type CarrierSpec = Omit<SimCarrier, 'realtime' | 'origins' | 'destinations'> & {
+type CarrierSpec = Omit<SimCarrier, 'realtime' | 'origins' | 'destinations' | 'country'> & {
+  country: string;
   origins?: readonly string[];
   destinations?: readonly string[];
 };
@@ -254,14 +257,14 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
 
 const BY_KEY: ReadonlyMap<number, SimCarrier> = new Map(SIM_CARRIERS.map((c) => [c.key, c]));
 
-/** The simulated carrier with this code, or undefined (the service answers -18019910 / corrects it). */
+/** The carrier with this code: simulated in detail, else generic (any code of the service's list), else undefined. */
 export function findCarrier(key: number): SimCarrier | undefined {
-  return BY_KEY.get(key);
+  return BY_KEY.get(key) ?? catalogCarrier(key);
 }
 
 const POSTAL_BY_COUNTRY: ReadonlyMap<string, SimCarrier> = new Map(
   // 7047 is postal by the list but not a country's operator: the country's own post comes first.
-  SIM_CARRIERS.filter((c) => c.postal && c.key !== 7047).map((c) => [c.country, c]),
+  SIM_CARRIERS.filter((c) => c.postal && c.key !== 7047).map((c) => [c.country as string, c]),
 );
 
 /** The postal operator of a country (the destination provider of a postal shipment), if simulated. */

@@ -26,8 +26,8 @@
 // Undetectable (→ undefined; the service answers -18019903):
 //   numbers starting with XX; numbers without any digit; numbers shorter than 8 characters that match no
 //   pattern above; S10-shaped numbers whose country suffix has no simulated postal operator.
-// Direct Freight Express 101066, DHL Global Forwarding 100766, Toll 100009 and the other carriers without a
-// pattern are only reached by passing their code.
+// Direct Freight Express 101066, DHL Global Forwarding 100766, Toll 100009, the other carriers without a pattern
+// and every generic carrier of the service's list (catalog.ts) are only reached by passing their code.
 //
 // A passed carrier code:
 //   - known, and the number is not confidently claimed by another carrier → that carrier, origin 2
@@ -35,7 +35,7 @@
 //   - known, and the number is S10-shaped and the passed carrier is a postal operator → origin 2
 //     (any postal operator on a UPU item's route can track it);
 //   - known but another carrier confidently claims the number → corrected to that carrier, origin 1;
-//   - unknown (not simulated) → as if none was passed, but a weak guess keeps origin 3;
+//   - unknown (absent from the service's carrier list) → as if none was passed, but a weak guess keeps origin 3;
 //   - 0 counts as not passed.
 
 import { REGISTER_ORIGIN } from '../../api/spec.js';

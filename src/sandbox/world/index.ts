@@ -1,5 +1,6 @@
 // The simulated world of the service emulator: carriers, detection, shipments and what the service knows
-// about them at any moment. Pure and deterministic: no I/O, no timers, no clock.
+// about them at any moment. Deterministic: no timers, no clock; its one read is the service's carrier and
+// country lists shipped with trk (catalog.ts), loaded once, on the first question they answer.
 
 export type { CarrierParamForm, SimCarrier } from './carriers.js';
 export { PARAM_REQUIRED_CODE, SIM_CARRIERS, findCarrier, postalCarrierOf } from './carriers.js';
@@ -12,7 +13,7 @@ export { COUNTRIES, countryOf, v1CountryCode } from './places.js';
 export { fnv1a } from './random.js';
 export type { NumberWanted, PlanOptions, ScenarioInfo, ScenarioName, Shipment, SimEvent } from './shipment.js';
 export { SCENARIOS, findNumber, planShipment, sampleNumber, scenarioOf } from './shipment.js';
-export type { DayMetrics, StatusSnapshot } from './track-info.js';
+export type { DayMetrics, StatusSnapshot, V1TrackForm } from './track-info.js';
 export {
   ESTIMATE_SOURCE_OFFICIAL,
   ESTIMATE_SOURCE_SERVICE,

@@ -1,6 +1,11 @@
 // The geography of the simulated world: the countries shipments travel between, their numeric codes in the
 // service's country list (v1 answers use those numbers), and a few real cities per country with postal
 // codes and coordinates. Coordinates are strings because the service sends them as strings.
+// COUNTRIES describes eleven countries in detail (several cities, states, postal codes); every other country of
+// the service's lists is known through one city of cities.ts, without state or postal code.
+
+import { catalogCountry } from './catalog.js';
+import { WORLD_CITIES } from './cities.js';
 
 export interface City {
   readonly city: string;
@@ -152,15 +157,31 @@ export const COUNTRIES: Readonly<Record<string, Country>> = {
   },
 };
 
-/** Every simulated country, in a fixed order (draws index into it). */
+/** The countries described in detail, in a fixed order (draws index into it). */
 export const COUNTRY_ISOS: readonly string[] = Object.keys(COUNTRIES);
 
+const others = new Map<string, Country | undefined>();
+
+/** A country of the world: described in detail, or known from the lists and cities.ts; undefined otherwise. */
 export function countryOf(iso: string): Country | undefined {
-  return COUNTRIES[iso.toUpperCase()];
+  const code = iso.toUpperCase();
+  const detailed = COUNTRIES[code];
+  if (detailed) return detailed;
+  if (others.has(code)) return others.get(code);
+  const listed = catalogCountry(code);
+  const seat = WORLD_CITIES[code];
+  let country: Country | undefined;
+  if (listed) {
+    // Without a city in cities.ts the country's name stands for the place.
+    const city = seat ? c(seat[0], null, null, seat[1], seat[2]) : c(listed.name.toUpperCase(), null, null, null, null);
+    country = Object.freeze({ iso: code, code: listed.code, name: listed.name, hub: city, cities: Object.freeze([city]) });
+  }
+  others.set(code, country);
+  return country;
 }
 
 /** v1 numeric country code, 0 when unknown (as the service sends for an unknown destination). */
 export function v1CountryCode(iso: string | null | undefined): number {
   if (!iso) return 0;
-  return COUNTRIES[iso.toUpperCase()]?.code ?? 0;
+  return countryOf(iso)?.code ?? 0;
 }

@@ -27,7 +27,7 @@ import { findCarrier, postalCarrierOf } from './carriers.js';
 import type { PhraseId } from './phrases.js';
 import { PHRASES } from './phrases.js';
 import type { City, Country } from './places.js';
-import { COUNTRIES, COUNTRY_ISOS } from './places.js';
+import { COUNTRY_ISOS, countryOf } from './places.js';
 import type { Rng } from './random.js';
 import { rngFor } from './random.js';
 import { HOUR_MS, MINUTE_MS } from './time.js';
@@ -259,7 +259,7 @@ export function sampleNumber(carrierKey: number, i: number): string {
     case 100766:
       return `DGF${pad(i, 3)}${pad(k, 9)}`;
     default:
-      if (c?.postal) return `${i % 2 === 0 ? 'RR' : 'CP'}${pad(k, 9)}${c.country}`;
+      if (c?.postal && c.country !== null) return `${i % 2 === 0 ? 'RR' : 'CP'}${pad(k, 9)}${c.country}`;
       return `SIM${pad(carrierKey, 6)}${pad(k, 9)}`;
   }
 }
@@ -481,8 +481,8 @@ interface Route {
 }
 
 function chooseRoute(carrier: SimCarrier, rng: Rng, international: boolean, opts: PlanOptions | undefined): Route {
-  const originIso = rng.pick(carrier.origins);
-  const origin = COUNTRIES[originIso] as Country;
+  const originIso = rng.pick(carrier.origins.length > 0 ? carrier.origins : COUNTRY_ISOS);
+  const origin = countryOf(originIso) as Country;
   let candidates = carrier.destinations.length > 0 ? carrier.destinations : COUNTRY_ISOS;
   if (international) {
     const abroad = candidates.filter((c) => c !== originIso);
@@ -495,14 +495,14 @@ function chooseRoute(carrier: SimCarrier, rng: Rng, international: boolean, opts
   if (carrier.postal) {
     const chosen = opts?.finalCarrier ? findCarrier(opts.finalCarrier) : undefined;
     if (chosen) {
-      destIso = chosen.country;
+      destIso = chosen.country ?? destIso;
       finalCarrier = chosen.key;
     }
     lastMile = chosen ?? postalCarrierOf(destIso);
   }
   const paramCountry = countryFromParam(opts?.param);
   if (paramCountry && !lastMile) destIso = paramCountry;
-  const destination = (COUNTRIES[destIso] ?? origin) as Country;
+  const destination = countryOf(destIso) ?? origin;
   const route = lastMile && lastMile.key !== carrier.key ? [carrier.key, lastMile.key] : [carrier.key];
   return { origin, destination, route, finalCarrier };
 }
@@ -511,7 +511,7 @@ function chooseRoute(carrier: SimCarrier, rng: Rng, international: boolean, opts
 function countryFromParam(param: string | undefined): string | undefined {
   const m = param ? /^([A-Za-z]{2})-/.exec(param) : null;
   const iso = m?.[1]?.toUpperCase();
-  return iso && COUNTRIES[iso] ? iso : undefined;
+  return iso && countryOf(iso) ? iso : undefined;
 }
 
 /** Postal code carried by a param: `DE-10115` → `10115`; a bare postcode as is; dates and phone digits → none. */
@@ -566,10 +566,8 @@ function buildShipment(number: string, carrierKey: number, startMs: number, opts
     });
   }
 
-  // Some carriers share only the countries of sender and recipient.
-  const detailed = rng.chance(0.7);
   const recipientPostal = postalCodeFromParam(opts?.param, carrier.param);
-  const recipientBase = detailed ? addressOf(destination.iso, recipientCity) : addressOf(destination.iso, null);
+  const recipientBase = addressOf(destination.iso, recipientCity);
   const recipientAddress =
     recipientPostal !== undefined ? Object.freeze({ ...recipientBase, postal_code: recipientPostal }) : recipientBase;
 
@@ -599,7 +597,7 @@ function buildShipment(number: string, carrierKey: number, startMs: number, opts
     startMs,
     originCountry: origin.iso,
     destinationCountry: destination.iso,
-    shipperAddress: detailed ? addressOf(origin.iso, shipperCity) : addressOf(origin.iso, null),
+    shipperAddress: addressOf(origin.iso, shipperCity),
     recipientAddress,
     route,
     events,

@@ -234,8 +234,9 @@ const EMPTY_ADDRESS: Address = Object.freeze({
 function timeRaw(ms: number, provider: SimCarrier | undefined): TimeRaw {
   const offset = provider?.utcOffsetMinutes ?? 0;
   const { date, time } = localParts(ms, offset);
-  // Postal operators send bare local times; the service adds their headquarters zone (timezone null).
-  return { date, time, timezone: provider && !provider.postal ? offsetText(offset) : null };
+  // The local time as the carrier states it, with the zone it is in (as the service's examples show, postal
+  // operators included).
+  return { date, time, timezone: offsetText(offset) };
 }
 
 const TRANSLATION_LANGS: ReadonlySet<string> = new Set(LANGUAGES);
@@ -358,8 +359,11 @@ export function trackInfoAt(
   const hasResult = count > 0;
   const invalid = snap.subStatus === 'NotFound_InvalidCode';
 
-  // Answers list the destination operator first, then the origin one.
-  const providerKeys = [...shipment.route].reverse();
+  // Answers list the destination operator first, then the origin one; only providers that reported events, as
+  // the live service does (a postal item's destination operator appears with its first event). With no event at
+  // all, the registered carrier alone, so that the answer still says who was asked.
+  const reporting = [...shipment.route].reverse().filter((key) => known.some((e) => e.provider === key));
+  const providerKeys = reporting.length > 0 ? reporting : [shipment.carrier];
   const providers: Provider[] = providerKeys.map((key) => {
     const own = known.filter((e) => e.provider === key);
     const c = carrierOf(key);
@@ -408,12 +412,41 @@ function v1Event(e: SimEvent): V1Event {
   };
 }
 
+/** Where a v1 `track` goes: a gettrackinfo answer, or a TRACKING_UPDATED webhook body. */
+export type V1TrackForm = 'answer' | 'webhook';
+
+/**
+ * v1 `zex`, in the shape the live service sends: the spec names only trN/trC ("not yet enabled"), the recorded
+ * answers carry more. Times are epoch ms, as strings in gettrackinfo answers and as numbers (without `pickup`
+ * and `return`) in webhook bodies, exactly as recorded; 0 where there is no such time. The meanings are the
+ * emulator's reading of the recordings: dt the first event, dtS the start of transit (else the first event), dtP
+ * the pickup, dtD the delivery, dtL the latest event; psex 4001 once delivered (Delivered_Other, the one value
+ * recorded), else 0; pickup whether the carrier reported a pickup; return 1 while returning, 2 once returned.
+ */
+function v1Extension(shipment: Shipment, count: number, snap: StatusSnapshot, form: V1TrackForm): Record<string, unknown> {
+  const events = shipment.events;
+  const m = marks(events, count);
+  const first = count > 0 ? (events[0] as SimEvent).atMs : 0;
+  const times = {
+    dt: first,
+    dtS: m.transitStart?.atMs ?? first,
+    dtP: m.pickup?.atMs ?? 0,
+    dtD: m.delivered?.atMs ?? 0,
+    dtL: snap.lastEventMs ?? 0,
+  };
+  const psex = snap.status === 'Delivered' ? 4001 : 0;
+  if (form === 'webhook') return { trN: '', trC: 0, psex, ...times };
+  const ret = snap.subStatus === 'Exception_Returning' ? 1 : snap.subStatus === 'Exception_Returned' ? 2 : 0;
+  const text = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, String(v)]));
+  return { trN: '', trC: 0, psex, pickup: m.pickup !== null, return: ret, ...text };
+}
+
 /**
  * The v1 `track` object after a tracking run at `knownUntilMs`. `f` is the number of transit days of a
  * delivered parcel (days_of_transit_done), -1 otherwise; `ygt*` are simulated query durations in ms;
  * `ylt*` the last tracking time in UTC, `2079-01-01 00:00:00` for a carrier slot that is not used.
  */
-export function v1TrackAt(shipment: Shipment, knownUntilMs: number, nowMs: number): V1Track {
+export function v1TrackAt(shipment: Shipment, knownUntilMs: number, nowMs: number, form: V1TrackForm = 'answer'): V1Track {
   const count = knownCount(shipment, knownUntilMs);
   const known = shipment.events.slice(0, count);
   const snap = statusAt(shipment, knownUntilMs);
@@ -454,6 +487,6 @@ export function v1TrackAt(shipment: Shipment, knownUntilMs: number, nowMs: numbe
     ln9: null,
     hs: latest ? signed32(`${latest.atMs}|${latest.provider}|${latest.description}|${latest.location ?? ''}`) : 0,
     yt: '',
-    zex: { trN: '', trC: 0 },
+    zex: v1Extension(shipment, count, snap, form),
   };
 }

@@ -54,7 +54,7 @@ describe('simulated carriers', () => {
     expect(new Set(SIM_CARRIERS.map((c) => c.key)).size).toBe(SIM_CARRIERS.length);
     for (const c of SIM_CARRIERS) {
       expect(Math.abs(c.utcOffsetMinutes)).toBeLessThanOrEqual(14 * 60);
-      expect(COUNTRIES[c.country], `${c.key} country`).toBeDefined();
+      expect(COUNTRIES[c.country ?? ''], `${c.key} country`).toBeDefined();
       for (const iso of [...c.origins, ...c.destinations]) expect(COUNTRIES[iso], `${c.key} ${iso}`).toBeDefined();
     }
   });

@@ -175,6 +175,44 @@ describe('trackInfoAt', () => {
     expect(info.tracking.providers[1]!.events.at(-1)!.description).toBe('收到电子信息，等待揽收');
   });
 
+  it('lists only providers that reported events: the destination operator from its first event on', () => {
+    const firstDest = intlPostal.events.find((e) => e.provider === intlPostal.route[1])!;
+    const keysAt = (t: number) => trackInfoAt(intlPostal, t, t, 'v2').tracking.providers.map((p) => p.provider.key);
+    expect(keysAt(firstDest.atMs - 1)).toEqual([3011]);
+    expect(keysAt(firstDest.atMs)).toEqual([intlPostal.route[1], 3011]);
+    // Before any event: the registered carrier alone, with no events.
+    const before = trackInfoAt(intlPostal, intlPostal.events[0]!.atMs - 1, end, 'v2').tracking.providers;
+    expect(before.map((p) => [p.provider.key, p.events.length])).toEqual([[3011, 0]]);
+  });
+
+  it('states every local time with its zone, postal operators included', () => {
+    const info = trackInfoAt(intlPostal, end, end, 'v2.1');
+    const events = info.tracking.providers.flatMap((p) => p.events.map((e) => [p.provider.key, e] as const));
+    expect(events.length).toBeGreaterThan(3);
+    for (const [key, e] of events) {
+      expect(e.time_raw!.timezone, `${key}`).toMatch(/^[+-]\d{2}:\d{2}$/);
+      expect(e.time_iso!.endsWith(e.time_raw!.timezone!)).toBe(true);
+    }
+    expect(events.find(([key]) => key === 3011)![1].time_raw!.timezone).toBe('+08:00');
+    for (const m of info.milestone) if (m.time_raw) expect(m.time_raw.timezone).toMatch(/^[+-]\d{2}:\d{2}$/);
+  });
+
+  it('fills shipper and recipient addresses from the places of the world', () => {
+    for (let i = 0; i < 50; i++) {
+      const p = planShipment(sampleNumber(190012, i), 190012, START);
+      if (p.events.length === 0) continue;
+      const { shipper_address: from, recipient_address: to } = trackInfoAt(p, end, end, 'v2').shipping_info;
+      for (const a of [from!, to!]) {
+        expect(a.city, `${p.number}`).toMatch(/\S/);
+        expect(a.state).toMatch(/\S/);
+        expect(a.postal_code).toMatch(/\S/);
+      }
+    }
+    // A generic carrier's country has one city, without state or postal code.
+    const spain = planShipment('ZQ100048K1', 100048, START);
+    expect(spain.shipperAddress).toMatchObject({ country: 'ES', city: 'MADRID', state: null, postal_code: null });
+  });
+
   it('has sub_status on events only in v2.1', () => {
     const v2 = trackInfoAt(intlPostal, end, end, 'v2');
     const v21 = trackInfoAt(intlPostal, end, end, 'v2.1');
@@ -262,7 +300,8 @@ describe('trackInfoAt', () => {
     const c = at(e[2]!.atMs);
     expect(b.tracking.providers_hash).toBe(a.tracking.providers_hash);
     expect(c.tracking.providers_hash).not.toBe(a.tracking.providers_hash);
-    expect(c.tracking.providers[1]!.events_hash).not.toBe(a.tracking.providers[1]!.events_hash);
+    const origin = (info: typeof a) => info.tracking.providers.find((p) => p.provider.key === intlPostal.route[0])!;
+    expect(origin(c).events_hash).not.toBe(origin(a).events_hash);
     expect(Number.isInteger(c.tracking.providers_hash)).toBe(true);
     expect(trackInfoAt(intlPostal, e[2]!.atMs, NOW, 'v2', 'fr').tracking.providers_hash).toBe(c.tracking.providers_hash);
   });
@@ -308,10 +347,38 @@ describe('v1TrackAt', () => {
       if (key === 'zex' || key === 'z0') continue;
       expect(typeof t[key], key).toBe(typeof value);
     }
-    expect(Object.keys(t.zex as object)).toEqual(expect.arrayContaining(['trN', 'trC']));
+    // zex as the live service sends it in gettrackinfo: the same keys in the same order, of the same types.
+    const zex = t.zex as Record<string, unknown>;
+    const recordedZex = recorded.zex as Record<string, unknown>;
+    expect(Object.keys(zex)).toEqual(Object.keys(recordedZex));
+    for (const [key, value] of Object.entries(recordedZex)) expect(typeof zex[key], `zex.${key}`).toBe(typeof value);
     const event = (t.z1 as Array<Record<string, unknown>>)[0]!;
     expect(Object.keys(event).sort()).toEqual(['a', 'b', 'c', 'd', 'z']);
     expect(event.a).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+  });
+
+  it('gives zex the recorded webhook shape in webhook bodies: numbers, no pickup nor return', () => {
+    const hook = fixtureJson<{ data: { track: { zex: Record<string, unknown> } } }>('webhooks/v1-tracking-updated.json');
+    const plan = planShipment(findNumber(3011, { scenario: 'delivered' })!, 3011, START);
+    const zex = v1TrackAt(plan, START + 60 * DAY, START + 60 * DAY, 'webhook').zex as Record<string, unknown>;
+    expect(Object.keys(zex)).toEqual(Object.keys(hook.data.track.zex));
+    for (const [key, value] of Object.entries(hook.data.track.zex)) expect(typeof zex[key], `zex.${key}`).toBe(typeof value);
+  });
+
+  it('fills zex from the story: first event, transit start, pickup, delivery, latest event', () => {
+    const plan = planShipment(findNumber(3011, { scenario: 'delivered' })!, 3011, START);
+    const end = START + 60 * DAY;
+    const zex = v1TrackAt(plan, end, end).zex as Record<string, unknown>;
+    const events = plan.events;
+    const delivered = events.find((e) => e.subStatus === 'Delivered_Other')!;
+    const pickup = events.find((e) => e.subStatus === 'InTransit_PickedUp');
+    expect(zex).toMatchObject({ trN: '', trC: 0, psex: 4001, pickup: pickup !== undefined, return: 0 });
+    expect(zex.dt).toBe(String(events[0]!.atMs));
+    expect(zex.dtD).toBe(String(delivered.atMs));
+    expect(zex.dtL).toBe(String(events.at(-1)!.atMs));
+    expect(zex.dtP).toBe(String(pickup?.atMs ?? 0));
+    // Before any event every time is 0, and nothing is delivered.
+    expect(v1TrackAt(plan, events[0]!.atMs - 1, end).zex).toMatchObject({ psex: 0, pickup: false, dt: '0', dtL: '0' });
   });
 
   it('splits events by carrier, newest first, and marks the delivery', () => {

@@ -1,7 +1,7 @@
 // The account's records: a Map keyed by `number|carrier` (the record's identity) and an index by number,
 // since most operations address a number and let the carrier be optional.
 
-import type { RecordState } from './account-types.js';
+import type { RecordState } from './types.js';
 
 export function recordKey(number: string, carrier: number): string {
   return `${number}|${carrier}`;

@@ -1,8 +1,8 @@
 // The time metrics of the specification (whole UTC days), from the fields a tracking run stores on a
 // record: gettracklist (v2.1) shows them without building the record's track_info.
 
-import { utcDay } from './account-time.js';
-import type { RecordState } from './account-types.js';
+import { utcDay } from './time.js';
+import type { RecordState } from './types.js';
 
 export interface DayMetrics {
   /** The placeholder `--` when there is no result. */
@@ -17,9 +17,13 @@ type MetricFields = Pick<
   'status' | 'subStatus' | 'firstEventMs' | 'lastEventMs' | 'deliveredMs' | 'transitStartMs'
 >;
 
-export function dayMetrics(rec: MetricFields, now: number): DayMetrics {
+/**
+ * `numeric`: 0 instead of the spec's `--` placeholder (the emulator's numericMetrics option, for clients whose
+ * typed decoders cannot take a string there).
+ */
+export function dayMetrics(rec: MetricFields, now: number, numeric = false): DayMetrics {
   if (rec.firstEventMs === null) {
-    return { days_after_order: '--', days_after_last_update: 0, days_of_transit: 0, days_of_transit_done: 0 };
+    return { days_after_order: numeric ? 0 : '--', days_after_last_update: 0, days_of_transit: 0, days_of_transit_done: 0 };
   }
   const delivered = rec.status === 'Delivered' && rec.deliveredMs !== null;
   // Delivered: counted to the delivery date; otherwise to today.

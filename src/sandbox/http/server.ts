@@ -1,9 +1,10 @@
 // The emulator's HTTP transport (node:http, no framework): routing, authentication, the rate limit,
 // injected faults, the simulated clock's tick loop, persistence and the /__sandbox/ control endpoints.
-// Everything a request body means is the account's business (src/sandbox/account.ts).
+// Everything a request body means is the account's business (src/sandbox/account/).
 //
 // Pipeline of an API request, in order:
-//   1. POST /track/{v1|v2|v2.1}/<operation> in the version's exact casing, else 404
+//   1. POST /track/{v1|v2|v2.1|v2.2|v2.3|v2.4}/<operation> (routes.ts: lenient by default, exact casing with
+//      strictPaths), else 404
 //   2. body read (at most 1 MiB, else 413)
 //   3. `svctoken` missing or wrong → 401 -18010002; caller outside the whitelist → 401 -18010001;
 //      account disabled → 401 -18010004
@@ -13,23 +14,23 @@
 //      (an empty body goes on to the account as no body)
 //   7. account.handle(); injected loss: processed, then the socket is destroyed without an answer
 // Injected latency delays every answer of steps 1-7. Apart from the pipeline: GET of the res URL's two reference
-// lists (/asset/carrier/info/..., src/sandbox/reference-lists.ts) and the /__sandbox/ control endpoints.
+// lists (/asset/carrier/info/..., src/sandbox/reference-lists.ts) and the /__sandbox/ control endpoints
+// (control.ts). Every request but the control ones goes to the request log (request-log.ts). With a state file,
+// its lock (src/sandbox/state-lock.ts) is held from before the file is read until after the last save.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { API_VERSIONS, type ApiVersion, OPERATIONS, type Operation } from '../api/spec.js';
-import { operationPath } from '../api/ops.js';
-import { TrkError } from '../errors.js';
-import { Account } from './account.js';
-import { requestError } from './account-envelope.js';
-import type { AccountSettings, AccountState, WebhookDelivery } from './account-types.js';
-import { SimClock } from './clock.js';
+import { InterruptedError, TrkError } from '../../errors.js';
+import { Account } from '../account/account.js';
+import { requestError } from '../account/envelope.js';
+import type { AccountSettings, AccountState, WebhookDelivery } from '../account/types.js';
+import { SimClock } from '../clock.js';
 import { type Faults, FaultInjector, parseFaults } from './faults.js';
-import { ipMatcher, isLoopback } from './ip-allow.js';
+import { ipMatcher } from './ip-allow.js';
 import { RateLimiter } from './rate-limit.js';
-import { REFERENCE_LIST_PATHS, sandboxReferenceList } from './reference-lists.js';
+import { REFERENCE_LIST_PATHS, referenceListBytes } from '../reference-lists.js';
 import {
   applyAccountSettings,
   DEFAULT_RATE_LIMIT,
@@ -37,11 +38,18 @@ import {
   parseSettingsPatch,
   settingsFromState,
   type SettingsPatch,
-} from './settings.js';
-import { readStateFile, type SandboxStateFile, StateFileError, StateSaver, STATE_FILE_VERSION } from './state-file.js';
+} from '../settings.js';
+import { acquireStateLock, type StateLock } from '../state-lock.js';
+import { readStateFile, type SandboxStateFile, StateFileError, StateSaver, STATE_FILE_VERSION } from '../state-file.js';
 import { WebhookSender } from './webhook-sender.js';
+import { controlHandler } from './control.js';
+import { itemCount, readOutcome, RequestLog, type SandboxRequestLog } from './request-log.js';
+import { normalisePath, routeOf } from './routes.js';
 
-export { SANDBOX_KEY } from './settings.js';
+export type { SandboxRequestLog } from './request-log.js';
+import { ClientGone, httpError, isJsonContentType, readBody, sendJson, urlHost } from './wire.js';
+
+export { SANDBOX_KEY } from '../settings.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_TICK_MS = 1000;
@@ -65,8 +73,17 @@ export interface SandboxOptions extends Partial<Faults> {
    */
   catchUp?: number;
   catchUpMaxMs?: number;
-  /** Persist account and clock here; undefined = memory only. */
+  /**
+   * Persist account and clock here; undefined = memory only. The file's lock (src/sandbox/state-lock.ts) is held
+   * while the sandbox runs: another `sandbox start` on it is refused; an embedded one is waited for.
+   */
   stateFile?: string;
+  /** The state file's lock, already taken by the caller (the embedded emulator); released on close. */
+  stateLock?: StateLock;
+  /** Status lines while waiting for the state file's lock. */
+  onWait?: (line: string) => void;
+  /** Aborts waiting for the state file's lock. */
+  signal?: AbortSignal;
   /** Requests per second per key; default 3; 0 = no limit. */
   rateLimit?: number;
   quotaTotal?: number;
@@ -78,21 +95,24 @@ export interface SandboxOptions extends Partial<Faults> {
   tickMs?: number;
   /** Seed of the fault generator, for replayable rehearsals. */
   seed?: number;
+  /**
+   * Only the spec's exact paths, in each version's casing (see routes.ts). Default false: duplicate slashes and a
+   * trailing slash are ignored, operation names match in any letter case.
+   */
+  strictPaths?: boolean;
+  /**
+   * days_after_order 0 instead of the spec's `--` for numbers without a result, for clients whose typed
+   * decoders cannot take a string there. Default false (spec-literal). Not persisted.
+   */
+  numericMetrics?: boolean;
   /** Sends a webhook; default an HTTP POST (undici), 0 on network failure or timeout. */
   deliver?: (delivery: WebhookDelivery) => Promise<number>;
   /** Errors of background work (state saves, ticks, the account); default ignored. */
   onError?: (err: unknown) => void;
-  /** Called when an API request is answered (or its answer dropped), e.g. for a verbose log. */
+  /** Called when a request is answered (or its answer dropped), control endpoints excepted: `--log`. */
   onRequest?: (log: SandboxRequestLog) => void;
 }
 
-export interface SandboxRequestLog {
-  method: string;
-  path: string;
-  /** HTTP status, or 'dropped' when no answer was sent. */
-  status: number | 'dropped';
-  ms: number;
-}
 
 export interface RequestStats {
   /** API requests received (control endpoints not counted). */
@@ -142,26 +162,6 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-interface Route {
-  version: ApiVersion;
-  op: Operation;
-}
-
-/** Exact paths only: `/track/v1/Retrack` exists, `/track/v1/retrack` and `/track/v2/Retrack` do not. */
-const ROUTES: ReadonlyMap<string, Route> = new Map(
-  API_VERSIONS.flatMap((version) =>
-    OPERATIONS.flatMap((op) => {
-      const path = operationPath(version, op);
-      return path === undefined ? [] : [[`/track/${version}/${path}`, { version, op }] as const];
-    }),
-  ),
-);
-
-/** Body of HTTP-level refusals, in the shape the live service uses for 401: `code` is the HTTP status. */
-function httpError(status: number, code: number, message: string): Record<string, unknown> {
-  return { code: status, data: { errors: [{ code, message }] } };
-}
-
 // Messages in the service's own wording (the 401 -18010002 one is the live service's).
 const AUTH_MESSAGES = {
   [-18010002]: 'Access token is invalid.',
@@ -175,8 +175,50 @@ function emptyStats(): RequestStats {
   return { total: 0, byStatus: {}, byOperation: {}, dropped: 0, rateLimited: 0, injected: { burst429: 0, failures: 0, drops: 0 } };
 }
 
+/** Waiting this long for a state file's lock is worth a status line. */
+export const LOCK_NOTICE_MS = 1000;
+
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
+  const lock = opts.stateLock ?? (opts.stateFile === undefined ? undefined : await serverLock(opts.stateFile, opts));
+  try {
+    return await startLocked(opts, lock);
+  } catch (err) {
+    await lock?.release();
+    throw err;
+  }
+}
+
+/** The lock of `sandbox start`: refused while another server holds it, waited for while a --sandbox command does. */
+async function serverLock(stateFile: string, opts: SandboxOptions): Promise<StateLock> {
+  let told = false;
+  try {
+    const lock = await acquireStateLock(stateFile, 'server', {
+      busy: (holder, waitedMs) => {
+        if (holder.kind === 'server') {
+          const where = holder.url === null ? '' : ` at ${holder.url}`;
+          throw new TrkError(`another sandbox is running on ${stateFile}${where} (pid ${holder.pid})`, {
+            hint: 'use that one, stop it first, or give this one another --state file (or --no-state)',
+          });
+        }
+        if (!told && waitedMs >= LOCK_NOTICE_MS) {
+          told = true;
+          opts.onWait?.(`waiting for a trk --sandbox command (pid ${holder.pid}) to finish with ${stateFile}…`);
+        }
+        return 'wait';
+      },
+      ...(opts.signal === undefined ? {} : { signal: opts.signal }),
+    });
+    // This busy decision never says stop.
+    return lock as StateLock;
+  } catch (err) {
+    if (opts.signal?.aborted) throw new InterruptedError(`interrupted while waiting for ${stateFile}`);
+    throw err;
+  }
+}
+
+async function startLocked(opts: SandboxOptions, lock: StateLock | undefined): Promise<RunningSandbox> {
   const onError = opts.onError ?? (() => {});
+  const strict = opts.strictPaths ?? false;
   const saved = opts.stateFile === undefined ? undefined : await readStateFile(opts.stateFile);
 
   const clock = saved
@@ -196,7 +238,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const deliver = opts.deliver ?? ((d: WebhookDelivery) => deliveries.send(d));
   let account: Account;
   try {
-    account = new Account({ settings, now: () => clock.now(), deliver }, saved?.account as AccountState | undefined);
+    account = new Account(
+      { settings, now: () => clock.now(), deliver, numericMetrics: opts.numericMetrics ?? false },
+      saved?.account as AccountState | undefined,
+    );
   } catch (err) {
     if (saved && opts.stateFile !== undefined) throw new StateFileError(opts.stateFile, 'holds an account this trk cannot read', err);
     throw err;
@@ -278,31 +323,41 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     if (patch.rateLimit !== undefined) limiter.perSecond = patch.rateLimit;
     applyAccountSettings(account.settings, patch);
     saver?.changed();
+    // --sandbox commands find the key in the lock.
+    if (patch.key !== undefined && url !== '') lock?.publish(url, account.settings.key).catch(onError);
+  };
+
+  // ---- the request log ----
+  const requestLog = new RequestLog();
+  /** The log entry of each request being answered. */
+  const logOf = new WeakMap<ServerResponse, SandboxRequestLog>();
+  const injected = (res: ServerResponse, fault: string): void => {
+    logOf.get(res)?.faults.push(fault);
+  };
+  /** The injected latency, waited and logged. */
+  const latency = async (res: ServerResponse): Promise<void> => {
+    const delay = injector.delay();
+    if (delay <= 0) return;
+    injected(res, `latency ${Math.round(delay)} ms`);
+    await sleep(delay);
   };
 
   // ---- answers ----
   const count = (status: number): void => {
     stats.byStatus[status] = (stats.byStatus[status] ?? 0) + 1;
   };
-  const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
-    const text = JSON.stringify(body);
-    res.writeHead(status, {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': String(Buffer.byteLength(text)),
-      ...headers,
-    });
-    res.end(text);
-  };
-  /** An API answer: counted, after the injected latency. */
+  const send = sendJson;
+  /** An API answer: counted and logged, after the injected latency. */
   const answer = async (
     res: ServerResponse,
     status: number,
     body: unknown,
     headers: Record<string, string> = {},
   ): Promise<void> => {
-    const delay = injector.delay();
-    if (delay > 0) await sleep(delay);
+    await latency(res);
     count(status);
+    const entry = logOf.get(res);
+    if (entry) readOutcome(entry, body);
     send(res, status, body, headers);
   };
   const tooMany = (res: ServerResponse, retryAfterMs: number, message: string): Promise<void> => {
@@ -316,7 +371,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   // ---- API requests ----
   const handleApi = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
     stats.total += 1;
-    const route = req.method === 'POST' ? ROUTES.get(path) : undefined;
+    const route = req.method === 'POST' ? routeOf(path, strict) : undefined;
+    const entry = logOf.get(res);
+    if (entry && route) {
+      entry.version = route.served;
+      entry.operation = route.op;
+    }
     // Read in full even when the answer is already known, so that the connection can serve the next one.
     const body = await readBody(req, MAX_BODY_BYTES);
     if (!route) {
@@ -342,6 +402,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     const burst = injector.burst();
     if (burst !== undefined) {
       stats.injected.burst429 += 1;
+      injected(res, 'burst 429');
       await tooMany(res, burst, 'Too many requests.');
       return;
     }
@@ -354,6 +415,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     const failure = injector.failure();
     if (failure !== undefined) {
       stats.injected.failures += 1;
+      injected(res, `failure ${failure}`);
       const message = failure === 503 ? 'Service temporarily unavailable.' : 'Internal error, please retry later.';
       await answer(res, failure, httpError(failure, INTERNAL_ERROR, message));
       return;
@@ -375,6 +437,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       await answer(res, 200, requestError(-18010013));
       return;
     }
+    if (entry) entry.items = itemCount(parsed);
 
     let envelope: Record<string, unknown>;
     try {
@@ -384,7 +447,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       await answer(res, 500, httpError(500, INTERNAL_ERROR, 'Internal error, please retry later.'));
       return;
     }
-    const opKey = `${route.version}/${route.op}`;
+    const opKey = `${route.served}/${route.op}`;
     stats.byOperation[opKey] = (stats.byOperation[opKey] ?? 0) + 1;
     // Reads change state too: the account brings due tracking runs up to date before answering.
     saver?.changed();
@@ -392,8 +455,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     if (injector.drop()) {
       stats.injected.drops += 1;
       stats.dropped += 1;
-      const delay = injector.delay();
-      if (delay > 0) await sleep(delay);
+      injected(res, 'drop');
+      const entry = logOf.get(res);
+      if (entry) readOutcome(entry, envelope);
+      await latency(res);
       // The work is done and stays done; only the answer is lost, as when a connection breaks.
       req.socket.destroy();
       return;
@@ -402,99 +467,75 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   };
 
   // ---- reference lists ----
-  // The res URL's two files, so that `--res-url` can point at the sandbox. A res URL is a static host apart from
-  // the API: no key, and none of the API's rate limit, faults or request counts apply. Built once: the world's
-  // carriers and countries never change while it runs.
-  const listBodies = new Map<string, string>();
+  // The res URL's two files, so that `--res-url` can point at the sandbox: the service's lists as shipped, byte
+  // for byte. A res URL is a static host apart from the API: no key, and none of the API's rate limit, faults or
+  // request counts apply.
   const handleReferenceList = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
     const name = REFERENCE_LIST_PATHS.get(path);
     if (name === undefined) throw new Error(`not a reference list path: ${path}`);
     await readBody(req, MAX_BODY_BYTES);
-    let text = listBodies.get(name);
-    if (text === undefined) {
-      text = JSON.stringify(sandboxReferenceList(name));
-      listBodies.set(name, text);
-    }
+    const body = referenceListBytes(name);
     res.writeHead(200, {
       'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': String(Buffer.byteLength(text)),
+      'Content-Length': String(body.length),
     });
-    res.end(req.method === 'HEAD' ? undefined : text);
+    res.end(req.method === 'HEAD' ? undefined : body);
   };
 
   // ---- control endpoints ----
-  const handleControl = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
-    if (!isLoopback(req.socket.remoteAddress)) {
-      send(res, 403, { error: 'the control endpoints answer loopback callers only' });
-      return;
-    }
-    const raw = await readBody(req, MAX_BODY_BYTES);
-    if (raw === undefined) {
-      send(res, 413, { error: 'body too large' });
-      return;
-    }
-    let input: unknown = {};
-    if (raw.length > 0) {
-      try {
-        input = JSON.parse(raw.toString('utf8'));
-      } catch {
-        send(res, 400, { error: 'the body is not JSON' });
-        return;
-      }
-    }
-    try {
-      switch (`${req.method} ${path}`) {
-        case 'GET /__sandbox/state':
-          break;
-        case 'POST /__sandbox/advance':
-          await advance(advanceMs(input, clock.now()));
-          break;
-        case 'POST /__sandbox/faults':
-          injector.set(parseFaults(input));
-          break;
-        case 'POST /__sandbox/settings':
-          setSettings(parseSettingsPatch(input));
-          break;
-        case 'POST /__sandbox/reset': {
-          // Records, queue and counters go; console settings, clock and faults stay.
-          const kept = { ...account.settings, ipAllowList: [...account.settings.ipAllowList] };
-          account.reset();
-          applyAccountSettings(account.settings, kept);
-          stats = emptyStats();
-          limiter.reset();
-          saver?.changed();
-          break;
-        }
-        default:
-          send(res, 404, { error: `no control endpoint ${req.method ?? ''} ${path}` });
-          return;
-      }
-    } catch (err) {
-      if (err instanceof RangeError) {
-        send(res, 400, { error: err.message });
-        return;
-      }
-      throw err;
-    }
-    send(res, 200, state());
-  };
+  const handleControl = controlHandler(
+    {
+      state,
+      now: () => clock.now(),
+      advance,
+      setFaults: (input) => injector.set(parseFaults(input)),
+      setSettings: (input) => setSettings(parseSettingsPatch(input)),
+      reset: () => {
+        // Records, queue and counters go; console settings, clock and faults stay.
+        const kept = { ...account.settings, ipAllowList: [...account.settings.ipAllowList] };
+        account.reset();
+        applyAccountSettings(account.settings, kept);
+        stats = emptyStats();
+        requestLog.clear();
+        limiter.reset();
+        saver?.changed();
+      },
+      requests: () => ({ requests: requestLog.entries() }),
+    },
+    MAX_BODY_BYTES,
+  );
 
   const server: Server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
+    const requested = (req.url ?? '/').split('?', 1)[0] ?? '/';
+    const path = strict ? requested : normalisePath(requested);
     const isControl = path === '/__sandbox' || path.startsWith('/__sandbox/');
     const isList = (req.method === 'GET' || req.method === 'HEAD') && REFERENCE_LIST_PATHS.has(path);
     const handler = isControl ? handleControl : isList ? handleReferenceList : handleApi;
-    const onRequest = opts.onRequest;
-    if (onRequest && !isControl) {
+    if (!isControl) {
       const started = performance.now();
-      res.once('close', () =>
-        onRequest({
-          method: req.method ?? '',
-          path,
-          status: res.writableFinished ? res.statusCode : 'dropped',
-          ms: Math.round(performance.now() - started),
-        }),
-      );
+      const entry: SandboxRequestLog = {
+        seq: requestLog.nextSeq(),
+        time: new Date(clock.now()).toISOString(),
+        method: req.method ?? '',
+        path: requested,
+        version: null,
+        operation: null,
+        items: 0,
+        status: 'dropped',
+        code: null,
+        accepted: null,
+        rejected: null,
+        rejectedCodes: {},
+        faults: [],
+        ms: 0,
+      };
+      logOf.set(res, entry);
+      res.once('close', () => {
+        entry.status = res.writableFinished ? res.statusCode : 'dropped';
+        entry.ms = Math.round(performance.now() - started);
+        requestLog.add(entry);
+        opts.onRequest?.(entry);
+      });
     }
     handler(req, res, path).catch((err: unknown) => {
       if (err instanceof ClientGone) return;
@@ -528,6 +569,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   server.on('error', onError);
   const port = (server.address() as AddressInfo).port;
   url = `http://${urlHost(host)}:${port}`;
+  try {
+    await lock?.publish(url, account.settings.key);
+  } catch (err) {
+    server.close();
+    clearInterval(timer);
+    throw err;
+  }
   // A fresh sandbox is saved at once, so that the state file exists as soon as the sandbox runs.
   saver?.changed();
 
@@ -546,7 +594,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       deliveries.abort();
       await tickQueue;
       await deliveries.close();
-      await saver?.close();
+      try {
+        await saver?.close();
+      } finally {
+        // Only now may another emulator load the file: everything this one wrote is in it.
+        await lock?.release();
+      }
     })();
     return closing;
   };
@@ -593,21 +646,6 @@ function faultOptions(opts: SandboxOptions): Record<string, unknown> {
   return out;
 }
 
-/** `{"seconds": N}`, `{"ms": N}` or `{"until": "<ISO time>"}` → ms to advance. */
-function advanceMs(input: unknown, now: number): number {
-  if (typeof input !== 'object' || input === null) throw new RangeError('advance takes {"seconds": N} or {"until": "<ISO time>"}');
-  const { seconds, ms, until } = input as Record<string, unknown>;
-  if (typeof seconds === 'number' && seconds >= 0 && Number.isFinite(seconds)) return seconds * 1000;
-  if (typeof ms === 'number' && ms >= 0 && Number.isFinite(ms)) return ms;
-  if (typeof until === 'string') {
-    const target = Date.parse(until);
-    if (!Number.isFinite(target)) throw new RangeError(`"${until}" is not a time`);
-    if (target < now) throw new RangeError(`${until} is in the simulated past; the clock never runs back`);
-    return target - now;
-  }
-  throw new RangeError('advance takes {"seconds": N >= 0}, {"ms": N >= 0} or {"until": "<ISO time>"}');
-}
-
 let matcherCache: { joined: string; match: (a: string) => boolean } | undefined;
 
 function ipAllowed(list: readonly string[], address: string): boolean {
@@ -617,41 +655,3 @@ function ipAllowed(list: readonly string[], address: string): boolean {
   return matcherCache.match(address);
 }
 
-function isJsonContentType(value: string | undefined): boolean {
-  if (value === undefined) return false;
-  return value.split(';', 1)[0]?.trim().toLowerCase() === 'application/json';
-}
-
-/**
- * The whole body, or undefined when it exceeds `max` bytes. An oversized body is still read to the end
- * (and thrown away), so that the client gets its 413 rather than a reset while it is still sending; past
- * DISCARD_LIMIT the connection is cut.
- */
-function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= max) chunks.push(chunk);
-      else if (size > DISCARD_LIMIT) req.socket.destroy();
-    });
-    req.once('end', () => resolve(size <= max ? Buffer.concat(chunks) : undefined));
-    // A client that goes away mid-body leaves nobody to answer: not an error of the sandbox.
-    req.once('error', () => reject(new ClientGone()));
-    req.once('close', () => {
-      if (!req.complete) reject(new ClientGone());
-    });
-  });
-}
-
-const DISCARD_LIMIT = 64 * 1024 * 1024;
-
-class ClientGone extends Error {}
-
-function urlHost(host: string): string {
-  // A sandbox listening on every interface is still reached locally through loopback.
-  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return host.includes(':') ? `[${host}]` : host;
-}

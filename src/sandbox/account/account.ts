@@ -1,13 +1,13 @@
 // The emulated account: its records, quota, automatic tracking and webhook queue. The transport
-// (server.ts) calls handle() for every request that passed its own checks, and tick() from a timer and
+// (http/server.ts) calls handle() for every request that passed its own checks, and tick() from a timer and
 // after clock jumps. Each operation lives in src/sandbox/ops/; this class holds state and schedules.
 
-import type { ApiVersion, Operation, StopReason } from '../api/spec.js';
-import type { AccountCore, NewRecord } from './account-core.js';
-import { type Envelope, requestError } from './account-envelope.js';
-import { Quota } from './account-quota.js';
-import { RecordStore, recordKey } from './account-store.js';
-import { RETENTION_MS, firstRunDelay, expiryDeadline, invalidCarrierDeadline, nextDue } from './account-tracking.js';
+import type { ApiVersion, Operation, StopReason } from '../../api/spec.js';
+import type { AccountCore, NewRecord } from './core.js';
+import { type Envelope, requestError } from './envelope.js';
+import { Quota } from './quota.js';
+import { RecordStore, recordKey } from './store.js';
+import { RETENTION_MS, firstRunDelay, expiryDeadline, invalidCarrierDeadline, nextDue } from './tracking.js';
 import type {
   AccountSettings,
   AccountState,
@@ -15,19 +15,19 @@ import type {
   RecordState,
   WebhookDelivery,
   WebhookEventName,
-} from './account-types.js';
-import { WebhookQueue } from './account-webhooks.js';
-import { type RunSummary, type Tracker, type WorldPort, simWorld } from './account-world.js';
-import { RECORD_COLUMNS, columnIndex, decodeRecord, emptyResult, encodeRecord } from './account-persist.js';
-import { MinHeap } from './min-heap.js';
-import { changeCarrier } from './ops/change-carrier.js';
-import { changeInfo } from './ops/change-info.js';
-import { deleteTrack, push, retrack, stopTrack } from './ops/lifecycle.js';
-import { getQuota } from './ops/quota.js';
-import { realtime } from './ops/realtime.js';
-import { register } from './ops/register.js';
-import { getTrackInfo } from './ops/track-info.js';
-import { getTrackList } from './ops/track-list.js';
+} from './types.js';
+import { WebhookQueue } from './webhooks.js';
+import { type RunSummary, type Tracker, type WorldPort, simWorld, withNumericMetrics } from './world.js';
+import { RECORD_COLUMNS, columnIndex, decodeRecord, emptyResult, encodeRecord } from './persist.js';
+import { MinHeap } from '../min-heap.js';
+import { changeCarrier } from '../ops/change-carrier.js';
+import { changeInfo } from '../ops/change-info.js';
+import { deleteTrack, push, retrack, stopTrack } from '../ops/lifecycle.js';
+import { getQuota } from '../ops/quota.js';
+import { realtime } from '../ops/realtime.js';
+import { register } from '../ops/register.js';
+import { getTrackInfo } from '../ops/track-info.js';
+import { getTrackList } from '../ops/track-list.js';
 
 export type {
   AccountSettings,
@@ -36,7 +36,7 @@ export type {
   QueuedNotification,
   RecordState,
   WebhookDelivery,
-} from './account-types.js';
+} from './types.js';
 
 export interface AccountOptions {
   settings: AccountSettings;
@@ -46,6 +46,8 @@ export interface AccountOptions {
   deliver: (d: WebhookDelivery) => Promise<number>;
   /** The simulated carriers and shipments; replaceable in tests. */
   world?: WorldPort;
+  /** days_after_order 0 instead of the spec's `--` when there is no result; default false. */
+  numericMetrics?: boolean;
 }
 
 /** An entry of the run schedule; stale when the record is gone, re-registered or rescheduled. */
@@ -60,6 +62,7 @@ export class Account implements AccountCore {
   readonly store = new RecordStore();
   readonly quota: Quota;
   readonly world: WorldPort;
+  readonly numericMetrics: boolean;
   readonly #now: () => number;
   readonly #runs = new MinHeap<RunEntry>((e) => e.dueMs);
   readonly #webhooks: WebhookQueue;
@@ -68,7 +71,9 @@ export class Account implements AccountCore {
   constructor(opts: AccountOptions, state?: AccountState) {
     this.settings = opts.settings;
     this.#now = opts.now;
-    this.world = opts.world ?? simWorld();
+    this.numericMetrics = opts.numericMetrics ?? false;
+    const world = opts.world ?? simWorld();
+    this.world = this.numericMetrics ? withNumericMetrics(world) : world;
     this.quota = new Quota(() => this.settings, this.#now);
     this.#webhooks = new WebhookQueue(this, opts.deliver);
     if (state) this.#restore(state);

@@ -3,7 +3,7 @@
 // a seedable generator so that a rehearsal can be replayed exactly.
 
 import { performance } from 'node:perf_hooks';
-import { mulberry32 } from './world/random.js';
+import { mulberry32 } from '../world/random.js';
 
 export interface Faults {
   /** Fixed delay added before every API answer. */

@@ -5,8 +5,8 @@
 // The signing itself is the one implementation trk verifies with (src/webhook/verify.ts), so the emulator and
 // `trk webhook verify/listen` cannot drift apart; the end-to-end tests check it against the spec's rule.
 
-import type { ApiVersion } from '../api/spec.js';
-import { signedV1Body, signV2 } from '../webhook/verify.js';
+import type { ApiVersion } from '../../api/spec.js';
+import { signedV1Body, signV2 } from '../../webhook/verify.js';
 
 export function signedWebhook(
   version: ApiVersion,

@@ -1,11 +1,11 @@
 // What the operation handlers see of the account: one narrow interface, so that each operation lives in
 // its own module (src/sandbox/ops/) and the Account class only wires state, schedules and the queue.
 
-import type { ApiVersion, StopReason } from '../api/spec.js';
-import type { RecordStore } from './account-store.js';
-import type { Quota } from './account-quota.js';
-import type { AccountSettings, RecordState, WebhookEventName } from './account-types.js';
-import type { WorldPort } from './account-world.js';
+import type { ApiVersion, StopReason } from '../../api/spec.js';
+import type { RecordStore } from './store.js';
+import type { Quota } from './quota.js';
+import type { AccountSettings, RecordState, WebhookEventName } from './types.js';
+import type { WorldPort } from './world.js';
 
 export interface AccountCore {
   readonly settings: AccountSettings;
@@ -13,6 +13,8 @@ export interface AccountCore {
   readonly store: RecordStore;
   readonly quota: Quota;
   readonly world: WorldPort;
+  /** days_after_order is 0 instead of `--` when there is no result (see metrics.ts). */
+  readonly numericMetrics: boolean;
   /** Create, store and schedule a record registered now. */
   addRecord(init: NewRecord): RecordState;
   /** Delete a record and forget its schedules. */

@@ -6,14 +6,31 @@
 // `data.errors`; the real service's HTTP-level refusals (401 ...) put the HTTP status there instead,
 // which the transport does. `code` is 0 only when the items were processed.
 
-import type { ApiVersion } from '../api/spec.js';
-import { formatCodeMessage } from '../api/codes.js';
-import type { ItemError } from '../api/types.js';
+import type { ApiVersion } from '../../api/spec.js';
+import { formatCodeMessage } from '../../api/codes.js';
+import type { ItemError } from '../../api/types.js';
 
 export type Envelope = Record<string, unknown>;
 
+/**
+ * The live service's own wording, where recorded answers show it (test/fixtures/real-v1): clients that match on
+ * the text see what the service sends. Every other message is the code table's text with its placeholders filled.
+ */
+const LIVE_MESSAGES: Readonly<Record<number, string>> = {
+  [-18010012]: "The format of '{0}' is invalid.",
+  [-18019901]: "The tracking number '{0}' has been registered, don't need to repeat registration.",
+  [-18019902]: "The tracking number '{0}' does not register, please register first.",
+};
+
+/** The message the emulator sends for a code. */
+export function serviceMessage(code: number, ...args: (string | number)[]): string {
+  const live = LIVE_MESSAGES[code];
+  if (live === undefined) return formatCodeMessage(code, ...args);
+  return live.replace(/\{(\d)\}/g, (_, i: string) => String(args[Number(i)] ?? ''));
+}
+
 export function itemError(code: number, ...args: (string | number)[]): ItemError {
-  return { code, message: formatCodeMessage(code, ...args) };
+  return { code, message: serviceMessage(code, ...args) };
 }
 
 /** A request refused as a whole. */
@@ -32,7 +49,7 @@ export class ItemReject extends Error {
   /** Carrier to report in the rejected item when it is known by the time of the failure. */
   carrier: number | undefined;
   constructor(code: number, ...args: (string | number)[]) {
-    super(formatCodeMessage(code, ...args));
+    super(serviceMessage(code, ...args));
     this.code = code;
     this.args = args;
   }

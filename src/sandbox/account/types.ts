@@ -1,8 +1,8 @@
 // Shapes of the emulated account: its settings, the persisted state, and the records it keeps.
 // Everything in AccountState is plain JSON so that the transport can write it to a file as is.
 
-import type { ApiVersion, PackageStatus, PushStatus, StopReason } from '../api/spec.js';
-import type { WebhookEvent } from '../api/types.js';
+import type { ApiVersion, PackageStatus, PushStatus, StopReason } from '../../api/spec.js';
+import type { WebhookEvent } from '../../api/types.js';
 
 export interface AccountSettings {
   key: string;
@@ -122,7 +122,7 @@ export interface AccountState {
   todayUsed: number;
   /** UTC day number that todayUsed belongs to. */
   today: number;
-  /** Field names of the rows in `records` (see account-persist.ts). */
+  /** Field names of the rows in `records` (see persist.ts). */
   columns: string[];
   records: unknown[][];
   queue: QueuedNotification[];

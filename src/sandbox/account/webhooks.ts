@@ -6,14 +6,14 @@
 // Order: the notifications of one record are sent one after the other in queue order (a TRACKING_STOPPED
 // never overtakes the TRACKING_UPDATED before it); different records are sent concurrently.
 
-import type { ApiVersion } from '../api/spec.js';
-import type { AccountCore } from './account-core.js';
-import { recordKey } from './account-store.js';
-import { SECOND } from './account-time.js';
-import type { DeliveryLogEntry, QueuedNotification, RecordState, WebhookDelivery, WebhookEventName } from './account-types.js';
-import { signedWebhook } from './account-webhook-body.js';
-import { MinHeap } from './min-heap.js';
-import { translation } from './ops/track-info.js';
+import type { ApiVersion } from '../../api/spec.js';
+import type { AccountCore } from './core.js';
+import { recordKey } from './store.js';
+import { SECOND } from './time.js';
+import type { DeliveryLogEntry, QueuedNotification, RecordState, WebhookDelivery, WebhookEventName } from './types.js';
+import { signedWebhook } from './webhook-body.js';
+import { MinHeap } from '../min-heap.js';
+import { translation } from '../ops/track-info.js';
 
 /** Delays before the 2nd, 3rd and 4th attempt. */
 export const RETRY_DELAYS_MS = [600 * SECOND, 1800 * SECOND, 3600 * SECOND] as const;
@@ -173,7 +173,7 @@ export class WebhookQueue {
         : { number: rec.number, carrier: rec.carrier, param: rec.param, tag: rec.tag };
     }
     if (version === 'v1') {
-      return { number: rec.number, tag: rec.tag, track: core.world.v1Track(rec, entry.snapshotMs, now) };
+      return { number: rec.number, tag: rec.tag, track: core.world.v1Track(rec, entry.snapshotMs, now, 'webhook') };
     }
     return {
       number: rec.number,

@@ -4,12 +4,13 @@
 // carrier, param). Plans are not cached: being deterministic, each question plans again, except that a
 // Tracker plans once for a series of tracking runs of one record.
 
-import type { TrackInfo, V1Track } from '../api/types.js';
+import type { TrackInfo, V1Track } from '../../api/types.js';
 import {
   type Detection,
   type Shipment,
   type SimCarrier,
   type StatusSnapshot,
+  type V1TrackForm,
   detectCarrier,
   findCarrier,
   fnv1a,
@@ -19,11 +20,11 @@ import {
   trackInfoAt,
   v1CountryCode,
   v1TrackAt,
-} from './world/index.js';
-import { DAY } from './account-time.js';
+} from '../world/index.js';
+import { DAY } from './time.js';
 
-export type { Detection, SimCarrier } from './world/index.js';
-export { PARAM_REQUIRED_CODE } from './world/index.js';
+export type { Detection, SimCarrier } from '../world/index.js';
+export { PARAM_REQUIRED_CODE } from '../world/index.js';
 
 /** What identifies a shipment: a record, or the same fields for a number that is not registered. */
 export interface ShipmentRef {
@@ -58,7 +59,7 @@ export interface WorldPort {
     lang?: string,
     opts?: { realtime?: boolean },
   ): TrackInfo;
-  v1Track(ref: ShipmentRef, knownUntilMs: number, nowMs: number): V1Track;
+  v1Track(ref: ShipmentRef, knownUntilMs: number, nowMs: number, form?: V1TrackForm): V1Track;
   v1CountryCode(iso: string | null): number;
   /** Plan start for a real-time query of a number that is not registered (stable over a while). */
   unregisteredStart(number: string, carrier: number, nowMs: number): number;
@@ -92,12 +93,24 @@ export function simWorld(): WorldPort {
       if (opts?.realtime) info.tracking.providers.reverse();
       return info;
     },
-    v1Track: (ref, knownUntil, now) => v1TrackAt(plan(ref), knownUntil, now),
+    v1Track: (ref, knownUntil, now, form) => v1TrackAt(plan(ref), knownUntil, now, form),
     v1CountryCode: (iso) => v1CountryCode(iso),
     unregisteredStart: (number, carrier, now) => {
       // A fixed phase per (number, carrier), so the story does not move with every query.
       const phase = fnv1a(`${number}|${carrier}`) % UNREGISTERED_WINDOW_MS;
       return Math.floor((now - phase) / UNREGISTERED_WINDOW_MS) * UNREGISTERED_WINDOW_MS + phase;
+    },
+  };
+}
+
+/** The same world with days_after_order 0 instead of `--` in track_info (the emulator's numericMetrics option). */
+export function withNumericMetrics(world: WorldPort): WorldPort {
+  return {
+    ...world,
+    trackInfo: (...args) => {
+      const info = world.trackInfo(...args);
+      if (info.time_metrics.days_after_order === '--') info.time_metrics.days_after_order = 0;
+      return info;
     },
   };
 }

@@ -6,10 +6,10 @@
 //   without one once delivered;
 // - stopped records are deleted 90 days after the stop.
 
-import type { PackageStatus } from '../api/spec.js';
-import { DAY, HOUR, SECOND } from './account-time.js';
-import type { RecordState } from './account-types.js';
-import { fnv1a } from './world/random.js';
+import type { PackageStatus } from '../../api/spec.js';
+import { DAY, HOUR, SECOND } from './time.js';
+import type { RecordState } from './types.js';
+import { fnv1a } from '../world/random.js';
 
 export const EXPIRY_MS = 30 * DAY;
 export const EXPIRY_AFTER_DELIVERY_MS = 15 * DAY;

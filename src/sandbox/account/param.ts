@@ -1,9 +1,9 @@
 // The extra tracking parameter (`param`, v1 `extra_param`): required for some carriers, and checked
 // against the form the carrier needs.
 
-import { ItemReject } from './account-envelope.js';
-import type { SimCarrier } from './account-world.js';
-import { PARAM_REQUIRED_CODE } from './account-world.js';
+import { ItemReject } from './envelope.js';
+import type { SimCarrier } from './world.js';
+import { PARAM_REQUIRED_CODE } from './world.js';
 
 /** Longest param accepted in a request (responses carry at most 10 characters; channel forms are longer). */
 const PARAM_MAX = 50;

@@ -1,9 +1,9 @@
 // Quota accounting: the total in force comes from the settings, the usage is the account's state.
 // "Today" is the UTC day of the simulated clock; today_used starts again at 00:00 UTC.
 
-import { ItemReject } from './account-envelope.js';
-import { utcDay } from './account-time.js';
-import type { AccountSettings } from './account-types.js';
+import { ItemReject } from './envelope.js';
+import { utcDay } from './time.js';
+import type { AccountSettings } from './types.js';
 
 export class Quota {
   used = 0;

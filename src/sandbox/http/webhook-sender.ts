@@ -1,7 +1,7 @@
 // How the emulator delivers webhooks: an HTTP POST per notification, over undici (loaded on the first delivery
 // only, so that a sandbox without a webhook never loads it). The account's queue decides what to send and when.
 
-import type { WebhookDelivery } from './account-types.js';
+import type { WebhookDelivery } from '../account/types.js';
 
 /** A webhook receiver gets this long to answer before the push counts as failed (status 0). */
 export const WEBHOOK_TIMEOUT_MS = 10_000;

@@ -1,9 +1,9 @@
 // Time formats of the service's answers, and the parsing of time filters in requests. Record fields may hold
 // no time yet: these answer null for them, and otherwise format as the world does (world/time.ts).
 
-import { isoAtOffset, v1UtcTime } from './world/time.js';
+import { isoAtOffset, v1UtcTime } from '../world/time.js';
 
-export { utcDay } from './world/time.js';
+export { utcDay } from '../world/time.js';
 
 export const SECOND = 1000;
 export const MINUTE = 60 * SECOND;
@@ -32,12 +32,28 @@ export function isoWithOffset(ms: number | null | undefined, offsetMinutes: numb
  * `..._to: 2026-06-24` includes the 24th. Undefined when it is not a time.
  */
 export function parseTimeFilter(value: unknown, endOfRange = false): number | undefined {
+  const t = timeParts(value);
+  if (t === undefined) return undefined;
+  return t.dateOnly && endOfRange ? t.ms + DAY - 1 : t.ms;
+}
+
+/**
+ * A time as the service writes the ones it was given (v2.1 `order_time`): ISO 8601 to the second, in the zone it
+ * was given in (`2026-06-24T10:00:00-03:00`; no zone = UTC, `Z`). Undefined when it is not a time.
+ */
+export function normaliseTime(value: unknown): string | undefined {
+  const t = timeParts(value);
+  return t === undefined ? undefined : `${t.date}T${t.time}${t.zone}`;
+}
+
+function timeParts(value: unknown): { ms: number; date: string; time: string; zone: string; dateOnly: boolean } | undefined {
   if (typeof value !== 'string') return undefined;
-  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(value.trim());
+  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(value.trim());
   if (!m) return undefined;
-  const [, date, time, zone] = m;
-  const z = zone === undefined ? 'Z' : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone;
-  const ms = Date.parse(`${date}T${time ?? '00:00:00'}${z.toUpperCase()}`);
+  const [, date, hm, sec, zone] = m;
+  const z = zone === undefined ? 'Z' : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone.toUpperCase();
+  const time = `${hm ?? '00:00'}:${sec ?? '00'}`;
+  const ms = Date.parse(`${date}T${time}${z}`);
   if (!Number.isFinite(ms)) return undefined;
-  return time === undefined && endOfRange ? ms + DAY - 1 : ms;
+  return { ms, date: date as string, time, zone: z, dateOnly: hm === undefined };
 }

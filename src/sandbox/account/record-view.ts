@@ -1,12 +1,12 @@
 // Registration records as gettracklist shows them: v2 (and v2.1's extra fields) and v1's short fields.
 // Built from the record alone (plus the carrier's time zone), never from the shipment.
 
-import { type ApiVersion, V1_PACKAGE_STATUS_CODE } from '../api/spec.js';
-import type { AccountCore } from './account-core.js';
-import { dayMetrics } from './account-metrics.js';
-import { paramType } from './account-param.js';
-import { isoUtc, isoWithOffset, v1Time } from './account-time.js';
-import type { RecordState } from './account-types.js';
+import { type ApiVersion, V1_PACKAGE_STATUS_CODE } from '../../api/spec.js';
+import type { AccountCore } from './core.js';
+import { dayMetrics } from './metrics.js';
+import { paramType } from './param.js';
+import { isoUtc, isoWithOffset, v1Time } from './time.js';
+import type { RecordState } from './types.js';
 
 /** v1 `sr`: 1 expiry rules, 2 API request, 3 manual operation, 4 invalid carrier. */
 const V1_STOP_REASON_CODE: Readonly<Record<string, number>> = { Expired: 1, ByRequest: 2, InvalidCarrier: 4 };
@@ -47,7 +47,7 @@ export function v2ListRecord(core: AccountCore, rec: RecordState, version: ApiVe
     remark: rec.remark,
     latest_event_time: isoWithOffset(rec.lastEventMs, offset),
     latest_event_info: rec.latestEventInfo,
-    ...dayMetrics(rec, now),
+    ...dayMetrics(rec, now, core.numericMetrics),
     delievery_time: isoUtc(rec.deliveredMs),
     // "Empty when the carrier's events are too incomplete to give it."
     pickup_time: isoUtc(rec.pickupMs) ?? '',
