@@ -36,6 +36,13 @@ describe('errorOutcome', () => {
     expect(errorOutcome(new CommanderError(0, 'commander.version', '1.0.0')).exitCode).toBe(0);
   });
 
+  it('cleans every line of escape sequences and bidi overrides, wherever its text came from', () => {
+    const echoed = new UsageError('unknown carrier "\u202eXNUD\u202c\u001b[2J"', 'see "trk carriers"');
+    expect(errorOutcome(echoed).line).toBe('unknown carrier "XNUD": see "trk carriers"');
+    const said = new Error('service said \u001b]8;;http://evil.example\u0007click\u001b]8;;\u0007\r\nnow');
+    expect(errorOutcome(said).line).toBe('service said click now');
+  });
+
   it('maps unexpected errors to 1 and adds the stack only when debugging', () => {
     expect(errorOutcome(new TypeError('x is undefined'))).toEqual({ exitCode: 1, line: 'x is undefined' });
     expect(errorOutcome(new TypeError('x'), { debug: true }).detail).toMatch(/TypeError: x/);

@@ -205,7 +205,7 @@ export async function runBulkFromFile(ctx: Context, opts: BulkFileOptions): Prom
         onWait: (reason, ms) => {
           const why = reason === 'rate-limited' ? 'rate limited' : reason === 'unavailable' ? 'service unavailable' : 'network trouble';
           progress.waiting(why, ctx.now() + ms);
-          ctx.debug(`${why}: every start paused for ${ms} ms`);
+          ctx.debug(`${why}: every start paused for ${Math.round(ms)} ms`);
         },
         onDebug: (line) => ctx.debug(line),
       });

@@ -300,7 +300,7 @@ class Runner {
     const until = this.#now() + ms;
     if (until <= this.#holdUntil) return;
     this.#holdUntil = until;
-    this.#o.pacer?.backoff(ms);
+    this.#o.pacer?.backoff(ms, reason);
     this.#o.onWait?.(reason, ms);
   }
 
