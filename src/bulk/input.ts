@@ -12,6 +12,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ApiVersion } from '../api/spec.js';
 import { UsageError } from '../errors.js';
+import { restoreCell } from '../output/csv-cell.js';
 import {
   isColumnName,
   normaliseHeader,
@@ -159,7 +160,8 @@ export async function openRows(stream: Readable, opts: ReadOptions): Promise<Ope
       const line = lines.next(record);
       // `,,,` is as empty as a blank line.
       if (record.every((c) => c === '')) continue;
-      return { line, cells: record };
+      // Cells as written, without the quote trk puts before formula-like cells of its own files (a rejects file).
+      return { line, cells: record.map(restoreCell) };
     }
   };
 

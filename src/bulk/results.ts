@@ -7,6 +7,7 @@ import type { Stringifier } from 'csv-stringify';
 import type { ItemResults, RejectedItem } from '../api/types.js';
 import { UsageError } from '../errors.js';
 import { codeInfo, formatCodeMessage } from '../api/codes.js';
+import { csvCell } from '../output/csv-cell.js';
 import type { Chunk, ChunkRow } from './chunker.js';
 import { COMMAND_NAME, type BulkOperation } from './fields.js';
 import type { InputLayout } from './input.js';
@@ -66,6 +67,8 @@ export interface ResultSinkOptions {
   /** Keep the service's items for --json. */
   collect: boolean;
   rejectsFile?: string | undefined;
+  /** --raw-csv: the rejects file's cells as they are, formula-like ones included (src/output/csv-cell.ts). */
+  rawCsv?: boolean | undefined;
   /** Each settled chunk's items, e.g. to stream them to stdout. */
   onItems?: ((results: ItemResults) => void) | undefined;
 }
@@ -147,7 +150,7 @@ export class ResultSink {
       const row = byKey.get(String(r.number ?? '').trim().toUpperCase());
       const cells = keep.map((i) => (row ? (row.cells[i] ?? '') : i === this.#o.layout.columns.indexOf('number') ? String(r.number) : ''));
       const code = typeof r.error?.code === 'number' ? r.error.code : '';
-      stringifier.write([...cells, String(code), r.error?.message ?? '']);
+      stringifier.write([...cells, String(code), r.error?.message ?? ''].map((c) => csvCell(c, this.#o.rawCsv)));
     }
   }
 

@@ -177,6 +177,7 @@ export async function runBulkFromFile(ctx: Context, opts: BulkFileOptions): Prom
         total: scan.items,
         collect: opts.collect ?? true,
         rejectsFile: opts.rejectsFile,
+        rawCsv: ctx.io.rawCsv,
         onItems: opts.onItems,
       });
       await sink.open();

@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { numberPattern, type ApiVersion } from '../../api/spec.js';
 import { UsageError } from '../../errors.js';
 import type { IO } from '../../io.js';
+import { restoreCell } from '../../output/csv-cell.js';
 
 export interface NumberItem {
   number: string;
@@ -118,7 +119,7 @@ async function parseCsv(text: string, origin: string): Promise<NumberItem[]> {
     if (record.length > 2 && carrierCol === 1) {
       throw new UsageError(`${where}: expected NUMBER or NUMBER,CARRIER, got ${record.length} fields`, 'fix the line');
     }
-    const item: NumberItem = { number: record[numberCol] ?? '', where };
+    const item: NumberItem = { number: restoreCell(record[numberCol] ?? ''), where };
     const carrierText = carrierCol === undefined ? '' : (record[carrierCol] ?? '');
     if (carrierText !== '') {
       if (!/^\d+$/.test(carrierText)) {
