@@ -10,9 +10,10 @@
 
 import { createRequire } from 'node:module';
 import { setTimeout as delay } from 'node:timers/promises';
-import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { EnvHttpProxyAgent, request } from 'undici';
 import { CredentialsError, InterruptedError, noApiKeyError } from '../errors.js';
 import { answerProblem } from './answer-shapes.js';
+import { readBounded } from './read-bounded.js';
 import type { Envelope } from './types.js';
 import { LIMITS, READ_ONLY_OPERATIONS, operationPath, type ApiVersion, type Operation } from './spec.js';
 import { processPacer, type Pacer } from './pacer.js';
@@ -175,7 +176,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       status = res.statusCode;
       responseHeaders = res.headers;
       const read = await readBounded(res, maxAnswerBytes);
-      if (read === TOO_LARGE) throw new AnswerTooLargeError({ operation: op, httpStatus: status, limitBytes: maxAnswerBytes });
+      if (read === undefined) throw new AnswerTooLargeError({ operation: op, httpStatus: status, limitBytes: maxAnswerBytes });
       text = read;
     } catch (err) {
       if (err instanceof ServiceError) throw err;
@@ -357,32 +358,6 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
 
 function fail(err: ServiceError): never {
   throw err;
-}
-
-const TOO_LARGE = Symbol('too large');
-
-/**
- * The body as text, or TOO_LARGE once it passes `limit` bytes (announced or counted): reading stops there and
- * the connection is dropped, so an endless body costs no more than `limit`. UTF-8 with a BOM removed, as
- * undici's own text() does.
- */
-async function readBounded(res: Dispatcher.ResponseData, limit: number): Promise<string | typeof TOO_LARGE> {
-  const announced = Number(res.headers['content-length']);
-  if (Number.isFinite(announced) && announced > limit) {
-    res.body.destroy();
-    return TOO_LARGE;
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of res.body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      res.body.destroy();
-      return TOO_LARGE;
-    }
-    chunks.push(chunk);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks, size));
 }
 
 const NOT_JSON = Symbol('not JSON');

@@ -9,6 +9,7 @@ import { EXIT, type ExitCode } from '../exit-codes.js';
 import { LOGIN_HINT, TrkError } from '../errors.js';
 import { sanitizeTerminalText } from '../output/sanitize.js';
 import { codeInfo, formatCodeMessage } from './codes.js';
+import { formatBytes } from './read-bounded.js';
 import { READ_ONLY_OPERATIONS, type Operation } from './spec.js';
 
 /**
@@ -258,6 +259,3 @@ export function formatSeconds(ms: number): string {
   return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }
 
-function formatBytes(n: number): string {
-  return n >= 1024 * 1024 ? `${Math.round(n / (1024 * 1024))} MB` : `${Math.round(n / 1024)} KB`;
-}
