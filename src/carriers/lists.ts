@@ -4,6 +4,7 @@
 
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { formatSeconds } from '../api/errors.js';
 import { formatBytes, readBounded } from '../api/read-bounded.js';
 import { TrkError } from '../errors.js';
 
@@ -48,6 +49,8 @@ export interface LoadListOptions {
   warn(line: string): void;
   /** Largest list read; default MAX_LIST_BYTES. */
   maxBytes?: number;
+  /** For the whole fetch; default 30 s (`--timeout`). */
+  timeoutMs?: number;
 }
 
 /** The file kept in the cache folder. */
@@ -107,8 +110,10 @@ async function fetchList(url: string, opts: LoadListOptions): Promise<unknown[]>
     httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
     noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
   });
+  const timeoutMs = opts.timeoutMs ?? FETCH_TIMEOUT_MS;
+  const timeout = AbortSignal.timeout(timeoutMs);
   try {
-    const signals = [AbortSignal.timeout(FETCH_TIMEOUT_MS), ...(opts.signal ? [opts.signal] : [])];
+    const signals = [timeout, ...(opts.signal ? [opts.signal] : [])];
     const res = await request(url, {
       dispatcher,
       signal: AbortSignal.any(signals),
@@ -128,8 +133,11 @@ async function fetchList(url: string, opts: LoadListOptions): Promise<unknown[]>
     }
     if (!Array.isArray(parsed)) throw new Error('the answer is not a list');
     return parsed;
+  } catch (e) {
+    if (timeout.aborted && !opts.signal?.aborted) throw new Error(`no complete answer within ${formatSeconds(timeoutMs)} (--timeout)`);
+    throw e;
   } finally {
-    await dispatcher.close();
+    await dispatcher.destroy();
   }
 }
 
