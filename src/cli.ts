@@ -5,7 +5,6 @@
 import { readFileSync } from 'node:fs';
 import { CommanderError, type Command } from 'commander';
 import { buildProgram, type Invoker } from './commands/shared/program.js';
-import { requestTimeoutMs } from './config/timeout.js';
 import type { Context, GlobalOptions } from './context.js';
 import { debugEnabled } from './debug.js';
 import { InterruptedError, TrkError, UsageError } from './errors.js';
@@ -117,11 +116,7 @@ export function readGlobalOptions(o: Record<string, unknown>): GlobalOptions {
   if (o.verbose === true) g.verbose = true;
   if (o.yes === true) g.yes = true;
   if (o.color === false) g.color = false;
-  if (typeof o.timeout === 'string') {
-    // Refused before anything runs (TRK_TIMEOUT is read, and checked, when a request is made).
-    requestTimeoutMs(o.timeout, {});
-    g.timeout = o.timeout;
-  }
+  if (typeof o.timeout === 'string') g.timeout = o.timeout;
   if (o.rawCsv === true) g.rawCsv = true;
   return g;
 }
@@ -155,6 +150,8 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
 
   const invoke: Invoker = async (load) => {
     global = readGlobalOptions(program!.opts());
+    // A bad --timeout is refused before anything runs (TRK_TIMEOUT is checked when a request is made).
+    if (global.timeout !== undefined) (await import('./config/timeout.js')).requestTimeoutMs(global.timeout, {});
     const run = await load();
     if (!io) {
       const { createProcessIO } = await import('./io.js');

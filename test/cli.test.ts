@@ -71,6 +71,7 @@ describe('global options', () => {
       color: false,
     });
     expect(readGlobalOptions({ color: true })).toEqual({});
+    expect(readGlobalOptions({ timeout: '5s', rawCsv: true })).toEqual({ timeout: '5s', rawCsv: true });
   });
 });
 
@@ -95,6 +96,9 @@ describe('runCli', () => {
     // An empty filter must not become no filter (every record of the account).
     [['list', '--number', ''], "trk: option '--number <numbers>' argument '' is invalid. give at least one tracking number."],
     [['list', '--number', ' , ,'], 'give at least one tracking number.'],
+    [['quota', '--timeout', 'soon'], 'trk: invalid --timeout "soon": give a duration from 100ms to 60m, such as 30s or 2m'],
+    // Echoed values reach the terminal without their escape sequences.
+    [['list', '--status', 'Lost\u001b[2J\u202e'], "trk: option '--status <status>' argument 'Lost' is invalid."],
   ])('usage error %j → exit 2 with one line on stderr', async (argv, message) => {
     const r = await cli(argv);
     expect(r.code).toBe(2);
