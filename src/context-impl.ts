@@ -25,7 +25,6 @@ export interface ContextOptions {
   signal?: AbortSignal;
 }
 
-
 const WAIT_WORDS: Readonly<Record<WaitReason, string>> = {
   'rate-limited': 'rate limited by the service',
   unavailable: 'service unavailable',
@@ -38,12 +37,12 @@ function seconds(ms: number): string {
 }
 
 /** What a pacer says when a start first waits for a hold: once per hold, never per request. */
-export function holdNotice(info: (line: string) => void): HoldListener {
+function holdNotice(info: (line: string) => void): HoldListener {
   return (ms, reason) => info(`${WAIT_WORDS[reason]}, resuming in ${seconds(ms)}`);
 }
 
 /** Client callbacks: each request logged for --verbose (never the key, which the log does not carry), waits shown. */
-export function requestHooks(
+function requestHooks(
   debug: (line: string) => void,
   info: (line: string) => void,
 ): Pick<ApiClientOptions, 'onRequest' | 'onWait'> {
@@ -132,7 +131,8 @@ export function createContext(opts: ContextOptions): Context {
         } catch (err) {
           shared = new BudgetFileError(path.dirname(file), err);
         }
-        return withLocalFallback(shared, await local(), info);
+        // A warning, shown even with --quiet: a state folder that cannot be written is something to fix.
+        return withLocalFallback(shared, await local(), (line) => io.err(sanitizeTerminalText(line)));
       })();
       budgets.set(key, budget);
     }

@@ -306,7 +306,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
         const remaining = left();
         if (remaining <= 0) throw outOfTime();
         // The attempt is cut short by the deadline rather than by its own timeout: say so when it times out.
-        const cut = remaining < timeoutMs ? budgetMs : undefined;
+        const cut = maxAttempts > 1 && remaining < timeoutMs ? budgetMs : undefined;
         const started = performance.now();
         try {
           const { status, envelope } = await attemptOnce(op, url, payload, signal, Math.min(timeoutMs, remaining), cut);
@@ -333,7 +333,8 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
           const limited = err instanceof RateLimitError;
           // A 429 means the shared budget is spent: hold every start of this process, retried or not. That hold
           // is the wait before the next attempt, and the pacer announces it.
-          const wait = limited ? Math.min(MAX_HOLD_MS, err.retryAfterMs ?? Math.max(retryDelay(attempt, err, policy), 1000)) : retryDelay(attempt, err, policy);
+          const backoff = retryDelay(attempt, err, policy);
+          const wait = limited ? Math.min(MAX_HOLD_MS, err.retryAfterMs ?? Math.max(backoff, 1000)) : backoff;
           if (limited) pacer.backoff(wait, 'rate-limited');
           if (attempt >= maxAttempts || !shouldRetry(op, err)) throw err;
           if (wait >= left()) {
