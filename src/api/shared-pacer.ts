@@ -142,8 +142,14 @@ export function createSharedPacer(opts: SharedPacerOptions): SharedPacer {
   }
 
   function write(state: BudgetState): void {
-    writeFileSync(tmpFile, JSON.stringify(state), { mode: 0o600 });
-    renameSync(tmpFile, opts.file);
+    try {
+      writeFileSync(tmpFile, JSON.stringify(state), { mode: 0o600 });
+      renameSync(tmpFile, opts.file);
+    } catch (err) {
+      // A full disk leaves a partial copy behind: it would only take more of what little space is left.
+      rmSync(tmpFile, { force: true });
+      throw err;
+    }
   }
 
   /** Run `fn` under the lock file, or return undefined when someone else holds it. */

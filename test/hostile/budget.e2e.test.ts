@@ -2,7 +2,7 @@
 // that cannot be written: holds are capped, announced and never waited for silently; impossible holds are stale;
 // a budget file that cannot be used is reported with its path (exit 1), while reads go on paced in process.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,6 +137,8 @@ describe('a state folder that cannot hold the budget', () => {
         // ENOSPC: full, as wanted
       }
       await expectReadsWorkWritesFail({ ...emu.env, TRK_STATE_DIR: state }, /no space left on device \(ENOSPC\)/);
+      // Nothing left behind to take more of the space: no lock, no partial copy.
+      expect(readdirSync(path.join(state, 'budget'))).toEqual([]);
     } finally {
       unmount(dir);
     }
