@@ -1,16 +1,13 @@
 // Every command family against a hostile service (test/hostile/server.ts), through the built CLI: each broken
 // answer ends with one clear line on stderr, the right exit code (1; never 130 unless interrupted, never 0 with
 // nothing to show), in bounded time and bounded memory, and nothing half-written on stdout.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, assertBuilt, baseEnv, type Result } from '../e2e/helpers.js';
+import { assertBuilt, baseEnv } from '../e2e/helpers.js';
+import { trkMeasured } from './measure.js';
 import { startHostileServer, type HostileMode, type HostileServer } from './server.js';
 
-const BIN = path.join(ROOT, 'bin', 'trk.js');
-const RSS_REPORTER = path.join(ROOT, 'test', 'hostile', 'report-rss.mjs');
 const KEY = 'hostile-test-key-000000000000000';
 /** Per request; the deadline of a command is three times that. Short, so that hangs end quickly here. */
 const TIMEOUT = '700ms';
@@ -21,35 +18,6 @@ const TIMEOUT = '700ms';
 const MAX_RSS_MB = 220;
 /** A hung service would keep trk for ever; bounded means well within this (generous for a loaded machine). */
 const MAX_SECONDS = 25;
-
-export interface Run extends Result {
-  seconds: number;
-  /** Peak resident memory of the trk process. */
-  rssMB: number;
-}
-
-/** Run the built CLI with its peak memory recorded. */
-export function trkMeasured(args: readonly string[], env: NodeJS.ProcessEnv, input = ''): Promise<Run> {
-  const rssFile = path.join(mkdtempSync(path.join(tmpdir(), 'trk-rss-')), 'rss');
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', RSS_REPORTER, BIN, ...args], {
-      env: { ...env, HOSTILE_RSS_FILE: rssFile },
-      cwd: ROOT,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const kb = existsSync(rssFile) ? Number(readFileSync(rssFile, 'utf8')) : NaN;
-      resolve({ code, stdout, stderr, seconds: (performance.now() - started) / 1000, rssMB: Math.round(kb / 1024) });
-    });
-    child.stdin.end(input);
-  });
-}
 
 interface Family {
   name: string;
@@ -120,13 +88,10 @@ afterAll(async () => {
 });
 
 function envFor(family: Family): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...baseEnv(), TRK_TIMEOUT: TIMEOUT };
+  const env: NodeJS.ProcessEnv = { ...baseEnv(), TRK_TIMEOUT: TIMEOUT, TRK_BASE_URL: server.url };
   if (family.lists) env.TRK_RES_URL = server.url;
-  if (family.args[0] === 'auth') env.TRK_BASE_URL = server.url;
-  else {
-    env.TRK_BASE_URL = server.url;
-    env.TRK_API_KEY = KEY;
-  }
+  // auth login reads the key from stdin, and saves it only once verified.
+  if (family.args[0] !== 'auth') env.TRK_API_KEY = KEY;
   return env;
 }
 
@@ -156,9 +121,12 @@ describe('a well-behaved stand-in answers: every family works (the harness itsel
 describe.each(Object.keys(SAYS) as Exclude<HostileMode, 'ok'>[])('hostile answers: %s', (mode) => {
   it('every command family: one line, exit 1 (or 0 where the answer is still correct), bounded time and memory', async () => {
     server.setMode(mode);
-    const runs = await pool(FAMILIES, 3, (f) => trkMeasured(['-q', ...f.args], envFor(f), f.input));
+    const envs = FAMILIES.map(envFor);
+    const runs = await pool(FAMILIES.map((f, i) => [f, envs[i]!] as const), 3, ([f, env]) => trkMeasured(['-q', ...f.args], env, f.input));
     runs.forEach((r, i) => {
       const f = FAMILIES[i]!;
+      // A key is saved only once verified.
+      if (f.args[0] === 'auth' && r.code !== 0) expect(existsSync(path.join(envs[i]!.TRK_CONFIG_DIR!, 'config.json'))).toBe(false);
       const what = `${f.name} against ${mode}: exit ${r.code}, ${r.seconds.toFixed(1)} s, ${r.rssMB} MB\n${r.stderr}`;
       expect(r.seconds, what).toBeLessThan(MAX_SECONDS);
       if (Number.isFinite(r.rssMB)) expect(r.rssMB, what).toBeLessThan(MAX_RSS_MB);
