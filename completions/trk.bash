@@ -11,37 +11,37 @@ _trk_subcommands() {
 }
 _trk_options() {
   case "$1" in
-    '') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'register') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--again' '--rejects' '--skip-invalid' '--column' '--carrier' '--param' '--tag' '--lang' '--email' '--final-carrier' '--no-auto-detection' '--order-no' '--order-time' '--remark' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'stop') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--again' '--rejects' '--skip-invalid' '--column' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'retrack') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--again' '--rejects' '--skip-invalid' '--column' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'delete') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--again' '--rejects' '--skip-invalid' '--column' '--carrier' '--ignore-missing' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'push') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--again' '--rejects' '--skip-invalid' '--column' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'list') printf '%s\n' '--status' '--carrier' '--tracking' '--origin' '--registered-since' '--registered-until' '--tracked-since' '--tracked-until' '--pushed-since' '--pushed-until' '--push-status' '--push-code' '--stopped-since' '--stopped-until' '--number' '--order-by' '--limit' '--page' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'info') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--carrier' '--status' '--sub-status' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'quota') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'realtime') printf '%s\n' '--carrier' '--param' '--final-carrier' '--fresh' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'change-carrier') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--again' '--rejects' '--skip-invalid' '--column' '--to' '--from' '--final-to' '--final-from' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'update') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--again' '--rejects' '--skip-invalid' '--column' '--carrier' '--tag' '--param' '--lang' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'api') printf '%s\n' '-d' '--data' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'auth') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'auth login') printf '%s\n' '--with-key-stdin' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'auth status') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'auth logout') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'config') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'config get') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'config set') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'config list') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'sandbox') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'sandbox start') printf '%s\n' '--port' '--host' '--key' '--webhook' '--speed' '--state' '--no-state' '--start' '--latency' '--jitter' '--failure-rate' '--drop-rate' '--burst-429' '--burst-every' '--burst-for' '--no-retry-after' '--rate-limit' '--quota' '--daily-cap' '--ip-allow' '--disabled' '--no-realtime' '--tick' '--seed' '--numeric-metrics' '--strict-paths' '--log' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'sandbox reset') printf '%s\n' '--state' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'carriers') printf '%s\n' '--refresh' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'countries') printf '%s\n' '--refresh' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'webhook') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'webhook verify') printf '%s\n' '--body' '--sign' '--v1' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'webhook listen') printf '%s\n' '--port' '--host' '--path' '--forward-to' '--save' '--skip-verify' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'completion') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
-    'help') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '-h' '--help' ;;
+    '') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'register') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--again' '--rejects' '--skip-invalid' '--column' '--carrier' '--param' '--tag' '--lang' '--email' '--final-carrier' '--no-auto-detection' '--order-no' '--order-time' '--remark' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'stop') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--again' '--rejects' '--skip-invalid' '--column' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'retrack') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--again' '--rejects' '--skip-invalid' '--column' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'delete') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--again' '--rejects' '--skip-invalid' '--column' '--carrier' '--ignore-missing' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'push') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--again' '--rejects' '--skip-invalid' '--column' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'list') printf '%s\n' '--status' '--carrier' '--tracking' '--origin' '--registered-since' '--registered-until' '--tracked-since' '--tracked-until' '--pushed-since' '--pushed-until' '--push-status' '--push-code' '--stopped-since' '--stopped-until' '--number' '--order-by' '--limit' '--page' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'info') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--carrier' '--status' '--sub-status' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'quota') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'realtime') printf '%s\n' '--carrier' '--param' '--final-carrier' '--fresh' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'change-carrier') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--again' '--rejects' '--skip-invalid' '--column' '--to' '--from' '--final-to' '--final-from' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'update') printf '%s\n' '-f' '--file' '--dry-run' '--restart' '--again' '--rejects' '--skip-invalid' '--column' '--carrier' '--tag' '--param' '--lang' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'api') printf '%s\n' '-d' '--data' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'auth') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'auth login') printf '%s\n' '--with-key-stdin' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'auth status') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'auth logout') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'config') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'config get') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'config set') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'config list') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'sandbox') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'sandbox start') printf '%s\n' '--port' '--host' '--key' '--webhook' '--speed' '--state' '--no-state' '--start' '--latency' '--jitter' '--failure-rate' '--drop-rate' '--burst-429' '--burst-every' '--burst-for' '--no-retry-after' '--rate-limit' '--quota' '--daily-cap' '--ip-allow' '--disabled' '--no-realtime' '--tick' '--seed' '--numeric-metrics' '--strict-paths' '--log' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'sandbox reset') printf '%s\n' '--state' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'carriers') printf '%s\n' '--refresh' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'countries') printf '%s\n' '--refresh' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'webhook') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'webhook verify') printf '%s\n' '--body' '--sign' '--v1' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'webhook listen') printf '%s\n' '--port' '--host' '--path' '--forward-to' '--save' '--skip-verify' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'completion') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'help') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
   esac
 }
 _trk_argument_values() {
@@ -56,6 +56,7 @@ _trk_takes_value() {
     '|--api-version'|\
     '|-o'|\
     '|--output'|\
+    '|--timeout'|\
     'register|-f'|\
     'register|--file'|\
     'register|--rejects'|\
@@ -74,6 +75,7 @@ _trk_takes_value() {
     'register|--api-version'|\
     'register|-o'|\
     'register|--output'|\
+    'register|--timeout'|\
     'stop|-f'|\
     'stop|--file'|\
     'stop|--rejects'|\
@@ -84,6 +86,7 @@ _trk_takes_value() {
     'stop|--api-version'|\
     'stop|-o'|\
     'stop|--output'|\
+    'stop|--timeout'|\
     'retrack|-f'|\
     'retrack|--file'|\
     'retrack|--rejects'|\
@@ -94,6 +97,7 @@ _trk_takes_value() {
     'retrack|--api-version'|\
     'retrack|-o'|\
     'retrack|--output'|\
+    'retrack|--timeout'|\
     'delete|-f'|\
     'delete|--file'|\
     'delete|--rejects'|\
@@ -104,6 +108,7 @@ _trk_takes_value() {
     'delete|--api-version'|\
     'delete|-o'|\
     'delete|--output'|\
+    'delete|--timeout'|\
     'push|-f'|\
     'push|--file'|\
     'push|--rejects'|\
@@ -114,6 +119,7 @@ _trk_takes_value() {
     'push|--api-version'|\
     'push|-o'|\
     'push|--output'|\
+    'push|--timeout'|\
     'list|--status'|\
     'list|--carrier'|\
     'list|--tracking'|\
@@ -137,6 +143,7 @@ _trk_takes_value() {
     'list|--api-version'|\
     'list|-o'|\
     'list|--output'|\
+    'list|--timeout'|\
     'info|-f'|\
     'info|--file'|\
     'info|--rejects'|\
@@ -149,11 +156,13 @@ _trk_takes_value() {
     'info|--api-version'|\
     'info|-o'|\
     'info|--output'|\
+    'info|--timeout'|\
     'quota|--profile'|\
     'quota|--base-url'|\
     'quota|--api-version'|\
     'quota|-o'|\
     'quota|--output'|\
+    'quota|--timeout'|\
     'realtime|--carrier'|\
     'realtime|--param'|\
     'realtime|--final-carrier'|\
@@ -162,6 +171,7 @@ _trk_takes_value() {
     'realtime|--api-version'|\
     'realtime|-o'|\
     'realtime|--output'|\
+    'realtime|--timeout'|\
     'change-carrier|-f'|\
     'change-carrier|--file'|\
     'change-carrier|--rejects'|\
@@ -175,6 +185,7 @@ _trk_takes_value() {
     'change-carrier|--api-version'|\
     'change-carrier|-o'|\
     'change-carrier|--output'|\
+    'change-carrier|--timeout'|\
     'update|-f'|\
     'update|--file'|\
     'update|--rejects'|\
@@ -188,6 +199,7 @@ _trk_takes_value() {
     'update|--api-version'|\
     'update|-o'|\
     'update|--output'|\
+    'update|--timeout'|\
     'api|-d'|\
     'api|--data'|\
     'api|--profile'|\
@@ -195,51 +207,61 @@ _trk_takes_value() {
     'api|--api-version'|\
     'api|-o'|\
     'api|--output'|\
+    'api|--timeout'|\
     'auth|--profile'|\
     'auth|--base-url'|\
     'auth|--api-version'|\
     'auth|-o'|\
     'auth|--output'|\
+    'auth|--timeout'|\
     'auth login|--profile'|\
     'auth login|--base-url'|\
     'auth login|--api-version'|\
     'auth login|-o'|\
     'auth login|--output'|\
+    'auth login|--timeout'|\
     'auth status|--profile'|\
     'auth status|--base-url'|\
     'auth status|--api-version'|\
     'auth status|-o'|\
     'auth status|--output'|\
+    'auth status|--timeout'|\
     'auth logout|--profile'|\
     'auth logout|--base-url'|\
     'auth logout|--api-version'|\
     'auth logout|-o'|\
     'auth logout|--output'|\
+    'auth logout|--timeout'|\
     'config|--profile'|\
     'config|--base-url'|\
     'config|--api-version'|\
     'config|-o'|\
     'config|--output'|\
+    'config|--timeout'|\
     'config get|--profile'|\
     'config get|--base-url'|\
     'config get|--api-version'|\
     'config get|-o'|\
     'config get|--output'|\
+    'config get|--timeout'|\
     'config set|--profile'|\
     'config set|--base-url'|\
     'config set|--api-version'|\
     'config set|-o'|\
     'config set|--output'|\
+    'config set|--timeout'|\
     'config list|--profile'|\
     'config list|--base-url'|\
     'config list|--api-version'|\
     'config list|-o'|\
     'config list|--output'|\
+    'config list|--timeout'|\
     'sandbox|--profile'|\
     'sandbox|--base-url'|\
     'sandbox|--api-version'|\
     'sandbox|-o'|\
     'sandbox|--output'|\
+    'sandbox|--timeout'|\
     'sandbox start|--port'|\
     'sandbox start|--host'|\
     'sandbox start|--key'|\
@@ -265,27 +287,32 @@ _trk_takes_value() {
     'sandbox start|--api-version'|\
     'sandbox start|-o'|\
     'sandbox start|--output'|\
+    'sandbox start|--timeout'|\
     'sandbox reset|--state'|\
     'sandbox reset|--profile'|\
     'sandbox reset|--base-url'|\
     'sandbox reset|--api-version'|\
     'sandbox reset|-o'|\
     'sandbox reset|--output'|\
+    'sandbox reset|--timeout'|\
     'carriers|--profile'|\
     'carriers|--base-url'|\
     'carriers|--api-version'|\
     'carriers|-o'|\
     'carriers|--output'|\
+    'carriers|--timeout'|\
     'countries|--profile'|\
     'countries|--base-url'|\
     'countries|--api-version'|\
     'countries|-o'|\
     'countries|--output'|\
+    'countries|--timeout'|\
     'webhook|--profile'|\
     'webhook|--base-url'|\
     'webhook|--api-version'|\
     'webhook|-o'|\
     'webhook|--output'|\
+    'webhook|--timeout'|\
     'webhook verify|--body'|\
     'webhook verify|--sign'|\
     'webhook verify|--profile'|\
@@ -293,6 +320,7 @@ _trk_takes_value() {
     'webhook verify|--api-version'|\
     'webhook verify|-o'|\
     'webhook verify|--output'|\
+    'webhook verify|--timeout'|\
     'webhook listen|--port'|\
     'webhook listen|--host'|\
     'webhook listen|--path'|\
@@ -303,16 +331,19 @@ _trk_takes_value() {
     'webhook listen|--api-version'|\
     'webhook listen|-o'|\
     'webhook listen|--output'|\
+    'webhook listen|--timeout'|\
     'completion|--profile'|\
     'completion|--base-url'|\
     'completion|--api-version'|\
     'completion|-o'|\
     'completion|--output'|\
+    'completion|--timeout'|\
     'help|--profile'|\
     'help|--base-url'|\
     'help|--api-version'|\
     'help|-o'|\
-    'help|--output') return 0 ;;
+    'help|--output'|\
+    'help|--timeout') return 0 ;;
   esac
   return 1
 }

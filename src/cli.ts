@@ -11,6 +11,7 @@ import { InterruptedError, TrkError, UsageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import type { IO } from './io.js';
 import type { OutputFormat } from './output/format.js';
+import { sanitizeTerminalText } from './output/sanitize.js';
 
 export interface CliOptions {
   /** Captured streams for tests; default the process's. */
@@ -69,13 +70,18 @@ export function errorOutcome(err: unknown, opts: { debug?: boolean; aborted?: bo
   return outcome;
 }
 
-/** Commander suggests on a second line ("(Did you mean --json?)"); the user gets one line. */
+/**
+ * Commander suggests on a second line ("(Did you mean --json?)"); the user gets one line. Every error line passes
+ * here, and many carry text from outside (a service message, an argument echoed back, a file name): escape
+ * sequences and bidi overrides are removed so that the line shows what it says.
+ */
 function oneLine(text: string): string {
-  return text
-    .split(/\r?\n/)
+  return sanitizeTerminalText(text)
+    .split(/\n/)
     .map((s) => s.trim())
     .filter(Boolean)
-    .join(' ');
+    .join(' ')
+    .replace(/\t/g, ' ');
 }
 
 function causeChain(err: Error): string {
@@ -110,6 +116,8 @@ export function readGlobalOptions(o: Record<string, unknown>): GlobalOptions {
   if (o.verbose === true) g.verbose = true;
   if (o.yes === true) g.yes = true;
   if (o.color === false) g.color = false;
+  if (typeof o.timeout === 'string') g.timeout = o.timeout;
+  if (o.rawCsv === true) g.rawCsv = true;
   return g;
 }
 
@@ -142,10 +150,12 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
 
   const invoke: Invoker = async (load) => {
     global = readGlobalOptions(program!.opts());
+    // A bad --timeout is refused before anything runs (TRK_TIMEOUT is checked when a request is made).
+    if (global.timeout !== undefined) (await import('./config/timeout.js')).requestTimeoutMs(global.timeout, {});
     const run = await load();
     if (!io) {
       const { createProcessIO } = await import('./io.js');
-      io = createProcessIO({ noColor: global.color === false, env });
+      io = createProcessIO({ noColor: global.color === false, rawCsv: global.rawCsv === true, env });
     }
     const { createContext } = await import('./context-impl.js');
     const ctx: Context = createContext({
@@ -188,7 +198,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       ...(failedCommand === undefined ? {} : { command: failedCommand }),
     });
     if (outcome.line) writeErr(`trk: ${outcome.line}\n`);
-    if (outcome.detail) writeErr(`${outcome.detail}\n`);
+    if (outcome.detail) writeErr(`${sanitizeTerminalText(outcome.detail)}\n`);
     return outcome.exitCode;
   }
 }

@@ -4,13 +4,16 @@
 
 import path from 'node:path';
 import type { ApiClient, ApiClientOptions } from './api/client.js';
-import type { Pacer } from './api/pacer.js';
+import type { HoldListener, Pacer } from './api/pacer.js';
+import type { WaitReason } from './api/retry.js';
 import { LIMITS } from './api/spec.js';
 import { debugEnabled } from './debug.js';
 import type { Settings } from './config/settings.js';
-import type { Context, GlobalOptions, Prompter } from './context.js';
+import { requestTimeoutMs } from './config/timeout.js';
+import type { BudgetTarget, Context, GlobalOptions, Prompter } from './context.js';
 import { noApiKeyError } from './errors.js';
 import type { IO } from './io.js';
+import { sanitizeTerminalText } from './output/sanitize.js';
 import { createPrompter } from './prompter.js';
 
 export interface ContextOptions {
@@ -22,9 +25,24 @@ export interface ContextOptions {
   signal?: AbortSignal;
 }
 
+const WAIT_WORDS: Readonly<Record<WaitReason, string>> = {
+  'rate-limited': 'rate limited by the service',
+  unavailable: 'service unavailable',
+  network: 'network error',
+};
+
+/** `60 s`: whole seconds, at least 1, for waits announced to people. */
+function seconds(ms: number): string {
+  return `${Math.max(1, Math.round(ms / 1000))} s`;
+}
+
+/** What a pacer says when a start first waits for a hold: once per hold, never per request. */
+function holdNotice(info: (line: string) => void): HoldListener {
+  return (ms, reason) => info(`${WAIT_WORDS[reason]}, resuming in ${seconds(ms)}`);
+}
 
 /** Client callbacks: each request logged for --verbose (never the key, which the log does not carry), waits shown. */
-export function requestHooks(
+function requestHooks(
   debug: (line: string) => void,
   info: (line: string) => void,
 ): Pick<ApiClientOptions, 'onRequest' | 'onWait'> {
@@ -33,13 +51,15 @@ export function requestHooks(
       const attempt = log.attempt > 1 ? ` (attempt ${log.attempt})` : '';
       const note = log.note ? `: ${log.note}` : '';
       const items = `${log.items} item${log.items === 1 ? '' : 's'}`;
-      debug(`request ${log.operation} ${log.status} ${log.ms} ms ${items}${attempt}${note}`);
+      debug(`request ${log.operation} ${log.status} ${Math.round(log.ms)} ms ${items}${attempt}${note}`);
     },
-    onWait: (reason, delayMs) => {
-      const why = reason === 'rate-limited' ? 'rate limited' : reason === 'unavailable' ? 'service unavailable' : 'network error';
-      info(`${why}, retrying in ${Math.max(1, Math.round(delayMs / 1000))} s`);
-    },
+    onWait: (reason, delayMs) => info(`${WAIT_WORDS[reason]}, retrying in ${seconds(delayMs)}`),
   };
+}
+
+/** What every client of a command run shares: the time limit (--timeout, TRK_TIMEOUT) and the callbacks. */
+export function requestOptions(ctx: Pick<Context, 'env' | 'global' | 'debug' | 'info'>): Pick<ApiClientOptions, 'timeoutMs' | 'onRequest' | 'onWait'> {
+  return { timeoutMs: requestTimeoutMs(ctx.global.timeout, ctx.env), ...requestHooks(ctx.debug, ctx.info) };
 }
 
 export function createContext(opts: ContextOptions): Context {
@@ -55,11 +75,13 @@ export function createContext(opts: ContextOptions): Context {
   /** The emulator's clock once api() has started it (or reached a running one) under --sandbox. */
   let serviceNow: (() => number) | undefined;
 
+  // Status lines can carry text from the network or the command line (a number, a service message): cleaned of
+  // escape sequences and bidi overrides before they reach the terminal.
   const info = (line: string) => {
-    if (!global.quiet) io.err(line);
+    if (!global.quiet) io.err(sanitizeTerminalText(line));
   };
   const debug = (line: string) => {
-    if (debugOn) io.err(io.colorErr.dim(line));
+    if (debugOn) io.err(io.colorErr.dim(sanitizeTerminalText(line)));
   };
 
   const settings = (): Promise<Settings> => {
@@ -84,18 +106,49 @@ export function createContext(opts: ContextOptions): Context {
     return settingsPromise;
   };
 
-  const pacer = (): Promise<Pacer> => {
+  const holds = holdNotice(info);
+  // Own pace of this process: the sandbox's budget (the embedded emulator lives here), and what reads fall back
+  // to when the budget file cannot be used.
+  let localPacer: Promise<Pacer> | undefined;
+  const local = (): Promise<Pacer> => {
+    localPacer ??= import('./api/pacer.js').then(({ createPacer, DEFAULT_MARGIN_MS }) =>
+      createPacer({ perSecond: LIMITS.requestsPerSecond, marginMs: DEFAULT_MARGIN_MS, onHold: holds }),
+    );
+    return localPacer;
+  };
+  const budgets = new Map<string, Promise<Pacer>>();
+
+  /** The budget shared by every process on `target`'s key; this process's own pace for reads if its file fails. */
+  const sharedBudget = (target: BudgetTarget): Promise<Pacer> => {
+    const key = `${target.baseUrl}\u0000${target.apiKey}`;
+    let budget = budgets.get(key);
+    if (!budget) {
+      budget = (async () => {
+        const [{ BudgetFileError, budgetFile, createSharedPacer, withLocalFallback }, { ensurePrivateDir, stateDir }] =
+          await Promise.all([import('./api/shared-pacer.js'), import('./config/paths.js')]);
+        const file = budgetFile(stateDir(env), target.baseUrl, target.apiKey);
+        let shared: Pacer | InstanceType<typeof BudgetFileError>;
+        try {
+          ensurePrivateDir(path.dirname(file));
+          shared = createSharedPacer({ file, perSecond: LIMITS.requestsPerSecond, onHold: holds });
+        } catch (err) {
+          shared = new BudgetFileError(path.dirname(file), err);
+        }
+        // A warning, shown even with --quiet: a state folder that cannot be written is something to fix.
+        return withLocalFallback(shared, await local(), (line) => io.err(sanitizeTerminalText(line)));
+      })();
+      budgets.set(key, budget);
+    }
+    return budget;
+  };
+
+  const pacer = async (target?: BudgetTarget): Promise<Pacer> => {
+    if (target) return sharedBudget(target);
     pacerPromise ??= (async () => {
       const s = await settings();
       // The embedded emulator lives in this process: no other process shares its budget.
-      if (s.sandbox || !s.apiKey) return (await import('./api/pacer.js')).processPacer();
-      const [{ budgetFile, createSharedPacer }, { ensurePrivateDir, stateDir }] = await Promise.all([
-        import('./api/shared-pacer.js'),
-        import('./config/paths.js'),
-      ]);
-      const file = budgetFile(stateDir(env), s.baseUrl, s.apiKey);
-      ensurePrivateDir(path.dirname(file));
-      return createSharedPacer({ file, perSecond: LIMITS.requestsPerSecond });
+      if (s.sandbox || !s.apiKey) return local();
+      return sharedBudget({ baseUrl: s.baseUrl, apiKey: s.apiKey });
     })();
     return pacerPromise;
   };
@@ -131,7 +184,7 @@ export function createContext(opts: ContextOptions): Context {
         version: s.apiVersion,
         // After Ctrl-C nothing more starts; requests already on the wire finish.
         pacer: stoppablePacer(budget, signal),
-        ...requestHooks(debug, info),
+        ...requestOptions({ env, global, debug, info }),
       });
       closers.unshift(() => client.close());
       return client;

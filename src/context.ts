@@ -25,6 +25,16 @@ export interface GlobalOptions {
   verbose?: boolean;
   yes?: boolean;
   color?: boolean;
+  /** `--timeout <duration>`: the time limit of one request (TRK_TIMEOUT otherwise). */
+  timeout?: string;
+  /** `--raw-csv`: write CSV cells as received, without neutralising formulas (src/output/csv-cell.ts). */
+  rawCsv?: boolean;
+}
+
+/** Where a key is used: the rate budget belongs to the key at an address. */
+export interface BudgetTarget {
+  baseUrl: string;
+  apiKey: string;
 }
 
 export interface Context {
@@ -37,9 +47,10 @@ export interface Context {
   api(): Promise<ApiClient>;
   /**
    * The rate budget the client starts its requests under: shared by every trk process on the same key
-   * (the service counts requests per key), or this process's own with --sandbox.
+   * (the service counts requests per key), or this process's own with --sandbox. `target` names another key
+   * than the settings' one (`trk auth login` verifying a new key).
    */
-  pacer(): Promise<Pacer>;
+  pacer(target?: BudgetTarget): Promise<Pacer>;
   readonly prompter: Prompter;
   /**
    * Milliseconds since the epoch, the service's time: under --sandbox, once api() has started the emulator (or

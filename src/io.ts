@@ -19,6 +19,8 @@ export interface IO {
   /** Colours for stdout and stderr, each off unless its stream is a terminal (or FORCE_COLOR). */
   readonly color: ChalkInstance;
   readonly colorErr: ChalkInstance;
+  /** `--raw-csv`: CSV cells as received, without the quote before formula-like cells (src/output/csv-cell.ts). */
+  readonly rawCsv?: boolean;
   /** Prompts only when a person is there to answer: stdin and stdout both terminals. */
   canPrompt(): boolean;
   /** Write data to stdout as is. */
@@ -31,6 +33,11 @@ export interface ColorOptions {
   /** `--no-color` */
   noColor?: boolean;
   env?: NodeJS.ProcessEnv;
+}
+
+export interface ProcessIOOptions extends ColorOptions {
+  /** `--raw-csv` */
+  rawCsv?: boolean;
 }
 
 /** Colour level for a stream: FORCE_COLOR wins, then --no-color / NO_COLOR, then whether it is a TTY. */
@@ -47,7 +54,7 @@ export function colorLevel(isTTY: boolean, opts: ColorOptions = {}): 0 | 1 | 2 |
   return env.COLORTERM === 'truecolor' || env.COLORTERM === '24bit' ? 3 : 2;
 }
 
-export function createProcessIO(opts: ColorOptions = {}): IO {
+export function createProcessIO(opts: ProcessIOOptions = {}): IO {
   const env = opts.env ?? process.env;
   const stdoutIsTTY = process.stdout.isTTY === true;
   const stderrIsTTY = process.stderr.isTTY === true;
@@ -63,6 +70,7 @@ export function createProcessIO(opts: ColorOptions = {}): IO {
     stderrColumns: process.stderr.columns || process.stdout.columns || 80,
     color: new Chalk({ level: colorLevel(stdoutIsTTY, { ...opts, env }) }),
     colorErr: new Chalk({ level: colorLevel(stderrIsTTY, { ...opts, env }) }),
+    ...(opts.rawCsv ? { rawCsv: true } : {}),
     canPrompt: () => stdinIsTTY && stdoutIsTTY,
     out: (text) => void process.stdout.write(text),
     err: (line) => void process.stderr.write(`${line}\n`),
@@ -75,7 +83,7 @@ export interface TestIO extends IO {
   stderrText(): string;
 }
 
-export function createTestIO(opts: { stdin?: Readable; tty?: boolean; columns?: number } = {}): TestIO {
+export function createTestIO(opts: { stdin?: Readable; tty?: boolean; columns?: number; rawCsv?: boolean } = {}): TestIO {
   const outChunks: string[] = [];
   const errChunks: string[] = [];
   const sink = (chunks: string[]) =>
@@ -100,6 +108,7 @@ export function createTestIO(opts: { stdin?: Readable; tty?: boolean; columns?: 
     stderrColumns: opts.columns ?? 100,
     color: new Chalk({ level: 0 }),
     colorErr: new Chalk({ level: 0 }),
+    ...(opts.rawCsv ? { rawCsv: true } : {}),
     canPrompt: () => tty,
     out: (text) => void outChunks.push(text),
     err: (line) => void errChunks.push(`${line}\n`),

@@ -1,11 +1,12 @@
 // The lazily built context: nothing read until asked, the key required for api(), quiet and debug lines.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../src/context-impl.js';
 import { debugEnabled } from '../src/debug.js';
-import { CredentialsError } from '../src/errors.js';
+import { BudgetFileError } from '../src/api/shared-pacer.js';
+import { CredentialsError, UsageError } from '../src/errors.js';
 import { createTestIO } from '../src/io.js';
 import { startSandbox } from '../src/sandbox/index.js';
 
@@ -89,5 +90,40 @@ describe('createContext', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('status and debug lines reach the terminal without escape sequences or bidi overrides', () => {
+    const io = createTestIO();
+    const ctx = createContext({ io, env: { TRK_DEBUG: '1' }, global: {} });
+    ctx.info('number \u202eNC987654321RR\u202c \u001b]0;title\u0007done');
+    ctx.debug('said \u001b[31mred\u001b[0m');
+    expect(io.stderrText()).toBe('number NC987654321RR done\nsaid red\n');
+  });
+
+  it('a state folder that cannot hold the budget: reads are paced in process after one warning, writes fail naming the path', async () => {
+    const base = mkdtempSync(path.join(tmpdir(), 'trk-ctx-'));
+    const blocked = path.join(base, 'state');
+    writeFileSync(blocked, 'a file where the state folder should be');
+    const io = createTestIO();
+    const ctx = createContext({ io, env: { ...dirs(), TRK_STATE_DIR: blocked, TRK_API_KEY: 'k'.repeat(32) }, global: {} });
+    const pacer = await ctx.pacer();
+    await pacer.acquire(undefined, { readOnly: true });
+    await pacer.acquire(undefined, { readOnly: true });
+    expect(io.stderrText().trim().split('\n')).toEqual([
+      expect.stringMatching(/^warning: cannot use the rate budget file .*state.*: a file is in the way of a folder \((ENOTDIR|EEXIST)\); pacing requests in this process only$/),
+    ]);
+    const err = await pacer.acquire(undefined, { readOnly: false }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BudgetFileError);
+    expect((err as BudgetFileError).exitCode).toBe(1);
+  });
+
+  it('--timeout and TRK_TIMEOUT: a bad value is a usage error naming its source', async () => {
+    const bad = createContext({ io: createTestIO(), env: { ...dirs(), TRK_API_KEY: 'k'.repeat(32), TRK_TIMEOUT: 'soon' }, global: {} });
+    const err = await bad.api().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as UsageError).toLine()).toBe('invalid TRK_TIMEOUT "soon": give a duration from 100ms to 60m, such as 30s or 2m');
+    const flag = createContext({ io: createTestIO(), env: { ...dirs(), TRK_API_KEY: 'k'.repeat(32), TRK_TIMEOUT: 'soon' }, global: { timeout: '2s' } });
+    expect((await flag.api()).version).toBe('v2');
+    await flag.dispose();
   });
 });

@@ -36,6 +36,13 @@ describe('errorOutcome', () => {
     expect(errorOutcome(new CommanderError(0, 'commander.version', '1.0.0')).exitCode).toBe(0);
   });
 
+  it('cleans every line of escape sequences and bidi overrides, wherever its text came from', () => {
+    const echoed = new UsageError('unknown carrier "\u202eXNUD\u202c\u001b[2J"', 'see "trk carriers"');
+    expect(errorOutcome(echoed).line).toBe('unknown carrier "XNUD": see "trk carriers"');
+    const said = new Error('service said \u001b]8;;http://evil.example\u0007click\u001b]8;;\u0007\r\nnow');
+    expect(errorOutcome(said).line).toBe('service said click now');
+  });
+
   it('maps unexpected errors to 1 and adds the stack only when debugging', () => {
     expect(errorOutcome(new TypeError('x is undefined'))).toEqual({ exitCode: 1, line: 'x is undefined' });
     expect(errorOutcome(new TypeError('x'), { debug: true }).detail).toMatch(/TypeError: x/);
@@ -64,6 +71,7 @@ describe('global options', () => {
       color: false,
     });
     expect(readGlobalOptions({ color: true })).toEqual({});
+    expect(readGlobalOptions({ timeout: '5s', rawCsv: true })).toEqual({ timeout: '5s', rawCsv: true });
   });
 });
 
@@ -88,6 +96,9 @@ describe('runCli', () => {
     // An empty filter must not become no filter (every record of the account).
     [['list', '--number', ''], "trk: option '--number <numbers>' argument '' is invalid. give at least one tracking number."],
     [['list', '--number', ' , ,'], 'give at least one tracking number.'],
+    [['quota', '--timeout', 'soon'], 'trk: invalid --timeout "soon": give a duration from 100ms to 60m, such as 30s or 2m'],
+    // Echoed values reach the terminal without their escape sequences.
+    [['list', '--status', 'Lost\u001b[2J\u202e'], "trk: option '--status <status>' argument 'Lost' is invalid."],
   ])('usage error %j → exit 2 with one line on stderr', async (argv, message) => {
     const r = await cli(argv);
     expect(r.code).toBe(2);

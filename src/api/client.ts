@@ -1,18 +1,26 @@
 // The HTTP client of the service, on undici. One POST per attempt to `${baseUrl}/track/<version>/<path>`,
 // started when its pacer admits it (the process-wide one unless another is given), retried by the policy in
-// retry.ts. The envelope is decoded here and only here: a caller gets either an envelope with code 0
-// (rejected items are data) or a typed ServiceError.
+// retry.ts. The envelope is decoded here and only here: a caller gets either an envelope with code 0 of the
+// shape its operation returns (answer-shapes.ts; rejected items are data) or a typed ServiceError.
 // The API key goes into the `svctoken` header and nowhere else: not into logs, messages or errors.
+//
+// Every answer is bounded: in time (`timeoutMs` per attempt, `deadlineMs` for a call with its retries and
+// waits) and in size (`maxAnswerBytes`; nothing the service returns comes near it, so more is a runaway or
+// endless body, and reading it whole would take the memory of the machine).
 
 import { createRequire } from 'node:module';
 import { setTimeout as delay } from 'node:timers/promises';
 import { EnvHttpProxyAgent, request } from 'undici';
-import { CredentialsError, noApiKeyError } from '../errors.js';
+import { CredentialsError, InterruptedError, noApiKeyError } from '../errors.js';
+import { answerProblem } from './answer-shapes.js';
+import { readBounded } from './read-bounded.js';
 import type { Envelope } from './types.js';
+import { callDeadlineMs } from '../config/timeout.js';
 import { LIMITS, type ApiVersion, type Operation } from './spec.js';
-import { operationPath } from './ops.js';
+import { operationClass, operationPath } from './ops.js';
 import { processPacer, type Pacer } from './pacer.js';
 import {
+  AnswerTooLargeError,
   AuthenticationError,
   EndpointNotFoundError,
   EnvelopeError,
@@ -25,16 +33,19 @@ import {
   TimeoutError,
   TLS_CODE,
   UnexpectedStatusError,
+  formatSeconds,
   isAuthCode,
 } from './errors.js';
 import {
   DEFAULT_RETRY,
+  MAX_HOLD_MS,
   markResent,
   parseRetryAfter,
   retryDelay,
   shouldRetry,
   waitReason,
   type RetryPolicy,
+  type WaitReason,
 } from './retry.js';
 import { unsupported } from './bodies.js';
 
@@ -56,15 +67,25 @@ export interface ApiClientOptions {
   version: ApiVersion;
   /** Default `trk/<package version>`. */
   userAgent?: string;
-  /** Per request; default 30 000 ms. */
+  /** Per attempt; default 30 000 ms (`--timeout`). */
   timeoutMs?: number;
+  /**
+   * For a whole call, retries and waits included; default three times `timeoutMs`. A call gives up as soon as
+   * the next wait would end after it, rather than waiting in vain.
+   */
+  deadlineMs?: number;
+  /** Longest answer read; default DEFAULT_MAX_ANSWER_BYTES. */
+  maxAnswerBytes?: number;
   /** Default: the process-wide pacer (3 starts in any second, with a margin). */
   pacer?: Pacer;
   /** Retry tuning; tests shrink the delays. */
   retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   onRequest?: (log: RequestLog) => void;
-  /** Called before sleeping for a retry, e.g. to show "rate limited, resuming in Ns". */
-  onWait?: (reason: 'rate-limited' | 'unavailable' | 'network', delayMs: number) => void;
+  /**
+   * Called before sleeping for a retry, e.g. to show "service unavailable, retrying in 2 s". Not after a 429:
+   * that wait is the pacer's hold, which every start of the process honours and the pacer announces.
+   */
+  onWait?: (reason: WaitReason, delayMs: number) => void;
   /** Where HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read from; default process.env. */
   env?: NodeJS.ProcessEnv;
 }
@@ -74,6 +95,13 @@ export interface CallOptions {
   /** false: one attempt only (the bulk runner decides itself). Default true. */
   retry?: boolean;
 }
+
+/**
+ * 8 MiB: the largest answers, 40 items of gettrackinfo with every event of two carriers, stay well below 2 MB
+ * (a page of gettracklist is some 40 KB).
+ */
+export const DEFAULT_MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+
 
 export interface ApiClient {
   readonly version: ApiVersion;
@@ -118,6 +146,8 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
   const base = opts.baseUrl.replace(/\/+$/, '');
   const host = safeHost(base);
   const timeoutMs = opts.timeoutMs ?? LIMITS.requestTimeoutMs;
+  const deadlineMs = opts.deadlineMs ?? callDeadlineMs(timeoutMs);
+  const maxAnswerBytes = opts.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
   const pacer = opts.pacer ?? processPacer();
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...definedOnly(opts.retry ?? {}) };
   const headers = {
@@ -127,13 +157,16 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
   };
   const dispatcher = new EnvHttpProxyAgent(proxyOptions(opts.env ?? process.env));
 
+  /** One attempt, cut off after `limitMs` (the per-attempt timeout, or what is left of the call's deadline). */
   async function attemptOnce(
     op: Operation,
     url: string,
     payload: string,
     signal: AbortSignal | undefined,
+    limitMs: number,
+    totalMs: number | undefined,
   ): Promise<{ status: number; envelope: Envelope }> {
-    const timeout = AbortSignal.timeout(timeoutMs);
+    const timeout = AbortSignal.timeout(Math.max(1, Math.ceil(limitMs)));
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     let status: number;
     let text: string;
@@ -142,10 +175,15 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       const res = await request(url, { method: 'POST', headers, body: payload, dispatcher, signal: combined });
       status = res.statusCode;
       responseHeaders = res.headers;
-      text = await res.body.text();
+      const read = await readBounded(res, maxAnswerBytes);
+      if (read === undefined) throw new AnswerTooLargeError({ operation: op, httpStatus: status, limitBytes: maxAnswerBytes });
+      text = read;
     } catch (err) {
+      if (err instanceof ServiceError) throw err;
       if (signal?.aborted) throw new RequestAbortedError({ operation: op, delivery: 'unknown', cause: signal.reason });
-      if (timeout.aborted) throw new TimeoutError({ operation: op, timeoutMs, cause: err });
+      if (timeout.aborted) {
+        throw new TimeoutError({ operation: op, timeoutMs, ...(totalMs === undefined ? {} : { totalMs }), cause: err });
+      }
       throw networkError(op, host, err);
     }
     return { status, envelope: decodeResponse(op, url, status, responseHeaders, text) };
@@ -200,7 +238,12 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
 
   function decodeEnvelope(op: Operation, status: number, envelope: Envelope): Envelope {
     const first = firstError(envelope);
-    if (envelope.code === 0 && !first) return envelope;
+    if (envelope.code === 0 && !first) {
+      // Of the shape the operation returns, or not an answer trk can act on (it may have been processed).
+      const problem = answerProblem(op, envelope);
+      if (problem === undefined) return envelope;
+      return fail(new InvalidResponseError({ operation: op, httpStatus: status, detail: `${problem} (${op}, HTTP ${status})` }));
+    }
     const serviceCode = first?.code ?? envelope.code;
     const serviceMessage = first?.message;
     const common = { operation: op, httpStatus: status, serviceCode, ...(serviceMessage ? { serviceMessage } : {}) };
@@ -217,18 +260,56 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       const items = Array.isArray(body) ? body.length : body !== null && typeof body === 'object' ? 1 : 0;
       const signal = callOpts.signal;
       const maxAttempts = callOpts.retry === false ? 1 : Math.max(1, policy.maxAttempts);
+      // One attempt may take the per-attempt timeout; a call with retries has the deadline for all of it. The
+      // deadline runs from the first admission: the wait for a first turn is the pacer's (a hold is at most
+      // MAX_HOLD_MS and announced), and a bulk run queues its requests there on purpose.
+      const budgetMs = maxAttempts === 1 ? timeoutMs : Math.max(timeoutMs, deadlineMs);
+      let startedAt = 0;
+      const left = () => budgetMs - (performance.now() - startedAt);
+      let deadline: AbortSignal | undefined;
+      let waitSignal = signal;
+      const readOnly = operationClass(op) === 'read';
       // Once an attempt may have been processed, every later failure is ambiguous too.
       let ambiguous = false;
+      let last: ServiceError | undefined;
+
+      /** The deadline has passed: the last failure, saying why it was the last, or a timeout. */
+      const outOfTime = (cause?: unknown): ServiceError => {
+        if (!last) return new TimeoutError({ operation: op, timeoutMs, totalMs: budgetMs, cause });
+        last.gaveUp = `gave up after ${formatSeconds(budgetMs)}, the --timeout deadline`;
+        return last;
+      };
+      /**
+       * What to throw when a wait (for its turn, or before a retry) ended early: Ctrl-C (the caller's signal, or a
+       * stop signal inside the pacer, see stoppablePacer), or the deadline. Anything else is the pacer's own
+       * failure (its budget file cannot be used), thrown as it is rather than passed off as an interruption.
+       */
+      const stopped = (reason: unknown): unknown => {
+        if (deadline?.aborted && !signal?.aborted) return outOfTime(reason);
+        if (signal?.aborted || reason instanceof InterruptedError || (reason instanceof Error && reason.name === 'AbortError')) {
+          return new RequestAbortedError({ operation: op, delivery: ambiguous ? 'unknown' : 'not-sent', cause: reason });
+        }
+        return reason;
+      };
 
       for (let attempt = 1; ; attempt++) {
         try {
-          await pacer.acquire(signal);
+          await pacer.acquire(waitSignal, { readOnly });
         } catch (reason) {
-          throw new RequestAbortedError({ operation: op, delivery: ambiguous ? 'unknown' : 'not-sent', cause: reason });
+          throw stopped(reason);
         }
+        if (!deadline) {
+          startedAt = performance.now();
+          deadline = AbortSignal.timeout(budgetMs);
+          waitSignal = signal ? AbortSignal.any([signal, deadline]) : deadline;
+        }
+        const remaining = left();
+        if (remaining <= 0) throw outOfTime();
+        // The attempt is cut short by the deadline rather than by its own timeout: say so when it times out.
+        const cut = maxAttempts > 1 && remaining < timeoutMs ? budgetMs : undefined;
         const started = performance.now();
         try {
-          const { status, envelope } = await attemptOnce(op, url, payload, signal);
+          const { status, envelope } = await attemptOnce(op, url, payload, signal, Math.min(timeoutMs, remaining), cut);
           const ms = Math.round(performance.now() - started);
           if (ambiguous) markResent(envelope);
           opts.onRequest?.({
@@ -246,17 +327,26 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
           // An earlier attempt may have been processed, whatever this one got back.
           if (ambiguous) err.delivery = 'unknown';
           err.attempts = attempt;
+          last = err;
           opts.onRequest?.({ operation: op, status: err.httpStatus ?? 'error', ms, items, attempt, note: noteOf(err) });
           if (err.delivery === 'unknown') ambiguous = true;
-          const wait = retryDelay(attempt, err, policy);
-          // A 429 means the shared budget is spent: hold every start of this process, retried or not.
-          if (err instanceof RateLimitError) pacer.backoff(err.retryAfterMs ?? Math.max(wait, 1000));
+          const limited = err instanceof RateLimitError;
+          // A 429 means the shared budget is spent: hold every start of this process, retried or not. That hold
+          // is the wait before the next attempt, and the pacer announces it.
+          const backoff = retryDelay(attempt, err, policy);
+          const wait = limited ? Math.min(MAX_HOLD_MS, err.retryAfterMs ?? Math.max(backoff, 1000)) : backoff;
+          if (limited) pacer.backoff(wait, 'rate-limited');
           if (attempt >= maxAttempts || !shouldRetry(op, err)) throw err;
+          if (wait >= left()) {
+            err.gaveUp = `the next attempt would come after the ${formatSeconds(budgetMs)} the --timeout deadline allows`;
+            throw err;
+          }
+          if (limited) continue;
           opts.onWait?.(waitReason(err), wait);
           try {
-            await delay(wait, undefined, signal ? { signal } : {});
+            await delay(wait, undefined, waitSignal ? { signal: waitSignal } : {});
           } catch (reason) {
-            throw new RequestAbortedError({ operation: op, delivery: ambiguous ? 'unknown' : 'not-sent', cause: reason });
+            throw stopped(reason);
           }
         }
       }

@@ -7,7 +7,10 @@
 
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { LOGIN_HINT, TrkError } from '../errors.js';
+import { sanitizeTerminalText } from '../output/sanitize.js';
 import { codeInfo, formatCodeMessage } from './codes.js';
+import { formatBytes } from './read-bounded.js';
+import { operationClass } from './ops.js';
 import type { Operation } from './spec.js';
 
 /**
@@ -38,6 +41,8 @@ export class ServiceError extends TrkError {
   readonly retryAfterMs: number | undefined;
   /** How many attempts were made before giving up; set by the client. */
   attempts = 1;
+  /** Why no further attempt was made although one was allowed (the --timeout deadline); set by the client. */
+  gaveUp: string | undefined;
 
   constructor(message: string, opts: ServiceErrorOptions) {
     super(message, {
@@ -53,8 +58,9 @@ export class ServiceError extends TrkError {
   }
 
   override toLine(): string {
-    const tries = this.attempts > 1 ? ` (after ${this.attempts} attempts)` : '';
-    return this.hint ? `${this.message}${tries}: ${this.hint}` : `${this.message}${tries}`;
+    const notes = [this.attempts > 1 ? `after ${this.attempts} attempts` : '', this.gaveUp ?? ''].filter(Boolean).join('; ');
+    const text = notes ? `${this.message} (${notes})` : this.message;
+    return this.hint ? `${text}: ${this.hint}` : text;
   }
 }
 
@@ -153,24 +159,58 @@ export class NetworkError extends ServiceError {
   }
 }
 
-/** No complete answer within the per-request time limit. The request may have been processed. */
+/** What to do about a hung or slow service; names the flag and the variable that set the limit. */
+export const TIMEOUT_HINT = 'retry later, or allow more time with --timeout (or TRK_TIMEOUT)';
+
+/**
+ * No complete answer in time: within the per-request limit (`timeoutMs`), or before the deadline of the whole
+ * call, retries and waits included (`totalMs`). The request may have been processed.
+ */
 export class TimeoutError extends ServiceError {
-  constructor(opts: Common & { timeoutMs: number }) {
-    super(`no answer from the service within ${formatSeconds(opts.timeoutMs)}`, {
-      ...opts,
-      delivery: 'unknown',
-      hint: 'retry later',
-    });
+  constructor(opts: Common & { timeoutMs: number; totalMs?: number }) {
+    super(
+      opts.totalMs === undefined
+        ? `no answer from the service within ${formatSeconds(opts.timeoutMs)}`
+        : `no answer from the service in ${formatSeconds(opts.totalMs)}, retries included`,
+      { ...opts, delivery: 'unknown', hint: TIMEOUT_HINT },
+    );
   }
 }
 
-/** The answer is not a JSON envelope (a proxy's error page, a truncated body, the wrong server). */
+/**
+ * What to do after an answer trk could not use. A read can simply be repeated; a write may have been done, so it
+ * is checked before it is sent again.
+ */
+function unreadableHint(op: Operation): string {
+  return operationClass(op) === 'read'
+    ? 'check the base URL; if it is right, retry later'
+    : 'the request may have been processed: check with "trk info" or "trk list" before sending it again';
+}
+
+/**
+ * The answer is not what the operation returns: not JSON (a proxy's error page, a truncated body, the wrong
+ * server), or JSON of the wrong shape (see answer-shapes.ts). The request may have been processed.
+ */
 export class InvalidResponseError extends ServiceError {
   constructor(opts: Common & { detail: string }) {
     super(`the service sent an answer trk cannot read: ${opts.detail}`, {
       ...opts,
       delivery: 'unknown',
-      hint: 'check the base URL; if it is right, retry later',
+      hint: unreadableHint(opts.operation),
+    });
+  }
+}
+
+/**
+ * The answer was larger than any answer of the operation can be (an endless or runaway body): reading stopped
+ * at `limitBytes`. The request may have been processed.
+ */
+export class AnswerTooLargeError extends ServiceError {
+  constructor(opts: Common & { limitBytes: number }) {
+    super(`the service's answer is larger than ${formatBytes(opts.limitBytes)}; trk stopped reading it`, {
+      ...opts,
+      delivery: 'unknown',
+      hint: unreadableHint(opts.operation),
     });
   }
 }
@@ -199,7 +239,7 @@ export class RequestAbortedError extends ServiceError {
  */
 export function describeCode(code: number, serviceMessage?: string): string {
   const info = codeInfo(code);
-  const said = serviceMessage ? stripControl(serviceMessage).trim().slice(0, 200) : '';
+  const said = serviceMessage ? sanitizeTerminalText(serviceMessage, { singleLine: true }).trim().slice(0, 200) : '';
   if (!info) return `${said || 'service error'} (${code})`;
   if (/\{\d\}/.test(info.message)) {
     const bare = formatCodeMessage(code).replace(/\s{2,}/g, ' ').trim();
@@ -213,12 +253,10 @@ export function isAuthCode(code: number | undefined): boolean {
   return code !== undefined && codeInfo(code)?.auth === true;
 }
 
-// Text from the network goes to a terminal: no escape sequences.
-function stripControl(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+/** `30 s`, `1.5 s`, `250 ms`. */
+export function formatSeconds(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }
 
-function formatSeconds(ms: number): string {
-  return ms >= 1000 && ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
-}

@@ -6,14 +6,43 @@
 // together; processes sharing a key share a budget file instead (shared-pacer.ts).
 
 import { setTimeout as delay } from 'node:timers/promises';
+import { MAX_HOLD_MS, type WaitReason } from './retry.js';
 import { LIMITS } from './spec.js';
+
+/** What the request waiting for its turn does: a pacer may treat reads more leniently (shared-pacer.ts). */
+export interface AcquireOptions {
+  /** The request changes nothing on the service. */
+  readOnly?: boolean;
+}
 
 /** Admits request starts so that no more than `perSecond` begin in any one-second window. */
 export interface Pacer {
   /** Resolves when a request may start; rejects with the signal's reason when aborted. */
-  acquire(signal?: AbortSignal): Promise<void>;
-  /** After a 429, hold all starts for this long. */
-  backoff(ms: number): void;
+  acquire(signal?: AbortSignal, opts?: AcquireOptions): Promise<void>;
+  /**
+   * Hold all starts for this long (at most MAX_HOLD_MS): after a 429 ('rate-limited', the default), or while the
+   * service is unavailable or unreachable.
+   */
+  backoff(ms: number, reason?: WaitReason): void;
+}
+
+/** Called once per hold, when a start first has to wait for it: nothing waits silently. */
+export type HoldListener = (ms: number, reason: WaitReason) => void;
+
+/** Holds shorter than this pass without a word: no longer than the ordinary pace of requests. */
+export const ANNOUNCE_HOLD_MS = 500;
+
+/**
+ * Decides which holds to announce: a hold is told once, when a start first waits for it; a hold extended by more
+ * than ANNOUNCE_HOLD_MS (a new 429) is a new one.
+ */
+export function holdAnnouncer(listener: HoldListener | undefined): (until: number, now: number, reason: WaitReason) => void {
+  let told = -Infinity;
+  return (until, now, reason) => {
+    if (!listener || until - now < ANNOUNCE_HOLD_MS || until <= told + ANNOUNCE_HOLD_MS) return;
+    told = until;
+    listener(until - now, reason);
+  };
 }
 
 export interface PacerOptions {
@@ -23,6 +52,7 @@ export interface PacerOptions {
   now?: () => number;
   /** Sleeps `ms`; resolves early (or rejects) when `signal` aborts. Tests pass one that advances a fake clock. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  onHold?: HoldListener;
 }
 
 /** Default margin: at 3 per second this costs about 10 % of throughput and absorbs ordinary jitter. */
@@ -46,6 +76,8 @@ export function createPacer(opts: PacerOptions): Pacer {
   const starts: number[] = [];
   const queue: Waiter[] = [];
   let holdUntil = -Infinity;
+  let holdReason: WaitReason = 'rate-limited';
+  const announce = holdAnnouncer(opts.onHold);
   let pumping = false;
   /** Cancels the pump's current sleep, when every waiter has gone. */
   let sleeping: AbortController | undefined;
@@ -66,8 +98,10 @@ export function createPacer(opts: PacerOptions): Pacer {
     pumping = true;
     try {
       while (queue.length > 0) {
-        const wait = waitFor(now());
+        const t = now();
+        const wait = waitFor(t);
         if (wait > 0) {
+          if (holdUntil > t) announce(holdUntil, t, holdReason);
           sleeping = new AbortController();
           try {
             await sleep(wait, sleeping.signal);
@@ -107,9 +141,12 @@ export function createPacer(opts: PacerOptions): Pacer {
         void pump();
       });
     },
-    backoff(ms: number): void {
+    backoff(ms: number, reason: WaitReason = 'rate-limited'): void {
       if (!(ms > 0)) return;
-      holdUntil = Math.max(holdUntil, now() + ms);
+      const until = now() + Math.min(ms, MAX_HOLD_MS);
+      if (until <= holdUntil) return;
+      holdUntil = until;
+      holdReason = reason;
     },
   };
 }
@@ -132,7 +169,7 @@ export function processPacer(): Pacer {
  */
 export function stoppablePacer(inner: Pacer, stop: AbortSignal): Pacer {
   return {
-    acquire: (signal) => inner.acquire(signal ? AbortSignal.any([signal, stop]) : stop),
-    backoff: (ms) => inner.backoff(ms),
+    acquire: (signal, opts) => inner.acquire(signal ? AbortSignal.any([signal, stop]) : stop, opts),
+    backoff: (ms, reason) => inner.backoff(ms, reason),
   };
 }

@@ -3,8 +3,8 @@
 // Policy, by what is known about the failed attempt (see Delivery in errors.ts):
 // - never after 401 or an authentication code: the key is wrong, repeating only hammers the service;
 // - always after 429, 503 and connection failures before the request was sent: nothing was processed;
-// - read-only operations also after 500/502/504, timeouts, dropped connections and -18010003: repeating
-//   a read is harmless;
+// - read-only operations also after 500/502/504, timeouts, dropped connections, answers trk cannot read
+//   (truncated, not JSON, the wrong shape) and -18010003: repeating a read is harmless;
 // - operations that charge quota (register, changecarrier, real-time) never after an ambiguous failure:
 //   a second send could charge twice, so the error propagates with delivery 'unknown' and the bulk layer
 //   verifies what the service has before deciding;
@@ -14,13 +14,18 @@
 //   -18019902 (already deleted) rather than harm; a push is at worst sent twice. The client marks such an
 //   answer (`resentAfterAmbiguousFailure` below) so the caller can read those rejections as "probably
 //   done by the first send".
-// - nothing else: 404, other 4xx, envelope errors and unreadable answers do not get better by repeating.
+// - nothing else: 404, other 4xx, envelope errors and answers too large to read do not get better by repeating.
+//
+// A Retry-After is honoured up to MAX_HOLD_MS. The service's own 429 asks for no long wait (its limit is per
+// second), so a longer one comes from something in between or something broken, and honouring it (a day, for
+// `Retry-After: 86400`) would stop every trk process on the key for that long.
 
 import { operationClass } from './ops.js';
 import type { Operation } from './spec.js';
 import {
   AuthenticationError,
   EnvelopeError,
+  InvalidResponseError,
   NetworkError,
   RateLimitError,
   ServerError,
@@ -40,6 +45,9 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: Readonly<RetryPolicy> = { maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 30_000 };
 
+/** The longest wait a Retry-After or a hold of the rate budget can impose (see above). */
+export const MAX_HOLD_MS = 60_000;
+
 /** -18010003 "internal error, retry later": a whole-request refusal the service itself calls transient. */
 const TRANSIENT_SERVICE_CODES: ReadonlySet<number> = new Set([-18010003]);
 
@@ -54,6 +62,7 @@ export function shouldRetry(op: Operation, err: unknown): boolean {
     err instanceof ServerError ||
     err instanceof NetworkError ||
     err instanceof TimeoutError ||
+    err instanceof InvalidResponseError ||
     (err instanceof EnvelopeError && err.serviceCode !== undefined && TRANSIENT_SERVICE_CODES.has(err.serviceCode));
   if (!transient) return false;
   if (err.delivery === 'not-sent') return true;
@@ -87,20 +96,20 @@ export function waitReason(err: unknown): WaitReason {
 }
 
 /**
- * `Retry-After` in milliseconds: delay-seconds (`120`) or an HTTP date. Undefined when absent or unreadable;
- * a date in the past gives 0.
+ * `Retry-After` in milliseconds: delay-seconds (`120`) or an HTTP date, at most MAX_HOLD_MS. Undefined when
+ * absent or unreadable; a date in the past gives 0.
  */
 export function parseRetryAfter(value: string | string[] | undefined, nowMs: number = Date.now()): number | undefined {
   const raw = Array.isArray(value) ? value[0] : value;
   if (raw === undefined) return undefined;
   const text = raw.trim();
   if (text === '') return undefined;
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.min(MAX_HOLD_MS, Math.round(Number(text) * 1000));
   // HTTP dates always name the weekday or month in letters; this keeps numbers like "-5" out of Date.parse.
   if (!/[a-z]/i.test(text)) return undefined;
   const at = Date.parse(text);
   if (Number.isNaN(at)) return undefined;
-  return Math.max(0, at - nowMs);
+  return Math.min(MAX_HOLD_MS, Math.max(0, at - nowMs));
 }
 
 /** Envelopes answered to a re-send after an attempt that may have been processed. */

@@ -6,7 +6,14 @@
 // window, and is removed.
 //
 // Times are wall-clock milliseconds (Date.now()): the only clock processes share. Start times more than a
-// window in the future (the clock was set back) are dropped, so a clock change costs at most one window.
+// window in the future (the clock was set back) are dropped, so a clock change costs at most one window. No hold
+// is longer than MAX_HOLD_MS (retry.ts): a hold further ahead than that, or a lock file written more than
+// `staleLockMs` in the future, cannot have been made by a trk of this clock (an older trk honoured a day-long
+// Retry-After; the clock was set back) and is treated as stale, so that no such file stops every process on the
+// key. A start that has to wait for a hold says so once (`onHold`): nothing waits silently.
+//
+// When the file cannot be used (a full disk, a read-only state folder, a directory in its place), admissions
+// fail with a BudgetFileError naming the path; `withLocalFallback` lets reads go on with this process's own pace.
 //
 // A start is recorded when it is admitted, but the request leaves (and, with the emulator in the same process,
 // is read) only when the event loop gets to it. When the process stalls (a long garbage collection, the CPU
@@ -19,7 +26,9 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Pacer } from './pacer.js';
+import { TrkError } from '../errors.js';
+import { holdAnnouncer, type AcquireOptions, type HoldListener, type Pacer } from './pacer.js';
+import { MAX_HOLD_MS, type WaitReason } from './retry.js';
 
 export interface SharedPacerOptions {
   /** The budget file; its folder must exist. `<file>.lock` is the lock. */
@@ -36,11 +45,47 @@ export interface SharedPacerOptions {
   /** Event-loop stalls longer than this move the latest starts forward; 0 turns the watch off. Default 15. */
   stallMs?: number;
   now?: () => number;
+  /** Told once per hold a start has to wait for (set here or by another process). */
+  onHold?: HoldListener;
 }
 
 interface BudgetState {
   starts: number[];
   holdUntil: number;
+  /** Why starts are held; absent in files of older versions (then a 429). */
+  holdReason?: WaitReason;
+}
+
+const HOLD_REASONS: readonly WaitReason[] = ['rate-limited', 'unavailable', 'network'];
+
+/** The budget file (or its lock) cannot be read or written: exit 1, naming the path and the system's reason. */
+export class BudgetFileError extends TrkError {
+  constructor(file: string, err: unknown) {
+    const e = err as NodeJS.ErrnoException;
+    const where = typeof e?.path === 'string' ? e.path : file;
+    super(`cannot use the rate budget file ${where}: ${systemReason(e)}`, {
+      hint: 'free space, or make the state folder writable (TRK_STATE_DIR moves it)',
+      cause: err,
+    });
+  }
+}
+
+/** `no space left on device (ENOSPC)`: the reason without Node's repetition of the call and the path. */
+function systemReason(e: NodeJS.ErrnoException | undefined): string {
+  const code = typeof e?.code === 'string' ? e.code : undefined;
+  const words: Record<string, string> = {
+    ENOSPC: 'no space left on device',
+    EDQUOT: 'disk quota exceeded',
+    EROFS: 'read-only file system',
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    EISDIR: 'a directory is in the way',
+    ENOTDIR: 'a file is in the way of a folder',
+    EEXIST: 'a file is in the way of a folder',
+    ENOENT: 'the folder does not exist',
+  };
+  if (code && words[code]) return `${words[code]} (${code})`;
+  return code ?? (e?.message || 'unknown error');
 }
 
 export const SHARED_MARGIN_MS = 30;
@@ -56,11 +101,13 @@ export function createSharedPacer(opts: SharedPacerOptions): SharedPacer {
   const windowMs = 1000 + (opts.marginMs ?? SHARED_MARGIN_MS);
   const staleMs = opts.staleLockMs ?? 2000;
   const now = opts.now ?? Date.now;
+  const announce = holdAnnouncer(opts.onHold);
   const lockFile = `${opts.file}.lock`;
   const tmpFile = `${opts.file}.${process.pid}.tmp`;
   let lastHold = 0;
   /** Hold set by this process: kept even when it could not be written (lock busy). */
   let localHold = 0;
+  let localReason: WaitReason = 'rate-limited';
   // Callers of this process take turns (first come, first served); only the one at the front touches the file.
   let turn: Promise<void> = Promise.resolve();
   const stallMs = opts.stallMs ?? 15;
@@ -80,9 +127,13 @@ export function createSharedPacer(opts: SharedPacerOptions): SharedPacer {
   function read(): BudgetState {
     try {
       const parsed = JSON.parse(readFileSync(opts.file, 'utf8')) as Partial<BudgetState>;
+      const hold = typeof parsed.holdUntil === 'number' ? parsed.holdUntil : 0;
+      const reason = HOLD_REASONS.find((r) => r === parsed.holdReason);
       return {
         starts: Array.isArray(parsed.starts) ? parsed.starts.filter((t): t is number => typeof t === 'number') : [],
-        holdUntil: typeof parsed.holdUntil === 'number' ? parsed.holdUntil : 0,
+        // Further ahead than any hold can be: stale (see the top of this file).
+        holdUntil: hold > now() + MAX_HOLD_MS ? 0 : hold,
+        ...(reason ? { holdReason: reason } : {}),
       };
     } catch {
       // Missing, or torn by a kill in the middle of a write: start from nothing.
@@ -91,8 +142,14 @@ export function createSharedPacer(opts: SharedPacerOptions): SharedPacer {
   }
 
   function write(state: BudgetState): void {
-    writeFileSync(tmpFile, JSON.stringify(state), { mode: 0o600 });
-    renameSync(tmpFile, opts.file);
+    try {
+      writeFileSync(tmpFile, JSON.stringify(state), { mode: 0o600 });
+      renameSync(tmpFile, opts.file);
+    } catch (err) {
+      // A full disk leaves a partial copy behind: it would only take more of what little space is left.
+      rmSync(tmpFile, { force: true });
+      throw err;
+    }
   }
 
   /** Run `fn` under the lock file, or return undefined when someone else holds it. */
@@ -103,7 +160,8 @@ export function createSharedPacer(opts: SharedPacerOptions): SharedPacer {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       try {
-        if (now() - statSync(lockFile).mtimeMs > staleMs) rmSync(lockFile, { force: true });
+        // Old, or from the future (the clock was set back): either way no live process is inside the lock.
+        if (Math.abs(now() - statSync(lockFile).mtimeMs) > staleMs) rmSync(lockFile, { force: true });
       } catch {
         // released meanwhile
       }
@@ -118,20 +176,37 @@ export function createSharedPacer(opts: SharedPacerOptions): SharedPacer {
     }
   }
 
-  /** Take a start if the budget allows one now; else the ms to wait. */
-  function attempt(): number | undefined {
-    return tryLocked(() => {
-      const state = read();
-      const t = now();
-      const starts = state.starts.filter((s) => s > t - windowMs && s <= t + windowMs).sort((a, b) => a - b);
-      let until = Math.max(state.holdUntil, localHold);
-      lastHold = until > t ? until : 0;
-      if (starts.length >= perSecond) until = Math.max(until, (starts[starts.length - perSecond] as number) + windowMs);
-      if (until > t) return until - t;
-      starts.push(t);
-      write({ starts: starts.slice(-perSecond), holdUntil: state.holdUntil > t ? state.holdUntil : 0 });
-      return 0;
-    });
+  /**
+   * Take a start if the budget allows one now: 0. Else the ms to wait, with the hold when that is what waits;
+   * undefined while another process holds the lock. File errors become a BudgetFileError.
+   */
+  function attempt(): { wait: number; hold?: { until: number; reason: WaitReason } } | undefined {
+    try {
+      return tryLocked(() => {
+        const state = read();
+        const t = now();
+        const starts = state.starts.filter((s) => s > t - windowMs && s <= t + windowMs).sort((a, b) => a - b);
+        const mine = localHold > state.holdUntil;
+        const held = Math.max(state.holdUntil, localHold);
+        lastHold = held > t ? held : 0;
+        let until = held;
+        if (starts.length >= perSecond) until = Math.max(until, (starts[starts.length - perSecond] as number) + windowMs);
+        if (until > t) {
+          if (held <= t) return { wait: until - t };
+          return { wait: until - t, hold: { until: held, reason: mine ? localReason : (state.holdReason ?? 'rate-limited') } };
+        }
+        starts.push(t);
+        const keepHold = state.holdUntil > t;
+        write({
+          starts: starts.slice(-perSecond),
+          holdUntil: keepHold ? state.holdUntil : 0,
+          ...(keepHold && state.holdReason ? { holdReason: state.holdReason } : {}),
+        });
+        return { wait: 0 };
+      });
+    } catch (err) {
+      throw new BudgetFileError(opts.file, err);
+    }
   }
 
   /**
@@ -152,16 +227,17 @@ export function createSharedPacer(opts: SharedPacerOptions): SharedPacer {
     watch?.touch();
     for (;;) {
       signal?.throwIfAborted();
-      const wait = attempt();
-      if (wait === 0) return;
+      const got = attempt();
+      if (got?.wait === 0) return;
+      if (got?.hold) announce(got.hold.until, now(), got.hold.reason);
       // Lock busy: try again in a moment. Else sleep until the window opens (re-checked: others may take it).
-      const ms = wait === undefined ? 2 + Math.random() * 3 : Math.min(wait, 1000);
+      const ms = got === undefined ? 2 + Math.random() * 3 : Math.min(got.wait, 1000);
       await delay(Math.max(1, Math.ceil(ms)), undefined, signal ? { signal } : {});
     }
   }
 
   return {
-    acquire(signal?: AbortSignal): Promise<void> {
+    acquire(signal?: AbortSignal, _opts?: AcquireOptions): Promise<void> {
       if (signal?.aborted) return Promise.reject(signal.reason);
       const mine = turn.then(() => acquireNow(signal));
       turn = mine.catch(() => {});
@@ -182,15 +258,18 @@ export function createSharedPacer(opts: SharedPacerOptions): SharedPacer {
         );
       });
     },
-    backoff(ms: number): void {
+    backoff(ms: number, reason: WaitReason = 'rate-limited'): void {
       if (!(ms > 0)) return;
-      const until = now() + ms;
+      const until = now() + Math.min(ms, MAX_HOLD_MS);
       lastHold = Math.max(lastHold, until);
-      localHold = Math.max(localHold, until);
+      if (until > localHold) {
+        localHold = until;
+        localReason = reason;
+      }
       // Recorded for every process to see; if the lock stays busy, the hold still applies to this one.
       retryLocked(() => {
         const state = read();
-        if (state.holdUntil < until) write({ ...state, holdUntil: until });
+        if (state.holdUntil < until) write({ ...state, holdUntil: until, holdReason: reason });
         return true;
       });
     },
@@ -239,4 +318,41 @@ function watchStalls(thresholdMs: number, onStall: (ms: number, since: number) =
 export function budgetFile(stateDirectory: string, baseUrl: string, apiKey: string): string {
   const digest = createHash('sha256').update(`${baseUrl.replace(/\/+$/, '')}\u0000${apiKey}`).digest('hex');
   return path.join(stateDirectory, 'budget', `${digest.slice(0, 24)}.json`);
+}
+
+/**
+ * The shared budget, falling back to this process's own pace for reads when its file cannot be used: `trk quota`
+ * or `trk list` on a full disk or with a read-only state folder still work, after one warning line. Writes fail
+ * with the BudgetFileError instead: they are what runs unattended and in parallel (cron, bulk runs), where pacing
+ * each process alone would send the service more than its rate, and a state folder that cannot be written is
+ * better fixed before anything is changed. `shared` is the error itself when the budget could not even be set up.
+ */
+export function withLocalFallback(shared: Pacer | BudgetFileError, local: Pacer, warn: (line: string) => void): Pacer {
+  const budget = shared instanceof BudgetFileError ? undefined : shared;
+  let broken = shared instanceof BudgetFileError ? shared : undefined;
+  let warned = false;
+  const fallBack = (signal: AbortSignal | undefined, opts: AcquireOptions | undefined, err: BudgetFileError) => {
+    if (!opts?.readOnly) return Promise.reject(err);
+    if (!warned) {
+      warned = true;
+      warn(`warning: ${err.message}; pacing requests in this process only`);
+    }
+    return local.acquire(signal, opts);
+  };
+  return {
+    async acquire(signal, opts) {
+      if (broken || !budget) return fallBack(signal, opts, broken as BudgetFileError);
+      try {
+        await budget.acquire(signal, opts);
+      } catch (err) {
+        if (!(err instanceof BudgetFileError)) throw err;
+        broken = err;
+        return fallBack(signal, opts, err);
+      }
+    },
+    backoff(ms, reason) {
+      local.backoff(ms, reason);
+      budget?.backoff(ms, reason);
+    },
+  };
 }

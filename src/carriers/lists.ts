@@ -4,6 +4,8 @@
 
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { formatSeconds } from '../api/errors.js';
+import { formatBytes, readBounded } from '../api/read-bounded.js';
 import { TrkError } from '../errors.js';
 
 export const LISTS = {
@@ -15,6 +17,8 @@ export type ListName = keyof typeof LISTS;
 /** The lists change slowly (new carriers now and then); a week-old copy is still good. */
 export const STALE_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
 const FETCH_TIMEOUT_MS = 30_000;
+/** The carrier list is some 600 KB today: 32 MB leaves room for years of growth and stops an endless body. */
+export const MAX_LIST_BYTES = 32 * 1024 * 1024;
 
 export interface LoadedList {
   name: ListName;
@@ -43,6 +47,10 @@ export interface LoadListOptions {
   env?: NodeJS.ProcessEnv;
   /** Warnings (an old copy used instead of a fresh one; the cache could not be written). */
   warn(line: string): void;
+  /** Largest list read; default MAX_LIST_BYTES. */
+  maxBytes?: number;
+  /** For the whole fetch; default 30 s (`--timeout`). */
+  timeoutMs?: number;
 }
 
 /** The file kept in the cache folder. */
@@ -102,8 +110,10 @@ async function fetchList(url: string, opts: LoadListOptions): Promise<unknown[]>
     httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
     noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
   });
+  const timeoutMs = opts.timeoutMs ?? FETCH_TIMEOUT_MS;
+  const timeout = AbortSignal.timeout(timeoutMs);
   try {
-    const signals = [AbortSignal.timeout(FETCH_TIMEOUT_MS), ...(opts.signal ? [opts.signal] : [])];
+    const signals = [timeout, ...(opts.signal ? [opts.signal] : [])];
     const res = await request(url, {
       dispatcher,
       signal: AbortSignal.any(signals),
@@ -113,7 +123,8 @@ async function fetchList(url: string, opts: LoadListOptions): Promise<unknown[]>
       await res.body.dump();
       throw new Error(`HTTP ${res.statusCode}`);
     }
-    const text = await res.body.text();
+    const text = await readBounded(res, opts.maxBytes ?? MAX_LIST_BYTES);
+    if (text === undefined) throw new Error(`the answer is larger than ${formatBytes(opts.maxBytes ?? MAX_LIST_BYTES)}`);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
@@ -122,8 +133,11 @@ async function fetchList(url: string, opts: LoadListOptions): Promise<unknown[]>
     }
     if (!Array.isArray(parsed)) throw new Error('the answer is not a list');
     return parsed;
+  } catch (e) {
+    if (timeout.aborted && !opts.signal?.aborted) throw new Error(`no complete answer within ${formatSeconds(timeoutMs)} (--timeout)`);
+    throw e;
   } finally {
-    await dispatcher.close();
+    await dispatcher.destroy();
   }
 }
 

@@ -11,6 +11,7 @@
 // a sandbox run neither reads nor writes the real lists' cache.
 
 import { cacheDir } from '../config/paths.js';
+import { requestTimeoutMs } from '../config/timeout.js';
 import type { Context } from '../context.js';
 import { loadList, readCachedList, type ListName, type LoadedList } from './lists.js';
 import { countryIsoByKey, parseCarriers, parseCountries, type Carrier, type Country } from './parse.js';
@@ -43,6 +44,7 @@ async function load(ctx: Context, name: ListName, opts: LoadOptions): Promise<Lo
     signal: ctx.signal,
     env: ctx.env,
     warn: (line) => ctx.io.err(`warning: ${line}`),
+    timeoutMs: requestTimeoutMs(ctx.global.timeout, ctx.env),
     ...(opts.refresh ? { refresh: true } : {}),
   });
 }

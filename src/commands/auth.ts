@@ -9,7 +9,7 @@ import type { ApiVersion } from '../api/spec.js';
 import type { QuotaRecord } from '../api/types.js';
 import { maskKey, parseApiKey, parseServiceUrl } from '../config/keys.js';
 import type { Context } from '../context.js';
-import { requestHooks } from '../context-impl.js';
+import { requestOptions } from '../context-impl.js';
 import { CredentialsError, LOGIN_HINT, UsageError } from '../errors.js';
 import { resolveFormat, printRows } from '../output/render.js';
 import { readAll } from '../stdin.js';
@@ -52,7 +52,9 @@ export async function runAuthLogin(opts: AuthLoginOptions, ctx: Context): Promis
   const apiKey = parseApiKey(keyText, opts.withKeyStdin ? 'the key on stdin' : 'the key');
 
   const { createApiClient } = await import('../api/client.js');
-  const api = createApiClient({ baseUrl, apiKey, version: s.apiVersion, ...requestHooks(ctx.debug, ctx.info) });
+  // Under the budget of the key being verified: a cron job on it must not get a 429 because of this request.
+  const pacer = await ctx.pacer({ baseUrl, apiKey });
+  const api = createApiClient({ baseUrl, apiKey, version: s.apiVersion, pacer, ...requestOptions(ctx) });
   let remain: number | undefined;
   try {
     remain = await verifyKey(api, s.apiVersion);

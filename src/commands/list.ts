@@ -134,10 +134,12 @@ export async function runList(opts: ListOptions, ctx: Context): Promise<number> 
       if (pageTotal !== undefined ? pageNo >= pageTotal : records.length < LIMITS.pageSize) break;
       pageNo += 1;
     }
-  } finally {
-    // Close what was written (a JSON array stays valid) even when a later page failed.
-    await writer.end();
+  } catch (err) {
+    // What was written must not pass for the whole list (see RowWriter.abort).
+    await writer.abort();
+    throw err;
   }
+  await writer.end();
   const of = total !== undefined && total !== shown ? ` of ${total}` : '';
   ctx.info(`${shown} record${shown === 1 ? '' : 's'}${of}`);
   return 0;
@@ -171,8 +173,10 @@ async function listMany(opts: ListOptions, ctx: Context): Promise<number> {
         typed,
       );
     });
-  } finally {
-    await writer.end();
+  } catch (err) {
+    await writer.abort();
+    throw err;
   }
+  await writer.end();
   return 0;
 }

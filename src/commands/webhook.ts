@@ -143,7 +143,7 @@ export async function runWebhookListen(opts: WebhookListenOptions, ctx: Context)
     else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   await listener.close();
-  const refused = listener.events.filter((e) => !e.accepted).length;
-  ctx.info(`stopped: ${listener.events.length} notification${listener.events.length === 1 ? '' : 's'}, ${refused} refused`);
+  const { handled, refused } = listener.counts;
+  ctx.info(`stopped: ${handled} notification${handled === 1 ? '' : 's'}, ${refused} refused`);
   return EXIT.ok;
 }

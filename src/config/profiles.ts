@@ -3,8 +3,9 @@
 //   { "current": "work", "profiles": { "work": { "base-url": "...", "api-key": "..." } } }
 // This module loads conf; import it lazily (only commands that read or write the store need it).
 
+import path from 'node:path';
 import Conf from 'conf';
-import { UsageError } from '../errors.js';
+import { TrkError, UsageError } from '../errors.js';
 import type { ApiVersion } from '../api/spec.js';
 import { CONFIG_KEYS, CONFIG_KEY_FIELD, type ConfigKey, type Profile } from './keys.js';
 import { configDir, ensurePrivateDir } from './paths.js';
@@ -40,8 +41,36 @@ export function checkProfileName(name: string): string {
   throw new UsageError(`invalid profile name "${name}"`, 'use letters, digits, ".", "_" or "-" (at most 64, starting with a letter or digit)');
 }
 
+/** `permission denied (EACCES)`: the system's reason, never the message of a parser (it quotes the file). */
+function fileReason(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  const words: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    EROFS: 'read-only file system',
+    ENOSPC: 'no space left on device',
+    EISDIR: 'it is a directory',
+  };
+  return typeof code === 'string' ? (words[code] ? `${words[code]} (${code})` : code) : 'unknown error';
+}
+
+/**
+ * The store could not be opened. The file holds API keys, so nothing of its content is ever shown: a JSON parser's
+ * message quotes the text around the fault, which can be the key itself.
+ */
+function openError(file: string, err: unknown): TrkError {
+  if (err instanceof SyntaxError) {
+    return new UsageError(
+      `the config file ${file} is not valid JSON`,
+      'correct it in an editor, or move it away and run "trk auth login" to write a new one',
+    );
+  }
+  return new UsageError(`cannot read the config file ${file}: ${fileReason(err)}`, 'make it readable and writable by you alone (mode 0600)');
+}
+
 export function openProfileStore(env: NodeJS.ProcessEnv): ProfileStore {
   const dir = ensurePrivateDir(configDir(env));
+  const file = path.join(dir, 'config.json');
   let conf: Conf<StoreShape>;
   try {
     conf = new Conf<StoreShape>({
@@ -52,8 +81,19 @@ export function openProfileStore(env: NodeJS.ProcessEnv): ProfileStore {
       accessPropertiesByDotNotation: false,
     });
   } catch (err) {
-    throw new UsageError(`cannot read the config file in ${dir}: ${(err as Error).message}`, 'fix the file or delete it');
+    throw openError(file, err);
   }
+  /** conf writes the whole file on every change; a full disk or a read-only folder is reported with the path. */
+  const save = (change: () => void): void => {
+    try {
+      change();
+    } catch (err) {
+      throw new TrkError(`cannot save the config file ${file}: ${fileReason(err)}`, {
+        hint: 'free space, or make the config folder writable (TRK_CONFIG_DIR moves it)',
+        cause: err,
+      });
+    }
+  };
 
   const profiles = (): Record<string, StoredProfile> => {
     const p = conf.get('profiles');
@@ -88,14 +128,16 @@ export function openProfileStore(env: NodeJS.ProcessEnv): ProfileStore {
         else next[key] = value;
       }
       all[name] = next;
-      conf.set('profiles', all);
+      save(() => conf.set('profiles', all));
     },
     remove(name) {
       const all = profiles();
       if (!(name in all)) return false;
       delete all[name];
-      conf.set('profiles', all);
-      if (conf.get('current') === name) conf.delete('current');
+      save(() => {
+        conf.set('profiles', all);
+        if (conf.get('current') === name) conf.delete('current');
+      });
       return true;
     },
     list() {
@@ -106,7 +148,8 @@ export function openProfileStore(env: NodeJS.ProcessEnv): ProfileStore {
       return typeof current === 'string' && current !== '' ? current : undefined;
     },
     setCurrent(name) {
-      conf.set('current', checkProfileName(name));
+      checkProfileName(name);
+      save(() => conf.set('current', name));
     },
   };
 }

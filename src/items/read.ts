@@ -11,6 +11,7 @@
 import { Transform, type Readable } from 'node:stream';
 import type { ApiVersion } from '../api/spec.js';
 import { UsageError } from '../errors.js';
+import { restoreCell } from '../output/csv-cell.js';
 import {
   fieldOfName,
   misspelled,
@@ -142,7 +143,9 @@ async function openDelimitedRows(stream: Readable, format: 'csv' | 'tsv', source
       const line = lines.next(record);
       // `,,,` is as empty as a blank line.
       if (record.every((c) => c === '')) continue;
-      return { line, cells: record };
+      // CSV cells as written, without the quote trk puts before formula-like cells of its own files (a rejects
+      // file); trk's tab-separated output is never quoted that way.
+      return { line, cells: format === 'csv' ? record.map(restoreCell) : record };
     }
   };
 

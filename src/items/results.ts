@@ -11,6 +11,7 @@ import { commandName, doneWord, operationSpec } from '../api/ops.js';
 import type { ItemResults, RejectedItem } from '../api/types.js';
 import { UsageError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
+import { csvCell } from '../output/csv-cell.js';
 import type { Chunk, ChunkRow } from './chunker.js';
 import type { ItemOperation } from './fields.js';
 import type { ChunkOutcome } from './journal.js';
@@ -57,6 +58,8 @@ export interface ResultSinkOptions {
   rejectsFile?: string | undefined;
   /** `numbers.csv line 7` / `argument 2`, for rows set aside without a rejects file. */
   locate: (line: number) => string;
+  /** --raw-csv: the rejects file's cells as they are, formula-like ones included (src/output/csv-cell.ts). */
+  rawCsv?: boolean | undefined;
   /** Each settled chunk's items, e.g. to stream them to stdout. */
   onItems?: ((results: ItemResults) => void) | undefined;
   /** Invalid rows listed on stderr when there is no rejects file: the first this many. */
@@ -143,23 +146,28 @@ export class ResultSink {
   invalid(row: InputRow, message: string): void {
     this.#invalid += 1;
     if (this.#rejects) {
-      const { stringifier, keep } = this.#rejects;
-      stringifier.write([...keep.map((i) => row.cells[i] ?? ''), String(row.line), INVALID_CODE, message]);
+      const { keep } = this.#rejects;
+      this.#write([...keep.map((i) => row.cells[i] ?? ''), String(row.line), INVALID_CODE, message]);
     } else if (this.invalidLines.length < (this.#o.listInvalid ?? 20)) {
       this.invalidLines.push(`${this.#o.locate(row.line)}: ${message}`);
     }
   }
 
   #writeRejects(rows: readonly ChunkRow[], rejected: readonly RejectedItem[]): void {
-    const { stringifier, keep } = this.#rejects as RejectsOutput;
+    const { keep } = this.#rejects as RejectsOutput;
     const byKey = new Map(rows.map((r) => [r.key, r]));
     const numberAt = this.#o.layout.columns.indexOf('number');
     for (const r of rejected) {
       const row = byKey.get(String(r.number ?? '').trim().toUpperCase());
       const cells = keep.map((i) => (row ? (row.cells[i] ?? '') : i === numberAt ? String(r.number) : ''));
       const code = typeof r.error?.code === 'number' ? r.error.code : '';
-      stringifier.write([...cells, row ? String(row.line) : '', String(code), r.error?.message ?? '']);
+      this.#write([...cells, row ? String(row.line) : '', String(code), r.error?.message ?? '']);
     }
+  }
+
+  /** One row of the rejects file, its formula-like cells neutralised unless --raw-csv. */
+  #write(cells: readonly string[]): void {
+    (this.#rejects as RejectsOutput).stringifier.write(cells.map((c) => csvCell(c, this.#o.rawCsv)));
   }
 
   /** Finish the rejects file and put it in place (also after a failed run: what was rejected is data). */

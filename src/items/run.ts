@@ -15,6 +15,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { ApiClient } from '../api/client.js';
+import { callDeadlineMs, requestTimeoutMs } from '../config/timeout.js';
 import type { Pacer } from '../api/pacer.js';
 import { quotaBody } from '../api/bodies.js';
 import { commandName, doneWord, operationSpec } from '../api/ops.js';
@@ -247,6 +248,7 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
         total: scan.items,
         collect: opts.collect ?? true,
         rejectsFile: flags.rejects,
+        rawCsv: ctx.io.rawCsv,
         locate: source.locate,
         onItems: opts.onItems,
       });
@@ -266,6 +268,8 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
           concurrency: opts.concurrency,
           listFilter: opts.listFilter,
           alsoAlready: opts.alsoAlready,
+          // A chunk failing for as long as a one-shot call may take (--timeout, three times over) is given up.
+          maxChunkMs: callDeadlineMs(requestTimeoutMs(ctx.global.timeout, ctx.env)),
           stop: ctx.signal,
           verifyDelayMs: opts.verifyDelayMs,
           retryBaseMs: opts.retryBaseMs,
@@ -277,7 +281,7 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
           onWait: (reason, ms) => {
             const why = reason === 'rate-limited' ? 'rate limited' : reason === 'unavailable' ? 'service unavailable' : 'network trouble';
             progress.waiting(why, Date.now() + ms);
-            ctx.debug(`${why}: every start paused for ${ms} ms`);
+            ctx.debug(`${why}: every start paused for ${Math.round(ms)} ms`);
           },
           onDebug: (line) => ctx.debug(line),
         });
@@ -286,7 +290,9 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
         await sink.close();
       }
       const summary = sink.summary(Date.now() - started);
-      const lines = source.kind === 'arguments' ? [compactSummary(summary)] : summaryLines(summary, flags.rejects);
+      const failedOutright = result.error !== undefined && summary.settled === 0;
+      // A handful of arguments whose first request failed as a whole: the error line says it all.
+      const lines = source.kind !== 'arguments' ? summaryLines(summary, flags.rejects) : failedOutright ? [] : [compactSummary(summary)];
       for (const line of lines) ctx.info(line);
       for (const line of sink.invalidLines) ctx.io.err(`${line} (set aside)`);
       if (result.error !== undefined || (result.interrupted && summary.unsettled > 0)) {

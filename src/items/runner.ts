@@ -17,6 +17,7 @@
 //     refusals of the account (quota exhausted, daily limit, no webhook URL, authentication), which stop the
 //     run; the same refusals met item by item stop it too, and those items stay "not done" (journaled as
 //     pending, so that the next run sends them once the account is fixed);
+//   - an answer trk cannot read (cut off, not JSON, the wrong shape) is as ambiguous as a lost one;
 //   - authentication, a wrong address: the run stops.
 // A chunk that keeps failing ambiguously is given up after a bounded number of attempts and time: the run stops
 // with what is left "not done" (its journal still says "maybe sent", so the next run looks it up first).
@@ -27,7 +28,7 @@
 
 import type { ApiClient } from '../api/client.js';
 import { codeInfo, formatCodeMessage, isAccountRefusal } from '../api/codes.js';
-import { EnvelopeError, RateLimitError, RequestAbortedError, ServiceError } from '../api/errors.js';
+import { EnvelopeError, RateLimitError, RequestAbortedError, ServiceError, formatSeconds } from '../api/errors.js';
 import { operationSpec } from '../api/ops.js';
 import type { Pacer } from '../api/pacer.js';
 import { shouldRetry, waitReason, type WaitReason } from '../api/retry.js';
@@ -35,7 +36,6 @@ import { LIMITS, type ApiVersion } from '../api/spec.js';
 import type { Envelope, RejectedItem, TrackListFilter } from '../api/types.js';
 import { TrkError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { plural } from '../text.js';
 import { requestBody } from './bodies.js';
 import type { Chunk, ChunkRow } from './chunker.js';
 import { isCharging, isReadOnly, type ItemOperation } from './fields.js';
@@ -112,8 +112,11 @@ interface Pending {
   failures: number;
   /** When the first of them happened. */
   firstFailureAt: number;
-  /** 429s in a row. */
+  /** 429s in a row, and since when. */
   limited: number;
+  limitedSince: number;
+  /** Why its last send failed: what a give-up reports, rather than a failed lookup of it. */
+  sendError?: ServiceError;
 }
 
 type Work =
@@ -250,6 +253,7 @@ class Runner {
         failures: 0,
         firstFailureAt: 0,
         limited: 0,
+        limitedSince: 0,
       };
       if (journal?.isDone(chunk.index)) {
         const outcome = journal.outcome(chunk.index) as ChunkOutcome;
@@ -319,7 +323,7 @@ class Runner {
     const until = this.#now() + ms;
     if (until <= this.#holdUntil) return;
     this.#holdUntil = until;
-    this.#o.pacer?.backoff(ms);
+    this.#o.pacer?.backoff(ms, reason);
     this.#o.onWait?.(reason, ms);
   }
 
@@ -391,26 +395,38 @@ class Runner {
       this.#settle(p);
       return;
     }
-    // Not transient (authentication, wrong address, TLS, an unreadable answer): nothing will get better.
+    // Not transient (authentication, a wrong address, TLS): nothing will get better.
     if (!shouldRetry('gettrackinfo', err)) {
       this.#fail(err);
       return;
     }
     const limited = err instanceof RateLimitError;
     const now = this.#now();
-    for (const p of chunks) if (!limited && p.failures === 0) p.firstFailureAt = now;
+    for (const p of chunks) {
+      if (limited ? p.limited === 0 : p.failures === 0) p[limited ? 'limitedSince' : 'firstFailureAt'] = now;
+    }
     const failures = Math.max(...chunks.map((p) => (limited ? (p.limited += 1) : (p.failures += 1))));
-    const since = Math.min(...chunks.map((p) => (p.failures > 0 ? p.firstFailureAt : now)));
+    // Ambiguous failures count over the chunk's life; a 429 streak ends with any answer.
+    const since = Math.min(...chunks.map((p) => (limited ? p.limitedSince : p.firstFailureAt)));
     this.#o.onDebug?.(`${work.kind} chunk ${chunks.map((p) => p.chunk.index).join(',')}: ${err.message} (${err.delivery})`);
     const maxFailures = this.#o.maxFailures ?? DEFAULT_MAX_FAILURES;
-    if (failures >= maxFailures * (limited ? MAX_LIMITED_FACTOR : 1) || (!limited && now - since >= (this.#o.maxChunkMs ?? DEFAULT_MAX_CHUNK_MS))) {
-      this.#fail(givenUp(err, chunks, failures, now - since));
-      return;
-    }
+    const maxMs = this.#o.maxChunkMs ?? DEFAULT_MAX_CHUNK_MS;
+    if (work.kind === 'send') work.p.sendError = err;
     const base = this.#o.retryBaseMs ?? 1000;
     const pause = limited
       ? Math.min(MAX_PAUSE_MS, err.retryAfterMs ?? base)
       : Math.min(MAX_PAUSE_MS, err.retryAfterMs ?? base * 2 ** (failures - 1) * (0.5 + Math.random() / 2));
+    const outOfTime = now + pause - since > maxMs;
+    if (failures >= maxFailures * (limited ? MAX_LIMITED_FACTOR : 1) || outOfTime) {
+      // The run stops with the chunk's failure, saying it was the last; the journal keeps the chunk "maybe sent".
+      const reported = chunks.find((p) => p.sendError)?.sendError ?? err;
+      reported.attempts = failures;
+      reported.gaveUp = outOfTime
+        ? `the next attempt would come after the ${formatSeconds(maxMs)} the --timeout deadline allows`
+        : `gave up after ${failures} attempts`;
+      this.#fail(reported);
+      return;
+    }
     this.#pause(pause, waitReason(err));
     const processedMaybe = err.delivery !== 'not-sent' || err instanceof EnvelopeError;
     if (work.kind === 'send' && processedMaybe) {
@@ -554,15 +570,6 @@ class Runner {
     }
     this.#o.onSettled({ index: p.chunk.index, rows: p.part }, outcome, false);
   }
-}
-
-/** A chunk that kept failing: the run stops, and the journal keeps it "maybe sent" for the next run. */
-function givenUp(err: ServiceError, chunks: readonly Pending[], failures: number, ms: number): TrkError {
-  const items = chunks.reduce((n, p) => n + p.open.length, 0);
-  return new TrkError(`gave up on ${plural(items, 'number')} after ${plural(failures, 'failed attempt')} in ${Math.round(ms / 1000)}s: ${err.message}`, {
-    hint: 'run the same command again later: it looks them up before sending anything again',
-    cause: err,
-  });
 }
 
 /** The account refused what was left (quota, daily limit, webhook URL, authentication): one line, its fix. */

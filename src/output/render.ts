@@ -2,11 +2,13 @@
 // JSON, NDJSON or CSV. Data goes to stdout through the IO; colour comes from the IO's chalk instance for stdout.
 // JSON and NDJSON print the service's items as sent; tables, TSV and CSV print the columns. Text shown on a
 // terminal (tables, and CSV when stdout is one) or in TSV is stripped of control characters first; JSON, and CSV
-// sent to a file or a pipe, stay faithful to the data.
+// sent to a file or a pipe, stay faithful to the data, except that CSV cells a spreadsheet would run as formulas
+// get a leading quote (csv-cell.ts; --raw-csv keeps them as received).
 
 import type { ChalkInstance } from 'chalk';
 import type { IO } from '../io.js';
 import type { ItemError, ItemResults } from '../api/types.js';
+import { csvCell } from './csv-cell.js';
 import type { OutputFormat } from './format.js';
 import { sanitizeTerminalText, tsvField } from './sanitize.js';
 import { textWidth } from './width.js';
@@ -42,6 +44,13 @@ export interface RowWriter<T> {
   write(rows: readonly T[], raw?: readonly unknown[]): void;
   /** Finish (tables are printed here; JSON arrays are closed). */
   end(): Promise<void>;
+  /**
+   * Finish after a failure part-way (a later page could not be fetched), so that a script cannot take what was
+   * written for the whole: JSON and CSV write nothing at all when no row came, else they end so that they do not
+   * parse (a JSON array left open; a CSV record left inside an open quote). Line-by-line formats (NDJSON,
+   * tab-separated) keep the lines written, each complete; a terminal table shows the rows that came.
+   */
+  abort(): Promise<void>;
 }
 
 /** What is actually rendered: the automatic format resolved against the terminal. */
@@ -109,6 +118,10 @@ function jsonWriter<T>(io: IO, columns: readonly Column<T>[]): RowWriter<T> {
     async end() {
       io.out(count === 0 ? '[]\n' : '\n]\n');
     },
+    async abort() {
+      // The array stays open: `[ ... }` followed by a line break is not JSON.
+      if (count > 0) io.out('\n');
+    },
   };
 }
 
@@ -120,28 +133,31 @@ function ndjsonWriter<T>(io: IO, columns: readonly Column<T>[]): RowWriter<T> {
       if (chunk !== '') io.out(chunk);
     },
     async end() {},
+    async abort() {},
   };
 }
 
 type CsvStringify = (typeof import('csv-stringify/sync'))['stringify'];
 
 // csv-stringify is loaded lazily; rows written before it is there wait in order and are flushed as soon as it
-// loads, so output still streams page by page. The header (column keys) comes first even for an empty list.
-// CSV redirected to a file keeps the data as sent; CSV printed straight to a terminal is cleaned like a table,
-// since a tag or an event there could otherwise recolour the screen or retitle the window.
+// loads, so output still streams page by page. The header (column keys) comes with the first rows, or alone at the
+// end of an empty list. CSV redirected to a file keeps the data as sent; CSV printed straight to a terminal is
+// cleaned like a table, since a tag or an event there could otherwise recolour the screen or retitle the window.
+// Either way a cell that would run as a formula in a spreadsheet gets a leading quote unless --raw-csv.
 function csvWriter<T>(io: IO, columns: readonly Column<T>[]): RowWriter<T> {
   const keys = columns.map((c) => c.key);
-  const text = io.stdoutIsTTY ? (v: Cell) => sanitizeTerminalText(cellText(v)) : cellText;
+  const raw = io.rawCsv === true;
+  const text = io.stdoutIsTTY ? (v: Cell) => csvCell(sanitizeTerminalText(cellText(v)), raw) : (v: Cell) => csvCell(cellText(v), raw);
   let stringify: CsvStringify | undefined;
   let headerDone = false;
   let pending: string[][] = [];
-  const flush = () => {
-    if (!stringify) return;
+  const flush = (final = false) => {
+    if (!stringify || (pending.length === 0 && (headerDone || !final))) return;
     const records = pending;
     pending = [];
-    const text = stringify(records, { header: !headerDone, columns: keys });
+    const out = stringify(records, { header: !headerDone, columns: keys });
     headerDone = true;
-    if (text !== '') io.out(text);
+    if (out !== '') io.out(out);
   };
   const loading = import('csv-stringify/sync').then((m) => {
     stringify = m.stringify;
@@ -157,7 +173,13 @@ function csvWriter<T>(io: IO, columns: readonly Column<T>[]): RowWriter<T> {
     },
     async end() {
       await loading;
+      flush(true);
+    },
+    async abort() {
+      await loading;
       flush();
+      // A record opened by a quote that never closes: CSV readers (csv-parse, pandas, R) refuse the file.
+      if (headerDone) io.out('"trk: incomplete, the listing failed before its end\n');
     },
   };
 }
@@ -171,12 +193,17 @@ function tsvWriter<T>(io: IO, columns: readonly Column<T>[]): RowWriter<T> {
       if (chunk !== '') io.out(chunk);
     },
     async end() {},
+    async abort() {},
   };
 }
 
 // Tables need every row to size their columns, so rows are kept (as display text) until end().
 function tableWriter<T>(io: IO, columns: readonly Column<T>[]): RowWriter<T> {
   const cells: { text: string; row: T }[][] = [];
+  const end = async () => {
+    const text = await renderTable(io, columns, cells);
+    if (text !== '') io.out(text);
+  };
   return {
     write(rows) {
       for (const r of rows) {
@@ -188,10 +215,9 @@ function tableWriter<T>(io: IO, columns: readonly Column<T>[]): RowWriter<T> {
         );
       }
     },
-    async end() {
-      const text = await renderTable(io, columns, cells);
-      if (text !== '') io.out(text);
-    },
+    end,
+    // People read tables: the rows that came are shown, and the error follows on stderr.
+    abort: end,
   };
 }
 

@@ -1,6 +1,15 @@
 // A local webhook receiver in the manner of `stripe listen`: it verifies each notification over the raw bytes,
 // answers at once (the service gives up after a few seconds and retries 10, 30 and 60 minutes later), then
 // prints, saves and forwards. Used by `trk webhook listen` and by tests of the emulator's deliveries.
+//
+// It may face anything that can reach its port, so what it holds is bounded, whatever arrives:
+// - it keeps counters, not notifications: a body lives only while its request is handled (`onEvent` sees it);
+// - a body is buffered up to `maxBodyBytes` and no further: a larger one is refused (413) when announced, or
+//   as soon as it passes the limit, and the rest is discarded unread;
+// - at most `maxConcurrentBodies` bodies are read at once; further requests wait unread (their sockets paused,
+//   so the kernel holds back the sender), and past `maxWaiting` they are refused with 503 and Retry-After;
+// - headers must arrive within 10 s and the whole request within 30 s (Node's default is 300 s);
+// - refusals are logged one line each up to REFUSALS_SHOWN per minute, then counted.
 
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +26,11 @@ export const DEFAULT_LISTEN_HOST = '127.0.0.1';
 export const DEFAULT_LISTEN_PATH = '/hook';
 /** Port of `trk webhook listen` when none is given (startListener itself defaults to any free port). */
 export const DEFAULT_LISTEN_PORT = 4242;
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** Refusals logged one line each per minute; the rest are counted and told in one line. */
+export const REFUSALS_SHOWN = 20;
+/** Refused bodies up to this size are parsed to name their event and number in the log line. */
+const SHOWN_REFUSED_BYTES = 64 * 1024;
 
 export interface ListenerOptions {
   io: IO;
@@ -47,8 +61,14 @@ export interface ListenerOptions {
   respond?: (ev: ReceivedEvent) => number | undefined;
   /** Called once an event is handled completely (printed, saved, forwarded). */
   onEvent?: (ev: ReceivedEvent) => void;
-  /** Largest body accepted; default 16 MiB (a full TRACKING_UPDATED stays far below). */
+  /** Largest body accepted; default 4 MiB (a full TRACKING_UPDATED with every event stays below 200 KB). */
   maxBodyBytes?: number;
+  /** Bodies read at once; default 8. */
+  maxConcurrentBodies?: number;
+  /** Requests waiting for a turn to be read; default 64. */
+  maxWaiting?: number;
+  /** For the whole request, headers and body; default 30 s. */
+  requestTimeoutMs?: number;
   /** Default 30 s. */
   forwardTimeoutMs?: number;
 }
@@ -80,14 +100,23 @@ export interface ReceivedEvent {
   forward?: ForwardResult;
 }
 
+/** What the listener has handled so far: numbers only, so that a flood costs no memory. */
+export interface ListenerCounts {
+  /** Notifications to the path, handled completely (accepted and refused). */
+  handled: number;
+  /** Taken in: verified, or verification switched off. */
+  accepted: number;
+  /** Refused: bad or missing signature, too large, too many at once, cut off. */
+  refused: number;
+}
+
 export interface Listener {
   /** Where to send notifications, e.g. http://127.0.0.1:4242/hook */
   readonly url: string;
   readonly port: number;
-  /** Every notification to the path so far (accepted and refused), each once it was handled completely. */
-  readonly events: readonly ReceivedEvent[];
-  /** Resolves with the events once at least `count` have been handled; rejects after `timeoutMs` (10 s). */
-  waitFor(count: number, timeoutMs?: number): Promise<ReceivedEvent[]>;
+  readonly counts: Readonly<ListenerCounts>;
+  /** Resolves with the counts once at least `count` notifications have been handled; rejects after `timeoutMs` (10 s). */
+  waitFor(count: number, timeoutMs?: number): Promise<ListenerCounts>;
   /** Stop listening, abort forwards in flight, wait for saves, close connections. Idempotent. */
   close(): Promise<void>;
 }
@@ -157,11 +186,14 @@ export async function startListener(opts: ListenerOptions): Promise<Listener> {
   const host = opts.host ?? DEFAULT_LISTEN_HOST;
   const hookPath = normalisePath(opts.path ?? DEFAULT_LISTEN_PATH);
   const now = opts.now ?? Date.now;
-  const maxBody = opts.maxBodyBytes ?? 16 * 1024 * 1024;
+  const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxBodies = opts.maxConcurrentBodies ?? 8;
+  const maxWaiting = opts.maxWaiting ?? 64;
+  const requestTimeoutMs = opts.requestTimeoutMs ?? 30_000;
   const forwardTimeoutMs = opts.forwardTimeoutMs ?? 30_000;
   if (opts.saveDir !== undefined) await mkdir(opts.saveDir, { recursive: true });
 
-  const events: ReceivedEvent[] = [];
+  const counts: ListenerCounts = { handled: 0, accepted: 0, refused: 0 };
   const waiters = new Set<() => void>();
   const pending = new Set<Promise<void>>();
   const closing = new AbortController();
@@ -169,10 +201,66 @@ export async function startListener(opts: ListenerOptions): Promise<Listener> {
 
   const clean = (s: string) => sanitizeTerminalText(s, { singleLine: true });
 
-  function record(ev: ReceivedEvent): void {
-    events.push(ev);
-    opts.onEvent?.(ev);
+  /** Count a handled notification (`ev` when it got as far as a body) and wake those waiting for counts. */
+  function record(ev: ReceivedEvent | undefined): void {
+    counts.handled += 1;
+    if (ev?.accepted) counts.accepted += 1;
+    else counts.refused += 1;
+    if (ev) opts.onEvent?.(ev);
     for (const w of [...waiters]) w();
+  }
+
+  // Refusals shown one line each, REFUSALS_SHOWN a minute; a flood is summed up rather than echoed.
+  let refusalWindow = 0;
+  let refusalsShown = 0;
+  let refusalsHidden = 0;
+  function tellHidden(): void {
+    if (refusalsHidden === 0) return;
+    io.err(`${refusalsHidden} more refused notification${refusalsHidden === 1 ? '' : 's'} not shown`);
+    refusalsHidden = 0;
+  }
+  function logRefusal(line: string): void {
+    const t = Date.now();
+    if (t - refusalWindow >= 60_000) {
+      tellHidden();
+      refusalWindow = t;
+      refusalsShown = 0;
+    }
+    if (refusalsShown < REFUSALS_SHOWN) {
+      refusalsShown += 1;
+      io.err(line);
+    } else {
+      refusalsHidden += 1;
+    }
+  }
+
+  // Bodies being read, and requests waiting (unread) for a turn.
+  let reading = 0;
+  const turns: (() => void)[] = [];
+  function takeTurn(req: IncomingMessage): Promise<'go' | 'busy' | 'gone'> {
+    if (reading < maxBodies) {
+      reading += 1;
+      return Promise.resolve('go');
+    }
+    if (turns.length >= maxWaiting) return Promise.resolve('busy');
+    return new Promise((resolve) => {
+      const go = () => {
+        req.off('close', gone);
+        reading += 1;
+        resolve('go');
+      };
+      const gone = () => {
+        const i = turns.indexOf(go);
+        if (i >= 0) turns.splice(i, 1);
+        resolve('gone');
+      };
+      turns.push(go);
+      req.once('close', gone);
+    });
+  }
+  function releaseTurn(): void {
+    reading -= 1;
+    turns.shift()?.();
   }
 
   function humanLine(ev: ReceivedEvent): string {
@@ -265,22 +353,46 @@ export async function startListener(opts: ListenerOptions): Promise<Listener> {
     await Promise.all(work);
   }
 
-  function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
+  /** The body, up to maxBody; past that the rest is discarded unread. */
+  function readBody(req: IncomingMessage): Promise<Buffer | 'too-large' | 'cut-off'> {
+    return new Promise((resolve) => {
+      let chunks: Buffer[] = [];
       let size = 0;
-      let tooLarge = false;
+      let settled = false;
+      const settle = (v: Buffer | 'too-large' | 'cut-off') => {
+        if (settled) return;
+        settled = true;
+        chunks = [];
+        resolve(v);
+      };
       req.on('data', (chunk: Buffer) => {
+        if (settled) return;
         size += chunk.length;
-        if (size > maxBody) tooLarge = true;
+        if (size > maxBody) settle('too-large');
         else chunks.push(chunk);
       });
-      req.on('end', () => resolve(tooLarge ? 'too-large' : Buffer.concat(chunks)));
-      req.on('error', reject);
+      req.on('end', () => settle(Buffer.concat(chunks)));
+      req.on('error', () => settle('cut-off'));
       req.on('close', () => {
-        if (!req.complete) reject(new Error('connection closed before the body ended'));
+        if (!req.complete) settle('cut-off');
       });
     });
+  }
+
+  /** Answer a request refused before its body was taken in, and count it. */
+  function refuseEarly(req: IncomingMessage, res: ServerResponse, status: 413 | 503, receivedAt: number): void {
+    const from = req.socket.remoteAddress;
+    if (status === 413) {
+      logRefusal(`${isoSeconds(receivedAt)} ${io.colorErr.red('413')} refused a body over ${maxBody} bytes from ${from}`);
+      res.writeHead(413, { 'content-type': 'text/plain', connection: 'close' }).end('body too large\n');
+    } else {
+      logRefusal(`${isoSeconds(receivedAt)} ${io.colorErr.red('503')} too many notifications at once, refused one from ${from}`);
+      res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '5', connection: 'close' }).end('busy\n');
+    }
+    // The rest of the body is not wanted: the connection is closed once the answer is out, rather than reading
+    // (even to discard) what may be megabytes more.
+    res.once('finish', () => req.socket.destroy());
+    record(undefined);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -295,17 +407,30 @@ export async function startListener(opts: ListenerOptions): Promise<Listener> {
       return;
     }
     const receivedAt = now();
-    const raw = await readBody(req);
-    if (raw === 'too-large') {
-      io.err(`${isoSeconds(receivedAt)} refused a body over ${maxBody} bytes from ${req.socket.remoteAddress}: 413`);
-      res.writeHead(413, { 'content-type': 'text/plain', connection: 'close' }).end('body too large\n');
+    if (Number(req.headers['content-length']) > maxBody) return refuseEarly(req, res, 413, receivedAt);
+    const turn = await takeTurn(req);
+    if (turn === 'busy') return refuseEarly(req, res, 503, receivedAt);
+    if (turn === 'gone') {
+      record(undefined);
       return;
     }
-    const body = parseJson(raw);
+    let raw: Buffer | 'too-large' | 'cut-off';
+    try {
+      raw = await readBody(req);
+    } finally {
+      releaseTurn();
+    }
+    if (raw === 'too-large') return refuseEarly(req, res, 413, receivedAt);
+    if (raw === 'cut-off') {
+      logRefusal(`${isoSeconds(receivedAt)} a notification from ${req.socket.remoteAddress} was cut off before its body ended`);
+      record(undefined);
+      return;
+    }
     const headerSign = headerValue(req.headers.sign);
-    // A `sign` header means v2/v2.1; a JSON body carrying `sign` means v1; anything else is unsigned.
+    // A `sign` header means v2/v2.1; a JSON body carrying `sign` means v1; anything else is unsigned. Decided on
+    // the raw bytes: a body is parsed only when it may be v1, is taken in, or is small enough to be shown.
     const version: SignatureVersion | undefined =
-      headerSign !== undefined ? 'v2' : body !== undefined && detectVersion(raw) === 'v1' ? 'v1' : undefined;
+      headerSign !== undefined ? 'v2' : raw.includes('"sign"') && detectVersion(raw) === 'v1' ? 'v1' : undefined;
     let verified = false;
     let problem: string | undefined;
     if (version === undefined) problem = 'no signature';
@@ -313,9 +438,11 @@ export async function startListener(opts: ListenerOptions): Promise<Listener> {
     else {
       verified = version === 'v2' ? verifyV2(raw, headerSign!, opts.key) : verifyV1(raw, opts.key);
       if (!verified) problem = `bad signature (${version === 'v2' ? 'sign header' : 'v1, sign in the body'})`;
-      else if (body === undefined) problem = 'genuine but not JSON';
     }
     const accepted = verified || !verify;
+    // A refused body's event and number are shown when it is small; a large one (a flood) is not worth parsing.
+    const body = accepted || raw.length <= SHOWN_REFUSED_BYTES ? parseJson(raw) : undefined;
+    if (verified && body === undefined) problem = 'genuine but not JSON';
     const ev: ReceivedEvent = {
       receivedAt,
       path: pathname,
@@ -334,7 +461,7 @@ export async function startListener(opts: ListenerOptions): Promise<Listener> {
     res.writeHead(ev.status, { 'content-type': 'text/plain' }).end(ev.status === 401 ? 'bad signature\n' : '');
     if (!accepted) {
       const what = [ev.summary.event, ev.summary.number].filter(Boolean).map((s) => clean(s!)).join(' ');
-      io.err(
+      logRefusal(
         `${isoSeconds(receivedAt)} ${io.colorErr.red('401')} ${problem}${what ? `: ${what}` : ''} from ${req.socket.remoteAddress}`,
       );
       record(ev);
@@ -345,7 +472,9 @@ export async function startListener(opts: ListenerOptions): Promise<Listener> {
     record(ev);
   }
 
-  const server = createServer((req, res) => {
+  // Node waits 300 s for a request by default and checks every 30 s: far too patient with a sender that dribbles.
+  const timeouts = { requestTimeout: requestTimeoutMs, headersTimeout: Math.min(10_000, requestTimeoutMs), connectionsCheckingInterval: 1000 };
+  const server = createServer(timeouts, (req, res) => {
     const task = handle(req, res).catch((e: unknown) => {
       io.err(`receiver error: ${(e as Error).message}`);
       if (!res.headersSent) res.writeHead(500).end();
@@ -353,6 +482,8 @@ export async function startListener(opts: ListenerOptions): Promise<Listener> {
     pending.add(task);
     void task.finally(() => pending.delete(task));
   });
+  // Each open connection costs a little memory and a file descriptor, idle or not.
+  server.maxConnections = 1024;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) => {
@@ -372,18 +503,18 @@ export async function startListener(opts: ListenerOptions): Promise<Listener> {
   return {
     url,
     port,
-    events,
+    counts,
     waitFor(count, timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
-          if (events.length < count) return false;
+          if (counts.handled < count) return false;
           done();
-          resolve([...events]);
+          resolve({ ...counts });
           return true;
         };
         const timer = setTimeout(() => {
           done();
-          reject(new Error(`timed out waiting for ${count} events (have ${events.length})`));
+          reject(new Error(`timed out waiting for ${count} notifications (have ${counts.handled})`));
         }, timeoutMs);
         const done = () => {
           clearTimeout(timer);
@@ -402,6 +533,7 @@ export async function startListener(opts: ListenerOptions): Promise<Listener> {
         await Promise.allSettled([...pending]);
         await stopped;
         await agent?.close();
+        tellHidden();
       })();
       return closed;
     },

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, resentAfterAmbiguousFailure, type ApiClient, type ApiClientOptions, type RequestLog } from '../../src/api/client.js';
 import {
+  AnswerTooLargeError,
   AuthenticationError,
   EndpointNotFoundError,
   EnvelopeError,
@@ -211,13 +212,32 @@ describe('HTTP status → error class', () => {
     expect(seen).toHaveLength(1);
   });
 
-  it('429 with Retry-After → waits, holds the pacer, then succeeds', async () => {
+  it('429 with Retry-After → holds the pacer for that long (announced once, by the pacer), then succeeds', async () => {
     const waits: [string, number][] = [];
-    handler = (_req, res, _b, n) => (n === 1 ? json(res, 429, {}, { 'retry-after': '0' }) : json(res, 200, OK));
-    const env = await client({ onWait: (r, ms) => waits.push([r, ms]) }).call('register', [{ number: 'RR123456789CN' }]);
+    const holds: [string, number][] = [];
+    const pacer = createPacer({ perSecond: 1000, marginMs: 0, onHold: (ms, reason) => holds.push([reason, ms]) });
+    handler = (_req, res, _b, n) => (n === 1 ? json(res, 429, {}, { 'retry-after': '1' }) : json(res, 200, OK));
+    const t0 = performance.now();
+    const env = await client({ pacer, onWait: (r, ms) => waits.push([r, ms]) }).call('register', [{ number: 'RR123456789CN' }]);
     expect(env.code).toBe(0);
     expect(seen).toHaveLength(2);
-    expect(waits).toEqual([['rate-limited', 0]]);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(950);
+    expect(holds).toHaveLength(1);
+    expect(holds[0]![0]).toBe('rate-limited');
+    expect(waits).toEqual([]);
+  });
+
+  it('a Retry-After of a day holds for a minute at most; a one-shot call gives up at once when that passes its deadline', async () => {
+    const backoffs: number[] = [];
+    const pacer: Pacer = { acquire: async () => {}, backoff: (ms) => backoffs.push(ms) };
+    handler = (_req, res) => json(res, 429, {}, { 'retry-after': '86400' });
+    const t0 = performance.now();
+    const e = await failure(client({ pacer, timeoutMs: 1000 }).call('getquota', []));
+    expect(performance.now() - t0).toBeLessThan(900);
+    expect(e).toBeInstanceOf(RateLimitError);
+    expect(backoffs).toEqual([60_000]);
+    expect(seen).toHaveLength(1);
+    expect(e.toLine()).toContain('--timeout deadline');
   });
 
   it('429 every time → RateLimitError after maxAttempts, even for register', async () => {
@@ -306,7 +326,7 @@ describe('envelope', () => {
     expect(seen).toHaveLength(1);
   });
 
-  it('a body that is not JSON → InvalidResponseError, delivery unknown, not retried', async () => {
+  it('a body that is not JSON → InvalidResponseError, delivery unknown; a read is asked again, register is not', async () => {
     handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end('<html>captive portal</html>');
@@ -316,7 +336,23 @@ describe('envelope', () => {
     expect(e.delivery).toBe('unknown');
     expect(e.message).toContain('not JSON');
     expect(e.message).toContain('text/html');
+    expect(seen).toHaveLength(3);
+    seen = [];
+    const w = await failure(client().call('register', [{ number: 'RR123456789CN' }]));
+    expect(w).toBeInstanceOf(InvalidResponseError);
+    expect(w.toLine()).toContain('may have been processed');
     expect(seen).toHaveLength(1);
+  });
+
+  it('a truncated answer to a read is asked for again', async () => {
+    const text = JSON.stringify(OK);
+    handler = (_req, res, _b, n) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(n === 1 ? text.slice(0, 20) : text);
+    };
+    const env = await client().call('gettrackinfo', [{ number: 'RR123456789CN' }]);
+    expect(env).toEqual(OK);
+    expect(seen).toHaveLength(2);
   });
 
   it('JSON that is not an envelope → InvalidResponseError', async () => {
@@ -436,5 +472,92 @@ describe('connection failures', () => {
     } finally {
       server.off('connect', onConnect);
     }
+  });
+});
+
+describe('answers of the wrong shape or size, and the deadline', () => {
+  it('an envelope of the wrong shape → InvalidResponseError naming the field; a read is asked again, a charging write is not', async () => {
+    const bad = [
+      { code: 0, data: { accepted: 'x', rejected: [] } },
+      { code: 0, data: { accepted: 5, rejected: [] } },
+      { code: 0, data: { accepted: [], rejected: [null] } },
+    ];
+    for (const body of bad) {
+      seen = [];
+      handler = (_req, res) => json(res, 200, body);
+      const e = await failure(client().call('register', [{ number: 'RR123456789CN' }]));
+      expect(e).toBeInstanceOf(InvalidResponseError);
+      expect(e.delivery).toBe('unknown');
+      expect(e.message).toMatch(/data\.(accepted|rejected)/);
+      expect(seen).toHaveLength(1);
+    }
+    seen = [];
+    handler = (_req, res, _b, n) => json(res, 200, n === 1 ? { code: 0, data: null } : fixtureJson('doc-v2/getquota.json'));
+    const env = await client().call('getquota', []);
+    expect(env.data?.quota_remain).toBe(1098);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('an announced body over the limit is not read: AnswerTooLargeError, delivery unknown, not retried', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(50_000) });
+      res.write('{"code":0,');
+      // The rest never comes: trk must not wait for it.
+    };
+    const e = await failure(client({ maxAnswerBytes: 10_000 }).call('gettracklist', {}));
+    expect(e).toBeInstanceOf(AnswerTooLargeError);
+    expect(e.delivery).toBe('unknown');
+    expect(e.message).toContain('larger than 10 KB');
+    expect(seen).toHaveLength(1);
+  });
+
+  it('an endless body is cut at the limit, not read to the end', async () => {
+    let written = 0;
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const pump = () => {
+        while (!res.destroyed && written < 64 * 1024 * 1024) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+      };
+      res.write('{"code":0,"data":');
+      pump();
+    };
+    const e = await failure(client({ maxAnswerBytes: 256 * 1024 }).call('stoptrack', [{ number: 'RR123456789CN' }]));
+    expect(e).toBeInstanceOf(AnswerTooLargeError);
+    expect(e.toLine()).toContain('may have been processed');
+    // Socket buffers let the server get ahead a little, never all the way.
+    expect(written).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it('a hung service: each attempt times out, and the call gives up at its deadline naming --timeout', async () => {
+    handler = () => {
+      /* never answers */
+    };
+    const t0 = performance.now();
+    const e = await failure(client({ timeoutMs: 200, deadlineMs: 500, retry: { maxAttempts: 10, baseDelayMs: 1, maxDelayMs: 5 } }).call('gettracklist', {}));
+    const took = performance.now() - t0;
+    expect(e).toBeInstanceOf(TimeoutError);
+    expect(e.toLine()).toContain('--timeout');
+    expect(took).toBeLessThan(2000);
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(seen.length).toBeLessThanOrEqual(3);
+  });
+
+  it("a pacer's own failure is reported as it is, not as an interruption", async () => {
+    const broken: Pacer = {
+      acquire: async () => {
+        throw new UsageError('the budget file is broken');
+      },
+      backoff: () => {},
+    };
+    const err = await client({ pacer: broken })
+      .call('gettracklist', {})
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err).not.toBeInstanceOf(RequestAbortedError);
+    expect(seen).toHaveLength(0);
   });
 });

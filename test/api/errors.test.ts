@@ -40,7 +40,9 @@ describe('service errors', () => {
     expect(describeCode(-18019901, "The number 'X' is registered.")).toBe(
       "number already registered (-18019901: The number 'X' is registered.)",
     );
-    expect(describeCode(-18000000, 'Strange\u001b[31m failure')).toBe('Strange [31m failure (-18000000)');
+    // Whole escape sequences go (no leftover "[31m"), and so do bidi overrides and line breaks.
+    expect(describeCode(-18000000, 'Strange\u001b[31m failure')).toBe('Strange failure (-18000000)');
+    expect(describeCode(-18000000, 'abc\u202Efed\r\nnext')).toBe('abcfed next (-18000000)');
     expect(describeCode(-18000000)).toBe('service error (-18000000)');
   });
 

@@ -85,6 +85,22 @@ describe('pacer', () => {
     expect(clock.t).toBe(7000);
   });
 
+  it('caps a hold at a minute and announces it once, whatever the number of waiting starts', async () => {
+    const clock = fakeClock();
+    const told: [number, string][] = [];
+    const pacer = createPacer({ perSecond: 3, marginMs: 0, now: clock.now, sleep: clock.sleep, onHold: (ms, r) => told.push([ms, r]) });
+    await pacer.acquire();
+    pacer.backoff(86_400_000);
+    const starts: number[] = [];
+    await Promise.all([pacer.acquire(), pacer.acquire(), pacer.acquire()].map((p) => p.then(() => starts.push(clock.t))));
+    expect(starts).toEqual([60_000, 60_000, 60_000]);
+    expect(told).toEqual([[60_000, 'rate-limited']]);
+    // A short hold (under half a second) passes without a word.
+    pacer.backoff(300, 'network');
+    await pacer.acquire();
+    expect(told).toHaveLength(1);
+  });
+
   it('rejects with the signal reason when aborted, and keeps serving the others', async () => {
     const clock = fakeClock();
     // A sleep that never ends by itself, so the aborted waiter is really waiting.

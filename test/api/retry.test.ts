@@ -13,7 +13,7 @@ import {
   type ServiceError,
 } from '../../src/api/errors.js';
 import { operationClass } from '../../src/api/ops.js';
-import { DEFAULT_RETRY, parseRetryAfter, retryDelay, shouldRetry, waitReason } from '../../src/api/retry.js';
+import { DEFAULT_RETRY, MAX_HOLD_MS, parseRetryAfter, retryDelay, shouldRetry, waitReason } from '../../src/api/retry.js';
 import { OPERATIONS, type Operation } from '../../src/api/spec.js';
 
 type Kind =
@@ -80,7 +80,8 @@ const TABLE: Record<Kind, [readOnly: boolean, write: boolean, charging: boolean]
   dropped: [true, true, false],
   timeout: [true, true, false],
   'internal-error-code': [true, true, false],
-  'not-json': [false, false, false],
+  // An answer trk cannot read may have been processed: like a dropped connection.
+  'not-json': [true, true, false],
   envelope: [false, false, false],
   '400': [false, false, false],
   aborted: [false, false, false],
@@ -169,7 +170,7 @@ describe('parseRetryAfter', () => {
   it('reads delay-seconds', () => {
     expect(parseRetryAfter('0', now)).toBe(0);
     expect(parseRetryAfter('3', now)).toBe(3000);
-    expect(parseRetryAfter(' 120 ', now)).toBe(120_000);
+    expect(parseRetryAfter(' 45 ', now)).toBe(45_000);
     expect(parseRetryAfter('1.5', now)).toBe(1500);
     expect(parseRetryAfter(['2', '9'], now)).toBe(2000);
   });
@@ -185,6 +186,14 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('', now)).toBeUndefined();
     expect(parseRetryAfter('-5', now)).toBeUndefined();
     expect(parseRetryAfter('soon', now)).toBeUndefined();
-    expect(parseRetryAfter('2026', now)).toBe(2_026_000);
+    expect(parseRetryAfter('2026', now)).toBe(MAX_HOLD_MS);
+  });
+
+  it('honours no more than a minute, in seconds or as a date: a day-long hold would stop every trk on the key', () => {
+    expect(MAX_HOLD_MS).toBe(60_000);
+    expect(parseRetryAfter('60', now)).toBe(60_000);
+    expect(parseRetryAfter('61', now)).toBe(60_000);
+    expect(parseRetryAfter('86400', now)).toBe(60_000);
+    expect(parseRetryAfter('Thu, 08 Jan 2026 12:00:00 GMT', now)).toBe(60_000);
   });
 });

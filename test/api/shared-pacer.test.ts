@@ -1,7 +1,9 @@
-import { statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { budgetFile, createSharedPacer } from '../../src/api/shared-pacer.js';
+import { createPacer } from '../../src/api/pacer.js';
+import { BudgetFileError, budgetFile, createSharedPacer, withLocalFallback } from '../../src/api/shared-pacer.js';
+import { TrkError } from '../../src/errors.js';
 import { tempDir } from '../items/helpers.js';
 
 /** The largest number of starts inside any window of `windowMs`. */
@@ -73,5 +75,75 @@ describe('createSharedPacer', () => {
     expect(f).not.toContain('SECRET');
     expect(budgetFile('/state', 'https://api.example.com', 'SECRET-KEY')).toBe(f);
     expect(budgetFile('/state', 'https://api.example.com', 'OTHER')).not.toBe(f);
+  });
+
+  it('caps a hold at a minute, in this process and in the file', () => {
+    const file = path.join(tempDir(), 'budget.json');
+    const p = createSharedPacer({ file, perSecond: 3 });
+    const t0 = Date.now();
+    p.backoff(86_400_000);
+    expect(p.heldUntil() - t0).toBeLessThanOrEqual(60_000 + 50);
+    const state = JSON.parse(readFileSync(file, 'utf8')) as { holdUntil: number; holdReason: string };
+    expect(state.holdUntil - t0).toBeLessThanOrEqual(60_000 + 50);
+    expect(state.holdUntil - t0).toBeGreaterThan(59_000);
+    expect(state.holdReason).toBe('rate-limited');
+  });
+
+  it('treats a hold further ahead than any can be, and a lock from the future, as stale', async () => {
+    const file = path.join(tempDir(), 'budget.json');
+    writeFileSync(file, JSON.stringify({ starts: [], holdUntil: Date.now() + 86_400_000 }));
+    writeFileSync(`${file}.lock`, '999999999');
+    const future = (Date.now() + 3_600_000) / 1000;
+    utimesSync(`${file}.lock`, future, future);
+    const holds: number[] = [];
+    const p = createSharedPacer({ file, perSecond: 3, onHold: (ms) => holds.push(ms) });
+    const t0 = Date.now();
+    await p.acquire();
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(holds).toEqual([]);
+    expect((JSON.parse(readFileSync(file, 'utf8')) as { holdUntil: number }).holdUntil).toBe(0);
+  });
+
+  it("announces a hold set by another process once, however many starts wait for it", async () => {
+    const file = path.join(tempDir(), 'budget.json');
+    const other = createSharedPacer({ file, perSecond: 3 });
+    other.backoff(800, 'unavailable');
+    const told: [number, string][] = [];
+    const p = createSharedPacer({ file, perSecond: 3, onHold: (ms, reason) => told.push([ms, reason]) });
+    await Promise.all([p.acquire(), p.acquire(), p.acquire()]);
+    expect(told).toHaveLength(1);
+    expect(told[0]![1]).toBe('unavailable');
+    expect(told[0]![0]).toBeGreaterThan(500);
+    expect(told[0]![0]).toBeLessThanOrEqual(800);
+  });
+
+  it('a file that cannot be written fails admissions with a BudgetFileError naming the path (exit 1)', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'budget.json');
+    mkdirSync(file); // a directory where the file should be
+    const p = createSharedPacer({ file, perSecond: 3 });
+    const err = await p.acquire().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BudgetFileError);
+    expect((err as TrkError).exitCode).toBe(1);
+    expect((err as TrkError).message).toContain(dir);
+    expect((err as TrkError).toLine()).toMatch(/TRK_STATE_DIR/);
+  });
+
+  it('withLocalFallback: reads go on with this process\'s own pace after one warning; writes fail', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'budget.json');
+    mkdirSync(file);
+    const warnings: string[] = [];
+    const pacer = withLocalFallback(createSharedPacer({ file, perSecond: 3 }), createPacer({ perSecond: 3, marginMs: 0 }), (l) => warnings.push(l));
+    await pacer.acquire(undefined, { readOnly: true });
+    await pacer.acquire(undefined, { readOnly: true });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^warning: cannot use the rate budget file .*; pacing requests in this process only$/);
+    await expect(pacer.acquire(undefined, { readOnly: false })).rejects.toBeInstanceOf(BudgetFileError);
+    await expect(pacer.acquire()).rejects.toBeInstanceOf(BudgetFileError);
+    // A budget that could not even be set up behaves the same.
+    const unset = withLocalFallback(new BudgetFileError(dir, Object.assign(new Error('x'), { code: 'EROFS' })), createPacer({ perSecond: 3, marginMs: 0 }), () => {});
+    await unset.acquire(undefined, { readOnly: true });
+    await expect(unset.acquire()).rejects.toThrow(/read-only file system \(EROFS\)/);
   });
 });

@@ -94,6 +94,12 @@ describe('loadList', () => {
     }
   });
 
+  it('stops reading a list larger than the limit, and names the limit', async () => {
+    const err = await loadList('carriers', opts({ maxBytes: 64 * 1024 })).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TrkError);
+    expect((err as TrkError).message).toMatch(/could not fetch the carrier list from .*: the answer is larger than 64 KB$/);
+  });
+
   it('refetches when res-url changed or the cache file is damaged', async () => {
     await loadList('carriers', opts());
     const second = await startReferenceServer();

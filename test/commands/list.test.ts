@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { buildListFilter, runList } from '../../src/commands/list.js';
 import type { TrackListFilter } from '../../src/api/types.js';
@@ -150,17 +151,43 @@ describe('runList', () => {
     expect(fake.calls[0]!.opts?.signal).toBe(fake.ctx.signal);
   });
 
-  it('a failing later page keeps the JSON valid and raises the error', async () => {
-    const inner = pagedService(100);
-    const fake = createFake({
-      global: { output: 'json' },
-      handler: (op, body) => {
-        if ((body as TrackListFilter).page_no === 2) throw new Error('down');
-        return inner(op, body);
-      },
-    });
-    await expect(runList({}, fake.ctx)).rejects.toThrow('down');
-    expect(JSON.parse(fake.io.stdoutText())).toHaveLength(40);
+  it('a failing later page leaves JSON and CSV that do not parse, so a script cannot take them for the whole list', async () => {
+    for (const output of ['json', 'csv'] as const) {
+      const inner = pagedService(100);
+      const fake = createFake({
+        global: { output },
+        handler: (op, body) => {
+          if ((body as TrackListFilter).page_no === 2) throw new Error('down');
+          return inner(op, body);
+        },
+      });
+      await expect(runList({}, fake.ctx)).rejects.toThrow('down');
+      const out = fake.io.stdoutText();
+      // The first page did arrive...
+      expect(out.split('\n').length).toBeGreaterThan(40);
+      // ...but the output as a whole is refused by a parser.
+      if (output === 'json') expect(() => JSON.parse(out)).toThrow();
+      else expect(() => parse(out, { columns: true })).toThrow(/Quote Not Closed/);
+    }
+  });
+
+  it('a failing first page writes nothing at all, in JSON and CSV', async () => {
+    for (const output of ['json', 'csv'] as const) {
+      const fake = createFake({
+        global: { output },
+        handler: () => {
+          throw new Error('down');
+        },
+      });
+      await expect(runList({}, fake.ctx)).rejects.toThrow('down');
+      expect(fake.io.stdoutText()).toBe('');
+    }
+  });
+
+  it('a complete CSV list parses, header first', async () => {
+    const fake = createFake({ global: { output: 'csv' }, handler: pagedService(45) });
+    await runList({}, fake.ctx);
+    expect(parse(fake.io.stdoutText(), { columns: true })).toHaveLength(45);
   });
 
   it('v1 cannot filter by origin: refused before sending', async () => {

@@ -76,10 +76,23 @@ describe('profile store', () => {
     expect(() => store.set('-x', {})).toThrow(UsageError);
   });
 
-  it('a broken file gives a UsageError naming the folder', () => {
+  it('a broken file gives a UsageError naming the file and the fix, never its content (it holds the key)', () => {
     openProfileStore(env);
-    writeFileSync(path.join(dir, 'config.json'), '{ not json');
-    expect(() => openProfileStore(env)).toThrow(UsageError);
-    expect(() => openProfileStore(env)).toThrow(dir);
+    const key = 'SECRETKEY0123456789abcdefSECRETKEY';
+    // Cut off in the middle of a write: a parser's message would quote the text around the key.
+    writeFileSync(path.join(dir, 'config.json'), `{"profiles":{"default":{"api-key":"${key}" "base-url":1`);
+    const err = (() => {
+      try {
+        openProfileStore(env);
+      } catch (e) {
+        return e as UsageError;
+      }
+      throw new Error('expected a failure');
+    })();
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err.toLine()).toBe(
+      `the config file ${path.join(dir, 'config.json')} is not valid JSON: correct it in an editor, or move it away and run "trk auth login" to write a new one`,
+    );
+    expect(err.toLine()).not.toContain('SECRET');
   });
 });

@@ -22,7 +22,9 @@ let listener: Listener;
 const failFirst = new Set<string>();
 const failedOnce = new Set<string>();
 
-const eventsOf = (number: string) => listener.events.filter((e) => e.summary.number === number);
+/** Every delivery the listener handled, kept here: the listener itself keeps counters only. */
+const received: ReceivedEvent[] = [];
+const eventsOf = (number: string) => received.filter((e) => e.summary.number === number);
 
 async function until<T>(what: string, get: () => T | undefined, timeoutMs = 10_000): Promise<T> {
   const start = Date.now();
@@ -40,6 +42,7 @@ beforeAll(async () => {
   listener = await startListener({
     io: createTestIO(),
     key: SANDBOX_KEY,
+    onEvent: (ev) => received.push(ev),
     respond: (ev) => {
       const number = ev.summary.number ?? '';
       if (!failFirst.has(number) || failedOnce.has(number)) return undefined;

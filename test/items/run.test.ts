@@ -165,6 +165,25 @@ describe('runItems: register from a file', () => {
     );
   });
 
+  it('the rejects file quotes formula-like cells (error codes stay numbers) and reads back as it was written', async () => {
+    const { dir, ctx } = await setup();
+    const rejects = path.join(dir, 'rejects.csv');
+    const file = writeInput(dir, 'in.csv', 'Number,Tag\n-XX0000001,"=HYPERLINK(""http://evil.example"",""x"")"\nXX00000002,@cmd\n');
+    const report = await run(ctx, { operation: 'register', file, rejectsFile: rejects });
+    expect(report.exitCode).toBe(1);
+    const written = readFileSync(rejects, 'utf8');
+    expect(written).toBe(
+      'Number,Tag,input_line,error_code,error_message\n' +
+        '\'-XX0000001,"\'=HYPERLINK(""http://evil.example"",""x"")",2,-18019903,carrier cannot be detected\n' +
+        "XX00000002,'@cmd,3,-18019903,carrier cannot be detected\n",
+    );
+    // Imported again, the quotes trk added are taken off: the same rows are sent and rejected the same way.
+    const again = path.join(dir, 'rejects-2.csv');
+    const second = await run(ctx, { operation: 'register', file: rejects, rejectsFile: again });
+    expect(second.summary?.rejected).toBe(2);
+    expect(readFileSync(again, 'utf8')).toBe(written);
+  });
+
   it('a rejects file that cannot be written is a usage error, and nothing is sent', async () => {
     const { env: e, dir, ctx } = await setup();
     const numbers = numberList(3);

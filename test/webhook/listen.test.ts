@@ -4,10 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestIO, type TestIO } from '../../src/io.js';
-import { forwardHeaders, startListener, type Listener, type ListenerOptions } from '../../src/webhook/listen.js';
+import { forwardHeaders, startListener, type Listener, type ListenerOptions, type ReceivedEvent } from '../../src/webhook/listen.js';
 import { rawMember } from '../../src/webhook/raw-json.js';
 import { fixtureBytes } from '../fixture-files.js';
 
@@ -52,7 +53,10 @@ async function post(url: string, body: string | Buffer, headers: Record<string, 
 
 const signed = (body: string | Buffer, key = KEY) => ({ sign: sha(Buffer.concat([Buffer.from(body), Buffer.from(`/${key}`)])) });
 
-const open: (Listener | Server)[] = [];
+/** The listener keeps counters only; tests keep the events they are shown (onEvent). */
+type TestListener = Omit<Listener, 'waitFor'> & { events: ReceivedEvent[]; waitFor(count: number): Promise<ReceivedEvent[]> };
+
+const open: (TestListener | Server)[] = [];
 const dirs: string[] = [];
 afterEach(async () => {
   for (const s of open.splice(0)) {
@@ -62,15 +66,31 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
 });
 
-async function listen(opts: Partial<ListenerOptions> = {}): Promise<{ listener: Listener; io: TestIO }> {
+async function listen(opts: Partial<ListenerOptions> = {}): Promise<{ listener: TestListener; io: TestIO }> {
   const io = createTestIO();
-  const listener = await startListener({
+  const events: ReceivedEvent[] = [];
+  const real = await startListener({
     io,
     key: KEY,
     carrierName: (k) => (k === 3011 ? 'China Post' : k === 21051 ? 'USPS' : undefined),
     now: () => Date.parse('2025-03-01T12:00:00.250Z'),
     ...opts,
+    onEvent: (ev) => {
+      events.push(ev);
+      opts.onEvent?.(ev);
+    },
   });
+  const listener: TestListener = {
+    url: real.url,
+    port: real.port,
+    counts: real.counts,
+    close: () => real.close(),
+    events,
+    waitFor: async (count) => {
+      await real.waitFor(count);
+      return [...events];
+    },
+  };
   open.push(listener);
   return { listener, io };
 }
@@ -299,6 +319,92 @@ describe('startListener', () => {
     expect((await post(listener.url, body, signed(body))).status).toBe(200);
     await listener.waitFor(2);
     expect(io.stdoutText().trim().split('\n').map((l) => JSON.parse(l).verified)).toEqual([false, true]);
+  });
+
+  it('refuses a body over the limit, announced or not, without keeping it; counts every refusal', async () => {
+    const { listener, io } = await listen({ maxBodyBytes: 1024 });
+    const big = Buffer.alloc(64 * 1024, 0x20);
+    // Announced by content-length: refused before a byte is read.
+    expect((await post(listener.url, big, signed(big))).status).toBe(413);
+    // Streamed without a length: refused once it passes the limit.
+    const res = await request(listener.url, {
+      method: 'POST',
+      body: Readable.from(Array.from({ length: 16 }, () => big)),
+      headers: signed(big),
+    }).catch((e: unknown) => e as Error);
+    // The listener may answer and close before the sender is done: a reset is as good as the 413.
+    if (!(res instanceof Error)) {
+      expect(res.statusCode).toBe(413);
+      await res.body.dump();
+    }
+    const small = stopped('AA123456789BR');
+    expect((await post(listener.url, small, signed(small))).status).toBe(200);
+    await listener.waitFor(3);
+    expect(listener.counts).toEqual({ handled: 3, accepted: 1, refused: 2 });
+    // Only what was taken in reached onEvent.
+    expect(listener.events.map((e) => e.status)).toEqual([200]);
+    expect(io.stderrText()).toMatch(/413 refused a body over 1024 bytes from 127\.0\.0\.1/);
+  });
+
+  it('reads a few bodies at once; more wait unread, and past the waiting room are refused with 503', async () => {
+    const { listener } = await listen({ maxConcurrentBodies: 1, maxWaiting: 1 });
+    // Three senders open their requests and send half a body each, holding the first turn.
+    const { connect } = await import('node:net');
+    const u = new URL(listener.url);
+    const sockets = [1, 2, 3].map(() => connect(Number(u.port), u.hostname));
+    const answers = sockets.map(
+      (sock) =>
+        new Promise<string>((resolve) => {
+          let text = '';
+          sock.on('data', (d: Buffer) => (text += d.toString()));
+          sock.on('close', () => resolve(text));
+          sock.on('error', () => resolve(text));
+        }),
+    );
+    for (const sock of sockets) {
+      sock.write(`POST ${u.pathname} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"event":`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // The third found the one reader busy and the one waiting place taken.
+    const third = await answers[2]!;
+    expect(third).toMatch(/^HTTP\/1\.1 503/);
+    expect(third).toMatch(/retry-after: 5/i);
+    for (const sock of sockets.slice(0, 2)) sock.destroy();
+    await listener.waitFor(3);
+    expect(listener.counts.refused).toBe(3);
+  });
+
+  it('cuts off a request whose body does not arrive in time', async () => {
+    const { listener, io } = await listen({ requestTimeoutMs: 300 });
+    const { connect } = await import('node:net');
+    const u = new URL(listener.url);
+    const sock = connect(Number(u.port), u.hostname);
+    const closed = new Promise<string>((resolve) => {
+      let text = '';
+      sock.on('data', (d: Buffer) => (text += d.toString()));
+      sock.on('close', () => resolve(text));
+      sock.on('error', () => resolve(text));
+    });
+    sock.write(`POST ${u.pathname} HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{`);
+    const t0 = Date.now();
+    const answer = await closed;
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(answer === '' || /^HTTP\/1\.1 408/.test(answer)).toBe(true);
+    await listener.waitFor(1);
+    expect(listener.counts).toEqual({ handled: 1, accepted: 0, refused: 1 });
+    expect(io.stderrText()).toMatch(/cut off before its body ended/);
+  });
+
+  it('a flood of refusals is summed up, not echoed line by line', async () => {
+    const { listener, io } = await listen();
+    const body = stopped('AA123456789BR');
+    for (let i = 0; i < 30; i++) expect((await post(listener.url, body, signed(body, 'wrong'))).status).toBe(401);
+    await listener.waitFor(30);
+    await listener.close();
+    const lines = io.stderrText().trim().split('\n');
+    expect(lines.filter((l) => l.includes('401 bad signature'))).toHaveLength(20);
+    expect(lines.at(-1)).toBe('10 more refused notifications not shown');
+    expect(listener.counts).toEqual({ handled: 30, accepted: 0, refused: 30 });
   });
 
   it('refuses to start without a key when verifying', async () => {

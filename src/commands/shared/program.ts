@@ -43,6 +43,8 @@ export function globalOptions(): Option[] {
     new Option('-v, --verbose', 'log each request on stderr (also TRK_DEBUG=1)'),
     new Option('-y, --yes', 'answer yes to confirmations (needed to delete or pay for --fresh without a terminal)'),
     new Option('--no-color', 'no colour (also NO_COLOR)'),
+    new Option('--timeout <duration>', 'time limit of each request, e.g. 30s or 2m (env TRK_TIMEOUT; default 30s); a request gives up after three times that, retries included'),
+    new Option('--raw-csv', 'write CSV cells as received, without a quote before cells that start like a formula (=, +, -, @)'),
   ];
 }
 
