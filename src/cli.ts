@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { CommanderError, type Command } from 'commander';
-import { buildProgram, type Invoker } from './commands/shared/program.js';
+import { buildProgram, commandOf, type Invoker } from './commands/registry.js';
 import type { Context, GlobalOptions } from './context.js';
 import { debugEnabled } from './debug.js';
 import { InterruptedError, TrkError, UsageError } from './errors.js';
@@ -173,7 +173,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
   };
 
   try {
-    program = buildProgram(invoke, packageVersion());
+    program = await buildProgram(invoke, packageVersion(), commandOf(argv));
     const helpWidth = io?.columns ?? process.stdout.columns ?? 80;
     program.exitOverride(noteFailure(program));
     program.configureOutput({

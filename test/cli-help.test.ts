@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli.js';
-import { buildProgram } from '../src/commands/shared/program.js';
+import { buildProgram } from '../src/commands/registry.js';
 import { createTestIO } from '../src/io.js';
 
 function commandPaths(cmd: Command, prefix: string[] = []): string[][] {
@@ -17,7 +17,7 @@ function commandPaths(cmd: Command, prefix: string[] = []): string[][] {
   });
 }
 
-const paths = commandPaths(buildProgram(async () => {}, '0.0.0'));
+const paths = commandPaths(await buildProgram(async () => {}, '0.0.0'));
 
 async function help(path: string[]): Promise<string> {
   const io = createTestIO({ columns: 100 });

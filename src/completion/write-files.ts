@@ -3,22 +3,22 @@
 
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildProgram } from '../commands/shared/program.js';
+import { buildProgram } from '../commands/registry.js';
 import { commandSpec } from './spec.js';
 import { generateCompletion, SHELLS, type Shell } from './scripts.js';
 
 export const COMPLETION_FILES: Readonly<Record<Shell, string>> = { bash: 'trk.bash', zsh: '_trk', fish: 'trk.fish' };
 
 /** The scripts as the current command tree generates them. */
-export function completionScripts(): Record<Shell, string> {
+export async function completionScripts(): Promise<Record<Shell, string>> {
   // The version and the action runner play no part in completions.
-  const spec = commandSpec(buildProgram(async () => {}, '0.0.0'));
+  const spec = commandSpec(await buildProgram(async () => {}, '0.0.0'));
   return Object.fromEntries(SHELLS.map((shell) => [shell, generateCompletion(shell, spec)])) as Record<Shell, string>;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const dir = new URL('../../completions/', import.meta.url);
-  for (const [shell, text] of Object.entries(completionScripts())) {
+  for (const [shell, text] of Object.entries(await completionScripts())) {
     writeFileSync(new URL(COMPLETION_FILES[shell as Shell], dir), text);
   }
 }

@@ -1,8 +1,8 @@
 // change-carrier, update and api: the remaining commands that send items.
 import { describe, expect, it } from 'vitest';
-import { findOperation, parseData, runApi } from '../../src/commands/api.js';
-import { runChangeCarrier } from '../../src/commands/change-carrier.js';
-import { runUpdate } from '../../src/commands/update.js';
+import { findOperation, parseData, runApi } from '../../src/commands/api/api.js';
+import { runChangeCarrier } from '../../src/commands/items/change-carrier.js';
+import { runUpdate } from '../../src/commands/items/update.js';
 import { UsageError } from '../../src/errors.js';
 import { createFake, rejecting, type Fake } from './fake-context.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runItemAction } from '../../src/commands/item-action.js';
+import { runItemAction } from '../../src/commands/items/actions.js';
 import { UsageError } from '../../src/errors.js';
 import { createFake, rejecting } from './fake-context.js';
 

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { buildListFilter, runList } from '../../src/commands/list.js';
+import { buildListFilter, runList } from '../../src/commands/list/list.js';
 import type { TrackListFilter } from '../../src/api/types.js';
 import { UsageError } from '../../src/errors.js';
 import { createFake, type Handler } from './fake-context.js';

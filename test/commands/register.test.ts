@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runRegister, type RegisterOptions } from '../../src/commands/register.js';
+import { runRegister, type RegisterOptions } from '../../src/commands/items/register.js';
 import { UsageError } from '../../src/errors.js';
 import { createFake, rejecting } from './fake-context.js';
 

@@ -3,7 +3,7 @@
 
 import type { Command } from 'commander';
 import { errorOutcome, readGlobalOptions } from '../../src/cli.js';
-import { buildProgram } from '../../src/commands/shared/program.js';
+import { buildProgram } from '../../src/commands/registry.js';
 import type { Fake } from './fake-context.js';
 
 /** The exit code as the CLI would give it, and what was thrown (undefined when nothing was). */
@@ -11,7 +11,7 @@ export async function runProgram(fake: Fake, argv: string[]): Promise<{ code: nu
   let code: number | undefined;
   let error: unknown;
   let program: Command | undefined = undefined;
-  program = buildProgram(async (load) => {
+  program = await buildProgram(async (load) => {
     Object.assign(fake.ctx.global, readGlobalOptions(program!.opts()));
     const run = await load();
     code = (await run(fake.ctx)) ?? 0;

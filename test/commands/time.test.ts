@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTimeArg, toIsoUtc } from '../../src/commands/shared/time.js';
+import { parseTimeArg, toIsoUtc } from '../../src/commands/list/time.js';
 
 const NOW = Date.parse('2025-06-15T12:30:45.678Z');
 

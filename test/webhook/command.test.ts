@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runWebhookListen, runWebhookVerify } from '../../src/commands/webhook.js';
+import { runWebhookListen, runWebhookVerify } from '../../src/commands/webhook/webhook.js';
 import { CredentialsError, UsageError } from '../../src/errors.js';
 import { rawMember } from '../../src/webhook/raw-json.js';
 import { fakeContext } from '../carriers/fake-context.js';

@@ -2,9 +2,9 @@
 // per number; registration with the new carrier is charged once it succeeds. The flags apply to every row; a
 // file may carry carrier_new / final_carrier_new columns of its own instead.
 
-import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import { inputCarrierResolver, itemResultsPrinter, type ItemSourceOptions } from './shared/items.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { inputCarrierResolver, itemResultsPrinter, type ItemSourceOptions } from './shared.js';
 
 /** The current carrier is `from`, not `carrier`. */
 export interface ChangeCarrierOptions extends Omit<ItemSourceOptions, 'carrier'> {
@@ -21,7 +21,7 @@ export async function runChangeCarrier(opts: ChangeCarrierOptions, ctx: Context)
   if (opts.numbers.length > 0 && opts.to === undefined && opts.finalTo === undefined) {
     throw new UsageError('nothing to change', 'give the new carrier with --to <code> or the new last-mile carrier with --final-to <code>');
   }
-  const { flagDefaults, runItemCommand } = await import('../items/command.js');
+  const { flagDefaults, runItemCommand } = await import('../../items/command.js');
   return runItemCommand(ctx, {
     operation: 'changecarrier',
     flags: opts,

@@ -1,15 +1,15 @@
 // trk realtime: current tracking data of one number fetched from the carrier (getRealTimeTrackInfo). Costs
 // 1 quota unit, or 10 with --fresh (cacheLevel 1), which therefore asks first.
 
-import { realtimeBody } from '../api/bodies.js';
-import { numberPattern, REALTIME_CACHE_COST } from '../api/spec.js';
-import type { RealtimeRequestItem } from '../api/types.js';
-import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
-import { show } from '../output/sanitize.js';
-import { printDetails } from './shared/details.js';
-import { confirmOrRefuse } from './shared/items.js';
+import { realtimeBody } from '../../api/bodies.js';
+import { numberPattern, REALTIME_CACHE_COST } from '../../api/spec.js';
+import type { RealtimeRequestItem } from '../../api/types.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { EXIT } from '../../exit-codes.js';
+import { show } from '../../output/sanitize.js';
+import { printDetails } from '../shared/details.js';
+import { confirmOrRefuse } from './shared.js';
 
 export interface RealtimeOptions {
   number: string;

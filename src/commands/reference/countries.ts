@@ -1,10 +1,10 @@
 // trk countries [QUERY]: search the service's country list. The keys are what v1 sends as countries (`b`, `c`)
 // and what carriers give as `_country`; the ISO codes beside them are learnt from the carrier list.
 
-import type { Country } from '../carriers/parse.js';
-import type { Context } from '../context.js';
-import { EXIT } from '../exit-codes.js';
-import type { Column } from '../output/render.js';
+import type { Country } from '../../carriers/parse.js';
+import type { Context } from '../../context.js';
+import { EXIT } from '../../exit-codes.js';
+import type { Column } from '../../output/render.js';
 
 export interface CountriesOptions {
   /** A key, a name or part of one, or an ISO code. */
@@ -27,11 +27,11 @@ export const COUNTRY_COLUMNS: readonly Column<CountryRow>[] = [
 export async function runCountries(opts: CountriesOptions, ctx: Context): Promise<number> {
   const [{ loadCarriers, loadCountries }, { describeList }, { searchCountries }, { countryIsoByKey }, { printRows }] =
     await Promise.all([
-      import('../carriers/lookup.js'),
-      import('../carriers/lists.js'),
-      import('../carriers/search.js'),
-      import('../carriers/parse.js'),
-      import('../output/render.js'),
+      import('../../carriers/lookup.js'),
+      import('../../carriers/lists.js'),
+      import('../../carriers/search.js'),
+      import('../../carriers/parse.js'),
+      import('../../output/render.js'),
     ]);
   const refresh = opts.refresh === true;
   const { countries, list } = await loadCountries(ctx, { refresh });

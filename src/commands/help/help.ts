@@ -1,9 +1,9 @@
 // trk help [command...] | trk help exit-codes: help for a command (as `trk <command> --help`), or a topic.
 
 import type { Command } from 'commander';
-import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import { EXIT_CODE_HELP } from '../exit-codes.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { EXIT_CODE_HELP } from '../../exit-codes.js';
 
 export interface HelpOptions {
   topic: readonly string[];

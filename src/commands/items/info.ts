@@ -1,12 +1,12 @@
 // trk info: the stored tracking details of numbers (gettrackinfo). Reads only; costs nothing.
 
-import type { ApiVersion } from '../api/spec.js';
-import type { ItemResults } from '../api/types.js';
-import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import { toDetailsView } from '../output/records.js';
-import { printDetails } from './shared/details.js';
-import { inputCarrierResolver, type ItemSourceOptions } from './shared/items.js';
+import type { ApiVersion } from '../../api/spec.js';
+import type { ItemResults } from '../../api/types.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { toDetailsView } from '../../output/records.js';
+import { printDetails } from '../shared/details.js';
+import { inputCarrierResolver, type ItemSourceOptions } from './shared.js';
 
 export interface InfoOptions extends ItemSourceOptions {
   /** Show only numbers whose latest main status is this. */
@@ -43,7 +43,7 @@ export async function runInfo(opts: InfoOptions, ctx: Context): Promise<number> 
   if (apiVersion === 'v1' && opts.subStatus !== undefined) {
     throw new UsageError('the v1 API has no sub-statuses', 'filter with --status, or use --api-version v2 or v2.1');
   }
-  const { flagDefaults, runItemCommand } = await import('../items/command.js');
+  const { flagDefaults, runItemCommand } = await import('../../items/command.js');
   return runItemCommand(ctx, {
     operation: 'gettrackinfo',
     flags: opts,

@@ -1,11 +1,11 @@
 // trk config get | set | list: the settings of the current profile. The API key is only shown masked and is
 // set with `trk auth login`, which verifies it first.
 
-import { CONFIG_KEYS, CONFIG_KEY_FIELD, CONFIG_KEY_HELP, checkConfigKey, validateConfigValue } from '../config/keys.js';
-import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import { printRows, resolveFormat } from '../output/render.js';
-import { SETTING_COLUMNS, settingRows, settingsObject } from './shared/settings-view.js';
+import { CONFIG_KEYS, CONFIG_KEY_FIELD, CONFIG_KEY_HELP, checkConfigKey, validateConfigValue } from '../../config/keys.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { printRows, resolveFormat } from '../../output/render.js';
+import { SETTING_COLUMNS, settingRows, settingsObject } from '../shared/settings-view.js';
 
 export interface ConfigGetOptions {
   key: string;
@@ -36,7 +36,7 @@ export async function runConfigSet(opts: ConfigSetOptions, ctx: Context): Promis
   }
   const value = validateConfigValue(key, opts.value);
   const s = await ctx.settings();
-  const { openProfileStore } = await import('../config/profiles.js');
+  const { openProfileStore } = await import('../../config/profiles.js');
   openProfileStore(ctx.env).set(s.profile, { [CONFIG_KEY_FIELD[key]]: value });
   ctx.info(`${key} = ${value} in profile "${s.profile}"`);
   const field = CONFIG_KEY_FIELD[key];

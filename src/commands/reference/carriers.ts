@@ -1,9 +1,9 @@
 // trk carriers [QUERY]: search the service's carrier list (codes and names), cached with its age.
 
-import type { Carrier } from '../carriers/parse.js';
-import type { Context } from '../context.js';
-import { EXIT } from '../exit-codes.js';
-import type { Column } from '../output/render.js';
+import type { Carrier } from '../../carriers/parse.js';
+import type { Context } from '../../context.js';
+import { EXIT } from '../../exit-codes.js';
+import type { Column } from '../../output/render.js';
 
 export interface CarriersOptions {
   /** A code, a name or part of one (any language), or a country's ISO code. */
@@ -21,10 +21,10 @@ export const CARRIER_COLUMNS: readonly Column<Carrier>[] = [
 
 export async function runCarriers(opts: CarriersOptions, ctx: Context): Promise<number> {
   const [{ loadCarriers }, { describeList }, { searchCarriers }, { printRows }] = await Promise.all([
-    import('../carriers/lookup.js'),
-    import('../carriers/lists.js'),
-    import('../carriers/search.js'),
-    import('../output/render.js'),
+    import('../../carriers/lookup.js'),
+    import('../../carriers/lists.js'),
+    import('../../carriers/search.js'),
+    import('../../output/render.js'),
   ]);
   const { carriers, list } = await loadCarriers(ctx, { refresh: opts.refresh === true });
   const found = searchCarriers(carriers, opts.query);

@@ -2,18 +2,18 @@
 // with --with-key-stdin; never taken from a flag (flags end up in shell history and process lists). It is
 // verified against the service before it is saved.
 
-import type { ApiClient } from '../api/client.js';
-import { AuthenticationError } from '../api/errors.js';
-import { quotaBody, trackListBody } from '../api/bodies.js';
-import type { ApiVersion } from '../api/spec.js';
-import type { QuotaRecord } from '../api/types.js';
-import { maskKey, parseApiKey, parseServiceUrl } from '../config/keys.js';
-import type { Context } from '../context.js';
-import { requestOptions } from '../context-impl.js';
-import { CredentialsError, LOGIN_HINT, UsageError } from '../errors.js';
-import { resolveFormat, printRows } from '../output/render.js';
-import { readAll } from '../stdin.js';
-import { SETTING_COLUMNS, settingRows, settingsObject } from './shared/settings-view.js';
+import type { ApiClient } from '../../api/client.js';
+import { AuthenticationError } from '../../api/errors.js';
+import { quotaBody, trackListBody } from '../../api/bodies.js';
+import type { ApiVersion } from '../../api/spec.js';
+import type { QuotaRecord } from '../../api/types.js';
+import { maskKey, parseApiKey, parseServiceUrl } from '../../config/keys.js';
+import type { Context } from '../../context.js';
+import { requestOptions } from '../../context-impl.js';
+import { CredentialsError, LOGIN_HINT, UsageError } from '../../errors.js';
+import { resolveFormat, printRows } from '../../output/render.js';
+import { readAll } from '../../stdin.js';
+import { SETTING_COLUMNS, settingRows, settingsObject } from '../shared/settings-view.js';
 
 const INVALID_KEY = -18010002;
 
@@ -51,7 +51,7 @@ export async function runAuthLogin(opts: AuthLoginOptions, ctx: Context): Promis
   const keyText = opts.withKeyStdin ? await readAll(ctx.io.stdin) : await ctx.prompter.password('API key');
   const apiKey = parseApiKey(keyText, opts.withKeyStdin ? 'the key on stdin' : 'the key');
 
-  const { createApiClient } = await import('../api/client.js');
+  const { createApiClient } = await import('../../api/client.js');
   // Under the budget of the key being verified: a cron job on it must not get a 429 because of this request.
   const pacer = await ctx.pacer({ baseUrl, apiKey });
   const api = createApiClient({ baseUrl, apiKey, version: s.apiVersion, pacer, ...requestOptions(ctx) });
@@ -68,7 +68,7 @@ export async function runAuthLogin(opts: AuthLoginOptions, ctx: Context): Promis
     await api.close();
   }
 
-  const { openProfileStore } = await import('../config/profiles.js');
+  const { openProfileStore } = await import('../../config/profiles.js');
   const store = openProfileStore(ctx.env);
   store.set(s.profile, { baseUrl, apiVersion: s.apiVersion, apiKey });
   store.setCurrent(s.profile);
@@ -97,7 +97,7 @@ export type AuthLogoutOptions = Record<string, never>;
 
 export async function runAuthLogout(_opts: AuthLogoutOptions, ctx: Context): Promise<number> {
   const s = await ctx.settings();
-  const { openProfileStore } = await import('../config/profiles.js');
+  const { openProfileStore } = await import('../../config/profiles.js');
   const store = openProfileStore(ctx.env);
   if (store.get(s.profile)?.apiKey === undefined) {
     ctx.info(`no API key saved in profile "${s.profile}"`);

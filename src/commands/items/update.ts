@@ -1,9 +1,9 @@
 // trk update: change the tag, extra parameter or translation language of numbers (changeinfo). The flags apply
 // to every row; a file may carry tag, param and lang columns of its own instead.
 
-import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import { inputCarrierResolver, itemResultsPrinter, type ItemSourceOptions } from './shared/items.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { inputCarrierResolver, itemResultsPrinter, type ItemSourceOptions } from './shared.js';
 
 export interface UpdateOptions extends ItemSourceOptions {
   tag?: string | undefined;
@@ -16,7 +16,7 @@ export async function runUpdate(opts: UpdateOptions, ctx: Context): Promise<numb
   if (opts.numbers.length > 0 && opts.tag === undefined && opts.param === undefined && opts.lang === undefined) {
     throw new UsageError('nothing to change', 'give --tag, --param or --lang');
   }
-  const { flagDefaults, runItemCommand } = await import('../items/command.js');
+  const { flagDefaults, runItemCommand } = await import('../../items/command.js');
   return runItemCommand(ctx, {
     operation: 'changeinfo',
     flags: opts,

@@ -1,11 +1,11 @@
 // trk webhook verify | listen: check notifications the service sends to the account's webhook URL.
 
 import { readFile } from 'node:fs/promises';
-import type { Settings } from '../config/settings.js';
-import type { Context } from '../context.js';
-import { CredentialsError, LOGIN_HINT, UsageError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
-import { readBytes } from '../stdin.js';
+import type { Settings } from '../../config/settings.js';
+import type { Context } from '../../context.js';
+import { CredentialsError, LOGIN_HINT, UsageError } from '../../errors.js';
+import { EXIT } from '../../exit-codes.js';
+import { readBytes } from '../../stdin.js';
 
 export interface WebhookVerifyOptions {
   /** File holding the body exactly as received; `-` reads stdin. */
@@ -35,7 +35,7 @@ const NO_KEY_HINT = `signatures are made with the account's API key: ${LOGIN_HIN
  */
 async function signingKey(settings: Settings): Promise<string | undefined> {
   if (settings.sandbox) {
-    const { SANDBOX_KEY } = await import('../sandbox/index.js');
+    const { SANDBOX_KEY } = await import('../../sandbox/index.js');
     return SANDBOX_KEY;
   }
   return settings.apiKey;
@@ -58,7 +58,7 @@ export async function runWebhookVerify(opts: WebhookVerifyOptions, ctx: Context)
   const raw = await readBody(opts.body, ctx);
   const key = await signingKey(await ctx.settings());
   if (!key) throw new CredentialsError('no API key configured', NO_KEY_HINT);
-  const { detectVersion, verifyV1, verifyV2 } = await import('../webhook/verify.js');
+  const { detectVersion, verifyV1, verifyV2 } = await import('../../webhook/verify.js');
   const sign = opts.sign?.trim();
   let rule: 'v1' | 'v2';
   if (opts.v1) rule = 'v1';
@@ -102,7 +102,7 @@ function parseForwardUrl(v: string): string {
 
 /** Runs until Ctrl-C (ctx.signal), then stops cleanly: exit 0. */
 export async function runWebhookListen(opts: WebhookListenOptions, ctx: Context): Promise<number> {
-  const { DEFAULT_LISTEN_PORT, startListener } = await import('../webhook/listen.js');
+  const { DEFAULT_LISTEN_PORT, startListener } = await import('../../webhook/listen.js');
   const port = parsePort(opts.port, DEFAULT_LISTEN_PORT);
   const forwardTo = opts.forwardTo === undefined ? undefined : parseForwardUrl(opts.forwardTo);
   if (opts.path !== undefined && !/^\/?[\x21-\x7e]*$/.test(opts.path)) {
@@ -110,7 +110,7 @@ export async function runWebhookListen(opts: WebhookListenOptions, ctx: Context)
   }
   const key = await signingKey(await ctx.settings());
   if (!key && !opts.skipVerify) throw new CredentialsError('no API key configured', `${NO_KEY_HINT}; or --skip-verify`);
-  const { carrierNames } = await import('../carriers/lookup.js');
+  const { carrierNames } = await import('../../carriers/lookup.js');
   const json = opts.json === true || ctx.global.output === 'json' || ctx.global.output === 'ndjson';
 
   const listener = await startListener({

@@ -1,10 +1,10 @@
 // trk quota: the account's quota record. JSON prints the object as the service sent it.
 
-import { quotaBody } from '../api/bodies.js';
-import type { QuotaRecord } from '../api/types.js';
-import type { Context } from '../context.js';
-import { QUOTA_FIELDS } from '../output/columns.js';
-import { printObject } from '../output/render.js';
+import { quotaBody } from '../../api/bodies.js';
+import type { QuotaRecord } from '../../api/types.js';
+import type { Context } from '../../context.js';
+import { QUOTA_FIELDS } from '../../output/columns.js';
+import { printObject } from '../../output/render.js';
 
 export type QuotaOptions = Record<string, never>;
 

@@ -1,8 +1,8 @@
 // trk register: register tracking numbers for automatic tracking. Costs quota per accepted number (one more
 // with --lang). Flags apply to every row without a value of its own.
 
-import type { Context } from '../context.js';
-import { inputCarrierResolver, itemResultsPrinter, type ItemSourceOptions } from './shared/items.js';
+import type { Context } from '../../context.js';
+import { inputCarrierResolver, itemResultsPrinter, type ItemSourceOptions } from './shared.js';
 
 export interface RegisterOptions extends ItemSourceOptions {
   param?: string | undefined;
@@ -18,7 +18,7 @@ export interface RegisterOptions extends ItemSourceOptions {
 }
 
 export async function runRegister(opts: RegisterOptions, ctx: Context): Promise<number> {
-  const { flagDefaults, runItemCommand } = await import('../items/command.js');
+  const { flagDefaults, runItemCommand } = await import('../../items/command.js');
   return runItemCommand(ctx, {
     operation: 'register',
     flags: opts,

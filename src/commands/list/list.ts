@@ -2,16 +2,16 @@
 // through the pacer, each page handed to the row writer as it arrives, so a list of 100 000 records is never
 // held in memory for JSON, CSV, NDJSON or tab-separated output (a terminal table is printed when complete).
 
-import { trackListBody } from '../api/bodies.js';
-import { LIMITS } from '../api/spec.js';
-import type { TrackListFilter, TrackRecord } from '../api/types.js';
-import type { Context } from '../context.js';
-import { InterruptedError, UsageError } from '../errors.js';
-import { recordColumns } from '../output/columns.js';
-import { toRecordView } from '../output/records.js';
-import { createRowWriter } from '../output/render.js';
-import { tableNames, viewNames } from './shared/names.js';
-import { parseTimeArg } from './shared/time.js';
+import { trackListBody } from '../../api/bodies.js';
+import { LIMITS } from '../../api/spec.js';
+import type { TrackListFilter, TrackRecord } from '../../api/types.js';
+import type { Context } from '../../context.js';
+import { InterruptedError, UsageError } from '../../errors.js';
+import { recordColumns } from '../../output/columns.js';
+import { toRecordView } from '../../output/records.js';
+import { createRowWriter } from '../../output/render.js';
+import { tableNames, viewNames } from '../shared/names.js';
+import { parseTimeArg } from './time.js';
 
 export interface ListOptions {
   status?: string | undefined;
@@ -160,7 +160,7 @@ async function listMany(opts: ListOptions, ctx: Context): Promise<number> {
   await ctx.api();
   const filter = buildListFilter({ ...opts, numbers: undefined }, ctx.now());
   const [{ listManyNumbers }, names, viewOpts] = await Promise.all([
-    import('../items/command.js'),
+    import('../../items/command.js'),
     tableNames(ctx),
     viewNames(ctx, apiVersion),
   ]);

@@ -9,7 +9,7 @@ import type { ItemFlags } from '../../items/command.js';
 import type { CarrierResolver } from '../../items/check.js';
 import { itemColumns } from '../../output/columns.js';
 import { printItemResults } from '../../output/render.js';
-import { tableNames } from './names.js';
+import { tableNames } from '../shared/names.js';
 
 /** Where an item command's numbers come from, and the engine's flags. */
 export interface ItemSourceOptions extends ItemFlags {

@@ -1,10 +1,10 @@
 // trk stop | retrack | delete | push: one operation on each number, with an optional carrier. They differ only
 // in the operation, in delete asking first, and in delete's --ignore-missing, so they share this run function.
 
-import type { NumberCarrierOperation } from '../api/bodies.js';
-import type { Context } from '../context.js';
-import { plural } from '../text.js';
-import { confirmOrRefuse, inputCarrierResolver, itemResultsPrinter, type ItemSourceOptions } from './shared/items.js';
+import type { NumberCarrierOperation } from '../../api/bodies.js';
+import type { Context } from '../../context.js';
+import { plural } from '../../text.js';
+import { confirmOrRefuse, inputCarrierResolver, itemResultsPrinter, type ItemSourceOptions } from './shared.js';
 
 export type ItemAction = 'stop' | 'retrack' | 'delete' | 'push';
 
@@ -24,7 +24,7 @@ export interface ItemActionOptions extends ItemSourceOptions {
 }
 
 export async function runItemAction(action: ItemAction, opts: ItemActionOptions, ctx: Context): Promise<number> {
-  const { flagDefaults, runItemCommand } = await import('../items/command.js');
+  const { flagDefaults, runItemCommand } = await import('../../items/command.js');
   return runItemCommand(ctx, {
     operation: ACTION_OPERATION[action],
     flags: opts,

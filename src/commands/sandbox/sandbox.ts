@@ -1,9 +1,9 @@
 // `trk sandbox start` and `trk sandbox reset`: the service emulator as a foreground process for tests, CI
 // and rehearsals (the way stripe-mock is run), and a way to forget what it holds.
 
-import type { Context } from '../context.js';
-import { TrkError, UsageError } from '../errors.js';
-import type { SandboxOptions } from '../sandbox/index.js';
+import type { Context } from '../../context.js';
+import { TrkError, UsageError } from '../../errors.js';
+import type { SandboxOptions } from '../../sandbox/index.js';
 
 export interface SandboxStartOptions {
   /** 0 or absent = a free port. */
@@ -91,7 +91,7 @@ export async function sandboxOptions(opts: SandboxStartOptions, env: NodeJS.Proc
   }
   set('key', opts.key);
   if (opts.webhook !== undefined) {
-    const { checkWebhookUrl } = await import('../sandbox/index.js');
+    const { checkWebhookUrl } = await import('../../sandbox/index.js');
     try {
       out.webhookUrl = checkWebhookUrl(opts.webhook);
     } catch (err) {
@@ -103,7 +103,7 @@ export async function sandboxOptions(opts: SandboxStartOptions, env: NodeJS.Proc
   }
   set('speed', opts.speed);
   if (opts.state !== false) {
-    const { sandboxStateFile } = await import('../sandbox/index.js');
+    const { sandboxStateFile } = await import('../../sandbox/index.js');
     out.stateFile = opts.state ?? sandboxStateFile(env);
   }
   if (opts.start !== undefined) {
@@ -123,7 +123,7 @@ export async function sandboxOptions(opts: SandboxStartOptions, env: NodeJS.Proc
   set('quotaTotal', whole('quota', opts.quota));
   set('maxTrackDaily', whole('daily-cap', opts.dailyCap));
   if (opts.ipAllow !== undefined) {
-    const { ipMatcher } = await import('../sandbox/index.js');
+    const { ipMatcher } = await import('../../sandbox/index.js');
     try {
       ipMatcher(opts.ipAllow);
     } catch (err) {
@@ -146,7 +146,7 @@ export async function sandboxOptions(opts: SandboxStartOptions, env: NodeJS.Proc
  */
 export async function runSandboxStart(opts: SandboxStartOptions, ctx: Context): Promise<void> {
   const options = await sandboxOptions(opts, ctx.env);
-  const { formatRequestLine, startSandbox } = await import('../sandbox/index.js');
+  const { formatRequestLine, startSandbox } = await import('../../sandbox/index.js');
   const sandbox = await startSandbox({
     ...options,
     onError: (err) => ctx.io.err(`trk: sandbox: ${err instanceof Error ? err.message : String(err)}`),
@@ -191,7 +191,7 @@ function stopRequested(signal: AbortSignal): Promise<void> {
 
 /** Forget every number, the quota used and the simulated clock: the next start is a fresh account. */
 export async function runSandboxReset(opts: SandboxResetOptions, ctx: Context): Promise<void> {
-  const { currentStateHolder, removeStateFile, sandboxStateFile } = await import('../sandbox/index.js');
+  const { currentStateHolder, removeStateFile, sandboxStateFile } = await import('../../sandbox/index.js');
   const path = opts.state ?? sandboxStateFile(ctx.env);
   // A running sandbox would write its state back on its next save: the reset would not hold.
   const holder = await currentStateHolder(path);

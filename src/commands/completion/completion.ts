@@ -3,10 +3,10 @@
 // at run time, for the scripts to call.
 
 import type { Command } from 'commander';
-import { commandSpec } from '../completion/spec.js';
-import { generateCompletion, type Shell } from '../completion/scripts.js';
-import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { commandSpec } from '../../completion/spec.js';
+import { generateCompletion, type Shell } from '../../completion/scripts.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
 
 export interface CompletionOptions {
   shell: Shell;
@@ -27,7 +27,7 @@ export interface CompleteValuesOptions {
 
 export async function runCompleteValues(opts: CompleteValuesOptions, ctx: Context): Promise<number> {
   if (opts.kind !== 'profiles') throw new UsageError(`nothing to complete for "${opts.kind}"`, `use one of: ${COMPLETE_KINDS.join(', ')}`);
-  const { openProfileStore } = await import('../config/profiles.js');
+  const { openProfileStore } = await import('../../config/profiles.js');
   const names = new Set(['sandbox', ...openProfileStore(ctx.env).list()]);
   ctx.io.out([...names].map((n) => `${n}\n`).join(''));
   return 0;

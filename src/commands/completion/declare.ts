@@ -1,0 +1,25 @@
+// Declarations of `trk completion SHELL` and the hidden `trk __complete KIND` the scripts call.
+
+import type { Command as PlainCommand } from 'commander';
+import { Argument, examples, lazy, type BareCommand, type Declare } from '../define.js';
+
+/** The program a command belongs to (fully declared when completion or help runs: see the registry). */
+export function rootOf(cmd: BareCommand): PlainCommand {
+  let at = cmd as unknown as PlainCommand;
+  while (at.parent) at = at.parent;
+  return at;
+}
+
+const completion: Declare = (cmd, invoke) =>
+  cmd
+    .addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh', 'fish'] as const))
+    .addHelpText(
+      'after',
+      examples('trk completion bash > ~/.local/share/bash-completion/completions/trk', 'trk completion fish > ~/.config/fish/completions/trk.fish'),
+    )
+    .action((shell) => lazy(invoke, () => import('./completion.js'), (m, ctx) => m.runCompletion({ shell, program: rootOf(cmd) }, ctx)));
+
+const complete: Declare = (cmd, invoke) =>
+  cmd.argument('<kind>').action((kind) => lazy(invoke, () => import('./completion.js'), (m, ctx) => m.runCompleteValues({ kind }, ctx)));
+
+export const declarations: Readonly<Record<string, Declare>> = { completion, __complete: complete };

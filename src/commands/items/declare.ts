@@ -1,0 +1,204 @@
+// Declarations of the item commands: register, stop, retrack, delete, push, info, change-carrier, update, and
+// realtime. Every one of them but realtime takes its numbers through the item engine (src/items/): as arguments,
+// piped, or from a file, with the same checks, pacing and guarantees, and the same flags.
+
+import type { Command, OptionValues } from '@commander-js/extra-typings';
+import { LANGUAGES, LIMITS, PACKAGE_STATUSES, subStatuses } from '../../api/spec.js';
+import type { Context } from '../../context.js';
+import type { ItemFlags } from '../../items/run.js';
+import { Argument, carrierArg, carrierOption, examples, lazy, maxLength, Option, repeated, type Declare } from '../define.js';
+
+/** The engine's flags, as declared by `withInput` and `remembered`. */
+interface EngineOptions {
+  file?: string;
+  dryRun?: true;
+  rejects?: string;
+  skipInvalid?: true;
+  column?: string[];
+  restart?: true;
+  again?: true;
+}
+
+/** Numbers as arguments, piped, or with -f, and the engine's flags every item command takes. */
+function withInput<A extends unknown[], O extends OptionValues, G extends OptionValues>(c: Command<A, O, G>) {
+  return c
+    .addArgument(new Argument('[numbers...]', 'tracking numbers (or -f FILE, or piped on stdin)'))
+    .addOption(
+      new Option(
+        '-f, --file <file>',
+        "read numbers from a file (- for stdin): CSV or TSV with a header (number, carrier, tag, ...), one number a line, or trk's own JSON/NDJSON output",
+      ),
+    )
+    .addOption(new Option('--dry-run', 'check the input and report requests, time and the quota a run needs; send nothing'))
+    .addOption(new Option('--rejects <file>', 'write rejected and set-aside rows here: the input columns plus input_line, error_code, error_message'))
+    .addOption(new Option('--skip-invalid', 'send the valid rows and set the invalid ones aside (in --rejects FILE, or listed), exit 3'))
+    .addOption(new Option('--column <name=field>', 'read the input column NAME as FIELD, e.g. tracking_no=number (repeatable)').argParser(repeated));
+}
+
+/** Writes over a file or a pipe are remembered: resumed when interrupted, not sent twice when finished. */
+function remembered<A extends unknown[], O extends OptionValues, G extends OptionValues>(c: Command<A, O, G>) {
+  return c
+    .addOption(new Option('--restart', 'start over instead of resuming an interrupted run of the same input'))
+    .addOption(new Option('--again', 'send an input that was fully sent before (runs are remembered, so a re-run does not pay twice)'));
+}
+
+function engineFlags(numbers: string[], o: EngineOptions): ItemFlags {
+  return {
+    numbers,
+    file: o.file,
+    dryRun: o.dryRun,
+    rejects: o.rejects,
+    skipInvalid: o.skipInvalid,
+    columns: o.column,
+    restart: o.restart,
+    again: o.again,
+  };
+}
+
+/** Codes of carrier flags (codes or names), resolved when the command runs: a name needs the carrier list. */
+async function carriers<K extends string>(ctx: Context, flags: Record<K, readonly [string, string | undefined]>) {
+  const { resolveCarrierFlags } = await import('../shared/carrier-args.js');
+  return resolveCarrierFlags(ctx, flags);
+}
+
+const RECORD_CARRIER = 'only the record under this carrier, a code or name (default: every carrier the number is registered with)';
+
+const register: Declare = (cmd, invoke) =>
+  remembered(withInput(cmd))
+    .addOption(carrierOption('carrier code or name (default: detected by the service)'))
+    .option('--param <value>', 'extra tracking parameter some carriers need, e.g. US-10001')
+    .addOption(new Option('--tag <text>', 'your own tag (at most 100 characters)').argParser(maxLength('a tag', LIMITS.tagMaxLength)))
+    .addOption(new Option('--lang <code>', 'translate events into this language (1 extra quota unit)').choices(LANGUAGES))
+    .addOption(new Option('--email <address>', 'customer e-mail for notifications').argParser(maxLength('an e-mail', LIMITS.emailMaxLength)))
+    .addOption(new Option('--final-carrier <carrier>', 'last-mile carrier code or name (postal numbers only)').argParser(carrierArg))
+    .option('--no-auto-detection', 'do not let the service guess the carrier when --carrier is not given')
+    .option('--order-no <text>', 'order number (v2.1)')
+    .option('--order-time <time>', 'order date or time (v2.1)')
+    .addOption(new Option('--remark <text>', 'remark (v2.1, at most 1000 characters)').argParser(maxLength('a remark', LIMITS.remarkMaxLength)))
+    .addHelpText(
+      'after',
+      examples('trk register RR123456789CN --carrier 3011', 'trk register -f numbers.csv --tag batch-7', 'cut -d, -f1 orders.csv | trk register --json'),
+    )
+    .action((numbers, o) =>
+      lazy(invoke, () => import('./register.js'), async (m, ctx) => {
+        const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier], finalCarrier: ['--final-carrier', o.finalCarrier] });
+        return m.runRegister(
+          {
+            ...engineFlags(numbers, o),
+            carrier: codes.carrier,
+            param: o.param,
+            tag: o.tag,
+            lang: o.lang,
+            email: o.email,
+            finalCarrier: codes.finalCarrier,
+            autoDetection: o.autoDetection,
+            orderNo: o.orderNo,
+            orderTime: o.orderTime,
+            remark: o.remark,
+          },
+          ctx,
+        );
+      }),
+    );
+
+/** stop, retrack, delete and push: one operation on each number, with an optional carrier. */
+function action(name: 'stop' | 'retrack' | 'push', example: string): Declare {
+  return (cmd, invoke) =>
+    remembered(withInput(cmd))
+      .addOption(carrierOption(RECORD_CARRIER))
+      .addHelpText('after', examples(example, `trk list --status Exception -o ids | trk ${name}`))
+      .action((numbers, o) =>
+        lazy(invoke, () => import('./actions.js'), async (m, ctx) => {
+          const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] });
+          return m.runItemAction(name, { ...engineFlags(numbers, o), carrier: codes.carrier }, ctx);
+        }),
+      );
+}
+
+const del: Declare = (cmd, invoke) =>
+  remembered(withInput(cmd))
+    .addOption(carrierOption(RECORD_CARRIER))
+    .option('--ignore-missing', 'count a number that is not registered as deleted (exit 0) instead of rejected')
+    .addHelpText('after', examples('trk delete RR123456789CN', 'trk delete -f old.csv --yes', 'trk list --status Expired -o ids | trk delete --yes --ignore-missing'))
+    .action((numbers, o) =>
+      lazy(invoke, () => import('./actions.js'), async (m, ctx) => {
+        const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] });
+        return m.runItemAction('delete', { ...engineFlags(numbers, o), carrier: codes.carrier, ignoreMissing: o.ignoreMissing }, ctx);
+      }),
+    );
+
+const info: Declare = (cmd, invoke) =>
+  withInput(cmd)
+    .addOption(carrierOption('only the record under this carrier (code or name)'))
+    .addOption(new Option('--status <status>', 'show only numbers whose latest main status is this').choices(PACKAGE_STATUSES))
+    .addOption(new Option('--sub-status <sub-status>', 'show only numbers whose latest sub-status is this').choices(subStatuses('v2.1')))
+    .addHelpText(
+      'after',
+      examples('trk info RR123456789CN', 'trk info -f numbers.csv --csv > details.csv', 'trk info -f numbers.csv --sub-status Exception_Lost --json'),
+    )
+    .action((numbers, o) =>
+      lazy(invoke, () => import('./info.js'), async (m, ctx) => {
+        const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] });
+        return m.runInfo({ ...engineFlags(numbers, o), carrier: codes.carrier, status: o.status, subStatus: o.subStatus }, ctx);
+      }),
+    );
+
+const changeCarrier: Declare = (cmd, invoke) =>
+  remembered(withInput(cmd))
+    .addOption(new Option('--to <carrier>', 'new carrier code or name').argParser(carrierArg))
+    .addOption(new Option('--from <carrier>', 'current carrier code or name (needed when the number is registered under several)').argParser(carrierArg))
+    .addOption(new Option('--final-to <carrier>', 'new last-mile carrier code or name').argParser(carrierArg))
+    .addOption(new Option('--final-from <carrier>', 'current last-mile carrier code or name').argParser(carrierArg))
+    .addHelpText('after', examples('trk change-carrier RR123456789CN --to 3011', 'trk change-carrier RR123456789CN --to "Yanwen"'))
+    .action((numbers, o) =>
+      lazy(invoke, () => import('./change-carrier.js'), async (m, ctx) => {
+        const codes = await carriers(ctx, {
+          to: ['--to', o.to],
+          from: ['--from', o.from],
+          finalTo: ['--final-to', o.finalTo],
+          finalFrom: ['--final-from', o.finalFrom],
+        });
+        return m.runChangeCarrier({ ...engineFlags(numbers, o), ...codes }, ctx);
+      }),
+    );
+
+const update: Declare = (cmd, invoke) =>
+  remembered(withInput(cmd))
+    .addOption(carrierOption('only the record under this carrier (code or name)'))
+    .addOption(new Option('--tag <text>', 'new tag').argParser(maxLength('a tag', LIMITS.tagMaxLength)))
+    .option('--param <value>', 'new extra tracking parameter')
+    .addOption(new Option('--lang <code>', 'new translation language').choices(LANGUAGES))
+    .addHelpText('after', examples('trk update RR123456789CN --tag returned-goods', 'trk update -f orders.csv --column order_id=tag'))
+    .action((numbers, o) =>
+      lazy(invoke, () => import('./update.js'), async (m, ctx) => {
+        const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] });
+        return m.runUpdate({ ...engineFlags(numbers, o), carrier: codes.carrier, tag: o.tag, param: o.param, lang: o.lang }, ctx);
+      }),
+    );
+
+const realtime: Declare = (cmd, invoke) =>
+  cmd
+    .argument('<number>', 'tracking number')
+    .addOption(carrierOption('carrier code or name (default: detected by the service)'))
+    .option('--param <value>', 'extra tracking parameter')
+    .addOption(new Option('--final-carrier <carrier>', 'last-mile carrier code or name').argParser(carrierArg))
+    .option('--fresh', 'fetch from the carrier now instead of a result up to 3 hours old (10 quota units instead of 1)')
+    .addHelpText('after', examples('trk realtime RR123456789CN', 'trk realtime RR123456789CN --fresh --yes --json'))
+    .action((number, o) =>
+      lazy(invoke, () => import('./realtime.js'), async (m, ctx) => {
+        const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier], finalCarrier: ['--final-carrier', o.finalCarrier] });
+        return m.runRealtime({ number, carrier: codes.carrier, param: o.param, finalCarrier: codes.finalCarrier, fresh: o.fresh === true }, ctx);
+      }),
+    );
+
+export const declarations: Readonly<Record<string, Declare>> = {
+  register,
+  stop: action('stop', 'trk stop RR123456789CN'),
+  retrack: action('retrack', 'trk retrack RR123456789CN'),
+  delete: del,
+  push: action('push', 'trk push RR123456789CN'),
+  info,
+  'change-carrier': changeCarrier,
+  update,
+  realtime,
+};

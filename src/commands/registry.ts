@@ -1,0 +1,101 @@
+// The command tree, assembled. Every command is listed here once, in the order of `trk --help`, with its summary
+// and the module that declares it (next to its implementation, per noun). Only the command being run is declared
+// in full: `trk stop ...` loads the item declarations and nothing else, and `trk --help` lists the commands from
+// this table alone. `trk help`, completion and the tests ask for the whole tree.
+
+import { Command } from '@commander-js/extra-typings';
+import type { Command as PlainCommand } from 'commander';
+import { GLOBAL_VALUE_FLAGS, globalOptions, type BareCommand, type Declare, type Invoker } from './define.js';
+
+export type { Invoker, Runner } from './define.js';
+
+interface Entry {
+  name: string;
+  summary: string;
+  /** Has subcommands: gets a `help` subcommand worded like trk's own. */
+  group?: true;
+  hidden?: true;
+  declarations: () => Promise<{ declarations: Readonly<Record<string, Declare>> }>;
+}
+
+const items = () => import('./items/declare.js');
+
+export const COMMANDS: readonly Entry[] = [
+  { name: 'register', summary: 'register tracking numbers for automatic tracking (costs quota)', declarations: items },
+  { name: 'stop', summary: 'stop automatic tracking of numbers', declarations: items },
+  { name: 'retrack', summary: 'restart tracking of stopped numbers (once per number)', declarations: items },
+  { name: 'delete', summary: 'delete numbers from the account (irreversible; asks first, or needs --yes)', declarations: items },
+  { name: 'push', summary: 'queue a webhook notification of the current result', declarations: items },
+  { name: 'list', summary: 'list registered numbers, every page (gettracklist)', declarations: () => import('./list/declare.js') },
+  { name: 'info', summary: 'show stored tracking details of numbers (gettrackinfo)', declarations: items },
+  { name: 'quota', summary: 'show the quota of the account', declarations: () => import('./quota/declare.js') },
+  { name: 'realtime', summary: 'fetch current tracking data of one number from the carrier (costs quota)', declarations: items },
+  { name: 'change-carrier', summary: 'change the carrier or last-mile carrier of numbers (at most 5 times each)', declarations: items },
+  { name: 'update', summary: 'change the tag, parameter or translation language of numbers (changeinfo)', declarations: items },
+  { name: 'runs', summary: 'list and forget the runs of files and pipes trk remembers', group: true, declarations: () => import('./runs/declare.js') },
+  { name: 'api', summary: "send a raw request and print the service's answer as JSON", declarations: () => import('./api/declare.js') },
+  { name: 'auth', summary: 'log in, show or remove the stored API key', group: true, declarations: () => import('./auth/declare.js') },
+  { name: 'config', summary: 'read and change settings of the profile', group: true, declarations: () => import('./config/declare.js') },
+  { name: 'sandbox', summary: 'run the service emulator locally', group: true, declarations: () => import('./sandbox/declare.js') },
+  { name: 'carriers', summary: "search the service's carrier list (codes and names)", declarations: () => import('./reference/declare.js') },
+  { name: 'countries', summary: "search the service's country list", declarations: () => import('./reference/declare.js') },
+  {
+    name: 'webhook',
+    summary: 'check notifications the service sends to the webhook URL',
+    group: true,
+    declarations: () => import('./webhook/declare.js'),
+  },
+  {
+    name: 'completion',
+    summary: 'print the completion script for bash, zsh or fish (see the README to install it)',
+    declarations: () => import('./completion/declare.js'),
+  },
+  { name: '__complete', summary: '', hidden: true, declarations: () => import('./completion/declare.js') },
+  { name: 'help', summary: 'show help for a command, or a topic: exit-codes', declarations: () => import('./help/declare.js') },
+];
+
+/** Commands that need the whole tree: help about any command, and the completion scripts. */
+const WHOLE_TREE = new Set(['help', 'completion', '__complete']);
+
+/**
+ * The command an argument list runs (its first word that is not a global option or the value of one), `all`
+ * when that command needs the whole tree, or null for none (`trk`, `trk --help`, `trk --version`).
+ */
+export function commandOf(argv: readonly string[]): string | null {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--') return argv[i + 1] ?? null;
+    if (arg.startsWith('-')) {
+      if (GLOBAL_VALUE_FLAGS.has(arg)) i += 1;
+      continue;
+    }
+    return WHOLE_TREE.has(arg) ? 'all' : arg;
+  }
+  return null;
+}
+
+/**
+ * The program with every command named and described, and `declare` ones declared in full: a command name,
+ * `all` (the default), or null for none.
+ */
+export async function buildProgram(invoke: Invoker, version: string, declare: string | null = 'all'): Promise<PlainCommand> {
+  const program = new Command('trk')
+    .description('Operate a parcel-tracking service account: register, list, inspect, stop, retrack, delete and push tracking numbers.')
+    .version(version, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .helpCommand(false)
+    .showSuggestionAfterError(true)
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false });
+  for (const option of globalOptions()) program.addOption(option);
+  for (const entry of COMMANDS) {
+    const cmd: BareCommand = program.command(entry.name, { hidden: entry.hidden === true }).description(entry.summary);
+    if (entry.group) cmd.helpCommand('help [command]', 'show help for a command');
+    if (declare === 'all' || declare === entry.name) {
+      const { declarations } = await entry.declarations();
+      const fill = declarations[entry.name];
+      if (!fill) throw new Error(`no declaration of ${entry.name}`);
+      fill(cmd, invoke);
+    }
+  }
+  return program as unknown as PlainCommand;
+}
