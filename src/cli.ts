@@ -7,8 +7,8 @@ import { CommanderError, type Command } from 'commander';
 import { buildProgram, commandOf, type Invoker } from './commands/registry.js';
 import type { Context, GlobalOptions } from './context.js';
 import { debugEnabled } from './debug.js';
-import { InterruptedError, TrkError, UsageError } from './errors.js';
-import { EXIT } from './exit-codes.js';
+import { InterruptedError, stopExitCode, TrkError, UsageError } from './errors.js';
+import { EXIT, type ExitCode } from './exit-codes.js';
 import type { IO } from './io.js';
 import type { OutputFormat } from './output/format.js';
 import { sanitizeTerminalText } from './output/sanitize.js';
@@ -46,7 +46,7 @@ const NEEDS_HELP_HINT = new Set([
  * Exit codes and messages for everything a command can throw. `command` is the command line that failed to
  * parse (`trk list`), named in the hint of a usage error.
  */
-export function errorOutcome(err: unknown, opts: { debug?: boolean; aborted?: boolean; command?: string } = {}): ErrorOutcome {
+export function errorOutcome(err: unknown, opts: { debug?: boolean; stopped?: ExitCode; command?: string } = {}): ErrorOutcome {
   if (err instanceof CommanderError) {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return { exitCode: EXIT.ok, line: '' };
     // `trk` or `trk auth` without a subcommand: commander printed the help on stderr already.
@@ -61,8 +61,9 @@ export function errorOutcome(err: unknown, opts: { debug?: boolean; aborted?: bo
     if (opts.debug && err.stack) outcome.detail = causeChain(err);
     return outcome;
   }
-  if (opts.aborted || (err instanceof Error && err.name === 'AbortError')) {
-    return { exitCode: EXIT.interrupted, line: 'interrupted' };
+  if (opts.stopped !== undefined || (err instanceof Error && err.name === 'AbortError')) {
+    const exitCode = opts.stopped ?? EXIT.interrupted;
+    return { exitCode, line: exitCode === EXIT.terminated ? 'terminated' : 'interrupted' };
   }
   const message = err instanceof Error ? err.message : String(err);
   const outcome: ErrorOutcome = { exitCode: EXIT.failure, line: oneLine(message || 'unexpected error') };
@@ -194,7 +195,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
     const debug = debugEnabled(env, global.verbose);
     const outcome = errorOutcome(err, {
       debug,
-      aborted: opts.signal?.aborted === true,
+      ...(opts.signal?.aborted ? { stopped: stopExitCode(opts.signal) } : {}),
       ...(failedCommand === undefined ? {} : { command: failedCommand }),
     });
     if (outcome.line) writeErr(`trk: ${outcome.line}\n`);
@@ -220,22 +221,38 @@ function applyToTree(cmd: Command, fn: (c: Command) => void): void {
 /** The process entry point (bin/trk.js): real streams, Ctrl-C handling, a quiet exit on a closed pipe. */
 export async function main(argv: string[]): Promise<number> {
   const controller = new AbortController();
-  let interrupts = 0;
-  let echoExpected = false;
+  /** A second signal while stopping: quit at once, ending the progress line first so the prompt starts clean. */
+  const quitNow = (code: ExitCode) => {
+    if (process.stderr.isTTY) process.stderr.write('\r\x1b[2K\n');
+    process.exit(code);
+  };
+  // conf's atomic writer (when-exit) also listens for SIGINT and SIGTERM and re-sends the signal to this process
+  // after running its clean-up. That echo arrives right after the first signal and must not count as a second one.
   let firstAt = 0;
-  const onSigint = () => {
-    // conf's atomic writer (when-exit) also listens for SIGINT and re-sends the signal to this process after
-    // running its clean-up. That echo arrives right after the first Ctrl-C and must not count as a second one.
-    if (interrupts === 1 && echoExpected && Date.now() - firstAt < 1000) {
-      echoExpected = false;
-      return;
-    }
-    interrupts += 1;
-    if (interrupts > 1) process.exit(EXIT.interrupted);
+  let echoExpected = false;
+  const isEcho = (): boolean => {
+    if (!echoExpected || Date.now() - firstAt >= 1000) return false;
+    echoExpected = false;
+    return true;
+  };
+  const firstStop = (signal: NodeJS.Signals, note: string, reason: InterruptedError) => {
     firstAt = Date.now();
-    echoExpected = process.listenerCount('SIGINT') > 1;
-    process.stderr.write('\ntrk: interrupting: finishing requests in flight (Ctrl-C again to quit at once)\n');
-    controller.abort(new InterruptedError());
+    echoExpected = process.listenerCount(signal) > 1;
+    process.stderr.write(`\ntrk: ${note}\n`);
+    controller.abort(reason);
+  };
+  const onSigint = () => {
+    if (isEcho()) return;
+    if (controller.signal.aborted) quitNow(EXIT.interrupted);
+    firstStop('SIGINT', 'interrupting: finishing requests in flight (Ctrl-C again to quit at once)', new InterruptedError());
+  };
+  // systemd, `timeout` and Kubernetes stop a process with SIGTERM, then SIGKILL after a grace period: stop as on
+  // Ctrl-C (finish what is in flight, save, summarise), but within a bound of our own.
+  const onSigterm = () => {
+    if (isEcho()) return;
+    if (controller.signal.aborted) quitNow(EXIT.terminated);
+    firstStop('SIGTERM', 'terminated: finishing requests in flight', new InterruptedError('terminated', EXIT.terminated));
+    setTimeout(() => quitNow(EXIT.terminated), TERMINATE_GRACE_MS).unref();
   };
   // `trk list | head`: the reader went away; there is nobody left to tell.
   const onStdoutError = (err: NodeJS.ErrnoException) => {
@@ -243,10 +260,15 @@ export async function main(argv: string[]): Promise<number> {
     throw err;
   };
   process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigterm);
   process.stdout.on('error', onStdoutError);
   try {
     return await runCli(argv, { signal: controller.signal });
   } finally {
     process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigterm);
   }
 }
+
+/** After SIGTERM, requests in flight get this long (their own timeout is 30 s; a supervisor's grace is often 30). */
+const TERMINATE_GRACE_MS = 25_000;

@@ -44,9 +44,14 @@ export function noApiKeyError(): CredentialsError {
   return new CredentialsError('no API key configured', LOGIN_HINT);
 }
 
-/** The user pressed Ctrl-C; work in flight was finished and saved. */
+/** The user pressed Ctrl-C (or the process got SIGTERM); work in flight was finished and saved. */
 export class InterruptedError extends TrkError {
-  constructor(message = 'interrupted') {
-    super(message, { exitCode: EXIT.interrupted });
+  constructor(message = 'interrupted', exitCode: ExitCode = EXIT.interrupted) {
+    super(message, { exitCode });
   }
+}
+
+/** The exit code of a run stopped by `signal`: 143 after SIGTERM, 130 after Ctrl-C. */
+export function stopExitCode(signal: AbortSignal): ExitCode {
+  return signal.reason instanceof InterruptedError ? signal.reason.exitCode : EXIT.interrupted;
 }

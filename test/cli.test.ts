@@ -46,7 +46,8 @@ describe('errorOutcome', () => {
   it('maps unexpected errors to 1 and adds the stack only when debugging', () => {
     expect(errorOutcome(new TypeError('x is undefined'))).toEqual({ exitCode: 1, line: 'x is undefined' });
     expect(errorOutcome(new TypeError('x'), { debug: true }).detail).toMatch(/TypeError: x/);
-    expect(errorOutcome(new Error('aborted'), { aborted: true }).exitCode).toBe(130);
+    expect(errorOutcome(new Error('aborted'), { stopped: 130 })).toEqual({ exitCode: 130, line: 'interrupted' });
+    expect(errorOutcome(new Error('aborted'), { stopped: 143 })).toEqual({ exitCode: 143, line: 'terminated' });
   });
 });
 

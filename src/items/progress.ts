@@ -158,6 +158,15 @@ export function createProgress(io: IO, opts: ProgressOptions): Progress {
     };
     const timer = setInterval(draw, opts.redrawMs ?? 120);
     timer.unref();
+    // A status line written while the bar is up (a wait announced by the client, a warning) takes the bar's
+    // place, and the bar is drawn again below it: the two never share a line.
+    const plainErr = io.err;
+    io.err = (line: string) => {
+      if (drawn) io.stderr.write('\r\x1b[2K');
+      drawn = false;
+      plainErr.call(io, line);
+      draw();
+    };
     return {
       phase(text) {
         phase = text;
@@ -170,6 +179,7 @@ export function createProgress(io: IO, opts: ProgressOptions): Progress {
       },
       stop() {
         clearInterval(timer);
+        io.err = plainErr;
         if (drawn) io.stderr.write('\r\x1b[2K');
         drawn = false;
       },

@@ -22,7 +22,7 @@ import { commandName, doneWord, operationSpec } from '../api/ops.js';
 import { LIMITS, type ApiVersion } from '../api/spec.js';
 import type { ItemResults, QuotaRecord, TrackListFilter } from '../api/types.js';
 import type { Context } from '../context.js';
-import { InterruptedError, UsageError } from '../errors.js';
+import { InterruptedError, stopExitCode, UsageError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { duration, fmt, plural } from '../text.js';
 import type { CarrierResolver } from './check.js';
@@ -177,7 +177,7 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
     }
     reportLayout(ctx, source, op, scan);
     reportProblems(ctx, source, scan, flags);
-    if (ctx.signal.aborted) throw new InterruptedError('interrupted while reading the input; nothing was sent');
+    if (ctx.signal.aborted) throw new InterruptedError('interrupted while reading the input; nothing was sent', stopExitCode(ctx.signal));
 
     const folders = runFolders(state);
     const identity: RunIdentity = {
@@ -218,7 +218,7 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
       return { plan, results: EMPTY, exitCode: scan.problems.count > 0 ? EXIT.failure : EXIT.ok, source: source.kind };
     }
     await opts.confirm?.(plan);
-    if (ctx.signal.aborted) throw new InterruptedError('interrupted before sending; nothing was sent');
+    if (ctx.signal.aborted) throw new InterruptedError('interrupted before sending; nothing was sent', stopExitCode(ctx.signal));
 
     const runtime = await itemRuntime(ctx, opts);
     let journal: Journal | undefined;
@@ -298,7 +298,7 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
       if (result.error !== undefined || (result.interrupted && summary.unsettled > 0)) {
         if (journal) ctx.info('progress is saved: run the same command again to resume');
         if (result.error !== undefined) throw result.error;
-        throw new InterruptedError(`interrupted: ${fmt(summary.unsettled)} of ${fmt(summary.total)} not done`);
+        throw new InterruptedError(`interrupted: ${fmt(summary.unsettled)} of ${fmt(summary.total)} not done`, stopExitCode(ctx.signal));
       }
       if (journal) {
         recordFinished(folders, {

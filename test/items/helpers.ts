@@ -132,7 +132,7 @@ export function textSource(text: string | Buffer, display = 'in.csv'): ItemSourc
   };
 }
 
-export type RunOptions = Omit<ItemRunOptions, 'client' | 'pacer' | 'flags'> & {
+export type RunOptions = Omit<ItemRunOptions, 'flags'> & {
   file?: string;
   numbers?: string[];
   dryRun?: boolean;

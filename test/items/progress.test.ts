@@ -88,6 +88,21 @@ describe('progress', () => {
     p.stop();
   });
 
+  it('a status line written while the bar is up takes its place, and the bar comes back below it', () => {
+    const io = createTestIO({ tty: true, columns: 80 });
+    const p = createProgress(io, { mode: 'bar', label: 'register', ceilingPerSecond: 120, now: () => 0 });
+    p.update({ done: 40, total: 120, rejected: 0 });
+    vi.advanceTimersByTime(200);
+    io.err('network error, resuming in 1 s');
+    const text = io.stderrText();
+    const at = text.indexOf('network error');
+    expect(text.slice(at - 5, at)).toBe('\r\x1b[2K');
+    expect(text.slice(at)).toMatch(/^network error, resuming in 1 s\n\r\x1b\[2Kregister █+░+ 40\/120/);
+    p.stop();
+    io.err('after');
+    expect(io.stderrText().endsWith('\r\x1b[2Kafter\n')).toBe(true);
+  });
+
   it('off a terminal writes a plain line every 30 seconds', () => {
     const io = createTestIO();
     let now = 0;

@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InterruptedError, UsageError } from '../../src/errors.js';
+import type { ApiClient } from '../../src/api/client.js';
+import { InterruptedError, TrkError, UsageError } from '../../src/errors.js';
 import { bulkSandbox, numberList, registrations, runEngine, tempDir, testContext, writeInput, type BulkSandbox, type RunOptions } from './helpers.js';
 
 let env: BulkSandbox | undefined;
@@ -273,5 +274,67 @@ describe('runItems: faults', () => {
     expect(again.io.stderrText()).toContain(`resuming an interrupted run: ${done} done`);
     expectExactlyOnce(e, numbers);
     expect(existsSync(path.join(dir, 'state', 'journals', journals[0] as string))).toBe(false);
+  });
+});
+
+describe('runItems: what an account refusal or a damaged journal leaves', () => {
+  it('quota exhausted in the middle: one line, the refused numbers kept pending, and the next run sends only them', async () => {
+    const { env: e, dir, ctx } = await setup({ quotaTotal: 100 });
+    const numbers = numberList(150);
+    const file = writeInput(dir, 'in.txt', `${numbers.join('\n')}\n`);
+    // The quota read before the run says there is plenty (another process may use it up meanwhile).
+    const plenty: ApiClient = {
+      version: 'v2',
+      call: async (op, body, opts) =>
+        op === 'getquota' ? ({ code: 0, data: { quota_total: 10_000, quota_used: 0, quota_remain: 10_000, today_used: 0, max_track_daily: 0 } } as never) : e.client.call(op, body, opts),
+      close: async () => {},
+    };
+    const err = (await run(ctx, { operation: 'register', file, client: plenty, concurrency: 1 }).catch((x: unknown) => x)) as TrkError;
+    expect(err).toBeInstanceOf(TrkError);
+    expect(err.exitCode).toBe(1);
+    expect(err.toLine()).toBe('the service refused the account: quota exhausted (-18019908): buy more quota in the console, then run the same command again');
+    expect(e.sandbox.account.store.size).toBe(100);
+    const text = ctx.io.stderrText();
+    expect(text).toMatch(/register: 100 of 150 numbers/);
+    expect(text).toMatch(/registered\s+100/);
+    expect(text).toMatch(/not done\s+50/);
+    expect(text).not.toMatch(/rejected/);
+    // More quota, the same command: the 50 left are sent, nothing twice.
+    e.sandbox.setSettings({ quotaTotal: 1000 });
+    const again = testContext({ stateDir: path.join(dir, 'state'), settings: { baseUrl: e.sandbox.url, apiKey: e.sandbox.key } });
+    const report = await run(again, { operation: 'register', file });
+    expect(report.exitCode).toBe(0);
+    expect(report.summary).toMatchObject({ accepted: 150, fromJournal: 100, rejected: 0 });
+    expectExactlyOnce(e, numbers);
+  });
+
+  it('a damaged journal: what it cannot vouch for is looked up before anything is sent again', async () => {
+    const { env: e, dir, ctx } = await setup({ latencyMs: 200 });
+    const numbers = numberList(200);
+    const file = writeInput(dir, 'in.txt', `${numbers.join('\n')}\n`);
+    let settled = 0;
+    const first = await run(ctx, {
+      operation: 'register',
+      file,
+      onItems: () => {
+        settled += 1;
+        if (settled === 2) ctx.abort();
+      },
+    }).catch((x: unknown) => x);
+    expect(first).toBeInstanceOf(InterruptedError);
+    const journals = path.join(dir, 'state', 'journals');
+    const [name] = readdirSync(journals).filter((f) => f.endsWith('.jsonl'));
+    const journal = path.join(journals, name!);
+    // Every done line turned into nonsense of the right shape but the wrong types.
+    writeFileSync(journal, readFileSync(journal, 'utf8').replace(/"t":"done","c":(\d+),"a":\[[^\]]*\]/g, '"t":"done","c":$1,"a":"lost"'));
+    const sends = e.sandbox.state().requests.byOperation['v2/register'] ?? 0;
+    const again = testContext({ stateDir: path.join(dir, 'state'), settings: { baseUrl: e.sandbox.url, apiKey: e.sandbox.key } });
+    const report = await run(again, { operation: 'register', file });
+    expect(report.exitCode).toBe(0);
+    expect(again.io.stderrText()).toMatch(/saved progress of this run is damaged \(line \d+\): what it does not show is looked up/);
+    expect(report.summary?.verified).toBeGreaterThan(0);
+    // Only the chunks the damaged run never reached were sent: 200 numbers are 5 chunks.
+    expect((e.sandbox.state().requests.byOperation['v2/register'] ?? 0) - sends).toBeLessThan(5);
+    expectExactlyOnce(e, numbers);
   });
 });

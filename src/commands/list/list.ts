@@ -6,7 +6,7 @@ import { trackListBody } from '../../api/bodies.js';
 import { LIMITS } from '../../api/spec.js';
 import type { TrackListFilter, TrackRecord } from '../../api/types.js';
 import type { Context } from '../../context.js';
-import { InterruptedError, UsageError } from '../../errors.js';
+import { InterruptedError, stopExitCode, UsageError } from '../../errors.js';
 import { recordColumns } from '../../output/columns.js';
 import { toRecordView } from '../../output/records.js';
 import { createRowWriter } from '../../output/render.js';
@@ -115,7 +115,7 @@ export async function runList(opts: ListOptions, ctx: Context): Promise<number> 
   let total: number | undefined;
   try {
     for (;;) {
-      if (ctx.signal.aborted) throw new InterruptedError();
+      if (ctx.signal.aborted) throw new InterruptedError('interrupted', stopExitCode(ctx.signal));
       // Reading changes nothing on the service, so an interrupt may cut a request short.
       const env = await api.call<TrackRecord>('gettracklist', trackListBody(api.version, { ...filter, page_no: pageNo }), {
         signal: ctx.signal,
