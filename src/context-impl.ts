@@ -10,7 +10,7 @@ import { LIMITS } from './api/spec.js';
 import { debugEnabled } from './debug.js';
 import type { Settings } from './config/settings.js';
 import { requestTimeoutMs } from './config/timeout.js';
-import type { BudgetTarget, Context, GlobalOptions, Prompter } from './context.js';
+import type { BudgetTarget, Context, GlobalOptions, Prompter, WaitDisplay } from './context.js';
 import { noApiKeyError } from './errors.js';
 import type { IO } from './io.js';
 import { sanitizeTerminalText } from './output/sanitize.js';
@@ -36,16 +36,16 @@ function seconds(ms: number): string {
   return `${Math.max(1, Math.round(ms / 1000))} s`;
 }
 
+/** A wait, shown where the command shows it (a progress line), else as a status line. */
+type WaitShower = (reason: WaitReason, ms: number, verb: 'resuming' | 'retrying') => void;
+
 /** What a pacer says when a start first waits for a hold: once per hold, never per request. */
-function holdNotice(info: (line: string) => void): HoldListener {
-  return (ms, reason) => info(`${WAIT_WORDS[reason]}, resuming in ${seconds(ms)}`);
+function holdNotice(show: WaitShower): HoldListener {
+  return (ms, reason) => show(reason, ms, 'resuming');
 }
 
 /** Client callbacks: each request logged for --verbose (never the key, which the log does not carry), waits shown. */
-function requestHooks(
-  debug: (line: string) => void,
-  info: (line: string) => void,
-): Pick<ApiClientOptions, 'onRequest' | 'onWait'> {
+function requestHooks(debug: (line: string) => void, show: WaitShower): Pick<ApiClientOptions, 'onRequest' | 'onWait'> {
   return {
     onRequest: (log) => {
       const attempt = log.attempt > 1 ? ` (attempt ${log.attempt})` : '';
@@ -53,13 +53,18 @@ function requestHooks(
       const items = `${log.items} item${log.items === 1 ? '' : 's'}`;
       debug(`request ${log.operation} ${log.status} ${Math.round(log.ms)} ms ${items}${attempt}${note}`);
     },
-    onWait: (reason, delayMs) => info(`${WAIT_WORDS[reason]}, retrying in ${seconds(delayMs)}`),
+    onWait: (reason, delayMs) => show(reason, delayMs, 'retrying'),
   };
 }
 
 /** What every client of a command run shares: the time limit (--timeout, TRK_TIMEOUT) and the callbacks. */
+/** Waits as status lines: `service unavailable, retrying in 2 s`. */
+function waitLines(info: (line: string) => void): WaitShower {
+  return (reason, ms, verb) => info(`${WAIT_WORDS[reason]}, ${verb} in ${seconds(ms)}`);
+}
+
 export function requestOptions(ctx: Pick<Context, 'env' | 'global' | 'debug' | 'info'>): Pick<ApiClientOptions, 'timeoutMs' | 'onRequest' | 'onWait'> {
-  return { timeoutMs: requestTimeoutMs(ctx.global.timeout, ctx.env), ...requestHooks(ctx.debug, ctx.info) };
+  return { timeoutMs: requestTimeoutMs(ctx.global.timeout, ctx.env), ...requestHooks(ctx.debug, waitLines(ctx.info)) };
 }
 
 export function createContext(opts: ContextOptions): Context {
@@ -106,7 +111,11 @@ export function createContext(opts: ContextOptions): Context {
     return settingsPromise;
   };
 
-  const holds = holdNotice(info);
+  // Waits go where the command shows them (a progress line shows them in place), else on status lines.
+  let waitDisplay: WaitDisplay | undefined;
+  const lines = waitLines(info);
+  const showWait: WaitShower = (reason, ms, verb) => (waitDisplay ? waitDisplay(WAIT_WORDS[reason], ms) : lines(reason, ms, verb));
+  const holds = holdNotice(showWait);
   // Own pace of this process: the sandbox's budget (the embedded emulator lives here), and what reads fall back
   // to when the budget file cannot be used.
   let localPacer: Promise<Pacer> | undefined;
@@ -184,7 +193,8 @@ export function createContext(opts: ContextOptions): Context {
         version: s.apiVersion,
         // After Ctrl-C nothing more starts; requests already on the wire finish.
         pacer: stoppablePacer(budget, signal),
-        ...requestOptions({ env, global, debug, info }),
+        timeoutMs: requestTimeoutMs(global.timeout, env),
+        ...requestHooks(debug, showWait),
       });
       closers.unshift(() => client.close());
       return client;
@@ -206,6 +216,9 @@ export function createContext(opts: ContextOptions): Context {
     now: () => (serviceNow ?? realNow)(),
     info,
     debug,
+    showWaits: (display) => {
+      waitDisplay = display;
+    },
     signal,
     async dispose() {
       // A client still being built (a request started in the background) registers its closers first.

@@ -37,6 +37,9 @@ export interface BudgetTarget {
   apiKey: string;
 }
 
+/** Where a wait is shown: what is waited for, in a few words, and for how long. */
+export type WaitDisplay = (words: string, ms: number) => void;
+
 export interface Context {
   readonly io: IO;
   readonly env: NodeJS.ProcessEnv;
@@ -62,6 +65,11 @@ export interface Context {
   info(line: string): void;
   /** Debug line on stderr with --verbose or TRK_DEBUG=1. */
   debug(line: string): void;
+  /**
+   * Show waits (a hold after a 429, a pause before a retry) somewhere else than as status lines: a progress line
+   * shows them in place. `undefined` puts them back on status lines.
+   */
+  showWaits?(display: WaitDisplay | undefined): void;
   /** Signal that aborts when the user presses Ctrl-C. */
   readonly signal: AbortSignal;
   /** Release what was built (HTTP pools, an embedded sandbox). */

@@ -25,6 +25,8 @@ export interface ProgressCounts {
 }
 
 export interface Progress {
+  /** Redrawn in place on a terminal: waits and messages belong on it rather than on lines of their own. */
+  readonly inPlace: boolean;
   /** What happens before there are counts: shown beside a spinner. */
   phase(text: string): void;
   update(counts: ProgressCounts): void;
@@ -104,7 +106,7 @@ export function cut(text: string, width: number): string {
 }
 
 export function createProgress(io: IO, opts: ProgressOptions): Progress {
-  if (opts.mode === 'none') return { phase() {}, update() {}, waiting() {}, stop() {} };
+  if (opts.mode === 'none') return { inPlace: false, phase() {}, update() {}, waiting() {}, stop() {} };
   const now = opts.now ?? Date.now;
   let started = now();
   let counts: ProgressCounts | undefined;
@@ -168,6 +170,7 @@ export function createProgress(io: IO, opts: ProgressOptions): Progress {
       draw();
     };
     return {
+      inPlace: true,
       phase(text) {
         phase = text;
         draw();
@@ -197,6 +200,7 @@ export function createProgress(io: IO, opts: ProgressOptions): Progress {
   }, opts.lineIntervalMs ?? 30_000);
   timer.unref();
   return {
+    inPlace: false,
     phase(text) {
       phase = text;
     },

@@ -255,6 +255,8 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
       await sink.open();
       const progress = progressFor(`${commandName(op)}`);
       progress.phase('waiting for the first answer');
+      // A bar shows the client's waits in place; status lines between its redraws would only repeat them.
+      if (progress.inPlace) ctx.showWaits?.((words, ms) => progress.waiting(words, Date.now() + ms));
       let first = true;
       let result;
       try {
@@ -287,6 +289,7 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
         });
       } finally {
         progress.stop();
+        ctx.showWaits?.(undefined);
         await sink.close();
       }
       const summary = sink.summary(Date.now() - started);
