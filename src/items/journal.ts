@@ -34,7 +34,6 @@ import {
   readFileSync,
   readSync,
   rmSync,
-  statSync,
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
@@ -43,7 +42,7 @@ import type { RejectedItem } from '../api/types.js';
 import { ensurePrivateDir } from '../config/paths.js';
 import { TrkError } from '../errors.js';
 import type { ItemOperation } from './fields.js';
-import { isAlive } from './process.js';
+import { isAlive, pruneFiles } from './leftovers.js';
 import type { SourceKind } from './source.js';
 
 export const JOURNAL_FORMAT = 2;
@@ -404,20 +403,6 @@ function readText(file: string): string {
 }
 
 function pruneOld(dir: string): void {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
   const cutoff = Date.now() - PRUNE_AFTER_MS;
-  for (const name of names) {
-    if (!name.endsWith('.jsonl')) continue;
-    const file = path.join(dir, name);
-    try {
-      if (statSync(file).mtimeMs < cutoff && !lockOwnerAlive(`${file}.lock`)) rmSync(file, { force: true });
-    } catch {
-      // raced with another process: nothing to do
-    }
-  }
+  pruneFiles(dir, (name, st, file) => name.endsWith('.jsonl') && st.mtimeMs < cutoff && !lockOwnerAlive(`${file}.lock`));
 }

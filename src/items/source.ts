@@ -4,7 +4,7 @@
 // standard input is first copied to a private spool file; arguments are kept as they are.
 
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, createWriteStream, openSync, readdirSync, realpathSync, rmSync, statSync, type Stats } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, openSync, realpathSync, rmSync, statSync, type Stats } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -12,7 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import { ensurePrivateDir } from '../config/paths.js';
 import { TrkError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
-import { isAlive } from './process.js';
+import { isAlive, pruneFiles } from './leftovers.js';
 
 export type SourceKind = 'arguments' | 'stdin' | 'file';
 
@@ -168,23 +168,11 @@ async function headOf(file: string): Promise<string> {
 }
 
 function pruneSpool(dir: string): void {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
   const cutoff = Date.now() - SPOOL_PRUNE_MS;
-  for (const name of names) {
-    const m = /^stdin-(\d+)-/.exec(name);
-    if (!m) continue;
-    const file = path.join(dir, name);
-    try {
-      if (!isAlive(Number(m[1])) || statSync(file).mtimeMs < cutoff) rmSync(file, { force: true });
-    } catch {
-      // raced with its owner: nothing to do
-    }
-  }
+  pruneFiles(dir, (name, st) => {
+    const owner = /^stdin-(\d+)-/.exec(name);
+    return owner !== null && (!isAlive(Number(owner[1])) || st.mtimeMs < cutoff);
+  });
 }
 
 /** Whether `other` names the file whose stat is `st` (hard links and symbolic links included). */

@@ -141,17 +141,8 @@ describe('runs of files and pipes are remembered', () => {
   it('kill -9 in the middle, then the same command: resumed, every number once', async () => {
     const list = numbers(240, 'RK');
     const f = file('killed.txt', `${list.join('\n')}\n`);
-    emu.sandbox.setFaults({ latencyMs: 300 });
-    try {
-      const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), 'register', '-f', f, '--carrier', '3011'], { env: emu.env, stdio: 'ignore' });
-      while (list.filter((n) => registrations(n) > 0).length < 80) await sleep(50);
-      // Let the first answers come back and be journaled; the chunks after them are in flight when it dies.
-      await sleep(400);
-      child.kill('SIGKILL');
-      await new Promise((r) => child.on('close', r));
-    } finally {
-      emu.sandbox.setFaults({ latencyMs: 0 });
-    }
+    // Once the first answers are back and journaled, while the chunks after them are in flight.
+    await stopMidway(['register', '-f', f, '--carrier', '3011'], list, { registered: 80, thenMs: 400, signal: 'SIGKILL' });
     const done = list.filter((n) => registrations(n) > 0).length;
     expect(done).toBeLessThan(240);
     const resumed = await run(['register', '-f', f, '--carrier', '3011']);
@@ -164,19 +155,7 @@ describe('runs of files and pipes are remembered', () => {
   it('SIGTERM finishes what is in flight, saves, summarises and exits 143; the same command resumes', async () => {
     const list = numbers(240, 'RT');
     const input = `${list.join('\n')}\n`;
-    emu.sandbox.setFaults({ latencyMs: 300 });
-    let stderr = '';
-    let code: number | null;
-    try {
-      const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), 'register', '--carrier', '3011'], { env: emu.env, stdio: ['pipe', 'ignore', 'pipe'] });
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-      child.stdin.end(input);
-      while (list.filter((n) => registrations(n) > 0).length < 40) await sleep(50);
-      child.kill('SIGTERM');
-      code = await new Promise((r) => child.on('close', r));
-    } finally {
-      emu.sandbox.setFaults({ latencyMs: 0 });
-    }
+    const { code, stderr } = await stopMidway(['register', '--carrier', '3011'], list, { registered: 40, signal: 'SIGTERM', input });
     expect(code, stderr).toBe(143);
     expect(stderr).toMatch(/register: [\d,]+ of 240 numbers in/);
     expect(stderr).toMatch(/progress is saved: run the same command again to resume/);
@@ -189,15 +168,7 @@ describe('runs of files and pipes are remembered', () => {
   it('an interrupted run with other options, or of a file edited since, is named, not silently started over', async () => {
     const list = numbers(160, 'RO');
     const f = file('options.txt', `${list.join('\n')}\n`);
-    emu.sandbox.setFaults({ latencyMs: 300 });
-    try {
-      const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), 'register', '-f', f, '--carrier', '3011'], { env: emu.env, stdio: 'ignore' });
-      while (list.filter((n) => registrations(n) > 0).length < 40) await sleep(50);
-      child.kill('SIGKILL');
-      await new Promise((r) => child.on('close', r));
-    } finally {
-      emu.sandbox.setFaults({ latencyMs: 0 });
-    }
+    await stopMidway(['register', '-f', f, '--carrier', '3011'], list, { registered: 40, signal: 'SIGKILL' });
     const sends = registerSends();
     const other = await run(['register', '-f', f, '--carrier', '3011', '--tag', 'x']);
     expect(other.code).toBe(2);
@@ -327,6 +298,31 @@ describe('a service that keeps failing', () => {
     expect(parseCsv(runs.stdout).some((x) => x.state === 'interrupted' && x.input === f)).toBe(true);
   });
 });
+
+/**
+ * Runs trk against a slow emulator (300 ms a request) and sends it `signal` once `registered` numbers of `list`
+ * are in the account (and `thenMs` later): what it printed on stderr and how it ended.
+ */
+async function stopMidway(
+  args: string[],
+  list: readonly string[],
+  opts: { registered: number; thenMs?: number; signal: NodeJS.Signals; input?: string },
+): Promise<{ code: number | null; stderr: string }> {
+  emu.sandbox.setFaults({ latencyMs: 300 });
+  try {
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), ...args], { env: emu.env, stdio: ['pipe', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdin.end(opts.input ?? '');
+    while (list.filter((n) => registrations(n) > 0).length < opts.registered) await sleep(50);
+    if (opts.thenMs) await sleep(opts.thenMs);
+    child.kill(opts.signal);
+    const code = await new Promise<number | null>((r) => child.on('close', r));
+    return { code, stderr };
+  } finally {
+    emu.sandbox.setFaults({ latencyMs: 0 });
+  }
+}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,34 @@
+// What runs leave behind: journals of runs never resumed, spool copies of stdin of killed runs. Whether their
+// owner still runs decides whether they may go.
+
+import { readdirSync, rmSync, statSync, type Stats } from 'node:fs';
+import path from 'node:path';
+
+/** Whether another process still runs (its pid is taken over by nobody else we could signal). */
+export function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Remove the files of `dir` that `stale` says may go; a file raced away by its owner is left alone. */
+export function pruneFiles(dir: string, stale: (name: string, stat: Stats, file: string) => boolean): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const file = path.join(dir, name);
+    try {
+      if (stale(name, statSync(file), file)) rmSync(file, { force: true });
+    } catch {
+      // raced with another process: nothing to do
+    }
+  }
+}
