@@ -165,6 +165,25 @@ describe('runs of files and pipes are remembered', () => {
     expectOnce(list);
   });
 
+  it('killed (kill -9 or SIGTERM) at random moments, seeded, and run again each time: every number registered once', async () => {
+    const list = numbers(280, 'RR');
+    const f = file('random-kills.txt', `${list.join('\n')}\n`);
+    const random = mulberry32(20261124);
+    for (let k = 0; k < 4; k++) {
+      const before = list.filter((n) => registrations(n) > 0).length;
+      // Somewhere between the next chunk and a few chunks later, sometimes while a request is on the wire.
+      await stopMidway(['register', '-f', f, '--carrier', '3011'], list, {
+        registered: Math.min(list.length, before + 1 + Math.floor(random() * 80)),
+        thenMs: Math.floor(random() * 300),
+        signal: random() < 0.5 ? 'SIGKILL' : 'SIGTERM',
+      });
+      if (list.every((n) => registrations(n) > 0)) break;
+    }
+    const last = await run(['register', '-f', f, '--carrier', '3011']);
+    expect(last.code, last.stderr).toBe(0);
+    expectOnce(list);
+  });
+
   it('an interrupted run with other options, or of a file edited since, is named, not silently started over', async () => {
     const list = numbers(160, 'RO');
     const f = file('options.txt', `${list.join('\n')}\n`);
@@ -322,6 +341,18 @@ async function stopMidway(
   } finally {
     emu.sandbox.setFaults({ latencyMs: 0 });
   }
+}
+
+/** A small seeded generator, so that "random" moments are the same on every run. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 function sleep(ms: number): Promise<void> {

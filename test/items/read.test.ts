@@ -1,4 +1,4 @@
-import { chmodSync, linkSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -200,6 +200,16 @@ describe('sources', () => {
     expect(src.kind).toBe('stdin');
     expect(src.display).toBe('stdin');
     expect(await src.head()).toBe('number\nRR000000001CN\n');
+    await src.cleanup();
+  });
+
+  it('removes spool copies left by killed runs (their process is gone) when it makes a new one', async () => {
+    const dir = tempDir();
+    const orphan = writeInput(dir, 'stdin-999999999-abc.csv', 'number\n');
+    const mine = writeInput(dir, `stdin-${process.pid}-abc.csv`, 'number\n');
+    const src = await openSource({ numbers: [] }, createTestIO({ stdin: Readable.from(['RR000000001CN\n']) }), dir);
+    expect(existsSync(orphan)).toBe(false);
+    expect(existsSync(mine)).toBe(true);
     await src.cleanup();
   });
 
