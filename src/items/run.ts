@@ -198,7 +198,8 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
     }
     const doneBefore = interrupted.same && !flags.restart ? interrupted.same.doneChunks : undefined;
     const plan = makePlan(op, version, source.display, scan, doneBefore);
-    if (finished && !flags.again) plan.finishedBefore = { finished: finished.finished, counts: finished.counts };
+    // An interrupted run of this very input (say, one sent --again) is resumed rather than called finished.
+    if (finished && !flags.again && !interrupted.same) plan.finishedBefore = { finished: finished.finished, counts: finished.counts };
     if (scan.items > 0 && !plan.finishedBefore) askQuota?.();
 
     if (flags.dryRun) {

@@ -338,3 +338,36 @@ describe('runItems: what an account refusal or a damaged journal leaves', () => 
     expectExactlyOnce(e, numbers);
   });
 });
+
+describe('runItems: remembered runs', () => {
+  it('a finished input is not sent again; an interrupted --again of it is resumed, not called finished', async () => {
+    const { env: e, dir, ctx } = await setup({ latencyMs: 150 });
+    const numbers = numberList(200);
+    const file = writeInput(dir, 'in.txt', `${numbers.join('\n')}\n`);
+    expect((await run(ctx, { operation: 'register', file })).exitCode).toBe(0);
+    const fresh = () => testContext({ stateDir: path.join(dir, 'state'), settings: { baseUrl: e.sandbox.url, apiKey: e.sandbox.key } });
+    const second = fresh();
+    const skipped = await run(second, { operation: 'register', file });
+    expect(skipped.summary).toBeUndefined();
+    expect(second.io.stderrText()).toMatch(/the same input was fully sent by trk register on .* \(200 registered\); nothing was sent: pass --again/);
+    // --again, interrupted after two chunks.
+    const third = fresh();
+    let settled = 0;
+    const cut = await run(third, {
+      operation: 'register',
+      file,
+      again: true,
+      onItems: () => {
+        settled += 1;
+        if (settled === 2) third.abort();
+      },
+    }).catch((x: unknown) => x);
+    expect(cut).toBeInstanceOf(InterruptedError);
+    const fourth = fresh();
+    const resumed = await run(fourth, { operation: 'register', file });
+    expect(resumed.summary?.fromJournal).toBeGreaterThan(0);
+    expect(resumed.summary?.already).toBe(200);
+    expect(fourth.io.stderrText()).toMatch(/resuming an interrupted run/);
+    expectExactlyOnce(e, numbers);
+  });
+});
