@@ -92,7 +92,7 @@ describe('runCli', () => {
     [['list', '--status', 'Lost'], "trk: option '--status <status>' argument 'Lost' is invalid. Allowed choices are"],
     [['list', '--limit', '0'], 'trk: option \'--limit <n>\' argument \'0\' is invalid. --limit must be a positive integer.'],
     [['frobnicate'], "trk: unknown command 'frobnicate'"],
-    [['list', '--json', '--csv'], 'trk: conflicting output formats: json, csv: give one of --json, --csv, --output'],
+    [['list', '--csv', '-o', 'table'], 'trk: conflicting output formats: table, csv: give one of --json, --csv, --output'],
     // An empty filter must not become no filter (every record of the account).
     [['list', '--number', ''], "trk: option '--number <numbers>' argument '' is invalid. give at least one tracking number."],
     [['list', '--number', ' , ,'], 'give at least one tracking number.'],

@@ -34,7 +34,7 @@ export const COMMANDS: readonly Entry[] = [
   { name: 'update', summary: 'change the tag, parameter or translation language of numbers (changeinfo)', declarations: items },
   { name: 'runs', summary: 'list and forget the runs of files and pipes trk remembers', group: true, declarations: () => import('./runs/declare.js') },
   { name: 'api', summary: "send a raw request and print the service's answer as JSON", declarations: () => import('./api/declare.js') },
-  { name: 'auth', summary: 'log in, show or remove the stored API key', group: true, declarations: () => import('./auth/declare.js') },
+  { name: 'auth', summary: 'log in to profiles, switch between them, list, check and remove them', group: true, declarations: () => import('./auth/declare.js') },
   { name: 'config', summary: 'read and change settings of the profile', group: true, declarations: () => import('./config/declare.js') },
   { name: 'sandbox', summary: 'run the service emulator locally', group: true, declarations: () => import('./sandbox/declare.js') },
   { name: 'carriers', summary: "search the service's carrier list (codes and names)", declarations: () => import('./reference/declare.js') },

@@ -1,6 +1,6 @@
 // Declaration of `trk webhook`: check and receive the notifications the service sends.
 
-import { examples, lazy, nonNegativeInt, Option, type Declare } from '../define.js';
+import { examples, lazy, nonNegativeInt, Option, prints, type Declare } from '../define.js';
 
 const webhook: Declare = (cmd, invoke) => {
   cmd
@@ -11,8 +11,8 @@ const webhook: Declare = (cmd, invoke) => {
     .option('--v1', 'apply the v1 rule (the sign is in the body)')
     .addHelpText('after', examples('trk webhook verify --body body.json --sign 3f1c...', 'trk webhook verify --body body.json --v1'))
     .action((o) => lazy(invoke, () => import('./webhook.js'), (m, ctx) => m.runWebhookVerify({ body: o.body, sign: o.sign, v1: o.v1 === true }, ctx)));
-  cmd
-    .command('listen')
+  // One line per notification: for people (table) or one JSON object a line (json, ndjson); no CSV.
+  prints(cmd.command('listen'), ['table', 'json', 'ndjson'])
     .description('receive notifications, verify their signatures and print them (optionally forward them)')
     .addOption(new Option('--port <port>', 'port to listen on').argParser(nonNegativeInt('a port')))
     .option('--host <address>', 'address to listen on')
