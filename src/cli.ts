@@ -195,14 +195,14 @@ export function checkOutputFlags(
   const asked = typeof o.output === 'string' || o.json === true || o.csv === true ? resolveOutputFormat({ ...o, jq: undefined }) : undefined;
   if (formats.length === 0 && (asked !== undefined || typeof o.jq === 'string')) {
     const flag = typeof o.jq === 'string' && asked === undefined ? '--jq' : flagOf(o);
-    throw new UsageError(`${command} prints no data on stdout, so ${flag} does not apply`, `drop ${flag}`);
+    throw new UsageError(`"${command}" prints no data on stdout, so ${flag} does not apply`, `drop ${flag}`);
   }
   if (typeof o.jq === 'string' && !formats.includes('json')) {
-    throw new UsageError(`${command} prints no JSON, so --jq does not apply`, 'drop --jq');
+    throw new UsageError(`"${command}" prints no JSON, so --jq does not apply`, 'drop --jq');
   }
   if (asked !== undefined && !formats.includes(asked)) {
     const choices = formats.map((f) => (f === 'json' ? '--json' : `-o ${f}`)).join(', ');
-    throw new UsageError(`${command} cannot print ${asked}`, `use ${choices}, or drop ${flagOf(o)}`);
+    throw new UsageError(`"${command}" cannot print ${asked}`, `use ${choices}, or drop ${flagOf(o)}`);
   }
 }
 

@@ -17,7 +17,8 @@ const COMPILE_ERROR = 3;
 /** jq's message without its `jq: error (at /dev/stdin:1): ` prefix, the first line only. */
 function jqMessage(stderr: string): string {
   const first = stderr.split('\n').find((l) => l.trim() !== '') ?? 'jq failed';
-  return first.replace(/^jq: error(?: \(at [^)]*\))?: /, '').trim();
+  // A syntax error's first line ends with a colon before the quoted program: the line and column say enough.
+  return first.replace(/^jq: error(?: \(at [^)]*\))?: /, '').trim().replace(/:$/, '');
 }
 
 /** Loads jq and checks that `expr` compiles, without running it (a program could loop forever). */
