@@ -54,6 +54,14 @@ export const COMMANDS: readonly Entry[] = [
   { name: 'help', summary: 'show help for a command, or a topic: exit-codes', declarations: () => import('./help/declare.js') },
 ];
 
+/** What `trk --help` opens with: the first three things a newcomer does. */
+const GETTING_STARTED = `Getting started:
+  trk register RR123456789CN --sandbox   try trk on the built-in emulator: no account needed
+  trk list --sandbox                     ...and see what the sandbox account tracks
+  trk auth login                         save your API key in a profile (it is verified first)
+  trk list                               the numbers your account tracks; "trk help COMMAND" for more
+`;
+
 /** Commands that need the whole tree: help about any command, and the completion scripts. */
 const WHOLE_TREE = new Set(['help', 'completion', '__complete']);
 
@@ -85,7 +93,8 @@ export async function buildProgram(invoke: Invoker, version: string, declare: st
     .helpOption('-h, --help', 'show help')
     .helpCommand(false)
     .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false });
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .addHelpText('before', GETTING_STARTED);
   for (const option of globalOptions()) program.addOption(option);
   for (const entry of COMMANDS) {
     const cmd: BareCommand = program.command(entry.name, { hidden: entry.hidden === true }).description(entry.summary);

@@ -4,6 +4,7 @@
 import { examples, lazy, prints, type Declare } from '../define.js';
 
 const runs: Declare = (cmd, invoke) => {
+  cmd.addHelpText('after', examples('trk runs', 'trk runs forget 3f9c2a1b', 'trk runs forget --all'));
   cmd
     .command('list', { isDefault: true })
     .description('list interrupted and finished runs, newest first')

@@ -17,6 +17,14 @@ const nonNegativeNumber = (what: string) => (value: string): number => {
 };
 
 const sandbox: Declare = (cmd, invoke) => {
+  cmd.addHelpText(
+    'after',
+    examples(
+      'trk list --sandbox                          # any command, against an emulator kept in the state folder',
+      'trk sandbox start --speed 3600 > sandbox.env &',
+      'trk sandbox reset',
+    ),
+  );
   // NAME=value lines by default (env files), or one JSON object.
   prints(cmd.command('start'), ['json', 'ndjson'])
     .description('run the emulator in the foreground until Ctrl-C; prints TRK_BASE_URL, TRK_API_KEY and TRK_RES_URL on stdout')
@@ -91,6 +99,7 @@ const sandbox: Declare = (cmd, invoke) => {
   prints(cmd.command('reset'), [])
     .description('forget every number, the quota used and the clock of the emulator')
     .option('--state <file>', 'state file (default <state dir>/sandbox.json)')
+    .addHelpText('after', examples('trk sandbox reset', 'trk sandbox reset --state ./rehearsal.json'))
     .action((o) => lazy(invoke, () => import('./sandbox.js'), (m, ctx) => m.runSandboxReset(o.state === undefined ? {} : { state: o.state }, ctx)));
 };
 
