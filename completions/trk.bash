@@ -4,48 +4,51 @@ _trk_subcommands() {
   case "$1" in
     '') printf '%s\n' 'register' 'stop' 'retrack' 'delete' 'push' 'list' 'info' 'quota' 'realtime' 'change-carrier' 'update' 'runs' 'api' 'auth' 'config' 'sandbox' 'carriers' 'countries' 'webhook' 'completion' 'help' ;;
     'runs') printf '%s\n' 'list' 'forget' ;;
-    'auth') printf '%s\n' 'login' 'status' 'logout' ;;
-    'config') printf '%s\n' 'get' 'set' 'list' ;;
+    'auth') printf '%s\n' 'login' 'switch' 'list' 'status' 'logout' ;;
+    'config') printf '%s\n' 'get' 'set' 'unset' 'list' ;;
     'sandbox') printf '%s\n' 'start' 'reset' ;;
     'webhook') printf '%s\n' 'verify' 'listen' ;;
   esac
 }
 _trk_options() {
   case "$1" in
-    '') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'register') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '--param' '--tag' '--lang' '--email' '--final-carrier' '--no-auto-detection' '--order-no' '--order-time' '--remark' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'stop') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'retrack') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'delete') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '--ignore-missing' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'push') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'list') printf '%s\n' '--status' '--carrier' '--tracking' '--origin' '--registered-since' '--registered-until' '--tracked-since' '--tracked-until' '--pushed-since' '--pushed-until' '--push-status' '--push-code' '--stopped-since' '--stopped-until' '--number' '--order-by' '--limit' '--page' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'info') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--carrier' '--status' '--sub-status' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'quota') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'realtime') printf '%s\n' '--carrier' '--param' '--final-carrier' '--fresh' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'change-carrier') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--to' '--from' '--final-to' '--final-from' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'update') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '--tag' '--param' '--lang' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'runs') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'runs list') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'runs forget') printf '%s\n' '--all' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'api') printf '%s\n' '-d' '--data' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'auth') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'auth login') printf '%s\n' '--with-key-stdin' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'auth status') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'auth logout') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'config') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'config get') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'config set') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'config list') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'sandbox') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'sandbox start') printf '%s\n' '--port' '--host' '--key' '--webhook' '--speed' '--state' '--no-state' '--start' '--latency' '--jitter' '--failure-rate' '--drop-rate' '--burst-429' '--burst-every' '--burst-for' '--no-retry-after' '--rate-limit' '--quota' '--daily-cap' '--ip-allow' '--disabled' '--no-realtime' '--tick' '--seed' '--numeric-metrics' '--strict-paths' '--log' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'sandbox reset') printf '%s\n' '--state' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'carriers') printf '%s\n' '--refresh' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'countries') printf '%s\n' '--refresh' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'webhook') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'webhook verify') printf '%s\n' '--body' '--sign' '--v1' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'webhook listen') printf '%s\n' '--port' '--host' '--path' '--forward-to' '--save' '--skip-verify' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'completion') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'help') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    '') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'register') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '--param' '--tag' '--lang' '--email' '--final-carrier' '--no-auto-detection' '--order-no' '--order-time' '--remark' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'stop') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'retrack') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'delete') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '--ignore-missing' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'push') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'list') printf '%s\n' '--status' '--carrier' '--tracking' '--origin' '--registered-since' '--registered-until' '--tracked-since' '--tracked-until' '--pushed-since' '--pushed-until' '--push-status' '--push-code' '--stopped-since' '--stopped-until' '--number' '--order-by' '--limit' '--page' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'info') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--carrier' '--status' '--sub-status' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'quota') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'realtime') printf '%s\n' '--carrier' '--param' '--final-carrier' '--fresh' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'change-carrier') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--to' '--from' '--final-to' '--final-from' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'update') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '--tag' '--param' '--lang' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'runs') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'runs list') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'runs forget') printf '%s\n' '--all' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'api') printf '%s\n' '-d' '--data' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'auth') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'auth login') printf '%s\n' '--with-key-stdin' '--activate' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'auth switch') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'auth list') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'auth status') printf '%s\n' '--offline' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'auth logout') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'config') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'config get') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'config set') printf '%s\n' '--create' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'config unset') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'config list') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'sandbox') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'sandbox start') printf '%s\n' '--port' '--host' '--key' '--webhook' '--speed' '--state' '--no-state' '--start' '--latency' '--jitter' '--failure-rate' '--drop-rate' '--burst-429' '--burst-every' '--burst-for' '--no-retry-after' '--rate-limit' '--quota' '--daily-cap' '--ip-allow' '--disabled' '--no-realtime' '--tick' '--seed' '--numeric-metrics' '--strict-paths' '--log' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'sandbox reset') printf '%s\n' '--state' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'carriers') printf '%s\n' '--refresh' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'countries') printf '%s\n' '--refresh' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'webhook') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'webhook verify') printf '%s\n' '--body' '--headers' '--sign' '--v1' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'webhook listen') printf '%s\n' '--port' '--host' '--path' '--forward-to' '--save' '--print' '--skip-verify' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'completion') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'help') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
   esac
 }
 _trk_argument_values() {
@@ -60,6 +63,7 @@ _trk_takes_value() {
     '|--api-version'|\
     '|-o'|\
     '|--output'|\
+    '|--jq'|\
     '|--timeout'|\
     'register|-f'|\
     'register|--file'|\
@@ -79,6 +83,7 @@ _trk_takes_value() {
     'register|--api-version'|\
     'register|-o'|\
     'register|--output'|\
+    'register|--jq'|\
     'register|--timeout'|\
     'stop|-f'|\
     'stop|--file'|\
@@ -90,6 +95,7 @@ _trk_takes_value() {
     'stop|--api-version'|\
     'stop|-o'|\
     'stop|--output'|\
+    'stop|--jq'|\
     'stop|--timeout'|\
     'retrack|-f'|\
     'retrack|--file'|\
@@ -101,6 +107,7 @@ _trk_takes_value() {
     'retrack|--api-version'|\
     'retrack|-o'|\
     'retrack|--output'|\
+    'retrack|--jq'|\
     'retrack|--timeout'|\
     'delete|-f'|\
     'delete|--file'|\
@@ -112,6 +119,7 @@ _trk_takes_value() {
     'delete|--api-version'|\
     'delete|-o'|\
     'delete|--output'|\
+    'delete|--jq'|\
     'delete|--timeout'|\
     'push|-f'|\
     'push|--file'|\
@@ -123,6 +131,7 @@ _trk_takes_value() {
     'push|--api-version'|\
     'push|-o'|\
     'push|--output'|\
+    'push|--jq'|\
     'push|--timeout'|\
     'list|--status'|\
     'list|--carrier'|\
@@ -147,6 +156,7 @@ _trk_takes_value() {
     'list|--api-version'|\
     'list|-o'|\
     'list|--output'|\
+    'list|--jq'|\
     'list|--timeout'|\
     'info|-f'|\
     'info|--file'|\
@@ -160,12 +170,14 @@ _trk_takes_value() {
     'info|--api-version'|\
     'info|-o'|\
     'info|--output'|\
+    'info|--jq'|\
     'info|--timeout'|\
     'quota|--profile'|\
     'quota|--base-url'|\
     'quota|--api-version'|\
     'quota|-o'|\
     'quota|--output'|\
+    'quota|--jq'|\
     'quota|--timeout'|\
     'realtime|--carrier'|\
     'realtime|--param'|\
@@ -175,6 +187,7 @@ _trk_takes_value() {
     'realtime|--api-version'|\
     'realtime|-o'|\
     'realtime|--output'|\
+    'realtime|--jq'|\
     'realtime|--timeout'|\
     'change-carrier|-f'|\
     'change-carrier|--file'|\
@@ -189,6 +202,7 @@ _trk_takes_value() {
     'change-carrier|--api-version'|\
     'change-carrier|-o'|\
     'change-carrier|--output'|\
+    'change-carrier|--jq'|\
     'change-carrier|--timeout'|\
     'update|-f'|\
     'update|--file'|\
@@ -203,24 +217,28 @@ _trk_takes_value() {
     'update|--api-version'|\
     'update|-o'|\
     'update|--output'|\
+    'update|--jq'|\
     'update|--timeout'|\
     'runs|--profile'|\
     'runs|--base-url'|\
     'runs|--api-version'|\
     'runs|-o'|\
     'runs|--output'|\
+    'runs|--jq'|\
     'runs|--timeout'|\
     'runs list|--profile'|\
     'runs list|--base-url'|\
     'runs list|--api-version'|\
     'runs list|-o'|\
     'runs list|--output'|\
+    'runs list|--jq'|\
     'runs list|--timeout'|\
     'runs forget|--profile'|\
     'runs forget|--base-url'|\
     'runs forget|--api-version'|\
     'runs forget|-o'|\
     'runs forget|--output'|\
+    'runs forget|--jq'|\
     'runs forget|--timeout'|\
     'api|-d'|\
     'api|--data'|\
@@ -229,60 +247,91 @@ _trk_takes_value() {
     'api|--api-version'|\
     'api|-o'|\
     'api|--output'|\
+    'api|--jq'|\
     'api|--timeout'|\
     'auth|--profile'|\
     'auth|--base-url'|\
     'auth|--api-version'|\
     'auth|-o'|\
     'auth|--output'|\
+    'auth|--jq'|\
     'auth|--timeout'|\
     'auth login|--profile'|\
     'auth login|--base-url'|\
     'auth login|--api-version'|\
     'auth login|-o'|\
     'auth login|--output'|\
+    'auth login|--jq'|\
     'auth login|--timeout'|\
+    'auth switch|--profile'|\
+    'auth switch|--base-url'|\
+    'auth switch|--api-version'|\
+    'auth switch|-o'|\
+    'auth switch|--output'|\
+    'auth switch|--jq'|\
+    'auth switch|--timeout'|\
+    'auth list|--profile'|\
+    'auth list|--base-url'|\
+    'auth list|--api-version'|\
+    'auth list|-o'|\
+    'auth list|--output'|\
+    'auth list|--jq'|\
+    'auth list|--timeout'|\
     'auth status|--profile'|\
     'auth status|--base-url'|\
     'auth status|--api-version'|\
     'auth status|-o'|\
     'auth status|--output'|\
+    'auth status|--jq'|\
     'auth status|--timeout'|\
     'auth logout|--profile'|\
     'auth logout|--base-url'|\
     'auth logout|--api-version'|\
     'auth logout|-o'|\
     'auth logout|--output'|\
+    'auth logout|--jq'|\
     'auth logout|--timeout'|\
     'config|--profile'|\
     'config|--base-url'|\
     'config|--api-version'|\
     'config|-o'|\
     'config|--output'|\
+    'config|--jq'|\
     'config|--timeout'|\
     'config get|--profile'|\
     'config get|--base-url'|\
     'config get|--api-version'|\
     'config get|-o'|\
     'config get|--output'|\
+    'config get|--jq'|\
     'config get|--timeout'|\
     'config set|--profile'|\
     'config set|--base-url'|\
     'config set|--api-version'|\
     'config set|-o'|\
     'config set|--output'|\
+    'config set|--jq'|\
     'config set|--timeout'|\
+    'config unset|--profile'|\
+    'config unset|--base-url'|\
+    'config unset|--api-version'|\
+    'config unset|-o'|\
+    'config unset|--output'|\
+    'config unset|--jq'|\
+    'config unset|--timeout'|\
     'config list|--profile'|\
     'config list|--base-url'|\
     'config list|--api-version'|\
     'config list|-o'|\
     'config list|--output'|\
+    'config list|--jq'|\
     'config list|--timeout'|\
     'sandbox|--profile'|\
     'sandbox|--base-url'|\
     'sandbox|--api-version'|\
     'sandbox|-o'|\
     'sandbox|--output'|\
+    'sandbox|--jq'|\
     'sandbox|--timeout'|\
     'sandbox start|--port'|\
     'sandbox start|--host'|\
@@ -309,6 +358,7 @@ _trk_takes_value() {
     'sandbox start|--api-version'|\
     'sandbox start|-o'|\
     'sandbox start|--output'|\
+    'sandbox start|--jq'|\
     'sandbox start|--timeout'|\
     'sandbox reset|--state'|\
     'sandbox reset|--profile'|\
@@ -316,32 +366,38 @@ _trk_takes_value() {
     'sandbox reset|--api-version'|\
     'sandbox reset|-o'|\
     'sandbox reset|--output'|\
+    'sandbox reset|--jq'|\
     'sandbox reset|--timeout'|\
     'carriers|--profile'|\
     'carriers|--base-url'|\
     'carriers|--api-version'|\
     'carriers|-o'|\
     'carriers|--output'|\
+    'carriers|--jq'|\
     'carriers|--timeout'|\
     'countries|--profile'|\
     'countries|--base-url'|\
     'countries|--api-version'|\
     'countries|-o'|\
     'countries|--output'|\
+    'countries|--jq'|\
     'countries|--timeout'|\
     'webhook|--profile'|\
     'webhook|--base-url'|\
     'webhook|--api-version'|\
     'webhook|-o'|\
     'webhook|--output'|\
+    'webhook|--jq'|\
     'webhook|--timeout'|\
     'webhook verify|--body'|\
+    'webhook verify|--headers'|\
     'webhook verify|--sign'|\
     'webhook verify|--profile'|\
     'webhook verify|--base-url'|\
     'webhook verify|--api-version'|\
     'webhook verify|-o'|\
     'webhook verify|--output'|\
+    'webhook verify|--jq'|\
     'webhook verify|--timeout'|\
     'webhook listen|--port'|\
     'webhook listen|--host'|\
@@ -353,18 +409,21 @@ _trk_takes_value() {
     'webhook listen|--api-version'|\
     'webhook listen|-o'|\
     'webhook listen|--output'|\
+    'webhook listen|--jq'|\
     'webhook listen|--timeout'|\
     'completion|--profile'|\
     'completion|--base-url'|\
     'completion|--api-version'|\
     'completion|-o'|\
     'completion|--output'|\
+    'completion|--jq'|\
     'completion|--timeout'|\
     'help|--profile'|\
     'help|--base-url'|\
     'help|--api-version'|\
     'help|-o'|\
     'help|--output'|\
+    'help|--jq'|\
     'help|--timeout') return 0 ;;
   esac
   return 1
@@ -452,6 +511,14 @@ _trk_values() {
     'auth login|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'auth login|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
     'auth login|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'auth switch|--profile') trk __complete profiles 2>/dev/null ;;
+    'auth switch|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'auth switch|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'auth switch|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'auth list|--profile') trk __complete profiles 2>/dev/null ;;
+    'auth list|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'auth list|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'auth list|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
     'auth status|--profile') trk __complete profiles 2>/dev/null ;;
     'auth status|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'auth status|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
@@ -472,6 +539,10 @@ _trk_values() {
     'config set|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'config set|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
     'config set|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'config unset|--profile') trk __complete profiles 2>/dev/null ;;
+    'config unset|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'config unset|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'config unset|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
     'config list|--profile') trk __complete profiles 2>/dev/null ;;
     'config list|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'config list|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;

@@ -4,6 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { CommanderError, type Command } from 'commander';
+import { formatsOf } from './commands/define.js';
 import { buildProgram, commandOf, type Invoker } from './commands/registry.js';
 import type { Context, GlobalOptions } from './context.js';
 import { debugEnabled } from './debug.js';
@@ -29,6 +30,64 @@ export interface ErrorOutcome {
   line: string;
   /** Extra lines for --verbose (a stack trace). */
   detail?: string;
+}
+
+/** What `{"error": ...}` holds. */
+export interface ErrorData {
+  /** The service's error code (-18010002), or null when the error is not the service's. */
+  code: number | null;
+  kind: ErrorKind;
+  message: string;
+  hint: string | null;
+  exit_code: number;
+}
+
+/**
+ * The kinds of failure, for scripts to branch on: usage (exit 2), auth (4), rate-limit, network, timeout,
+ * invalid-response (an answer trk cannot read), service (the service refused or failed), interrupted (130),
+ * failure (anything else).
+ */
+export type ErrorKind = 'usage' | 'auth' | 'rate-limit' | 'network' | 'timeout' | 'invalid-response' | 'service' | 'interrupted' | 'failure';
+
+// By class name, so that this module does not load the API's error classes (they are loaded when a request is made).
+const KIND_OF_CLASS: Readonly<Record<string, ErrorKind>> = {
+  RateLimitError: 'rate-limit',
+  NetworkError: 'network',
+  TimeoutError: 'timeout',
+  InvalidResponseError: 'invalid-response',
+  AnswerTooLargeError: 'invalid-response',
+  ServerError: 'service',
+  EndpointNotFoundError: 'service',
+  EnvelopeError: 'service',
+  UnexpectedStatusError: 'service',
+};
+
+function errorKind(err: unknown, exitCode: number): ErrorKind {
+  if (exitCode === EXIT.usage) return 'usage';
+  if (exitCode === EXIT.auth) return 'auth';
+  if (exitCode === EXIT.interrupted) return 'interrupted';
+  const name = err instanceof Error ? err.constructor.name : '';
+  return KIND_OF_CLASS[name] ?? 'failure';
+}
+
+/** The error as data, for `--json` and TRK_ERROR_FORMAT=json: what its line says, in fields. */
+export function errorData(err: unknown, outcome: ErrorOutcome): ErrorData {
+  const hint = err instanceof TrkError && err.hint ? oneLine(err.hint) : null;
+  // The line is `<message>: <hint>`; the message is what comes before the hint.
+  const message = hint !== null && outcome.line.endsWith(`: ${hint}`) ? outcome.line.slice(0, -(hint.length + 2)) : outcome.line;
+  const code = err !== null && typeof err === 'object' && 'serviceCode' in err && typeof err.serviceCode === 'number' ? err.serviceCode : null;
+  return { code, kind: errorKind(err, outcome.exitCode), message, hint, exit_code: outcome.exitCode };
+}
+
+/**
+ * Whether errors are printed as JSON: TRK_ERROR_FORMAT=json or text decides; else JSON when the output asked for
+ * is (--json, -o json, -o ndjson, --jq, or a default output of json), since whoever reads that output is a program.
+ */
+export function errorsAsJson(env: NodeJS.ProcessEnv, o: { output?: unknown; json?: unknown; jq?: unknown }): boolean {
+  const asked = env.TRK_ERROR_FORMAT?.trim().toLowerCase();
+  if (asked === 'json') return true;
+  if (asked === 'text') return false;
+  return o.json === true || o.output === 'json' || o.output === 'ndjson' || typeof o.jq === 'string';
 }
 
 // Commander errors that say what is wrong but not what to do; the help of the command that failed does.
@@ -95,14 +154,53 @@ function causeChain(err: Error): string {
   return parts.join('\n');
 }
 
-/** `--json`, `--csv` and `-o` name one format; asking for two different ones is a usage error. */
-export function resolveOutputFormat(o: { output?: unknown; json?: unknown; csv?: unknown }): OutputFormat | undefined {
+/**
+ * `--json`, `--csv` and `-o` name one format; asking for two different ones is a usage error. `--jq` implies json
+ * (NDJSON too, each line filtered); with a format that is not JSON it is refused.
+ */
+export function resolveOutputFormat(o: { output?: unknown; json?: unknown; csv?: unknown; jq?: unknown }): OutputFormat | undefined {
   const asked = new Set<OutputFormat>();
   if (typeof o.output === 'string') asked.add(o.output as OutputFormat);
   if (o.json === true) asked.add('json');
   if (o.csv === true) asked.add('csv');
   if (asked.size > 1) throw new UsageError(`conflicting output formats: ${[...asked].join(', ')}`, 'give one of --json, --csv, --output');
-  return asked.values().next().value;
+  const format: OutputFormat | undefined = asked.values().next().value;
+  if (typeof o.jq === 'string') {
+    if (format === undefined) return 'json';
+    if (format !== 'json' && format !== 'ndjson') {
+      throw new UsageError(`--jq filters JSON, not ${format}`, `drop ${flagOf(o)}, or drop --jq`);
+    }
+  }
+  return format;
+}
+
+/** The flag that asked for the output format, as typed: `--json`, `--csv` or `-o <format>`. */
+function flagOf(o: { output?: unknown; json?: unknown; csv?: unknown }): string {
+  if (typeof o.output === 'string') return `-o ${o.output}`;
+  return o.csv === true ? '--csv' : '--json';
+}
+
+/**
+ * Refuses an output format the command does not honour, and --jq on a command without JSON output: a flag that
+ * would be ignored is an error (exit 2), before anything runs.
+ */
+export function checkOutputFlags(
+  o: { output?: unknown; json?: unknown; csv?: unknown; jq?: unknown },
+  formats: readonly OutputFormat[],
+  command: string,
+): void {
+  const asked = typeof o.output === 'string' || o.json === true || o.csv === true ? resolveOutputFormat({ ...o, jq: undefined }) : undefined;
+  if (formats.length === 0 && (asked !== undefined || typeof o.jq === 'string')) {
+    const flag = typeof o.jq === 'string' && asked === undefined ? '--jq' : flagOf(o);
+    throw new UsageError(`"${command}" prints no data on stdout, so ${flag} does not apply`, `drop ${flag}`);
+  }
+  if (typeof o.jq === 'string' && !formats.includes('json')) {
+    throw new UsageError(`"${command}" prints no JSON, so --jq does not apply`, 'drop --jq');
+  }
+  if (asked !== undefined && !formats.includes(asked)) {
+    const choices = formats.map((f) => (f === 'json' ? '--json' : `-o ${f}`)).join(', ');
+    throw new UsageError(`"${command}" cannot print ${asked}`, `use ${choices}, or drop ${flagOf(o)}`);
+  }
 }
 
 export function readGlobalOptions(o: Record<string, unknown>): GlobalOptions {
@@ -119,6 +217,7 @@ export function readGlobalOptions(o: Record<string, unknown>): GlobalOptions {
   if (o.color === false) g.color = false;
   if (typeof o.timeout === 'string') g.timeout = o.timeout;
   if (o.rawCsv === true) g.rawCsv = true;
+  if (typeof o.jq === 'string') g.jq = o.jq;
   return g;
 }
 
@@ -149,25 +248,37 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
   const writeOut = (s: string) => (io ? io.out(s) : void process.stdout.write(s));
   const writeErr = (s: string) => (io ? void io.stderr.write(s) : void process.stderr.write(s));
 
+  // The command whose action runs (set by the preAction hook below): what it prints decides which flags apply.
+  let running: Command | undefined;
+
   const invoke: Invoker = async (load) => {
-    global = readGlobalOptions(program!.opts());
+    const flags = program!.opts();
+    global = readGlobalOptions(flags);
+    const formats = formatsOf(running ?? program!);
+    checkOutputFlags(flags, formats, commandPath(running ?? program!));
     // A bad --timeout is refused before anything runs (TRK_TIMEOUT is checked when a request is made).
     if (global.timeout !== undefined) (await import('./config/timeout.js')).requestTimeoutMs(global.timeout, {});
+    // So is a --jq program that does not compile.
+    const jq = global.jq === undefined ? undefined : await (await import('./output/jq.js')).loadJqProgram(global.jq);
     const run = await load();
     if (!io) {
       const { createProcessIO } = await import('./io.js');
       io = createProcessIO({ noColor: global.color === false, rawCsv: global.rawCsv === true, env });
     }
+    const filtered = jq === undefined ? undefined : (await import('./output/jq.js')).jqOutput(io, jq, global.jq!);
     const { createContext } = await import('./context-impl.js');
     const ctx: Context = createContext({
-      io,
+      io: filtered?.io ?? io,
       env,
       global,
       ...(opts.now ? { now: opts.now } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
     try {
+      if (global.output === undefined && formats.length > 0) await applyDefaultOutput(ctx, formats);
       exitCode = (await run(ctx)) ?? EXIT.ok;
+      const failure = filtered?.finish();
+      if (failure) throw failure;
     } finally {
       await ctx.dispose();
     }
@@ -177,6 +288,9 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
     program = await buildProgram(invoke, packageVersion(), commandOf(argv));
     const helpWidth = io?.columns ?? process.stdout.columns ?? 80;
     program.exitOverride(noteFailure(program));
+    program.hook('preAction', (_self, action) => {
+      running = action;
+    });
     program.configureOutput({
       writeOut,
       writeErr,
@@ -198,10 +312,37 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       ...(opts.signal?.aborted ? { stopped: stopExitCode(opts.signal) } : {}),
       ...(failedCommand === undefined ? {} : { command: failedCommand }),
     });
+    if (outcome.line && errorsAsJson(env, { ...lenientFlags(program), ...global })) {
+      const detail = outcome.detail ? { detail: sanitizeTerminalText(outcome.detail) } : {};
+      writeErr(`${JSON.stringify({ error: { ...errorData(err, outcome), ...detail } })}\n`);
+      return outcome.exitCode;
+    }
     if (outcome.line) writeErr(`trk: ${outcome.line}\n`);
     if (outcome.detail) writeErr(`${sanitizeTerminalText(outcome.detail)}\n`);
     return outcome.exitCode;
   }
+}
+
+/** The global flags as far as commander parsed them before failing; nothing when it did not get that far. */
+function lenientFlags(program: Command | undefined): Record<string, unknown> {
+  try {
+    return program?.opts() ?? {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * No format asked for by flag: TRK_OUTPUT, else the profile's `output` setting, when the command honours it (a
+ * default is not a demand: a command that cannot print it keeps its own). Settings that cannot be resolved here
+ * are left for the command to report, if it needs them.
+ */
+async function applyDefaultOutput(ctx: Context, formats: readonly OutputFormat[]): Promise<void> {
+  const fromEnv = ctx.env.TRK_OUTPUT?.trim();
+  // A wrong TRK_OUTPUT is refused even by commands that never read the settings.
+  if (fromEnv) (await import('./config/keys.js')).parseOutputFormat(fromEnv, 'TRK_OUTPUT');
+  const s = await ctx.settings().catch(() => undefined);
+  if (s?.output !== undefined && formats.includes(s.output)) ctx.global.output = s.output;
 }
 
 /** `trk auth login`: the names from the program down to `c`. */

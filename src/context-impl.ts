@@ -10,8 +10,7 @@ import { LIMITS } from './api/spec.js';
 import { debugEnabled } from './debug.js';
 import type { Settings } from './config/settings.js';
 import { requestTimeoutMs } from './config/timeout.js';
-import type { BudgetTarget, Context, GlobalOptions, Prompter, WaitDisplay } from './context.js';
-import { noApiKeyError } from './errors.js';
+import type { BudgetTarget, Context, GlobalOptions, Prompter, SettingsOptions, WaitDisplay } from './context.js';
 import type { IO } from './io.js';
 import { sanitizeTerminalText } from './output/sanitize.js';
 import { createPrompter } from './prompter.js';
@@ -89,7 +88,7 @@ export function createContext(opts: ContextOptions): Context {
     if (debugOn) io.err(io.colorErr.dim(sanitizeTerminalText(line)));
   };
 
-  const settings = (): Promise<Settings> => {
+  const resolved = (): Promise<Settings> => {
     settingsPromise ??= (async () => {
       const [{ resolveSettings }, { openProfileStore }] = await Promise.all([
         import('./config/settings.js'),
@@ -103,12 +102,17 @@ export function createContext(opts: ContextOptions): Context {
           ...(global.baseUrl === undefined ? {} : { baseUrl: global.baseUrl }),
           ...(global.apiVersion === undefined ? {} : { apiVersion: global.apiVersion }),
           ...(global.sandbox ? { sandbox: true } : {}),
+          ...(global.output === undefined ? {} : { output: global.output }),
         },
         env,
         store,
       });
     })();
     return settingsPromise;
+  };
+  const settings = async (opts: SettingsOptions = {}): Promise<Settings> => {
+    const s = await resolved();
+    return opts.newProfile ? s : (await import('./config/profile-rules.js')).checkKnownProfile(s);
   };
 
   // Waits go where the command shows them (a progress line shows them in place), else on status lines.
@@ -181,7 +185,7 @@ export function createContext(opts: ContextOptions): Context {
         serviceNow = sandbox.now;
         debug(sandbox.remote ? `sandbox: the running sandbox at ${sandbox.url}` : `sandbox: embedded emulator at ${sandbox.url}`);
       }
-      if (!apiKey) throw noApiKeyError();
+      if (!apiKey) throw (await import('./config/profile-rules.js')).missingKeyError(s);
       const [{ createApiClient }, { stoppablePacer }, budget] = await Promise.all([
         import('./api/client.js'),
         import('./api/pacer.js'),

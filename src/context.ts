@@ -12,6 +12,8 @@ export interface Prompter {
   input(message: string, defaultValue?: string): Promise<string>;
   /** Masked input, for the API key. */
   password(message: string): Promise<string>;
+  /** One of `choices` (arrow keys), starting at `defaultValue`. */
+  select(message: string, choices: readonly { value: string; description?: string }[], defaultValue?: string): Promise<string>;
 }
 
 /** Options every command accepts (see src/cli.ts). */
@@ -29,6 +31,8 @@ export interface GlobalOptions {
   timeout?: string;
   /** `--raw-csv`: write CSV cells as received, without neutralising formulas (src/output/csv-cell.ts). */
   rawCsv?: boolean;
+  /** `--jq <expr>`: the JSON output filtered by a jq program (src/output/jq.ts); implies output json. */
+  jq?: string;
 }
 
 /** Where a key is used: the rate budget belongs to the key at an address. */
@@ -40,12 +44,20 @@ export interface BudgetTarget {
 /** Where a wait is shown: what is waited for, in a few words, and for how long. */
 export type WaitDisplay = (words: string, ms: number) => void;
 
+export interface SettingsOptions {
+  /** The profile may be one not saved yet: `trk auth login` and `trk config set --create` create it. */
+  newProfile?: boolean;
+}
+
 export interface Context {
   readonly io: IO;
   readonly env: NodeJS.ProcessEnv;
   readonly global: GlobalOptions;
-  /** Resolved settings (flag > environment > profile > default), with where each came from. */
-  settings(): Promise<Settings>;
+  /**
+   * Resolved settings (flag > environment > profile > default), with where each came from. A profile name that
+   * is not saved is a usage error listing the saved ones (src/config/profile-rules.ts), unless `newProfile`.
+   */
+  settings(opts?: SettingsOptions): Promise<Settings>;
   /** The API client for the resolved settings; throws CredentialsError when no key is configured. */
   api(): Promise<ApiClient>;
   /**

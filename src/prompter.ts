@@ -32,5 +32,10 @@ export function createPrompter(io: IO, signal?: AbortSignal): Prompter {
       const { password } = await import('@inquirer/prompts');
       return ask(() => password({ message, mask: '*', validate: (v) => v.trim() !== '' || 'the key cannot be empty' }, context()));
     },
+    async select(message, choices, defaultValue) {
+      const { select } = await import('@inquirer/prompts');
+      const options = choices.map((c) => ({ value: c.value, name: c.value, ...(c.description === undefined ? {} : { description: c.description }) }));
+      return ask(() => select({ message, choices: options, ...(defaultValue === undefined ? {} : { default: defaultValue }) }, context()));
+    },
   };
 }

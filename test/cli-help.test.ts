@@ -38,12 +38,24 @@ describe('--help', () => {
 
   it('covers every command', () => {
     expect(paths.map((p) => p.join(' '))).toEqual(
-      expect.arrayContaining(['register', 'stop', 'retrack', 'delete', 'push', 'list', 'info', 'quota', 'realtime', 'change-carrier', 'update', 'api', 'auth login', 'auth status', 'auth logout', 'config get', 'config set', 'config list', 'sandbox start', 'sandbox reset', 'help']),
+      expect.arrayContaining(['register', 'stop', 'retrack', 'delete', 'push', 'list', 'info', 'quota', 'realtime', 'change-carrier', 'update', 'api', 'auth login', 'auth switch', 'auth list', 'auth status', 'auth logout', 'config get', 'config set', 'config unset', 'config list', 'sandbox start', 'sandbox reset', 'help']),
     );
   });
 });
 
 describe('examples', () => {
+  it.each(paths.filter((p) => p[0] !== '__complete').map((p) => [p.join(' '), p] as const))('trk %s --help shows examples', async (_name, path) => {
+    const text = await help(path);
+    const examples = text.slice(text.indexOf('\nExamples:\n'));
+    expect(text).toContain('\nExamples:\n');
+    // Each example is a trk command line (a shell loop or a pipe may start it).
+    expect(examples.split('\n').slice(2).filter((l) => l.startsWith('  ')).length).toBeGreaterThan(0);
+  });
+
+  it('trk --help opens with getting started', async () => {
+    expect(await help([])).toMatch(/^Getting started:\n/);
+  });
+
   it('sandbox start: the lines after the start hand its settings to trk (sourced and exported)', async () => {
     const text = await help(['sandbox', 'start']);
     const example = text.slice(text.indexOf('Examples:')).split('\n').slice(1).map((l) => l.trim()).filter(Boolean);

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { AuthenticationError, NetworkError } from '../src/api/errors.js';
-import { errorOutcome, readGlobalOptions, resolveOutputFormat, runCli } from '../src/cli.js';
+import { AuthenticationError, NetworkError, RateLimitError } from '../src/api/errors.js';
+import { checkOutputFlags, errorData, errorOutcome, errorsAsJson, readGlobalOptions, resolveOutputFormat, runCli } from '../src/cli.js';
 import { CredentialsError, InterruptedError, UsageError } from '../src/errors.js';
 import { createTestIO } from '../src/io.js';
 
@@ -93,7 +93,7 @@ describe('runCli', () => {
     [['list', '--status', 'Lost'], "trk: option '--status <status>' argument 'Lost' is invalid. Allowed choices are"],
     [['list', '--limit', '0'], 'trk: option \'--limit <n>\' argument \'0\' is invalid. --limit must be a positive integer.'],
     [['frobnicate'], "trk: unknown command 'frobnicate'"],
-    [['list', '--json', '--csv'], 'trk: conflicting output formats: json, csv: give one of --json, --csv, --output'],
+    [['list', '--csv', '-o', 'table'], 'trk: conflicting output formats: table, csv: give one of --json, --csv, --output'],
     // An empty filter must not become no filter (every record of the account).
     [['list', '--number', ''], "trk: option '--number <numbers>' argument '' is invalid. give at least one tracking number."],
     [['list', '--number', ' , ,'], 'give at least one tracking number.'],
@@ -158,5 +158,70 @@ describe('runCli', () => {
     const r = await cli(['help', 'auth', 'login']);
     expect(r.code).toBe(0);
     expect(r.out).toContain('Usage: trk auth login');
+  });
+});
+
+describe('output flags', () => {
+  it('--jq implies json, goes with ndjson, and is refused with csv or table', () => {
+    expect(resolveOutputFormat({ jq: '.' })).toBe('json');
+    expect(resolveOutputFormat({ jq: '.', output: 'ndjson' })).toBe('ndjson');
+    expect(() => resolveOutputFormat({ jq: '.', csv: true })).toThrow('--jq filters JSON, not csv');
+    expect(() => resolveOutputFormat({ jq: '.', output: 'table' })).toThrow('--jq filters JSON, not table');
+  });
+
+  it('a format the command does not print is refused, naming the flag as typed and the formats it has', () => {
+    const refusal = (o: Record<string, unknown>, formats: Parameters<typeof checkOutputFlags>[1]) => {
+      try {
+        checkOutputFlags(o, formats, 'trk x');
+      } catch (err) {
+        return (err as UsageError).toLine();
+      }
+      return undefined;
+    };
+    expect(refusal({ csv: true }, ['json', 'ndjson'])).toBe('"trk x" cannot print csv: use --json, -o ndjson, or drop --csv');
+    expect(refusal({ output: 'table' }, ['json'])).toBe('"trk x" cannot print table: use --json, or drop -o table');
+    expect(refusal({ json: true }, [])).toBe('"trk x" prints no data on stdout, so --json does not apply: drop --json');
+    expect(refusal({ jq: '.' }, [])).toBe('"trk x" prints no data on stdout, so --jq does not apply: drop --jq');
+    expect(refusal({ jq: '.' }, ['table'])).toBe('"trk x" prints no JSON, so --jq does not apply: drop --jq');
+    expect(refusal({ output: 'ndjson' }, ['json', 'ndjson'])).toBeUndefined();
+    expect(refusal({}, [])).toBeUndefined();
+  });
+});
+
+describe('errors as JSON', () => {
+  it('when JSON output is asked for, unless TRK_ERROR_FORMAT says otherwise', () => {
+    expect(errorsAsJson({}, { json: true })).toBe(true);
+    expect(errorsAsJson({}, { output: 'ndjson' })).toBe(true);
+    expect(errorsAsJson({}, { jq: '.' })).toBe(true);
+    expect(errorsAsJson({}, { output: 'csv' })).toBe(false);
+    expect(errorsAsJson({ TRK_ERROR_FORMAT: 'json' }, {})).toBe(true);
+    expect(errorsAsJson({ TRK_ERROR_FORMAT: 'TEXT' }, { json: true })).toBe(false);
+  });
+
+  it('code, kind, message and hint apart; the line says the same', () => {
+    const auth = new AuthenticationError({ operation: 'getquota', httpStatus: 401, serviceCode: -18010002 });
+    expect(errorData(auth, errorOutcome(auth))).toEqual({
+      code: -18010002,
+      kind: 'auth',
+      message: 'invalid API key (-18010002)',
+      hint: 'run "trk auth login" or set TRK_API_KEY',
+      exit_code: 4,
+    });
+    const usage = new UsageError('bad', 'fix it');
+    expect(errorData(usage, errorOutcome(usage))).toEqual({ code: null, kind: 'usage', message: 'bad', hint: 'fix it', exit_code: 2 });
+    const limited = new RateLimitError({ operation: 'getquota' });
+    expect(errorData(limited, errorOutcome(limited)).kind).toBe('rate-limit');
+    const net = new NetworkError({ operation: 'getquota', host: '127.0.0.1:9', delivery: 'not-sent' });
+    expect(errorData(net, errorOutcome(net)).kind).toBe('network');
+    expect(errorData(new TypeError('x'), errorOutcome(new TypeError('x')))).toMatchObject({ kind: 'failure', hint: null, exit_code: 1 });
+  });
+
+  it('runCli prints one JSON object on stderr and nothing on stdout', async () => {
+    const r = await cli(['list', '--json', '--limit', '0']);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(JSON.parse(r.err)).toMatchObject({ error: { kind: 'usage', exit_code: 2, code: null } });
+    const text = await cli(['list', '--json', '--limit', '0'], { TRK_ERROR_FORMAT: 'text' });
+    expect(text.err).toMatch(/^trk: option '--limit <n>'/);
   });
 });

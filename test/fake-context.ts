@@ -15,7 +15,9 @@ export function fakeSettings(version: ApiVersion, apiKey: string | undefined): S
     apiKey,
     resUrl: 'http://127.0.0.1:9',
     sandbox: false,
-    sources: { profile: 'default', baseUrl: 'default', apiVersion: 'default', apiKey: 'env', resUrl: 'default' },
+    output: undefined,
+    savedProfiles: [],
+    sources: { profile: 'default', baseUrl: 'default', apiVersion: 'default', apiKey: 'env', resUrl: 'default', output: 'default' },
   };
 }
 
@@ -24,6 +26,7 @@ export const refusingPrompter: Prompter = {
   confirm: async () => false,
   input: async () => '',
   password: async () => '',
+  select: async (_message, choices, defaultValue) => defaultValue ?? choices[0]?.value ?? '',
 };
 
 /** A Context of the given parts and the shared rest. */

@@ -1,7 +1,11 @@
 // The service's reference lists (`{res_url}/asset/carrier/info/...`), fetched once and kept in the cache
 // folder with the time they were fetched. A copy older than STALE_AFTER_MS is refetched; when that fails (offline,
 // service down) the old copy is used with a warning, since an old list beats none.
+//
+// Each copy is kept under its URL (a file per list and res URL) and is only ever read for that URL: a sandbox's
+// lists, or a staging host's, never answer for the real service, offline or not.
 
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatSeconds } from '../api/errors.js';
@@ -69,22 +73,37 @@ export function listUrl(resUrl: string, name: ListName): string {
   return `${resUrl.replace(/\/+$/, '')}${listPath(name)}`;
 }
 
-function cachePath(cacheDir: string, name: ListName): string {
-  return join(cacheDir, LISTS[name].file);
+/**
+ * The cache file of a list fetched from `url`: `apicarrier.all.<host>-<hash of the URL>.json`, the host for
+ * whoever looks into the folder, the hash so that two res URLs on one host (or ports) never share a file.
+ */
+export function cachePath(cacheDir: string, name: ListName, url: string): string {
+  let host = 'list';
+  try {
+    host = new URL(url).host.replace(/[^A-Za-z0-9.-]/g, '_');
+  } catch {
+    // an address that is not a URL still gets a file of its own, by its hash
+  }
+  const id = createHash('sha256').update(url).digest('hex').slice(0, 16);
+  return join(cacheDir, LISTS[name].file.replace(/\.json$/, `.${host}-${id}.json`));
 }
 
-/** The cached copy, whatever its age, or undefined when there is none (or it is unreadable). No network. */
-export async function readCachedList(cacheDir: string, name: ListName): Promise<LoadedList | undefined> {
+/**
+ * The copy cached from `url` (listUrl), whatever its age, or undefined when there is none (or it is unreadable).
+ * No network.
+ */
+export async function readCachedList(cacheDir: string, name: ListName, url: string): Promise<LoadedList | undefined> {
   let text: string;
   try {
-    text = await readFile(cachePath(cacheDir, name), 'utf8');
+    text = await readFile(cachePath(cacheDir, name, url), 'utf8');
   } catch {
     return undefined;
   }
   try {
     const c = JSON.parse(text) as Partial<CacheFile>;
     const fetchedAt = Date.parse(String(c.fetched_at));
-    if (!Array.isArray(c.items) || typeof c.url !== 'string' || Number.isNaN(fetchedAt)) return undefined;
+    // The URL inside is checked too: a file copied by hand from another host is not taken for this one.
+    if (!Array.isArray(c.items) || c.url !== url || Number.isNaN(fetchedAt)) return undefined;
     return { name, items: c.items, url: c.url, fetchedAt, origin: 'cache' };
   } catch {
     return undefined; // a damaged cache file is refetched and overwritten
@@ -93,7 +112,7 @@ export async function readCachedList(cacheDir: string, name: ListName): Promise<
 
 async function writeCache(cacheDir: string, list: LoadedList): Promise<void> {
   await mkdir(cacheDir, { recursive: true });
-  const file = cachePath(cacheDir, list.name);
+  const file = cachePath(cacheDir, list.name, list.url);
   const body: CacheFile = { url: list.url, fetched_at: new Date(list.fetchedAt).toISOString(), items: list.items };
   // Write then rename, so a reader never sees half a file.
   const tmp = `${file}.${process.pid}.tmp`;
@@ -144,10 +163,9 @@ async function fetchList(url: string, opts: LoadListOptions): Promise<unknown[]>
 /** A list from the cache when fresh, else from the service (then cached); an old copy when fetching fails. */
 export async function loadList(name: ListName, opts: LoadListOptions): Promise<LoadedList> {
   const url = listUrl(opts.resUrl, name);
-  const cached = await readCachedList(opts.cacheDir, name);
+  const cached = await readCachedList(opts.cacheDir, name, url);
   const maxAge = opts.maxAgeMs ?? STALE_AFTER_MS;
-  // A copy from another res-url (the setting changed) counts as stale.
-  if (cached && !opts.refresh && cached.url === url && opts.now() - cached.fetchedAt < maxAge) return cached;
+  if (cached && !opts.refresh && opts.now() - cached.fetchedAt < maxAge) return cached;
   let items: unknown[];
   try {
     items = await fetchList(url, opts);

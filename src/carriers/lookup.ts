@@ -6,14 +6,13 @@
 //
 // With --sandbox (settings.sandbox) both lists are the emulator's: the service's lists shipped with trk (data/,
 // src/sandbox/reference-lists.ts), read in this process when a name or a code needs them: no network, whatever
-// res-url says. They are never cached: reading them costs no more than reading a cache file, and a cache shared
-// with the real lists (one file per list) would let sandbox names leak into normal runs or wipe the real copy. So
-// a sandbox run neither reads nor writes the real lists' cache.
+// res-url says. They are never cached: reading them costs no more than reading a cache file. So a sandbox run
+// neither reads nor writes the lists' cache, and the cache answers only for the URL each copy came from (lists.ts).
 
 import { cacheDir } from '../config/paths.js';
 import { requestTimeoutMs } from '../config/timeout.js';
 import type { Context } from '../context.js';
-import { loadList, readCachedList, type ListName, type LoadedList } from './lists.js';
+import { listUrl, loadList, readCachedList, type ListName, type LoadedList } from './lists.js';
 import { countryIsoByKey, parseCarriers, parseCountries, type Carrier, type Country } from './parse.js';
 import { resolveCarrier, type ResolveOptions } from './search.js';
 
@@ -28,9 +27,11 @@ async function sandboxList(ctx: Context, name: ListName): Promise<LoadedList | u
   return { name, items: await sandboxReferenceList(name), url: 'sandbox', fetchedAt: ctx.now(), origin: 'sandbox' };
 }
 
-/** A cached copy (any age, no network), or the sandbox's list under --sandbox. */
+/** The copy cached from the res URL in use (any age, no network), or the sandbox's list under --sandbox. */
 async function cachedList(ctx: Context, name: ListName): Promise<LoadedList | undefined> {
-  return (await sandboxList(ctx, name)) ?? (await readCachedList(cacheDir(ctx.env), name));
+  const sandbox = await sandboxList(ctx, name);
+  if (sandbox) return sandbox;
+  return readCachedList(cacheDir(ctx.env), name, listUrl((await ctx.settings()).resUrl, name));
 }
 
 async function load(ctx: Context, name: ListName, opts: LoadOptions): Promise<LoadedList> {

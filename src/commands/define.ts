@@ -6,7 +6,7 @@
 import { Argument, InvalidArgumentError, Option, type Command } from '@commander-js/extra-typings';
 import { API_VERSIONS } from '../api/spec.js';
 import type { Context } from '../context.js';
-import { OUTPUT_FORMATS } from '../output/format.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../output/format.js';
 
 /** What a command does once its options are parsed: returns the exit code (undefined = 0). */
 export type Runner = (ctx: Context) => Promise<number | void>;
@@ -40,6 +40,7 @@ export function globalOptions() {
     new Option('-o, --output <format>', 'output format (default: table on a terminal, tab-separated when piped)').choices(OUTPUT_FORMATS),
     new Option('--json', 'same as --output json'),
     new Option('--csv', 'same as --output csv'),
+    new Option('--jq <expr>', "filter the JSON output with a jq program, e.g. '.[].number' (implies --json; strings print raw)"),
     new Option('-q, --quiet', 'no status lines on stderr'),
     new Option('-v, --verbose', 'log each request on stderr (also TRK_DEBUG=1)'),
     new Option('-y, --yes', 'answer yes to confirmations (needed to delete or pay for --fresh without a terminal)'),
@@ -53,7 +54,26 @@ export function globalOptions() {
 }
 
 /** Flags of global options that take a value: what `commandOf` skips to find the command in argv. */
-export const GLOBAL_VALUE_FLAGS: ReadonlySet<string> = new Set(['--profile', '--base-url', '--api-version', '-o', '--output', '--timeout']);
+export const GLOBAL_VALUE_FLAGS: ReadonlySet<string> = new Set(['--profile', '--base-url', '--api-version', '-o', '--output', '--timeout', '--jq']);
+
+// ---- what a command prints ----
+
+const PRINTS = new WeakMap<object, readonly OutputFormat[]>();
+
+/**
+ * Declares the output formats a command honours; any other one given by flag (or --jq without json) is refused
+ * before it runs (exit 2). `[]`: the command prints no data on stdout. Commands not declared print rows or
+ * results through src/output/render.ts, which honours every format.
+ */
+export function prints<C extends object>(cmd: C, formats: readonly OutputFormat[]): C {
+  PRINTS.set(cmd, formats);
+  return cmd;
+}
+
+/** The formats `cmd` honours (see prints). */
+export function formatsOf(cmd: object): readonly OutputFormat[] {
+  return PRINTS.get(cmd) ?? OUTPUT_FORMATS;
+}
 
 // ---- argument parsers (run by commander; a bad value is a usage error, exit 2) ----
 

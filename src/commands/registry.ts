@@ -34,7 +34,7 @@ export const COMMANDS: readonly Entry[] = [
   { name: 'update', summary: 'change the tag, parameter or translation language of numbers (changeinfo)', declarations: items },
   { name: 'runs', summary: 'list and forget the runs of files and pipes trk remembers', group: true, declarations: () => import('./runs/declare.js') },
   { name: 'api', summary: "send a raw request and print the service's answer as JSON", declarations: () => import('./api/declare.js') },
-  { name: 'auth', summary: 'log in, show or remove the stored API key', group: true, declarations: () => import('./auth/declare.js') },
+  { name: 'auth', summary: 'log in to profiles, switch between them, list, check and remove them', group: true, declarations: () => import('./auth/declare.js') },
   { name: 'config', summary: 'read and change settings of the profile', group: true, declarations: () => import('./config/declare.js') },
   { name: 'sandbox', summary: 'run the service emulator locally', group: true, declarations: () => import('./sandbox/declare.js') },
   { name: 'carriers', summary: "search the service's carrier list (codes and names)", declarations: () => import('./reference/declare.js') },
@@ -53,6 +53,14 @@ export const COMMANDS: readonly Entry[] = [
   { name: '__complete', summary: '', hidden: true, declarations: () => import('./completion/declare.js') },
   { name: 'help', summary: 'show help for a command, or a topic: exit-codes', declarations: () => import('./help/declare.js') },
 ];
+
+/** What `trk --help` opens with: the first three things a newcomer does. */
+const GETTING_STARTED = `Getting started:
+  trk register RR123456789CN --sandbox   try trk on the built-in emulator: no account needed
+  trk list --sandbox                     ...and see what the sandbox account tracks
+  trk auth login                         save your API key in a profile (it is verified first)
+  trk list                               the numbers your account tracks; "trk help COMMAND" for more
+`;
 
 /** Commands that need the whole tree: help about any command, and the completion scripts. */
 const WHOLE_TREE = new Set(['help', 'completion', '__complete']);
@@ -85,7 +93,8 @@ export async function buildProgram(invoke: Invoker, version: string, declare: st
     .helpOption('-h, --help', 'show help')
     .helpCommand(false)
     .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false });
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .addHelpText('before', GETTING_STARTED);
   for (const option of globalOptions()) program.addOption(option);
   for (const entry of COMMANDS) {
     const cmd: BareCommand = program.command(entry.name, { hidden: entry.hidden === true }).description(entry.summary);

@@ -3,8 +3,9 @@
 
 import { UsageError } from '../errors.js';
 import { API_VERSIONS, type ApiVersion } from '../api/spec.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../output/format.js';
 
-export const CONFIG_KEYS = ['base-url', 'api-version', 'api-key', 'res-url'] as const;
+export const CONFIG_KEYS = ['base-url', 'api-version', 'api-key', 'res-url', 'output'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
 /** What a profile holds; every field optional (defaults apply). */
@@ -13,6 +14,8 @@ export interface Profile {
   apiVersion?: ApiVersion;
   apiKey?: string;
   resUrl?: string;
+  /** The output format of this profile's commands when no flag names one (TRK_OUTPUT wins). */
+  output?: OutputFormat;
 }
 
 /** Config key → Profile field. */
@@ -21,6 +24,7 @@ export const CONFIG_KEY_FIELD: Readonly<Record<ConfigKey, keyof Profile>> = {
   'api-version': 'apiVersion',
   'api-key': 'apiKey',
   'res-url': 'resUrl',
+  output: 'output',
 };
 
 export const CONFIG_KEY_HELP: Readonly<Record<ConfigKey, string>> = {
@@ -28,6 +32,7 @@ export const CONFIG_KEY_HELP: Readonly<Record<ConfigKey, string>> = {
   'api-version': `API version: ${API_VERSIONS.join(', ')}`,
   'api-key': 'the account\'s API key (shown masked; prefer "trk auth login")',
   'res-url': 'address of the reference lists (carriers, countries)',
+  output: `default output format: ${OUTPUT_FORMATS.join(', ')} (flags and TRK_OUTPUT win)`,
 };
 
 export function isConfigKey(name: string): name is ConfigKey {
@@ -51,7 +56,15 @@ export function validateConfigValue(key: ConfigKey, value: string, source = key)
       return parseServiceUrl(value, source, false);
     case 'api-key':
       return parseApiKey(value, source);
+    case 'output':
+      return parseOutputFormat(value, source);
   }
+}
+
+export function parseOutputFormat(value: string, source: string): OutputFormat {
+  const v = value.trim().toLowerCase();
+  if ((OUTPUT_FORMATS as readonly string[]).includes(v)) return v as OutputFormat;
+  throw new UsageError(`unknown output format "${value.trim()}" (${source})`, `use one of ${OUTPUT_FORMATS.join(', ')}`);
 }
 
 export function parseApiVersion(value: string, source: string): ApiVersion {

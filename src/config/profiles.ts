@@ -6,7 +6,6 @@
 import path from 'node:path';
 import Conf from 'conf';
 import { TrkError, UsageError } from '../errors.js';
-import type { ApiVersion } from '../api/spec.js';
 import { CONFIG_KEYS, CONFIG_KEY_FIELD, type ConfigKey, type Profile } from './keys.js';
 import { configDir, ensurePrivateDir } from './paths.js';
 
@@ -108,11 +107,8 @@ export function openProfileStore(env: NodeJS.ProcessEnv): ProfileStore {
       const out: Profile = {};
       for (const key of CONFIG_KEYS) {
         const value = stored[key];
-        if (typeof value === 'string') {
-          const field = CONFIG_KEY_FIELD[key];
-          if (field === 'apiVersion') out.apiVersion = value as ApiVersion;
-          else out[field] = value;
-        }
+        // Typed values (api-version, output) are checked where they are used, naming the profile.
+        if (typeof value === 'string') (out as Record<keyof Profile, string>)[CONFIG_KEY_FIELD[key]] = value;
       }
       return out;
     },

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { CredentialsError } from '../errors.js';
 import { DEFAULT_API_VERSION, type ApiVersion } from '../api/spec.js';
-import { parseApiKey, parseApiVersion, parseServiceUrl, type Profile } from './keys.js';
+import type { OutputFormat } from '../output/format.js';
+import { parseApiKey, parseApiVersion, parseOutputFormat, parseServiceUrl, type Profile } from './keys.js';
 
 export { CONFIG_KEYS, CONFIG_KEY_FIELD, CONFIG_KEY_HELP, checkConfigKey, isConfigKey, maskKey, validateConfigValue } from './keys.js';
 export type { ConfigKey, Profile } from './keys.js';
@@ -22,7 +23,11 @@ export interface Settings {
   resUrl: string;
   /** Run against the embedded emulator (`--sandbox` or a profile named `sandbox`). */
   sandbox: boolean;
-  sources: Record<'profile' | 'baseUrl' | 'apiVersion' | 'apiKey' | 'resUrl', SettingSource>;
+  /** The output format when none is asked for: --output, TRK_OUTPUT, the profile's; undefined = automatic. */
+  output: OutputFormat | undefined;
+  /** Names of the profiles saved in the config file, sorted (src/config/profile-rules.ts judges names by them). */
+  savedProfiles: readonly string[];
+  sources: Record<'profile' | 'baseUrl' | 'apiVersion' | 'apiKey' | 'resUrl' | 'output', SettingSource>;
 }
 
 export const DEFAULT_BASE_URL = 'https://api.17track.net';
@@ -35,12 +40,16 @@ export interface SettingFlags {
   baseUrl?: string;
   apiVersion?: string;
   sandbox?: boolean;
+  /** --output (--json, --csv), already checked by the command line. */
+  output?: OutputFormat;
 }
 
 /** What resolution needs of the profile store (see profiles.ts); absent when no store was opened. */
 export interface ProfileReader {
   get(name: string): Profile | undefined;
   currentName(): string | undefined;
+  /** Every saved profile's name. */
+  list(): string[];
 }
 
 export interface ResolveInput {
@@ -51,8 +60,9 @@ export interface ResolveInput {
 
 /**
  * Resolve every setting. Environment: TRK_PROFILE, TRK_API_KEY, TRK_API_KEY_FILE (the file's content,
- * trimmed; TRK_API_KEY wins when both are set), TRK_BASE_URL, TRK_API_VERSION, TRK_RES_URL. Invalid values
- * throw a UsageError naming their source.
+ * trimmed; TRK_API_KEY wins when both are set), TRK_BASE_URL, TRK_API_VERSION, TRK_RES_URL, TRK_OUTPUT. Invalid
+ * values throw a UsageError naming their source. A profile name that names no saved profile resolves like an empty
+ * profile; whether that is allowed is the caller's decision (src/config/profile-rules.ts).
  */
 export function resolveSettings(input: ResolveInput): Settings {
   const { flags, env, store } = input;
@@ -90,6 +100,13 @@ export function resolveSettings(input: ResolveInput): Settings {
   ]);
   const resUrl = resRaw ? parseServiceUrl(resRaw.value, resRaw.label, false) : fallback(sources, 'resUrl', DEFAULT_RES_URL);
 
+  const outputRaw = pickRaw(sources, 'output', [
+    ['flag', flags.output, '--output'],
+    ['env', nonEmpty(env.TRK_OUTPUT), 'TRK_OUTPUT'],
+    ['profile', nonEmpty(stored.output), `output of ${inProfile}`],
+  ]);
+  const output = outputRaw ? parseOutputFormat(outputRaw.value, outputRaw.label) : fallback(sources, 'output', undefined);
+
   const keyFile = nonEmpty(env.TRK_API_KEY_FILE);
   const keyVar = nonEmpty(env.TRK_API_KEY);
   const keyRaw = pickRaw(sources, 'apiKey', [
@@ -117,6 +134,8 @@ export function resolveSettings(input: ResolveInput): Settings {
     apiKey,
     resUrl,
     sandbox: flags.sandbox === true || profile === SANDBOX_PROFILE,
+    output,
+    savedProfiles: store?.list() ?? [],
     sources,
   };
 }

@@ -13,12 +13,13 @@
 
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import type { Agent } from 'undici';
-import { TrkError } from '../errors.js';
+import { TrkError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
 import { sanitizeTerminalText } from '../output/sanitize.js';
+import { compactJson } from './raw-json.js';
+import { headersText, saveNotification } from './saved.js';
 import { summarizeEvent, type EventSummary } from './summary.js';
 import { detectVersion, verifyV1, verifyV2, type SignatureVersion } from './verify.js';
 
@@ -44,10 +45,18 @@ export interface ListenerOptions {
   path?: string;
   /** Forward each accepted notification (body and end-to-end headers unchanged) to this URL. */
   forwardTo?: string;
-  /** Write each accepted body, byte for byte, into this directory. */
+  /**
+   * Write each accepted notification into this directory: its body byte for byte (`.json`) and its request line
+   * and headers as received (`.headers`), so that `trk webhook verify` can check it later (src/webhook/saved.ts).
+   */
   saveDir?: string;
-  /** One compact JSON line per event on stdout instead of a human line. */
+  /** One compact JSON line per event instead of a human line. */
   json?: boolean;
+  /**
+   * Each accepted body on stdout, whole, as one line of JSON (NDJSON, for jq); the per-event lines then go to
+   * stderr.
+   */
+  print?: boolean;
   /**
    * false: accept (200) notifications whatever their signature, still reporting in `verified` whether it held.
    * Default true: a bad or missing signature gets 401.
@@ -175,6 +184,19 @@ function parseJson(raw: Buffer): unknown {
   }
 }
 
+/** The --save folder, created when missing; a file in its way is refused in words rather than as EEXIST. */
+async function makeSaveDir(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ENOTDIR') {
+      throw new UsageError(`cannot save into ${dir}: a file is in the way, and notifications are saved in a folder`, 'give a folder (it is created when missing), or move the file');
+    }
+    throw new TrkError(`cannot create the folder ${dir}: ${code ?? (e as Error).message}`, { hint: 'give a folder you can write to', cause: e });
+  }
+}
+
 function headerValue(h: string | string[] | undefined): string | undefined {
   return Array.isArray(h) ? h.join(', ') : h;
 }
@@ -191,7 +213,7 @@ export async function startListener(opts: ListenerOptions): Promise<Listener> {
   const maxWaiting = opts.maxWaiting ?? 64;
   const requestTimeoutMs = opts.requestTimeoutMs ?? 30_000;
   const forwardTimeoutMs = opts.forwardTimeoutMs ?? 30_000;
-  if (opts.saveDir !== undefined) await mkdir(opts.saveDir, { recursive: true });
+  if (opts.saveDir !== undefined) await makeSaveDir(opts.saveDir);
 
   const counts: ListenerCounts = { handled: 0, accepted: 0, refused: 0 };
   const waiters = new Set<() => void>();
@@ -299,20 +321,17 @@ export async function startListener(opts: ListenerOptions): Promise<Listener> {
     });
   }
 
-  async function save(ev: ReceivedEvent, dir: string): Promise<void> {
+  async function save(ev: ReceivedEvent, dir: string, head: string): Promise<void> {
     const event = (ev.summary.event ?? 'unknown').replace(/[^A-Za-z0-9_]/g, '') || 'unknown';
     const number = (ev.summary.number ?? 'unknown').replace(/[^A-Za-z0-9-]/g, '').slice(0, 60) || 'unknown';
-    const base = `${fileStamp(ev.receivedAt)}-${event}-${number}`;
-    for (let n = 1; ; n++) {
-      const file = join(dir, n === 1 ? `${base}.json` : `${base}-${n}.json`);
-      try {
-        await writeFile(file, ev.raw, { flag: 'wx' });
-        ev.savedTo = file;
-        return;
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || n > 1000) throw e;
-      }
-    }
+    ev.savedTo = await saveNotification(dir, `${fileStamp(ev.receivedAt)}-${event}-${number}`, ev.raw, head);
+  }
+
+  /** The body as one line of JSON: as received when it is on one line already, else compacted; undefined if not JSON. */
+  function bodyLine(ev: ReceivedEvent): string | undefined {
+    if (ev.body === undefined) return undefined;
+    const text = ev.raw.toString('utf8').trim();
+    return /[\r\n]/.test(text) ? compactJson(text) : text;
   }
 
   async function forward(ev: ReceivedEvent, rawHeaders: readonly string[], target: string): Promise<void> {
@@ -340,16 +359,25 @@ export async function startListener(opts: ListenerOptions): Promise<Listener> {
   }
 
   /** Print, save and forward an accepted notification; the answer has already gone out. */
-  async function takeIn(ev: ReceivedEvent, rawHeaders: readonly string[]): Promise<void> {
-    io.out(`${opts.json ? jsonLine(ev) : humanLine(ev)}\n`);
+  async function takeIn(ev: ReceivedEvent, req: IncomingMessage): Promise<void> {
+    const line = opts.json ? jsonLine(ev) : humanLine(ev);
+    if (opts.print) {
+      const body = bodyLine(ev);
+      if (body === undefined) io.err(`${isoSeconds(ev.receivedAt)} the body is not JSON: not printed`);
+      else io.out(`${body}\n`);
+      io.err(line);
+    } else {
+      io.out(`${line}\n`);
+    }
     const work: Promise<void>[] = [];
     if (opts.saveDir !== undefined) {
       const dir = opts.saveDir;
+      const head = headersText(req.method ?? 'POST', req.url ?? '/', req.httpVersion, req.rawHeaders);
       work.push(
-        save(ev, dir).catch((e: unknown) => io.err(`could not save ${clean(ev.summary.number ?? 'the body')}: ${(e as Error).message}`)),
+        save(ev, dir, head).catch((e: unknown) => io.err(`could not save ${clean(ev.summary.number ?? 'the body')}: ${(e as Error).message}`)),
       );
     }
-    if (opts.forwardTo !== undefined) work.push(forward(ev, rawHeaders, opts.forwardTo));
+    if (opts.forwardTo !== undefined) work.push(forward(ev, req.rawHeaders, opts.forwardTo));
     await Promise.all(work);
   }
 
@@ -468,7 +496,7 @@ export async function startListener(opts: ListenerOptions): Promise<Listener> {
       return;
     }
     if (problem !== undefined) io.err(`${isoSeconds(receivedAt)} ${problem}`);
-    await takeIn(ev, req.rawHeaders);
+    await takeIn(ev, req);
     record(ev);
   }
 

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { describeList, formatAge, listUrl, loadList, readCachedList, STALE_AFTER_MS, type LoadListOptions } from '../../src/carriers/lists.js';
+import { cachePath, describeList, formatAge, listUrl, loadList, readCachedList, STALE_AFTER_MS, type LoadListOptions } from '../../src/carriers/lists.js';
 import { TrkError } from '../../src/errors.js';
 import { startReferenceServer, type ReferenceServer } from './reference-server.js';
 
@@ -48,7 +48,9 @@ describe('loadList', () => {
     expect(second.items).toEqual(first.items);
     expect(server.hits[CARRIERS]).toBe(1);
     expect(describeList(second, 2621, ['carrier', 'carriers'], now)).toBe(`2621 carriers (fetched 3 days ago from ${first.url})`);
-    expect(JSON.parse(await readFile(path.join(cacheDir, CARRIERS), 'utf8'))).toMatchObject({ url: first.url, fetched_at: '2025-03-01T12:00:00.000Z' });
+    const file = cachePath(cacheDir, 'carriers', first.url);
+    expect(path.basename(file)).toMatch(/^apicarrier\.all\.127\.0\.0\.1_\d+-[0-9a-f]{16}\.json$/);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ url: first.url, fetched_at: '2025-03-01T12:00:00.000Z' });
   });
 
   it('refetches with refresh, and when the copy is older than a week', async () => {
@@ -100,21 +102,41 @@ describe('loadList', () => {
     expect((err as TrkError).message).toMatch(/could not fetch the carrier list from .*: the answer is larger than 64 KB$/);
   });
 
-  it('refetches when res-url changed or the cache file is damaged', async () => {
-    await loadList('carriers', opts());
+  it('keeps a copy per res URL: one never answers for another, even offline', async () => {
+    const mine = await loadList('carriers', opts());
     const second = await startReferenceServer();
+    const secondUrl = listUrl(second.url, 'carriers');
     try {
+      // A list of its own at the second address: 25 carriers, as a sandbox's might be.
+      second.bodies[CARRIERS] = JSON.stringify((JSON.parse(server.bodies[CARRIERS]!.toString()) as unknown[]).slice(0, 25));
       const other = await loadList('carriers', opts({ resUrl: second.url }));
       expect(other.origin).toBe('network');
+      expect(other.items).toHaveLength(25);
       expect(second.hits[CARRIERS]).toBe(1);
-      expect((await readCachedList(cacheDir, 'carriers'))!.url).toBe(other.url);
+      expect((await readCachedList(cacheDir, 'carriers', secondUrl))!.items).toHaveLength(25);
     } finally {
       await second.close();
     }
-    await writeFile(path.join(cacheDir, CARRIERS), '{"half');
-    expect(await readCachedList(cacheDir, 'carriers')).toBeUndefined();
+    // Each address still has its own copy...
+    expect((await readCachedList(cacheDir, 'carriers', mine.url))!.items).toHaveLength(2621);
+    expect((await loadList('carriers', opts())).origin).toBe('cache');
+    // ...and an address never fetched has none, fresh or stale, even when fetching fails.
+    const never = 'http://127.0.0.1:9';
+    expect(await readCachedList(cacheDir, 'carriers', listUrl(never, 'carriers'))).toBeUndefined();
+    await expect(loadList('carriers', opts({ resUrl: never }))).rejects.toThrow(/could not fetch the carrier list from http:\/\/127\.0\.0\.1:9\//);
+    expect(warnings).toEqual([]);
+  });
+
+  it('refetches when the cache file is damaged, or names another URL inside', async () => {
+    const first = await loadList('carriers', opts());
+    const file = cachePath(cacheDir, 'carriers', first.url);
+    await writeFile(file, '{"half');
+    expect(await readCachedList(cacheDir, 'carriers', first.url)).toBeUndefined();
     expect((await loadList('carriers', opts())).origin).toBe('network');
     expect(server.hits[CARRIERS]).toBe(2);
+    // A file copied from another host's cache is not taken for this one.
+    await writeFile(file, JSON.stringify({ url: 'https://elsewhere.test/x', fetched_at: new Date(now).toISOString(), items: [] }));
+    expect(await readCachedList(cacheDir, 'carriers', first.url)).toBeUndefined();
   });
 
   it('works on when the cache folder cannot be written', async () => {

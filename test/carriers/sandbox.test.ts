@@ -6,6 +6,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { cachePath } from '../../src/carriers/lists.js';
 import { carrierNames, carrierResolver, countryNames, loadCarriers } from '../../src/carriers/lookup.js';
 import { runCarriers } from '../../src/commands/reference/carriers.js';
 import { runCountries } from '../../src/commands/reference/countries.js';
@@ -81,7 +82,7 @@ describe('--sandbox lists', () => {
     server.bodies['apicarrier.all.json'] = JSON.stringify(realList.map((c) => (c.key === 190008 ? { ...c, _name: 'Renamed Carrier' } : c)));
     const real = await loadCarriers(ctxFor(false));
     expect(real.carriers.find((c) => c.key === 190008)?.name).toBe('Renamed Carrier');
-    const file = path.join(cacheDir, 'apicarrier.all.json');
+    const file = cachePath(cacheDir, 'carriers', real.list.url);
     const before = await readFile(file, 'utf8');
     server.hits = {};
     // ...a sandbox run ignores it, even with --refresh, and names carriers from its own list...

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiVersion } from '../../src/api/spec.js';
 import { errorOutcome } from '../../src/cli.js';
-import { listUrl } from '../../src/carriers/lists.js';
+import { cachePath, listUrl } from '../../src/carriers/lists.js';
 import { REFERENCE } from '../fixture-files.js';
 import { createFake, type FakeOptions, type Handler } from './fake-context.js';
 import { runProgram } from './run-program.js';
@@ -28,7 +28,7 @@ function cacheDir(withLists: boolean): string {
     mkdirSync(dir, { recursive: true });
     for (const [name, file] of [['carriers', 'apicarrier.all.json'], ['countries', 'country.all.json']] as const) {
       const items = JSON.parse(readFileSync(path.join(REFERENCE, file), 'utf8')) as unknown[];
-      writeFileSync(path.join(dir, file), JSON.stringify({ url: listUrl(RES_URL, name), fetched_at: new Date(NOW).toISOString(), items }));
+      writeFileSync(cachePath(dir, name, listUrl(RES_URL, name)), JSON.stringify({ url: listUrl(RES_URL, name), fetched_at: new Date(NOW).toISOString(), items }));
     }
   }
   return dir;

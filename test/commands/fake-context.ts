@@ -103,6 +103,10 @@ export function createFake(opts: FakeOptions = {}): Fake {
       prompts.push(message);
       return inputs.shift() ?? '';
     },
+    async select(message, choices, defaultValue) {
+      prompts.push(message);
+      return inputs.shift() ?? defaultValue ?? choices[0]?.value ?? '';
+    },
   };
   const ctx: Context = fakeContextOf({
     io,

@@ -14,19 +14,30 @@ import { createFake, fakeSettings } from './fake-context.js';
 const tempEnv = () => ({ TRK_CONFIG_DIR: mkdtempSync(path.join(tmpdir(), 'trk-cfg-')) });
 
 describe('auth', () => {
-  it('status prints each setting with its source and the key masked', async () => {
+  it('status checks the key with getquota, then prints each setting with its source and the key masked', async () => {
     const fake = createFake({ global: { output: 'json' } });
     expect(await runAuthStatus({}, fake.ctx)).toBe(0);
-    const out = JSON.parse(fake.io.stdoutText()) as Record<string, { value: string; source: string }>;
+    expect(fake.calls.map((c) => c.op)).toEqual(['getquota']);
+    const out = JSON.parse(fake.io.stdoutText()) as Record<string, unknown>;
     expect(out['api-key']).toEqual({ value: 'test…cdef', source: 'env' });
     expect(out['base-url']).toEqual({ value: 'http://127.0.0.1:9', source: 'default' });
+    expect(out.check).toEqual({ valid: true, quota_remain: 90 });
     expect(fake.io.stdoutText()).not.toContain('test-key-0123456789abcdef');
+    expect(fake.io.stderrText()).toContain('key valid, 90 units left');
   });
 
-  it('status without a key exits 4 after showing the settings', async () => {
+  it('status --offline sends nothing', async () => {
+    const fake = createFake({ global: { output: 'json' } });
+    expect(await runAuthStatus({ offline: true }, fake.ctx)).toBe(0);
+    expect(fake.calls).toEqual([]);
+    expect((JSON.parse(fake.io.stdoutText()) as { check: unknown }).check).toBeNull();
+  });
+
+  it('status without a key exits 4 and prints nothing on stdout', async () => {
     const fake = createFake({ apiKey: undefined });
     await expect(runAuthStatus({}, fake.ctx)).rejects.toMatchObject({ exitCode: 4 });
-    expect(fake.io.stdoutText()).toContain('api-key');
+    expect(fake.io.stdoutText()).toBe('');
+    expect(fake.calls).toEqual([]);
   });
 
   it('login without a terminal and without --with-key-stdin is a usage error', async () => {
@@ -39,13 +50,13 @@ describe('auth', () => {
     await expect(runAuthLogin({ withKeyStdin: true }, fake.ctx)).rejects.toThrow(/the key on stdin is empty/);
   });
 
-  it('logout removes the key from the profile', async () => {
+  it('logout removes the profile with its key and settings', async () => {
     const env = tempEnv();
     openProfileStore(env).set('default', { apiKey: 'k'.repeat(32), baseUrl: 'http://127.0.0.1:1' });
     const fake = createFake({ env });
     expect(await runAuthLogout({}, fake.ctx)).toBe(0);
-    expect(openProfileStore(env).get('default')).toEqual({ baseUrl: 'http://127.0.0.1:1' });
-    expect(fake.io.stderrText()).toContain('removed the API key from profile "default"');
+    expect(openProfileStore(env).get('default')).toBeUndefined();
+    expect(fake.io.stderrText()).toContain('removed profile "default" with its key and settings');
   });
 });
 
@@ -67,7 +78,7 @@ describe('config', () => {
 
   it('refuses the API key, unknown keys and bad values', async () => {
     const fake = createFake({ env: tempEnv() });
-    await expect(runConfigSet({ key: 'api-key', value: 'x' }, fake.ctx)).rejects.toThrow(/not set with "trk config set"/);
+    await expect(runConfigSet({ key: 'api-key', value: 'x' }, fake.ctx)).rejects.toThrow(/not set with "trk config"/);
     await expect(runConfigSet({ key: 'colour', value: 'x' }, fake.ctx)).rejects.toThrow(/unknown setting "colour"/);
     await expect(runConfigSet({ key: 'api-version', value: 'v9' }, fake.ctx)).rejects.toMatchObject({ exitCode: 2 });
     await expect(runConfigGet({ key: 'colour' }, fake.ctx)).rejects.toMatchObject({ exitCode: 2 });

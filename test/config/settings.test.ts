@@ -14,7 +14,7 @@ import {
 import { CredentialsError, UsageError } from '../../src/errors.js';
 
 function memoryStore(profiles: Record<string, Profile>, current?: string): ProfileReader {
-  return { get: (name) => profiles[name], currentName: () => current };
+  return { get: (name) => profiles[name], currentName: () => current, list: () => Object.keys(profiles).sort() };
 }
 
 const KEY_A = 'AAAAaaaaAAAAaaaaAAAAaaaaAAAAaaaa';
@@ -38,7 +38,9 @@ describe('resolveSettings', () => {
       apiKey: undefined,
       resUrl: 'https://res.17track.net',
       sandbox: false,
-      sources: { profile: 'default', baseUrl: 'default', apiVersion: 'default', apiKey: 'default', resUrl: 'default' },
+      output: undefined,
+      savedProfiles: [],
+      sources: { profile: 'default', baseUrl: 'default', apiVersion: 'default', apiKey: 'default', resUrl: 'default', output: 'default' },
     });
   });
 
@@ -53,7 +55,8 @@ describe('resolveSettings', () => {
     expect(s.apiVersion).toBe('v1');
     expect(s.apiKey).toBe(KEY_A);
     expect(s.resUrl).toBe('https://res.work.test');
-    expect(s.sources).toEqual({ profile: 'profile', baseUrl: 'profile', apiVersion: 'profile', apiKey: 'profile', resUrl: 'profile' });
+    expect(s.sources).toEqual({ profile: 'profile', baseUrl: 'profile', apiVersion: 'profile', apiKey: 'profile', resUrl: 'profile', output: 'default' });
+    expect(s.savedProfiles).toEqual(['work']);
   });
 
   it('environment beats profile', () => {
@@ -71,7 +74,7 @@ describe('resolveSettings', () => {
     });
     expect(s.profile).toBe('ci');
     expect([s.baseUrl, s.apiVersion, s.apiKey, s.resUrl]).toEqual(['http://127.0.0.1:8080', 'v2.1', KEY_B, 'http://127.0.0.1:8081']);
-    expect(s.sources).toEqual({ profile: 'env', baseUrl: 'env', apiVersion: 'env', apiKey: 'env', resUrl: 'env' });
+    expect(s.sources).toEqual({ profile: 'env', baseUrl: 'env', apiVersion: 'env', apiKey: 'env', resUrl: 'env', output: 'default' });
     // The environment also beats the profile chosen by the environment.
     const s2 = resolveSettings({ flags: {}, env: { TRK_PROFILE: 'work', TRK_API_VERSION: 'v2' }, store });
     expect([s2.baseUrl, s2.apiVersion, s2.sources.apiVersion, s2.sources.baseUrl]).toEqual(['https://work.test', 'v2', 'env', 'profile']);
@@ -141,6 +144,19 @@ describe('resolveSettings', () => {
     expect(() => resolveSettings({ flags: { profile: 'bad' }, env: {}, store })).toThrow(/profile "bad"/);
   });
 
+  it('output: the flag, TRK_OUTPUT, the profile, else automatic; a wrong value names its source', () => {
+    const store = memoryStore({ work: { output: 'json' } }, 'work');
+    expect([resolveSettings({ flags: {}, env: {}, store }).output, resolveSettings({ flags: {}, env: {}, store }).sources.output]).toEqual(['json', 'profile']);
+    const env = resolveSettings({ flags: {}, env: { TRK_OUTPUT: 'CSV' }, store });
+    expect([env.output, env.sources.output]).toEqual(['csv', 'env']);
+    const flag = resolveSettings({ flags: { output: 'ndjson' }, env: { TRK_OUTPUT: 'csv' }, store });
+    expect([flag.output, flag.sources.output]).toEqual(['ndjson', 'flag']);
+    expect(resolveSettings({ flags: {}, env: {} }).output).toBeUndefined();
+    expect(() => resolveSettings({ flags: {}, env: { TRK_OUTPUT: 'yaml' } })).toThrow('unknown output format "yaml" (TRK_OUTPUT)');
+    const bad = memoryStore({ work: { output: 'xml' as 'json' } }, 'work');
+    expect(() => resolveSettings({ flags: {}, env: {}, store: bad })).toThrow('(output of profile "work")');
+  });
+
   it('sandbox: the flag or a profile named sandbox', () => {
     expect(resolveSettings({ flags: { sandbox: true }, env: {} }).sandbox).toBe(true);
     expect(resolveSettings({ flags: { profile: 'sandbox' }, env: {} }).sandbox).toBe(true);
@@ -151,13 +167,13 @@ describe('resolveSettings', () => {
 
 describe('config keys', () => {
   it('lists the keys and validates each', () => {
-    expect(CONFIG_KEYS).toEqual(['base-url', 'api-version', 'api-key', 'res-url']);
+    expect(CONFIG_KEYS).toEqual(['base-url', 'api-version', 'api-key', 'res-url', 'output']);
     expect(checkConfigKey('base-url')).toBe('base-url');
     expect(() => checkConfigKey('baseurl')).toThrow(UsageError);
     try {
       checkConfigKey('baseurl');
     } catch (err) {
-      expect((err as UsageError).toLine()).toBe('unknown setting "baseurl": use one of base-url, api-version, api-key, res-url');
+      expect((err as UsageError).toLine()).toBe('unknown setting "baseurl": use one of base-url, api-version, api-key, res-url, output');
     }
     expect(validateConfigValue('base-url', 'https://x.test/')).toBe('https://x.test');
     expect(validateConfigValue('res-url', 'http://127.0.0.1:9/assets/')).toBe('http://127.0.0.1:9/assets');
@@ -165,6 +181,8 @@ describe('config keys', () => {
     expect(() => validateConfigValue('api-version', '2')).toThrow(UsageError);
     expect(validateConfigValue('api-key', `  ${KEY_A}\n`)).toBe(KEY_A);
     expect(() => validateConfigValue('api-key', '')).toThrow(UsageError);
+    expect(validateConfigValue('output', ' JSON ')).toBe('json');
+    expect(() => validateConfigValue('output', 'tsv')).toThrow('unknown output format "tsv" (output)');
   });
 });
 

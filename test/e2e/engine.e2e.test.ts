@@ -272,12 +272,17 @@ describe('exit codes scripts can use', () => {
     const list = numbers(3, 'RP');
     await run(['register', ...list, '--carrier', '3011', '-q']);
     await emu.sandbox.advance(2 * 24 * 3600 * 1000);
-    const r = await run(['push', ...list, '--json']);
+    const r = await run(['push', ...list]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toEqual([
       'trk: the service refused the account: webhook URL not set; cannot push (-18010204): save a webhook URL in the console (Settings, Webhook), then run the same command again',
     ]);
+    // With --json the same error is one JSON object on stderr, and stdout stays empty.
+    const json = await run(['push', ...list, '--json']);
+    expect(json.code).toBe(1);
+    expect(json.stdout).toBe('');
+    expect(JSON.parse(json.stderr)).toMatchObject({ error: { message: expect.stringContaining('webhook URL not set'), exit_code: 1 } });
   });
 
   it('stop of a stopped number is done (0); delete of a missing one is rejected (1) unless --ignore-missing (0)', async () => {

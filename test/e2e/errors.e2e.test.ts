@@ -112,9 +112,11 @@ describe('auth and config', () => {
 
     const logout = await trk(['auth', 'logout'], { env });
     expect(logout.code).toBe(0);
+    expect(logout.stderr).toContain('removed profile "default"');
     const after = await trk(['auth', 'status'], { env });
     expect(after.code).toBe(4);
-    expect(after.stderr).toMatch(/not logged in/);
+    expect(after.stdout).toBe('');
+    expect(after.stderr).toBe('trk: no API key configured: run "trk auth login" or set TRK_API_KEY\n');
   });
 
   it('login without a terminal and without --with-key-stdin → 2', async () => {

@@ -83,7 +83,7 @@ describe('register', () => {
   });
 
   it('bad input: a malformed number, a malformed file, a missing file, v2.1 fields on v2', async () => {
-    await expectRefused(['register', 'RR123456789CN', 'no!', '--json'], /^trk: argument 2: number "no!" is not 5 to 50 letters, digits or hyphens/);
+    await expectRefused(['register', 'RR123456789CN', 'no!', '--csv'], /^trk: argument 2: number "no!" is not 5 to 50 letters, digits or hyphens/);
     const dir = mkdtempSync(path.join(tmpdir(), 'trk-bad-'));
     const bad = path.join(dir, 'bad.txt');
     writeFileSync(bad, 'RR123456789CN\n\u0000\u0001garbage line\nAB\n');

@@ -71,7 +71,8 @@ describe('Ctrl-C', () => {
       child.kill('SIGINT');
       const code = await new Promise<number | null>((r) => child.on('close', r));
       expect(code).toBe(130);
-      expect(err, err).toMatch(/trk: interrupted\n$/);
+      // --json: the last line is the error as JSON.
+      expect(JSON.parse(err.trim().split('\n').at(-1)!), err).toMatchObject({ error: { kind: 'interrupted', exit_code: 130 } });
     } finally {
       await emu.close();
     }

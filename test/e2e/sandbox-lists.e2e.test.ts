@@ -6,7 +6,7 @@ import { assertBuilt, baseEnv, trk } from './helpers.js';
 
 const cacheEntries = (env: NodeJS.ProcessEnv): string[] => {
   try {
-    return readdirSync(env.TRK_CACHE_DIR!).filter((f) => f.endsWith('.all.json'));
+    return readdirSync(env.TRK_CACHE_DIR!).filter((f) => /^(apicarrier|country)\.all\./.test(f));
   } catch {
     return [];
   }

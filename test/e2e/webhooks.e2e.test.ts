@@ -93,7 +93,7 @@ function expectV1Signed(ev: ReceivedEvent): void {
 }
 
 describe('webhooks from the emulator to trk’s receiver', () => {
-  const [v2Number, v1Number, v21Number, failing, viaCli] = numbers(5, 'WH');
+  const [v2Number, v1Number, v21Number, failing, viaCli, saved] = numbers(6, 'WH');
 
   it('TRACKING_UPDATED arrives verified: v2/v2.1 with the sign header, v1 with the sign in its body', async () => {
     await register('v2', v2Number!);
@@ -231,5 +231,69 @@ describe('webhooks from the emulator to trk’s receiver', () => {
     }
     expect(await exited).toBe(0);
     expect(stderr).toMatch(/stopped: \d+ notifications?, 1 refused/);
+  });
+
+  it('listen --save keeps body and headers, --print streams bodies (through --jq); verify checks the saved pair later', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'trk-hooks-'));
+    const hooks = path.join(dir, 'hooks');
+    const env = { ...emu.env };
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), 'webhook', 'listen', '--port', '0', '--save', hooks, '--print', '--jq', '.data.number'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+    try {
+      const url = await until('the listening line', () => /Listening on (http:\/\/127\.0\.0\.1:\d+\/hook)/.exec(stderr)?.[1]);
+      emu.sandbox.setSettings({ webhookUrl: url });
+      await register('v2', saved!);
+      await emu.sandbox.advance(60 * SECOND);
+      // The body went through the jq program as soon as it came: the number alone, raw.
+      await until('the number on stdout', () => (stdout.split('\n').includes(saved!) ? true : undefined));
+      // The event line went to stderr, so that stdout holds nothing but bodies.
+      expect(stderr).toContain(`TRACKING_UPDATED  ${saved}`);
+    } finally {
+      emu.sandbox.setSettings({ webhookUrl: listener.url });
+      child.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
+
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const files = readdirSync(hooks).filter((f) => f.includes(saved!)).sort();
+    expect(files).toHaveLength(2);
+    const [headersFile, bodyFile] = files.map((f) => path.join(hooks, f)) as [string, string];
+    expect(headersFile).toMatch(/\.headers$/);
+    const headers = readFileSync(headersFile, 'utf8');
+    expect(headers).toMatch(/^POST \/hook HTTP\/1\.1\n/);
+    expect(headers).toMatch(new RegExp(`^sign: ${sha(Buffer.concat([readFileSync(bodyFile), Buffer.from(`/${SANDBOX_KEY}`)]))}$`, 'mi'));
+
+    // The body file alone: the sign is read from the headers file beside it.
+    const ok = await trk(['webhook', 'verify', bodyFile], { env });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toBe('');
+    expect(ok.stderr).toMatch(/^genuine: the sign header \(from the sign header in .*\.headers\) matches/);
+    // The headers file names the body beside it; the verdict as data when asked for.
+    const json = await trk(['webhook', 'verify', headersFile, '--json'], { env });
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual([{ genuine: true, rule: 'v2', body: bodyFile, sign_from: `the sign header in ${headersFile}` }]);
+    const csv = await trk(['webhook', 'verify', '--body', bodyFile, '--headers', headersFile, '--csv'], { env });
+    expect(parseCsv(csv.stdout)).toEqual([{ genuine: 'true', rule: 'v2', body: bodyFile, sign_from: `the sign header in ${headersFile}` }]);
+
+    // A body changed after it was saved is not genuine (exit 1), and says so in the verdict too.
+    const altered = path.join(dir, 'altered.json');
+    writeFileSync(altered, readFileSync(bodyFile, 'utf8').replace(saved!, 'RR000000000CN'));
+    const bad = await trk(['webhook', 'verify', '--body', altered, '--headers', headersFile, '-o', 'ndjson'], { env });
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stdout)).toMatchObject({ genuine: false, rule: 'v2' });
+
+    // --save onto a file: refused in words, nothing listened on.
+    const refused = await trk(['webhook', 'listen', '--port', '0', '--save', bodyFile], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^trk: cannot save into .*: a file is in the way, and notifications are saved in a folder: give a folder/);
+    expect(refused.stderr).not.toContain('EEXIST');
+    expect(refused.stderr).not.toContain('Listening');
   });
 });

@@ -90,7 +90,8 @@ afterAll(async () => {
 });
 
 function envFor(family: Family): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...baseEnv(), TRK_TIMEOUT: TIMEOUT, TRK_BASE_URL: server.url };
+  // Errors as lines whatever the output format (--json would make them JSON objects).
+  const env: NodeJS.ProcessEnv = { ...baseEnv(), TRK_TIMEOUT: TIMEOUT, TRK_BASE_URL: server.url, TRK_ERROR_FORMAT: 'text' };
   if (family.lists) env.TRK_RES_URL = server.url;
   // auth login reads the key from stdin, and saves it only once verified.
   if (family.args[0] !== 'auth') env.TRK_API_KEY = KEY;

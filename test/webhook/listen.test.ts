@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createTestIO, type TestIO } from '../../src/io.js';
 import { forwardHeaders, startListener, type Listener, type ListenerOptions, type ReceivedEvent } from '../../src/webhook/listen.js';
 import { rawMember } from '../../src/webhook/raw-json.js';
+import { headerFrom, headersText, pairedFile, saveNotification } from '../../src/webhook/saved.js';
 import { fixtureBytes } from '../fixture-files.js';
 
 const KEY = 'listen-test-key';
@@ -211,17 +212,42 @@ describe('startListener', () => {
     await post(listener.url, b);
     await post(listener.url, a, signed(a, 'bad'));
     const events = await listener.waitFor(4);
-    const files = (await readdir(dir)).sort();
-    expect(files).toEqual([
+    const all = (await readdir(dir)).sort();
+    // Each body with its headers beside it.
+    expect(all).toEqual([
+      '20250301T120000.250Z-TRACKING_UPDATED-9214490221582737950192.headers',
       '20250301T120000.250Z-TRACKING_UPDATED-9214490221582737950192.json',
+      '20250301T120000.250Z-TRACKING_UPDATED-RR123456789CN-2.headers',
       '20250301T120000.250Z-TRACKING_UPDATED-RR123456789CN-2.json',
+      '20250301T120000.250Z-TRACKING_UPDATED-RR123456789CN.headers',
       '20250301T120000.250Z-TRACKING_UPDATED-RR123456789CN.json',
     ]);
+    const files = all.filter((f) => f.endsWith('.json'));
     expect((await readFile(path.join(dir, files[2]!))).equals(a)).toBe(true);
     expect((await readFile(path.join(dir, files[1]!))).equals(a)).toBe(true);
     expect((await readFile(path.join(dir, files[0]!))).equals(b)).toBe(true);
+    const headers = await readFile(path.join(dir, all[4]!), 'utf8');
+    expect(headers.split('\n')[0]).toMatch(/^POST \/hook HTTP\/1\.1$/);
+    expect(headerFrom(headers, 'sign')).toBe(signed(a).sign);
+    expect(headerFrom(headers, 'content-length')).toBe(String(a.length));
     expect(events.filter((e) => e.savedTo !== undefined)).toHaveLength(3);
     expect(events.find((e) => !e.verified)!.savedTo).toBeUndefined();
+  });
+
+  it('--print: each accepted body whole on stdout, one JSON a line; the event lines on stderr; refused ones nowhere', async () => {
+    const { listener, io } = await listen({ print: true });
+    const oneLine = updated('RR123456789CN');
+    const pretty = Buffer.from(`${JSON.stringify(JSON.parse(updated('RR123456785CN')), null, 2)}\n`);
+    await post(listener.url, oneLine, signed(oneLine));
+    await post(listener.url, pretty, signed(pretty));
+    await post(listener.url, oneLine, signed(oneLine, 'bad'));
+    await listener.waitFor(3);
+    const lines = io.stdoutText().split('\n').filter(Boolean);
+    // As received when it was one line; compacted (strings and numbers untouched) when it was not.
+    expect(lines).toEqual([oneLine, JSON.stringify(JSON.parse(pretty.toString()))]);
+    expect(io.stderrText()).toMatch(/TRACKING_UPDATED {2}RR123456789CN/);
+    expect(io.stderrText()).toMatch(/TRACKING_UPDATED {2}RR123456785CN/);
+    expect(io.stderrText()).toMatch(/401 bad signature/);
   });
 
   it('forwards body and headers unchanged with --forward-to and reports the status on stderr', async () => {
@@ -421,5 +447,43 @@ describe('startListener', () => {
     await listener.close();
     await listener.close();
     await expect(post(listener.url, '{}')).rejects.toThrow();
+  });
+});
+
+describe('saved notifications', () => {
+  it('headers as received, one a line, read back by name in any letter case', () => {
+    const text = headersText('POST', '/hook?x=1', '1.1', ['Host', '127.0.0.1:4242', 'Sign', 'abc', 'X-Multi', 'a', 'x-multi', 'b', 'X-Odd', 'one\r\ntwo']);
+    expect(text).toBe('POST /hook?x=1 HTTP/1.1\nHost: 127.0.0.1:4242\nSign: abc\nX-Multi: a\nx-multi: b\nX-Odd: one two\n');
+    expect(headerFrom(text, 'sign')).toBe('abc');
+    expect(headerFrom(text, 'x-multi')).toBe('a, b');
+    expect(headerFrom(text, 'missing')).toBeUndefined();
+    // CRLF files (edited on another system) too.
+    expect(headerFrom('POST / HTTP/1.1\r\nsign: def \r\n', 'SIGN')).toBe('def');
+  });
+
+  it('pairs body and headers files by name', () => {
+    expect(pairedFile('hooks/a.json')).toBe('hooks/a.headers');
+    expect(pairedFile('hooks/a.headers')).toBe('hooks/a.json');
+    expect(pairedFile('hooks/a.txt')).toBeUndefined();
+  });
+
+  it('never writes over a file that is there: the pair moves to the next free name', async () => {
+    const dir = await tempDir();
+    expect(await saveNotification(dir, 'x', Buffer.from('1'), 'h1\n')).toBe(path.join(dir, 'x.json'));
+    expect(await saveNotification(dir, 'x', Buffer.from('2'), 'h2\n')).toBe(path.join(dir, 'x-2.json'));
+    // A headers file left without its body: kept, and the new pair takes the next name.
+    await rm(path.join(dir, 'x-2.json'));
+    expect(await saveNotification(dir, 'x', Buffer.from('3'), 'h3\n')).toBe(path.join(dir, 'x-3.json'));
+    expect((await readdir(dir)).sort()).toEqual(['x-2.headers', 'x-3.headers', 'x-3.json', 'x.headers', 'x.json']);
+    expect(await readFile(path.join(dir, 'x-2.headers'), 'utf8')).toBe('h2\n');
+    expect(await readFile(path.join(dir, 'x.json'), 'utf8')).toBe('1');
+  });
+
+  it('--save onto a file is refused in words before listening', async () => {
+    const file = path.join(await tempDir(), 'a-file');
+    await (await import('node:fs/promises')).writeFile(file, '');
+    const io = createTestIO();
+    await expect(startListener({ io, key: KEY, saveDir: file })).rejects.toThrow(/cannot save into .*a-file: a file is in the way/);
+    await expect(startListener({ io, key: KEY, saveDir: path.join(file, 'sub') })).rejects.toMatchObject({ exitCode: 2 });
   });
 });

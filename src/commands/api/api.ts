@@ -1,5 +1,5 @@
-// trk api: the escape hatch. Sends a body as given to any operation and prints the service's envelope as JSON,
-// for what the other commands do not cover. Errors of the request as a whole map to exit codes as anywhere else;
+// trk api: the escape hatch. Sends a body as given to any operation and prints the service's envelope as JSON
+// (CSV and tables are refused: the envelope has no columns), for what the other commands do not cover. Errors of the request as a whole map to exit codes as anywhere else;
 // rejected items give exit 3.
 
 import { unsupported } from '../../api/bodies.js';
@@ -46,7 +46,8 @@ export async function runApi(opts: ApiOptions, ctx: Context): Promise<number> {
   const api = await ctx.api();
   // Only what changes nothing may be cut short by Ctrl-C; a sent change is left to finish.
   const env = await api.call(op, body, operationClass(op) === 'read' ? { signal: ctx.signal } : {});
-  ctx.io.out(`${JSON.stringify(env, null, 2)}\n`);
+  // -o ndjson: the envelope on one line; else pretty-printed.
+  ctx.io.out(`${ctx.global.output === 'ndjson' ? JSON.stringify(env) : JSON.stringify(env, null, 2)}\n`);
   const rejected = env.data?.rejected;
   return Array.isArray(rejected) && rejected.length > 0 ? EXIT.partial : EXIT.ok;
 }

@@ -1,7 +1,7 @@
 // Declarations of `trk completion SHELL` and the hidden `trk __complete KIND` the scripts call.
 
 import type { Command as PlainCommand } from 'commander';
-import { Argument, examples, lazy, type BareCommand, type Declare } from '../define.js';
+import { Argument, examples, lazy, prints, type BareCommand, type Declare } from '../define.js';
 
 /** The program a command belongs to (fully declared when completion or help runs: see the registry). */
 export function rootOf(cmd: BareCommand): PlainCommand {
@@ -11,7 +11,7 @@ export function rootOf(cmd: BareCommand): PlainCommand {
 }
 
 const completion: Declare = (cmd, invoke) =>
-  cmd
+  prints(cmd, [])
     .addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh', 'fish'] as const))
     .addHelpText(
       'after',
@@ -20,6 +20,6 @@ const completion: Declare = (cmd, invoke) =>
     .action((shell) => lazy(invoke, () => import('./completion.js'), (m, ctx) => m.runCompletion({ shell, program: rootOf(cmd) }, ctx)));
 
 const complete: Declare = (cmd, invoke) =>
-  cmd.argument('<kind>').action((kind) => lazy(invoke, () => import('./completion.js'), (m, ctx) => m.runCompleteValues({ kind }, ctx)));
+  prints(cmd, []).argument('<kind>').action((kind) => lazy(invoke, () => import('./completion.js'), (m, ctx) => m.runCompleteValues({ kind }, ctx)));
 
 export const declarations: Readonly<Record<string, Declare>> = { completion, __complete: complete };

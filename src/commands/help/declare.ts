@@ -1,11 +1,12 @@
 // Declaration of `trk help [command...]` and its topics.
 
 import { rootOf } from '../completion/declare.js';
-import { lazy, type Declare } from '../define.js';
+import { examples, lazy, prints, type Declare } from '../define.js';
 
 const help: Declare = (cmd, invoke) =>
-  cmd
+  prints(cmd, [])
     .argument('[topic...]', 'a command (e.g. "list", "auth login") or "exit-codes"')
+    .addHelpText('after', examples('trk help list', 'trk help auth login', 'trk help exit-codes'))
     .action((topic) => lazy(invoke, () => import('./help.js'), (m, ctx) => m.runHelp({ topic, program: rootOf(cmd) }, ctx)));
 
 export const declarations: Readonly<Record<string, Declare>> = { help };

@@ -1,7 +1,7 @@
 // Declaration of `trk sandbox`: the service emulator as a foreground process, and forgetting its state.
 
 import { InvalidArgumentError } from '@commander-js/extra-typings';
-import { examples, lazy, listOf, nonNegativeInt, Option, positiveInt, type AllOf, type Declare } from '../define.js';
+import { examples, lazy, listOf, nonNegativeInt, Option, positiveInt, prints, type AllOf, type Declare } from '../define.js';
 import type { SandboxStartOptions } from './sandbox.js';
 
 const share = (what: string) => (value: string): number => {
@@ -17,9 +17,17 @@ const nonNegativeNumber = (what: string) => (value: string): number => {
 };
 
 const sandbox: Declare = (cmd, invoke) => {
-  cmd
-    .command('start')
-    .description('run the emulator in the foreground until Ctrl-C; prints TRK_BASE_URL and TRK_API_KEY on stdout')
+  cmd.addHelpText(
+    'after',
+    examples(
+      'trk list --sandbox                          # any command, against an emulator kept in the state folder',
+      'trk sandbox start --speed 3600 > sandbox.env &',
+      'trk sandbox reset',
+    ),
+  );
+  // NAME=value lines by default (env files), or one JSON object.
+  prints(cmd.command('start'), ['json', 'ndjson'])
+    .description('run the emulator in the foreground until Ctrl-C; prints TRK_BASE_URL, TRK_API_KEY and TRK_RES_URL on stdout')
     .addOption(new Option('--port <port>', 'port to listen on (default: a free port)').argParser(nonNegativeInt('a port')))
     .option('--host <address>', 'address to listen on (default 127.0.0.1)')
     .option('--key <key>', 'API key the emulator accepts (default sandbox-key; a test key, not a secret)')
@@ -88,10 +96,10 @@ const sandbox: Declare = (cmd, invoke) => {
         return m.runSandboxStart(opts, ctx);
       }),
     );
-  cmd
-    .command('reset')
+  prints(cmd.command('reset'), [])
     .description('forget every number, the quota used and the clock of the emulator')
     .option('--state <file>', 'state file (default <state dir>/sandbox.json)')
+    .addHelpText('after', examples('trk sandbox reset', 'trk sandbox reset --state ./rehearsal.json'))
     .action((o) => lazy(invoke, () => import('./sandbox.js'), (m, ctx) => m.runSandboxReset(o.state === undefined ? {} : { state: o.state }, ctx)));
 };
 

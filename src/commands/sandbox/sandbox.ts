@@ -157,12 +157,14 @@ export async function runSandboxStart(opts: SandboxStartOptions, ctx: Context): 
     signal: ctx.signal,
   });
 
+  // The emulator serves the carrier and country lists too: TRK_RES_URL points trk's lookups (`--carrier "China
+  // Post"`, `trk carriers`) at it rather than at the real list host.
   if (ctx.global.output === 'json' || ctx.global.output === 'ndjson') {
-    ctx.io.out(`${JSON.stringify({ url: sandbox.url, key: sandbox.key })}\n`);
+    ctx.io.out(`${JSON.stringify({ url: sandbox.url, key: sandbox.key, res_url: sandbox.url })}\n`);
   } else {
     // Shell-friendly: `trk sandbox start > sandbox.env &` then `set -a; . ./sandbox.env; set +a` (plain
     // NAME=value lines, as env files take them; `set -a` exports them to the commands the shell runs).
-    ctx.io.out(`TRK_BASE_URL=${sandbox.url}\nTRK_API_KEY=${sandbox.key}\n`);
+    ctx.io.out(`TRK_BASE_URL=${sandbox.url}\nTRK_API_KEY=${sandbox.key}\nTRK_RES_URL=${sandbox.url}\n`);
   }
   const speed = sandbox.clock.speed === 1 ? 'real time' : `×${sandbox.clock.speed}`;
   ctx.info(`sandbox listening on ${sandbox.url} (simulated time ${new Date(sandbox.clock.now()).toISOString()}, ${speed})`);

@@ -19,6 +19,7 @@ export function settingRows(s: Settings): SettingRow[] {
     { key: 'api-version', value: s.apiVersion, source: s.sources.apiVersion },
     { key: 'api-key', value: s.apiKey === undefined ? null : maskKey(s.apiKey), source: s.sources.apiKey },
     { key: 'res-url', value: s.resUrl, source: s.sources.resUrl },
+    { key: 'output', value: s.output ?? null, source: s.sources.output },
   ];
 }
 

@@ -1,29 +1,61 @@
 // Declaration of `trk webhook`: check and receive the notifications the service sends.
 
-import { examples, lazy, nonNegativeInt, Option, type Declare } from '../define.js';
+import { examples, lazy, nonNegativeInt, Option, prints, type Declare } from '../define.js';
 
 const webhook: Declare = (cmd, invoke) => {
+  cmd.addHelpText(
+    'after',
+    examples(
+      'trk webhook listen --save ./hooks',
+      'trk webhook verify ./hooks/20261123T175200.000Z-TRACKING_UPDATED-RR123456789CN.json',
+      'trk webhook listen --print | jq -c .data.number',
+    ),
+  );
   cmd
     .command('verify')
     .description("check a notification's signature against the API key")
-    .requiredOption('--body <file>', 'file holding the body exactly as received (- for stdin)')
+    .argument('[file]', 'the body as received, or its .headers file, as "webhook listen --save" keeps them (the sign is read from the .headers file beside the body)')
+    .option('--body <file>', 'file holding the body exactly as received (- for stdin)')
+    .option('--headers <file>', 'file holding the headers as received ("Name: value" lines): the sign header is read from it')
     .option('--sign <value>', 'value of the sign header (v2, v2.1)')
     .option('--v1', 'apply the v1 rule (the sign is in the body)')
-    .addHelpText('after', examples('trk webhook verify --body body.json --sign 3f1c...', 'trk webhook verify --body body.json --v1'))
-    .action((o) => lazy(invoke, () => import('./webhook.js'), (m, ctx) => m.runWebhookVerify({ body: o.body, sign: o.sign, v1: o.v1 === true }, ctx)));
-  cmd
-    .command('listen')
-    .description('receive notifications, verify their signatures and print them (optionally forward them)')
+    .addHelpText(
+      'after',
+      examples(
+        'trk webhook verify hooks/20261123T175200.000Z-TRACKING_UPDATED-RR123456789CN.json',
+        'trk webhook verify --body body.json --sign 3f1c...',
+        'trk webhook verify --body body.json --v1',
+        'for f in hooks/*.json; do trk webhook verify -q "$f" || echo "forged: $f"; done',
+      ),
+    )
+    .action((file, o) =>
+      lazy(invoke, () => import('./webhook.js'), (m, ctx) =>
+        m.runWebhookVerify({ file, body: o.body, headers: o.headers, sign: o.sign, v1: o.v1 === true }, ctx),
+      ),
+    );
+  // One line per notification: for people (table) or one JSON object a line (json, ndjson); no CSV.
+  prints(cmd.command('listen'), ['table', 'json', 'ndjson'])
+    .description('receive notifications, verify their signatures and print them (optionally save and forward them)')
     .addOption(new Option('--port <port>', 'port to listen on').argParser(nonNegativeInt('a port')))
     .option('--host <address>', 'address to listen on')
     .option('--path <path>', 'URL path to accept notifications on')
     .option('--forward-to <url>', 'forward each verified notification to this URL')
-    .option('--save <dir>', 'save each body in this folder')
+    .option('--save <dir>', 'save each notification in this folder: the body as received (.json) and its headers (.headers)')
+    .option('--print', 'print each body whole on stdout, one JSON a line (for jq); the event lines go to stderr')
     .option('--skip-verify', 'accept every notification, reporting whether its signature held')
-    .addHelpText('after', examples('trk webhook listen --port 4242 --forward-to http://localhost:3000/hook --save ./hooks'))
+    .addHelpText(
+      'after',
+      examples(
+        'trk webhook listen --port 4242 --forward-to http://localhost:3000/hook --save ./hooks',
+        'trk webhook listen --print | jq -c \'{number: .data.number, status: .data.track_info.latest_status.status}\'',
+      ),
+    )
     .action((o) =>
       lazy(invoke, () => import('./webhook.js'), (m, ctx) =>
-        m.runWebhookListen({ port: o.port, host: o.host, path: o.path, forwardTo: o.forwardTo, save: o.save, skipVerify: o.skipVerify === true }, ctx),
+        m.runWebhookListen(
+          { port: o.port, host: o.host, path: o.path, forwardTo: o.forwardTo, save: o.save, print: o.print === true, skipVerify: o.skipVerify === true },
+          ctx,
+        ),
       ),
     );
 };

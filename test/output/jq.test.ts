@@ -1,0 +1,55 @@
+// --jq over captured output: jq's semantics on each JSON value a command writes, in whatever pieces it writes it.
+import { describe, expect, it } from 'vitest';
+import { createTestIO } from '../../src/io.js';
+import { jqOutput, loadJqProgram } from '../../src/output/jq.js';
+import { UsageError } from '../../src/errors.js';
+
+async function through(program: string, pieces: readonly string[], tty = false) {
+  const io = createTestIO({ tty });
+  const filtered = jqOutput(io, await loadJqProgram(program), program);
+  const seen: string[] = [];
+  for (const p of pieces) {
+    filtered.io.out(p);
+    seen.push(io.stdoutText());
+  }
+  const failure = filtered.finish();
+  return { out: io.stdoutText(), seen, failure };
+}
+
+describe('jq output', () => {
+  it('holds a value written in pieces until it is complete, then runs the program once on it', async () => {
+    // How trk list --json writes: the array opened, rows page by page, closed at the end.
+    const r = await through('map(.n) | add', ['[\n  {"n": 1}', ',\n  {"n": "}\\"]"}', ',\n  {"n": 3}', '\n]\n']);
+    expect(r.seen.slice(0, 3)).toEqual(['', '', '']);
+    // jq saw the whole array (the string with brackets inside did not end it early): adding it to 1 is jq's error.
+    expect(r.failure?.message).toMatch(/^--jq: number \(1\) and string .* cannot be added$/);
+    const sum = await through('map(.n | numbers) | add', ['[{"n": 1},', ' {"n": "}]"},', ' {"n": 3}]\n']);
+    expect(sum.out).toBe('4\n');
+  });
+
+  it('runs on each line of NDJSON as it comes, as jq runs on each input', async () => {
+    const r = await through('.number', ['{"number":"A"}\n', '{"number":"B"}\n{"number":"C"}\n']);
+    expect(r.seen).toEqual(['A\n', 'A\nB\nC\n']);
+  });
+
+  it('strings raw with their blanks; other values compact when piped, pretty-printed by jq on a terminal', async () => {
+    expect((await through('.a, .b, .c', ['{"a":"  x  ","b":{"k":[1,2]},"c":1.50}\n'])).out).toBe('  x  \n{"k":[1,2]}\n1.50\n');
+    expect((await through('.b', ['{"b":{"k":[1,2]}}\n'], true)).out).toBe('{\n  "k": [\n    1,\n    2\n  ]\n}\n');
+    expect((await through('empty', ['{"b":1}\n'])).out).toBe('');
+  });
+
+  it('a failing program prints nothing of the value and stops the output; the failure is reported at the end', async () => {
+    const r = await through('.[] | if . == 2 then error("two") else . end', ['[1,2,3]\n', '[4]\n']);
+    expect(r.out).toBe('');
+    expect(r.failure?.message).toBe('--jq: two');
+    expect(r.failure?.exitCode).toBe(1);
+  });
+
+  it('a program that does not compile is a usage error naming the place, and never runs', async () => {
+    await expect(loadJqProgram('.[] | select(.a ==')).rejects.toThrow(UsageError);
+    await expect(loadJqProgram('.[] | select(.a ==')).rejects.toThrow(/^--jq: syntax error, .*line 1, column \d+$/);
+    await expect(loadJqProgram('nosuchfunction(1)')).rejects.toThrow('--jq: nosuchfunction/1 is not defined');
+    // Compiles, would run forever: checked without running it.
+    await expect(loadJqProgram('repeat(1)')).resolves.toBeDefined();
+  });
+});
