@@ -10,7 +10,7 @@ import {
   V1_STOP_REASON,
   type ApiVersion,
 } from '../api/spec.js';
-import { epochOf, toIsoUtc } from './times.js';
+import { epochOf, isoWithOffset, toIsoUtc } from './times.js';
 
 /** A carrier code: an integer, or the raw text when the service sent something that is not one. */
 export type CarrierCode = number | string;
@@ -277,6 +277,10 @@ export interface DetailsView {
   metrics: MetricsView | null;
   /** Delivery time from the Delivered milestone (raw time preferred, as the spec advises). */
   delivered: string | null;
+  /** The same instant as ISO 8601 with an offset, when one is known (machine formats); null otherwise. */
+  delivered_at: string | null;
+  /** The carrier's own text of the delivery time (`date time timezone`), when it sent one. */
+  delivered_raw: string | null;
   service_type: string | null;
   /** Events with a v2.1 customs sub-status, newest first. */
   customs: EventView[];
@@ -469,6 +473,9 @@ function v2Details(o: Obj, opts: ViewOptions): DetailsView {
     milestones,
     metrics,
     delivered: delivered ? (delivered.time_raw ?? delivered.time_iso ?? delivered.time_utc) : null,
+    // The raw time, when it names its zone, is the accurate one (the spec warns time_iso's zone may be wrong).
+    delivered_at: delivered ? (isoWithOffset(delivered.time_raw) ?? delivered.time_iso ?? delivered.time_utc) : null,
+    delivered_raw: delivered?.time_raw ?? null,
     service_type: str(misc, 'service_type') ?? providers.find((p) => p.service_type)?.service_type ?? null,
     customs: events.filter((e) => isCustomsSubStatus(e.sub_status)),
     no_result: info === null,
@@ -532,6 +539,8 @@ function v1Details(o: Obj, opts: ViewOptions): DetailsView {
     milestones: [],
     metrics: null,
     delivered: null,
+    delivered_at: null,
+    delivered_raw: null,
     service_type: null,
     customs: [],
     no_result: !hasTrack,

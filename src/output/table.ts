@@ -1,0 +1,108 @@
+// The layout of tables for people: which columns a terminal of a given width shows, and how wide each is. Long
+// cells are shortened with "…" before any column is dropped, so one 90-character tag no longer hides half the
+// table: a column of free text counts as at most twice its shortest width when deciding what fits, and ranked
+// columns are left out, highest rank first (columns of one rank together), only when the table does not fit even
+// so. What is left is then
+// narrowed, widest column first, never below a column's shortest width. Columns without a rank (the number, the
+// status, the tracking state) are never dropped, nor are columns the user named with --columns. `-o wide` shows
+// every column at its natural width.
+//
+// The layout is decided once, from the rows at hand when the table starts (the first page of a list), so that a
+// long list can be shown page by page as it arrives; later cells that are longer than their column are shortened
+// to it.
+
+import { textWidth } from './width.js';
+
+export interface LayoutColumn {
+  header: string;
+  /** Drop rank: ranked columns go, highest first, when even shortened cells do not fit. */
+  rank?: number | undefined;
+  /** Cells may be shortened down to this width (free text); undefined: never shortened (times, codes, statuses). */
+  shrink?: number | undefined;
+  /** Shown even when no row has a value (columns without a rank, and columns asked for by name). */
+  always?: boolean | undefined;
+}
+
+export interface Layout {
+  /** Indexes of the columns shown, in order. */
+  shown: number[];
+  /** Width of each shown column, in terminal cells. */
+  widths: number[];
+}
+
+/** Two spaces between columns. */
+export const GAP = 2;
+
+/**
+ * Columns and widths for `rows` (cells as plain one-line text) on a terminal `width` cells wide. `wide`: every
+ * column with a value (or `always`), natural widths, whatever the terminal.
+ */
+export function tableLayout(
+  columns: readonly LayoutColumn[],
+  rows: readonly (readonly string[])[],
+  width: number,
+  opts: { wide?: boolean } = {},
+): Layout {
+  const natural = columns.map((c) => textWidth(c.header));
+  const filled = columns.map(() => false);
+  for (const r of rows) {
+    r.forEach((text, i) => {
+      natural[i] = Math.max(natural[i]!, textWidth(text));
+      if (text !== '') filled[i] = true;
+    });
+  }
+  // Ranked columns without a value in any row are left out (v1 lists have no v2.1 fields, for instance).
+  let shown = columns.map((_, i) => i).filter((i) => filled[i] || columns[i]!.always || columns[i]!.rank === undefined);
+  if (opts.wide) return { shown, widths: shown.map((i) => natural[i]!) };
+  // The shortest a column may be, and the width it counts for when deciding which columns fit.
+  const floor = columns.map((c, i) =>
+    c.shrink === undefined ? natural[i]! : Math.min(natural[i]!, Math.max(c.shrink, textWidth(c.header))),
+  );
+  const fair = columns.map((c, i) => (c.shrink === undefined ? natural[i]! : Math.min(natural[i]!, Math.max(2 * c.shrink, floor[i]!))));
+  const sum = (idx: readonly number[], w: readonly number[]) => idx.reduce((s, i) => s + w[i]!, 0) + GAP * Math.max(0, idx.length - 1);
+  // Columns that may go are taken in by rank, lowest first, each rank whole (FROM and TO go together) when it still
+  // fits: a wide column that does not fit leaves room for narrower ones of a higher rank.
+  const kept = new Set(shown.filter((i) => columns[i]!.rank === undefined || columns[i]!.always));
+  const ranks = [...new Set(shown.filter((i) => !kept.has(i)).map((i) => columns[i]!.rank!))].sort((a, b) => a - b);
+  for (const rank of ranks) {
+    const group = shown.filter((i) => !kept.has(i) && columns[i]!.rank === rank);
+    if (sum([...kept, ...group], fair) <= width) for (const i of group) kept.add(i);
+  }
+  shown = shown.filter((i) => kept.has(i));
+  return { shown, widths: shrinkToFit(shown.map((i) => natural[i]!), shown.map((i) => floor[i]!), width - GAP * Math.max(0, shown.length - 1)) };
+}
+
+/** Narrow the widest columns first, one cell at a time, never below their floor, until the sum fits `room`. */
+function shrinkToFit(widths: number[], floors: readonly number[], room: number): number[] {
+  let total = widths.reduce((s, w) => s + w, 0);
+  while (total > room) {
+    let widest = -1;
+    for (let i = 0; i < widths.length; i++) {
+      if (widths[i]! > floors[i]! && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
+    }
+    if (widest < 0) break;
+    widths[widest] = widths[widest]! - 1;
+    total -= 1;
+  }
+  return widths;
+}
+
+/** Text cut to `width` cells, ending in "…" when it was longer. */
+export function shorten(text: string, width: number): string {
+  if (textWidth(text) <= width) return text;
+  if (width <= 0) return '';
+  let out = '';
+  let used = 0;
+  for (const ch of text) {
+    const w = textWidth(ch);
+    if (used + w > width - 1) break;
+    out += ch;
+    used += w;
+  }
+  return `${out}…`;
+}
+
+/** Spaces that bring text of `text`'s width up to `width`. */
+export function padding(text: string, width: number): string {
+  return ' '.repeat(Math.max(0, width - textWidth(text)));
+}
