@@ -29,6 +29,12 @@ export interface GlobalOptions {
   timeout?: string;
   /** `--raw-csv`: write CSV cells as received, without neutralising formulas (src/output/csv-cell.ts). */
   rawCsv?: boolean;
+  /** `--columns` (`--fields`) of a command that prints rows: the column keys to print, in order. */
+  columns?: readonly string[];
+  /** `--relative`: times in tables as ages. */
+  relative?: boolean;
+  /** `--no-pager`: false. */
+  pager?: boolean;
 }
 
 /** Where a key is used: the rate budget belongs to the key at an address. */

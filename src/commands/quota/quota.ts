@@ -5,6 +5,7 @@ import type { QuotaRecord } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { QUOTA_FIELDS } from '../../output/columns.js';
 import { printObject } from '../../output/render.js';
+import { outputOf } from '../shared/output.js';
 
 export type QuotaOptions = Record<string, never>;
 
@@ -14,6 +15,6 @@ export async function runQuota(_opts: QuotaOptions, ctx: Context): Promise<numbe
   const api = await ctx.api();
   const env = await api.call('getquota', body, { signal: ctx.signal });
   const quota = (env.data ?? {}) as unknown as QuotaRecord;
-  await printObject(ctx.io, quota, QUOTA_FIELDS, ctx.global.output);
+  await printObject(ctx.io, quota, QUOTA_FIELDS, outputOf(ctx));
   return 0;
 }

@@ -1,0 +1,16 @@
+// What a command asks of the renderers, from its flags and the environment: the format, the columns named with
+// --columns, and how tables show times (the reader's zone from TZ, ages with --relative, counted from the
+// service's clock).
+
+import type { Context } from '../../context.js';
+import type { OutputFormat } from '../../output/format.js';
+import type { OutputSpec } from '../../output/render.js';
+import { zoneOfEnv } from '../../output/times.js';
+
+export function outputOf(ctx: Context, format: OutputFormat | undefined = ctx.global.output): OutputSpec {
+  return {
+    format,
+    columns: ctx.global.columns,
+    times: { zone: zoneOfEnv(ctx.env), relative: ctx.global.relative === true, now: ctx.now() },
+  };
+}
