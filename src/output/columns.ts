@@ -4,7 +4,7 @@
 // shorter text tables show, `style` the colour on a terminal; times and counts are made readable by the table.
 
 import type { ChalkInstance } from 'chalk';
-import { REGISTER_ORIGIN } from '../api/spec.js';
+import { PACKAGE_STATUSES, REGISTER_ORIGIN, TRACKING_STATUSES } from '../api/spec.js';
 import type { ItemError, QuotaRecord } from '../api/types.js';
 import {
   DETAILS_COLUMN_NAMES,
@@ -66,6 +66,10 @@ export function columnsByName<T, N extends string>(names: readonly N[], defs: { 
 type Def<T> = Omit<Column<T>, 'key'>;
 
 /** A time column: ISO 8601 with an offset in machine formats, the reader's zone (or the age) in tables. */
+/** The longest status names: what a status column keeps room for. */
+const STATUS_WIDTH = Math.max(...PACKAGE_STATUSES.map((s) => s.length));
+const TRACKING_WIDTH = Math.max(...TRACKING_STATUSES.map((s) => s.length));
+
 function time<T>(header: string, get: (r: T) => string | null, wide?: number): Def<T> {
   return { header, value: get, time: true, ...(wide === undefined ? {} : { wide }) };
 }
@@ -86,8 +90,13 @@ export function recordColumns(opts: ColumnOptions = {}): Column<RecordView>[] {
     number: { header: 'NUMBER', value: (r) => r.number, id: true },
     carrier: carrierColumn('CARRIER', (r) => r.carrier, opts, { id: true, wide: 5 }),
     final_carrier: carrierColumn('LAST MILE', (r) => r.final_carrier, opts, { wide: 40 }),
-    status: { header: 'STATUS', value: (r) => r.status, style: (t, r, c) => styleStatus(r.status, t, c) },
-    tracking: { header: 'TRACKING', value: (r) => r.tracking, style: (t, r, c) => (r.tracking === 'Stopped' ? c.dim(t) : t) },
+    status: { header: 'STATUS', value: (r) => r.status, style: (t, r, c) => styleStatus(r.status, t, c), width: STATUS_WIDTH },
+    tracking: {
+      header: 'TRACKING',
+      value: (r) => r.tracking,
+      style: (t, r, c) => (r.tracking === 'Stopped' ? c.dim(t) : t),
+      width: TRACKING_WIDTH,
+    },
     registered: time('REGISTERED', (r) => r.registered, 50),
     tracked: time('TRACKED', (r) => r.tracked, 30),
     pushed: { ...time('PUSHED', (r) => r.pushed, 90), extra: true },
@@ -145,12 +154,12 @@ export function dateRange(from: string | null, to: string | null): string {
 export function detailsColumns(opts: ColumnOptions = {}): Column<DetailsView>[] {
   return columnsByName<DetailsView, DetailsColumnName>(DETAILS_COLUMN_NAMES, {
     number: { header: 'NUMBER', value: (d) => d.number, id: true },
-    carrier: carrierColumn('CARRIER', (d) => d.carrier, opts, { id: true, wide: 5 }),
+    carrier: carrierColumn('CARRIER', (d) => d.carrier, opts, { id: true, wide: 29 }),
     final_carrier: carrierColumn('LAST MILE', (d) => d.final_carrier, opts, { wide: 40 }),
-    status: { header: 'STATUS', value: (d) => d.status, style: (t, d, c) => styleStatus(d.status, t, c) },
-    sub_status: { header: 'SUB-STATUS', value: (d) => d.sub_status, shrink: 12, wide: 30 },
+    status: { header: 'STATUS', value: (d) => d.status, style: (t, d, c) => styleStatus(d.status, t, c), width: STATUS_WIDTH },
+    sub_status: { header: 'SUB-STATUS', value: (d) => d.sub_status, shrink: 12, wide: 8 },
     latest_event_time: time('LAST EVENT AT', (d) => eventIso(d.latest_event), 20),
-    latest_event: { header: 'LAST EVENT', value: (d) => d.latest_event?.description ?? null, shrink: 12, wide: 10 },
+    latest_event: { header: 'LAST EVENT', value: (d) => d.latest_event?.description ?? null, shrink: 10, wide: 10 },
     latest_location: { header: 'WHERE', value: (d) => d.latest_event?.location ?? null, shrink: 8, wide: 25 },
     // How long ago the last event was (a carrier's wall clock without a zone has no age: shown as written).
     age: { header: 'AGE', value: (d) => eventIso(d.latest_event), time: true, age: true, only: 'table', wide: 22 },

@@ -13,7 +13,7 @@ import { fmt } from '../text.js';
 import { csvCell } from './csv-cell.js';
 import type { OutputFormat } from './format.js';
 import { sanitizeTerminalText, tsvField } from './sanitize.js';
-import { GAP, padding, shorten, tableLayout, type Layout } from './table.js';
+import { fitted, GAP, padding, tableLayout, type Layout } from './table.js';
 import { tableTime, type TimeStyle } from './times.js';
 
 export { sanitizeTerminalText } from './sanitize.js';
@@ -54,6 +54,8 @@ export interface Column<T> {
   age?: true;
   /** Shown in tables only with `-o wide` (always in machine formats): detail few readers need at a glance. */
   extra?: true;
+  /** The widest its table text can be, when known (a status): the column keeps room for rows that come later. */
+  width?: number;
 }
 
 /**
@@ -162,6 +164,11 @@ function prettyElement(v: unknown): string {
  * and NDJSON print them by key instead of the service's items.
  */
 export function createRowWriter<T>(io: IO, columns: readonly Column<T>[], output: Output): RowWriter<T> {
+  return rowWriter(io, columns, output, false);
+}
+
+/** `complete`: every row comes in one write, so a table needs no room for rows that come later. */
+function rowWriter<T>(io: IO, columns: readonly Column<T>[], output: Output, complete: boolean): RowWriter<T> {
   const spec = specOf(output);
   const format = resolveFormat(io, output);
   const chosen = selectColumns(columns, spec.columns, format === 'table' ? 'table' : 'machine');
@@ -181,7 +188,7 @@ export function createRowWriter<T>(io: IO, columns: readonly Column<T>[], output
     case 'table': {
       const wide = isWide(output);
       const shown = named || wide ? chosen : chosen.filter((c) => !c.extra);
-      return tableWriter(io, shown, { wide, named, times: spec.times ?? { now: Date.now() } });
+      return tableWriter(io, shown, { wide, named, complete, times: spec.times ?? { now: Date.now() } });
     }
   }
 }
@@ -328,6 +335,8 @@ interface TableOptions {
   wide: boolean;
   /** The columns were named with --columns: each is shown, none dropped. */
   named: boolean;
+  /** Every row is in the first write: columns are as wide as their rows, no wider. */
+  complete: boolean;
   times: TimeStyle;
 }
 
@@ -341,7 +350,7 @@ function tableWriter<T>(io: IO, columns: readonly Column<T>[], opts: TableOption
     `${layout!.shown
       .map((i, k) => {
         const width = layout!.widths[k]!;
-        const text = shorten(texts[i]!, width);
+        const text = fitted(texts[i]!, width, columns[i]!);
         const last = k === layout!.shown.length - 1;
         return `${styleOf(text, i)}${last ? '' : padding(text, width)}`;
       })
@@ -359,6 +368,7 @@ function tableWriter<T>(io: IO, columns: readonly Column<T>[], opts: TableOption
           rank: opts.named ? undefined : col.wide,
           shrink: col.shrink,
           always: opts.named,
+          width: opts.complete ? undefined : col.width,
         }));
         layout = tableLayout(spec, cells, io.columns, { wide: opts.wide });
         out += line(
@@ -389,7 +399,7 @@ export async function printRows<T>(
   format: Output,
   raw?: readonly unknown[],
 ): Promise<void> {
-  const w = createRowWriter(io, columns, format);
+  const w = rowWriter(io, columns, format, true);
   w.write(rows, raw);
   await w.end();
 }

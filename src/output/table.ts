@@ -1,11 +1,10 @@
 // The layout of tables for people: which columns a terminal of a given width shows, and how wide each is. Long
-// cells are shortened with "…" before any column is dropped, so one 90-character tag no longer hides half the
-// table: a column of free text counts as at most twice its shortest width when deciding what fits, and ranked
-// columns are left out, highest rank first (columns of one rank together), only when the table does not fit even
-// so. What is left is then
-// narrowed, widest column first, never below a column's shortest width. Columns without a rank (the number, the
-// status, the tracking state) are never dropped, nor are columns the user named with --columns. `-o wide` shows
-// every column at its natural width.
+// cells are shortened with "…" before any column is left out, so one 90-character tag no longer hides half the
+// table. Ranked columns are taken in, most important first, as long as each fits at its shortest without
+// squeezing the columns already in below a fair width (twice their shortest): a column is left out only when
+// shortening cannot make room for it. What is in is then narrowed, widest column first, never below a column's
+// shortest width. Columns without a rank (the number, the status, the tracking state) are never left out, nor are
+// columns the user named with --columns. `-o wide` shows every column at its natural width.
 //
 // The layout is decided once, from the rows at hand when the table starts (the first page of a list), so that a
 // long list can be shown page by page as it arrives; later cells that are longer than their column are shortened
@@ -21,6 +20,8 @@ export interface LayoutColumn {
   shrink?: number | undefined;
   /** Shown even when no row has a value (columns without a rank, and columns asked for by name). */
   always?: boolean | undefined;
+  /** The widest its values can be, when known (statuses): room kept for rows that come later. */
+  width?: number | undefined;
 }
 
 export interface Layout {
@@ -43,7 +44,7 @@ export function tableLayout(
   width: number,
   opts: { wide?: boolean } = {},
 ): Layout {
-  const natural = columns.map((c) => textWidth(c.header));
+  const natural = columns.map((c) => Math.max(textWidth(c.header), c.width ?? 0));
   const filled = columns.map(() => false);
   for (const r of rows) {
     r.forEach((text, i) => {
@@ -59,14 +60,15 @@ export function tableLayout(
     c.shrink === undefined ? natural[i]! : Math.min(natural[i]!, Math.max(c.shrink, textWidth(c.header))),
   );
   const fair = columns.map((c, i) => (c.shrink === undefined ? natural[i]! : Math.min(natural[i]!, Math.max(2 * c.shrink, floor[i]!))));
-  const sum = (idx: readonly number[], w: readonly number[]) => idx.reduce((s, i) => s + w[i]!, 0) + GAP * Math.max(0, idx.length - 1);
-  // Columns that may go are taken in by rank, lowest first, each rank whole (FROM and TO go together) when it still
-  // fits: a wide column that does not fit leaves room for narrower ones of a higher rank.
+  // Columns that may go are taken in by rank, lowest first, each rank whole (FROM and TO go together), when they
+  // fit at their shortest without narrowing the columns already in below their fair width. A column that does not
+  // fit leaves room for narrower ones of a higher rank.
   const kept = new Set(shown.filter((i) => columns[i]!.rank === undefined || columns[i]!.always));
   const ranks = [...new Set(shown.filter((i) => !kept.has(i)).map((i) => columns[i]!.rank!))].sort((a, b) => a - b);
   for (const rank of ranks) {
     const group = shown.filter((i) => !kept.has(i) && columns[i]!.rank === rank);
-    if (sum([...kept, ...group], fair) <= width) for (const i of group) kept.add(i);
+    const total = [...kept].reduce((s, i) => s + fair[i]!, 0) + group.reduce((s, i) => s + floor[i]!, 0) + GAP * (kept.size + group.length - 1);
+    if (total <= width) for (const i of group) kept.add(i);
   }
   shown = shown.filter((i) => kept.has(i));
   return { shown, widths: shrinkToFit(shown.map((i) => natural[i]!), shown.map((i) => floor[i]!), width - GAP * Math.max(0, shown.length - 1)) };
@@ -85,6 +87,11 @@ function shrinkToFit(widths: number[], floors: readonly number[], room: number):
     total -= 1;
   }
   return widths;
+}
+
+/** A cell fitted to its column: free text cut with "…"; other text (a time, a number, a code) kept whole. */
+export function fitted(text: string, width: number, column: Pick<LayoutColumn, 'shrink'>): string {
+  return column.shrink === undefined ? text : shorten(text, width);
 }
 
 /** Text cut to `width` cells, ending in "…" when it was longer. */

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { buildListFilter, runList } from '../../src/commands/list/list.js';
+import { buildListFilters, runList } from '../../src/commands/list/list.js';
 import type { TrackListFilter } from '../../src/api/types.js';
 import { UsageError } from '../../src/errors.js';
 import { createFake, type Handler } from './fake-context.js';
@@ -48,23 +48,23 @@ function pagedService(n: number): Handler {
   };
 }
 
-describe('buildListFilter', () => {
+describe('buildListFilters', () => {
   it('maps every flag to its filter field', () => {
     expect(
-      buildListFilter(
+      buildListFilters(
         {
-          status: 'Delivered',
-          carrier: 3011,
-          tracking: 'Stopped',
-          origin: 'Import',
+          status: ['Delivered'],
+          carrier: [3011],
+          tracking: ['Stopped'],
+          origin: ['Import'],
           registeredSince: '7d',
           registeredUntil: '2025-06-01',
           trackedSince: '12h',
           trackedUntil: 'now',
           pushedSince: '2025-05-01T00:00Z',
           pushedUntil: '30m',
-          pushStatus: 'Failure',
-          pushCode: 500,
+          pushStatus: ['Failure'],
+          pushCode: [500],
           stoppedSince: '2w',
           stoppedUntil: '1d',
           numbers: ['A1234', 'B1234', 'A1234'],
@@ -72,7 +72,8 @@ describe('buildListFilter', () => {
         },
         NOW,
       ),
-    ).toEqual({
+    ).toEqual([
+      {
       package_status: 'Delivered',
       carrier: 3011,
       tracking_status: 'Stopped',
@@ -89,28 +90,29 @@ describe('buildListFilter', () => {
       stop_track_time_to: '2025-05-31T12:00:00Z',
       number: 'A1234,B1234',
       order_by: 'RegisterTimeDesc',
-    });
+      },
+    ]);
   });
 
   it('refuses a time it cannot read, naming the flag', () => {
-    expect(() => buildListFilter({ trackedSince: 'last week' }, NOW)).toThrow(/--tracked-since "last week" is not a time/);
+    expect(() => buildListFilters({ trackedSince: 'last week' }, NOW)).toThrow(/--tracked-since "last week" is not a time/);
   });
 
   it('refuses a range that ends before it starts', () => {
-    expect(() => buildListFilter({ registeredSince: '1d', registeredUntil: '7d' }, NOW)).toThrow(UsageError);
+    expect(() => buildListFilters({ registeredSince: '1d', registeredUntil: '7d' }, NOW)).toThrow(UsageError);
   });
 
   it('refuses more than 200 numbers', () => {
     const numbers = Array.from({ length: 201 }, (_, i) => `N${i}xxxx`);
-    expect(() => buildListFilter({ numbers }, NOW)).toThrow(/at most 200 numbers, got 201/);
-    expect(buildListFilter({ numbers: numbers.slice(0, 200) }, NOW).number!.split(',')).toHaveLength(200);
+    expect(() => buildListFilters({ numbers }, NOW)).toThrow(/at most 200 numbers, got 201/);
+    expect(buildListFilters({ numbers: numbers.slice(0, 200) }, NOW)[0]!.number!.split(',')).toHaveLength(200);
   });
 });
 
 describe('runList', () => {
   it('--json prints one array of the matching records over every page, fetched in order', async () => {
     const fake = createFake({ handler: pagedService(300), global: { output: 'json' } });
-    expect(await runList({ status: 'Delivered' }, fake.ctx)).toBe(0);
+    expect(await runList({ status: ['Delivered'] }, fake.ctx)).toBe(0);
     const out = JSON.parse(fake.io.stdoutText()) as { number: string; package_status: string }[];
     expect(out).toHaveLength(100);
     expect(out.every((r) => r.package_status === 'Delivered')).toBe(true);
@@ -192,7 +194,7 @@ describe('runList', () => {
 
   it('v1 cannot filter by origin: refused before sending', async () => {
     const fake = createFake({ version: 'v1', handler: pagedService(10) });
-    await expect(runList({ origin: 'Api' }, fake.ctx)).rejects.toThrow(/v1 API cannot filter/);
+    await expect(runList({ origin: ['Api'] }, fake.ctx)).rejects.toThrow(/v1 API cannot filter/);
     expect(fake.calls).toHaveLength(0);
   });
 });
