@@ -65,7 +65,7 @@ describe('runInfo', () => {
 
 describe('runInfo --status / --sub-status', () => {
   const numbers = ['AA123456789BR', 'YT2616912345678901', 'XX000000000XX'];
-  const json = async (opts: { status?: string; subStatus?: string }) => {
+  const json = async (opts: { status?: string[]; subStatus?: string[] }) => {
     const fake = createFake({ handler: trackInfo, global: { output: 'json' } });
     const code = await runInfo({ numbers, ...opts }, fake.ctx);
     const out = JSON.parse(fake.io.stdoutText()) as { accepted: { number: string }[]; rejected: { number: string }[] };
@@ -73,20 +73,20 @@ describe('runInfo --status / --sub-status', () => {
   };
 
   it('keeps only the numbers whose latest status matches; rejected numbers stay visible', async () => {
-    expect(await json({ status: 'Delivered' })).toEqual({ code: 3, accepted: ['AA123456789BR'], rejected: ['XX000000000XX'] });
-    expect(await json({ subStatus: 'InTransit_Arrival' })).toEqual({ code: 3, accepted: ['YT2616912345678901'], rejected: ['XX000000000XX'] });
-    expect(await json({ status: 'InTransit', subStatus: 'InTransit_PickedUp' })).toEqual({ code: 3, accepted: [], rejected: ['XX000000000XX'] });
+    expect(await json({ status: ['Delivered'] })).toEqual({ code: 3, accepted: ['AA123456789BR'], rejected: ['XX000000000XX'] });
+    expect(await json({ subStatus: ['InTransit_Arrival'] })).toEqual({ code: 3, accepted: ['YT2616912345678901'], rejected: ['XX000000000XX'] });
+    expect(await json({ status: ['InTransit'], subStatus: ['InTransit_PickedUp'] })).toEqual({ code: 3, accepted: [], rejected: ['XX000000000XX'] });
   });
 
   it('says on stderr how many of the numbers found match', async () => {
     const fake = createFake({ handler: trackInfo, global: { output: 'json' } });
-    await runInfo({ numbers, status: 'Delivered' }, fake.ctx);
+    await runInfo({ numbers, status: ['Delivered'] }, fake.ctx);
     expect(fake.io.stderrText()).toContain('1 of 2 found are Delivered');
   });
 
   it('refuses --sub-status on v1, which has none, before sending anything', async () => {
     const fake = createFake({ handler: trackInfo, version: 'v1' });
-    const err = await runInfo({ numbers, subStatus: 'InTransit_Arrival' }, fake.ctx).catch((e: unknown) => e);
+    const err = await runInfo({ numbers, subStatus: ['InTransit_Arrival'] }, fake.ctx).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect(fake.calls).toHaveLength(0);
   });

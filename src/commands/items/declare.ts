@@ -6,7 +6,23 @@ import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { LANGUAGES, LIMITS, PACKAGE_STATUSES, subStatuses } from '../../api/spec.js';
 import type { Context } from '../../context.js';
 import type { ItemFlags } from '../../items/run.js';
-import { Argument, carrierArg, carrierOption, examples, lazy, maxLength, Option, repeated, type Declare } from '../define.js';
+import { DETAILS_RESULT_COLUMN_NAMES, ITEM_COLUMN_NAMES, REGISTER_COLUMN_NAMES } from '../../output/column-names.js';
+import {
+  Argument,
+  carrierArg,
+  carrierOption,
+  choiceList,
+  examples,
+  lazy,
+  maxLength,
+  Option,
+  pagerOption,
+  relativeOption,
+  repeated,
+  withColumns,
+  withWatch,
+  type Declare,
+} from '../define.js';
 
 /** The engine's flags, as declared by `withInput` and `remembered`. */
 interface EngineOptions {
@@ -64,7 +80,7 @@ async function carriers<K extends string>(ctx: Context, flags: Record<K, readonl
 const RECORD_CARRIER = 'only the record under this carrier, a code or name (default: every carrier the number is registered with)';
 
 const register: Declare = (cmd, invoke) =>
-  remembered(withInput(cmd))
+  withColumns(remembered(withInput(cmd)), REGISTER_COLUMN_NAMES)
     .addOption(carrierOption('carrier code or name (default: detected by the service)'))
     .option('--param <value>', 'extra tracking parameter some carriers need, e.g. US-10001')
     .addOption(new Option('--tag <text>', 'your own tag (at most 100 characters)').argParser(maxLength('a tag', LIMITS.tagMaxLength)))
@@ -98,25 +114,25 @@ const register: Declare = (cmd, invoke) =>
           },
           ctx,
         );
-      }),
+      }, o),
     );
 
 /** stop, retrack, delete and push: one operation on each number, with an optional carrier. */
 function action(name: 'stop' | 'retrack' | 'push', example: string): Declare {
   return (cmd, invoke) =>
-    remembered(withInput(cmd))
+    withColumns(remembered(withInput(cmd)), ITEM_COLUMN_NAMES)
       .addOption(carrierOption(RECORD_CARRIER))
       .addHelpText('after', examples(example, `trk list --status Exception -o ids | trk ${name}`))
       .action((numbers, o) =>
         lazy(invoke, () => import('./actions.js'), async (m, ctx) => {
           const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] });
           return m.runItemAction(name, { ...engineFlags(numbers, o), carrier: codes.carrier }, ctx);
-        }),
+        }, o),
       );
 }
 
 const del: Declare = (cmd, invoke) =>
-  remembered(withInput(cmd))
+  withColumns(remembered(withInput(cmd)), ITEM_COLUMN_NAMES)
     .addOption(carrierOption(RECORD_CARRIER))
     .option('--ignore-missing', 'count a number that is not registered as deleted (exit 0) instead of rejected')
     .addHelpText('after', examples('trk delete RR123456789CN', 'trk delete -f old.csv --yes', 'trk list --status Expired -o ids | trk delete --yes --ignore-missing'))
@@ -124,27 +140,54 @@ const del: Declare = (cmd, invoke) =>
       lazy(invoke, () => import('./actions.js'), async (m, ctx) => {
         const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] });
         return m.runItemAction('delete', { ...engineFlags(numbers, o), carrier: codes.carrier, ignoreMissing: o.ignoreMissing }, ctx);
-      }),
+      }, o),
     );
 
 const info: Declare = (cmd, invoke) =>
-  withInput(cmd)
+  withWatch(withColumns(withInput(cmd), DETAILS_RESULT_COLUMN_NAMES), 'the tracking page')
     .addOption(carrierOption('only the record under this carrier (code or name)'))
-    .addOption(new Option('--status <status>', 'show only numbers whose latest main status is this').choices(PACKAGE_STATUSES))
-    .addOption(new Option('--sub-status <sub-status>', 'show only numbers whose latest sub-status is this').choices(subStatuses('v2.1')))
+    .addOption(choiceList('--status <status>', 'show only numbers whose latest main status is this (any case; comma separated for any of several)', PACKAGE_STATUSES))
+    .addOption(
+      choiceList('--sub-status <sub-status>', 'show only numbers whose latest sub-status is this (any case; comma separated for any of several)', subStatuses('v2.1')),
+    )
+    .addOption(new Option('--page', 'on a terminal, the full tracking page of each number (several numbers make a compact table)'))
+    .addOption(relativeOption())
+    .addOption(pagerOption())
     .addHelpText(
       'after',
-      examples('trk info RR123456789CN', 'trk info -f numbers.csv --csv > details.csv', 'trk info -f numbers.csv --sub-status Exception_Lost --json'),
+      examples(
+        'trk info RR123456789CN',
+        'trk info RR123456789CN --watch --every 30m',
+        'trk list --status Exception -o ids | trk info',
+        'trk info -f numbers.csv --csv > details.csv',
+        'trk info -f numbers.csv --sub-status Exception_Lost --columns number,carrier,latest_event',
+      ),
     )
     .action((numbers, o) =>
-      lazy(invoke, () => import('./info.js'), async (m, ctx) => {
-        const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] });
-        return m.runInfo({ ...engineFlags(numbers, o), carrier: codes.carrier, status: o.status, subStatus: o.subStatus }, ctx);
-      }),
+      lazy(
+        invoke,
+        () => import('./info.js'),
+        async (m, ctx) => {
+          const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] });
+          return m.runInfo(
+            {
+              ...engineFlags(numbers, o),
+              carrier: codes.carrier,
+              status: o.status,
+              subStatus: o.subStatus,
+              pages: o.page,
+              watch: o.watch,
+              every: o.every,
+            },
+            ctx,
+          );
+        },
+        o,
+      ),
     );
 
 const changeCarrier: Declare = (cmd, invoke) =>
-  remembered(withInput(cmd))
+  withColumns(remembered(withInput(cmd)), ITEM_COLUMN_NAMES)
     .addOption(new Option('--to <carrier>', 'new carrier code or name').argParser(carrierArg))
     .addOption(new Option('--from <carrier>', 'current carrier code or name (needed when the number is registered under several)').argParser(carrierArg))
     .addOption(new Option('--final-to <carrier>', 'new last-mile carrier code or name').argParser(carrierArg))
@@ -159,11 +202,11 @@ const changeCarrier: Declare = (cmd, invoke) =>
           finalFrom: ['--final-from', o.finalFrom],
         });
         return m.runChangeCarrier({ ...engineFlags(numbers, o), ...codes }, ctx);
-      }),
+      }, o),
     );
 
 const update: Declare = (cmd, invoke) =>
-  remembered(withInput(cmd))
+  withColumns(remembered(withInput(cmd)), ITEM_COLUMN_NAMES)
     .addOption(carrierOption('only the record under this carrier (code or name)'))
     .addOption(new Option('--tag <text>', 'new tag').argParser(maxLength('a tag', LIMITS.tagMaxLength)))
     .option('--param <value>', 'new extra tracking parameter')
@@ -173,12 +216,13 @@ const update: Declare = (cmd, invoke) =>
       lazy(invoke, () => import('./update.js'), async (m, ctx) => {
         const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] });
         return m.runUpdate({ ...engineFlags(numbers, o), carrier: codes.carrier, tag: o.tag, param: o.param, lang: o.lang }, ctx);
-      }),
+      }, o),
     );
 
 const realtime: Declare = (cmd, invoke) =>
-  cmd
+  withColumns(cmd, DETAILS_RESULT_COLUMN_NAMES)
     .argument('<number>', 'tracking number')
+    .addOption(relativeOption())
     .addOption(carrierOption('carrier code or name (default: detected by the service)'))
     .option('--param <value>', 'extra tracking parameter')
     .addOption(new Option('--final-carrier <carrier>', 'last-mile carrier code or name').argParser(carrierArg))
@@ -188,7 +232,7 @@ const realtime: Declare = (cmd, invoke) =>
       lazy(invoke, () => import('./realtime.js'), async (m, ctx) => {
         const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier], finalCarrier: ['--final-carrier', o.finalCarrier] });
         return m.runRealtime({ number, carrier: codes.carrier, param: o.param, finalCarrier: codes.finalCarrier, fresh: o.fresh === true }, ctx);
-      }),
+      }, o),
     );
 
 export const declarations: Readonly<Record<string, Declare>> = {
