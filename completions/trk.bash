@@ -569,7 +569,10 @@ _trk_complete() {
   if [ "$COMP_CWORD" -gt 1 ] && _trk_takes_value "$trail" "$prev"; then
     values="$(_trk_values "$trail" "$prev")"
     if [ -n "$values" ]; then
-      mapfile -t COMPREPLY < <(compgen -W "$values" -- "$cur")
+      # Lists of values (--columns number,status,...): the value after the last comma is completed.
+      local head=""
+      [[ "$cur" == *,* ]] && head="${cur%,*},"
+      mapfile -t COMPREPLY < <(compgen -P "$head" -W "$values" -- "${cur##*,}")
     else
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
     fi

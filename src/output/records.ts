@@ -155,6 +155,22 @@ function v2Record(o: Obj): RecordView {
   };
 }
 
+/** v1's list times, UTC by the spec but written `YYYY-MM-DD HH:MM:SS`. */
+const V1_RECORD_TIMES = ['rt', 'tt', 'pt', 'st'] as const;
+
+/**
+ * A gettracklist item as JSON prints it: as sent, except that v1's times gain the `T` and `Z` the spec implies
+ * (`2022-03-07 17:22:53` → `2022-03-07T17:22:53Z`), so that every time trk prints in JSON is ISO 8601 with an
+ * offset. v2 items are returned untouched.
+ */
+export function recordForJson(item: unknown, version: ApiVersion): unknown {
+  const o = obj(item);
+  if (!looksV1(o, version, 'package_status')) return item;
+  const out: Obj = { ...o };
+  for (const k of V1_RECORD_TIMES) if (typeof o[k] === 'string' && o[k] !== '') out[k] = toIsoUtc(o[k]);
+  return out;
+}
+
 function v1Record(o: Obj, opts: ViewOptions): RecordView {
   const ts = o.ts;
   const tracking = ts === true || ts === 1 ? 'Tracking' : ts === false || ts === 0 ? 'Stopped' : null;

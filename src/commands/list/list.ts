@@ -11,7 +11,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { recordColumns } from '../../output/columns.js';
 import { startPager } from '../../output/pager.js';
-import { toRecordView } from '../../output/records.js';
+import { recordForJson, toRecordView } from '../../output/records.js';
 import { createRowWriter } from '../../output/render.js';
 import { statusLine } from '../../output/status-line.js';
 import { fmt, plural } from '../../text.js';
@@ -110,7 +110,7 @@ export async function runList(opts: ListOptions, ctx: Context): Promise<number> 
       counter.clear();
       writer.write(
         take.map((r) => toRecordView(r, api.version, viewOpts)),
-        take,
+        take.map((r) => recordForJson(r, api.version)),
       );
       shown += take.length;
       if (shown >= limit) {
@@ -188,7 +188,7 @@ async function listMany(opts: ListOptions, ctx: Context): Promise<number> {
           const kept = check ? await check(typed) : typed;
           writer.write(
             kept.map((r) => toRecordView(r, apiVersion, viewOpts)),
-            kept,
+            kept.map((r) => recordForJson(r, apiVersion)),
           );
         });
       });

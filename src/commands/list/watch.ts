@@ -6,7 +6,7 @@ import type { ApiClient } from '../../api/client.js';
 import type { TrackListFilter, TrackRecord } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { recordColumns } from '../../output/columns.js';
-import { toRecordView } from '../../output/records.js';
+import { recordForJson, toRecordView } from '../../output/records.js';
 import { printRows } from '../../output/render.js';
 import { fmt } from '../../text.js';
 import { tableNames, viewNames } from '../shared/names.js';
@@ -29,7 +29,13 @@ export async function watchList(ctx: Context, api: ApiClient, filters: readonly 
     }
     const shown = records.slice(0, limit);
     const out = captureIO(ctx.io);
-    await printRows(out.io, shown.map((r) => toRecordView(r, api.version, viewOpts)), columns, outputOf(ctx), shown);
+    await printRows(
+      out.io,
+      shown.map((r) => toRecordView(r, api.version, viewOpts)),
+      columns,
+      outputOf(ctx),
+      shown.map((r) => recordForJson(r, api.version)),
+    );
     const delivered = shown.filter((r) => r.package_status === 'Delivered').length;
     const exceptions = shown.filter((r) => r.package_status === 'Exception');
     const subs = exceptions.length > 0 ? await subStatuses(api, exceptions, ctx.signal) : new Map<string, string>();
