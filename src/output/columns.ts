@@ -80,7 +80,8 @@ function carrierColumn<T>(
   opts: ColumnOptions,
   extra: Partial<Def<T>> = {},
 ): Def<T> {
-  return { header, value: get, display: (r) => carrierText(get(r), opts.carrierName), shrink: 10, ...extra };
+  // The code is what matters; the name beside it may be cut short rather than leave a column out.
+  return { header, value: get, display: (r) => carrierText(get(r), opts.carrierName), shrink: 10, fair: 12, ...extra };
 }
 
 // ---- registration records (trk list) ----

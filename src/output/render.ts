@@ -39,6 +39,8 @@ export interface Column<T> {
   wide?: number;
   /** Tables may shorten this column's cells with "…" down to this many cells (free text). Absent: never shortened. */
   shrink?: number;
+  /** Below this width (default twice `shrink`) a less important column is left out rather than this one narrowed. */
+  fair?: number;
   /** The value is a time (ISO 8601): tables show it in the reader's zone with its offset, or its age (--relative). */
   time?: true;
   /** The value is a count: tables group its digits (`4,175`); machine formats keep `4175`. */
@@ -367,6 +369,7 @@ function tableWriter<T>(io: IO, columns: readonly Column<T>[], opts: TableOption
           header: col.header,
           rank: opts.named ? undefined : col.wide,
           shrink: col.shrink,
+          fair: col.fair,
           always: opts.named,
           width: opts.complete ? undefined : col.width,
         }));

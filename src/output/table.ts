@@ -1,10 +1,10 @@
 // The layout of tables for people: which columns a terminal of a given width shows, and how wide each is. Long
 // cells are shortened with "…" before any column is left out, so one 90-character tag no longer hides half the
 // table. Ranked columns are taken in, most important first, as long as each fits at its shortest without
-// squeezing the columns already in below a fair width (twice their shortest): a column is left out only when
-// shortening cannot make room for it. What is in is then narrowed, widest column first, never below a column's
-// shortest width. Columns without a rank (the number, the status, the tracking state) are never left out, nor are
-// columns the user named with --columns. `-o wide` shows every column at its natural width.
+// squeezing the columns already in below a fair width (by default twice their shortest): a column is left out
+// only when shortening cannot make room for it. What is in is then narrowed, widest column first, never below a
+// column's shortest width. Columns without a rank (the number, the status, the tracking state) are never left
+// out, nor are columns the user named with --columns. `-o wide` shows every column at its natural width.
 //
 // The layout is decided once, from the rows at hand when the table starts (the first page of a list), so that a
 // long list can be shown page by page as it arrives; later cells that are longer than their column are shortened
@@ -18,6 +18,8 @@ export interface LayoutColumn {
   rank?: number | undefined;
   /** Cells may be shortened down to this width (free text); undefined: never shortened (times, codes, statuses). */
   shrink?: number | undefined;
+  /** Below this width (default twice `shrink`), a less important column is left out rather than this one narrowed. */
+  fair?: number | undefined;
   /** Shown even when no row has a value (columns without a rank, and columns asked for by name). */
   always?: boolean | undefined;
   /** The widest its values can be, when known (statuses): room kept for rows that come later. */
@@ -59,7 +61,7 @@ export function tableLayout(
   const floor = columns.map((c, i) =>
     c.shrink === undefined ? natural[i]! : Math.min(natural[i]!, Math.max(c.shrink, textWidth(c.header))),
   );
-  const fair = columns.map((c, i) => (c.shrink === undefined ? natural[i]! : Math.min(natural[i]!, Math.max(2 * c.shrink, floor[i]!))));
+  const fair = columns.map((c, i) => (c.shrink === undefined ? natural[i]! : Math.min(natural[i]!, Math.max(c.fair ?? 2 * c.shrink, floor[i]!))));
   // Columns that may go are taken in by rank, lowest first, each rank whole (FROM and TO go together), when they
   // fit at their shortest without narrowing the columns already in below their fair width. A column that does not
   // fit leaves room for narrower ones of a higher rank.
