@@ -13,17 +13,17 @@ _trk_subcommands() {
 _trk_options() {
   case "$1" in
     '') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'register') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--columns' '--carrier' '--param' '--tag' '--lang' '--email' '--final-carrier' '--no-auto-detection' '--order-no' '--order-time' '--remark' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'stop') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--columns' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'retrack') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--columns' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'delete') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--columns' '--carrier' '--ignore-missing' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'push') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--columns' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'list') printf '%s\n' '--columns' '--watch' '--every' '--status' '--carrier' '--tracking' '--origin' '--registered-since' '--registered-until' '--tracked-since' '--tracked-until' '--pushed-since' '--pushed-until' '--push-status' '--push-code' '--stopped-since' '--stopped-until' '--number' '--tag' '--sub-status' '--order-by' '--limit' '--all' '--page' '--relative' '--no-pager' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'info') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--columns' '--watch' '--every' '--carrier' '--status' '--sub-status' '--page' '--relative' '--no-pager' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'register') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '--param' '--tag' '--lang' '--email' '--final-carrier' '--no-auto-detection' '--order-no' '--order-time' '--remark' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'stop') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'retrack') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'delete') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '--ignore-missing' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'push') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'list') printf '%s\n' '--status' '--carrier' '--tracking' '--origin' '--registered-since' '--registered-until' '--tracked-since' '--tracked-until' '--pushed-since' '--pushed-until' '--push-status' '--push-code' '--stopped-since' '--stopped-until' '--number' '--tag' '--sub-status' '--order-by' '--limit' '--all' '--page' '--relative' '--no-pager' '--columns' '--watch' '--every' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'info') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--carrier' '--status' '--sub-status' '--page' '--relative' '--no-pager' '--columns' '--watch' '--every' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'quota') printf '%s\n' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'realtime') printf '%s\n' '--columns' '--relative' '--carrier' '--param' '--final-carrier' '--fresh' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'change-carrier') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--columns' '--to' '--from' '--final-to' '--final-from' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'update') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--columns' '--carrier' '--tag' '--param' '--lang' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'realtime') printf '%s\n' '--carrier' '--param' '--final-carrier' '--fresh' '--relative' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'change-carrier') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--to' '--from' '--final-to' '--final-from' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'update') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '--tag' '--param' '--lang' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'runs') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'runs list') printf '%s\n' '--columns' '--relative' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'runs forget') printf '%s\n' '--all' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
@@ -65,7 +65,6 @@ _trk_takes_value() {
     'register|--file'|\
     'register|--rejects'|\
     'register|--column'|\
-    'register|--columns'|\
     'register|--carrier'|\
     'register|--param'|\
     'register|--tag'|\
@@ -75,6 +74,7 @@ _trk_takes_value() {
     'register|--order-no'|\
     'register|--order-time'|\
     'register|--remark'|\
+    'register|--columns'|\
     'register|--profile'|\
     'register|--base-url'|\
     'register|--api-version'|\
@@ -85,8 +85,8 @@ _trk_takes_value() {
     'stop|--file'|\
     'stop|--rejects'|\
     'stop|--column'|\
-    'stop|--columns'|\
     'stop|--carrier'|\
+    'stop|--columns'|\
     'stop|--profile'|\
     'stop|--base-url'|\
     'stop|--api-version'|\
@@ -97,8 +97,8 @@ _trk_takes_value() {
     'retrack|--file'|\
     'retrack|--rejects'|\
     'retrack|--column'|\
-    'retrack|--columns'|\
     'retrack|--carrier'|\
+    'retrack|--columns'|\
     'retrack|--profile'|\
     'retrack|--base-url'|\
     'retrack|--api-version'|\
@@ -109,8 +109,8 @@ _trk_takes_value() {
     'delete|--file'|\
     'delete|--rejects'|\
     'delete|--column'|\
-    'delete|--columns'|\
     'delete|--carrier'|\
+    'delete|--columns'|\
     'delete|--profile'|\
     'delete|--base-url'|\
     'delete|--api-version'|\
@@ -121,16 +121,14 @@ _trk_takes_value() {
     'push|--file'|\
     'push|--rejects'|\
     'push|--column'|\
-    'push|--columns'|\
     'push|--carrier'|\
+    'push|--columns'|\
     'push|--profile'|\
     'push|--base-url'|\
     'push|--api-version'|\
     'push|-o'|\
     'push|--output'|\
     'push|--timeout'|\
-    'list|--columns'|\
-    'list|--every'|\
     'list|--status'|\
     'list|--carrier'|\
     'list|--tracking'|\
@@ -151,6 +149,8 @@ _trk_takes_value() {
     'list|--order-by'|\
     'list|--limit'|\
     'list|--page'|\
+    'list|--columns'|\
+    'list|--every'|\
     'list|--profile'|\
     'list|--base-url'|\
     'list|--api-version'|\
@@ -161,11 +161,11 @@ _trk_takes_value() {
     'info|--file'|\
     'info|--rejects'|\
     'info|--column'|\
-    'info|--columns'|\
-    'info|--every'|\
     'info|--carrier'|\
     'info|--status'|\
     'info|--sub-status'|\
+    'info|--columns'|\
+    'info|--every'|\
     'info|--profile'|\
     'info|--base-url'|\
     'info|--api-version'|\
@@ -179,10 +179,10 @@ _trk_takes_value() {
     'quota|-o'|\
     'quota|--output'|\
     'quota|--timeout'|\
-    'realtime|--columns'|\
     'realtime|--carrier'|\
     'realtime|--param'|\
     'realtime|--final-carrier'|\
+    'realtime|--columns'|\
     'realtime|--profile'|\
     'realtime|--base-url'|\
     'realtime|--api-version'|\
@@ -193,11 +193,11 @@ _trk_takes_value() {
     'change-carrier|--file'|\
     'change-carrier|--rejects'|\
     'change-carrier|--column'|\
-    'change-carrier|--columns'|\
     'change-carrier|--to'|\
     'change-carrier|--from'|\
     'change-carrier|--final-to'|\
     'change-carrier|--final-from'|\
+    'change-carrier|--columns'|\
     'change-carrier|--profile'|\
     'change-carrier|--base-url'|\
     'change-carrier|--api-version'|\
@@ -208,11 +208,11 @@ _trk_takes_value() {
     'update|--file'|\
     'update|--rejects'|\
     'update|--column'|\
-    'update|--columns'|\
     'update|--carrier'|\
     'update|--tag'|\
     'update|--param'|\
     'update|--lang'|\
+    'update|--columns'|\
     'update|--profile'|\
     'update|--base-url'|\
     'update|--api-version'|\
@@ -393,8 +393,8 @@ _trk_values() {
     '|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     '|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     '|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'register|--columns') printf '%s\n' 'number' 'carrier' 'origin' 'result' 'error_code' 'error_message' 'tag' ;;
     'register|--lang') printf '%s\n' 'en' 'ja' 'fr' 'da' 'th' 'de' 'es' 'zh-hans' ;;
+    'register|--columns') printf '%s\n' 'number' 'carrier' 'origin' 'result' 'error_code' 'error_message' 'tag' ;;
     'register|--profile') trk __complete profiles 2>/dev/null ;;
     'register|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'register|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
@@ -419,20 +419,20 @@ _trk_values() {
     'push|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'push|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'push|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'list|--columns') printf '%s\n' 'number' 'carrier' 'final_carrier' 'status' 'tracking' 'registered' 'tracked' 'pushed' 'push_status' 'push_code' 'stopped' 'stop_reason' 'retracked' 'carrier_changes' 'tag' 'origin_country' 'destination_country' 'latest_event_time' 'latest_event' 'days_after_order' 'days_of_transit' 'delivered' 'order_no' 'remark' 'delivered_raw' ;;
     'list|--status') printf '%s\n' 'NotFound' 'InfoReceived' 'InTransit' 'Expired' 'AvailableForPickup' 'OutForDelivery' 'DeliveryFailure' 'Delivered' 'Exception' ;;
     'list|--tracking') printf '%s\n' 'Tracking' 'Stopped' ;;
     'list|--origin') printf '%s\n' 'Api' 'Manual' 'Import' ;;
     'list|--push-status') printf '%s\n' 'NotPushed' 'Success' 'Failure' ;;
     'list|--sub-status') printf '%s\n' 'NotFound_Other' 'NotFound_InvalidCode' 'InfoReceived' 'InTransit_PickedUp' 'InTransit_Other' 'InTransit_Departure' 'InTransit_Arrival' 'Expired_Other' 'AvailableForPickup_Other' 'OutForDelivery_Other' 'DeliveryFailure_Other' 'DeliveryFailure_NoBody' 'DeliveryFailure_Security' 'DeliveryFailure_Rejected' 'DeliveryFailure_InvalidAddress' 'Delivered_Other' 'Exception_Other' 'Exception_Returning' 'Exception_Returned' 'Exception_NoBody' 'Exception_Security' 'Exception_Damage' 'Exception_Rejected' 'Exception_Delayed' 'Exception_Lost' 'Exception_Destroyed' 'Exception_Cancel' 'InTransit_CustomsProcessing' 'InTransit_CustomsReleased' 'InTransit_CustomsRequiringInformation' ;;
     'list|--order-by') printf '%s\n' 'RegisterTimeAsc' 'RegisterTimeDesc' 'PushTimeAsc' 'PushTimeDesc' 'TrackTimeAsc' 'TrackTimeDesc' ;;
+    'list|--columns') printf '%s\n' 'number' 'carrier' 'final_carrier' 'status' 'tracking' 'registered' 'tracked' 'pushed' 'push_status' 'push_code' 'stopped' 'stop_reason' 'retracked' 'carrier_changes' 'tag' 'origin_country' 'destination_country' 'latest_event_time' 'latest_event' 'days_after_order' 'days_of_transit' 'delivered' 'order_no' 'remark' 'delivered_raw' ;;
     'list|--profile') trk __complete profiles 2>/dev/null ;;
     'list|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'list|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'list|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'info|--columns') printf '%s\n' 'number' 'carrier' 'final_carrier' 'status' 'sub_status' 'latest_event_time' 'latest_event' 'latest_location' 'age' 'expected' 'origin' 'destination' 'days_after_order' 'days_of_transit' 'days_after_last_update' 'eta_from' 'eta_to' 'delivered' 'customs' 'events' 'tag' 'latest_event_time_raw' 'delivered_raw' 'result' 'error_code' 'error_message' ;;
     'info|--status') printf '%s\n' 'NotFound' 'InfoReceived' 'InTransit' 'Expired' 'AvailableForPickup' 'OutForDelivery' 'DeliveryFailure' 'Delivered' 'Exception' ;;
     'info|--sub-status') printf '%s\n' 'NotFound_Other' 'NotFound_InvalidCode' 'InfoReceived' 'InTransit_PickedUp' 'InTransit_Other' 'InTransit_Departure' 'InTransit_Arrival' 'Expired_Other' 'AvailableForPickup_Other' 'OutForDelivery_Other' 'DeliveryFailure_Other' 'DeliveryFailure_NoBody' 'DeliveryFailure_Security' 'DeliveryFailure_Rejected' 'DeliveryFailure_InvalidAddress' 'Delivered_Other' 'Exception_Other' 'Exception_Returning' 'Exception_Returned' 'Exception_NoBody' 'Exception_Security' 'Exception_Damage' 'Exception_Rejected' 'Exception_Delayed' 'Exception_Lost' 'Exception_Destroyed' 'Exception_Cancel' 'InTransit_CustomsProcessing' 'InTransit_CustomsReleased' 'InTransit_CustomsRequiringInformation' ;;
+    'info|--columns') printf '%s\n' 'number' 'carrier' 'final_carrier' 'status' 'sub_status' 'latest_event_time' 'latest_event' 'latest_location' 'age' 'expected' 'origin' 'destination' 'days_after_order' 'days_of_transit' 'days_after_last_update' 'eta_from' 'eta_to' 'delivered' 'customs' 'events' 'tag' 'latest_event_time_raw' 'delivered_raw' 'result' 'error_code' 'error_message' ;;
     'info|--profile') trk __complete profiles 2>/dev/null ;;
     'info|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'info|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
@@ -452,8 +452,8 @@ _trk_values() {
     'change-carrier|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'change-carrier|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'change-carrier|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'update|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
     'update|--lang') printf '%s\n' 'en' 'ja' 'fr' 'da' 'th' 'de' 'es' 'zh-hans' ;;
+    'update|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
     'update|--profile') trk __complete profiles 2>/dev/null ;;
     'update|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'update|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;

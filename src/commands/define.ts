@@ -72,7 +72,10 @@ export function globalOptions() {
     new Option('--base-url <url>', 'base URL of the service (env TRK_BASE_URL)'),
     new Option('--api-version <version>', 'API version (env TRK_API_VERSION; default v2)').choices(API_VERSIONS),
     new Option('--sandbox', 'run against the embedded service emulator instead of the real service'),
-    new Option('-o, --output <format>', 'output format (default: table on a terminal, tab-separated when piped)').choices(OUTPUT_FORMATS),
+    new Option(
+      '-o, --output <format>',
+      'output format (default: table on a terminal, tab-separated when piped); wide: a table with every column; ids: what names each row (number and carrier), one a line, for item commands',
+    ).choices(OUTPUT_FORMATS),
     new Option('--json', 'same as --output json'),
     new Option('--csv', 'same as --output csv'),
     new Option('-q, --quiet', 'no status lines on stderr'),

@@ -80,17 +80,20 @@ async function carriers<K extends string>(ctx: Context, flags: Record<K, readonl
 const RECORD_CARRIER = 'only the record under this carrier, a code or name (default: every carrier the number is registered with)';
 
 const register: Declare = (cmd, invoke) =>
-  withColumns(remembered(withInput(cmd)), REGISTER_COLUMN_NAMES)
-    .addOption(carrierOption('carrier code or name (default: detected by the service)'))
-    .option('--param <value>', 'extra tracking parameter some carriers need, e.g. US-10001')
-    .addOption(new Option('--tag <text>', 'your own tag (at most 100 characters)').argParser(maxLength('a tag', LIMITS.tagMaxLength)))
-    .addOption(new Option('--lang <code>', 'translate events into this language (1 extra quota unit)').choices(LANGUAGES))
-    .addOption(new Option('--email <address>', 'customer e-mail for notifications').argParser(maxLength('an e-mail', LIMITS.emailMaxLength)))
-    .addOption(new Option('--final-carrier <carrier>', 'last-mile carrier code or name (postal numbers only)').argParser(carrierArg))
-    .option('--no-auto-detection', 'do not let the service guess the carrier when --carrier is not given')
-    .option('--order-no <text>', 'order number (v2.1)')
-    .option('--order-time <time>', 'order date or time (v2.1)')
-    .addOption(new Option('--remark <text>', 'remark (v2.1, at most 1000 characters)').argParser(maxLength('a remark', LIMITS.remarkMaxLength)))
+  withColumns(
+    remembered(withInput(cmd))
+      .addOption(carrierOption('carrier code or name (default: detected by the service)'))
+      .option('--param <value>', 'extra tracking parameter some carriers need, e.g. US-10001')
+      .addOption(new Option('--tag <text>', 'your own tag (at most 100 characters)').argParser(maxLength('a tag', LIMITS.tagMaxLength)))
+      .addOption(new Option('--lang <code>', 'translate events into this language (1 extra quota unit)').choices(LANGUAGES))
+      .addOption(new Option('--email <address>', 'customer e-mail for notifications').argParser(maxLength('an e-mail', LIMITS.emailMaxLength)))
+      .addOption(new Option('--final-carrier <carrier>', 'last-mile carrier code or name (postal numbers only)').argParser(carrierArg))
+      .option('--no-auto-detection', 'do not let the service guess the carrier when --carrier is not given')
+      .option('--order-no <text>', 'order number (v2.1)')
+      .option('--order-time <time>', 'order date or time (v2.1)')
+      .addOption(new Option('--remark <text>', 'remark (v2.1, at most 1000 characters)').argParser(maxLength('a remark', LIMITS.remarkMaxLength))),
+    REGISTER_COLUMN_NAMES,
+  )
     .addHelpText(
       'after',
       examples('trk register RR123456789CN --carrier 3011', 'trk register -f numbers.csv --tag batch-7', 'cut -d, -f1 orders.csv | trk register --json'),
@@ -120,8 +123,7 @@ const register: Declare = (cmd, invoke) =>
 /** stop, retrack, delete and push: one operation on each number, with an optional carrier. */
 function action(name: 'stop' | 'retrack' | 'push', example: string): Declare {
   return (cmd, invoke) =>
-    withColumns(remembered(withInput(cmd)), ITEM_COLUMN_NAMES)
-      .addOption(carrierOption(RECORD_CARRIER))
+    withColumns(remembered(withInput(cmd)).addOption(carrierOption(RECORD_CARRIER)), ITEM_COLUMN_NAMES)
       .addHelpText('after', examples(example, `trk list --status Exception -o ids | trk ${name}`))
       .action((numbers, o) =>
         lazy(invoke, () => import('./actions.js'), async (m, ctx) => {
@@ -132,9 +134,12 @@ function action(name: 'stop' | 'retrack' | 'push', example: string): Declare {
 }
 
 const del: Declare = (cmd, invoke) =>
-  withColumns(remembered(withInput(cmd)), ITEM_COLUMN_NAMES)
-    .addOption(carrierOption(RECORD_CARRIER))
-    .option('--ignore-missing', 'count a number that is not registered as deleted (exit 0) instead of rejected')
+  withColumns(
+    remembered(withInput(cmd))
+      .addOption(carrierOption(RECORD_CARRIER))
+      .option('--ignore-missing', 'count a number that is not registered as deleted (exit 0) instead of rejected'),
+    ITEM_COLUMN_NAMES,
+  )
     .addHelpText('after', examples('trk delete RR123456789CN', 'trk delete -f old.csv --yes', 'trk list --status Expired -o ids | trk delete --yes --ignore-missing'))
     .action((numbers, o) =>
       lazy(invoke, () => import('./actions.js'), async (m, ctx) => {
@@ -144,15 +149,21 @@ const del: Declare = (cmd, invoke) =>
     );
 
 const info: Declare = (cmd, invoke) =>
-  withWatch(withColumns(withInput(cmd), DETAILS_RESULT_COLUMN_NAMES), 'the tracking page')
-    .addOption(carrierOption('only the record under this carrier (code or name)'))
-    .addOption(choiceList('--status <status>', 'show only numbers whose latest main status is this (any case; comma separated for any of several)', PACKAGE_STATUSES))
-    .addOption(
-      choiceList('--sub-status <sub-status>', 'show only numbers whose latest sub-status is this (any case; comma separated for any of several)', subStatuses('v2.1')),
-    )
-    .addOption(new Option('--page', 'on a terminal, the full tracking page of each number (several numbers make a compact table)'))
-    .addOption(relativeOption())
-    .addOption(pagerOption())
+  withWatch(
+    withColumns(
+      withInput(cmd)
+        .addOption(carrierOption('only the record under this carrier (code or name)'))
+        .addOption(choiceList('--status <status>', 'show only numbers whose latest main status is this (any case; comma separated for any of several)', PACKAGE_STATUSES))
+        .addOption(
+          choiceList('--sub-status <sub-status>', 'show only numbers whose latest sub-status is this (any case; comma separated for any of several)', subStatuses('v2.1')),
+        )
+        .addOption(new Option('--page', 'on a terminal, the full tracking page of each number (several numbers make a compact table)'))
+        .addOption(relativeOption())
+        .addOption(pagerOption()),
+      DETAILS_RESULT_COLUMN_NAMES,
+    ),
+    'the tracking page',
+  )
     .addHelpText(
       'after',
       examples(
@@ -187,11 +198,14 @@ const info: Declare = (cmd, invoke) =>
     );
 
 const changeCarrier: Declare = (cmd, invoke) =>
-  withColumns(remembered(withInput(cmd)), ITEM_COLUMN_NAMES)
-    .addOption(new Option('--to <carrier>', 'new carrier code or name').argParser(carrierArg))
-    .addOption(new Option('--from <carrier>', 'current carrier code or name (needed when the number is registered under several)').argParser(carrierArg))
-    .addOption(new Option('--final-to <carrier>', 'new last-mile carrier code or name').argParser(carrierArg))
-    .addOption(new Option('--final-from <carrier>', 'current last-mile carrier code or name').argParser(carrierArg))
+  withColumns(
+    remembered(withInput(cmd))
+      .addOption(new Option('--to <carrier>', 'new carrier code or name').argParser(carrierArg))
+      .addOption(new Option('--from <carrier>', 'current carrier code or name (needed when the number is registered under several)').argParser(carrierArg))
+      .addOption(new Option('--final-to <carrier>', 'new last-mile carrier code or name').argParser(carrierArg))
+      .addOption(new Option('--final-from <carrier>', 'current last-mile carrier code or name').argParser(carrierArg)),
+    ITEM_COLUMN_NAMES,
+  )
     .addHelpText('after', examples('trk change-carrier RR123456789CN --to 3011', 'trk change-carrier RR123456789CN --to "Yanwen"'))
     .action((numbers, o) =>
       lazy(invoke, () => import('./change-carrier.js'), async (m, ctx) => {
@@ -206,11 +220,14 @@ const changeCarrier: Declare = (cmd, invoke) =>
     );
 
 const update: Declare = (cmd, invoke) =>
-  withColumns(remembered(withInput(cmd)), ITEM_COLUMN_NAMES)
-    .addOption(carrierOption('only the record under this carrier (code or name)'))
-    .addOption(new Option('--tag <text>', 'new tag').argParser(maxLength('a tag', LIMITS.tagMaxLength)))
-    .option('--param <value>', 'new extra tracking parameter')
-    .addOption(new Option('--lang <code>', 'new translation language').choices(LANGUAGES))
+  withColumns(
+    remembered(withInput(cmd))
+      .addOption(carrierOption('only the record under this carrier (code or name)'))
+      .addOption(new Option('--tag <text>', 'new tag').argParser(maxLength('a tag', LIMITS.tagMaxLength)))
+      .option('--param <value>', 'new extra tracking parameter')
+      .addOption(new Option('--lang <code>', 'new translation language').choices(LANGUAGES)),
+    ITEM_COLUMN_NAMES,
+  )
     .addHelpText('after', examples('trk update RR123456789CN --tag returned-goods', 'trk update -f orders.csv --column order_id=tag'))
     .action((numbers, o) =>
       lazy(invoke, () => import('./update.js'), async (m, ctx) => {
@@ -220,13 +237,16 @@ const update: Declare = (cmd, invoke) =>
     );
 
 const realtime: Declare = (cmd, invoke) =>
-  withColumns(cmd, DETAILS_RESULT_COLUMN_NAMES)
-    .argument('<number>', 'tracking number')
-    .addOption(relativeOption())
-    .addOption(carrierOption('carrier code or name (default: detected by the service)'))
-    .option('--param <value>', 'extra tracking parameter')
-    .addOption(new Option('--final-carrier <carrier>', 'last-mile carrier code or name').argParser(carrierArg))
-    .option('--fresh', 'fetch from the carrier now instead of a result up to 3 hours old (10 quota units instead of 1)')
+  withColumns(
+    cmd
+      .argument('<number>', 'tracking number')
+      .addOption(carrierOption('carrier code or name (default: detected by the service)'))
+      .option('--param <value>', 'extra tracking parameter')
+      .addOption(new Option('--final-carrier <carrier>', 'last-mile carrier code or name').argParser(carrierArg))
+      .option('--fresh', 'fetch from the carrier now instead of a result up to 3 hours old (10 quota units instead of 1)')
+      .addOption(relativeOption()),
+    DETAILS_RESULT_COLUMN_NAMES,
+  )
     .addHelpText('after', examples('trk realtime RR123456789CN', 'trk realtime RR123456789CN --fresh --yes --json'))
     .action((number, o) =>
       lazy(invoke, () => import('./realtime.js'), async (m, ctx) => {

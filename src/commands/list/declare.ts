@@ -18,21 +18,22 @@ import {
   repeated,
   withColumns,
   withWatch,
+  type BareCommand,
   type Declare,
 } from '../define.js';
 
 /** Several values of a filter (repeated, or comma separated) mean any of them. */
 const OR = 'repeat or separate with commas for any of several';
 
-const list: Declare = (cmd, invoke) =>
-  withWatch(withColumns(cmd, RECORD_COLUMN_NAMES), 'the list')
+const filters = (cmd: BareCommand) =>
+  cmd
     .addOption(choiceList('--status <status>', `main package status (${OR}; any case)`, PACKAGE_STATUSES))
     .addOption(
       new Option('--carrier <carrier>', 'carrier code or name (repeat for any of several)').argParser((v: string, prev: string[] | undefined) =>
         repeated(carrierArg(v), prev),
       ),
     )
-    .addOption(choiceList('--tracking <state>', 'tracking state', TRACKING_STATUSES))
+    .addOption(choiceList('--tracking <state>', `tracking state (${OR})`, TRACKING_STATUSES))
     .addOption(choiceList('--origin <origin>', `how the number was registered (${OR})`, DATA_ORIGINS))
     .option('--registered-since <time>', 'registered at or after (ISO time, or 7d, 12h, 30m, 2w ago)')
     .option('--registered-until <time>', 'registered at or before')
@@ -72,7 +73,10 @@ const list: Declare = (cmd, invoke) =>
     .option('--all', `every record, also on a terminal (where the default is the first ${TERMINAL_LIMIT})`)
     .addOption(new Option('--page <n>', `only this page (${LIMITS.pageSize} records a page)`).argParser(positiveInt('--page')))
     .addOption(relativeOption())
-    .addOption(pagerOption())
+    .addOption(pagerOption());
+
+const list: Declare = (cmd, invoke) =>
+  withWatch(withColumns(filters(cmd), RECORD_COLUMN_NAMES), 'the list')
     .addHelpText(
       'after',
       `
