@@ -244,7 +244,8 @@ const realtime: Declare = (cmd, invoke) =>
       .option('--param <value>', 'extra tracking parameter')
       .addOption(new Option('--final-carrier <carrier>', 'last-mile carrier code or name').argParser(carrierArg))
       .option('--fresh', 'fetch from the carrier now instead of a result up to 3 hours old (10 quota units instead of 1)')
-      .addOption(relativeOption()),
+      .addOption(relativeOption())
+      .addOption(pagerOption()),
     DETAILS_RESULT_COLUMN_NAMES,
   )
     .addHelpText('after', examples('trk realtime RR123456789CN', 'trk realtime RR123456789CN --fresh --yes --json'))

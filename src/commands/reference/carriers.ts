@@ -6,7 +6,7 @@ import { EXIT } from '../../exit-codes.js';
 import { CARRIER_COLUMN_NAMES } from '../../output/column-names.js';
 import { columnsByName } from '../../output/columns.js';
 import type { Column } from '../../output/render.js';
-import { outputOf } from '../shared/output.js';
+import { outputOf, paged } from '../shared/output.js';
 
 export interface CarriersOptions {
   /** A code, a name or part of one (any language), or a country's ISO code. */
@@ -33,6 +33,6 @@ export async function runCarriers(opts: CarriersOptions, ctx: Context): Promise<
   const found = searchCarriers(carriers, opts.query);
   const total = describeList(list, carriers.length, ['carrier', 'carriers'], ctx.now());
   ctx.info(opts.query ? `${found.length} of ${total} match "${opts.query}"` : total);
-  await printRows(ctx.io, found, CARRIER_COLUMNS, outputOf(ctx), found.map((c) => c.raw));
+  await paged(ctx, (io) => printRows(io, found, CARRIER_COLUMNS, outputOf(ctx), found.map((c) => c.raw)));
   return EXIT.ok;
 }

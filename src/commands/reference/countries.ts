@@ -7,7 +7,7 @@ import { EXIT } from '../../exit-codes.js';
 import { COUNTRY_COLUMN_NAMES } from '../../output/column-names.js';
 import { columnsByName } from '../../output/columns.js';
 import type { Column } from '../../output/render.js';
-import { outputOf } from '../shared/output.js';
+import { outputOf, paged } from '../shared/output.js';
 
 export interface CountriesOptions {
   /** A key, a name or part of one, or an ISO code. */
@@ -53,6 +53,6 @@ export async function runCountries(opts: CountriesOptions, ctx: Context): Promis
   const total = describeList(list, countries.length, ['country', 'countries'], ctx.now());
   ctx.info(opts.query ? `${found.length} of ${total} match "${opts.query}"` : total);
   const rows = found.map((country) => ({ country, iso: iso.get(country.key) }));
-  await printRows(ctx.io, rows, COUNTRY_COLUMNS, outputOf(ctx), found.map((c) => c.raw));
+  await paged(ctx, (io) => printRows(io, rows, COUNTRY_COLUMNS, outputOf(ctx), found.map((c) => c.raw)));
   return EXIT.ok;
 }

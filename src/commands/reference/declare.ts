@@ -1,19 +1,27 @@
 // Declarations of `trk carriers` and `trk countries`: the service's reference lists.
 
 import { CARRIER_COLUMN_NAMES, COUNTRY_COLUMN_NAMES } from '../../output/column-names.js';
-import { examples, lazy, withColumns, type Declare } from '../define.js';
+import { examples, lazy, pagerOption, withColumns, type Declare } from '../define.js';
 
 const carriers: Declare = (cmd, invoke) =>
-  withColumns(cmd, CARRIER_COLUMN_NAMES)
-    .argument('[query]', 'a code, a name or part of one, or a country code')
-    .option('--refresh', 'fetch the list again even when the cached copy is fresh')
+  withColumns(
+    cmd
+      .argument('[query]', 'a code, a name or part of one, or a country code')
+      .option('--refresh', 'fetch the list again even when the cached copy is fresh')
+      .addOption(pagerOption()),
+    CARRIER_COLUMN_NAMES,
+  )
     .addHelpText('after', examples('trk carriers dhl', 'trk carriers 3011 --json', 'trk carriers post --columns key,name -o csv'))
     .action((query, o) => lazy(invoke, () => import('./carriers.js'), (m, ctx) => m.runCarriers({ query, refresh: o.refresh === true }, ctx), o));
 
 const countries: Declare = (cmd, invoke) =>
-  withColumns(cmd, COUNTRY_COLUMN_NAMES)
-    .argument('[query]', 'a key, a name or part of one, or an ISO code')
-    .option('--refresh', 'fetch the lists again even when the cached copies are fresh')
+  withColumns(
+    cmd
+      .argument('[query]', 'a key, a name or part of one, or an ISO code')
+      .option('--refresh', 'fetch the lists again even when the cached copies are fresh')
+      .addOption(pagerOption()),
+    COUNTRY_COLUMN_NAMES,
+  )
     .addHelpText('after', examples('trk countries brazil', 'trk countries BR'))
     .action((query, o) => lazy(invoke, () => import('./countries.js'), (m, ctx) => m.runCountries({ query, refresh: o.refresh === true }, ctx), o));
 

@@ -1,8 +1,8 @@
 // Printing tracking details (trk info, trk realtime). On a terminal one number reads like a tracking page and
 // several make a compact table (--page: a page each); `-o table` is that table, `-o wide` every column. Piped or
 // as CSV, one row per number (the details columns) with rejected numbers as rows carrying their error; JSON and
-// NDJSON keep the service's items as sent, unless --columns names what to print. Tables and pages on a terminal
-// go through the pager.
+// NDJSON keep the service's items as sent, unless --columns names what to print. Output to a terminal goes
+// through the pager.
 
 import type { ApiVersion } from '../../api/spec.js';
 import type { ItemResults, RejectedItem } from '../../api/types.js';
@@ -35,19 +35,18 @@ export function showsPages(ctx: Context, count: number, opts: DetailsPrintOption
 }
 
 export async function printDetails(ctx: Context, results: ItemResults<unknown>, version: ApiVersion, opts: DetailsPrintOptions = {}): Promise<void> {
-  const target = opts.io ?? ctx.io;
   const output = outputOf(ctx);
-  const resolved = resolveFormat(target, output);
-  if ((resolved === 'json' || resolved === 'ndjson') && output.columns === undefined) {
-    await printItemResults(target, results, [], output);
-    return;
-  }
+  const resolved = resolveFormat(opts.io ?? ctx.io, output);
   const names = await tableNames(ctx);
   const viewOpts = await viewNames(ctx, version);
   const all = detailsColumns(names);
-  const pager = resolved === 'table' && !opts.io ? startPager(ctx.io, ctx.env, { enabled: ctx.global.pager !== false }) : undefined;
-  const io = pager?.io ?? target;
+  const pager = opts.io ? undefined : startPager(ctx.io, ctx.env, { enabled: ctx.global.pager !== false });
+  const io = pager?.io ?? opts.io ?? ctx.io;
   try {
+    if ((resolved === 'json' || resolved === 'ndjson') && output.columns === undefined) {
+      await printItemResults(io, results, [], output);
+      return;
+    }
     if (resolved === 'table' && output.columns === undefined) {
       const views = results.accepted.map((item) => toDetailsView(item, version, viewOpts));
       if (showsPages(ctx, views.length, opts)) {
