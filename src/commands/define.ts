@@ -155,11 +155,11 @@ export function choiceList<F extends string, T extends string>(flag: F, descript
   const option = new Option(flag, description).argParser((value: string, previous: T[] | undefined): T[] => {
     const out = [...(previous ?? [])];
     const parts = value.split(',').map((s) => s.trim());
-    if (parts.every((p) => p === '')) throw new InvalidArgumentError(`give one of ${values.join(', ')}.`);
+    if (parts.every((p) => p === '')) throw new InvalidArgumentError(`Allowed choices are ${values.join(', ')}.`);
     for (const part of parts) {
       if (part === '') continue;
       const canonical = byLower.get(part.toLowerCase());
-      if (canonical === undefined) throw new InvalidArgumentError(`"${part}" is not one of ${values.join(', ')}.`);
+      if (canonical === undefined) throw new InvalidArgumentError(`Allowed choices are ${values.join(', ')} (any case).`);
       if (!out.includes(canonical)) out.push(canonical);
     }
     return out;
@@ -173,7 +173,7 @@ export function choiceOf<F extends string, T extends string>(flag: F, descriptio
   const byLower = new Map(values.map((v) => [v.toLowerCase(), v]));
   const option = new Option(flag, description).argParser((value: string, previous: T | undefined): T => {
     const canonical = byLower.get(value.trim().toLowerCase());
-    if (canonical === undefined) throw new InvalidArgumentError(`"${value}" is not one of ${values.join(', ')}.`);
+    if (canonical === undefined) throw new InvalidArgumentError(`Allowed choices are ${values.join(', ')} (any case).`);
     if (previous !== undefined && previous !== canonical) throw new InvalidArgumentError(`give it once (${previous} was given already).`);
     return canonical;
   });

@@ -157,7 +157,7 @@ const info: Declare = (cmd, invoke) =>
         .addOption(
           choiceList('--sub-status <sub-status>', 'show only numbers whose latest sub-status is this (any case; comma separated for any of several)', subStatuses('v2.1')),
         )
-        .addOption(new Option('--page', 'on a terminal, the full tracking page of each number (several numbers make a compact table)'))
+        .addOption(new Option('--page', 'the full tracking page of each number, where a table would be printed (by default several numbers make a compact table)'))
         .addOption(relativeOption())
         .addOption(pagerOption()),
       DETAILS_RESULT_COLUMN_NAMES,

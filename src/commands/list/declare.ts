@@ -2,7 +2,7 @@
 
 import { DATA_ORIGINS, LIMITS, ORDER_BY, PACKAGE_STATUSES, PUSH_STATUSES, subStatuses, TRACKING_STATUSES } from '../../api/spec.js';
 import { RECORD_COLUMN_NAMES } from '../../output/column-names.js';
-import { TERMINAL_LIMIT } from './filters.js';
+import { TERMINAL_LIST_LIMIT } from '../../output/format.js';
 import {
   carrierArg,
   choiceList,
@@ -69,8 +69,8 @@ const filters = (cmd: BareCommand) =>
       ),
     )
     .addOption(choiceOf('--order-by <order>', 'sort order (any case)', ORDER_BY))
-    .addOption(new Option('--limit <n>', `stop after n records (default on a terminal: ${TERMINAL_LIMIT})`).argParser(positiveInt('--limit')))
-    .option('--all', `every record, also on a terminal (where the default is the first ${TERMINAL_LIMIT})`)
+    .addOption(new Option('--limit <n>', `stop after n records (default on a terminal: ${TERMINAL_LIST_LIMIT})`).argParser(positiveInt('--limit')))
+    .option('--all', `every record, also on a terminal (where the default is the first ${TERMINAL_LIST_LIMIT})`)
     .addOption(new Option('--page <n>', `only this page (${LIMITS.pageSize} records a page)`).argParser(positiveInt('--page')))
     .addOption(relativeOption())
     .addOption(pagerOption());
@@ -82,7 +82,7 @@ const list: Declare = (cmd, invoke) =>
       `
 Several values of one filter mean any of them: one query per value, merged, each record once. --tag and
 --sub-status are checked by trk on the records fetched, so every page of the other filters is read.
-On a terminal the first ${TERMINAL_LIMIT} records are shown (--all for every one) through the pager; piped, every record.
+On a terminal the first ${TERMINAL_LIST_LIMIT} records are shown (--all for every one) through the pager; piped, every record.
 ${examples(
   'trk list --status delivered --json',
   'trk list --status Exception,DeliveryFailure --columns number,carrier,status,tag',

@@ -43,9 +43,6 @@ export interface ListOptions {
   every?: number | undefined;
 }
 
-/** Records a list shows on a terminal unless --all or --limit: a few screens, at once. */
-export const TERMINAL_LIMIT = 100;
-
 /** Queries one list may take: each is at least one request. */
 export const MAX_QUERIES = 50;
 

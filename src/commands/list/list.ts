@@ -17,7 +17,8 @@ import { statusLine } from '../../output/status-line.js';
 import { fmt, plural } from '../../text.js';
 import { tableNames, viewNames } from '../shared/names.js';
 import { outputOf } from '../shared/output.js';
-import { buildListFilters, distinctNumbers, TERMINAL_LIMIT, type ListOptions } from './filters.js';
+import { TERMINAL_LIST_LIMIT } from '../../output/format.js';
+import { buildListFilters, distinctNumbers, type ListOptions } from './filters.js';
 import { localChecks } from './local.js';
 import { mergeQueries, recordKey, type ListProgress } from './merge.js';
 import { listPages } from './pages.js';
@@ -29,7 +30,7 @@ export { buildListFilters, type ListOptions } from './filters.js';
 export function listLimit(opts: ListOptions, stdoutIsTTY: boolean): { limit: number; byDefault: boolean } {
   if (opts.limit !== undefined) return { limit: opts.limit, byDefault: false };
   if (opts.all || opts.page !== undefined || !stdoutIsTTY) return { limit: Number.POSITIVE_INFINITY, byDefault: false };
-  return { limit: TERMINAL_LIMIT, byDefault: true };
+  return { limit: TERMINAL_LIST_LIMIT, byDefault: true };
 }
 
 /** Flags that cannot go together, and what the version cannot do: refused before anything is sent. */

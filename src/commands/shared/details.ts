@@ -23,15 +23,14 @@ export interface DetailsPrintOptions {
   io?: IO | undefined;
 }
 
-/** Whether details are shown as tracking pages: automatic format on a terminal, one number or --page. */
+/**
+ * Whether details are shown as tracking pages: with --page whenever a table would be printed (`-o table --page`
+ * gives pages off a terminal too); by default, on a terminal, for one number.
+ */
 export function showsPages(ctx: Context, count: number, opts: DetailsPrintOptions = {}): boolean {
   const output = outputOf(ctx);
-  return (
-    ctx.global.output === undefined &&
-    output.columns === undefined &&
-    resolveFormat(opts.io ?? ctx.io, output) === 'table' &&
-    (opts.pages === true || count <= 1)
-  );
+  if (output.columns !== undefined || isWide(output) || resolveFormat(opts.io ?? ctx.io, output) !== 'table') return false;
+  return opts.pages === true || (ctx.global.output === undefined && count <= 1);
 }
 
 export async function printDetails(ctx: Context, results: ItemResults<unknown>, version: ApiVersion, opts: DetailsPrintOptions = {}): Promise<void> {
