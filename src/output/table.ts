@@ -108,7 +108,8 @@ export function shorten(text: string, width: number): string {
     out += ch;
     used += w;
   }
-  return `${out}…`;
+  // `2151 Correios …` reads as two words: the space before the ellipsis goes.
+  return `${out.trimEnd()}…`;
 }
 
 /** Spaces that bring text of `text`'s width up to `width`. */

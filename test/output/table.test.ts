@@ -69,5 +69,6 @@ describe('shorten', () => {
     expect(shorten('order-10001', 8)).toBe('order-1…');
     expect(shorten('已到达处理中心', 7)).toBe('已到达…');
     expect(shorten('abc', 0)).toBe('');
+    expect(shorten('2151 Correios Brasil', 15)).toBe('2151 Correios…');
   });
 });
