@@ -13,19 +13,19 @@ _trk_subcommands() {
 _trk_options() {
   case "$1" in
     '') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'register') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '--param' '--tag' '--lang' '--email' '--final-carrier' '--no-auto-detection' '--order-no' '--order-time' '--remark' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'stop') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'retrack') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'delete') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '--ignore-missing' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'push') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'list') printf '%s\n' '--status' '--carrier' '--tracking' '--origin' '--registered-since' '--registered-until' '--tracked-since' '--tracked-until' '--pushed-since' '--pushed-until' '--push-status' '--push-code' '--stopped-since' '--stopped-until' '--number' '--order-by' '--limit' '--page' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'info') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--carrier' '--status' '--sub-status' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'quota') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'realtime') printf '%s\n' '--carrier' '--param' '--final-carrier' '--fresh' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'change-carrier') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--to' '--from' '--final-to' '--final-from' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'update') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '--tag' '--param' '--lang' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'register') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '--param' '--tag' '--lang' '--email' '--final-carrier' '--no-auto-detection' '--order-no' '--order-time' '--remark' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'stop') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'retrack') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'delete') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '--ignore-missing' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'push') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'list') printf '%s\n' '--status' '--carrier' '--tracking' '--origin' '--registered-since' '--registered-until' '--tracked-since' '--tracked-until' '--pushed-since' '--pushed-until' '--push-status' '--push-code' '--stopped-since' '--stopped-until' '--number' '--tag' '--sub-status' '--order-by' '--limit' '--all' '--page' '--relative' '--no-pager' '--columns' '--watch' '--every' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'info') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--carrier' '--status' '--sub-status' '--page' '--relative' '--no-pager' '--columns' '--watch' '--every' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'quota') printf '%s\n' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'realtime') printf '%s\n' '--carrier' '--param' '--final-carrier' '--fresh' '--relative' '--no-pager' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'change-carrier') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--to' '--from' '--final-to' '--final-from' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'update') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '--tag' '--param' '--lang' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'runs') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'runs list') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'runs list') printf '%s\n' '--columns' '--relative' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'runs forget') printf '%s\n' '--all' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'api') printf '%s\n' '-d' '--data' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'auth') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
@@ -42,8 +42,8 @@ _trk_options() {
     'sandbox') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'sandbox start') printf '%s\n' '--port' '--host' '--key' '--webhook' '--speed' '--state' '--no-state' '--start' '--latency' '--jitter' '--failure-rate' '--drop-rate' '--burst-429' '--burst-every' '--burst-for' '--no-retry-after' '--rate-limit' '--quota' '--daily-cap' '--ip-allow' '--disabled' '--no-realtime' '--tick' '--seed' '--numeric-metrics' '--strict-paths' '--log' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'sandbox reset') printf '%s\n' '--state' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'carriers') printf '%s\n' '--refresh' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'countries') printf '%s\n' '--refresh' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'carriers') printf '%s\n' '--refresh' '--no-pager' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'countries') printf '%s\n' '--refresh' '--no-pager' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'webhook') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'webhook verify') printf '%s\n' '--body' '--headers' '--sign' '--v1' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'webhook listen') printf '%s\n' '--port' '--host' '--path' '--forward-to' '--save' '--print' '--skip-verify' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
@@ -78,6 +78,7 @@ _trk_takes_value() {
     'register|--order-no'|\
     'register|--order-time'|\
     'register|--remark'|\
+    'register|--columns'|\
     'register|--profile'|\
     'register|--base-url'|\
     'register|--api-version'|\
@@ -90,6 +91,7 @@ _trk_takes_value() {
     'stop|--rejects'|\
     'stop|--column'|\
     'stop|--carrier'|\
+    'stop|--columns'|\
     'stop|--profile'|\
     'stop|--base-url'|\
     'stop|--api-version'|\
@@ -102,6 +104,7 @@ _trk_takes_value() {
     'retrack|--rejects'|\
     'retrack|--column'|\
     'retrack|--carrier'|\
+    'retrack|--columns'|\
     'retrack|--profile'|\
     'retrack|--base-url'|\
     'retrack|--api-version'|\
@@ -114,6 +117,7 @@ _trk_takes_value() {
     'delete|--rejects'|\
     'delete|--column'|\
     'delete|--carrier'|\
+    'delete|--columns'|\
     'delete|--profile'|\
     'delete|--base-url'|\
     'delete|--api-version'|\
@@ -126,6 +130,7 @@ _trk_takes_value() {
     'push|--rejects'|\
     'push|--column'|\
     'push|--carrier'|\
+    'push|--columns'|\
     'push|--profile'|\
     'push|--base-url'|\
     'push|--api-version'|\
@@ -148,9 +153,13 @@ _trk_takes_value() {
     'list|--stopped-since'|\
     'list|--stopped-until'|\
     'list|--number'|\
+    'list|--tag'|\
+    'list|--sub-status'|\
     'list|--order-by'|\
     'list|--limit'|\
     'list|--page'|\
+    'list|--columns'|\
+    'list|--every'|\
     'list|--profile'|\
     'list|--base-url'|\
     'list|--api-version'|\
@@ -165,6 +174,8 @@ _trk_takes_value() {
     'info|--carrier'|\
     'info|--status'|\
     'info|--sub-status'|\
+    'info|--columns'|\
+    'info|--every'|\
     'info|--profile'|\
     'info|--base-url'|\
     'info|--api-version'|\
@@ -172,6 +183,7 @@ _trk_takes_value() {
     'info|--output'|\
     'info|--jq'|\
     'info|--timeout'|\
+    'quota|--columns'|\
     'quota|--profile'|\
     'quota|--base-url'|\
     'quota|--api-version'|\
@@ -182,6 +194,7 @@ _trk_takes_value() {
     'realtime|--carrier'|\
     'realtime|--param'|\
     'realtime|--final-carrier'|\
+    'realtime|--columns'|\
     'realtime|--profile'|\
     'realtime|--base-url'|\
     'realtime|--api-version'|\
@@ -197,6 +210,7 @@ _trk_takes_value() {
     'change-carrier|--from'|\
     'change-carrier|--final-to'|\
     'change-carrier|--final-from'|\
+    'change-carrier|--columns'|\
     'change-carrier|--profile'|\
     'change-carrier|--base-url'|\
     'change-carrier|--api-version'|\
@@ -212,6 +226,7 @@ _trk_takes_value() {
     'update|--tag'|\
     'update|--param'|\
     'update|--lang'|\
+    'update|--columns'|\
     'update|--profile'|\
     'update|--base-url'|\
     'update|--api-version'|\
@@ -226,6 +241,7 @@ _trk_takes_value() {
     'runs|--output'|\
     'runs|--jq'|\
     'runs|--timeout'|\
+    'runs list|--columns'|\
     'runs list|--profile'|\
     'runs list|--base-url'|\
     'runs list|--api-version'|\
@@ -368,6 +384,7 @@ _trk_takes_value() {
     'sandbox reset|--output'|\
     'sandbox reset|--jq'|\
     'sandbox reset|--timeout'|\
+    'carriers|--columns'|\
     'carriers|--profile'|\
     'carriers|--base-url'|\
     'carriers|--api-version'|\
@@ -375,6 +392,7 @@ _trk_takes_value() {
     'carriers|--output'|\
     'carriers|--jq'|\
     'carriers|--timeout'|\
+    'countries|--columns'|\
     'countries|--profile'|\
     'countries|--base-url'|\
     'countries|--api-version'|\
@@ -432,161 +450,176 @@ _trk_values() {
   case "$1|$2" in
     '|--profile') trk __complete profiles 2>/dev/null ;;
     '|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    '|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    '|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    '|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    '|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'register|--lang') printf '%s\n' 'en' 'ja' 'fr' 'da' 'th' 'de' 'es' 'zh-hans' ;;
+    'register|--columns') printf '%s\n' 'number' 'carrier' 'origin' 'result' 'error_code' 'error_message' 'tag' ;;
     'register|--profile') trk __complete profiles 2>/dev/null ;;
     'register|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'register|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'register|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'register|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'register|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'stop|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
     'stop|--profile') trk __complete profiles 2>/dev/null ;;
     'stop|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'stop|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'stop|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'stop|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'stop|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'retrack|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
     'retrack|--profile') trk __complete profiles 2>/dev/null ;;
     'retrack|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'retrack|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'retrack|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'retrack|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'retrack|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'delete|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
     'delete|--profile') trk __complete profiles 2>/dev/null ;;
     'delete|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'delete|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'delete|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'delete|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'delete|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'push|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
     'push|--profile') trk __complete profiles 2>/dev/null ;;
     'push|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'push|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'push|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'push|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'push|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'list|--status') printf '%s\n' 'NotFound' 'InfoReceived' 'InTransit' 'Expired' 'AvailableForPickup' 'OutForDelivery' 'DeliveryFailure' 'Delivered' 'Exception' ;;
     'list|--tracking') printf '%s\n' 'Tracking' 'Stopped' ;;
     'list|--origin') printf '%s\n' 'Api' 'Manual' 'Import' ;;
     'list|--push-status') printf '%s\n' 'NotPushed' 'Success' 'Failure' ;;
+    'list|--sub-status') printf '%s\n' 'NotFound_Other' 'NotFound_InvalidCode' 'InfoReceived' 'InTransit_PickedUp' 'InTransit_Other' 'InTransit_Departure' 'InTransit_Arrival' 'Expired_Other' 'AvailableForPickup_Other' 'OutForDelivery_Other' 'DeliveryFailure_Other' 'DeliveryFailure_NoBody' 'DeliveryFailure_Security' 'DeliveryFailure_Rejected' 'DeliveryFailure_InvalidAddress' 'Delivered_Other' 'Exception_Other' 'Exception_Returning' 'Exception_Returned' 'Exception_NoBody' 'Exception_Security' 'Exception_Damage' 'Exception_Rejected' 'Exception_Delayed' 'Exception_Lost' 'Exception_Destroyed' 'Exception_Cancel' 'InTransit_CustomsProcessing' 'InTransit_CustomsReleased' 'InTransit_CustomsRequiringInformation' ;;
     'list|--order-by') printf '%s\n' 'RegisterTimeAsc' 'RegisterTimeDesc' 'PushTimeAsc' 'PushTimeDesc' 'TrackTimeAsc' 'TrackTimeDesc' ;;
+    'list|--columns') printf '%s\n' 'number' 'carrier' 'final_carrier' 'status' 'tracking' 'registered' 'tracked' 'pushed' 'push_status' 'push_code' 'stopped' 'stop_reason' 'retracked' 'carrier_changes' 'tag' 'origin_country' 'destination_country' 'latest_event_time' 'latest_event' 'days_after_order' 'days_of_transit' 'delivered' 'order_no' 'remark' 'delivered_raw' ;;
     'list|--profile') trk __complete profiles 2>/dev/null ;;
     'list|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'list|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'list|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'list|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'list|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'info|--status') printf '%s\n' 'NotFound' 'InfoReceived' 'InTransit' 'Expired' 'AvailableForPickup' 'OutForDelivery' 'DeliveryFailure' 'Delivered' 'Exception' ;;
     'info|--sub-status') printf '%s\n' 'NotFound_Other' 'NotFound_InvalidCode' 'InfoReceived' 'InTransit_PickedUp' 'InTransit_Other' 'InTransit_Departure' 'InTransit_Arrival' 'Expired_Other' 'AvailableForPickup_Other' 'OutForDelivery_Other' 'DeliveryFailure_Other' 'DeliveryFailure_NoBody' 'DeliveryFailure_Security' 'DeliveryFailure_Rejected' 'DeliveryFailure_InvalidAddress' 'Delivered_Other' 'Exception_Other' 'Exception_Returning' 'Exception_Returned' 'Exception_NoBody' 'Exception_Security' 'Exception_Damage' 'Exception_Rejected' 'Exception_Delayed' 'Exception_Lost' 'Exception_Destroyed' 'Exception_Cancel' 'InTransit_CustomsProcessing' 'InTransit_CustomsReleased' 'InTransit_CustomsRequiringInformation' ;;
+    'info|--columns') printf '%s\n' 'number' 'carrier' 'final_carrier' 'status' 'sub_status' 'latest_event_time' 'latest_event' 'latest_location' 'age' 'expected' 'origin' 'destination' 'days_after_order' 'days_of_transit' 'days_after_last_update' 'eta_from' 'eta_to' 'delivered' 'customs' 'events' 'tag' 'latest_event_time_raw' 'delivered_raw' 'result' 'error_code' 'error_message' ;;
     'info|--profile') trk __complete profiles 2>/dev/null ;;
     'info|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'info|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'info|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'info|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'info|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'quota|--columns') printf '%s\n' 'quota_total' 'quota_used' 'quota_remain' 'today_used' 'max_track_daily' 'free_email_quota' 'free_email_quotaused' ;;
     'quota|--profile') trk __complete profiles 2>/dev/null ;;
     'quota|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'quota|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'quota|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'quota|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'quota|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'realtime|--columns') printf '%s\n' 'number' 'carrier' 'final_carrier' 'status' 'sub_status' 'latest_event_time' 'latest_event' 'latest_location' 'age' 'expected' 'origin' 'destination' 'days_after_order' 'days_of_transit' 'days_after_last_update' 'eta_from' 'eta_to' 'delivered' 'customs' 'events' 'tag' 'latest_event_time_raw' 'delivered_raw' 'result' 'error_code' 'error_message' ;;
     'realtime|--profile') trk __complete profiles 2>/dev/null ;;
     'realtime|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'realtime|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'realtime|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'realtime|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'realtime|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'change-carrier|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
     'change-carrier|--profile') trk __complete profiles 2>/dev/null ;;
     'change-carrier|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'change-carrier|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'change-carrier|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'change-carrier|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'change-carrier|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'update|--lang') printf '%s\n' 'en' 'ja' 'fr' 'da' 'th' 'de' 'es' 'zh-hans' ;;
+    'update|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
     'update|--profile') trk __complete profiles 2>/dev/null ;;
     'update|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'update|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'update|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'update|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'update|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'runs|--profile') trk __complete profiles 2>/dev/null ;;
     'runs|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'runs|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'runs|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'runs|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'runs|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'runs list|--columns') printf '%s\n' 'id' 'state' 'command' 'input' 'when' 'done' 'account' ;;
     'runs list|--profile') trk __complete profiles 2>/dev/null ;;
     'runs list|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'runs list|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'runs list|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'runs list|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'runs list|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'runs forget|--profile') trk __complete profiles 2>/dev/null ;;
     'runs forget|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'runs forget|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'runs forget|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'runs forget|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'runs forget|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'api|--profile') trk __complete profiles 2>/dev/null ;;
     'api|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'api|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'api|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'api|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'api|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'auth|--profile') trk __complete profiles 2>/dev/null ;;
     'auth|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'auth|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'auth|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'auth|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'auth|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'auth login|--profile') trk __complete profiles 2>/dev/null ;;
     'auth login|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'auth login|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'auth login|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'auth login|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'auth login|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'auth switch|--profile') trk __complete profiles 2>/dev/null ;;
     'auth switch|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'auth switch|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'auth switch|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'auth switch|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'auth switch|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'auth list|--profile') trk __complete profiles 2>/dev/null ;;
     'auth list|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'auth list|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'auth list|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'auth list|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'auth list|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'auth status|--profile') trk __complete profiles 2>/dev/null ;;
     'auth status|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'auth status|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'auth status|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'auth status|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'auth status|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'auth logout|--profile') trk __complete profiles 2>/dev/null ;;
     'auth logout|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'auth logout|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'auth logout|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'auth logout|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'auth logout|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'config|--profile') trk __complete profiles 2>/dev/null ;;
     'config|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'config|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'config|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'config|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'config|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'config get|--profile') trk __complete profiles 2>/dev/null ;;
     'config get|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'config get|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'config get|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'config get|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'config get|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'config set|--profile') trk __complete profiles 2>/dev/null ;;
     'config set|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'config set|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'config set|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'config set|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'config set|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'config unset|--profile') trk __complete profiles 2>/dev/null ;;
     'config unset|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'config unset|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'config unset|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'config unset|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'config unset|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'config list|--profile') trk __complete profiles 2>/dev/null ;;
     'config list|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'config list|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'config list|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'config list|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'config list|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'sandbox|--profile') trk __complete profiles 2>/dev/null ;;
     'sandbox|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'sandbox|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'sandbox|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'sandbox|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'sandbox|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'sandbox start|--profile') trk __complete profiles 2>/dev/null ;;
     'sandbox start|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'sandbox start|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'sandbox start|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'sandbox start|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'sandbox start|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'sandbox reset|--profile') trk __complete profiles 2>/dev/null ;;
     'sandbox reset|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'sandbox reset|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'sandbox reset|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'sandbox reset|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'sandbox reset|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'carriers|--columns') printf '%s\n' 'key' 'name' 'country' 'url' ;;
     'carriers|--profile') trk __complete profiles 2>/dev/null ;;
     'carriers|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'carriers|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'carriers|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'carriers|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'carriers|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'countries|--columns') printf '%s\n' 'key' 'iso' 'name' ;;
     'countries|--profile') trk __complete profiles 2>/dev/null ;;
     'countries|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'countries|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'countries|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'countries|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'countries|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'webhook|--profile') trk __complete profiles 2>/dev/null ;;
     'webhook|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'webhook|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'webhook|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'webhook|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'webhook|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'webhook verify|--profile') trk __complete profiles 2>/dev/null ;;
     'webhook verify|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'webhook verify|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'webhook verify|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'webhook verify|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'webhook verify|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'webhook listen|--profile') trk __complete profiles 2>/dev/null ;;
     'webhook listen|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'webhook listen|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'webhook listen|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'webhook listen|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'webhook listen|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'completion|--profile') trk __complete profiles 2>/dev/null ;;
     'completion|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'completion|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'completion|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'completion|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'completion|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'help|--profile') trk __complete profiles 2>/dev/null ;;
     'help|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'help|-o') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
-    'help|--output') printf '%s\n' 'table' 'json' 'csv' 'ndjson' ;;
+    'help|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'help|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
   esac
 }
 _trk_path() {
@@ -607,7 +640,10 @@ _trk_complete() {
   if [ "$COMP_CWORD" -gt 1 ] && _trk_takes_value "$trail" "$prev"; then
     values="$(_trk_values "$trail" "$prev")"
     if [ -n "$values" ]; then
-      mapfile -t COMPREPLY < <(compgen -W "$values" -- "$cur")
+      # Lists of values (--columns number,status,...): the value after the last comma is completed.
+      local head=""
+      [[ "$cur" == *,* ]] && head="${cur%,*},"
+      mapfile -t COMPREPLY < <(compgen -P "$head" -W "$values" -- "${cur##*,}")
     else
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
     fi

@@ -33,6 +33,12 @@ export interface GlobalOptions {
   rawCsv?: boolean;
   /** `--jq <expr>`: the JSON output filtered by a jq program (src/output/jq.ts); implies output json. */
   jq?: string;
+  /** `--columns` (`--fields`) of a command that prints rows: the column keys to print, in order. */
+  columns?: readonly string[];
+  /** `--relative`: times in tables as ages. */
+  relative?: boolean;
+  /** `--no-pager`: false. */
+  pager?: boolean;
 }
 
 /** Where a key is used: the rate budget belongs to the key at an address. */

@@ -3,9 +3,10 @@
 // option key does not compile. A declaration module loads commander and the service's vocabulary, nothing
 // else; its action imports the run module (and through it undici, conf, prompts, tables) only when it runs.
 
-import { Argument, InvalidArgumentError, Option, type Command } from '@commander-js/extra-typings';
+import { Argument, InvalidArgumentError, Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { API_VERSIONS } from '../api/spec.js';
-import type { Context } from '../context.js';
+import type { Context, GlobalOptions } from '../context.js';
+import { UsageError } from '../errors.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/format.js';
 
 /** What a command does once its options are parsed: returns the exit code (undefined = 0). */
@@ -23,12 +24,46 @@ export type Declare = (cmd: BareCommand, invoke: Invoker) => void;
 /** Every key of `T`, each given (possibly as undefined): what an action maps its options to. */
 export type AllOf<T> = T & { [K in keyof T]-?: unknown };
 
-/** The action of a command: import `load` when it runs, then `run` with its module and the context. */
-export function lazy<M>(invoke: Invoker, load: () => Promise<M>, run: (m: M, ctx: Context) => Promise<number | void>): Promise<void> {
+/**
+ * The action of a command: import `load` when it runs, then `run` with its module and the context. `output` are
+ * the command's own output flags (--columns, --relative, --no-pager), when it declares them: they join the
+ * global options, where the renderers read them.
+ */
+export function lazy<M>(
+  invoke: Invoker,
+  load: () => Promise<M>,
+  run: (m: M, ctx: Context) => Promise<number | void>,
+  output?: OutputFlags,
+): Promise<void> {
   return invoke(async () => {
     const m = await load();
-    return (ctx) => run(m, ctx);
+    return (ctx) => {
+      if (output) applyOutputFlags(ctx.global, output);
+      return run(m, ctx);
+    };
   });
+}
+
+/** The output flags a command may declare (see withColumns, relativeOption, pagerOption). */
+export interface OutputFlags {
+  columns?: string[] | undefined;
+  fields?: string[] | undefined;
+  relative?: true | undefined;
+  pager?: boolean | undefined;
+}
+
+/** Puts a command's output flags with the global options; --columns with -o ids is refused (ids are ids). */
+export function applyOutputFlags(global: GlobalOptions, o: OutputFlags): void {
+  if (o.columns !== undefined && o.fields !== undefined) {
+    throw new UsageError('--columns and --fields are the same flag', 'give one of them');
+  }
+  const columns = o.columns ?? o.fields;
+  if (columns !== undefined) {
+    if (global.output === 'ids') throw new UsageError('-o ids prints ids, not columns', 'drop --columns, or use another --output');
+    global.columns = columns;
+  }
+  if (o.relative) global.relative = true;
+  if (o.pager === false) global.pager = false;
 }
 
 export function globalOptions() {
@@ -37,7 +72,10 @@ export function globalOptions() {
     new Option('--base-url <url>', 'base URL of the service (env TRK_BASE_URL)'),
     new Option('--api-version <version>', 'API version (env TRK_API_VERSION; default v2)').choices(API_VERSIONS),
     new Option('--sandbox', 'run against the embedded service emulator instead of the real service'),
-    new Option('-o, --output <format>', 'output format (default: table on a terminal, tab-separated when piped)').choices(OUTPUT_FORMATS),
+    new Option(
+      '-o, --output <format>',
+      'output format (default: table on a terminal, tab-separated when piped); wide: a table with every column; ids: what names each row (number and carrier), one a line, for item commands',
+    ).choices(OUTPUT_FORMATS),
     new Option('--json', 'same as --output json'),
     new Option('--csv', 'same as --output csv'),
     new Option('--jq <expr>', "filter the JSON output with a jq program, e.g. '.[].number' (implies --json; strings print raw)"),
@@ -126,6 +164,83 @@ export function maxLength(what: string, max: number) {
 }
 
 export const carrierOption = (what = 'carrier code or name') => new Option('--carrier <carrier>', what).argParser(carrierArg);
+
+/**
+ * Values of a fixed set, matched whatever their case (`--status delivered`), comma separated or repeated
+ * (`--status Exception,DeliveryFailure --status Expired`): the canonical spellings, each once, in the order given.
+ * The set shows in help and completions like commander's own choices.
+ */
+export function choiceList<F extends string, T extends string>(flag: F, description: string, values: readonly T[]) {
+  const byLower = new Map(values.map((v) => [v.toLowerCase(), v]));
+  const option = new Option(flag, description).argParser((value: string, previous: T[] | undefined): T[] => {
+    const out = [...(previous ?? [])];
+    const parts = value.split(',').map((s) => s.trim());
+    if (parts.every((p) => p === '')) throw new InvalidArgumentError(`Allowed choices are ${values.join(', ')}.`);
+    for (const part of parts) {
+      if (part === '') continue;
+      const canonical = byLower.get(part.toLowerCase());
+      if (canonical === undefined) throw new InvalidArgumentError(`Allowed choices are ${values.join(', ')} (any case).`);
+      if (!out.includes(canonical)) out.push(canonical);
+    }
+    return out;
+  });
+  option.argChoices = [...values];
+  return option;
+}
+
+/** One value of a fixed set, matched whatever its case (`--order-by registertimedesc`); given twice, refused. */
+export function choiceOf<F extends string, T extends string>(flag: F, description: string, values: readonly T[]) {
+  const byLower = new Map(values.map((v) => [v.toLowerCase(), v]));
+  const option = new Option(flag, description).argParser((value: string, previous: T | undefined): T => {
+    const canonical = byLower.get(value.trim().toLowerCase());
+    if (canonical === undefined) throw new InvalidArgumentError(`Allowed choices are ${values.join(', ')} (any case).`);
+    if (previous !== undefined && previous !== canonical) throw new InvalidArgumentError(`give it once (${previous} was given already).`);
+    return canonical;
+  });
+  option.argChoices = [...values];
+  return option;
+}
+
+/**
+ * `--columns number,status,tag` (alias `--fields`): the columns to print, in that order, in every format; the
+ * valid names show in help and completions. Names are checked when the command line is read.
+ */
+export function withColumns<A extends unknown[], O extends OptionValues, G extends OptionValues>(c: Command<A, O, G>, names: readonly string[]) {
+  const parse = (value: string, previous: string[] | undefined): string[] => {
+    const out = [...(previous ?? [])];
+    for (const part of value.split(',').map((s) => s.trim().toLowerCase())) {
+      if (part === '') continue;
+      if (!names.includes(part)) throw new InvalidArgumentError(`unknown column "${part}"; the columns are ${names.join(', ')}.`);
+      out.push(part);
+    }
+    if (out.length === 0) throw new InvalidArgumentError('give at least one column.');
+    return out;
+  };
+  const columns = new Option('--columns <names>', 'print these columns, comma separated, in every format (alias --fields)').argParser(parse);
+  columns.argChoices = [...names];
+  return c.addOption(columns).addOption(new Option('--fields <names>').argParser(parse).hideHelp());
+}
+
+/** `30s`, `10m`, `1h` (a bare number is minutes) → milliseconds; at least a second. */
+export function intervalArg(value: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*(s|m|h)?$/i.exec(value.trim());
+  const ms = m ? Number(m[1]) * { s: 1_000, m: 60_000, h: 3_600_000 }[(m[2]?.toLowerCase() ?? 'm') as 's' | 'm' | 'h'] : NaN;
+  if (!(ms >= 1_000)) throw new InvalidArgumentError('give a duration of at least a second, such as 30s, 10m or 1h.');
+  return Math.round(ms);
+}
+
+/** `--watch` and `--every`: look again until every shipment shown is delivered or returned. */
+export function withWatch<A extends unknown[], O extends OptionValues, G extends OptionValues>(c: Command<A, O, G>, what: string) {
+  return c
+    .addOption(new Option('--watch', `look again every --every and redraw ${what} when it changed; stop when every shipment is delivered or returned`))
+    .addOption(new Option('--every <interval>', 'pace of --watch, e.g. 30s, 10m, 1h (default 10m; each look is a request)').argParser(intervalArg));
+}
+
+/** `--no-pager`: long output on a terminal is not shown through the pager. */
+export const pagerOption = () => new Option('--no-pager', 'print straight to the terminal instead of through the pager (TRK_PAGER, PAGER, less -FRX)');
+
+/** `--relative`: times in tables as ages (`3h ago`). */
+export const relativeOption = () => new Option('--relative', 'show times in tables as ages (3h ago) instead of dates in your time zone');
 
 /** Examples shown after a command's help. */
 export function examples(...lines: string[]): string {

@@ -26,7 +26,7 @@ export const COMMANDS: readonly Entry[] = [
   { name: 'retrack', summary: 'restart tracking of stopped numbers (once per number)', declarations: items },
   { name: 'delete', summary: 'delete numbers from the account (irreversible; asks first, or needs --yes)', declarations: items },
   { name: 'push', summary: 'queue a webhook notification of the current result', declarations: items },
-  { name: 'list', summary: 'list registered numbers, every page (gettracklist)', declarations: () => import('./list/declare.js') },
+  { name: 'list', summary: 'list registered numbers matching filters (gettracklist)', declarations: () => import('./list/declare.js') },
   { name: 'info', summary: 'show stored tracking details of numbers (gettrackinfo)', declarations: items },
   { name: 'quota', summary: 'show the quota of the account', declarations: () => import('./quota/declare.js') },
   { name: 'realtime', summary: 'fetch current tracking data of one number from the carrier (costs quota)', declarations: items },

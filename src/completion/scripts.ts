@@ -125,7 +125,10 @@ _${p}_complete() {
   if [ "$COMP_CWORD" -gt 1 ] && _${p}_takes_value "$trail" "$prev"; then
     values="$(_${p}_values "$trail" "$prev")"
     if [ -n "$values" ]; then
-      mapfile -t COMPREPLY < <(compgen -W "$values" -- "$cur")
+      # Lists of values (--columns number,status,...): the value after the last comma is completed.
+      local head=""
+      [[ "$cur" == *,* ]] && head="\${cur%,*},"
+      mapfile -t COMPREPLY < <(compgen -P "$head" -W "$values" -- "\${cur##*,}")
     else
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
     fi
@@ -161,6 +164,8 @@ _${p}() {
   if (( CURRENT > 2 )) && _${p}_takes_value "$trail" "$prev"; then
     items=("\${(@f)$(_${p}_values "$trail" "$prev")}")
     if (( \${#items[@]} )) && [[ -n "\${items[1]}" ]]; then
+      # Lists of values (--columns number,status,...): the value after the last comma is completed.
+      compset -P '*,'
       compadd -a items
     else
       _files
@@ -219,6 +224,11 @@ function fish(root: CommandSpec): string {
     `function __${p}_path_is`,
     `    test (__${p}_path | string collect) = "$argv[1]"`,
     'end',
+    '# Lists of values (--columns number,status,...): the value after the last comma is completed.',
+    `function __${p}_values`,
+    '    set -l head (string replace -r -- \'[^,]*$\' \'\' (commandline -ct))',
+    '    printf "%s\\n" $head$argv',
+    'end',
     `complete -c ${p} -f`,
   ];
   for (const n of nodes) {
@@ -233,7 +243,7 @@ function fish(root: CommandSpec): string {
         .join(' ');
       let values = '';
       if (o.dynamic) values = ` -x -a ${shellWord(`(${p} __complete ${o.dynamic} 2>/dev/null)`)}`;
-      else if (o.choices) values = ` -x -a ${shellWord(o.choices.join(' '))}`;
+      else if (o.choices) values = ` -x -a ${shellWord(`(__${p}_values ${o.choices.join(' ')})`)}`;
       else if (o.takesValue) values = ' -r -F';
       lines.push(`complete -c ${p} ${cond} ${names}${values} -d ${shellWord(o.description)}`);
     }

@@ -10,7 +10,7 @@ import {
   V1_STOP_REASON,
   type ApiVersion,
 } from '../api/spec.js';
-import { epochOf, toIsoUtc } from './times.js';
+import { epochOf, isoWithOffset, toIsoUtc } from './times.js';
 
 /** A carrier code: an integer, or the raw text when the service sent something that is not one. */
 export type CarrierCode = number | string;
@@ -155,6 +155,22 @@ function v2Record(o: Obj): RecordView {
   };
 }
 
+/** v1's list times, UTC by the spec but written `YYYY-MM-DD HH:MM:SS`. */
+const V1_RECORD_TIMES = ['rt', 'tt', 'pt', 'st'] as const;
+
+/**
+ * A gettracklist item as JSON prints it: as sent, except that v1's times gain the `T` and `Z` the spec implies
+ * (`2022-03-07 17:22:53` → `2022-03-07T17:22:53Z`), so that every time trk prints in JSON is ISO 8601 with an
+ * offset. v2 items are returned untouched.
+ */
+export function recordForJson(item: unknown, version: ApiVersion): unknown {
+  const o = obj(item);
+  if (!looksV1(o, version, 'package_status')) return item;
+  const out: Obj = { ...o };
+  for (const k of V1_RECORD_TIMES) if (typeof o[k] === 'string' && o[k] !== '') out[k] = toIsoUtc(o[k]);
+  return out;
+}
+
 function v1Record(o: Obj, opts: ViewOptions): RecordView {
   const ts = o.ts;
   const tracking = ts === true || ts === 1 ? 'Tracking' : ts === false || ts === 0 ? 'Stopped' : null;
@@ -277,6 +293,10 @@ export interface DetailsView {
   metrics: MetricsView | null;
   /** Delivery time from the Delivered milestone (raw time preferred, as the spec advises). */
   delivered: string | null;
+  /** The same instant as ISO 8601 with an offset, when one is known (machine formats); null otherwise. */
+  delivered_at: string | null;
+  /** The carrier's own text of the delivery time (`date time timezone`), when it sent one. */
+  delivered_raw: string | null;
   service_type: string | null;
   /** Events with a v2.1 customs sub-status, newest first. */
   customs: EventView[];
@@ -469,6 +489,9 @@ function v2Details(o: Obj, opts: ViewOptions): DetailsView {
     milestones,
     metrics,
     delivered: delivered ? (delivered.time_raw ?? delivered.time_iso ?? delivered.time_utc) : null,
+    // The raw time, when it names its zone, is the accurate one (the spec warns time_iso's zone may be wrong).
+    delivered_at: delivered ? (isoWithOffset(delivered.time_raw) ?? delivered.time_iso ?? delivered.time_utc) : null,
+    delivered_raw: delivered?.time_raw ?? null,
     service_type: str(misc, 'service_type') ?? providers.find((p) => p.service_type)?.service_type ?? null,
     customs: events.filter((e) => isCustomsSubStatus(e.sub_status)),
     no_result: info === null,
@@ -532,6 +555,8 @@ function v1Details(o: Obj, opts: ViewOptions): DetailsView {
     milestones: [],
     metrics: null,
     delivered: null,
+    delivered_at: null,
+    delivered_raw: null,
     service_type: null,
     customs: [],
     no_result: !hasTrack,

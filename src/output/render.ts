@@ -8,10 +8,13 @@
 import type { ChalkInstance } from 'chalk';
 import type { IO } from '../io.js';
 import type { ItemError, ItemResults } from '../api/types.js';
+import { UsageError } from '../errors.js';
+import { fmt } from '../text.js';
 import { csvCell } from './csv-cell.js';
 import type { OutputFormat } from './format.js';
 import { sanitizeTerminalText, tsvField } from './sanitize.js';
-import { textWidth } from './width.js';
+import { fitted, GAP, padding, tableLayout, type Layout } from './table.js';
+import { tableTime, type TimeStyle } from './times.js';
 
 export { sanitizeTerminalText } from './sanitize.js';
 export { textWidth } from './width.js';
@@ -19,20 +22,60 @@ export { textWidth } from './width.js';
 export type Cell = string | number | boolean | null | undefined;
 
 export interface Column<T> {
-  /** Stable machine name: the CSV header and the key in tab-separated output order. */
+  /** Stable machine name: the CSV header, the JSON key, the name --columns takes. */
   key: string;
   /** Header shown in tables. */
   header: string;
+  /** The machine value (CSV, TSV, JSON): times ISO 8601 with an offset, codes as codes. */
   value(row: T): Cell;
-  /** Colour for tables on a terminal (text is already sanitised). */
+  /** Colour for tables on a terminal (text is already sanitised and fitted). */
   style?(text: string, row: T, c: ChalkInstance): string;
-  /** Text for tables when it differs from the machine value (`3011 China Post`, shorter times). */
+  /** Text for tables when it differs from the machine value (`3011 China Post`, `yes`). */
   display?(row: T): Cell;
   /**
-   * Drop rank for tables wider than the terminal: columns with a rank are dropped, highest first, until the table
-   * fits. Columns without one are always shown. TSV, CSV and JSON always have every column.
+   * Drop rank for tables wider than the terminal: once every cell is as short as it may be, columns with a rank
+   * are dropped, highest first, until the table fits. Columns without one are never dropped.
    */
   wide?: number;
+  /** Tables may shorten this column's cells with "…" down to this many cells (free text). Absent: never shortened. */
+  shrink?: number;
+  /** Below this width (default twice `shrink`) a less important column is left out rather than this one narrowed. */
+  fair?: number;
+  /** The value is a time (ISO 8601): tables show it in the reader's zone with its offset, or its age (--relative). */
+  time?: true;
+  /** The value is a count: tables group its digits (`4,175`); machine formats keep `4175`. */
+  count?: true;
+  /** Part of what names the row for `-o ids` (the number, then the carrier), in column order. */
+  id?: true;
+  /**
+   * Where the column appears unless named with --columns: `machine` only in CSV, TSV and JSON (a `_raw` twin of
+   * a readable column), `table` only in tables (an age beside the time it is worked out from). Default: both.
+   */
+  only?: 'table' | 'machine';
+  /** `time` columns: tables show the age (`3h ago`) whatever --relative says. */
+  age?: true;
+  /** Shown in tables only with `-o wide` (always in machine formats): detail few readers need at a glance. */
+  extra?: true;
+  /** The widest its table text can be, when known (a status): the column keeps room for rows that come later. */
+  width?: number;
+}
+
+/**
+ * What a command asks of its output: the format (undefined = automatic), the columns named with --columns, and
+ * how tables show times. A bare format is the same as `{ format }`.
+ */
+export interface OutputSpec {
+  format?: OutputFormat | undefined;
+  /** Column keys to print, in order (--columns); undefined: the command's own choice. */
+  columns?: readonly string[] | undefined;
+  /** Times in tables; default: the system's zone, dates rather than ages, the real clock. */
+  times?: TimeStyle | undefined;
+}
+
+export type Output = OutputFormat | OutputSpec | undefined;
+
+function specOf(output: Output): OutputSpec {
+  return typeof output === 'object' ? output : { format: output };
 }
 
 /**
@@ -42,22 +85,29 @@ export interface Column<T> {
 export interface RowWriter<T> {
   /** Add rows; `raw` are the service's items for the same rows (what --json/--ndjson print). */
   write(rows: readonly T[], raw?: readonly unknown[]): void;
-  /** Finish (tables are printed here; JSON arrays are closed). */
+  /** Finish (JSON arrays are closed). */
   end(): Promise<void>;
   /**
    * Finish after a failure part-way (a later page could not be fetched), so that a script cannot take what was
    * written for the whole: JSON and CSV write nothing at all when no row came, else they end so that they do not
    * parse (a JSON array left open; a CSV record left inside an open quote). Line-by-line formats (NDJSON,
-   * tab-separated) keep the lines written, each complete; a terminal table shows the rows that came.
+   * tab-separated, ids) keep the lines written, each complete; a terminal table shows the rows that came.
    */
   abort(): Promise<void>;
 }
 
-/** What is actually rendered: the automatic format resolved against the terminal. */
-export type ResolvedFormat = OutputFormat | 'tsv';
+/** What is actually rendered: the automatic format resolved against the terminal; `wide` is a table. */
+export type ResolvedFormat = Exclude<OutputFormat, 'wide'> | 'tsv';
 
-export function resolveFormat(io: IO, format: OutputFormat | undefined): ResolvedFormat {
+export function resolveFormat(io: IO, output: Output): ResolvedFormat {
+  const format = specOf(output).format;
+  if (format === 'wide') return 'table';
   return format ?? (io.stdoutIsTTY ? 'table' : 'tsv');
+}
+
+/** Whether tables show every column (`-o wide`). */
+export function isWide(output: Output): boolean {
+  return specOf(output).format === 'wide';
 }
 
 /** Plain text of a cell: empty for null/undefined, `true`/`false` for booleans. */
@@ -65,6 +115,38 @@ export function cellText(v: Cell): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '';
   return String(v);
+}
+
+/** The text a table shows for a column of a row: its display text, a time in the reader's zone, a grouped count. */
+export function tableText<T>(col: Column<T>, row: T, times: TimeStyle): string {
+  const v = col.display ? col.display(row) : col.value(row);
+  let text: string;
+  if (col.time && !col.display && typeof v === 'string') text = tableTime(v, col.age ? { ...times, relative: true } : times);
+  else if (col.count && typeof v === 'number' && Number.isFinite(v)) text = fmt(v);
+  else text = cellText(v);
+  return sanitizeTerminalText(text, { singleLine: true });
+}
+
+/**
+ * The columns named with --columns, in that order; when none are named, every column the set has for the target
+ * (tables leave out machine twins, machine formats leave out table-only columns). An unknown name is a usage error
+ * listing the valid ones.
+ */
+export function selectColumns<T>(
+  columns: readonly Column<T>[],
+  names: readonly string[] | undefined,
+  target: 'table' | 'machine',
+): Column<T>[] {
+  if (names === undefined) return columns.filter((c) => c.only === undefined || c.only === target);
+
+  const byKey = new Map(columns.map((c) => [c.key, c]));
+  return names.map((name) => {
+    const col = byKey.get(name.trim().toLowerCase());
+    if (!col) {
+      throw new UsageError(`unknown column "${name}"`, `choose from ${columns.map((c) => c.key).join(', ')}`);
+    }
+    return col;
+  });
 }
 
 /** An object of column keys → values: what JSON shows when the service's items are not given. */
@@ -79,37 +161,52 @@ function prettyElement(v: unknown): string {
   return (JSON.stringify(v, null, 2) ?? 'null').replace(/\n/g, '\n  ');
 }
 
-export function createRowWriter<T>(
-  io: IO,
-  columns: readonly Column<T>[],
-  format: OutputFormat | undefined,
-): RowWriter<T> {
-  switch (resolveFormat(io, format)) {
+/**
+ * A writer of rows in the format asked for. With --columns, every format prints those columns only, and JSON
+ * and NDJSON print them by key instead of the service's items.
+ */
+export function createRowWriter<T>(io: IO, columns: readonly Column<T>[], output: Output): RowWriter<T> {
+  return rowWriter(io, columns, output, false);
+}
+
+/** `complete`: every row comes in one write, so a table needs no room for rows that come later. */
+function rowWriter<T>(io: IO, columns: readonly Column<T>[], output: Output, complete: boolean): RowWriter<T> {
+  const spec = specOf(output);
+  const format = resolveFormat(io, output);
+  const chosen = selectColumns(columns, spec.columns, format === 'table' ? 'table' : 'machine');
+  // The service's items are what JSON shows, unless columns were named.
+  const named = spec.columns !== undefined;
+  switch (format) {
     case 'json':
-      return jsonWriter(io, columns);
+      return jsonWriter(io, chosen, named);
     case 'ndjson':
-      return ndjsonWriter(io, columns);
+      return ndjsonWriter(io, chosen, named);
     case 'csv':
-      return csvWriter(io, columns);
+      return csvWriter(io, chosen);
     case 'tsv':
-      return tsvWriter(io, columns);
-    case 'table':
-      return tableWriter(io, columns);
+      return tsvWriter(io, chosen);
+    case 'ids':
+      return idsWriter(io, columns);
+    case 'table': {
+      const wide = isWide(output);
+      const shown = named || wide ? chosen : chosen.filter((c) => !c.extra);
+      return tableWriter(io, shown, { wide, named, complete, times: spec.times ?? { now: Date.now() } });
+    }
   }
 }
 
-function itemsOf<T>(columns: readonly Column<T>[], rows: readonly T[], raw?: readonly unknown[]): readonly unknown[] {
-  return raw ?? rows.map((r) => keyed(columns, r));
+function itemsOf<T>(columns: readonly Column<T>[], rows: readonly T[], raw: readonly unknown[] | undefined, named: boolean): readonly unknown[] {
+  return raw && !named ? raw : rows.map((r) => keyed(columns, r));
 }
 
 // A single JSON array written piece by piece, so a long list never sits in memory as one string. The result is
 // byte-identical to JSON.stringify(allItems, null, 2).
-function jsonWriter<T>(io: IO, columns: readonly Column<T>[]): RowWriter<T> {
+function jsonWriter<T>(io: IO, columns: readonly Column<T>[], named: boolean): RowWriter<T> {
   let count = 0;
   return {
     write(rows, raw) {
       let chunk = '';
-      for (const item of itemsOf(columns, rows, raw)) {
+      for (const item of itemsOf(columns, rows, raw, named)) {
         chunk += `${count === 0 ? '[\n  ' : ',\n  '}${prettyElement(item)}`;
         count++;
       }
@@ -125,11 +222,11 @@ function jsonWriter<T>(io: IO, columns: readonly Column<T>[]): RowWriter<T> {
   };
 }
 
-function ndjsonWriter<T>(io: IO, columns: readonly Column<T>[]): RowWriter<T> {
+function ndjsonWriter<T>(io: IO, columns: readonly Column<T>[], named: boolean): RowWriter<T> {
   return {
     write(rows, raw) {
       let chunk = '';
-      for (const item of itemsOf(columns, rows, raw)) chunk += `${JSON.stringify(item) ?? 'null'}\n`;
+      for (const item of itemsOf(columns, rows, raw, named)) chunk += `${JSON.stringify(item) ?? 'null'}\n`;
       if (chunk !== '') io.out(chunk);
     },
     async end() {},
@@ -184,7 +281,7 @@ function csvWriter<T>(io: IO, columns: readonly Column<T>[]): RowWriter<T> {
   };
 }
 
-// Piped automatic output: one line per row, columns in order, no header, no colour, times as sent (ISO).
+// Piped automatic output: one line per row, columns in order, no header, no colour, times ISO 8601.
 function tsvWriter<T>(io: IO, columns: readonly Column<T>[]): RowWriter<T> {
   return {
     write(rows) {
@@ -197,23 +294,99 @@ function tsvWriter<T>(io: IO, columns: readonly Column<T>[]): RowWriter<T> {
   };
 }
 
-// Tables need every row to size their columns, so rows are kept (as display text) until end().
-function tableWriter<T>(io: IO, columns: readonly Column<T>[]): RowWriter<T> {
-  const cells: { text: string; row: T }[][] = [];
-  const end = async () => {
-    const text = await renderTable(io, columns, cells);
-    if (text !== '') io.out(text);
-  };
+/**
+ * The id of a row as `-o ids` prints it: its id columns joined by a tab, trailing empty parts left out (carrier 0
+ * is no carrier). `RR123456789CN\t3011` names one record even when the number is registered under two carriers,
+ * and is what every item command reads back.
+ */
+export function idLine<T>(idColumns: readonly Column<T>[], row: T): string {
+  const parts = idColumns.map((c) => {
+    const v = c.value(row);
+    return v === 0 ? '' : tsvField(cellText(v));
+  });
+  while (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
+  return parts.join('\t');
+}
+
+/** The id columns of a set; a set without any cannot print ids (a usage error naming what it can print). */
+export function idColumns<T>(columns: readonly Column<T>[]): Column<T>[] {
+  const ids = columns.filter((c) => c.id);
+  if (ids.length === 0) throw new UsageError('there are no ids in this output', 'use --columns to pick columns, or another --output');
+  return ids;
+}
+
+// `-o ids`: one line per row, what names it and nothing else, for piping into item commands.
+function idsWriter<T>(io: IO, columns: readonly Column<T>[]): RowWriter<T> {
+  const ids = idColumns(columns);
   return {
     write(rows) {
+      let chunk = '';
       for (const r of rows) {
-        cells.push(
-          columns.map((c) => ({
-            text: sanitizeTerminalText(cellText(c.display ? c.display(r) : c.value(r)), { singleLine: true }),
-            row: r,
-          })),
+        const line = idLine(ids, r);
+        if (line !== '') chunk += `${line}\n`;
+      }
+      if (chunk !== '') io.out(chunk);
+    },
+    async end() {},
+    async abort() {},
+  };
+}
+
+interface TableOptions {
+  /** `-o wide`: every column at its natural width. */
+  wide: boolean;
+  /** The columns were named with --columns: each is shown, none dropped. */
+  named: boolean;
+  /** Every row is in the first write: columns are as wide as their rows, no wider. */
+  complete: boolean;
+  times: TimeStyle;
+}
+
+// Tables stream: the layout is decided from the first rows written (the first page of a list), which are printed
+// at once with the header; later rows are fitted to the same columns.
+function tableWriter<T>(io: IO, columns: readonly Column<T>[], opts: TableOptions): RowWriter<T> {
+  let layout: Layout | undefined;
+  const c = io.color;
+  const coloured = c.level > 0;
+  const line = (texts: readonly string[], styleOf: (text: string, i: number) => string) =>
+    `${layout!.shown
+      .map((i, k) => {
+        const width = layout!.widths[k]!;
+        const text = fitted(texts[i]!, width, columns[i]!);
+        const last = k === layout!.shown.length - 1;
+        return `${styleOf(text, i)}${last ? '' : padding(text, width)}`;
+      })
+      .join(' '.repeat(GAP))
+      .replace(/ +$/, '')}\n`;
+  const end = async () => {};
+  return {
+    write(rows) {
+      if (rows.length === 0) return;
+      const cells = rows.map((r) => columns.map((col) => tableText(col, r, opts.times)));
+      let out = '';
+      if (!layout) {
+        const spec = columns.map((col) => ({
+          header: col.header,
+          rank: opts.named ? undefined : col.wide,
+          shrink: col.shrink,
+          fair: col.fair,
+          always: opts.named,
+          width: opts.complete ? undefined : col.width,
+        }));
+        layout = tableLayout(spec, cells, io.columns, { wide: opts.wide });
+        out += line(
+          columns.map((col) => col.header),
+          (t) => (coloured ? c.bold(t) : t),
         );
       }
+      cells.forEach((texts, n) => {
+        const row = rows[n]!;
+        out += line(texts, (t, i) => {
+          const style = columns[i]!.style;
+          return coloured && style && t !== '' ? style(t, row, c) : t;
+        });
+      });
+      io.out(out);
     },
     end,
     // People read tables: the rows that came are shown, and the error follows on stderr.
@@ -221,99 +394,15 @@ function tableWriter<T>(io: IO, columns: readonly Column<T>[]): RowWriter<T> {
   };
 }
 
-const BORDERLESS = {
-  top: '',
-  'top-mid': '',
-  'top-left': '',
-  'top-right': '',
-  bottom: '',
-  'bottom-mid': '',
-  'bottom-left': '',
-  'bottom-right': '',
-  left: '',
-  'left-mid': '',
-  mid: '',
-  'mid-mid': '',
-  right: '',
-  'right-mid': '',
-  middle: '  ',
-};
-const GAP = 2;
-const MIN_WIDTH = 8;
-
-async function renderTable<T>(
-  io: IO,
-  columns: readonly Column<T>[],
-  cells: readonly { text: string; row: T }[][],
-): Promise<string> {
-  // An empty list prints nothing (commands say so on stderr), not a lone header.
-  if (cells.length === 0) return '';
-  const { default: Table } = await import('cli-table3');
-  const c = io.color;
-  const coloured = c.level > 0;
-  const natural = columns.map((col) => textWidth(col.header));
-  const filled = columns.map(() => false);
-  for (const r of cells) {
-    r.forEach((cell, i) => {
-      natural[i] = Math.max(natural[i]!, textWidth(cell.text));
-      if (cell.text !== '') filled[i] = true;
-    });
-  }
-  const total = (idx: number[]) => idx.reduce((s, i) => s + natural[i]!, 0) + GAP * Math.max(0, idx.length - 1);
-  // Ranked columns without a value in any row are left out (v1 lists have no v2.1 fields, for instance); then
-  // ranked columns are dropped, highest rank first, until the table fits; then the widest columns wrap.
-  let shown = columns.map((_, i) => i).filter((i) => filled[i] || columns[i]!.wide === undefined);
-  const droppable = shown
-    .filter((i) => columns[i]!.wide !== undefined)
-    .sort((a, b) => columns[b]!.wide! - columns[a]!.wide! || b - a);
-  for (const i of droppable) {
-    if (total(shown) <= io.columns) break;
-    shown = shown.filter((j) => j !== i);
-  }
-  const widths = shown.map((i) => natural[i]!);
-  const room = io.columns - GAP * Math.max(0, shown.length - 1);
-  let fitted = false;
-  // The first column identifies the row (the number): it is narrowed only when nothing else can be.
-  const widestFrom = (from: number) => {
-    let best = -1;
-    for (let i = from; i < widths.length; i++) if (widths[i]! > MIN_WIDTH && (best < 0 || widths[i]! > widths[best]!)) best = i;
-    return best;
-  };
-  for (;;) {
-    const sum = widths.reduce((s, w) => s + w, 0);
-    if (sum <= room) break;
-    const widest = widestFrom(1) >= 0 ? widestFrom(1) : widestFrom(0);
-    if (widest < 0) break;
-    widths[widest] = widths[widest]! - 1;
-    fitted = true;
-  }
-  const table = new Table({
-    head: shown.map((i) => (coloured ? c.bold(columns[i]!.header) : columns[i]!.header)),
-    chars: BORDERLESS,
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
-    ...(fitted ? { colWidths: widths, wordWrap: true } : {}),
-  });
-  for (const r of cells) {
-    table.push(
-      shown.map((i) => {
-        const cell = r[i]!;
-        const col = columns[i]!;
-        return coloured && col.style && cell.text !== '' ? col.style(cell.text, cell.row, c) : cell.text;
-      }),
-    );
-  }
-  return `${table.toString().replace(/ +$/gm, '')}\n`;
-}
-
 /** Rows in one go. */
 export async function printRows<T>(
   io: IO,
   rows: readonly T[],
   columns: readonly Column<T>[],
-  format: OutputFormat | undefined,
+  format: Output,
   raw?: readonly unknown[],
 ): Promise<void> {
-  const w = createRowWriter(io, columns, format);
+  const w = rowWriter(io, columns, format, true);
   w.write(rows, raw);
   await w.end();
 }
@@ -346,18 +435,21 @@ export async function printItemResults<A>(
   io: IO,
   results: ItemResults<A>,
   columns: readonly Column<A>[],
-  format: OutputFormat | undefined,
+  format: Output,
 ): Promise<void> {
   const fmt = resolveFormat(io, format);
-  if (fmt === 'json') {
+  // With --columns, JSON and NDJSON print the rows by column like any other format.
+  const named = specOf(format).columns !== undefined;
+  if (fmt === 'json' && !named) {
     io.out(`${JSON.stringify({ accepted: results.accepted, rejected: results.rejected }, null, 2)}\n`);
     return;
   }
   const rows: ItemRow<A>[] = [
     ...results.accepted.map((a) => withResult(a, 'accepted')),
-    ...results.rejected.map((r) => withResult(r as unknown as A & { error: ItemError }, 'rejected')),
+    // Ids name what the command did something to: rejected numbers are not among them.
+    ...(fmt === 'ids' ? [] : results.rejected.map((r) => withResult(r as unknown as A & { error: ItemError }, 'rejected'))),
   ];
-  if (fmt === 'ndjson') {
+  if (fmt === 'ndjson' && !named) {
     io.out(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
     return;
   }
@@ -377,40 +469,36 @@ function withResult<A>(item: A, result: 'accepted' | 'rejected'): ItemRow<A> {
 /**
  * One object as field/value pairs (quota): json prints the object as the service sent it, ndjson one line. A table
  * (terminal) shows FIELD/VALUE rows; piped automatic output is `key<TAB>value` lines; CSV is a header of the keys
- * and one row, like any other CSV trk prints.
+ * and one row, like any other CSV trk prints. --columns picks fields (JSON then has those keys only).
  */
-export async function printObject<T extends object>(
-  io: IO,
-  obj: T,
-  fields: readonly Column<T>[],
-  format: OutputFormat | undefined,
-): Promise<void> {
+export async function printObject<T extends object>(io: IO, obj: T, fields: readonly Column<T>[], format: Output): Promise<void> {
+  const spec = specOf(format);
   const fmt = resolveFormat(io, format);
-  if (fmt === 'json') {
-    io.out(`${JSON.stringify(obj, null, 2)}\n`);
+  const chosen = selectColumns(fields, spec.columns, fmt === 'table' ? 'table' : 'machine');
+  const named = spec.columns !== undefined;
+  if (fmt === 'json' || fmt === 'ndjson') {
+    const value = named ? keyed(chosen, obj) : obj;
+    io.out(fmt === 'json' ? `${JSON.stringify(value, null, 2)}\n` : `${JSON.stringify(value)}\n`);
     return;
   }
-  if (fmt === 'ndjson') {
-    io.out(`${JSON.stringify(obj)}\n`);
-    return;
-  }
-  if (fmt === 'csv') {
-    await printRows(io, [obj], fields, 'csv');
+  if (fmt === 'csv' || fmt === 'ids') {
+    await printRows(io, [obj], fields, spec);
     return;
   }
   interface Pair {
     field: Column<T>;
   }
-  const pairs: Pair[] = fields.map((field) => ({ field }));
+  const times = spec.times ?? { now: Date.now() };
+  const pairs: Pair[] = chosen.map((field) => ({ field }));
   const pairColumns: Column<Pair>[] = [
     { key: 'field', header: 'FIELD', value: (p) => (fmt === 'tsv' ? p.field.key : p.field.header) },
     {
       key: 'value',
       header: 'VALUE',
       value: (p) => p.field.value(obj),
-      display: (p) => (p.field.display ? p.field.display(obj) : p.field.value(obj)),
+      display: (p) => tableText(p.field, obj, times),
       style: (t, p, c) => (p.field.style ? p.field.style(t, obj, c) : t),
     },
   ];
-  await printRows(io, pairs, pairColumns, fmt === 'tsv' ? undefined : 'table');
+  await printRows(io, pairs, pairColumns, fmt === 'tsv' ? undefined : { format: 'table', times });
 }

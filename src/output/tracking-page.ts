@@ -247,7 +247,7 @@ export function renderTrackingPage(
   } else if (!delivered && m?.days_after_last_update !== null && m?.days_after_last_update !== undefined) {
     days.push(`last update ${m.days_after_last_update} days ago`);
   }
-  if (days.length > 0) facts.push(`${label(c, 'Days')}${days.join(' · ')}`);
+  if (days.length > 0) facts.push(...fact(c, 'Days', days.join(' · '), width));
   if (view.delivered) facts.push(`${label(c, 'Delivered')}${clean(wallTime(view.delivered))}`);
   if (m && (m.eta_from || m.eta_to)) {
     const range = [m.eta_from, m.eta_to].filter((x) => x).map((x) => clean(datePart(x))).join(' – ');

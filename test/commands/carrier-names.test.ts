@@ -168,7 +168,7 @@ describe('carrier names beside codes in tables', () => {
         rejected: [{ number: 'RR000000000CN', carrier: 3011, error: { code: -18019902, message: 'not registered' } }],
       },
     });
-    const r = await parse(['info', 'RR123456789CN', 'RR000000000CN', '-o', 'table'], { handler, version: 'v1' });
+    const r = await parse(['info', 'RR123456789CN', 'RR000000000CN'], { handler, version: 'v1', tty: true });
     expect(r.code).toBe(3);
     expect(r.out.split('\n')[0]).toBe('RR123456789CN  ·  3011 China Post  ·  last mile 21051 USPS');
     expect(r.out).toMatch(/Route {5}CN → US/);

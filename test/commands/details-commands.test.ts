@@ -28,14 +28,61 @@ const trackInfo: Handler = (_op, body) => {
 };
 
 describe('runInfo', () => {
-  it('on a terminal prints a tracking page per number', async () => {
-    const fake = createFake({ handler: trackInfo, tty: true });
-    expect(await runInfo({ numbers: ['AA123456789BR', 'YT2616912345678901'] }, fake.ctx)).toBe(0);
-    const out = fake.io.stdoutText();
-    expect(out).toContain('AA123456789BR');
-    expect(out).toContain('YT2616912345678901');
-    expect(fake.calls).toHaveLength(1);
-    expect(fake.calls[0]!.op).toBe('gettrackinfo');
+  it('on a terminal: one number reads as a tracking page, several as a compact table, --page as pages', async () => {
+    const one = createFake({ handler: trackInfo, tty: true });
+    expect(await runInfo({ numbers: ['AA123456789BR'] }, one.ctx)).toBe(0);
+    expect(one.io.stdoutText()).toMatch(/^AA123456789BR {2}· {2}2151/);
+    expect(one.io.stdoutText()).toContain('Events (');
+
+    const several = createFake({ handler: trackInfo, tty: true });
+    expect(await runInfo({ numbers: ['AA123456789BR', 'YT2616912345678901'] }, several.ctx)).toBe(0);
+    const lines = several.io.stdoutText().trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^NUMBER +STATUS +SUB-STATUS +LAST EVENT/);
+    expect(lines.slice(1).map((l) => l.split(/ +/)[0])).toEqual(['AA123456789BR', 'YT2616912345678901']);
+    expect(several.calls).toHaveLength(1);
+
+    const pages = createFake({ handler: trackInfo, tty: true });
+    await runInfo({ numbers: ['AA123456789BR', 'YT2616912345678901'], pages: true }, pages.ctx);
+    expect(pages.io.stdoutText().match(/Events \(/g)).toHaveLength(2);
+  });
+
+  it('-o table is the table even for one number, -o wide every column', async () => {
+    const table = createFake({ handler: trackInfo, tty: true, global: { output: 'table' } });
+    await runInfo({ numbers: ['AA123456789BR'] }, table.ctx);
+    expect(table.io.stdoutText()).toMatch(/^NUMBER +(CARRIER +)?STATUS +SUB-STATUS/);
+    const wide = createFake({ handler: trackInfo, tty: true, global: { output: 'wide' } });
+    await runInfo({ numbers: ['AA123456789BR'] }, wide.ctx);
+    expect(wide.io.stdoutText().split('\n')[0]).toMatch(/^NUMBER +CARRIER +LAST MILE|^NUMBER +CARRIER +STATUS/);
+    expect(wide.io.stdoutText().split('\n')[0]).toContain('EVENTS');
+  });
+
+  it('--page with a format that has no pages is refused before sending', async () => {
+    const fake = createFake({ handler: trackInfo, global: { output: 'json' } });
+    await expect(runInfo({ numbers: ['AA123456789BR'], pages: true }, fake.ctx)).rejects.toThrow(UsageError);
+    expect(fake.calls).toHaveLength(0);
+  });
+
+  it('--watch looks again until the shipment is delivered, and prints it again when it changed', async () => {
+    let looks = 0;
+    const inTransit = { ...yanwen.data!.accepted![0]! } as Record<string, unknown>;
+    const handler: Handler = (op, body) => {
+      looks += 1;
+      const item = looks < 3 ? inTransit : { ...correios.data!.accepted![0]!, number: 'YT2616912345678901' };
+      return { code: 0, data: { accepted: [item], rejected: [] } };
+    };
+    const fake = createFake({ handler, global: { output: 'ndjson' } });
+    expect(await runInfo({ numbers: ['YT2616912345678901'], watch: true, every: 5 }, fake.ctx)).toBe(0);
+    expect(looks).toBe(3);
+    // The first look and the changed third one; the second, the same as the first, is not printed again.
+    expect(fake.io.stdoutText().trim().split('\n')).toHaveLength(2);
+    expect(fake.io.stderrText()).toContain('Delivered_Other: done watching');
+  });
+
+  it('--watch takes numbers as arguments, and says when none of them is registered', async () => {
+    await expect(runInfo({ numbers: [], file: 'x.csv', watch: true }, createFake({ handler: trackInfo }).ctx)).rejects.toThrow(/--watch looks at numbers given as arguments/);
+    await expect(runInfo({ numbers: ['XX000000000XX'], watch: true, every: 5 }, createFake({ handler: trackInfo }).ctx)).rejects.toThrow(
+      /nothing to watch: XX000000000XX is not registered/,
+    );
   });
 
   it('--json prints accepted and rejected as the service sent them, exit 3 on a rejection', async () => {
@@ -65,7 +112,7 @@ describe('runInfo', () => {
 
 describe('runInfo --status / --sub-status', () => {
   const numbers = ['AA123456789BR', 'YT2616912345678901', 'XX000000000XX'];
-  const json = async (opts: { status?: string; subStatus?: string }) => {
+  const json = async (opts: { status?: string[]; subStatus?: string[] }) => {
     const fake = createFake({ handler: trackInfo, global: { output: 'json' } });
     const code = await runInfo({ numbers, ...opts }, fake.ctx);
     const out = JSON.parse(fake.io.stdoutText()) as { accepted: { number: string }[]; rejected: { number: string }[] };
@@ -73,20 +120,20 @@ describe('runInfo --status / --sub-status', () => {
   };
 
   it('keeps only the numbers whose latest status matches; rejected numbers stay visible', async () => {
-    expect(await json({ status: 'Delivered' })).toEqual({ code: 3, accepted: ['AA123456789BR'], rejected: ['XX000000000XX'] });
-    expect(await json({ subStatus: 'InTransit_Arrival' })).toEqual({ code: 3, accepted: ['YT2616912345678901'], rejected: ['XX000000000XX'] });
-    expect(await json({ status: 'InTransit', subStatus: 'InTransit_PickedUp' })).toEqual({ code: 3, accepted: [], rejected: ['XX000000000XX'] });
+    expect(await json({ status: ['Delivered'] })).toEqual({ code: 3, accepted: ['AA123456789BR'], rejected: ['XX000000000XX'] });
+    expect(await json({ subStatus: ['InTransit_Arrival'] })).toEqual({ code: 3, accepted: ['YT2616912345678901'], rejected: ['XX000000000XX'] });
+    expect(await json({ status: ['InTransit'], subStatus: ['InTransit_PickedUp'] })).toEqual({ code: 3, accepted: [], rejected: ['XX000000000XX'] });
   });
 
   it('says on stderr how many of the numbers found match', async () => {
     const fake = createFake({ handler: trackInfo, global: { output: 'json' } });
-    await runInfo({ numbers, status: 'Delivered' }, fake.ctx);
+    await runInfo({ numbers, status: ['Delivered'] }, fake.ctx);
     expect(fake.io.stderrText()).toContain('1 of 2 found are Delivered');
   });
 
   it('refuses --sub-status on v1, which has none, before sending anything', async () => {
     const fake = createFake({ handler: trackInfo, version: 'v1' });
-    const err = await runInfo({ numbers, subStatus: 'InTransit_Arrival' }, fake.ctx).catch((e: unknown) => e);
+    const err = await runInfo({ numbers, subStatus: ['InTransit_Arrival'] }, fake.ctx).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect(fake.calls).toHaveLength(0);
   });

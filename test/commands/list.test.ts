@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { buildListFilter, runList } from '../../src/commands/list/list.js';
+import { buildListFilters, runList } from '../../src/commands/list/list.js';
 import type { TrackListFilter } from '../../src/api/types.js';
 import { UsageError } from '../../src/errors.js';
 import { createFake, type Handler } from './fake-context.js';
@@ -48,23 +48,23 @@ function pagedService(n: number): Handler {
   };
 }
 
-describe('buildListFilter', () => {
+describe('buildListFilters', () => {
   it('maps every flag to its filter field', () => {
     expect(
-      buildListFilter(
+      buildListFilters(
         {
-          status: 'Delivered',
-          carrier: 3011,
-          tracking: 'Stopped',
-          origin: 'Import',
+          status: ['Delivered'],
+          carrier: [3011],
+          tracking: ['Stopped'],
+          origin: ['Import'],
           registeredSince: '7d',
           registeredUntil: '2025-06-01',
           trackedSince: '12h',
           trackedUntil: 'now',
           pushedSince: '2025-05-01T00:00Z',
           pushedUntil: '30m',
-          pushStatus: 'Failure',
-          pushCode: 500,
+          pushStatus: ['Failure'],
+          pushCode: [500],
           stoppedSince: '2w',
           stoppedUntil: '1d',
           numbers: ['A1234', 'B1234', 'A1234'],
@@ -72,7 +72,8 @@ describe('buildListFilter', () => {
         },
         NOW,
       ),
-    ).toEqual({
+    ).toEqual([
+      {
       package_status: 'Delivered',
       carrier: 3011,
       tracking_status: 'Stopped',
@@ -89,28 +90,29 @@ describe('buildListFilter', () => {
       stop_track_time_to: '2025-05-31T12:00:00Z',
       number: 'A1234,B1234',
       order_by: 'RegisterTimeDesc',
-    });
+      },
+    ]);
   });
 
   it('refuses a time it cannot read, naming the flag', () => {
-    expect(() => buildListFilter({ trackedSince: 'last week' }, NOW)).toThrow(/--tracked-since "last week" is not a time/);
+    expect(() => buildListFilters({ trackedSince: 'last week' }, NOW)).toThrow(/--tracked-since "last week" is not a time/);
   });
 
   it('refuses a range that ends before it starts', () => {
-    expect(() => buildListFilter({ registeredSince: '1d', registeredUntil: '7d' }, NOW)).toThrow(UsageError);
+    expect(() => buildListFilters({ registeredSince: '1d', registeredUntil: '7d' }, NOW)).toThrow(UsageError);
   });
 
   it('refuses more than 200 numbers', () => {
     const numbers = Array.from({ length: 201 }, (_, i) => `N${i}xxxx`);
-    expect(() => buildListFilter({ numbers }, NOW)).toThrow(/at most 200 numbers, got 201/);
-    expect(buildListFilter({ numbers: numbers.slice(0, 200) }, NOW).number!.split(',')).toHaveLength(200);
+    expect(() => buildListFilters({ numbers }, NOW)).toThrow(/at most 200 numbers, got 201/);
+    expect(buildListFilters({ numbers: numbers.slice(0, 200) }, NOW)[0]!.number!.split(',')).toHaveLength(200);
   });
 });
 
 describe('runList', () => {
   it('--json prints one array of the matching records over every page, fetched in order', async () => {
     const fake = createFake({ handler: pagedService(300), global: { output: 'json' } });
-    expect(await runList({ status: 'Delivered' }, fake.ctx)).toBe(0);
+    expect(await runList({ status: ['Delivered'] }, fake.ctx)).toBe(0);
     const out = JSON.parse(fake.io.stdoutText()) as { number: string; package_status: string }[];
     expect(out).toHaveLength(100);
     expect(out.every((r) => r.package_status === 'Delivered')).toBe(true);
@@ -192,7 +194,139 @@ describe('runList', () => {
 
   it('v1 cannot filter by origin: refused before sending', async () => {
     const fake = createFake({ version: 'v1', handler: pagedService(10) });
-    await expect(runList({ origin: 'Api' }, fake.ctx)).rejects.toThrow(/v1 API cannot filter/);
+    await expect(runList({ origin: ['Api'] }, fake.ctx)).rejects.toThrow(/v1 API cannot filter/);
     expect(fake.calls).toHaveLength(0);
+  });
+});
+
+describe('several values of a filter', () => {
+  /** Records by status and carrier; a number under two carriers is two records. */
+  function service(): Handler {
+    const all = [
+      { ...record(1, 'Exception'), register_time: '2025-05-01T00:00:01Z' },
+      { ...record(2, 'DeliveryFailure'), register_time: '2025-05-01T00:00:02Z' },
+      { ...record(3, 'Exception'), register_time: '2025-05-01T00:00:03Z', carrier: 190012 },
+      { ...record(3, 'Exception'), register_time: '2025-05-01T00:00:04Z', carrier: 3011 },
+      { ...record(4, 'Delivered'), register_time: '2025-05-01T00:00:05Z', tag: 'order-77' },
+      { ...record(5, 'DeliveryFailure'), register_time: '2025-05-01T00:00:06Z', tag: 'ORDER-78' },
+    ];
+    return (op, body) => {
+      if (op === 'gettrackinfo') {
+        const items = body as { number: string; carrier?: number }[];
+        return {
+          code: 0,
+          data: {
+            accepted: items.map((i) => ({
+              number: i.number,
+              carrier: i.carrier,
+              track_info: { latest_status: { status: 'Exception', sub_status: i.number.endsWith('3') ? 'Exception_Returned' : 'Exception_Lost' } },
+            })),
+            rejected: [],
+          },
+        };
+      }
+      const f = body as TrackListFilter;
+      const matching = all.filter(
+        (r) => (f.package_status === undefined || r.package_status === f.package_status) && (f.carrier === undefined || r.carrier === f.carrier),
+      );
+      return { code: 0, page: { data_total: matching.length, page_total: 1, page_no: 1, page_size: 40 }, data: { accepted: matching } };
+    };
+  }
+  const numbers = (fake: { io: { stdoutText(): string } }) => (JSON.parse(fake.io.stdoutText()) as { number: string; carrier: number }[]).map((r) => `${r.number}/${r.carrier}`);
+
+  it('mean any of them: one query per value, merged in registration order', async () => {
+    const fake = createFake({ handler: service(), global: { output: 'json' } });
+    await runList({ status: ['Exception', 'DeliveryFailure'] }, fake.ctx);
+    expect(fake.calls.map((c) => (c.body as TrackListFilter).package_status)).toEqual(['Exception', 'DeliveryFailure']);
+    expect(numbers(fake)).toEqual(['NUM000001/3011', 'NUM000002/3011', 'NUM000003/190012', 'NUM000003/3011', 'NUM000005/3011']);
+  });
+
+  it('every combination of two filters is a query; a record matching two queries is printed once', async () => {
+    const fake = createFake({ handler: service(), global: { output: 'json' } });
+    await runList({ status: ['Exception', 'Exception'], carrier: [3011, 190012] }, fake.ctx);
+    expect(fake.calls).toHaveLength(4);
+    expect(numbers(fake)).toEqual(['NUM000001/3011', 'NUM000003/190012', 'NUM000003/3011']);
+  });
+
+  it('too many combinations are refused before anything is sent', async () => {
+    const fake = createFake({ handler: service() });
+    const statuses = ['NotFound', 'InfoReceived', 'InTransit', 'Expired', 'AvailableForPickup', 'OutForDelivery', 'DeliveryFailure', 'Delivered', 'Exception'];
+    await expect(runList({ status: statuses, carrier: [1, 2, 3, 4, 5, 6] }, fake.ctx)).rejects.toThrow(/54 queries .* at most 50/);
+    expect(fake.calls).toHaveLength(0);
+  });
+
+  it('--tag is checked here, whatever the case, with * for any text', async () => {
+    const fake = createFake({ handler: service(), global: { output: 'json' } });
+    await runList({ tag: ['order-7*'] }, fake.ctx);
+    expect(numbers(fake)).toEqual(['NUM000004/3011', 'NUM000005/3011']);
+    expect(fake.calls.every((c) => !('tag' in (c.body as object)))).toBe(true);
+  });
+
+  it('--sub-status asks for its main status and reads the sub-status from the tracking details of each page', async () => {
+    const fake = createFake({ handler: service(), global: { output: 'json' } });
+    await runList({ subStatus: ['Exception_Returned'] }, fake.ctx);
+    expect(fake.calls.map((c) => c.op)).toEqual(['gettracklist', 'gettrackinfo']);
+    expect(fake.calls[0]!.body).toMatchObject({ package_status: 'Exception' });
+    expect(fake.calls[1]!.body).toEqual([
+      { number: 'NUM000001', carrier: 3011 },
+      { number: 'NUM000003', carrier: 190012 },
+      { number: 'NUM000003', carrier: 3011 },
+    ]);
+    expect(numbers(fake)).toEqual(['NUM000003/190012', 'NUM000003/3011']);
+    await expect(runList({ status: ['Delivered'], subStatus: ['Exception_Lost'] }, createFake({ handler: service() }).ctx)).rejects.toThrow(
+      /no record can be Delivered with sub-status Exception_Lost/,
+    );
+  });
+});
+
+describe('on a terminal', () => {
+  it('stops at 100 records and says how to see every one; --all and piped output list them all', async () => {
+    const tty = createFake({ handler: pagedService(300), tty: true, env: { TRK_PAGER: '' } });
+    await runList({}, tty.ctx);
+    expect(tty.calls).toHaveLength(3);
+    expect(tty.io.stdoutText().trim().split('\n')).toHaveLength(101);
+    expect(tty.io.stderrText()).toContain('showing 100 of 300: --all for every record');
+    const all = createFake({ handler: pagedService(300), tty: true, env: { TRK_PAGER: '' } });
+    await runList({ all: true }, all.ctx);
+    expect(all.io.stdoutText().trim().split('\n')).toHaveLength(301);
+    expect(all.io.stderrText()).toContain('300 records');
+    const piped = createFake({ handler: pagedService(300) });
+    await runList({}, piped.ctx);
+    expect(piped.io.stdoutText().trim().split('\n')).toHaveLength(300);
+  });
+
+  it('--all with --limit or --page, and --every without --watch, are refused', async () => {
+    for (const opts of [{ all: true, limit: 5 }, { all: true, page: 2 }, { every: 1000 }]) {
+      const fake = createFake({ handler: pagedService(10) });
+      await expect(runList(opts, fake.ctx)).rejects.toThrow(UsageError);
+      expect(fake.calls).toHaveLength(0);
+    }
+  });
+
+  it('draws a page counter on stderr while pages come, and clears it', async () => {
+    const fake = createFake({ handler: pagedService(300), tty: true, env: { TRK_PAGER: '' } });
+    await runList({ all: true }, fake.ctx);
+    const err = fake.io.stderrText();
+    expect(err).toContain('page 1 of 8');
+    expect(err).toContain('page 7 of 8');
+    expect(err).not.toContain('page 8 of 8');
+    expect(err).toMatch(/\r\x1b\[2K300 records\n$/);
+  });
+});
+
+describe('--watch', () => {
+  it('looks again until every record is delivered, printing the list again when it changed', async () => {
+    let looks = 0;
+    const handler: Handler = () => {
+      looks += 1;
+      const status = looks >= 3 ? 'Delivered' : 'InTransit';
+      return { code: 0, page: { data_total: 2, page_total: 1, page_no: 1, page_size: 40 }, data: { accepted: [record(1, status), record(2, looks >= 2 ? 'Delivered' : 'InTransit')] } };
+    };
+    const fake = createFake({ handler, global: { output: 'ndjson' } });
+    expect(await runList({ watch: true, every: 5 }, fake.ctx)).toBe(0);
+    expect(looks).toBe(3);
+    const lines = fake.io.stdoutText().trim().split('\n').map((l) => JSON.parse(l) as { package_status: string });
+    expect(lines.map((l) => l.package_status)).toEqual(['InTransit', 'InTransit', 'InTransit', 'Delivered', 'Delivered', 'Delivered']);
+    expect(fake.io.stderrText()).toContain('2 of 2 delivered: done watching');
   });
 });

@@ -74,6 +74,11 @@ describe('bash completion', () => {
     expect(bashComplete(['trk', 'list', '--output', 'j'])).toEqual(['json']);
   });
 
+  it('completes the value after the last comma of a list (--columns a,b)', () => {
+    expect(bashComplete(['trk', 'list', '--status', 'Delivered,I'])).toEqual(['Delivered,InTransit']);
+    expect(bashComplete(['trk', 'list', '--status', 'InTransit,'])).toEqual(['InTransit,Delivered', 'InTransit,InTransit']);
+  });
+
   it('does not offer sub-commands after a flag value that looks like one', () => {
     expect(bashComplete(['trk', 'list', '--limit', '5', '--st'])).toEqual(['--status']);
   });
@@ -93,6 +98,7 @@ describe.runIf(hasShell('zsh'))('zsh completion', () => {
   function zshComplete(line: string[]): string[] {
     const stubs = [
       'compdef() { : }',
+      'compset() { : }',
       '_describe() { local arr=${@[-1]}; print -l -- ${(P)arr} }',
       'compadd() { [[ $1 == -a ]] && print -l -- ${(P)2} }',
       '_files() { print -- FILES }',
@@ -125,6 +131,7 @@ describe.runIf(hasShell('fish'))('fish completion', () => {
     expect(complete('trk au')).toEqual(['auth']);
     expect(complete('trk auth log')).toEqual(['login', 'logout']);
     expect(complete('trk list --status D')).toEqual(['Delivered']);
+    expect(complete('trk list --status InTransit,D')).toEqual(['InTransit,Delivered']);
     expect(complete('trk completion z')).toEqual(['zsh']);
   });
 });

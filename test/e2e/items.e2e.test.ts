@@ -157,7 +157,7 @@ describe('stop, retrack, delete, push, update, change-carrier, info', () => {
     await expectRefused(['change-carrier', c!], /^trk: nothing to change/);
   });
 
-  it('info: tracking page as a table, JSON as sent, CSV rows, a rejection for an unknown number', async () => {
+  it('info: a table, JSON as sent, CSV rows, a rejection for an unknown number', async () => {
     const table = await run(['info', b!, '-o', 'table']);
     expect(table.code, table.stderr).toBe(0);
     expect(table.stdout).toContain(b!);

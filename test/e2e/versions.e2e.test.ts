@@ -76,6 +76,16 @@ async function directList(version: ApiVersion, filter: Record<string, unknown>):
   }
 }
 
+/**
+ * List records as `trk list --json` prints them: as sent, but for v1's times, which gain the T and Z their UTC
+ * implies (every time trk prints in JSON is ISO 8601 with an offset).
+ */
+function asPrinted(version: ApiVersion, records: Record<string, unknown>[]): Record<string, unknown>[] {
+  if (version !== 'v1') return records;
+  const iso = (t: unknown) => (typeof t === 'string' ? t.replace(/^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)$/, '$1T$2Z') : t);
+  return records.map((r) => ({ ...r, rt: iso(r.rt), tt: iso(r.tt), pt: iso(r.pt), st: iso(r.st) }));
+}
+
 /** Header cells of a table (columns are separated by at least two spaces). */
 const tableHeader = (text: string) => text.split('\n')[0]!.trim().split(/\s{2,}/);
 
@@ -155,7 +165,7 @@ describe('every command under v1, v2 and v2.1', () => {
     await emu.sandbox.advance(3 * DAY);
   });
 
-  it('list: JSON as the service sent it; the same CSV, TSV and table columns whatever the version', { timeout: LONG }, async () => {
+  it('list: JSON as the service sent it (v1 times in ISO 8601); the same CSV, TSV and table columns whatever the version', { timeout: LONG }, async () => {
     const csv: Record<string, Record<string, string>[]> = {};
     const headers: string[][] = [];
     const tables: Record<string, string> = {};
@@ -164,7 +174,8 @@ describe('every command under v1, v2 and v2.1', () => {
       ok(j, `${v} list --json`);
       expect(paths(j)).toEqual([`/track/${v}/gettracklist`]);
       const items = JSON.parse(j.stdout) as Record<string, unknown>[];
-      expect(items).toEqual(await directList(v, {}));
+      expect(items).toEqual(asPrinted(v, await directList(v, {})));
+      if (v === 'v1') expect(items[0]!.rt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
       expect(items.map((i) => i.number).sort()).toEqual([...ALL].sort());
       if (v === 'v1') {
         expect(items[0]).toHaveProperty('w1', 3011);
@@ -251,7 +262,7 @@ describe('every command under v1, v2 and v2.1', () => {
         const want = { ...(v === 'v1' ? v1 : v2), page_no: 1 };
         expect(r.reqs[0]!.body, `${v} ${args.join(' ')}`).toEqual(want);
         // What trk printed is what the service answers to that filter.
-        expect(JSON.parse(r.stdout)).toEqual(await directList(v, want));
+        expect(JSON.parse(r.stdout)).toEqual(asPrinted(v, await directList(v, want)));
       }
     }
     // Codes filter as the names do: v1's in-transit code covers three v2 statuses.
@@ -292,7 +303,7 @@ describe('every command under v1, v2 and v2.1', () => {
       expect(rows.map((x) => x.number)).toEqual(pick);
       expect(rows.every((x) => x.carrier === '3011' && x.result === 'accepted' && Number(x.events) > 0)).toBe(true);
 
-      const t = await run(v, ['info', pick[0]!, '-o', 'table']);
+      const t = await run(v, ['info', pick[0]!, '-o', 'table', '--page']);
       ok(t, `${v} info table`);
       expect(t.stdout.split('\n')[0]).toMatch(new RegExp(`^${pick[0]}  ·  3011 China Post`));
       expect(t.stdout).toMatch(/Events \(\d+, newest first\)/);
@@ -311,8 +322,8 @@ describe('every command under v1, v2 and v2.1', () => {
     const raw2 = await direct('v2', 'gettrackinfo', [{ number: pick[0] }]);
     const events2 = (raw2.data.accepted as { track_info: { tracking: { providers: { events: Record<string, unknown>[] }[] } } }[])[0]!.track_info.tracking.providers.flatMap((p) => p.events);
     expect(events2.some((e) => 'sub_status' in e)).toBe(false);
-    const page21 = await run('v2.1', ['info', pick[0]!, '-o', 'table']);
-    const page2 = await run('v2', ['info', pick[0]!, '-o', 'table']);
+    const page21 = await run('v2.1', ['info', pick[0]!, '-o', 'table', '--page']);
+    const page2 = await run('v2', ['info', pick[0]!, '-o', 'table', '--page']);
     const eventHeads = (page: string) => page.split('\n').filter((l) => /^ {2}\d{4}-\d{2}-\d{2} /.test(l));
     expect(eventHeads(page21.stdout).length).toBe(eventHeads(page2.stdout).length);
     expect(eventHeads(page21.stdout).some((l) => /\((picked up by the carrier|on its way|left the origin port|arrived at destination port|the carrier has the order data, pickup pending|out for delivery|delivered)\)$/.test(l))).toBe(true);
@@ -481,7 +492,7 @@ describe('every command under v1, v2 and v2.1', () => {
       const csv = await trk(['--api-version', 'v1', 'info', number, '--csv'], { env: fenv });
       ok(csv, 'csv');
       expect(parseCsv(csv.stdout).map((r) => r.status)).toEqual(['NotFound', 'InTransit', '5000']);
-      const table = await trk(['--api-version', 'v1', 'info', number, '-o', 'table'], { env: fenv });
+      const table = await trk(['--api-version', 'v1', 'info', number, '-o', 'table', '--page'], { env: fenv });
       ok(table, 'table');
       expect(table.stdout).toContain('Status 5000 (unknown status code)');
       expect(table.stdout).toContain('100003 FedEx');
@@ -508,11 +519,11 @@ describe('every command under v1, v2 and v2.1', () => {
     const item = (raw.data.accepted as { track_info: { tracking: { providers: { events: { sub_status: string; description: string }[] }[] } } }[])[0]!;
     const customsEvents = item.track_info.tracking.providers.flatMap((p) => p.events).filter((e) => /^InTransit_Customs/.test(e.sub_status));
     expect(customsEvents.map((e) => e.sub_status)).toContain(withCustoms[0]!.customs);
-    const page = await run('v2.1', ['info', number, '-o', 'table']);
+    const page = await run('v2.1', ['info', number, '-o', 'table', '--page']);
     ok(page, 'v2.1 info table');
     expect(page.stdout).toMatch(/^Customs {3}(in customs|released by customs|customs need more information)/m);
     expect(page.stdout).toMatch(/^ {6}customs: (in customs|released by customs|customs need more information)$/m);
-    const page2 = await run('v2', ['info', number, '-o', 'table']);
+    const page2 = await run('v2', ['info', number, '-o', 'table', '--page']);
     expect(page2.stdout).not.toMatch(/customs:/);
   });
 

@@ -263,12 +263,14 @@ describe('printRows', () => {
     expect(csv.stdoutText().split('\n')[0]).toBe('id,name,when,ok');
   });
 
-  it('wraps a long column instead of exceeding the width', async () => {
+  it('shortens a long cell with … instead of exceeding the width', async () => {
     const io = capture({ tty: true, columns: 40 });
     const long = 'word '.repeat(30).trim();
-    await printRows(io, [{ ...ROWS[0]!, name: long }], COLUMNS.slice(0, 2), undefined);
+    const cols: Column<Row>[] = [COLUMNS[0]!, { ...COLUMNS[1]!, shrink: 8 }];
+    await printRows(io, [{ ...ROWS[0]!, name: long }], cols, undefined);
     const lines = io.stdoutText().trimEnd().split('\n');
-    expect(lines.length).toBeGreaterThan(2);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/^1 +word word .*…$/);
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(40);
   });
 });
@@ -370,7 +372,7 @@ describe('printObject', () => {
     await printObject(io, quota, QUOTA_FIELDS, undefined);
     const lines = io.stdoutText().trimEnd().split('\n');
     expect(lines[0]).toMatch(/^FIELD\s+VALUE$/);
-    expect(lines).toContainEqual(expect.stringMatching(/^Quota left\s+1098$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^Quota left\s+1,098$/));
     expect(lines).toHaveLength(QUOTA_FIELDS.length + 1);
   });
 
@@ -401,15 +403,15 @@ describe('printObject', () => {
 
 
 describe('narrow terminals', () => {
-  it('keep the first (identifying) column whole while others wrap', async () => {
+  it('keep the first (identifying) column whole while others are shortened', async () => {
     const io = createTestIO({ tty: true, columns: 40 });
     const cols: Column<Row>[] = [
       { key: 'id', header: 'NUMBER', value: () => 'YT2616912345678901' },
-      { key: 'name', header: 'TEXT', value: (r) => r.name },
+      { key: 'name', header: 'TEXT', value: (r) => r.name, shrink: 8 },
     ];
-    await printRows(io, [{ ...ROWS[0]!, name: 'a fairly long description that must wrap' }], cols, undefined);
+    await printRows(io, [{ ...ROWS[0]!, name: 'a fairly long description that must be cut' }], cols, undefined);
     const lines = io.stdoutText().trimEnd().split('\n');
-    expect(lines[1]).toMatch(/^YT2616912345678901 /);
+    expect(lines[1]).toMatch(/^YT2616912345678901  a fairly .*…$/);
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(40);
   });
 });

@@ -6,7 +6,23 @@ import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { LANGUAGES, LIMITS, PACKAGE_STATUSES, subStatuses } from '../../api/spec.js';
 import type { Context } from '../../context.js';
 import type { ItemFlags } from '../../items/run.js';
-import { Argument, carrierArg, carrierOption, examples, lazy, maxLength, Option, repeated, type Declare } from '../define.js';
+import { DETAILS_RESULT_COLUMN_NAMES, ITEM_COLUMN_NAMES, REGISTER_COLUMN_NAMES } from '../../output/column-names.js';
+import {
+  Argument,
+  carrierArg,
+  carrierOption,
+  choiceList,
+  examples,
+  lazy,
+  maxLength,
+  Option,
+  pagerOption,
+  relativeOption,
+  repeated,
+  withColumns,
+  withWatch,
+  type Declare,
+} from '../define.js';
 
 /** The engine's flags, as declared by `withInput` and `remembered`. */
 interface EngineOptions {
@@ -64,17 +80,20 @@ async function carriers<K extends string>(ctx: Context, flags: Record<K, readonl
 const RECORD_CARRIER = 'only the record under this carrier, a code or name (default: every carrier the number is registered with)';
 
 const register: Declare = (cmd, invoke) =>
-  remembered(withInput(cmd))
-    .addOption(carrierOption('carrier code or name (default: detected by the service)'))
-    .option('--param <value>', 'extra tracking parameter some carriers need, e.g. US-10001')
-    .addOption(new Option('--tag <text>', 'your own tag (at most 100 characters)').argParser(maxLength('a tag', LIMITS.tagMaxLength)))
-    .addOption(new Option('--lang <code>', 'translate events into this language (1 extra quota unit)').choices(LANGUAGES))
-    .addOption(new Option('--email <address>', 'customer e-mail for notifications').argParser(maxLength('an e-mail', LIMITS.emailMaxLength)))
-    .addOption(new Option('--final-carrier <carrier>', 'last-mile carrier code or name (postal numbers only)').argParser(carrierArg))
-    .option('--no-auto-detection', 'do not let the service guess the carrier when --carrier is not given')
-    .option('--order-no <text>', 'order number (v2.1)')
-    .option('--order-time <time>', 'order date or time (v2.1)')
-    .addOption(new Option('--remark <text>', 'remark (v2.1, at most 1000 characters)').argParser(maxLength('a remark', LIMITS.remarkMaxLength)))
+  withColumns(
+    remembered(withInput(cmd))
+      .addOption(carrierOption('carrier code or name (default: detected by the service)'))
+      .option('--param <value>', 'extra tracking parameter some carriers need, e.g. US-10001')
+      .addOption(new Option('--tag <text>', 'your own tag (at most 100 characters)').argParser(maxLength('a tag', LIMITS.tagMaxLength)))
+      .addOption(new Option('--lang <code>', 'translate events into this language (1 extra quota unit)').choices(LANGUAGES))
+      .addOption(new Option('--email <address>', 'customer e-mail for notifications').argParser(maxLength('an e-mail', LIMITS.emailMaxLength)))
+      .addOption(new Option('--final-carrier <carrier>', 'last-mile carrier code or name (postal numbers only)').argParser(carrierArg))
+      .option('--no-auto-detection', 'do not let the service guess the carrier when --carrier is not given')
+      .option('--order-no <text>', 'order number (v2.1)')
+      .option('--order-time <time>', 'order date or time (v2.1)')
+      .addOption(new Option('--remark <text>', 'remark (v2.1, at most 1000 characters)').argParser(maxLength('a remark', LIMITS.remarkMaxLength))),
+    REGISTER_COLUMN_NAMES,
+  )
     .addHelpText(
       'after',
       examples('trk register RR123456789CN --carrier 3011', 'trk register -f numbers.csv --tag batch-7', 'cut -d, -f1 orders.csv | trk register --json'),
@@ -98,57 +117,95 @@ const register: Declare = (cmd, invoke) =>
           },
           ctx,
         );
-      }),
+      }, o),
     );
 
 /** stop, retrack, delete and push: one operation on each number, with an optional carrier. */
 function action(name: 'stop' | 'retrack' | 'push', example: string): Declare {
   return (cmd, invoke) =>
-    remembered(withInput(cmd))
-      .addOption(carrierOption(RECORD_CARRIER))
+    withColumns(remembered(withInput(cmd)).addOption(carrierOption(RECORD_CARRIER)), ITEM_COLUMN_NAMES)
       .addHelpText('after', examples(example, `trk list --status Exception -o ids | trk ${name}`))
       .action((numbers, o) =>
         lazy(invoke, () => import('./actions.js'), async (m, ctx) => {
           const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] });
           return m.runItemAction(name, { ...engineFlags(numbers, o), carrier: codes.carrier }, ctx);
-        }),
+        }, o),
       );
 }
 
 const del: Declare = (cmd, invoke) =>
-  remembered(withInput(cmd))
-    .addOption(carrierOption(RECORD_CARRIER))
-    .option('--ignore-missing', 'count a number that is not registered as deleted (exit 0) instead of rejected')
+  withColumns(
+    remembered(withInput(cmd))
+      .addOption(carrierOption(RECORD_CARRIER))
+      .option('--ignore-missing', 'count a number that is not registered as deleted (exit 0) instead of rejected'),
+    ITEM_COLUMN_NAMES,
+  )
     .addHelpText('after', examples('trk delete RR123456789CN', 'trk delete -f old.csv --yes', 'trk list --status Expired -o ids | trk delete --yes --ignore-missing'))
     .action((numbers, o) =>
       lazy(invoke, () => import('./actions.js'), async (m, ctx) => {
         const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] });
         return m.runItemAction('delete', { ...engineFlags(numbers, o), carrier: codes.carrier, ignoreMissing: o.ignoreMissing }, ctx);
-      }),
+      }, o),
     );
 
 const info: Declare = (cmd, invoke) =>
-  withInput(cmd)
-    .addOption(carrierOption('only the record under this carrier (code or name)'))
-    .addOption(new Option('--status <status>', 'show only numbers whose latest main status is this').choices(PACKAGE_STATUSES))
-    .addOption(new Option('--sub-status <sub-status>', 'show only numbers whose latest sub-status is this').choices(subStatuses('v2.1')))
+  withWatch(
+    withColumns(
+      withInput(cmd)
+        .addOption(carrierOption('only the record under this carrier (code or name)'))
+        .addOption(choiceList('--status <status>', 'show only numbers whose latest main status is this (any case; comma separated for any of several)', PACKAGE_STATUSES))
+        .addOption(
+          choiceList('--sub-status <sub-status>', 'show only numbers whose latest sub-status is this (any case; comma separated for any of several)', subStatuses('v2.1')),
+        )
+        .addOption(new Option('--page', 'the full tracking page of each number, where a table would be printed (by default several numbers make a compact table)'))
+        .addOption(relativeOption())
+        .addOption(pagerOption()),
+      DETAILS_RESULT_COLUMN_NAMES,
+    ),
+    'the tracking page',
+  )
     .addHelpText(
       'after',
-      examples('trk info RR123456789CN', 'trk info -f numbers.csv --csv > details.csv', 'trk info -f numbers.csv --sub-status Exception_Lost --json'),
+      examples(
+        'trk info RR123456789CN',
+        'trk info RR123456789CN --watch --every 30m',
+        'trk list --status Exception -o ids | trk info',
+        'trk info -f numbers.csv --csv > details.csv',
+        'trk info -f numbers.csv --sub-status Exception_Lost --columns number,carrier,latest_event',
+      ),
     )
     .action((numbers, o) =>
-      lazy(invoke, () => import('./info.js'), async (m, ctx) => {
-        const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] });
-        return m.runInfo({ ...engineFlags(numbers, o), carrier: codes.carrier, status: o.status, subStatus: o.subStatus }, ctx);
-      }),
+      lazy(
+        invoke,
+        () => import('./info.js'),
+        async (m, ctx) => {
+          const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] });
+          return m.runInfo(
+            {
+              ...engineFlags(numbers, o),
+              carrier: codes.carrier,
+              status: o.status,
+              subStatus: o.subStatus,
+              pages: o.page,
+              watch: o.watch,
+              every: o.every,
+            },
+            ctx,
+          );
+        },
+        o,
+      ),
     );
 
 const changeCarrier: Declare = (cmd, invoke) =>
-  remembered(withInput(cmd))
-    .addOption(new Option('--to <carrier>', 'new carrier code or name').argParser(carrierArg))
-    .addOption(new Option('--from <carrier>', 'current carrier code or name (needed when the number is registered under several)').argParser(carrierArg))
-    .addOption(new Option('--final-to <carrier>', 'new last-mile carrier code or name').argParser(carrierArg))
-    .addOption(new Option('--final-from <carrier>', 'current last-mile carrier code or name').argParser(carrierArg))
+  withColumns(
+    remembered(withInput(cmd))
+      .addOption(new Option('--to <carrier>', 'new carrier code or name').argParser(carrierArg))
+      .addOption(new Option('--from <carrier>', 'current carrier code or name (needed when the number is registered under several)').argParser(carrierArg))
+      .addOption(new Option('--final-to <carrier>', 'new last-mile carrier code or name').argParser(carrierArg))
+      .addOption(new Option('--final-from <carrier>', 'current last-mile carrier code or name').argParser(carrierArg)),
+    ITEM_COLUMN_NAMES,
+  )
     .addHelpText('after', examples('trk change-carrier RR123456789CN --to 3011', 'trk change-carrier RR123456789CN --to "Yanwen"'))
     .action((numbers, o) =>
       lazy(invoke, () => import('./change-carrier.js'), async (m, ctx) => {
@@ -159,36 +216,44 @@ const changeCarrier: Declare = (cmd, invoke) =>
           finalFrom: ['--final-from', o.finalFrom],
         });
         return m.runChangeCarrier({ ...engineFlags(numbers, o), ...codes }, ctx);
-      }),
+      }, o),
     );
 
 const update: Declare = (cmd, invoke) =>
-  remembered(withInput(cmd))
-    .addOption(carrierOption('only the record under this carrier (code or name)'))
-    .addOption(new Option('--tag <text>', 'new tag').argParser(maxLength('a tag', LIMITS.tagMaxLength)))
-    .option('--param <value>', 'new extra tracking parameter')
-    .addOption(new Option('--lang <code>', 'new translation language').choices(LANGUAGES))
+  withColumns(
+    remembered(withInput(cmd))
+      .addOption(carrierOption('only the record under this carrier (code or name)'))
+      .addOption(new Option('--tag <text>', 'new tag').argParser(maxLength('a tag', LIMITS.tagMaxLength)))
+      .option('--param <value>', 'new extra tracking parameter')
+      .addOption(new Option('--lang <code>', 'new translation language').choices(LANGUAGES)),
+    ITEM_COLUMN_NAMES,
+  )
     .addHelpText('after', examples('trk update RR123456789CN --tag returned-goods', 'trk update -f orders.csv --column order_id=tag'))
     .action((numbers, o) =>
       lazy(invoke, () => import('./update.js'), async (m, ctx) => {
         const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] });
         return m.runUpdate({ ...engineFlags(numbers, o), carrier: codes.carrier, tag: o.tag, param: o.param, lang: o.lang }, ctx);
-      }),
+      }, o),
     );
 
 const realtime: Declare = (cmd, invoke) =>
-  cmd
-    .argument('<number>', 'tracking number')
-    .addOption(carrierOption('carrier code or name (default: detected by the service)'))
-    .option('--param <value>', 'extra tracking parameter')
-    .addOption(new Option('--final-carrier <carrier>', 'last-mile carrier code or name').argParser(carrierArg))
-    .option('--fresh', 'fetch from the carrier now instead of a result up to 3 hours old (10 quota units instead of 1)')
+  withColumns(
+    cmd
+      .argument('<number>', 'tracking number')
+      .addOption(carrierOption('carrier code or name (default: detected by the service)'))
+      .option('--param <value>', 'extra tracking parameter')
+      .addOption(new Option('--final-carrier <carrier>', 'last-mile carrier code or name').argParser(carrierArg))
+      .option('--fresh', 'fetch from the carrier now instead of a result up to 3 hours old (10 quota units instead of 1)')
+      .addOption(relativeOption())
+      .addOption(pagerOption()),
+    DETAILS_RESULT_COLUMN_NAMES,
+  )
     .addHelpText('after', examples('trk realtime RR123456789CN', 'trk realtime RR123456789CN --fresh --yes --json'))
     .action((number, o) =>
       lazy(invoke, () => import('./realtime.js'), async (m, ctx) => {
         const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier], finalCarrier: ['--final-carrier', o.finalCarrier] });
         return m.runRealtime({ number, carrier: codes.carrier, param: o.param, finalCarrier: codes.finalCarrier, fresh: o.fresh === true }, ctx);
-      }),
+      }, o),
     );
 
 export const declarations: Readonly<Record<string, Declare>> = {

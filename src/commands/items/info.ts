@@ -1,18 +1,31 @@
-// trk info: the stored tracking details of numbers (gettrackinfo). Reads only; costs nothing.
+// trk info: the stored tracking details of numbers (gettrackinfo). Reads only; costs nothing. With --watch, the
+// numbers given are looked at again every --every until each is delivered or returned.
 
-import type { ApiVersion } from '../../api/spec.js';
+import { numberCarrierBody } from '../../api/bodies.js';
+import { LIMITS, numberPattern, type ApiVersion } from '../../api/spec.js';
 import type { ItemResults } from '../../api/types.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { toDetailsView } from '../../output/records.js';
+import { TrkError, UsageError } from '../../errors.js';
+import { EXIT } from '../../exit-codes.js';
+import { toDetailsView, type DetailsView } from '../../output/records.js';
+import { resolveFormat } from '../../output/render.js';
+import { show } from '../../output/sanitize.js';
+import { fmt } from '../../text.js';
 import { printDetails } from '../shared/details.js';
+import { outputOf } from '../shared/output.js';
+import { captureIO, DEFAULT_EVERY_MS, watch } from '../shared/watch.js';
 import { inputCarrierResolver, type ItemSourceOptions } from './shared.js';
 
 export interface InfoOptions extends ItemSourceOptions {
-  /** Show only numbers whose latest main status is this. */
-  status?: string | undefined;
-  /** Show only numbers whose latest sub-status is this. */
-  subStatus?: string | undefined;
+  /** Show only numbers whose latest main status is one of these. */
+  status?: readonly string[] | undefined;
+  /** Show only numbers whose latest sub-status is one of these. */
+  subStatus?: readonly string[] | undefined;
+  /** --page: the full tracking page of each number, on a terminal. */
+  pages?: boolean | undefined;
+  /** Look again every `every` ms until each number is delivered or returned. */
+  watch?: boolean | undefined;
+  every?: number | undefined;
 }
 
 /**
@@ -20,10 +33,13 @@ export interface InfoOptions extends ItemSourceOptions {
  * details); rejected numbers are always kept, since they are not a status.
  */
 export function filterByStatus(results: ItemResults<unknown>, version: ApiVersion, opts: InfoOptions): ItemResults<unknown> {
-  if (opts.status === undefined && opts.subStatus === undefined) return results;
+  if (!opts.status?.length && !opts.subStatus?.length) return results;
   const accepted = results.accepted.filter((item) => {
     const view = toDetailsView(item, version);
-    return (opts.status === undefined || view.status === opts.status) && (opts.subStatus === undefined || view.sub_status === opts.subStatus);
+    return (
+      (!opts.status?.length || opts.status.includes(view.status ?? '')) &&
+      (!opts.subStatus?.length || opts.subStatus.includes(view.sub_status ?? ''))
+    );
   });
   return { accepted, rejected: results.rejected };
 }
@@ -31,18 +47,34 @@ export function filterByStatus(results: ItemResults<unknown>, version: ApiVersio
 /** Prints the details that pass the status filters, and says how many did when a filter is set. */
 async function printMatching(ctx: Context, results: ItemResults<unknown>, version: ApiVersion, opts: InfoOptions): Promise<void> {
   const shown = filterByStatus(results, version, opts);
-  await printDetails(ctx, shown, version);
+  await printDetails(ctx, shown, version, { pages: opts.pages });
   if (shown !== results) {
-    const wanted = [opts.status, opts.subStatus].filter((s) => s !== undefined).join(' / ');
+    const wanted = [...(opts.status ?? []), ...(opts.subStatus ?? [])].join(' or ');
     ctx.info(`${shown.accepted.length} of ${results.accepted.length} found ${results.accepted.length === 1 ? 'is' : 'are'} ${wanted}`);
+  }
+}
+
+/** Flags that do not go together, refused before anything is sent. */
+function checkOptions(ctx: Context, opts: InfoOptions, version: ApiVersion): void {
+  if (version === 'v1' && opts.subStatus?.length) {
+    throw new UsageError('the v1 API has no sub-statuses', 'filter with --status, or use --api-version v2 or v2.1');
+  }
+  if (opts.pages && resolveFormat(ctx.io, outputOf(ctx)) !== 'table') {
+    throw new UsageError('--page shows tracking pages on a terminal, not other formats', 'drop --page, or the output format');
+  }
+  if (opts.every !== undefined && !opts.watch) throw new UsageError('--every is the pace of --watch', 'add --watch, or drop --every');
+  if (opts.watch && (opts.file !== undefined || opts.numbers.length === 0)) {
+    throw new UsageError('--watch looks at numbers given as arguments', 'give the numbers: trk info NUMBER --watch');
+  }
+  if (opts.watch && (opts.dryRun || opts.rejects !== undefined || opts.skipInvalid || opts.columns?.length)) {
+    throw new UsageError('--watch does not take the flags of file runs', 'drop --dry-run, --rejects, --skip-invalid and --column');
   }
 }
 
 export async function runInfo(opts: InfoOptions, ctx: Context): Promise<number> {
   const { apiVersion } = await ctx.settings();
-  if (apiVersion === 'v1' && opts.subStatus !== undefined) {
-    throw new UsageError('the v1 API has no sub-statuses', 'filter with --status, or use --api-version v2 or v2.1');
-  }
+  checkOptions(ctx, opts, apiVersion);
+  if (opts.watch) return watchInfo(opts, ctx, apiVersion);
   const { flagDefaults, runItemCommand } = await import('../../items/command.js');
   return runItemCommand(ctx, {
     operation: 'gettrackinfo',
@@ -50,5 +82,43 @@ export async function runInfo(opts: InfoOptions, ctx: Context): Promise<number> 
     defaults: flagDefaults({ carrier: opts.carrier }),
     resolveCarrier: await inputCarrierResolver(ctx),
     print: (results) => printMatching(ctx, results, apiVersion, opts),
+  });
+}
+
+/** Delivered, or returned to the sender: nothing more will happen to the shipment. */
+export function isFinished(view: DetailsView): boolean {
+  return view.status === 'Delivered' || view.sub_status === 'Exception_Returned';
+}
+
+async function watchInfo(opts: InfoOptions, ctx: Context, version: ApiVersion): Promise<number> {
+  const numbers = [...new Set(opts.numbers.map((n) => n.trim()).filter(Boolean))];
+  const bad = numbers.find((n) => !numberPattern(version).test(n));
+  if (bad !== undefined) {
+    throw new UsageError(`invalid tracking number ${show(bad)}`, `tracking numbers are 5 to 50 letters, digits${version === 'v1' ? '' : ' or hyphens'}; nothing was sent`);
+  }
+  const api = await ctx.api();
+  const items = numbers.map((number) => ({ number, ...(opts.carrier === undefined ? {} : { carrier: opts.carrier }) }));
+  return watch(ctx, opts.every ?? DEFAULT_EVERY_MS, async () => {
+    const results: ItemResults<unknown> = { accepted: [], rejected: [] };
+    for (let i = 0; i < items.length; i += LIMITS.itemsPerRequest) {
+      const env = await api.call('gettrackinfo', numberCarrierBody(api.version, 'gettrackinfo', items.slice(i, i + LIMITS.itemsPerRequest)), {
+        signal: ctx.signal,
+      });
+      results.accepted.push(...(env.data?.accepted ?? []));
+      results.rejected.push(...(env.data?.rejected ?? []));
+    }
+    if (results.accepted.length === 0) {
+      throw new TrkError(`nothing to watch: ${results.rejected.map((r) => r.number).join(', ')} ${results.rejected.length === 1 ? 'is' : 'are'} not registered`, {
+        exitCode: EXIT.failure,
+        hint: 'register it first: trk register NUMBER',
+      });
+    }
+    const shown = filterByStatus(results, version, opts);
+    const out = captureIO(ctx.io);
+    await printDetails(ctx, shown, version, { pages: opts.pages, io: out.io });
+    const views = results.accepted.map((item) => toDetailsView(item, version));
+    const done = views.filter(isFinished).length;
+    const note = views.length === 1 ? (views[0]!.sub_status ?? views[0]!.status ?? 'no status yet') : `${fmt(done)} of ${fmt(views.length)} delivered or returned`;
+    return { text: out.text(), finished: done === views.length, note };
   });
 }

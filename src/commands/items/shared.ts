@@ -10,6 +10,7 @@ import type { CarrierResolver } from '../../items/check.js';
 import { itemColumns } from '../../output/columns.js';
 import { printItemResults } from '../../output/render.js';
 import { tableNames } from '../shared/names.js';
+import { outputOf } from '../shared/output.js';
 
 /** Where an item command's numbers come from, and the engine's flags. */
 export interface ItemSourceOptions extends ItemFlags {
@@ -26,7 +27,7 @@ export async function itemResultsPrinter(
   opts: { origin?: boolean } = {},
 ): Promise<(results: ItemResults<unknown>) => Promise<void>> {
   const columns = itemColumns({ ...opts, ...(await tableNames(ctx)) });
-  return (results) => printItemResults(ctx.io, results, columns, ctx.global.output);
+  return (results) => printItemResults(ctx.io, results, columns, outputOf(ctx));
 }
 
 /** Carrier names in input columns become codes with the carrier list (fetched only when a name is met). */

@@ -1,22 +1,53 @@
-// Declaration of `trk list`: registered numbers matching filters, every page.
+// Declaration of `trk list`: registered numbers matching filters, page by page.
 
-import { DATA_ORIGINS, LIMITS, ORDER_BY, PACKAGE_STATUSES, PUSH_STATUSES, TRACKING_STATUSES } from '../../api/spec.js';
-import { carrierOption, examples, lazy, listOf, nonNegativeInt, Option, positiveInt, type Declare } from '../define.js';
+import { DATA_ORIGINS, LIMITS, ORDER_BY, PACKAGE_STATUSES, PUSH_STATUSES, subStatuses, TRACKING_STATUSES } from '../../api/spec.js';
+import { RECORD_COLUMN_NAMES } from '../../output/column-names.js';
+import { TERMINAL_LIST_LIMIT } from '../../output/format.js';
+import {
+  carrierArg,
+  choiceList,
+  choiceOf,
+  examples,
+  lazy,
+  listOf,
+  nonNegativeInt,
+  Option,
+  pagerOption,
+  positiveInt,
+  relativeOption,
+  repeated,
+  withColumns,
+  withWatch,
+  type BareCommand,
+  type Declare,
+} from '../define.js';
 
-const list: Declare = (cmd, invoke) =>
+/** Several values of a filter (repeated, or comma separated) mean any of them. */
+const OR = 'repeat or separate with commas for any of several';
+
+const filters = (cmd: BareCommand) =>
   cmd
-    .addOption(new Option('--status <status>', 'main package status').choices(PACKAGE_STATUSES))
-    .addOption(carrierOption())
-    .addOption(new Option('--tracking <state>', 'tracking state').choices(TRACKING_STATUSES))
-    .addOption(new Option('--origin <origin>', 'how the number was registered').choices(DATA_ORIGINS))
+    .addOption(choiceList('--status <status>', `main package status (${OR}; any case)`, PACKAGE_STATUSES))
+    .addOption(
+      new Option('--carrier <carrier>', 'carrier code or name (repeat for any of several)').argParser((v: string, prev: string[] | undefined) =>
+        repeated(carrierArg(v), prev),
+      ),
+    )
+    .addOption(choiceList('--tracking <state>', `tracking state (${OR})`, TRACKING_STATUSES))
+    .addOption(choiceList('--origin <origin>', `how the number was registered (${OR})`, DATA_ORIGINS))
     .option('--registered-since <time>', 'registered at or after (ISO time, or 7d, 12h, 30m, 2w ago)')
     .option('--registered-until <time>', 'registered at or before')
     .option('--tracked-since <time>', 'last tracked at or after')
     .option('--tracked-until <time>', 'last tracked at or before')
     .option('--pushed-since <time>', 'last pushed at or after')
     .option('--pushed-until <time>', 'last pushed at or before')
-    .addOption(new Option('--push-status <status>', 'result of the last webhook push').choices(PUSH_STATUSES))
-    .addOption(new Option('--push-code <code>', 'HTTP status the webhook answered').argParser(nonNegativeInt('an HTTP status')))
+    .addOption(choiceList('--push-status <status>', `result of the last webhook push (${OR})`, PUSH_STATUSES))
+    .addOption(
+      new Option('--push-code <code>', `HTTP status the webhook answered (${OR})`).argParser((v: string, prev: number[] | undefined) => [
+        ...(prev ?? []),
+        ...v.split(',').filter((s) => s.trim() !== '').map(nonNegativeInt('an HTTP status')),
+      ]),
+    )
     .option('--stopped-since <time>', 'tracking stopped at or after')
     .option('--stopped-until <time>', 'tracking stopped at or before')
     .addOption(
@@ -25,46 +56,84 @@ const list: Declare = (cmd, invoke) =>
         `only these numbers (comma separated or repeated; one number matches partially, more than ${LIMITS.listNumberFilterMax} are looked up ${LIMITS.listNumberFilterMax} at a time)`,
       ).argParser(listOf('tracking number')),
     )
-    .addOption(new Option('--order-by <order>', 'sort order').choices(ORDER_BY))
-    .addOption(new Option('--limit <n>', 'stop after n records').argParser(positiveInt('--limit')))
-    .addOption(new Option('--page <n>', `only this page (${LIMITS.pageSize} records a page)`).argParser(positiveInt('--page')))
-    .addHelpText(
-      'after',
-      examples(
-        'trk list --status Delivered --json',
-        'trk list --registered-since 7d --tracking Tracking --csv > week.csv',
-        'trk list --number RR123456789CN,LX987654321CN',
-        'trk list --status Exception -o ids | trk push',
+    .addOption(
+      new Option('--tag <text>', 'only records whose tag is this, any case; * matches any text (checked by trk on every page fetched; repeat for any of several)').argParser(
+        repeated,
       ),
     )
+    .addOption(
+      choiceList(
+        '--sub-status <sub-status>',
+        `only records whose latest sub-status is this (checked by trk: one extra request a page for the tracking details, no quota; ${OR})`,
+        subStatuses('v2.1'),
+      ),
+    )
+    .addOption(choiceOf('--order-by <order>', 'sort order (any case)', ORDER_BY))
+    .addOption(new Option('--limit <n>', `stop after n records (default on a terminal: ${TERMINAL_LIST_LIMIT})`).argParser(positiveInt('--limit')))
+    .option('--all', `every record, also on a terminal (where the default is the first ${TERMINAL_LIST_LIMIT})`)
+    .addOption(new Option('--page <n>', `only this page (${LIMITS.pageSize} records a page)`).argParser(positiveInt('--page')))
+    .addOption(relativeOption())
+    .addOption(pagerOption());
+
+const list: Declare = (cmd, invoke) =>
+  withWatch(withColumns(filters(cmd), RECORD_COLUMN_NAMES), 'the list')
+    .addHelpText(
+      'after',
+      `
+Several values of one filter mean any of them: one query per value, merged, each record once. --tag and
+--sub-status are checked by trk on the records fetched, so every page of the other filters is read.
+On a terminal the first ${TERMINAL_LIST_LIMIT} records are shown (--all for every one) through the pager; piped, every record.
+${examples(
+  'trk list --status delivered --json',
+  'trk list --status Exception,DeliveryFailure --columns number,carrier,status,tag',
+  'trk list --registered-since 7d --tracking Tracking --csv > week.csv',
+  'trk list --tag "order-10*" -o ids',
+  'trk list --status Exception -o ids | trk push',
+  'trk list --status OutForDelivery --watch --every 5m',
+).slice(1)}`,
+    )
     .action((o) =>
-      lazy(invoke, () => import('./list.js'), async (m, ctx) => {
-        const { resolveCarrierFlags } = await import('../shared/carrier-args.js');
-        const { carrier } = await resolveCarrierFlags(ctx, { carrier: ['--carrier', o.carrier] });
-        return m.runList(
-          {
-            status: o.status,
-            carrier,
-            tracking: o.tracking,
-            origin: o.origin,
-            registeredSince: o.registeredSince,
-            registeredUntil: o.registeredUntil,
-            trackedSince: o.trackedSince,
-            trackedUntil: o.trackedUntil,
-            pushedSince: o.pushedSince,
-            pushedUntil: o.pushedUntil,
-            pushStatus: o.pushStatus,
-            pushCode: o.pushCode,
-            stoppedSince: o.stoppedSince,
-            stoppedUntil: o.stoppedUntil,
-            numbers: o.number,
-            orderBy: o.orderBy,
-            limit: o.limit,
-            page: o.page,
-          },
-          ctx,
-        );
-      }),
+      lazy(
+        invoke,
+        () => import('./list.js'),
+        async (m, ctx) => {
+          const { resolveCarrierFlags } = await import('../shared/carrier-args.js');
+          const carriers: number[] = [];
+          for (const value of o.carrier ?? []) {
+            const { carrier } = await resolveCarrierFlags(ctx, { carrier: ['--carrier', value] });
+            if (carrier !== undefined && !carriers.includes(carrier)) carriers.push(carrier);
+          }
+          return m.runList(
+            {
+              status: o.status,
+              carrier: o.carrier === undefined ? undefined : carriers,
+              tracking: o.tracking,
+              origin: o.origin,
+              registeredSince: o.registeredSince,
+              registeredUntil: o.registeredUntil,
+              trackedSince: o.trackedSince,
+              trackedUntil: o.trackedUntil,
+              pushedSince: o.pushedSince,
+              pushedUntil: o.pushedUntil,
+              pushStatus: o.pushStatus,
+              pushCode: o.pushCode,
+              stoppedSince: o.stoppedSince,
+              stoppedUntil: o.stoppedUntil,
+              numbers: o.number,
+              tag: o.tag,
+              subStatus: o.subStatus,
+              orderBy: o.orderBy,
+              limit: o.limit,
+              all: o.all,
+              page: o.page,
+              watch: o.watch,
+              every: o.every,
+            },
+            ctx,
+          );
+        },
+        o,
+      ),
     );
 
 export const declarations: Readonly<Record<string, Declare>> = { list };

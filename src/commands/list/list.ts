@@ -1,179 +1,202 @@
-// trk list: registered numbers matching filters (gettracklist). Every page by default, one after the other
-// through the pacer, each page handed to the row writer as it arrives, so a list of 100 000 records is never
-// held in memory for JSON, CSV, NDJSON or tab-separated output (a terminal table is printed when complete).
+// trk list: registered numbers matching filters (gettracklist), page by page as they arrive. JSON and CSV are
+// written as a stream; a failure part-way leaves them unparseable (see RowWriter.abort). On a terminal, the first
+// page shows at once and the rest follow with a page counter on stderr; the list stops at 100 records unless
+// --all or --limit says otherwise, and long output goes through the pager. Off a terminal every record is listed.
 
+import type { ApiClient } from '../../api/client.js';
 import { trackListBody } from '../../api/bodies.js';
 import { LIMITS } from '../../api/spec.js';
 import type { TrackListFilter, TrackRecord } from '../../api/types.js';
 import type { Context } from '../../context.js';
-import { InterruptedError, stopExitCode, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { recordColumns } from '../../output/columns.js';
-import { toRecordView } from '../../output/records.js';
+import { startPager } from '../../output/pager.js';
+import { recordForJson, toRecordView } from '../../output/records.js';
 import { createRowWriter } from '../../output/render.js';
+import { statusLine } from '../../output/status-line.js';
+import { fmt, plural } from '../../text.js';
 import { tableNames, viewNames } from '../shared/names.js';
-import { parseTimeArg } from './time.js';
+import { outputOf } from '../shared/output.js';
+import { TERMINAL_LIST_LIMIT } from '../../output/format.js';
+import { buildListFilters, distinctNumbers, type ListOptions } from './filters.js';
+import { localChecks } from './local.js';
+import { mergeQueries, recordKey, type ListProgress } from './merge.js';
+import { listPages } from './pages.js';
 
-export interface ListOptions {
-  status?: string | undefined;
-  carrier?: number | undefined;
-  tracking?: string | undefined;
-  origin?: string | undefined;
-  registeredSince?: string | undefined;
-  registeredUntil?: string | undefined;
-  trackedSince?: string | undefined;
-  trackedUntil?: string | undefined;
-  pushedSince?: string | undefined;
-  pushedUntil?: string | undefined;
-  pushStatus?: string | undefined;
-  pushCode?: number | undefined;
-  stoppedSince?: string | undefined;
-  stoppedUntil?: string | undefined;
-  numbers?: readonly string[] | undefined;
-  orderBy?: string | undefined;
-  /** Stop after this many records. */
-  limit?: number | undefined;
-  /** Only this page. */
-  page?: number | undefined;
+export { buildListFilters, type ListOptions } from './filters.js';
+
+
+/** The records to show: --limit, else every one off a terminal or with --all, else the first 100. */
+export function listLimit(opts: ListOptions, stdoutIsTTY: boolean): { limit: number; byDefault: boolean } {
+  if (opts.limit !== undefined) return { limit: opts.limit, byDefault: false };
+  if (opts.all || opts.page !== undefined || !stdoutIsTTY) return { limit: Number.POSITIVE_INFINITY, byDefault: false };
+  return { limit: TERMINAL_LIST_LIMIT, byDefault: true };
 }
 
-type TimeRange = readonly [
-  sinceKey: keyof ListOptions,
-  untilKey: keyof ListOptions,
-  from: keyof TrackListFilter,
-  to: keyof TrackListFilter,
-  flag: string,
-];
-
-const TIME_RANGES: readonly TimeRange[] = [
-  ['registeredSince', 'registeredUntil', 'register_time_from', 'register_time_to', 'registered'],
-  ['trackedSince', 'trackedUntil', 'track_time_from', 'track_time_to', 'tracked'],
-  ['pushedSince', 'pushedUntil', 'push_time_from', 'push_time_to', 'pushed'],
-  ['stoppedSince', 'stoppedUntil', 'stop_track_time_from', 'stop_track_time_to', 'stopped'],
-];
-
-function time(value: unknown, flag: string, now: number): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const iso = parseTimeArg(value, now);
-  if (iso === undefined) {
-    throw new UsageError(`${flag} "${value}" is not a time`, 'give an ISO time (2024-05-01, 2024-05-01T12:00Z) or an age such as 30m, 12h, 7d, 2w');
+/** Flags that cannot go together, and what the version cannot do: refused before anything is sent. */
+function checkOptions(opts: ListOptions, version: string): void {
+  if (opts.all && opts.limit !== undefined) throw new UsageError('--all and --limit contradict each other', 'give one of them');
+  if (opts.all && opts.page !== undefined) throw new UsageError('--all and --page contradict each other', 'give one of them');
+  if (opts.every !== undefined && !opts.watch) throw new UsageError('--every is the pace of --watch', 'add --watch, or drop --every');
+  if (opts.watch && opts.page !== undefined) throw new UsageError('--watch looks at the whole list, not one page', 'drop --page');
+  if (version === 'v1' && opts.subStatus?.length) {
+    throw new UsageError('the v1 API has no sub-statuses', 'filter with --status, or use --api-version v2 or v2.1');
   }
-  return iso;
 }
 
-/** The --number values without blanks and repeats. */
-function distinctNumbers(numbers: readonly string[]): string[] {
-  return [...new Set(numbers.map((n) => n.trim()).filter(Boolean))];
-}
-
-/** The gettracklist filter for the options (v2 names; without page_no). Pure; throws UsageError. */
-export function buildListFilter(opts: ListOptions, now: number): TrackListFilter {
-  const filter: TrackListFilter = {};
-  if (opts.numbers !== undefined) {
-    const numbers = distinctNumbers(opts.numbers);
-    if (numbers.length > LIMITS.listNumberFilterMax) {
-      throw new UsageError(
-        `--number takes at most ${LIMITS.listNumberFilterMax} numbers, got ${numbers.length}`,
-        'split the list, or use "trk info -f FILE" for details of many numbers',
-      );
-    }
-    if (numbers.length > 0) filter.number = numbers.join(',');
-  }
-  if (opts.carrier !== undefined) filter.carrier = opts.carrier;
-  if (opts.origin !== undefined) filter.data_origin = opts.origin;
-  if (opts.status !== undefined) filter.package_status = opts.status;
-  if (opts.tracking !== undefined) filter.tracking_status = opts.tracking;
-  if (opts.pushStatus !== undefined) filter.push_status = opts.pushStatus;
-  if (opts.pushCode !== undefined) filter.push_status_code = opts.pushCode;
-  if (opts.orderBy !== undefined) filter.order_by = opts.orderBy;
-  for (const [sinceKey, untilKey, from, to, name] of TIME_RANGES) {
-    const since = time(opts[sinceKey], `--${name}-since`, now);
-    const until = time(opts[untilKey], `--${name}-until`, now);
-    if (since !== undefined && until !== undefined && Date.parse(since) > Date.parse(until)) {
-      throw new UsageError(`--${name}-since (${since}) is after --${name}-until (${until})`, 'swap them, or widen the range');
-    }
-    if (since !== undefined) (filter as Record<string, unknown>)[from] = since;
-    if (until !== undefined) (filter as Record<string, unknown>)[to] = until;
-  }
-  return filter;
+/**
+ * The records of every query, merged and checked, a batch at a time, for the consumer to write; progress is
+ * reported after each page.
+ */
+export function listRecords(
+  api: ApiClient,
+  filters: readonly TrackListFilter[],
+  opts: ListOptions,
+  signal: AbortSignal,
+  onProgress: (p: ListProgress) => void,
+): AsyncGenerator<TrackRecord[]> {
+  const queries = filters.map((f) => listPages(api, f, { from: opts.page, only: opts.page !== undefined, signal }));
+  const merged = mergeQueries(queries, opts.orderBy, onProgress);
+  const check = localChecks(api, opts, signal);
+  if (!check) return merged;
+  return (async function* () {
+    // Batches left empty by the checks are passed on too: the consumer counts the pages read.
+    for await (const batch of merged) yield await check(batch);
+  })();
 }
 
 export async function runList(opts: ListOptions, ctx: Context): Promise<number> {
   const { apiVersion } = await ctx.settings();
+  checkOptions(opts, apiVersion);
   const many = opts.numbers !== undefined && distinctNumbers(opts.numbers).length > LIMITS.listNumberFilterMax;
   if (many) return listMany(opts, ctx);
   // What the version cannot filter by, and times that are not times, are refused before anything is sent.
-  trackListBody(apiVersion, buildListFilter(opts, ctx.now()));
+  for (const f of buildListFilters(opts, ctx.now())) trackListBody(apiVersion, f);
   const api = await ctx.api();
   // Ages (`--tracked-since 1h`) count back from the service's clock: under --sandbox the emulator's, known once
   // api() has started it.
-  const filter = buildListFilter(opts, ctx.now());
-  const writer = createRowWriter(ctx.io, recordColumns(await tableNames(ctx)), ctx.global.output);
+  const filters = buildListFilters(opts, ctx.now());
+  if (opts.watch) {
+    const { watchList } = await import('./watch.js');
+    return watchList(ctx, api, filters, opts);
+  }
+  const { limit, byDefault } = listLimit(opts, ctx.io.stdoutIsTTY);
   const viewOpts = await viewNames(ctx, api.version);
-  const limit = opts.limit ?? Number.POSITIVE_INFINITY;
-  let pageNo = opts.page ?? 1;
+  const columns = recordColumns(await tableNames(ctx));
+  const output = outputOf(ctx);
+  // Built before the pager starts, so that a usage error (an unknown column) is not left behind in it.
+  const pager = startPager(ctx.io, ctx.env, { enabled: ctx.global.pager !== false });
+  const writer = createRowWriter(pager?.io ?? ctx.io, columns, output);
+  // The page counter shares the terminal with the rows; through the pager it is not drawn, since it would break
+  // the pager's screen (the pager shows the rows as they arrive).
+  const counter = statusLine(ctx.io, ctx.global.quiet !== true && pager === undefined);
+  const local = Boolean(opts.tag?.length || opts.subStatus?.length);
   let shown = 0;
-  let total: number | undefined;
+  let progress: ListProgress = { pagesDone: 0, pagesTotal: undefined, dataTotal: undefined };
+  let cut = false;
+  const records = listRecords(api, filters, opts, ctx.signal, (p) => {
+    progress = p;
+  });
+  const count = () => {
+    const p = progress;
+    if (p.pagesTotal !== undefined && p.pagesDone < p.pagesTotal && opts.page === undefined) {
+      counter.show(`page ${fmt(p.pagesDone)} of ${fmt(p.pagesTotal)}${local ? ` · ${plural(shown, 'match', 'matches')}` : ''}`);
+    }
+  };
   try {
-    for (;;) {
-      if (ctx.signal.aborted) throw new InterruptedError('interrupted', stopExitCode(ctx.signal));
-      // Reading changes nothing on the service, so an interrupt may cut a request short.
-      const env = await api.call<TrackRecord>('gettracklist', trackListBody(api.version, { ...filter, page_no: pageNo }), {
-        signal: ctx.signal,
-      });
-      const records = env.data?.accepted ?? [];
-      const take = records.slice(0, Math.max(0, limit - shown));
+    for await (const batch of records) {
+      // The reader quit the pager: nothing more is fetched.
+      if (pager?.quit.aborted) break;
+      const take = batch.slice(0, Math.max(0, limit - shown));
+      counter.clear();
       writer.write(
         take.map((r) => toRecordView(r, api.version, viewOpts)),
-        take,
+        take.map((r) => recordForJson(r, api.version)),
       );
       shown += take.length;
-      total = env.page?.data_total ?? total;
-      if (opts.page !== undefined || shown >= limit || records.length === 0) break;
-      // Without page information, a short page is the last one.
-      const pageTotal = env.page?.page_total;
-      if (pageTotal !== undefined ? pageNo >= pageTotal : records.length < LIMITS.pageSize) break;
-      pageNo += 1;
+      if (shown >= limit) {
+        cut = take.length < batch.length || progress.pagesTotal === undefined || progress.pagesDone < progress.pagesTotal;
+        break;
+      }
+      count();
     }
   } catch (err) {
+    counter.clear();
     // What was written must not pass for the whole list (see RowWriter.abort).
     await writer.abort();
+    await pager?.end();
     throw err;
   }
+  counter.clear();
   await writer.end();
-  const of = total !== undefined && total !== shown ? ` of ${total}` : '';
-  ctx.info(`${shown} record${shown === 1 ? '' : 's'}${of}`);
+  await pager?.end();
+  if (pager?.quit.aborted) return 0;
+  ctx.info(summary(shown, progress, { cut, byDefault, local, single: filters.length === 1 }));
   return 0;
+}
+
+/** The status line after a list: how many records, of how many, and how to see the rest when it was cut. */
+export function summary(
+  shown: number,
+  progress: ListProgress,
+  how: { cut: boolean; byDefault: boolean; local: boolean; single: boolean },
+): string {
+  // The service's total is exact for one query without checks of our own; otherwise it is an upper bound.
+  const total = how.single && !how.local ? progress.dataTotal : undefined;
+  if (how.cut && how.byDefault) {
+    return total !== undefined
+      ? `showing ${fmt(shown)} of ${fmt(total)}: --all for every record`
+      : `showing the first ${plural(shown, 'record')}: --all for every record`;
+  }
+  const of = total !== undefined && total !== shown ? ` of ${fmt(total)}` : '';
+  return `${plural(shown, 'record')}${of}`;
 }
 
 /**
  * More numbers than one call takes: the bulk path asks for them 200 at a time (every page of each, exact
  * matches only) and the records are written as each call completes. --page and --limit apply to one call's
- * pages, so they are refused here.
+ * pages, so they are refused here. Several values of a filter are one pass each, each record printed once.
  */
 async function listMany(opts: ListOptions, ctx: Context): Promise<number> {
-  if (opts.page !== undefined || opts.limit !== undefined) {
-    throw new UsageError(`--page and --limit cannot be used with more than ${LIMITS.listNumberFilterMax} numbers`, 'drop them');
+  if (opts.page !== undefined || opts.limit !== undefined || opts.watch) {
+    throw new UsageError(`--page, --limit and --watch cannot be used with more than ${LIMITS.listNumberFilterMax} numbers`, 'drop them');
   }
   const { apiVersion } = await ctx.settings();
-  trackListBody(apiVersion, buildListFilter({ ...opts, numbers: undefined }, ctx.now()));
+  for (const f of buildListFilters({ ...opts, numbers: undefined }, ctx.now())) trackListBody(apiVersion, f);
   // As in runList: ages count back from the service's clock, the emulator's under --sandbox.
-  await ctx.api();
-  const filter = buildListFilter({ ...opts, numbers: undefined }, ctx.now());
+  const api = await ctx.api();
+  const filters = buildListFilters({ ...opts, numbers: undefined }, ctx.now());
   const [{ listManyNumbers }, names, viewOpts] = await Promise.all([
     import('../../items/command.js'),
     tableNames(ctx),
     viewNames(ctx, apiVersion),
   ]);
-  const writer = createRowWriter(ctx.io, recordColumns(names), ctx.global.output);
+  const writer = createRowWriter(ctx.io, recordColumns(names), outputOf(ctx));
+  const check = localChecks(api, opts, ctx.signal);
+  const seen = new Set<string>();
+  // Records arrive from the engine synchronously; the checks of --tag and --sub-status are applied in order.
+  let pending = Promise.resolve();
   try {
-    await listManyNumbers(ctx, opts.numbers ?? [], filter, (records) => {
-      const typed = records as unknown as TrackRecord[];
-      writer.write(
-        typed.map((r) => toRecordView(r, apiVersion, viewOpts)),
-        typed,
-      );
-    });
+    for (const filter of filters) {
+      await listManyNumbers(ctx, opts.numbers ?? [], filter, (records) => {
+        const typed = (records as unknown as TrackRecord[]).filter((r) => {
+          const key = recordKey(r);
+          if (filters.length > 1 && seen.has(key)) return false;
+          if (filters.length > 1) seen.add(key);
+          return true;
+        });
+        pending = pending.then(async () => {
+          const kept = check ? await check(typed) : typed;
+          writer.write(
+            kept.map((r) => toRecordView(r, apiVersion, viewOpts)),
+            kept.map((r) => recordForJson(r, apiVersion)),
+          );
+        });
+      });
+      await pending;
+    }
   } catch (err) {
+    await pending.catch(() => {});
     await writer.abort();
     throw err;
   }

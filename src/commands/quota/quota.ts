@@ -3,17 +3,21 @@
 import { quotaBody } from '../../api/bodies.js';
 import type { QuotaRecord } from '../../api/types.js';
 import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
 import { QUOTA_FIELDS } from '../../output/columns.js';
 import { printObject } from '../../output/render.js';
+import { outputOf } from '../shared/output.js';
 
 export type QuotaOptions = Record<string, never>;
 
 export async function runQuota(_opts: QuotaOptions, ctx: Context): Promise<number> {
+  // Refused before the request: the quota is one object, with nothing that names it.
+  if (ctx.global.output === 'ids') throw new UsageError('quota has no ids to print', 'use --json, --csv or --columns');
   const { apiVersion } = await ctx.settings();
   const body = quotaBody(apiVersion);
   const api = await ctx.api();
   const env = await api.call('getquota', body, { signal: ctx.signal });
   const quota = (env.data ?? {}) as unknown as QuotaRecord;
-  await printObject(ctx.io, quota, QUOTA_FIELDS, ctx.global.output);
+  await printObject(ctx.io, quota, QUOTA_FIELDS, outputOf(ctx));
   return 0;
 }

@@ -3,7 +3,10 @@
 import type { Carrier } from '../../carriers/parse.js';
 import type { Context } from '../../context.js';
 import { EXIT } from '../../exit-codes.js';
+import { CARRIER_COLUMN_NAMES } from '../../output/column-names.js';
+import { columnsByName } from '../../output/columns.js';
 import type { Column } from '../../output/render.js';
+import { outputOf, paged } from '../shared/output.js';
 
 export interface CarriersOptions {
   /** A code, a name or part of one (any language), or a country's ISO code. */
@@ -12,12 +15,12 @@ export interface CarriersOptions {
   refresh?: boolean | undefined;
 }
 
-export const CARRIER_COLUMNS: readonly Column<Carrier>[] = [
-  { key: 'key', header: 'CODE', value: (c) => c.key },
-  { key: 'name', header: 'NAME', value: (c) => c.name },
-  { key: 'country', header: 'COUNTRY', value: (c) => c.countryIso },
-  { key: 'url', header: 'URL', value: (c) => c.url, wide: 1 },
-];
+export const CARRIER_COLUMNS: readonly Column<Carrier>[] = columnsByName<Carrier, (typeof CARRIER_COLUMN_NAMES)[number]>(CARRIER_COLUMN_NAMES, {
+  key: { header: 'CODE', value: (c) => c.key, id: true },
+  name: { header: 'NAME', value: (c) => c.name, shrink: 16 },
+  country: { header: 'COUNTRY', value: (c) => c.countryIso },
+  url: { header: 'URL', value: (c) => c.url, shrink: 16, wide: 1 },
+});
 
 export async function runCarriers(opts: CarriersOptions, ctx: Context): Promise<number> {
   const [{ loadCarriers }, { describeList }, { searchCarriers }, { printRows }] = await Promise.all([
@@ -30,6 +33,6 @@ export async function runCarriers(opts: CarriersOptions, ctx: Context): Promise<
   const found = searchCarriers(carriers, opts.query);
   const total = describeList(list, carriers.length, ['carrier', 'carriers'], ctx.now());
   ctx.info(opts.query ? `${found.length} of ${total} match "${opts.query}"` : total);
-  await printRows(ctx.io, found, CARRIER_COLUMNS, ctx.global.output, found.map((c) => c.raw));
+  await paged(ctx, (io) => printRows(io, found, CARRIER_COLUMNS, outputOf(ctx), found.map((c) => c.raw)));
   return EXIT.ok;
 }

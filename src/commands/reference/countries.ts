@@ -4,7 +4,10 @@
 import type { Country } from '../../carriers/parse.js';
 import type { Context } from '../../context.js';
 import { EXIT } from '../../exit-codes.js';
+import { COUNTRY_COLUMN_NAMES } from '../../output/column-names.js';
+import { columnsByName } from '../../output/columns.js';
 import type { Column } from '../../output/render.js';
+import { outputOf, paged } from '../shared/output.js';
 
 export interface CountriesOptions {
   /** A key, a name or part of one, or an ISO code. */
@@ -18,11 +21,14 @@ interface CountryRow {
   iso: string | undefined;
 }
 
-export const COUNTRY_COLUMNS: readonly Column<CountryRow>[] = [
-  { key: 'key', header: 'KEY', value: (r) => r.country.key },
-  { key: 'iso', header: 'ISO', value: (r) => r.iso },
-  { key: 'name', header: 'NAME', value: (r) => r.country.name },
-];
+export const COUNTRY_COLUMNS: readonly Column<CountryRow>[] = columnsByName<CountryRow, (typeof COUNTRY_COLUMN_NAMES)[number]>(
+  COUNTRY_COLUMN_NAMES,
+  {
+    key: { header: 'KEY', value: (r) => r.country.key, id: true },
+    iso: { header: 'ISO', value: (r) => r.iso },
+    name: { header: 'NAME', value: (r) => r.country.name, shrink: 16 },
+  },
+);
 
 export async function runCountries(opts: CountriesOptions, ctx: Context): Promise<number> {
   const [{ loadCarriers, loadCountries }, { describeList }, { searchCountries }, { countryIsoByKey }, { printRows }] =
@@ -47,6 +53,6 @@ export async function runCountries(opts: CountriesOptions, ctx: Context): Promis
   const total = describeList(list, countries.length, ['country', 'countries'], ctx.now());
   ctx.info(opts.query ? `${found.length} of ${total} match "${opts.query}"` : total);
   const rows = found.map((country) => ({ country, iso: iso.get(country.key) }));
-  await printRows(ctx.io, rows, COUNTRY_COLUMNS, ctx.global.output, found.map((c) => c.raw));
+  await paged(ctx, (io) => printRows(io, rows, COUNTRY_COLUMNS, outputOf(ctx), found.map((c) => c.raw)));
   return EXIT.ok;
 }

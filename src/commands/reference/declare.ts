@@ -1,19 +1,28 @@
 // Declarations of `trk carriers` and `trk countries`: the service's reference lists.
 
-import { examples, lazy, type Declare } from '../define.js';
+import { CARRIER_COLUMN_NAMES, COUNTRY_COLUMN_NAMES } from '../../output/column-names.js';
+import { examples, lazy, pagerOption, withColumns, type Declare } from '../define.js';
 
 const carriers: Declare = (cmd, invoke) =>
-  cmd
-    .argument('[query]', 'a code, a name or part of one, or a country code')
-    .option('--refresh', 'fetch the list again even when the cached copy is fresh')
-    .addHelpText('after', examples('trk carriers dhl', 'trk carriers 3011 --json'))
-    .action((query, o) => lazy(invoke, () => import('./carriers.js'), (m, ctx) => m.runCarriers({ query, refresh: o.refresh === true }, ctx)));
+  withColumns(
+    cmd
+      .argument('[query]', 'a code, a name or part of one, or a country code')
+      .option('--refresh', 'fetch the list again even when the cached copy is fresh')
+      .addOption(pagerOption()),
+    CARRIER_COLUMN_NAMES,
+  )
+    .addHelpText('after', examples('trk carriers dhl', 'trk carriers 3011 --json', 'trk carriers post --columns key,name -o csv'))
+    .action((query, o) => lazy(invoke, () => import('./carriers.js'), (m, ctx) => m.runCarriers({ query, refresh: o.refresh === true }, ctx), o));
 
 const countries: Declare = (cmd, invoke) =>
-  cmd
-    .argument('[query]', 'a key, a name or part of one, or an ISO code')
-    .option('--refresh', 'fetch the lists again even when the cached copies are fresh')
+  withColumns(
+    cmd
+      .argument('[query]', 'a key, a name or part of one, or an ISO code')
+      .option('--refresh', 'fetch the lists again even when the cached copies are fresh')
+      .addOption(pagerOption()),
+    COUNTRY_COLUMN_NAMES,
+  )
     .addHelpText('after', examples('trk countries brazil', 'trk countries BR'))
-    .action((query, o) => lazy(invoke, () => import('./countries.js'), (m, ctx) => m.runCountries({ query, refresh: o.refresh === true }, ctx)));
+    .action((query, o) => lazy(invoke, () => import('./countries.js'), (m, ctx) => m.runCountries({ query, refresh: o.refresh === true }, ctx), o));
 
 export const declarations: Readonly<Record<string, Declare>> = { carriers, countries };

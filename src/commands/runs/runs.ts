@@ -6,24 +6,27 @@ import { UsageError } from '../../errors.js';
 import { forgetRuns, listRuns, runFolders, type RunEntry } from '../../items/runs.js';
 import type { Column } from '../../output/render.js';
 import { printRows } from '../../output/render.js';
-import { plural } from '../../text.js';
+import { fmt, plural } from '../../text.js';
+import { RUN_COLUMN_NAMES } from '../../output/column-names.js';
+import { columnsByName } from '../../output/columns.js';
+import { outputOf } from '../shared/output.js';
 
-const COLUMNS: readonly Column<RunEntry>[] = [
-  { key: 'id', header: 'ID', value: (r) => r.id },
-  { key: 'state', header: 'STATE', value: (r) => r.state },
-  { key: 'command', header: 'COMMAND', value: (r) => r.command },
-  { key: 'input', header: 'INPUT', value: (r) => r.input },
-  { key: 'when', header: 'WHEN', value: (r) => r.when },
-  { key: 'done', header: 'DONE', value: (r) => r.done, display: (r) => (r.total === undefined ? r.done : `${r.done} of ${r.total}`) },
-  { key: 'account', header: 'PROFILE', value: (r) => r.account },
-];
+const COLUMNS: readonly Column<RunEntry>[] = columnsByName<RunEntry, (typeof RUN_COLUMN_NAMES)[number]>(RUN_COLUMN_NAMES, {
+  id: { header: 'ID', value: (r) => r.id, id: true },
+  state: { header: 'STATE', value: (r) => r.state },
+  command: { header: 'COMMAND', value: (r) => r.command },
+  input: { header: 'INPUT', value: (r) => r.input, shrink: 16 },
+  when: { header: 'WHEN', value: (r) => r.when, time: true },
+  done: { header: 'DONE', value: (r) => r.done, display: (r) => (r.total === undefined ? fmt(r.done) : `${fmt(r.done)} of ${fmt(r.total)}`) },
+  account: { header: 'PROFILE', value: (r) => r.account, shrink: 10 },
+});
 
 export type RunsListOptions = Record<string, never>;
 
 export async function runRunsList(_opts: RunsListOptions, ctx: Context): Promise<number> {
   const runs = listRuns(runFolders(stateDir(ctx.env)));
   if (runs.length === 0) ctx.info('no runs remembered');
-  await printRows(ctx.io, runs, COLUMNS, ctx.global.output);
+  await printRows(ctx.io, runs, COLUMNS, outputOf(ctx));
   return 0;
 }
 

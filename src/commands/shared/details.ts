@@ -1,41 +1,74 @@
-// Printing tracking details (trk info, trk realtime). On a terminal each number reads like a tracking page;
-// piped or as CSV one row per number (the details columns) with rejected numbers as rows carrying their error;
-// JSON and NDJSON keep the service's items as sent.
+// Printing tracking details (trk info, trk realtime). On a terminal one number reads like a tracking page and
+// several make a compact table (--page: a page each); `-o table` is that table, `-o wide` every column. Piped or
+// as CSV, one row per number (the details columns) with rejected numbers as rows carrying their error; JSON and
+// NDJSON keep the service's items as sent, unless --columns names what to print. Output to a terminal goes
+// through the pager.
 
 import type { ApiVersion } from '../../api/spec.js';
 import type { ItemResults, RejectedItem } from '../../api/types.js';
 import type { Context } from '../../context.js';
-import { detailsColumns, itemColumns } from '../../output/columns.js';
+import type { IO } from '../../io.js';
+import { COMPACT_DETAILS, detailsColumns, itemColumns } from '../../output/columns.js';
+import { startPager } from '../../output/pager.js';
 import { toDetailsView, type DetailsView } from '../../output/records.js';
-import { printItemResults, resolveFormat } from '../../output/render.js';
+import { isWide, printItemResults, printRows, resolveFormat } from '../../output/render.js';
 import { renderTrackingPage } from '../../output/tracking-page.js';
 import { tableNames, viewNames } from './names.js';
+import { outputOf } from './output.js';
 
-export async function printDetails(ctx: Context, results: ItemResults<unknown>, version: ApiVersion): Promise<void> {
-  const { io } = ctx;
-  const format = ctx.global.output;
-  const resolved = resolveFormat(io, format);
-  if (resolved === 'json' || resolved === 'ndjson') {
-    await printItemResults(io, results, [], format);
-    return;
-  }
+export interface DetailsPrintOptions {
+  /** --page: the full tracking page of each number, however many there are (on a terminal, automatic format). */
+  pages?: boolean | undefined;
+  /** Where to print (--watch renders into a string first); default the context's, through the pager. */
+  io?: IO | undefined;
+}
+
+/**
+ * Whether details are shown as tracking pages: with --page whenever a table would be printed (`-o table --page`
+ * gives pages off a terminal too); by default, on a terminal, for one number.
+ */
+export function showsPages(ctx: Context, count: number, opts: DetailsPrintOptions = {}): boolean {
+  const output = outputOf(ctx);
+  if (output.columns !== undefined || isWide(output) || resolveFormat(opts.io ?? ctx.io, output) !== 'table') return false;
+  return opts.pages === true || (ctx.global.output === undefined && count <= 1);
+}
+
+export async function printDetails(ctx: Context, results: ItemResults<unknown>, version: ApiVersion, opts: DetailsPrintOptions = {}): Promise<void> {
+  const output = outputOf(ctx);
+  const resolved = resolveFormat(opts.io ?? ctx.io, output);
   const names = await tableNames(ctx);
   const viewOpts = await viewNames(ctx, version);
-  if (resolved === 'table') {
-    const pages = results.accepted.map((item) =>
-      renderTrackingPage(toDetailsView(item, version, viewOpts), io.color, { now: ctx.now(), width: io.columns, ...names }),
-    );
-    if (pages.length > 0) io.out(`${pages.map((p) => p.replace(/\n*$/, '\n')).join('\n')}`);
-    if (results.rejected.length > 0) {
-      if (pages.length > 0) io.out('\n');
-      await printItemResults(io, { accepted: [], rejected: results.rejected }, itemColumns(names), format);
+  const all = detailsColumns(names);
+  const pager = opts.io ? undefined : startPager(ctx.io, ctx.env, { enabled: ctx.global.pager !== false });
+  const io = pager?.io ?? opts.io ?? ctx.io;
+  try {
+    if ((resolved === 'json' || resolved === 'ndjson') && output.columns === undefined) {
+      await printItemResults(io, results, [], output);
+      return;
     }
-    return;
+    if (resolved === 'table' && output.columns === undefined) {
+      const views = results.accepted.map((item) => toDetailsView(item, version, viewOpts));
+      if (showsPages(ctx, views.length, opts)) {
+        const pages = views.map((v) => renderTrackingPage(v, io.color, { now: ctx.now(), width: io.columns, ...names }));
+        if (pages.length > 0) io.out(`${pages.map((p) => p.replace(/\n*$/, '\n')).join('\n')}`);
+      } else {
+        // The compact table, unless every column was asked for (-o wide).
+        const compact = COMPACT_DETAILS.map((key) => all.find((c) => c.key === key)!);
+        await printRows(io, views, isWide(output) ? all : compact, output);
+      }
+      if (results.rejected.length > 0) {
+        if (views.length > 0) io.out('\n');
+        await printItemResults(io, { accepted: [], rejected: results.rejected }, itemColumns(names), output);
+      }
+      return;
+    }
+    // One row per number; rejected numbers get an empty details view so every column can read them.
+    const views: ItemResults<DetailsView> = {
+      accepted: results.accepted.map((item) => toDetailsView(item, version, viewOpts)),
+      rejected: results.rejected.map((r) => ({ ...toDetailsView(r, version, viewOpts), ...r }) as unknown as RejectedItem),
+    };
+    await printItemResults(io, views, all, output);
+  } finally {
+    await pager?.end();
   }
-  // One row per number; rejected numbers get an empty details view so every column can read them.
-  const views: ItemResults<DetailsView> = {
-    accepted: results.accepted.map((item) => toDetailsView(item, version, viewOpts)),
-    rejected: results.rejected.map((r) => ({ ...toDetailsView(r, version, viewOpts), ...r }) as unknown as RejectedItem),
-  };
-  await printItemResults(io, views, detailsColumns(names), format);
 }

@@ -1,0 +1,31 @@
+// What a command asks of the renderers, from its flags and the environment: the format, the columns named with
+// --columns, and how tables show times (the reader's zone from TZ, ages with --relative, counted from the
+// service's clock).
+
+import type { Context } from '../../context.js';
+import type { IO } from '../../io.js';
+import type { OutputFormat } from '../../output/format.js';
+import type { OutputSpec } from '../../output/render.js';
+import { zoneOfEnv } from '../../output/times.js';
+
+export function outputOf(ctx: Context, format: OutputFormat | undefined = ctx.global.output): OutputSpec {
+  return {
+    format,
+    columns: ctx.global.columns,
+    times: { zone: zoneOfEnv(ctx.env), relative: ctx.global.relative === true, now: ctx.now() },
+  };
+}
+
+/**
+ * Runs `print` with an IO whose output goes through the pager when it applies (a terminal, --no-pager not given;
+ * see output/pager.ts), and waits for the reader to quit it.
+ */
+export async function paged(ctx: Context, print: (io: IO) => Promise<void>): Promise<void> {
+  const { startPager } = await import('../../output/pager.js');
+  const pager = startPager(ctx.io, ctx.env, { enabled: ctx.global.pager !== false });
+  try {
+    await print(pager?.io ?? ctx.io);
+  } finally {
+    await pager?.end();
+  }
+}

@@ -1,0 +1,85 @@
+// The names of every column set, in the order the columns are printed: what --columns takes, what its help and
+// the completions list, and the CSV header. One place for them, light enough for command declarations to load;
+// columns.ts and the commands define the columns themselves under these names (the compiler holds them together).
+
+/** Registration records (`trk list`). */
+export const RECORD_COLUMN_NAMES = [
+  'number',
+  'carrier',
+  'final_carrier',
+  'status',
+  'tracking',
+  'registered',
+  'tracked',
+  'pushed',
+  'push_status',
+  'push_code',
+  'stopped',
+  'stop_reason',
+  'retracked',
+  'carrier_changes',
+  'tag',
+  'origin_country',
+  'destination_country',
+  'latest_event_time',
+  'latest_event',
+  'days_after_order',
+  'days_of_transit',
+  'delivered',
+  'order_no',
+  'remark',
+  'delivered_raw',
+] as const;
+
+/** Tracking details (`trk info`, `trk realtime`), one row per number. */
+export const DETAILS_COLUMN_NAMES = [
+  'number',
+  'carrier',
+  'final_carrier',
+  'status',
+  'sub_status',
+  'latest_event_time',
+  'latest_event',
+  'latest_location',
+  'age',
+  'expected',
+  'origin',
+  'destination',
+  'days_after_order',
+  'days_of_transit',
+  'days_after_last_update',
+  'eta_from',
+  'eta_to',
+  'delivered',
+  'customs',
+  'events',
+  'tag',
+  'latest_event_time_raw',
+  'delivered_raw',
+] as const;
+
+/** What item results add to the columns of what they are about. */
+export const RESULT_COLUMN_NAMES = ['result', 'error_code', 'error_message'] as const;
+
+/** Results of item commands (stop, retrack, delete, push, change-carrier, update). */
+export const ITEM_COLUMN_NAMES = ['number', 'carrier', ...RESULT_COLUMN_NAMES, 'tag'] as const;
+
+/** Results of `trk register`: how each carrier was settled, too. */
+export const REGISTER_COLUMN_NAMES = ['number', 'carrier', 'origin', ...RESULT_COLUMN_NAMES, 'tag'] as const;
+
+/** Details columns of `trk info` and `trk realtime`, with the result of each number. */
+export const DETAILS_RESULT_COLUMN_NAMES = [...DETAILS_COLUMN_NAMES, ...RESULT_COLUMN_NAMES] as const;
+
+export const QUOTA_FIELD_NAMES = [
+  'quota_total',
+  'quota_used',
+  'quota_remain',
+  'today_used',
+  'max_track_daily',
+  'free_email_quota',
+  'free_email_quotaused',
+] as const;
+
+export const CARRIER_COLUMN_NAMES = ['key', 'name', 'country', 'url'] as const;
+export const COUNTRY_COLUMN_NAMES = ['key', 'iso', 'name'] as const;
+export const RUN_COLUMN_NAMES = ['id', 'state', 'command', 'input', 'when', 'done', 'account'] as const;
