@@ -53,6 +53,7 @@ _trk_options() {
 }
 _trk_argument_values() {
   case "$1" in
+    'auth switch') trk __complete profiles 2>/dev/null ;;
     'completion') printf '%s\n' 'bash' 'zsh' 'fish' ;;
   esac
 }

@@ -475,6 +475,7 @@ complete -c trk -n '__trk_path_is '\''auth login'\''' -l no-color -d 'no colour 
 complete -c trk -n '__trk_path_is '\''auth login'\''' -l timeout -r -F -d 'time limit of each request, e.g. 30s or 2m (env TRK_TIMEOUT; default 30s); a request gives up after three times that, retries included'
 complete -c trk -n '__trk_path_is '\''auth login'\''' -l raw-csv -d 'write CSV cells as received, without a quote before cells that start like a formula (=, +, -, @)'
 complete -c trk -n '__trk_path_is '\''auth login'\''' -s h -l help -d 'display help'
+complete -c trk -n '__trk_path_is '\''auth switch'\''' -a '(trk __complete profiles 2>/dev/null)'
 complete -c trk -n '__trk_path_is '\''auth switch'\''' -s V -l version -d 'print the version'
 complete -c trk -n '__trk_path_is '\''auth switch'\''' -l profile -x -a '(trk __complete profiles 2>/dev/null)' -d 'settings profile to use (env TRK_PROFILE)'
 complete -c trk -n '__trk_path_is '\''auth switch'\''' -l base-url -r -F -d 'base URL of the service (env TRK_BASE_URL)'

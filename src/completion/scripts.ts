@@ -63,9 +63,11 @@ function helperFunctions(root: CommandSpec, prog: string, withDescriptions: bool
     );
     return `    ${shellWord(n.path)}) printf '%s\\n' ${words.map(shellWord).join(' ')} ;;`;
   });
-  const argValues = nodes
-    .filter((n) => n.spec.argumentChoices)
-    .map((n) => `    ${shellWord(n.path)}) printf '%s\\n' ${n.spec.argumentChoices!.map(shellWord).join(' ')} ;;`);
+  const argValues = nodes.flatMap((n) => {
+    if (n.spec.argumentDynamic) return [`    ${shellWord(n.path)}) ${prog} __complete ${n.spec.argumentDynamic} 2>/dev/null ;;`];
+    if (n.spec.argumentChoices) return [`    ${shellWord(n.path)}) printf '%s\\n' ${n.spec.argumentChoices.map(shellWord).join(' ')} ;;`];
+    return [];
+  });
   const takes = nodes.flatMap((n) => valueOptions(n).map(({ flag }) => shellWord(`${n.path}|${flag}`)));
   const values = nodes.flatMap((n) =>
     valueOptions(n)
@@ -236,7 +238,8 @@ function fish(root: CommandSpec): string {
     for (const c of n.spec.commands) {
       lines.push(`complete -c ${p} ${cond} -a ${shellWord(c.name)} -d ${shellWord(c.description)}`);
     }
-    if (n.spec.argumentChoices) lines.push(`complete -c ${p} ${cond} -a ${shellWord(n.spec.argumentChoices.join(' '))}`);
+    if (n.spec.argumentDynamic) lines.push(`complete -c ${p} ${cond} -a ${shellWord(`(${p} __complete ${n.spec.argumentDynamic} 2>/dev/null)`)}`);
+    else if (n.spec.argumentChoices) lines.push(`complete -c ${p} ${cond} -a ${shellWord(n.spec.argumentChoices.join(' '))}`);
     for (const o of n.spec.options) {
       const names = o.flags
         .map((f) => (f.startsWith('--') ? `-l ${f.slice(2)}` : `-s ${f.slice(1)}`))

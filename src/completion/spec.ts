@@ -21,10 +21,14 @@ export interface CommandSpec {
   commands: CommandSpec[];
   /** Fixed values of the first positional argument (`trk completion <bash|zsh|fish>`). */
   argumentChoices?: string[];
+  /** Run-time values of the first positional argument (`trk auth switch <profile>`). */
+  argumentDynamic?: OptionSpec['dynamic'];
 }
 
 /** Flags whose values depend on the user's own data. */
 const DYNAMIC_VALUES: Record<string, OptionSpec['dynamic']> = { '--profile': 'profiles' };
+/** Positional arguments, by name, whose values depend on the user's own data. */
+const DYNAMIC_ARGUMENTS: Record<string, OptionSpec['dynamic']> = { profile: 'profiles' };
 
 function optionSpec(opt: Option): OptionSpec {
   const flags = [opt.short, opt.long].filter((f): f is string => typeof f === 'string');
@@ -57,7 +61,9 @@ export function commandSpec(cmd: Command, inherited: readonly OptionSpec[] = [])
     options: [...passedDown, { flags: ['-h', '--help'], description: 'display help', takesValue: false }],
     commands: cmd.commands.filter((c) => !hidden(c)).map((c) => commandSpec(c, passedDown)),
   };
-  const choices = cmd.registeredArguments[0]?.argChoices;
-  if (choices && choices.length > 0) spec.argumentChoices = [...choices];
+  const first = cmd.registeredArguments[0];
+  if (first?.argChoices && first.argChoices.length > 0) spec.argumentChoices = [...first.argChoices];
+  const dynamic = first ? DYNAMIC_ARGUMENTS[first.name()] : undefined;
+  if (dynamic) spec.argumentDynamic = dynamic;
   return spec;
 }

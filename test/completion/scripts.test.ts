@@ -18,6 +18,7 @@ function program(): Command {
   const auth = p.command('auth').description('manage credentials');
   auth.command('login').description('save a key').option('--with-key-stdin', 'read the key from stdin');
   auth.command('logout').description('forget the key');
+  auth.command('switch').description('change profile').argument('[profile]');
   p.command('completion').description('print a script').addArgument(new Argument('<shell>').choices(['bash', 'zsh', 'fish']));
   p.command('secret', { hidden: true });
   return p;
@@ -32,12 +33,21 @@ function writeScript(shell: 'bash' | 'zsh' | 'fish'): string {
   return file;
 }
 
+/** A `trk` on PATH that answers `trk __complete profiles` as the real one does with two saved profiles. */
+function fakeTrkDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'trk-fake-'));
+  const bin = join(dir, 'trk');
+  writeFileSync(bin, '#!/bin/sh\n[ "$1 $2" = "__complete profiles" ] && printf "shop-eu\\nshop-us\\n"\n', { mode: 0o755 });
+  return dir;
+}
+
 /** Ask bash for completions of a command line whose last word is being completed. */
 function bashComplete(line: string[]): string[] {
   const file = writeScript('bash');
   const words = line.map((w) => `'${w}'`).join(' ');
   const script = `source ${file}; COMP_WORDS=(${words}); COMP_CWORD=${line.length - 1}; _trk_complete; printf '%s\\n' "\${COMPREPLY[@]}"`;
-  return execFileSync('bash', ['-c', script], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  const env = { ...process.env, PATH: `${fakeTrkDir()}:${process.env.PATH}` };
+  return execFileSync('bash', ['-c', script], { encoding: 'utf8', env }).split('\n').filter(Boolean);
 }
 
 describe('command spec', () => {
@@ -48,7 +58,8 @@ describe('command spec', () => {
     const output = spec.options.find((o) => o.flags.includes('--output'));
     expect(output).toMatchObject({ flags: ['-o', '--output'], takesValue: true, choices: ['table', 'json', 'csv'] });
     expect(spec.options.find((o) => o.flags.includes('--profile'))?.dynamic).toBe('profiles');
-    expect(spec.commands[1]!.commands.map((c) => c.name)).toEqual(['login', 'logout']);
+    expect(spec.commands[1]!.commands.map((c) => c.name)).toEqual(['login', 'logout', 'switch']);
+    expect(spec.commands[1]!.commands[2]!.argumentDynamic).toBe('profiles');
   });
 });
 
@@ -61,6 +72,11 @@ describe('bash completion', () => {
   it('completes the fixed values of a positional argument', () => {
     expect(bashComplete(['trk', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
     expect(bashComplete(['trk', 'completion', 'f'])).toEqual(['fish']);
+  });
+
+  it('completes profile names, known only at run time, for --profile and auth switch', () => {
+    expect(bashComplete(['trk', '--profile', 'shop-'])).toEqual(['shop-eu', 'shop-us']);
+    expect(bashComplete(['trk', 'auth', 'switch', 'shop-u'])).toEqual(['shop-us']);
   });
 
   it('completes the flags of the command typed so far', () => {
@@ -112,7 +128,7 @@ describe.runIf(hasShell('zsh'))('zsh completion', () => {
 
   it('offers sub-commands with descriptions, flags, enum values and argument values', () => {
     expect(zshComplete(['trk', 'au'])).toEqual(['list:list tracked numbers', 'auth:manage credentials', 'completion:print a script']);
-    expect(zshComplete(['trk', 'auth', ''])).toEqual(['login:save a key', 'logout:forget the key']);
+    expect(zshComplete(['trk', 'auth', ''])).toEqual(['login:save a key', 'logout:forget the key', 'switch:change profile']);
     expect(zshComplete(['trk', 'list', '--status', 'D'])).toEqual(['Delivered', 'InTransit']);
     expect(zshComplete(['trk', 'list', '--st'])).toContain('--status:main status');
     expect(zshComplete(['trk', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);

@@ -30,7 +30,7 @@ const auth: Declare = (cmd, invoke) => {
     );
   prints(cmd.command('switch'), [])
     .description('make a saved profile the active one (asks which on a terminal when no name is given)')
-    .argument('[name]', 'the profile ("trk auth list" shows them)')
+    .argument('[profile]', 'the profile ("trk auth list" shows them)')
     .addHelpText('after', examples('trk auth switch shop-eu', 'trk auth switch'))
     .action((name) => lazy(invoke, () => import('./auth.js'), (m, ctx) => m.runAuthSwitch({ name }, ctx)));
   cmd
