@@ -14,6 +14,7 @@ import {
 } from '../api/ops.js';
 import { API_VERSIONS, type ApiVersion } from '../api/spec.js';
 import type { ChangeCarrierRequestItem, RegisterRequestItem } from '../api/types.js';
+import { DETAILS_RESULT_COLUMN_NAMES, RECORD_COLUMN_NAMES, REGISTER_COLUMN_NAMES, REJECT_COLUMNS } from '../output/column-names.js';
 
 export type { ItemField, ItemOperation } from '../api/ops.js';
 
@@ -69,41 +70,14 @@ export type ColumnMapping = ReadonlyMap<string, ItemField>;
 const NO_MAPPING: ColumnMapping = new Map();
 
 /**
- * Columns trk itself writes (`trk list`, `trk info` and item results in CSV, TSV and JSON) that are not request
- * fields: never taken for misspellings, so trk's own output is read without complaint.
+ * Columns trk itself writes (`trk list`, `trk info`, item results and rejects files in CSV, TSV and JSON):
+ * never taken for misspellings of request fields, so trk's own output is read without complaint.
  */
-const TRK_OUTPUT_COLUMNS = new Set([
-  'status',
-  'tracking',
-  'registered',
-  'tracked',
-  'pushed',
-  'push_status',
-  'push_code',
-  'stopped',
-  'stop_reason',
-  'retracked',
-  'carrier_changes',
-  'origin_country',
-  'destination_country',
-  'latest_event_time',
-  'latest_event',
-  'latest_location',
-  'days_after_order',
-  'days_of_transit',
-  'days_after_last_update',
-  'delivered',
-  'sub_status',
-  'origin',
-  'destination',
-  'eta_from',
-  'eta_to',
-  'customs',
-  'events',
-  'result',
-  'error_code',
-  'error_message',
-  'input_line',
+const TRK_OUTPUT_COLUMNS: ReadonlySet<string> = new Set([
+  ...RECORD_COLUMN_NAMES,
+  ...DETAILS_RESULT_COLUMN_NAMES,
+  ...REGISTER_COLUMN_NAMES,
+  ...REJECT_COLUMNS,
 ]);
 
 /** The field `name` is likely a misspelling of (one or two letters off), among `fields`. */

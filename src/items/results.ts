@@ -11,6 +11,7 @@ import { commandName, doneWord, operationSpec } from '../api/ops.js';
 import type { ItemResults, RejectedItem } from '../api/types.js';
 import { UsageError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
+import { REJECT_COLUMNS } from '../output/column-names.js';
 import { csvCell } from '../output/csv-cell.js';
 import type { Chunk, ChunkRow } from './chunker.js';
 import type { ItemOperation } from './fields.js';
@@ -19,8 +20,6 @@ import { duration, fmt, plural, type ProgressCounts } from './progress.js';
 import type { InputLayout, InputRow } from './read.js';
 import { fsReason } from './source.js';
 
-/** Columns a rejects file adds; ignored when such a file is read back as input. */
-export const REJECT_COLUMNS = ['input_line', 'error_code', 'error_message'] as const;
 /** error_code of a row set aside by --skip-invalid (it never reached the service). */
 export const INVALID_CODE = 'invalid';
 

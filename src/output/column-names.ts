@@ -82,4 +82,6 @@ export const QUOTA_FIELD_NAMES = [
 
 export const CARRIER_COLUMN_NAMES = ['key', 'name', 'country', 'url'] as const;
 export const COUNTRY_COLUMN_NAMES = ['key', 'iso', 'name'] as const;
+/** Columns a rejects file adds to the input's own; ignored when such a file is read back as input. */
+export const REJECT_COLUMNS = ['input_line', 'error_code', 'error_message'] as const;
 export const RUN_COLUMN_NAMES = ['id', 'state', 'command', 'input', 'when', 'done', 'account'] as const;
