@@ -86,12 +86,12 @@ export function createContext(opts: ContextOptions): Context {
 
   const settings = (): Promise<Settings> => {
     settingsPromise ??= (async () => {
-      const [{ resolveSettings }, { openProfileStore }] = await Promise.all([
+      const [{ resolveSettings }, { readProfiles }] = await Promise.all([
         import('./config/settings.js'),
-        import('./config/profiles.js'),
+        import('./config/profile-file.js'),
       ]);
-      // The store is opened lazily by the settings resolution's first read; opening it costs a conf import.
-      const store = openProfileStore(env);
+      // Read without conf, which only writes need.
+      const store = readProfiles(env);
       return resolveSettings({
         flags: {
           ...(global.profile === undefined ? {} : { profile: global.profile }),

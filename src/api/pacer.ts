@@ -15,10 +15,21 @@ export interface AcquireOptions {
   readOnly?: boolean;
 }
 
+/**
+ * A start the pacer admitted and recorded. The request may reach its connection a little later (a new
+ * connection, an event loop busy elsewhere): `sent()` moves the recorded start to that moment.
+ */
+export interface Admission {
+  sent(): void;
+}
+
 /** Admits request starts so that no more than `perSecond` begin in any one-second window. */
 export interface Pacer {
-  /** Resolves when a request may start; rejects with the signal's reason when aborted. */
-  acquire(signal?: AbortSignal, opts?: AcquireOptions): Promise<void>;
+  /**
+   * Resolves when a request may start, with the admission when the pacer records starts; rejects with the
+   * signal's reason when aborted.
+   */
+  acquire(signal?: AbortSignal, opts?: AcquireOptions): Promise<Admission | void>;
   /**
    * Hold all starts for this long (at most MAX_HOLD_MS): after a 429 ('rate-limited', the default), or while the
    * service is unavailable or unreachable.

@@ -22,13 +22,13 @@
 // 429. So the event loop is watched while requests are being admitted, and after a stall the starts recorded
 // just before it are moved forward by its length. The margin absorbs the ordinary few milliseconds.
 
-import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { TrkError } from '../errors.js';
 import { holdAnnouncer, type AcquireOptions, type HoldListener, type Pacer } from './pacer.js';
 import { MAX_HOLD_MS, type WaitReason } from './retry.js';
+import { createSha256 } from '../sha256.js';
 
 export interface SharedPacerOptions {
   /** The budget file; its folder must exist. `<file>.lock` is the lock. */
@@ -316,7 +316,7 @@ function watchStalls(thresholdMs: number, onStall: (ms: number, since: number) =
  * (profiles sharing a key share it too); only a digest of it is written, never the key.
  */
 export function budgetFile(stateDirectory: string, baseUrl: string, apiKey: string): string {
-  const digest = createHash('sha256').update(`${baseUrl.replace(/\/+$/, '')}\u0000${apiKey}`).digest('hex');
+  const digest = createSha256().update(`${baseUrl.replace(/\/+$/, '')}\u0000${apiKey}`).digest('hex');
   return path.join(stateDirectory, 'budget', `${digest.slice(0, 24)}.json`);
 }
 

@@ -29,11 +29,16 @@ export async function itemResultsPrinter(
   return (results) => printItemResults(ctx.io, results, columns, ctx.global.output);
 }
 
-/** Carrier names in input columns become codes with the carrier list (fetched only when a name is met). */
+/**
+ * Carrier names in input columns become codes with the carrier list (fetched only when a name is met; the
+ * lookup code itself is loaded only when a carrier column is met).
+ */
 export async function inputCarrierResolver(ctx: Context): Promise<CarrierResolver> {
-  const { carrierResolver } = await import('../../carriers/lookup.js');
-  const resolve = carrierResolver(ctx);
-  return (text) => resolve(text);
+  let resolve: Promise<(text: string) => Promise<number>> | undefined;
+  return async (text) => {
+    resolve ??= import('../../carriers/lookup.js').then(({ carrierResolver }) => carrierResolver(ctx));
+    return (await resolve)(text);
+  };
 }
 
 /**
