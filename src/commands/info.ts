@@ -5,7 +5,8 @@ import type { ItemResults } from '../api/types.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { toDetailsView } from '../output/records.js';
-import { printDetails } from './shared/details.js';
+import type { ItemResultsWriter } from '../output/render.js';
+import { detailsWriter } from './shared/details.js';
 import { inputCarrierResolver, type ItemSourceOptions } from './shared/items.js';
 
 export interface InfoOptions extends ItemSourceOptions {
@@ -28,14 +29,25 @@ export function filterByStatus(results: ItemResults<unknown>, version: ApiVersio
   return { accepted, rejected: results.rejected };
 }
 
-/** Prints the details that pass the status filters, and says how many did when a filter is set. */
-async function printMatching(ctx: Context, results: ItemResults<unknown>, version: ApiVersion, opts: InfoOptions): Promise<void> {
-  const shown = filterByStatus(results, version, opts);
-  await printDetails(ctx, shown, version);
-  if (shown !== results) {
-    const wanted = [opts.status, opts.subStatus].filter((s) => s !== undefined).join(' / ');
-    ctx.info(`${shown.accepted.length} of ${results.accepted.length} found ${results.accepted.length === 1 ? 'is' : 'are'} ${wanted}`);
-  }
+/** Writes the details that pass the status filters, and says how many did when a filter is set. */
+function matching(ctx: Context, inner: ItemResultsWriter, version: ApiVersion, opts: InfoOptions): ItemResultsWriter {
+  if (opts.status === undefined && opts.subStatus === undefined) return inner;
+  let found = 0;
+  let shown = 0;
+  return {
+    write(results) {
+      const kept = filterByStatus(results, version, opts);
+      found += results.accepted.length;
+      shown += kept.accepted.length;
+      inner.write(kept);
+    },
+    async end() {
+      await inner.end();
+      const wanted = [opts.status, opts.subStatus].filter((s) => s !== undefined).join(' / ');
+      ctx.info(`${shown} of ${found} found ${found === 1 ? 'is' : 'are'} ${wanted}`);
+    },
+    abort: () => inner.abort(),
+  };
 }
 
 export async function runInfo(opts: InfoOptions, ctx: Context): Promise<number> {
@@ -49,6 +61,6 @@ export async function runInfo(opts: InfoOptions, ctx: Context): Promise<number> 
     flags: opts,
     defaults: flagDefaults({ carrier: opts.carrier }),
     resolveCarrier: await inputCarrierResolver(ctx),
-    print: (results) => printMatching(ctx, results, apiVersion, opts),
+    print: async () => matching(ctx, await detailsWriter(ctx, apiVersion), apiVersion, opts),
   });
 }

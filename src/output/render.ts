@@ -11,6 +11,7 @@ import type { ItemError, ItemResults } from '../api/types.js';
 import { csvCell } from './csv-cell.js';
 import type { OutputFormat } from './format.js';
 import { sanitizeTerminalText, tsvField } from './sanitize.js';
+import { Spill } from './spill.js';
 import { textWidth } from './width.js';
 
 export { sanitizeTerminalText } from './sanitize.js';
@@ -334,39 +335,124 @@ export const RESULT_COLUMNS: readonly Column<ItemRow<object>>[] = [
 ];
 
 /**
- * Results of an item command (merged over chunks). json: `{"accepted":[...],"rejected":[...]}` with the
+ * Results of an item command, written as its chunks settle. json: `{"accepted":[...],"rejected":[...]}` with the
  * service's items; ndjson: one line per item with `"result":"accepted"|"rejected"`; csv/table/tsv: one row per
- * item with a result column, rejected rows carrying error code and message.
+ * item with a result column, rejected rows carrying error code and message. Accepted items come first, as they
+ * arrive (only a terminal table holds them, for its widths); rejected ones are held back until the end, on disk
+ * beyond a megabyte (spill.ts), so that the output of any number of items takes flat memory.
  *
  * The columns are applied to accepted and rejected items alike, so they must read fields defensively (a rejected
  * item has `number`, maybe `carrier` and `tag`, and `error`). Columns keyed `result`, `error_code` and
- * `error_message` are added at the end when the set does not place them itself.
+ * `error_message` are added at the end when the set does not place them itself. `view` turns the service's items
+ * into what the columns read (not for JSON and NDJSON, which print the items as sent).
  */
+export interface ItemResultsWriter<A = unknown> {
+  write(results: ItemResults<A>): void;
+  /** Finish: the held-back rejected items, then the closing of the document. */
+  end(): Promise<void>;
+  /**
+   * Finish after a failure: as RowWriter.abort (a JSON document left open, a CSV record left in an open quote,
+   * lines kept as written); the held-back items are dropped, except that a terminal table shows every row.
+   */
+  abort(): Promise<void>;
+}
+
+export interface ItemView<A, V> {
+  accepted(item: A): V;
+  rejected(item: A & { error: ItemError }): V;
+}
+
+export function createItemResultsWriter<A, V = A>(
+  io: IO,
+  columns: readonly Column<V>[],
+  format: OutputFormat | undefined,
+  view?: ItemView<A, V>,
+): ItemResultsWriter<A> {
+  const fmt = resolveFormat(io, format);
+  const held = new Spill();
+  if (fmt === 'json') return jsonItemsWriter(io, held);
+  if (fmt === 'ndjson') {
+    const line = (item: unknown, result: 'accepted' | 'rejected') => `${JSON.stringify(withResult(item as object, result))}\n`;
+    return {
+      write(results) {
+        const text = results.accepted.map((a) => line(a, 'accepted')).join('');
+        if (text !== '') io.out(text);
+        for (const r of results.rejected) held.push(r);
+      },
+      async end() {
+        for await (const r of held.drain()) io.out(line(r, 'rejected'));
+      },
+      async abort() {
+        held.discard();
+      },
+    };
+  }
+  const have = new Set(columns.map((c) => c.key));
+  const all = [
+    ...(columns as readonly Column<ItemRow<V>>[]),
+    ...(RESULT_COLUMNS as readonly Column<ItemRow<V>>[]).filter((c) => !have.has(c.key)),
+  ];
+  const rows = createRowWriter(io, all, format);
+  const rejectedRow = (item: unknown) => {
+    const r = item as A & { error: ItemError };
+    return withResult(view ? view.rejected(r) : (r as unknown as V), 'rejected');
+  };
+  const flushHeld = async () => {
+    for await (const r of held.drain()) rows.write([rejectedRow(r)]);
+  };
+  return {
+    write(results) {
+      if (results.accepted.length > 0) rows.write(results.accepted.map((a) => withResult(view ? view.accepted(a) : (a as unknown as V), 'accepted')));
+      for (const r of results.rejected) held.push(r);
+    },
+    async end() {
+      await flushHeld();
+      await rows.end();
+    },
+    async abort() {
+      // People read tables: every row that came is shown, and the error follows on stderr.
+      if (fmt === 'table') await flushHeld();
+      else held.discard();
+      await rows.abort();
+    },
+  };
+}
+
+/** `{"accepted": [...], "rejected": [...]}` as JSON.stringify(results, null, 2) writes it, accepted items as they come. */
+function jsonItemsWriter(io: IO, held: Spill): ItemResultsWriter<unknown> {
+  let accepted = 0;
+  const element = (item: unknown) => `    ${(JSON.stringify(item, null, 2) ?? 'null').replace(/\n/g, '\n    ')}`;
+  return {
+    write(results) {
+      let text = '';
+      for (const a of results.accepted) text += `${accepted++ === 0 ? '{\n  "accepted": [\n' : ',\n'}${element(a)}`;
+      if (text !== '') io.out(text);
+      for (const r of results.rejected) held.push(r);
+    },
+    async end() {
+      io.out(accepted === 0 ? '{\n  "accepted": [],\n  "rejected": ' : '\n  ],\n  "rejected": ');
+      let rejected = 0;
+      for await (const r of held.drain()) io.out(`${rejected++ === 0 ? '[\n' : ',\n'}${element(r)}`);
+      io.out(rejected === 0 ? '[]\n}\n' : '\n  ]\n}\n');
+    },
+    async abort() {
+      held.discard();
+      // The document stays open: `{ "accepted": [ ... }` followed by a line break is not JSON.
+      if (accepted > 0) io.out('\n');
+    },
+  };
+}
+
+/** Results of an item command in one go (see createItemResultsWriter). */
 export async function printItemResults<A>(
   io: IO,
   results: ItemResults<A>,
   columns: readonly Column<A>[],
   format: OutputFormat | undefined,
 ): Promise<void> {
-  const fmt = resolveFormat(io, format);
-  if (fmt === 'json') {
-    io.out(`${JSON.stringify({ accepted: results.accepted, rejected: results.rejected }, null, 2)}\n`);
-    return;
-  }
-  const rows: ItemRow<A>[] = [
-    ...results.accepted.map((a) => withResult(a, 'accepted')),
-    ...results.rejected.map((r) => withResult(r as unknown as A & { error: ItemError }, 'rejected')),
-  ];
-  if (fmt === 'ndjson') {
-    io.out(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
-    return;
-  }
-  const have = new Set(columns.map((c) => c.key));
-  const all = [
-    ...(columns as readonly Column<ItemRow<A>>[]),
-    ...(RESULT_COLUMNS as readonly Column<ItemRow<A>>[]).filter((c) => !have.has(c.key)),
-  ];
-  await printRows(io, rows, all, format);
+  const writer = createItemResultsWriter<A>(io, columns, format);
+  writer.write(results);
+  await writer.end();
 }
 
 // `result` first for readability, and always ours even if the service one day sends a field of that name.

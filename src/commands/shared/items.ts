@@ -2,13 +2,12 @@
 // item engine (src/items/): the flags every one of them takes, how they print the service's items, carrier
 // names in input columns, and the confirmation before something irreversible.
 
-import type { ItemResults } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { ItemFlags } from '../../items/command.js';
 import type { CarrierResolver } from '../../items/check.js';
 import { itemColumns } from '../../output/columns.js';
-import { printItemResults } from '../../output/render.js';
+import { createItemResultsWriter, type ItemResultsWriter } from '../../output/render.js';
 import { tableNames } from './names.js';
 
 /** Where an item command's numbers come from, and the engine's flags. */
@@ -18,15 +17,11 @@ export interface ItemSourceOptions extends ItemFlags {
 }
 
 /**
- * How an item command prints the service's items: one row each, carrier names beside codes in a table.
- * `origin` adds register's column of how each carrier was settled.
+ * How an item command prints the service's items: one row each, carrier names beside codes in a table, written
+ * as they come. `origin` adds register's column of how each carrier was settled.
  */
-export async function itemResultsPrinter(
-  ctx: Context,
-  opts: { origin?: boolean } = {},
-): Promise<(results: ItemResults<unknown>) => Promise<void>> {
-  const columns = itemColumns({ ...opts, ...(await tableNames(ctx)) });
-  return (results) => printItemResults(ctx.io, results, columns, ctx.global.output);
+export async function itemResultsPrinter(ctx: Context, opts: { origin?: boolean } = {}): Promise<() => Promise<ItemResultsWriter>> {
+  return async () => createItemResultsWriter(ctx.io, itemColumns({ ...opts, ...(await tableNames(ctx)) }), ctx.global.output);
 }
 
 /**
