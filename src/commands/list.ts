@@ -1,10 +1,11 @@
-// trk list: registered numbers matching filters (gettracklist). Every page by default, one after the other
-// through the pacer, each page handed to the row writer as it arrives, so a list of 100 000 records is never
+// trk list: registered numbers matching filters (gettracklist). Every page by default, several at a time
+// through the pacer once the first tells how many there are, each page handed to the row writer in order, so a list of 100 000 records is never
 // held in memory for JSON, CSV, NDJSON or tab-separated output (a terminal table is printed when complete).
 
 import { trackListBody } from '../api/bodies.js';
+import { readPages } from '../api/pages.js';
 import { LIMITS } from '../api/spec.js';
-import type { TrackListFilter, TrackRecord } from '../api/types.js';
+import type { Envelope, TrackListFilter, TrackRecord } from '../api/types.js';
 import type { Context } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { recordColumns } from '../output/columns.js';
@@ -110,30 +111,36 @@ export async function runList(opts: ListOptions, ctx: Context): Promise<number> 
   const writer = createRowWriter(ctx.io, recordColumns(await tableNames(ctx)), ctx.global.output);
   const viewOpts = await viewNames(ctx, api.version);
   const limit = opts.limit ?? Number.POSITIVE_INFINITY;
-  let pageNo = opts.page ?? 1;
   let shown = 0;
   let total: number | undefined;
   try {
-    for (;;) {
-      if (ctx.signal.aborted) throw new InterruptedError();
+    // Several pages in flight once the first tells how many there are, written in order (src/api/pages.ts).
+    await readPages<Envelope<TrackRecord>>({
+      start: opts.page ?? 1,
       // Reading changes nothing on the service, so an interrupt may cut a request short.
-      const env = await api.call<TrackRecord>('gettracklist', trackListBody(api.version, { ...filter, page_no: pageNo }), {
-        signal: ctx.signal,
-      });
-      const records = env.data?.accepted ?? [];
-      const take = records.slice(0, Math.max(0, limit - shown));
-      writer.write(
-        take.map((r) => toRecordView(r, api.version, viewOpts)),
-        take,
-      );
-      shown += take.length;
-      total = env.page?.data_total ?? total;
-      if (opts.page !== undefined || shown >= limit || records.length === 0) break;
+      fetch: (n, signal) =>
+        api.call<TrackRecord>('gettracklist', trackListBody(api.version, { ...filter, page_no: n }), { signal: AbortSignal.any([ctx.signal, signal]) }),
+      // No further than --page, or than the pages --limit needs.
+      last: (first) => {
+        const pageTotal = first.page?.page_total;
+        if (opts.page !== undefined || pageTotal === undefined) return opts.page;
+        return Math.min(pageTotal, (opts.page ?? 1) - 1 + Math.ceil(limit / LIMITS.pageSize));
+      },
       // Without page information, a short page is the last one.
-      const pageTotal = env.page?.page_total;
-      if (pageTotal !== undefined ? pageNo >= pageTotal : records.length < LIMITS.pageSize) break;
-      pageNo += 1;
-    }
+      more: (env) => (env.data?.accepted ?? []).length >= LIMITS.pageSize,
+      onPage: (env) => {
+        if (ctx.signal.aborted) throw new InterruptedError();
+        const records = env.data?.accepted ?? [];
+        const take = records.slice(0, Math.max(0, limit - shown));
+        writer.write(
+          take.map((r) => toRecordView(r, api.version, viewOpts)),
+          take,
+        );
+        shown += take.length;
+        total = env.page?.data_total ?? total;
+        return shown < limit && records.length > 0;
+      },
+    });
   } catch (err) {
     // What was written must not pass for the whole list (see RowWriter.abort).
     await writer.abort();
