@@ -1,4 +1,4 @@
-// `trk list --json` at the service's ceiling: N registered records (default 20,000, 200 pages) listed from the
+// `trk list --json` at the service's ceiling: N registered records (default 20,000: 500 pages of 40) listed from the
 // emulator in a process of its own (bench/emulator.mjs) with a fixed latency (default 1,000 ms) and its strict
 // limit of 3 requests a second. The yardstick is that ceiling, 3 pages a second: reported per installed Node
 // (bench/nodes.mjs) as the fraction of it trk reached (pages ÷ seconds ÷ 3), with the HTTP 429 answers the
@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { LIMITS } from '../dist/api/spec.js';
 import { installedNodes } from './nodes.mjs';
 
 const count = Number(process.argv[2] ?? 20_000);
@@ -52,7 +53,7 @@ const env = {
   TRK_CACHE_DIR: path.join(home, 'cache'),
   TRK_RES_URL: 'http://127.0.0.1:9',
 };
-const pages = Math.ceil(count / 100);
+const pages = Math.ceil(count / LIMITS.pageSize);
 
 console.log(`trk list --json > /dev/null: ${count.toLocaleString('en-US')} records (${pages} pages), ${latencyMs} ms latency, strict limit of 3 requests/s; yardstick: the ceiling of 3 pages/s (${(pages / 3).toFixed(1)} s)`);
 try {

@@ -15,8 +15,12 @@
 // When the file cannot be used (a full disk, a read-only state folder, a directory in its place), admissions
 // fail with a BudgetFileError naming the path; `withLocalFallback` lets reads go on with this process's own pace.
 //
-// A start is recorded when it is admitted, but the request leaves (and, with the emulator in the same process,
-// is read) only when the event loop gets to it. When the process stalls (a long garbage collection, the CPU
+// A start is recorded when it is admitted, and moved to when its request is written to its connection
+// (Admission.sent, see pacer.ts): a request waiting for a connection counts from when it leaves. After a 429 this
+// process widens its margin for the rest of the run, as the in-process pacer does.
+//
+// A written request is read by the service (and, with the emulator in the same process, by this very process)
+// only when its event loop gets to it. When the process stalls (a long garbage collection, the CPU
 // taken by other processes), requests admitted just before the stall arrive up to the stall's length later
 // than recorded, and the request admitted one window after them can arrive less than a second after them: a
 // 429. So the event loop is watched while requests are being admitted, and after a stall the starts recorded
@@ -26,7 +30,7 @@ import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeF
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { TrkError } from '../errors.js';
-import { holdAnnouncer, type AcquireOptions, type HoldListener, type Pacer } from './pacer.js';
+import { holdAnnouncer, widenedMargin, type AcquireOptions, type Admission, type HoldListener, type Pacer } from './pacer.js';
 import { MAX_HOLD_MS, type WaitReason } from './retry.js';
 import { createSha256 } from '../sha256.js';
 
@@ -98,7 +102,9 @@ export interface SharedPacer extends Pacer {
 export function createSharedPacer(opts: SharedPacerOptions): SharedPacer {
   const perSecond = opts.perSecond;
   if (!Number.isInteger(perSecond) || perSecond < 1) throw new RangeError(`invalid rate ${perSecond}`);
-  const windowMs = 1000 + (opts.marginMs ?? SHARED_MARGIN_MS);
+  const initialMargin = opts.marginMs ?? SHARED_MARGIN_MS;
+  let windowMs = 1000 + initialMargin;
+  let widenedAt = -Infinity;
   const staleMs = opts.staleLockMs ?? 2000;
   const now = opts.now ?? Date.now;
   const announce = holdAnnouncer(opts.onHold);
@@ -180,7 +186,7 @@ export function createSharedPacer(opts: SharedPacerOptions): SharedPacer {
    * Take a start if the budget allows one now: 0. Else the ms to wait, with the hold when that is what waits;
    * undefined while another process holds the lock. File errors become a BudgetFileError.
    */
-  function attempt(): { wait: number; hold?: { until: number; reason: WaitReason } } | undefined {
+  function attempt(): { wait: number; start?: number; hold?: { until: number; reason: WaitReason } } | undefined {
     try {
       return tryLocked(() => {
         const state = read();
@@ -198,11 +204,11 @@ export function createSharedPacer(opts: SharedPacerOptions): SharedPacer {
         starts.push(t);
         const keepHold = state.holdUntil > t;
         write({
-          starts: starts.slice(-perSecond),
+          starts: starts.slice(-2 * perSecond),
           holdUntil: keepHold ? state.holdUntil : 0,
           ...(keepHold && state.holdReason ? { holdReason: state.holdReason } : {}),
         });
-        return { wait: 0 };
+        return { wait: 0, start: t };
       });
     } catch (err) {
       throw new BudgetFileError(opts.file, err);
@@ -223,12 +229,29 @@ export function createSharedPacer(opts: SharedPacerOptions): SharedPacer {
     }
   }
 
-  async function acquireNow(signal: AbortSignal | undefined): Promise<void> {
+  /** The admission of a start recorded at `admitted`: sent() moves it to now (the request left). */
+  function admission(admitted: number): Admission {
+    return {
+      sent() {
+        const t = now();
+        if (t <= admitted) return;
+        retryLocked(() => {
+          const state = read();
+          const i = state.starts.indexOf(admitted);
+          // Gone from the file: older than any start that still counts.
+          if (i >= 0) write({ ...state, starts: state.starts.map((s, k) => (k === i ? t : s)).sort((a, b) => a - b) });
+          return true;
+        });
+      },
+    };
+  }
+
+  async function acquireNow(signal: AbortSignal | undefined): Promise<Admission> {
     watch?.touch();
     for (;;) {
       signal?.throwIfAborted();
       const got = attempt();
-      if (got?.wait === 0) return;
+      if (got?.wait === 0) return admission(got.start as number);
       if (got?.hold) announce(got.hold.until, now(), got.hold.reason);
       // Lock busy: try again in a moment. Else sleep until the window opens (re-checked: others may take it).
       const ms = got === undefined ? 2 + Math.random() * 3 : Math.min(got.wait, 1000);
@@ -237,19 +260,22 @@ export function createSharedPacer(opts: SharedPacerOptions): SharedPacer {
   }
 
   return {
-    acquire(signal?: AbortSignal, _opts?: AcquireOptions): Promise<void> {
+    acquire(signal?: AbortSignal, _opts?: AcquireOptions): Promise<Admission> {
       if (signal?.aborted) return Promise.reject(signal.reason);
       const mine = turn.then(() => acquireNow(signal));
-      turn = mine.catch(() => {});
+      turn = mine.then(
+        () => {},
+        () => {},
+      );
       if (!signal) return mine;
       // An aborted caller does not wait for its turn.
-      return new Promise<void>((resolve, reject) => {
+      return new Promise<Admission>((resolve, reject) => {
         const onAbort = () => reject(signal.reason);
         signal.addEventListener('abort', onAbort, { once: true });
         mine.then(
-          () => {
+          (admitted) => {
             signal.removeEventListener('abort', onAbort);
-            resolve();
+            resolve(admitted);
           },
           (err: unknown) => {
             signal.removeEventListener('abort', onAbort);
@@ -259,6 +285,11 @@ export function createSharedPacer(opts: SharedPacerOptions): SharedPacer {
       });
     },
     backoff(ms: number, reason: WaitReason = 'rate-limited'): void {
+      // Once a second at most: see the in-process pacer's backoff.
+      if (reason === 'rate-limited' && now() - widenedAt >= 1000) {
+        windowMs = 1000 + widenedMargin(windowMs - 1000, initialMargin);
+        widenedAt = now();
+      }
       if (!(ms > 0)) return;
       const until = now() + Math.min(ms, MAX_HOLD_MS);
       lastHold = Math.max(lastHold, until);
@@ -343,7 +374,7 @@ export function withLocalFallback(shared: Pacer | BudgetFileError, local: Pacer,
     async acquire(signal, opts) {
       if (broken || !budget) return fallBack(signal, opts, broken as BudgetFileError);
       try {
-        await budget.acquire(signal, opts);
+        return await budget.acquire(signal, opts);
       } catch (err) {
         if (!(err instanceof BudgetFileError)) throw err;
         broken = err;
