@@ -118,21 +118,31 @@ export function createContext(opts: ContextOptions): Context {
   };
   const budgets = new Map<string, Promise<Pacer>>();
 
-  /** The budget shared by every process on `target`'s key; this process's own pace for reads if its file fails. */
+  /**
+   * The budget shared by every process on `target`'s key: in Redis when a budget URL is set (every host on the
+   * key), else in a file of the state folder (this machine); this process's own pace for reads if it fails.
+   */
   const sharedBudget = (target: BudgetTarget): Promise<Pacer> => {
     const key = `${target.baseUrl}\u0000${target.apiKey}`;
     let budget = budgets.get(key);
     if (!budget) {
       budget = (async () => {
-        const [{ BudgetFileError, budgetFile, createSharedPacer, withLocalFallback }, { ensurePrivateDir, stateDir }] =
-          await Promise.all([import('./api/shared-pacer.js'), import('./config/paths.js')]);
+        const [{ BudgetFileError, budgetFile, createSharedPacer, withLocalFallback }, { ensurePrivateDir, stateDir }, { budgetUrl }] =
+          await Promise.all([import('./api/shared-pacer.js'), import('./config/paths.js'), settings()]);
         const file = budgetFile(stateDir(env), target.baseUrl, target.apiKey);
         let shared: Pacer | InstanceType<typeof BudgetFileError>;
-        try {
-          ensurePrivateDir(path.dirname(file));
-          shared = createSharedPacer({ file, perSecond: LIMITS.requestsPerSecond, onHold: holds });
-        } catch (err) {
-          shared = new BudgetFileError(path.dirname(file), err);
+        if (budgetUrl !== undefined) {
+          const { createRedisPacer } = await import('./api/redis-pacer.js');
+          const redis = createRedisPacer({ url: budgetUrl, budget: path.basename(file, '.json'), perSecond: LIMITS.requestsPerSecond, onHold: holds });
+          closers.push(async () => redis.close());
+          shared = redis;
+        } else {
+          try {
+            ensurePrivateDir(path.dirname(file));
+            shared = createSharedPacer({ file, perSecond: LIMITS.requestsPerSecond, onHold: holds });
+          } catch (err) {
+            shared = new BudgetFileError(path.dirname(file), err);
+          }
         }
         // A warning, shown even with --quiet: a state folder that cannot be written is something to fix.
         return withLocalFallback(shared, await local(), (line) => io.err(sanitizeTerminalText(line)));

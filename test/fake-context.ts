@@ -14,8 +14,9 @@ export function fakeSettings(version: ApiVersion, apiKey: string | undefined): S
     apiVersion: version,
     apiKey,
     resUrl: 'http://127.0.0.1:9',
+    budgetUrl: undefined,
     sandbox: false,
-    sources: { profile: 'default', baseUrl: 'default', apiVersion: 'default', apiKey: 'env', resUrl: 'default' },
+    sources: { profile: 'default', baseUrl: 'default', apiVersion: 'default', apiKey: 'env', resUrl: 'default', budgetUrl: 'default' },
   };
 }
 

@@ -62,8 +62,11 @@ interface BudgetState {
 
 const HOLD_REASONS: readonly WaitReason[] = ['rate-limited', 'unavailable', 'network'];
 
+/** The shared budget cannot be used (its file, or its Redis): reads go on at this process's own pace. */
+export class BudgetError extends TrkError {}
+
 /** The budget file (or its lock) cannot be read or written: exit 1, naming the path and the system's reason. */
-export class BudgetFileError extends TrkError {
+export class BudgetFileError extends BudgetError {
   constructor(file: string, err: unknown) {
     const e = err as NodeJS.ErrnoException;
     const where = typeof e?.path === 'string' ? e.path : file;
@@ -352,17 +355,17 @@ export function budgetFile(stateDirectory: string, baseUrl: string, apiKey: stri
 }
 
 /**
- * The shared budget, falling back to this process's own pace for reads when its file cannot be used: `trk quota`
+ * The shared budget, falling back to this process's own pace for reads when its file (or Redis) cannot be used: `trk quota`
  * or `trk list` on a full disk or with a read-only state folder still work, after one warning line. Writes fail
  * with the BudgetFileError instead: they are what runs unattended and in parallel (cron, bulk runs), where pacing
  * each process alone would send the service more than its rate, and a state folder that cannot be written is
  * better fixed before anything is changed. `shared` is the error itself when the budget could not even be set up.
  */
-export function withLocalFallback(shared: Pacer | BudgetFileError, local: Pacer, warn: (line: string) => void): Pacer {
-  const budget = shared instanceof BudgetFileError ? undefined : shared;
-  let broken = shared instanceof BudgetFileError ? shared : undefined;
+export function withLocalFallback(shared: Pacer | BudgetError, local: Pacer, warn: (line: string) => void): Pacer {
+  const budget = shared instanceof BudgetError ? undefined : shared;
+  let broken = shared instanceof BudgetError ? shared : undefined;
   let warned = false;
-  const fallBack = (signal: AbortSignal | undefined, opts: AcquireOptions | undefined, err: BudgetFileError) => {
+  const fallBack = (signal: AbortSignal | undefined, opts: AcquireOptions | undefined, err: BudgetError) => {
     if (!opts?.readOnly) return Promise.reject(err);
     if (!warned) {
       warned = true;
@@ -372,11 +375,11 @@ export function withLocalFallback(shared: Pacer | BudgetFileError, local: Pacer,
   };
   return {
     async acquire(signal, opts) {
-      if (broken || !budget) return fallBack(signal, opts, broken as BudgetFileError);
+      if (broken || !budget) return fallBack(signal, opts, broken as BudgetError);
       try {
         return await budget.acquire(signal, opts);
       } catch (err) {
-        if (!(err instanceof BudgetFileError)) throw err;
+        if (!(err instanceof BudgetError)) throw err;
         broken = err;
         return fallBack(signal, opts, err);
       }

@@ -4,7 +4,7 @@
 import { UsageError } from '../errors.js';
 import { API_VERSIONS, type ApiVersion } from '../api/spec.js';
 
-export const CONFIG_KEYS = ['base-url', 'api-version', 'api-key', 'res-url'] as const;
+export const CONFIG_KEYS = ['base-url', 'api-version', 'api-key', 'res-url', 'budget-url'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
 /** What a profile holds; every field optional (defaults apply). */
@@ -13,6 +13,8 @@ export interface Profile {
   apiVersion?: ApiVersion;
   apiKey?: string;
   resUrl?: string;
+  /** Redis holding the rate budget shared by every host on the key (src/api/redis-pacer.ts). */
+  budgetUrl?: string;
 }
 
 /** Config key → Profile field. */
@@ -21,6 +23,7 @@ export const CONFIG_KEY_FIELD: Readonly<Record<ConfigKey, keyof Profile>> = {
   'api-version': 'apiVersion',
   'api-key': 'apiKey',
   'res-url': 'resUrl',
+  'budget-url': 'budgetUrl',
 };
 
 export const CONFIG_KEY_HELP: Readonly<Record<ConfigKey, string>> = {
@@ -28,6 +31,7 @@ export const CONFIG_KEY_HELP: Readonly<Record<ConfigKey, string>> = {
   'api-version': `API version: ${API_VERSIONS.join(', ')}`,
   'api-key': 'the account\'s API key (shown masked; prefer "trk auth login")',
   'res-url': 'address of the reference lists (carriers, countries)',
+  'budget-url': 'Redis keeping the rate budget of the key for several hosts, e.g. redis://host:6379/0',
 };
 
 export function isConfigKey(name: string): name is ConfigKey {
@@ -51,7 +55,26 @@ export function validateConfigValue(key: ConfigKey, value: string, source = key)
       return parseServiceUrl(value, source, false);
     case 'api-key':
       return parseApiKey(value, source);
+    case 'budget-url':
+      return parseBudgetUrl(value, source);
   }
+}
+
+/** A redis:// or rediss:// (TLS) address, with an optional user, password and database number. */
+export function parseBudgetUrl(value: string, source: string): string {
+  const text = value.trim();
+  const example = 'give an address such as redis://host:6379/0 (rediss:// for TLS)';
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    // Not quoted: the address may carry a password.
+    throw new UsageError(`${source} is not a URL`, example);
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new UsageError(`${source} must be a redis:// or rediss:// address, not ${url.protocol}`, example);
+  if (url.hostname === '') throw new UsageError(`${source} names no host`, example);
+  if (!/^(\/\d*)?$/.test(url.pathname)) throw new UsageError(`${source} must end with a database number (/0), not ${url.pathname}`, example);
+  return text;
 }
 
 export function parseApiVersion(value: string, source: string): ApiVersion {

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { CredentialsError } from '../errors.js';
 import { DEFAULT_API_VERSION, type ApiVersion } from '../api/spec.js';
-import { parseApiKey, parseApiVersion, parseServiceUrl, type Profile } from './keys.js';
+import { parseApiKey, parseApiVersion, parseBudgetUrl, parseServiceUrl, type Profile } from './keys.js';
 
 export { CONFIG_KEYS, CONFIG_KEY_FIELD, CONFIG_KEY_HELP, checkConfigKey, isConfigKey, maskKey, validateConfigValue } from './keys.js';
 export type { ConfigKey, Profile } from './keys.js';
@@ -20,9 +20,14 @@ export interface Settings {
   /** Undefined when none is configured anywhere. Never printed. */
   apiKey: string | undefined;
   resUrl: string;
+  /**
+   * Redis holding the rate budget shared by every host on the key (TRK_BUDGET_URL, or budget-url of the
+   * profile); undefined: the budget file of this machine. May carry a password: never printed whole.
+   */
+  budgetUrl: string | undefined;
   /** Run against the embedded emulator (`--sandbox` or a profile named `sandbox`). */
   sandbox: boolean;
-  sources: Record<'profile' | 'baseUrl' | 'apiVersion' | 'apiKey' | 'resUrl', SettingSource>;
+  sources: Record<'profile' | 'baseUrl' | 'apiVersion' | 'apiKey' | 'resUrl' | 'budgetUrl', SettingSource>;
 }
 
 export const DEFAULT_BASE_URL = 'https://api.17track.net';
@@ -90,6 +95,12 @@ export function resolveSettings(input: ResolveInput): Settings {
   ]);
   const resUrl = resRaw ? parseServiceUrl(resRaw.value, resRaw.label, false) : fallback(sources, 'resUrl', DEFAULT_RES_URL);
 
+  const budgetRaw = pickRaw(sources, 'budgetUrl', [
+    ['env', nonEmpty(env.TRK_BUDGET_URL), 'TRK_BUDGET_URL'],
+    ['profile', nonEmpty(stored.budgetUrl), `budget-url of ${inProfile}`],
+  ]);
+  const budgetUrl = budgetRaw ? parseBudgetUrl(budgetRaw.value, budgetRaw.label) : fallback(sources, 'budgetUrl', undefined);
+
   const keyFile = nonEmpty(env.TRK_API_KEY_FILE);
   const keyVar = nonEmpty(env.TRK_API_KEY);
   const keyRaw = pickRaw(sources, 'apiKey', [
@@ -116,6 +127,7 @@ export function resolveSettings(input: ResolveInput): Settings {
     apiVersion,
     apiKey,
     resUrl,
+    budgetUrl,
     sandbox: flags.sandbox === true || profile === SANDBOX_PROFILE,
     sources,
   };
