@@ -96,7 +96,13 @@ export interface RedisPacerOptions {
 const HOLD_REASONS: readonly WaitReason[] = ['rate-limited', 'unavailable', 'network'];
 let members = 0;
 
-export function createRedisPacer(opts: RedisPacerOptions): Pacer & { close(): void } {
+export interface RedisPacer extends Pacer {
+  acquire(signal?: AbortSignal, opts?: AcquireOptions): Promise<Admission>;
+  /** Closes the connection to Redis. */
+  close(): void;
+}
+
+export function createRedisPacer(opts: RedisPacerOptions): RedisPacer {
   const redis = new RespClient(opts.url, opts.timeoutMs);
   const starts = `trk:budget:${opts.budget}:starts`;
   const holdKey = `trk:budget:${opts.budget}:hold`;
