@@ -14,7 +14,6 @@ import type { BudgetTarget, Context, GlobalOptions, Prompter } from './context.j
 import { noApiKeyError } from './errors.js';
 import type { IO } from './io.js';
 import { sanitizeTerminalText } from './output/sanitize.js';
-import { createPrompter } from './prompter.js';
 
 export interface ContextOptions {
   io: IO;
@@ -210,7 +209,8 @@ export function createContext(opts: ContextOptions): Context {
     api,
     pacer,
     get prompter() {
-      prompter ??= createPrompter(io, signal);
+      // Loaded with the first question: most commands never ask one.
+      prompter ??= lazyPrompter(() => import('./prompter.js').then(({ createPrompter }) => createPrompter(io, signal)));
       return prompter;
     },
     now: () => (serviceNow ?? realNow)(),
@@ -229,5 +229,15 @@ export function createContext(opts: ContextOptions): Context {
         }
       }
     },
+  };
+}
+
+function lazyPrompter(load: () => Promise<Prompter>): Prompter {
+  let loaded: Promise<Prompter> | undefined;
+  const get = () => (loaded ??= load());
+  return {
+    confirm: async (message, defaultValue) => (await get()).confirm(message, defaultValue),
+    input: async (message, defaultValue) => (await get()).input(message, defaultValue),
+    password: async (message) => (await get()).password(message),
   };
 }

@@ -5,7 +5,7 @@
 
 import type * as Http from 'node:http';
 import type * as Https from 'node:https';
-import type { Transport, TransportAnswer, TransportRequest } from './transport.js';
+import { utf8, type Transport, type TransportAnswer, type TransportRequest } from './transport.js';
 
 /** As undici: a connection not made within 10 s is given up, and the request was certainly not sent. */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -90,7 +90,7 @@ export function createHttpTransport(): Transport {
           if (size > req.maxAnswerBytes) tooLarge();
           else chunks.push(chunk);
         });
-        res.on('end', () => answer({ status, headers, text: new TextDecoder().decode(Buffer.concat(chunks, size)) }));
+        res.on('end', () => answer({ status, headers, text: utf8(Buffer.concat(chunks, size)) }));
         res.on('error', fail);
         res.on('close', () => {
           if (!res.complete) fail(codedError('the connection closed before the answer ended', 'ECONNRESET'));

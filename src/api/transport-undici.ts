@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import type * as V8 from 'node:v8';
 import type * as Undici from 'undici';
 import type { Dispatcher } from 'undici';
-import type { ProxySettings, Transport, TransportAnswer, TransportRequest } from './transport.js';
+import { utf8, type ProxySettings, type Transport, type TransportAnswer, type TransportRequest } from './transport.js';
 
 /** `proxies` undefined: no proxy applies. */
 export function createUndiciTransport(proxies: ProxySettings | undefined): Transport {
@@ -73,7 +73,7 @@ export function createUndiciTransport(proxies: ProxySettings | undefined): Trans
           else chunks.push(chunk);
         },
         onResponseEnd() {
-          settle(() => resolve({ status, headers, text: new TextDecoder().decode(Buffer.concat(chunks, size)) }));
+          settle(() => resolve({ status, headers, text: utf8(Buffer.concat(chunks, size)) }));
         },
         onResponseError(_c, err) {
           settle(() => reject(err));

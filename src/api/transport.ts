@@ -102,3 +102,9 @@ export function createTransport(baseUrl: string, env: NodeJS.ProcessEnv): Transp
 function loadUndici(proxies: ProxySettings | undefined): Promise<Transport> {
   return import('./transport-undici.js').then(({ createUndiciTransport }) => createUndiciTransport(proxies));
 }
+
+/** UTF-8 text of an answer, a byte order mark removed (as undici's text() does). */
+export function utf8(body: Buffer): string {
+  const text = body.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}

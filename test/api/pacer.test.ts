@@ -160,13 +160,13 @@ describe('pacer: starts counted from when requests leave, margin widened after a
     pacer.backoff(0, 'rate-limited');
     pacer.backoff(0, 'rate-limited');
     await pacer.acquire();
-    expect(clock.t).toBe(1100 + 1200);
+    expect(clock.t).toBe(1100 + 1150);
     // A failing service is no reason to widen it.
     clock.t += 2000;
     pacer.backoff(0, 'unavailable');
     const at = clock.t;
     await pacer.acquire();
     await pacer.acquire();
-    expect(clock.t - at).toBe(1200);
+    expect(clock.t - at).toBe(1150);
   });
 });

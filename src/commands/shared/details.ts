@@ -8,7 +8,6 @@ import type { Context } from '../../context.js';
 import { detailsColumns, itemColumns } from '../../output/columns.js';
 import { toDetailsView, type DetailsView } from '../../output/records.js';
 import { createItemResultsWriter, printItemResults, resolveFormat, type ItemResultsWriter } from '../../output/render.js';
-import { renderTrackingPage } from '../../output/tracking-page.js';
 import { tableNames, viewNames } from './names.js';
 
 /** The writer of details as they come (see the top of this file); a terminal shows one tracking page per number. */
@@ -20,6 +19,7 @@ export async function detailsWriter(ctx: Context, version: ApiVersion): Promise<
   const names = await tableNames(ctx);
   const viewOpts = await viewNames(ctx, version);
   if (resolved === 'table') {
+    const { renderTrackingPage } = await import('../../output/tracking-page.js');
     // Pages are printed as they come, a blank line apart; rejected numbers follow in a table of their own.
     let pages = 0;
     const rejected: RejectedItem[] = [];
