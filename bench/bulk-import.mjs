@@ -1,6 +1,6 @@
 // A bulk import at the service's ceiling on a loaded machine: `trk register -f numbers.csv` (default 3,000 new
 // numbers, 75 requests of 40) as a process of its own, against the emulator in a process of its own
-// (bench/emulator.mjs, a fresh one for each run, its simulated time standing still) with its strict limit of 3
+// (bench/service.mjs, a fresh one for each run, its simulated time standing still) with its strict limit of 3
 // requests in any second, at several latencies (default 0, 300, 1,000 and 2,000 ms), each quiet and again with a
 // CPU-bound process running beside it. The yardstick is the ceiling, 3 requests (120 numbers) in any second:
 // reported per installed Node (bench/nodes.mjs) as the fraction of it the emulator saw, 1 s over the mean time
@@ -17,9 +17,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { installedNodes } from './nodes.mjs';
+import { startService } from './service.mjs';
 
 const count = Number(process.argv[2] ?? 3000);
 const latencies = (process.argv[3] ?? '0,300,1000,2000').split(',').map(Number);
@@ -28,25 +28,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const trk = path.join(here, '..', 'bin', 'trk.js');
 
 /**
- * An emulator of its own for each run, with simulated time standing still (its world does no work between
- * requests): what is measured is trk's pacing against a strict limiter, not the emulator's own pauses.
+ * An emulator of its own for each run (bench/service.mjs), with simulated time standing still (its world does
+ * no work between requests): what is measured is trk's pacing against a strict limiter.
  */
-async function startEmulator(latencyMs) {
-  const child = spawn(process.execPath, [path.join(here, 'emulator.mjs'), JSON.stringify({ rateLimit: 3, quotaTotal: 10_000_000, speed: 0, latencyMs })], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const replies = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const { url, key } = JSON.parse((await replies.next()).value);
-  return {
-    url,
-    key,
-    async control(request) {
-      child.stdin.write(`${JSON.stringify(request)}\n`);
-      return JSON.parse((await replies.next()).value);
-    },
-    close: () => child.stdin.end(),
-  };
-}
+const startEmulator = (latencyMs) => startService({ rateLimit: 3, quotaTotal: 10_000_000, speed: 0, latencyMs });
 
 const home = mkdtempSync(path.join(tmpdir(), 'trk-bulk-'));
 let batch = 0;

@@ -1,5 +1,5 @@
 // `trk list --json` at the service's ceiling: N registered records (default 20,000: 500 pages of 40) listed from the
-// emulator in a process of its own (bench/emulator.mjs) with a fixed latency (default 1,000 ms) and its strict
+// emulator in a process of its own (bench/service.mjs) with a fixed latency (default 1,000 ms) and its strict
 // limit of 3 requests a second. The yardstick is that ceiling, 3 pages a second: reported per installed Node
 // (bench/nodes.mjs) as the fraction of it trk reached (pages ÷ seconds ÷ 3), with the HTTP 429 answers the
 // emulator gave and trk's peak RSS. NODE_EXTRA_CA_CERTS is removed from what is measured.
@@ -9,14 +9,14 @@
 // Target: at least 0.9 of the ceiling at 1 s latency for 20,000 records, flat memory (one page in flight at a
 // time reached 0.33).
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { LIMITS } from '../dist/api/spec.js';
 import { installedNodes } from './nodes.mjs';
+import { startService } from './service.mjs';
 
 const count = Number(process.argv[2] ?? 20_000);
 const latencyMs = Number(process.argv[3] ?? 1000);
@@ -26,16 +26,8 @@ const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 // Simulated time stands still (speed 0): its world does no work between requests, so what is measured is
 // trk's pacing against a strict limiter, not the pauses of an emulator simulating 20,000 parcels.
-const emulator = spawn(process.execPath, [path.join(here, 'emulator.mjs'), JSON.stringify({ rateLimit: 0, quotaTotal: count + 10, speed: 0 })], {
-  stdio: ['pipe', 'pipe', 'inherit'],
-});
-const replies = createInterface({ input: emulator.stdout })[Symbol.asyncIterator]();
-const { url, key } = JSON.parse((await replies.next()).value);
-/** A control request to the emulator (see bench/emulator.mjs), answered with one JSON line. */
-async function control(request) {
-  emulator.stdin.write(`${JSON.stringify(request)}\n`);
-  return JSON.parse((await replies.next()).value);
-}
+const service = await startService({ rateLimit: 0, quotaTotal: count + 10, speed: 0 });
+const { url, key, control } = service;
 
 for (let i = 0; i < count; i += 40) {
   const body = Array.from({ length: Math.min(40, count - i) }, (_, k) => ({ number: `RR${String(100000001 + i + k)}CN`, carrier: 3011 }));
@@ -75,6 +67,6 @@ try {
     );
   }
 } finally {
-  emulator.stdin.end();
+  service.close();
   rmSync(home, { recursive: true, force: true });
 }
