@@ -232,7 +232,12 @@ export function createSharedPacer(opts: SharedPacerOptions): SharedPacer {
     }
   }
 
-  /** The admission of a start recorded at `admitted`: sent() moves it to now (the request left). */
+  /**
+   * The admission of a start recorded at `admitted`: sent() moves it to now (the request left). The stall watch
+   * may have moved it meanwhile, and another process may have recorded a start at the same millisecond: the
+   * earliest start from `admitted` on that is still before now is taken for it. Moving any start later only
+   * holds later ones back, so taking another's is never a risk to the budget.
+   */
   function admission(admitted: number): Admission {
     return {
       sent() {
@@ -240,8 +245,11 @@ export function createSharedPacer(opts: SharedPacerOptions): SharedPacer {
         if (t <= admitted) return;
         retryLocked(() => {
           const state = read();
-          const i = state.starts.indexOf(admitted);
-          // Gone from the file: older than any start that still counts.
+          let i = -1;
+          state.starts.forEach((s, k) => {
+            if (s >= admitted && s < t && (i < 0 || s < (state.starts[i] as number))) i = k;
+          });
+          // None: gone from the file (older than any start that still counts), or moved past now by a stall.
           if (i >= 0) write({ ...state, starts: state.starts.map((s, k) => (k === i ? t : s)).sort((a, b) => a - b) });
           return true;
         });
