@@ -9,12 +9,12 @@
 
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
-import { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { prepareInput } from '../dist/items/input.js';
+import { openSource } from '../dist/items/source.js';
+import { createTestIO } from '../dist/io.js';
 import { scanInput } from '../dist/items/scan.js';
 
 const rows = Number(process.argv[2] ?? 1_000_000);
@@ -23,7 +23,7 @@ if (process.argv[2] === '--pass') {
   // The measured part, in a process of its own so that generating the file does not count.
   const file = process.argv[3];
   const started = performance.now();
-  const source = await prepareInput(file, Readable.from([]), path.dirname(file));
+  const source = await openSource({ numbers: [], file }, createTestIO(), path.dirname(file));
   const scan = await scanInput(source, { operation: 'register', version: 'v2' });
   const seconds = (performance.now() - started) / 1000;
   if (scan.problems.count !== 0) throw new Error(`unexpected problems: ${scan.problems.lines().join('; ')}`);

@@ -1,8 +1,19 @@
 #!/usr/bin/env node
-import module from 'node:module';
-
-// Node's compile cache makes every start after the first one faster.
-module.enableCompileCache?.();
-
-const { main } = await import('../dist/cli.js');
-process.exitCode = await main(process.argv.slice(2));
+// `trk --version` is answered here, before anything else is loaded (commander, the command tree): scripts ask
+// for it to check what is installed, and it should cost no more than starting Node.
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  const { readFileSync } = process.getBuiltinModule('node:fs');
+  let version = '0.0.0';
+  try {
+    version = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version ?? version;
+  } catch {
+    // as commander's --version would say for an unreadable package.json (src/cli.ts)
+  }
+  process.stdout.write(`${version}\n`);
+} else {
+  // Node's compile cache makes every start after the first one faster.
+  process.getBuiltinModule('node:module').enableCompileCache?.();
+  const { main } = await import('../dist/cli.js');
+  process.exitCode = await main(argv);
+}

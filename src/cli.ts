@@ -263,7 +263,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
     const run = await load();
     if (!io) {
       const { createProcessIO } = await import('./io.js');
-      io = createProcessIO({ noColor: global.color === false, rawCsv: global.rawCsv === true, env });
+      io = await createProcessIO({ noColor: global.color === false, rawCsv: global.rawCsv === true, env });
     }
     const filtered = jq === undefined ? undefined : (await import('./output/jq.js')).jqOutput(io, jq, global.jq!);
     const { createContext } = await import('./context-impl.js');

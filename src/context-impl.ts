@@ -13,7 +13,6 @@ import { requestTimeoutMs } from './config/timeout.js';
 import type { BudgetTarget, Context, GlobalOptions, Prompter, SettingsOptions, WaitDisplay } from './context.js';
 import type { IO } from './io.js';
 import { sanitizeTerminalText } from './output/sanitize.js';
-import { createPrompter } from './prompter.js';
 
 export interface ContextOptions {
   io: IO;
@@ -90,12 +89,12 @@ export function createContext(opts: ContextOptions): Context {
 
   const resolved = (): Promise<Settings> => {
     settingsPromise ??= (async () => {
-      const [{ resolveSettings }, { openProfileStore }] = await Promise.all([
+      const [{ resolveSettings }, { readProfiles }] = await Promise.all([
         import('./config/settings.js'),
-        import('./config/profiles.js'),
+        import('./config/profile-file.js'),
       ]);
-      // The store is opened lazily by the settings resolution's first read; opening it costs a conf import.
-      const store = openProfileStore(env);
+      // Read without conf, which only writes need.
+      const store = readProfiles(env);
       return resolveSettings({
         flags: {
           ...(global.profile === undefined ? {} : { profile: global.profile }),
@@ -131,21 +130,32 @@ export function createContext(opts: ContextOptions): Context {
   };
   const budgets = new Map<string, Promise<Pacer>>();
 
-  /** The budget shared by every process on `target`'s key; this process's own pace for reads if its file fails. */
+  /**
+   * The budget shared by every process on `target`'s key: in Redis when a budget URL is set (every host on the
+   * key), else in a file of the state folder (this machine); this process's own pace for reads if it fails.
+   */
   const sharedBudget = (target: BudgetTarget): Promise<Pacer> => {
     const key = `${target.baseUrl}\u0000${target.apiKey}`;
     let budget = budgets.get(key);
     if (!budget) {
       budget = (async () => {
-        const [{ BudgetFileError, budgetFile, createSharedPacer, withLocalFallback }, { ensurePrivateDir, stateDir }] =
-          await Promise.all([import('./api/shared-pacer.js'), import('./config/paths.js')]);
+        const [{ BudgetFileError, budgetFile, createSharedPacer, withLocalFallback }, { ensurePrivateDir, stateDir }, { budgetUrl }] =
+          // resolved(), not settings(): `auth login` verifies a key for a profile that is not saved yet.
+          await Promise.all([import('./api/shared-pacer.js'), import('./config/paths.js'), resolved()]);
         const file = budgetFile(stateDir(env), target.baseUrl, target.apiKey);
         let shared: Pacer | InstanceType<typeof BudgetFileError>;
-        try {
-          ensurePrivateDir(path.dirname(file));
-          shared = createSharedPacer({ file, perSecond: LIMITS.requestsPerSecond, onHold: holds });
-        } catch (err) {
-          shared = new BudgetFileError(path.dirname(file), err);
+        if (budgetUrl !== undefined) {
+          const { createRedisPacer } = await import('./api/redis-pacer.js');
+          const redis = createRedisPacer({ url: budgetUrl, budget: path.basename(file, '.json'), perSecond: LIMITS.requestsPerSecond, onHold: holds });
+          closers.push(async () => redis.close());
+          shared = redis;
+        } else {
+          try {
+            ensurePrivateDir(path.dirname(file));
+            shared = createSharedPacer({ file, perSecond: LIMITS.requestsPerSecond, onHold: holds });
+          } catch (err) {
+            shared = new BudgetFileError(path.dirname(file), err);
+          }
         }
         // A warning, shown even with --quiet: a state folder that cannot be written is something to fix.
         return withLocalFallback(shared, await local(), (line) => io.err(sanitizeTerminalText(line)));
@@ -214,7 +224,8 @@ export function createContext(opts: ContextOptions): Context {
     api,
     pacer,
     get prompter() {
-      prompter ??= createPrompter(io, signal);
+      // Loaded with the first question: most commands never ask one.
+      prompter ??= lazyPrompter(() => import('./prompter.js').then(({ createPrompter }) => createPrompter(io, signal)));
       return prompter;
     },
     now: () => (serviceNow ?? realNow)(),
@@ -236,5 +247,16 @@ export function createContext(opts: ContextOptions): Context {
         }
       }
     },
+  };
+}
+
+function lazyPrompter(load: () => Promise<Prompter>): Prompter {
+  let loaded: Promise<Prompter> | undefined;
+  const get = () => (loaded ??= load());
+  return {
+    confirm: async (message, defaultValue) => (await get()).confirm(message, defaultValue),
+    input: async (message, defaultValue) => (await get()).input(message, defaultValue),
+    password: async (message) => (await get()).password(message),
+    select: async (message, choices, defaultValue) => (await get()).select(message, choices, defaultValue),
   };
 }

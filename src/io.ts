@@ -3,7 +3,7 @@
 // process.stdout/stderr/stdin directly; tests pass a captured IO instead.
 
 import { Readable, Writable } from 'node:stream';
-import { Chalk, type ChalkInstance } from 'chalk';
+import type { ChalkInstance } from 'chalk';
 
 export interface IO {
   readonly stdin: Readable;
@@ -54,11 +54,43 @@ export function colorLevel(isTTY: boolean, opts: ColorOptions = {}): 0 | 1 | 2 |
   return env.COLORTERM === 'truecolor' || env.COLORTERM === '24bit' ? 3 : 2;
 }
 
-export function createProcessIO(opts: ProcessIOOptions = {}): IO {
+/**
+ * chalk at level 0, without loading chalk (some 10 ms at start-up): every style, however chained, returns its
+ * text as is. What output piped, redirected or with --json gets.
+ */
+export const NO_COLOR: ChalkInstance = (() => {
+  // Styles taking a colour first (`c.hex('#f00')('text')`) return the builder; `visible` shows nothing without colour.
+  const MODELS = new Set(['rgb', 'hex', 'ansi256', 'bgRgb', 'bgHex', 'bgAnsi256']);
+  const plain: ChalkInstance = new Proxy(function () {} as unknown as ChalkInstance, {
+    apply: (_target, _this, args: unknown[]) => args.join(' '),
+    get: (_target, prop) => {
+      // Not a promise (`await` looks for `then`), and no well-known symbols.
+      if (prop === 'then' || typeof prop === 'symbol') return undefined;
+      if (prop === 'level') return 0;
+      if (prop === 'visible') return () => '';
+      if (typeof prop === 'string' && MODELS.has(prop)) return () => plain;
+      return plain;
+    },
+  });
+  return plain;
+})();
+
+/** A chalk instance for a colour level; chalk itself is loaded only for a level above 0 (a terminal). */
+export async function chalkFor(level: 0 | 1 | 2 | 3): Promise<ChalkInstance> {
+  if (level === 0) return NO_COLOR;
+  const { Chalk } = await import('chalk');
+  return new Chalk({ level });
+}
+
+export async function createProcessIO(opts: ProcessIOOptions = {}): Promise<IO> {
   const env = opts.env ?? process.env;
   const stdoutIsTTY = process.stdout.isTTY === true;
   const stderrIsTTY = process.stderr.isTTY === true;
   const stdinIsTTY = process.stdin.isTTY === true;
+  const [color, colorErr] = await Promise.all([
+    chalkFor(colorLevel(stdoutIsTTY, { ...opts, env })),
+    chalkFor(colorLevel(stderrIsTTY, { ...opts, env })),
+  ]);
   return {
     stdin: process.stdin,
     stdout: process.stdout,
@@ -68,8 +100,8 @@ export function createProcessIO(opts: ProcessIOOptions = {}): IO {
     stderrIsTTY,
     columns: process.stdout.columns || 80,
     stderrColumns: process.stderr.columns || process.stdout.columns || 80,
-    color: new Chalk({ level: colorLevel(stdoutIsTTY, { ...opts, env }) }),
-    colorErr: new Chalk({ level: colorLevel(stderrIsTTY, { ...opts, env }) }),
+    color,
+    colorErr,
     ...(opts.rawCsv ? { rawCsv: true } : {}),
     canPrompt: () => stdinIsTTY && stdoutIsTTY,
     out: (text) => void process.stdout.write(text),
@@ -106,8 +138,8 @@ export function createTestIO(opts: { stdin?: Readable; tty?: boolean; columns?: 
     stderrIsTTY: tty,
     columns: opts.columns ?? 100,
     stderrColumns: opts.columns ?? 100,
-    color: new Chalk({ level: 0 }),
-    colorErr: new Chalk({ level: 0 }),
+    color: NO_COLOR,
+    colorErr: NO_COLOR,
     ...(opts.rawCsv ? { rawCsv: true } : {}),
     canPrompt: () => tty,
     out: (text) => void outChunks.push(text),

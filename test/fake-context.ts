@@ -14,10 +14,11 @@ export function fakeSettings(version: ApiVersion, apiKey: string | undefined): S
     apiVersion: version,
     apiKey,
     resUrl: 'http://127.0.0.1:9',
+    budgetUrl: undefined,
     sandbox: false,
     output: undefined,
     savedProfiles: [],
-    sources: { profile: 'default', baseUrl: 'default', apiVersion: 'default', apiKey: 'env', resUrl: 'default', output: 'default' },
+    sources: { profile: 'default', baseUrl: 'default', apiVersion: 'default', apiKey: 'env', resUrl: 'default', output: 'default', budgetUrl: 'default' },
   };
 }
 

@@ -1,4 +1,4 @@
-// The HTTP client of the service, on undici. One POST per attempt to `${baseUrl}/track/<version>/<path>`,
+// The HTTP client of the service. One POST per attempt to `${baseUrl}/track/<version>/<path>`,
 // started when its pacer admits it (the process-wide one unless another is given), retried by the policy in
 // retry.ts. The envelope is decoded here and only here: a caller gets either an envelope with code 0 of the
 // shape its operation returns (answer-shapes.ts; rejected items are data) or a typed ServiceError.
@@ -6,19 +6,19 @@
 //
 // Every answer is bounded: in time (`timeoutMs` per attempt, `deadlineMs` for a call with its retries and
 // waits) and in size (`maxAnswerBytes`; nothing the service returns comes near it, so more is a runaway or
-// endless body, and reading it whole would take the memory of the machine).
+// endless body, and reading it whole would take the memory of the machine). The POSTs go through transport.ts:
+// node:http for requests one at a time, undici once they overlap or behind a proxy.
 
 import { createRequire } from 'node:module';
 import { setTimeout as delay } from 'node:timers/promises';
-import { EnvHttpProxyAgent, request } from 'undici';
 import { CredentialsError, InterruptedError, noApiKeyError } from '../errors.js';
 import { answerProblem } from './answer-shapes.js';
-import { readBounded } from './read-bounded.js';
+import { createTransport, type Transport } from './transport.js';
 import type { Envelope } from './types.js';
 import { callDeadlineMs } from '../config/timeout.js';
 import { LIMITS, type ApiVersion, type Operation } from './spec.js';
 import { operationClass, operationPath } from './ops.js';
-import { processPacer, type Pacer } from './pacer.js';
+import { processPacer, type Admission, type Pacer } from './pacer.js';
 import {
   AnswerTooLargeError,
   AuthenticationError,
@@ -88,6 +88,8 @@ export interface ApiClientOptions {
   onWait?: (reason: WaitReason, delayMs: number) => void;
   /** Where HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read from; default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Default: node:http, or undici when requests overlap or a proxy applies (transport.ts). */
+  transport?: Transport;
 }
 
 export interface CallOptions {
@@ -155,9 +157,12 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     svctoken: opts.apiKey,
     'user-agent': opts.userAgent ?? defaultUserAgent(),
   };
-  const dispatcher = new EnvHttpProxyAgent(proxyOptions(opts.env ?? process.env));
+  const transport = opts.transport ?? createTransport(base, opts.env ?? process.env);
 
-  /** One attempt, cut off after `limitMs` (the per-attempt timeout, or what is left of the call's deadline). */
+  /**
+   * One attempt, cut off after `limitMs` (the per-attempt timeout, or what is left of the call's deadline).
+   * `onSent` is told when the request is written to its connection.
+   */
   async function attemptOnce(
     op: Operation,
     url: string,
@@ -165,6 +170,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     signal: AbortSignal | undefined,
     limitMs: number,
     totalMs: number | undefined,
+    onSent: (() => void) | undefined,
   ): Promise<{ status: number; envelope: Envelope }> {
     const timeout = AbortSignal.timeout(Math.max(1, Math.ceil(limitMs)));
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
@@ -172,12 +178,11 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     let text: string;
     let responseHeaders: Record<string, string | string[] | undefined>;
     try {
-      const res = await request(url, { method: 'POST', headers, body: payload, dispatcher, signal: combined });
-      status = res.statusCode;
+      const res = await transport.send({ url, headers, body: payload, signal: combined, maxAnswerBytes, onSent });
+      status = res.status;
       responseHeaders = res.headers;
-      const read = await readBounded(res, maxAnswerBytes);
-      if (read === undefined) throw new AnswerTooLargeError({ operation: op, httpStatus: status, limitBytes: maxAnswerBytes });
-      text = read;
+      if (res.text === undefined) throw new AnswerTooLargeError({ operation: op, httpStatus: status, limitBytes: maxAnswerBytes });
+      text = res.text;
     } catch (err) {
       if (err instanceof ServiceError) throw err;
       if (signal?.aborted) throw new RequestAbortedError({ operation: op, delivery: 'unknown', cause: signal.reason });
@@ -293,8 +298,9 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       };
 
       for (let attempt = 1; ; attempt++) {
+        let admission: Admission | void;
         try {
-          await pacer.acquire(waitSignal, { readOnly });
+          admission = await pacer.acquire(waitSignal, { readOnly });
         } catch (reason) {
           throw stopped(reason);
         }
@@ -309,7 +315,8 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
         const cut = maxAttempts > 1 && remaining < timeoutMs ? budgetMs : undefined;
         const started = performance.now();
         try {
-          const { status, envelope } = await attemptOnce(op, url, payload, signal, Math.min(timeoutMs, remaining), cut);
+          const sent = admission ? () => admission.sent() : undefined;
+          const { status, envelope } = await attemptOnce(op, url, payload, signal, Math.min(timeoutMs, remaining), cut, sent);
           const ms = Math.round(performance.now() - started);
           if (ambiguous) markResent(envelope);
           opts.onRequest?.({
@@ -352,7 +359,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       }
     },
     async close(): Promise<void> {
-      await dispatcher.close();
+      await transport.close();
     },
   };
 }
@@ -420,19 +427,6 @@ function safeHost(base: string): string {
   } catch {
     return base;
   }
-}
-
-/**
- * Proxy settings for undici, from the given environment. Loopback addresses are never proxied (as curl and
- * Go do for localhost), so a local emulator works behind a corporate HTTPS_PROXY.
- */
-function proxyOptions(env: NodeJS.ProcessEnv): { httpProxy: string; httpsProxy: string; noProxy: string } {
-  const noProxy = env.no_proxy ?? env.NO_PROXY ?? '';
-  return {
-    httpProxy: env.http_proxy ?? env.HTTP_PROXY ?? '',
-    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
-    noProxy: noProxy.trim() === '*' ? '*' : [noProxy, 'localhost', '127.0.0.1', '[::1]'].filter(Boolean).join(','),
-  };
 }
 
 function definedOnly<T extends object>(obj: T): Partial<T> {

@@ -2,6 +2,11 @@
 // span, so the pacer admits no more than N request STARTS in any window of 1000 ms plus a margin (network
 // jitter can bring two requests closer together on arrival than they were at start). It limits starts,
 // not requests in flight: several requests may be under way at once, so latency does not lower throughput.
+// A start is recorded when it is admitted, then moved to when the request is actually written to its
+// connection (Admission.sent, told by the transport): a request that waits for a new connection, or for an
+// event loop busy elsewhere, must not count as having left earlier than it did. After a 429 the margin is
+// widened for the rest of the run (WIDEN_MARGIN_MS): whatever brought arrivals closer than the margin allowed
+// for (a loaded machine, a jittery network) is likely to do it again.
 // One pacer per process (processPacer), shared by every client, so that concurrent work cannot exceed the rate
 // together; processes sharing a key share a budget file instead (shared-pacer.ts).
 
@@ -15,10 +20,21 @@ export interface AcquireOptions {
   readOnly?: boolean;
 }
 
+/**
+ * A start the pacer admitted and recorded. The request may reach its connection a little later (a new
+ * connection, an event loop busy elsewhere): `sent()` moves the recorded start to that moment.
+ */
+export interface Admission {
+  sent(): void;
+}
+
 /** Admits request starts so that no more than `perSecond` begin in any one-second window. */
 export interface Pacer {
-  /** Resolves when a request may start; rejects with the signal's reason when aborted. */
-  acquire(signal?: AbortSignal, opts?: AcquireOptions): Promise<void>;
+  /**
+   * Resolves when a request may start, with the admission when the pacer records starts; rejects with the
+   * signal's reason when aborted.
+   */
+  acquire(signal?: AbortSignal, opts?: AcquireOptions): Promise<Admission | void>;
   /**
    * Hold all starts for this long (at most MAX_HOLD_MS): after a 429 ('rate-limited', the default), or while the
    * service is unavailable or unreachable.
@@ -58,8 +74,21 @@ export interface PacerOptions {
 /** Default margin: at 3 per second this costs about 10 % of throughput and absorbs ordinary jitter. */
 export const DEFAULT_MARGIN_MS = 100;
 
+/**
+ * Added to the margin after each 429, up to WIDEN_MARGIN_MAX_MS more than it started with: 50 ms costs the
+ * shared budget's pace (1030 ms a window) 5 % of the ceiling, enough to ride out what caused one 429 without
+ * giving up much for a run that will not meet another.
+ */
+export const WIDEN_MARGIN_MS = 50;
+export const WIDEN_MARGIN_MAX_MS = 200;
+
+/** The margin after one more 429. */
+export function widenedMargin(current: number, initial: number): number {
+  return Math.min(initial + WIDEN_MARGIN_MAX_MS, current + WIDEN_MARGIN_MS);
+}
+
 interface Waiter {
-  resolve(): void;
+  resolve(admission: Admission): void;
   reject(reason: unknown): void;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
@@ -68,12 +97,17 @@ interface Waiter {
 export function createPacer(opts: PacerOptions): Pacer {
   if (!Number.isInteger(opts.perSecond) || opts.perSecond < 1) throw new RangeError(`invalid rate ${opts.perSecond}`);
   const perSecond = opts.perSecond;
-  const windowMs = 1000 + Math.max(0, opts.marginMs);
+  const initialMargin = Math.max(0, opts.marginMs);
+  let marginMs = initialMargin;
+  let widenedAt = -Infinity;
   const now = opts.now ?? (() => performance.now());
   const sleep = opts.sleep ?? defaultSleep;
 
-  /** Start times of the last `perSecond` admitted requests, oldest first. */
-  const starts: number[] = [];
+  /**
+   * Start times of the latest admitted requests, oldest first: twice the rate, so that a start moved later by
+   * its request's late departure is still counted among the latest.
+   */
+  const starts: { t: number }[] = [];
   const queue: Waiter[] = [];
   let holdUntil = -Infinity;
   let holdReason: WaitReason = 'rate-limited';
@@ -86,8 +120,8 @@ export function createPacer(opts: PacerOptions): Pacer {
   function waitFor(t: number): number {
     let until = holdUntil;
     if (starts.length >= perSecond) {
-      const nth = starts[starts.length - perSecond] as number;
-      until = Math.max(until, nth + windowMs);
+      const nth = (starts[starts.length - perSecond] as { t: number }).t;
+      until = Math.max(until, nth + 1000 + marginMs);
     }
     return Math.max(0, until - t);
   }
@@ -113,9 +147,17 @@ export function createPacer(opts: PacerOptions): Pacer {
         }
         const waiter = queue.shift() as Waiter;
         if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
-        starts.push(now());
-        if (starts.length > perSecond) starts.shift();
-        waiter.resolve();
+        const start = { t: now() };
+        starts.push(start);
+        if (starts.length > 2 * perSecond) starts.shift();
+        waiter.resolve({
+          sent() {
+            const t = now();
+            if (t <= start.t) return;
+            start.t = t;
+            starts.sort((a, b) => a.t - b.t);
+          },
+        });
       }
     } finally {
       pumping = false;
@@ -123,9 +165,9 @@ export function createPacer(opts: PacerOptions): Pacer {
   }
 
   return {
-    acquire(signal?: AbortSignal): Promise<void> {
+    acquire(signal?: AbortSignal): Promise<Admission> {
       if (signal?.aborted) return Promise.reject(signal.reason);
-      return new Promise<void>((resolve, reject) => {
+      return new Promise<Admission>((resolve, reject) => {
         const waiter: Waiter = { resolve, reject, signal, onAbort: undefined };
         if (signal) {
           waiter.onAbort = () => {
@@ -142,6 +184,12 @@ export function createPacer(opts: PacerOptions): Pacer {
       });
     },
     backoff(ms: number, reason: WaitReason = 'rate-limited'): void {
+      // One 429 is often told twice (the client, then the item runner), and answers in flight together meet the
+      // same spent budget: once a second at most.
+      if (reason === 'rate-limited' && now() - widenedAt >= 1000) {
+        marginMs = widenedMargin(marginMs, initialMargin);
+        widenedAt = now();
+      }
       if (!(ms > 0)) return;
       const until = now() + Math.min(ms, MAX_HOLD_MS);
       if (until <= holdUntil) return;

@@ -15,20 +15,24 @@
 // When the file cannot be used (a full disk, a read-only state folder, a directory in its place), admissions
 // fail with a BudgetFileError naming the path; `withLocalFallback` lets reads go on with this process's own pace.
 //
-// A start is recorded when it is admitted, but the request leaves (and, with the emulator in the same process,
-// is read) only when the event loop gets to it. When the process stalls (a long garbage collection, the CPU
+// A start is recorded when it is admitted, and moved to when its request is written to its connection
+// (Admission.sent, see pacer.ts): a request waiting for a connection counts from when it leaves. After a 429 this
+// process widens its margin for the rest of the run, as the in-process pacer does.
+//
+// A written request is read by the service (and, with the emulator in the same process, by this very process)
+// only when its event loop gets to it. When the process stalls (a long garbage collection, the CPU
 // taken by other processes), requests admitted just before the stall arrive up to the stall's length later
 // than recorded, and the request admitted one window after them can arrive less than a second after them: a
 // 429. So the event loop is watched while requests are being admitted, and after a stall the starts recorded
 // just before it are moved forward by its length. The margin absorbs the ordinary few milliseconds.
 
-import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { TrkError } from '../errors.js';
-import { holdAnnouncer, type AcquireOptions, type HoldListener, type Pacer } from './pacer.js';
+import { holdAnnouncer, widenedMargin, type AcquireOptions, type Admission, type HoldListener, type Pacer } from './pacer.js';
 import { MAX_HOLD_MS, type WaitReason } from './retry.js';
+import { createSha256 } from '../sha256.js';
 
 export interface SharedPacerOptions {
   /** The budget file; its folder must exist. `<file>.lock` is the lock. */
@@ -58,8 +62,11 @@ interface BudgetState {
 
 const HOLD_REASONS: readonly WaitReason[] = ['rate-limited', 'unavailable', 'network'];
 
+/** The shared budget cannot be used (its file, or its Redis): reads go on at this process's own pace. */
+export class BudgetError extends TrkError {}
+
 /** The budget file (or its lock) cannot be read or written: exit 1, naming the path and the system's reason. */
-export class BudgetFileError extends TrkError {
+export class BudgetFileError extends BudgetError {
   constructor(file: string, err: unknown) {
     const e = err as NodeJS.ErrnoException;
     const where = typeof e?.path === 'string' ? e.path : file;
@@ -98,7 +105,9 @@ export interface SharedPacer extends Pacer {
 export function createSharedPacer(opts: SharedPacerOptions): SharedPacer {
   const perSecond = opts.perSecond;
   if (!Number.isInteger(perSecond) || perSecond < 1) throw new RangeError(`invalid rate ${perSecond}`);
-  const windowMs = 1000 + (opts.marginMs ?? SHARED_MARGIN_MS);
+  const initialMargin = opts.marginMs ?? SHARED_MARGIN_MS;
+  let windowMs = 1000 + initialMargin;
+  let widenedAt = -Infinity;
   const staleMs = opts.staleLockMs ?? 2000;
   const now = opts.now ?? Date.now;
   const announce = holdAnnouncer(opts.onHold);
@@ -180,7 +189,7 @@ export function createSharedPacer(opts: SharedPacerOptions): SharedPacer {
    * Take a start if the budget allows one now: 0. Else the ms to wait, with the hold when that is what waits;
    * undefined while another process holds the lock. File errors become a BudgetFileError.
    */
-  function attempt(): { wait: number; hold?: { until: number; reason: WaitReason } } | undefined {
+  function attempt(): { wait: number; start?: number; hold?: { until: number; reason: WaitReason } } | undefined {
     try {
       return tryLocked(() => {
         const state = read();
@@ -198,11 +207,11 @@ export function createSharedPacer(opts: SharedPacerOptions): SharedPacer {
         starts.push(t);
         const keepHold = state.holdUntil > t;
         write({
-          starts: starts.slice(-perSecond),
+          starts: starts.slice(-2 * perSecond),
           holdUntil: keepHold ? state.holdUntil : 0,
           ...(keepHold && state.holdReason ? { holdReason: state.holdReason } : {}),
         });
-        return { wait: 0 };
+        return { wait: 0, start: t };
       });
     } catch (err) {
       throw new BudgetFileError(opts.file, err);
@@ -223,12 +232,37 @@ export function createSharedPacer(opts: SharedPacerOptions): SharedPacer {
     }
   }
 
-  async function acquireNow(signal: AbortSignal | undefined): Promise<void> {
+  /**
+   * The admission of a start recorded at `admitted`: sent() moves it to now (the request left). The stall watch
+   * may have moved it meanwhile, and another process may have recorded a start at the same millisecond: the
+   * earliest start from `admitted` on that is still before now is taken for it. Moving any start later only
+   * holds later ones back, so taking another's is never a risk to the budget.
+   */
+  function admission(admitted: number): Admission {
+    return {
+      sent() {
+        const t = now();
+        if (t <= admitted) return;
+        retryLocked(() => {
+          const state = read();
+          let i = -1;
+          state.starts.forEach((s, k) => {
+            if (s >= admitted && s < t && (i < 0 || s < (state.starts[i] as number))) i = k;
+          });
+          // None: gone from the file (older than any start that still counts), or moved past now by a stall.
+          if (i >= 0) write({ ...state, starts: state.starts.map((s, k) => (k === i ? t : s)).sort((a, b) => a - b) });
+          return true;
+        });
+      },
+    };
+  }
+
+  async function acquireNow(signal: AbortSignal | undefined): Promise<Admission> {
     watch?.touch();
     for (;;) {
       signal?.throwIfAborted();
       const got = attempt();
-      if (got?.wait === 0) return;
+      if (got?.wait === 0) return admission(got.start as number);
       if (got?.hold) announce(got.hold.until, now(), got.hold.reason);
       // Lock busy: try again in a moment. Else sleep until the window opens (re-checked: others may take it).
       const ms = got === undefined ? 2 + Math.random() * 3 : Math.min(got.wait, 1000);
@@ -237,19 +271,22 @@ export function createSharedPacer(opts: SharedPacerOptions): SharedPacer {
   }
 
   return {
-    acquire(signal?: AbortSignal, _opts?: AcquireOptions): Promise<void> {
+    acquire(signal?: AbortSignal, _opts?: AcquireOptions): Promise<Admission> {
       if (signal?.aborted) return Promise.reject(signal.reason);
       const mine = turn.then(() => acquireNow(signal));
-      turn = mine.catch(() => {});
+      turn = mine.then(
+        () => {},
+        () => {},
+      );
       if (!signal) return mine;
       // An aborted caller does not wait for its turn.
-      return new Promise<void>((resolve, reject) => {
+      return new Promise<Admission>((resolve, reject) => {
         const onAbort = () => reject(signal.reason);
         signal.addEventListener('abort', onAbort, { once: true });
         mine.then(
-          () => {
+          (admitted) => {
             signal.removeEventListener('abort', onAbort);
-            resolve();
+            resolve(admitted);
           },
           (err: unknown) => {
             signal.removeEventListener('abort', onAbort);
@@ -259,6 +296,11 @@ export function createSharedPacer(opts: SharedPacerOptions): SharedPacer {
       });
     },
     backoff(ms: number, reason: WaitReason = 'rate-limited'): void {
+      // Once a second at most: see the in-process pacer's backoff.
+      if (reason === 'rate-limited' && now() - widenedAt >= 1000) {
+        windowMs = 1000 + widenedMargin(windowMs - 1000, initialMargin);
+        widenedAt = now();
+      }
       if (!(ms > 0)) return;
       const until = now() + Math.min(ms, MAX_HOLD_MS);
       lastHold = Math.max(lastHold, until);
@@ -316,22 +358,22 @@ function watchStalls(thresholdMs: number, onStall: (ms: number, since: number) =
  * (profiles sharing a key share it too); only a digest of it is written, never the key.
  */
 export function budgetFile(stateDirectory: string, baseUrl: string, apiKey: string): string {
-  const digest = createHash('sha256').update(`${baseUrl.replace(/\/+$/, '')}\u0000${apiKey}`).digest('hex');
+  const digest = createSha256().update(`${baseUrl.replace(/\/+$/, '')}\u0000${apiKey}`).digest('hex');
   return path.join(stateDirectory, 'budget', `${digest.slice(0, 24)}.json`);
 }
 
 /**
- * The shared budget, falling back to this process's own pace for reads when its file cannot be used: `trk quota`
+ * The shared budget, falling back to this process's own pace for reads when its file (or Redis) cannot be used: `trk quota`
  * or `trk list` on a full disk or with a read-only state folder still work, after one warning line. Writes fail
  * with the BudgetFileError instead: they are what runs unattended and in parallel (cron, bulk runs), where pacing
  * each process alone would send the service more than its rate, and a state folder that cannot be written is
  * better fixed before anything is changed. `shared` is the error itself when the budget could not even be set up.
  */
-export function withLocalFallback(shared: Pacer | BudgetFileError, local: Pacer, warn: (line: string) => void): Pacer {
-  const budget = shared instanceof BudgetFileError ? undefined : shared;
-  let broken = shared instanceof BudgetFileError ? shared : undefined;
+export function withLocalFallback(shared: Pacer | BudgetError, local: Pacer, warn: (line: string) => void): Pacer {
+  const budget = shared instanceof BudgetError ? undefined : shared;
+  let broken = shared instanceof BudgetError ? shared : undefined;
   let warned = false;
-  const fallBack = (signal: AbortSignal | undefined, opts: AcquireOptions | undefined, err: BudgetFileError) => {
+  const fallBack = (signal: AbortSignal | undefined, opts: AcquireOptions | undefined, err: BudgetError) => {
     if (!opts?.readOnly) return Promise.reject(err);
     if (!warned) {
       warned = true;
@@ -341,11 +383,11 @@ export function withLocalFallback(shared: Pacer | BudgetFileError, local: Pacer,
   };
   return {
     async acquire(signal, opts) {
-      if (broken || !budget) return fallBack(signal, opts, broken as BudgetFileError);
+      if (broken || !budget) return fallBack(signal, opts, broken as BudgetError);
       try {
-        await budget.acquire(signal, opts);
+        return await budget.acquire(signal, opts);
       } catch (err) {
-        if (!(err instanceof BudgetFileError)) throw err;
+        if (!(err instanceof BudgetError)) throw err;
         broken = err;
         return fallBack(signal, opts, err);
       }

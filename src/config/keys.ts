@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 import { API_VERSIONS, type ApiVersion } from '../api/spec.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/format.js';
 
-export const CONFIG_KEYS = ['base-url', 'api-version', 'api-key', 'res-url', 'output'] as const;
+export const CONFIG_KEYS = ['base-url', 'api-version', 'api-key', 'res-url', 'output', 'budget-url'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
 /** What a profile holds; every field optional (defaults apply). */
@@ -16,6 +16,8 @@ export interface Profile {
   resUrl?: string;
   /** The output format of this profile's commands when no flag names one (TRK_OUTPUT wins). */
   output?: OutputFormat;
+  /** Redis holding the rate budget shared by every host on the key (src/api/redis-pacer.ts). */
+  budgetUrl?: string;
 }
 
 /** Config key → Profile field. */
@@ -25,6 +27,7 @@ export const CONFIG_KEY_FIELD: Readonly<Record<ConfigKey, keyof Profile>> = {
   'api-key': 'apiKey',
   'res-url': 'resUrl',
   output: 'output',
+  'budget-url': 'budgetUrl',
 };
 
 export const CONFIG_KEY_HELP: Readonly<Record<ConfigKey, string>> = {
@@ -33,6 +36,7 @@ export const CONFIG_KEY_HELP: Readonly<Record<ConfigKey, string>> = {
   'api-key': 'the account\'s API key (shown masked; prefer "trk auth login")',
   'res-url': 'address of the reference lists (carriers, countries)',
   output: `default output format: ${OUTPUT_FORMATS.join(', ')} (flags and TRK_OUTPUT win)`,
+  'budget-url': 'Redis keeping the rate budget of the key for several hosts, e.g. redis://host:6379/0',
 };
 
 export function isConfigKey(name: string): name is ConfigKey {
@@ -58,6 +62,8 @@ export function validateConfigValue(key: ConfigKey, value: string, source = key)
       return parseApiKey(value, source);
     case 'output':
       return parseOutputFormat(value, source);
+    case 'budget-url':
+      return parseBudgetUrl(value, source);
   }
 }
 
@@ -65,6 +71,23 @@ export function parseOutputFormat(value: string, source: string): OutputFormat {
   const v = value.trim().toLowerCase();
   if ((OUTPUT_FORMATS as readonly string[]).includes(v)) return v as OutputFormat;
   throw new UsageError(`unknown output format "${value.trim()}" (${source})`, `use one of ${OUTPUT_FORMATS.join(', ')}`);
+}
+
+/** A redis:// or rediss:// (TLS) address, with an optional user, password and database number. */
+export function parseBudgetUrl(value: string, source: string): string {
+  const text = value.trim();
+  const example = 'give an address such as redis://host:6379/0 (rediss:// for TLS)';
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    // Not quoted: the address may carry a password.
+    throw new UsageError(`${source} is not a URL`, example);
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new UsageError(`${source} must be a redis:// or rediss:// address, not ${url.protocol}`, example);
+  if (url.hostname === '') throw new UsageError(`${source} names no host`, example);
+  if (!/^(\/\d*)?$/.test(url.pathname)) throw new UsageError(`${source} must end with a database number (/0), not ${url.pathname}`, example);
+  return text;
 }
 
 export function parseApiVersion(value: string, source: string): ApiVersion {

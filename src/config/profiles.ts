@@ -1,13 +1,14 @@
 // Named profiles in one file on conf: `<configDir>/config.json`, mode 0600 in a 0700 folder, since it can
 // hold API keys. In the file, settings use the names `trk config` shows (base-url, api-key, ...):
 //   { "current": "work", "profiles": { "work": { "base-url": "...", "api-key": "..." } } }
-// This module loads conf; import it lazily (only commands that read or write the store need it).
+// This module loads conf; import it lazily, for writes: reading goes through profile-file.ts, without conf.
 
 import path from 'node:path';
 import Conf from 'conf';
 import { TrkError, UsageError } from '../errors.js';
 import { CONFIG_KEYS, CONFIG_KEY_FIELD, type ConfigKey, type Profile } from './keys.js';
 import { configDir, ensurePrivateDir } from './paths.js';
+import { fileReason, profileFileError, profileFromStored } from './profile-file.js';
 
 export type { Profile } from './keys.js';
 
@@ -40,33 +41,6 @@ export function checkProfileName(name: string): string {
   throw new UsageError(`invalid profile name "${name}"`, 'use letters, digits, ".", "_" or "-" (at most 64, starting with a letter or digit)');
 }
 
-/** `permission denied (EACCES)`: the system's reason, never the message of a parser (it quotes the file). */
-function fileReason(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException | null)?.code;
-  const words: Record<string, string> = {
-    EACCES: 'permission denied',
-    EPERM: 'operation not permitted',
-    EROFS: 'read-only file system',
-    ENOSPC: 'no space left on device',
-    EISDIR: 'it is a directory',
-  };
-  return typeof code === 'string' ? (words[code] ? `${words[code]} (${code})` : code) : 'unknown error';
-}
-
-/**
- * The store could not be opened. The file holds API keys, so nothing of its content is ever shown: a JSON parser's
- * message quotes the text around the fault, which can be the key itself.
- */
-function openError(file: string, err: unknown): TrkError {
-  if (err instanceof SyntaxError) {
-    return new UsageError(
-      `the config file ${file} is not valid JSON`,
-      'correct it in an editor, or move it away and run "trk auth login" to write a new one',
-    );
-  }
-  return new UsageError(`cannot read the config file ${file}: ${fileReason(err)}`, 'make it readable and writable by you alone (mode 0600)');
-}
-
 export function openProfileStore(env: NodeJS.ProcessEnv): ProfileStore {
   const dir = ensurePrivateDir(configDir(env));
   const file = path.join(dir, 'config.json');
@@ -80,7 +54,7 @@ export function openProfileStore(env: NodeJS.ProcessEnv): ProfileStore {
       accessPropertiesByDotNotation: false,
     });
   } catch (err) {
-    throw openError(file, err);
+    throw profileFileError(file, err);
   }
   /** conf writes the whole file on every change; a full disk or a read-only folder is reported with the path. */
   const save = (change: () => void): void => {
@@ -102,15 +76,7 @@ export function openProfileStore(env: NodeJS.ProcessEnv): ProfileStore {
   return {
     path: conf.path,
     get(name) {
-      const stored = profiles()[name];
-      if (!stored || typeof stored !== 'object') return undefined;
-      const out: Profile = {};
-      for (const key of CONFIG_KEYS) {
-        const value = stored[key];
-        // Typed values (api-version, output) are checked where they are used, naming the profile.
-        if (typeof value === 'string') (out as Record<keyof Profile, string>)[CONFIG_KEY_FIELD[key]] = value;
-      }
-      return out;
+      return profileFromStored(profiles()[name]);
     },
     set(name, patch) {
       checkProfileName(name);

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { CredentialsError } from '../errors.js';
 import { DEFAULT_API_VERSION, type ApiVersion } from '../api/spec.js';
 import type { OutputFormat } from '../output/format.js';
-import { parseApiKey, parseApiVersion, parseOutputFormat, parseServiceUrl, type Profile } from './keys.js';
+import { parseApiKey, parseApiVersion, parseBudgetUrl, parseOutputFormat, parseServiceUrl, type Profile } from './keys.js';
 
 export { CONFIG_KEYS, CONFIG_KEY_FIELD, CONFIG_KEY_HELP, checkConfigKey, isConfigKey, maskKey, validateConfigValue } from './keys.js';
 export type { ConfigKey, Profile } from './keys.js';
@@ -21,13 +21,18 @@ export interface Settings {
   /** Undefined when none is configured anywhere. Never printed. */
   apiKey: string | undefined;
   resUrl: string;
+  /**
+   * Redis holding the rate budget shared by every host on the key (TRK_BUDGET_URL, or budget-url of the
+   * profile); undefined: the budget file of this machine. May carry a password: never printed whole.
+   */
+  budgetUrl: string | undefined;
   /** Run against the embedded emulator (`--sandbox` or a profile named `sandbox`). */
   sandbox: boolean;
   /** The output format when none is asked for: --output, TRK_OUTPUT, the profile's; undefined = automatic. */
   output: OutputFormat | undefined;
   /** Names of the profiles saved in the config file, sorted (src/config/profile-rules.ts judges names by them). */
   savedProfiles: readonly string[];
-  sources: Record<'profile' | 'baseUrl' | 'apiVersion' | 'apiKey' | 'resUrl' | 'output', SettingSource>;
+  sources: Record<'profile' | 'baseUrl' | 'apiVersion' | 'apiKey' | 'resUrl' | 'output' | 'budgetUrl', SettingSource>;
 }
 
 export const DEFAULT_BASE_URL = 'https://api.17track.net';
@@ -106,6 +111,11 @@ export function resolveSettings(input: ResolveInput): Settings {
     ['profile', nonEmpty(stored.output), `output of ${inProfile}`],
   ]);
   const output = outputRaw ? parseOutputFormat(outputRaw.value, outputRaw.label) : fallback(sources, 'output', undefined);
+  const budgetRaw = pickRaw(sources, 'budgetUrl', [
+    ['env', nonEmpty(env.TRK_BUDGET_URL), 'TRK_BUDGET_URL'],
+    ['profile', nonEmpty(stored.budgetUrl), `budget-url of ${inProfile}`],
+  ]);
+  const budgetUrl = budgetRaw ? parseBudgetUrl(budgetRaw.value, budgetRaw.label) : fallback(sources, 'budgetUrl', undefined);
 
   const keyFile = nonEmpty(env.TRK_API_KEY_FILE);
   const keyVar = nonEmpty(env.TRK_API_KEY);
@@ -133,6 +143,7 @@ export function resolveSettings(input: ResolveInput): Settings {
     apiVersion,
     apiKey,
     resUrl,
+    budgetUrl,
     sandbox: flags.sandbox === true || profile === SANDBOX_PROFILE,
     output,
     savedProfiles: store?.list() ?? [],

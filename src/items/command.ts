@@ -4,13 +4,17 @@
 // --rejects FILE), and the service's items go to stdout only when a format is asked for (--json, --csv, -o):
 // a table of a hundred thousand "accepted" rows helps nobody and costs memory. Numbers given as arguments get
 // their results printed as well, as do reads (info, list), whose results are the point of the command.
+// The items are written as their chunks settle, never gathered: `info -f` of any number of numbers with --json
+// takes flat memory (src/output/render.ts createItemResultsWriter). A run that fails part-way leaves output that
+// cannot pass for a complete one (ItemResultsWriter.abort), as a list that fails part-way does.
 
-import type { ItemResults, TrackListFilter } from '../api/types.js';
+import type { TrackListFilter } from '../api/types.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import type { CarrierResolver } from './check.js';
 import { isReadOnly, type ItemOperation, type RowValues } from './fields.js';
-import { runItems, type ItemFlags, type ItemPlan } from './run.js';
+import type { ItemResultsWriter } from '../output/render.js';
+import { runItems, type ItemFlags, type ItemPlan, type ItemReport } from './run.js';
 
 export type { ItemFlags, ItemPlan } from './run.js';
 
@@ -23,25 +27,34 @@ export interface ItemCommandSpec {
   alsoAlready?: readonly number[] | undefined;
   /** Carrier names in the input → codes. */
   resolveCarrier?: CarrierResolver | undefined;
-  /** Print the merged results in the command's usual shape. */
-  print(results: ItemResults): Promise<void>;
+  /** Opens the writer of the command's items, in its usual shape; called only when they are printed. */
+  print(): Promise<ItemResultsWriter>;
   /** Asked once the input is checked, before anything is sent (delete asks for confirmation). */
   confirm?: ((plan: ItemPlan) => Promise<void>) | undefined;
 }
 
 export async function runItemCommand(ctx: Context, spec: ItemCommandSpec): Promise<number> {
   const printing = isReadOnly(spec.operation) || ctx.global.output !== undefined || spec.flags.numbers.length > 0;
-  const report = await runItems(ctx, {
-    operation: spec.operation,
-    flags: spec.flags,
-    defaults: spec.defaults,
-    alsoAlready: spec.alsoAlready,
-    collect: printing,
-    resolveCarrier: spec.resolveCarrier,
-    confirm: spec.confirm,
-  });
-  if (spec.flags.dryRun || !report.summary) return report.exitCode;
-  if (printing) await spec.print(report.results);
+  const writer = printing ? await spec.print() : undefined;
+  let report: ItemReport;
+  try {
+    report = await runItems(ctx, {
+      operation: spec.operation,
+      flags: spec.flags,
+      defaults: spec.defaults,
+      alsoAlready: spec.alsoAlready,
+      collect: false,
+      onItems: writer && ((results) => writer.write(results)),
+      resolveCarrier: spec.resolveCarrier,
+      confirm: spec.confirm,
+    });
+  } catch (err) {
+    await writer?.abort();
+    throw err;
+  }
+  // A dry run, or nothing to send: nothing was written, and nothing is (not even an empty document).
+  if (spec.flags.dryRun || !report.summary) await writer?.abort();
+  else await writer?.end();
   return report.exitCode;
 }
 

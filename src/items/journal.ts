@@ -22,7 +22,6 @@
 // One run at a time per journal: a lock file holding the owner's pid refuses a second process (a cron job
 // overlapping the previous one) and is taken over when that pid is gone.
 
-import { createHash } from 'node:crypto';
 import {
   closeSync,
   constants,
@@ -44,6 +43,7 @@ import { TrkError } from '../errors.js';
 import type { ItemOperation } from './fields.js';
 import { isAlive, pruneFiles } from './leftovers.js';
 import type { SourceKind } from './source.js';
+import { createSha256 } from '../sha256.js';
 
 export const JOURNAL_FORMAT = 2;
 const PRUNE_AFTER_MS = 30 * 24 * 3600 * 1000;
@@ -78,7 +78,7 @@ export interface RunIdentity {
 
 /** The key of a run: every part of its identity. */
 export function runKey(id: RunIdentity): string {
-  return createHash('sha256').update(JSON.stringify([id.op, id.account, id.input.name, id.input.digest, id.options])).digest('hex').slice(0, 32);
+  return createSha256().update(JSON.stringify([id.op, id.account, id.input.name, id.input.digest, id.options])).digest('hex').slice(0, 32);
 }
 
 export interface JournalOpenOptions {

@@ -28,12 +28,12 @@ import { duration, fmt, plural } from '../text.js';
 import type { CarrierResolver } from './check.js';
 import { checkDefaults } from './check.js';
 import { isCharging, isReadOnly, parseColumnMapping, type ColumnMapping, type ItemOperation, type RowValues } from './fields.js';
-import { Journal, runKey, type RunIdentity } from './journal.js';
+import type { Journal, RunIdentity } from './journal.js';
 import { createProgress, progressMode, type Progress, type ProgressMode } from './progress.js';
 import { listSome } from './read.js';
 import { exitCodeOf, ResultSink, summaryLines, type RunSummary } from './results.js';
 import { runChunks } from './runner.js';
-import { findFinished, findInterrupted, recordFinished, runFolders, type FinishedRun } from './runs.js';
+import type { FinishedRun } from './runs.js';
 import { chunkSize, inputChunks, scanInput, type ScanOptions, type ScanResult } from './scan.js';
 import { openSource, type ItemSource, type SourceFlags } from './source.js';
 
@@ -179,7 +179,10 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
     reportProblems(ctx, source, scan, flags);
     if (ctx.signal.aborted) throw new InterruptedError('interrupted while reading the input; nothing was sent', stopExitCode(ctx.signal));
 
-    const folders = runFolders(state);
+    // Journals and the record of finished runs are for files and pipes: arguments are neither resumed nor
+    // remembered, and `trk stop N` does not load them.
+    const [runs, journals] = journaled ? await Promise.all([import('./runs.js'), import('./journal.js')]) : [];
+    const folders = runs?.runFolders(state);
     const identity: RunIdentity = {
       op,
       command: commandName(op),
@@ -187,8 +190,8 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
       input: { kind: source.kind, display: source.display, name: source.name, digest: scan.digest },
       options: runOptions(opts, mapping),
     };
-    const finished = journaled ? findFinished(folders, identity) : undefined;
-    const interrupted = journaled ? findInterrupted(folders, identity) : {};
+    const finished = runs && folders ? runs.findFinished(folders, identity) : undefined;
+    const interrupted = runs && folders ? runs.findInterrupted(folders, identity) : {};
     if (interrupted.other && !flags.restart && !interrupted.same) {
       throw new UsageError(
         `an interrupted run of ${interrupted.other.identity?.command} ${source.display} (${when(interrupted.other.modified)}, ` +
@@ -224,7 +227,7 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
     const runtime = await itemRuntime(ctx, opts);
     let journal: Journal | undefined;
     try {
-      journal = journaled ? Journal.open({ dir: folders.journals, identity, restart: flags.restart }) : undefined;
+      journal = journals && folders ? journals.Journal.open({ dir: folders.journals, identity, restart: flags.restart }) : undefined;
       // --restart after other options or an edited file: the old run's journal goes too.
       if (flags.restart && interrupted.other) rmSync(interrupted.other.file, { force: true });
       if (journal?.damagedAt !== undefined) {
@@ -304,9 +307,9 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
         if (result.error !== undefined) throw result.error;
         throw new InterruptedError(`interrupted: ${fmt(summary.unsettled)} of ${fmt(summary.total)} not done`, stopExitCode(ctx.signal));
       }
-      if (journal) {
-        recordFinished(folders, {
-          key: runKey(identity),
+      if (journal && runs && journals && folders) {
+        runs.recordFinished(folders, {
+          key: journals.runKey(identity),
           identity,
           finished: new Date().toISOString(),
           counts: { total: summary.total, accepted: summary.accepted, already: summary.already, rejected: summary.rejected, invalid: summary.invalid },

@@ -117,6 +117,8 @@ interface Pending {
   limitedSince: number;
   /** Why its last send failed: what a give-up reports, rather than a failed lookup of it. */
   sendError?: ServiceError;
+  /** gettracklist: the chunk's pages (page_total, from its first page), each page's records as they come. */
+  pages?: { total: number; got: Map<number, Record<string, unknown>[]> };
 }
 
 type Work =
@@ -539,12 +541,17 @@ class Runner {
     const p = work.p;
     const wanted = new Set(p.open.map((r) => r.key));
     // One number is a substring match for the service: keep the exact ones only.
-    for (const record of envelope.data?.accepted ?? []) if (wanted.has(keyOf(record.number))) p.accepted.push(record);
-    const pages = Number(envelope.page?.page_total ?? 1);
-    if (work.page < pages) {
-      this.#ready.unshift({ kind: 'page', p, page: work.page + 1 });
-      return;
+    const records = (envelope.data?.accepted ?? []).filter((record) => wanted.has(keyOf(record.number)));
+    if (!p.pages) {
+      // The chunk's other pages all at once, as one list's are (src/api/pages.ts): the pacer starts them at its
+      // pace, several in flight, and they are put back in order below.
+      p.pages = { total: Math.max(1, Number(envelope.page?.page_total ?? 1)), got: new Map() };
+      for (let page = p.pages.total; page > work.page; page--) this.#ready.unshift({ kind: 'page', p, page });
     }
+    p.pages.got.set(work.page, records);
+    if (p.pages.got.size < p.pages.total) return;
+    for (let page = 1; page <= p.pages.total; page++) p.accepted.push(...(p.pages.got.get(page) ?? []));
+    p.pages = undefined;
     const found = new Set(p.accepted.map((r) => keyOf(r.number)));
     this.#settle(p, p.open.filter((r) => !found.has(r.key)).length);
   }

@@ -4,7 +4,6 @@
 // the runner asks for them. With --skip-invalid, rows that fail a check are set aside in both passes alike, so
 // chunk numbers stay the same.
 
-import { createHash } from 'node:crypto';
 import { itemsPerRequest, unitCost } from '../api/ops.js';
 import type { ApiVersion } from '../api/spec.js';
 import { TrkError, UsageError } from '../errors.js';
@@ -22,6 +21,7 @@ import {
   withDefaults,
   type CarrierResolver,
 } from './check.js';
+import { createSha256 } from '../sha256.js';
 
 export interface ScanOptions {
   operation: ItemOperation;
@@ -50,7 +50,7 @@ export interface ScanResult {
   /** Quota units per chunk. */
   chunkUnits: number[];
   problems: ProblemList;
-  /** sha256 of the input's bytes (of the arguments, joined by newlines). */
+  /** sha256 of the input's bytes; empty for arguments. */
   digest: string;
 }
 
@@ -63,9 +63,9 @@ export function chunkSize(op: ItemOperation, version: ApiVersion): number {
 
 /** The checking pass. */
 export async function scanInput(source: ItemSource, opts: ScanOptions): Promise<ScanResult> {
-  const hash = createHash('sha256');
-  if (source.args) hash.update(source.args.join('\n'));
-  const opened = await openRows(source, { operation: opts.operation, version: opts.version, mapping: opts.mapping }, (b) => hash.update(b));
+  // Arguments are not remembered as runs (src/items/runs.ts): nothing to hash, and no crypto to load for `trk info N`.
+  const hash = source.kind === 'arguments' ? undefined : createSha256();
+  const opened = await openRows(source, { operation: opts.operation, version: opts.version, mapping: opts.mapping }, hash && ((b) => hash.update(b)));
   const problems = new ProblemList(opts.showProblems ?? 20);
   const chunker = new Chunker(chunkSize(opts.operation, opts.version));
   const result: ScanResult = { layout: opened.layout, items: 0, units: 0, chunkItems: [], chunkUnits: [], problems, digest: '' };
@@ -83,7 +83,7 @@ export async function scanInput(source: ItemSource, opts: ScanOptions): Promise<
     if (problems.count === 0 || opts.skipInvalid) count(chunker.push(row));
   }
   count(chunker.flush());
-  result.digest = hash.digest('hex');
+  result.digest = hash?.digest('hex') ?? '';
   return result;
 }
 

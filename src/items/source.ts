@@ -3,7 +3,6 @@
 // engine reads its input twice (a checking pass, then the sending pass). A file is opened again for each pass;
 // standard input is first copied to a private spool file; arguments are kept as they are.
 
-import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, createWriteStream, openSync, realpathSync, rmSync, statSync, type Stats } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,6 +12,7 @@ import { ensurePrivateDir } from '../config/paths.js';
 import { TrkError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
 import { isAlive, pruneFiles } from './leftovers.js';
+import { createSha256 } from '../sha256.js';
 
 export type SourceKind = 'arguments' | 'stdin' | 'file';
 
@@ -222,5 +222,5 @@ export function fsReason(err: unknown): string {
 
 /** sha256 of text, for keys of runs. */
 export function digestOf(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return createSha256().update(text).digest('hex');
 }

@@ -13,6 +13,7 @@ import { fmt } from '../text.js';
 import { csvCell } from './csv-cell.js';
 import type { OutputFormat } from './format.js';
 import { sanitizeTerminalText, tsvField } from './sanitize.js';
+import { Spill } from './spill.js';
 import { fitted, GAP, padding, tableLayout, type Layout } from './table.js';
 import { tableTime, type TimeStyle } from './times.js';
 
@@ -423,42 +424,142 @@ export const RESULT_COLUMNS: readonly Column<ItemRow<object>>[] = [
 ];
 
 /**
- * Results of an item command (merged over chunks). json: `{"accepted":[...],"rejected":[...]}` with the
+ * Results of an item command, written as its chunks settle. json: `{"accepted":[...],"rejected":[...]}` with the
  * service's items; ndjson: one line per item with `"result":"accepted"|"rejected"`; csv/table/tsv: one row per
- * item with a result column, rejected rows carrying error code and message.
+ * item with a result column, rejected rows carrying error code and message. Accepted items come first, as they
+ * arrive (only a terminal table holds them, for its widths); rejected ones are held back until the end, on disk
+ * beyond a megabyte (spill.ts), so that the output of any number of items takes flat memory. With --columns every
+ * format prints those columns (JSON and NDJSON by key); `-o ids` prints the accepted items' ids only.
  *
  * The columns are applied to accepted and rejected items alike, so they must read fields defensively (a rejected
  * item has `number`, maybe `carrier` and `tag`, and `error`). Columns keyed `result`, `error_code` and
- * `error_message` are added at the end when the set does not place them itself.
+ * `error_message` are added at the end when the set does not place them itself. `view` turns the service's items
+ * into what the columns read (not for JSON and NDJSON, which print the items as sent).
  */
+export interface ItemResultsWriter<A = unknown> {
+  write(results: ItemResults<A>): void;
+  /** Finish: the held-back rejected items, then the closing of the document. */
+  end(): Promise<void>;
+  /**
+   * Finish after a failure: as RowWriter.abort (a JSON document left open, a CSV record left in an open quote,
+   * lines kept as written); the held-back items are dropped, except that a terminal table shows every row.
+   */
+  abort(): Promise<void>;
+}
+
+export interface ItemView<A, V> {
+  accepted(item: A): V;
+  rejected(item: A & { error: ItemError }): V;
+}
+
+export function createItemResultsWriter<A, V = A>(
+  io: IO,
+  columns: readonly Column<V>[],
+  format: Output,
+  view?: ItemView<A, V>,
+): ItemResultsWriter<A> {
+  const fmt = resolveFormat(io, format);
+  // With --columns, JSON and NDJSON print the rows by column like any other format.
+  const named = specOf(format).columns !== undefined;
+  const held = new Spill();
+  if (fmt === 'json' && !named) return jsonItemsWriter(io, held);
+  if (fmt === 'ndjson' && !named) {
+    const line = (item: unknown, result: 'accepted' | 'rejected') => `${JSON.stringify(withResult(item as object, result))}\n`;
+    return {
+      write(results) {
+        const text = results.accepted.map((a) => line(a, 'accepted')).join('');
+        if (text !== '') io.out(text);
+        for (const r of results.rejected) held.push(r);
+      },
+      async end() {
+        for await (const r of held.drain()) io.out(line(r, 'rejected'));
+      },
+      async abort() {
+        held.discard();
+      },
+    };
+  }
+  const have = new Set(columns.map((c) => c.key));
+  const all = [
+    ...(columns as readonly Column<ItemRow<V>>[]),
+    ...(RESULT_COLUMNS as readonly Column<ItemRow<V>>[]).filter((c) => !have.has(c.key)),
+  ];
+  // A terminal table is laid out from all its rows, so it gathers them; every other format writes rows as they come.
+  const gathered: ItemRow<V>[] | undefined = fmt === 'table' ? [] : undefined;
+  const rows = gathered ? undefined : createRowWriter(io, all, format);
+  const put = (batch: ItemRow<V>[]) => {
+    if (gathered) gathered.push(...batch);
+    else rows!.write(batch);
+  };
+  const rejectedRow = (item: unknown) => {
+    const r = item as A & { error: ItemError };
+    return withResult(view ? view.rejected(r) : (r as unknown as V), 'rejected');
+  };
+  const flushHeld = async () => {
+    for await (const r of held.drain()) put([rejectedRow(r)]);
+  };
+  const finish = async () => {
+    if (gathered) await printRows(io, gathered, all, format);
+    else await rows!.end();
+  };
+  return {
+    write(results) {
+      if (results.accepted.length > 0) put(results.accepted.map((a) => withResult(view ? view.accepted(a) : (a as unknown as V), 'accepted')));
+      // Ids name what the command did something to: rejected numbers are not among them.
+      if (fmt !== 'ids') for (const r of results.rejected) held.push(r);
+    },
+    async end() {
+      await flushHeld();
+      await finish();
+    },
+    async abort() {
+      // People read tables: every row that came is shown, and the error follows on stderr.
+      if (gathered) {
+        await flushHeld();
+        await finish();
+        return;
+      }
+      held.discard();
+      await rows!.abort();
+    },
+  };
+}
+
+/** `{"accepted": [...], "rejected": [...]}` as JSON.stringify(results, null, 2) writes it, accepted items as they come. */
+function jsonItemsWriter(io: IO, held: Spill): ItemResultsWriter<unknown> {
+  let accepted = 0;
+  const element = (item: unknown) => `    ${(JSON.stringify(item, null, 2) ?? 'null').replace(/\n/g, '\n    ')}`;
+  return {
+    write(results) {
+      let text = '';
+      for (const a of results.accepted) text += `${accepted++ === 0 ? '{\n  "accepted": [\n' : ',\n'}${element(a)}`;
+      if (text !== '') io.out(text);
+      for (const r of results.rejected) held.push(r);
+    },
+    async end() {
+      io.out(accepted === 0 ? '{\n  "accepted": [],\n  "rejected": ' : '\n  ],\n  "rejected": ');
+      let rejected = 0;
+      for await (const r of held.drain()) io.out(`${rejected++ === 0 ? '[\n' : ',\n'}${element(r)}`);
+      io.out(rejected === 0 ? '[]\n}\n' : '\n  ]\n}\n');
+    },
+    async abort() {
+      held.discard();
+      // The document stays open: `{ "accepted": [ ... }` followed by a line break is not JSON.
+      if (accepted > 0) io.out('\n');
+    },
+  };
+}
+
+/** Results of an item command in one go (see createItemResultsWriter). */
 export async function printItemResults<A>(
   io: IO,
   results: ItemResults<A>,
   columns: readonly Column<A>[],
   format: Output,
 ): Promise<void> {
-  const fmt = resolveFormat(io, format);
-  // With --columns, JSON and NDJSON print the rows by column like any other format.
-  const named = specOf(format).columns !== undefined;
-  if (fmt === 'json' && !named) {
-    io.out(`${JSON.stringify({ accepted: results.accepted, rejected: results.rejected }, null, 2)}\n`);
-    return;
-  }
-  const rows: ItemRow<A>[] = [
-    ...results.accepted.map((a) => withResult(a, 'accepted')),
-    // Ids name what the command did something to: rejected numbers are not among them.
-    ...(fmt === 'ids' ? [] : results.rejected.map((r) => withResult(r as unknown as A & { error: ItemError }, 'rejected'))),
-  ];
-  if (fmt === 'ndjson' && !named) {
-    io.out(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
-    return;
-  }
-  const have = new Set(columns.map((c) => c.key));
-  const all = [
-    ...(columns as readonly Column<ItemRow<A>>[]),
-    ...(RESULT_COLUMNS as readonly Column<ItemRow<A>>[]).filter((c) => !have.has(c.key)),
-  ];
-  await printRows(io, rows, all, format);
+  const writer = createItemResultsWriter<A>(io, columns, format);
+  writer.write(results);
+  await writer.end();
 }
 
 // `result` first for readability, and always ours even if the service one day sends a field of that name.

@@ -133,3 +133,40 @@ describe('pacer', () => {
     expect(processPacer()).toBe(processPacer());
   });
 });
+
+describe('pacer: starts counted from when requests leave, margin widened after a 429', () => {
+  it('a request written later than it was admitted counts from when it was written', async () => {
+    const clock = fakeClock();
+    const pacer = createPacer({ perSecond: 3, marginMs: 100, now: clock.now, sleep: clock.sleep });
+    const [first] = await Promise.all([pacer.acquire(), pacer.acquire(), pacer.acquire()]);
+    // The first request waited for its connection: it left at 400, not at 0.
+    clock.t = 400;
+    first?.sent();
+    // Starts at 0, 0 and 400: the fourth and fifth may go a window plus the margin after the two that left at 0,
+    // the sixth only after the one that left at 400 (it would have gone at 1100 had that one counted from 0).
+    await pacer.acquire();
+    await pacer.acquire();
+    expect(clock.t).toBe(1100);
+    await pacer.acquire();
+    expect(clock.t).toBe(1500);
+  });
+
+  it('after a 429 the margin is wider for the rest of the run (once a second however often it is told)', async () => {
+    const clock = fakeClock();
+    const pacer = createPacer({ perSecond: 1, marginMs: 100, now: clock.now, sleep: clock.sleep });
+    await pacer.acquire();
+    await pacer.acquire();
+    expect(clock.t).toBe(1100);
+    pacer.backoff(0, 'rate-limited');
+    pacer.backoff(0, 'rate-limited');
+    await pacer.acquire();
+    expect(clock.t).toBe(1100 + 1150);
+    // A failing service is no reason to widen it.
+    clock.t += 2000;
+    pacer.backoff(0, 'unavailable');
+    const at = clock.t;
+    await pacer.acquire();
+    await pacer.acquire();
+    expect(clock.t - at).toBe(1150);
+  });
+});

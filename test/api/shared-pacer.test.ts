@@ -147,3 +147,43 @@ describe('createSharedPacer', () => {
     await expect(unset.acquire()).rejects.toThrow(/read-only file system \(EROFS\)/);
   });
 });
+
+describe('createSharedPacer: starts counted from when requests leave', () => {
+  const starts = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { starts: number[] }).starts;
+  /** An admission of the budget file's pacer, which always gives one. */
+  const admitted = async (p: ReturnType<typeof createSharedPacer>) => {
+    const admission = await p.acquire();
+    if (!admission) throw new Error('the budget file gave no admission');
+    return admission;
+  };
+
+  it('sent() moves the admitted start to when the request was written; after a 429 the window is wider', async () => {
+    const file = path.join(tempDir(), 'budget.json');
+    let t = 1_000_000;
+    const p = createSharedPacer({ file, perSecond: 1, marginMs: 30, stallMs: 0, now: () => t });
+    const first = await admitted(p);
+    t += 40;
+    first.sent();
+    expect(starts(file)).toEqual([1_000_040]);
+    // One start a window, counted from when the first was written.
+    t = 1_000_040 + 1030;
+    await p.acquire();
+    // After a 429 a window and the old margin is no longer enough.
+    p.backoff(0, 'rate-limited');
+    t += 1030;
+    const waited = await Promise.race([p.acquire().then(() => 'admitted'), new Promise((r) => setTimeout(() => r('held'), 30))]);
+    expect(waited).toBe('held');
+  });
+
+  it('finds its start when the stall watch (or another process at the same millisecond) moved it', async () => {
+    const file = path.join(tempDir(), 'budget.json');
+    let t = 2_000_000;
+    const p = createSharedPacer({ file, perSecond: 3, stallMs: 0, now: () => t });
+    const admission = await admitted(p);
+    // Moved forward by a stall, as the watch does: the exact value is gone from the file.
+    writeFileSync(file, JSON.stringify({ starts: [2_000_025], holdUntil: 0 }));
+    t += 60;
+    admission.sent();
+    expect(starts(file)).toEqual([2_000_060]);
+  });
+});

@@ -148,9 +148,12 @@ describe('runList', () => {
   });
 
   it('passes the signal: a list may be cut short', async () => {
-    const fake = createFake({ handler: pagedService(10) });
-    await runList({}, fake.ctx);
-    expect(fake.calls[0]!.opts?.signal).toBe(fake.ctx.signal);
+    const interrupt = new AbortController();
+    interrupt.abort();
+    const fake = createFake({ handler: pagedService(10), signal: interrupt.signal });
+    await expect(runList({}, fake.ctx)).rejects.toThrow(/interrupted/);
+    // The request was given a signal that follows Ctrl-C (and the list's own early end).
+    expect(fake.calls[0]!.opts?.signal?.aborted).toBe(true);
   });
 
   it('a failing later page leaves JSON and CSV that do not parse, so a script cannot take them for the whole list', async () => {

@@ -130,7 +130,7 @@ describe('runRegister', () => {
     ]);
   });
 
-  it('says what was done before a failure on stderr, raises it, and prints no data', async () => {
+  it('says what was done before a failure on stderr, raises it, and leaves the items written as JSON that does not parse', async () => {
     let n = 0;
     const fake = createFake({
       global: { output: 'json' },
@@ -141,7 +141,11 @@ describe('runRegister', () => {
     });
     const err = await runRegister({ ...base, numbers: numbers(120) }, fake.ctx).catch((e: unknown) => e);
     expect((err as Error).message).toBe('connection reset');
-    expect(fake.io.stdoutText()).toBe('');
+    // The items of the chunk that was registered were written as it settled; the document is left open.
+    const out = fake.io.stdoutText();
+    expect(out).toMatch(/^\{\n {2}"accepted": \[\n {4}\{\n {6}"number": "/);
+    expect(out.endsWith('}\n')).toBe(true);
+    expect(() => JSON.parse(out)).toThrow();
     expect(fake.io.stderrText()).toMatch(/^registered \d+, not done \d+\n$/);
   });
 

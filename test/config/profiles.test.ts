@@ -96,3 +96,29 @@ describe('profile store', () => {
     expect(err.toLine()).not.toContain('SECRET');
   });
 });
+
+describe('profiles read without conf', () => {
+  it('reads what the store wrote; a missing file is no profiles and creates nothing', async () => {
+    const { readProfiles } = await import('../../src/config/profile-file.js');
+    const { existsSync } = await import('node:fs');
+    expect(readProfiles(env).list()).toEqual([]);
+    expect(readProfiles(env).get('default')).toBeUndefined();
+    expect(existsSync(dir)).toBe(false);
+    const store = openProfileStore(env);
+    store.set('work', { baseUrl: 'https://api.example.test', apiVersion: 'v1', apiKey: 'KEY' });
+    store.setCurrent('work');
+    const read = readProfiles(env);
+    expect(read.currentName()).toBe('work');
+    expect(read.get('work')).toEqual(store.get('work'));
+    expect(read.get('toString')).toBeUndefined();
+    expect(read.list()).toEqual(['work']);
+  });
+
+  it('a broken file is named with the fix, never quoted', async () => {
+    const { readProfiles } = await import('../../src/config/profile-file.js');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'config.json'), '{"profiles":{"default":{"api-key":"SECRETKEY0123456789" "x"');
+    expect(() => readProfiles(env)).toThrow(/^the config file .*config\.json is not valid JSON$/);
+  });
+});

@@ -71,6 +71,8 @@ export function trk(args: readonly string[], opts: { env: NodeJS.ProcessEnv; inp
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    // A command that exits without reading its input (a usage error, a missing key) closes the pipe first.
+    child.stdin.on('error', () => {});
     child.stdin.end(opts.input ?? '');
   });
 }

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT, assertBuilt, baseEnv, startEmulator, trk } from './helpers.js';
 
 /** Runs bin/trk.js with a loader hook that lists every module file it loads. */
-function loadedModules(args: string[]): Promise<string[]> {
+function loadedModules(args: string[], env: NodeJS.ProcessEnv = baseEnv(), okCodes: readonly number[] = [0]): Promise<string[]> {
   assertBuilt();
   const dir = mkdtempSync(path.join(tmpdir(), 'trk-hooks-'));
   const hooks = path.join(dir, 'hooks.mjs');
@@ -27,14 +27,14 @@ function loadedModules(args: string[]): Promise<string[]> {
   );
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', pathToFileURL(register).href, path.join(ROOT, 'bin', 'trk.js'), ...args], {
-      env: baseEnv(),
+      env,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`exit ${code}: ${err}`));
+      if (!okCodes.includes(code ?? -1)) return reject(new Error(`exit ${code}: ${err}`));
       resolve(err.split('\n').filter((l) => l.startsWith('LOADED ')).map((l) => l.slice(7)));
     });
   });
@@ -45,7 +45,6 @@ const HEAVY = ['chalk', 'undici', 'conf', '@inquirer', 'cli-table3', 'csv-parse'
 describe('start-up', () => {
   it.each([
     [['--help'], []],
-    [['--version'], []],
     [['list', '--help'], ['list/declare.js']],
     [['stop', '--help'], ['items/declare.js']],
   ])('trk %s loads commander, the registry and the declarations of that command, nothing heavy', async (args, declarations) => {
@@ -56,6 +55,24 @@ describe('start-up', () => {
     // when a process this short exits, so what was loaded is checked as a subset).
     const commands = loaded.filter((u) => u.includes('/dist/commands/')).map((u) => u.replace(/.*\/dist\/commands\//, ''));
     expect(commands.filter((c) => !['define.js', 'registry.js', ...declarations].includes(c))).toEqual([]);
+  });
+
+  it('trk --version loads nothing but itself', async () => {
+    expect((await loadedModules(['--version'])).map((u) => path.basename(u))).toEqual(['trk.js']);
+  });
+
+  it('one-shot commands with --json load neither undici, conf nor chalk (node:http carries one request at a time)', async () => {
+    const emu = await startEmulator({ speed: 0 });
+    try {
+      for (const args of [['quota', '--json'], ['info', 'RR123456789CN', '--json'], ['list', '--json']]) {
+        // info of a number not registered exits 1, having sent its request all the same.
+        const loaded = await loadedModules(args, emu.env, [0, 1]);
+        expect(loaded.some((u) => u.includes('/dist/api/transport-http.js')), args.join(' ')).toBe(true);
+        for (const name of ['undici', 'conf', 'chalk']) expect(loaded.filter((u) => u.includes(`/node_modules/${name}`)), `${args.join(' ')}: ${name}`).toEqual([]);
+      }
+    } finally {
+      await emu.close();
+    }
   });
 });
 

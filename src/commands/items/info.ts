@@ -8,10 +8,10 @@ import type { Context } from '../../context.js';
 import { TrkError, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { toDetailsView, type DetailsView } from '../../output/records.js';
-import { resolveFormat } from '../../output/render.js';
+import { resolveFormat, type ItemResultsWriter } from '../../output/render.js';
 import { show } from '../../output/sanitize.js';
 import { fmt } from '../../text.js';
-import { printDetails } from '../shared/details.js';
+import { detailsWriter, printDetails } from '../shared/details.js';
 import { outputOf } from '../shared/output.js';
 import { captureIO, DEFAULT_EVERY_MS, watch } from '../shared/watch.js';
 import { inputCarrierResolver, type ItemSourceOptions } from './shared.js';
@@ -44,14 +44,25 @@ export function filterByStatus(results: ItemResults<unknown>, version: ApiVersio
   return { accepted, rejected: results.rejected };
 }
 
-/** Prints the details that pass the status filters, and says how many did when a filter is set. */
-async function printMatching(ctx: Context, results: ItemResults<unknown>, version: ApiVersion, opts: InfoOptions): Promise<void> {
-  const shown = filterByStatus(results, version, opts);
-  await printDetails(ctx, shown, version, { pages: opts.pages });
-  if (shown !== results) {
-    const wanted = [...(opts.status ?? []), ...(opts.subStatus ?? [])].join(' or ');
-    ctx.info(`${shown.accepted.length} of ${results.accepted.length} found ${results.accepted.length === 1 ? 'is' : 'are'} ${wanted}`);
-  }
+/** Writes the details that pass the status filters, and says how many did when a filter is set. */
+function matching(ctx: Context, inner: ItemResultsWriter, version: ApiVersion, opts: InfoOptions): ItemResultsWriter {
+  if (!opts.status?.length && !opts.subStatus?.length) return inner;
+  let found = 0;
+  let shown = 0;
+  return {
+    write(results) {
+      const kept = filterByStatus(results, version, opts);
+      found += results.accepted.length;
+      shown += kept.accepted.length;
+      inner.write(kept);
+    },
+    async end() {
+      await inner.end();
+      const wanted = [...(opts.status ?? []), ...(opts.subStatus ?? [])].join(' or ');
+      ctx.info(`${shown} of ${found} found ${found === 1 ? 'is' : 'are'} ${wanted}`);
+    },
+    abort: () => inner.abort(),
+  };
 }
 
 /** Flags that do not go together, refused before anything is sent. */
@@ -81,7 +92,7 @@ export async function runInfo(opts: InfoOptions, ctx: Context): Promise<number> 
     flags: opts,
     defaults: flagDefaults({ carrier: opts.carrier }),
     resolveCarrier: await inputCarrierResolver(ctx),
-    print: (results) => printMatching(ctx, results, apiVersion, opts),
+    print: async () => matching(ctx, await detailsWriter(ctx, apiVersion, { pages: opts.pages }), apiVersion, opts),
   });
 }
 

@@ -2,13 +2,12 @@
 // item engine (src/items/): the flags every one of them takes, how they print the service's items, carrier
 // names in input columns, and the confirmation before something irreversible.
 
-import type { ItemResults } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { ItemFlags } from '../../items/command.js';
 import type { CarrierResolver } from '../../items/check.js';
 import { itemColumns } from '../../output/columns.js';
-import { printItemResults } from '../../output/render.js';
+import { createItemResultsWriter, type ItemResultsWriter } from '../../output/render.js';
 import { tableNames } from '../shared/names.js';
 import { outputOf } from '../shared/output.js';
 
@@ -19,22 +18,24 @@ export interface ItemSourceOptions extends ItemFlags {
 }
 
 /**
- * How an item command prints the service's items: one row each, carrier names beside codes in a table.
- * `origin` adds register's column of how each carrier was settled.
+ * How an item command prints the service's items: one row each, carrier names beside codes in a table, written
+ * as they come. `origin` adds register's column of how each carrier was settled.
  */
-export async function itemResultsPrinter(
-  ctx: Context,
-  opts: { origin?: boolean } = {},
-): Promise<(results: ItemResults<unknown>) => Promise<void>> {
+export async function itemResultsPrinter(ctx: Context, opts: { origin?: boolean } = {}): Promise<() => Promise<ItemResultsWriter>> {
   const columns = itemColumns({ ...opts, ...(await tableNames(ctx)) });
-  return (results) => printItemResults(ctx.io, results, columns, outputOf(ctx));
+  return async () => createItemResultsWriter(ctx.io, columns, outputOf(ctx));
 }
 
-/** Carrier names in input columns become codes with the carrier list (fetched only when a name is met). */
+/**
+ * Carrier names in input columns become codes with the carrier list (fetched only when a name is met; the
+ * lookup code itself is loaded only when a carrier column is met).
+ */
 export async function inputCarrierResolver(ctx: Context): Promise<CarrierResolver> {
-  const { carrierResolver } = await import('../../carriers/lookup.js');
-  const resolve = carrierResolver(ctx);
-  return (text) => resolve(text);
+  let resolve: Promise<(text: string) => Promise<number>> | undefined;
+  return async (text) => {
+    resolve ??= import('../../carriers/lookup.js').then(({ carrierResolver }) => carrierResolver(ctx));
+    return (await resolve)(text);
+  };
 }
 
 /**

@@ -54,8 +54,13 @@ export function listRecords(
   opts: ListOptions,
   signal: AbortSignal,
   onProgress: (p: ListProgress) => void,
+  /** Records wanted at most: pages beyond them are not asked for. */
+  limit = Number.POSITIVE_INFINITY,
 ): AsyncGenerator<TrackRecord[]> {
-  const queries = filters.map((f) => listPages(api, f, { from: opts.page, only: opts.page !== undefined, signal }));
+  // Each query gives at most `limit` records to the merged list, unless records are checked here (--tag).
+  const local = Boolean(opts.tag?.length || opts.subStatus?.length);
+  const most = Number.isFinite(limit) && !local ? Math.ceil(limit / LIMITS.pageSize) : undefined;
+  const queries = filters.map((f) => listPages(api, f, { from: opts.page, only: opts.page !== undefined, most, signal }));
   const merged = mergeQueries(queries, opts.orderBy, onProgress);
   const check = localChecks(api, opts, signal);
   if (!check) return merged;
@@ -94,9 +99,16 @@ export async function runList(opts: ListOptions, ctx: Context): Promise<number> 
   let shown = 0;
   let progress: ListProgress = { pagesDone: 0, pagesTotal: undefined, dataTotal: undefined };
   let cut = false;
-  const records = listRecords(api, filters, opts, ctx.signal, (p) => {
-    progress = p;
-  });
+  const records = listRecords(
+    api,
+    filters,
+    opts,
+    ctx.signal,
+    (p) => {
+      progress = p;
+    },
+    limit,
+  );
   const count = () => {
     const p = progress;
     if (p.pagesTotal !== undefined && p.pagesDone < p.pagesTotal && opts.page === undefined) {

@@ -1,11 +1,12 @@
-// The pages of one gettracklist query, in order: what `trk list` consumes, page by page. The pages are fetched one
-// request at a time here; whatever fetches them (one at a time or several in flight) yields them in this shape
-// and this order.
+// The pages of one gettracklist query, in order: what `trk list` consumes, page by page. Once the first page
+// tells how many there are, the next ones are asked for several at a time through the pacer and handed on in
+// order (src/api/pages.ts).
 
 import type { ApiClient } from '../../api/client.js';
+import { readPages } from '../../api/pages.js';
 import { LIMITS } from '../../api/spec.js';
 import { trackListBody } from '../../api/bodies.js';
-import type { TrackListFilter, TrackRecord } from '../../api/types.js';
+import type { Envelope, TrackListFilter, TrackRecord } from '../../api/types.js';
 import { InterruptedError, stopExitCode } from '../../errors.js';
 
 export interface ListPage {
@@ -22,24 +23,37 @@ export interface ListPagesOptions {
   from?: number | undefined;
   /** That page alone (--page). */
   only?: boolean | undefined;
+  /** Pages wanted at most (--limit): no page beyond them is asked for. */
+  most?: number | undefined;
   signal: AbortSignal;
 }
 
 /**
  * Pages of `filter` from `from` to the last one. Without page information, a short page is the last one. The
- * consumer stops early by leaving its loop (the generator is closed and fetches nothing more).
+ * consumer stops early by leaving its loop (the pages in flight are aborted and nothing more is fetched).
  */
 export async function* listPages(api: ApiClient, filter: TrackListFilter, opts: ListPagesOptions): AsyncGenerator<ListPage> {
-  for (let pageNo = opts.from ?? 1; ; pageNo++) {
+  const from = opts.from ?? 1;
+  const pages = readPages<Envelope<TrackRecord>>({
+    start: from,
+    fetch: async (pageNo, stop) => {
+      // Reading changes nothing on the service, so an interrupt may cut a request short.
+      return api.call<TrackRecord>('gettracklist', trackListBody(api.version, { ...filter, page_no: pageNo }), {
+        signal: AbortSignal.any([opts.signal, stop]),
+      });
+    },
+    last: (first) => {
+      if (opts.only || (first.data?.accepted ?? []).length === 0) return from;
+      const total = first.page?.page_total;
+      if (total === undefined) return undefined;
+      return Math.max(from, Math.min(total, from - 1 + (opts.most ?? Number.POSITIVE_INFINITY)));
+    },
+    more: (env) => (env.data?.accepted ?? []).length >= LIMITS.pageSize,
+  });
+  let pageNo = from;
+  for await (const env of pages) {
+    // A page that came in spite of Ctrl-C (a client that does not cut reads short) is not handed on.
     if (opts.signal.aborted) throw new InterruptedError('interrupted', stopExitCode(opts.signal));
-    // Reading changes nothing on the service, so an interrupt may cut a request short.
-    const env = await api.call<TrackRecord>('gettracklist', trackListBody(api.version, { ...filter, page_no: pageNo }), {
-      signal: opts.signal,
-    });
-    const records = env.data?.accepted ?? [];
-    const pageTotal = env.page?.page_total;
-    yield { records, pageNo, pageTotal, dataTotal: env.page?.data_total };
-    if (opts.only || records.length === 0) return;
-    if (pageTotal !== undefined ? pageNo >= pageTotal : records.length < LIMITS.pageSize) return;
+    yield { records: env.data?.accepted ?? [], pageNo: pageNo++, pageTotal: env.page?.page_total, dataTotal: env.page?.data_total };
   }
 }

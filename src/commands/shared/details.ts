@@ -1,8 +1,9 @@
 // Printing tracking details (trk info, trk realtime). On a terminal one number reads like a tracking page and
 // several make a compact table (--page: a page each); `-o table` is that table, `-o wide` every column. Piped or
 // as CSV, one row per number (the details columns) with rejected numbers as rows carrying their error; JSON and
-// NDJSON keep the service's items as sent, unless --columns names what to print. Output to a terminal goes
-// through the pager.
+// NDJSON keep the service's items as sent, unless --columns names what to print. Every format but a terminal's
+// table is written as the answers come, so that details of any number of numbers take flat memory. Output to a
+// terminal goes through the pager.
 
 import type { ApiVersion } from '../../api/spec.js';
 import type { ItemResults, RejectedItem } from '../../api/types.js';
@@ -11,8 +12,7 @@ import type { IO } from '../../io.js';
 import { COMPACT_DETAILS, detailsColumns, itemColumns } from '../../output/columns.js';
 import { startPager } from '../../output/pager.js';
 import { toDetailsView, type DetailsView } from '../../output/records.js';
-import { isWide, printItemResults, printRows, resolveFormat } from '../../output/render.js';
-import { renderTrackingPage } from '../../output/tracking-page.js';
+import { createItemResultsWriter, isWide, printItemResults, printRows, resolveFormat, type ItemResultsWriter } from '../../output/render.js';
 import { tableNames, viewNames } from './names.js';
 import { outputOf } from './output.js';
 
@@ -33,22 +33,44 @@ export function showsPages(ctx: Context, count: number, opts: DetailsPrintOption
   return opts.pages === true || (ctx.global.output === undefined && count <= 1);
 }
 
-export async function printDetails(ctx: Context, results: ItemResults<unknown>, version: ApiVersion, opts: DetailsPrintOptions = {}): Promise<void> {
+/** The writer of details as they come (see the top of this file). */
+export async function detailsWriter(ctx: Context, version: ApiVersion, opts: DetailsPrintOptions = {}): Promise<ItemResultsWriter> {
+  const pager = opts.io ? undefined : startPager(ctx.io, ctx.env, { enabled: ctx.global.pager !== false });
+  const io = pager?.io ?? opts.io ?? ctx.io;
+  const inner = await formatWriter(ctx, io, version, opts);
+  return {
+    write: (results) => inner.write(results),
+    end: async () => {
+      try {
+        await inner.end();
+      } finally {
+        await pager?.end();
+      }
+    },
+    abort: async () => {
+      try {
+        await inner.abort();
+      } finally {
+        await pager?.end();
+      }
+    },
+  };
+}
+
+async function formatWriter(ctx: Context, io: IO, version: ApiVersion, opts: DetailsPrintOptions): Promise<ItemResultsWriter> {
   const output = outputOf(ctx);
-  const resolved = resolveFormat(opts.io ?? ctx.io, output);
+  const resolved = resolveFormat(io, output);
+  if ((resolved === 'json' || resolved === 'ndjson') && output.columns === undefined) return createItemResultsWriter(io, [], output);
   const names = await tableNames(ctx);
   const viewOpts = await viewNames(ctx, version);
   const all = detailsColumns(names);
-  const pager = opts.io ? undefined : startPager(ctx.io, ctx.env, { enabled: ctx.global.pager !== false });
-  const io = pager?.io ?? opts.io ?? ctx.io;
-  try {
-    if ((resolved === 'json' || resolved === 'ndjson') && output.columns === undefined) {
-      await printItemResults(io, results, [], output);
-      return;
-    }
-    if (resolved === 'table' && output.columns === undefined) {
-      const views = results.accepted.map((item) => toDetailsView(item, version, viewOpts));
-      if (showsPages(ctx, views.length, opts)) {
+  if (resolved === 'table' && output.columns === undefined) {
+    // A table is laid out from every number (and pages or table depends on how many), so it gathers them.
+    const gathered: ItemResults<unknown> = { accepted: [], rejected: [] };
+    const show = async () => {
+      const views = gathered.accepted.map((item) => toDetailsView(item, version, viewOpts));
+      if (showsPages(ctx, views.length, { ...opts, io })) {
+        const { renderTrackingPage } = await import('../../output/tracking-page.js');
         const pages = views.map((v) => renderTrackingPage(v, io.color, { now: ctx.now(), width: io.columns, ...names }));
         if (pages.length > 0) io.out(`${pages.map((p) => p.replace(/\n*$/, '\n')).join('\n')}`);
       } else {
@@ -56,19 +78,31 @@ export async function printDetails(ctx: Context, results: ItemResults<unknown>, 
         const compact = COMPACT_DETAILS.map((key) => all.find((c) => c.key === key)!);
         await printRows(io, views, isWide(output) ? all : compact, output);
       }
-      if (results.rejected.length > 0) {
+      if (gathered.rejected.length > 0) {
         if (views.length > 0) io.out('\n');
-        await printItemResults(io, { accepted: [], rejected: results.rejected }, itemColumns(names), output);
+        await printItemResults(io, { accepted: [], rejected: gathered.rejected }, itemColumns(names), output);
       }
-      return;
-    }
-    // One row per number; rejected numbers get an empty details view so every column can read them.
-    const views: ItemResults<DetailsView> = {
-      accepted: results.accepted.map((item) => toDetailsView(item, version, viewOpts)),
-      rejected: results.rejected.map((r) => ({ ...toDetailsView(r, version, viewOpts), ...r }) as unknown as RejectedItem),
     };
-    await printItemResults(io, views, all, output);
-  } finally {
-    await pager?.end();
+    return {
+      write(results) {
+        gathered.accepted.push(...results.accepted);
+        gathered.rejected.push(...results.rejected);
+      },
+      end: show,
+      // People read tables: what came is shown, and the error follows on stderr.
+      abort: show,
+    };
   }
+  // One row per number; rejected numbers get an empty details view so every column can read them.
+  return createItemResultsWriter<unknown, DetailsView>(io, all, output, {
+    accepted: (item) => toDetailsView(item, version, viewOpts),
+    rejected: (r) => ({ ...toDetailsView(r, version, viewOpts), ...r }) as unknown as DetailsView,
+  });
+}
+
+/** Details in one go (trk realtime, each look of --watch). */
+export async function printDetails(ctx: Context, results: ItemResults<unknown>, version: ApiVersion, opts: DetailsPrintOptions = {}): Promise<void> {
+  const writer = await detailsWriter(ctx, version, opts);
+  writer.write(results);
+  await writer.end();
 }

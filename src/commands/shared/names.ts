@@ -1,8 +1,8 @@
 // Carrier and country names for what commands print. Names come from the cached reference lists only (never a
-// network call just for names; see carriers/lookup.ts): without a cache, tables show bare codes.
+// network call just for names; see carriers/lookup.ts): without a cache, tables show bare codes. The lists'
+// code is loaded only when names are shown.
 
 import type { ApiVersion } from '../../api/spec.js';
-import { carrierNames, countryNames } from '../../carriers/lookup.js';
 import type { Context } from '../../context.js';
 import type { ColumnOptions } from '../../output/columns.js';
 import type { ViewOptions } from '../../output/records.js';
@@ -11,6 +11,7 @@ import { resolveFormat } from '../../output/render.js';
 /** Carrier names beside codes, for tables only: CSV, TSV and JSON keep the bare codes a script expects. */
 export async function tableNames(ctx: Context): Promise<ColumnOptions> {
   if (resolveFormat(ctx.io, ctx.global.output) !== 'table') return {};
+  const { carrierNames } = await import('../../carriers/lookup.js');
   return { carrierName: await carrierNames(ctx) };
 }
 
@@ -19,5 +20,7 @@ export async function tableNames(ctx: Context): Promise<ColumnOptions> {
  * when the lists are cached, so CSV columns read alike whatever the version. Other versions need nothing.
  */
 export async function viewNames(ctx: Context, version: ApiVersion): Promise<ViewOptions> {
-  return version === 'v1' ? { countryName: await countryNames(ctx) } : {};
+  if (version !== 'v1') return {};
+  const { countryNames } = await import('../../carriers/lookup.js');
+  return { countryName: await countryNames(ctx) };
 }
