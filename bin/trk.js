@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // `trk --version` is answered here, before anything else is loaded (commander, the command tree): scripts ask
-// for it to check what is installed, and it should cost no more than starting Node.
+// for it to check what is installed, and it should cost no more than starting Node. Help pages come from the file
+// the build writes (src/help-pages.ts) when it holds the one asked for.
 const argv = process.argv.slice(2);
+const asksHelp = argv[0] === 'help' || argv.at(-1) === '--help' || argv.at(-1) === '-h';
+let page;
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   const { readFileSync } = process.getBuiltinModule('node:fs');
   let version = '0.0.0';
@@ -11,6 +14,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     // as commander's --version would say for an unreadable package.json (src/cli.ts)
   }
   process.stdout.write(`${version}\n`);
+} else if (asksHelp && (page = (await import('../dist/help-pages.js')).storedHelpPage(argv, process.stdout)) !== undefined) {
+  process.stdout.write(page);
 } else {
   // Node's compile cache makes every start after the first one faster.
   process.getBuiltinModule('node:module').enableCompileCache?.();

@@ -10,6 +10,7 @@ import type { Context, GlobalOptions } from './context.js';
 import { debugEnabled } from './debug.js';
 import { InterruptedError, stopExitCode, TrkError, UsageError } from './errors.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
+import { HELP_WIDTH } from './help-pages.js';
 import type { IO } from './io.js';
 import type { OutputFormat } from './output/format.js';
 import { sanitizeTerminalText } from './output/sanitize.js';
@@ -286,7 +287,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
 
   try {
     program = await buildProgram(invoke, packageVersion(), commandOf(argv));
-    const helpWidth = io?.columns ?? process.stdout.columns ?? 80;
+    const helpWidth = Math.min(io?.columns ?? process.stdout.columns ?? HELP_WIDTH, HELP_WIDTH);
     program.exitOverride(noteFailure(program));
     program.hook('preAction', (_self, action) => {
       running = action;

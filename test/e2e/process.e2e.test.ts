@@ -43,11 +43,19 @@ function loadedModules(args: string[], env: NodeJS.ProcessEnv = baseEnv(), okCod
 const HEAVY = ['chalk', 'undici', 'conf', '@inquirer', 'cli-table3', 'csv-parse', 'csv-stringify'];
 
 describe('start-up', () => {
+  it.each([[['--help']], [['list', '--help']], [['help', 'auth', 'login']], [['stop', '-h']]])(
+    'trk %s prints its page from the file the build wrote, and loads nothing else',
+    async (args) => {
+      const loaded = (await loadedModules(args)).map((u) => path.relative(ROOT, new URL(u).pathname));
+      expect(loaded.filter((f) => !['bin/trk.js', 'dist/help-pages.js'].includes(f))).toEqual([]);
+    },
+  );
+
   it.each([
-    [['--help'], []],
-    [['list', '--help'], ['list/declare.js']],
-    [['stop', '--help'], ['items/declare.js']],
-  ])('trk %s loads commander, the registry and the declarations of that command, nothing heavy', async (args, declarations) => {
+    [['--sandbox', '--help'], []],
+    [['--sandbox', 'list', '--help'], ['list/declare.js']],
+    [['--sandbox', 'stop', '--help'], ['items/declare.js']],
+  ])('trk %s (a help the file does not hold) loads commander, the registry and that command\'s declarations, nothing heavy', async (args, declarations) => {
     const loaded = await loadedModules(args);
     expect(loaded.some((u) => u.includes('/node_modules/commander/'))).toBe(true);
     for (const name of HEAVY) expect(loaded.filter((u) => u.includes(`/node_modules/${name}`)), name).toEqual([]);

@@ -1,0 +1,40 @@
+// Help pages read from a file instead of being laid out by commander. `trk --help` and `trk COMMAND --help` are
+// what people type most when they are unsure, and loading commander and the command's declarations for them
+// costs more than starting Node. `npm run build` writes every help page, as trk prints it, into
+// dist/help-pages.json (src/write-help-pages.ts); bin/trk.js prints a page from there when the command line is
+// exactly one that the file holds. Help is laid out for at most HELP_WIDTH columns, so the pages hold for any
+// width at least that (and for pipes); a narrower terminal gets help laid out live. A test keeps the file equal to
+// what commander prints.
+
+/** The widest help is laid out (src/cli.ts), as clap does: longer lines are harder to read. */
+export const HELP_WIDTH = 100;
+
+/** Where the build writes the pages, relative to this module (dist/). */
+export const HELP_PAGES_FILE = 'help-pages.json';
+
+/** The page's key: the command line with `-h` written `--help`. */
+export function helpPageKey(argv: readonly string[]): string {
+  return argv.map((a) => (a === '-h' ? '--help' : a)).join(' ');
+}
+
+/**
+ * The help page this command line prints, when it is one the file holds and the output is wide enough (or not a
+ * terminal); undefined otherwise, and when the file cannot be read (help is then laid out live).
+ */
+export function storedHelpPage(
+  argv: readonly string[],
+  stdout: { isTTY?: boolean; columns?: number },
+  file: URL = new URL(HELP_PAGES_FILE, import.meta.url),
+): string | undefined {
+  const last = argv.at(-1);
+  if (argv[0] !== 'help' && last !== '--help' && last !== '-h') return undefined;
+  if (stdout.isTTY && (stdout.columns ?? HELP_WIDTH) < HELP_WIDTH) return undefined;
+  const { readFileSync } = process.getBuiltinModule('node:fs');
+  try {
+    const pages = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    const page = pages[helpPageKey(argv)];
+    return typeof page === 'string' ? page : undefined;
+  } catch {
+    return undefined;
+  }
+}

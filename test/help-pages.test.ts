@@ -1,0 +1,64 @@
+// Help pages printed from the file the build writes (src/help-pages.ts) must be what commander prints.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli.js';
+import { createTestIO } from '../src/io.js';
+import { HELP_WIDTH, helpPageKey, storedHelpPage as stored } from '../src/help-pages.js';
+import { commandPaths, helpCommandLines, printedHelp } from '../src/write-help-pages.js';
+import { assertBuilt, baseEnv, ROOT, trk } from './e2e/helpers.js';
+
+describe('help pages', () => {
+  it('the built file holds the page of every command, each as trk lays it out now', async () => {
+    assertBuilt();
+    const pages = JSON.parse(readFileSync(path.join(ROOT, 'dist', 'help-pages.json'), 'utf8')) as Record<string, string>;
+    const lines = await helpCommandLines();
+    // Every command, and `trk help` for each (not a stale build: `npm run build` writes the file).
+    expect(lines.length).toBeGreaterThan((await commandPaths()).length);
+    for (const argv of lines) {
+      const live = await printedHelp(argv);
+      expect(live, argv.join(' ')).toMatch(/Usage: trk/);
+      expect(pages[helpPageKey(argv)], argv.join(' ')).toBe(live);
+    }
+  });
+
+  it('a page from the file is what the command prints laid out live', async () => {
+    const env = baseEnv();
+    for (const args of [['--help'], ['auth', 'login', '--help'], ['help', 'list']]) {
+      const stored = await trk(args, { env });
+      // A global flag makes the command line one the file does not hold: commander lays the page out.
+      const live = await trk(['--no-color', ...args], { env });
+      expect(stored.code).toBe(0);
+      expect(stored.stdout).toBe(live.stdout);
+      expect(stored.stderr).toBe('');
+    }
+  });
+
+  it('is used only for a command line it holds, and a wide enough terminal or none', () => {
+    assertBuilt();
+    const file = pathToFileURL(path.join(ROOT, 'dist', 'help-pages.json'));
+    const storedHelpPage = (argv: string[], stdout: { isTTY?: boolean; columns?: number }) => stored(argv, stdout, file);
+    expect(storedHelpPage(['list', '--help'], { isTTY: false })).toMatch(/^Usage: trk list/);
+    expect(storedHelpPage(['list', '-h'], { isTTY: true, columns: 200 })).toMatch(/^Usage: trk list/);
+    expect(storedHelpPage(['list', '--help'], { isTTY: true, columns: HELP_WIDTH - 1 })).toBeUndefined();
+    expect(storedHelpPage(['--json', 'list', '--help'], { isTTY: false })).toBeUndefined();
+    expect(storedHelpPage(['list', '--help', 'extra'], { isTTY: false })).toBeUndefined();
+    expect(storedHelpPage(['list'], { isTTY: false })).toBeUndefined();
+  });
+
+  it('help is laid out for at most 100 columns; a narrower terminal gets it narrower', async () => {
+    const at = async (columns: number) => {
+      const io = createTestIO({ columns });
+      expect(await runCli(['register', '--help'], { io, env: {} })).toBe(0);
+      return io.stdoutText();
+    };
+    const wide = await at(200);
+    expect(wide).toBe(await at(HELP_WIDTH));
+    expect(Math.max(...wide.split('\n').map((l) => l.length))).toBeLessThanOrEqual(HELP_WIDTH);
+    const narrow = await at(60);
+    expect(narrow).not.toBe(wide);
+    // Descriptions wrap at 60; only unbreakable words (a long flag) may reach past it.
+    expect(narrow.split('\n').filter((l) => l.length > 60 && / {2}\S.* \S/.test(l.slice(60)))).toEqual([]);
+  });
+});
