@@ -3,7 +3,8 @@
 // the IO (chalk), the context and every command module are imported only when a command actually runs.
 
 import { readFileSync } from 'node:fs';
-import { CommanderError, type Command } from 'commander';
+import type { Command, CommanderError as CommanderErrorType } from 'commander';
+import { CommanderError } from './commander.js';
 import { formatsOf } from './commands/define.js';
 import { buildProgram, commandOf, type Invoker } from './commands/registry.js';
 import type { Context, GlobalOptions } from './context.js';
@@ -241,7 +242,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
   let program: Command | undefined;
   // The command whose arguments commander refused, for the hint of the usage error.
   let failedCommand: string | undefined;
-  const noteFailure = (c: Command) => (err: CommanderError) => {
+  const noteFailure = (c: Command) => (err: CommanderErrorType) => {
     failedCommand ??= commandPath(c);
     throw err;
   };

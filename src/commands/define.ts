@@ -3,7 +3,8 @@
 // option key does not compile. A declaration module loads commander and the service's vocabulary, nothing
 // else; its action imports the run module (and through it undici, conf, prompts, tables) only when it runs.
 
-import { Argument, InvalidArgumentError, Option, type Command, type OptionValues } from '@commander-js/extra-typings';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
+import { Argument, InvalidArgumentError, Option } from '../commander.js';
 import { API_VERSIONS } from '../api/spec.js';
 import type { Context, GlobalOptions } from '../context.js';
 import { UsageError } from '../errors.js';

@@ -1,6 +1,6 @@
 // Declaration of `trk sandbox`: the service emulator as a foreground process, and forgetting its state.
 
-import { InvalidArgumentError } from '@commander-js/extra-typings';
+import { InvalidArgumentError } from '../../commander.js';
 import { examples, lazy, listOf, nonNegativeInt, Option, positiveInt, prints, type AllOf, type Declare } from '../define.js';
 import type { SandboxStartOptions } from './sandbox.js';
 
