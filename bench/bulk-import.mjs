@@ -20,6 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installedNodes } from './nodes.mjs';
 import { startService } from './service.mjs';
+import { trkEnv } from './trk-env.mjs';
 
 const count = Number(process.argv[2] ?? 3000);
 const latencies = (process.argv[3] ?? '0,300,1000,2000').split(',').map(Number);
@@ -46,16 +47,7 @@ async function run(node, latencyMs, load) {
   const emulator = await startEmulator(latencyMs);
   // A CPU-bound process beside the run, as other work on a shared machine.
   const burner = load === 'cpu' ? spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }) : undefined;
-  const env = {
-    PATH: process.env.PATH,
-    HOME: dir,
-    TRK_BASE_URL: emulator.url,
-    TRK_API_KEY: emulator.key,
-    TRK_CONFIG_DIR: path.join(dir, 'config'),
-    TRK_STATE_DIR: path.join(dir, 'state'),
-    TRK_CACHE_DIR: path.join(dir, 'cache'),
-    TRK_RES_URL: 'http://127.0.0.1:9',
-  };
+  const env = trkEnv(dir, emulator);
   try {
     const t0 = performance.now();
     const r = await new Promise((resolve) => {

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installedNodes } from './nodes.mjs';
+import { trkEnv } from './trk-env.mjs';
 
 const count = Number(process.argv[2] ?? 2000);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -42,16 +43,7 @@ for (let i = 0; i < numbers.length; i += 40) {
   if (!res.ok) throw new Error(`register answered HTTP ${res.status}`);
 }
 
-const env = {
-  PATH: process.env.PATH,
-  HOME: home,
-  TRK_BASE_URL: url,
-  TRK_API_KEY: key,
-  TRK_CONFIG_DIR: path.join(home, 'config'),
-  TRK_STATE_DIR: path.join(home, 'state'),
-  TRK_CACHE_DIR: path.join(home, 'cache'),
-  TRK_RES_URL: 'http://127.0.0.1:9',
-};
+const env = trkEnv(home, { url, key });
 
 /** Peak RSS in MiB and seconds of `node trk ...args`. */
 function peak(node, args) {

@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { LIMITS } from '../dist/api/spec.js';
 import { installedNodes } from './nodes.mjs';
 import { startService } from './service.mjs';
+import { trkEnv } from './trk-env.mjs';
 
 const count = Number(process.argv[2] ?? 20_000);
 const latencyMs = Number(process.argv[3] ?? 1000);
@@ -37,16 +38,7 @@ for (let i = 0; i < count; i += 40) {
 await control({ settings: { rateLimit: 3 }, faults: { latencyMs } });
 
 const home = mkdtempSync(path.join(tmpdir(), 'trk-list-ceiling-'));
-const env = {
-  PATH: process.env.PATH,
-  HOME: home,
-  TRK_BASE_URL: url,
-  TRK_API_KEY: key,
-  TRK_CONFIG_DIR: path.join(home, 'config'),
-  TRK_STATE_DIR: path.join(home, 'state'),
-  TRK_CACHE_DIR: path.join(home, 'cache'),
-  TRK_RES_URL: 'http://127.0.0.1:9',
-};
+const env = trkEnv(home, { url, key });
 const pages = Math.ceil(count / LIMITS.pageSize);
 
 console.log(`trk list --json > /dev/null: ${count.toLocaleString('en-US')} records (${pages} pages), ${latencyMs} ms latency, strict limit of 3 requests/s; yardstick: the ceiling of 3 pages/s (${(pages / 3).toFixed(1)} s)`);

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installedNodes } from './nodes.mjs';
+import { trkEnv } from './trk-env.mjs';
 
 const runs = Number(process.argv[2] ?? 15);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -35,16 +36,7 @@ const { url, key } = await new Promise((resolve, reject) => {
 });
 
 const home = mkdtempSync(path.join(tmpdir(), 'trk-one-shot-'));
-const env = {
-  PATH: process.env.PATH,
-  HOME: home,
-  TRK_BASE_URL: url,
-  TRK_API_KEY: key,
-  TRK_CONFIG_DIR: path.join(home, 'config'),
-  TRK_STATE_DIR: path.join(home, 'state'),
-  TRK_CACHE_DIR: path.join(home, 'cache'),
-  TRK_RES_URL: 'http://127.0.0.1:9',
-};
+const env = trkEnv(home, { url, key });
 const budget = path.join(home, 'state', 'budget');
 const post = (op, body) => [yardstick, `${url}/track/v2/${op}`, key, body];
 

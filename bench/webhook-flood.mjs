@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
+import { trkEnv } from './trk-env.mjs';
 
 const posts = Number(process.argv[2] ?? 80);
 const sizeMB = Number(process.argv[3] ?? 3.9);
@@ -31,16 +32,7 @@ function memory(pid) {
 }
 
 const child = spawn(process.execPath, [trk, 'webhook', 'listen', '--port', '0', '--json'], {
-  env: {
-    PATH: process.env.PATH,
-    HOME: home,
-    TRK_CONFIG_DIR: path.join(home, 'config'),
-    TRK_STATE_DIR: path.join(home, 'state'),
-    TRK_CACHE_DIR: path.join(home, 'cache'),
-    TRK_RES_URL: 'http://127.0.0.1:9',
-    TRK_API_KEY: 'flood-bench-key-0000000000000000',
-    NO_COLOR: '1',
-  },
+  env: trkEnv(home, { key: 'flood-bench-key-0000000000000000' }, { NO_COLOR: '1' }),
   stdio: ['ignore', 'ignore', 'pipe'],
 });
 let stderr = '';
