@@ -36,6 +36,11 @@ export interface ItemCommandSpec {
 export async function runItemCommand(ctx: Context, spec: ItemCommandSpec): Promise<number> {
   const printing = isReadOnly(spec.operation) || ctx.global.output !== undefined || spec.flags.numbers.length > 0;
   const writer = printing ? await spec.print() : undefined;
+  let ended = false;
+  const end = async () => {
+    ended = true;
+    await writer?.end();
+  };
   let report: ItemReport;
   try {
     report = await runItems(ctx, {
@@ -45,16 +50,16 @@ export async function runItemCommand(ctx: Context, spec: ItemCommandSpec): Promi
       alsoAlready: spec.alsoAlready,
       collect: false,
       onItems: writer && ((results) => writer.write(results)),
+      beforeSummary: end,
       resolveCarrier: spec.resolveCarrier,
       confirm: spec.confirm,
     });
   } catch (err) {
-    await writer?.abort();
+    if (!ended) await writer?.abort();
     throw err;
   }
   // A dry run, or nothing to send: nothing was written, and nothing is (not even an empty document).
-  if (spec.flags.dryRun || !report.summary) await writer?.abort();
-  else await writer?.end();
+  if (!ended) await writer?.abort();
   return report.exitCode;
 }
 

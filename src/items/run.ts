@@ -66,6 +66,11 @@ export interface ItemRunOptions {
   collect?: boolean | undefined;
   /** Each settled chunk's items as they come. */
   onItems?: ((results: ItemResults) => void) | undefined;
+  /**
+   * Once every request has settled and the run did not fail, before the summary: the output is finished first,
+   * so that on a terminal the summary follows the table rather than coming before it.
+   */
+  beforeSummary?: (() => Promise<void>) | undefined;
   /** Carrier names in the input → codes. */
   resolveCarrier?: CarrierResolver | undefined;
   /** Called once the input is checked and before anything is sent (delete's confirmation). */
@@ -297,12 +302,14 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
         await sink.close();
       }
       const summary = sink.summary(Date.now() - started);
+      const failed = result.error !== undefined || (result.interrupted && summary.unsettled > 0);
+      if (!failed) await opts.beforeSummary?.();
       const failedOutright = result.error !== undefined && summary.settled === 0;
       // A handful of arguments whose first request failed as a whole: the error line says it all.
       const lines = source.kind !== 'arguments' ? summaryLines(summary, flags.rejects) : failedOutright ? [] : [compactSummary(summary)];
       for (const line of lines) ctx.info(line);
       for (const line of sink.invalidLines) ctx.io.err(`${line} (set aside)`);
-      if (result.error !== undefined || (result.interrupted && summary.unsettled > 0)) {
+      if (failed) {
         if (journal) ctx.info('progress is saved: run the same command again to resume');
         if (result.error !== undefined) throw result.error;
         throw new InterruptedError(`interrupted: ${fmt(summary.unsettled)} of ${fmt(summary.total)} not done`, stopExitCode(ctx.signal));
