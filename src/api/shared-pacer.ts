@@ -32,7 +32,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { TrkError } from '../errors.js';
 import { holdAnnouncer, widenedMargin, type AcquireOptions, type Admission, type HoldListener, type Pacer } from './pacer.js';
 import { MAX_HOLD_MS, type WaitReason } from './retry.js';
-import { createSha256 } from '../sha256.js';
+import { sha256Hex } from '../sha256.js';
 
 export interface SharedPacerOptions {
   /** The budget file; its folder must exist. `<file>.lock` is the lock. */
@@ -358,7 +358,7 @@ function watchStalls(thresholdMs: number, onStall: (ms: number, since: number) =
  * (profiles sharing a key share it too); only a digest of it is written, never the key.
  */
 export function budgetFile(stateDirectory: string, baseUrl: string, apiKey: string): string {
-  const digest = createSha256().update(`${baseUrl.replace(/\/+$/, '')}\u0000${apiKey}`).digest('hex');
+  const digest = sha256Hex(`${baseUrl.replace(/\/+$/, '')}\u0000${apiKey}`);
   return path.join(stateDirectory, 'budget', `${digest.slice(0, 24)}.json`);
 }
 
