@@ -92,6 +92,26 @@ function expectV1Signed(ev: ReceivedEvent): void {
   expect(body.sign).toBe(sha(`${body.event}/${rawMember(text, 'data')}/${SANDBOX_KEY}`));
 }
 
+
+/** `trk webhook listen ...` as a process of its own: its output so far, its exit, and the URL it listens on. */
+function spawnListener(args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = { stdout: '', stderr: '' };
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out.stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (out.stderr += d));
+  return {
+    child,
+    get stdout() {
+      return out.stdout;
+    },
+    get stderr() {
+      return out.stderr;
+    },
+    exited: new Promise<number | null>((r) => child.on('close', (code) => r(code))),
+    url: until('the listening line', () => /Listening on (http:\/\/127\.0\.0\.1:\d+\/hook)/.exec(out.stderr)?.[1]),
+  };
+}
+
 describe('webhooks from the emulator to trk’s receiver', () => {
   const [v2Number, v1Number, v21Number, failing, viaCli, saved] = numbers(6, 'WH');
 
@@ -200,21 +220,14 @@ describe('webhooks from the emulator to trk’s receiver', () => {
 
   it('trk webhook listen (spawned) prints each verified notification, refuses a forged one, stops on Ctrl-C', async () => {
     const env = { ...emu.env };
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), 'webhook', 'listen', '--port', '0', '--json'], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+    const proc = spawnListener(['webhook', 'listen', '--port', '0', '--json'], env);
+    const { child, exited } = proc;
     try {
-      const url = await until('the listening line', () => /Listening on (http:\/\/127\.0\.0\.1:\d+\/hook)/.exec(stderr)?.[1]);
+      const url = await proc.url;
       emu.sandbox.setSettings({ webhookUrl: url });
       await register('v1', viaCli!);
       await emu.sandbox.advance(60 * SECOND);
-      const line = await until('a JSON line', () => stdout.split('\n').find((l) => l.includes(viaCli!)));
+      const line = await until('a JSON line', () => proc.stdout.split('\n').find((l) => l.includes(viaCli!)));
       expect(JSON.parse(line)).toMatchObject({ event: 'TRACKING_UPDATED', number: viaCli, carrier: 3011, verified: true });
       expect((await listed('v1', viaCli!)).csv).toMatchObject({ push_status: 'Success', push_code: '200' });
 
@@ -224,37 +237,30 @@ describe('webhooks from the emulator to trk’s receiver', () => {
         body: JSON.stringify({ event: 'TRACKING_UPDATED', data: { number: viaCli } }),
       });
       expect(forged.status).toBe(401);
-      await until('the refusal on stderr', () => (/401 bad signature/.test(stderr) ? true : undefined));
+      await until('the refusal on stderr', () => (/401 bad signature/.test(proc.stderr) ? true : undefined));
     } finally {
       emu.sandbox.setSettings({ webhookUrl: listener.url });
       child.kill('SIGINT');
     }
     expect(await exited).toBe(0);
-    expect(stderr).toMatch(/stopped: \d+ notifications?, 1 refused/);
+    expect(proc.stderr).toMatch(/stopped: \d+ notifications?, 1 refused/);
   });
 
   it('listen --save keeps body and headers, --print streams bodies (through --jq); verify checks the saved pair later', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'trk-hooks-'));
     const hooks = path.join(dir, 'hooks');
     const env = { ...emu.env };
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), 'webhook', 'listen', '--port', '0', '--save', hooks, '--print', '--jq', '.data.number'], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+    const proc = spawnListener(['webhook', 'listen', '--port', '0', '--save', hooks, '--print', '--jq', '.data.number'], env);
+    const { child, exited } = proc;
     try {
-      const url = await until('the listening line', () => /Listening on (http:\/\/127\.0\.0\.1:\d+\/hook)/.exec(stderr)?.[1]);
+      const url = await proc.url;
       emu.sandbox.setSettings({ webhookUrl: url });
       await register('v2', saved!);
       await emu.sandbox.advance(60 * SECOND);
       // The body went through the jq program as soon as it came: the number alone, raw.
-      await until('the number on stdout', () => (stdout.split('\n').includes(saved!) ? true : undefined));
+      await until('the number on stdout', () => (proc.stdout.split('\n').includes(saved!) ? true : undefined));
       // The event line went to stderr, so that stdout holds nothing but bodies.
-      expect(stderr).toContain(`TRACKING_UPDATED  ${saved}`);
+      expect(proc.stderr).toContain(`TRACKING_UPDATED  ${saved}`);
     } finally {
       emu.sandbox.setSettings({ webhookUrl: listener.url });
       child.kill('SIGINT');
