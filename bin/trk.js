@@ -14,7 +14,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     // as commander's --version would say for an unreadable package.json (src/cli.ts)
   }
   process.stdout.write(`${version}\n`);
-} else if (asksHelp && (page = (await import('../dist/help-pages.js')).storedHelpPage(argv, process.stdout)) !== undefined) {
+} else if (asksHelp && (page = (await import('../dist/help-pages.js')).storedHelpPage(argv, process.stdout, process.stderr)) !== undefined) {
   process.stdout.write(page);
 } else {
   // Node's compile cache makes every start after the first one faster.

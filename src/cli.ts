@@ -11,7 +11,7 @@ import type { Context, GlobalOptions } from './context.js';
 import { debugEnabled } from './debug.js';
 import { InterruptedError, stopExitCode, TrkError, UsageError } from './errors.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
-import { HELP_WIDTH } from './help-pages.js';
+import { HELP_WIDTH, helpWidth } from './help-pages.js';
 import type { IO } from './io.js';
 import type { OutputFormat } from './output/format.js';
 import { sanitizeTerminalText } from './output/sanitize.js';
@@ -288,7 +288,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
 
   try {
     program = await buildProgram(invoke, packageVersion(), commandOf(argv));
-    const helpWidth = Math.min(io?.columns ?? process.stdout.columns ?? HELP_WIDTH, HELP_WIDTH);
+    const width = io ? Math.min(io.columns, HELP_WIDTH) : helpWidth(process.stdout, process.stderr);
     program.exitOverride(noteFailure(program));
     program.hook('preAction', (_self, action) => {
       running = action;
@@ -296,8 +296,8 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
     program.configureOutput({
       writeOut,
       writeErr,
-      getOutHelpWidth: () => helpWidth,
-      getErrHelpWidth: () => helpWidth,
+      getOutHelpWidth: () => width,
+      getErrHelpWidth: () => width,
       // Errors are printed below, once, in trk's own format.
       outputError: () => {},
     });

@@ -3,14 +3,28 @@
 // costs more than starting Node. `npm run build` writes every help page, as trk prints it, into
 // dist/help-pages.json (src/write-help-pages.ts); bin/trk.js prints a page from there when the command line is
 // exactly one that the file holds. Help is laid out for at most HELP_WIDTH columns, so the pages hold for any
-// width at least that (and for pipes); a narrower terminal gets help laid out live. A test keeps the file equal to
-// what commander prints.
+// terminal at least that wide (and when no terminal is there); a narrower terminal gets help laid out live. A test
+// keeps the file equal to what commander prints.
 
 /** The widest help is laid out (src/cli.ts), as clap does: longer lines are harder to read. */
 export const HELP_WIDTH = 100;
 
 /** Where the build writes the pages, relative to this module (dist/). */
 export const HELP_PAGES_FILE = 'help-pages.json';
+
+interface Stream {
+  isTTY?: boolean;
+  columns?: number;
+}
+
+/**
+ * The width help is laid out for: the terminal's, at most HELP_WIDTH. When only stdout is redirected
+ * (`trk --help | less`), stderr's terminal tells the width; when neither is a terminal, HELP_WIDTH.
+ */
+export function helpWidth(stdout: Stream, stderr: Stream): number {
+  const columns = stdout.isTTY ? stdout.columns : stderr.isTTY ? stderr.columns : undefined;
+  return Math.min(columns ?? HELP_WIDTH, HELP_WIDTH);
+}
 
 /** The page's key: the command line with `-h` written `--help`. */
 export function helpPageKey(argv: readonly string[]): string {
@@ -23,12 +37,13 @@ export function helpPageKey(argv: readonly string[]): string {
  */
 export function storedHelpPage(
   argv: readonly string[],
-  stdout: { isTTY?: boolean; columns?: number },
+  stdout: Stream,
+  stderr: Stream,
   file: URL = new URL(HELP_PAGES_FILE, import.meta.url),
 ): string | undefined {
   const last = argv.at(-1);
   if (argv[0] !== 'help' && last !== '--help' && last !== '-h') return undefined;
-  if (stdout.isTTY && (stdout.columns ?? HELP_WIDTH) < HELP_WIDTH) return undefined;
+  if (helpWidth(stdout, stderr) < HELP_WIDTH) return undefined;
   const { readFileSync } = process.getBuiltinModule('node:fs');
   try {
     const pages = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;

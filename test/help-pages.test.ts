@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli.js';
 import { createTestIO } from '../src/io.js';
-import { HELP_WIDTH, helpPageKey, storedHelpPage as stored } from '../src/help-pages.js';
+import { HELP_WIDTH, helpPageKey, helpWidth, storedHelpPage as stored } from '../src/help-pages.js';
 import { commandPaths, helpCommandLines, printedHelp } from '../src/write-help-pages.js';
 import { assertBuilt, baseEnv, ROOT, trk } from './e2e/helpers.js';
 
@@ -38,13 +38,25 @@ describe('help pages', () => {
   it('is used only for a command line it holds, and a wide enough terminal or none', () => {
     assertBuilt();
     const file = pathToFileURL(path.join(ROOT, 'dist', 'help-pages.json'));
-    const storedHelpPage = (argv: string[], stdout: { isTTY?: boolean; columns?: number }) => stored(argv, stdout, file);
+    const noTerminal = { isTTY: false };
+    const storedHelpPage = (argv: string[], stdout: { isTTY?: boolean; columns?: number }, stderr: { isTTY?: boolean; columns?: number } = noTerminal) =>
+      stored(argv, stdout, stderr, file);
     expect(storedHelpPage(['list', '--help'], { isTTY: false })).toMatch(/^Usage: trk list/);
     expect(storedHelpPage(['list', '-h'], { isTTY: true, columns: 200 })).toMatch(/^Usage: trk list/);
     expect(storedHelpPage(['list', '--help'], { isTTY: true, columns: HELP_WIDTH - 1 })).toBeUndefined();
+    // `trk list --help | less` on a narrow terminal: laid out for that terminal, which stderr still is.
+    expect(storedHelpPage(['list', '--help'], { isTTY: false }, { isTTY: true, columns: 60 })).toBeUndefined();
+    expect(storedHelpPage(['list', '--help'], { isTTY: false }, { isTTY: true, columns: 160 })).toMatch(/^Usage: trk list/);
     expect(storedHelpPage(['--json', 'list', '--help'], { isTTY: false })).toBeUndefined();
     expect(storedHelpPage(['list', '--help', 'extra'], { isTTY: false })).toBeUndefined();
     expect(storedHelpPage(['list'], { isTTY: false })).toBeUndefined();
+  });
+
+  it('help is laid out for the terminal (stderr\'s when stdout is redirected), at most 100 columns', () => {
+    expect(helpWidth({ isTTY: true, columns: 60 }, { isTTY: true, columns: 60 })).toBe(60);
+    expect(helpWidth({ isTTY: false }, { isTTY: true, columns: 72 })).toBe(72);
+    expect(helpWidth({ isTTY: true, columns: 240 }, { isTTY: false })).toBe(HELP_WIDTH);
+    expect(helpWidth({ isTTY: false }, { isTTY: false })).toBe(HELP_WIDTH);
   });
 
   it('help is laid out for at most 100 columns; a narrower terminal gets it narrower', async () => {
