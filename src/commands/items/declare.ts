@@ -73,10 +73,6 @@ function engineFlags(numbers: string[], o: EngineOptions): ItemFlags {
 
 /** Codes of carrier flags (codes or names), resolved when the command runs: a name needs the carrier list. */
 async function carriers<K extends string>(ctx: Context, flags: Record<K, readonly [string, string | undefined]>) {
-  // No carrier flag given (`trk info N`): the lookup code is not loaded at all.
-  if (Object.values<readonly [string, string | undefined]>(flags).every(([, value]) => value === undefined)) {
-    return Object.fromEntries(Object.keys(flags).map((key) => [key, undefined])) as Record<K, number | undefined>;
-  }
   const { resolveCarrierFlags } = await import('../shared/carrier-args.js');
   return resolveCarrierFlags(ctx, flags);
 }

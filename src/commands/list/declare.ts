@@ -97,14 +97,11 @@ ${examples(
         invoke,
         () => import('./list.js'),
         async (m, ctx) => {
+          const { resolveCarrierFlags } = await import('../shared/carrier-args.js');
           const carriers: number[] = [];
-          if (o.carrier?.length) {
-            // The lookup's code is loaded only when --carrier is given.
-            const { resolveCarrierFlags } = await import('../shared/carrier-args.js');
-            for (const value of o.carrier) {
-              const { carrier } = await resolveCarrierFlags(ctx, { carrier: ['--carrier', value] });
-              if (carrier !== undefined && !carriers.includes(carrier)) carriers.push(carrier);
-            }
+          for (const value of o.carrier ?? []) {
+            const { carrier } = await resolveCarrierFlags(ctx, { carrier: ['--carrier', value] });
+            if (carrier !== undefined && !carriers.includes(carrier)) carriers.push(carrier);
           }
           return m.runList(
             {

@@ -3,7 +3,6 @@
 // because a name needs the carrier list. A code is checked against the cached list only (never fetched), so
 // numeric codes keep working offline; the first name fetches the list when there is no cached copy.
 
-import { carrierResolver } from '../../carriers/lookup.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 
@@ -19,11 +18,17 @@ export async function resolveCarrierFlags<K extends string>(
   ctx: Context,
   flags: CarrierFlags<K>,
 ): Promise<Record<K, number | undefined>> {
-  const resolve = carrierResolver(ctx);
   const out = {} as Record<K, number | undefined>;
+  // The lookup's code is loaded with the first flag given: `trk info N` and `trk list` without one never load it.
+  let resolve: ((text: string) => Promise<number>) | undefined;
   for (const key of Object.keys(flags) as K[]) {
     const [flag, value] = flags[key];
-    out[key] = value === undefined ? undefined : await resolveOne(resolve, flag, value);
+    if (value === undefined) {
+      out[key] = undefined;
+      continue;
+    }
+    resolve ??= (await import('../../carriers/lookup.js')).carrierResolver(ctx);
+    out[key] = await resolveOne(resolve, flag, value);
   }
   return out;
 }
