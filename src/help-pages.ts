@@ -32,8 +32,9 @@ export function helpPageKey(argv: readonly string[]): string {
 }
 
 /**
- * The help page this command line prints, when it is one the file holds and the output is wide enough (or not a
- * terminal); undefined otherwise, and when the file cannot be read (help is then laid out live).
+ * The help page this command line prints, when it is one the file holds (the file holds help command lines
+ * only) and the output is wide enough (or not a terminal); undefined otherwise, and when the file cannot be read
+ * (help is then laid out live). bin/trk.js asks only for command lines that end in --help or start with help.
  */
 export function storedHelpPage(
   argv: readonly string[],
@@ -41,8 +42,6 @@ export function storedHelpPage(
   stderr: Stream,
   file: URL = new URL(HELP_PAGES_FILE, import.meta.url),
 ): string | undefined {
-  const last = argv.at(-1);
-  if (argv[0] !== 'help' && last !== '--help' && last !== '-h') return undefined;
   if (helpWidth(stdout, stderr) < HELP_WIDTH) return undefined;
   const { readFileSync } = process.getBuiltinModule('node:fs');
   try {

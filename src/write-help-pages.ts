@@ -9,13 +9,14 @@ import { buildProgram } from './commands/registry.js';
 import { HELP_PAGES_FILE, HELP_WIDTH, helpPageKey } from './help-pages.js';
 import { createTestIO } from './io.js';
 
-/** Every command path (`[]`, `['list']`, `['auth', 'login']`), hidden commands left out. */
-export async function commandPaths(): Promise<string[][]> {
+/** Every command path (`[]`, `['list']`, `['auth', 'login']`), hidden commands left out unless asked for. */
+export async function commandPaths(opts: { hidden?: boolean } = {}): Promise<string[][]> {
   const program = await buildProgram(async () => {}, '0.0.0');
   const paths: string[][] = [[]];
   const walk = (cmd: typeof program, at: string[]) => {
     for (const sub of cmd.commands) {
-      if ((sub as unknown as { _hidden?: boolean })._hidden) continue;
+      // commander keeps `hidden` in a field of its own, with no getter.
+      if (!opts.hidden && (sub as unknown as { _hidden?: boolean })._hidden) continue;
       const path = [...at, sub.name()];
       paths.push(path);
       walk(sub, path);

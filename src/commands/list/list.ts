@@ -19,7 +19,7 @@ import { tableNames, viewNames } from '../shared/names.js';
 import { outputOf } from '../shared/output.js';
 import { TERMINAL_LIST_LIMIT } from '../../output/format.js';
 import { buildListFilters, distinctNumbers, type ListOptions } from './filters.js';
-import { localChecks } from './local.js';
+import { checksLocally, localChecks } from './local.js';
 import { mergeQueries, recordKey, type ListProgress } from './merge.js';
 import { listPages } from './pages.js';
 
@@ -58,7 +58,7 @@ export function listRecords(
   limit = Number.POSITIVE_INFINITY,
 ): AsyncGenerator<TrackRecord[]> {
   // Each query gives at most `limit` records to the merged list, unless records are checked here (--tag).
-  const local = Boolean(opts.tag?.length || opts.subStatus?.length);
+  const local = checksLocally(opts);
   const most = Number.isFinite(limit) && !local ? Math.ceil(limit / LIMITS.pageSize) : undefined;
   const queries = filters.map((f) => listPages(api, f, { from: opts.page, only: opts.page !== undefined, most, signal }));
   const merged = mergeQueries(queries, opts.orderBy, onProgress);
@@ -95,7 +95,7 @@ export async function runList(opts: ListOptions, ctx: Context): Promise<number> 
   // The page counter shares the terminal with the rows; through the pager it is not drawn, since it would break
   // the pager's screen (the pager shows the rows as they arrive).
   const counter = statusLine(ctx.io, ctx.global.quiet !== true && pager === undefined);
-  const local = Boolean(opts.tag?.length || opts.subStatus?.length);
+  const local = checksLocally(opts);
   let shown = 0;
   let progress: ListProgress = { pagesDone: 0, pagesTotal: undefined, dataTotal: undefined };
   let cut = false;

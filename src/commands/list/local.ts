@@ -12,6 +12,11 @@ import { recordKey } from './merge.js';
 
 export type RecordCheck = (records: TrackRecord[]) => Promise<TrackRecord[]>;
 
+/** Whether records are checked here (--tag, --sub-status): the service's counts then say nothing of what is shown. */
+export function checksLocally(opts: Pick<ListOptions, 'tag' | 'subStatus'>): boolean {
+  return Boolean(opts.tag?.length || opts.subStatus?.length);
+}
+
 /** The checks the options ask for, or undefined when the service's filters are all there is. */
 export function localChecks(api: ApiClient, opts: Pick<ListOptions, 'tag' | 'subStatus'>, signal: AbortSignal): RecordCheck | undefined {
   const tag = opts.tag?.length ? tagMatcher(opts.tag) : undefined;

@@ -38,23 +38,15 @@ export async function detailsWriter(ctx: Context, version: ApiVersion, opts: Det
   const pager = opts.io ? undefined : startPager(ctx.io, ctx.env, { enabled: ctx.global.pager !== false });
   const io = pager?.io ?? opts.io ?? ctx.io;
   const inner = await formatWriter(ctx, io, version, opts);
-  return {
-    write: (results) => inner.write(results),
-    end: async () => {
-      try {
-        await inner.end();
-      } finally {
-        await pager?.end();
-      }
-    },
-    abort: async () => {
-      try {
-        await inner.abort();
-      } finally {
-        await pager?.end();
-      }
-    },
+  /** Finishing either way ends the pager too. */
+  const thenPager = (finish: () => Promise<void>) => async () => {
+    try {
+      await finish();
+    } finally {
+      await pager?.end();
+    }
   };
+  return { write: (results) => inner.write(results), end: thenPager(() => inner.end()), abort: thenPager(() => inner.abort()) };
 }
 
 async function formatWriter(ctx: Context, io: IO, version: ApiVersion, opts: DetailsPrintOptions): Promise<ItemResultsWriter> {
