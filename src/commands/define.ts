@@ -130,7 +130,7 @@ export function nonNegativeInt(what: string) {
   };
 }
 
-/** A carrier code or name, kept as typed: names become codes when the command runs (see shared/carrier-args.ts). */
+/** A carrier code or name, kept as typed: names become codes when the command runs (see common/carrier-args.ts). */
 export function carrierArg(value: string): string {
   const t = value.trim();
   if (t === '') throw new InvalidArgumentError('give a carrier code or name.');

@@ -24,7 +24,7 @@ import { CredentialsError, UsageError } from '../../errors.js';
 import { printRows, resolveFormat, type Column } from '../../output/render.js';
 import { readAll } from '../../stdin.js';
 import { fmt } from '../../text.js';
-import { SETTING_COLUMNS, settingRows, settingsObject } from '../shared/settings-view.js';
+import { SETTING_COLUMNS, settingRows, settingsObject } from '../common/settings-view.js';
 
 const INVALID_KEY = -18010002;
 

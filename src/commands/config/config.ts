@@ -8,7 +8,7 @@ import type { Settings } from '../../config/settings.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { printRows, resolveFormat } from '../../output/render.js';
-import { SETTING_COLUMNS, settingRows, settingsObject } from '../shared/settings-view.js';
+import { SETTING_COLUMNS, settingRows, settingsObject } from '../common/settings-view.js';
 
 export interface ConfigGetOptions {
   key: string;

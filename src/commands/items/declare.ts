@@ -73,7 +73,7 @@ function engineFlags(numbers: string[], o: EngineOptions): ItemFlags {
 
 /** Codes of carrier flags (codes or names), resolved when the command runs: a name needs the carrier list. */
 async function carriers<K extends string>(ctx: Context, flags: Record<K, readonly [string, string | undefined]>) {
-  const { resolveCarrierFlags } = await import('../shared/carrier-args.js');
+  const { resolveCarrierFlags } = await import('../common/carrier-args.js');
   return resolveCarrierFlags(ctx, flags);
 }
 

@@ -11,8 +11,8 @@ import { toDetailsView, type DetailsView } from '../../output/records.js';
 import { resolveFormat, type ItemResultsWriter } from '../../output/render.js';
 import { show } from '../../output/sanitize.js';
 import { fmt } from '../../text.js';
-import { detailsWriter, printDetails } from '../shared/details.js';
-import { outputOf } from '../shared/output.js';
+import { detailsWriter, printDetails } from '../common/details.js';
+import { outputOf } from '../common/output.js';
 import { inputCarrierResolver, type ItemSourceOptions } from './shared.js';
 
 export interface InfoOptions extends ItemSourceOptions {
@@ -108,7 +108,7 @@ async function watchInfo(opts: InfoOptions, ctx: Context, version: ApiVersion): 
   }
   const api = await ctx.api();
   const items = numbers.map((number) => ({ number, ...(opts.carrier === undefined ? {} : { carrier: opts.carrier }) }));
-  const { captureIO, DEFAULT_EVERY_MS, watch } = await import('../shared/watch.js');
+  const { captureIO, DEFAULT_EVERY_MS, watch } = await import('../common/watch.js');
   return watch(ctx, opts.every ?? DEFAULT_EVERY_MS, async () => {
     const results: ItemResults<unknown> = { accepted: [], rejected: [] };
     for (let i = 0; i < items.length; i += LIMITS.itemsPerRequest) {

@@ -8,7 +8,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { show } from '../../output/sanitize.js';
-import { printDetails } from '../shared/details.js';
+import { printDetails } from '../common/details.js';
 import { confirmOrRefuse } from './shared.js';
 
 export interface RealtimeOptions {

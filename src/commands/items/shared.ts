@@ -8,8 +8,8 @@ import type { ItemFlags } from '../../items/command.js';
 import type { CarrierResolver } from '../../items/check.js';
 import { itemColumns } from '../../output/columns.js';
 import { createItemResultsWriter, type ItemResultsWriter } from '../../output/render.js';
-import { tableNames } from '../shared/names.js';
-import { outputOf } from '../shared/output.js';
+import { tableNames } from '../common/names.js';
+import { outputOf } from '../common/output.js';
 
 /** Where an item command's numbers come from, and the engine's flags. */
 export interface ItemSourceOptions extends ItemFlags {

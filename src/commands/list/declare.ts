@@ -97,7 +97,7 @@ ${examples(
         invoke,
         () => import('./list.js'),
         async (m, ctx) => {
-          const { resolveCarrierFlags } = await import('../shared/carrier-args.js');
+          const { resolveCarrierFlags } = await import('../common/carrier-args.js');
           const carriers: number[] = [];
           for (const value of o.carrier ?? []) {
             const { carrier } = await resolveCarrierFlags(ctx, { carrier: ['--carrier', value] });

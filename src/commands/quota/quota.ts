@@ -6,7 +6,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { QUOTA_FIELDS } from '../../output/columns.js';
 import { printObject } from '../../output/render.js';
-import { outputOf } from '../shared/output.js';
+import { outputOf } from '../common/output.js';
 
 export type QuotaOptions = Record<string, never>;
 

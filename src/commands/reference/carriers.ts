@@ -6,7 +6,7 @@ import { EXIT } from '../../exit-codes.js';
 import { CARRIER_COLUMN_NAMES } from '../../output/column-names.js';
 import { columnsByName } from '../../output/columns.js';
 import type { Column } from '../../output/render.js';
-import { outputOf, paged } from '../shared/output.js';
+import { outputOf, paged } from '../common/output.js';
 
 export interface CarriersOptions {
   /** A code, a name or part of one (any language), or a country's ISO code. */

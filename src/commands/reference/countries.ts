@@ -7,7 +7,7 @@ import { EXIT } from '../../exit-codes.js';
 import { COUNTRY_COLUMN_NAMES } from '../../output/column-names.js';
 import { columnsByName } from '../../output/columns.js';
 import type { Column } from '../../output/render.js';
-import { outputOf, paged } from '../shared/output.js';
+import { outputOf, paged } from '../common/output.js';
 
 export interface CountriesOptions {
   /** A key, a name or part of one, or an ISO code. */

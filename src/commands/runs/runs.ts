@@ -9,7 +9,7 @@ import { printRows } from '../../output/render.js';
 import { fmt, plural } from '../../text.js';
 import { RUN_COLUMN_NAMES } from '../../output/column-names.js';
 import { columnsByName } from '../../output/columns.js';
-import { outputOf } from '../shared/output.js';
+import { outputOf } from '../common/output.js';
 
 const COLUMNS: readonly Column<RunEntry>[] = columnsByName<RunEntry, (typeof RUN_COLUMN_NAMES)[number]>(RUN_COLUMN_NAMES, {
   id: { header: 'ID', value: (r) => r.id, id: true },
