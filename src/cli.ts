@@ -2,7 +2,6 @@
 // codes and the one line on stderr. `trk --help` and `trk --version` load commander and nothing heavier:
 // the IO (chalk), the context and every command module are imported only when a command actually runs.
 
-import { readFileSync } from 'node:fs';
 import type { Command, CommanderError as CommanderErrorType } from 'commander';
 import { CommanderError } from './commander.js';
 import { formatsOf } from './commands/define.js';
@@ -15,6 +14,7 @@ import { HELP_WIDTH, helpWidth } from './help-pages.js';
 import type { IO } from './io.js';
 import type { OutputFormat } from './output/format.js';
 import { sanitizeTerminalText } from './output/sanitize.js';
+import { packageVersion } from './version.js';
 
 export interface CliOptions {
   /** Captured streams for tests; default the process's. */
@@ -223,14 +223,6 @@ export function readGlobalOptions(o: Record<string, unknown>): GlobalOptions {
   return g;
 }
 
-function packageVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
 
 
 /** Runs one command line and returns the exit code. Never throws. */

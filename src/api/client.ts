@@ -9,7 +9,6 @@
 // endless body, and reading it whole would take the memory of the machine). The POSTs go through transport.ts:
 // node:http for requests one at a time, undici once they overlap or behind a proxy.
 
-import { createRequire } from 'node:module';
 import { setTimeout as delay } from 'node:timers/promises';
 import { CredentialsError, InterruptedError, noApiKeyError } from '../errors.js';
 import { answerProblem } from './answer-shapes.js';
@@ -48,6 +47,7 @@ import {
   type WaitReason,
 } from './retry.js';
 import { unsupported } from './bodies.js';
+import { packageVersion } from '../version.js';
 
 export { resentAfterAmbiguousFailure } from './retry.js';
 
@@ -115,10 +115,9 @@ export interface ApiClient {
   close(): Promise<void>;
 }
 
-/** `trk/<version>` from package.json, read only when a client is built (never at start-up of --help). */
+/** `trk/<version>`, asked for only when a client is built. */
 export function defaultUserAgent(): string {
-  const pkg = createRequire(import.meta.url)('../../package.json') as { version?: string };
-  return `trk/${pkg.version ?? '0.0.0'}`;
+  return `trk/${packageVersion()}`;
 }
 
 // Connection failures that happen before a single byte of the request is written.
