@@ -111,7 +111,8 @@ export function createContext(opts: ContextOptions): Context {
   };
   const settings = async (opts: SettingsOptions = {}): Promise<Settings> => {
     const s = await resolved();
-    return opts.newProfile ? s : (await import('./config/profile-rules.js')).checkKnownProfile(s);
+    if (opts.newProfile || (await import('./config/settings.js')).isKnownProfile(s)) return s;
+    return (await import('./config/profile-rules.js')).checkKnownProfile(s);
   };
 
   // Waits go where the command shows them (a progress line shows them in place), else on status lines.

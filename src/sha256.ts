@@ -11,17 +11,21 @@ export function createSha256(): Crypto.Hash {
   return (process.getBuiltinModule('node:crypto') as typeof Crypto).createHash('sha256');
 }
 
-/** The first 32 bits of the fractional part of `x`. */
-const fraction32 = (x: number): number => Math.floor((x - Math.floor(x)) * 2 ** 32) >>> 0;
-const PRIMES = (() => {
-  const primes: number[] = [];
-  for (let n = 2; primes.length < 64; n++) if (primes.every((p) => n % p !== 0)) primes.push(n);
-  return primes;
-})();
-/** Round constants: cube roots of the first 64 primes. */
-const K = Uint32Array.from(PRIMES, (p) => fraction32(Math.cbrt(p)));
-/** Initial hash value: square roots of the first 8 primes. */
-const H0 = Uint32Array.from(PRIMES.slice(0, 8), (p) => fraction32(Math.sqrt(p)));
+// The constants as FIPS 180-4 (section 4.2.2 and 5.3.3) lists them, rather than worked out from the primes at
+// load time: that work, done in Node's interpreter on every start, cost more than the hash itself.
+/** Round constants: the first 32 bits of the fractional parts of the cube roots of the first 64 primes. */
+const K = new Uint32Array([
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+]);
+/** Initial hash value: the same of the square roots of the first 8 primes. */
+const H0 = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
 
 const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
 
@@ -44,7 +48,7 @@ export function sha256Hex(text: string): string {
       const s1 = rotr(w[i - 2]!, 17) ^ rotr(w[i - 2]!, 19) ^ (w[i - 2]! >>> 10);
       w[i] = w[i - 16]! + s0 + w[i - 7]! + s1;
     }
-    let [a, b, c, d, e, f, g, hh] = h as unknown as [number, number, number, number, number, number, number, number];
+    let a = h[0]!, b = h[1]!, c = h[2]!, d = h[3]!, e = h[4]!, f = h[5]!, g = h[6]!, hh = h[7]!;
     for (let i = 0; i < 64; i++) {
       const t1 = (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i]! + w[i]!) | 0;
       const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
@@ -57,8 +61,18 @@ export function sha256Hex(text: string): string {
       b = a;
       a = (t1 + t2) | 0;
     }
-    // Uint32Array keeps each sum modulo 2^32.
-    [a, b, c, d, e, f, g, hh].forEach((v, i) => (h[i] = h[i]! + v));
+    // Uint32Array keeps each sum modulo 2^32. (Plain statements rather than destructuring and callbacks: this
+    // runs once a process, in the interpreter, where each of those costs.)
+    h[0]! += a;
+    h[1]! += b;
+    h[2]! += c;
+    h[3]! += d;
+    h[4]! += e;
+    h[5]! += f;
+    h[6]! += g;
+    h[7]! += hh;
   }
-  return Array.from(h, (x) => x.toString(16).padStart(8, '0')).join('');
+  let hex = '';
+  for (const x of h) hex += x.toString(16).padStart(8, '0');
+  return hex;
 }

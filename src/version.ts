@@ -1,7 +1,11 @@
 // trk's version, from package.json, read once a process: the command tree's --version and the user agent of
 // requests both ask for it. (bin/trk.js reads it on its own for a bare --version, before anything is loaded.)
 
-import { readFileSync } from 'node:fs';
+import type * as Fs from 'node:fs';
+
+// Node's own object rather than an ES import, whose namespace would load fs/promises, streams and watchers:
+// about 1 ms of every start (ARCHITECTURE.md, start-up).
+const { readFileSync } = process.getBuiltinModule('node:fs') as typeof Fs;
 
 let version: string | undefined;
 

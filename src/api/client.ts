@@ -17,7 +17,7 @@ import type { Envelope } from './types.js';
 import { callDeadlineMs } from '../config/timeout.js';
 import { LIMITS, type ApiVersion, type Operation } from './spec.js';
 import { operationClass, operationPath } from './ops.js';
-import { processPacer, type Admission, type Pacer } from './pacer.js';
+import { monotonicMs, processPacer, type Admission, type Pacer } from './pacer.js';
 import {
   AnswerTooLargeError,
   AuthenticationError,
@@ -269,7 +269,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       // MAX_HOLD_MS and announced), and a bulk run queues its requests there on purpose.
       const budgetMs = maxAttempts === 1 ? timeoutMs : Math.max(timeoutMs, deadlineMs);
       let startedAt = 0;
-      const left = () => budgetMs - (performance.now() - startedAt);
+      const left = () => budgetMs - (monotonicMs() - startedAt);
       let deadline: AbortSignal | undefined;
       let waitSignal = signal;
       const readOnly = operationClass(op) === 'read';
@@ -304,7 +304,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
           throw stopped(reason);
         }
         if (!deadline) {
-          startedAt = performance.now();
+          startedAt = monotonicMs();
           deadline = AbortSignal.timeout(budgetMs);
           waitSignal = signal ? AbortSignal.any([signal, deadline]) : deadline;
         }
@@ -312,11 +312,11 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
         if (remaining <= 0) throw outOfTime();
         // The attempt is cut short by the deadline rather than by its own timeout: say so when it times out.
         const cut = maxAttempts > 1 && remaining < timeoutMs ? budgetMs : undefined;
-        const started = performance.now();
+        const started = monotonicMs();
         try {
           const sent = admission ? () => admission.sent() : undefined;
           const { status, envelope } = await attemptOnce(op, url, payload, signal, Math.min(timeoutMs, remaining), cut, sent);
-          const ms = Math.round(performance.now() - started);
+          const ms = Math.round(monotonicMs() - started);
           if (ambiguous) markResent(envelope);
           opts.onRequest?.({
             operation: op,
@@ -328,7 +328,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
           });
           return envelope as Envelope<A>;
         } catch (err) {
-          const ms = Math.round(performance.now() - started);
+          const ms = Math.round(monotonicMs() - started);
           if (!(err instanceof ServiceError)) throw err;
           // An earlier attempt may have been processed, whatever this one got back.
           if (ambiguous) err.delivery = 'unknown';

@@ -26,13 +26,17 @@
 // 429. So the event loop is watched while requests are being admitted, and after a stall the starts recorded
 // just before it are moved forward by its length. The margin absorbs the ordinary few milliseconds.
 
-import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import type * as Fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { TrkError } from '../errors.js';
-import { holdAnnouncer, widenedMargin, type AcquireOptions, type Admission, type HoldListener, type Pacer } from './pacer.js';
+import { holdAnnouncer, monotonicMs, widenedMargin, type AcquireOptions, type Admission, type HoldListener, type Pacer } from './pacer.js';
 import { MAX_HOLD_MS, type WaitReason } from './retry.js';
 import { sha256Hex } from '../sha256.js';
+
+// Node's own object rather than an ES import, whose namespace would load fs/promises, streams and watchers:
+// about 1 ms of every start (ARCHITECTURE.md, start-up).
+const { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } = process.getBuiltinModule('node:fs') as typeof Fs;
 
 export interface SharedPacerOptions {
   /** The budget file; its folder must exist. `<file>.lock` is the lock. */
@@ -333,7 +337,7 @@ function watchStalls(thresholdMs: number, onStall: (ms: number, since: number) =
   let last = 0;
   let lastTouch = 0;
   const tick = () => {
-    const t = performance.now();
+    const t = monotonicMs();
     const late = t - last - WATCH_EVERY_MS;
     if (late > thresholdMs) onStall(Math.ceil(late), Date.now() - Math.ceil(t - last));
     last = t;
@@ -344,7 +348,7 @@ function watchStalls(thresholdMs: number, onStall: (ms: number, since: number) =
   };
   return {
     touch() {
-      lastTouch = performance.now();
+      lastTouch = monotonicMs();
       if (timer) return;
       last = lastTouch;
       timer = setInterval(tick, WATCH_EVERY_MS);

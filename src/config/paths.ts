@@ -1,9 +1,13 @@
 // Where trk keeps its files, after the XDG base directory convention, each overridable for tests and
 // unusual setups. Relative XDG values are ignored, as the convention requires.
 
-import { chmodSync, mkdirSync } from 'node:fs';
+import type * as Fs from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
+
+// Node's own object rather than an ES import, whose namespace would load fs/promises, streams and watchers:
+// about 1 ms of every start (ARCHITECTURE.md, start-up).
+const { chmodSync, mkdirSync } = process.getBuiltinModule('node:fs') as typeof Fs;
 
 type Env = NodeJS.ProcessEnv;
 

@@ -4,11 +4,15 @@
 // is created; a file that cannot be read or parsed is an error naming the file and never quoting it (it holds
 // API keys).
 
-import { readFileSync } from 'node:fs';
+import type * as Fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 import { CONFIG_KEYS, CONFIG_KEY_FIELD, type Profile } from './keys.js';
 import { configDir } from './paths.js';
+
+// Node's own object rather than an ES import, whose namespace would load fs/promises, streams and watchers:
+// about 1 ms of every start (ARCHITECTURE.md, start-up).
+const { readFileSync } = process.getBuiltinModule('node:fs') as typeof Fs;
 
 /** What settings resolution and completion read of the profiles. */
 export interface ProfileReader {

@@ -8,12 +8,7 @@
 // accept a new name: they create it.
 
 import { CredentialsError, noApiKeyError, UsageError } from '../errors.js';
-import { DEFAULT_PROFILE_NAME, SANDBOX_PROFILE, type Settings, type SettingSource } from './settings.js';
-
-/** True when the profile in use is saved, or is one of the names that always exist. */
-export function isKnownProfile(s: Pick<Settings, 'profile' | 'savedProfiles'>): boolean {
-  return s.profile === DEFAULT_PROFILE_NAME || s.profile === SANDBOX_PROFILE || s.savedProfiles.includes(s.profile);
-}
+import { isKnownProfile, type Settings, type SettingSource } from './settings.js';
 
 /** `saved profiles: a, b` or `no profile is saved yet`. */
 export function savedProfilesText(saved: readonly string[]): string {

@@ -3,11 +3,15 @@
 // process lists. Pure apart from reading TRK_API_KEY_FILE; the store is passed in, so conf stays unloaded
 // unless the caller opened it.
 
-import { readFileSync } from 'node:fs';
+import type * as Fs from 'node:fs';
 import { CredentialsError } from '../errors.js';
 import { DEFAULT_API_VERSION, type ApiVersion } from '../api/spec.js';
 import type { OutputFormat } from '../output/format.js';
 import { parseApiKey, parseApiVersion, parseBudgetUrl, parseOutputFormat, parseServiceUrl, type Profile } from './keys.js';
+
+// Node's own object rather than an ES import, whose namespace would load fs/promises, streams and watchers:
+// about 1 ms of every start (ARCHITECTURE.md, start-up).
+const { readFileSync } = process.getBuiltinModule('node:fs') as typeof Fs;
 
 export { CONFIG_KEYS, CONFIG_KEY_FIELD, CONFIG_KEY_HELP, checkConfigKey, isConfigKey, maskKey, validateConfigValue } from './keys.js';
 export type { ConfigKey, Profile } from './keys.js';
@@ -39,6 +43,14 @@ export const DEFAULT_BASE_URL = 'https://api.17track.net';
 export const DEFAULT_RES_URL = 'https://res.17track.net';
 export const DEFAULT_PROFILE_NAME = 'default';
 export const SANDBOX_PROFILE = 'sandbox';
+
+/**
+ * True when the profile in use is saved, or is one of the names that always exist. Kept here, beside those names,
+ * so that every command can check it without loading the messages of src/config/profile-rules.ts.
+ */
+export function isKnownProfile(s: Pick<Settings, 'profile' | 'savedProfiles'>): boolean {
+  return s.profile === DEFAULT_PROFILE_NAME || s.profile === SANDBOX_PROFILE || s.savedProfiles.includes(s.profile);
+}
 
 export interface SettingFlags {
   profile?: string;

@@ -3,7 +3,8 @@
 // again), and, when asked for, the merged accepted/rejected items of the service for output. Counts are of
 // numbers, never of requests.
 
-import { createWriteStream, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
+import type * as Fs from 'node:fs';
+import type { WriteStream } from 'node:fs';
 import path from 'node:path';
 import type { Stringifier } from 'csv-stringify';
 import { codeInfo, formatCodeMessage } from '../api/codes.js';
@@ -16,9 +17,14 @@ import { csvCell } from '../output/csv-cell.js';
 import type { Chunk, ChunkRow } from './chunker.js';
 import type { ItemOperation } from './fields.js';
 import type { ChunkOutcome } from './journal.js';
-import { duration, fmt, plural, type ProgressCounts } from './progress.js';
+import type { ProgressCounts } from './progress.js';
+import { duration, fmt, plural } from '../text.js';
 import type { InputLayout, InputRow } from './read.js';
 import { fsReason } from './source.js';
+
+// Node's own object rather than an ES import, whose namespace would load fs/promises, streams and watchers:
+// about 1 ms of every start (ARCHITECTURE.md, start-up).
+const { createWriteStream, renameSync, rmSync, statSync } = process.getBuiltinModule('node:fs') as typeof Fs;
 
 /** error_code of a row set aside by --skip-invalid (it never reached the service). */
 export const INVALID_CODE = 'invalid';

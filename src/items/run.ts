@@ -12,7 +12,7 @@
 // still looked up, and quota still checked). Ctrl-C or SIGTERM finishes the requests in flight, saves, prints
 // the summary and stops with the signal's exit code.
 
-import { rmSync } from 'node:fs';
+import type * as Fs from 'node:fs';
 import path from 'node:path';
 import type { ApiClient } from '../api/client.js';
 import { callDeadlineMs, requestTimeoutMs } from '../config/timeout.js';
@@ -29,13 +29,17 @@ import type { CarrierResolver } from './check.js';
 import { checkDefaults } from './check.js';
 import { isCharging, isReadOnly, parseColumnMapping, type ColumnMapping, type ItemOperation, type RowValues } from './fields.js';
 import type { Journal, RunIdentity } from './journal.js';
-import { createProgress, progressMode, type Progress, type ProgressMode } from './progress.js';
+import type { Progress, ProgressMode } from './progress.js';
 import { listSome } from './read.js';
 import { exitCodeOf, ResultSink, summaryLines, type RunSummary } from './results.js';
 import { runChunks } from './runner.js';
 import type { FinishedRun } from './runs.js';
 import { chunkSize, inputChunks, scanInput, type ScanOptions, type ScanResult } from './scan.js';
 import { openSource, type ItemSource, type SourceFlags } from './source.js';
+
+// Node's own object rather than an ES import, whose namespace would load fs/promises, streams and watchers:
+// about 1 ms of every start (ARCHITECTURE.md, start-up).
+const { rmSync } = process.getBuiltinModule('node:fs') as typeof Fs;
 
 /** The flags every item command takes (see src/commands/items/flags.ts). */
 export interface ItemFlags extends SourceFlags {
@@ -121,6 +125,10 @@ export interface ItemReport {
 }
 
 const EMPTY: ItemResults = { accepted: [], rejected: [] };
+
+/** Progress of a run that shows none. */
+const NO_PROGRESS: Progress = { inPlace: false, phase() {}, update() {}, waiting() {}, stop() {} };
+
 /** A check running longer than this asks for the quota meanwhile. */
 const QUOTA_OVERLAP_AFTER_MS = 200;
 
@@ -155,12 +163,11 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
     if (flags.rejects !== undefined && source.isSameFile(flags.rejects)) {
       throw new UsageError(`--rejects ${flags.rejects} is the input file`, 'write the rejects to another file; nothing was sent');
     }
+    // Arguments show no progress, and `trk stop N` does not load its renderer.
+    const renderer = opts.progress === 'none' || (opts.progress === undefined && source.kind === 'arguments') ? undefined : await import('./progress.js');
+    const mode = opts.progress ?? renderer?.progressMode(ctx.io, ctx.global.quiet) ?? 'none';
     const progressFor = (label: string): Progress =>
-      createProgress(ctx.io, {
-        mode: opts.progress ?? (source.kind === 'arguments' ? 'none' : progressMode(ctx.io, ctx.global.quiet)),
-        label,
-        ceilingPerSecond: chunkSize(op, version) * LIMITS.requestsPerSecond,
-      });
+      renderer?.createProgress(ctx.io, { mode, label, ceilingPerSecond: chunkSize(op, version) * LIMITS.requestsPerSecond }) ?? NO_PROGRESS;
     // A long input is still being checked when the quota is asked for (it costs nothing), so that the answer is
     // there when the check ends; a short one, or one with a problem so far, sends nothing before it is checked.
     let quota: Promise<Partial<QuotaRecord>> | undefined;

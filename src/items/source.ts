@@ -3,16 +3,19 @@
 // engine reads its input twice (a checking pass, then the sending pass). A file is opened again for each pass;
 // standard input is first copied to a private spool file; arguments are kept as they are.
 
-import { closeSync, createReadStream, createWriteStream, openSync, realpathSync, rmSync, statSync, type Stats } from 'node:fs';
-import { open, rm } from 'node:fs/promises';
+import type * as Fs from 'node:fs';
+import type { Stats } from 'node:fs';
+import type * as FsPromises from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ensurePrivateDir } from '../config/paths.js';
 import { TrkError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
-import { isAlive, pruneFiles } from './leftovers.js';
-import { createSha256 } from '../sha256.js';
+
+// Node's own object rather than an ES import, whose namespace would load fs/promises, streams and watchers:
+// about 1 ms of every start (ARCHITECTURE.md, start-up).
+const { closeSync, createReadStream, createWriteStream, openSync, realpathSync, rmSync, statSync } = process.getBuiltinModule('node:fs') as typeof Fs;
 
 export type SourceKind = 'arguments' | 'stdin' | 'file';
 
@@ -121,7 +124,7 @@ function fileSource(file: string): ItemSource {
 /** Copy stdin to a private spool file (the run reads it twice) and prune copies left by killed runs. */
 async function spoolStdin(stdin: Readable, spoolDir: string): Promise<ItemSource> {
   ensurePrivateDir(spoolDir);
-  pruneSpool(spoolDir);
+  await pruneSpool(spoolDir);
   const spool = path.join(spoolDir, `stdin-${process.pid}-${Date.now().toString(36)}.csv`);
   let size = 0;
   try {
@@ -150,14 +153,17 @@ async function spoolStdin(stdin: Readable, spoolDir: string): Promise<ItemSource
     locate: (n) => `stdin line ${n}`,
     assertUnchanged: () => {},
     isSameFile: () => false,
-    cleanup: () => rm(spool, { force: true }),
+    cleanup: () => fsPromises().rm(spool, { force: true }),
   };
 }
 
 const HEAD_BYTES = 4096;
 
+/** node:fs/promises, loaded by the first file or pipe: `trk info N` does not need it (0.5 ms of a start). */
+const fsPromises = () => process.getBuiltinModule('node:fs/promises') as typeof FsPromises;
+
 async function headOf(file: string): Promise<string> {
-  const handle = await open(file, 'r');
+  const handle = await fsPromises().open(file, 'r');
   try {
     const buf = Buffer.alloc(HEAD_BYTES);
     const { bytesRead } = await handle.read(buf, 0, HEAD_BYTES, 0);
@@ -167,7 +173,8 @@ async function headOf(file: string): Promise<string> {
   }
 }
 
-function pruneSpool(dir: string): void {
+async function pruneSpool(dir: string): Promise<void> {
+  const { isAlive, pruneFiles } = await import('./leftovers.js');
   const cutoff = Date.now() - SPOOL_PRUNE_MS;
   pruneFiles(dir, (name, st) => {
     const owner = /^stdin-(\d+)-/.exec(name);
@@ -218,9 +225,4 @@ export function fsReason(err: unknown): string {
     default:
       return err instanceof Error ? err.message : String(err);
   }
-}
-
-/** sha256 of text, for keys of runs. */
-export function digestOf(text: string): string {
-  return createSha256().update(text).digest('hex');
 }

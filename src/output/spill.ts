@@ -4,9 +4,13 @@
 // memory for a million rejected numbers than for ten. The items are the service's, parsed from JSON: a line
 // read back is the item as it was.
 
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import type * as Fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
+// Node's own object rather than an ES import, whose namespace would load fs/promises, streams and watchers:
+// about 1 ms of every start (ARCHITECTURE.md, start-up).
+const { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } = process.getBuiltinModule('node:fs') as typeof Fs;
 
 /** What is kept in memory before the file is started. */
 export const SPILL_MEMORY_BYTES = 1024 * 1024;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkKnownProfile, isKnownProfile, missingKeyError, unknownProfileError } from '../../src/config/profile-rules.js';
+import { checkKnownProfile, missingKeyError, unknownProfileError } from '../../src/config/profile-rules.js';
+import { isKnownProfile } from '../../src/config/settings.js';
 import { resolveSettings, type Profile, type ProfileReader } from '../../src/config/settings.js';
 import { CredentialsError, UsageError } from '../../src/errors.js';
 

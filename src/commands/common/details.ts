@@ -10,7 +10,6 @@ import type { ItemResults, RejectedItem } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import type { IO } from '../../io.js';
 import { COMPACT_DETAILS, detailsColumns, itemColumns } from '../../output/columns.js';
-import { startPager } from '../../output/pager.js';
 import { toDetailsView, type DetailsView } from '../../output/records.js';
 import { createItemResultsWriter, isWide, printItemResults, printRows, resolveFormat, type ItemResultsWriter } from '../../output/render.js';
 import { tableNames, viewNames } from './names.js';
@@ -35,7 +34,9 @@ export function showsPages(ctx: Context, count: number, opts: DetailsPrintOption
 
 /** The writer of details as they come (see the top of this file). */
 export async function detailsWriter(ctx: Context, version: ApiVersion, opts: DetailsPrintOptions = {}): Promise<ItemResultsWriter> {
-  const pager = opts.io ? undefined : startPager(ctx.io, ctx.env, { enabled: ctx.global.pager !== false });
+  // The pager's code is loaded only for a terminal: `trk info N --json` in a loop never needs it.
+  const pager =
+    opts.io || !ctx.io.stdoutIsTTY ? undefined : (await import('../../output/pager.js')).startPager(ctx.io, ctx.env, { enabled: ctx.global.pager !== false });
   const io = pager?.io ?? opts.io ?? ctx.io;
   const inner = await formatWriter(ctx, io, version, opts);
   /** Finishing either way ends the pager too. */

@@ -3,8 +3,8 @@
 // one); `config set --create` makes it.
 
 import { CONFIG_KEYS, CONFIG_KEY_FIELD, CONFIG_KEY_HELP, checkConfigKey, validateConfigValue, type ConfigKey } from '../../config/keys.js';
-import { isKnownProfile, unknownProfileError } from '../../config/profile-rules.js';
-import type { Settings } from '../../config/settings.js';
+import { unknownProfileError } from '../../config/profile-rules.js';
+import { isKnownProfile, type Settings } from '../../config/settings.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { printRows, resolveFormat } from '../../output/render.js';

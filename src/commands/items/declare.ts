@@ -73,6 +73,8 @@ function engineFlags(numbers: string[], o: EngineOptions): ItemFlags {
 
 /** Codes of carrier flags (codes or names), resolved when the command runs: a name needs the carrier list. */
 async function carriers<K extends string>(ctx: Context, flags: Record<K, readonly [string, string | undefined]>) {
+  // None given (`trk info N`, `trk stop N`): nothing to resolve, and nothing to load.
+  if (Object.values<readonly [string, string | undefined]>(flags).every(([, value]) => value === undefined)) return {} as Record<K, undefined>;
   const { resolveCarrierFlags } = await import('../common/carrier-args.js');
   return resolveCarrierFlags(ctx, flags);
 }
