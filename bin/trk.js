@@ -14,11 +14,11 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     // as commander's --version would say for an unreadable package.json (src/cli.ts)
   }
   process.stdout.write(`${version}\n`);
-} else if (asksHelp && (page = (await import('../dist/help-pages.js')).storedHelpPage(argv, process.stdout, process.stderr)) !== undefined) {
+} else if (asksHelp && (page = (await import('../lib/help-pages.js')).storedHelpPage(argv, process.stdout, process.stderr)) !== undefined) {
   process.stdout.write(page);
 } else {
   // Node's compile cache makes every start after the first one faster.
   process.getBuiltinModule('node:module').enableCompileCache?.();
-  const { main } = await import('../dist/cli.js');
+  const { main } = await import('../lib/cli.js');
   process.exitCode = await main(argv);
 }

@@ -1,7 +1,7 @@
 // Help pages read from a file instead of being laid out by commander. `trk --help` and `trk COMMAND --help` are
 // what people type most when they are unsure, and loading commander and the command's declarations for them
 // costs more than starting Node. `npm run build` writes every help page, as trk prints it, into
-// dist/help-pages.json (src/write-help-pages.ts); bin/trk.js prints a page from there when the command line is
+// lib/help-pages.json (src/write-help-pages.ts); bin/trk.js prints a page from there when the command line is
 // exactly one that the file holds. Help is laid out for at most HELP_WIDTH columns, so the pages hold for any
 // terminal at least that wide (and when no terminal is there); a narrower terminal gets help laid out live. A test
 // keeps the file equal to what commander prints.
@@ -9,8 +9,8 @@
 /** The widest help is laid out (src/cli.ts), as clap does: longer lines are harder to read. */
 export const HELP_WIDTH = 100;
 
-/** Where the build writes the pages, relative to this module (dist/). */
-export const HELP_PAGES_FILE = 'help-pages.json';
+/** Where the build writes the pages, from the package root (beside the bundle bin/trk.js loads). */
+export const HELP_PAGES_FILE = 'lib/help-pages.json';
 
 interface Stream {
   isTTY?: boolean;
@@ -40,7 +40,9 @@ export function storedHelpPage(
   argv: readonly string[],
   stdout: Stream,
   stderr: Stream,
-  file: URL = new URL(HELP_PAGES_FILE, import.meta.url),
+  // From the package root as src/package-files.ts finds it (this module too sits at the top of src/); not imported
+  // from there, so that `trk --help` loads this one file.
+  file: URL = new URL(`../${HELP_PAGES_FILE}`, import.meta.url),
 ): string | undefined {
   if (helpWidth(stdout, stderr) < HELP_WIDTH) return undefined;
   const { readFileSync } = process.getBuiltinModule('node:fs');

@@ -2,6 +2,7 @@
 // requests both ask for it. (bin/trk.js reads it on its own for a bare --version, before anything is loaded.)
 
 import type * as Fs from 'node:fs';
+import { packageFile } from './package-files.js';
 
 // Node's own object rather than an ES import, whose namespace would load fs/promises, streams and watchers:
 // about 1 ms of every start (ARCHITECTURE.md, start-up).
@@ -12,7 +13,7 @@ let version: string | undefined;
 export function packageVersion(): string {
   if (version === undefined) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string };
+      const pkg = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version?: string };
       version = pkg.version ?? '0.0.0';
     } catch {
       version = '0.0.0';

@@ -1,4 +1,4 @@
-// Build step (`npm run build`): every help page as `trk` prints it, into dist/help-pages.json (see
+// Build step (`npm run build`): every help page as `trk` prints it, into lib/help-pages.json (see
 // src/help-pages.ts). Each page is produced by running the command line itself, so the file cannot say anything
 // trk would not.
 
@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { runCli } from './cli.js';
 import { buildProgram } from './commands/registry.js';
 import { HELP_PAGES_FILE, HELP_WIDTH, helpPageKey } from './help-pages.js';
+import { packageFile } from './package-files.js';
 import { createTestIO } from './io.js';
 
 /** Every command path (`[]`, `['list']`, `['auth', 'login']`), hidden commands left out unless asked for. */
@@ -53,5 +54,5 @@ export async function helpPages(): Promise<Record<string, string>> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  writeFileSync(new URL(HELP_PAGES_FILE, import.meta.url), `${JSON.stringify(await helpPages())}\n`);
+  writeFileSync(packageFile(HELP_PAGES_FILE), `${JSON.stringify(await helpPages())}\n`);
 }

@@ -12,7 +12,7 @@ import { assertBuilt, baseEnv, ROOT, trk } from './e2e/helpers.js';
 describe('help pages', () => {
   it('the built file holds the page of every command, each as trk lays it out now', async () => {
     assertBuilt();
-    const pages = JSON.parse(readFileSync(path.join(ROOT, 'dist', 'help-pages.json'), 'utf8')) as Record<string, string>;
+    const pages = JSON.parse(readFileSync(path.join(ROOT, 'lib', 'help-pages.json'), 'utf8')) as Record<string, string>;
     const lines = await helpCommandLines();
     // Every command, and `trk help` for each (not a stale build: `npm run build` writes the file).
     expect(lines.length).toBeGreaterThan((await commandPaths()).length);
@@ -37,7 +37,7 @@ describe('help pages', () => {
 
   it('is used only for a command line it holds, and a wide enough terminal or none', () => {
     assertBuilt();
-    const file = pathToFileURL(path.join(ROOT, 'dist', 'help-pages.json'));
+    const file = pathToFileURL(path.join(ROOT, 'lib', 'help-pages.json'));
     const noTerminal = { isTTY: false };
     const storedHelpPage = (argv: string[], stdout: { isTTY?: boolean; columns?: number }, stderr: { isTTY?: boolean; columns?: number } = noTerminal) =>
       stored(argv, stdout, stderr, file);

@@ -65,11 +65,11 @@ export function columnsByName<T, N extends string>(names: readonly N[], defs: { 
 
 type Def<T> = Omit<Column<T>, 'key'>;
 
-/** A time column: ISO 8601 with an offset in machine formats, the reader's zone (or the age) in tables. */
 /** The longest status names: what a status column keeps room for. */
 const STATUS_WIDTH = Math.max(...PACKAGE_STATUSES.map((s) => s.length));
 const TRACKING_WIDTH = Math.max(...TRACKING_STATUSES.map((s) => s.length));
 
+/** A time column: ISO 8601 with an offset in machine formats, the reader's zone (or the age) in tables. */
 function time<T>(header: string, get: (r: T) => string | null, wide?: number): Def<T> {
   return { header, value: get, time: true, ...(wide === undefined ? {} : { wide }) };
 }

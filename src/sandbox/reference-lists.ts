@@ -8,6 +8,7 @@
 
 import { readFileSync } from 'node:fs';
 import { LISTS, listPath, type ListName } from '../carriers/lists.js';
+import { packageFile } from '../package-files.js';
 
 /** An entry of `apicarrier.all.json`, as the service sends it. */
 export interface CarrierListEntry {
@@ -32,8 +33,7 @@ export interface CountryListEntry {
   _name: string;
 }
 
-/** data/ at the package root: two levels up from src/sandbox/ and from dist/sandbox/ alike. */
-const DATA_DIR = new URL('../../data/', import.meta.url);
+const DATA_DIR = packageFile('data/');
 
 const bytes = new Map<ListName, Buffer>();
 const parsed = new Map<ListName, unknown[]>();

@@ -13,8 +13,8 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const BIN = path.join(ROOT, 'bin', 'trk.js');
 
 export function assertBuilt(): void {
-  if (!existsSync(path.join(ROOT, 'dist', 'cli.js'))) {
-    throw new Error('dist/cli.js is missing: run "npm run build" before the end-to-end tests (npm test does)');
+  if (!existsSync(path.join(ROOT, 'lib', 'cli.js'))) {
+    throw new Error('lib/cli.js is missing: run "npm run build" before the end-to-end tests (npm test does)');
   }
 }
 

@@ -1,14 +1,21 @@
 // The process around the commands: what --help and --version load, Ctrl-C, and --sandbox.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ROOT, assertBuilt, baseEnv, startEmulator, trk } from './helpers.js';
 
-/** Runs bin/trk.js with a loader hook that lists every module file it loads. */
-function loadedModules(args: string[], env: NodeJS.ProcessEnv = baseEnv(), okCodes: readonly number[] = [0]): Promise<string[]> {
+interface Loaded {
+  /** Files loaded, relative to the package root (bin/trk.js, lib/chunk-....js, node_modules/...). */
+  files: string[];
+  /** The compiled modules those chunks of lib/ hold (dist/...; lib/modules.json, written by the build). */
+  modules: string[];
+}
+
+/** Runs bin/trk.js with a loader hook that lists every module file it loads, and Node's own modules at exit. */
+function loadedModules(args: string[], env: NodeJS.ProcessEnv = baseEnv(), okCodes: readonly number[] = [0]): Promise<Loaded> {
   assertBuilt();
   const dir = mkdtempSync(path.join(tmpdir(), 'trk-hooks-'));
   const hooks = path.join(dir, 'hooks.mjs');
@@ -25,6 +32,7 @@ function loadedModules(args: string[], env: NodeJS.ProcessEnv = baseEnv(), okCod
       `if (module.registerHooks) module.registerHooks({ resolve(s, c, next) { const r = next(s, c); if (r.url.startsWith('file:')) process.stderr.write('LOADED ' + r.url + '\\n'); return r; } });\n` +
       `else module.register(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
   );
+  const chunks = JSON.parse(readFileSync(path.join(ROOT, 'lib', 'modules.json'), 'utf8')) as Record<string, string[]>;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', pathToFileURL(register).href, path.join(ROOT, 'bin', 'trk.js'), ...args], {
       env,
@@ -35,10 +43,35 @@ function loadedModules(args: string[], env: NodeJS.ProcessEnv = baseEnv(), okCod
     child.on('error', reject);
     child.on('close', (code) => {
       if (!okCodes.includes(code ?? -1)) return reject(new Error(`exit ${code}: ${err}`));
-      resolve(err.split('\n').filter((l) => l.startsWith('LOADED ')).map((l) => l.slice(7)));
+      const lines = err.split('\n');
+      const files = [...new Set(lines.filter((l) => l.startsWith('LOADED ')).map((l) => path.relative(ROOT, fileURLToPath(l.slice(7)))))];
+      const modules = files.flatMap((f) => (f.startsWith('lib/') ? (chunks[f.slice(4)] ?? []) : []));
+      resolve({ files, modules });
     });
   });
 }
+
+/** Node's own modules (process.moduleLoadList) a run of bin/trk.js loaded; without loader hooks, which load their own. */
+function loadedBuiltins(args: string[], env: NodeJS.ProcessEnv, okCodes: readonly number[] = [0]): Promise<string[]> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'trk-builtins-'));
+  const probe = path.join(dir, 'probe.cjs');
+  writeFileSync(
+    probe,
+    `process.on('exit', () => process.stderr.write(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => 'BUILTIN ' + m.slice(13) + '\\n').join('')));\n`,
+  );
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--require', probe, path.join(ROOT, 'bin', 'trk.js'), ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (!okCodes.includes(code ?? -1)) return reject(new Error(`exit ${code}: ${err}`));
+      resolve(err.split('\n').filter((l) => l.startsWith('BUILTIN ')).map((l) => l.slice(8)));
+    });
+  });
+}
+
+const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 
 const HEAVY = ['chalk', 'undici', 'conf', '@inquirer', 'cli-table3', 'csv-parse', 'csv-stringify'];
 
@@ -46,38 +79,48 @@ describe('start-up', () => {
   it.each([[['--help']], [['list', '--help']], [['help', 'auth', 'login']], [['stop', '-h']]])(
     'trk %s prints its page from the file the build wrote, and loads nothing else',
     async (args) => {
-      const loaded = (await loadedModules(args)).map((u) => path.relative(ROOT, new URL(u).pathname));
-      expect(loaded.filter((f) => !['bin/trk.js', 'dist/help-pages.js'].includes(f))).toEqual([]);
+      const { files, modules } = await loadedModules(args);
+      expect(files.filter((f) => !['bin/trk.js', 'lib/help-pages.js'].includes(f))).toEqual([]);
+      expect(modules).toEqual(['dist/help-pages.js']);
     },
   );
 
-  it.each([
-    [['--sandbox', '--help'], []],
-    [['--sandbox', 'list', '--help'], ['list/declare.js']],
-    [['--sandbox', 'stop', '--help'], ['items/declare.js']],
-  ])('trk %s (a help the file does not hold) loads commander, the registry and that command\'s declarations, nothing heavy', async (args, declarations) => {
-    const loaded = await loadedModules(args);
-    // commander itself is required as CommonJS (src/commander.ts), which the hooks of Node 20 do not see.
-    expect(loaded.some((u) => u.endsWith('/dist/commander.js'))).toBe(true);
-    for (const name of HEAVY) expect(loaded.filter((u) => u.includes(`/node_modules/${name}`)), name).toEqual([]);
-    // Nothing of trk's commands but the registry and these declarations (a loader thread's last lines can be lost
-    // when a process this short exits, so what was loaded is checked as a subset).
-    const commands = loaded.filter((u) => u.includes('/dist/commands/')).map((u) => u.replace(/.*\/dist\/commands\//, ''));
-    expect(commands.filter((c) => !['define.js', 'registry.js', ...declarations].includes(c))).toEqual([]);
-  });
+  it.each([['--sandbox', '--help'], ['--sandbox', 'list', '--help'], ['--sandbox', 'stop', '--help']])(
+    'trk %s (a help the file does not hold) loads commander and the declarations, neither a command nor a package',
+    async (...args) => {
+      const { files, modules } = await loadedModules(args);
+      expect(modules).toContain('dist/commands/registry.js');
+      for (const name of HEAVY) expect(files.filter((f) => f.startsWith(`node_modules/${name}`)), name).toEqual([]);
+      // What runs a command (its implementation, the item engine, the client) stays out of a help page.
+      for (const heavy of ['dist/commands/list/list.js', 'dist/items/run.js', 'dist/api/client.js', 'dist/context-impl.js']) {
+        expect(modules, heavy).not.toContain(heavy);
+      }
+    },
+  );
 
   it('trk --version loads nothing but itself', async () => {
-    expect((await loadedModules(['--version'])).map((u) => path.basename(u))).toEqual(['trk.js']);
+    expect((await loadedModules(['--version'])).files).toEqual(['bin/trk.js']);
   });
 
-  it('one-shot commands with --json load neither undici, conf nor chalk (node:http carries one request at a time)', async () => {
+  it('one-shot commands with --json load neither undici, conf nor chalk (node:http carries one request at a time), nor what they do not use', async () => {
     const emu = await startEmulator({ speed: 0 });
     try {
-      for (const args of [['quota', '--json'], ['info', 'RR123456789CN', '--json'], ['list', '--json']]) {
-        // info of a number not registered exits 1, having sent its request all the same.
-        const loaded = await loadedModules(args, emu.env, [0, 1]);
-        expect(loaded.some((u) => u.includes('/dist/api/transport-http.js')), args.join(' ')).toBe(true);
-        for (const name of ['undici', 'conf', 'chalk']) expect(loaded.filter((u) => u.includes(`/node_modules/${name}`)), `${args.join(' ')}: ${name}`).toEqual([]);
+      for (const args of [['quota', '--json'], ['info', 'RR123456789CN', '--json'], ['stop', 'RR123456789CN', '--json'], ['list', '--json']]) {
+        // info and stop of a number not registered exit 1, having sent their request all the same.
+        const { files, modules } = await loadedModules(args, emu.env, [0, 1]);
+        const builtins = await loadedBuiltins(args, emu.env, [0, 1]);
+        const what = args.join(' ');
+        expect(modules, what).toContain('dist/api/transport-http.js');
+        for (const name of ['undici', 'conf', 'chalk']) expect(files.filter((f) => f.startsWith(`node_modules/${name}`)), `${what}: ${name}`).toEqual([]);
+        // The pager, the progress line and the carrier lookup are for other runs (a terminal, a file, a name).
+        for (const unused of ['dist/output/pager.js', 'dist/items/progress.js', 'dist/carriers/lookup.js']) {
+          expect(modules, `${what}: ${unused}`).not.toContain(unused);
+        }
+        // Node's file streams and promises (an ES import of node:fs, or process.stdin made for /dev/null) and
+        // perf_hooks (performance.now()) cost every start a millisecond or two. (Node 20's own ES module loader
+        // reads files through fs/promises.)
+        const avoidable = ['internal/fs/streams', 'perf_hooks', ...(NODE_MAJOR >= 22 ? ['internal/fs/promises'] : [])];
+        for (const builtin of avoidable) expect(builtins, `${what}: ${builtin}`).not.toContain(builtin);
       }
     } finally {
       await emu.close();

@@ -13,7 +13,7 @@ import { COMPACT_DETAILS, detailsColumns, itemColumns } from '../../output/colum
 import { toDetailsView, type DetailsView } from '../../output/records.js';
 import { createItemResultsWriter, isWide, printItemResults, printRows, resolveFormat, type ItemResultsWriter } from '../../output/render.js';
 import { tableNames, viewNames } from './names.js';
-import { outputOf } from './output.js';
+import { outputOf, startPagerFor } from './output.js';
 
 export interface DetailsPrintOptions {
   /** --page: the full tracking page of each number, however many there are (on a terminal, automatic format). */
@@ -34,9 +34,7 @@ export function showsPages(ctx: Context, count: number, opts: DetailsPrintOption
 
 /** The writer of details as they come (see the top of this file). */
 export async function detailsWriter(ctx: Context, version: ApiVersion, opts: DetailsPrintOptions = {}): Promise<ItemResultsWriter> {
-  // The pager's code is loaded only for a terminal: `trk info N --json` in a loop never needs it.
-  const pager =
-    opts.io || !ctx.io.stdoutIsTTY ? undefined : (await import('../../output/pager.js')).startPager(ctx.io, ctx.env, { enabled: ctx.global.pager !== false });
+  const pager = opts.io ? undefined : await startPagerFor(ctx);
   const io = pager?.io ?? opts.io ?? ctx.io;
   const inner = await formatWriter(ctx, io, version, opts);
   /** Finishing either way ends the pager too. */

@@ -5,6 +5,7 @@
 import type { Context } from '../../context.js';
 import type { IO } from '../../io.js';
 import type { OutputFormat } from '../../output/format.js';
+import type { Pager } from '../../output/pager.js';
 import type { OutputSpec } from '../../output/render.js';
 import { zoneOfEnv } from '../../output/times.js';
 
@@ -17,12 +18,20 @@ export function outputOf(ctx: Context, format: OutputFormat | undefined = ctx.gl
 }
 
 /**
+ * The pager for the command's output when it applies (a terminal, --no-pager not given; see output/pager.ts).
+ * Its code is loaded only for a terminal: `trk list --json | jq` and `trk info N --json` never need it.
+ */
+export async function startPagerFor(ctx: Context): Promise<Pager | undefined> {
+  if (!ctx.io.stdoutIsTTY) return undefined;
+  return (await import('../../output/pager.js')).startPager(ctx.io, ctx.env, { enabled: ctx.global.pager !== false });
+}
+
+/**
  * Runs `print` with an IO whose output goes through the pager when it applies (a terminal, --no-pager not given;
  * see output/pager.ts), and waits for the reader to quit it.
  */
 export async function paged(ctx: Context, print: (io: IO) => Promise<void>): Promise<void> {
-  const { startPager } = await import('../../output/pager.js');
-  const pager = startPager(ctx.io, ctx.env, { enabled: ctx.global.pager !== false });
+  const pager = await startPagerFor(ctx);
   try {
     await print(pager?.io ?? ctx.io);
   } finally {

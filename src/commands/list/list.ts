@@ -10,13 +10,12 @@ import type { TrackListFilter, TrackRecord } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { recordColumns } from '../../output/columns.js';
-import { startPager } from '../../output/pager.js';
 import { recordForJson, toRecordView } from '../../output/records.js';
 import { createRowWriter } from '../../output/render.js';
 import { statusLine } from '../../output/status-line.js';
 import { fmt, plural } from '../../text.js';
 import { tableNames, viewNames } from '../common/names.js';
-import { outputOf } from '../common/output.js';
+import { outputOf, startPagerFor } from '../common/output.js';
 import { TERMINAL_LIST_LIMIT } from '../../output/format.js';
 import { buildListFilters, distinctNumbers, type ListOptions } from './filters.js';
 import { checksLocally, localChecks } from './local.js';
@@ -90,7 +89,7 @@ export async function runList(opts: ListOptions, ctx: Context): Promise<number> 
   const columns = recordColumns(await tableNames(ctx));
   const output = outputOf(ctx);
   // Built before the pager starts, so that a usage error (an unknown column) is not left behind in it.
-  const pager = startPager(ctx.io, ctx.env, { enabled: ctx.global.pager !== false });
+  const pager = await startPagerFor(ctx);
   const writer = createRowWriter(pager?.io ?? ctx.io, columns, output);
   // The page counter shares the terminal with the rows; through the pager it is not drawn, since it would break
   // the pager's screen (the pager shows the rows as they arrive).
