@@ -254,13 +254,11 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
     if (global.timeout !== undefined) (await import('./config/timeout.js')).requestTimeoutMs(global.timeout, {});
     // So is a --jq program that does not compile.
     const jq = global.jq === undefined ? undefined : await (await import('./output/jq.js')).loadJqProgram(global.jq);
-    const run = await load();
-    if (!io) {
-      const { createProcessIO } = await import('./io.js');
-      io = await createProcessIO({ noColor: global.color === false, rawCsv: global.rawCsv === true, env });
-    }
+    // The command's module, the process's IO and the context are loaded together: Node 20's module loader reads
+    // files asynchronously, and the reads then overlap.
+    const [run, processIO, { createContext }] = await Promise.all([load(), io ? undefined : import('./io.js'), import('./context-impl.js')]);
+    io ??= await processIO!.createProcessIO({ noColor: global.color === false, rawCsv: global.rawCsv === true, env });
     const filtered = jq === undefined ? undefined : (await import('./output/jq.js')).jqOutput(io, jq, global.jq!);
-    const { createContext } = await import('./context-impl.js');
     const ctx: Context = createContext({
       io: filtered?.io ?? io,
       env,
