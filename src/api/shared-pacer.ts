@@ -34,8 +34,7 @@ import { holdAnnouncer, monotonicMs, widenedMargin, type AcquireOptions, type Ad
 import { MAX_HOLD_MS, type WaitReason } from './retry.js';
 import { sha256Hex } from '../sha256.js';
 
-// Node's own object rather than an ES import, whose namespace would load fs/promises, streams and watchers:
-// about 1 ms of every start (ARCHITECTURE.md, start-up).
+// Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } = process.getBuiltinModule('node:fs') as typeof Fs;
 
 export interface SharedPacerOptions {

@@ -10,8 +10,7 @@ import { UsageError } from '../errors.js';
 import { CONFIG_KEYS, CONFIG_KEY_FIELD, type Profile } from './keys.js';
 import { configDir } from './paths.js';
 
-// Node's own object rather than an ES import, whose namespace would load fs/promises, streams and watchers:
-// about 1 ms of every start (ARCHITECTURE.md, start-up).
+// Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { readFileSync } = process.getBuiltinModule('node:fs') as typeof Fs;
 
 /** What settings resolution and completion read of the profiles. */

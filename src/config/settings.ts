@@ -9,8 +9,7 @@ import { DEFAULT_API_VERSION, type ApiVersion } from '../api/spec.js';
 import type { OutputFormat } from '../output/format.js';
 import { parseApiKey, parseApiVersion, parseBudgetUrl, parseOutputFormat, parseServiceUrl, type Profile } from './keys.js';
 
-// Node's own object rather than an ES import, whose namespace would load fs/promises, streams and watchers:
-// about 1 ms of every start (ARCHITECTURE.md, start-up).
+// Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { readFileSync } = process.getBuiltinModule('node:fs') as typeof Fs;
 
 export { CONFIG_KEYS, CONFIG_KEY_FIELD, CONFIG_KEY_HELP, checkConfigKey, isConfigKey, maskKey, validateConfigValue } from './keys.js';

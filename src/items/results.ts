@@ -22,8 +22,7 @@ import { duration, fmt, plural } from '../text.js';
 import type { InputLayout, InputRow } from './read.js';
 import { fsReason } from './source.js';
 
-// Node's own object rather than an ES import, whose namespace would load fs/promises, streams and watchers:
-// about 1 ms of every start (ARCHITECTURE.md, start-up).
+// Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { createWriteStream, renameSync, rmSync, statSync } = process.getBuiltinModule('node:fs') as typeof Fs;
 
 /** error_code of a row set aside by --skip-invalid (it never reached the service). */

@@ -37,8 +37,7 @@ import type { FinishedRun } from './runs.js';
 import { chunkSize, inputChunks, scanInput, type ScanOptions, type ScanResult } from './scan.js';
 import { openSource, type ItemSource, type SourceFlags } from './source.js';
 
-// Node's own object rather than an ES import, whose namespace would load fs/promises, streams and watchers:
-// about 1 ms of every start (ARCHITECTURE.md, start-up).
+// Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { rmSync } = process.getBuiltinModule('node:fs') as typeof Fs;
 
 /** The flags every item command takes (see src/commands/items/flags.ts). */

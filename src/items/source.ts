@@ -13,8 +13,7 @@ import { ensurePrivateDir } from '../config/paths.js';
 import { TrkError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
 
-// Node's own object rather than an ES import, whose namespace would load fs/promises, streams and watchers:
-// about 1 ms of every start (ARCHITECTURE.md, start-up).
+// Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { closeSync, createReadStream, createWriteStream, openSync, realpathSync, rmSync, statSync } = process.getBuiltinModule('node:fs') as typeof Fs;
 
 export type SourceKind = 'arguments' | 'stdin' | 'file';

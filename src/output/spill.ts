@@ -8,8 +8,7 @@ import type * as Fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-// Node's own object rather than an ES import, whose namespace would load fs/promises, streams and watchers:
-// about 1 ms of every start (ARCHITECTURE.md, start-up).
+// Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } = process.getBuiltinModule('node:fs') as typeof Fs;
 
 /** What is kept in memory before the file is started. */
