@@ -2,7 +2,6 @@
 // whether prompting is allowed. Data goes to stdout, everything else to stderr. Commands never touch
 // process.stdout/stderr/stdin directly; tests pass a captured IO instead.
 
-import type * as Tty from 'node:tty';
 import { Readable, Writable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
 
@@ -89,7 +88,7 @@ export async function createProcessIO(opts: ProcessIOOptions = {}): Promise<IO> 
   const stderrIsTTY = process.stderr.isTTY === true;
   // Asked of the descriptor: process.stdin is made on first use, and making it for a file or /dev/null (cron)
   // loads Node's file streams, which only commands that read stdin need.
-  const stdinIsTTY = (process.getBuiltinModule('node:tty') as typeof Tty).isatty(0);
+  const stdinIsTTY = process.getBuiltinModule('node:tty').isatty(0);
   const [color, colorErr] = await Promise.all([
     chalkFor(colorLevel(stdoutIsTTY, { ...opts, env })),
     chalkFor(colorLevel(stderrIsTTY, { ...opts, env })),

@@ -1,11 +1,10 @@
 // trk's version, from package.json, read once a process: the command tree's --version and the user agent of
 // requests both ask for it. (bin/trk.js reads it on its own for a bare --version, before anything is loaded.)
 
-import type * as Fs from 'node:fs';
 import { packageFile } from './package-files.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { readFileSync } = process.getBuiltinModule('node:fs') as typeof Fs;
+const { readFileSync } = process.getBuiltinModule('node:fs');
 
 let version: string | undefined;
 

@@ -6,7 +6,6 @@
 // command connects again.
 
 import type * as Net from 'node:net';
-import type * as Tls from 'node:tls';
 
 export type RespValue = string | number | null | RespValue[];
 
@@ -110,8 +109,8 @@ export class RespClient {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const socket =
       url.protocol === 'rediss:'
-        ? (process.getBuiltinModule('node:tls') as typeof Tls).connect({ host, port, servername: host })
-        : (process.getBuiltinModule('node:net') as typeof Net).connect({ host, port });
+        ? process.getBuiltinModule('node:tls').connect({ host, port, servername: host })
+        : process.getBuiltinModule('node:net').connect({ host, port });
     socket.setNoDelay(true);
     this.#socket = socket;
     this.#buffer = Buffer.alloc(0);

@@ -26,7 +26,6 @@
 // 429. So the event loop is watched while requests are being admitted, and after a stall the starts recorded
 // just before it are moved forward by its length. The margin absorbs the ordinary few milliseconds.
 
-import type * as Fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { TrkError } from '../errors.js';
@@ -35,7 +34,7 @@ import { MAX_HOLD_MS, type WaitReason } from './retry.js';
 import { sha256Hex } from '../sha256.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } = process.getBuiltinModule('node:fs') as typeof Fs;
+const { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } = process.getBuiltinModule('node:fs');
 
 export interface SharedPacerOptions {
   /** The budget file; its folder must exist. `<file>.lock` is the lock. */

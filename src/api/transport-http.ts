@@ -16,12 +16,12 @@ function codedError(message: string, code: string): Error {
 }
 
 export function createHttpTransport(): Transport {
-  const http = process.getBuiltinModule('node:http') as typeof Http;
+  const http = process.getBuiltinModule('node:http');
   const agent = new http.Agent({ keepAlive: true });
   let secure: { https: typeof Https; agent: Https.Agent } | undefined;
   const tls = () => {
     if (!secure) {
-      const https = process.getBuiltinModule('node:https') as typeof Https;
+      const https = process.getBuiltinModule('node:https');
       secure = { https, agent: new https.Agent({ keepAlive: true }) };
     }
     return secure;

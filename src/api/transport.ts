@@ -12,8 +12,6 @@
 // (ECONNREFUSED, ECONNRESET, ...) and undici's (UND_ERR_CONNECT_TIMEOUT, ...); an answer longer than the limit
 // is cut off and reported as such, never read whole.
 
-import type * as V8 from 'node:v8';
-
 export interface TransportRequest {
   url: string;
   headers: Readonly<Record<string, string>>;
@@ -114,11 +112,12 @@ export function createTransport(baseUrl: string, env: NodeJS.ProcessEnv): Transp
  * collects it: 30-50 MiB more peak memory for a run that the service's pace (3 requests a second) leaves idle
  * most of the time anyway. `trk info -f` of 5,000 numbers peaked at 101-103 / 111 / 119-120 MiB on Node 20 / 22
  * / 24; with the young generation kept at its size, 70-73 / 78 / 94-103 MiB; with V8 also optimising for size,
- * 69 / 77 / 86 MiB. That costs a run of 42 s some 0.1-0.2 s of CPU (bench/info-memory.mjs). V8 reads these flags when it
- * decides, so setting them while running takes effect (the flags that size the heap are read once, at start).
+ * 69 / 77 / 86 MiB. That costs a run of 42 s some 0.1-0.2 s of CPU (bench/info-memory.mjs). V8 reads these
+ * flags when it decides, so setting them while running takes effect (the flags that size the heap are read once,
+ * at start).
  */
 function keepHeapSmall(): void {
-  (process.getBuiltinModule('node:v8') as typeof V8).setFlagsFromString('--semi-space-growth-factor=1 --optimize-for-size');
+  process.getBuiltinModule('node:v8').setFlagsFromString('--semi-space-growth-factor=1 --optimize-for-size');
 }
 
 function loadUndici(proxies: ProxySettings | undefined): Promise<Transport> {

@@ -1,12 +1,11 @@
 // Where trk keeps its files, after the XDG base directory convention, each overridable for tests and
 // unusual setups. Relative XDG values are ignored, as the convention requires.
 
-import type * as Fs from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { chmodSync, mkdirSync } = process.getBuiltinModule('node:fs') as typeof Fs;
+const { chmodSync, mkdirSync } = process.getBuiltinModule('node:fs');
 
 type Env = NodeJS.ProcessEnv;
 

@@ -4,14 +4,13 @@
 // is created; a file that cannot be read or parsed is an error naming the file and never quoting it (it holds
 // API keys).
 
-import type * as Fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 import { CONFIG_KEYS, CONFIG_KEY_FIELD, type Profile } from './keys.js';
 import { configDir } from './paths.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { readFileSync } = process.getBuiltinModule('node:fs') as typeof Fs;
+const { readFileSync } = process.getBuiltinModule('node:fs');
 
 /** What settings resolution and completion read of the profiles. */
 export interface ProfileReader {

@@ -3,14 +3,13 @@
 // process lists. Pure apart from reading TRK_API_KEY_FILE; the store is passed in, so conf stays unloaded
 // unless the caller opened it.
 
-import type * as Fs from 'node:fs';
 import { CredentialsError } from '../errors.js';
 import { DEFAULT_API_VERSION, type ApiVersion } from '../api/spec.js';
 import type { OutputFormat } from '../output/format.js';
 import { parseApiKey, parseApiVersion, parseBudgetUrl, parseOutputFormat, parseServiceUrl, type Profile } from './keys.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { readFileSync } = process.getBuiltinModule('node:fs') as typeof Fs;
+const { readFileSync } = process.getBuiltinModule('node:fs');
 
 export { CONFIG_KEYS, CONFIG_KEY_FIELD, CONFIG_KEY_HELP, checkConfigKey, isConfigKey, maskKey, validateConfigValue } from './keys.js';
 export type { ConfigKey, Profile } from './keys.js';

@@ -13,7 +13,6 @@ import type { IO } from '../io.js';
 import { textWidth } from '../output/width.js';
 import { duration, fmt } from '../text.js';
 
-
 export type ProgressMode = 'bar' | 'lines' | 'none';
 
 export interface ProgressCounts {

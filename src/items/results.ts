@@ -3,7 +3,6 @@
 // again), and, when asked for, the merged accepted/rejected items of the service for output. Counts are of
 // numbers, never of requests.
 
-import type * as Fs from 'node:fs';
 import type { WriteStream } from 'node:fs';
 import path from 'node:path';
 import type { Stringifier } from 'csv-stringify';
@@ -23,7 +22,7 @@ import type { InputLayout, InputRow } from './read.js';
 import { fsReason } from './source.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { createWriteStream, renameSync, rmSync, statSync } = process.getBuiltinModule('node:fs') as typeof Fs;
+const { createWriteStream, renameSync, rmSync, statSync } = process.getBuiltinModule('node:fs');
 
 /** error_code of a row set aside by --skip-invalid (it never reached the service). */
 export const INVALID_CODE = 'invalid';

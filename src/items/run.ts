@@ -12,7 +12,6 @@
 // still looked up, and quota still checked). Ctrl-C or SIGTERM finishes the requests in flight, saves, prints
 // the summary and stops with the signal's exit code.
 
-import type * as Fs from 'node:fs';
 import path from 'node:path';
 import type { ApiClient } from '../api/client.js';
 import { callDeadlineMs, requestTimeoutMs } from '../config/timeout.js';
@@ -38,7 +37,7 @@ import { chunkSize, inputChunks, scanInput, type ScanOptions, type ScanResult } 
 import { openSource, type ItemSource, type SourceFlags } from './source.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { rmSync } = process.getBuiltinModule('node:fs') as typeof Fs;
+const { rmSync } = process.getBuiltinModule('node:fs');
 
 /** The flags every item command takes (see src/commands/items/flags.ts). */
 export interface ItemFlags extends SourceFlags {

@@ -3,9 +3,7 @@
 // engine reads its input twice (a checking pass, then the sending pass). A file is opened again for each pass;
 // standard input is first copied to a private spool file; arguments are kept as they are.
 
-import type * as Fs from 'node:fs';
 import type { Stats } from 'node:fs';
-import type * as FsPromises from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -14,7 +12,7 @@ import { TrkError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { closeSync, createReadStream, createWriteStream, openSync, realpathSync, rmSync, statSync } = process.getBuiltinModule('node:fs') as typeof Fs;
+const { closeSync, createReadStream, createWriteStream, openSync, realpathSync, rmSync, statSync } = process.getBuiltinModule('node:fs');
 
 export type SourceKind = 'arguments' | 'stdin' | 'file';
 
@@ -159,7 +157,7 @@ async function spoolStdin(stdin: Readable, spoolDir: string): Promise<ItemSource
 const HEAD_BYTES = 4096;
 
 /** node:fs/promises, loaded by the first file or pipe: `trk info N` does not need it (0.5 ms of a start). */
-const fsPromises = () => process.getBuiltinModule('node:fs/promises') as typeof FsPromises;
+const fsPromises = () => process.getBuiltinModule('node:fs/promises');
 
 async function headOf(file: string): Promise<string> {
   const handle = await fsPromises().open(file, 'r');

@@ -4,12 +4,11 @@
 // memory for a million rejected numbers than for ten. The items are the service's, parsed from JSON: a line
 // read back is the item as it was.
 
-import type * as Fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } = process.getBuiltinModule('node:fs') as typeof Fs;
+const { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } = process.getBuiltinModule('node:fs');
 
 /** What is kept in memory before the file is started. */
 export const SPILL_MEMORY_BYTES = 1024 * 1024;

@@ -82,12 +82,13 @@ function checkOptions(ctx: Context, opts: InfoOptions, version: ApiVersion): voi
 }
 
 export async function runInfo(opts: InfoOptions, ctx: Context): Promise<number> {
-  // The engine is loaded while the settings are read (Node 20 reads module files asynchronously).
+  // The engine is loaded while the settings are read (Node 20 reads module files asynchronously); --watch reads
+  // without it.
   const engine = opts.watch ? undefined : import('../../items/command.js');
   engine?.catch(() => {});
   const { apiVersion } = await ctx.settings();
   checkOptions(ctx, opts, apiVersion);
-  if (opts.watch || !engine) return watchInfo(opts, ctx, apiVersion);
+  if (!engine) return watchInfo(opts, ctx, apiVersion);
   const { flagDefaults, runItemCommand } = await engine;
   return runItemCommand(ctx, {
     operation: 'gettrackinfo',
