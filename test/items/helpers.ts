@@ -124,7 +124,7 @@ export function textSource(text: string | Buffer, display = 'in.csv'): ItemSourc
     name: `/virtual/${display}`,
     size: bytes.length,
     open: () => Readable.from([bytes]),
-    head: async () => bytes.subarray(0, 4096).toString('utf8'),
+    head: async () => bytes.subarray(0, 4096),
     locate: (n) => `${display} line ${n}`,
     assertUnchanged: () => {},
     isSameFile: () => false,
