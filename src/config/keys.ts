@@ -18,10 +18,17 @@ export interface Profile {
   output?: OutputFormat;
   /** Redis holding the rate budget shared by every host on the key (src/api/redis-pacer.ts). */
   budgetUrl?: string;
+  /** `carrier-alias.NAME CODE`: a shop's name of a carrier → its code (0: no carrier). Stored as `carrier-alias`. */
+  carrierAliases?: Readonly<Record<string, number>>;
 }
 
+/** The setting family of carrier aliases: `carrier-alias.NAME`. */
+export const CARRIER_ALIAS_PREFIX = 'carrier-alias.';
+/** Where a profile keeps them in the file: `"carrier-alias": {"DHL": 7041}`. */
+export const CARRIER_ALIAS_FIELD = 'carrier-alias';
+
 /** Config key → Profile field. */
-export const CONFIG_KEY_FIELD: Readonly<Record<ConfigKey, keyof Profile>> = {
+export const CONFIG_KEY_FIELD: Readonly<Record<ConfigKey, Exclude<keyof Profile, 'carrierAliases'>>> = {
   'base-url': 'baseUrl',
   'api-version': 'apiVersion',
   'api-key': 'apiKey',

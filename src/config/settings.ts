@@ -32,6 +32,8 @@ export interface Settings {
   sandbox: boolean;
   /** The output format when none is asked for: --output, TRK_OUTPUT, the profile's; undefined = automatic. */
   output: OutputFormat | undefined;
+  /** `carrier-alias.NAME CODE` settings of the profile (src/carriers/aliases.ts). */
+  carrierAliases?: Readonly<Record<string, number>> | undefined;
   /** Names of the profiles saved in the config file, sorted (src/config/profile-rules.ts judges names by them). */
   savedProfiles: readonly string[];
   sources: Record<'profile' | 'baseUrl' | 'apiVersion' | 'apiKey' | 'resUrl' | 'output' | 'budgetUrl', SettingSource>;
@@ -156,6 +158,7 @@ export function resolveSettings(input: ResolveInput): Settings {
     budgetUrl,
     sandbox: flags.sandbox === true || profile === SANDBOX_PROFILE,
     output,
+    ...(stored.carrierAliases ? { carrierAliases: stored.carrierAliases } : {}),
     savedProfiles: store?.list() ?? [],
     sources,
   };

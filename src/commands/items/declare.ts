@@ -31,6 +31,8 @@ interface EngineOptions {
   rejects?: string;
   skipInvalid?: true;
   column?: string[];
+  delimiter?: string;
+  carrierMap?: string;
   restart?: true;
   again?: true;
 }
@@ -48,7 +50,9 @@ function withInput<A extends unknown[], O extends OptionValues, G extends Option
     .addOption(new Option('--dry-run', 'check the input and report requests, time and the quota a run needs; send nothing'))
     .addOption(new Option('--rejects <file>', 'write rejected and set-aside rows here: the input columns plus input_line, error_code, error_message'))
     .addOption(new Option('--skip-invalid', 'send the valid rows and set the invalid ones aside (in --rejects FILE, or listed), exit 3'))
-    .addOption(new Option('--column <name=field>', 'read the input column NAME as FIELD, e.g. tracking_no=number (repeatable)').argParser(repeated));
+    .addOption(new Option('--column <name=field>', 'read the input column NAME as FIELD, e.g. tracking_no=number (repeatable)').argParser(repeated))
+    .addOption(new Option('--delimiter <char>', "the columns' separator: , ; tab or | (default: the one of the header line)"))
+    .addOption(new Option('--carrier-map <file>', 'carrier names of this input and their codes, one name,code row a line (see trk carriers --aliases)'));
 }
 
 /** Writes over a file or a pipe are remembered: resumed when interrupted, not sent twice when finished. */
@@ -66,17 +70,19 @@ function engineFlags(numbers: string[], o: EngineOptions): ItemFlags {
     rejects: o.rejects,
     skipInvalid: o.skipInvalid,
     columns: o.column,
+    delimiter: o.delimiter,
+    carrierMap: o.carrierMap,
     restart: o.restart,
     again: o.again,
   };
 }
 
 /** Codes of carrier flags (codes or names), resolved when the command runs: a name needs the carrier list. */
-async function carriers<K extends string>(ctx: Context, flags: Record<K, readonly [string, string | undefined]>) {
+async function carriers<K extends string>(ctx: Context, flags: Record<K, readonly [string, string | undefined]>, carrierMap?: string) {
   // None given (`trk info N`, `trk stop N`): nothing to resolve, and nothing to load.
   if (Object.values<readonly [string, string | undefined]>(flags).every(([, value]) => value === undefined)) return {} as Record<K, undefined>;
   const { resolveCarrierFlags } = await import('../common/carrier-args.js');
-  return resolveCarrierFlags(ctx, flags);
+  return resolveCarrierFlags(ctx, flags, { carrierMap });
 }
 
 const RECORD_CARRIER = 'only the record under this carrier, a code or name (default: every carrier the number is registered with)';
@@ -102,7 +108,7 @@ const register: Declare = (cmd, invoke) =>
     )
     .action((numbers, o) =>
       lazy(invoke, () => import('./register.js'), async (m, ctx) => {
-        const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier], finalCarrier: ['--final-carrier', o.finalCarrier] });
+        const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier], finalCarrier: ['--final-carrier', o.finalCarrier] }, o.carrierMap);
         return m.runRegister(
           {
             ...engineFlags(numbers, o),
@@ -129,7 +135,7 @@ function action(name: 'stop' | 'retrack' | 'push', example: string): Declare {
       .addHelpText('after', examples(example, `trk list --status Exception -o ids | trk ${name}`))
       .action((numbers, o) =>
         lazy(invoke, () => import('./actions.js'), async (m, ctx) => {
-          const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] });
+          const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] }, o.carrierMap);
           return m.runItemAction(name, { ...engineFlags(numbers, o), carrier: codes.carrier }, ctx);
         }, o),
       );
@@ -145,7 +151,7 @@ const del: Declare = (cmd, invoke) =>
     .addHelpText('after', examples('trk delete RR123456789CN', 'trk delete -f old.csv --yes', 'trk list --status Expired -o ids | trk delete --yes --ignore-missing'))
     .action((numbers, o) =>
       lazy(invoke, () => import('./actions.js'), async (m, ctx) => {
-        const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] });
+        const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] }, o.carrierMap);
         return m.runItemAction('delete', { ...engineFlags(numbers, o), carrier: codes.carrier, ignoreMissing: o.ignoreMissing }, ctx);
       }, o),
     );
@@ -181,7 +187,7 @@ const info: Declare = (cmd, invoke) =>
         invoke,
         () => import('./info.js'),
         async (m, ctx) => {
-          const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] });
+          const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] }, o.carrierMap);
           return m.runInfo(
             {
               ...engineFlags(numbers, o),
@@ -216,7 +222,7 @@ const changeCarrier: Declare = (cmd, invoke) =>
           from: ['--from', o.from],
           finalTo: ['--final-to', o.finalTo],
           finalFrom: ['--final-from', o.finalFrom],
-        });
+        }, o.carrierMap);
         return m.runChangeCarrier({ ...engineFlags(numbers, o), ...codes }, ctx);
       }, o),
     );
@@ -233,7 +239,7 @@ const update: Declare = (cmd, invoke) =>
     .addHelpText('after', examples('trk update RR123456789CN --tag returned-goods', 'trk update -f orders.csv --column order_id=tag'))
     .action((numbers, o) =>
       lazy(invoke, () => import('./update.js'), async (m, ctx) => {
-        const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] });
+        const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] }, o.carrierMap);
         return m.runUpdate({ ...engineFlags(numbers, o), carrier: codes.carrier, tag: o.tag, param: o.param, lang: o.lang }, ctx);
       }, o),
     );

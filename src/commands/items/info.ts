@@ -94,7 +94,7 @@ export async function runInfo(opts: InfoOptions, ctx: Context): Promise<number> 
     operation: 'gettrackinfo',
     flags: opts,
     defaults: flagDefaults({ carrier: opts.carrier }),
-    resolveCarrier: await inputCarrierResolver(ctx),
+    resolveCarrier: await inputCarrierResolver(ctx, opts.carrierMap),
     print: async () => matching(ctx, await detailsWriter(ctx, apiVersion, { pages: opts.pages }), apiVersion, opts),
   });
 }

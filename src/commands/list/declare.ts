@@ -100,7 +100,7 @@ ${examples(
           const { resolveCarrierFlags } = await import('../common/carrier-args.js');
           const carriers: number[] = [];
           for (const value of o.carrier ?? []) {
-            const { carrier } = await resolveCarrierFlags(ctx, { carrier: ['--carrier', value] });
+            const { carrier } = await resolveCarrierFlags(ctx, { carrier: ['--carrier', value] }, { refuseNone: 'a list filter needs a carrier: drop --carrier to list every carrier' });
             if (carrier !== undefined && !carriers.includes(carrier)) carriers.push(carrier);
           }
           return m.runList(
