@@ -57,7 +57,7 @@ export const COLUMN_NAMES: Readonly<Partial<Record<ItemField, readonly string[]>
   ],
   final_carrier: ['w2'],
   email: [
-    'Email', 'E-Mail', 'Customer Email', 'Buyer Email', 'Recipient Email', 'E-Mail-Adresse', 'Adresse e-mail',
+    'Email', 'E-Mail', 'Customer Email', 'Billing Email', 'Buyer Email', 'Recipient Email', 'E-Mail-Adresse', 'Adresse e-mail',
     'Courriel', 'Correo electrónico', 'Indirizzo email',
   ],
   order_no: [

@@ -298,9 +298,10 @@ export function headerLayout(names: readonly string[], format: InputFormat, disp
       layout.columns.push(undefined);
       continue;
     }
-    if (seen.has(field)) throw new UsageError(`${display}: two columns mean ${field} (${written} and another)`, 'keep one of them, or map them with --column');
-    seen.add(field);
+    const twice = () => new UsageError(`${display}: two columns mean ${field} (${written} and another)`, 'keep one of them, or map them with --column');
     if (used.includes(field)) {
+      if (seen.has(field)) throw twice();
+      seen.add(field);
       layout.columns.push(field);
       continue;
     }
@@ -309,6 +310,8 @@ export function headerLayout(names: readonly string[], format: InputFormat, disp
     // command does not use; the field's own name (`order_no`) means it, and a row's value there is refused.
     const otherVersionTakes = since !== undefined && takesInSomeVersion(opts.operation, field) && !isAliasName(written, opts.mapping);
     if (otherVersionTakes) {
+      if (seen.has(field)) throw twice();
+      seen.add(field);
       layout.otherVersion.set(field, since as ApiVersion);
     } else {
       layout.ignored.push(written);
