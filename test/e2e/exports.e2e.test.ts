@@ -3,9 +3,10 @@
 // numbers under the right carriers, once each, and exits 0.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, startEmulator, trk, type Emulator } from './helpers.js';
+import { fixturePath } from '../fixture-files.js';
+import { startEmulator, trk, type Emulator } from './helpers.js';
 
-const EXPORTS = path.join(ROOT, 'test', 'fixtures', 'exports');
+const EXPORTS = fixturePath('exports');
 
 let emu: Emulator;
 beforeAll(async () => {
