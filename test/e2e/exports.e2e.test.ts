@@ -93,7 +93,7 @@ describe('shop exports import with -f alone', () => {
 
   it('the same export with --carrier-map, and an alias in the profile, name carriers the shop spells its own way', async () => {
     const env = { ...emu.env, TRK_RES_URL: emu.sandbox.url };
-    const dir = path.join(env.HOME!, 'shop');
+    const dir = path.join(emu.env.HOME!, 'shop');
     const { mkdirSync, writeFileSync } = await import('node:fs');
     mkdirSync(dir, { recursive: true });
     const csv = path.join(dir, 'dhl.csv');
