@@ -4,8 +4,7 @@
 
 import path from 'node:path';
 import type { ApiClient, ApiClientOptions } from './api/client.js';
-import type { HoldListener, Pacer } from './api/pacer.js';
-import type { WaitReason } from './api/retry.js';
+import type { HoldListener, Pacer, WaitReason } from './pacing/pacer.js';
 import { LIMITS } from './api/spec.js';
 import { debugEnabled } from './debug.js';
 import type { Settings } from './config/settings.js';
@@ -124,7 +123,7 @@ export function createContext(opts: ContextOptions): Context {
   // to when the budget file cannot be used.
   let localPacer: Promise<Pacer> | undefined;
   const local = (): Promise<Pacer> => {
-    localPacer ??= import('./api/pacer.js').then(({ createPacer, DEFAULT_MARGIN_MS }) =>
+    localPacer ??= import('./pacing/pacer.js').then(({ createPacer, DEFAULT_MARGIN_MS }) =>
       createPacer({ perSecond: LIMITS.requestsPerSecond, marginMs: DEFAULT_MARGIN_MS, onHold: holds }),
     );
     return localPacer;
@@ -142,11 +141,11 @@ export function createContext(opts: ContextOptions): Context {
       budget = (async () => {
         const [{ BudgetFileError, budgetFile, createSharedPacer, withLocalFallback }, { ensurePrivateDir, stateDir }, { budgetUrl }] =
           // resolved(), not settings(): `auth login` verifies a key for a profile that is not saved yet.
-          await Promise.all([import('./api/shared-pacer.js'), import('./config/paths.js'), resolved()]);
+          await Promise.all([import('./pacing/shared-pacer.js'), import('./config/paths.js'), resolved()]);
         const file = budgetFile(stateDir(env), target.baseUrl, target.apiKey);
         let shared: Pacer | InstanceType<typeof BudgetFileError>;
         if (budgetUrl !== undefined) {
-          const { createRedisPacer } = await import('./api/redis-pacer.js');
+          const { createRedisPacer } = await import('./pacing/redis-pacer.js');
           const redis = createRedisPacer({ url: budgetUrl, budget: path.basename(file, '.json'), perSecond: LIMITS.requestsPerSecond, onHold: holds });
           closers.push(async () => redis.close());
           shared = redis;
@@ -199,7 +198,7 @@ export function createContext(opts: ContextOptions): Context {
       if (!apiKey) throw (await import('./config/profile-rules.js')).missingKeyError(s);
       const [{ createApiClient }, { stoppablePacer }, budget] = await Promise.all([
         import('./api/client.js'),
-        import('./api/pacer.js'),
+        import('./pacing/pacer.js'),
         pacer(),
       ]);
       const client = createApiClient({

@@ -17,7 +17,7 @@ import type { Envelope } from './types.js';
 import { callDeadlineMs } from '../config/timeout.js';
 import { LIMITS, type ApiVersion, type Operation } from './spec.js';
 import { operationClass, operationPath } from './ops.js';
-import { monotonicMs, processPacer, type Admission, type Pacer } from './pacer.js';
+import { MAX_HOLD_MS, monotonicMs, processPacer, type Admission, type Pacer, type WaitReason } from '../pacing/pacer.js';
 import {
   AnswerTooLargeError,
   AuthenticationError,
@@ -37,14 +37,12 @@ import {
 } from './errors.js';
 import {
   DEFAULT_RETRY,
-  MAX_HOLD_MS,
   markResent,
   parseRetryAfter,
   retryDelay,
   shouldRetry,
   waitReason,
   type RetryPolicy,
-  type WaitReason,
 } from './retry.js';
 import { unsupported } from './bodies.js';
 import { packageVersion } from '../version.js';

@@ -15,7 +15,7 @@
 import path from 'node:path';
 import type { ApiClient } from '../api/client.js';
 import { callDeadlineMs, requestTimeoutMs } from '../config/timeout.js';
-import type { Pacer } from '../api/pacer.js';
+import type { Pacer } from '../pacing/pacer.js';
 import { quotaBody } from '../api/bodies.js';
 import { commandName, doneWord, operationSpec } from '../api/ops.js';
 import { LIMITS, type ApiVersion } from '../api/spec.js';

@@ -11,8 +11,16 @@
 // together; processes sharing a key share a budget file instead (shared-pacer.ts).
 
 import { setTimeout as delay } from 'node:timers/promises';
-import { MAX_HOLD_MS, type WaitReason } from './retry.js';
-import { LIMITS } from './spec.js';
+import { LIMITS } from '../api/spec.js';
+
+/** Why starts are held: a 429, the service unavailable, or the network failing. */
+export type WaitReason = 'rate-limited' | 'unavailable' | 'network';
+
+/**
+ * The longest hold of the rate budget, and the longest Retry-After honoured (api/retry.ts): the service's own 429
+ * asks for no long wait, so a longer one comes from something in between or something broken.
+ */
+export const MAX_HOLD_MS = 60_000;
 
 /** What the request waiting for its turn does: a pacer may treat reads more leniently (shared-pacer.ts). */
 export interface AcquireOptions {

@@ -5,8 +5,8 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisPacer, RedisBudgetError } from '../../src/api/redis-pacer.js';
-import { encodeCommand, parseReply, RespClient, RespError } from '../../src/api/resp.js';
+import { createRedisPacer, RedisBudgetError } from '../../src/pacing/redis-pacer.js';
+import { encodeCommand, parseReply, RespClient, RespError } from '../../src/pacing/resp.js';
 import { baseEnv, numbers, startEmulator, trk } from '../e2e/helpers.js';
 
 const installed = spawnSync('redis-server', ['--version'], { encoding: 'utf8' }).status === 0;

@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createPacer } from '../../src/api/pacer.js';
-import { BudgetFileError, budgetFile, createSharedPacer, withLocalFallback } from '../../src/api/shared-pacer.js';
+import { createPacer } from '../../src/pacing/pacer.js';
+import { BudgetFileError, budgetFile, createSharedPacer, withLocalFallback } from '../../src/pacing/shared-pacer.js';
 import { TrkError } from '../../src/errors.js';
 import { tempDir } from '../items/helpers.js';
 

@@ -12,9 +12,17 @@
 
 import { setTimeout as delay } from 'node:timers/promises';
 import { hostname } from 'node:os';
-import { holdAnnouncer, widenedMargin, type AcquireOptions, type Admission, type HoldListener, type Pacer } from './pacer.js';
+import {
+  holdAnnouncer,
+  MAX_HOLD_MS,
+  widenedMargin,
+  type AcquireOptions,
+  type Admission,
+  type HoldListener,
+  type Pacer,
+  type WaitReason,
+} from './pacer.js';
 import { RespClient, type RespValue } from './resp.js';
-import { MAX_HOLD_MS, type WaitReason } from './retry.js';
 import { BudgetError, SHARED_MARGIN_MS } from './shared-pacer.js';
 
 // KEYS: starts, hold. ARGV: perSecond, windowMs, member. Returns {0, now} when the start is taken, else

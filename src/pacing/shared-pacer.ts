@@ -29,8 +29,17 @@
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { TrkError } from '../errors.js';
-import { holdAnnouncer, monotonicMs, widenedMargin, type AcquireOptions, type Admission, type HoldListener, type Pacer } from './pacer.js';
-import { MAX_HOLD_MS, type WaitReason } from './retry.js';
+import {
+  holdAnnouncer,
+  MAX_HOLD_MS,
+  monotonicMs,
+  widenedMargin,
+  type AcquireOptions,
+  type Admission,
+  type HoldListener,
+  type Pacer,
+  type WaitReason,
+} from './pacer.js';
 import { sha256Hex } from '../sha256.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
