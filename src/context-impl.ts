@@ -11,7 +11,7 @@ import type { Settings } from './config/settings.js';
 import { requestTimeoutMs } from './config/timeout.js';
 import type { BudgetTarget, Context, GlobalOptions, Prompter, SettingsOptions, WaitDisplay } from './context.js';
 import type { IO } from './io.js';
-import { sanitizeTerminalText } from './output/sanitize.js';
+import { sanitizeTerminalText } from './terminal-text.js';
 
 export interface ContextOptions {
   io: IO;

@@ -14,7 +14,6 @@ import { CredentialsError, InterruptedError, noApiKeyError } from '../errors.js'
 import { answerProblem } from './answer-shapes.js';
 import { createTransport, type Transport } from './transport.js';
 import type { Envelope } from './types.js';
-import { callDeadlineMs } from '../config/timeout.js';
 import { LIMITS, type ApiVersion, type Operation } from './spec.js';
 import { operationClass, operationPath } from './ops.js';
 import { MAX_HOLD_MS, monotonicMs, processPacer, type Admission, type Pacer, type WaitReason } from '../pacing/pacer.js';
@@ -36,6 +35,7 @@ import {
   isAuthCode,
 } from './errors.js';
 import {
+  callDeadlineMs,
   DEFAULT_RETRY,
   markResent,
   parseRetryAfter,

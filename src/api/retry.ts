@@ -46,6 +46,14 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: Readonly<RetryPolicy> = { maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 30_000 };
 
+/**
+ * How long a whole call may take with its retries and waits, and how long a chunk of an item run may keep
+ * failing before it is given up: room for a slow answer, a retry and a hold of the rate budget.
+ */
+export function callDeadlineMs(timeoutMs: number): number {
+  return timeoutMs * 3;
+}
+
 /** -18010003 "internal error, retry later": a whole-request refusal the service itself calls transient. */
 const TRANSIENT_SERVICE_CODES: ReadonlySet<number> = new Set([-18010003]);
 
