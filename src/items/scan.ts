@@ -21,7 +21,6 @@ import {
   withDefaults,
   type CarrierResolver,
 } from './check.js';
-import { createSha256 } from '../sha256.js';
 
 export interface ScanOptions {
   operation: ItemOperation;
@@ -64,7 +63,7 @@ export function chunkSize(op: ItemOperation, version: ApiVersion): number {
 /** The checking pass. */
 export async function scanInput(source: ItemSource, opts: ScanOptions): Promise<ScanResult> {
   // Arguments are not remembered as runs (src/items/runs.ts): nothing to hash, and no crypto to load for `trk info N`.
-  const hash = source.kind === 'arguments' ? undefined : createSha256();
+  const hash = source.kind === 'arguments' ? undefined : process.getBuiltinModule('node:crypto').createHash('sha256');
   const opened = await openRows(source, { operation: opts.operation, version: opts.version, mapping: opts.mapping }, hash && ((b) => hash.update(b)));
   const problems = new ProblemList(opts.showProblems ?? 20);
   const chunker = new Chunker(chunkSize(opts.operation, opts.version));

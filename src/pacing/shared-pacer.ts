@@ -40,7 +40,6 @@ import {
   type Pacer,
   type WaitReason,
 } from './pacer.js';
-import { sha256Hex } from '../sha256.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } = process.getBuiltinModule('node:fs');
@@ -369,7 +368,8 @@ function watchStalls(thresholdMs: number, onStall: (ms: number, since: number) =
  * (profiles sharing a key share it too); only a digest of it is written, never the key.
  */
 export function budgetFile(stateDirectory: string, baseUrl: string, apiKey: string): string {
-  const digest = sha256Hex(`${baseUrl.replace(/\/+$/, '')}\u0000${apiKey}`);
+  // node:crypto is Node's own object, loaded here, where the first request of a process needs it.
+  const digest = process.getBuiltinModule('node:crypto').hash('sha256', `${baseUrl.replace(/\/+$/, '')}\u0000${apiKey}`);
   return path.join(stateDirectory, 'budget', `${digest.slice(0, 24)}.json`);
 }
 
