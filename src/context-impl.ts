@@ -2,7 +2,6 @@
 // on first use, api() builds the HTTP client (and starts the embedded emulator for --sandbox) on first use,
 // so `trk help exit-codes` or a usage error never opens a file or a socket.
 
-import path from 'node:path';
 import type { ApiClient, ApiClientOptions } from './api/client.js';
 import type { HoldListener, Pacer, WaitReason } from './pacing/pacer.js';
 import { LIMITS } from './api/spec.js';
@@ -139,26 +138,27 @@ export function createContext(opts: ContextOptions): Context {
     let budget = budgets.get(key);
     if (!budget) {
       budget = (async () => {
-        const [{ BudgetFileError, budgetFile, createSharedPacer, withLocalFallback }, { ensurePrivateDir, stateDir }, { budgetUrl }] =
+        const [{ openSharedBudget }, { ensurePrivateDir, stateDir }, { budgetUrl }, localPace] = await Promise.all([
+          import('./pacing/open.js'),
+          import('./config/paths.js'),
           // resolved(), not settings(): `auth login` verifies a key for a profile that is not saved yet.
-          await Promise.all([import('./pacing/shared-pacer.js'), import('./config/paths.js'), resolved()]);
-        const file = budgetFile(stateDir(env), target.baseUrl, target.apiKey);
-        let shared: Pacer | InstanceType<typeof BudgetFileError>;
-        if (budgetUrl !== undefined) {
-          const { createRedisPacer } = await import('./pacing/redis-pacer.js');
-          const redis = createRedisPacer({ url: budgetUrl, budget: path.basename(file, '.json'), perSecond: LIMITS.requestsPerSecond, onHold: holds });
-          closers.push(async () => redis.close());
-          shared = redis;
-        } else {
-          try {
-            ensurePrivateDir(path.dirname(file));
-            shared = createSharedPacer({ file, perSecond: LIMITS.requestsPerSecond, onHold: holds });
-          } catch (err) {
-            shared = new BudgetFileError(path.dirname(file), err);
-          }
-        }
-        // A warning, shown even with --quiet: a state folder that cannot be written is something to fix.
-        return withLocalFallback(shared, await local(), (line) => io.err(sanitizeTerminalText(line)));
+          resolved(),
+          local(),
+        ]);
+        const shared = await openSharedBudget({
+          baseUrl: target.baseUrl,
+          apiKey: target.apiKey,
+          stateDirectory: stateDir(env),
+          makePrivateDirectory: ensurePrivateDir,
+          budgetUrl,
+          perSecond: LIMITS.requestsPerSecond,
+          onHold: holds,
+          local: localPace,
+          // A warning, shown even with --quiet: a state folder that cannot be written is something to fix.
+          warn: (line) => io.err(sanitizeTerminalText(line)),
+        });
+        closers.push(() => shared.close());
+        return shared.pacer;
       })();
       budgets.set(key, budget);
     }

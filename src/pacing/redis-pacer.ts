@@ -1,5 +1,5 @@
 // The rate budget of a key shared by several hosts, in Redis (TRK_BUDGET_URL or the budget-url setting): what
-// the budget file (shared-pacer.ts) is to the processes of one machine. The same admission rule (no more than
+// the budget file (file-pacer.ts) is to the processes of one machine. The same admission rule (no more than
 // `perSecond` starts in any window of a second plus the margin), the same hold after a 429 (at most
 // MAX_HOLD_MS), and starts moved to when their request is written (Admission.sent), each as one atomic script
 // over a sorted set of starts and a hash of the hold. Times are the Redis server's (TIME), the one clock every
@@ -15,7 +15,7 @@ import { hostname } from 'node:os';
 import {
   holdAnnouncer,
   MAX_HOLD_MS,
-  widenedMargin,
+  Margin,
   type AcquireOptions,
   type Admission,
   type HoldListener,
@@ -23,7 +23,7 @@ import {
   type WaitReason,
 } from './pacer.js';
 import { RespClient, type RespValue } from './resp.js';
-import { BudgetError, SHARED_MARGIN_MS } from './shared-pacer.js';
+import { BudgetError, SHARED_MARGIN_MS } from './budget.js';
 
 // KEYS: starts, hold. ARGV: perSecond, windowMs, member. Returns {0, now} when the start is taken, else
 // {wait ms, hold ms left (0: none), hold reason}.
@@ -114,9 +114,7 @@ export function createRedisPacer(opts: RedisPacerOptions): RedisPacer {
   const redis = new RespClient(opts.url, opts.timeoutMs);
   const starts = `trk:budget:${opts.budget}:starts`;
   const holdKey = `trk:budget:${opts.budget}:hold`;
-  const initialMargin = opts.marginMs ?? SHARED_MARGIN_MS;
-  let marginMs = initialMargin;
-  let widenedAt = -Infinity;
+  const margin = new Margin(opts.marginMs ?? SHARED_MARGIN_MS);
   /** A hold this process set, applied here even before Redis has it. */
   let localHold = 0;
   const announce = holdAnnouncer(opts.onHold);
@@ -139,7 +137,7 @@ export function createRedisPacer(opts: RedisPacerOptions): RedisPacer {
           await delay(Math.ceil(held), undefined, signal ? { signal } : {});
           continue;
         }
-        const answer = (await call(['EVAL', TAKE, 2, starts, holdKey, opts.perSecond, 1000 + marginMs, member])) as number[];
+        const answer = (await call(['EVAL', TAKE, 2, starts, holdKey, opts.perSecond, 1000 + margin.ms, member])) as number[];
         const [wait = 0, holdLeft = 0, reason] = answer as [number, number, string?];
         if (wait === 0) {
           return {
@@ -155,10 +153,7 @@ export function createRedisPacer(opts: RedisPacerOptions): RedisPacer {
       }
     },
     backoff(ms: number, reason: WaitReason = 'rate-limited'): void {
-      if (reason === 'rate-limited' && performance.now() - widenedAt >= 1000) {
-        marginMs = widenedMargin(marginMs, initialMargin);
-        widenedAt = performance.now();
-      }
+      margin.held(reason, performance.now());
       if (!(ms > 0)) return;
       const capped = Math.min(ms, MAX_HOLD_MS);
       localHold = Math.max(localHold, performance.now() + capped);
