@@ -33,10 +33,10 @@ export interface SharedBudget {
 
 export async function openSharedBudget(opts: SharedBudgetOptions): Promise<SharedBudget> {
   if (opts.budgetUrl !== undefined) {
-    const { createRedisPacer } = await import('./redis-pacer.js');
+    const { RedisPacer } = await import('./redis-pacer.js');
     const budget = budgetName(opts.baseUrl, opts.apiKey);
-    const redis = createRedisPacer({ url: opts.budgetUrl, budget, perSecond: opts.perSecond, onHold: opts.onHold });
-    return { pacer: withLocalFallback(redis, opts.local, opts.warn), close: async () => redis.close() };
+    const redis = new RedisPacer({ url: opts.budgetUrl, budget, perSecond: opts.perSecond, onHold: opts.onHold });
+    return { pacer: withLocalFallback(redis, opts.local, opts.warn), close: () => redis.close() };
   }
   const file = budgetFile(opts.stateDirectory, opts.baseUrl, opts.apiKey);
   let shared: Pacer | BudgetError;

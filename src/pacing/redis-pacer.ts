@@ -2,78 +2,40 @@
 // the budget file (file-pacer.ts) is to the processes of one machine. The same admission rule (no more than
 // `perSecond` starts in any window of a second plus the margin), the same hold after a 429 (at most
 // MAX_HOLD_MS), and starts moved to when their request is written (Admission.sent), each as one atomic script
-// over a sorted set of starts and a hash of the hold. Times are the Redis server's (TIME), the one clock every
-// host shares; a host whose clock is off still paces right.
+// (redis-scripts.ts). Times are the Redis server's, the one clock every host shares; a host whose clock is off
+// still paces right.
 //
 // Keys: `trk:budget:<digest>:starts` and `:hold`, the digest the budget file's (of the address and the key,
 // never the key itself); both expire on their own when no one uses them. When Redis cannot be reached or
 // answers an error, admissions fail with a RedisBudgetError: reads go on at this process's own pace
 // (withLocalFallback), writes stop, as with a budget file that cannot be used.
+//
+// The client is node-redis's own (@redis/client), loaded with this module, only when Redis is named. One
+// connection, made on first use, without reconnection or an offline queue: a failure fails what waits, and the
+// next call connects again. Every answer has a time limit; while one is awaited the connection keeps the process
+// alive, idle it does not (a command that ends without closing the budget still exits).
 
-import { setTimeout as delay } from 'node:timers/promises';
 import { hostname } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
+import { createClient } from '@redis/client';
+import { BudgetError, SHARED_MARGIN_MS } from './budget.js';
 import {
   holdAnnouncer,
-  MAX_HOLD_MS,
   Margin,
+  MAX_HOLD_MS,
+  monotonicMs,
   type AcquireOptions,
   type Admission,
   type HoldListener,
   type Pacer,
   type WaitReason,
 } from './pacer.js';
-import { RespClient, type RespValue } from './resp.js';
-import { BudgetError, SHARED_MARGIN_MS } from './budget.js';
-
-// KEYS: starts, hold. ARGV: perSecond, windowMs, member. Returns {0, now} when the start is taken, else
-// {wait ms, hold ms left (0: none), hold reason}.
-const TAKE = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local per, window = tonumber(ARGV[1]), tonumber(ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-local hold = tonumber(redis.call('HGET', KEYS[2], 'until') or '0')
-local untilAt = 0
-if hold > now then untilAt = hold end
-local n = redis.call('ZCARD', KEYS[1])
-if n >= per then
-  local nth = redis.call('ZRANGE', KEYS[1], n - per, n - per, 'WITHSCORES')
-  local open = tonumber(nth[2]) + window
-  if open > untilAt then untilAt = open end
-end
-if untilAt > now then
-  local left = 0
-  if hold > now then left = hold - now end
-  return {untilAt - now, left, redis.call('HGET', KEYS[2], 'reason') or 'rate-limited'}
-end
-redis.call('ZADD', KEYS[1], now, ARGV[3])
-redis.call('PEXPIRE', KEYS[1], window * 2)
-return {0, now}
-`;
-
-// KEYS: starts. ARGV: member. The start moves to now, never earlier than it was.
-const SENT = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-return redis.call('ZADD', KEYS[1], 'XX', 'GT', now, ARGV[1])
-`;
-
-// KEYS: hold. ARGV: ms, reason. A longer hold than the one set wins.
-const HOLD = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local untilAt = now + tonumber(ARGV[1])
-if untilAt > tonumber(redis.call('HGET', KEYS[1], 'until') or '0') then
-  redis.call('HSET', KEYS[1], 'until', untilAt, 'reason', ARGV[2])
-  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]) + 1000)
-end
-return 1
-`;
+import { SCRIPTS } from './redis-scripts.js';
 
 /** Redis cannot be used for the budget: exit 1, naming the server (never its password). */
 export class RedisBudgetError extends BudgetError {
   constructor(url: string, err: unknown) {
-    super(`cannot use the rate budget in Redis at ${redisHost(url)}: ${err instanceof Error ? err.message : String(err)}`, {
+    super(`cannot use the rate budget in Redis at ${redisHost(url)}: ${withoutPassword(url, errorText(err))}`, {
       hint: 'check TRK_BUDGET_URL (or the budget-url setting) and that Redis is running',
       cause: err,
     });
@@ -90,76 +52,184 @@ export function redisHost(url: string): string {
   }
 }
 
+function errorText(err: unknown): string {
+  // A refused connection to a host with several addresses is an AggregateError with no message of its own.
+  if (err instanceof AggregateError && !err.message) return err.errors.map(errorText).join('; ');
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** `text` with the address's password (should a message ever quote it) masked. */
+function withoutPassword(url: string, text: string): string {
+  let password = '';
+  try {
+    password = decodeURIComponent(new URL(url).password);
+  } catch {
+    // not a URL: no password to mask
+  }
+  return password ? text.split(password).join('***') : text;
+}
+
 export interface RedisPacerOptions {
   url: string;
-  /** Names the budget: the digest of the address and the key (budgetFile's). */
+  /** Names the budget: the digest of the address and the key (budgetName's). */
   budget: string;
   perSecond: number;
   marginMs?: number;
   onHold?: HoldListener;
-  /** Time limit of one Redis answer; default 2000 ms. */
+  /** Time limit of connecting and of one Redis answer; default 2000 ms. */
   timeoutMs?: number;
+}
+
+type Client = ReturnType<typeof connectClient>;
+
+function connectClient(url: string, timeoutMs: number) {
+  return createClient({
+    url,
+    socket: { connectTimeout: timeoutMs, reconnectStrategy: false },
+    disableOfflineQueue: true,
+    scripts: SCRIPTS,
+  });
 }
 
 const HOLD_REASONS: readonly WaitReason[] = ['rate-limited', 'unavailable', 'network'];
 let members = 0;
 
-export interface RedisPacer extends Pacer {
-  acquire(signal?: AbortSignal, opts?: AcquireOptions): Promise<Admission>;
-  /** Closes the connection to Redis. */
-  close(): void;
+/** Unique across hosts, processes and requests: a start's name in the sorted set. */
+function memberName(): string {
+  return `${hostname()}:${process.pid}:${++members}:${Math.random().toString(36).slice(2, 8)}`;
 }
 
-export function createRedisPacer(opts: RedisPacerOptions): RedisPacer {
-  const redis = new RespClient(opts.url, opts.timeoutMs);
-  const starts = `trk:budget:${opts.budget}:starts`;
-  const holdKey = `trk:budget:${opts.budget}:hold`;
-  const margin = new Margin(opts.marginMs ?? SHARED_MARGIN_MS);
-  /** A hold this process set, applied here even before Redis has it. */
-  let localHold = 0;
-  const announce = holdAnnouncer(opts.onHold);
-  const call = async (args: (string | number)[]): Promise<RespValue> => {
-    try {
-      return await redis.command(args);
-    } catch (err) {
-      throw new RedisBudgetError(opts.url, err);
-    }
-  };
+export class RedisPacer implements Pacer {
+  readonly #url: string;
+  readonly #timeoutMs: number;
+  readonly #starts: string;
+  readonly #holdKey: string;
+  readonly #perSecond: number;
+  readonly #margin: Margin;
+  readonly #announce: ReturnType<typeof holdAnnouncer>;
+  /** A hold this process set (monotonic ms), applied here even before Redis has it. */
+  #localHold = 0;
+  #connection: Promise<Client> | undefined;
+  /** The client of `#connection`, once made. */
+  #client: Client | undefined;
+  /** Commands awaiting their answer: while there are some, the connection keeps the process alive. */
+  #waiting = 0;
 
-  return {
-    async acquire(signal?: AbortSignal, _opts?: AcquireOptions): Promise<Admission> {
-      // Unique across hosts, processes and requests: the start's name in the sorted set.
-      const member = `${hostname()}:${process.pid}:${++members}:${Math.random().toString(36).slice(2, 8)}`;
-      for (;;) {
-        signal?.throwIfAborted();
-        const held = localHold - performance.now();
-        if (held > 0) {
-          await delay(Math.ceil(held), undefined, signal ? { signal } : {});
-          continue;
-        }
-        const answer = (await call(['EVAL', TAKE, 2, starts, holdKey, opts.perSecond, 1000 + margin.ms, member])) as number[];
-        const [wait = 0, holdLeft = 0, reason] = answer as [number, number, string?];
-        if (wait === 0) {
-          return {
-            sent: () => void call(['EVAL', SENT, 1, starts, member]).catch(() => {}),
-          };
-        }
-        if (holdLeft > 0) {
-          const why = HOLD_REASONS.find((r) => r === reason) ?? 'rate-limited';
-          const t = performance.now();
-          announce(t + holdLeft, t, why);
-        }
-        await delay(Math.max(1, Math.min(wait, 1000)), undefined, signal ? { signal } : {});
+  constructor(opts: RedisPacerOptions) {
+    this.#url = opts.url;
+    this.#timeoutMs = opts.timeoutMs ?? 2000;
+    this.#starts = `trk:budget:${opts.budget}:starts`;
+    this.#holdKey = `trk:budget:${opts.budget}:hold`;
+    this.#perSecond = opts.perSecond;
+    this.#margin = new Margin(opts.marginMs ?? SHARED_MARGIN_MS);
+    this.#announce = holdAnnouncer(opts.onHold);
+  }
+
+  async acquire(signal?: AbortSignal, _opts?: AcquireOptions): Promise<Admission> {
+    const member = memberName();
+    const sleep = (ms: number) => delay(Math.max(1, Math.ceil(ms)), undefined, signal ? { signal } : {});
+    for (;;) {
+      signal?.throwIfAborted();
+      const held = this.#localHold - monotonicMs();
+      if (held > 0) {
+        await sleep(held);
+        continue;
       }
-    },
-    backoff(ms: number, reason: WaitReason = 'rate-limited'): void {
-      margin.held(reason, performance.now());
-      if (!(ms > 0)) return;
-      const capped = Math.min(ms, MAX_HOLD_MS);
-      localHold = Math.max(localHold, performance.now() + capped);
-      // For every host to see; if Redis cannot be told, the hold still applies here.
-      void call(['EVAL', HOLD, 1, holdKey, Math.ceil(capped), reason]).catch(() => {});
-    },
-    close: () => redis.close(),
-  };
+      const { wait, holdLeft, reason } = await this.#take(member);
+      if (wait === 0) return { sent: () => void this.#run((c) => c.sent(this.#starts, member)).catch(() => {}) };
+      if (holdLeft > 0) this.#announceHold(holdLeft, reason);
+      await sleep(Math.min(wait, 1000));
+    }
+  }
+
+  backoff(ms: number, reason: WaitReason = 'rate-limited'): void {
+    this.#margin.held(reason, monotonicMs());
+    if (!(ms > 0)) return;
+    const capped = Math.min(ms, MAX_HOLD_MS);
+    this.#localHold = Math.max(this.#localHold, monotonicMs() + capped);
+    // For every host to see; if Redis cannot be told, the hold still applies here.
+    void this.#run((c) => c.hold(this.#holdKey, Math.ceil(capped), reason)).catch(() => {});
+  }
+
+  /** Closes the connection to Redis once the answers awaited have come. */
+  async close(): Promise<void> {
+    const connection = this.#connection;
+    this.#connection = undefined;
+    this.#client = undefined;
+    const client = await connection?.catch(() => undefined);
+    if (client?.isOpen) await client.close().catch(() => client.destroy());
+  }
+
+  /** Takes a start named `member` if the budget allows one now (wait 0), else says how long to wait, and why. */
+  async #take(member: string): Promise<{ wait: number; holdLeft: number; reason: string | undefined }> {
+    const windowMs = 1000 + this.#margin.ms;
+    const answer = await this.#run((c) => c.take(this.#starts, this.#holdKey, this.#perSecond, windowMs, member));
+    const [wait, holdLeft, reason] = answer as unknown[];
+    return {
+      wait: typeof wait === 'number' ? wait : 0,
+      holdLeft: typeof holdLeft === 'number' ? holdLeft : 0,
+      reason: typeof reason === 'string' ? reason : undefined,
+    };
+  }
+
+  #announceHold(leftMs: number, reason: string | undefined): void {
+    const why = HOLD_REASONS.find((r) => r === reason) ?? 'rate-limited';
+    const t = monotonicMs();
+    this.#announce(t + leftMs, t, why);
+  }
+
+  /** One command on the connection; any failure of Redis becomes a RedisBudgetError. */
+  async #run<T>(command: (client: Client) => Promise<T>): Promise<T> {
+    let client: Client | undefined;
+    this.#waiting++;
+    try {
+      client = await this.#connected();
+      client.ref();
+      return await this.#answer(client, command(client));
+    } catch (err) {
+      throw new RedisBudgetError(this.#url, err);
+    } finally {
+      if (--this.#waiting === 0 && client?.isOpen) client.unref();
+    }
+  }
+
+  /**
+   * `pending`'s answer, or a failure after the time limit. The client's own command timeout only covers the wait
+   * to be written: a server that stops answering (paused, swapped out, a network gone quiet) would hold the
+   * admission for ever. The connection is dropped then, and the next call makes a new one.
+   */
+  async #answer<T>(client: Client, pending: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new Error(`no answer from Redis within ${this.#timeoutMs} ms`));
+        this.#drop(client);
+      }, this.#timeoutMs);
+    });
+    try {
+      return await Promise.race([pending, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #drop(client: Client): void {
+    if (this.#client === client) {
+      this.#client = undefined;
+      this.#connection = undefined;
+    }
+    client.destroy();
+  }
+
+  #connected(): Promise<Client> {
+    // Closed by Redis or by a failure: made again.
+    if (this.#connection && this.#client?.isOpen) return this.#connection;
+    const client = connectClient(this.#url, this.#timeoutMs);
+    this.#client = client;
+    const connection = client.connect().then(() => client);
+    // Failures reach the commands waiting (and then the next call connects again), not an unhandled 'error'.
+    client.on('error', () => {});
+    this.#connection = connection;
+    return connection;
+  }
 }
