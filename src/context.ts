@@ -2,7 +2,7 @@
 // sandbox, prompts) is built lazily on first use, so `trk --help` and `trk completion` never touch them.
 
 import type { ApiClient } from './api/client.js';
-import type { Pacer } from './api/pacer.js';
+import type { Pacer } from './pacing/pacer.js';
 import type { Settings } from './config/settings.js';
 import type { IO } from './io.js';
 import type { OutputFormat } from './output/format.js';

@@ -16,7 +16,7 @@ export interface Profile {
   resUrl?: string;
   /** The output format of this profile's commands when no flag names one (TRK_OUTPUT wins). */
   output?: OutputFormat;
-  /** Redis holding the rate budget shared by every host on the key (src/api/redis-pacer.ts). */
+  /** Redis holding the rate budget shared by every host on the key (src/pacing/redis-pacer.ts). */
   budgetUrl?: string;
   /** `carrier-alias.NAME CODE`: a shop's name of a carrier → its code (0: no carrier). Stored as `carrier-alias`. */
   carrierAliases?: Readonly<Record<string, number>>;

@@ -14,9 +14,10 @@
 
 import path from 'node:path';
 import type { ApiClient } from '../api/client.js';
-import { callDeadlineMs, requestTimeoutMs } from '../config/timeout.js';
-import type { Pacer } from '../api/pacer.js';
+import { requestTimeoutMs } from '../config/timeout.js';
+import type { Pacer } from '../pacing/pacer.js';
 import { quotaBody } from '../api/bodies.js';
+import { callDeadlineMs } from '../api/retry.js';
 import { commandName, doneWord, operationSpec } from '../api/ops.js';
 import { LIMITS, type ApiVersion } from '../api/spec.js';
 import type { ItemResults, QuotaRecord, TrackListFilter } from '../api/types.js';

@@ -16,7 +16,6 @@ import type { Delimiter } from './read-text.js';
 import { RepeatFinder, type RowPlan } from './repeats.js';
 import type { ItemSource } from './source.js';
 import { checkValues, checkWidth, duplicateKey, isCarrierColumn, ProblemList, withDefaults, type CarrierResolver } from './check.js';
-import { createSha256 } from '../sha256.js';
 
 export interface ScanOptions {
   operation: ItemOperation;
@@ -64,7 +63,7 @@ export function chunkSize(op: ItemOperation, version: ApiVersion): number {
 /** The checking pass. */
 export async function scanInput(source: ItemSource, opts: ScanOptions): Promise<ScanResult> {
   // Arguments are not remembered as runs (src/items/runs.ts): nothing to hash, and no crypto to load for `trk info N`.
-  const hash = source.kind === 'arguments' ? undefined : createSha256();
+  const hash = source.kind === 'arguments' ? undefined : process.getBuiltinModule('node:crypto').createHash('sha256');
   const opened = await openRows(source, readOptions(opts), hash && ((b) => hash.update(b)));
   const problems = new ProblemList(opts.showProblems ?? 20);
   const finder = new RepeatFinder({ anyRepeat: opts.operation === 'gettracklist', dir: opts.tempDir });
