@@ -2,7 +2,7 @@
 # Install: source this file from ~/.bashrc, or copy it to ~/.local/share/bash-completion/completions/trk
 _trk_subcommands() {
   case "$1" in
-    '') printf '%s\n' 'register' 'stop' 'retrack' 'delete' 'push' 'list' 'info' 'quota' 'realtime' 'change-carrier' 'update' 'runs' 'api' 'auth' 'config' 'sandbox' 'carriers' 'countries' 'webhook' 'completion' 'help' ;;
+    '') printf '%s\n' 'register' 'stop' 'retrack' 'delete' 'push' 'list' 'info' 'quota' 'realtime' 'change-carrier' 'update' 'sync' 'runs' 'api' 'auth' 'config' 'sandbox' 'carriers' 'countries' 'webhook' 'completion' 'help' ;;
     'runs') printf '%s\n' 'list' 'forget' ;;
     'auth') printf '%s\n' 'login' 'switch' 'list' 'status' 'logout' ;;
     'config') printf '%s\n' 'get' 'set' 'unset' 'list' ;;
@@ -24,6 +24,7 @@ _trk_options() {
     'realtime') printf '%s\n' '--carrier' '--param' '--final-carrier' '--fresh' '--relative' '--no-pager' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'change-carrier') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--to' '--from' '--final-to' '--final-from' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'update') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--restart' '--again' '--carrier' '--tag' '--param' '--lang' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'sync') printf '%s\n' '--full' '--db' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'runs') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'runs list') printf '%s\n' '--columns' '--relative' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'runs forget') printf '%s\n' '--all' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
@@ -235,6 +236,14 @@ _trk_takes_value() {
     'update|--output'|\
     'update|--jq'|\
     'update|--timeout'|\
+    'sync|--db'|\
+    'sync|--profile'|\
+    'sync|--base-url'|\
+    'sync|--api-version'|\
+    'sync|-o'|\
+    'sync|--output'|\
+    'sync|--jq'|\
+    'sync|--timeout'|\
     'runs|--profile'|\
     'runs|--base-url'|\
     'runs|--api-version'|\
@@ -518,6 +527,10 @@ _trk_values() {
     'update|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'update|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'update|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'sync|--profile') trk __complete profiles 2>/dev/null ;;
+    'sync|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'sync|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'sync|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'runs|--profile') trk __complete profiles 2>/dev/null ;;
     'runs|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'runs|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;

@@ -1,6 +1,6 @@
 # fish completion for trk (generated from the command definitions by `npm run build`; do not edit)
 # Install: copy to ~/.config/fish/completions/trk.fish
-set -g __trk_subcommand_pairs '|register' '|stop' '|retrack' '|delete' '|push' '|list' '|info' '|quota' '|realtime' '|change-carrier' '|update' '|runs' '|api' '|auth' '|config' '|sandbox' '|carriers' '|countries' '|webhook' '|completion' '|help' 'runs|list' 'runs|forget' 'auth|login' 'auth|switch' 'auth|list' 'auth|status' 'auth|logout' 'config|get' 'config|set' 'config|unset' 'config|list' 'sandbox|start' 'sandbox|reset' 'webhook|verify' 'webhook|listen'
+set -g __trk_subcommand_pairs '|register' '|stop' '|retrack' '|delete' '|push' '|list' '|info' '|quota' '|realtime' '|change-carrier' '|update' '|sync' '|runs' '|api' '|auth' '|config' '|sandbox' '|carriers' '|countries' '|webhook' '|completion' '|help' 'runs|list' 'runs|forget' 'auth|login' 'auth|switch' 'auth|list' 'auth|status' 'auth|logout' 'config|get' 'config|set' 'config|unset' 'config|list' 'sandbox|start' 'sandbox|reset' 'webhook|verify' 'webhook|listen'
 function __trk_path
     set -l tokens (commandline -opc)
     set -e tokens[1]
@@ -37,6 +37,7 @@ complete -c trk -n '__trk_path_is '\'''\''' -a 'quota' -d 'show the quota of the
 complete -c trk -n '__trk_path_is '\'''\''' -a 'realtime' -d 'fetch current tracking data of one number from the carrier (costs quota)'
 complete -c trk -n '__trk_path_is '\'''\''' -a 'change-carrier' -d 'change the carrier or last-mile carrier of numbers (at most 5 times each)'
 complete -c trk -n '__trk_path_is '\'''\''' -a 'update' -d 'change the tag, parameter or translation language of numbers (changeinfo)'
+complete -c trk -n '__trk_path_is '\'''\''' -a 'sync' -d 'keep a local mirror of the account'\''s records and tracking details'
 complete -c trk -n '__trk_path_is '\'''\''' -a 'runs' -d 'list and forget the runs of files and pipes trk remembers'
 complete -c trk -n '__trk_path_is '\'''\''' -a 'api' -d 'send a raw request and print the service'\''s answer as JSON'
 complete -c trk -n '__trk_path_is '\'''\''' -a 'auth' -d 'log in to profiles, switch between them, list, check and remove them'
@@ -366,6 +367,24 @@ complete -c trk -n '__trk_path_is '\''update'\''' -l no-color -d 'no colour (als
 complete -c trk -n '__trk_path_is '\''update'\''' -l timeout -r -F -d 'time limit of each request, e.g. 30s or 2m (env TRK_TIMEOUT; default 30s); a request gives up after three times that, retries included'
 complete -c trk -n '__trk_path_is '\''update'\''' -l raw-csv -d 'write CSV cells as received, without a quote before cells that start like a formula (=, +, -, @)'
 complete -c trk -n '__trk_path_is '\''update'\''' -s h -l help -d 'display help'
+complete -c trk -n '__trk_path_is '\''sync'\''' -l full -d 'read every record (what a first sync does) and take out of the mirror those the service no longer has'
+complete -c trk -n '__trk_path_is '\''sync'\''' -l db -r -F -d 'the mirror to use (default: TRK_DB, the profile'\''s db setting, else one file per profile in the data folder)'
+complete -c trk -n '__trk_path_is '\''sync'\''' -s V -l version -d 'print the version'
+complete -c trk -n '__trk_path_is '\''sync'\''' -l profile -x -a '(trk __complete profiles 2>/dev/null)' -d 'settings profile to use (env TRK_PROFILE)'
+complete -c trk -n '__trk_path_is '\''sync'\''' -l base-url -r -F -d 'base URL of the service (env TRK_BASE_URL)'
+complete -c trk -n '__trk_path_is '\''sync'\''' -l api-version -x -a '(__trk_values v1 v2 v2.1)' -d 'API version (env TRK_API_VERSION; default v2)'
+complete -c trk -n '__trk_path_is '\''sync'\''' -l sandbox -d 'run against the embedded service emulator instead of the real service'
+complete -c trk -n '__trk_path_is '\''sync'\''' -s o -l output -x -a '(__trk_values table wide json ndjson csv ids)' -d 'output format (default: table on a terminal, tab-separated when piped); wide: a table with every column; ids: what names each row (number and carrier), one a line, for item commands'
+complete -c trk -n '__trk_path_is '\''sync'\''' -l json -d 'same as --output json'
+complete -c trk -n '__trk_path_is '\''sync'\''' -l csv -d 'same as --output csv'
+complete -c trk -n '__trk_path_is '\''sync'\''' -l jq -r -F -d 'filter the JSON output with a jq program, e.g. '\''.[].number'\'' (implies --json; strings print raw)'
+complete -c trk -n '__trk_path_is '\''sync'\''' -s q -l quiet -d 'no status lines on stderr'
+complete -c trk -n '__trk_path_is '\''sync'\''' -s v -l verbose -d 'log each request on stderr (also TRK_DEBUG=1)'
+complete -c trk -n '__trk_path_is '\''sync'\''' -s y -l yes -d 'answer yes to confirmations (needed to delete or pay for --fresh without a terminal)'
+complete -c trk -n '__trk_path_is '\''sync'\''' -l no-color -d 'no colour (also NO_COLOR)'
+complete -c trk -n '__trk_path_is '\''sync'\''' -l timeout -r -F -d 'time limit of each request, e.g. 30s or 2m (env TRK_TIMEOUT; default 30s); a request gives up after three times that, retries included'
+complete -c trk -n '__trk_path_is '\''sync'\''' -l raw-csv -d 'write CSV cells as received, without a quote before cells that start like a formula (=, +, -, @)'
+complete -c trk -n '__trk_path_is '\''sync'\''' -s h -l help -d 'display help'
 complete -c trk -n '__trk_path_is '\''runs'\''' -a 'list' -d 'list interrupted and finished runs, newest first'
 complete -c trk -n '__trk_path_is '\''runs'\''' -a 'forget' -d 'forget runs: an interrupted one is then started over, a finished one may be sent again'
 complete -c trk -n '__trk_path_is '\''runs'\''' -s V -l version -d 'print the version'

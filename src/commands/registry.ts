@@ -32,6 +32,7 @@ export const COMMANDS: readonly Entry[] = [
   { name: 'realtime', summary: 'fetch current tracking data of one number from the carrier (costs quota)', declarations: items },
   { name: 'change-carrier', summary: 'change the carrier or last-mile carrier of numbers (at most 5 times each)', declarations: items },
   { name: 'update', summary: 'change the tag, parameter or translation language of numbers (changeinfo)', declarations: items },
+  { name: 'sync', summary: "keep a local mirror of the account's records and tracking details", declarations: () => import('./mirror/declare.js') },
   { name: 'runs', summary: 'list and forget the runs of files and pipes trk remembers', group: true, declarations: () => import('./runs/declare.js') },
   { name: 'api', summary: "send a raw request and print the service's answer as JSON", declarations: () => import('./api/declare.js') },
   { name: 'auth', summary: 'log in to profiles, switch between them, list, check and remove them', group: true, declarations: () => import('./auth/declare.js') },
