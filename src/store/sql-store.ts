@@ -221,10 +221,11 @@ export abstract class SqlStore implements Store {
     });
   }
 
-  async records(query: RecordQuery): Promise<StoredRecord[]> {
+  async *records(query: RecordQuery): AsyncIterable<StoredRecord[]> {
     const { sql, params } = recordsQuery(query);
-    const rows = await this.sql.all(sql, params);
-    return rows.map((r) => ({ raw: String(r.raw), api_version: String(r.api_version) }));
+    for await (const rows of this.sql.batches(sql, params, 1000)) {
+      yield rows.map((r) => ({ raw: String(r.raw), api_version: String(r.api_version) }));
+    }
   }
 
   async details(numbers: readonly string[], carrier?: number): Promise<{ details: StoredRecord[]; withoutDetails: RecordKey[] }> {

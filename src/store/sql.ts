@@ -14,6 +14,8 @@ export interface Sql {
   all(sql: string, params?: readonly Param[]): Promise<Row[]>;
   /** Writes only inside transaction(): on a shared connection, a write outside one could join another's. */
   run(sql: string, params?: readonly Param[]): Promise<{ changes: number }>;
+  /** The rows of a query a batch at a time, without holding them all. */
+  batches(sql: string, params: readonly Param[], size: number): AsyncIterable<Row[]>;
   /**
    * `fn` in one write transaction, committed when it resolves and rolled back when it throws. The transaction
    * takes the write lock at its start, so that two writers queue instead of failing half-way.

@@ -45,6 +45,18 @@ class SqliteConnection implements Sql {
     return { changes: Number(this.#statement(sql).run(...params).changes) };
   }
 
+  async *batches(sql: string, params: readonly Param[], size: number): AsyncIterable<Row[]> {
+    let batch: Row[] = [];
+    for (const row of this.#db.prepare<Param[]>(sql).iterate(...params)) {
+      batch.push(row as Row);
+      if (batch.length >= size) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (batch.length > 0) yield batch;
+  }
+
   exec(sql: string): void {
     this.#db.exec(sql);
   }

@@ -184,7 +184,8 @@ export interface Store {
   unseen(fullSync: number, after: RecordKey | undefined, limit: number): Promise<RecordKey[]>;
   deleteRecords(keys: readonly RecordKey[]): Promise<number>;
 
-  records(query: RecordQuery): Promise<StoredRecord[]>;
+  /** The records matching `query`, in its order, a batch at a time. */
+  records(query: RecordQuery): AsyncIterable<StoredRecord[]>;
   /** Details of these numbers (every carrier of each), and the records of those that have none. */
   details(numbers: readonly string[], carrier?: number): Promise<{ details: StoredRecord[]; withoutDetails: RecordKey[] }>;
   changes(query: ChangeQuery): Promise<ChangeRow[]>;

@@ -11,6 +11,11 @@ const page = fixtureJson('doc-v2/gettracklist_page.json').data.accepted as Recor
 const yanwen = fixtureJson('doc-v2/gettrackinfo_yanwen_190012.json').data.accepted[0] as Record<string, any>;
 
 const opened: Store[] = [];
+async function all<T>(batches: AsyncIterable<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const b of batches) out.push(...b);
+  return out;
+}
 async function store(file = path.join(mkdtempSync(path.join(tmpdir(), 'trk-store-')), 'm.db')): Promise<Store> {
   const s = await SqliteStore.open(file);
   opened.push(s);
@@ -47,7 +52,7 @@ describe('the SQLite store', () => {
     expect(row.latest_event_time).toBe('2026-06-30T17:23:00.000Z');
     expect(await s.writeRecords([row])).toEqual({ added: 1 });
     expect(await s.writeRecords([row])).toEqual({ added: 0 });
-    const [stored] = await s.records({});
+    const [stored] = await all(s.records({}));
     expect(JSON.parse(stored!.raw)).toEqual(page[0]);
   });
 
@@ -57,8 +62,8 @@ describe('the SQLite store', () => {
     const older = recordRow({ ...page[0], package_status: 'InTransit', track_time: '2026-06-29T00:00:00Z' }, 'v2.1');
     await s.writeRecords([newer]);
     await s.writeRecords([older]);
-    expect(await s.records({ status: ['Delivered'] })).toHaveLength(1);
-    expect(await s.records({ status: ['InTransit'] })).toHaveLength(0);
+    expect(await all(s.records({ status: ['Delivered'] }))).toHaveLength(1);
+    expect(await all(s.records({ status: ['InTransit'] }))).toHaveLength(0);
   });
 
   it('records a change when details move, not on a first sync, and never older over newer', async () => {
@@ -79,7 +84,7 @@ describe('the SQLite store', () => {
     const s = await store();
     const w = await s.writeDetails([detailsRow(details('InTransit', '2026-06-29T13:00:00Z'), 'v2', null)], 'webhook');
     expect(w.changes).toEqual([expect.objectContaining({ from_status: null, to_status: 'InTransit', source: 'webhook' })]);
-    expect(await s.records({ numbers: ['YT2616912345678901', 'X'] })).toHaveLength(1);
+    expect(await all(s.records({ numbers: ['YT2616912345678901', 'X'] }))).toHaveLength(1);
     const same = await s.writeDetails([detailsRow(details('InTransit', '2026-06-30T13:00:00Z'), 'v2', null)], 'webhook');
     expect(same.changes).toEqual([]);
   });
@@ -103,7 +108,7 @@ describe('the SQLite store', () => {
       recordRow({ ...page[0], number: 'AB0000000002', tag: 'order-20000', order_no: '#20000', email: 'bob@example.com' }, 'v2.1'),
     ];
     await s.writeRecords(rows);
-    const numbers = async (q: Parameters<Store['records']>[0]) => (await s.records(q)).map((r) => JSON.parse(r.raw).number);
+    const numbers = async (q: Parameters<Store['records']>[0]) => (await all(s.records(q))).map((r) => JSON.parse(r.raw).number);
     expect(await numbers({ tags: ['order-1*'] })).toEqual(['AB0000000001']);
     expect(await numbers({ tags: ['*003*', 'ORDER-2*'] })).toEqual(['AB0000000001', 'AB0000000002']);
     expect(await numbers({ orderNo: '#20000' })).toEqual(['AB0000000002']);

@@ -2,11 +2,9 @@
 // prints the status changes it learnt, `trk find` looks a customer's parcel up in it. `list --offline` and
 // `info --offline` read it too (src/commands/list/offline.ts, src/commands/items/info-offline.ts).
 
-import { examples, lazy, Option, prints, type Declare } from '../define.js';
+import { examples, lazy, prints, type Declare } from '../define.js';
+import { dbOption } from './args.js';
 
-/** --db on every command that opens the mirror. */
-export const dbOption = () =>
-  new Option('--db <file>', 'the mirror to use (default: TRK_DB, the profile\'s db setting, else one file per profile in the data folder)');
 
 const sync: Declare = (cmd, invoke) =>
   prints(cmd, ['table', 'json'])
