@@ -2,7 +2,10 @@
 // prints the status changes it learnt, `trk find` looks a customer's parcel up in it. `list --offline` and
 // `info --offline` read it too (src/commands/list/offline.ts, src/commands/items/info-offline.ts).
 
-import { examples, lazy, prints, type Declare } from '../define.js';
+import { PACKAGE_STATUSES } from '../../api/spec.js';
+import { DETAILS_RESULT_COLUMN_NAMES } from '../../output/column-names.js';
+import { choiceList, examples, lazy, prints, withColumns, type Declare } from '../define.js';
+import { CHANGE_COLUMN_NAMES } from './change-columns.js';
 import { dbOption } from './args.js';
 
 
@@ -20,4 +23,31 @@ ${examples('trk sync', 'trk sync --full --json', '0 * * * * trk sync -q   # in a
     )
     .action((o) => lazy(invoke, () => import('./sync.js'), (m, ctx) => m.runSync({ full: o.full, db: o.db }, ctx)));
 
-export const declarations: Readonly<Record<string, Declare>> = { sync };
+const changes: Declare = (cmd, invoke) =>
+  withColumns(cmd, CHANGE_COLUMN_NAMES)
+    .option('--since <time>', 'changes detected since then: an age (24h, 7d) or an ISO time (2026-06-01)')
+    .addOption(choiceList('--status <status>', 'changes to this main status (comma separated for any of several; any case)', PACKAGE_STATUSES))
+    .option('--cursor <name>', 'only the changes this named cursor has not seen; it moves past them once they are written')
+    .addOption(dbOption())
+    .addHelpText(
+      'after',
+      `
+Every status change the mirror learnt, from "trk sync" and from "trk webhook listen --store", oldest first.
+A record's first sync is no change.
+${examples(
+  'trk changes --since 24h',
+  'trk changes --status Exception,DeliveryFailure --json',
+  'trk changes --cursor nightly --status Exception,DeliveryFailure -o table | mail -s "parcels in trouble" ops@example.com',
+).slice(1)}`,
+    )
+    .action((o) =>
+      lazy(invoke, () => import('./changes.js'), (m, ctx) => m.runChanges({ since: o.since, status: o.status, cursor: o.cursor, db: o.db }, ctx), o),
+    );
+
+const find: Declare = (cmd, invoke) =>
+  withColumns(cmd.argument('<text>', 'an order number, e-mail, tag or tracking number (or the start of one)'), DETAILS_RESULT_COLUMN_NAMES)
+    .addOption(dbOption())
+    .addHelpText('after', examples('trk find "#10030"', 'trk find ann@example.com', 'trk find order-10030 --json'))
+    .action((text, o) => lazy(invoke, () => import('../items/info-offline.js'), (m, ctx) => m.runFind({ text, db: o.db }, ctx), o));
+
+export const declarations: Readonly<Record<string, Declare>> = { sync, changes, find };
