@@ -103,7 +103,12 @@ export abstract class SqlStore implements Store {
         const held = await this.held(tx, row);
         // Older than what the mirror holds (a notification overtaken by a sync, or the reverse): nothing to do.
         if (held.details && row.as_of < held.details.as_of) continue;
-        const stored = { ...row, register_time: row.register_time ?? held.record?.register_time ?? null };
+        const stored = {
+          ...row,
+          register_time: row.register_time ?? held.record?.register_time ?? null,
+          // Details as new as the record's tracking are current for it: a sync need not ask for them again.
+          record_track_time: row.record_track_time ?? (held.record && row.as_of >= (held.record.track_time ?? '') ? held.record.track_time : null),
+        };
         await tx.run(UPSERT_DETAILS, [row.number, row.carrier, ...DETAILS_WITH_SOURCE.map((c) => (c === 'source' ? source : stored[c]))]);
         out.stored += 1;
         if (source === 'webhook') await this.recordFromNotification(tx, row, held);
