@@ -24,8 +24,9 @@ import { InterruptedError, stopExitCode, UsageError } from '../errors.js';
 import { canonicalMs, detailsRow, recordRow } from './rows.js';
 import type { RecordKey, Store } from './types.js';
 
-/** Records a listing rereads before the watermark: answers the service wrote a little after their time. */
-export const WATERMARK_MARGIN_MS = 10 * 60_000;
+/** Records a listing rereads before the watermark: answers the service wrote a little after their time (a commit
+ * that took seconds); a wider margin costs every sync the records tracked in it. */
+export const WATERMARK_MARGIN_MS = 2 * 60_000;
 /** gettrackinfo requests in flight at once (the pacer still starts at most 3 a second). */
 export const DETAILS_IN_FLIGHT = 8;
 

@@ -189,7 +189,7 @@ function runToDevFull(args: string[], env: NodeJS.ProcessEnv): Promise<number | 
 }
 
 describe('an incremental sync costs what changed', () => {
-  it('asks at most 8 requests for some 30 records moved among 600', async () => {
+  it('asks at most 8 requests when a few dozen of 600 records moved', async () => {
     const emu = await startEmulator({ speed: 0, start: START });
     try {
       const env = mirrorEnv(emu);
