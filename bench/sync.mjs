@@ -7,8 +7,8 @@
 //    its requests, records listed and details asked for, beside the first sync's.
 // 3. `trk list --offline --search TEXT` on a mirror of 100,000 records, beside `trk list --offline --limit 1` on
 //    the same mirror (the same start, no search): the search's own cost is the difference.
-// 4. Notifications stored a second (src/store/notifications.ts, 8 in flight as the listener reads them), and the
-//    RSS before and after: flat memory.
+// 4. Notifications stored a second (src/store/notifications.ts), 8 and 64 in flight (a listener that reads that many
+//    bodies at once and answers each after its commit), and the RSS half-way and at the end: flat memory.
 //
 //   npm run build && node bench/sync.mjs [records=20000] [mirrorRecords=100000] [notifications=20000]
 //
@@ -146,7 +146,7 @@ async function offlineSearch() {
   }
 }
 
-async function notificationsStored() {
+async function notificationsStored(inFlight) {
   const home = mkdtempSync(path.join(tmpdir(), 'trk-bench-notes-'));
   const store = await SqliteStore.open(path.join(home, 'mirror.db'));
   try {
@@ -169,20 +169,23 @@ async function notificationsStored() {
         },
       },
     });
-    const rssBefore = process.memoryUsage().rss;
     let next = 0;
+    let rssHalf = 0;
     const t0 = performance.now();
-    // 8 at a time, as the listener reads bodies.
+    // `inFlight` at a time, as a listener reading that many bodies at once waits for each commit.
     await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        while (next < notifications) await writer.write({ body: body(next++), version: 'v2' });
+      Array.from({ length: inFlight }, async () => {
+        while (next < notifications) {
+          if (next === notifications / 2) rssHalf = process.memoryUsage().rss;
+          await writer.write({ body: body(next++), version: 'v2' });
+        }
       }),
     );
     const seconds = (performance.now() - t0) / 1000;
     const rssAfter = process.memoryUsage().rss;
     console.log(
-      `notifications stored: ${notifications.toLocaleString('en-US')} in ${seconds.toFixed(1)} s = ${(notifications / seconds).toFixed(0)} a second ` +
-        `(committed before each resolves); RSS ${(rssBefore / 2 ** 20).toFixed(0)} → ${(rssAfter / 2 ** 20).toFixed(0)} MiB`,
+      `notifications stored, ${inFlight} in flight: ${notifications.toLocaleString('en-US')} in ${seconds.toFixed(1)} s = ${(notifications / seconds).toFixed(0)} a second ` +
+        `(each committed before it resolves); RSS at half ${(rssHalf / 2 ** 20).toFixed(0)} MiB, at the end ${(rssAfter / 2 ** 20).toFixed(0)} MiB`,
     );
   } finally {
     await store.close();
@@ -190,7 +193,8 @@ async function notificationsStored() {
   }
 }
 
-await notificationsStored();
+await notificationsStored(8);
+await notificationsStored(64);
 await offlineSearch();
 if (count > 0) {
   const service = await account();

@@ -152,9 +152,11 @@ export abstract class SqlStore implements Store {
       source,
     };
     const names = Object.keys(change) as (keyof typeof change)[];
-    await tx.run(`INSERT INTO changes (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`, names.map((k) => change[k]));
-    const [last] = await tx.all(`SELECT max(id) AS id FROM changes WHERE ${KEY}`, [row.number, row.carrier]);
-    return { ...change, id: int(last?.id) };
+    const [inserted] = await tx.all(
+      `INSERT INTO changes (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) RETURNING id`,
+      names.map((k) => change[k]),
+    );
+    return { ...change, id: int(inserted?.id) };
   }
 
   /**

@@ -61,10 +61,9 @@ export function orderClause(orderBy: string | undefined): string {
   const m = /^(RegisterTime|PushTime|TrackTime)(Asc|Desc)$/.exec(orderBy ?? 'RegisterTimeAsc');
   const column = `r.${ORDER_COLUMN[m?.[1] ?? 'RegisterTime']!}`;
   const desc = m?.[2] === 'Desc';
-  // Ties in the order the mirror first saw the records: the service's registration order.
-  return desc
-    ? `ORDER BY (${column} IS NULL), ${column} DESC, r.id DESC`
-    : `ORDER BY (${column} IS NOT NULL), ${column}, r.id`;
+  // Ties in the order the mirror first saw the records: the service's registration order. Written so that the
+  // time's index gives the order (a whole mirror is never sorted).
+  return desc ? `ORDER BY ${column} DESC NULLS LAST, r.id DESC` : `ORDER BY ${column} NULLS FIRST, r.id`;
 }
 
 /** `LIKE` pattern of a tag pattern (`*` any text), with `\` escaping LIKE's own wildcards. */
