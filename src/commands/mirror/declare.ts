@@ -32,7 +32,7 @@ const changes: Declare = (cmd, invoke) =>
     .addHelpText(
       'after',
       `
-Every status change the mirror learnt, from "trk sync" and from "trk webhook listen --store", oldest first.
+Every status change the mirror learnt, from "trk sync" and from the webhook's notifications, oldest first.
 A record's first sync is no change.
 ${examples(
   'trk changes --since 24h',
