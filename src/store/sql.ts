@@ -4,7 +4,7 @@
 // `Sql`; the store's logic (sql-store.ts) is written against it.
 
 import { DETAILS_COLUMNS, RECORD_COLUMNS } from './schema.js';
-import type { RecordQuery } from './types.js';
+import { CHOICE_COLUMNS, type RecordQuery } from './types.js';
 
 export type Param = string | number | null;
 export type Row = Record<string, unknown>;
@@ -132,12 +132,7 @@ function searchFilter(w: Where, text: string | undefined): void {
 /** The offline list's query: the records matching `q`, in its order, with their raw item. */
 export function recordsQuery(q: RecordQuery): { sql: string; params: Param[] } {
   const w = new Where();
-  w.anyOf('r.package_status', q.status);
-  w.anyOf('r.carrier', q.carrier);
-  w.anyOf('r.tracking_status', q.tracking);
-  w.anyOf('r.data_origin', q.origin);
-  w.anyOf('r.push_status', q.pushStatus);
-  w.anyOf('r.push_status_code', q.pushCode);
+  for (const column of CHOICE_COLUMNS) w.anyOf(`r.${column}`, q.anyOf?.[column]);
   for (const range of q.ranges ?? []) {
     if (range.from !== undefined) w.add(`r.${range.column} >= ?`, range.from);
     if (range.to !== undefined) w.add(`r.${range.column} <= ?`, range.to);

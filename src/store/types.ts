@@ -114,14 +114,14 @@ export interface StoredRecord {
   api_version: string;
 }
 
+/** Columns of records a list filters by a set of values. */
+export const CHOICE_COLUMNS = ['package_status', 'carrier', 'tracking_status', 'data_origin', 'push_status', 'push_status_code'] as const;
+export type ChoiceColumn = (typeof CHOICE_COLUMNS)[number];
+
 /** The offline list's filters, as columns and values (several values of one filter: any of them). */
 export interface RecordQuery {
-  status?: readonly string[] | undefined;
-  carrier?: readonly number[] | undefined;
-  tracking?: readonly string[] | undefined;
-  origin?: readonly string[] | undefined;
-  pushStatus?: readonly string[] | undefined;
-  pushCode?: readonly number[] | undefined;
+  /** Records whose column holds any of the values. */
+  anyOf?: Partial<Record<ChoiceColumn, readonly (string | number)[] | undefined>> | undefined;
   /** Inclusive ranges of canonical times, by column. */
   ranges?: readonly { column: TimeColumn; from?: string | undefined; to?: string | undefined }[] | undefined;
   /** One number: a part of it, any case; several: exactly these. */

@@ -10,21 +10,12 @@ import Database from 'libsql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotificationWriter } from '../../src/store/notifications.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
+import type { SyncSummary } from '../../src/store/sync.js';
 import { numbers, ROOT, startEmulator, trk, type Emulator } from './helpers.js';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-06-01T00:00:00Z');
 
-interface SyncSummary {
-  full: boolean;
-  list_version: string;
-  records_listed: number;
-  records_added: number;
-  records_deleted: number;
-  details_fetched: number;
-  changes: number;
-  requests: number;
-}
 
 function mirrorEnv(emu: Emulator, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { ...emu.env, TRK_DATA_DIR: path.join(String(emu.env.HOME), 'data'), TRK_API_VERSION: 'v2.1', ...extra };

@@ -55,7 +55,7 @@ describe('storing verified notifications', () => {
     const writer = new NotificationWriter(s);
     expect(await writer.write({ body: stopped, version: 'v2' })).toEqual({ stored: 'stopped', change: undefined });
     const rows = [];
-    for await (const b of s.records({ tracking: ['Stopped'] })) rows.push(...b);
+    for await (const b of s.records({ anyOf: { tracking_status: ['Stopped'] } })) rows.push(...b);
     expect(rows.map((r) => JSON.parse(r.raw).stop_track_reason)).toEqual(['Expired']);
   });
 

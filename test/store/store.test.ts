@@ -62,8 +62,8 @@ describe('the SQLite store', () => {
     const older = recordRow({ ...page[0], package_status: 'InTransit', track_time: '2026-06-29T00:00:00Z' }, 'v2.1');
     await s.writeRecords([newer]);
     await s.writeRecords([older]);
-    expect(await all(s.records({ status: ['Delivered'] }))).toHaveLength(1);
-    expect(await all(s.records({ status: ['InTransit'] }))).toHaveLength(0);
+    expect(await all(s.records({ anyOf: { package_status: ['Delivered'] } }))).toHaveLength(1);
+    expect(await all(s.records({ anyOf: { package_status: ['InTransit'] } }))).toHaveLength(0);
   });
 
   it('records a change when details move, not on a first sync, and never older over newer', async () => {

@@ -38,12 +38,14 @@ export function recordQuery(opts: ListOptions, now: number): RecordQuery {
   })).filter((r) => r.from !== undefined || r.to !== undefined);
   const numbers = opts.numbers === undefined ? undefined : distinctNumbers(opts.numbers);
   return {
-    status: statusesToAsk(opts),
-    carrier: opts.carrier,
-    tracking: opts.tracking,
-    origin: opts.origin,
-    pushStatus: opts.pushStatus,
-    pushCode: opts.pushCode,
+    anyOf: {
+      package_status: statusesToAsk(opts),
+      carrier: opts.carrier,
+      tracking_status: opts.tracking,
+      data_origin: opts.origin,
+      push_status: opts.pushStatus,
+      push_status_code: opts.pushCode,
+    },
     ranges,
     numbers: numbers?.length ? numbers : undefined,
     tags: opts.tag,
