@@ -38,9 +38,10 @@ function checkLocation(location: string): void {
 
 /**
  * Opens the mirror, creating it (for a sync, or a listener that stores). `mustExist`: the offline reads refuse a
- * mirror that was never synced rather than answer from an empty one.
+ * mirror that was never synced rather than answer from an empty one. `durable: false`: commits need not be on disk
+ * when they return (a sync; see sqlite.ts).
  */
-export async function openMirror(ctx: Context, opts: MirrorOptions & { mustExist?: boolean }): Promise<Store> {
+export async function openMirror(ctx: Context, opts: MirrorOptions & { mustExist?: boolean; durable?: boolean }): Promise<Store> {
   const named = opts.db ?? (await ctx.settings()).db;
   if (named !== undefined) checkLocation(named);
   const file = await mirrorLocation(ctx, opts);
@@ -52,7 +53,7 @@ export async function openMirror(ctx: Context, opts: MirrorOptions & { mustExist
     ensurePrivateDir(path.dirname(file));
   }
   const { SqliteStore } = await import('./sqlite.js');
-  return SqliteStore.open(file);
+  return SqliteStore.open(file, { durable: opts.durable ?? true });
 }
 
 /** The account a mirror belongs to, without the key itself: a hash of the address and the key. */

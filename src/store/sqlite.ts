@@ -1,6 +1,8 @@
 // The mirror in one SQLite file, through libsql (the better-sqlite3 API, installed prebuilt on every Node trk
 // supports). WAL, so that readers never wait for the writer and a killed writer leaves the last committed state;
-// synchronous=FULL, so that a commit is on disk when it returns (the listener answers 200 after it); a busy timeout,
+// for a writer that must know its commit is on disk (the listener answers 200 after it) synchronous=FULL, else
+// NORMAL (a sync: still consistent after a power cut, which can only lose its last commits, asked for again by the
+// next sync; and no disk flush blocking each page, as every libsql call blocks the process); a busy timeout,
 // so that two syncs and a listener writing at once queue for the lock instead of failing. Loaded only by the
 // commands that open the mirror.
 
@@ -95,15 +97,18 @@ export class SqliteStore extends SqlStore {
     this.sql = sql;
   }
 
-  /** Opens (creating it readable by its owner only) and migrates the mirror at `file`. */
-  static async open(file: string): Promise<SqliteStore> {
+  /**
+   * Opens (creating it readable by its owner only) and migrates the mirror at `file`. `durable` (default): each
+   * commit is on disk when it returns.
+   */
+  static async open(file: string, opts: { durable?: boolean } = {}): Promise<SqliteStore> {
     // Account data: created for the owner alone (SQLite would follow the umask).
     closeSync(openSync(file, 'a', 0o600));
     let db: Db;
     try {
       db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
       db.exec('PRAGMA journal_mode = WAL');
-      db.exec('PRAGMA synchronous = FULL');
+      db.exec(`PRAGMA synchronous = ${opts.durable === false ? 'NORMAL' : 'FULL'}`);
     } catch (err) {
       throw new TrkError(`cannot open the mirror ${file}: ${(err as Error).message}`, { hint: 'give another file with --db, or TRK_DB' });
     }

@@ -33,7 +33,7 @@ export async function runSync(opts: SyncCommandOptions, ctx: Context): Promise<n
   // The client first: it starts the emulator under --sandbox and refuses a missing key before a file is made.
   await ctx.api();
   const [{ SyncRun }, { accountId }] = await Promise.all([import('../../store/sync.js'), import('../../store/open.js')]);
-  const store = await openMirror(ctx, { db: opts.db });
+  const store = await openMirror(ctx, { db: opts.db, durable: false });
   const line = statusLine(ctx.io, ctx.global.quiet !== true);
   ctx.showWaits?.((words, ms) => line.show(`${words}, resuming in ${Math.max(1, Math.round(ms / 1000))} s`));
   const started = process.hrtime.bigint();
