@@ -45,7 +45,7 @@ export interface SyncOptions {
 }
 
 export interface SyncProgress {
-  phase: 'records' | 'details' | 'deletions';
+  phase: 'records' | 'deletions';
   pagesDone: number;
   pagesTotal: number | undefined;
   detailsDone: number;
@@ -74,11 +74,47 @@ const SINCE: readonly [keyof TrackListFilter, string | undefined][] = [
   ['stop_track_time_from', undefined],
 ];
 
+type PendingKey = RecordKey & { track_time: string | null };
+
+const idOf = (k: RecordKey): string => `${k.number}\u0000${k.carrier}`;
+
+/** A count that others can wait on: pages written, then done. */
+class Progress {
+  count = 0;
+  done = false;
+  #waiting: (() => void)[] = [];
+
+  notify(): void {
+    this.count += 1;
+    for (const wake of this.#waiting.splice(0)) wake();
+  }
+
+  settle(): void {
+    this.done = true;
+    this.notify();
+  }
+
+  /** Resolves once the count passed `seen` (or the end came). */
+  after(seen: number): Promise<void> {
+    if (this.count > seen || this.done) return Promise.resolve();
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+}
+
 export class SyncRun {
   readonly #store: Store;
   readonly #opts: SyncOptions;
   readonly #summary: SyncSummary;
   #latestSeen = '';
+  /** Pages written, and the end of the listing: what the details workers wait for when nothing is pending. */
+  readonly #listed = new Progress();
+  /**
+   * Records whose details this run asked for: never asked twice (one the service does not answer for stays
+   * pending for the next sync rather than be asked for again and again).
+   */
+  readonly #asked = new Set<string>();
+  /** The listing failed: the details workers stop too. */
+  #halted = false;
   #progress: SyncProgress = { phase: 'records', pagesDone: 0, pagesTotal: 0, detailsDone: 0 };
 
   constructor(store: Store, opts: SyncOptions) {
@@ -105,16 +141,31 @@ export class SyncRun {
     const { client, version } = await this.#listClient();
     this.#summary.list_version = version;
     this.#latestSeen = watermark ?? '';
-    if (full) await this.#fullListing(client);
-    else await this.#listSince(client, watermark!);
-    this.#summary.watermark = this.#latestSeen || null;
-    // The listing is complete: the next sync starts from what it saw (details still missing are found anyway).
-    await this.#store.setState({
-      ...(this.#latestSeen ? { [WATERMARK]: this.#latestSeen } : {}),
-      [LIST_VERSION]: version,
-      ...(full ? { last_full_sync_at: canonicalMs(this.#opts.now()) } : {}),
-    });
-    await this.#fetchDetails(client);
+    // Details are asked for while the list is still read: the requests of both keep the budget busy, and neither
+    // phase waits for the last answers of the other.
+    const listing = (async () => {
+      try {
+        if (full) await this.#fullListing(client);
+        else await this.#listSince(client, watermark!);
+      } catch (err) {
+        this.#halted = true;
+        throw err;
+      } finally {
+        this.#listed.settle();
+      }
+      this.#summary.watermark = this.#latestSeen || null;
+      // The listing is complete: the next sync starts from what it saw (details still missing are found anyway).
+      await this.#store.setState({
+        ...(this.#latestSeen ? { [WATERMARK]: this.#latestSeen } : {}),
+        [LIST_VERSION]: version,
+        ...(full ? { last_full_sync_at: canonicalMs(this.#opts.now()) } : {}),
+      });
+    })();
+    const details = this.#fetchDetails(client);
+    // Either failing stops the other (their requests share the abort of this run).
+    const results = await Promise.allSettled([listing, details]);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
     await this.#store.setState({ synced_at: canonicalMs(this.#opts.now()) });
     return this.#summary;
   }
@@ -180,6 +231,7 @@ export class SyncRun {
       const rows = (env.data?.accepted ?? []).map((item) => recordRow(item, client.version));
       for (const r of rows) if (r.as_of > this.#latestSeen) this.#latestSeen = r.as_of;
       const { added } = await this.#store.writeRecords(rows, fullSync);
+      this.#listed.notify();
       this.#summary.records_listed += rows.length;
       this.#summary.records_added += added;
       this.#report({ pagesDone: this.#progress.pagesDone + 1 });
@@ -195,12 +247,15 @@ export class SyncRun {
 
   async #listSince(client: ApiClient, watermark: string): Promise<void> {
     const from = new Date(Date.parse(watermark) - WATERMARK_MARGIN_MS).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    for (const [field, order] of SINCE) {
-      const filter: TrackListFilter = { [field]: from };
-      // v1 cannot sort a list: its default order stands.
-      if (order !== undefined && client.version !== 'v1') filter.order_by = order;
-      await this.#listQuery(client, filter);
-    }
+    // The queries at once: each is at least a round trip, and they do not depend on each other.
+    await Promise.all(
+      SINCE.map(([field, order]) => {
+        const filter: TrackListFilter = { [field]: from };
+        // v1 cannot sort a list: its default order stands.
+        if (order !== undefined && client.version !== 'v1') filter.order_by = order;
+        return this.#listQuery(client, filter);
+      }),
+    );
   }
 
   /**
@@ -233,31 +288,51 @@ export class SyncRun {
     }
   }
 
-  /** The details the mirror lacks, 40 a request, several requests in flight. */
+  /**
+   * The details the mirror lacks, 40 a request, several requests in flight, while the listing goes on: the
+   * mirror says which records lack them (pendingDetails, in key order); when none is left after the last key
+   * handed out, the workers wait for the next page written and look again from the first key, skipping the
+   * records already being asked for. Once the listing is done, one last pass finds whatever remains.
+   */
   async #fetchDetails(client: ApiClient): Promise<void> {
-    this.#report({ phase: 'details' });
     const size = LIMITS.itemsPerRequest;
     let after: RecordKey | undefined;
-    let batches: (RecordKey & { track_time: string | null })[][] = [];
-    const refill = async (): Promise<boolean> => {
-      const keys = await this.#store.pendingDetails(after, size * DETAILS_IN_FLIGHT);
-      if (keys.length === 0) return false;
-      after = keys[keys.length - 1];
-      for (let i = 0; i < keys.length; i += size) batches.push(keys.slice(i, i + size));
-      return true;
+    let batches: PendingKey[][] = [];
+    let finished = false;
+    const refill = async (): Promise<void> => {
+      for (;;) {
+        const listingDone = this.#listed.done;
+        const seen = this.#listed.count;
+        const keys = (await this.#store.pendingDetails(after, size * DETAILS_IN_FLIGHT)).filter((k) => !this.#asked.has(idOf(k)));
+        if (keys.length > 0) {
+          after = keys[keys.length - 1];
+          for (const k of keys) this.#asked.add(idOf(k));
+          for (let i = 0; i < keys.length; i += size) batches.push(keys.slice(i, i + size));
+          return;
+        }
+        if (after !== undefined) {
+          after = undefined;
+          continue;
+        }
+        if (listingDone) {
+          finished = true;
+          return;
+        }
+        await this.#listed.after(seen);
+      }
     };
-    let exhausted = false;
-    let filling: Promise<boolean> | undefined;
-    const next = async (): Promise<(RecordKey & { track_time: string | null })[] | undefined> => {
-      while (batches.length === 0 && !exhausted) {
+    let filling: Promise<void> | undefined;
+    const next = async (): Promise<PendingKey[] | undefined> => {
+      while (batches.length === 0 && !finished) {
         filling ??= refill().finally(() => (filling = undefined));
-        if (!(await filling)) exhausted = true;
+        await filling;
       }
       return batches.shift();
     };
     const worker = async () => {
       for (let batch = await next(); batch; batch = await next()) {
         this.#checkStopped();
+        if (this.#halted) return;
         await this.#detailsOf(client, batch);
       }
     };
@@ -268,7 +343,7 @@ export class SyncRun {
     }
   }
 
-  async #detailsOf(client: ApiClient, keys: readonly (RecordKey & { track_time: string | null })[]): Promise<void> {
+  async #detailsOf(client: ApiClient, keys: readonly PendingKey[]): Promise<void> {
     const trackTimes = new Map(keys.map((k) => [`${k.number}\u0000${k.carrier}`, k.track_time]));
     const items = keys.map((k) => ({ number: k.number, ...(k.carrier ? { carrier: k.carrier } : {}) }));
     const env = await this.#call(client, 'gettrackinfo', numberCarrierBody(client.version, 'gettrackinfo', items));

@@ -14,9 +14,9 @@ export interface SyncCommandOptions {
 }
 
 function progressText(p: SyncProgress): string {
-  if (p.phase === 'records') return `records: page ${fmt(p.pagesDone)}${p.pagesTotal ? ` of ${fmt(p.pagesTotal)}` : ''}`;
-  if (p.phase === 'deletions') return 'records: looking up those the service did not list';
-  return `details: ${fmt(p.detailsDone)} records`;
+  const records =
+    p.phase === 'deletions' ? 'records: looking up those not listed' : `records: page ${fmt(p.pagesDone)}${p.pagesTotal ? ` of ${fmt(p.pagesTotal)}` : ''}`;
+  return `${records} · details of ${fmt(p.detailsDone)}`;
 }
 
 /** The summary line: what the sync brought, in the words of a status line. */
