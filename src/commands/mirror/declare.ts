@@ -4,7 +4,7 @@
 
 import { PACKAGE_STATUSES } from '../../api/spec.js';
 import { DETAILS_RESULT_COLUMN_NAMES } from '../../output/column-names.js';
-import { choiceList, examples, lazy, prints, withColumns, type Declare } from '../define.js';
+import { choiceList, examples, lazy, pagerOption, prints, relativeOption, withColumns, type Declare } from '../define.js';
 import { CHANGE_COLUMN_NAMES } from './change-columns.js';
 import { dbOption } from './args.js';
 
@@ -25,6 +25,7 @@ ${examples('trk sync', 'trk sync --full --json', '0 * * * * trk sync -q   # in a
 
 const changes: Declare = (cmd, invoke) =>
   withColumns(cmd, CHANGE_COLUMN_NAMES)
+    .addOption(relativeOption())
     .option('--since <time>', 'changes detected since then: an age (24h, 7d) or an ISO time (2026-06-01)')
     .addOption(choiceList('--status <status>', 'changes to this main status (comma separated for any of several; any case)', PACKAGE_STATUSES))
     .option('--cursor <name>', 'only the changes this named cursor has not seen; it moves past them once they are written')
@@ -47,6 +48,8 @@ ${examples(
 const find: Declare = (cmd, invoke) =>
   withColumns(cmd.argument('<text>', 'an order number, e-mail, tag or tracking number (or the start of one)'), DETAILS_RESULT_COLUMN_NAMES)
     .addOption(dbOption())
+    .addOption(relativeOption())
+    .addOption(pagerOption())
     .addHelpText('after', examples('trk find "#10030"', 'trk find ann@example.com', 'trk find order-10030 --json'))
     .action((text, o) => lazy(invoke, () => import('../items/info-offline.js'), (m, ctx) => m.runFind({ text, db: o.db }, ctx), o));
 
