@@ -187,9 +187,11 @@ const info: Declare = (cmd, invoke) =>
         // The mirror answers with --offline, and when no argument is a tracking number (an order number, an
         // e-mail): a module of its own, chosen here, so that the online info never loads it.
         () =>
-          o.offline || (numbers.length > 0 && numbers.every((n) => !numberPattern('v2').test(n.trim())))
+          o.offline
             ? import('./info-offline.js').then((m) => ({ runInfo: m.runOfflineInfo }))
-            : import('./info.js'),
+            : numbers.length > 0 && numbers.every((n) => !numberPattern('v2').test(n.trim()))
+              ? import('./info-offline.js').then((m) => ({ runInfo: m.runLookupInfo }))
+              : import('./info.js'),
         async (m, ctx) => {
           const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] });
           return m.runInfo(

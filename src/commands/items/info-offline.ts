@@ -16,6 +16,9 @@ import type { RecordKey, Store } from '../../store/types.js';
 import { detailsWriter } from '../common/details.js';
 import { matching, type InfoOptions } from './info.js';
 
+// Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
+const { existsSync } = process.getBuiltinModule('node:fs');
+
 export interface OfflineInfoOptions extends InfoOptions {
   db?: string | undefined;
 }
@@ -100,6 +103,16 @@ export async function runOfflineInfo(opts: OfflineInfoOptions, ctx: Context): Pr
   } finally {
     await store.close();
   }
+}
+
+/**
+ * `trk info TEXT` where no argument is a tracking number: looked up in the mirror when there is one; else the
+ * online info, which says what is wrong with the arguments.
+ */
+export async function runLookupInfo(opts: OfflineInfoOptions, ctx: Context): Promise<number> {
+  const { mirrorLocation } = await import('../../store/open.js');
+  if (!existsSync(await mirrorLocation(ctx, { db: opts.db }))) return (await import('./info.js')).runInfo(opts, ctx);
+  return runOfflineInfo(opts, ctx);
 }
 
 /** The details of each input row from the mirror, written as they are read; the exit code of an info run. */
