@@ -4,7 +4,7 @@
 
 import type { ApiClient, ApiClientOptions } from './api/client.js';
 import type { HoldListener, Pacer, WaitReason } from './pacing/pacer.js';
-import { LIMITS } from './api/spec.js';
+import { LIMITS, type ApiVersion } from './api/spec.js';
 import { debugEnabled } from './debug.js';
 import type { Settings } from './config/settings.js';
 import { requestTimeoutMs } from './config/timeout.js';
@@ -176,8 +176,10 @@ export function createContext(opts: ContextOptions): Context {
     return pacerPromise;
   };
 
-  const api = (): Promise<ApiClient> => {
-    apiPromise ??= (async () => {
+  /** The address and key requests go to: the embedded emulator's under --sandbox, started on first use. */
+  let targetPromise: Promise<{ baseUrl: string; apiKey: string; settings: Settings }> | undefined;
+  const target = () => {
+    targetPromise ??= (async () => {
       const s = await settings();
       let baseUrl = s.baseUrl;
       let apiKey = s.apiKey;
@@ -196,6 +198,15 @@ export function createContext(opts: ContextOptions): Context {
         debug(sandbox.remote ? `sandbox: the running sandbox at ${sandbox.url}` : `sandbox: embedded emulator at ${sandbox.url}`);
       }
       if (!apiKey) throw (await import('./config/profile-rules.js')).missingKeyError(s);
+      return { baseUrl, apiKey, settings: s };
+    })();
+    return targetPromise;
+  };
+
+  const otherClients = new Map<ApiVersion, Promise<ApiClient>>();
+  const api = (version?: ApiVersion): Promise<ApiClient> => {
+    const build = async () => {
+      const { baseUrl, apiKey, settings: s } = await target();
       const [{ createApiClient }, { stoppablePacer }, budget] = await Promise.all([
         import('./api/client.js'),
         import('./pacing/pacer.js'),
@@ -204,7 +215,7 @@ export function createContext(opts: ContextOptions): Context {
       const client = createApiClient({
         baseUrl,
         apiKey,
-        version: s.apiVersion,
+        version: version ?? s.apiVersion,
         // After Ctrl-C nothing more starts; requests already on the wire finish.
         pacer: stoppablePacer(budget, signal),
         timeoutMs: requestTimeoutMs(global.timeout, env),
@@ -212,10 +223,18 @@ export function createContext(opts: ContextOptions): Context {
       });
       closers.unshift(() => client.close());
       return client;
-    })();
-    return apiPromise;
+    };
+    if (version === undefined) {
+      apiPromise ??= build();
+      return apiPromise;
+    }
+    let other = otherClients.get(version);
+    if (!other) {
+      other = build();
+      otherClients.set(version, other);
+    }
+    return other;
   };
-
   return {
     io,
     env,
@@ -238,6 +257,7 @@ export function createContext(opts: ContextOptions): Context {
     async dispose() {
       // A client still being built (a request started in the background) registers its closers first.
       await apiPromise?.catch(() => {});
+      await Promise.allSettled(otherClients.values());
       // Client first, then the emulator it talks to.
       for (const close of closers.splice(0)) {
         try {

@@ -61,6 +61,7 @@ describe('architecture', () => {
       config: ['commands', 'items'],
       carriers: ['commands', 'items'],
       webhook: ['commands', 'items'],
+      store: ['commands', 'items'],
       sandbox: ['commands', 'items', 'output'],
     };
     const upward = IMPORTS.filter((i) => below[top(i.from)]?.includes(top(i.to)));

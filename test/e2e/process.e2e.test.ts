@@ -113,12 +113,14 @@ describe('start-up', () => {
         const builtins = await loadedBuiltins(args, emu.env, [0, 1]);
         const what = args.join(' ');
         expect(modules, what).toContain('dist/api/transport-http.js');
-        // (The Redis client is loaded only when a budget URL names Redis.)
-        for (const name of ['undici', 'conf', 'chalk', '@redis']) {
+        // (The Redis client is loaded only when a budget URL names Redis, libsql only when the mirror is opened.)
+        for (const name of ['undici', 'conf', 'chalk', '@redis', 'libsql']) {
           expect(files.filter((f) => f.startsWith(`node_modules/${name}`)), `${what}: ${name}`).toEqual([]);
         }
-        // The pager, the progress line and the carrier lookup are for other runs (a terminal, a file, a name).
-        for (const unused of ['dist/output/pager.js', 'dist/items/progress.js', 'dist/carriers/lookup.js']) {
+        // The pager, the progress line, the carrier lookup and the mirror are for other runs (a terminal, a file, a
+        // name, --offline).
+        const others = ['dist/output/pager.js', 'dist/items/progress.js', 'dist/carriers/lookup.js', 'dist/store/sqlite.js', 'dist/store/open.js'];
+        for (const unused of others) {
           expect(modules, `${what}: ${unused}`).not.toContain(unused);
         }
         // Node's file streams and promises (an ES import of node:fs, or process.stdin made for /dev/null) and

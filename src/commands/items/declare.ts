@@ -3,7 +3,8 @@
 // piped, or from a file, with the same checks, pacing and guarantees, and the same flags.
 
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import { LANGUAGES, LIMITS, PACKAGE_STATUSES, subStatuses } from '../../api/spec.js';
+import { LANGUAGES, LIMITS, numberPattern, PACKAGE_STATUSES, subStatuses } from '../../api/spec.js';
+import { dbOption } from '../mirror/args.js';
 import type { Context } from '../../context.js';
 import type { ItemFlags } from '../../items/run.js';
 import { DETAILS_RESULT_COLUMN_NAMES, ITEM_COLUMN_NAMES, REGISTER_COLUMN_NAMES } from '../../output/column-names.js';
@@ -166,6 +167,8 @@ const info: Declare = (cmd, invoke) =>
           choiceList('--sub-status <sub-status>', 'show only numbers whose latest sub-status is this (any case; comma separated for any of several)', subStatuses('v2.1')),
         )
         .addOption(new Option('--page', 'the full tracking page of each number, where a table would be printed (by default several numbers make a compact table)'))
+        .addOption(new Option('--offline', 'answer from the mirror ("trk sync") instead of the service: no request'))
+        .addOption(dbOption())
         .addOption(relativeOption())
         .addOption(pagerOption()),
       DETAILS_RESULT_COLUMN_NAMES,
@@ -180,16 +183,26 @@ const info: Declare = (cmd, invoke) =>
         'trk list --status Exception -o ids | trk info',
         'trk info -f numbers.csv --csv > details.csv',
         'trk info -f numbers.csv --sub-status Exception_Lost --columns number,carrier,latest_event',
+        'trk info --offline RR123456789CN',
+        'trk info "#10030"            # not a tracking number: found in the mirror by order number, e-mail or tag',
       ),
     )
     .action((numbers, o) =>
       lazy(
         invoke,
-        () => import('./info.js'),
+        // The mirror answers with --offline, and when no argument is a tracking number (an order number, an
+        // e-mail): a module of its own, chosen here, so that the online info never loads it.
+        () =>
+          o.offline
+            ? import('./info-offline.js').then((m) => ({ runInfo: m.runOfflineInfo }))
+            : numbers.length > 0 && numbers.every((n) => !numberPattern('v2').test(n.trim()))
+              ? import('./info-offline.js').then((m) => ({ runInfo: m.runLookupInfo }))
+              : import('./info.js'),
         async (m, ctx) => {
           const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] }, o.carrierMap);
           return m.runInfo(
             {
+              db: o.db,
               ...engineFlags(numbers, o),
               carrier: codes.carrier,
               status: o.status,
