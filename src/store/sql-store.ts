@@ -1,9 +1,10 @@
-// The store's logic over any SQL connection (sql.ts): SQLite's file (sqlite.ts) and, later, a PostgreSQL server
-// share it. Every write is one transaction; every upsert is guarded by the service's own time of what it writes,
-// so that two syncs and a listener writing at once lose nothing and never put older data over newer.
+// The store's logic over any SQL connection (sql.ts): SQLite's file (sqlite.ts) and a PostgreSQL server
+// (postgres.ts) share it. Every write is one transaction that first locks the records it touches (a server's
+// transactions run side by side); every upsert is guarded by the service's own time of what it writes, so that two
+// syncs and two listeners writing at once, on one host or several, lose nothing and never put older data over newer.
 
 import { recordFromDetails, recordRow } from './rows.js';
-import { DETAILS_WITH_SOURCE, KEY, PENDING_DETAILS, recordsQuery, UNSEEN, UPSERT_DETAILS, UPSERT_RECORD, type Param, type Row, type Sql } from './sql.js';
+import { DETAILS_WITH_SOURCE, KEY, NEXT_FULL_SYNC, PENDING_DETAILS, recordsQuery, UNSEEN, UPSERT_DETAILS, UPSERT_RECORD, type Param, type Row, type Sql } from './sql.js';
 import { RECORD_COLUMNS } from './schema.js';
 import type {
   ChangeQuery,
@@ -70,20 +71,13 @@ export abstract class SqlStore implements Store {
   }
 
   async nextFullSync(): Promise<number> {
-    return this.sql.transaction(async (tx) => {
-      const rows = await tx.all("SELECT value FROM sync_state WHERE name = 'full_sync_count'");
-      const next = Number(str(rows[0]?.value) ?? '0') + 1;
-      await tx.run(
-        "INSERT INTO sync_state (name, value) VALUES ('full_sync_count', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-        [String(next)],
-      );
-      return next;
-    });
+    return this.sql.transaction(async (tx) => Number((await tx.all(NEXT_FULL_SYNC))[0]?.value));
   }
 
   async writeRecords(rows: readonly RecordRow[], fullSync?: number): Promise<{ added: number }> {
     if (rows.length === 0) return { added: 0 };
     return this.sql.transaction(async (tx) => {
+      await tx.lockRecords(rows);
       let added = 0;
       for (const row of rows) {
         const known = await tx.all(`SELECT 1 AS one FROM records WHERE ${KEY}`, [row.number, row.carrier]);
@@ -98,6 +92,7 @@ export abstract class SqlStore implements Store {
   async writeDetails(rows: readonly DetailsRow[], source: ChangeSource): Promise<DetailsWrite> {
     if (rows.length === 0) return { stored: 0, changes: [] };
     return this.sql.transaction(async (tx) => {
+      await tx.lockRecords(rows);
       const out: DetailsWrite = { stored: 0, changes: [] };
       for (const row of rows) {
         const held = await this.held(tx, row);
@@ -152,6 +147,7 @@ export abstract class SqlStore implements Store {
       source,
     };
     const names = Object.keys(change) as (keyof typeof change)[];
+    await tx.lockChanges();
     const [inserted] = await tx.all(
       `INSERT INTO changes (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) RETURNING id`,
       names.map((k) => change[k]),
@@ -189,6 +185,7 @@ export abstract class SqlStore implements Store {
 
   async markStopped(key: RecordKey, fields: { tag: string | null; param: string | null }): Promise<void> {
     await this.sql.transaction(async (tx) => {
+      await tx.lockRecords([key]);
       const [r] = await tx.all(`SELECT raw FROM records WHERE ${KEY}`, [key.number, key.carrier]);
       const stop = { tracking_status: 'Stopped', stop_track_reason: 'Expired' };
       if (!r) {
@@ -219,6 +216,7 @@ export abstract class SqlStore implements Store {
 
   async deleteRecords(keys: readonly RecordKey[]): Promise<number> {
     return this.sql.transaction(async (tx) => {
+      await tx.lockRecords(keys);
       let deleted = 0;
       for (const k of keys) {
         await tx.run(`DELETE FROM details WHERE ${KEY}`, [k.number, k.carrier]);
