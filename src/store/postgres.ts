@@ -65,7 +65,7 @@ class PostgresConnection implements Sql {
   readonly #db: postgres.Sql;
   readonly #tx: postgres.TransactionSql | undefined;
   readonly #error: (err: unknown) => Error;
-  #changesLocked = false;
+  #changesLock: Promise<unknown> | undefined;
 
   constructor(db: postgres.Sql, error: (err: unknown) => Error, tx?: postgres.TransactionSql) {
     this.#db = db;
@@ -124,14 +124,15 @@ class PostgresConnection implements Sql {
     const tx = this.#inTransaction();
     // Sorted and each once: two transactions take their common locks in the same order and never wait in a circle.
     const locks = [...new Set(keys.map(recordLock))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    // Sent at once (one round trip), taken one after the other by the server in this order.
-    await Promise.all(locks.map((k) => tx.unsafe('SELECT pg_advisory_xact_lock($1::bigint)', [k.toString()], { prepare: true })));
+    if (locks.length === 0) return;
+    // One statement, taken one after the other by the server in the array's order (a function scan keeps it).
+    await tx.unsafe('SELECT count(pg_advisory_xact_lock(k)) FROM unnest(CAST($1 AS BIGINT[])) AS t(k)', [`{${locks.join(',')}}`], { prepare: true });
   }
 
   async lockChanges(): Promise<void> {
-    if (this.#changesLocked) return;
-    await this.#inTransaction().unsafe('SELECT pg_advisory_xact_lock($1::bigint)', [CHANGES_LOCK], { prepare: true });
-    this.#changesLocked = true;
+    // Asked for by each change of a transaction, taken once.
+    this.#changesLock ??= this.#inTransaction().unsafe('SELECT pg_advisory_xact_lock($1::bigint)', [CHANGES_LOCK], { prepare: true }).execute();
+    await this.#changesLock;
   }
 }
 

@@ -4,7 +4,7 @@
 // syncs and two listeners writing at once, on one host or several, lose nothing and never put older data over newer.
 
 import { recordFromDetails, recordRow } from './rows.js';
-import { DETAILS_WITH_SOURCE, KEY, NEXT_FULL_SYNC, PENDING_DETAILS, recordsQuery, UNSEEN, UPSERT_DETAILS, UPSERT_RECORD, type Param, type Row, type Sql } from './sql.js';
+import { DETAILS_WITH_SOURCE, KEY, keysIn, NEXT_FULL_SYNC, PENDING_DETAILS, recordsQuery, UNSEEN, UPSERT_DETAILS, UPSERT_RECORD, type Param, type Row, type Sql } from './sql.js';
 import { RECORD_COLUMNS } from './schema.js';
 import type {
   ChangeQuery,
@@ -25,6 +25,22 @@ const int = (v: unknown): number => Number(v ?? 0);
 
 /** Before every key, for paging through keys from the start. */
 const FIRST: RecordKey = { number: '', carrier: -Infinity };
+
+/**
+ * The rows in rounds where each record comes once: the statements of a round are sent together (a server runs them
+ * in one round trip), and a record given twice is written a second time only once the first is.
+ */
+function rounds<R extends RecordKey>(rows: readonly R[]): R[][] {
+  const out: R[][] = [];
+  const seen = new Map<string, number>();
+  for (const row of rows) {
+    const id = idOf(row);
+    const n = seen.get(id) ?? 0;
+    seen.set(id, n + 1);
+    (out[n] ??= []).push(row);
+  }
+  return out;
+}
 
 function keyParams(k: RecordKey | undefined): Param[] {
   const key = k ?? FIRST;
@@ -51,6 +67,11 @@ interface Held {
   details: { package_status: string | null; sub_status: string | null; as_of: string } | undefined;
   record: { package_status: string | null; track_time: string | null; register_time: string | null; raw: string } | undefined;
 }
+const NOTHING_HELD: Held = { details: undefined, record: undefined };
+
+const idOf = (k: RecordKey): string => `${k.number}\u0000${k.carrier}`;
+const rowId = (row: Row): string => idOf({ number: String(row.number), carrier: int(row.carrier) });
+const keyOf = (k: RecordKey): Param[] => [k.number, k.carrier];
 
 export abstract class SqlStore implements Store {
   abstract readonly location: string;
@@ -79,11 +100,15 @@ export abstract class SqlStore implements Store {
     return this.sql.transaction(async (tx) => {
       await tx.lockRecords(rows);
       let added = 0;
-      for (const row of rows) {
-        const known = await tx.all(`SELECT 1 AS one FROM records WHERE ${KEY}`, [row.number, row.carrier]);
-        if (known.length === 0) added += 1;
-        await tx.run(UPSERT_RECORD, [row.number, row.carrier, ...RECORD_COLUMNS.map((c) => row[c])]);
-        if (fullSync !== undefined) await tx.run(`UPDATE records SET seen_full_sync = ? WHERE ${KEY}`, [fullSync, row.number, row.carrier]);
+      for (const round of rounds(rows)) {
+        const known = await tx.all(`SELECT number FROM records WHERE ${keysIn(round.length)}`, round.flatMap(keyOf));
+        added += round.length - known.length;
+        await Promise.all(
+          round.flatMap((row) => [
+            tx.run(UPSERT_RECORD, [row.number, row.carrier, ...RECORD_COLUMNS.map((c) => row[c])]),
+            ...(fullSync === undefined ? [] : [tx.run(`UPDATE records SET seen_full_sync = ? WHERE ${KEY}`, [fullSync, row.number, row.carrier])]),
+          ]),
+        );
       }
       return { added };
     });
@@ -94,35 +119,48 @@ export abstract class SqlStore implements Store {
     return this.sql.transaction(async (tx) => {
       await tx.lockRecords(rows);
       const out: DetailsWrite = { stored: 0, changes: [] };
-      for (const row of rows) {
-        const held = await this.held(tx, row);
-        // Older than what the mirror holds (a notification overtaken by a sync, or the reverse): nothing to do.
-        if (held.details && row.as_of < held.details.as_of) continue;
-        const stored = {
-          ...row,
-          register_time: row.register_time ?? held.record?.register_time ?? null,
-          // Details as new as the record's tracking are current for it: a sync need not ask for them again.
-          record_track_time: row.record_track_time ?? (held.record && row.as_of >= (held.record.track_time ?? '') ? held.record.track_time : null),
-        };
-        await tx.run(UPSERT_DETAILS, [row.number, row.carrier, ...DETAILS_WITH_SOURCE.map((c) => (c === 'source' ? source : stored[c]))]);
-        out.stored += 1;
-        if (source === 'webhook') await this.recordFromNotification(tx, row, held);
-        const change = await this.changeOf(tx, row, held, source);
-        if (change) out.changes.push(change);
+      for (const round of rounds(rows)) {
+        const held = await this.held(tx, round);
+        await Promise.all(round.map((row) => this.writeOneDetails(tx, row, held.get(idOf(row)) ?? NOTHING_HELD, source, out)));
       }
+      out.changes.sort((a, b) => a.id - b.id);
       return out;
     });
   }
 
-  private async held(tx: Sql, key: RecordKey): Promise<Held> {
-    const [d] = await tx.all(`SELECT package_status, sub_status, as_of FROM details WHERE ${KEY}`, [key.number, key.carrier]);
-    const [r] = await tx.all(`SELECT package_status, track_time, register_time, raw FROM records WHERE ${KEY}`, [key.number, key.carrier]);
-    return {
-      details: d ? { package_status: str(d.package_status), sub_status: str(d.sub_status), as_of: String(d.as_of) } : undefined,
-      record: r
-        ? { package_status: str(r.package_status), track_time: str(r.track_time), register_time: str(r.register_time), raw: String(r.raw) }
-        : undefined,
+  private async writeOneDetails(tx: Sql, row: DetailsRow, held: Held, source: ChangeSource, out: DetailsWrite): Promise<void> {
+    // Older than what the mirror holds (a notification overtaken by a sync, or the reverse): nothing to do.
+    if (held.details && row.as_of < held.details.as_of) return;
+    const stored = {
+      ...row,
+      register_time: row.register_time ?? held.record?.register_time ?? null,
+      // Details as new as the record's tracking are current for it: a sync need not ask for them again.
+      record_track_time: row.record_track_time ?? (held.record && row.as_of >= (held.record.track_time ?? '') ? held.record.track_time : null),
     };
+    await tx.run(UPSERT_DETAILS, [row.number, row.carrier, ...DETAILS_WITH_SOURCE.map((c) => (c === 'source' ? source : stored[c]))]);
+    out.stored += 1;
+    if (source === 'webhook') await this.recordFromNotification(tx, row, held);
+    const change = await this.changeOf(tx, row, held, source);
+    if (change) out.changes.push(change);
+  }
+
+  /** What the mirror holds of each of these records (each once), by idOf. */
+  private async held(tx: Sql, keys: readonly RecordKey[]): Promise<Map<string, Held>> {
+    const params = keys.flatMap(keyOf);
+    const [details, records] = await Promise.all([
+      tx.all(`SELECT number, carrier, package_status, sub_status, as_of FROM details WHERE ${keysIn(keys.length)}`, params),
+      tx.all(`SELECT number, carrier, package_status, track_time, register_time, raw FROM records WHERE ${keysIn(keys.length)}`, params),
+    ]);
+    const held = new Map<string, Held>();
+    const of = (row: Row): Held => held.get(rowId(row)) ?? { details: undefined, record: undefined };
+    for (const d of details) {
+      held.set(rowId(d), { ...of(d), details: { package_status: str(d.package_status), sub_status: str(d.sub_status), as_of: String(d.as_of) } });
+    }
+    for (const r of records) {
+      const record = { package_status: str(r.package_status), track_time: str(r.track_time), register_time: str(r.register_time), raw: String(r.raw) };
+      held.set(rowId(r), { ...of(r), record });
+    }
+    return held;
   }
 
   /**
@@ -217,12 +255,11 @@ export abstract class SqlStore implements Store {
   async deleteRecords(keys: readonly RecordKey[]): Promise<number> {
     return this.sql.transaction(async (tx) => {
       await tx.lockRecords(keys);
-      let deleted = 0;
-      for (const k of keys) {
-        await tx.run(`DELETE FROM details WHERE ${KEY}`, [k.number, k.carrier]);
-        deleted += (await tx.run(`DELETE FROM records WHERE ${KEY}`, [k.number, k.carrier])).changes;
-      }
-      return deleted;
+      const done = await Promise.all(
+        keys.flatMap((k) => [tx.run(`DELETE FROM details WHERE ${KEY}`, [k.number, k.carrier]), tx.run(`DELETE FROM records WHERE ${KEY}`, [k.number, k.carrier])]),
+      );
+      // Every other one is a record's.
+      return done.reduce((n, r, i) => n + (i % 2 === 1 ? r.changes : 0), 0);
     });
   }
 

@@ -52,6 +52,11 @@ export const UPSERT_DETAILS = upsert('details', DETAILS_WITH_SOURCE);
 
 export const KEY = 'number = ? AND carrier = ?';
 
+/** `(number, carrier) IN (...)` of `count` keys (their parameters in pairs; the carrier typed, as a server needs). */
+export function keysIn(count: number): string {
+  return `(number, carrier) IN (VALUES ${Array.from({ length: count }, () => '(?, CAST(? AS INTEGER))').join(', ')})`;
+}
+
 /** The next number of a full sync, taken in one statement: two hosts starting full syncs at once get two. */
 export const NEXT_FULL_SYNC =
   "INSERT INTO sync_state (name, value) VALUES ('full_sync_count', '1') ON CONFLICT (name) DO UPDATE " +
