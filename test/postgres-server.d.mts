@@ -3,6 +3,8 @@
 export interface PostgresServer {
   port: number;
   password: string;
+  /** The server's self-signed certificate (a server started with tls, where openssl is installed). */
+  certificate: string | undefined;
   /** The address of a database of the cluster (default: postgres). */
   url(database?: string): string;
   /** A new empty database's address. */
@@ -12,4 +14,4 @@ export interface PostgresServer {
 
 export function postgresBin(): string | undefined;
 export function postgresMissing(): string | undefined;
-export function startPostgres(): Promise<PostgresServer | undefined>;
+export function startPostgres(opts?: { tls?: boolean }): Promise<PostgresServer | undefined>;

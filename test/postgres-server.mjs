@@ -56,12 +56,24 @@ function ids(user) {
   return { uid: id('-u'), gid: id('-g') };
 }
 
+/** A self-signed certificate for localhost and 127.0.0.1 in `dir` (openssl), or undefined without openssl. */
+function makeCertificate(dir) {
+  const cert = path.join(dir, 'server.crt');
+  const key = path.join(dir, 'server.key');
+  const r = spawnSync('openssl', [
+    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=localhost',
+    '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', key, '-out', cert,
+  ], { encoding: 'utf8' });
+  return r.status === 0 ? { cert, key } : undefined;
+}
+
 /**
  * Starts a cluster. Resolves to undefined where the server programs are missing. `url(database)` is the address of
- * a database as trk takes it (user trk, the password, 127.0.0.1, the port, sslmode=disable: the cluster has no
- * certificate); `createDatabase()` makes a new empty one and gives its address.
+ * a database as trk takes it (user trk, the password, 127.0.0.1, the port, sslmode=disable unless `tls`);
+ * `createDatabase()` makes a new empty one and gives its address. With `tls`, the server takes TLS connections too,
+ * with a self-signed certificate (`certificate`: its file) where openssl can make one.
  */
-export async function startPostgres() {
+export async function startPostgres({ tls = false } = {}) {
   const bin = postgresBin();
   if (bin === undefined) return undefined;
   const dir = mkdtempSync(path.join(tmpdir(), 'trk-pg-'));
@@ -86,9 +98,15 @@ export async function startPostgres() {
   };
   run('initdb', ['-D', data, '-U', 'trk', `--pwfile=${pwfile}`, '-A', 'scram-sha-256', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions']);
   const port = await freePort();
+  const certificate = tls ? makeCertificate(dir) : undefined;
+  if (certificate) {
+    owned(certificate.key);
+    owned(certificate.cert);
+  }
+  const ssl = certificate ? ['ssl = on', `ssl_cert_file = '${certificate.cert}'`, `ssl_key_file = '${certificate.key}'`] : [];
   appendFileSync(
     path.join(data, 'postgresql.conf'),
-    [`port = ${port}`, "listen_addresses = '127.0.0.1'", "unix_socket_directories = ''", 'fsync = off', 'full_page_writes = off', 'max_connections = 200', ''].join('\n'),
+    [`port = ${port}`, "listen_addresses = '127.0.0.1'", "unix_socket_directories = ''", 'fsync = off', 'full_page_writes = off', 'max_connections = 200', ...ssl, ''].join('\n'),
   );
   run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-t', '120', 'start']);
   const stop = () => {
@@ -101,12 +119,13 @@ export async function startPostgres() {
   };
   // A test process that ends without its afterAll leaves no server running.
   process.once('exit', stop);
-  const url = (database = 'postgres') => `postgres://trk:${password}@127.0.0.1:${port}/${database}?sslmode=disable`;
+  const url = (database = 'postgres') => `postgres://trk:${password}@127.0.0.1:${port}/${database}${tls ? '' : '?sslmode=disable'}`;
   const admin = postgres(url(), { onnotice: () => {}, max: 1 });
   let made = 0;
   return {
     port,
     password,
+    certificate: certificate?.cert,
     url,
     /** A new empty database; sorting by a language's rules (ICU's en-US) where the server can, as many do. */
     async createDatabase() {
