@@ -299,3 +299,52 @@ describe.each(STORE_KINDS)('a mirror under concurrent writers and crashes ($name
     }
   }, 180_000);
 });
+
+const pg = STORE_KINDS.find((k) => k.name === 'PostgreSQL')!;
+
+describe.skipIf(pg.missing !== undefined)('a mirror in PostgreSQL, named with its password', () => {
+  it('never prints the password: not with --verbose, not in the summary, the settings or a refusal', async () => {
+    const emu = await startEmulator({ speed: 0, start: START });
+    try {
+      const env = await mirrorEnv(emu, pg);
+      const password = new URL(String(env.TRK_DB)).password;
+      await register(emu, env, numbers(40, 'RP'), 40);
+      const r = await trk(['sync', '--json', '-v'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/^mirror: PostgreSQL \d+.* at postgres:\/\/trk:\*\*\*@127\.0\.0\.1:\d+\/trk_\d+_\d+\?sslmode=disable \(database /m);
+      expect(JSON.parse(r.stdout).mirror).toMatch(/^postgres:\/\/trk:\*\*\*@127\.0\.0\.1:/);
+      const settings = [await trk(['config', 'get', 'db'], { env }), await trk(['config', 'list', '--json'], { env })];
+      expect(settings[0]!.stdout).toMatch(/^postgres:\/\/trk:\*\*\*@127\.0\.0\.1:\d+\//);
+      expect(JSON.parse(settings[1]!.stdout).db).toEqual({ value: expect.stringContaining('trk:***@'), source: 'env' });
+      const wrong = await trk(['list', '--offline', '-v'], { env: { ...env, TRK_DB: String(env.TRK_DB).replace(password, 'not-it') } });
+      expect(wrong.code).toBe(1);
+      expect(wrong.stdout).toBe('');
+      expect(wrong.stderr).toMatch(/^trk: the mirror's database at 127\.0\.0\.1:\d+ refused the login \(password authentication failed for user "trk"\)/m);
+      for (const out of [r, ...settings, wrong]) expect(out.stdout + out.stderr).not.toContain(password);
+    } finally {
+      await emu.close();
+    }
+  }, 60_000);
+
+  it('refuses an address it cannot use before it sends anything, exit 2', async () => {
+    const emu = await startEmulator({ speed: 0, start: START });
+    try {
+      const env = await mirrorEnv(emu, pg);
+      const before = emu.requests();
+      for (const [args, extra, message] of [
+        [['sync'], { TRK_DB: `${env.TRK_DB}&sslmode=sometimes` }, /^trk: TRK_DB: sslmode "sometimes" is not one of/],
+        [['sync', '--db', 'postgres://trk:pw@db:70000/x'], {}, /^trk: --db: the PostgreSQL address has port 70000/],
+        [['list', '--offline'], { TRK_DB: 'postgres://trk:pw@db/x?gssencmode=disable' }, /^trk: TRK_DB: trk does not support the PostgreSQL parameter "gssencmode"/],
+      ] as const) {
+        const r = await trk(args, { env: { ...env, ...extra } });
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toMatch(message);
+        expect(r.stderr).not.toContain(':pw@');
+      }
+      expect(emu.requests()).toBe(before);
+    } finally {
+      await emu.close();
+    }
+  }, 60_000);
+});
