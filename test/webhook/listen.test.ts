@@ -86,6 +86,7 @@ async function listen(opts: Partial<ListenerOptions> = {}): Promise<{ listener: 
     port: real.port,
     counts: real.counts,
     close: () => real.close(),
+    summary: () => real.summary(),
     events,
     waitFor: async (count) => {
       await real.waitFor(count);

@@ -51,7 +51,7 @@ const webhook: Declare = (cmd, invoke) => {
       ),
     )
     .action((o) =>
-      lazy(invoke, () => import('./webhook.js'), (m, ctx) =>
+      lazy(invoke, () => import('./listen.js'), (m, ctx) =>
         m.runWebhookListen(
           { port: o.port, host: o.host, path: o.path, forwardTo: o.forwardTo, save: o.save, print: o.print === true, skipVerify: o.skipVerify === true },
           ctx,

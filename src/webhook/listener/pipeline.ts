@@ -1,0 +1,163 @@
+// One request, from its arrival to its answer and after: the path and method, a turn to read the body, the body,
+// the signature, the sinks' writes, the answer, then the sinks' work that the sender need not wait for.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IO } from '../../io.js';
+import { summarizeEvent } from '../summary.js';
+import type { Admission } from './admission.js';
+import { readBody } from './body.js';
+import { clean, isoSeconds } from './lines.js';
+import type { RefusalLog } from './refusals.js';
+import type { Sink } from './sinks/sink.js';
+import type { Limits, ReceivedEvent } from './types.js';
+import { verifyNotification } from './verification.js';
+
+/** Refused bodies up to this size are parsed to name their event and number in the log line. */
+const SHOWN_REFUSED_BYTES = 64 * 1024;
+
+export interface PipelineParts {
+  io: IO;
+  key: string | undefined;
+  /** false: every notification is taken in, verified or not. */
+  verify: boolean;
+  hookPath: string;
+  limits: Limits;
+  now: () => number;
+  respond: ((ev: ReceivedEvent) => number | undefined) | undefined;
+  admission: Admission;
+  refusals: RefusalLog;
+  /** In the order they are written. */
+  sinks: readonly Sink[];
+  /** Counts a handled notification (`ev` when it got as far as a body). */
+  record: (ev: ReceivedEvent | undefined) => void;
+}
+
+export function normalisePath(p: string): string {
+  const withSlash = p.startsWith('/') ? p : `/${p}`;
+  return withSlash.length > 1 ? withSlash.replace(/\/+$/, '') : withSlash;
+}
+
+function parseJson(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export class Pipeline {
+  constructor(private readonly p: PipelineParts) {}
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!this.routed(req, res)) return;
+    const receivedAt = this.p.now();
+    const raw = await this.admitAndRead(req, res, receivedAt);
+    if (raw === undefined) return;
+    const ev = this.received(req, raw, receivedAt);
+    if (!ev.accepted) return this.refuseSignature(ev, req, res);
+    await this.takeIn(ev, res);
+  }
+
+  /** Only POST to the hook's path is a notification; anything else is answered here and not counted. */
+  private routed(req: IncomingMessage, res: ServerResponse): boolean {
+    // Split by hand: new URL() would read a target like `//x/hook` as a host name.
+    const pathname = (req.url ?? '/').split('?')[0]!;
+    if (normalisePath(pathname) !== this.p.hookPath) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+      return false;
+    }
+    if (req.method !== 'POST') {
+      res.writeHead(405, { 'content-type': 'text/plain', allow: 'POST' }).end('method not allowed\n');
+      return false;
+    }
+    return true;
+  }
+
+  /** The body, once admitted and read whole; undefined when the request was refused or cut off (and counted). */
+  private async admitAndRead(req: IncomingMessage, res: ServerResponse, receivedAt: number): Promise<Buffer | undefined> {
+    const { admission, limits } = this.p;
+    if (Number(req.headers['content-length']) > limits.maxBodyBytes) return this.refuseEarly(req, res, 413, receivedAt);
+    const turn = await admission.take(req);
+    if (turn === 'busy') return this.refuseEarly(req, res, 503, receivedAt);
+    if (turn === 'gone') return this.countRefused();
+    let raw;
+    try {
+      raw = await readBody(req, limits.maxBodyBytes);
+    } finally {
+      admission.release();
+    }
+    if (raw === 'too-large') return this.refuseEarly(req, res, 413, receivedAt);
+    if (raw === 'cut-off') {
+      this.p.refusals.log(`${isoSeconds(receivedAt)} a notification from ${req.socket.remoteAddress} was cut off before its body ended`);
+      return this.countRefused();
+    }
+    return raw;
+  }
+
+  /** Count a request that ended without a body taken in (refused, or gone). */
+  private countRefused(): undefined {
+    this.p.record(undefined);
+    return undefined;
+  }
+
+  /** Answer a request refused before its body was taken in, and count it. */
+  private refuseEarly(req: IncomingMessage, res: ServerResponse, status: 413 | 503, receivedAt: number): undefined {
+    const from = req.socket.remoteAddress;
+    const red = this.p.io.colorErr.red;
+    if (status === 413) {
+      this.p.refusals.log(`${isoSeconds(receivedAt)} ${red('413')} refused a body over ${this.p.limits.maxBodyBytes} bytes from ${from}`);
+      res.writeHead(413, { 'content-type': 'text/plain', connection: 'close' }).end('body too large\n');
+    } else {
+      this.p.refusals.log(`${isoSeconds(receivedAt)} ${red('503')} too many notifications at once, refused one from ${from}`);
+      res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '5', connection: 'close' }).end('busy\n');
+    }
+    // The rest of the body is not wanted: the connection is closed once the answer is out, rather than reading
+    // (even to discard) what may be megabytes more.
+    res.once('finish', () => req.socket.destroy());
+    return this.countRefused();
+  }
+
+  /** The notification as received and judged: signature, whether it is taken in, the status to answer. */
+  private received(req: IncomingMessage, raw: Buffer, receivedAt: number): ReceivedEvent {
+    const verdict = verifyNotification(raw, req.headers.sign, this.p.key);
+    const accepted = verdict.verified || !this.p.verify;
+    // A refused body's event and number are shown when it is small; a large one (a flood) is not worth parsing.
+    const body = accepted || raw.length <= SHOWN_REFUSED_BYTES ? parseJson(raw) : undefined;
+    const problem = verdict.verified && body === undefined ? 'genuine but not JSON' : verdict.problem;
+    const ev: ReceivedEvent = {
+      receivedAt,
+      path: (req.url ?? '/').split('?')[0]!,
+      headers: req.headers,
+      request: { method: req.method ?? 'POST', url: req.url ?? '/', httpVersion: req.httpVersion, rawHeaders: req.rawHeaders },
+      raw,
+      body,
+      version: verdict.version,
+      verified: verdict.verified,
+      accepted,
+      status: accepted ? 200 : 401,
+      summary: summarizeEvent(body),
+      ...(problem === undefined ? {} : { problem }),
+    };
+    ev.status = this.p.respond?.(ev) ?? ev.status;
+    return ev;
+  }
+
+  private refuseSignature(ev: ReceivedEvent, req: IncomingMessage, res: ServerResponse): void {
+    res.writeHead(ev.status, { 'content-type': 'text/plain' }).end(ev.status === 401 ? 'bad signature\n' : '');
+    const what = [ev.summary.event, ev.summary.number].filter(Boolean).map((s) => clean(s!)).join(' ');
+    const red = this.p.io.colorErr.red;
+    this.p.refusals.log(
+      `${isoSeconds(ev.receivedAt)} ${red('401')} ${ev.problem}${what ? `: ${what}` : ''} from ${req.socket.remoteAddress}`,
+    );
+    this.p.record(ev);
+  }
+
+  /** Write to every sink, answer, then let each sink finish its work on it. */
+  private async takeIn(ev: ReceivedEvent, res: ServerResponse): Promise<void> {
+    for (const sink of this.p.sinks) await sink.write?.(ev);
+    res.writeHead(ev.status, { 'content-type': 'text/plain' }).end('');
+    if (ev.problem !== undefined) this.p.io.err(`${isoSeconds(ev.receivedAt)} ${ev.problem}`);
+    await Promise.all(this.p.sinks.map((sink) => sink.afterAnswer?.(ev)));
+    this.p.record(ev);
+  }
+}

@@ -1,0 +1,121 @@
+// What the listener is given and what it hands back: its options, one received notification, its counts.
+
+import type { IncomingHttpHeaders } from 'node:http';
+import type { IO } from '../../io.js';
+import type { EventSummary } from '../summary.js';
+import type { SignatureVersion } from '../verify.js';
+import type { ForwardResult } from '../forward.js';
+import type { Sink } from './sinks/sink.js';
+
+export type { ForwardResult };
+
+export interface ListenerOptions extends Partial<Limits> {
+  io: IO;
+  /** The account's API key; required unless `verify` is false. Never printed. */
+  key: string | undefined;
+  /** Default 0: any free port (see `url`). */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** The one path that takes notifications; default /hook. */
+  path?: string;
+  /** Forward each accepted notification (body and end-to-end headers unchanged) to this URL. */
+  forwardTo?: string;
+  /**
+   * Write each accepted notification into this directory: its body byte for byte (`.json`) and its request line
+   * and headers as received (`.headers`), so that `trk webhook verify` can check it later (src/webhook/saved.ts).
+   */
+  saveDir?: string;
+  /** One compact JSON line per event instead of a human line. */
+  json?: boolean;
+  /**
+   * Each accepted body on stdout, whole, as one line of JSON (NDJSON, for jq); the per-event lines then go to
+   * stderr.
+   */
+  print?: boolean;
+  /**
+   * false: accept (200) notifications whatever their signature, still reporting in `verified` whether it held.
+   * Default true: a bad or missing signature gets 401.
+   */
+  verify?: boolean;
+  /** Carrier code → name for the human line (a cached lookup; never a network call). */
+  carrierName?: (code: number) => string | undefined;
+  /** Milliseconds since the epoch; default Date.now. */
+  now?: () => number;
+  /** Override the answer to a notification, e.g. 500 to the first delivery to make the sender retry. */
+  respond?: (ev: ReceivedEvent) => number | undefined;
+  /** Called once an event is handled completely (printed, saved, forwarded). */
+  onEvent?: (ev: ReceivedEvent) => void;
+  /**
+   * Sinks written before the built-in ones (save, forward, print), e.g. a database: each write is awaited before
+   * the answer, and one that fails makes the answer 503 (src/webhook/listener/sinks/sink.ts).
+   */
+  sinks?: readonly Sink[];
+}
+
+/**
+ * How much the listener takes on at once and how long it waits: anything that can reach its port may send it
+ * anything, so every one is bounded. The defaults, and why, are in limits.ts.
+ */
+export interface Limits {
+  /** Largest body accepted (a full TRACKING_UPDATED with every event stays below 200 KB). */
+  maxBodyBytes: number;
+  /** Bodies read at once. */
+  maxConcurrentBodies: number;
+  /** Requests waiting (unread) for a turn; past that they get 503. */
+  maxWaiting: number;
+  /** For the whole request, headers and body. */
+  requestTimeoutMs: number;
+  /** Connections held at once. */
+  maxConnections: number;
+  /** One forward to the app. */
+  forwardTimeoutMs: number;
+}
+
+export interface ReceivedEvent {
+  receivedAt: number;
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** The request as received: what `--save` writes and the forward sends on. */
+  request: { method: string; url: string; httpVersion: string; rawHeaders: readonly string[] };
+  /** The body exactly as received. */
+  raw: Buffer;
+  /** Parsed JSON, or undefined when the body is not JSON. */
+  body: unknown;
+  /** The signature rule applied: header `sign` → v2 (v2 and v2.1), `sign` in the body → v1. */
+  version: SignatureVersion | undefined;
+  verified: boolean;
+  /** Whether it was taken in (printed, saved, forwarded): verified, or verification switched off. */
+  accepted: boolean;
+  /** Why it was refused or what was odd about it. */
+  problem?: string;
+  /** The HTTP status answered. */
+  status: number;
+  summary: EventSummary;
+  savedTo?: string;
+
+  forward?: ForwardResult;
+}
+
+/** What the listener has handled so far: numbers only, so that a flood costs no memory. */
+export interface ListenerCounts {
+  /** Notifications to the path, handled completely (accepted and refused). */
+  handled: number;
+  /** Taken in: verified, or verification switched off. */
+  accepted: number;
+  /** Refused: bad or missing signature, too large, too many at once, cut off. */
+  refused: number;
+}
+
+export interface Listener {
+  /** Where to send notifications, e.g. http://127.0.0.1:4242/hook */
+  readonly url: string;
+  readonly port: number;
+  readonly counts: Readonly<ListenerCounts>;
+  /** Resolves with the counts once at least `count` notifications have been handled; rejects after `timeoutMs` (10 s). */
+  waitFor(count: number, timeoutMs?: number): Promise<ListenerCounts>;
+  /** Stop listening, abort forwards in flight, wait for saves, close connections. Idempotent. */
+  close(): Promise<void>;
+  /** The run summed up: notifications and refusals, then what needs doing (forwards that failed). */
+  summary(): { head: string; notes: string[] };
+}
