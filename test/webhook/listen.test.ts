@@ -374,7 +374,7 @@ describe('startListener', () => {
   });
 
   it('reads a few bodies at once; more wait unread, and past the waiting room are refused with 503', async () => {
-    const { listener } = await listen({ maxConcurrentBodies: 1, maxWaiting: 1 });
+    const { listener } = await listen({ maxConcurrentSmallBodies: 1, maxWaiting: 1 });
     // Three senders open their requests and send half a body each, holding the first turn.
     const { connect } = await import('node:net');
     const u = new URL(listener.url);

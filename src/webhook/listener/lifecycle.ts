@@ -2,9 +2,11 @@
 // its summary.
 
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { TrkError } from '../../errors.js';
+import { fmt, plural } from '../../text.js';
 import { Admission } from './admission.js';
+import { ConnectionGuard } from './connections.js';
 import { settleLimits } from './limits.js';
 import { normalisePath, Pipeline } from './pipeline.js';
 import { RefusalLog } from './refusals.js';
@@ -47,6 +49,7 @@ class WebhookListener implements Listener {
   private readonly pending = new Set<Promise<void>>();
   private readonly refusals: RefusalLog;
   private readonly server: Server;
+  private readonly guard: ConnectionGuard;
   private closed: Promise<void> | undefined;
   url = '';
   port = 0;
@@ -66,26 +69,35 @@ class WebhookListener implements Listener {
       limits,
       now: opts.now ?? Date.now,
       respond: opts.respond,
-      admission: new Admission(limits.maxConcurrentBodies, limits.maxWaiting),
+      admission: new Admission(limits),
       refusals: this.refusals,
       sinks,
       record: (ev) => this.record(ev),
     });
+    this.guard = new ConnectionGuard(limits);
+    this.server = this.serve(pipeline, limits);
+  }
+
+  /** The HTTP server: every connection through the guard, every request through the pipeline. */
+  private serve(pipeline: Pipeline, limits: Limits): Server {
     // Node waits 300 s for a request by default and checks every 30 s: far too patient with a sender that dribbles.
     const timeouts = {
       requestTimeout: limits.requestTimeoutMs,
-      headersTimeout: Math.min(10_000, limits.requestTimeoutMs),
+      headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
       connectionsCheckingInterval: 1000,
     };
-    this.server = createServer(timeouts, (req, res) => {
+    const server = createServer(timeouts, (req, res) => {
+      this.guard.requestStarted(req.socket);
+      res.once('close', () => this.guard.requestEnded(req.socket));
       const task = pipeline.handle(req, res).catch((e: unknown) => {
-        io.err(`receiver error: ${(e as Error).message}`);
+        this.opts.io.err(`receiver error: ${(e as Error).message}`);
         if (!res.headersSent) res.writeHead(500).end();
       });
       this.pending.add(task);
       void task.finally(() => this.pending.delete(task));
     });
-    this.server.maxConnections = limits.maxConnections;
+    server.on('connection', (socket: Socket) => this.guard.admit(socket));
+    return server;
   }
 
   async listen(host: string, port: number, path: string): Promise<void> {
@@ -131,6 +143,7 @@ class WebhookListener implements Listener {
 
   private async stop(): Promise<void> {
     const stopped = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.guard.stop();
     for (const sink of this.sinks) sink.stop?.();
     // Every answer that was due has gone out (answers precede the sinks' slow work); a request still sending its
     // body is cut off, and the sinks' work in flight is awaited.
@@ -143,8 +156,18 @@ class WebhookListener implements Listener {
 
   summary(): { head: string; notes: string[] } {
     const { handled, refused } = this.counts;
-    const head = `stopped: ${handled} notification${handled === 1 ? '' : 's'}, ${refused} refused`;
-    return { head, notes: this.sinks.flatMap((s) => s.summary?.() ?? []) };
+    const head = `stopped: ${plural(handled, 'notification')}, ${fmt(refused)} refused`;
+    return { head: head + this.connectionsNote(), notes: this.sinks.flatMap((s) => s.summary?.() ?? []) };
+  }
+
+  /** Connections closed or refused to keep room for others, if any: a sign that something held on to the port. */
+  private connectionsNote(): string {
+    const { idleClosed, refused } = this.guard.counts;
+    const parts = [
+      idleClosed > 0 ? `${plural(idleClosed, 'idle connection')} closed` : '',
+      refused > 0 ? `${plural(refused, 'connection')} refused` : '',
+    ].filter(Boolean);
+    return parts.length === 0 ? '' : `; ${parts.join(', ')} to keep room for others`;
   }
 }
 

@@ -1,11 +1,16 @@
 // The listener's bounds, in one place. It may face anything that can reach its port, so what it holds is bounded
-// whatever arrives:
+// whatever arrives, and the service still gets through while others hold on:
 // - a body is buffered up to `maxBodyBytes` and no further: a larger one is refused (413) when announced, or as
 //   soon as it passes the limit, and the rest is discarded unread;
-// - at most `maxConcurrentBodies` bodies are read at once; further requests wait unread (their sockets paused, so
-//   the kernel holds back the sender), and past `maxWaiting` they are refused with 503 and Retry-After;
-// - a whole request must arrive within 30 s (Node's default is 300 s);
-// - each open connection costs a little memory and a file descriptor, idle or not: at most `maxConnections`.
+// - bodies are read a few at once, in two lanes: 128 announced at up to 64 KiB (every notification the service
+//   sends; 8 MiB at most) and 8 others (32 MiB at most); further requests wait unread (their sockets paused, so
+//   the kernel holds back the sender), and past 64 waiting in a lane they are refused with 503 and Retry-After;
+// - after 3 s a body must have come at 8 KiB/s on average (a genuine one takes milliseconds), or it is cut off
+//   (408): 100 senders trickling their bodies free their turns within seconds;
+// - a whole request must arrive within 30 s (Node's default is 300 s), its headers within 10 s of the
+//   connection's opening or of its previous answer;
+// - each open connection costs a little memory and a file descriptor, idle or not: at most 1,024, and 64 from
+//   one address; idle ones make room for new ones (connections.ts), so 3,000 idle connections lock no one out.
 
 import type { Limits } from './types.js';
 
@@ -14,9 +19,15 @@ export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_LIMITS: Readonly<Limits> = {
   maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
   maxConcurrentBodies: 8,
+  smallBodyBytes: 64 * 1024,
+  maxConcurrentSmallBodies: 128,
   maxWaiting: 64,
+  minBodyBytesPerSecond: 8 * 1024,
+  bodyGraceMs: 3000,
   requestTimeoutMs: 30_000,
+  headersTimeoutMs: 10_000,
   maxConnections: 1024,
+  maxConnectionsPerAddress: 64,
   forwardTimeoutMs: 30_000,
 };
 

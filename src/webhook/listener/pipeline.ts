@@ -76,17 +76,21 @@ export class Pipeline {
   /** The body, once admitted and read whole; undefined when the request was refused or cut off (and counted). */
   private async admitAndRead(req: IncomingMessage, res: ServerResponse, receivedAt: number): Promise<Buffer | undefined> {
     const { admission, limits } = this.p;
-    if (Number(req.headers['content-length']) > limits.maxBodyBytes) return this.refuseEarly(req, res, 413, receivedAt);
-    const turn = await admission.take(req);
-    if (turn === 'busy') return this.refuseEarly(req, res, 503, receivedAt);
-    if (turn === 'gone') return this.countRefused();
+    const announced = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+    if (announced !== undefined && announced > limits.maxBodyBytes) return this.refuseEarly(req, res, 413, receivedAt);
+    const lane = await admission.take(req, announced);
+    if (lane === 'busy') return this.refuseEarly(req, res, 503, receivedAt);
+    if (lane === 'gone') return this.countRefused();
+    const started = performance.now();
     let raw;
     try {
-      raw = await readBody(req, limits.maxBodyBytes);
+      const pace = { minBytesPerSecond: limits.minBodyBytesPerSecond, graceMs: limits.bodyGraceMs };
+      raw = await readBody(req, { maxBytes: limits.maxBodyBytes, ...pace });
     } finally {
-      admission.release();
+      lane.release();
     }
     if (raw === 'too-large') return this.refuseEarly(req, res, 413, receivedAt);
+    if (raw === 'too-slow') return this.refuseEarly(req, res, 408, receivedAt, performance.now() - started);
     if (raw === 'cut-off') {
       this.p.refusals.log(`${isoSeconds(receivedAt)} a notification from ${req.socket.remoteAddress} was cut off before its body ended`);
       return this.countRefused();
@@ -100,15 +104,21 @@ export class Pipeline {
     return undefined;
   }
 
-  /** Answer a request refused before its body was taken in, and count it. */
-  private refuseEarly(req: IncomingMessage, res: ServerResponse, status: 413 | 503, receivedAt: number): undefined {
+  /** Answer a request refused before its body was taken in (`readMs` spent reading it), and count it. */
+  private refuseEarly(req: IncomingMessage, res: ServerResponse, status: 408 | 413 | 503, receivedAt: number, readMs = 0): undefined {
     const from = req.socket.remoteAddress;
+    const { limits } = this.p;
     const red = this.p.io.colorErr.red;
+    const at = isoSeconds(receivedAt);
     if (status === 413) {
-      this.p.refusals.log(`${isoSeconds(receivedAt)} ${red('413')} refused a body over ${this.p.limits.maxBodyBytes} bytes from ${from}`);
+      this.p.refusals.log(`${at} ${red('413')} refused a body over ${limits.maxBodyBytes} bytes from ${from}`);
       res.writeHead(413, { 'content-type': 'text/plain', connection: 'close' }).end('body too large\n');
+    } else if (status === 408) {
+      const pace = `${limits.minBodyBytesPerSecond} bytes a second`;
+      this.p.refusals.log(`${at} ${red('408')} cut off a body sent slower than ${pace} after ${Math.round(readMs / 1000)} s, from ${from}`);
+      res.writeHead(408, { 'content-type': 'text/plain', connection: 'close' }).end('body too slow\n');
     } else {
-      this.p.refusals.log(`${isoSeconds(receivedAt)} ${red('503')} too many notifications at once, refused one from ${from}`);
+      this.p.refusals.log(`${at} ${red('503')} too many notifications at once, refused one from ${from}`);
       res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '5', connection: 'close' }).end('busy\n');
     }
     // The rest of the body is not wanted: the connection is closed once the answer is out, rather than reading

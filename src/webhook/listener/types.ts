@@ -60,14 +60,25 @@ export interface ListenerOptions extends Partial<Limits> {
 export interface Limits {
   /** Largest body accepted (a full TRACKING_UPDATED with every event stays below 200 KB). */
   maxBodyBytes: number;
-  /** Bodies read at once. */
+  /** Large bodies (or bodies of unknown size) read at once. */
   maxConcurrentBodies: number;
-  /** Requests waiting (unread) for a turn; past that they get 503. */
+  /** Bodies announced at up to this size are read in a lane of their own, so that large ones cannot crowd them out. */
+  smallBodyBytes: number;
+  /** Small bodies read at once. */
+  maxConcurrentSmallBodies: number;
+  /** Requests waiting (unread) for a turn in each lane; past that they get 503. */
   maxWaiting: number;
+  /** Bytes a second a body must average once `bodyGraceMs` has passed. */
+  minBodyBytesPerSecond: number;
+  bodyGraceMs: number;
   /** For the whole request, headers and body. */
   requestTimeoutMs: number;
-  /** Connections held at once. */
+  /** A connection's time to send a request's line and headers (from its opening, or from its previous answer). */
+  headersTimeoutMs: number;
+  /** Connections held at once; at the limit the one idle longest is closed to make room for a new one. */
   maxConnections: number;
+  /** Connections held at once from one address. */
+  maxConnectionsPerAddress: number;
   /** One forward to the app. */
   forwardTimeoutMs: number;
 }
@@ -103,7 +114,7 @@ export interface ListenerCounts {
   handled: number;
   /** Taken in: verified, or verification switched off. */
   accepted: number;
-  /** Refused: bad or missing signature, too large, too many at once, cut off. */
+  /** Refused: bad or missing signature, too large, too slow, too many at once, cut off. */
   refused: number;
 }
 
