@@ -3,11 +3,13 @@
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { TrkError } from '../../errors.js';
 import { fmt, plural } from '../../text.js';
 import { Admission } from './admission.js';
 import { ConnectionGuard } from './connections.js';
-import { settleLimits } from './limits.js';
+import { DEFAULT_QUEUE_LIMITS, settleLimits } from './limits.js';
 import { normalisePath, Pipeline } from './pipeline.js';
 import { RefusalLog } from './refusals.js';
 import { ForwardSink } from './sinks/forward.js';
@@ -24,8 +26,19 @@ export const DEFAULT_LISTEN_PORT = 4242;
 /** The sinks of the options, in the order they are written: the caller's first, then save, forward and print. */
 function sinksOf(opts: ListenerOptions, limits: Limits, now: () => number): Sink[] {
   const sinks: Sink[] = [...(opts.sinks ?? [])];
-  if (opts.saveDir !== undefined) sinks.push(new SaveSink(opts.io, opts.saveDir));
-  if (opts.forwardTo !== undefined) sinks.push(new ForwardSink(opts.io, opts.forwardTo, limits.forwardTimeoutMs, now));
+  if (opts.saveDir !== undefined) sinks.push(new SaveSink(opts.io, opts.saveDir, limits.writeDeadlineMs));
+  if (opts.forwardTo !== undefined) {
+    sinks.push(
+      new ForwardSink(opts.io, {
+        target: opts.forwardTo,
+        timeoutMs: limits.forwardTimeoutMs,
+        queueRoot: opts.queueRoot ?? join(tmpdir(), 'trk-webhook-queue'),
+        queue: { ...DEFAULT_QUEUE_LIMITS, ...opts.queue },
+        writeDeadlineMs: limits.writeDeadlineMs,
+        now,
+      }),
+    );
+  }
   sinks.push(new PrintSink(opts.io, { json: opts.json === true, print: opts.print === true, carrierName: opts.carrierName }));
   return sinks;
 }
@@ -157,7 +170,9 @@ class WebhookListener implements Listener {
   summary(): { head: string; notes: string[] } {
     const { handled, refused } = this.counts;
     const head = `stopped: ${plural(handled, 'notification')}, ${fmt(refused)} refused`;
-    return { head: head + this.connectionsNote(), notes: this.sinks.flatMap((s) => s.summary?.() ?? []) };
+    const sums = this.sinks.map((s) => s.summary?.() ?? { notes: [] });
+    const counts = sums.flatMap((s) => (s.counts === undefined ? [] : [`; ${s.counts}`])).join('');
+    return { head: head + counts + this.connectionsNote(), notes: sums.flatMap((s) => s.notes) };
   }
 
   /** Connections closed or refused to keep room for others, if any: a sign that something held on to the port. */

@@ -12,7 +12,7 @@
 // - each open connection costs a little memory and a file descriptor, idle or not: at most 1,024, and 64 from
 //   one address; idle ones make room for new ones (connections.ts), so 3,000 idle connections lock no one out.
 
-import type { Limits } from './types.js';
+import type { Limits, QueueLimits } from './types.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -29,6 +29,8 @@ export const DEFAULT_LIMITS: Readonly<Limits> = {
   maxConnections: 1024,
   maxConnectionsPerAddress: 64,
   forwardTimeoutMs: 30_000,
+  // The service waits about 5 s for its answer; a disk that takes longer is not the service's problem.
+  writeDeadlineMs: 2000,
 };
 
 /** The limits given, the defaults for the rest. */
@@ -40,3 +42,22 @@ export function settleLimits(given: Partial<Limits>): Limits {
   }
   return limits;
 }
+
+// The forward queue (--forward-to). The service is told 200 before the app is tried, so a forward that fails
+// would be lost to the app: each notification is kept on disk before the answer (in the state folder, as a
+// saved pair that `trk webhook replay` reads) until the app takes it, and is tried again with backoff, from 1 s
+// doubling to 5 minutes, 10 attempts in all; what is still there at the stop is counted and named.
+// Bounded: at most 10,000 notifications and 256 MiB waiting (a day of a busy account's notifications, a few KB
+// each; a full one with every event stays below 200 KB). At the bound, a new notification is still answered 200
+// at once (refusing it would only make the service try again 10, 30 and 60 minutes later, into a queue just as
+// full) and forwarded once, not kept; the listener says so, and if that one forward fails it is counted as lost
+// in the summary, which points to `trk push NUMBER` (the service sends it again) and to --save, which keeps it
+// whatever the queue holds. A disk slower than `writeDeadlineMs` does not hold the answer either.
+export const DEFAULT_QUEUE_LIMITS: Readonly<QueueLimits> = {
+  maxCount: 10_000,
+  maxBytes: 256 * 1024 * 1024,
+  firstDelayMs: 1000,
+  maxDelayMs: 5 * 60_000,
+  maxAttempts: 10,
+};
+

@@ -37,6 +37,11 @@ export function normalisePath(p: string): string {
   return withSlash.length > 1 ? withSlash.replace(/\/+$/, '') : withSlash;
 }
 
+/** `TRACKING_UPDATED RR123456789CN`, as far as the body says. */
+function named(ev: ReceivedEvent): string {
+  return [ev.summary.event, ev.summary.number].filter(Boolean).map((s) => clean(s!)).join(' ');
+}
+
 function parseJson(raw: Buffer): unknown {
   try {
     return JSON.parse(raw.toString('utf8')) as unknown;
@@ -154,7 +159,7 @@ export class Pipeline {
 
   private refuseSignature(ev: ReceivedEvent, req: IncomingMessage, res: ServerResponse): void {
     res.writeHead(ev.status, { 'content-type': 'text/plain' }).end(ev.status === 401 ? 'bad signature\n' : '');
-    const what = [ev.summary.event, ev.summary.number].filter(Boolean).map((s) => clean(s!)).join(' ');
+    const what = named(ev);
     const red = this.p.io.colorErr.red;
     this.p.refusals.log(
       `${isoSeconds(ev.receivedAt)} ${red('401')} ${ev.problem}${what ? `: ${what}` : ''} from ${req.socket.remoteAddress}`,
@@ -164,10 +169,33 @@ export class Pipeline {
 
   /** Write to every sink, answer, then let each sink finish its work on it. */
   private async takeIn(ev: ReceivedEvent, res: ServerResponse): Promise<void> {
-    for (const sink of this.p.sinks) await sink.write?.(ev);
+    const failure = await this.written(ev);
+    if (failure !== undefined) return this.notKept(ev, res, failure);
     res.writeHead(ev.status, { 'content-type': 'text/plain' }).end('');
     if (ev.problem !== undefined) this.p.io.err(`${isoSeconds(ev.receivedAt)} ${ev.problem}`);
     await Promise.all(this.p.sinks.map((sink) => sink.afterAnswer?.(ev)));
+    this.p.record(ev);
+  }
+
+  /** Each sink written in turn; the first failure stops there (what comes after is not written). */
+  private async written(ev: ReceivedEvent): Promise<Error | undefined> {
+    for (const sink of this.p.sinks) {
+      try {
+        await sink.write?.(ev);
+      } catch (e) {
+        return e instanceof Error ? e : new Error(String(e));
+      }
+    }
+    return undefined;
+  }
+
+  /** A sink could not keep it: 503, so that the service sends it again later (10, 30 and 60 minutes). */
+  private notKept(ev: ReceivedEvent, res: ServerResponse, failure: Error): void {
+    Object.assign(ev, { status: 503, accepted: false, problem: `not kept: ${failure.message}` });
+    res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '60' }).end('not kept\n');
+    const what = named(ev) || 'a notification';
+    const red = this.p.io.colorErr.red;
+    this.p.refusals.log(`${isoSeconds(ev.receivedAt)} ${red('503')} could not keep ${what}: ${failure.message}; the service will send it again`);
     this.p.record(ev);
   }
 }

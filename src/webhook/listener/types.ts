@@ -22,6 +22,14 @@ export interface ListenerOptions extends Partial<Limits> {
   /** Forward each accepted notification (body and end-to-end headers unchanged) to this URL. */
   forwardTo?: string;
   /**
+   * Where forwards wait on disk until the app has taken them: a folder of the listener's own is made in it when
+   * the first notification comes, and removed at the stop when empty. Default `trk-webhook-queue` in the system's
+   * temporary folder; `trk webhook listen` gives the state folder's `webhook-queue`.
+   */
+  queueRoot?: string;
+  /** The forward queue's bounds and pace of retries (defaults and why in limits.ts). */
+  queue?: Partial<QueueLimits>;
+  /**
    * Write each accepted notification into this directory: its body byte for byte (`.json`) and its request line
    * and headers as received (`.headers`), so that `trk webhook verify` can check it later (src/webhook/saved.ts).
    */
@@ -81,6 +89,21 @@ export interface Limits {
   maxConnectionsPerAddress: number;
   /** One forward to the app. */
   forwardTimeoutMs: number;
+  /** Longest wait for the disk (--save, the forward queue) before the answer goes out all the same. */
+  writeDeadlineMs: number;
+}
+
+/** The forward queue's bounds and its pace of retries. */
+export interface QueueLimits {
+  /** Notifications waiting on disk to be forwarded, at most. */
+  maxCount: number;
+  /** Their bytes (bodies and headers), at most. */
+  maxBytes: number;
+  /** The first retry's delay; each failed attempt doubles it, up to `maxDelayMs`. */
+  firstDelayMs: number;
+  maxDelayMs: number;
+  /** Attempts of one notification before it is left in the queue for `trk webhook replay`. */
+  maxAttempts: number;
 }
 
 export interface ReceivedEvent {
@@ -125,8 +148,8 @@ export interface Listener {
   readonly counts: Readonly<ListenerCounts>;
   /** Resolves with the counts once at least `count` notifications have been handled; rejects after `timeoutMs` (10 s). */
   waitFor(count: number, timeoutMs?: number): Promise<ListenerCounts>;
-  /** Stop listening, abort forwards in flight, wait for saves, close connections. Idempotent. */
+  /** Stop listening, abort forwards in flight (they stay queued), wait for saves, close connections. Idempotent. */
   close(): Promise<void>;
-  /** The run summed up: notifications and refusals, then what needs doing (forwards that failed). */
+  /** The run summed up: notifications, refusals and forwards, then what needs doing (forwards that failed). */
   summary(): { head: string; notes: string[] };
 }

@@ -1,5 +1,6 @@
 // The save sink (--save DIR): each notification as a pair of files, the body byte for byte and the request's
-// line and headers as received (src/webhook/saved.ts), named by time, event and number.
+// line and headers as received (src/webhook/saved.ts), named by time, event and number. The forward queue keeps
+// its notifications the same way.
 
 import { mkdir } from 'node:fs/promises';
 import type { IO } from '../../../io.js';
@@ -7,7 +8,7 @@ import { TrkError, UsageError } from '../../../errors.js';
 import { headersText, saveNotification } from '../../saved.js';
 import { clean, fileStamp } from '../lines.js';
 import type { ReceivedEvent } from '../types.js';
-import type { Sink } from './sink.js';
+import { settleWithin, type Sink } from './sink.js';
 
 /** `<time>-<event>-<number>`, with only characters that are safe in file names everywhere. */
 export function savedName(ev: ReceivedEvent): string {
@@ -34,14 +35,30 @@ export async function makeSaveDir(dir: string): Promise<void> {
   }
 }
 
+/** Saved before the answer, so that a notification the service was told 200 for is on disk (unless the disk
+ *  takes longer than `deadlineMs`: then the answer goes and the save goes on). */
 export class SaveSink implements Sink {
+  private readonly saves = new WeakMap<ReceivedEvent, Promise<void>>();
+
   constructor(
     private readonly io: IO,
     private readonly dir: string,
+    private readonly deadlineMs: number,
   ) {}
 
-  /** Saved, or told on stderr why not: a notification that cannot be saved is still printed and forwarded. */
+  async write(ev: ReceivedEvent): Promise<void> {
+    const save = this.save(ev);
+    this.saves.set(ev, save);
+    await settleWithin(save, this.deadlineMs);
+  }
+
+  /** The notification is handled once it is saved. */
   async afterAnswer(ev: ReceivedEvent): Promise<void> {
+    await this.saves.get(ev);
+  }
+
+  /** Saved, or told on stderr why not: a notification that cannot be saved is still printed and forwarded. */
+  private async save(ev: ReceivedEvent): Promise<void> {
     try {
       ev.savedTo = await saveNotification(this.dir, savedName(ev), ev.raw, requestHead(ev));
     } catch (e) {

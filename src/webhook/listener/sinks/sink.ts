@@ -16,6 +16,16 @@ export interface Sink {
   stop?(): void;
   /** At the stop, once every request is handled: finish what is left and let go of resources. */
   close?(): Promise<void>;
-  /** Lines for the stop summary about what needs doing, shown even with --quiet. */
-  summary?(): string[];
+  /** For the stop summary: counts for its first line, and lines about what needs doing (shown even with --quiet). */
+  summary?(): { counts?: string; notes: string[] };
 }
+
+/** Resolves once `work` has settled or `ms` have passed, whichever is first; `work` goes on either way. */
+export async function settleWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  await Promise.race([work.then(noop, noop), deadline]);
+  clearTimeout(timer);
+}
+
+const noop = (): void => {};
