@@ -1,5 +1,6 @@
 // What the webhook commands share: the key notifications are signed with, and the app's URL to forward to.
 
+import { join } from 'node:path';
 import type { Settings } from '../../config/settings.js';
 import { LOGIN_HINT, UsageError } from '../../errors.js';
 
@@ -29,4 +30,9 @@ export function parseForwardUrl(v: string): string {
     throw new UsageError(`invalid --forward-to URL "${v}"`, 'only http:// and https:// URLs can be forwarded to');
   }
   return url.href;
+}
+
+/** Where `trk webhook listen` keeps forwards not yet taken by the app, a folder for each run: under the state folder. */
+export function queueRoot(state: string): string {
+  return join(state, 'webhook-queue');
 }

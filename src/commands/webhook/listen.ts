@@ -1,11 +1,13 @@
 // trk webhook listen: receive the notifications the service sends, verify, print, save and forward them, until
 // Ctrl-C; then sum up.
 
+import { stateDir } from '../../config/paths.js';
 import { CredentialsError, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
+import { plural } from '../../text.js';
 import type { Context } from '../../context.js';
 import { DEFAULT_LISTEN_PORT, startListener, type ListenerOptions } from '../../webhook/listen.js';
-import { NO_KEY_HINT, parseForwardUrl, signingKey } from './common.js';
+import { NO_KEY_HINT, parseForwardUrl, queueRoot, signingKey } from './common.js';
 
 export interface WebhookListenOptions {
   port?: number | string | undefined;
@@ -51,7 +53,7 @@ async function listenerOptions(opts: WebhookListenOptions, ctx: Context): Promis
     verify: !opts.skipVerify,
     ...(opts.host === undefined ? {} : { host: opts.host }),
     ...(opts.path === undefined ? {} : { path: opts.path }),
-    ...(forwardTo === undefined ? {} : { forwardTo }),
+    ...(forwardTo === undefined ? {} : { forwardTo, queueRoot: queueRoot(stateDir(ctx.env)) }),
     ...(opts.save === undefined ? {} : { saveDir: opts.save }),
   };
 }
@@ -69,6 +71,16 @@ function doingLine(opts: WebhookListenOptions, forwardTo: string | undefined): s
     .join('; ');
 }
 
+/** Forwards that earlier runs kept and no one replayed: named at the start, since the app may want them. */
+async function tellLeftOver(root: string, forwardTo: string, ctx: Context): Promise<void> {
+  const { keptFolders } = await import('../../webhook/replay.js');
+  const folders = await keptFolders(root);
+  for (const { dir, count } of folders.slice(0, 3)) {
+    ctx.io.err(`${plural(count, 'notification')} not forwarded by an earlier run: trk webhook replay ${dir} --forward-to ${forwardTo}`);
+  }
+  if (folders.length > 3) ctx.io.err(`and ${plural(folders.length - 3, 'more folder')} of them in ${root}`);
+}
+
 /** Runs until Ctrl-C (ctx.signal), then stops cleanly: exit 0. */
 export async function runWebhookListen(opts: WebhookListenOptions, ctx: Context): Promise<number> {
   const settings = await listenerOptions(opts, ctx);
@@ -76,6 +88,7 @@ export async function runWebhookListen(opts: WebhookListenOptions, ctx: Context)
   // The URL is what the user came for, so it is shown even with --quiet.
   ctx.io.err(`Listening on ${listener.url}`);
   ctx.info(doingLine(opts, settings.forwardTo));
+  if (settings.forwardTo !== undefined) await tellLeftOver(settings.queueRoot!, settings.forwardTo, ctx);
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
     else ctx.signal.addEventListener('abort', () => resolve(), { once: true });

@@ -3,6 +3,7 @@
 
 import type { ChalkInstance } from 'chalk';
 import { sanitizeTerminalText } from '../../output/sanitize.js';
+import { forwarded, type ForwardResult } from '../forward.js';
 import { compactJson } from '../raw-json.js';
 import type { ReceivedEvent } from './types.js';
 
@@ -71,3 +72,24 @@ export function bodyLine(ev: ReceivedEvent): string | undefined {
   const text = ev.raw.toString('utf8').trim();
   return /[\r\n]/.test(text) ? compactJson(text) : text;
 }
+
+export interface ForwardReport {
+  /** What was forwarded (eventLabel). */
+  label: string;
+  target: string;
+  result: ForwardResult;
+  ms: number;
+  /** Counted from 1; shown from the second on. */
+  attempt?: number;
+  /** What happens next, after a failure. */
+  next?: string;
+}
+
+/** `  → TRACKING_UPDATED RR1 forwarded to URL: 200 (12 ms)`, or `not forwarded to URL: 500; again in 2 s`. */
+export function forwardLine(c: ChalkInstance, f: ForwardReport): string {
+  const when = f.attempt !== undefined && f.attempt > 1 ? ` on attempt ${f.attempt}` : '';
+  if (forwarded(f.result)) return `  → ${f.label} forwarded to ${f.target}${when}: ${c.green(String(f.result.status))} (${f.ms} ms)`;
+  const why = f.result.status !== undefined ? String(f.result.status) : (f.result.error ?? '');
+  return `  → ${f.label} not forwarded to ${f.target}${when}: ${c.red(why)}${f.next ? `; ${f.next}` : ''}`;
+}
+

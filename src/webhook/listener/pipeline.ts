@@ -3,6 +3,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { IO } from '../../io.js';
+import { parseJsonBody } from '../raw-json.js';
 import { summarizeEvent } from '../summary.js';
 import type { Admission } from './admission.js';
 import { readBody } from './body.js';
@@ -40,14 +41,6 @@ export function normalisePath(p: string): string {
 /** `TRACKING_UPDATED RR123456789CN`, as far as the body says. */
 function named(ev: ReceivedEvent): string {
   return [ev.summary.event, ev.summary.number].filter(Boolean).map((s) => clean(s!)).join(' ');
-}
-
-function parseJson(raw: Buffer): unknown {
-  try {
-    return JSON.parse(raw.toString('utf8')) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 export class Pipeline {
@@ -137,7 +130,7 @@ export class Pipeline {
     const verdict = verifyNotification(raw, req.headers.sign, this.p.key);
     const accepted = verdict.verified || !this.p.verify;
     // A refused body's event and number are shown when it is small; a large one (a flood) is not worth parsing.
-    const body = accepted || raw.length <= SHOWN_REFUSED_BYTES ? parseJson(raw) : undefined;
+    const body = accepted || raw.length <= SHOWN_REFUSED_BYTES ? parseJsonBody(raw) : undefined;
     const problem = verdict.verified && body === undefined ? 'genuine but not JSON' : verdict.problem;
     const ev: ReceivedEvent = {
       receivedAt,

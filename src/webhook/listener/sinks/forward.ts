@@ -6,7 +6,7 @@ import type { IO } from '../../../io.js';
 import { fmt, plural } from '../../../text.js';
 import { forwarded, Forwarder, type ForwardResult } from '../../forward.js';
 import { readSaved } from '../../saved.js';
-import { clean, eventLabel } from '../lines.js';
+import { clean, eventLabel, forwardLine, type ForwardReport } from '../lines.js';
 import { RetrySchedule, type Retry } from '../retry.js';
 import { Spool, type SpoolEntry } from '../spool.js';
 import type { QueueLimits, ReceivedEvent } from '../types.js';
@@ -76,8 +76,8 @@ export class ForwardSink implements Sink {
       if (!(kept === 'full' || kept instanceof Error)) await this.spool.remove(kept);
       return;
     }
-    if (kept === 'full' || kept instanceof Error) return this.lost(label, ev.forward, kept);
-    this.failed(label, ev.forward, 1);
+    if (kept === 'full' || kept instanceof Error) return this.lost(label, ev.forward, started, kept);
+    this.failed(label, ev.forward, started, 1);
     this.retries.add({ entry: kept, label, attempts: 1 });
   }
 
@@ -125,7 +125,7 @@ export class ForwardSink implements Sink {
     const started = this.opts.now();
     const result = await this.forwarder.send(saved.body, saved.rawHeaders ?? []);
     if (!forwarded(result)) {
-      this.failed(w.label, result, w.attempts);
+      this.failed(w.label, result, started, w.attempts);
       return false;
     }
     this.tookIt(w.label, result, started, w.attempts);
@@ -140,28 +140,27 @@ export class ForwardSink implements Sink {
   private tookIt(label: string, result: ForwardResult, started: number, attempt: number): void {
     this.counts.forwarded += 1;
     if (attempt > 1) this.counts.afterRetries += 1;
-    const when = attempt > 1 ? ` on attempt ${attempt}` : '';
-    const status = this.io.colorErr.green(String(result.status));
-    this.io.err(`  → ${label} forwarded to ${this.opts.target}${when}: ${status} (${this.opts.now() - started} ms)`);
+    this.report({ label, result, ms: this.opts.now() - started, attempt });
     this.retries.appBack();
   }
 
-  private failed(label: string, result: ForwardResult, attempt: number): void {
-    const when = attempt > 1 ? ` on attempt ${attempt}` : '';
-    const why = this.io.colorErr.red(result.status !== undefined ? String(result.status) : (result.error ?? ''));
+  private failed(label: string, result: ForwardResult, started: number, attempt: number): void {
     const next = this.stopping
       ? `kept in ${this.spool.dir}`
       : attempt >= this.opts.queue.maxAttempts
         ? 'no more attempts'
         : `again in ${inTime(attempt > 1 ? this.retries.delayAfterFailureMs : this.retries.nextDelayMs)}`;
-    this.io.err(`  → ${label} not forwarded to ${this.opts.target}${when}: ${why}; ${next}`);
+    this.report({ label, result, ms: this.opts.now() - started, attempt, next });
   }
 
-  private lost(label: string, result: ForwardResult, kept: 'full' | Error): void {
+  private lost(label: string, result: ForwardResult, started: number, kept: 'full' | Error): void {
     if (kept === 'full') this.counts.lostFull += 1;
     else this.counts.lostUnkept += 1;
-    const why = result.status !== undefined ? String(result.status) : (result.error ?? '');
-    this.io.err(`  → ${label} not forwarded to ${this.opts.target}: ${this.io.colorErr.red(why)}; lost to the app (not kept)`);
+    this.report({ label, result, ms: this.opts.now() - started, next: 'lost to the app (not kept)' });
+  }
+
+  private report(r: Omit<ForwardReport, 'target'>): void {
+    this.io.err(forwardLine(this.io.colorErr, { ...r, target: this.opts.target }));
   }
 
   private bound(): string {
