@@ -1,6 +1,6 @@
 # fish completion for trk (generated from the command definitions by `npm run build`; do not edit)
 # Install: copy to ~/.config/fish/completions/trk.fish
-set -g __trk_subcommand_pairs '|register' '|stop' '|retrack' '|delete' '|push' '|list' '|info' '|quota' '|realtime' '|change-carrier' '|update' '|runs' '|api' '|auth' '|config' '|sandbox' '|carriers' '|countries' '|webhook' '|completion' '|help' 'runs|list' 'runs|forget' 'auth|login' 'auth|switch' 'auth|list' 'auth|status' 'auth|logout' 'config|get' 'config|set' 'config|unset' 'config|list' 'sandbox|start' 'sandbox|reset' 'webhook|verify' 'webhook|listen'
+set -g __trk_subcommand_pairs '|register' '|stop' '|retrack' '|delete' '|push' '|list' '|info' '|quota' '|realtime' '|change-carrier' '|update' '|runs' '|api' '|auth' '|config' '|sandbox' '|carriers' '|countries' '|webhook' '|completion' '|help' 'runs|list' 'runs|forget' 'auth|login' 'auth|switch' 'auth|list' 'auth|status' 'auth|logout' 'config|get' 'config|set' 'config|unset' 'config|list' 'sandbox|start' 'sandbox|reset' 'webhook|verify' 'webhook|listen' 'webhook|replay'
 function __trk_path
     set -l tokens (commandline -opc)
     set -e tokens[1]
@@ -744,6 +744,7 @@ complete -c trk -n '__trk_path_is '\''countries'\''' -l raw-csv -d 'write CSV ce
 complete -c trk -n '__trk_path_is '\''countries'\''' -s h -l help -d 'display help'
 complete -c trk -n '__trk_path_is '\''webhook'\''' -a 'verify' -d 'check a notification'\''s signature against the API key'
 complete -c trk -n '__trk_path_is '\''webhook'\''' -a 'listen' -d 'receive notifications, verify their signatures and print them (optionally save and forward them)'
+complete -c trk -n '__trk_path_is '\''webhook'\''' -a 'replay' -d 'send notifications kept by "webhook listen" (--save, or forwards that failed) to the app again'
 complete -c trk -n '__trk_path_is '\''webhook'\''' -s V -l version -d 'print the version'
 complete -c trk -n '__trk_path_is '\''webhook'\''' -l profile -x -a '(trk __complete profiles 2>/dev/null)' -d 'settings profile to use (env TRK_PROFILE)'
 complete -c trk -n '__trk_path_is '\''webhook'\''' -l base-url -r -F -d 'base URL of the service (env TRK_BASE_URL)'
@@ -783,7 +784,7 @@ complete -c trk -n '__trk_path_is '\''webhook verify'\''' -s h -l help -d 'displ
 complete -c trk -n '__trk_path_is '\''webhook listen'\''' -l port -r -F -d 'port to listen on'
 complete -c trk -n '__trk_path_is '\''webhook listen'\''' -l host -r -F -d 'address to listen on'
 complete -c trk -n '__trk_path_is '\''webhook listen'\''' -l path -r -F -d 'URL path to accept notifications on'
-complete -c trk -n '__trk_path_is '\''webhook listen'\''' -l forward-to -r -F -d 'forward each verified notification to this URL'
+complete -c trk -n '__trk_path_is '\''webhook listen'\''' -l forward-to -r -F -d 'forward each verified notification to this URL; kept on disk and sent again while the app fails'
 complete -c trk -n '__trk_path_is '\''webhook listen'\''' -l save -r -F -d 'save each notification in this folder: the body as received (.json) and its headers (.headers)'
 complete -c trk -n '__trk_path_is '\''webhook listen'\''' -l print -d 'print each body whole on stdout, one JSON a line (for jq); the event lines go to stderr'
 complete -c trk -n '__trk_path_is '\''webhook listen'\''' -l skip-verify -d 'accept every notification, reporting whether its signature held'
@@ -803,6 +804,23 @@ complete -c trk -n '__trk_path_is '\''webhook listen'\''' -l no-color -d 'no col
 complete -c trk -n '__trk_path_is '\''webhook listen'\''' -l timeout -r -F -d 'time limit of each request, e.g. 30s or 2m (env TRK_TIMEOUT; default 30s); a request gives up after three times that, retries included'
 complete -c trk -n '__trk_path_is '\''webhook listen'\''' -l raw-csv -d 'write CSV cells as received, without a quote before cells that start like a formula (=, +, -, @)'
 complete -c trk -n '__trk_path_is '\''webhook listen'\''' -s h -l help -d 'display help'
+complete -c trk -n '__trk_path_is '\''webhook replay'\''' -l forward-to -r -F -d 'the app to send them to, with the headers received (the sign header among them)'
+complete -c trk -n '__trk_path_is '\''webhook replay'\''' -s V -l version -d 'print the version'
+complete -c trk -n '__trk_path_is '\''webhook replay'\''' -l profile -x -a '(trk __complete profiles 2>/dev/null)' -d 'settings profile to use (env TRK_PROFILE)'
+complete -c trk -n '__trk_path_is '\''webhook replay'\''' -l base-url -r -F -d 'base URL of the service (env TRK_BASE_URL)'
+complete -c trk -n '__trk_path_is '\''webhook replay'\''' -l api-version -x -a '(__trk_values v1 v2 v2.1)' -d 'API version (env TRK_API_VERSION; default v2)'
+complete -c trk -n '__trk_path_is '\''webhook replay'\''' -l sandbox -d 'run against the embedded service emulator instead of the real service'
+complete -c trk -n '__trk_path_is '\''webhook replay'\''' -s o -l output -x -a '(__trk_values table wide json ndjson csv ids)' -d 'output format (default: table on a terminal, tab-separated when piped); wide: a table with every column; ids: what names each row (number and carrier), one a line, for item commands'
+complete -c trk -n '__trk_path_is '\''webhook replay'\''' -l json -d 'same as --output json'
+complete -c trk -n '__trk_path_is '\''webhook replay'\''' -l csv -d 'same as --output csv'
+complete -c trk -n '__trk_path_is '\''webhook replay'\''' -l jq -r -F -d 'filter the JSON output with a jq program, e.g. '\''.[].number'\'' (implies --json; strings print raw)'
+complete -c trk -n '__trk_path_is '\''webhook replay'\''' -s q -l quiet -d 'no status lines on stderr'
+complete -c trk -n '__trk_path_is '\''webhook replay'\''' -s v -l verbose -d 'log each request on stderr (also TRK_DEBUG=1)'
+complete -c trk -n '__trk_path_is '\''webhook replay'\''' -s y -l yes -d 'answer yes to confirmations (needed to delete or pay for --fresh without a terminal)'
+complete -c trk -n '__trk_path_is '\''webhook replay'\''' -l no-color -d 'no colour (also NO_COLOR)'
+complete -c trk -n '__trk_path_is '\''webhook replay'\''' -l timeout -r -F -d 'time limit of each request, e.g. 30s or 2m (env TRK_TIMEOUT; default 30s); a request gives up after three times that, retries included'
+complete -c trk -n '__trk_path_is '\''webhook replay'\''' -l raw-csv -d 'write CSV cells as received, without a quote before cells that start like a formula (=, +, -, @)'
+complete -c trk -n '__trk_path_is '\''webhook replay'\''' -s h -l help -d 'display help'
 complete -c trk -n '__trk_path_is '\''completion'\''' -a 'bash zsh fish'
 complete -c trk -n '__trk_path_is '\''completion'\''' -s V -l version -d 'print the version'
 complete -c trk -n '__trk_path_is '\''completion'\''' -l profile -x -a '(trk __complete profiles 2>/dev/null)' -d 'settings profile to use (env TRK_PROFILE)'
