@@ -93,7 +93,9 @@ async function startListener() {
 /** One genuine notification from 127.0.0.1 on a new connection: its status (or error) and time. */
 function genuine(port) {
   const body = Buffer.from('{"event":"TRACKING_STOPPED","data":{"number":"RR123456789CN","carrier":3011}}');
-  const sign = createHash('sha256').update(Buffer.concat([body, Buffer.from(`/${KEY}`)])).digest('hex');
+  const sign = createHash('sha256')
+    .update(Buffer.concat([body, Buffer.from(`/${KEY}`)]))
+    .digest('hex');
   const t0 = performance.now();
   return new Promise((resolve) => {
     const req = httpRequest(
@@ -127,7 +129,10 @@ async function genuineEvery(port, until) {
     await pause(500);
   }
   await Promise.all(inFlight);
-  const ok = answers.filter((a) => a.status === 200).map((a) => a.ms).sort((a, b) => a - b);
+  const ok = answers
+    .filter((a) => a.status === 200)
+    .map((a) => a.ms)
+    .sort((a, b) => a - b);
   const statuses = {};
   for (const a of answers) statuses[a.status] = (statuses[a.status] ?? 0) + 1;
   return {
@@ -167,11 +172,19 @@ async function caseBodies(posts, sizeMB, rounds) {
   big.write('"}', big.length - 2);
   const small = Buffer.from('{"event":"TRACKING_UPDATED","data":{"number":"RR123456789CN"}}');
   // 40 senders an address, under the listener's limit of one address's connections.
-  const agents = Array.from({ length: Math.ceil((posts * 2) / 40) }, (_, i) => new Agent({ connections: 40, localAddress: attacker(i * 40, 40) }));
+  const agents = Array.from(
+    { length: Math.ceil((posts * 2) / 40) },
+    (_, i) => new Agent({ connections: 40, localAddress: attacker(i * 40, 40) }),
+  );
   const answers = {};
   const send = async (i, body, headers) => {
     try {
-      const res = await request(listener.url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, dispatcher: agents[Math.floor(i / 40)] });
+      const res = await request(listener.url, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json', ...headers },
+        dispatcher: agents[Math.floor(i / 40)],
+      });
       await res.body.dump();
       answers[res.statusCode] = (answers[res.statusCode] ?? 0) + 1;
     } catch (err) {
@@ -208,10 +221,16 @@ async function caseSlow(seconds) {
   const counts = { connections: 0, answers: {}, sockets: new Set() };
   for (let i = 0; i < 100; i++) {
     const length = i % 2 ? 3_000_000 : 2000;
-    holdOn(listener.port, attacker(i, 10), until, (s) => {
-      s.write(`POST /hook HTTP/1.1\r\nHost: x\r\nContent-Length: ${length}\r\n\r\n{`);
-      const timer = setInterval(() => (s.destroyed ? clearInterval(timer) : s.write('x')), 1000);
-    }, counts);
+    holdOn(
+      listener.port,
+      attacker(i, 10),
+      until,
+      (s) => {
+        s.write(`POST /hook HTTP/1.1\r\nHost: x\r\nContent-Length: ${length}\r\n\r\n{`);
+        const timer = setInterval(() => (s.destroyed ? clearInterval(timer) : s.write('x')), 1000);
+      },
+      counts,
+    );
   }
   await pause(2000);
   const notifications = await genuineEvery(listener.port, until);
@@ -252,7 +271,8 @@ async function caseIdle(seconds) {
 const [which = 'all', ...rest] = process.argv.slice(2);
 const results = [];
 if (/^\d/.test(which)) results.push(await caseBodies(Number(which), Number(rest[0] ?? 3.9), Number(rest[1] ?? 5)));
-if (which === 'bodies') results.push(await caseBodies(Number(rest[0] ?? 80), Number(rest[1] ?? 3.9), Number(rest[2] ?? 5)));
+if (which === 'bodies')
+  results.push(await caseBodies(Number(rest[0] ?? 80), Number(rest[1] ?? 3.9), Number(rest[2] ?? 5)));
 if (which === 'all') results.push(await caseBodies(80, 3.9, 5));
 if (which === 'slow' || which === 'all') results.push(await caseSlow(Number(rest[0] ?? 20)));
 if (which === 'idle' || which === 'all') results.push(await caseIdle(Number(rest[0] ?? 20)));

@@ -784,7 +784,7 @@ complete -c trk -n '__trk_path_is '\''webhook verify'\''' -s h -l help -d 'displ
 complete -c trk -n '__trk_path_is '\''webhook listen'\''' -l port -r -F -d 'port to listen on'
 complete -c trk -n '__trk_path_is '\''webhook listen'\''' -l host -r -F -d 'address to listen on'
 complete -c trk -n '__trk_path_is '\''webhook listen'\''' -l path -r -F -d 'URL path to accept notifications on'
-complete -c trk -n '__trk_path_is '\''webhook listen'\''' -l forward-to -r -F -d 'forward each verified notification to this URL; kept on disk and sent again while the app fails'
+complete -c trk -n '__trk_path_is '\''webhook listen'\''' -l forward-to -r -F -d 'forward each verified notification to this URL (again, while the app fails)'
 complete -c trk -n '__trk_path_is '\''webhook listen'\''' -l save -r -F -d 'save each notification in this folder: the body as received (.json) and its headers (.headers)'
 complete -c trk -n '__trk_path_is '\''webhook listen'\''' -l print -d 'print each body whole on stdout, one JSON a line (for jq); the event lines go to stderr'
 complete -c trk -n '__trk_path_is '\''webhook listen'\''' -l skip-verify -d 'accept every notification, reporting whether its signature held'

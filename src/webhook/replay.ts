@@ -39,7 +39,10 @@ async function isFolder(path: string): Promise<boolean> {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file or folder' : (e as Error).message;
-    throw new UsageError(`cannot read ${path}: ${why}`, 'give a folder written by "trk webhook listen" (--save, or the forward queue)');
+    throw new UsageError(
+      `cannot read ${path}: ${why}`,
+      'give a folder written by "trk webhook listen" (--save, or the forward queue)',
+    );
   }
 }
 
@@ -53,12 +56,18 @@ export async function savedBodies(paths: readonly string[]): Promise<string[]> {
     } else if (p.endsWith(BODY_SUFFIX) || p.endsWith(HEADERS_SUFFIX)) {
       files.push(p.endsWith(BODY_SUFFIX) ? p : pairedFile(p)!);
     } else {
-      throw new UsageError(`${p} is not a saved notification`, `give its ${BODY_SUFFIX} or ${HEADERS_SUFFIX} file, or the folder`);
+      throw new UsageError(
+        `${p} is not a saved notification`,
+        `give its ${BODY_SUFFIX} or ${HEADERS_SUFFIX} file, or the folder`,
+      );
     }
   }
   // An empty folder among others (a queue's, left by a run that was killed) is no error; nothing at all is.
   if (files.length === 0) {
-    throw new UsageError(`no saved notifications in ${paths.join(', ')}`, `give a folder of ${BODY_SUFFIX} and ${HEADERS_SUFFIX} pairs`);
+    throw new UsageError(
+      `no saved notifications in ${paths.join(', ')}`,
+      `give a folder of ${BODY_SUFFIX} and ${HEADERS_SUFFIX} pairs`,
+    );
   }
   return files;
 }
@@ -93,14 +102,27 @@ async function replayOne(file: string, forwarder: Forwarder, opts: ReplayOptions
     io.err(`  → ${file} cannot be read: ${(e as Error).message}`);
     return { file, event: null, number: null, status: undefined, error: (e as Error).message, forwarded: false };
   }
-  if (saved.rawHeaders === undefined) io.err(`  → no headers file beside ${file}: sent without its headers (a v2 app will not verify it)`);
+  if (saved.rawHeaders === undefined)
+    io.err(`  → no headers file beside ${file}: sent without its headers (a v2 app will not verify it)`);
   const summary = summarizeEvent(parseJsonBody(saved.body));
   const started = opts.now();
-  const result: ForwardResult = await forwarder.send(saved.body, saved.rawHeaders ?? ['Content-Type', 'application/json']);
+  const result: ForwardResult = await forwarder.send(
+    saved.body,
+    saved.rawHeaders ?? ['Content-Type', 'application/json'],
+  );
   const ok = forwarded(result);
-  io.err(forwardLine(io.colorErr, { label: eventLabel({ summary }), target: opts.target, result, ms: opts.now() - started }));
+  io.err(
+    forwardLine(io.colorErr, { label: eventLabel({ summary }), target: opts.target, result, ms: opts.now() - started }),
+  );
   if (ok && opts.fromQueue(file)) await removeSaved(file);
-  return { file, event: summary.event, number: summary.number, status: result.status, error: result.error, forwarded: ok };
+  return {
+    file,
+    event: summary.event,
+    number: summary.number,
+    status: result.status,
+    error: result.error,
+    forwarded: ok,
+  };
 }
 
 /** A queue's folder emptied by the replay goes, as the listener's own goes when it stops with nothing left. */
@@ -120,4 +142,3 @@ export async function keptFolders(root: string): Promise<{ dir: string; count: n
   }
   return found;
 }
-

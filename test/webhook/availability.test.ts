@@ -41,7 +41,9 @@ const attacker = (i: number, perAddress: number) => `127.0.0.${2 + Math.floor(i 
 
 /** A genuine notification from 127.0.0.1 on a new connection: its status, or the error that ended it, and the time. */
 function genuine(port: number): Promise<{ status: number | string; ms: number }> {
-  const body = Buffer.from(JSON.stringify({ event: 'TRACKING_STOPPED', data: { number: 'RR123456789CN', carrier: 3011 } }));
+  const body = Buffer.from(
+    JSON.stringify({ event: 'TRACKING_STOPPED', data: { number: 'RR123456789CN', carrier: 3011 } }),
+  );
   const t0 = performance.now();
   return new Promise((resolve) => {
     const req = httpRequest(
@@ -52,7 +54,11 @@ function genuine(port: number): Promise<{ status: number | string; ms: number }>
         method: 'POST',
         agent: false,
         localAddress: '127.0.0.1',
-        headers: { 'content-type': 'application/json', 'content-length': body.length, sign: sha(Buffer.concat([body, Buffer.from(`/${KEY}`)])) },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': body.length,
+          sign: sha(Buffer.concat([body, Buffer.from(`/${KEY}`)])),
+        },
         timeout: 10_000,
       },
       (res) => {
@@ -90,7 +96,7 @@ describe('listener availability', () => {
     }
   });
 
-  it('answers a genuine notification while 1,100 idle connections are held, and holds no more than its limit', async () => {
+  it('answers a genuine notification while 1,100 idle connections are held, holding at most its limit', async () => {
     const { listener, port } = await listen();
     // 50 an address: under the limit of one address, so that it is the listener's own limit that is reached.
     for (let i = 0; i < 1100; i += 100) {
@@ -116,7 +122,7 @@ describe('listener availability', () => {
     expect((await genuine(port)).status).toBe(200);
   });
 
-  it('cuts off a body trickled below the pace once the grace is over (408), counts it, and sums up the connections closed', async () => {
+  it('cuts off a body trickled below the pace after the grace (408), and sums up the connections closed', async () => {
     const { listener, port } = await listen({ bodyGraceMs: 300, headersTimeoutMs: 300 });
     const trickler = await open(port, '127.0.0.2');
     const answer = new Promise<string>((resolve) => {
@@ -137,6 +143,8 @@ describe('listener availability', () => {
     const idle = await open(port, '127.0.0.3');
     await new Promise((r) => idle.once('close', r));
     await listener.close();
-    expect(listener.summary().head).toBe('stopped: 1 notification, 1 refused; 1 idle connection closed to keep room for others');
+    expect(listener.summary().head).toBe(
+      'stopped: 1 notification, 1 refused; 1 idle connection closed to keep room for others',
+    );
   });
 });

@@ -15,7 +15,8 @@ import { headerFrom } from '../../src/webhook/saved.js';
 const KEY = 'queue-test-key';
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const signed = (body: Buffer) => ({ sign: sha(Buffer.concat([body, Buffer.from(`/${KEY}`)])) });
-const stopped = (number: string) => Buffer.from(JSON.stringify({ event: 'TRACKING_STOPPED', data: { number, carrier: 2151 } }));
+const stopped = (number: string) =>
+  Buffer.from(JSON.stringify({ event: 'TRACKING_STOPPED', data: { number, carrier: 2151 } }));
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -60,13 +61,22 @@ async function deadUrl(): Promise<string> {
 
 async function listen(opts: Partial<ListenerOptions>): Promise<{ listener: Listener; io: TestIO }> {
   const io = createTestIO();
-  const listener = await startListener({ io, key: KEY, ...opts, queue: { firstDelayMs: 30, maxDelayMs: 200, ...opts.queue } });
+  const listener = await startListener({
+    io,
+    key: KEY,
+    ...opts,
+    queue: { firstDelayMs: 30, maxDelayMs: 200, ...opts.queue },
+  });
   closers.push(() => listener.close());
   return { listener, io };
 }
 
 async function post(url: string, body: Buffer): Promise<number> {
-  const res = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...signed(body) } });
+  const res = await request(url, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', ...signed(body) },
+  });
   await res.body.dump();
   return res.statusCode;
 }
@@ -119,10 +129,14 @@ describe('forward queue', () => {
       'AA000000001BR.json',
       'AA000000002BR.json',
     ]);
-    expect(headerFrom(await readFile(path.join(kept, files[0]!), 'utf8'), 'sign')).toBe(signed(stopped('AA000000001BR')).sign);
+    expect(headerFrom(await readFile(path.join(kept, files[0]!), 'utf8'), 'sign')).toBe(
+      signed(stopped('AA000000001BR')).sign,
+    );
     const { head, notes } = listener.summary();
     expect(head).toBe('stopped: 2 notifications, 0 refused; 0 forwarded, 2 failed');
-    expect(notes).toEqual([`2 notifications not forwarded are kept in ${kept}: trk webhook replay ${kept} --forward-to ${forwardTo}`]);
+    expect(notes).toEqual([
+      `2 notifications not forwarded are kept in ${kept}: trk webhook replay ${kept} --forward-to ${forwardTo}`,
+    ]);
   });
 
   it('at its bound, answers 200 all the same, forwards once without keeping, and counts what is lost', async () => {
@@ -133,11 +147,14 @@ describe('forward queue', () => {
     expect(await post(listener.url, stopped('AA000000002BR'))).toBe(200);
     await listener.waitFor(2);
     await listener.close();
-    expect(io.stderrText()).toMatch(/the forward queue is full \(1 notification or 256 MiB\): AA000000002BR is forwarded once, not kept/);
+    expect(io.stderrText()).toMatch(
+      /the forward queue is full \(1 notification or 256 MiB\): AA000000002BR is forwarded once, not kept/,
+    );
     expect(listener.summary().head).toBe('stopped: 2 notifications, 0 refused; 0 forwarded, 2 failed');
     expect(listener.summary().notes).toEqual([
       expect.stringMatching(/^1 notification not forwarded is kept in /),
-      '1 notification not forwarded was lost to the app: the forward queue was full (1 notification or 256 MiB); trk push NUMBER has the service send it again',
+      '1 notification not forwarded was lost to the app: the forward queue was full (1 notification or 256 MiB); ' +
+        'trk push NUMBER has the service send it again',
     ]);
   });
 
@@ -152,7 +169,10 @@ describe('forward queue', () => {
     closers.push(() => new Promise((r) => hanging.close(r)));
     closers.push(async () => release());
     const queueRoot = await tempDir();
-    const { listener } = await listen({ forwardTo: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/`, queueRoot });
+    const { listener } = await listen({
+      forwardTo: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/`,
+      queueRoot,
+    });
     expect(await post(listener.url, stopped('AA000000003BR'))).toBe(200);
     await listener.close();
     expect(listener.summary().head).toMatch(/0 forwarded, 1 failed$/);
@@ -185,7 +205,9 @@ describe('sinks', () => {
     expect(await post(listener.url, stopped('FAIL'))).toBe(503);
     await listener.waitFor(2);
     expect(listener.counts).toEqual({ handled: 2, accepted: 1, refused: 1 });
-    expect(io.stderrText()).toMatch(/503 could not keep TRACKING_STOPPED FAIL: database is down; the service will send it again/);
+    expect(io.stderrText()).toMatch(
+      /503 could not keep TRACKING_STOPPED FAIL: database is down; the service will send it again/,
+    );
     // Nothing after the failed sink took it: not printed.
     expect(io.stdoutText()).not.toContain('FAIL');
   });

@@ -17,7 +17,8 @@ import { fakeContext } from '../carriers/fake-context.js';
 
 const KEY = 'replay-test-key';
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-const stopped = (number: string) => Buffer.from(JSON.stringify({ event: 'TRACKING_STOPPED', data: { number, carrier: 2151 } }));
+const stopped = (number: string) =>
+  Buffer.from(JSON.stringify({ event: 'TRACKING_STOPPED', data: { number, carrier: 2151 } }));
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -54,7 +55,10 @@ async function app(statuses: number[] = []): Promise<{ url: string; got: Got[]; 
 }
 
 /** What a listener whose app was down left in its queue under `state`: the folder, and the bodies sent. */
-async function leftInQueue(state: string, numbers: string[]): Promise<{ dir: string; bodies: Buffer[]; sentHeaders: string[][] }> {
+async function leftInQueue(
+  state: string,
+  numbers: string[],
+): Promise<{ dir: string; bodies: Buffer[]; sentHeaders: string[][] }> {
   const down = await app();
   await down.close();
   const listener = await startListener({
@@ -67,7 +71,11 @@ async function leftInQueue(state: string, numbers: string[]): Promise<{ dir: str
   const bodies = numbers.map(stopped);
   const sentHeaders: string[][] = [];
   for (const body of bodies) {
-    const headers = { 'Content-Type': 'application/json', sign: sha(Buffer.concat([body, Buffer.from(`/${KEY}`)])), 'X-Request-Id': `id-${sentHeaders.length}` };
+    const headers = {
+      'Content-Type': 'application/json',
+      sign: sha(Buffer.concat([body, Buffer.from(`/${KEY}`)])),
+      'X-Request-Id': `id-${sentHeaders.length}`,
+    };
     sentHeaders.push(Object.entries(headers).flat());
     const res = await request(listener.url, { method: 'POST', body, headers });
     await res.body.dump();
@@ -106,7 +114,11 @@ describe('trk webhook replay', () => {
     closers.push(() => listener.close());
     for (const n of ['AA000000001BR', 'AA000000002BR']) {
       const body = stopped(n);
-      const res = await request(listener.url, { method: 'POST', body, headers: { sign: sha(Buffer.concat([body, Buffer.from(`/${KEY}`)])) } });
+      const res = await request(listener.url, {
+        method: 'POST',
+        body,
+        headers: { sign: sha(Buffer.concat([body, Buffer.from(`/${KEY}`)])) },
+      });
       await res.body.dump();
     }
     await listener.waitFor(2);
@@ -131,7 +143,9 @@ describe('trk webhook replay', () => {
     const ctx = fakeContext({ env: { TRK_STATE_DIR: state } });
     expect(await runWebhookReplay({ paths: [dir], forwardTo: down.url }, ctx)).toBe(1);
     expect(ctx.io.stderrText().match(/not forwarded to/g)).toHaveLength(1);
-    expect(ctx.io.stderrText()).toMatch(/replayed 3 notifications: 0 forwarded, 1 failed, 2 not sent \(the app could not be reached: stopped\)/);
+    expect(ctx.io.stderrText()).toMatch(
+      /replayed 3 notifications: 0 forwarded, 1 failed, 2 not sent \(the app could not be reached: stopped\)/,
+    );
     expect(await readdir(dir)).toHaveLength(6);
   });
 
@@ -140,19 +154,21 @@ describe('trk webhook replay', () => {
     const ctx = fakeContext({ env: { TRK_STATE_DIR: dir } });
     await expect(runWebhookReplay({ paths: [dir] }, ctx)).rejects.toThrow(/--forward-to is required/);
     await expect(runWebhookReplay({ paths: [dir], forwardTo: 'ftp://x' }, ctx)).rejects.toBeInstanceOf(UsageError);
-    await expect(runWebhookReplay({ paths: [path.join(dir, 'missing')], forwardTo: 'http://127.0.0.1:9/' }, ctx)).rejects.toThrow(
-      /cannot read .*missing: no such file or folder/,
+    await expect(
+      runWebhookReplay({ paths: [path.join(dir, 'missing')], forwardTo: 'http://127.0.0.1:9/' }, ctx),
+    ).rejects.toThrow(/cannot read .*missing: no such file or folder/);
+    await expect(runWebhookReplay({ paths: [dir], forwardTo: 'http://127.0.0.1:9/' }, ctx)).rejects.toThrow(
+      /no saved notifications in/,
     );
-    await expect(runWebhookReplay({ paths: [dir], forwardTo: 'http://127.0.0.1:9/' }, ctx)).rejects.toThrow(/no saved notifications in/);
     await writeFile(path.join(dir, 'notes.txt'), 'x');
-    await expect(runWebhookReplay({ paths: [path.join(dir, 'notes.txt')], forwardTo: 'http://127.0.0.1:9/' }, ctx)).rejects.toThrow(
-      /is not a saved notification/,
-    );
+    await expect(
+      runWebhookReplay({ paths: [path.join(dir, 'notes.txt')], forwardTo: 'http://127.0.0.1:9/' }, ctx),
+    ).rejects.toThrow(/is not a saved notification/);
   });
 });
 
 describe('trk webhook listen --forward-to', () => {
-  it('names what earlier runs left in the queue, and keeps what this run could not forward in the state folder', async () => {
+  it('names what earlier runs left in the queue, and keeps what it could not forward in the state folder', async () => {
     const state = await tempDir();
     const { dir } = await leftInQueue(state, ['AA000000001BR']);
     const down = await app();
@@ -164,17 +180,27 @@ describe('trk webhook listen --forward-to', () => {
       await new Promise((r) => setTimeout(r, 10));
       url = /Listening on (\S+)/.exec(ctx.io.stderrText())?.[1];
     }
-    const earlier = `1 notification not forwarded by an earlier run: trk webhook replay ${dir} --forward-to ${down.url}`;
+    const replay = `trk webhook replay ${dir} --forward-to ${down.url}`;
+    const earlier = `1 notification not forwarded by an earlier run: ${replay}`;
     while (!ctx.io.stderrText().includes(earlier)) await new Promise((r) => setTimeout(r, 10));
     const body = stopped('AA000000009BR');
-    const res = await request(url, { method: 'POST', body, headers: { sign: sha(Buffer.concat([body, Buffer.from(`/${KEY}`)])) } });
+    const res = await request(url, {
+      method: 'POST',
+      body,
+      headers: { sign: sha(Buffer.concat([body, Buffer.from(`/${KEY}`)])) },
+    });
     await res.body.dump();
-    while (!/not forwarded to .*AA000000009BR|AA000000009BR not forwarded/.test(ctx.io.stderrText())) await new Promise((r) => setTimeout(r, 10));
+    while (!/not forwarded to .*AA000000009BR|AA000000009BR not forwarded/.test(ctx.io.stderrText()))
+      await new Promise((r) => setTimeout(r, 10));
     ctx.interrupt();
     expect(await done).toBe(0);
     expect(ctx.io.stderrText()).toMatch(/stopped: 1 notification, 0 refused; 0 forwarded, 1 failed/);
-    const kept = (await readdir(path.join(state, 'webhook-queue'))).map((n) => path.join(state, 'webhook-queue', n)).filter((d) => d !== dir);
+    const kept = (await readdir(path.join(state, 'webhook-queue')))
+      .map((n) => path.join(state, 'webhook-queue', n))
+      .filter((d) => d !== dir);
     expect(kept).toHaveLength(1);
-    expect(ctx.io.stderrText()).toContain(`1 notification not forwarded is kept in ${kept[0]}: trk webhook replay ${kept[0]} --forward-to ${down.url}`);
+    expect(ctx.io.stderrText()).toContain(
+      `1 notification not forwarded is kept in ${kept[0]}: trk webhook replay ${kept[0]} --forward-to ${down.url}`,
+    );
   });
 });

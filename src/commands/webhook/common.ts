@@ -24,7 +24,10 @@ export function parseForwardUrl(v: string): string {
   try {
     url = new URL(v);
   } catch {
-    throw new UsageError(`invalid --forward-to URL "${v}"`, 'give an http:// or https:// URL, e.g. http://127.0.0.1:3000/webhook');
+    throw new UsageError(
+      `invalid --forward-to URL "${v}"`,
+      'give an http:// or https:// URL, e.g. http://127.0.0.1:3000/webhook',
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(`invalid --forward-to URL "${v}"`, 'only http:// and https:// URLs can be forwarded to');
@@ -32,7 +35,7 @@ export function parseForwardUrl(v: string): string {
   return url.href;
 }
 
-/** Where `trk webhook listen` keeps forwards not yet taken by the app, a folder for each run: under the state folder. */
+/** Where `trk webhook listen` keeps forwards the app has not taken, a folder for each run: in the state folder. */
 export function queueRoot(state: string): string {
   return join(state, 'webhook-queue');
 }

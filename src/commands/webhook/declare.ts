@@ -40,7 +40,7 @@ const webhook: Declare = (cmd, invoke) => {
     .addOption(new Option('--port <port>', 'port to listen on').argParser(nonNegativeInt('a port')))
     .option('--host <address>', 'address to listen on')
     .option('--path <path>', 'URL path to accept notifications on')
-    .option('--forward-to <url>', 'forward each verified notification to this URL; kept on disk and sent again while the app fails')
+    .option('--forward-to <url>', 'forward each verified notification to this URL (again, while the app fails)')
     .option('--save <dir>', 'save each notification in this folder: the body as received (.json) and its headers (.headers)')
     .option('--print', 'print each body whole on stdout, one JSON a line (for jq); the event lines go to stderr')
     .option('--skip-verify', 'accept every notification, reporting whether its signature held')

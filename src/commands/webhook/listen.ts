@@ -25,7 +25,8 @@ export interface WebhookListenOptions {
 function parsePort(v: number | string | undefined, fallback: number): number {
   if (v === undefined || v === '') return fallback;
   const n = typeof v === 'number' ? v : /^\d+$/.test(v.trim()) ? Number(v) : NaN;
-  if (!Number.isInteger(n) || n < 0 || n > 65_535) throw new UsageError(`invalid port "${v}"`, 'give a number from 0 (any free port) to 65535');
+  if (!Number.isInteger(n) || n < 0 || n > 65_535)
+    throw new UsageError(`invalid port "${v}"`, 'give a number from 0 (any free port) to 65535');
   return n;
 }
 
@@ -76,7 +77,8 @@ async function tellLeftOver(root: string, forwardTo: string, ctx: Context): Prom
   const { keptFolders } = await import('../../webhook/replay.js');
   const folders = await keptFolders(root);
   for (const { dir, count } of folders.slice(0, 3)) {
-    ctx.io.err(`${plural(count, 'notification')} not forwarded by an earlier run: trk webhook replay ${dir} --forward-to ${forwardTo}`);
+    const replay = `trk webhook replay ${dir} --forward-to ${forwardTo}`;
+    ctx.io.err(`${plural(count, 'notification')} not forwarded by an earlier run: ${replay}`);
   }
   if (folders.length > 3) ctx.io.err(`and ${plural(folders.length - 3, 'more folder')} of them in ${root}`);
 }

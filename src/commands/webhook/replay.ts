@@ -22,13 +22,21 @@ const COLUMNS: readonly Column<Replayed>[] = [
   { key: 'event', header: 'EVENT', value: (r) => r.event },
   { key: 'number', header: 'NUMBER', value: (r) => r.number },
   { key: 'status', header: 'STATUS', value: (r) => r.status ?? r.error ?? null },
-  { key: 'forwarded', header: 'FORWARDED', value: (r) => r.forwarded, style: (t, r, c) => (r.forwarded ? c.green(t) : c.red(t)) },
+  {
+    key: 'forwarded',
+    header: 'FORWARDED',
+    value: (r) => r.forwarded,
+    style: (t, r, c) => (r.forwarded ? c.green(t) : c.red(t)),
+  },
 ];
 
 /** Exit 0 when the app took every one, 1 when not (and says how many were not sent). */
 export async function runWebhookReplay(opts: WebhookReplayOptions, ctx: Context): Promise<number> {
   if (opts.forwardTo === undefined) {
-    throw new UsageError('--forward-to is required', 'give the URL of the app, e.g. --forward-to http://127.0.0.1:3000/webhook');
+    throw new UsageError(
+      '--forward-to is required',
+      'give the URL of the app, e.g. --forward-to http://127.0.0.1:3000/webhook',
+    );
   }
   const target = parseForwardUrl(opts.forwardTo);
   const files = await savedBodies(opts.paths);
@@ -49,7 +57,11 @@ export async function runWebhookReplay(opts: WebhookReplayOptions, ctx: Context)
   const ok = done.filter((r) => r.forwarded).length;
   const notSent = files.length - done.length;
   const failed = done.length - ok;
-  const parts = [`${fmt(ok)} forwarded`, failed > 0 ? `${fmt(failed)} failed` : '', notSent > 0 ? `${fmt(notSent)} not sent` : ''];
+  const parts = [
+    `${fmt(ok)} forwarded`,
+    failed > 0 ? `${fmt(failed)} failed` : '',
+    notSent > 0 ? `${fmt(notSent)} not sent` : '',
+  ];
   const line = `replayed ${plural(files.length, 'notification')}: ${parts.filter(Boolean).join(', ')}`;
   if (ok === files.length) {
     ctx.info(line);

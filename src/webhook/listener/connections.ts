@@ -64,7 +64,10 @@ export class ConnectionGuard {
     if (set === undefined) this.perAddress.set(address, (set = new Set()));
     set.add(socket);
     socket.once('close', () => this.forget(socket));
-    this.sweeper ??= setInterval(() => this.sweep(), Math.max(50, Math.min(1000, this.limits.headersTimeoutMs / 4))).unref();
+    this.sweeper ??= setInterval(
+      () => this.sweep(),
+      Math.max(50, Math.min(1000, this.limits.headersTimeoutMs / 4)),
+    ).unref();
   }
 
   /** A request's headers are in: the connection is busy until it is answered. */

@@ -39,7 +39,9 @@ function sinksOf(opts: ListenerOptions, limits: Limits, now: () => number): Sink
       }),
     );
   }
-  sinks.push(new PrintSink(opts.io, { json: opts.json === true, print: opts.print === true, carrierName: opts.carrierName }));
+  sinks.push(
+    new PrintSink(opts.io, { json: opts.json === true, print: opts.print === true, carrierName: opts.carrierName }),
+  );
   return sinks;
 }
 
@@ -48,8 +50,10 @@ function listenOn(server: Server, host: string, port: number): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) => {
       const where = `${host}:${port}`;
-      if (e.code === 'EADDRINUSE') reject(new TrkError(`${where} is already in use`, { hint: 'pick another --port', cause: e }));
-      else if (e.code === 'EACCES') reject(new TrkError(`not allowed to listen on ${where}`, { hint: 'use a port above 1024', cause: e }));
+      if (e.code === 'EADDRINUSE')
+        reject(new TrkError(`${where} is already in use`, { hint: 'pick another --port', cause: e }));
+      else if (e.code === 'EACCES')
+        reject(new TrkError(`not allowed to listen on ${where}`, { hint: 'use a port above 1024', cause: e }));
       else reject(new TrkError(`cannot listen on ${where}: ${e.message}`, { cause: e }));
     });
     server.listen(port, host, () => resolve());

@@ -60,4 +60,3 @@ export const DEFAULT_QUEUE_LIMITS: Readonly<QueueLimits> = {
   maxDelayMs: 5 * 60_000,
   maxAttempts: 10,
 };
-

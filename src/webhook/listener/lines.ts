@@ -39,7 +39,9 @@ export function humanLine(ev: ReceivedEvent, opts: HumanLineOptions): string {
   // sub_status names carry their main status (InTransit_PickedUp), so one of the two is enough.
   const status = s.sub_status ?? s.status ?? '-';
   const le = s.latest_event;
-  const latest = le ? [le.time, [le.location, le.description].filter(Boolean).join(': ')].filter(Boolean).join('  ') : '';
+  const latest = le
+    ? [le.time, [le.location, le.description].filter(Boolean).join(': ')].filter(Boolean).join('  ')
+    : '';
   const fields = [isoSeconds(ev.receivedAt), s.event ?? '?', s.number ?? '-', carrier, status, latest]
     .map((f) => clean(f))
     .filter((f, i) => i < 5 || f !== '');
@@ -48,7 +50,8 @@ export function humanLine(ev: ReceivedEvent, opts: HumanLineOptions): string {
   if (ev.status !== 200) line += `  (answered ${ev.status})`;
   const chars = [...line];
   const { columns } = opts;
-  if (columns !== undefined && chars.length > columns - 1) line = `${chars.slice(0, Math.max(20, columns - 2)).join('')}…`;
+  if (columns !== undefined && chars.length > columns - 1)
+    line = `${chars.slice(0, Math.max(20, columns - 2)).join('')}…`;
   return opts.color.dim(fields[0]!) + line.slice(fields[0]!.length);
 }
 
@@ -88,8 +91,8 @@ export interface ForwardReport {
 /** `  → TRACKING_UPDATED RR1 forwarded to URL: 200 (12 ms)`, or `not forwarded to URL: 500; again in 2 s`. */
 export function forwardLine(c: ChalkInstance, f: ForwardReport): string {
   const when = f.attempt !== undefined && f.attempt > 1 ? ` on attempt ${f.attempt}` : '';
-  if (forwarded(f.result)) return `  → ${f.label} forwarded to ${f.target}${when}: ${c.green(String(f.result.status))} (${f.ms} ms)`;
+  if (forwarded(f.result))
+    return `  → ${f.label} forwarded to ${f.target}${when}: ${c.green(String(f.result.status))} (${f.ms} ms)`;
   const why = f.result.status !== undefined ? String(f.result.status) : (f.result.error ?? '');
   return `  → ${f.label} not forwarded to ${f.target}${when}: ${c.red(why)}${f.next ? `; ${f.next}` : ''}`;
 }
-

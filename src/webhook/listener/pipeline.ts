@@ -40,7 +40,10 @@ export function normalisePath(p: string): string {
 
 /** `TRACKING_UPDATED RR123456789CN`, as far as the body says. */
 function named(ev: ReceivedEvent): string {
-  return [ev.summary.event, ev.summary.number].filter(Boolean).map((s) => clean(s!)).join(' ');
+  return [ev.summary.event, ev.summary.number]
+    .filter(Boolean)
+    .map((s) => clean(s!))
+    .join(' ');
 }
 
 export class Pipeline {
@@ -72,7 +75,11 @@ export class Pipeline {
   }
 
   /** The body, once admitted and read whole; undefined when the request was refused or cut off (and counted). */
-  private async admitAndRead(req: IncomingMessage, res: ServerResponse, receivedAt: number): Promise<Buffer | undefined> {
+  private async admitAndRead(
+    req: IncomingMessage,
+    res: ServerResponse,
+    receivedAt: number,
+  ): Promise<Buffer | undefined> {
     const { admission, limits } = this.p;
     const announced = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
     if (announced !== undefined && announced > limits.maxBodyBytes) return this.refuseEarly(req, res, 413, receivedAt);
@@ -90,7 +97,9 @@ export class Pipeline {
     if (raw === 'too-large') return this.refuseEarly(req, res, 413, receivedAt);
     if (raw === 'too-slow') return this.refuseEarly(req, res, 408, receivedAt, performance.now() - started);
     if (raw === 'cut-off') {
-      this.p.refusals.log(`${isoSeconds(receivedAt)} a notification from ${req.socket.remoteAddress} was cut off before its body ended`);
+      this.p.refusals.log(
+        `${isoSeconds(receivedAt)} a notification from ${req.socket.remoteAddress} was cut off before its body ended`,
+      );
       return this.countRefused();
     }
     return raw;
@@ -103,7 +112,13 @@ export class Pipeline {
   }
 
   /** Answer a request refused before its body was taken in (`readMs` spent reading it), and count it. */
-  private refuseEarly(req: IncomingMessage, res: ServerResponse, status: 408 | 413 | 503, receivedAt: number, readMs = 0): undefined {
+  private refuseEarly(
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: 408 | 413 | 503,
+    receivedAt: number,
+    readMs = 0,
+  ): undefined {
     const from = req.socket.remoteAddress;
     const { limits } = this.p;
     const red = this.p.io.colorErr.red;
@@ -112,8 +127,8 @@ export class Pipeline {
       this.p.refusals.log(`${at} ${red('413')} refused a body over ${limits.maxBodyBytes} bytes from ${from}`);
       res.writeHead(413, { 'content-type': 'text/plain', connection: 'close' }).end('body too large\n');
     } else if (status === 408) {
-      const pace = `${limits.minBodyBytesPerSecond} bytes a second`;
-      this.p.refusals.log(`${at} ${red('408')} cut off a body sent slower than ${pace} after ${Math.round(readMs / 1000)} s, from ${from}`);
+      const pace = `${limits.minBodyBytesPerSecond} bytes a second after ${Math.round(readMs / 1000)} s`;
+      this.p.refusals.log(`${at} ${red('408')} cut off a body sent slower than ${pace}, from ${from}`);
       res.writeHead(408, { 'content-type': 'text/plain', connection: 'close' }).end('body too slow\n');
     } else {
       this.p.refusals.log(`${at} ${red('503')} too many notifications at once, refused one from ${from}`);
@@ -136,7 +151,12 @@ export class Pipeline {
       receivedAt,
       path: (req.url ?? '/').split('?')[0]!,
       headers: req.headers,
-      request: { method: req.method ?? 'POST', url: req.url ?? '/', httpVersion: req.httpVersion, rawHeaders: req.rawHeaders },
+      request: {
+        method: req.method ?? 'POST',
+        url: req.url ?? '/',
+        httpVersion: req.httpVersion,
+        rawHeaders: req.rawHeaders,
+      },
       raw,
       body,
       version: verdict.version,
@@ -154,9 +174,9 @@ export class Pipeline {
     res.writeHead(ev.status, { 'content-type': 'text/plain' }).end(ev.status === 401 ? 'bad signature\n' : '');
     const what = named(ev);
     const red = this.p.io.colorErr.red;
-    this.p.refusals.log(
-      `${isoSeconds(ev.receivedAt)} ${red('401')} ${ev.problem}${what ? `: ${what}` : ''} from ${req.socket.remoteAddress}`,
-    );
+    const from = req.socket.remoteAddress;
+    const about = `${ev.problem}${what ? `: ${what}` : ''}`;
+    this.p.refusals.log(`${isoSeconds(ev.receivedAt)} ${red('401')} ${about} from ${from}`);
     this.p.record(ev);
   }
 
@@ -188,7 +208,8 @@ export class Pipeline {
     res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '60' }).end('not kept\n');
     const what = named(ev) || 'a notification';
     const red = this.p.io.colorErr.red;
-    this.p.refusals.log(`${isoSeconds(ev.receivedAt)} ${red('503')} could not keep ${what}: ${failure.message}; the service will send it again`);
+    const why = `${failure.message}; the service will send it again`;
+    this.p.refusals.log(`${isoSeconds(ev.receivedAt)} ${red('503')} could not keep ${what}: ${why}`);
     this.p.record(ev);
   }
 }

@@ -146,7 +146,7 @@ export interface Listener {
   readonly url: string;
   readonly port: number;
   readonly counts: Readonly<ListenerCounts>;
-  /** Resolves with the counts once at least `count` notifications have been handled; rejects after `timeoutMs` (10 s). */
+  /** Resolves with the counts once `count` notifications have been handled; rejects after `timeoutMs` (10 s). */
   waitFor(count: number, timeoutMs?: number): Promise<ListenerCounts>;
   /** Stop listening, abort forwards in flight (they stay queued), wait for saves, close connections. Idempotent. */
   close(): Promise<void>;

@@ -17,7 +17,11 @@ function headerValue(h: string | string[] | undefined): string | undefined {
  * A `sign` header means v2/v2.1; a JSON body carrying `sign` means v1; anything else is unsigned. The body is
  * parsed only when it may be v1 (it mentions "sign").
  */
-export function verifyNotification(raw: Buffer, signHeader: string | string[] | undefined, key: string | undefined): Verdict {
+export function verifyNotification(
+  raw: Buffer,
+  signHeader: string | string[] | undefined,
+  key: string | undefined,
+): Verdict {
   const headerSign = headerValue(signHeader);
   const version: SignatureVersion | undefined =
     headerSign !== undefined ? 'v2' : raw.includes('"sign"') && detectVersion(raw) === 'v1' ? 'v1' : undefined;

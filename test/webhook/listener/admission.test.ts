@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Admission, Lane } from '../../../src/webhook/listener/admission.js';
 
 describe('Lane', () => {
-  it('gives turns at once up to its limit, then in order of arrival as turns are released, and busy past the waiting room', async () => {
+  it('gives turns at once up to its limit, then in order as released, and busy past the waiting room', async () => {
     const lane = new Lane(1, 2);
     expect(await lane.take(new EventEmitter())).toBe(lane);
     const order: string[] = [];

@@ -13,7 +13,12 @@ afterEach(async () => {
 });
 
 /** Sends `head` then `chunks` one every `everyMs` over a raw socket; resolves with what readBody made of it. */
-async function read(limits: BodyLimits, head: string, chunks: string[], everyMs: number): Promise<{ outcome: BodyOutcome; ms: number }> {
+async function read(
+  limits: BodyLimits,
+  head: string,
+  chunks: string[],
+  everyMs: number,
+): Promise<{ outcome: BodyOutcome; ms: number }> {
   let started = 0;
   const outcome = new Promise<BodyOutcome>((resolve) => {
     const server = createServer((req: IncomingMessage) => {
@@ -52,7 +57,12 @@ describe('readBody', () => {
   });
 
   it('cuts off a body that trickles below the pace once the grace is over', async () => {
-    const { outcome, ms } = await read(limits, head(500), Array.from({ length: 50 }, () => 'x'), 50);
+    const { outcome, ms } = await read(
+      limits,
+      head(500),
+      Array.from({ length: 50 }, () => 'x'),
+      50,
+    );
     expect(outcome).toBe('too-slow');
     // 20 bytes a second against 100: behind at the grace's end.
     expect(ms).toBeGreaterThanOrEqual(290);

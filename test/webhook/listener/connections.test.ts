@@ -17,7 +17,10 @@ class FakeSocket extends EventEmitter implements GuardedSocket {
 let t = 0;
 const guards: ConnectionGuard[] = [];
 function guard(limits: Partial<ConstructorParameters<typeof ConnectionGuard>[0]> = {}): ConnectionGuard {
-  const g = new ConnectionGuard({ maxConnections: 4, maxConnectionsPerAddress: 3, headersTimeoutMs: 1000, ...limits }, () => t);
+  const g = new ConnectionGuard(
+    { maxConnections: 4, maxConnectionsPerAddress: 3, headersTimeoutMs: 1000, ...limits },
+    () => t,
+  );
   guards.push(g);
   return g;
 }
@@ -64,7 +67,7 @@ describe('ConnectionGuard', () => {
     expect(g.counts.refused).toBe(1);
   });
 
-  it('holds at most maxConnectionsPerAddress from one address: its own idle one makes room, else the new one goes', () => {
+  it('holds at most maxConnectionsPerAddress from an address: its idle one makes room, else the new one goes', () => {
     const g = guard({ maxConnections: 100 });
     const [a, b, c] = [1, 2, 3].map(() => connect(g, '10.0.0.9')) as FakeSocket[];
     const other = connect(g, '10.0.0.1'); // idle longer than the newest of 10.0.0.9, but not that address's

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { NO_COLOR } from '../../../src/io.js';
-import { bodyLine, eventLabel, fileStamp, humanLine, isoSeconds, jsonLine } from '../../../src/webhook/listener/lines.js';
+import {
+  bodyLine,
+  eventLabel,
+  fileStamp,
+  humanLine,
+  isoSeconds,
+  jsonLine,
+} from '../../../src/webhook/listener/lines.js';
 import type { ReceivedEvent } from '../../../src/webhook/listener/types.js';
 import { summarizeEvent } from '../../../src/webhook/summary.js';
 
@@ -35,11 +42,16 @@ const updated = {
 };
 
 describe('lines', () => {
-  const opts = { color: NO_COLOR, columns: undefined, carrierName: (c: number) => (c === 3011 ? 'China Post' : undefined) };
+  const opts = {
+    color: NO_COLOR,
+    columns: undefined,
+    carrierName: (c: number) => (c === 3011 ? 'China Post' : undefined),
+  };
 
   it('a human line: time, event, number, carrier, status, latest event; text from the network cleaned', () => {
     expect(humanLine(event(updated), opts)).toBe(
-      '2025-03-01T12:00:00Z  TRACKING_UPDATED  RR123456789CN  3011 China Post  InTransit_Departure  2025-02-27T08:15:00+08:00  Shenzhen: Departed',
+      '2025-03-01T12:00:00Z  TRACKING_UPDATED  RR123456789CN  3011 China Post  InTransit_Departure  ' +
+        '2025-02-27T08:15:00+08:00  Shenzhen: Departed',
     );
   });
 
@@ -52,7 +64,12 @@ describe('lines', () => {
   });
 
   it('a JSON line for machines, the body on one line for --print', () => {
-    expect(JSON.parse(jsonLine(event(updated)))).toMatchObject({ event: 'TRACKING_UPDATED', number: 'RR123456789CN', received_at: '2025-03-01T12:00:00.250Z', verified: true });
+    expect(JSON.parse(jsonLine(event(updated)))).toMatchObject({
+      event: 'TRACKING_UPDATED',
+      number: 'RR123456789CN',
+      received_at: '2025-03-01T12:00:00.250Z',
+      verified: true,
+    });
     expect(bodyLine(event(updated))).toBe(JSON.stringify(updated));
     expect(bodyLine(event('not json'))).toBeUndefined();
   });

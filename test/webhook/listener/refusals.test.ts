@@ -5,7 +5,10 @@ describe('RefusalLog', () => {
   it('shows REFUSALS_SHOWN a minute, counts the rest, and tells the count when the minute turns or at the end', () => {
     const lines: string[] = [];
     let t = 100_000;
-    const log = new RefusalLog((l) => lines.push(l), () => t);
+    const log = new RefusalLog(
+      (l) => lines.push(l),
+      () => t,
+    );
     for (let i = 0; i < REFUSALS_SHOWN + 3; i++) log.log(`refused ${i}`);
     expect(lines).toHaveLength(REFUSALS_SHOWN);
     t += 60_000;

@@ -18,10 +18,17 @@ describe('Spool', () => {
   it('keeps each notification as a saved pair in a folder of its own, made with the first', async () => {
     const spool = new Spool(await root(), { maxCount: 10, maxBytes: 1000 });
     expect(spool.dir).toBeUndefined();
-    const entry = await spool.put('20250301T120000.250Z-TRACKING_STOPPED-RR1', Buffer.from('{"a":1}'), 'POST /hook HTTP/1.1\nsign: x\n');
+    const entry = await spool.put(
+      '20250301T120000.250Z-TRACKING_STOPPED-RR1',
+      Buffer.from('{"a":1}'),
+      'POST /hook HTTP/1.1\nsign: x\n',
+    );
     expect(entry).toMatchObject({ bytes: 7 + 28 });
     expect((await stat(spool.dir!)).isDirectory()).toBe(true);
-    expect((await readdir(spool.dir!)).sort()).toEqual(['20250301T120000.250Z-TRACKING_STOPPED-RR1.headers', '20250301T120000.250Z-TRACKING_STOPPED-RR1.json']);
+    expect((await readdir(spool.dir!)).sort()).toEqual([
+      '20250301T120000.250Z-TRACKING_STOPPED-RR1.headers',
+      '20250301T120000.250Z-TRACKING_STOPPED-RR1.json',
+    ]);
     expect(await readFile((entry as { file: string }).file, 'utf8')).toBe('{"a":1}');
     expect(spool.size).toBe(1);
   });

@@ -35,7 +35,11 @@ const MIB = 1024 * 1024;
 
 /** `30 ms`, `4 s`, `5 min`: when the next attempt comes. */
 function inTime(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : ms < 60_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
+  return ms < 1000
+    ? `${Math.round(ms)} ms`
+    : ms < 60_000
+      ? `${Math.round(ms / 1000)} s`
+      : `${Math.round(ms / 60_000)} min`;
 }
 
 export class ForwardSink implements Sink {
@@ -52,7 +56,11 @@ export class ForwardSink implements Sink {
   ) {
     this.forwarder = new Forwarder(opts.target, opts.timeoutMs);
     this.spool = new Spool(opts.queueRoot, opts.queue);
-    this.retries = new RetrySchedule(opts.queue, (w) => this.retry(w), (w) => this.giveUp(w));
+    this.retries = new RetrySchedule(
+      opts.queue,
+      (w) => this.retry(w),
+      (w) => this.giveUp(w),
+    );
   }
 
   /** Kept on disk before the answer, as long as the disk answers within the deadline. */
@@ -66,8 +74,10 @@ export class ForwardSink implements Sink {
   async afterAnswer(ev: ReceivedEvent): Promise<void> {
     const kept = (await this.kept.get(ev)) ?? new Error('not written');
     const number = clean(ev.summary.number ?? 'the notification');
-    if (kept === 'full') this.io.err(`the forward queue is full (${this.bound()}): ${number} is forwarded once, not kept`);
-    else if (kept instanceof Error) this.io.err(`could not keep ${number} in the forward queue: ${kept.message}; it is forwarded once`);
+    if (kept === 'full')
+      this.io.err(`the forward queue is full (${this.bound()}): ${number} is forwarded once, not kept`);
+    else if (kept instanceof Error)
+      this.io.err(`could not keep ${number} in the forward queue: ${kept.message}; it is forwarded once`);
     const started = this.opts.now();
     ev.forward = await this.forwarder.send(ev.raw, ev.request.rawHeaders);
     const label = eventLabel(ev);
@@ -103,8 +113,9 @@ export class ForwardSink implements Sink {
       const what = `${plural(kept, 'notification')} not forwarded ${kept === 1 ? 'is' : 'are'} kept in ${dir}`;
       notes.push(`${what}: trk webhook replay ${dir} --forward-to ${this.opts.target}`);
     }
+    const again = 'trk push NUMBER has the service send it again';
     const lost = (n: number, why: string) =>
-      `${plural(n, 'notification')} not forwarded ${n === 1 ? 'was' : 'were'} lost to the app: ${why}; trk push NUMBER has the service send it again`;
+      `${plural(n, 'notification')} not forwarded ${n === 1 ? 'was' : 'were'} lost to the app: ${why}; ${again}`;
     if (lostFull > 0) notes.push(lost(lostFull, `the forward queue was full (${this.bound()})`));
     if (lostUnkept > 0) notes.push(lost(lostUnkept, 'the forward queue could not be written'));
     return { counts: `${fmt(ok)} forwarded${retried}, ${fmt(kept + lostFull + lostUnkept)} failed`, notes };
@@ -134,7 +145,9 @@ export class ForwardSink implements Sink {
   }
 
   private giveUp(w: Waiting): void {
-    this.io.err(`  → ${w.label} not forwarded after ${w.attempts} attempts: left in ${this.spool.dir} for trk webhook replay`);
+    this.io.err(
+      `  → ${w.label} not forwarded after ${w.attempts} attempts: left in ${this.spool.dir} for trk webhook replay`,
+    );
   }
 
   private tookIt(label: string, result: ForwardResult, started: number, attempt: number): void {

@@ -21,7 +21,9 @@ export class PrintSink implements Sink {
   afterAnswer(ev: ReceivedEvent): Promise<void> {
     const { io } = this;
     const columns = io.stdoutIsTTY ? io.columns : undefined;
-    const line = this.opts.json ? jsonLine(ev) : humanLine(ev, { color: io.color, columns, carrierName: this.opts.carrierName });
+    const line = this.opts.json
+      ? jsonLine(ev)
+      : humanLine(ev, { color: io.color, columns, carrierName: this.opts.carrierName });
     if (this.opts.print) {
       const body = bodyLine(ev);
       if (body === undefined) io.err(`${isoSeconds(ev.receivedAt)} the body is not JSON: not printed`);

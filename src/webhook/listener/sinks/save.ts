@@ -29,9 +29,15 @@ export async function makeSaveDir(dir: string): Promise<void> {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EEXIST' || code === 'ENOTDIR') {
-      throw new UsageError(`cannot save into ${dir}: a file is in the way, and notifications are saved in a folder`, 'give a folder (it is created when missing), or move the file');
+      throw new UsageError(
+        `cannot save into ${dir}: a file is in the way, and notifications are saved in a folder`,
+        'give a folder (it is created when missing), or move the file',
+      );
     }
-    throw new TrkError(`cannot create the folder ${dir}: ${code ?? (e as Error).message}`, { hint: 'give a folder you can write to', cause: e });
+    throw new TrkError(`cannot create the folder ${dir}: ${code ?? (e as Error).message}`, {
+      hint: 'give a folder you can write to',
+      cause: e,
+    });
   }
 }
 
