@@ -215,57 +215,38 @@ async function caseBodies(posts, sizeMB, rounds) {
   };
 }
 
-async function caseSlow(seconds) {
+/** The listener faced with `flood` for `seconds` while genuine notifications come: what became of both. */
+async function underFlood(seconds, flood) {
   const listener = await startListener();
   const until = performance.now() + seconds * 1000;
   const counts = { connections: 0, answers: {}, sockets: new Set() };
-  for (let i = 0; i < 100; i++) {
-    const length = i % 2 ? 3_000_000 : 2000;
-    holdOn(
-      listener.port,
-      attacker(i, 10),
-      until,
-      (s) => {
-        s.write(`POST /hook HTTP/1.1\r\nHost: x\r\nContent-Length: ${length}\r\n\r\n{`);
-        const timer = setInterval(() => (s.destroyed ? clearInterval(timer) : s.write('x')), 1000);
-      },
-      counts,
-    );
-  }
+  await flood(listener.port, until, counts);
   await pause(2000);
-  const notifications = await genuineEvery(listener.port, until);
+  const heldAfter2s = counts.sockets.size;
+  const genuine = await genuineEvery(listener.port, until);
   for (const s of counts.sockets) s.destroy();
-  return {
-    case: 'slow',
-    flood: '100 senders trickling a byte a second, from 10 addresses, starting again when cut off',
-    seconds,
-    genuine: notifications,
-    tricklers: { connections: counts.connections, answers: counts.answers },
-    ...(await listener.stop()),
-  };
+  const attackers = { connections: counts.connections, answers: counts.answers, openOnTheirSideAfter2s: heldAfter2s };
+  return { seconds, genuine, attackers, ...(await listener.stop()) };
 }
 
-async function caseIdle(seconds) {
-  const listener = await startListener();
-  const until = performance.now() + seconds * 1000;
-  const counts = { connections: 0, answers: {}, sockets: new Set() };
-  // 100 an address: over the listener's 64 an address, and 3,000 in all over its 1,024.
-  for (let i = 0; i < 3000; i++) {
-    holdOn(listener.port, attacker(i, 100), until, () => {}, counts);
-    if (i % 200 === 199) await pause(20);
-  }
-  await pause(2000);
-  const held = counts.sockets.size;
-  const notifications = await genuineEvery(listener.port, until);
-  for (const s of counts.sockets) s.destroy();
-  return {
-    case: 'idle',
-    flood: '3,000 connections sending nothing, from 30 addresses, opened again when closed',
-    seconds,
-    genuine: notifications,
-    idle: { connections: counts.connections, openOnTheirSideAfter2s: held },
-    ...(await listener.stop()),
+function caseSlow(seconds) {
+  const trickle = (length) => (s) => {
+    s.write(`POST /hook HTTP/1.1\r\nHost: x\r\nContent-Length: ${length}\r\n\r\n{`);
+    const timer = setInterval(() => (s.destroyed ? clearInterval(timer) : s.write('x')), 1000);
   };
+  return underFlood(seconds, async (port, until, counts) => {
+    for (let i = 0; i < 100; i++) holdOn(port, attacker(i, 10), until, trickle(i % 2 ? 3_000_000 : 2000), counts);
+  }).then((r) => ({ case: 'slow', flood: '100 senders trickling a byte a second, from 10 addresses', ...r }));
+}
+
+function caseIdle(seconds) {
+  // 100 an address: over the listener's 64 an address, and 3,000 in all over its 1,024.
+  return underFlood(seconds, async (port, until, counts) => {
+    for (let i = 0; i < 3000; i++) {
+      holdOn(port, attacker(i, 100), until, () => {}, counts);
+      if (i % 200 === 199) await pause(20);
+    }
+  }).then((r) => ({ case: 'idle', flood: '3,000 connections sending nothing, from 30 addresses', ...r }));
 }
 
 const [which = 'all', ...rest] = process.argv.slice(2);

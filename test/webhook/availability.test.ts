@@ -3,8 +3,8 @@
 // Smaller than bench/webhook-flood.mjs, at the listener's default limits: the attackers come from other loopback
 // addresses (127.0.0.2 and up), the genuine sender from 127.0.0.1, as the service's address differs from theirs.
 import { createHash } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { Client } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestIO } from '../../src/io.js';
 import { startListener, type Listener, type ListenerOptions } from '../../src/webhook/listen.js';
@@ -40,36 +40,20 @@ function open(port: number, from: string): Promise<Socket> {
 const attacker = (i: number, perAddress: number) => `127.0.0.${2 + Math.floor(i / perAddress)}`;
 
 /** A genuine notification from 127.0.0.1 on a new connection: its status, or the error that ended it, and the time. */
-function genuine(port: number): Promise<{ status: number | string; ms: number }> {
-  const body = Buffer.from(
-    JSON.stringify({ event: 'TRACKING_STOPPED', data: { number: 'RR123456789CN', carrier: 3011 } }),
-  );
+async function genuine(port: number): Promise<{ status: number | string; ms: number }> {
+  const body = Buffer.from(JSON.stringify({ event: 'TRACKING_STOPPED', data: { number: 'RR123456789CN', carrier: 3011 } }));
+  const client = new Client(`http://127.0.0.1:${port}`, { localAddress: '127.0.0.1', headersTimeout: 10_000 });
   const t0 = performance.now();
-  return new Promise((resolve) => {
-    const req = httpRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/hook',
-        method: 'POST',
-        agent: false,
-        localAddress: '127.0.0.1',
-        headers: {
-          'content-type': 'application/json',
-          'content-length': body.length,
-          sign: sha(Buffer.concat([body, Buffer.from(`/${KEY}`)])),
-        },
-        timeout: 10_000,
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0 }));
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', (e: NodeJS.ErrnoException) => resolve({ status: e.code ?? e.message, ms: performance.now() - t0 }));
-    req.end(body);
-  });
+  try {
+    const sign = sha(Buffer.concat([body, Buffer.from(`/${KEY}`)]));
+    const res = await client.request({ path: '/hook', method: 'POST', body, headers: { sign } });
+    await res.body.dump();
+    return { status: res.statusCode, ms: performance.now() - t0 };
+  } catch (e) {
+    return { status: (e as NodeJS.ErrnoException).code ?? (e as Error).message, ms: performance.now() - t0 };
+  } finally {
+    await client.destroy();
+  }
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));

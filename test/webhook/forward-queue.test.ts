@@ -1,63 +1,18 @@
 // --forward-to when the app fails: the notification waits in a bounded queue on disk and is forwarded again with
 // backoff; what is still not forwarded at the stop is counted and kept for `trk webhook replay`.
-import { createHash } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { request } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTestIO, type TestIO } from '../../src/io.js';
 import { startListener, type Listener, type ListenerOptions, type Sink } from '../../src/webhook/listen.js';
 import { headerFrom } from '../../src/webhook/saved.js';
+import { afterTest, app, deadUrl, signed, stopped, tempDir } from './app.js';
 
 const KEY = 'queue-test-key';
-const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-const signed = (body: Buffer) => ({ sign: sha(Buffer.concat([body, Buffer.from(`/${KEY}`)])) });
-const stopped = (number: string) =>
-  Buffer.from(JSON.stringify({ event: 'TRACKING_STOPPED', data: { number, carrier: 2151 } }));
-
-const closers: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const c of closers.splice(0).reverse()) await c();
-});
-
-async function tempDir(): Promise<string> {
-  const d = await mkdtemp(path.join(tmpdir(), 'trk-queue-'));
-  closers.push(() => rm(d, { recursive: true, force: true }));
-  return d;
-}
-
-interface Received {
-  body: Buffer;
-  headers: IncomingHttpHeaders;
-}
-
-/** The app: answers each delivery with the next of `statuses` (then 200), and keeps what it got. */
-async function app(statuses: number[] = []): Promise<{ url: string; got: Received[]; server: Server }> {
-  const got: Received[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      got.push({ body: Buffer.concat(chunks), headers: req.headers });
-      res.writeHead(statuses.shift() ?? 200).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  closers.push(() => new Promise((r) => server.close(r)));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/app`, got, server };
-}
-
-/** A URL nothing listens on. */
-async function deadUrl(): Promise<string> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return `http://127.0.0.1:${port}/app`;
-}
+const sign = (body: Buffer) => signed(body, KEY);
 
 async function listen(opts: Partial<ListenerOptions>): Promise<{ listener: Listener; io: TestIO }> {
   const io = createTestIO();
@@ -67,7 +22,7 @@ async function listen(opts: Partial<ListenerOptions>): Promise<{ listener: Liste
     ...opts,
     queue: { firstDelayMs: 30, maxDelayMs: 200, ...opts.queue },
   });
-  closers.push(() => listener.close());
+  afterTest(() => listener.close());
   return { listener, io };
 }
 
@@ -75,7 +30,7 @@ async function post(url: string, body: Buffer): Promise<number> {
   const res = await request(url, {
     method: 'POST',
     body,
-    headers: { 'content-type': 'application/json', ...signed(body) },
+    headers: { 'content-type': 'application/json', ...sign(body) },
   });
   await res.body.dump();
   return res.statusCode;
@@ -101,7 +56,7 @@ describe('forward queue', () => {
     // The same bytes and the same signature every time.
     for (const g of target.got) {
       expect(g.body.equals(body)).toBe(true);
-      expect(g.headers.sign).toBe(signed(body).sign);
+      expect(g.headers.sign).toBe(sign(body).sign);
     }
     await listener.close();
     expect(io.stderrText()).toMatch(/not forwarded to .*: 500; again in/);
@@ -130,7 +85,7 @@ describe('forward queue', () => {
       'AA000000002BR.json',
     ]);
     expect(headerFrom(await readFile(path.join(kept, files[0]!), 'utf8'), 'sign')).toBe(
-      signed(stopped('AA000000001BR')).sign,
+      sign(stopped('AA000000001BR')).sign,
     );
     const { head, notes } = listener.summary();
     expect(head).toBe('stopped: 2 notifications, 0 refused; 0 forwarded, 2 failed');
@@ -166,8 +121,8 @@ describe('forward queue', () => {
       void held.then(() => res.writeHead(200).end());
     });
     await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
-    closers.push(() => new Promise((r) => hanging.close(r)));
-    closers.push(async () => release());
+    afterTest(() => new Promise((r) => hanging.close(r)));
+    afterTest(async () => release());
     const queueRoot = await tempDir();
     const { listener } = await listen({
       forwardTo: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/`,

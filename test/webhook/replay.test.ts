@@ -1,70 +1,29 @@
 // trk webhook replay: notifications kept by the listener (the forward queue, a --save folder) sent to the app
 // again with the headers it expects; and trk webhook listen naming what earlier runs left in the queue.
-import { createHash } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { request } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runWebhookListen } from '../../src/commands/webhook/listen.js';
 import { runWebhookReplay } from '../../src/commands/webhook/replay.js';
 import { UsageError } from '../../src/errors.js';
 import { createTestIO } from '../../src/io.js';
 import { forwardHeaders, startListener } from '../../src/webhook/listen.js';
 import { fakeContext } from '../carriers/fake-context.js';
+import { afterTest, app, deadUrl, signed, stopped, tempDir } from './app.js';
 
 const KEY = 'replay-test-key';
-const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-const stopped = (number: string) =>
-  Buffer.from(JSON.stringify({ event: 'TRACKING_STOPPED', data: { number, carrier: 2151 } }));
-
-const closers: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const c of closers.splice(0).reverse()) await c();
-});
-
-async function tempDir(): Promise<string> {
-  const d = await mkdtemp(path.join(tmpdir(), 'trk-replay-'));
-  closers.push(() => rm(d, { recursive: true, force: true }));
-  return d;
-}
-
-interface Got {
-  body: Buffer;
-  headers: IncomingHttpHeaders;
-  raw: string[];
-}
-
-/** The app: answers with the next of `statuses` (then 200) and keeps what it got. */
-async function app(statuses: number[] = []): Promise<{ url: string; got: Got[]; close: () => Promise<unknown> }> {
-  const got: Got[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      got.push({ body: Buffer.concat(chunks), headers: req.headers, raw: req.rawHeaders });
-      res.writeHead(statuses.shift() ?? 200).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const close = () => new Promise((r) => server.close(r));
-  closers.push(close);
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/app`, got, close };
-}
+const sha = (body: Buffer) => signed(body, KEY).sign;
 
 /** What a listener whose app was down left in its queue under `state`: the folder, and the bodies sent. */
 async function leftInQueue(
   state: string,
   numbers: string[],
 ): Promise<{ dir: string; bodies: Buffer[]; sentHeaders: string[][] }> {
-  const down = await app();
-  await down.close();
   const listener = await startListener({
     io: createTestIO(),
     key: KEY,
-    forwardTo: down.url,
+    forwardTo: await deadUrl(),
     queueRoot: path.join(state, 'webhook-queue'),
     queue: { maxAttempts: 1 },
   });
@@ -73,7 +32,7 @@ async function leftInQueue(
   for (const body of bodies) {
     const headers = {
       'Content-Type': 'application/json',
-      sign: sha(Buffer.concat([body, Buffer.from(`/${KEY}`)])),
+      sign: sha(body),
       'X-Request-Id': `id-${sentHeaders.length}`,
     };
     sentHeaders.push(Object.entries(headers).flat());
@@ -95,7 +54,7 @@ describe('trk webhook replay', () => {
     expect(await runWebhookReplay({ paths: [dir], forwardTo: target.url }, ctx)).toBe(0);
     expect(target.got.map((g) => g.body)).toEqual(bodies);
     // The signature and the other end-to-end headers as received, in their case and order.
-    expect(target.got[0]!.headers.sign).toBe(sha(Buffer.concat([bodies[0]!, Buffer.from(`/${KEY}`)])));
+    expect(target.got[0]!.headers.sign).toBe(sha(bodies[0]!));
     expect(forwardHeaders(target.got[1]!.raw).filter((_, i, a) => i % 2 === 0 && a[i] !== 'content-length')).toEqual(
       expect.arrayContaining(['Content-Type', 'sign', 'X-Request-Id']),
     );
@@ -111,13 +70,13 @@ describe('trk webhook replay', () => {
     const state = await tempDir();
     const hooks = path.join(await tempDir(), 'hooks');
     const listener = await startListener({ io: createTestIO(), key: KEY, saveDir: hooks });
-    closers.push(() => listener.close());
+    afterTest(() => listener.close());
     for (const n of ['AA000000001BR', 'AA000000002BR']) {
       const body = stopped(n);
       const res = await request(listener.url, {
         method: 'POST',
         body,
-        headers: { sign: sha(Buffer.concat([body, Buffer.from(`/${KEY}`)])) },
+        headers: { sign: sha(body) },
       });
       await res.body.dump();
     }
@@ -138,10 +97,8 @@ describe('trk webhook replay', () => {
   it('keeps what the app did not take, and stops when the app cannot be reached', async () => {
     const state = await tempDir();
     const { dir } = await leftInQueue(state, ['AA000000001BR', 'AA000000002BR', 'AA000000003BR']);
-    const down = await app();
-    await down.close();
     const ctx = fakeContext({ env: { TRK_STATE_DIR: state } });
-    expect(await runWebhookReplay({ paths: [dir], forwardTo: down.url }, ctx)).toBe(1);
+    expect(await runWebhookReplay({ paths: [dir], forwardTo: await deadUrl() }, ctx)).toBe(1);
     expect(ctx.io.stderrText().match(/not forwarded to/g)).toHaveLength(1);
     expect(ctx.io.stderrText()).toMatch(
       /replayed 3 notifications: 0 forwarded, 1 failed, 2 not sent \(the app could not be reached: stopped\)/,
@@ -171,8 +128,7 @@ describe('trk webhook listen --forward-to', () => {
   it('names what earlier runs left in the queue, and keeps what it could not forward in the state folder', async () => {
     const state = await tempDir();
     const { dir } = await leftInQueue(state, ['AA000000001BR']);
-    const down = await app();
-    await down.close();
+    const down = { url: await deadUrl() };
     const ctx = fakeContext({ settings: { apiKey: KEY }, env: { TRK_STATE_DIR: state } });
     const done = runWebhookListen({ port: 0, forwardTo: down.url }, ctx);
     let url: string | undefined;
@@ -187,7 +143,7 @@ describe('trk webhook listen --forward-to', () => {
     const res = await request(url, {
       method: 'POST',
       body,
-      headers: { sign: sha(Buffer.concat([body, Buffer.from(`/${KEY}`)])) },
+      headers: { sign: sha(body) },
     });
     await res.body.dump();
     while (!/not forwarded to .*AA000000009BR|AA000000009BR not forwarded/.test(ctx.io.stderrText()))
