@@ -26,7 +26,11 @@ export async function tempDir(): Promise<string> {
 
 /** The `sign` header of `body` under `key` (v2). */
 export function signed(body: Buffer, key: string): { sign: string } {
-  return { sign: createHash('sha256').update(Buffer.concat([body, Buffer.from(`/${key}`)])).digest('hex') };
+  return {
+    sign: createHash('sha256')
+      .update(Buffer.concat([body, Buffer.from(`/${key}`)]))
+      .digest('hex'),
+  };
 }
 
 export const stopped = (number: string): Buffer =>
