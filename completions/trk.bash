@@ -7,7 +7,7 @@ _trk_subcommands() {
     'auth') printf '%s\n' 'login' 'switch' 'list' 'status' 'logout' ;;
     'config') printf '%s\n' 'get' 'set' 'unset' 'list' ;;
     'sandbox') printf '%s\n' 'start' 'reset' ;;
-    'webhook') printf '%s\n' 'verify' 'listen' ;;
+    'webhook') printf '%s\n' 'verify' 'listen' 'replay' ;;
   esac
 }
 _trk_options() {
@@ -50,6 +50,7 @@ _trk_options() {
     'webhook') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'webhook verify') printf '%s\n' '--body' '--headers' '--sign' '--v1' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'webhook listen') printf '%s\n' '--port' '--host' '--path' '--forward-to' '--save' '--print' '--skip-verify' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'webhook replay') printf '%s\n' '--forward-to' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'completion') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'help') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
   esac
@@ -485,6 +486,14 @@ _trk_takes_value() {
     'webhook listen|--output'|\
     'webhook listen|--jq'|\
     'webhook listen|--timeout'|\
+    'webhook replay|--forward-to'|\
+    'webhook replay|--profile'|\
+    'webhook replay|--base-url'|\
+    'webhook replay|--api-version'|\
+    'webhook replay|-o'|\
+    'webhook replay|--output'|\
+    'webhook replay|--jq'|\
+    'webhook replay|--timeout'|\
     'completion|--profile'|\
     'completion|--base-url'|\
     'completion|--api-version'|\
@@ -683,6 +692,10 @@ _trk_values() {
     'webhook listen|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'webhook listen|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'webhook listen|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'webhook replay|--profile') trk __complete profiles 2>/dev/null ;;
+    'webhook replay|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'webhook replay|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'webhook replay|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
     'completion|--profile') trk __complete profiles 2>/dev/null ;;
     'completion|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'completion|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;

@@ -94,6 +94,20 @@ describe('architecture', () => {
     expect(wrong.map(show)).toEqual([]);
   });
 
+  it('the webhook listener: reached through webhook/listen.ts, its parts never reach up to what assembles them', () => {
+    const LISTENER = path.join('webhook', 'listener');
+    const inside = (p: string) => p.startsWith(LISTENER + path.sep);
+    const ASSEMBLY = ['lifecycle.ts', 'pipeline.ts'].map((f) => path.join(LISTENER, f));
+    const wrong = IMPORTS.filter(
+      (i) =>
+        (inside(i.to) && top(i.from) !== 'webhook') ||
+        (inside(i.from) && ASSEMBLY.includes(i.to) && i.from !== ASSEMBLY[0]) ||
+        (top(i.from) === 'webhook' && top(i.to) === 'sandbox'),
+    );
+    expect(IMPORTS.some((i) => i.from === ASSEMBLY[0] && i.to === ASSEMBLY[1])).toBe(true);
+    expect(wrong.map(show)).toEqual([]);
+  });
+
   it('would catch a violation (the checks themselves work)', () => {
     const file = path.join(SRC, 'items', 'x.ts');
     const bad = importsOf(file, "import { runList } from '../commands/list/list.js';\nconst s = await import('../sandbox/http/server.js');\nimport type { A } from './chunker.js';");
