@@ -31,7 +31,7 @@ export const CONFIG_KEY_FIELD: Readonly<Record<ConfigKey, keyof Profile>> = {
 };
 
 export const CONFIG_KEY_HELP: Readonly<Record<ConfigKey, string>> = {
-  'base-url': 'address of the service, e.g. https://api.17track.net',
+  'base-url': 'address of the service (another one for a staging host or a running sandbox)',
   'api-version': `API version: ${API_VERSIONS.join(', ')}`,
   'api-key': 'the account\'s API key (shown masked; prefer "trk auth login")',
   'res-url': 'address of the reference lists (carriers, countries)',
@@ -106,13 +106,13 @@ export function parseServiceUrl(value: string, source: string, isBase: boolean):
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`${source} is not a URL: "${text}"`, 'give an address such as https://api.17track.net');
+    throw new UsageError(`${source} is not a URL: "${text}"`, 'give an address such as https://api.example.com');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`${source} must be an http or https address, not ${url.protocol}`, 'give an address such as https://api.17track.net');
+    throw new UsageError(`${source} must be an http or https address, not ${url.protocol}`, 'give an address such as https://api.example.com');
   }
   if (url.search || url.hash || url.username || url.password) {
-    throw new UsageError(`${source} must not carry a query, fragment or user name`, 'give the bare address, e.g. https://api.17track.net');
+    throw new UsageError(`${source} must not carry a query, fragment or user name`, 'give the bare address, e.g. https://api.example.com');
   }
   const clean = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
   if (isBase && /\/track(\/v[\d.]+)?$/i.test(url.pathname.replace(/\/+$/, ''))) {

@@ -147,7 +147,7 @@ export async function runAuthSwitch(opts: AuthSwitchOptions, ctx: Context): Prom
   return 0;
 }
 
-/** `https://api.17track.net, v2, key abcd…wxyz` */
+/** `https://api.example.com, v2, key ****wxyz` */
 function describeProfile(store: ProfileStore, name: string): string {
   const p = store.get(name) ?? {};
   return [p.baseUrl ?? DEFAULT_BASE_URL, p.apiVersion ?? DEFAULT_API_VERSION, p.apiKey ? `key ${maskKey(p.apiKey)}` : 'no key'].join(', ');
