@@ -19,7 +19,7 @@ describe('auth', () => {
     expect(await runAuthStatus({}, fake.ctx)).toBe(0);
     expect(fake.calls.map((c) => c.op)).toEqual(['getquota']);
     const out = JSON.parse(fake.io.stdoutText()) as Record<string, unknown>;
-    expect(out['api-key']).toEqual({ value: 'test…cdef', source: 'env' });
+    expect(out['api-key']).toEqual({ value: '****cdef', source: 'env' });
     expect(out['base-url']).toEqual({ value: 'http://127.0.0.1:9', source: 'default' });
     expect(out.check).toEqual({ valid: true, quota_remain: 90 });
     expect(fake.io.stdoutText()).not.toContain('test-key-0123456789abcdef');

@@ -74,12 +74,12 @@ describe('profiles', () => {
       ['shop-us', false, other.sandbox.url],
     ]);
     // Masked: never the key itself.
-    expect(list[1]!.api_key).toBe('othe…cdef');
+    expect(list[1]!.api_key).toBe('****cdef');
     const raw = await trk(['auth', 'list', '--csv'], { env });
     expect(raw.stdout).not.toContain(other.sandbox.key);
     expect(parseCsv(raw.stdout).map((r) => r.active)).toEqual(['true', 'false']);
     const tsv = await trk(['auth', 'list'], { env });
-    expect(tsv.stdout.split('\n')[0]).toBe(`true\tshop-eu\t${emu.sandbox.url}\tv2\t${'*'.repeat(11)}\thttps://res.17track.net\t`);
+    expect(tsv.stdout.split('\n')[0]).toBe(`true\tshop-eu\t${emu.sandbox.url}\tv2\t****\thttps://res.17track.net\t`);
 
     await login(env, 'staging', emu, '--activate');
     expect((await profiles(env)).find((p) => p.active)?.name).toBe('staging');
@@ -91,7 +91,7 @@ describe('profiles', () => {
     await login(env, 'shop-us', other);
     const sw = await trk(['auth', 'switch', 'shop-us'], { env });
     expect(sw.code, sw.stderr).toBe(0);
-    expect(sw.stderr).toContain(`active profile: shop-us (${other.sandbox.url}, v2, key othe…cdef)`);
+    expect(sw.stderr).toContain(`active profile: shop-us (${other.sandbox.url}, v2, key ****cdef)`);
     const before = other.requests();
     expect((await trk(['quota', '-q'], { env })).code).toBe(0);
     expect(other.requests()).toBe(before + 1);
