@@ -86,6 +86,19 @@ describe.skipIf(!HAS_SCRIPT)('in a terminal', () => {
     expect(piped.stdout).toMatch(/^\{"total":\d+\}\na string\n$/);
   });
 
+  it('delete lists the records it would delete and asks about them; no deletes nothing', async () => {
+    const env = emu.env;
+    const number = 'RR200000017CN';
+    expect((await trk(['register', number, '--carrier', '3011', '-q'], { env })).code).toBe(0);
+    const r = await inTerminal(['delete', number, 'XX999999999XX'], { env, steps: [{ waitFor: /cannot be undone/, send: 'n\r' }] });
+    expect(r.code, r.screen).toBe(2);
+    expect(r.screen).toMatch(new RegExp(`  ${number}  3011\\b`));
+    expect(r.screen).toContain('not registered: XX999999999XX');
+    expect(r.screen).toContain('Delete this record from the account? This cannot be undone.');
+    const still = await trk(['list', '--number', number, '-o', 'ids'], { env });
+    expect(still.stdout).toContain(number);
+  });
+
   it('errors are a line of text on a terminal; trk --help opens with getting started', async () => {
     const env = await twoProfiles();
     const r = await inTerminal(['--profile', 'shop-ue', 'quota'], { env });
