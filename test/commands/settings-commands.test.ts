@@ -64,7 +64,10 @@ describe('config', () => {
   it('set writes the profile; get and list read the settings', async () => {
     const env = tempEnv();
     const fake = createFake({ env });
-    await runConfigSet({ key: 'base-url', value: 'http://127.0.0.1:8080/' }, fake.ctx);
+    // A fresh install has no profile: "default" is made on purpose only.
+    await expect(runConfigSet({ key: 'base-url', value: 'http://127.0.0.1:8080/' }, fake.ctx)).rejects.toMatchObject({ hint: 'add --create to create profile "default"' });
+    expect(openProfileStore(env).list()).toEqual([]);
+    await runConfigSet({ key: 'base-url', value: 'http://127.0.0.1:8080/', create: true }, fake.ctx);
     expect(openProfileStore(env).get('default')).toEqual({ baseUrl: 'http://127.0.0.1:8080' });
 
     const get = createFake({ settings: { ...fakeSettings('v2', undefined), baseUrl: 'http://x.test' } });

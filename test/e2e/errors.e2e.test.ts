@@ -144,7 +144,7 @@ describe('auth and config', () => {
 
   it('config set/get/list; the key cannot be set there', async () => {
     const env = baseEnv();
-    expect((await trk(['config', 'set', 'api-version', 'v2.1'], { env })).code).toBe(0);
+    expect((await trk(['config', 'set', 'api-version', 'v2.1', '--create'], { env })).code).toBe(0);
     const get = await trk(['config', 'get', 'api-version'], { env });
     expect(get.stdout).toBe('v2.1\n');
     const list = await trk(['config', 'list', '--json'], { env });

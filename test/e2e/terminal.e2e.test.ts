@@ -99,6 +99,20 @@ describe.skipIf(!HAS_SCRIPT)('in a terminal', () => {
     expect(still.stdout).toContain(number);
   });
 
+  it('auth logout asks before removing a key; no keeps it, --yes does not ask', async () => {
+    const env = await twoProfiles();
+    const no = await inTerminal(['auth', 'logout', '--profile', 'shop-us'], { env, steps: [{ waitFor: /Remove profile "shop-us"/, send: 'n\r' }] });
+    expect(no.code, no.screen).toBe(2);
+    expect(no.screen).toMatch(/Remove profile "shop-us" \(http:\/\/127\.0\.0\.1:\d+, v2, key \*{4}\) with its key and settings\?/);
+    expect(no.screen).toContain('cancelled: nothing was removed');
+    const kept = await trk(['auth', 'list', '--json'], { env });
+    expect((JSON.parse(kept.stdout) as { name: string }[]).map((p) => p.name)).toEqual(['shop-eu', 'shop-us']);
+    const yes = await inTerminal(['auth', 'logout', '--profile', 'shop-us', '--yes'], { env });
+    expect(yes.code, yes.screen).toBe(0);
+    expect(yes.screen).not.toContain('Remove profile');
+    expect(yes.screen).toContain('removed profile "shop-us"');
+  });
+
   it('errors are a line of text on a terminal; trk --help opens with getting started', async () => {
     const env = await twoProfiles();
     const r = await inTerminal(['--profile', 'shop-ue', 'quota'], { env });

@@ -41,12 +41,12 @@ const auth: Declare = (cmd, invoke) => {
   cmd
     .command('status')
     .description('check the key with one free request (getquota) and show each setting and where it came from')
-    .option('--offline', 'show the settings without asking the service')
+    .option('--offline', 'show the settings without asking the service (also those of a profile without a key)')
     .addHelpText('after', examples('trk auth status', 'trk auth status --profile shop-eu --json', 'trk auth status --offline'))
     .action((o) => lazy(invoke, () => import('./auth.js'), (m, ctx) => m.runAuthStatus({ offline: o.offline === true }, ctx)));
   prints(cmd.command('logout'), [])
-    .description('remove a profile (--profile, else the active one) with its key and settings')
-    .addHelpText('after', examples('trk auth logout --profile staging', 'trk auth logout'))
+    .description('remove a profile (--profile, else the active one) with its key and settings; asks first on a terminal (--yes does not)')
+    .addHelpText('after', examples('trk auth logout --profile staging', 'trk auth logout', 'trk auth logout --profile ci --yes'))
     .action(() => lazy(invoke, () => import('./auth.js'), (m, ctx) => m.runAuthLogout({}, ctx)));
 };
 
