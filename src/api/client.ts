@@ -81,6 +81,8 @@ export interface ApiClientOptions {
   /** Retry tuning; tests shrink the delays. */
   retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   onRequest?: (log: RequestLog) => void;
+  /** The service's clock: the Date header of each answer (ms since the epoch), when it has a valid one. */
+  onServiceTime?: (ms: number) => void;
   /**
    * Called before sleeping for a retry, e.g. to show "service unavailable, retrying in 2 s". Not after a 429:
    * that wait is the pacer's hold, which every start of the process honours and the pacer announces.
@@ -180,6 +182,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       const res = await transport.send({ url, headers, body: payload, signal: combined, maxAnswerBytes, onSent });
       status = res.status;
       responseHeaders = res.headers;
+      tellServiceTime(responseHeaders.date);
       if (res.text === undefined) throw new AnswerTooLargeError({ operation: op, httpStatus: status, limitBytes: maxAnswerBytes });
       text = res.text;
     } catch (err) {
@@ -191,6 +194,11 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       throw networkError(op, host, err);
     }
     return { status, envelope: decodeResponse(op, url, status, responseHeaders, text) };
+  }
+
+  function tellServiceTime(date: string | string[] | undefined): void {
+    const ms = typeof date === 'string' && opts.onServiceTime ? Date.parse(date) : NaN;
+    if (!Number.isNaN(ms)) opts.onServiceTime?.(ms);
   }
 
   function decodeResponse(
