@@ -243,9 +243,5 @@ export const pagerOption = () => new Option('--no-pager', 'print straight to the
 /** `--relative`: times in tables as ages (`3h ago`). */
 export const relativeOption = () => new Option('--relative', 'show times in tables as ages (3h ago) instead of dates in your time zone');
 
-/** Examples shown after a command's help. */
-export function examples(...lines: string[]): string {
-  return `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}`;
-}
-
+export { examples, notes, joined } from './help-layout.js';
 export { Argument, Option };

@@ -16,7 +16,7 @@ const auth: Declare = (cmd, invoke) => {
   prints(cmd.command('login'), [])
     .description('verify an API key and save it with the base URL and API version in a profile')
     .option('--with-key-stdin', 'read the API key from stdin instead of asking for it')
-    .option('--activate', 'make the profile the active one (the first profile always is; others stay as they are)')
+    .option('--activate', 'make the profile the active one (the first profile with a key always is; others stay as they are)')
     .addHelpText(
       'after',
       examples(
