@@ -8,6 +8,12 @@ _trk_subcommands() {
     'config') printf '%s\n' 'get' 'set' 'unset' 'list' ;;
     'sandbox') printf '%s\n' 'start' 'reset' ;;
     'webhook') printf '%s\n' 'verify' 'listen' ;;
+    'help') printf '%s\n' 'register' 'stop' 'retrack' 'delete' 'push' 'list' 'info' 'quota' 'realtime' 'change-carrier' 'update' 'runs' 'api' 'auth' 'config' 'sandbox' 'carriers' 'countries' 'webhook' 'completion' 'exit-codes' 'options' ;;
+    'help runs') printf '%s\n' 'list' 'forget' ;;
+    'help auth') printf '%s\n' 'login' 'switch' 'list' 'status' 'logout' ;;
+    'help config') printf '%s\n' 'get' 'set' 'unset' 'list' ;;
+    'help sandbox') printf '%s\n' 'start' 'reset' ;;
+    'help webhook') printf '%s\n' 'verify' 'listen' ;;
   esac
 }
 _trk_options() {
@@ -447,39 +453,103 @@ _trk_takes_value() {
   esac
   return 1
 }
+_trk_dynamic() {
+  case "$1|$2" in
+    '|--profile'|\
+    'register|--carrier'|\
+    'register|--final-carrier'|\
+    'register|--profile'|\
+    'stop|--carrier'|\
+    'stop|--profile'|\
+    'retrack|--carrier'|\
+    'retrack|--profile'|\
+    'delete|--carrier'|\
+    'delete|--profile'|\
+    'push|--carrier'|\
+    'push|--profile'|\
+    'list|--carrier'|\
+    'list|--profile'|\
+    'info|--carrier'|\
+    'info|--profile'|\
+    'quota|--profile'|\
+    'realtime|--carrier'|\
+    'realtime|--final-carrier'|\
+    'realtime|--profile'|\
+    'change-carrier|--to'|\
+    'change-carrier|--from'|\
+    'change-carrier|--final-to'|\
+    'change-carrier|--final-from'|\
+    'change-carrier|--profile'|\
+    'update|--carrier'|\
+    'update|--profile'|\
+    'runs|--profile'|\
+    'runs list|--profile'|\
+    'runs forget|--profile'|\
+    'api|--profile'|\
+    'auth|--profile'|\
+    'auth login|--profile'|\
+    'auth switch|--profile'|\
+    'auth list|--profile'|\
+    'auth status|--profile'|\
+    'auth logout|--profile'|\
+    'config|--profile'|\
+    'config get|--profile'|\
+    'config set|--profile'|\
+    'config unset|--profile'|\
+    'config list|--profile'|\
+    'sandbox|--profile'|\
+    'sandbox start|--profile'|\
+    'sandbox reset|--profile'|\
+    'carriers|--profile'|\
+    'countries|--profile'|\
+    'webhook|--profile'|\
+    'webhook verify|--profile'|\
+    'webhook listen|--profile'|\
+    'completion|--profile'|\
+    'help|--profile') return 0 ;;
+  esac
+  return 1
+}
 _trk_values() {
   case "$1|$2" in
     '|--profile') trk __complete profiles 2>/dev/null ;;
     '|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     '|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     '|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'register|--carrier') trk __complete carriers 2>/dev/null ;;
     'register|--lang') printf '%s\n' 'en' 'ja' 'fr' 'da' 'th' 'de' 'es' 'zh-hans' ;;
+    'register|--final-carrier') trk __complete carriers 2>/dev/null ;;
     'register|--columns') printf '%s\n' 'number' 'carrier' 'origin' 'result' 'error_code' 'error_message' 'tag' ;;
     'register|--profile') trk __complete profiles 2>/dev/null ;;
     'register|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'register|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'register|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'stop|--carrier') trk __complete carriers 2>/dev/null ;;
     'stop|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
     'stop|--profile') trk __complete profiles 2>/dev/null ;;
     'stop|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'stop|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'stop|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'retrack|--carrier') trk __complete carriers 2>/dev/null ;;
     'retrack|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
     'retrack|--profile') trk __complete profiles 2>/dev/null ;;
     'retrack|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'retrack|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'retrack|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'delete|--carrier') trk __complete carriers 2>/dev/null ;;
     'delete|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
     'delete|--profile') trk __complete profiles 2>/dev/null ;;
     'delete|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'delete|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'delete|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'push|--carrier') trk __complete carriers 2>/dev/null ;;
     'push|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
     'push|--profile') trk __complete profiles 2>/dev/null ;;
     'push|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'push|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'push|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'list|--status') printf '%s\n' 'NotFound' 'InfoReceived' 'InTransit' 'Expired' 'AvailableForPickup' 'OutForDelivery' 'DeliveryFailure' 'Delivered' 'Exception' ;;
+    'list|--carrier') trk __complete carriers 2>/dev/null ;;
     'list|--tracking') printf '%s\n' 'Tracking' 'Stopped' ;;
     'list|--origin') printf '%s\n' 'Api' 'Manual' 'Import' ;;
     'list|--push-status') printf '%s\n' 'NotPushed' 'Success' 'Failure' ;;
@@ -490,6 +560,7 @@ _trk_values() {
     'list|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'list|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'list|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'info|--carrier') trk __complete carriers 2>/dev/null ;;
     'info|--status') printf '%s\n' 'NotFound' 'InfoReceived' 'InTransit' 'Expired' 'AvailableForPickup' 'OutForDelivery' 'DeliveryFailure' 'Delivered' 'Exception' ;;
     'info|--sub-status') printf '%s\n' 'NotFound_Other' 'NotFound_InvalidCode' 'InfoReceived' 'InTransit_PickedUp' 'InTransit_Other' 'InTransit_Departure' 'InTransit_Arrival' 'Expired_Other' 'AvailableForPickup_Other' 'OutForDelivery_Other' 'DeliveryFailure_Other' 'DeliveryFailure_NoBody' 'DeliveryFailure_Security' 'DeliveryFailure_Rejected' 'DeliveryFailure_InvalidAddress' 'Delivered_Other' 'Exception_Other' 'Exception_Returning' 'Exception_Returned' 'Exception_NoBody' 'Exception_Security' 'Exception_Damage' 'Exception_Rejected' 'Exception_Delayed' 'Exception_Lost' 'Exception_Destroyed' 'Exception_Cancel' 'InTransit_CustomsProcessing' 'InTransit_CustomsReleased' 'InTransit_CustomsRequiringInformation' ;;
     'info|--columns') printf '%s\n' 'number' 'carrier' 'final_carrier' 'status' 'sub_status' 'latest_event_time' 'latest_event' 'latest_location' 'age' 'expected' 'origin' 'destination' 'days_after_order' 'days_of_transit' 'days_after_last_update' 'eta_from' 'eta_to' 'delivered' 'customs' 'events' 'tag' 'latest_event_time_raw' 'delivered_raw' 'result' 'error_code' 'error_message' ;;
@@ -502,16 +573,23 @@ _trk_values() {
     'quota|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'quota|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'quota|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'realtime|--carrier') trk __complete carriers 2>/dev/null ;;
+    'realtime|--final-carrier') trk __complete carriers 2>/dev/null ;;
     'realtime|--columns') printf '%s\n' 'number' 'carrier' 'final_carrier' 'status' 'sub_status' 'latest_event_time' 'latest_event' 'latest_location' 'age' 'expected' 'origin' 'destination' 'days_after_order' 'days_of_transit' 'days_after_last_update' 'eta_from' 'eta_to' 'delivered' 'customs' 'events' 'tag' 'latest_event_time_raw' 'delivered_raw' 'result' 'error_code' 'error_message' ;;
     'realtime|--profile') trk __complete profiles 2>/dev/null ;;
     'realtime|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'realtime|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'realtime|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'change-carrier|--to') trk __complete carriers 2>/dev/null ;;
+    'change-carrier|--from') trk __complete carriers 2>/dev/null ;;
+    'change-carrier|--final-to') trk __complete carriers 2>/dev/null ;;
+    'change-carrier|--final-from') trk __complete carriers 2>/dev/null ;;
     'change-carrier|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
     'change-carrier|--profile') trk __complete profiles 2>/dev/null ;;
     'change-carrier|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'change-carrier|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'change-carrier|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'update|--carrier') trk __complete carriers 2>/dev/null ;;
     'update|--lang') printf '%s\n' 'en' 'ja' 'fr' 'da' 'th' 'de' 'es' 'zh-hans' ;;
     'update|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
     'update|--profile') trk __complete profiles 2>/dev/null ;;
@@ -634,6 +712,23 @@ _trk_path() {
   done
   printf %s "$trail"
 }
+# The values on stdin (one a line; a TAB and a description may follow) that complete the word $1, any case.
+# Lists (--columns number,status,...): the value after the last comma is completed, and values already in the
+# list are not offered again. Values with spaces (carrier names) are escaped.
+_trk_offer() {
+  local cur="$1" head="" word value
+  [[ "$cur" == *,* ]] && head="${cur%,*},"
+  word="${cur##*,}"
+  COMPREPLY=()
+  while IFS= read -r value; do
+    value="${value%%$'	'*}"
+    [ -n "$value" ] || continue
+    [[ ",$head" == *",$value,"* ]] && continue
+    [[ "${value,,}" == "${word,,}"* ]] || continue
+    printf -v value '%q' "$head$value"
+    COMPREPLY+=("${value//\\,/,}")
+  done
+}
 _trk_complete() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
   local trail values subs
@@ -641,11 +736,8 @@ _trk_complete() {
   if [ "$COMP_CWORD" -gt 1 ] && _trk_takes_value "$trail" "$prev"; then
     values="$(_trk_values "$trail" "$prev")"
     if [ -n "$values" ]; then
-      # Lists of values (--columns number,status,...): the value after the last comma is completed.
-      local head=""
-      [[ "$cur" == *,* ]] && head="${cur%,*},"
-      mapfile -t COMPREPLY < <(compgen -P "$head" -W "$values" -- "${cur##*,}")
-    else
+      _trk_offer "$cur" <<< "$values"
+    elif ! _trk_dynamic "$trail" "$prev"; then
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
     fi
     return 0

@@ -17,6 +17,12 @@ export interface HelpOptions {
 
 export const HELP_TOPICS = ['exit-codes', 'options'] as const;
 
+/** The topics with what each shows, for completions. */
+export const HELP_TOPIC_DESCRIPTIONS: readonly { name: (typeof HELP_TOPICS)[number]; description: string }[] = [
+  { name: 'exit-codes', description: 'what each exit code of trk means' },
+  { name: 'options', description: 'the options every command takes' },
+];
+
 export function exitCodeText(width: number = HELP_WIDTH): string {
   return `Exit codes of trk:\n\n${layoutItems(EXIT_CODE_HELP.map(([code, text]) => [String(code), text] as const), width)}\n`;
 }
