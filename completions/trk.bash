@@ -60,7 +60,7 @@ _trk_options() {
 _trk_argument_values() {
   case "$1" in
     'auth switch') trk __complete profiles 2>/dev/null ;;
-    'completion') printf '%s\n' 'bash' 'zsh' 'fish' ;;
+    'completion') printf '%s\n' 'bash' 'zsh' 'fish' 'powershell' ;;
   esac
 }
 _trk_takes_value() {

@@ -18,11 +18,14 @@ const CONTINUED = '      ';
 
 type HelpText = (context: AddHelpTextContext) => string;
 
-/** The width a page is laid out for: its output's (cli.ts sets it from the terminal), at most HELP_WIDTH. */
+/**
+ * The width a page is laid out for: its output's, which cli.ts sets from the terminal (at most HELP_WIDTH);
+ * HELP_WIDTH when none is set. Man pages (write-man-pages.ts) set no limit: roff lays their text out.
+ */
 export function pageWidth(context: AddHelpTextContext): number {
   const out = context.command.configureOutput();
   const width = context.error ? out.getErrHelpWidth?.() : out.getOutHelpWidth?.();
-  return Math.min(width ?? HELP_WIDTH, HELP_WIDTH);
+  return width ?? HELP_WIDTH;
 }
 
 /** Words of `text` in lines of at most `width` columns (a longer word has a line of its own); newlines kept. */

@@ -49,7 +49,7 @@ export const COMMANDS: readonly Entry[] = [
   },
   {
     name: 'completion',
-    summary: 'print the completion script for bash, zsh or fish (see the README to install it)',
+    summary: 'print the completion script for bash, zsh, fish or PowerShell (see the README to install it)',
     declarations: () => import('./completion/declare.js'),
   },
   { name: '__complete', summary: '', hidden: true, declarations: () => import('./completion/declare.js') },
@@ -57,7 +57,7 @@ export const COMMANDS: readonly Entry[] = [
 ];
 
 /** What `trk --help` opens with: the first three things a newcomer does. */
-const GETTING_STARTED = [
+export const GETTING_STARTED = [
   ['trk register RR123456789CN --sandbox', 'try trk on the built-in emulator: no account needed'],
   ['trk list --sandbox', '...and see what the sandbox account tracks'],
   ['trk auth login', 'save your API key in a profile (it is verified first)'],

@@ -1,34 +1,15 @@
-// Completion scripts for bash, zsh and fish, generated from the command tree (see spec.ts). Each script
-// finds the command path typed so far (only known sub-command names advance it), then offers sub-commands,
+// Completion scripts for bash, zsh, fish and PowerShell, generated from the command tree (see spec.ts). Each
+// script finds the command path typed so far (only known sub-command names advance it), then offers sub-commands,
 // flags, or the values of the flag being completed.
 
+import { powershell } from './powershell.js';
+import type { Shell } from './shells.js';
 import type { CommandSpec, OptionSpec } from './spec.js';
+import { HEADER, valueOptions, walk } from './tree.js';
 
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
-export type Shell = (typeof SHELLS)[number];
-
-interface Node {
-  path: string;
-  spec: CommandSpec;
-}
-
-const HEADER = 'generated from the command definitions by `npm run build`; do not edit';
-
-/** Every command with its path ('' for the program, 'auth login' for a nested one). */
-function walk(spec: CommandSpec, path = ''): Node[] {
-  return [
-    { path, spec },
-    ...spec.commands.flatMap((c) => walk(c, path ? `${path} ${c.name}` : c.name)),
-  ];
-}
+export { SHELLS, type Shell } from './shells.js';
 
 const shellWord = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-function valueOptions(node: Node): { flag: string; opt: OptionSpec }[] {
-  return node.spec.options
-    .filter((o) => o.takesValue)
-    .flatMap((opt) => opt.flags.map((flag) => ({ flag, opt })));
-}
 
 function valuesCommand(opt: OptionSpec, prefix: string): string {
   if (opt.dynamic) return `${prefix} __complete ${opt.dynamic} 2>/dev/null`;
@@ -43,6 +24,8 @@ export function generateCompletion(shell: Shell, root: CommandSpec): string {
       return zsh(root);
     case 'fish':
       return fish(root);
+    case 'powershell':
+      return powershell(root);
   }
 }
 

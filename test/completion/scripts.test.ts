@@ -6,6 +6,7 @@ import { Argument, Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { commandSpec, completionTree } from '../../src/completion/spec.js';
 import { generateCompletion } from '../../src/completion/scripts.js';
+import { powershellBalanced } from './powershell-syntax.js';
 
 function program(): Command {
   const p = new Command('trk');
@@ -189,5 +190,30 @@ describe.runIf(hasShell('fish'))('fish completion', () => {
     expect(complete('trk help ')).toEqual(['auth', 'completion', 'exit-codes', 'list']);
     expect(complete('trk help auth lo')).toEqual(['login', 'logout']);
     expect(complete('trk list --columns number,')).toEqual(['number,carrier', 'number,status']);
+  });
+});
+
+describe('PowerShell completion (its structure: no PowerShell runs here)', () => {
+  const script = generateCompletion('powershell', completionTree(program(), TOPICS));
+
+  it('registers a native argument completer for trk, with balanced brackets and closed strings', () => {
+    expect(script).toMatch(/^# PowerShell completion for trk/);
+    expect(script).toContain('Register-ArgumentCompleter -Native -CommandName trk -ScriptBlock {');
+    expect(powershellBalanced(script)).toBe(true);
+    expect(powershellBalanced("$a = @{ 'x' = 'it''s' }")).toBe(true);
+    expect(powershellBalanced("$a = @{ 'x' = 'open }")).toBe(false);
+  });
+
+  it('names every command and every flag of the tree, the values of enum flags and the run-time ones', () => {
+    expect(script).toContain("$__trkSubcommands[''] = @('list', 'auth', 'completion', 'help')");
+    expect(script).toContain("$__trkSubcommands['auth'] = @('login', 'logout', 'switch')");
+    expect(script).toContain("$__trkSubcommands['help'] = @('list', 'auth', 'completion', 'exit-codes')");
+    expect(script).toContain("$__trkOptions['list'] = @('--status', '--limit', '--json', '--carrier', '--columns', '--profile', '-o', '--output', '-h', '--help')");
+    expect(script).toContain("$__trkValues['list|--status'] = @('Delivered', 'InTransit')");
+    expect(script).toContain("$__trkDynamic['list|--carrier'] = 'carriers'");
+    expect(script).toContain("$__trkDynamic['|--profile'] = 'profiles'");
+    expect(script).toContain("$__trkArguments['completion'] = @('bash', 'zsh', 'fish')");
+    expect(script).toContain("$__trkArgumentDynamic['auth switch'] = 'profiles'");
+    expect(script).toContain("$__trkHelp['auth|login'] = 'save a key'");
   });
 });
