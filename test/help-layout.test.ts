@@ -23,7 +23,7 @@ async function page(argv: string[], columns: number): Promise<string> {
 /** `trk help X Y` for every command, `trk --help`, and the topics. */
 const PAGES: readonly (readonly [string, string[]])[] = [
   ['trk', ['--help']],
-  ...paths.filter((p) => p.length > 0).map((p) => [p.join('-'), ['help', ...p]] as const),
+  ...paths.filter((p) => p.length > 0).map((p): [string, string[]] => [p.join('-'), ['help', ...p]]),
   ['topic-options', ['help', 'options']],
   ['topic-exit-codes', ['help', 'exit-codes']],
 ];
