@@ -58,10 +58,11 @@ export const COMMANDS: readonly Entry[] = [
 
 /** What `trk --help` opens with: the first three things a newcomer does. */
 export const GETTING_STARTED = [
-  ['trk register RR123456789CN --sandbox', 'try trk on the built-in emulator: no account needed'],
-  ['trk list --sandbox', '...and see what the sandbox account tracks'],
-  ['trk auth login', 'save your API key in a profile (it is verified first)'],
-  ['trk list', 'the numbers your account tracks; "trk help COMMAND" for more'],
+  ['trk register RR123456789CN --sandbox', 'try trk on its emulator (no account)'],
+  ['trk list --sandbox', '...and see what the sandbox tracks'],
+  ['trk auth login', 'save your API key (verified first)'],
+  ['trk list', 'the numbers your account tracks'],
+  ['trk help COMMAND', 'what a command does and takes'],
 ] as const;
 
 const gettingStarted = (context: AddHelpTextContext) => `Getting started:\n${layoutItems(GETTING_STARTED, pageWidth(context))}\n`;
