@@ -263,7 +263,7 @@ describe('default output', () => {
     expect(JSON.parse(api.stdout)).toMatchObject({ code: 0 });
     const bad = await trk(['quota'], { env: { ...env, TRK_OUTPUT: 'yaml' } });
     expect(bad.code).toBe(2);
-    expect(oneLine(bad)).toBe('trk: unknown output format "yaml" (TRK_OUTPUT): use one of table, wide, json, ndjson, csv, ids');
+    expect(oneLine(bad)).toBe('trk: unknown output format "yaml" (TRK_OUTPUT): use one of table, wide, json, ndjson, csv, ids, text');
     expect((await trk(['config', 'unset', 'output'], { env })).code).toBe(0);
     expect((await trk(['quota'], { env })).stdout).toMatch(/^quota_remain\t\d+$/m);
   });
