@@ -13,7 +13,7 @@ import { EXIT, type ExitCode } from './exit-codes.js';
 import { HELP_WIDTH, helpWidth } from './help-pages.js';
 import type { IO } from './io.js';
 import type { OutputFormat } from './output/format.js';
-import { sanitizeTerminalText } from './output/sanitize.js';
+import { sanitizeTerminalText } from './terminal-text.js';
 import { packageVersion } from './version.js';
 
 export interface CliOptions {

@@ -87,7 +87,8 @@ describe('global options', () => {
     // Own options and examples come first.
     expect(text.indexOf('--dry-run')).toBeLessThan(text.indexOf('Examples:'));
     expect(text.indexOf('Examples:')).toBeLessThan(text.indexOf('Global options: '));
-    expect(text.split('\n').length).toBeLessThan(50);
+    // The global options are named, not explained again on every page.
+    for (const option of globalOptions()) expect(text).not.toContain(option.description);
   });
 
   it('trk help options lists every global option with what it does', async () => {

@@ -30,8 +30,8 @@ import type { ApiClient } from '../api/client.js';
 import { codeInfo, formatCodeMessage, isAccountRefusal } from '../api/codes.js';
 import { EnvelopeError, RateLimitError, RequestAbortedError, ServiceError, formatSeconds } from '../api/errors.js';
 import { operationSpec } from '../api/ops.js';
-import type { Pacer } from '../api/pacer.js';
-import { shouldRetry, waitReason, type WaitReason } from '../api/retry.js';
+import type { Pacer, WaitReason } from '../pacing/pacer.js';
+import { shouldRetry, waitReason } from '../api/retry.js';
 import { LIMITS, type ApiVersion } from '../api/spec.js';
 import type { Envelope, RejectedItem, TrackListFilter } from '../api/types.js';
 import { TrkError } from '../errors.js';
@@ -48,7 +48,7 @@ export interface RunnerOptions {
   /**
    * The pacer the client admits its requests with: told to hold every start after a failure (the client
    * itself does so after a 429). For Ctrl-C to hold back requests still waiting for their turn, the client's
-   * pacer should reject on the same `stop` signal (see `stoppablePacer` in src/api/pacer.ts; the context's
+   * pacer should reject on the same `stop` signal (see `stoppablePacer` in src/pacing/pacer.ts; the context's
    * client is built so).
    */
   pacer?: Pacer | undefined;

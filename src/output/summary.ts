@@ -6,7 +6,7 @@
 import type { CarrierNameLookup } from './columns.js';
 import { carrierText } from './columns.js';
 import type { DetailsView, EventView } from './records.js';
-import { sanitizeTerminalText } from './sanitize.js';
+import { sanitizeTerminalText } from '../terminal-text.js';
 import { statusLine } from './status-words.js';
 import { datePart, wallTime } from './times.js';
 import { eventTimeText } from './tracking-page.js';

@@ -17,7 +17,7 @@ import { mkdir } from 'node:fs/promises';
 import type { Agent } from 'undici';
 import { TrkError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
-import { sanitizeTerminalText } from '../output/sanitize.js';
+import { sanitizeTerminalText } from '../terminal-text.js';
 import { compactJson } from './raw-json.js';
 import { headersText, saveNotification } from './saved.js';
 import { summarizeEvent, type EventSummary } from './summary.js';

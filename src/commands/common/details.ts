@@ -13,7 +13,7 @@ import { COMPACT_DETAILS, detailsColumns, itemColumns } from '../../output/colum
 import { toDetailsView, type DetailsView } from '../../output/records.js';
 import { createItemResultsWriter, isWide, printItemResults, printRows, resolveFormat, type ItemResultsWriter } from '../../output/render.js';
 import { UsageError } from '../../errors.js';
-import { sanitizeTerminalText } from '../../output/sanitize.js';
+import { sanitizeTerminalText } from '../../terminal-text.js';
 import { tableNames, viewNames } from './names.js';
 import { outputOf, startPagerFor } from './output.js';
 

@@ -7,7 +7,7 @@
 import type { TrackRecord } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { carrierText } from '../../output/columns.js';
-import { sanitizeTerminalText } from '../../output/sanitize.js';
+import { sanitizeTerminalText } from '../../terminal-text.js';
 import { plural } from '../../text.js';
 import type { ItemActionOptions } from './actions.js';
 
