@@ -39,7 +39,8 @@ export interface CallSettings {
   deadlineMs: number;
   maxAnswerBytes: number;
   onRequest: ((log: RequestLog) => void) | undefined;
-  onServiceTime: ((ms: number) => void) | undefined;
+  /** The Date of each answer, for the service's clock (client.ts). */
+  onServiceTime?: ((ms: number) => void) | undefined;
   onWait: ((reason: WaitReason, delayMs: number) => void) | undefined;
 }
 
