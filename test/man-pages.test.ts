@@ -25,7 +25,8 @@ describe('man pages', () => {
   it('are shipped: package.json lists man/ in files and each page in man', () => {
     const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { files: string[]; man: string[] };
     expect(pkg.files).toContain(MAN_DIR);
-    expect([...pkg.man].sort()).toEqual(Object.keys(pages).map((n) => `./${MAN_DIR}/${n}`).sort());
+    // A new command's page is listed there by hand (package.json is not written by the build).
+    expect([...pkg.man].sort(), 'package.json "man"').toEqual(Object.keys(pages).map((n) => `./${MAN_DIR}/${n}`).sort());
   });
 
   it('trk.1 names every command, every global option and the exit codes', async () => {
