@@ -11,7 +11,7 @@ import { toDetailsView, type DetailsView } from '../../output/records.js';
 import { resolveFormat, type ItemResultsWriter } from '../../output/render.js';
 import { show } from '../../output/sanitize.js';
 import { fmt } from '../../text.js';
-import { detailsWriter, printDetails } from '../common/details.js';
+import { checkTextOutput, detailsWriter, printDetails } from '../common/details.js';
 import { outputOf } from '../common/output.js';
 import { inputCarrierResolver, type ItemSourceOptions } from './shared.js';
 
@@ -66,6 +66,7 @@ export function matching(ctx: Context, inner: ItemResultsWriter, version: ApiVer
 
 /** Flags that do not go together, refused before anything is sent. */
 function checkOptions(ctx: Context, opts: InfoOptions, version: ApiVersion): void {
+  checkTextOutput(ctx);
   if (version === 'v1' && opts.subStatus?.length) {
     throw new UsageError('the v1 API has no sub-statuses', 'filter with --status, or use --api-version v2 or v2.1');
   }

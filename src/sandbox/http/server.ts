@@ -506,6 +506,8 @@ async function startLocked(opts: SandboxOptions, lock: StateLock | undefined): P
   );
 
   const server: Server = createServer((req, res) => {
+    // Its own time, as any server says it: the simulated clock (clients take ages from it).
+    res.setHeader('Date', new Date(clock.now()).toUTCString());
     const requested = (req.url ?? '/').split('?', 1)[0] ?? '/';
     const path = strict ? requested : normalisePath(requested);
     const isControl = path === '/__sandbox' || path.startsWith('/__sandbox/');
