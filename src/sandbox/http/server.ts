@@ -441,7 +441,7 @@ async function startLocked(opts: SandboxOptions, lock: StateLock | undefined): P
 
     let envelope: Record<string, unknown>;
     try {
-      envelope = account.handle(route.version, route.op, parsed);
+      envelope = account.handle(route.served, route.op, parsed);
     } catch (err) {
       onError(err);
       await answer(res, 500, httpError(500, INTERNAL_ERROR, 'Internal error, please retry later.'));

@@ -6,6 +6,7 @@ import { type Envelope, ItemReject, itemsEnvelope, requestError } from '../accou
 import { checkParam } from '../account/param.js';
 import { type Item, arrayItems, isEnvelope, readCarrierField, readNumber, readText } from '../account/request.js';
 import { HOUR } from '../account/time.js';
+import type { OperationCall } from './call.js';
 import { checkFinalCarrier, readPassedCarrier, settleCarrier } from './carrier.js';
 import { rejectItem } from './items.js';
 import { translation } from './track-info.js';
@@ -29,7 +30,10 @@ export function readCacheLevel(item: Item): 0 | 1 {
   throw new ItemReject(-18010015, typeof v === 'string' ? v : JSON.stringify(v), 'cacheLevel');
 }
 
-export function realtime(core: AccountCore, version: 'v2' | 'v2.1', body: unknown): Envelope {
+export function realtime(core: AccountCore, call: OperationCall): Envelope {
+  const { version, body } = call;
+  // The table serves real time in v2 and v2.1 only.
+  if (version === 'v1') return requestError(-18010013);
   if (!core.settings.realtimeAllowed) return requestError(-18019912);
   const items = arrayItems(body, LIMITS.realtimeItemsPerRequest, 1);
   if (isEnvelope(items)) return items;

@@ -4,9 +4,11 @@ import type { ApiVersion } from '../../api/spec.js';
 import type { AccountCore } from '../account/core.js';
 import type { Envelope } from '../account/envelope.js';
 import type { RecordState } from '../account/types.js';
+import type { OperationCall } from './call.js';
 import { recordOperation } from './items.js';
 
-export function getTrackInfo(core: AccountCore, version: ApiVersion, body: unknown): Envelope {
+export function getTrackInfo(core: AccountCore, call: OperationCall): Envelope {
+  const { version, body } = call;
   const now = core.now();
   return recordOperation(core, version, body, (rec) => trackDetails(core, rec, version, now));
 }

@@ -20,6 +20,7 @@ import { isObject, normaliseNumber } from '../account/request.js';
 import { v1ListRecord, v2ListRecord } from '../account/record-view.js';
 import { parseTimeFilter } from '../account/time.js';
 import type { RecordState } from '../account/types.js';
+import type { OperationCall } from './call.js';
 
 type Predicate = (rec: RecordState) => boolean;
 
@@ -37,7 +38,8 @@ interface ListQuery {
  */
 export const DEFAULT_ORDER: OrderBy = 'RegisterTimeAsc';
 
-export function getTrackList(core: AccountCore, version: ApiVersion, body: unknown): Envelope {
+export function getTrackList(core: AccountCore, call: OperationCall): Envelope {
+  const { version, body } = call;
   let query: ListQuery;
   try {
     query = version === 'v1' ? parseV1(body) : parseV2(body);
