@@ -84,6 +84,15 @@ describe('architecture', () => {
     expect(wrong.map(show)).toEqual([]);
   });
 
+  it("the emulator routes and signs with its own code, and carriers never reach into it", () => {
+    // The emulator may share the service's vocabulary (api/spec.ts, api/codes.ts), never the product's reading of
+    // it: its operation table, its webhook signing, its carrier lists.
+    const sandboxReadsProduct = (i: Import) =>
+      top(i.from) === 'sandbox' && (i.to === path.join('api', 'ops.ts') || ['webhook', 'carriers'].includes(top(i.to)));
+    const wrong = IMPORTS.filter((i) => sandboxReadsProduct(i) || (top(i.from) === 'carriers' && top(i.to) === 'sandbox'));
+    expect(wrong.map(show)).toEqual([]);
+  });
+
   it('would catch a violation (the checks themselves work)', () => {
     const file = path.join(SRC, 'items', 'x.ts');
     const bad = importsOf(file, "import { runList } from '../commands/list/list.js';\nconst s = await import('../sandbox/http/server.js');\nimport type { A } from './chunker.js';");
