@@ -38,16 +38,10 @@ describe('gettrackinfo', () => {
     expect(b.latest_status).toEqual(a.latest_status);
   });
 
-  it('before the first run track_info is null', () => {
+  it('before the first run the number is rejected -18019909 (account-clients.test.ts has the details)', () => {
     const t = makeAccount();
     t.v2('register', [{ number: DELIVERED }]);
-    expect(t.v2('gettrackinfo', [{ number: DELIVERED }]).data.accepted[0]).toEqual({
-      number: DELIVERED,
-      carrier: 3011,
-      param: null,
-      tag: null,
-      track_info: null,
-    });
+    expect(t.v2('gettrackinfo', [{ number: DELIVERED }]).data.rejected[0].error.code).toBe(-18019909);
   });
 
   it('v1: {number, tag, track}', async () => {

@@ -149,7 +149,7 @@ describe('gettracklist (v2)', () => {
     ['unknown order_by', { order_by: 'NumberAsc' }, -18010015],
     ['unknown data_origin', { data_origin: 'Fax' }, -18010015],
     ['a time that is not a time', { register_time_from: 'yesterday' }, -18010015],
-    ['page_no 0', { page_no: 0 }, -18010015],
+    ['page_no below 0', { page_no: -1 }, -18010015],
     ['page_no not a number', { page_no: 'two' }, -18010015],
     ['carrier not a number', { carrier: 'ups' }, -18010015],
     ['number not a string', { number: 5 }, -18010011],
