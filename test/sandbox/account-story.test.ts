@@ -1,0 +1,153 @@
+// The sandbox tells a story over time: a shop registers parcels every day for a month, and a sync that asks only
+// for what changed (gettracklist with track_time_from, then gettrackinfo) sees every change, at a cost that follows
+// the changes rather than the account; webhooks report them as they happen; the month ends as a shop's does.
+
+import { describe, expect, it } from 'vitest';
+import { findNumber, planShipment, sampleNumber } from '../../src/sandbox/world/index.js';
+import { DAY, HOUR, type Json, type TestAccount, START, makeAccount } from './account-fixture.js';
+
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+describe('track_time, the list update time', () => {
+  it('moves when the tracking result changes (the first result included), and only then', async () => {
+    const t = makeAccount();
+    const number = sampleNumber(3011, 7);
+    const plan = planShipment(number, 3011, START);
+    t.v2('register', [{ number, carrier: 3011 }]);
+    await t.advance(30_000);
+    const record = () => t.v2('gettracklist', { number }).data.accepted[0];
+    const first = record().track_time as string;
+    expect(first).not.toBeNull();
+    const syncTime = () => t.v2('gettrackinfo', [{ number }]).data.accepted[0].track_info.tracking.providers[0].latest_sync_time;
+
+    // Runs that find nothing new leave track_time where it was; the providers' sync time shows they happened.
+    const next = plan.events.find((e) => e.atMs > Date.parse(first));
+    expect(next, 'a later event').toBeDefined();
+    const quiet = next!.atMs - t.now() - HOUR;
+    if (quiet > 6 * HOUR) {
+      await t.advance(quiet);
+      expect(record().track_time).toBe(first);
+      expect(Date.parse(syncTime())).toBeGreaterThan(Date.parse(first));
+      expect(t.v2('gettracklist', { track_time_from: iso(Date.parse(first) + 1000) }).page.data_total).toBe(0);
+    }
+    // The run after the next event finds it: track_time is that run's time, and the filter finds the record.
+    await t.advance(next!.atMs - t.now() + 7 * HOUR);
+    const moved = Date.parse(record().track_time);
+    expect(moved).toBeGreaterThanOrEqual(next!.atMs);
+    expect(moved).toBeLessThanOrEqual(t.now());
+    expect(t.v2('gettracklist', { track_time_from: iso(Date.parse(first) + 1000) }).page.data_total).toBe(1);
+    expect(t.v1('gettracklist', { tracking_time_from: iso(Date.parse(first) + 1000) }).page.data_total).toBe(1);
+  });
+
+  it('moves when the service stops tracking by itself (expiry), not when asked to stop', async () => {
+    const t = makeAccount();
+    const quietNumber = findNumber(3011, { scenario: 'stalled' })!;
+    t.v2('register', [{ number: quietNumber, carrier: 3011 }, { number: sampleNumber(3011, 12), carrier: 3011 }]);
+    await t.advance(30_000);
+    const before = t.v2('gettracklist', { number: sampleNumber(3011, 12) }).data.accepted[0].track_time;
+    t.v2('stoptrack', [{ number: sampleNumber(3011, 12) }]);
+    expect(t.v2('gettracklist', { number: sampleNumber(3011, 12) }).data.accepted[0].track_time).toBe(before);
+    await t.advance(60 * DAY);
+    const rec = t.v2('gettracklist', { number: quietNumber }).data.accepted[0];
+    expect(rec.stop_track_reason).toBe('Expired');
+    expect(rec.track_time).toBe(rec.stop_track_time);
+  });
+});
+
+/** A shop's carrier mix: mostly national parcel services, some cross-border mail and e-commerce lines, some express. */
+const MIX = [21051, 21051, 21051, 11031, 7041, 7041, 3011, 3011, 190012, 100001, 100003, 2151];
+const PER_DAY = 40;
+const DAYS = 30;
+
+interface Seen {
+  status: string;
+  lastEvent: string | null;
+}
+
+/** The shop's mirror: what its syncs learned, and what each sync cost. */
+class Mirror {
+  readonly records = new Map<string, Seen>();
+  watermark: string | null = null;
+  readonly requests: number[] = [];
+  readonly changes: number[] = [];
+
+  constructor(private readonly t: TestAccount) {}
+
+  /** gettracklist from the watermark (every page), then gettrackinfo for the records it named. */
+  sync(): void {
+    let requests = 0;
+    const listed: Json[] = [];
+    for (let page = 1; ; page++) {
+      const env = this.t.v21('gettracklist', { page_no: page, ...(this.watermark ? { track_time_from: this.watermark } : {}) });
+      requests++;
+      listed.push(...env.data.accepted);
+      if (page >= env.page.page_total) break;
+    }
+    for (const r of listed) if (r.track_time && (!this.watermark || r.track_time > this.watermark)) this.watermark = r.track_time;
+    const numbers = listed.filter((r) => r.track_time !== null).map((r) => r.number as string);
+    let changed = 0;
+    for (let i = 0; i < numbers.length; i += 40) {
+      const env = this.t.v21('gettrackinfo', numbers.slice(i, i + 40).map((number) => ({ number })));
+      requests++;
+      for (const item of env.data.accepted) {
+        const seen = { status: item.track_info.latest_status.status, lastEvent: item.track_info.latest_event?.time_utc ?? null };
+        const old = this.records.get(item.number);
+        if (!old || old.status !== seen.status || old.lastEvent !== seen.lastEvent) changed++;
+        this.records.set(item.number, seen);
+      }
+    }
+    this.requests.push(requests);
+    this.changes.push(changed);
+  }
+}
+
+/** What the account holds now, as the mirror would see it. */
+function truth(t: TestAccount): Map<string, Seen> {
+  const out = new Map<string, Seen>();
+  for (const rec of t.account.store.values()) {
+    if (rec.trackMs === null) continue;
+    out.set(rec.number, { status: rec.status, lastEvent: rec.lastEventMs === null ? null : iso(rec.lastEventMs) });
+  }
+  return out;
+}
+
+describe("a shop's month on the sandbox", () => {
+  it('incremental syncs see every change at a cost that follows the changes; webhooks report them; the month ends as a shop does', async () => {
+    const t = makeAccount({ settings: { webhookUrl: 'http://127.0.0.1:9/hook' } });
+    const mirror = new Mirror(t);
+    for (let day = 0; day < DAYS; day++) {
+      const items = Array.from({ length: PER_DAY }, (_, i) => {
+        const carrier = MIX[(day * PER_DAY + i) % MIX.length]!;
+        return { number: sampleNumber(carrier, day * PER_DAY + i), carrier };
+      });
+      expect(t.v21('register', items).data.accepted).toHaveLength(PER_DAY);
+      await t.advance(DAY);
+      mirror.sync();
+      // Nothing the account knows escapes the mirror: every change was in the incremental list.
+      expect(mirror.records).toEqual(truth(t));
+    }
+    const total = DAYS * PER_DAY;
+    // Every day brings changes, and a day's sync costs what its changes cost, not what the account holds.
+    expect(Math.min(...mirror.changes.slice(1))).toBeGreaterThan(10);
+    const lastWeek = mirror.requests.slice(-7).reduce((a, b) => a + b, 0) / 7;
+    const fullScan = Math.ceil(total / 40) * 2;
+    expect(lastWeek).toBeLessThan(fullScan / 2);
+    // Webhooks told of the changes as they happened (one TRACKING_UPDATED per change at least).
+    const updates = t.sent.filter((d) => d.body.includes('TRACKING_UPDATED')).length;
+    expect(updates).toBeGreaterThanOrEqual(mirror.changes.reduce((a, b) => a + b, 0));
+
+    // The month's end: most parcels of the first three weeks delivered, a few in trouble, the rest on the way.
+    const early = [...t.account.store.values()].filter((r) => r.registerMs < START + 21 * DAY);
+    const share = (status: string) => early.filter((r) => r.status === status).length / early.length;
+    expect(share('Delivered')).toBeGreaterThan(0.4);
+    expect(share('Exception') + share('DeliveryFailure')).toBeGreaterThan(0.03);
+    expect(share('Exception') + share('DeliveryFailure')).toBeLessThan(0.25);
+    expect(new Set(early.map((r) => r.status)).size).toBeGreaterThanOrEqual(6);
+    // Carriers tell apart: express parcels delivered far more often than Correios ones.
+    const deliveredShare = (carrier: number) => {
+      const of = early.filter((r) => r.carrier === carrier);
+      return of.filter((r) => r.status === 'Delivered').length / of.length;
+    };
+    expect(deliveredShare(100001)).toBeGreaterThan(deliveredShare(2151) + 0.15);
+  });
+});
