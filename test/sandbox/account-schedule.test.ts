@@ -202,6 +202,20 @@ describe('clock jumps and saved state', () => {
     expect(b.v2('getquota', []).data).toEqual(a.v2('getquota', []).data);
   });
 
+  it('a state saved before track_time followed changes (no changedMs column) loads, the latest run standing in', async () => {
+    const a = fresh();
+    await advanceBy(a, 2 * DAY, 6 * HOUR);
+    const state = JSON.parse(JSON.stringify(a.account.toJSON()));
+    const at = state.columns.indexOf('changedMs');
+    expect(at).toBeGreaterThanOrEqual(0);
+    state.columns.splice(at, 1);
+    for (const row of state.records) row.splice(at, 1);
+    const b = makeAccount({ state, start: a.now() });
+    const runs = new Map([...a.account.store.values()].map((r) => [r.number, r.trackMs]));
+    for (const rec of b.account.store.values()) expect(rec.changedMs).toBe(runs.get(rec.number));
+    expect(list(b).length).toBe(list(a).length);
+  });
+
   it('reset forgets records and usage', async () => {
     const t = fresh();
     await t.advance(HOUR);
