@@ -5,8 +5,9 @@
 // a carrier given by name — fetches it.
 //
 // With --sandbox (settings.sandbox) both lists are the emulator's: the service's lists shipped with trk (data/,
-// shipped.ts), read in this process when a name or a code needs them: no network, whatever res-url says. They are never cached: reading them costs no more than reading a cache file. So a sandbox run
-// neither reads nor writes the lists' cache, and the cache answers only for the URL each copy came from (lists.ts).
+// shipped.ts), read in this process when a name or a code needs them: no network, whatever res-url says. They are
+// never cached: reading them costs no more than reading a cache file. So a sandbox run neither reads nor writes the
+// lists' cache, and the cache answers only for the URL each copy came from (lists.ts).
 
 import { cacheDir } from '../config/paths.js';
 import { requestTimeoutMs } from '../config/timeout.js';

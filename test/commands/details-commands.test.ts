@@ -85,7 +85,8 @@ describe('runInfo', () => {
       looks += 1;
       if (looks < 3) {
         const error = { code: -18019909, message: 'no tracking information yet' };
-        return { code: 0, data: { accepted: [], rejected: [{ number: 'YT2616912345678901', carrier: 190012, tag: null, error }] } };
+        const rejected = [{ number: 'YT2616912345678901', carrier: 190012, tag: null, error }];
+        return { code: 0, data: { accepted: [], rejected } };
       }
       return { code: 0, data: { accepted: [delivered], rejected: [] } };
     };

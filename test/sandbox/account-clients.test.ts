@@ -105,7 +105,7 @@ describe('v2.2 to v2.4: the fields of the newer documentation', () => {
     return t;
   }
 
-  it.each(['v2.2', 'v2.3', 'v2.4'] as const)('%s gettrackinfo: the item fields of the newer documentation, in its order', async (version) => {
+  it.each(['v2.2', 'v2.3', 'v2.4'] as const)('%s gettrackinfo: the newer item fields, in order', async (version) => {
     const t = await tracked();
     const item = t.call(version, 'gettrackinfo', [{ number: DELIVERED }]).data.accepted[0];
     expect(Object.keys(item)).toEqual(Object.keys(newerItem));
@@ -117,9 +117,8 @@ describe('v2.2 to v2.4: the fields of the newer documentation', () => {
 
   it('description_translation is an object: the record lang once charged, else English', async () => {
     const t = await tracked();
-    const events = t.call('v2.2', 'gettrackinfo', [{ number: DELIVERED }]).data.accepted[0].track_info.tracking.providers.flatMap(
-      (p: { events: unknown[] }) => p.events,
-    );
+    const info = t.call('v2.2', 'gettrackinfo', [{ number: DELIVERED }]).data.accepted[0].track_info;
+    const events = info.tracking.providers.flatMap((p: { events: unknown[] }) => p.events);
     expect(events.length).toBeGreaterThan(0);
     for (const e of events) expect(e.description_translation).toEqual({ lang: 'en', description: expect.any(String) });
     t.call('v2.2', 'register', [{ number: NOT_FOUND, lang: 'de' }]);

@@ -56,7 +56,8 @@ describe('schedule rules', () => {
     t.v2('register', [{ number: n }]);
     await t.advance(20_000);
     // Each run shows in the providers' latest_sync_time; track_time moves only when a run finds something new.
-    const lastRun = () => t.v2('gettrackinfo', [{ number: n }]).data.accepted[0].track_info.tracking.providers[0].latest_sync_time;
+    const lastRun = () => t.v2('gettrackinfo', [{ number: n }]).data.accepted[0].track_info.tracking.providers[0]
+      .latest_sync_time;
     const first = Date.parse(lastRun());
     expect(record(t, n).track_time).toBe(iso(first));
     expect(record(t, n).package_status).toBe('InfoReceived');
@@ -202,7 +203,7 @@ describe('clock jumps and saved state', () => {
     expect(b.v2('getquota', []).data).toEqual(a.v2('getquota', []).data);
   });
 
-  it('a state saved before track_time followed changes (no changedMs column) loads, the latest run standing in', async () => {
+  it('a state saved before track_time followed changes (no changedMs) loads, the latest run standing in', async () => {
     const a = fresh();
     await advanceBy(a, 2 * DAY, 6 * HOUR);
     const state = JSON.parse(JSON.stringify(a.account.toJSON()));

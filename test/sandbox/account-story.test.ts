@@ -18,7 +18,8 @@ describe('track_time, the list update time', () => {
     const record = () => t.v2('gettracklist', { number }).data.accepted[0];
     const first = record().track_time as string;
     expect(first).not.toBeNull();
-    const syncTime = () => t.v2('gettrackinfo', [{ number }]).data.accepted[0].track_info.tracking.providers[0].latest_sync_time;
+    const syncTime = () => t.v2('gettrackinfo', [{ number }]).data.accepted[0].track_info.tracking.providers[0]
+      .latest_sync_time;
 
     // Runs that find nothing new leave track_time where it was; the providers' sync time shows they happened.
     const next = plan.events.find((e) => e.atMs > Date.parse(first));
@@ -78,19 +79,23 @@ class Mirror {
     let requests = 0;
     const listed: Json[] = [];
     for (let page = 1; ; page++) {
-      const env = this.t.v21('gettracklist', { page_no: page, ...(this.watermark ? { track_time_from: this.watermark } : {}) });
+      const since = this.watermark ? { track_time_from: this.watermark } : {};
+      const env = this.t.v21('gettracklist', { page_no: page, ...since });
       requests++;
       listed.push(...env.data.accepted);
       if (page >= env.page.page_total) break;
     }
-    for (const r of listed) if (r.track_time && (!this.watermark || r.track_time > this.watermark)) this.watermark = r.track_time;
+    for (const r of listed) {
+      if (r.track_time && (!this.watermark || r.track_time > this.watermark)) this.watermark = r.track_time;
+    }
     const numbers = listed.filter((r) => r.track_time !== null).map((r) => r.number as string);
     let changed = 0;
     for (let i = 0; i < numbers.length; i += 40) {
       const env = this.t.v21('gettrackinfo', numbers.slice(i, i + 40).map((number) => ({ number })));
       requests++;
       for (const item of env.data.accepted) {
-        const seen = { status: item.track_info.latest_status.status, lastEvent: item.track_info.latest_event?.time_utc ?? null };
+        const info = item.track_info;
+        const seen = { status: info.latest_status.status, lastEvent: info.latest_event?.time_utc ?? null };
         const old = this.records.get(item.number);
         if (!old || old.status !== seen.status || old.lastEvent !== seen.lastEvent) changed++;
         this.records.set(item.number, seen);
@@ -112,7 +117,7 @@ function truth(t: TestAccount): Map<string, Seen> {
 }
 
 describe("a shop's month on the sandbox", () => {
-  it('incremental syncs see every change at a cost that follows the changes; webhooks report them; the month ends as a shop does', async () => {
+  it("daily syncs see every change at the changes' cost; webhooks tell them; the month ends as a shop's", async () => {
     const t = makeAccount({ settings: { webhookUrl: 'http://127.0.0.1:9/hook' } });
     const mirror = new Mirror(t);
     for (let day = 0; day < DAYS; day++) {

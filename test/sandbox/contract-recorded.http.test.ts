@@ -19,7 +19,8 @@ type Allowed = readonly [difference: string, why: string];
 // The v2 samples follow a minor version newer than the spec (see test/fixtures/README.md): the emulator serves the
 // fields the spec does not describe on v2.2 to v2.4 only (src/sandbox/ops/newer-fields.ts), so they are missing
 // from its v2.1 answers and present in its later ones.
-const NEWER_GETTRACKINFO_ITEM: Allowed[] = Object.keys(fixtureJson('doc-v2/gettrackinfo_yanwen_190012.json').data.accepted[0])
+const NEWER_ITEM_SAMPLE = fixtureJson('doc-v2/gettrackinfo_yanwen_190012.json').data.accepted[0];
+const NEWER_GETTRACKINFO_ITEM: Allowed[] = Object.keys(NEWER_ITEM_SAMPLE)
   .filter((k) => !['number', 'carrier', 'param', 'tag', 'track_info'].includes(k))
   .map((k) => [`missing data.accepted[].${k}`, 'a field of a newer minor version, not in the spec']);
 const NEWER_PROVIDER: Allowed = [
@@ -49,7 +50,8 @@ async function answerOf(version: ApiVersion, op: Operation, body: unknown): Prom
 
 /** The same request under a later version (v2.2 to v2.4: v2.1's paths and rules, the newer documentation's fields). */
 async function answerLater(version: 'v2.2' | 'v2.3' | 'v2.4', op: Operation, body: unknown): Promise<unknown> {
-  const a = await call(s.url, apiPath('v2.1', op).replace('/v2.1/', `/${version}/`), { key: s.key, body: JSON.stringify(body) });
+  const path = apiPath('v2.1', op).replace('/v2.1/', `/${version}/`);
+  const a = await call(s.url, path, { key: s.key, body: JSON.stringify(body) });
   expect(a.status, a.text).toBe(200);
   return a.json;
 }
@@ -216,7 +218,12 @@ const REPLAYS: Replay[] = [
             ])
           : []),
         ...(fixture.includes('yanwen')
-          ? [['enum data.accepted[].track_info.tracking.providers[].events[].sub_status', 'the sample carries an unknown sub-status on purpose'] as const]
+          ? [
+              [
+                'enum data.accepted[].track_info.tracking.providers[].events[].sub_status',
+                'the sample carries an unknown sub-status on purpose',
+              ] as const,
+            ]
           : []),
       ],
       answer: () => answerLater(version, 'gettrackinfo', [{ number }]),
@@ -225,7 +232,7 @@ const REPLAYS: Replay[] = [
   {
     fixture: 'doc-v2/gettracklist_page.json on v2.2',
     allowed: ['days_after_order', 'days_after_last_update', 'days_of_transit', 'days_of_transit_done'].map(
-      (k): Allowed => [`extra data.accepted[].${k}`, 'the spec\'s v2.1 record has the day metrics; the sample lacks them'],
+      (k): Allowed => [`extra data.accepted[].${k}`, "the spec's v2.1 record has the day metrics, the sample not"],
     ),
     answer: () => answerLater('v2.2', 'gettracklist', {}),
   },

@@ -148,15 +148,17 @@ describe('request counters', () => {
 /** A stand-in request: a stream with the fields the pipeline reads. */
 function fakeRequest(method: string, headers: Record<string, string>, body: string): IncomingMessage {
   const req = new PassThrough() as unknown as IncomingMessage & PassThrough;
-  const socket = { remoteAddress: '127.0.0.1', destroyed: false, destroy: () => ((socket as { destroyed: boolean }).destroyed = true) };
+  const socket = { remoteAddress: '127.0.0.1', destroyed: false, destroy: () => void (socket.destroyed = true) };
   Object.assign(req, { method, headers, socket, complete: true });
   req.end(body);
   return req;
 }
 
 /** A stand-in response that keeps what was sent and closes like a real one. */
-function fakeResponse(): ServerResponse & { sent?: { status: number; body: any; headers: Record<string, string> } } {
-  const res = new EventEmitter() as ServerResponse & { sent?: { status: number; body: any; headers: Record<string, string> } };
+type Sent = { status: number; body: any; headers: Record<string, string> };
+
+function fakeResponse(): ServerResponse & { sent?: Sent } {
+  const res = new EventEmitter() as ServerResponse & { sent?: Sent };
   let headers: Record<string, string> = {};
   Object.assign(res, {
     statusCode: 200,
@@ -203,7 +205,8 @@ describe('request log', () => {
 describe('the API pipeline, step by step', () => {
   it('authentication: wrong key, then the whitelist, then a disabled account', () => {
     const s = { ...defaultAccountSettings(), key: 'k' };
-    const code = (a: Answer | undefined) => (a?.body as { data: { errors: { code: number }[] } } | undefined)?.data.errors[0]?.code;
+    type Refusal = { data: { errors: { code: number }[] } } | undefined;
+    const code = (a: Answer | undefined) => (a?.body as Refusal)?.data.errors[0]?.code;
     expect(code(authRefusal(s, undefined, '127.0.0.1'))).toBe(-18010002);
     expect(code(authRefusal(s, 'x', '127.0.0.1'))).toBe(-18010002);
     expect(authRefusal(s, 'k', '127.0.0.1')).toBeUndefined();

@@ -26,21 +26,22 @@ async function changedSince(s: RunningSandbox, from: string): Promise<{ number: 
 }
 
 describe('a sandbox with --speed tells its story on its own', () => {
-  it('webhooks reach the listener and an incremental sync sees the changes, without anyone moving the clock', async () => {
+  it('webhooks reach the listener and an incremental sync sees the changes, with nobody moving the clock', async () => {
     hooks = await new Receiver().start();
     // A day of simulated time per real second, ticking every 50 ms.
     sandbox = await openSandbox({ speed: 86_400, tickMs: 50, webhookUrl: hooks.url });
     const s = sandbox;
     const carriers = [21051, 3011, 100001, 190012];
-    const items = Array.from({ length: 24 }, (_, i) => ({ number: sampleNumber(carriers[i % 4]!, i), carrier: carriers[i % 4]! }));
+    const items = Array.from({ length: 24 }, (_, i) => {
+      const carrier = carriers[i % 4]!;
+      return { number: sampleNumber(carrier, i), carrier };
+    });
     expect((await post(s, 'v2.1', 'register', items)).json.data.accepted).toHaveLength(24);
     const registered = new Date(s.clock.now() - 1000).toISOString();
 
     // The first results come and are pushed, then later changes too.
-    await vi.waitFor(() => expect(hooks!.received.filter((r) => r.event === 'TRACKING_UPDATED').length).toBeGreaterThan(24), {
-      timeout: 20_000,
-      interval: 100,
-    });
+    const updates = () => hooks!.received.filter((r) => r.event === 'TRACKING_UPDATED').length;
+    await vi.waitFor(() => expect(updates()).toBeGreaterThan(24), { timeout: 20_000, interval: 100 });
     const first = await changedSince(s, registered);
     expect(first.length).toBeGreaterThan(0);
     const details = await post(s, 'v2.1', 'gettrackinfo', first.map((r) => ({ number: r.number })));

@@ -23,7 +23,8 @@ describe('webhook bodies and signs', () => {
   });
 
   it.each(['v2', 'v2.1'] as const)('%s: {event, data}, header sign = sha256(body/key)', (version) => {
-    const { headers, body } = signedWebhook(version, 'TRACKING_STOPPED', { number: 'RR123456789CN', carrier: 3011 }, 'k1');
+    const data = { number: 'RR123456789CN', carrier: 3011 };
+    const { headers, body } = signedWebhook(version, 'TRACKING_STOPPED', data, 'k1');
     expect(body).toBe('{"event":"TRACKING_STOPPED","data":{"number":"RR123456789CN","carrier":3011}}');
     expect(headers).toEqual({ 'content-type': 'application/json', sign: sha(`${body}/k1`) });
     expect(verifyV2(body, headers.sign!, 'k1')).toBe(true);

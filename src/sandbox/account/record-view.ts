@@ -13,7 +13,12 @@ import type { RecordState } from './types.js';
 /** v1 `sr`: 1 expiry rules, 2 API request, 3 manual operation, 4 invalid carrier. */
 const V1_STOP_REASON_CODE: Readonly<Record<string, number>> = { Expired: 1, ByRequest: 2, InvalidCarrier: 4 };
 
-export function v2ListRecord(core: AccountCore, rec: RecordState, served: ServedVersion, now: number): Record<string, unknown> {
+export function v2ListRecord(
+  core: AccountCore,
+  rec: RecordState,
+  served: ServedVersion,
+  now: number,
+): Record<string, unknown> {
   const carrier = core.world.findCarrier(rec.carrier);
   const head = {
     number: rec.number,

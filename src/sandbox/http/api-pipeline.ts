@@ -44,7 +44,10 @@ export interface Answer {
 }
 
 const NOT_FOUND: Answer = { status: 404, body: httpError(404, 404, 'Not found.') };
-const TOO_LARGE: Answer = { status: 413, body: httpError(413, -18010013, `Request body larger than ${MAX_BODY_BYTES} bytes.`) };
+const TOO_LARGE: Answer = {
+  status: 413,
+  body: httpError(413, -18010013, `Request body larger than ${MAX_BODY_BYTES} bytes.`),
+};
 const INTERNAL: Answer = { status: 500, body: httpError(500, INTERNAL_ERROR, 'Internal error, please retry later.') };
 
 /** What the pipeline works with; the sandbox owns each part. */
@@ -97,12 +100,9 @@ export class ApiPipeline {
 
   /** Steps 3-5: authentication, then 429 (burst, rate limit), then an injected failure. */
   #admission(req: IncomingMessage, res: ServerResponse): Answer | undefined {
-    const token = req.headers.svctoken;
-    return (
-      authRefusal(this.#p.account.settings, typeof token === 'string' ? token : undefined, req.socket.remoteAddress ?? '') ??
-      this.#throttled(res) ??
-      this.#injectedFailure(res)
-    );
+    const token = typeof req.headers.svctoken === 'string' ? req.headers.svctoken : undefined;
+    const caller = req.socket.remoteAddress ?? '';
+    return authRefusal(this.#p.account.settings, token, caller) ?? this.#throttled(res) ?? this.#injectedFailure(res);
   }
 
   #throttled(res: ServerResponse): Answer | undefined {

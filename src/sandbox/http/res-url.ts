@@ -12,7 +12,12 @@ export function isReferenceListRequest(method: string | undefined, path: string)
   return (method === 'GET' || method === 'HEAD') && REFERENCE_LIST_PATHS.has(path);
 }
 
-export async function serveReferenceList(req: IncomingMessage, res: ServerResponse, path: string, maxBodyBytes: number): Promise<void> {
+export async function serveReferenceList(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  maxBodyBytes: number,
+): Promise<void> {
   const name = REFERENCE_LIST_PATHS.get(path);
   if (name === undefined) throw new Error(`not a reference list path: ${path}`);
   await readBody(req, maxBodyBytes);

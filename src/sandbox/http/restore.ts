@@ -50,7 +50,8 @@ export function startSettings(saved: SandboxStateFile | undefined, opts: Sandbox
 /** Console settings among the start options, for the one validator. */
 function optionSettings(opts: SandboxOptions): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const field of ['key', 'webhookUrl', 'quotaTotal', 'maxTrackDaily', 'ipAllowList', 'disabled', 'realtimeAllowed'] as const) {
+  const fields = ['key', 'webhookUrl', 'quotaTotal', 'maxTrackDaily', 'ipAllowList', 'disabled', 'realtimeAllowed'];
+  for (const field of fields as (keyof SandboxOptions)[]) {
     if (opts[field] !== undefined) out[field] = opts[field];
   }
   return out;
@@ -73,12 +74,17 @@ function accountFrom(
       saved?.account as AccountState | undefined,
     );
   } catch (err) {
-    if (saved && opts.stateFile !== undefined) throw new StateFileError(opts.stateFile, 'holds an account this trk cannot read', err);
-    throw err;
+    if (!saved || opts.stateFile === undefined) throw err;
+    throw new StateFileError(opts.stateFile, 'holds an account this trk cannot read', err);
   }
 }
 
-function stateSaver(path: string, clock: SimClock, account: Account, onError: ((err: unknown) => void) | undefined): StateSaver {
+function stateSaver(
+  path: string,
+  clock: SimClock,
+  account: Account,
+  onError: ((err: unknown) => void) | undefined,
+): StateSaver {
   return new StateSaver({
     path,
     snapshot: (): SandboxStateFile => ({

@@ -109,7 +109,8 @@ class Sandbox implements RunningSandbox {
     this.#lock = lock;
     ({ clock: this.clock, account: this.account, saver: this.#saver, deliveries: this.#deliveries } = restored);
     this.#limiter = new RateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
-    this.#injector = new FaultInjector(parseFaults(faultOptions(opts)), opts.seed === undefined ? {} : { seed: opts.seed });
+    const seed = opts.seed === undefined ? {} : { seed: opts.seed };
+    this.#injector = new FaultInjector(parseFaults(faultOptions(opts)), seed);
     this.#recorder = new RequestRecorder(() => this.clock.now(), opts.onRequest);
     const saver = this.#saver;
     this.#ticker = new Ticker(this.account, saver && (() => saver.changed()), this.#onError);

@@ -19,7 +19,8 @@ export interface RequestStats {
 export type InjectedFault = keyof RequestStats['injected'];
 
 function emptyStats(): RequestStats {
-  return { total: 0, byStatus: {}, byOperation: {}, dropped: 0, rateLimited: 0, injected: { burst429: 0, failures: 0, drops: 0 } };
+  const injected = { burst429: 0, failures: 0, drops: 0 };
+  return { total: 0, byStatus: {}, byOperation: {}, dropped: 0, rateLimited: 0, injected };
 }
 
 export class RequestCounters {

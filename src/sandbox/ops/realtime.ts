@@ -74,7 +74,8 @@ function query(core: AccountCore, call: RealtimeCall, item: Item): Record<string
     if (rec && rec.tracking) {
       if (level === 1 || rec.trackMs === null || now - rec.trackMs > REALTIME_CACHE_MS) core.runNow(rec, now);
       const info = core.world.trackInfo(rec, rec.trackMs ?? now, now, version, translation(rec), shape);
-      return detailsItem({ number, carrier: carrier.key, param: rec.param, tag: rec.tag, lang: rec.lang }, served, info);
+      const head = { number, carrier: carrier.key, param: rec.param, tag: rec.tag, lang: rec.lang };
+      return detailsItem(head, served, info);
     }
     // Fresh data for level 1; level 0 answers from the start of the current 3-hour slot.
     const knownUntil = level === 1 ? now : now - (now % REALTIME_CACHE_MS);

@@ -34,7 +34,10 @@ export const EMULATED_OPERATIONS: Readonly<Record<Operation, EmulatedOperation>>
   changeinfo: { paths: everywhere('changeinfo'), handle: (core, c) => changeInfo(core, c.version, c.body) },
   stoptrack: { paths: everywhere('stoptrack'), handle: (core, c) => stopTrack(core, c.version, c.body) },
   // v1 spells these two in its own casing: POST /Retrack, POST /deleteTrack.
-  retrack: { paths: { v1: 'Retrack', v2: 'retrack', 'v2.1': 'retrack' }, handle: (core, c) => retrack(core, c.version, c.body) },
+  retrack: {
+    paths: { v1: 'Retrack', v2: 'retrack', 'v2.1': 'retrack' },
+    handle: (core, c) => retrack(core, c.version, c.body),
+  },
   deletetrack: {
     paths: { v1: 'deleteTrack', v2: 'deletetrack', 'v2.1': 'deletetrack' },
     handle: (core, c) => deleteTrack(core, c.version, c.body),

@@ -31,7 +31,9 @@ export function trackDetails(
   now: number,
 ): Record<string, unknown> {
   if (rec.trackMs === null) throw new ItemReject(-18019909);
-  if (call.version === 'v1') return { number: rec.number, tag: rec.tag, track: core.world.v1Track(rec, rec.trackMs, now) };
+  if (call.version === 'v1') {
+    return { number: rec.number, tag: rec.tag, track: core.world.v1Track(rec, rec.trackMs, now) };
+  }
   const newerFields = isLaterVersion(call.served);
   const info = core.world.trackInfo(rec, rec.trackMs, now, call.version, translation(rec), { newerFields });
   return detailsItem(rec, call.served, info);

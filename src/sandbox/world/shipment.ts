@@ -247,7 +247,8 @@ export interface ScenarioInfo {
 
 /** Outcome of a (number, carrier) pair without planning it; always agrees with planShipment. */
 export function scenarioOf(number: string, carrierKey: number): ScenarioInfo {
-  const { scenario, variant } = drawScenario(rngFor(seedText(number, carrierKey)), findCarrier(carrierKey)?.trouble ?? 1);
+  const trouble = findCarrier(carrierKey)?.trouble ?? 1;
+  const { scenario, variant } = drawScenario(rngFor(seedText(number, carrierKey)), trouble);
   return { scenario, finalSubStatus: SCENARIOS[scenario].final(variant), variant };
 }
 
@@ -339,14 +340,8 @@ interface Step {
   scale: Scale;
 }
 
-const step = (phrase: PhraseId, role: Role, place: Place, minH: number, maxH: number, scale: Scale = 'fixed'): Step => ({
-  phrase,
-  role,
-  place,
-  minH,
-  maxH,
-  scale,
-});
+const step = (phrase: PhraseId, role: Role, place: Place, minH: number, maxH: number, scale: Scale = 'fixed'): Step =>
+  ({ phrase, role, place, minH, maxH, scale });
 
 function fullChain(international: boolean, withInfo: boolean, withPickup: boolean): Step[] {
   const s: Step[] = [];
@@ -637,7 +632,8 @@ function buildShipment(number: string, carrierKey: number, startMs: number, opts
     recipientPostal !== undefined ? Object.freeze({ ...recipientBase, postal_code: recipientPostal }) : recipientBase;
 
   // The expected delivery: when the full story would end, whatever this parcel's scenario is.
-  const nominalHours = fullChain(international, true, true).reduce((h, s) => h + ((s.minH + s.maxH) / 2) * timing(s), 0);
+  const nominalSteps = fullChain(international, true, true);
+  const nominalHours = nominalSteps.reduce((h, s) => h + ((s.minH + s.maxH) / 2) * timing(s), 0);
   const expectedMs = startMs + lead + nominalHours * HOUR_MS;
   const estimateDraw = rng.next();
   const estimate =

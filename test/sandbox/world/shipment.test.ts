@@ -105,7 +105,7 @@ describe('scenarios', () => {
     expect(after).toBeGreaterThan(0);
   });
 
-  it('deliver in half a day to eight weeks: an express carrier at home fastest, slow mail to the far side slowest', () => {
+  it('deliver in half a day to eight weeks: express at home fastest, slow mail to the far side slowest', () => {
     for (const [n, k] of pop) {
       if (scenarioOf(n, k).scenario !== 'delivered') continue;
       const e = planShipment(n, k, START).events;
