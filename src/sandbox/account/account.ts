@@ -163,7 +163,6 @@ export class Account implements AccountCore {
       langCharged: false,
       dueMs: now + firstRunDelay(init.number),
       trackMs: null,
-      changedMs: null,
       ...emptyResult(),
       pushMs: null,
       pushStatus: 'NotPushed',
@@ -193,8 +192,6 @@ export class Account implements AccountCore {
     rec.stopMs = atMs;
     rec.stopReason = reason;
     rec.dueMs = atMs + RETENTION_MS;
-    // The service's own stops are a change of its tracking (track_time); a stop asked for is the caller's news.
-    if (reason !== 'ByRequest') rec.changedMs = atMs;
     // Only the expiry mechanism notifies (TRACKING_STOPPED "sent when a number is no longer tracked by
     // the service's expiry mechanism").
     if (reason === 'Expired') this.queueNotification(rec, 'TRACKING_STOPPED', atMs, false);
@@ -221,7 +218,6 @@ export class Account implements AccountCore {
     // The result under the old carrier no longer stands; the next run gives the first result again.
     Object.assign(rec, emptyResult());
     rec.trackMs = null;
-    rec.changedMs = null;
     rec.dueMs = now + firstRunDelay(rec.number);
     this.schedule(rec);
   }
@@ -319,7 +315,6 @@ export class Account implements AccountCore {
     const changed = s.fingerprint !== rec.resultKey;
     this.#keepResult(rec, s);
     if (!changed) return;
-    rec.changedMs = t;
     // The translation unit falls due with the first result after lang was set.
     if (rec.lang !== null && !rec.langCharged) rec.langCharged = this.quota.tryCharge(1);
     this.queueNotification(rec, 'TRACKING_UPDATED', t, false);

@@ -31,7 +31,6 @@ export const RECORD_COLUMNS = [
   'langCharged',
   'dueMs',
   'trackMs',
-  'changedMs',
   'pushMs',
   'pushStatus',
   'pushCode',
@@ -92,8 +91,6 @@ export function decodeRecord(index: ReadonlyMap<string, number>, row: readonly u
     langCharged: get('langCharged'),
     dueMs: get('dueMs'),
     trackMs: get('trackMs'),
-    // State files written before track_time followed changes only: the latest run stands in.
-    changedMs: index.has('changedMs') ? get('changedMs') : get('trackMs'),
     ...emptyResult(),
     pushMs: get('pushMs'),
     pushStatus: get('pushStatus'),
@@ -101,14 +98,11 @@ export function decodeRecord(index: ReadonlyMap<string, number>, row: readonly u
   };
 }
 
-/** Columns added since state files were first written: older files lack them, and decodeRecord fills them in. */
-const ADDED_COLUMNS: ReadonlySet<string> = new Set<Persisted>(['changedMs']);
-
 /** Column positions of a saved state; throws when one is missing. */
 export function columnIndex(columns: readonly string[]): Map<string, number> {
   const index = new Map(columns.map((c, i) => [c, i]));
   for (const c of RECORD_COLUMNS) {
-    if (!index.has(c) && !ADDED_COLUMNS.has(c)) throw new Error(`saved account records lack the field "${c}"`);
+    if (!index.has(c)) throw new Error(`saved account records lack the field "${c}"`);
   }
   return index;
 }

@@ -32,7 +32,7 @@ export function v2ListRecord(
     register_time: isoUtc(rec.registerMs),
     tracking_status: rec.tracking ? 'Tracking' : 'Stopped',
     package_status: rec.status,
-    track_time: isoUtc(rec.changedMs),
+    track_time: isoUtc(rec.trackMs),
   };
   const tail = {
     push_time: isoUtc(rec.pushMs),
@@ -74,7 +74,7 @@ export function v1ListRecord(core: AccountCore, rec: RecordState): Record<string
     c: core.world.v1CountryCode(rec.recipientCountry),
     e: V1_PACKAGE_STATUS_CODE[rec.status],
     rt: v1Time(rec.registerMs),
-    tt: v1Time(rec.changedMs),
+    tt: v1Time(rec.trackMs),
     pt: v1Time(rec.pushMs),
     ps: rec.pushCode ?? 0,
     st: v1Time(rec.stopMs),

@@ -66,13 +66,6 @@ export interface RecordState {
   // ---- the stored result of the latest tracking run ----
   /** Latest tracking run: events up to this time are known. Null before the first run. */
   trackMs: number | null;
-  /**
-   * `track_time`, the list's update time: the run that last changed the result (the first result included), or
-   * the service's own stop (expiry, invalid carrier). Runs that find nothing new leave it, so that a sync asking
-   * for what changed since (track_time_from) gets the changes, not every record tracked. Null before the first
-   * run.
-   */
-  changedMs: number | null;
   status: PackageStatus;
   subStatus: string;
   firstEventMs: number | null;

@@ -81,7 +81,7 @@ function filter(core: AccountCore, query: ListQuery): RecordState[] {
 
 function sortKey(orderBy: OrderBy): (r: RecordState) => number {
   if (orderBy.startsWith('Push')) return (r) => r.pushMs ?? Number.NEGATIVE_INFINITY;
-  if (orderBy.startsWith('Track')) return (r) => r.changedMs ?? Number.NEGATIVE_INFINITY;
+  if (orderBy.startsWith('Track')) return (r) => r.trackMs ?? Number.NEGATIVE_INFINITY;
   return (r) => r.registerMs;
 }
 
@@ -203,7 +203,7 @@ function parseV2(body: unknown): ListQuery {
   const code = intField(fields, 'push_status_code');
   if (code !== undefined) p.push((r) => r.pushCode === code);
   timeRange(fields, p, 'register_time_from', 'register_time_to', (r) => r.registerMs);
-  timeRange(fields, p, 'track_time_from', 'track_time_to', (r) => r.changedMs);
+  timeRange(fields, p, 'track_time_from', 'track_time_to', (r) => r.trackMs);
   timeRange(fields, p, 'push_time_from', 'push_time_to', (r) => r.pushMs);
   timeRange(fields, p, 'stop_track_time_from', 'stop_track_time_to', (r) => r.stopMs);
   query.orderBy = enumField(fields, 'order_by', ORDER_BY) ?? DEFAULT_ORDER;
@@ -232,7 +232,7 @@ function parseV1(body: unknown): ListQuery {
     p.push((r) => r.pushStatus === status);
   }
   timeRange(fields, p, 'register_time_from', 'register_time_to', (r) => r.registerMs);
-  timeRange(fields, p, 'tracking_time_from', 'tracking_time_to', (r) => r.changedMs);
+  timeRange(fields, p, 'tracking_time_from', 'tracking_time_to', (r) => r.trackMs);
   timeRange(fields, p, 'push_time_from', 'push_time_to', (r) => r.pushMs);
   timeRange(fields, p, 'stop_time_from', 'stop_time_to', (r) => r.stopMs);
   return query;
