@@ -105,6 +105,24 @@ describe('runInfo', () => {
     expect(fake.io.stderrText()).toContain('Delivered_Other: done watching');
   });
 
+  it('--watch waits through "no tracking information yet" (-18019909) until the first result comes', async () => {
+    let looks = 0;
+    const delivered = { ...correios.data!.accepted![0]!, number: 'YT2616912345678901' };
+    const handler: Handler = () => {
+      looks += 1;
+      if (looks < 3) {
+        const error = { code: -18019909, message: 'no tracking information yet' };
+        const rejected = [{ number: 'YT2616912345678901', carrier: 190012, tag: null, error }];
+        return { code: 0, data: { accepted: [], rejected } };
+      }
+      return { code: 0, data: { accepted: [delivered], rejected: [] } };
+    };
+    const fake = createFake({ handler, global: { output: 'ndjson' } });
+    expect(await runInfo({ numbers: ['YT2616912345678901'], watch: true, every: 5 }, fake.ctx)).toBe(0);
+    expect(looks).toBe(3);
+    expect(fake.io.stderrText()).toContain('Delivered_Other: done watching');
+  });
+
   it('--watch takes numbers as arguments, and says when none of them is registered', async () => {
     await expect(runInfo({ numbers: [], file: 'x.csv', watch: true }, createFake({ handler: trackInfo }).ctx)).rejects.toThrow(/--watch looks at numbers given as arguments/);
     await expect(runInfo({ numbers: ['XX000000000XX'], watch: true, every: 5 }, createFake({ handler: trackInfo }).ctx)).rejects.toThrow(

@@ -48,8 +48,8 @@ async function carrierValues(ctx: Context): Promise<string> {
   const { cachedCarriers } = await import('../../carriers/lookup.js');
   let carriers = await cachedCarriers(ctx).catch(() => undefined);
   if (!carriers) {
-    const [{ sandboxReferenceList }, { parseCarriers }] = await Promise.all([import('../../sandbox/index.js'), import('../../carriers/parse.js')]);
-    carriers = parseCarriers(await sandboxReferenceList('carriers'));
+    const [{ shippedList }, { parseCarriers }] = await Promise.all([import('../../carriers/shipped.js'), import('../../carriers/parse.js')]);
+    carriers = parseCarriers(await shippedList('carriers'));
   }
   const seen = new Set<string>();
   let out = '';

@@ -124,7 +124,9 @@ async function watchInfo(opts: InfoOptions, ctx: Context, version: ApiVersion): 
       results.accepted.push(...(env.data?.accepted ?? []));
       results.rejected.push(...(env.data?.rejected ?? []));
     }
-    if (results.accepted.length === 0) {
+    // -18019909 "no tracking information yet": registered, its first result still to come; keep watching.
+    const waiting = results.rejected.filter((r) => r.error?.code === -18019909).length;
+    if (results.accepted.length === 0 && waiting === 0) {
       throw new TrkError(`nothing to watch: ${results.rejected.map((r) => r.number).join(', ')} ${results.rejected.length === 1 ? 'is' : 'are'} not registered`, {
         exitCode: EXIT.failure,
         hint: 'register it first: trk register NUMBER',
@@ -135,7 +137,11 @@ async function watchInfo(opts: InfoOptions, ctx: Context, version: ApiVersion): 
     await printDetails(ctx, shown, version, { pages: opts.pages, io: out.io });
     const views = results.accepted.map((item) => toDetailsView(item, version));
     const done = views.filter(isFinished).length;
-    const note = views.length === 1 ? (views[0]!.sub_status ?? views[0]!.status ?? 'no status yet') : `${fmt(done)} of ${fmt(views.length)} delivered or returned`;
-    return { text: out.text(), finished: done === views.length, note };
+    const total = views.length + waiting;
+    const note =
+      views.length === 0 ? 'no tracking information yet'
+      : total === 1 ? (views[0]!.sub_status ?? views[0]!.status ?? 'no status yet')
+      : `${fmt(done)} of ${fmt(total)} delivered or returned`;
+    return { text: out.text(), finished: done === total, note };
   });
 }
