@@ -5,6 +5,7 @@
 // never load it, and a mirror in one database never loads the other's client.
 
 import path from 'node:path';
+import type { Settings } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { debugEnabled } from '../debug.js';
 import { TrkError, UsageError } from '../errors.js';
@@ -74,4 +75,21 @@ export async function openMirror(ctx: Context, opts: MirrorOptions & { mustExist
 /** The account a mirror belongs to, without the key itself: a hash of the address and the key. */
 export function accountId(baseUrl: string, apiKey: string): string {
   return process.getBuiltinModule('node:crypto').createHash('sha256').update(`${baseUrl}\u0000${apiKey}`).digest('hex').slice(0, 16);
+}
+
+/** The account of these settings, as its mirror records it (the emulator's is "sandbox"). */
+export function mirrorAccount(s: Pick<Settings, 'sandbox' | 'baseUrl' | 'apiKey'>): string {
+  return s.sandbox ? 'sandbox' : accountId(s.baseUrl, s.apiKey ?? '');
+}
+
+/** Makes a new mirror the account's; refuses the mirror of another account (a sync or a listener writing it). */
+export async function claimMirror(store: Store, account: string): Promise<void> {
+  const held = await store.state('account');
+  if (held === undefined) await store.setState({ account });
+  else if (held !== account) {
+    throw new UsageError(
+      `the mirror ${store.location} belongs to another account (another key or address)`,
+      'give this account a mirror of its own with --db FILE, or TRK_DB',
+    );
+  }
 }

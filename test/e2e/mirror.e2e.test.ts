@@ -300,6 +300,85 @@ describe.each(STORE_KINDS)('a mirror under concurrent writers and crashes ($name
   }, 180_000);
 });
 
+/** `trk webhook listen ...` as a process of its own: its output so far, its exit, and the URL it listens on. */
+function spawnTrk(args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = { stdout: '', stderr: '' };
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out.stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (out.stderr += d));
+  const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+  return { child, out, exited };
+}
+
+async function until<T>(what: string, get: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  for (const start = Date.now(); ; await new Promise((r) => setTimeout(r, 50))) {
+    const v = await get();
+    if (v !== undefined) return v;
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+  }
+}
+
+describe.each(STORE_KINDS)('trk webhook listen --store ($name)', (kind) => {
+  if (kind.missing) return void it.skip(kind.missing, () => {});
+  it('keeps each verified notification in the mirror before it answers, and refuses and keeps nothing forged', async () => {
+    const emu = await startEmulator({ speed: 0, start: START });
+    const env = await mirrorEnv(emu, kind);
+    const listener = spawnTrk(['webhook', 'listen', '--port', '0', '--store', '--json'], env);
+    try {
+      const url = await until('the listening line', () => /Listening on (http:\/\/127\.0\.0\.1:\d+\/hook)/.exec(listener.out.stderr)?.[1]);
+      await until('the line of what it does', () => (/storing them in the mirror /.test(listener.out.stderr) ? true : undefined));
+      emu.sandbox.setSettings({ webhookUrl: url });
+      const list = numbers(5, 'RW');
+      await register(emu, env, list, 5);
+      await emu.sandbox.advance(2 * 24 * HOUR);
+      // Each line is written once the answer went out, which was after the commit: the mirror has it by then.
+      const lines = await until('five notifications', () => {
+        const got = listener.out.stdout.split('\n').filter((l) => l.includes('TRACKING_UPDATED'));
+        return new Set(got.map((l) => JSON.parse(l).number)).size >= 5 ? got : undefined;
+      });
+      expect(lines.map((l) => JSON.parse(l).verified)).toEqual(lines.map(() => true));
+      const changes = JSON.parse((await trk(['changes', '--json'], { env })).stdout) as { number: string; from: string | null; source: string }[];
+      expect(new Set(changes.filter((c) => c.source === 'webhook' && c.from === null).map((c) => c.number))).toEqual(new Set(list));
+      const offline = await trk(['info', '--offline', ...list, '--json'], { env });
+      expect(offline.code, offline.stderr).toBe(0);
+      expect(JSON.parse(offline.stdout).accepted.map((d: { number: string }) => d.number).sort()).toEqual([...list].sort());
+
+      // A notification whose signature does not hold: 401, and nothing of it in the mirror.
+      const forged = { event: 'TRACKING_UPDATED', data: { number: 'RWFORGED0001', carrier: 3011, track_info: { latest_status: { status: 'Delivered' } } } };
+      const refused = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', sign: '0'.repeat(64) }, body: JSON.stringify(forged) });
+      expect(refused.status).toBe(401);
+      await until('the refusal', () => (/401 bad signature/.test(listener.out.stderr) ? true : undefined));
+      expect(await count(env, 'records')).toBe(5);
+      const after = JSON.parse((await trk(['changes', '--json'], { env })).stdout) as { number: string }[];
+      expect(after.map((c) => c.number)).not.toContain('RWFORGED0001');
+    } finally {
+      listener.child.kill('SIGINT');
+      await emu.close();
+    }
+    expect(await listener.exited).toBe(0);
+    // The clock moved parcels on: every notification the service sent is stored, each status change counted.
+    const updates = listener.out.stdout.split('\n').filter((l) => l.includes('TRACKING_UPDATED')).length;
+    const webhookChanges = (JSON.parse((await trk(['changes', '--json'], { env })).stdout) as { source: string }[]).filter((c) => c.source === 'webhook');
+    expect(listener.out.stderr).toContain(`; ${updates} notifications stored in the mirror (${webhookChanges.length} status changes)`);
+  }, 90_000);
+});
+
+describe('trk webhook listen --store, refused as asked', () => {
+  it('refuses --db without --store, and --store with --skip-verify, before it listens', async () => {
+    const emu = await startEmulator({ speed: 0, start: START });
+    try {
+      const env = await mirrorEnv(emu, STORE_KINDS[0]!);
+      const noStore = await trk(['webhook', 'listen', '--port', '0', '--db', 'm.db'], { env });
+      expect([noStore.code, noStore.stderr]).toEqual([2, 'trk: --db names the mirror --store writes to: add --store, or leave out --db\n']);
+      const unverified = await trk(['webhook', 'listen', '--port', '0', '--store', '--skip-verify'], { env });
+      expect(unverified.code).toBe(2);
+      expect(unverified.stderr).toMatch(/^trk: --store keeps verified notifications only: leave out --skip-verify/);
+    } finally {
+      await emu.close();
+    }
+  });
+});
+
 const pg = STORE_KINDS.find((k) => k.name === 'PostgreSQL')!;
 
 describe.skipIf(pg.missing !== undefined)('a mirror in PostgreSQL, named with its password', () => {
