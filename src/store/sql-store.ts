@@ -98,17 +98,19 @@ export abstract class SqlStore implements Store {
   async writeRecords(rows: readonly RecordRow[], fullSync?: number): Promise<{ added: number }> {
     if (rows.length === 0) return { added: 0 };
     return this.sql.transaction(async (tx) => {
-      await tx.lockRecords(rows);
+      // The locks, what the mirror knew, then the writes: sent together, run in this order (see Sql).
+      const locked = tx.lockRecords(rows);
       let added = 0;
       for (const round of rounds(rows)) {
-        const known = await tx.all(`SELECT number FROM records WHERE ${keysIn(round.length)}`, round.flatMap(keyOf));
-        added += round.length - known.length;
-        await Promise.all(
-          round.flatMap((row) => [
+        const [known] = await Promise.all([
+          tx.all(`SELECT number FROM records WHERE ${keysIn(round.length)}`, round.flatMap(keyOf)),
+          locked,
+          ...round.flatMap((row) => [
             tx.run(UPSERT_RECORD, [row.number, row.carrier, ...RECORD_COLUMNS.map((c) => row[c])]),
             ...(fullSync === undefined ? [] : [tx.run(`UPDATE records SET seen_full_sync = ? WHERE ${KEY}`, [fullSync, row.number, row.carrier])]),
           ]),
-        );
+        ]);
+        added += round.length - known.length;
       }
       return { added };
     });
@@ -117,10 +119,11 @@ export abstract class SqlStore implements Store {
   async writeDetails(rows: readonly DetailsRow[], source: ChangeSource): Promise<DetailsWrite> {
     if (rows.length === 0) return { stored: 0, changes: [] };
     return this.sql.transaction(async (tx) => {
-      await tx.lockRecords(rows);
+      // The locks, then what the mirror holds: sent together, run in this order (see Sql).
+      const locked = tx.lockRecords(rows);
       const out: DetailsWrite = { stored: 0, changes: [] };
       for (const round of rounds(rows)) {
-        const held = await this.held(tx, round);
+        const [held] = await Promise.all([this.held(tx, round), locked]);
         await Promise.all(round.map((row) => this.writeOneDetails(tx, row, held.get(idOf(row)) ?? NOTHING_HELD, source, out)));
       }
       out.changes.sort((a, b) => a.id - b.id);
@@ -137,10 +140,13 @@ export abstract class SqlStore implements Store {
       // Details as new as the record's tracking are current for it: a sync need not ask for them again.
       record_track_time: row.record_track_time ?? (held.record && row.as_of >= (held.record.track_time ?? '') ? held.record.track_time : null),
     };
-    await tx.run(UPSERT_DETAILS, [row.number, row.carrier, ...DETAILS_WITH_SOURCE.map((c) => (c === 'source' ? source : stored[c]))]);
+    // Decided on what the mirror held, so sent together (see Sql).
+    const [, , change] = await Promise.all([
+      tx.run(UPSERT_DETAILS, [row.number, row.carrier, ...DETAILS_WITH_SOURCE.map((c) => (c === 'source' ? source : stored[c]))]),
+      source === 'webhook' ? this.recordFromNotification(tx, row, held) : undefined,
+      this.changeOf(tx, row, held, source),
+    ]);
     out.stored += 1;
-    if (source === 'webhook') await this.recordFromNotification(tx, row, held);
-    const change = await this.changeOf(tx, row, held, source);
     if (change) out.changes.push(change);
   }
 
@@ -185,11 +191,11 @@ export abstract class SqlStore implements Store {
       source,
     };
     const names = Object.keys(change) as (keyof typeof change)[];
-    await tx.lockChanges();
-    const [inserted] = await tx.all(
-      `INSERT INTO changes (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) RETURNING id`,
-      names.map((k) => change[k]),
-    );
+    // The lock for changes, then the change: sent together, run in this order (see Sql).
+    const [, [inserted]] = await Promise.all([
+      tx.lockChanges(),
+      tx.all(`INSERT INTO changes (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) RETURNING id`, names.map((k) => change[k])),
+    ]);
     return { ...change, id: int(inserted?.id) };
   }
 

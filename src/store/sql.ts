@@ -14,6 +14,8 @@ export interface Sql {
   all(sql: string, params?: readonly Param[]): Promise<Row[]>;
   /** Writes only inside transaction(): on a shared connection, a write outside one could join another's. */
   run(sql: string, params?: readonly Param[]): Promise<{ changes: number }>;
+  // In a transaction, statements run in the order they are called, whether or not the caller waited for the one
+  // before: a server's are sent together (one round trip for many), and each sees what those before it did.
   /** The rows of a query a batch at a time, without holding them all. */
   batches(sql: string, params: readonly Param[], size: number): AsyncIterable<Row[]>;
   /**
