@@ -89,7 +89,7 @@ export async function claimMirror(store: Store, account: string): Promise<void> 
   else if (held !== account) {
     throw new UsageError(
       `the mirror ${store.location} belongs to another account (another key or address)`,
-      'give this account a mirror of its own with --db FILE, or TRK_DB',
+      'give this account a mirror of its own with --db (a file or a postgres:// address), or TRK_DB',
     );
   }
 }

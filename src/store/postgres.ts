@@ -291,6 +291,9 @@ function storeError(err: unknown, t: PostgresTarget): Error {
     return new TrkError(`the mirror's database at ${servers} refused the login (${text})`, { hint: 'check the user and password in the address (or PGPASSWORD)' });
   }
   if (code === '3D000') return new TrkError(`the mirror's database at ${servers}: ${text}`, { hint: 'create it (createdb NAME), or name another in the address' });
+  if (code === '3F000') {
+    return new TrkError(`the mirror's database at ${servers}: ${text}`, { hint: 'create the schema search_path names (CREATE SCHEMA name), or name another' });
+  }
   if (code === '42501') {
     return new TrkError(`the mirror's database at ${servers}: ${text}`, {
       hint: "grant the address's user the right to create tables in its schema (the first sync makes them) and to read and write them",
