@@ -43,8 +43,8 @@ if (missing) console.log(missing.replace('the tests of', 'the figures of'));
 const server = missing ? undefined : await startPostgres();
 /** The stores measured: where a new mirror is (in `home` for a file), and opening one as trk does. */
 const STORES = [
-  { name: 'SQLite', fresh: async (home) => path.join(home, 'mirror.db'), open: (location) => SqliteStore.open(location) },
-  ...(server ? [{ name: 'PostgreSQL', fresh: () => server.createDatabase(), open: (location) => PostgresStore.open(location) }] : []),
+  { name: 'SQLite', fresh: async (home) => path.join(home, 'mirror.db'), open: (file) => SqliteStore.open(file) },
+  ...(server ? [{ name: 'PostgreSQL', fresh: () => server.createDatabase(), open: (url) => PostgresStore.open(url) }] : []),
 ];
 const label = (store) => store.name.padEnd(10);
 
@@ -100,8 +100,9 @@ async function firstSyncs(service) {
       const summary = JSON.parse(r.stdout);
       const limited = (after.byStatus['429'] ?? 0) - (before.byStatus['429'] ?? 0);
       console.log(
-        `  ${label(store)} ${String(latencyMs).padStart(4)} ms latency: ${r.seconds.toFixed(1)} s, ${summary.requests} requests = ` +
-          `${(summary.requests / r.seconds / 3).toFixed(3)} of the ceiling   ${limited} x HTTP 429   peak RSS ${mib(r.rss)}`,
+        `  ${label(store)} ${String(latencyMs).padStart(4)} ms latency: ${r.seconds.toFixed(1)} s, ` +
+          `${summary.requests} requests = ${(summary.requests / r.seconds / 3).toFixed(3)} of the ceiling   ` +
+          `${limited} x HTTP 429   peak RSS ${mib(r.rss)}`,
       );
       if (last.has(store)) rmSync(last.get(store).home, { recursive: true, force: true });
       last.set(store, { home, env, summary });
@@ -115,7 +116,8 @@ async function incremental(first, store) {
   const r = run(first.env, ['sync', '--json']);
   const s = JSON.parse(r.stdout);
   console.log(
-    `${label(store)} incremental sync after 1 % of six hours: ${s.requests} requests (first sync: ${first.summary.requests}), ` +
+    `${label(store)} incremental sync after 1 % of six hours: ${s.requests} requests ` +
+      `(first sync: ${first.summary.requests}), ` +
       `${s.records_listed} records listed, details of ${s.details_fetched}, ${s.changes} changes, ${r.seconds.toFixed(1)} s`,
   );
   rmSync(first.home, { recursive: true, force: true });
@@ -146,7 +148,8 @@ async function offlineSearch(kind) {
   try {
     const t0 = performance.now();
     await bigMirror(kind, file, mirrorRecords);
-    console.log(`${label(kind)} a mirror of ${mirrorRecords.toLocaleString('en-US')} records written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const written = ((performance.now() - t0) / 1000).toFixed(1);
+    console.log(`${label(kind)} a mirror of ${mirrorRecords.toLocaleString('en-US')} records written in ${written} s`);
     const env = trkEnv(home, { key: 'unused' });
     const best = (args) => Math.min(...Array.from({ length: 5 }, () => run(env, args).seconds * 1000));
     const yardstick = best(['list', '--offline', '--db', file, '--limit', '1', '--json']);
@@ -198,7 +201,8 @@ async function notificationsStored(kind, inFlight) {
     const seconds = (performance.now() - t0) / 1000;
     const rssAfter = process.memoryUsage().rss;
     console.log(
-      `${label(kind)} notifications stored, ${inFlight} in flight: ${notifications.toLocaleString('en-US')} in ${seconds.toFixed(1)} s = ${(notifications / seconds).toFixed(0)} a second ` +
+      `${label(kind)} notifications stored, ${inFlight} in flight: ${notifications.toLocaleString('en-US')} ` +
+        `in ${seconds.toFixed(1)} s = ${(notifications / seconds).toFixed(0)} a second ` +
         `(each committed before it resolves); RSS at half ${(rssHalf / 2 ** 20).toFixed(0)} MiB, at the end ${(rssAfter / 2 ** 20).toFixed(0)} MiB`,
     );
   } finally {

@@ -28,7 +28,8 @@ export function postgresBin() {
 /** Why the tests of the mirror on PostgreSQL are skipped, or undefined when they can run. */
 export function postgresMissing() {
   return postgresBin() === undefined
-    ? 'initdb and pg_ctl are not installed: the tests of the mirror on PostgreSQL are skipped (apt-get install postgresql)'
+    ? 'initdb and pg_ctl are not installed: the tests of the mirror on PostgreSQL are skipped ' +
+        '(apt-get install postgresql)'
     : undefined;
 }
 
@@ -60,10 +61,27 @@ function ids(user) {
 function makeCertificate(dir) {
   const cert = path.join(dir, 'server.crt');
   const key = path.join(dir, 'server.key');
-  const r = spawnSync('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=localhost',
-    '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', key, '-out', cert,
-  ], { encoding: 'utf8' });
+  const r = spawnSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    { encoding: 'utf8' },
+  );
   return r.status === 0 ? { cert, key } : undefined;
 }
 
@@ -92,21 +110,47 @@ export async function startPostgres({ tls = false } = {}) {
   writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
   owned(pwfile);
   const run = (program, args) => {
-    const cmd = user ? ['runuser', '-u', user, '--', path.join(bin, program), ...args] : [path.join(bin, program), ...args];
+    const cmd = user
+      ? ['runuser', '-u', user, '--', path.join(bin, program), ...args]
+      : [path.join(bin, program), ...args];
     const r = spawnSync(cmd[0], cmd.slice(1), { encoding: 'utf8', cwd: dir });
     if (r.status !== 0) throw new Error(`${program} failed (${r.status}): ${r.stderr || r.stdout}`);
   };
-  run('initdb', ['-D', data, '-U', 'trk', `--pwfile=${pwfile}`, '-A', 'scram-sha-256', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions']);
+  run('initdb', [
+    '-D',
+    data,
+    '-U',
+    'trk',
+    `--pwfile=${pwfile}`,
+    '-A',
+    'scram-sha-256',
+    '-E',
+    'UTF8',
+    '--locale=C',
+    '--no-sync',
+    '--no-instructions',
+  ]);
   const port = await freePort();
   const certificate = tls ? makeCertificate(dir) : undefined;
   if (certificate) {
     owned(certificate.key);
     owned(certificate.cert);
   }
-  const ssl = certificate ? ['ssl = on', `ssl_cert_file = '${certificate.cert}'`, `ssl_key_file = '${certificate.key}'`] : [];
+  const ssl = certificate
+    ? ['ssl = on', `ssl_cert_file = '${certificate.cert}'`, `ssl_key_file = '${certificate.key}'`]
+    : [];
   appendFileSync(
     path.join(data, 'postgresql.conf'),
-    [`port = ${port}`, "listen_addresses = '127.0.0.1'", "unix_socket_directories = ''", 'fsync = off', 'full_page_writes = off', 'max_connections = 200', ...ssl, ''].join('\n'),
+    [
+      `port = ${port}`,
+      "listen_addresses = '127.0.0.1'",
+      "unix_socket_directories = ''",
+      'fsync = off',
+      'full_page_writes = off',
+      'max_connections = 200',
+      ...ssl,
+      '',
+    ].join('\n'),
   );
   run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-t', '120', 'start']);
   const stop = () => {
@@ -119,7 +163,8 @@ export async function startPostgres({ tls = false } = {}) {
   };
   // A test process that ends without its afterAll leaves no server running.
   process.once('exit', stop);
-  const url = (database = 'postgres') => `postgres://trk:${password}@127.0.0.1:${port}/${database}${tls ? '' : '?sslmode=disable'}`;
+  const url = (database = 'postgres') =>
+    `postgres://trk:${password}@127.0.0.1:${port}/${database}${tls ? '' : '?sslmode=disable'}`;
   const admin = postgres(url(), { onnotice: () => {}, max: 1 });
   let made = 0;
   return {
@@ -131,7 +176,10 @@ export async function startPostgres({ tls = false } = {}) {
     async createDatabase() {
       const name = `trk_${process.pid}_${++made}`;
       try {
-        await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C'`);
+        await admin.unsafe(
+          `CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' ` +
+            "LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C'",
+        );
       } catch {
         await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8'`);
       }

@@ -48,7 +48,7 @@ export const CONFIG_KEY_HELP: Readonly<Record<ConfigKey, string>> = {
   'res-url': 'address of the reference lists (carriers, countries)',
   output: `default output format: ${OUTPUT_FORMATS.join(', ')} (flags and TRK_OUTPUT win)`,
   'budget-url': 'Redis keeping the rate budget of the key for several hosts, e.g. redis://host:6379/0',
-  db: 'the mirror of the account kept by "trk sync": a file (default: one per profile in the data folder) or postgres://...',
+  db: 'the mirror kept by "trk sync": a file (default: one per profile in the data folder) or a postgres:// address',
 };
 
 export function isConfigKey(name: string): name is ConfigKey {
@@ -110,7 +110,9 @@ export function parseBudgetUrl(value: string, source: string): string {
  */
 export function parseDbLocation(value: string, source: string): string {
   const text = value.trim();
-  if (text === '') throw new UsageError(`${source} is empty`, 'give a file path, e.g. ~/trk/shop.db, or a postgres:// address');
+  if (text === '') {
+    throw new UsageError(`${source} is empty`, 'give a file path, e.g. ~/trk/shop.db, or a postgres:// address');
+  }
   if (isPostgresLocation(text)) parsePostgresUrl(text, source);
   return text;
 }

@@ -26,7 +26,9 @@ const located = (db: string): string => (isPostgresLocation(db) ? db.trim() : pa
 /** The mirror's file or database address. */
 export async function mirrorLocation(ctx: Context, opts: MirrorOptions): Promise<string> {
   if (opts.db !== undefined) {
-    if (opts.db.trim() === '') throw new UsageError('--db is empty', 'give a file path, e.g. --db ~/trk/shop.db, or a postgres:// address');
+    if (opts.db.trim() === '') {
+      throw new UsageError('--db is empty', 'give a file path, e.g. --db ~/trk/shop.db, or a postgres:// address');
+    }
     return located(opts.db);
   }
   const s = await ctx.settings();
@@ -59,7 +61,8 @@ export async function openMirror(ctx: Context, opts: MirrorOptions & { mustExist
     const [{ PostgresStore }, source] = await Promise.all([import('./postgres.js'), sourceOf(ctx, opts)]);
     // With --verbose, a line naming the server (its address without the password) and whether TLS is on.
     const log = debugEnabled(ctx.env, ctx.global.verbose) ? (line: string) => ctx.debug(line) : undefined;
-    return PostgresStore.open(file, { mustExist: opts.mustExist === true, durable: opts.durable ?? true, source, ...(log ? { log } : {}) });
+    const durable = opts.durable ?? true;
+    return PostgresStore.open(file, { mustExist: opts.mustExist === true, durable, source, ...(log ? { log } : {}) });
   }
   if (opts.mustExist && !existsSync(file)) {
     throw new TrkError(`no mirror at ${file}`, { exitCode: 2, hint: 'run "trk sync" first (or name the mirror with --db)' });

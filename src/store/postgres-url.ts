@@ -41,7 +41,20 @@ const UNSUPPORTED = new Set([
 ]);
 
 /** The client's own parameters trk reads; every other one is a setting for the server. */
-const CLIENT_PARAMS = new Set(['sslmode', 'sslrootcert', 'sslcert', 'sslkey', 'connect_timeout', 'application_name', 'password', 'user', 'dbname', 'host', 'port', 'target_session_attrs']);
+const CLIENT_PARAMS = new Set([
+  'sslmode',
+  'sslrootcert',
+  'sslcert',
+  'sslkey',
+  'connect_timeout',
+  'application_name',
+  'password',
+  'user',
+  'dbname',
+  'host',
+  'port',
+  'target_session_attrs',
+]);
 
 export interface PostgresTarget {
   hosts: string[];
@@ -79,7 +92,10 @@ function decode(text: string, what: string, source: string): string {
   try {
     return decodeURIComponent(text);
   } catch {
-    throw new UsageError(`${source}: the ${what} of the PostgreSQL address is not percent-encoded properly`, 'encode characters such as @ : / ? # % in it (%40 for @)');
+    throw new UsageError(
+      `${source}: the ${what} of the PostgreSQL address is not percent-encoded properly`,
+      'encode characters such as @ : / ? # % in it (%40 for @)',
+    );
   }
 }
 
@@ -93,7 +109,8 @@ function hostsOf(text: string, source: string): { hosts: string[]; ports: number
     const m = /^(\[[^\]]+\]|[^:]*)(?::(\d*))?$/.exec(part);
     if (!m) throw new UsageError(`${source}: a host of the PostgreSQL address is not host:port`, EXAMPLE);
     const port = m[2] ? Number(m[2]) : 5432;
-    if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`${source}: the PostgreSQL address has port ${m[2]}, not one of 1-65535`, EXAMPLE);
+    if (!Number.isInteger(port) || port < 1 || port > 65535)
+      throw new UsageError(`${source}: the PostgreSQL address has port ${m[2]}, not one of 1-65535`, EXAMPLE);
     hosts.push(decode(m[1]!.replace(/^\[|\]$/g, ''), 'host', source));
     ports.push(port);
   }
@@ -108,7 +125,10 @@ function paramsOf(query: string, source: string): Map<string, string> {
     const name = decode((eq < 0 ? pair : pair.slice(0, eq)).replaceAll('+', ' '), 'parameter names', source);
     const value = decode((eq < 0 ? '' : pair.slice(eq + 1)).replaceAll('+', ' '), `value of ${name}`, source);
     if (UNSUPPORTED.has(name)) {
-      throw new UsageError(`${source}: trk does not support the PostgreSQL parameter "${name}"`, 'remove it; trk reads sslmode, sslrootcert, sslcert, sslkey, connect_timeout and application_name');
+      throw new UsageError(
+        `${source}: trk does not support the PostgreSQL parameter "${name}"`,
+        'remove it; trk reads sslmode, sslrootcert, sslcert, sslkey, connect_timeout and application_name',
+      );
     }
     params.set(name, value);
   }
@@ -118,14 +138,18 @@ function paramsOf(query: string, source: string): Map<string, string> {
 function sslModeOf(params: Map<string, string>, source: string): SslMode {
   const mode = params.get('sslmode') ?? 'prefer';
   if ((SSL_MODES as readonly string[]).includes(mode)) return mode as SslMode;
-  throw new UsageError(`${source}: sslmode "${mode}" is not one of ${SSL_MODES.join(', ')}`, 'e.g. sslmode=verify-full to check the server\'s certificate');
+  throw new UsageError(
+    `${source}: sslmode "${mode}" is not one of ${SSL_MODES.join(', ')}`,
+    "e.g. sslmode=verify-full to check the server's certificate",
+  );
 }
 
 function timeoutOf(params: Map<string, string>, source: string): number {
   const text = params.get('connect_timeout');
   if (text === undefined) return 10;
   const seconds = Number(text);
-  if (!/^\d+$/.test(text) || seconds < 1) throw new UsageError(`${source}: connect_timeout "${text}" is not a number of seconds`, 'e.g. connect_timeout=10');
+  if (!/^\d+$/.test(text) || seconds < 1)
+    throw new UsageError(`${source}: connect_timeout "${text}" is not a number of seconds`, 'e.g. connect_timeout=10');
   return seconds;
 }
 
@@ -133,8 +157,11 @@ function timeoutOf(params: Map<string, string>, source: string): number {
 function shownAddress(m: RegExpExecArray, params: Map<string, string>): string {
   const [, scheme, userinfo, hosts, database] = m;
   const user = userinfo === undefined ? '' : `${userinfo.split(':')[0]}${userinfo.includes(':') ? ':***' : ''}@`;
-  const query = [...params].map(([k, v]) => `${encodeURIComponent(k)}=${k === 'password' ? '***' : encodeURIComponent(v)}`).join('&');
-  return `${scheme!.toLowerCase()}://${user}${hosts}${database === undefined ? '' : `/${database}`}${query ? `?${query}` : ''}`;
+  const query = [...params]
+    .map(([k, v]) => `${encodeURIComponent(k)}=${k === 'password' ? '***' : encodeURIComponent(v)}`)
+    .join('&');
+  const path = database === undefined ? '' : `/${database}`;
+  return `${scheme!.toLowerCase()}://${user}${hosts}${path}${query ? `?${query}` : ''}`;
 }
 
 /** Reads a PostgreSQL address; `source` names where it came from (--db, TRK_DB...), for messages. */
@@ -145,8 +172,10 @@ export function parsePostgresUrl(text: string, source: string): PostgresTarget {
   const params = paramsOf(m[5] ?? '', source);
   const userinfo = m[2];
   const colon = userinfo?.indexOf(':') ?? -1;
-  const fromUser = userinfo === undefined ? undefined : decode(colon < 0 ? userinfo : userinfo.slice(0, colon), 'user', source);
-  const fromPassword = userinfo === undefined || colon < 0 ? undefined : decode(userinfo.slice(colon + 1), 'password', source);
+  const fromUser =
+    userinfo === undefined ? undefined : decode(colon < 0 ? userinfo : userinfo.slice(0, colon), 'user', source);
+  const fromPassword =
+    userinfo === undefined || colon < 0 ? undefined : decode(userinfo.slice(colon + 1), 'password', source);
   const { hosts, ports } = hostsOf(params.get('host') === undefined ? m[3]! : params.get('host')!, source);
   if (params.has('port') && hosts.length === 1) ports[0] = hostsOf(`x:${params.get('port')}`, source).ports[0]!;
   const database = params.get('dbname') ?? (m[4] ? decode(m[4], 'database name', source) : undefined);

@@ -55,7 +55,11 @@ function param(v: Param | boolean | undefined): string | number | null {
 
 /** The advisory lock of a record: 64 bits of a hash of its key, as the server's bigint. */
 function recordLock(key: RecordKey): bigint {
-  const digest = process.getBuiltinModule('node:crypto').createHash('sha256').update(`trk mirror\u0000${key.number}\u0000${key.carrier}`).digest();
+  const digest = process
+    .getBuiltinModule('node:crypto')
+    .createHash('sha256')
+    .update(`trk mirror\u0000${key.number}\u0000${key.carrier}`)
+    .digest();
   return digest.readBigInt64BE(0);
 }
 
@@ -126,12 +130,18 @@ class PostgresConnection implements Sql {
     const locks = [...new Set(keys.map(recordLock))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (locks.length === 0) return;
     // One statement, taken one after the other by the server in the array's order (a function scan keeps it).
-    await tx.unsafe('SELECT count(pg_advisory_xact_lock(k)) FROM unnest(CAST($1 AS BIGINT[])) AS t(k)', [`{${locks.join(',')}}`], { prepare: true });
+    await tx.unsafe(
+      'SELECT count(pg_advisory_xact_lock(k)) FROM unnest(CAST($1 AS BIGINT[])) AS t(k)',
+      [`{${locks.join(',')}}`],
+      { prepare: true },
+    );
   }
 
   async lockChanges(): Promise<void> {
     // Asked for by each change of a transaction, taken once.
-    this.#changesLock ??= this.#inTransaction().unsafe('SELECT pg_advisory_xact_lock($1::bigint)', [CHANGES_LOCK], { prepare: true }).execute();
+    this.#changesLock ??= this.#inTransaction()
+      .unsafe('SELECT pg_advisory_xact_lock($1::bigint)', [CHANGES_LOCK], { prepare: true })
+      .execute();
     await this.#changesLock;
   }
 }
@@ -211,7 +221,10 @@ function readFile(file: string, what: string): Buffer {
   try {
     return process.getBuiltinModule('node:fs').readFileSync(file);
   } catch (err) {
-    throw new UsageError(`cannot read the ${what} file ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, `give a readable file as ${what}=FILE in the mirror's address`);
+    throw new UsageError(
+      `cannot read the ${what} file ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      `give a readable file as ${what}=FILE in the mirror's address`,
+    );
   }
 }
 
@@ -222,14 +235,18 @@ function readFile(file: string, what: string): Buffer {
  */
 function tlsOptions(t: PostgresTarget): postgres.Options<Record<string, never>>['ssl'] {
   if (t.sslmode === 'disable') return false;
-  const client = { ...(t.sslcert ? { cert: readFile(t.sslcert, 'sslcert') } : {}), ...(t.sslkey ? { key: readFile(t.sslkey, 'sslkey') } : {}) };
+  const client = {
+    ...(t.sslcert ? { cert: readFile(t.sslcert, 'sslcert') } : {}),
+    ...(t.sslkey ? { key: readFile(t.sslkey, 'sslkey') } : {}),
+  };
   const full = t.sslmode === 'verify-full' || t.sslrootcert === 'system';
   const verify = full || t.sslmode === 'verify-ca' || (t.sslmode === 'require' && t.sslrootcert !== undefined);
   if (!verify) {
     if (Object.keys(client).length > 0) return { rejectUnauthorized: false, ...client };
     return t.sslmode === 'require' ? 'require' : 'prefer';
   }
-  const ca = t.sslrootcert === undefined || t.sslrootcert === 'system' ? {} : { ca: readFile(t.sslrootcert, 'sslrootcert') };
+  const ca =
+    t.sslrootcert === undefined || t.sslrootcert === 'system' ? {} : { ca: readFile(t.sslrootcert, 'sslrootcert') };
   return { rejectUnauthorized: true, ...ca, ...client, ...(full ? {} : { checkServerIdentity: () => undefined }) };
 }
 
@@ -238,7 +255,10 @@ async function migrate(sql: PostgresConnection, t: PostgresTarget, mustExist: bo
   // Read first, without a lock or a write: a reader may have no right to create anything, and needs none.
   const current = await schemaVersion(sql);
   if (current === undefined && mustExist) {
-    throw new TrkError(`no mirror in the database ${t.shown}`, { exitCode: 2, hint: 'run "trk sync" first (or name the mirror with --db)' });
+    throw new TrkError(`no mirror in the database ${t.shown}`, {
+      exitCode: 2,
+      hint: 'run "trk sync" first (or name the mirror with --db)',
+    });
   }
   if (current === SCHEMA_VERSION) return;
   await sql.transaction(async (tx) => {
@@ -247,9 +267,12 @@ async function migrate(sql: PostgresConnection, t: PostgresTarget, mustExist: bo
     const [row] = await tx.all('SELECT max(version) AS version FROM migrations');
     const version = Number(row?.version ?? 0);
     if (version > SCHEMA_VERSION) {
-      throw new TrkError(`the mirror ${t.shown} was written by a newer trk (schema ${version}, this trk knows ${SCHEMA_VERSION})`, {
-        hint: 'upgrade trk, or give another database with --db',
-      });
+      throw new TrkError(
+        `the mirror ${t.shown} was written by a newer trk (schema ${version}, this trk knows ${SCHEMA_VERSION})`,
+        {
+          hint: 'upgrade trk, or give another database with --db',
+        },
+      );
     }
     for (let v = version + 1; v <= SCHEMA_VERSION; v++) {
       for (const statement of MIGRATIONS[v - 1]!(POSTGRES)) await tx.run(statement);
@@ -268,13 +291,25 @@ async function schemaVersion(sql: PostgresConnection): Promise<number | undefine
 
 async function describeServer(sql: PostgresConnection, t: PostgresTarget): Promise<string> {
   const [row] = await sql.all(
-    "SELECT current_setting('server_version') AS version, current_database() AS database, current_schema() AS schema, " +
-      'coalesce((SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()), false) AS tls',
+    "SELECT current_setting('server_version') AS version, current_database() AS database, " +
+      'current_schema() AS schema, coalesce((SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()), false) AS tls',
   );
-  return `mirror: PostgreSQL ${String(row?.version)} at ${t.shown} (database ${String(row?.database)}, schema ${String(row?.schema)}, ${row?.tls === true ? 'TLS' : 'not encrypted'})`;
+  const where = `database ${String(row?.database)}, schema ${String(row?.schema)}`;
+  const tls = row?.tls === true ? 'TLS' : 'not encrypted';
+  return `mirror: PostgreSQL ${String(row?.version)} at ${t.shown} (${where}, ${tls})`;
 }
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'EPIPE', 'ENOENT']);
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNRESET',
+  'EPIPE',
+  'ENOENT',
+]);
 
 /** What a failure of the database means, as one line without the password. */
 function storeError(err: unknown, t: PostgresTarget): Error {
@@ -285,26 +320,41 @@ function storeError(err: unknown, t: PostgresTarget): Error {
   const servers = t.hosts.map((h, i) => `${h}:${t.ports[i]}`).join(',');
   const settingHint = 'check the address in --db, TRK_DB or the db setting';
   if (UNREACHABLE.has(code) || code.startsWith('CONNECT') || code.startsWith('CONNECTION_') || code === '57P03') {
-    return new TrkError(`cannot reach the mirror's database at ${servers} (${text})`, { hint: `${settingHint}, and that PostgreSQL is running there` });
+    return new TrkError(`cannot reach the mirror's database at ${servers} (${text})`, {
+      hint: `${settingHint}, and that PostgreSQL is running there`,
+    });
   }
   if (code === '28P01' || code === '28000' || code === 'SASL_SIGNATURE_MISMATCH') {
-    return new TrkError(`the mirror's database at ${servers} refused the login (${text})`, { hint: 'check the user and password in the address (or PGPASSWORD)' });
+    return new TrkError(`the mirror's database at ${servers} refused the login (${text})`, {
+      hint: 'check the user and password in the address (or PGPASSWORD)',
+    });
   }
-  if (code === '3D000') return new TrkError(`the mirror's database at ${servers}: ${text}`, { hint: 'create it (createdb NAME), or name another in the address' });
+  if (code === '3D000')
+    return new TrkError(`the mirror's database at ${servers}: ${text}`, {
+      hint: 'create it (createdb NAME), or name another in the address',
+    });
   if (code === '3F000') {
-    return new TrkError(`the mirror's database at ${servers}: ${text}`, { hint: 'create the schema search_path names (CREATE SCHEMA name), or name another' });
+    return new TrkError(`the mirror's database at ${servers}: ${text}`, {
+      hint: 'create the schema search_path names (CREATE SCHEMA name), or name another',
+    });
   }
   if (code === '42501') {
     return new TrkError(`the mirror's database at ${servers}: ${text}`, {
-      hint: "grant the address's user the right to create tables in its schema (the first sync makes them) and to read and write them",
+      hint:
+        "grant the address's user the right to create tables in its schema (the first sync makes them) " +
+        'and to read and write them',
     });
   }
   if (code === '55P03') {
-    return new TrkError(`another writer held the mirror's lock too long (${text})`, { hint: 'run it again; a longer wait is lock_timeout=120s in the address' });
+    return new TrkError(`another writer held the mirror's lock too long (${text})`, {
+      hint: 'run it again; a longer wait is lock_timeout=120s in the address',
+    });
   }
   if (/CERT|SSL|TLS|self.signed|certificate/i.test(`${code} ${text}`)) {
     return new TrkError(`no secure connection to the mirror's database at ${servers} (${text})`, {
-      hint: "give the server's CA with sslrootcert=FILE, or sslmode=require to encrypt without checking the certificate",
+      hint:
+        "give the server's CA with sslrootcert=FILE, or sslmode=require to encrypt without checking " +
+        'the certificate',
     });
   }
   return new TrkError(`the mirror's database at ${servers}: ${text}`);

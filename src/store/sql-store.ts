@@ -4,7 +4,20 @@
 // syncs and two listeners writing at once, on one host or several, lose nothing and never put older data over newer.
 
 import { recordFromDetails, recordRow } from './rows.js';
-import { DETAILS_WITH_SOURCE, KEY, keysIn, NEXT_FULL_SYNC, PENDING_DETAILS, recordsQuery, UNSEEN, UPSERT_DETAILS, UPSERT_RECORD, type Param, type Row, type Sql } from './sql.js';
+import {
+  DETAILS_WITH_SOURCE,
+  KEY,
+  keysIn,
+  NEXT_FULL_SYNC,
+  PENDING_DETAILS,
+  recordsQuery,
+  UNSEEN,
+  UPSERT_DETAILS,
+  UPSERT_RECORD,
+  type Param,
+  type Row,
+  type Sql,
+} from './sql.js';
 import { RECORD_COLUMNS } from './schema.js';
 import type {
   ChangeQuery,
@@ -72,6 +85,7 @@ const NOTHING_HELD: Held = { details: undefined, record: undefined };
 const idOf = (k: RecordKey): string => `${k.number}\u0000${k.carrier}`;
 const rowId = (row: Row): string => idOf({ number: String(row.number), carrier: int(row.carrier) });
 const keyOf = (k: RecordKey): Param[] => [k.number, k.carrier];
+const SEEN_BY_FULL_SYNC = `UPDATE records SET seen_full_sync = ? WHERE ${KEY}`;
 
 export abstract class SqlStore implements Store {
   abstract readonly location: string;
@@ -107,7 +121,7 @@ export abstract class SqlStore implements Store {
           locked,
           ...round.flatMap((row) => [
             tx.run(UPSERT_RECORD, [row.number, row.carrier, ...RECORD_COLUMNS.map((c) => row[c])]),
-            ...(fullSync === undefined ? [] : [tx.run(`UPDATE records SET seen_full_sync = ? WHERE ${KEY}`, [fullSync, row.number, row.carrier])]),
+            ...(fullSync === undefined ? [] : [tx.run(SEEN_BY_FULL_SYNC, [fullSync, row.number, row.carrier])]),
           ]),
         ]);
         added += round.length - known.length;
@@ -124,25 +138,31 @@ export abstract class SqlStore implements Store {
       const out: DetailsWrite = { stored: 0, changes: [] };
       for (const round of rounds(rows)) {
         const [held] = await Promise.all([this.held(tx, round), locked]);
-        await Promise.all(round.map((row) => this.writeOneDetails(tx, row, held.get(idOf(row)) ?? NOTHING_HELD, source, out)));
+        await Promise.all(round.map((row) => this.writeOne(tx, row, held.get(idOf(row)) ?? NOTHING_HELD, source, out)));
       }
       out.changes.sort((a, b) => a.id - b.id);
       return out;
     });
   }
 
-  private async writeOneDetails(tx: Sql, row: DetailsRow, held: Held, source: ChangeSource, out: DetailsWrite): Promise<void> {
+  /** One record's details, decided on what the mirror held of it. */
+  private async writeOne(tx: Sql, row: DetailsRow, held: Held, source: ChangeSource, out: DetailsWrite): Promise<void> {
     // Older than what the mirror holds (a notification overtaken by a sync, or the reverse): nothing to do.
     if (held.details && row.as_of < held.details.as_of) return;
+    // Details as new as the record's tracking are current for it: a sync need not ask for them again.
+    const current = held.record && row.as_of >= (held.record.track_time ?? '') ? held.record.track_time : null;
     const stored = {
       ...row,
       register_time: row.register_time ?? held.record?.register_time ?? null,
-      // Details as new as the record's tracking are current for it: a sync need not ask for them again.
-      record_track_time: row.record_track_time ?? (held.record && row.as_of >= (held.record.track_time ?? '') ? held.record.track_time : null),
+      record_track_time: row.record_track_time ?? current,
     };
     // Decided on what the mirror held, so sent together (see Sql).
     const [, , change] = await Promise.all([
-      tx.run(UPSERT_DETAILS, [row.number, row.carrier, ...DETAILS_WITH_SOURCE.map((c) => (c === 'source' ? source : stored[c]))]),
+      tx.run(UPSERT_DETAILS, [
+        row.number,
+        row.carrier,
+        ...DETAILS_WITH_SOURCE.map((c) => (c === 'source' ? source : stored[c])),
+      ]),
       source === 'webhook' ? this.recordFromNotification(tx, row, held) : undefined,
       this.changeOf(tx, row, held, source),
     ]);
@@ -153,17 +173,27 @@ export abstract class SqlStore implements Store {
   /** What the mirror holds of each of these records (each once), by idOf. */
   private async held(tx: Sql, keys: readonly RecordKey[]): Promise<Map<string, Held>> {
     const params = keys.flatMap(keyOf);
+    const these = keysIn(keys.length);
     const [details, records] = await Promise.all([
-      tx.all(`SELECT number, carrier, package_status, sub_status, as_of FROM details WHERE ${keysIn(keys.length)}`, params),
-      tx.all(`SELECT number, carrier, package_status, track_time, register_time, raw FROM records WHERE ${keysIn(keys.length)}`, params),
+      tx.all(`SELECT number, carrier, package_status, sub_status, as_of FROM details WHERE ${these}`, params),
+      tx.all(
+        `SELECT number, carrier, package_status, track_time, register_time, raw FROM records WHERE ${these}`,
+        params,
+      ),
     ]);
     const held = new Map<string, Held>();
     const of = (row: Row): Held => held.get(rowId(row)) ?? { details: undefined, record: undefined };
     for (const d of details) {
-      held.set(rowId(d), { ...of(d), details: { package_status: str(d.package_status), sub_status: str(d.sub_status), as_of: String(d.as_of) } });
+      const details = { package_status: str(d.package_status), sub_status: str(d.sub_status), as_of: String(d.as_of) };
+      held.set(rowId(d), { ...of(d), details });
     }
     for (const r of records) {
-      const record = { package_status: str(r.package_status), track_time: str(r.track_time), register_time: str(r.register_time), raw: String(r.raw) };
+      const record = {
+        package_status: str(r.package_status),
+        track_time: str(r.track_time),
+        register_time: str(r.register_time),
+        raw: String(r.raw),
+      };
       held.set(rowId(r), { ...of(r), record });
     }
     return held;
@@ -194,7 +224,10 @@ export abstract class SqlStore implements Store {
     // The lock for changes, then the change: sent together, run in this order (see Sql).
     const [, [inserted]] = await Promise.all([
       tx.lockChanges(),
-      tx.all(`INSERT INTO changes (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) RETURNING id`, names.map((k) => change[k])),
+      tx.all(
+        `INSERT INTO changes (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) RETURNING id`,
+        names.map((k) => change[k]),
+      ),
     ]);
     return { ...change, id: int(inserted?.id) };
   }
@@ -262,7 +295,10 @@ export abstract class SqlStore implements Store {
     return this.sql.transaction(async (tx) => {
       await tx.lockRecords(keys);
       const done = await Promise.all(
-        keys.flatMap((k) => [tx.run(`DELETE FROM details WHERE ${KEY}`, [k.number, k.carrier]), tx.run(`DELETE FROM records WHERE ${KEY}`, [k.number, k.carrier])]),
+        keys.flatMap((k) => [
+          tx.run(`DELETE FROM details WHERE ${KEY}`, [k.number, k.carrier]),
+          tx.run(`DELETE FROM records WHERE ${KEY}`, [k.number, k.carrier]),
+        ]),
       );
       // Every other one is a record's.
       return done.reduce((n, r, i) => n + (i % 2 === 1 ? r.changes : 0), 0);

@@ -31,7 +31,10 @@ export class StoreSink implements Sink {
     if (!ev.verified || ev.version === undefined) return;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`the mirror took longer than ${this.#deadlineMs / 1000} s`)), this.#deadlineMs);
+      timer = setTimeout(
+        () => reject(new Error(`the mirror took longer than ${this.#deadlineMs / 1000} s`)),
+        this.#deadlineMs,
+      );
     });
     try {
       const outcome = await Promise.race([this.#writer.write({ body: ev.body, version: ev.version }), late]);
@@ -46,8 +49,15 @@ export class StoreSink implements Sink {
   }
 
   summary(): { counts: string; notes: string[] } {
-    const failed = this.#failed ? `, ${plural(this.#failed, 'write')} failed (answered 503: the service sends them again)` : '';
-    return { counts: `${plural(this.#stored, 'notification')} stored in the mirror (${plural(this.#changes, 'status change')})${failed}`, notes: [] };
+    const failed = this.#failed
+      ? `, ${plural(this.#failed, 'write')} failed (answered 503: the service sends them again)`
+      : '';
+    return {
+      counts:
+        `${plural(this.#stored, 'notification')} stored in the mirror ` +
+        `(${plural(this.#changes, 'status change')})${failed}`,
+      notes: [],
+    };
   }
 
   async close(): Promise<void> {

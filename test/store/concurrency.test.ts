@@ -13,7 +13,8 @@ import { all, STORE_KINDS } from './kinds.js';
 const listed = fixtureJson('doc-v2/gettracklist_page.json').data.accepted[0] as Record<string, unknown>;
 const yanwen = fixtureJson('doc-v2/gettrackinfo_yanwen_190012.json').data.accepted[0] as Record<string, any>;
 
-const numbers = (n: number, prefix = 'YT') => Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(10, '0')}`);
+const numbers = (n: number, prefix = 'YT') =>
+  Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(10, '0')}`);
 
 function details(number: string, status: string, syncTime: string) {
   const item = structuredClone(yanwen);
@@ -57,8 +58,14 @@ describe.each(STORE_KINDS)('writers at once on one mirror ($name)', (kind) => {
     const location = await kind.fresh();
     const [a, b] = await kind.hosts(location, 2);
     const list = numbers(120);
-    await inSlices(list, 40, (s) => a!.writeDetails(s.map((n) => details(n, 'InTransit', '2026-06-01T00:00:00Z')), 'sync'));
-    // The same news from a listener and a sync at once, batches in opposite orders (a deadlock without one order of locks).
+    await inSlices(list, 40, (s) =>
+      a!.writeDetails(
+        s.map((n) => details(n, 'InTransit', '2026-06-01T00:00:00Z')),
+        'sync',
+      ),
+    );
+    // The same news from a listener and a sync at once, batches in opposite orders (a deadlock without one order
+    // of locks).
     const news = list.map((n) => details(n, 'Delivered', '2026-06-03T00:00:00Z'));
     const [viaA, viaB] = await Promise.all([
       inSlices(news, 10, (s) => a!.writeDetails(s, 'webhook')),
@@ -76,11 +83,23 @@ describe.each(STORE_KINDS)('writers at once on one mirror ($name)', (kind) => {
     const [a, b] = await kind.hosts(await kind.fresh(), 2);
     const list = numbers(100);
     await Promise.all([
-      inSlices(list, 20, (s) => a!.writeDetails(s.map((n) => details(n, 'Delivered', '2026-06-05T00:00:00Z')), 'webhook')),
-      inSlices([...list].reverse(), 20, (s) => b!.writeDetails(s.map((n) => details(n, 'InTransit', '2026-06-04T00:00:00Z')), 'sync')),
+      inSlices(list, 20, (s) =>
+        a!.writeDetails(
+          s.map((n) => details(n, 'Delivered', '2026-06-05T00:00:00Z')),
+          'webhook',
+        ),
+      ),
+      inSlices([...list].reverse(), 20, (s) =>
+        b!.writeDetails(
+          s.map((n) => details(n, 'InTransit', '2026-06-04T00:00:00Z')),
+          'sync',
+        ),
+      ),
     ]);
     const held = await a!.details(list);
-    expect(held.details.map((d) => JSON.parse(d.raw).track_info.latest_status.status)).toEqual(list.map(() => 'Delivered'));
+    expect(held.details.map((d) => JSON.parse(d.raw).track_info.latest_status.status)).toEqual(
+      list.map(() => 'Delivered'),
+    );
     // Each number's changes lead to Delivered, never back.
     const last = new Map<string, string | null>();
     for (const c of await b!.changes({})) last.set(c.number, c.to_status);
@@ -105,7 +124,10 @@ describe.each(STORE_KINDS)('writers at once on one mirror ($name)', (kind) => {
       // Each notification of a number it did not know is a change: batches of a few, one after the other.
       const list = numbers(240, prefix);
       for (let i = 0; i < list.length; i += 6) {
-        await host.writeDetails(list.slice(i, i + 6).map((n) => details(n, 'InTransit', '2026-06-01T00:00:00Z')), 'webhook');
+        await host.writeDetails(
+          list.slice(i, i + 6).map((n) => details(n, 'InTransit', '2026-06-01T00:00:00Z')),
+          'webhook',
+        );
       }
     };
     const reading = read();
@@ -145,7 +167,9 @@ describe.skipIf(pg.missing !== undefined)('the PostgreSQL store started by sever
 
   it('refuses a database that holds no mirror for reading, and creates nothing in it', async () => {
     const location = await pg.fresh();
-    await expect(PostgresStore.open(location, { mustExist: true })).rejects.toThrow(/no mirror in the database postgres:\/\/trk:\*\*\*@/);
+    await expect(PostgresStore.open(location, { mustExist: true })).rejects.toThrow(
+      /no mirror in the database postgres:\/\/trk:\*\*\*@/,
+    );
     const sql = postgres(location, { onnotice: () => {}, max: 1 });
     try {
       expect(await sql`SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'`).toEqual([{ n: 0 }]);

@@ -44,25 +44,40 @@ describe.skipIf(missing !== undefined)('connecting to the mirror on PostgreSQL',
     expect(await described(`${db}?sslmode=require`)).toMatch(/, TLS\)$/);
     // Self-signed: not among the machine's authorities.
     const unchecked = await refusal(`${db}?sslmode=verify-full`);
-    expect(unchecked).toMatch(/^no secure connection to the mirror's database at 127\.0\.0\.1:\d+ \(.*\): give the server's CA with sslrootcert=FILE/);
-    expect(await described(`${db}?sslmode=verify-full&sslrootcert=${encodeURIComponent(server.certificate)}`)).toMatch(/, TLS\)$/);
-    expect(await described(`${db}?sslmode=verify-ca&sslrootcert=${encodeURIComponent(server.certificate)}`)).toMatch(/, TLS\)$/);
+    expect(unchecked).toMatch(
+      /^no secure connection to the mirror's database at 127\.0\.0\.1:\d+ \(.*\): give the server's CA with /,
+    );
+    expect(await described(`${db}?sslmode=verify-full&sslrootcert=${encodeURIComponent(server.certificate)}`)).toMatch(
+      /, TLS\)$/,
+    );
+    expect(await described(`${db}?sslmode=verify-ca&sslrootcert=${encodeURIComponent(server.certificate)}`)).toMatch(
+      /, TLS\)$/,
+    );
     // The certificate names localhost and 127.0.0.1, not this name.
     const otherName = db.replace('127.0.0.1', 'localhost.localdomain');
-    const line = await refusal(`${otherName}?sslmode=verify-full&sslrootcert=${encodeURIComponent(server.certificate)}&connect_timeout=3`);
+    const line = await refusal(
+      `${otherName}?sslmode=verify-full&sslrootcert=${encodeURIComponent(server.certificate)}&connect_timeout=3`,
+    );
     expect(line).toMatch(/no secure connection|cannot reach/);
   });
 
   it('names the server and never the password in --verbose and in every failure', async () => {
     const pw = server.password;
     const verbose = await described(db);
-    expect(verbose).toMatch(/^mirror: PostgreSQL \d+.* at postgres:\/\/trk:\*\*\*@127\.0\.0\.1:\d+\/trk_\d+_\d+ \(database trk_\d+_\d+, schema public, /);
+    expect(verbose).toMatch(
+      /^mirror: PostgreSQL \d+.* at postgres:\/\/trk:\*\*\*@127\.0\.0\.1:\d+\/trk_\d+_\d+ \(database trk_\d+_\d+, /,
+    );
     expect(verbose).not.toContain(pw);
     const wrong = await refusal(db.replace(pw, `${pw}-wrong`));
-    expect(wrong).toMatch(/^the mirror's database at 127\.0\.0\.1:\d+ refused the login \(password authentication failed for user "trk"\): check the user/);
+    expect(wrong).toMatch(
+      /^the mirror's database at 127\.0\.0\.1:\d+ refused the login \(password authentication failed for user "trk"\)/,
+    );
+    expect(wrong).toMatch(/: check the user and password in the address \(or PGPASSWORD\)$/);
     expect(wrong).not.toContain(pw);
     const closed = await refusal(db.replace(`:${server.port}/`, ':9/'));
-    expect(closed).toMatch(/^cannot reach the mirror's database at 127\.0\.0\.1:9 \(.*ECONNREFUSED.*\): check the address in --db, TRK_DB or the db setting/);
+    expect(closed).toMatch(
+      /^cannot reach the mirror's database at 127\.0\.0\.1:9 \(.*ECONNREFUSED.*\): check the address in --db, TRK_DB/,
+    );
     expect(closed).not.toContain(pw);
     const noDatabase = await refusal(db.replace(/trk_\d+_\d+/, 'no_such_db'));
     expect(noDatabase).toMatch(/database "no_such_db" does not exist: create it \(createdb NAME\)/);

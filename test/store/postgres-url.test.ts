@@ -22,7 +22,10 @@ describe('a PostgreSQL address for the mirror', () => {
   });
 
   it('is read as libpq reads it: user, password, hosts, database, sslmode and the rest for the server', () => {
-    const t = parsePostgresUrl('postgres://trk:p%40ss:w@db1:6432,[::1]/shop?sslmode=verify-full&sslrootcert=/etc/ca.pem&search_path=mirror', '--db');
+    const t = parsePostgresUrl(
+      'postgres://trk:p%40ss:w@db1:6432,[::1]/shop?sslmode=verify-full&sslrootcert=/etc/ca.pem&search_path=mirror',
+      '--db',
+    );
     expect(t).toMatchObject({
       user: 'trk',
       password: 'p@ss:w',
@@ -48,7 +51,9 @@ describe('a PostgreSQL address for the mirror', () => {
   it('is shown without its password, wherever the address carries it', () => {
     const t = parsePostgresUrl('postgres://trk:s3cret-pw@db:5432/shop?sslmode=require', '--db');
     expect(t.shown).toBe('postgres://trk:***@db:5432/shop?sslmode=require');
-    expect(parsePostgresUrl('postgres://db/shop?user=trk&password=s3cret-pw', '--db').shown).toBe('postgres://db/shop?user=trk&password=***');
+    expect(parsePostgresUrl('postgres://db/shop?user=trk&password=s3cret-pw', '--db').shown).toBe(
+      'postgres://db/shop?user=trk&password=***',
+    );
     expect(withoutPassword(t, 'auth failed for s3cret-pw (s3cret-pw)')).toBe('auth failed for *** (***)');
     expect(shownLocation('postgres://trk:s3cret-pw@db/shop')).toBe('postgres://trk:***@db/shop');
     expect(shownLocation('/home/ops/trk.db')).toBe('/home/ops/trk.db');
@@ -56,9 +61,15 @@ describe('a PostgreSQL address for the mirror', () => {
 
   it('refuses what it cannot use in one line that never quotes the address', () => {
     const cases: [string, RegExp][] = [
-      ['postgres://trk:s3cret-pw@db/shop?sslmode=verify', /TRK_DB: sslmode "verify" is not one of disable, allow, prefer, require, verify-ca, verify-full/],
+      [
+        'postgres://trk:s3cret-pw@db/shop?sslmode=verify',
+        /TRK_DB: sslmode "verify" is not one of disable, allow, prefer, require, verify-ca, verify-full/,
+      ],
       ['postgres://trk:s3cret-pw@db:99999/shop', /port 99999/],
-      ['postgres://trk:s3cret-pw@db/shop?gssencmode=disable', /does not support the PostgreSQL parameter "gssencmode": remove it/],
+      [
+        'postgres://trk:s3cret-pw@db/shop?gssencmode=disable',
+        /does not support the PostgreSQL parameter "gssencmode": remove it/,
+      ],
       ['postgres://trk:s3cret-pw@db/shop?connect_timeout=soon', /connect_timeout "soon" is not a number of seconds/],
       ['postgres://trk:s3cret%pw@db/shop', /the password of the PostgreSQL address is not percent-encoded/],
       ['postgres://trk:s3cret-pw@db/shop#x', /TRK_DB is not a PostgreSQL address/],

@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { detailsRow, recordRow } from '../../src/store/rows.js';
-import type { Store } from '../../src/store/types.js';
+import type { RecordQuery, Store } from '../../src/store/types.js';
 import { fixtureJson } from '../fixture-files.js';
 import { all, freshStore, STORE_KINDS } from './kinds.js';
 
@@ -115,7 +115,7 @@ describe.each(STORE_KINDS)('the $name store', (kind) => {
     expect(await numbers({ orderBy: 'RegisterTimeDesc' })).toEqual(['AB0000000002', 'AB0000000001']);
   });
 
-  it('searches by the start of the text as written, as SQLite compares text, whatever the database sorts by', async () => {
+  it('searches by the start of the text as written, as SQLite compares, whatever the database sorts by', async () => {
     const s = await store();
     // A zero-width space pasted into a tag: a database sorting by a language's rules ignores it.
     await s.writeRecords([
@@ -123,7 +123,7 @@ describe.each(STORE_KINDS)('the $name store', (kind) => {
       recordRow({ ...page[0], number: 'AB0000000002', tag: 'order-\u200b10031' }, 'v2.1'),
       recordRow({ ...page[0], number: 'AB0000000003', tag: 'or\u00adder-10032' }, 'v2.1'),
     ]);
-    const numbers = async (q: Parameters<Store['records']>[0]) => (await all(s.records(q))).map((r) => JSON.parse(r.raw).number);
+    const numbers = async (q: RecordQuery) => (await all(s.records(q))).map((r) => JSON.parse(r.raw).number);
     expect(await numbers({ search: 'order-1003' })).toEqual(['AB0000000001']);
     expect(await numbers({ tags: ['order-1003*'] })).toEqual(['AB0000000001']);
   });

@@ -46,7 +46,10 @@ describe.each(STORE_KINDS)('the --store sink ($name)', (kind) => {
     const sink = new StoreSink(store);
     await sink.close();
     await expect(sink.write(event('YT0000000003'))).rejects.toThrow();
-    expect(sink.summary().counts).toBe('0 notifications stored in the mirror (0 status changes), 1 write failed (answered 503: the service sends them again)');
+    expect(sink.summary().counts).toBe(
+      '0 notifications stored in the mirror (0 status changes), ' +
+        '1 write failed (answered 503: the service sends them again)',
+    );
   });
 });
 
@@ -54,7 +57,9 @@ describe('the --store sink of a mirror that does not answer', () => {
   it('gives up before the service stops waiting', async () => {
     const stuck = { writeDetails: () => new Promise(() => {}), close: async () => {} } as unknown as Store;
     const t0 = Date.now();
-    await expect(new StoreSink(stuck, { deadlineMs: 200 }).write(event('YT0000000004'))).rejects.toThrow('the mirror took longer than 0.2 s');
+    await expect(new StoreSink(stuck, { deadlineMs: 200 }).write(event('YT0000000004'))).rejects.toThrow(
+      'the mirror took longer than 0.2 s',
+    );
     expect(Date.now() - t0).toBeLessThan(2000);
   });
 });

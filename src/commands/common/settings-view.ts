@@ -34,7 +34,11 @@ export function settingRows(s: Settings): SettingRow[] {
     { key: 'api-key', value: s.apiKey === undefined ? null : maskKey(s.apiKey), source: s.sources.apiKey },
     { key: 'res-url', value: s.resUrl, source: s.sources.resUrl },
     { key: 'output', value: s.output ?? null, source: s.sources.output },
-    { key: 'budget-url', value: s.budgetUrl === undefined ? null : shownValue(s.budgetUrl), source: s.sources.budgetUrl },
+    {
+      key: 'budget-url',
+      value: s.budgetUrl === undefined ? null : shownValue(s.budgetUrl),
+      source: s.sources.budgetUrl,
+    },
     { key: 'db', value: s.db === undefined ? null : shownValue(s.db), source: s.sources.db },
   ];
 }

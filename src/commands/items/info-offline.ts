@@ -108,7 +108,8 @@ export async function runOfflineInfo(opts: OfflineInfoOptions, ctx: Context): Pr
  */
 export async function runLookupInfo(opts: OfflineInfoOptions, ctx: Context): Promise<number> {
   const { mirrorLocation, mirrorMayExist } = await import('../../store/open.js');
-  if (!mirrorMayExist(await mirrorLocation(ctx, { db: opts.db }))) return (await import('./info.js')).runInfo(opts, ctx);
+  const location = await mirrorLocation(ctx, { db: opts.db });
+  if (!mirrorMayExist(location)) return (await import('./info.js')).runInfo(opts, ctx);
   return runOfflineInfo(opts, ctx);
 }
 

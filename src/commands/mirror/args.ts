@@ -15,5 +15,6 @@ export function ageArg(value: string): number {
 export const dbOption = () =>
   new Option(
     '--db <file|url>',
-    "the mirror: a SQLite file or a postgres:// address (default: TRK_DB, the db setting, else a file per profile in the data folder)",
+    'the mirror: a SQLite file or a postgres:// address ' +
+      '(default: TRK_DB, the db setting, else a file per profile in the data folder)',
   );

@@ -32,7 +32,10 @@ export async function runSync(opts: SyncCommandOptions, ctx: Context): Promise<n
   const s = await ctx.settings();
   // The client first: it starts the emulator under --sandbox and refuses a missing key before a file is made.
   await ctx.api();
-  const [{ SyncRun }, { mirrorAccount }] = await Promise.all([import('../../store/sync.js'), import('../../store/open.js')]);
+  const [{ SyncRun }, { mirrorAccount }] = await Promise.all([
+    import('../../store/sync.js'),
+    import('../../store/open.js'),
+  ]);
   const store = await openMirror(ctx, { db: opts.db, durable: false });
   const line = statusLine(ctx.io, ctx.global.quiet !== true);
   ctx.showWaits?.((words, ms) => line.show(`${words}, resuming in ${Math.max(1, Math.round(ms / 1000))} s`));

@@ -37,14 +37,19 @@ const webhook: Declare = (cmd, invoke) => {
     );
   // One line per notification: for people (table) or one JSON object a line (json, ndjson); no CSV.
   prints(cmd.command('listen'), ['table', 'json', 'ndjson'])
-    .description('receive notifications, verify their signatures and print them (optionally save, forward and store them)')
+    .description(
+      'receive notifications, verify their signatures and print them (optionally save, forward and store them)',
+    )
     .addOption(new Option('--port <port>', 'port to listen on').argParser(nonNegativeInt('a port')))
     .option('--host <address>', 'address to listen on')
     .option('--path <path>', 'URL path to accept notifications on')
     .option('--forward-to <url>', 'forward each verified notification to this URL (again, while the app fails)')
     .option('--save <dir>', 'save each notification in this folder: the body as received (.json) and its headers (.headers)')
     .option('--print', 'print each body whole on stdout, one JSON a line (for jq); the event lines go to stderr')
-    .option('--store', 'keep each verified notification in the account\'s mirror (see "trk sync"), answering 200 once it is written')
+    .option(
+      '--store',
+      'keep each verified notification in the account\'s mirror (see "trk sync"), answering 200 once it is written',
+    )
     .addOption(dbOption())
     .option('--skip-verify', 'accept every notification, reporting whether its signature held')
     .addHelpText(

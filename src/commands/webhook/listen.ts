@@ -28,9 +28,14 @@ export interface WebhookListenOptions {
 
 /** --store and what goes with it, checked before anything is opened or listens. */
 function checkStore(opts: WebhookListenOptions): void {
-  if (opts.db !== undefined && !opts.store) throw new UsageError('--db names the mirror --store writes to', 'add --store, or leave out --db');
+  if (opts.db !== undefined && !opts.store) {
+    throw new UsageError('--db names the mirror --store writes to', 'add --store, or leave out --db');
+  }
   if (opts.store && opts.skipVerify) {
-    throw new UsageError('--store keeps verified notifications only', 'leave out --skip-verify to store them (or --store to accept every one)');
+    throw new UsageError(
+      '--store keeps verified notifications only',
+      'leave out --skip-verify to store them (or --store to accept every one)',
+    );
   }
 }
 
