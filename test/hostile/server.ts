@@ -27,6 +27,13 @@
 // (`{ path: /register$/ }`). Requests are counted from the last `setMode`, which switches at any time. The server counts the
 // requests it received (`requests`), and how many reached the upstream (`forwarded`).
 //
+// Paging (`paging`, or `setPaging` at any time), for gettracklist answers the mode leaves alone (standalone):
+//   repeat     page_total 1e9, data_total 4e10, and the same 40 records on every page
+//   infinite   page_total 1e999 (Infinity once parsed), no data_total, the same 40 records on every page
+//   short      page_total 5, data_total 200, distinct pages, but page 2 holds 7 records
+//   overcount  page_total 1e9 but data_total 100: pages 1-2 of 40 records, page 3 of 20 (and full pages after it,
+//              for a client that asks for them)
+//
 // Paths: `/track/<version>/<operation>` for the API, `/asset/carrier/info/<list>.json` for the reference lists
 // (canned lists standalone). Other paths answer 404.
 
@@ -51,6 +58,9 @@ export type HostileMode = (typeof HOSTILE_MODES)[number];
 
 export type Corrupt = 'all' | { first: number } | { after: number } | { path: RegExp };
 
+export const PAGINGS = ['repeat', 'infinite', 'short', 'overcount'] as const;
+export type Paging = (typeof PAGINGS)[number];
+
 export interface HostileOptions {
   mode: HostileMode;
   /** Base URL of a real emulator to forward to before corrupting its answer (proxy mode). */
@@ -58,6 +68,8 @@ export interface HostileOptions {
   corrupt?: Corrupt;
   /** Size of the `huge` body; default 200 MB. */
   hugeBytes?: number;
+  /** gettracklist pages whose counts cannot be right (standalone; see the top of this file). */
+  paging?: Paging;
 }
 
 export interface HostileServer {
@@ -67,6 +79,7 @@ export interface HostileServer {
   /** Requests passed on to the upstream (proxy mode). */
   readonly forwarded: number;
   setMode(mode: HostileMode, corrupt?: Corrupt): void;
+  setPaging(paging: Paging | undefined): void;
   close(): Promise<void>;
 }
 
@@ -80,8 +93,38 @@ const QUOTA = { quota_total: 1000, quota_used: 10, quota_remain: 990, today_used
 const CARRIERS = [{ key: 3011, _name: 'China Post', _country_iso: 'CN', _url: 'http://www.chinapost.com.cn', _tel: '', _email: '', _group: '' }];
 const COUNTRIES = [{ key: 301, _name: 'China' }];
 
+/** 40 records of page `n` (`n` 0: the same records whatever the page). */
+function records(n: number, count = 40): Record<string, unknown>[] {
+  return Array.from({ length: count }, (_, i) => ({ number: `RR${String(n * 100 + i).padStart(9, '0')}CN`, carrier: 3011, tag: null }));
+}
+
+/** A gettracklist page of `paging` (see the top of this file), as JSON text: `1e999` cannot be written otherwise. */
+function pagedList(paging: Paging, pageNo: number): string {
+  const page = (accepted: unknown[], counts: string) => `{"page":{${counts},"page_no":${pageNo},"page_size":40},"code":0,"data":{"accepted":${JSON.stringify(accepted)}}}`;
+  switch (paging) {
+    case 'repeat':
+      return page(records(0), '"data_total":40000000000,"page_total":1000000000');
+    case 'infinite':
+      return page(records(0), '"page_total":1e999');
+    case 'short':
+      return page(records(pageNo, pageNo === 2 ? 7 : 40), '"data_total":200,"page_total":5');
+    case 'overcount':
+      return page(records(pageNo, pageNo === 3 ? 20 : 40), '"data_total":100,"page_total":1000000000');
+  }
+}
+
+/** The page asked for by a gettracklist body (1 when it does not say). */
+function pageNoOf(requestBody: string): number {
+  try {
+    const n = (JSON.parse(requestBody) as { page_no?: unknown }).page_no;
+    return typeof n === 'number' && n >= 1 ? n : 1;
+  } catch {
+    return 1;
+  }
+}
+
 /** A well-formed answer of the operation's shape, echoing the numbers asked for as accepted. */
-function cannedAnswer(pathname: string, requestBody: string): Answer {
+function cannedAnswer(pathname: string, requestBody: string, paging?: Paging): Answer {
   const json = (value: unknown): Answer => ({
     status: 200,
     headers: { 'content-type': 'application/json' },
@@ -91,6 +134,9 @@ function cannedAnswer(pathname: string, requestBody: string): Answer {
   if (pathname.endsWith('country.all.json')) return json(COUNTRIES);
   const op = pathname.split('/').pop()?.toLowerCase() ?? '';
   if (op === 'getquota') return json({ code: 0, data: QUOTA });
+  if (op === 'gettracklist' && paging !== undefined) {
+    return { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(pagedList(paging, pageNoOf(requestBody))) };
+  }
   if (op === 'gettracklist') {
     return json({ page: { data_total: 0, page_total: 0, page_no: 1, page_size: 40 }, code: 0, data: { accepted: [] } });
   }
@@ -175,6 +221,7 @@ function stream(res: ServerResponse, total: number | undefined): void {
 export async function startHostileServer(opts: HostileOptions): Promise<HostileServer> {
   let mode = opts.mode;
   let corrupt: Corrupt = opts.corrupt ?? 'all';
+  let paging = opts.paging;
   let requests = 0;
   let forwarded = 0;
   /** Requests since the last setMode: what `first` and `after` count. */
@@ -205,7 +252,7 @@ export async function startHostileServer(opts: HostileOptions): Promise<HostileS
       answer = await forward(opts.upstream, req, body);
       forwarded += 1;
     } else {
-      answer = cannedAnswer(pathname, body.toString('utf8'));
+      answer = cannedAnswer(pathname, body.toString('utf8'), paging);
     }
     const send = (a: Answer) => res.writeHead(a.status, { ...a.headers, 'content-length': String(a.body.length) }).end(a.body);
     switch (modeFor(n, pathname)) {
@@ -272,6 +319,9 @@ export async function startHostileServer(opts: HostileOptions): Promise<HostileS
       mode = next;
       corrupt = nextCorrupt;
       sinceMode = 0;
+    },
+    setPaging(next) {
+      paging = next;
     },
     async close() {
       for (const s of sockets) s.destroy();
