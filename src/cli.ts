@@ -58,6 +58,7 @@ const KIND_OF_CLASS: Readonly<Record<string, ErrorKind>> = {
   TimeoutError: 'timeout',
   InvalidResponseError: 'invalid-response',
   AnswerTooLargeError: 'invalid-response',
+  PagingError: 'invalid-response',
   ServerError: 'service',
   EndpointNotFoundError: 'service',
   EnvelopeError: 'service',
@@ -253,26 +254,30 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
     // A bad --timeout is refused before anything runs (TRK_TIMEOUT is checked when a request is made).
     if (global.timeout !== undefined) (await import('./config/timeout.js')).requestTimeoutMs(global.timeout, {});
     // So is a --jq program that does not compile.
-    const jq = global.jq === undefined ? undefined : await (await import('./output/jq.js')).loadJqProgram(global.jq);
-    // The command's module, the process's IO and the context are loaded together: Node 20's module loader reads
-    // files asynchronously, and the reads then overlap.
-    const [run, processIO, { createContext }] = await Promise.all([load(), io ? undefined : import('./io.js'), import('./context-impl.js')]);
-    io ??= await processIO!.createProcessIO({ noColor: global.color === false, rawCsv: global.rawCsv === true, env });
-    const filtered = jq === undefined ? undefined : (await import('./output/jq.js')).jqOutput(io, jq, global.jq!);
-    const ctx: Context = createContext({
-      io: filtered?.io ?? io,
-      env,
-      global,
-      ...(opts.now ? { now: opts.now } : {}),
-      ...(opts.signal ? { signal: opts.signal } : {}),
-    });
+    const jq = global.jq === undefined ? undefined : await startJq(global.jq, global.timeout, env);
     try {
-      if (global.output === undefined && formats.length > 0) await applyDefaultOutput(ctx, formats);
-      exitCode = (await run(ctx)) ?? EXIT.ok;
-      const failure = filtered?.finish();
-      if (failure) throw failure;
+      // The command's module, the process's IO and the context are loaded together: Node 20's module loader reads
+      // files asynchronously, and the reads then overlap.
+      const [run, processIO, { createContext }] = await Promise.all([load(), io ? undefined : import('./io.js'), import('./context-impl.js')]);
+      io ??= await processIO!.createProcessIO({ noColor: global.color === false, rawCsv: global.rawCsv === true, env });
+      const filtered = jq === undefined ? undefined : (await import('./output/jq.js')).jqOutput(io, jq, global.jq!, opts.signal);
+      const ctx: Context = createContext({
+        io: filtered?.io ?? io,
+        env,
+        global,
+        ...(opts.now ? { now: opts.now } : {}),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      });
+      try {
+        if (global.output === undefined && formats.length > 0) await applyDefaultOutput(ctx, formats);
+        exitCode = (await run(ctx)) ?? EXIT.ok;
+        const failure = await filtered?.finish();
+        if (failure) throw failure;
+      } finally {
+        await ctx.dispose();
+      }
     } finally {
-      await ctx.dispose();
+      await jq?.close();
     }
   };
 
@@ -313,6 +318,15 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
     if (outcome.detail) writeErr(`${sanitizeTerminalText(outcome.detail)}\n`);
     return outcome.exitCode;
   }
+}
+
+/**
+ * jq for --jq, its program compiled: in a worker that Ctrl-C, SIGTERM, the time limit (three times --timeout, as a
+ * whole call) and the memory cap stop (src/output/jq-worker.ts).
+ */
+async function startJq(expr: string, timeout: string | undefined, env: NodeJS.ProcessEnv) {
+  const [{ loadJqProgram }, { callDeadlineMs, requestTimeoutMs }] = await Promise.all([import('./output/jq.js'), import('./config/timeout.js')]);
+  return loadJqProgram(expr, { timeoutMs: callDeadlineMs(requestTimeoutMs(timeout, env)) });
 }
 
 /** The global flags as far as commander parsed them before failing; nothing when it did not get that far. */
