@@ -92,8 +92,11 @@ export class JqWorker {
     this.#worker.unref();
   }
 
-  /** Runs `expr` on `input` (null: no input, with -n). Rejects when the program is stopped (see the top). */
-  run(input: string | null, expr: string, flags: string[]): Promise<JqResult> {
+  /**
+   * Runs `expr` on `input` (null: no input, with -n). Rejects when the program is stopped (see the top); `timeoutMs`
+   * replaces the limit of one run (the first run also waits for jq to load).
+   */
+  run(input: string | null, expr: string, flags: string[], timeoutMs = this.#limits.timeoutMs): Promise<JqResult> {
     if (this.#stopped !== undefined) return Promise.reject(this.#stopped);
     if (this.#running) return Promise.reject(new Error('jq is already running a program'));
     const id = this.#next++;
@@ -103,7 +106,7 @@ export class JqWorker {
       const timer = setInterval(() => {
         if (process.memoryUsage.rss() - started > cap) void this.close(this.#memoryError());
       }, WATCH_MS);
-      const deadline = setTimeout(() => void this.close(this.#timeError()), this.#limits.timeoutMs);
+      const deadline = setTimeout(() => void this.close(this.#timeError(timeoutMs)), timeoutMs);
       const done = () => {
         clearInterval(timer);
         clearTimeout(deadline);
@@ -148,8 +151,8 @@ export class JqWorker {
     this.#running?.reject(err);
   }
 
-  #timeError(): TrkError {
-    return new TrkError(`--jq: the program ran longer than ${seconds(this.#limits.timeoutMs)} on one value, and was stopped`, {
+  #timeError(ms: number): TrkError {
+    return new TrkError(`--jq: the program ran longer than ${seconds(ms)} on one value, and was stopped`, {
       hint: 'check it for a loop that never ends (the limit is three times --timeout)',
     });
   }

@@ -18,6 +18,9 @@ import { JqWorker, type JqLimits } from './jq-worker.js';
 
 export type { JqLimits } from './jq-worker.js';
 
+/** Loading jq and compiling the program may take this long, whatever the program's own limit. */
+const LOAD_MS = 30_000;
+
 /** jq's exit code for a program that does not compile. */
 const COMPILE_ERROR = 3;
 
@@ -35,10 +38,12 @@ function jqMessage(stderr: string): string {
 export async function loadJqProgram(expr: string, limits: JqLimits): Promise<JqWorker> {
   const jq = new JqWorker(limits);
   try {
-    // `empty | (...)` compiles the program and never evaluates it.
-    if ((await jq.run(null, `empty | (\n${expr}\n)`, ['-n'])).exitCode === COMPILE_ERROR) {
+    // `empty | (...)` compiles the program and never evaluates it. jq loads meanwhile: that is not the program's
+    // time, however short --timeout is.
+    const check = Math.max(limits.timeoutMs, LOAD_MS);
+    if ((await jq.run(null, `empty | (\n${expr}\n)`, ['-n'], check)).exitCode === COMPILE_ERROR) {
       // The bare program cannot run either, and its own message points at the right line and column.
-      const bare = await jq.run(null, expr, ['-n']);
+      const bare = await jq.run(null, expr, ['-n'], check);
       throw new UsageError(`--jq: ${jqMessage(bare.stderr)}`, 'see the jq manual, e.g. --jq \'.[] | .number\'');
     }
     return jq;
@@ -96,7 +101,8 @@ export function jqOutput(io: IO, jq: JqWorker, expr: string, signal?: AbortSigna
   // Runs one after the other, so that their output comes in the order of the values.
   let queue: Promise<void> = Promise.resolve();
   const stop = () => void jq.close(signal?.aborted ? new InterruptedError('interrupted', stopExitCode(signal)) : undefined);
-  signal?.addEventListener('abort', stop, { once: true });
+  if (signal?.aborted) stop();
+  else signal?.addEventListener('abort', stop, { once: true });
 
   const run = async (input: string): Promise<void> => {
     if (failure) return;

@@ -14,7 +14,7 @@ import { csvCell } from './csv-cell.js';
 import type { OutputFormat } from './format.js';
 import { sanitizeTerminalText, tsvField } from './sanitize.js';
 import { Spill } from './spill.js';
-import { fitted, GAP, padding, tableLayout, type Layout } from './table.js';
+import { fitted, GAP, padding, tableLayout, withoutTrailingSpaces, type Layout } from './table.js';
 import { tableTime, type TimeStyle } from './times.js';
 
 export { sanitizeTerminalText } from './sanitize.js';
@@ -350,15 +350,14 @@ function tableWriter<T>(io: IO, columns: readonly Column<T>[], opts: TableOption
   const c = io.color;
   const coloured = c.level > 0;
   const line = (texts: readonly string[], styleOf: (text: string, i: number) => string) =>
-    `${layout!.shown
+    `${withoutTrailingSpaces(layout!.shown
       .map((i, k) => {
         const width = layout!.widths[k]!;
         const text = fitted(texts[i]!, width, columns[i]!);
         const last = k === layout!.shown.length - 1;
         return `${styleOf(text, i)}${last ? '' : padding(text, width)}`;
       })
-      .join(' '.repeat(GAP))
-      .replace(/ +$/, '')}\n`;
+      .join(' '.repeat(GAP)))}\n`;
   const end = async () => {};
   return {
     write(rows) {

@@ -57,6 +57,8 @@ export function tableLayout(
   // Ranked columns without a value in any row are left out (v1 lists have no v2.1 fields, for instance).
   let shown = columns.map((_, i) => i).filter((i) => filled[i] || columns[i]!.always || columns[i]!.rank === undefined);
   if (opts.wide) return { shown, widths: shown.map((i) => natural[i]!) };
+  // No column is shown wider than the terminal: a 100,000-cell tag is narrowed from there, not a cell at a time.
+  for (let i = 0; i < natural.length; i++) natural[i] = Math.min(natural[i]!, Math.max(width, textWidth(columns[i]!.header)));
   // The shortest a column may be, and the width it counts for when deciding which columns fit.
   const floor = columns.map((c, i) =>
     c.shrink === undefined ? natural[i]! : Math.min(natural[i]!, Math.max(c.shrink, textWidth(c.header))),
@@ -110,6 +112,16 @@ export function shorten(text: string, width: number): string {
   }
   // `2151 Correios …` reads as two words: the space before the ellipsis goes.
   return `${out.trimEnd()}…`;
+}
+
+/**
+ * A line without the spaces at its end (a last column left empty). A loop, not `/ +$/`: the regular expression
+ * tries every space of a run in turn, which takes quadratic time past a column padded to 100,000 cells.
+ */
+export function withoutTrailingSpaces(line: string): string {
+  let end = line.length;
+  while (end > 0 && line.charCodeAt(end - 1) === 0x20) end--;
+  return end === line.length ? line : line.slice(0, end);
 }
 
 /** Spaces that bring text of `text`'s width up to `width`. */

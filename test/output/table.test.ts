@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shorten, tableLayout, type LayoutColumn } from '../../src/output/table.js';
+import { shorten, tableLayout, withoutTrailingSpaces, type LayoutColumn } from '../../src/output/table.js';
 
 const header = (h: string, extra: Partial<LayoutColumn> = {}): LayoutColumn => ({ header: h, ...extra });
 const names = (cols: readonly LayoutColumn[], shown: readonly number[]) => shown.map((i) => cols[i]!.header);
@@ -70,5 +70,14 @@ describe('shorten', () => {
     expect(shorten('已到达处理中心', 7)).toBe('已到达…');
     expect(shorten('abc', 0)).toBe('');
     expect(shorten('2151 Correios Brasil', 15)).toBe('2151 Correios…');
+  });
+});
+
+describe('withoutTrailingSpaces', () => {
+  it('drops the spaces at the end of a line (a last column left empty), and nothing else', () => {
+    expect(withoutTrailingSpaces(`NUMBER${' '.repeat(100_000)}`)).toBe('NUMBER');
+    expect(withoutTrailingSpaces('a  b  ')).toBe('a  b');
+    expect(withoutTrailingSpaces('a\u3000')).toBe('a\u3000');
+    expect(withoutTrailingSpaces('   ')).toBe('');
   });
 });
