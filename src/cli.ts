@@ -14,6 +14,7 @@ import { HELP_WIDTH, helpWidth } from './help-pages.js';
 import type { IO } from './io.js';
 import type { OutputFormat } from './output/format.js';
 import { sanitizeTerminalText } from './output/sanitize.js';
+import { redact, redactingIO } from './secrets.js';
 import { packageVersion } from './version.js';
 
 export interface CliOptions {
@@ -240,8 +241,8 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
     throw err;
   };
 
-  const writeOut = (s: string) => (io ? io.out(s) : void process.stdout.write(s));
-  const writeErr = (s: string) => (io ? void io.stderr.write(s) : void process.stderr.write(s));
+  const writeOut = (s: string) => (io ? io.out(s) : void process.stdout.write(redact(s)));
+  const writeErr = (s: string) => (io ? void io.stderr.write(s) : void process.stderr.write(redact(s)));
 
   // The command whose action runs (set by the preAction hook below): what it prints decides which flags apply.
   let running: Command | undefined;
@@ -260,6 +261,8 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       // files asynchronously, and the reads then overlap.
       const [run, processIO, { createContext }] = await Promise.all([load(), io ? undefined : import('./io.js'), import('./context-impl.js')]);
       io ??= await processIO!.createProcessIO({ noColor: global.color === false, rawCsv: global.rawCsv === true, env });
+      // Whatever the command and the errors print, the API key never is (src/secrets.ts).
+      io = redactingIO(io);
       const filtered = jq === undefined ? undefined : (await import('./output/jq.js')).jqOutput(io, jq, global.jq!, opts.signal);
       const ctx: Context = createContext({
         io: filtered?.io ?? io,

@@ -13,6 +13,7 @@ import { requestTimeoutMs } from './config/timeout.js';
 import type { BudgetTarget, Context, GlobalOptions, Prompter, SettingsOptions, WaitDisplay } from './context.js';
 import type { IO } from './io.js';
 import { sanitizeTerminalText } from './output/sanitize.js';
+import { addSecret } from './secrets.js';
 
 export interface ContextOptions {
   io: IO;
@@ -95,7 +96,7 @@ export function createContext(opts: ContextOptions): Context {
       ]);
       // Read without conf, which only writes need.
       const store = readProfiles(env);
-      return resolveSettings({
+      const settings = resolveSettings({
         flags: {
           ...(global.profile === undefined ? {} : { profile: global.profile }),
           ...(global.baseUrl === undefined ? {} : { baseUrl: global.baseUrl }),
@@ -106,6 +107,9 @@ export function createContext(opts: ContextOptions): Context {
         env,
         store,
       });
+      // The key is never printed, whatever carries it back (src/secrets.ts).
+      addSecret(settings.apiKey);
+      return settings;
     })();
     return settingsPromise;
   };

@@ -11,6 +11,7 @@
 
 import { setTimeout as delay } from 'node:timers/promises';
 import { CredentialsError, InterruptedError, noApiKeyError } from '../errors.js';
+import { addSecret } from '../secrets.js';
 import { answerProblem } from './answer-shapes.js';
 import { createTransport, type Transport } from './transport.js';
 import type { Envelope } from './types.js';
@@ -143,6 +144,8 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       'check TRK_API_KEY, TRK_API_KEY_FILE or the profile ("trk auth login")',
     );
   }
+  // Whatever the service sends back, the key it was sent is never printed (src/secrets.ts).
+  addSecret(opts.apiKey);
   const version = opts.version;
   const base = opts.baseUrl.replace(/\/+$/, '');
   const host = safeHost(base);

@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import type { IO } from '../io.js';
+import { redactingIO } from '../secrets.js';
 
 export const DEFAULT_PAGER = 'less -FRX';
 
@@ -87,7 +88,8 @@ export function startPager(io: IO, env: NodeJS.ProcessEnv, opts: { enabled?: boo
     },
   };
   return {
-    io: paged,
+    // The pager's input is output too: the API key never reaches it (src/secrets.ts).
+    io: redactingIO(paged),
     quit: quitter.signal,
     async end() {
       if (!closed) input.end();

@@ -14,6 +14,9 @@
 //   endless          HTTP 200 and a body that never ends (chunked, written as fast as the client reads)
 //   huge             HTTP 200 and a complete body of `hugeBytes` (default 200 MB), its Content-Length announced
 //   retry-day        HTTP 429 with Retry-After: 86400
+//   echo-key         HTTP 200, an envelope error whose message quotes the key the request carried (svctoken)
+//   echo-key-data    HTTP 200, the answer with the key added to data (`data.echo`), as a body that quotes it
+//   redirect-key     HTTP 302 with a Location whose query carries the key
 //
 // Two ways to answer:
 // - standalone (no `upstream`): answers are made up here from canned envelopes of each operation's shape;
@@ -53,8 +56,13 @@ export const HOSTILE_MODES = [
   'endless',
   'huge',
   'retry-day',
+  'echo-key',
+  'echo-key-data',
+  'redirect-key',
 ] as const;
 export type HostileMode = (typeof HOSTILE_MODES)[number];
+/** Modes that send the key back (test/hostile/secrets.e2e.test.ts); the others spoil the answer. */
+export type LeakMode = 'echo-key' | 'echo-key-data' | 'redirect-key';
 
 export type Corrupt = 'all' | { first: number } | { after: number } | { path: RegExp };
 
@@ -167,6 +175,12 @@ function withData(answer: Answer, change: (data: Record<string, unknown>) => unk
     headers: { 'content-type': 'application/json' },
     body: Buffer.from(JSON.stringify({ ...envelope, code: 0, data: change(data) })),
   };
+}
+
+/** The key a request carried. */
+function keyOf(req: IncomingMessage): string {
+  const key = req.headers.svctoken;
+  return typeof key === 'string' ? key : '';
 }
 
 function readAll(req: IncomingMessage): Promise<Buffer> {
@@ -285,6 +299,16 @@ export async function startHostileServer(opts: HostileOptions): Promise<HostileS
       case 'huge':
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(hugeBytes) });
         return stream(res, hugeBytes);
+      case 'echo-key':
+        return void send({
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+          body: Buffer.from(JSON.stringify({ code: -18099999, data: { errors: [{ code: -18099999, message: `key ${keyOf(req)} may not do this` }] } })),
+        });
+      case 'echo-key-data':
+        return void send(withData(answer, (d) => ({ ...d, echo: `you sent ${keyOf(req)}` })));
+      case 'redirect-key':
+        return void send({ status: 302, headers: { location: `https://elsewhere.invalid/track?key=${keyOf(req)}` }, body: Buffer.alloc(0) });
       case 'retry-day':
         return void send({
           status: 429,
