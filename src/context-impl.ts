@@ -94,8 +94,9 @@ export function createContext(opts: ContextOptions): Context {
         import('./config/settings.js'),
         import('./config/profile-file.js'),
       ]);
-      // Read without conf, which only writes need.
-      const store = readProfiles(env);
+      // Read without conf, which only writes need. A file others can read is made private: a warning even with
+      // --quiet, as ssh gives one.
+      const store = readProfiles(env, (line) => io.err(sanitizeTerminalText(line)));
       const settings = resolveSettings({
         flags: {
           ...(global.profile === undefined ? {} : { profile: global.profile }),

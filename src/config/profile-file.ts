@@ -10,7 +10,7 @@ import { CONFIG_KEYS, CONFIG_KEY_FIELD, type Profile } from './keys.js';
 import { configDir } from './paths.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { readFileSync } = process.getBuiltinModule('node:fs');
+const { chmodSync, readFileSync, statSync } = process.getBuiltinModule('node:fs');
 
 /** What settings resolution and completion read of the profiles. */
 export interface ProfileReader {
@@ -65,12 +65,48 @@ export function profileFromStored(stored: unknown): Profile | undefined {
   return out;
 }
 
-/** The profiles as they are on disk now, read once. Throws a UsageError for a file that cannot be read. */
-export function readProfiles(env: NodeJS.ProcessEnv): ProfileReader {
+/**
+ * The profiles file holds API keys: as ssh does with a private key, a file others may read (or a folder others may
+ * enter) is not left so. It is set to 0600 (the folder to 0700), and `warn` says so, once: the next run finds it
+ * private. Nothing is done where modes mean nothing (Windows) or the file is missing.
+ */
+export function keepPrivate(file: string, warn: (line: string) => void): void {
+  if (process.platform === 'win32') return;
+  for (const [target, mode, what] of [
+    [path.dirname(file), 0o700, 'config folder'],
+    [file, 0o600, 'config file'],
+  ] as const) {
+    let current: number;
+    try {
+      current = statSync(target).mode & 0o777;
+    } catch {
+      continue;
+    }
+    if ((current & 0o077) === 0) continue;
+    const was = `${what} ${target} could be read by others (mode ${octal(current)}), and it holds API keys`;
+    try {
+      chmodSync(target, mode);
+      warn(`warning: the ${was}: set to ${octal(mode)}`);
+    } catch (err) {
+      warn(`warning: the ${was}; it could not be set to ${octal(mode)} (${fileReason(err)}): chmod ${octal(mode)} ${target}`);
+    }
+  }
+}
+
+function octal(mode: number): string {
+  return `0${mode.toString(8).padStart(3, '0')}`;
+}
+
+/**
+ * The profiles as they are on disk now, read once. Throws a UsageError for a file that cannot be read. A file
+ * others can read is made private, with a warning (keepPrivate).
+ */
+export function readProfiles(env: NodeJS.ProcessEnv, warn: (line: string) => void = () => {}): ProfileReader {
   const file = profileFile(env);
   let data: unknown;
   try {
     data = JSON.parse(readFileSync(file, 'utf8'));
+    keepPrivate(file, warn);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw profileFileError(file, err);
   }

@@ -161,6 +161,7 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
     if (flags.rejects !== undefined && source.isSameFile(flags.rejects)) {
       throw new UsageError(`--rejects ${flags.rejects} is the input file`, 'write the rejects to another file; nothing was sent');
     }
+    if (flags.rejects !== undefined) (await import('../config/own-files.js')).refuseOwnFile(flags.rejects, ctx.env, '--rejects');
     // Arguments show no progress, and `trk stop N` does not load its renderer.
     const renderer = opts.progress === 'none' || (opts.progress === undefined && source.kind === 'arguments') ? undefined : await import('./progress.js');
     const mode = opts.progress ?? renderer?.progressMode(ctx.io, ctx.global.quiet) ?? 'none';
