@@ -8,7 +8,7 @@ import { formatsOf } from './commands/define.js';
 import { buildProgram, commandOf, type Invoker } from './commands/registry.js';
 import type { Context, GlobalOptions } from './context.js';
 import { debugEnabled } from './debug.js';
-import { InterruptedError, stopExitCode, TrkError, UsageError } from './errors.js';
+import { InterruptedError, OutputError, stopExitCode, TrkError, UsageError } from './errors.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { HELP_WIDTH, helpWidth } from './help-pages.js';
 import type { IO } from './io.js';
@@ -276,6 +276,9 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
         exitCode = (await run(ctx)) ?? EXIT.ok;
         const failure = await filtered?.finish();
         if (failure) throw failure;
+        // A last write to stdout that failed is reported on the next turn of the event loop (see main).
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (ctx.signal.reason instanceof OutputError) throw ctx.signal.reason;
       } finally {
         await ctx.dispose();
       }
@@ -305,11 +308,13 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
     });
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
-  } catch (err) {
+  } catch (thrown) {
+    // Output that could not be written stopped the command: that is what it ended with.
+    const err = opts.signal?.reason instanceof OutputError ? opts.signal.reason : thrown;
     const debug = debugEnabled(env, global.verbose);
     const outcome = errorOutcome(err, {
       debug,
-      ...(opts.signal?.aborted ? { stopped: stopExitCode(opts.signal) } : {}),
+      ...(opts.signal?.aborted && !(err instanceof OutputError) ? { stopped: stopExitCode(opts.signal) } : {}),
       ...(failedCommand === undefined ? {} : { command: failedCommand }),
     });
     if (outcome.line && errorsAsJson(env, { ...lenientFlags(program), ...global })) {
@@ -404,10 +409,12 @@ export async function main(argv: string[]): Promise<number> {
     firstStop('SIGTERM', 'terminated: finishing requests in flight', new InterruptedError('terminated', EXIT.terminated));
     setTimeout(() => quitNow(EXIT.terminated), TERMINATE_GRACE_MS).unref();
   };
-  // `trk list | head`: the reader went away; there is nobody left to tell.
+  // `trk list | head`: the reader went away; there is nobody left to tell. Any other failure (a full disk,
+  // /dev/full, a file system gone read-only) stops the command as Ctrl-C would, so that temporaries are removed and
+  // progress saved, and it ends with one line naming where stdout goes and why, exit 1.
   const onStdoutError = (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
-    throw err;
+    if (!controller.signal.aborted) controller.abort(new OutputError(stdoutName(), err));
   };
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigterm);
@@ -417,6 +424,16 @@ export async function main(argv: string[]): Promise<number> {
   } finally {
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigterm);
+  }
+}
+
+/** Where stdout goes, for a message: `/data/out.json (stdout)` when the system says it is a file, else `stdout`. */
+function stdoutName(): string {
+  try {
+    const target = process.getBuiltinModule('node:fs').readlinkSync('/proc/self/fd/1');
+    return target.startsWith('/') ? `${sanitizeTerminalText(target)} (stdout)` : 'stdout';
+  } catch {
+    return 'stdout';
   }
 }
 

@@ -5,7 +5,7 @@
 // API keys).
 
 import path from 'node:path';
-import { UsageError } from '../errors.js';
+import { fileReason, UsageError } from '../errors.js';
 import { CONFIG_KEYS, CONFIG_KEY_FIELD, type Profile } from './keys.js';
 import { configDir } from './paths.js';
 
@@ -25,18 +25,7 @@ export function profileFile(env: NodeJS.ProcessEnv): string {
   return path.join(configDir(env), 'config.json');
 }
 
-/** `permission denied (EACCES)`: the system's reason, never the message of a parser (it quotes the file). */
-export function fileReason(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException | null)?.code;
-  const words: Record<string, string> = {
-    EACCES: 'permission denied',
-    EPERM: 'operation not permitted',
-    EROFS: 'read-only file system',
-    ENOSPC: 'no space left on device',
-    EISDIR: 'it is a directory',
-  };
-  return typeof code === 'string' ? (words[code] ? `${words[code]} (${code})` : code) : 'unknown error';
-}
+export { fileReason } from '../errors.js';
 
 /**
  * The file could not be read. It holds API keys, so nothing of its content is ever shown: a JSON parser's

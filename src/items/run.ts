@@ -274,6 +274,7 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
       if (progress.inPlace) ctx.showWaits?.((words, ms) => progress.waiting(words, Date.now() + ms));
       let first = true;
       let result;
+      let rejectsFailure: unknown;
       try {
         result = await runChunks({
           operation: op,
@@ -305,14 +306,20 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
       } finally {
         progress.stop();
         ctx.showWaits?.(undefined);
-        await sink.close();
+        // A rejects file that could not be written fails the run once the summary says what was done.
+        rejectsFailure = await sink.close().then(
+          () => undefined,
+          (err: unknown) => err,
+        );
       }
       const summary = sink.summary(Date.now() - started);
       const failed = result.error !== undefined || (result.interrupted && summary.unsettled > 0);
       if (!failed) await opts.beforeSummary?.();
       const failedOutright = result.error !== undefined && summary.settled === 0;
       // A handful of arguments whose first request failed as a whole: the error line says it all.
-      const lines = source.kind !== 'arguments' ? summaryLines(summary, flags.rejects) : failedOutright ? [] : [compactSummary(summary)];
+      // A rejects file that could not be written is not named as written.
+      const rejectsFile = rejectsFailure === undefined ? flags.rejects : undefined;
+      const lines = source.kind !== 'arguments' ? summaryLines(summary, rejectsFile) : failedOutright ? [] : [compactSummary(summary)];
       for (const line of lines) ctx.info(line);
       for (const line of sink.invalidLines) ctx.io.err(`${line} (set aside)`);
       if (failed) {
@@ -320,6 +327,8 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
         if (result.error !== undefined) throw result.error;
         throw new InterruptedError(`interrupted: ${fmt(summary.unsettled)} of ${fmt(summary.total)} not done`, stopExitCode(ctx.signal));
       }
+      // Not recorded as finished: the same command again writes the rejects file from the journal, sending nothing.
+      if (rejectsFailure !== undefined) throw rejectsFailure;
       if (journal && runs && journals && folders) {
         runs.recordFinished(folders, {
           key: journals.runKey(identity),
