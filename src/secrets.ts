@@ -36,11 +36,17 @@ export function redactingIO<T extends IO>(io: T): T {
   // Copied by descriptor, not spread: the process IO makes process.stdin only when a command reads it (a getter).
   return Object.defineProperties(Object.create(Object.getPrototypeOf(io) as object) as T, {
     ...Object.getOwnPropertyDescriptors(io),
-    stdout: { value: redactingStream(io.stdout), enumerable: true },
-    stderr: { value: redactingStream(io.stderr), enumerable: true },
+    // Wrapped when first used: a pager's stdout is its input, and starts the pager.
+    stdout: { get: once(() => redactingStream(io.stdout)), enumerable: true },
+    stderr: { get: once(() => redactingStream(io.stderr)), enumerable: true },
     out: { value: (text: string) => io.out(redact(text)), enumerable: true },
     err: { value: (line: string) => io.err(redact(line)), enumerable: true },
   });
+}
+
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
 }
 
 /** The stream, its text writes redacted; everything else (isTTY, columns, events) is the stream's own. */

@@ -9,7 +9,7 @@ import type { CarrierNameLookup } from './columns.js';
 import { carrierText, styleStatus } from './columns.js';
 import { isCustomsSubStatus, type DetailsView, type EventView, type PlaceView } from './records.js';
 import { textWidth } from './render.js';
-import { codePointWidth } from './width.js';
+import { wrapText } from './width.js';
 import { sanitizeTerminalText } from './sanitize.js';
 import { stageWords, statusLine, subStatusWords } from './status-words.js';
 import { datePart, epochOf, humanDuration, wallTime } from './times.js';
@@ -27,48 +27,7 @@ function clean(s: string | null | undefined): string {
   return s === null || s === undefined ? '' : sanitizeTerminalText(s, { singleLine: true }).trim();
 }
 
-/**
- * Word-wrap plain text to `width` cells; words longer than a line are split. Each character is measured once, so
- * that a field of a megabyte wraps in linear time.
- */
-export function wrapText(text: string, width: number): string[] {
-  const w = Math.max(10, width);
-  const lines: string[] = [];
-  let line = '';
-  let used = 0;
-  const push = () => {
-    if (line !== '') lines.push(line);
-    line = '';
-    used = 0;
-  };
-  for (const word of text.split(/ +/)) {
-    if (word === '') continue;
-    const size = textWidth(word);
-    if (size > w) {
-      // Split across lines of their own, where the next character would pass the width.
-      push();
-      let start = 0;
-      for (let i = 0; i < word.length; i++) {
-        const cp = word.codePointAt(i)!;
-        const cw = codePointWidth(cp);
-        if (used + cw > w) {
-          lines.push(word.slice(start, i));
-          start = i;
-          used = 0;
-        }
-        used += cw;
-        if (cp > 0xffff) i++;
-      }
-      line = word.slice(start);
-      continue;
-    }
-    if (line !== '' && used + 1 + size > w) push();
-    line = line === '' ? word : `${line} ${word}`;
-    used += (used === 0 ? 0 : 1) + size;
-  }
-  push();
-  return lines;
-}
+export { wrapText } from './width.js';
 
 /** Event time as the carrier's local wall time with its offset; the raw form when the ISO one is missing. */
 export function eventTimeText(e: Pick<EventView, 'time_iso' | 'time_utc' | 'time_raw'>): string {

@@ -58,7 +58,7 @@ describe('tableLayout', () => {
   });
 
   it('keeps room for the widest known value of a column (rows that come later)', () => {
-    const status = [header('NUMBER'), header('STATUS', { width: 18 })];
+    const status = [header('NUMBER'), header('STATUS', { room: 18 })];
     expect(tableLayout(status, [['A', 'Delivered']], 80).widths).toEqual([6, 18]);
   });
 });
