@@ -273,7 +273,7 @@ export function itemColumns(opts: ItemColumnOptions = {}): Column<ItemResultRow>
     },
     result: result('result'),
     error_code: result('error_code'),
-    error_message: { ...result('error_message'), shrink: 16, wrap: true },
+    error_message: { ...result('error_message') },
     tag: { header: 'TAG', value: (r: ItemResultRow) => loose(r.tag), shrink: 10, wide: 10 },
   } satisfies Record<(typeof REGISTER_COLUMN_NAMES)[number], Def<ItemResultRow>>;
   return opts.origin ? columnsByName(REGISTER_COLUMN_NAMES, defs) : columnsByName(ITEM_COLUMN_NAMES, defs);

@@ -426,7 +426,7 @@ export const RESULT_COLUMNS: readonly Column<ItemRow<object>>[] = [
   },
   { key: 'error_code', header: 'ERROR', value: (r) => r.error?.code },
   // Messages say what to do: never cut, wrapped over more lines of the row.
-  { key: 'error_message', header: 'MESSAGE', value: (r) => r.error?.message, shrink: 16, wrap: true },
+  { key: 'error_message', header: 'MESSAGE', value: (r) => r.error?.message, shrink: 10, wrap: true },
 ];
 
 /**
