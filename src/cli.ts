@@ -13,8 +13,8 @@ import { EXIT, type ExitCode } from './exit-codes.js';
 import { HELP_WIDTH, helpWidth } from './help-pages.js';
 import type { IO } from './io.js';
 import type { OutputFormat } from './output/format.js';
-import { sanitizeTerminalText } from './output/sanitize.js';
 import { redact, redactingIO } from './secrets.js';
+import { sanitizeTerminalText } from './terminal-text.js';
 import { packageVersion } from './version.js';
 
 export interface CliOptions {
@@ -333,7 +333,11 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
  * whole call) and the memory cap stop (src/output/jq-worker.ts).
  */
 async function startJq(expr: string, timeout: string | undefined, env: NodeJS.ProcessEnv) {
-  const [{ loadJqProgram }, { callDeadlineMs, requestTimeoutMs }] = await Promise.all([import('./output/jq.js'), import('./config/timeout.js')]);
+  const [{ loadJqProgram }, { requestTimeoutMs }, { callDeadlineMs }] = await Promise.all([
+    import('./output/jq.js'),
+    import('./config/timeout.js'),
+    import('./api/retry.js'),
+  ]);
   return loadJqProgram(expr, { timeoutMs: callDeadlineMs(requestTimeoutMs(timeout, env)) });
 }
 

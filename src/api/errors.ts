@@ -7,7 +7,7 @@
 
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { LOGIN_HINT, TrkError } from '../errors.js';
-import { sanitizeTerminalText } from '../output/sanitize.js';
+import { sanitizeTerminalText } from '../terminal-text.js';
 import { codeInfo, formatCodeMessage } from './codes.js';
 import { formatBytes } from './read-bounded.js';
 import { operationClass } from './ops.js';

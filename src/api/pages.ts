@@ -16,6 +16,7 @@
 
 import { TrkError } from '../errors.js';
 import { fmt, plural } from '../text.js';
+import type { Envelope } from './types.js';
 
 /** What one page says: its records (how many, and a fingerprint of which), and the counts of the whole read. */
 export interface PageFacts {
@@ -86,6 +87,16 @@ export function fingerprintOf(keys: readonly string[]): string {
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   return `${keys.length}:${(4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36)}`;
+}
+
+/**
+ * What a gettracklist answer says of itself, for PageCheck: its records (by number and carrier, `w1` in v1) and
+ * the counts of the whole read.
+ */
+export function trackListFacts(envelope: Envelope<unknown>): PageFacts {
+  const records = (envelope.data?.accepted ?? []) as Record<string, unknown>[];
+  const keys = records.map((r) => `${String(r?.number)}\u0000${String(r?.carrier ?? r?.w1 ?? '')}`);
+  return { records: records.length, fingerprint: fingerprintOf(keys), pages: envelope.page?.page_total, total: envelope.page?.data_total };
 }
 
 /**

@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 import { API_VERSIONS, type ApiVersion } from '../api/spec.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/format.js';
 
-export const CONFIG_KEYS = ['base-url', 'api-version', 'api-key', 'res-url', 'output', 'budget-url'] as const;
+export const CONFIG_KEYS = ['base-url', 'api-version', 'api-key', 'res-url', 'output', 'budget-url', 'db'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
 /** What a profile holds; every field optional (defaults apply). */
@@ -16,18 +16,28 @@ export interface Profile {
   resUrl?: string;
   /** The output format of this profile's commands when no flag names one (TRK_OUTPUT wins). */
   output?: OutputFormat;
-  /** Redis holding the rate budget shared by every host on the key (src/api/redis-pacer.ts). */
+  /** Redis holding the rate budget shared by every host on the key (src/pacing/redis-pacer.ts). */
   budgetUrl?: string;
+  /** `carrier-alias.NAME CODE`: a shop's name of a carrier → its code (0: no carrier). Stored as `carrier-alias`. */
+  carrierAliases?: Readonly<Record<string, number>>;
+  /** The account's mirror: a file path (SQLite) instead of the one in the data folder (src/store/location.ts). */
+  db?: string;
 }
 
+/** The setting family of carrier aliases: `carrier-alias.NAME`. */
+export const CARRIER_ALIAS_PREFIX = 'carrier-alias.';
+/** Where a profile keeps them in the file: `"carrier-alias": {"DHL": 7041}`. */
+export const CARRIER_ALIAS_FIELD = 'carrier-alias';
+
 /** Config key → Profile field. */
-export const CONFIG_KEY_FIELD: Readonly<Record<ConfigKey, keyof Profile>> = {
+export const CONFIG_KEY_FIELD: Readonly<Record<ConfigKey, Exclude<keyof Profile, 'carrierAliases'>>> = {
   'base-url': 'baseUrl',
   'api-version': 'apiVersion',
   'api-key': 'apiKey',
   'res-url': 'resUrl',
   output: 'output',
   'budget-url': 'budgetUrl',
+  db: 'db',
 };
 
 export const CONFIG_KEY_HELP: Readonly<Record<ConfigKey, string>> = {
@@ -37,6 +47,7 @@ export const CONFIG_KEY_HELP: Readonly<Record<ConfigKey, string>> = {
   'res-url': 'address of the reference lists (carriers, countries)',
   output: `default output format: ${OUTPUT_FORMATS.join(', ')} (flags and TRK_OUTPUT win)`,
   'budget-url': 'Redis keeping the rate budget of the key for several hosts, e.g. redis://host:6379/0',
+  db: 'the mirror of the account kept by "trk sync": a file (default: one per profile in the data folder)',
 };
 
 export function isConfigKey(name: string): name is ConfigKey {
@@ -64,6 +75,8 @@ export function validateConfigValue(key: ConfigKey, value: string, source = key)
       return parseOutputFormat(value, source);
     case 'budget-url':
       return parseBudgetUrl(value, source);
+    case 'db':
+      return parseDbLocation(value, source);
   }
 }
 
@@ -87,6 +100,13 @@ export function parseBudgetUrl(value: string, source: string): string {
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new UsageError(`${source} must be a redis:// or rediss:// address, not ${url.protocol}`, example);
   if (url.hostname === '') throw new UsageError(`${source} names no host`, example);
   if (!/^(\/\d*)?$/.test(url.pathname)) throw new UsageError(`${source} must end with a database number (/0), not ${url.pathname}`, example);
+  return text;
+}
+
+/** Where the mirror is kept: a file path, taken as given (relative paths from the working folder). */
+export function parseDbLocation(value: string, source: string): string {
+  const text = value.trim();
+  if (text === '') throw new UsageError(`${source} is empty`, 'give a file path, e.g. ~/trk/shop.db');
   return text;
 }
 

@@ -6,7 +6,7 @@
 
 import path from 'node:path';
 import { fileReason, UsageError } from '../errors.js';
-import { CONFIG_KEYS, CONFIG_KEY_FIELD, type Profile } from './keys.js';
+import { CARRIER_ALIAS_FIELD, CONFIG_KEYS, CONFIG_KEY_FIELD, type ConfigKey, type Profile } from './keys.js';
 import { configDir } from './paths.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
@@ -49,7 +49,12 @@ export function profileFromStored(stored: unknown): Profile | undefined {
     const value = (stored as Record<string, unknown>)[key];
     if (typeof value !== 'string') continue;
     // Typed values (api-version, output) are checked where they are used, naming the profile.
-    (out as Record<keyof Profile, string>)[CONFIG_KEY_FIELD[key]] = value;
+    (out as Record<(typeof CONFIG_KEY_FIELD)[ConfigKey], string>)[CONFIG_KEY_FIELD[key]] = value;
+  }
+  const aliases = (stored as Record<string, unknown>)[CARRIER_ALIAS_FIELD];
+  if (aliases !== null && typeof aliases === 'object' && !Array.isArray(aliases)) {
+    const valid = Object.entries(aliases).filter((e): e is [string, number] => Number.isSafeInteger(e[1]) && (e[1] as number) >= 0);
+    if (valid.length > 0) out.carrierAliases = Object.fromEntries(valid);
   }
   return out;
 }

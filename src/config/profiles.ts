@@ -6,7 +6,7 @@
 import path from 'node:path';
 import Conf from 'conf';
 import { TrkError, UsageError } from '../errors.js';
-import { CONFIG_KEYS, CONFIG_KEY_FIELD, type ConfigKey, type Profile } from './keys.js';
+import { CARRIER_ALIAS_FIELD, CONFIG_KEYS, CONFIG_KEY_FIELD, type ConfigKey, type Profile } from './keys.js';
 import { configDir, ensurePrivateDir } from './paths.js';
 import { fileReason, keepPrivate, profileFileError, profileFromStored } from './profile-file.js';
 
@@ -27,7 +27,7 @@ export interface ProfileStore {
   setCurrent(name: string): void;
 }
 
-type StoredProfile = Partial<Record<ConfigKey, string>>;
+type StoredProfile = Partial<Record<ConfigKey, string>> & { [CARRIER_ALIAS_FIELD]?: Readonly<Record<string, number>> };
 interface StoreShape extends Record<string, unknown> {
   current?: string;
   profiles?: Record<string, StoredProfile>;
@@ -89,7 +89,12 @@ export function openProfileStore(env: NodeJS.ProcessEnv, warn: (line: string) =>
         if (!(field in patch)) continue;
         const value = patch[field];
         if (value === undefined) delete next[key];
-        else next[key] = value;
+        else next[key] = value as string;
+      }
+      if ('carrierAliases' in patch) {
+        const aliases = patch.carrierAliases;
+        if (aliases === undefined || Object.keys(aliases).length === 0) delete next[CARRIER_ALIAS_FIELD];
+        else next[CARRIER_ALIAS_FIELD] = aliases;
       }
       all[name] = next;
       save(() => conf.set('profiles', all));

@@ -43,7 +43,6 @@ import { TrkError } from '../errors.js';
 import type { ItemOperation } from './fields.js';
 import { isAlive, pruneFiles } from './leftovers.js';
 import type { SourceKind } from './source.js';
-import { createSha256 } from '../sha256.js';
 
 export const JOURNAL_FORMAT = 2;
 const PRUNE_AFTER_MS = 30 * 24 * 3600 * 1000;
@@ -78,7 +77,8 @@ export interface RunIdentity {
 
 /** The key of a run: every part of its identity. */
 export function runKey(id: RunIdentity): string {
-  return createSha256().update(JSON.stringify([id.op, id.account, id.input.name, id.input.digest, id.options])).digest('hex').slice(0, 32);
+  const identity = JSON.stringify([id.op, id.account, id.input.name, id.input.digest, id.options]);
+  return process.getBuiltinModule('node:crypto').hash('sha256', identity).slice(0, 32);
 }
 
 export interface JournalOpenOptions {

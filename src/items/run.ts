@@ -14,9 +14,10 @@
 
 import path from 'node:path';
 import type { ApiClient } from '../api/client.js';
-import { callDeadlineMs, requestTimeoutMs } from '../config/timeout.js';
-import type { Pacer } from '../api/pacer.js';
+import { requestTimeoutMs } from '../config/timeout.js';
+import type { Pacer } from '../pacing/pacer.js';
 import { quotaBody } from '../api/bodies.js';
+import { callDeadlineMs } from '../api/retry.js';
 import { commandName, doneWord, operationSpec } from '../api/ops.js';
 import { LIMITS, type ApiVersion } from '../api/spec.js';
 import type { ItemResults, QuotaRecord, TrackListFilter } from '../api/types.js';
@@ -34,6 +35,7 @@ import { exitCodeOf, ResultSink, summaryLines, type RunSummary } from './results
 import { runChunks } from './runner.js';
 import type { FinishedRun } from './runs.js';
 import { chunkSize, inputChunks, scanInput, type ScanOptions, type ScanResult } from './scan.js';
+import { parseDelimiter, type Delimiter } from './read-text.js';
 import { openSource, type ItemSource, type SourceFlags } from './source.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
@@ -53,6 +55,10 @@ export interface ItemFlags extends SourceFlags {
   skipInvalid?: boolean | undefined;
   /** `--column NAME=FIELD`. */
   columns?: readonly string[] | undefined;
+  /** `--carrier-map FILE`: carrier aliases of this run (name,code rows). */
+  carrierMap?: string | undefined;
+  /** `--delimiter`: the columns' separator (`;`, `tab`, ...), instead of the one of the header line. */
+  delimiter?: string | undefined;
 }
 
 export interface ItemRunOptions {
@@ -138,8 +144,10 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
   const op = opts.operation;
   const flags = opts.flags;
   let mapping: ColumnMapping | undefined;
+  let delimiter: Delimiter | undefined;
   try {
     mapping = flags.columns && flags.columns.length > 0 ? parseColumnMapping(flags.columns) : undefined;
+    delimiter = flags.delimiter === undefined ? undefined : parseDelimiter(flags.delimiter);
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
@@ -149,11 +157,13 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
     defaults: opts.defaults,
     resolveCarrier: opts.resolveCarrier,
     mapping,
+    delimiter,
     skipInvalid: flags.skipInvalid,
   };
   if (opts.defaults) checkDefaults(opts.defaults, scanOpts);
   const { stateDir } = await import('../config/paths.js');
   const state = stateDir(ctx.env);
+  scanOpts.tempDir = path.join(state, 'spool');
   const source = await openSource(flags, ctx.io, path.join(state, 'spool'));
   try {
     const journaled = !isReadOnly(op) && source.kind !== 'arguments';
@@ -219,7 +229,7 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
     if (flags.dryRun) {
       const q = quota ? await quotaForPlan(quota) : undefined;
       if (q) plan.quota = q;
-      for (const line of planLines(plan)) ctx.io.err(line);
+      for (const line of [...planLines(plan), ...scan.notes]) ctx.io.err(line);
       if (!plan.finishedBefore && q) refuseShortQuota(plan.units - plan.done.units, q, source.display);
       if (ctx.global.output === 'json') ctx.io.out(`${JSON.stringify(plan, null, 2)}\n`);
       return { plan, results: EMPTY, exitCode: EXIT.ok, source: source.kind };
@@ -282,7 +292,7 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
           client: runtime.client,
           pacer: runtime.pacer,
           journal,
-          chunks: inputChunks(source, scanOpts, (row, message) => sink.invalid(row, message)),
+          chunks: inputChunks(source, scanOpts, (row, message) => sink.invalid(row, message), scan.plan),
           concurrency: opts.concurrency,
           listFilter: opts.listFilter,
           alsoAlready: opts.alsoAlready,
@@ -320,7 +330,7 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
       // A rejects file that could not be written is not named as written.
       const rejectsFile = rejectsFailure === undefined ? flags.rejects : undefined;
       const lines = source.kind !== 'arguments' ? summaryLines(summary, rejectsFile) : failedOutright ? [] : [compactSummary(summary)];
-      for (const line of lines) ctx.info(line);
+      for (const line of [...lines, ...scan.notes]) ctx.info(line);
       for (const line of sink.invalidLines) ctx.io.err(`${line} (set aside)`);
       if (failed) {
         if (journal) ctx.info('progress is saved: run the same command again to resume');
@@ -362,6 +372,7 @@ function refuseFileOnlyFlags(flags: ItemFlags): void {
 
 function reportLayout(ctx: Context, source: ItemSource, op: ItemOperation, scan: ScanResult): void {
   const { layout } = scan;
+  if (layout.detail) ctx.debug(layout.detail);
   if (layout.note) ctx.info(layout.note);
   if (layout.ignored.length > 0) ctx.info(`${source.display}: ignored ${listSome(layout.ignored)}: not used by trk ${commandName(op)}`);
 }

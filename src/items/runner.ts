@@ -30,9 +30,9 @@ import type { ApiClient } from '../api/client.js';
 import { codeInfo, formatCodeMessage, isAccountRefusal } from '../api/codes.js';
 import { EnvelopeError, RateLimitError, RequestAbortedError, ServiceError, formatSeconds } from '../api/errors.js';
 import { operationSpec } from '../api/ops.js';
-import type { Pacer } from '../api/pacer.js';
-import { DEFAULT_PAGE_WINDOW, fingerprintOf, PageCheck, PagingError, type PageFacts } from '../api/pages.js';
-import { shouldRetry, waitReason, type WaitReason } from '../api/retry.js';
+import { DEFAULT_PAGE_WINDOW, PageCheck, PagingError, trackListFacts, type PageFacts } from '../api/pages.js';
+import type { Pacer, WaitReason } from '../pacing/pacer.js';
+import { shouldRetry, waitReason } from '../api/retry.js';
 import { LIMITS, type ApiVersion } from '../api/spec.js';
 import type { Envelope, RejectedItem, TrackListFilter } from '../api/types.js';
 import { TrkError } from '../errors.js';
@@ -49,7 +49,7 @@ export interface RunnerOptions {
   /**
    * The pacer the client admits its requests with: told to hold every start after a failure (the client
    * itself does so after a 429). For Ctrl-C to hold back requests still waiting for their turn, the client's
-   * pacer should reject on the same `stop` signal (see `stoppablePacer` in src/api/pacer.ts; the context's
+   * pacer should reject on the same `stop` signal (see `stoppablePacer` in src/pacing/pacer.ts; the context's
    * client is built so).
    */
   pacer?: Pacer | undefined;
@@ -519,7 +519,7 @@ class Runner {
     }
     // One page after the other, up to the last one the service's counts and its pages agree on.
     const check = (work.check ??= new PageCheck(1, LIMITS.pageSize));
-    if (!check.isLast(work.page, pageFacts(envelope))) {
+    if (!check.isLast(work.page, trackListFacts(envelope))) {
       this.#ready.unshift({ ...work, page: work.page + 1 });
       return;
     }
@@ -564,7 +564,7 @@ class Runner {
     const wanted = new Set(p.open.map((r) => r.key));
     // One number is a substring match for the service: keep the exact ones only.
     const records = (envelope.data?.accepted ?? []).filter((record) => wanted.has(keyOf(record.number)));
-    pages.got.set(work.page, { records, facts: pageFacts(envelope) });
+    pages.got.set(work.page, { records, facts: trackListFacts(envelope) });
     // Pages are checked in order; the ones after them are asked for several at once, as one list's are
     // (src/api/pages.ts): the pacer starts them at its pace, at most a window ahead of the pages checked.
     while (pages.end === undefined && pages.got.has(pages.next)) {
@@ -616,17 +616,6 @@ function accountRefusal(code: number): TrkError {
     exitCode: info?.auth ? EXIT.auth : EXIT.failure,
     ...(info?.hint ? { hint: `${info.hint}, then run the same command again` } : {}),
   });
-}
-
-/** What a gettracklist page says, for PageCheck: its records (by number and carrier) and the counts. */
-function pageFacts(envelope: Envelope<Record<string, unknown>>): PageFacts {
-  const records = envelope.data?.accepted ?? [];
-  return {
-    records: records.length,
-    fingerprint: fingerprintOf(records.map((r) => `${keyOf(r.number)}\u0000${recordCarrier(r) ?? ''}`)),
-    pages: envelope.page?.page_total,
-    total: envelope.page?.data_total,
-  };
 }
 
 function keyOf(number: unknown): string {

@@ -6,22 +6,16 @@
 
 import { itemsPerRequest, unitCost } from '../api/ops.js';
 import type { ApiVersion } from '../api/spec.js';
+import { isNoCarrier } from '../carriers/names.js';
 import { TrkError, UsageError } from '../errors.js';
+import { plural } from '../text.js';
 import { Chunker, type Chunk, type ChunkRow } from './chunker.js';
-import type { ColumnMapping, ItemField, ItemOperation, RowValues } from './fields.js';
+import type { ColumnMapping, Item, ItemField, ItemOperation, RowValues } from './fields.js';
 import { openRows, rowValues, type InputLayout, type InputRow, type OpenedInput } from './read.js';
+import type { Delimiter } from './read-text.js';
+import { RepeatFinder, type RowPlan } from './repeats.js';
 import type { ItemSource } from './source.js';
-import {
-  checkValues,
-  checkWidth,
-  duplicateKey,
-  isCarrierColumn,
-  LineIndex,
-  ProblemList,
-  withDefaults,
-  type CarrierResolver,
-} from './check.js';
-import { createSha256 } from '../sha256.js';
+import { checkValues, checkWidth, duplicateKey, isCarrierColumn, ProblemList, withDefaults, type CarrierResolver } from './check.js';
 
 export interface ScanOptions {
   operation: ItemOperation;
@@ -31,17 +25,21 @@ export interface ScanOptions {
   resolveCarrier?: CarrierResolver | undefined;
   /** `--column NAME=FIELD`. */
   mapping?: ColumnMapping | undefined;
+  /** `--delimiter`. */
+  delimiter?: Delimiter | undefined;
   /** Send the valid rows and set the others aside, instead of refusing the input. */
   skipInvalid?: boolean | undefined;
   /** Problems listed in full; the rest are counted. Default 20. */
   showProblems?: number;
   /** Called after every row with the counts so far (the run asks for the quota while a long input is read). */
   onRow?: ((items: number, problems: number) => void) | undefined;
+  /** Where the repeat finder's partitions go when a long input outgrows memory (repeats.ts). */
+  tempDir?: string | undefined;
 }
 
 export interface ScanResult {
   layout: InputLayout;
-  /** Valid rows (repeats dropped for gettracklist). */
+  /** Valid rows (repeats sent once). */
   items: number;
   /** Quota units the valid rows cost. */
   units: number;
@@ -52,10 +50,11 @@ export interface ScanResult {
   problems: ProblemList;
   /** sha256 of the input's bytes; empty for arguments. */
   digest: string;
+  /** What was decided of each line: the sending pass follows it. */
+  plan: RowPlan;
+  /** Said once with the summary: how the input was read where it was not as written (repeats, tidied numbers). */
+  notes: string[];
 }
-
-/** Rows read before the duplicate index is sized. */
-const INDEX_SAMPLE = 256;
 
 export function chunkSize(op: ItemOperation, version: ApiVersion): number {
   return itemsPerRequest(version, op);
@@ -64,92 +63,150 @@ export function chunkSize(op: ItemOperation, version: ApiVersion): number {
 /** The checking pass. */
 export async function scanInput(source: ItemSource, opts: ScanOptions): Promise<ScanResult> {
   // Arguments are not remembered as runs (src/items/runs.ts): nothing to hash, and no crypto to load for `trk info N`.
-  const hash = source.kind === 'arguments' ? undefined : createSha256();
-  const opened = await openRows(source, { operation: opts.operation, version: opts.version, mapping: opts.mapping }, hash && ((b) => hash.update(b)));
+  const hash = source.kind === 'arguments' ? undefined : process.getBuiltinModule('node:crypto').createHash('sha256');
+  const opened = await openRows(source, readOptions(opts), hash && ((b) => hash.update(b)));
   const problems = new ProblemList(opts.showProblems ?? 20);
-  const chunker = new Chunker(chunkSize(opts.operation, opts.version));
-  const result: ScanResult = { layout: opened.layout, items: 0, units: 0, chunkItems: [], chunkUnits: [], problems, digest: '' };
-  const count = (chunks: Chunk[]) => {
-    for (const c of chunks) {
-      result.chunkItems[c.index] = c.rows.length;
-      result.chunkUnits[c.index] = c.rows.reduce((sum, r) => sum + unitCost(opts.operation, r.item), 0);
+  const finder = new RepeatFinder({ anyRepeat: opts.operation === 'gettracklist', dir: opts.tempDir });
+  const tally = new InputTally(opts.operation, opened.layout);
+  let rows = 0;
+  try {
+    for await (const row of checkedRows(opened, opts, (line, message) => problems.add(line, message), tally)) {
+      rows += 1;
+      finder.add(row.line, row.key, duplicateKey(opts.operation, row.item), contentOf(row.item), unitCost(opts.operation, row.item));
+      opts.onRow?.(rows, problems.count);
     }
-  };
-  for await (const row of checkedRows(opened, opts, (line, message) => problems.add(line, message), source.size)) {
-    result.items += 1;
-    result.units += unitCost(opts.operation, row.item);
-    opts.onRow?.(result.items, problems.count);
-    // Once a problem refuses the input nothing is sent: counting chunks no longer matters, memory does.
-    if (problems.count === 0 || opts.skipInvalid) count(chunker.push(row));
+  } catch (err) {
+    finder.discard();
+    throw err;
   }
-  count(chunker.flush());
-  result.digest = hash?.digest('hex') ?? '';
-  return result;
+  const plan = finder.finish();
+  const where = opened.layout.format === 'arguments' ? 'argument' : 'line';
+  for (const [line, earlier] of [...plan.conflicts].sort((a, b) => a[0] - b[0])) problems.add(line, conflict(where, earlier));
+  const { chunkItems, chunkUnits } = plan.chunks(chunkSize(opts.operation, opts.version));
+  const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+  return {
+    layout: opened.layout,
+    items: sum(chunkItems),
+    units: sum(chunkUnits),
+    chunkItems,
+    chunkUnits,
+    problems,
+    digest: hash?.digest('hex') ?? '',
+    plan,
+    notes: tally.notes(opts.operation === 'gettracklist' ? 0 : plan.repeats),
+  };
+}
+
+function readOptions(opts: ScanOptions) {
+  return { operation: opts.operation, version: opts.version, mapping: opts.mapping, delimiter: opts.delimiter };
 }
 
 /**
- * The sending pass: the chunks of the input, in order, the same as the checking pass saw. Rows set aside by
- * --skip-invalid go to `onInvalid` as they are met.
+ * Every value a row sends, in one text: rows with the same are one intent. Fields come in the order of the
+ * columns (and flags), the same for every row of an input, so they need no sorting.
+ */
+function contentOf(item: Item): string {
+  let text = '';
+  for (const [k, v] of Object.entries(item)) text += `${k}=${String(v)}\u0000`;
+  return text;
+}
+
+function conflict(where: string, earlier: number): string {
+  return `same number and carrier as ${where} ${earlier}, with other values (keep one of the two rows)`;
+}
+
+/**
+ * The sending pass: the chunks of the input, in order, the same as the checking pass saw (its `plan` says which
+ * rows repeat an earlier one). Rows set aside by --skip-invalid go to `onInvalid` as they are met.
  */
 export async function* inputChunks(
   source: ItemSource,
   opts: ScanOptions,
-  onInvalid?: (row: InputRow, message: string) => void,
+  onInvalid: ((row: InputRow, message: string) => void) | undefined,
+  plan: RowPlan,
 ): AsyncGenerator<Chunk> {
-  const opened = await openRows(source, { operation: opts.operation, version: opts.version, mapping: opts.mapping });
+  const opened = await openRows(source, readOptions(opts));
   const chunker = new Chunker(chunkSize(opts.operation, opts.version));
   let current: InputRow | undefined;
-  const problem = (line: number, message: string) => {
-    if (opts.skipInvalid) {
-      onInvalid?.(current ?? { line, cells: [] }, message);
-      return;
-    }
-    throw new TrkError(`${source.display} changed since it was checked (${source.locate(line)}: ${message})`, {
+  const changed = (line: number, message: string) =>
+    new TrkError(`${source.display} changed since it was checked (${source.locate(line)}: ${message})`, {
       hint: 'run the same command again once the input is complete',
     });
+  const problem = (line: number, message: string) => {
+    if (!opts.skipInvalid) throw changed(line, message);
+    onInvalid?.(current ?? { line, cells: [] }, message);
   };
+  const where = opened.layout.format === 'arguments' ? 'argument' : 'line';
   try {
-    for await (const row of checkedRows(opened, opts, problem, source.size, (r) => (current = r))) yield* chunker.push(row);
+    for await (const row of checkedRows(opened, opts, problem, undefined, (r) => (current = r))) {
+      const decision = plan.decision(row.line);
+      if (decision === 'repeat') continue;
+      if (decision === 'conflict') problem(row.line, conflict(where, plan.conflicts.get(row.line) ?? 0));
+      else if (decision === 'none') throw changed(row.line, 'a row that was not there');
+      else yield* chunker.push(row);
+    }
     yield* chunker.flush();
   } finally {
     opened.close();
   }
 }
 
+/** What was read otherwise than written, counted over the checking pass for the notes of the summary. */
+class InputTally {
+  tidied = 0;
+  tidyExample: [string, string] | undefined;
+  noCarrier = 0;
+  readonly noCarrierWords = new Set<string>();
+  readonly #carrierColumn: boolean;
+
+  constructor(
+    private readonly op: ItemOperation,
+    layout: InputLayout,
+  ) {
+    this.#carrierColumn = layout.columns.includes('carrier');
+  }
+
+  /** A row whose carrier cell was empty or a word for none, where a carrier column was read. */
+  rowWithoutCarrier(cell: string | undefined): void {
+    if (!this.#carrierColumn) return;
+    this.noCarrier += 1;
+    if (this.noCarrierWords.size < 4) this.noCarrierWords.add(cell === undefined || cell === '' ? 'empty' : JSON.stringify(cell));
+  }
+
+  numberTidied(from: string, to: string): void {
+    this.tidied += 1;
+    this.tidyExample ??= [from, to];
+  }
+
+  notes(repeats: number): string[] {
+    const out: string[] = [];
+    if (repeats > 0) out.push(`${plural(repeats, 'repeated row')} sent once`);
+    if (this.tidied > 0 && this.tidyExample) {
+      const [from, to] = this.tidyExample;
+      out.push(`${plural(this.tidied, 'number')} written with spaces or dots read without them (${JSON.stringify(from)} as ${to})`);
+    }
+    if (this.noCarrier > 0) {
+      const detect = this.op === 'register' ? ': sent without one, for the service to detect' : ': sent without one';
+      out.push(`${plural(this.noCarrier, 'row')} named no carrier (${[...this.noCarrierWords].join(', ')})${detect}`);
+    }
+    return out;
+  }
+}
+
 /**
- * The rows of an opened input that pass every check; the others go to `onProblem`. `inputBytes` sizes the
- * duplicate index from the first rows' length, so a million-row file does not grow it in steps (each step
- * leaving the previous arrays to the garbage collector).
+ * The rows of an opened input that pass every check; the others go to `onProblem`. Repeats are the caller's
+ * concern (repeats.ts). `tally` counts what was read otherwise than written.
  */
 export async function* checkedRows(
   opened: OpenedInput,
   opts: ScanOptions,
   onProblem: (line: number, message: string) => void,
-  inputBytes = 0,
+  tally?: InputTally,
   onRow?: (row: InputRow) => void,
 ): AsyncGenerator<ChunkRow> {
   const { layout } = opened;
-  let seen: LineIndex | undefined;
-  const early: { key: string; line: number }[] = [];
-  let sampleBytes = 0;
-  const list = opts.operation === 'gettracklist';
-  const firstLine = (key: string, line: number): number => {
-    if (seen) return seen.firstLine(key, line);
-    for (const e of early) if (e.key === key) return e.line;
-    early.push({ key, line });
-    if (early.length === INDEX_SAMPLE) seen = sizedIndex();
-    return 0;
-  };
-  const sizedIndex = (): LineIndex => {
-    const perRow = Math.max(8, sampleBytes / Math.max(1, early.length));
-    const index = new LineIndex(Math.ceil((inputBytes / perRow) * 1.1));
-    for (const e of early) index.firstLine(e.key, e.line);
-    early.length = 0;
-    return index;
-  };
   for await (const row of opened.rows) {
     onRow?.(row);
-    if (!seen) for (const cell of row.cells) sampleBytes += cell.length + 1;
     let bad = false;
     const width = checkWidth(row, layout);
     if (width !== undefined) {
@@ -160,33 +217,43 @@ export async function* checkedRows(
       onProblem(row.line, `${field} needs API ${since} or later (--api-version ${since}), or leave it empty`);
       bad = true;
     };
-    const values = withDefaults(rowValues(row, layout, otherVersion), opts.defaults);
+    const own = rowValues(row, layout, otherVersion);
+    const carrierCell = own.carrier;
+    dropNoCarrier(own);
+    const values = withDefaults(own, opts.defaults);
+    if (values.carrier === undefined) tally?.rowWithoutCarrier(carrierCell);
     if (opts.resolveCarrier && !(await namesToCodes(values, opts.resolveCarrier, (message) => onProblem(row.line, message)))) continue;
-    const { item, problems } = checkValues(values, opts);
+    const { item, problems, tidied } = checkValues(values, opts);
     for (const p of problems) onProblem(row.line, p);
     if (!item || bad) continue;
-    const earlier = firstLine(duplicateKey(opts.operation, item), row.line);
-    if (earlier !== 0) {
-      // A list lookup of the same number twice is harmless: the repeat is dropped.
-      if (!list) onProblem(row.line, `same number and carrier as ${layout.format === 'arguments' ? 'argument' : 'line'} ${earlier}`);
-      continue;
-    }
+    if (tidied) tally?.numberTidied(values.number ?? '', item.number);
     yield { line: row.line, cells: row.cells, item, key: item.number.toUpperCase() };
   }
 }
 
+/** Carrier cells that say "no carrier" (`Other`, `-`, `N/A`) are empty cells: a flag's default applies under them. */
+function dropNoCarrier(values: RowValues): void {
+  for (const column of Object.keys(values) as ItemField[]) {
+    const text = values[column];
+    if (text !== undefined && isCarrierColumn(column) && !/^\d+$/.test(text) && isNoCarrier(text)) delete values[column];
+  }
+}
+
 /**
- * Carrier names in `values` replaced by their codes. An unknown or ambiguous name is the row's problem (false);
- * anything else the resolver throws (the carrier list cannot be fetched) ends the pass.
+ * Carrier names and codes in `values` replaced by checked codes (or removed: a name for no carrier). An unknown
+ * or ambiguous name, or an unknown code, is the row's problem (false); anything else the resolver throws (the
+ * carrier list cannot be fetched) ends the pass. A value met before is answered without waiting.
  */
 async function namesToCodes(values: RowValues, resolve: CarrierResolver, onProblem: (message: string) => void): Promise<boolean> {
   let ok = true;
   for (const column of Object.keys(values) as ItemField[]) {
     const text = values[column];
-    if (text === undefined || !isCarrierColumn(column) || /^\d+$/.test(text)) continue;
+    if (text === undefined || !isCarrierColumn(column)) continue;
     try {
-      const code = await resolve(text);
-      if (code !== undefined) values[column] = String(code);
+      const answer = resolve(text);
+      const code = answer instanceof Promise ? await answer : answer;
+      if (code === undefined) delete values[column];
+      else values[column] = String(code);
     } catch (err) {
       if (!(err instanceof UsageError)) throw err;
       onProblem(`${column}: ${err.message}`);

@@ -11,8 +11,7 @@
 // be stopped: Ctrl-C, SIGTERM and a time limit terminate the worker, and so does a program that takes more memory
 // than the cap. jq's own abort (its 256 MB heap exhausted) becomes one line, never jq's `Aborted()`.
 
-import { TrkError, UsageError } from '../errors.js';
-import { InterruptedError, stopExitCode } from '../errors.js';
+import { InterruptedError, stopExitCode, TrkError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
 import { JqWorker, type JqLimits } from './jq-worker.js';
 

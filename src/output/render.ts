@@ -12,12 +12,13 @@ import { UsageError } from '../errors.js';
 import { fmt } from '../text.js';
 import { csvCell } from './csv-cell.js';
 import type { OutputFormat } from './format.js';
-import { sanitizeTerminalText, tsvField } from './sanitize.js';
+import { sanitizeTerminalText } from '../terminal-text.js';
+import { tsvField } from './sanitize.js';
 import { Spill } from './spill.js';
 import { rowLines, tableLayout, type Layout, type LayoutColumn } from './table.js';
 import { tableTime, type TimeStyle } from './times.js';
 
-export { sanitizeTerminalText } from './sanitize.js';
+export { sanitizeTerminalText } from '../terminal-text.js';
 export { textWidth } from './width.js';
 
 export type Cell = string | number | boolean | null | undefined;

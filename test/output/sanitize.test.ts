@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sanitizeTerminalText, tsvField } from '../../src/output/sanitize.js';
+import { tsvField } from '../../src/output/sanitize.js';
+import { sanitizeTerminalText } from '../../src/terminal-text.js';
 import { sanitizeTerminalText as reexported } from '../../src/output/render.js';
 
 describe('sanitizeTerminalText', () => {

@@ -30,7 +30,7 @@ export async function runItemAction(action: ItemAction, opts: ItemActionOptions,
     flags: opts,
     defaults: flagDefaults({ carrier: opts.carrier }),
     alsoAlready: action === 'delete' && opts.ignoreMissing ? [NOT_REGISTERED] : undefined,
-    resolveCarrier: await inputCarrierResolver(ctx),
+    resolveCarrier: await inputCarrierResolver(ctx, opts.carrierMap),
     print: await itemResultsPrinter(ctx),
     // Asked once the input is checked, with the count of what is left to delete.
     ...(action === 'delete'

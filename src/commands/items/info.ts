@@ -44,7 +44,7 @@ export function filterByStatus(results: ItemResults<unknown>, version: ApiVersio
 }
 
 /** Writes the details that pass the status filters, and says how many did when a filter is set. */
-function matching(ctx: Context, inner: ItemResultsWriter, version: ApiVersion, opts: InfoOptions): ItemResultsWriter {
+export function matching(ctx: Context, inner: ItemResultsWriter, version: ApiVersion, opts: InfoOptions): ItemResultsWriter {
   if (!opts.status?.length && !opts.subStatus?.length) return inner;
   let found = 0;
   let shown = 0;
@@ -81,7 +81,8 @@ function checkOptions(ctx: Context, opts: InfoOptions, version: ApiVersion): voi
   }
 }
 
-export async function runInfo(opts: InfoOptions, ctx: Context): Promise<number> {
+export async function runInfo(opts: InfoOptions & { db?: string | undefined }, ctx: Context): Promise<number> {
+  if (opts.db !== undefined) throw new UsageError('--db names the mirror, which only --offline reads', 'add --offline, or drop --db');
   // The engine is loaded while the settings are read (Node 20 reads module files asynchronously); --watch reads
   // without it.
   const engine = opts.watch ? undefined : import('../../items/command.js');
@@ -94,7 +95,7 @@ export async function runInfo(opts: InfoOptions, ctx: Context): Promise<number> 
     operation: 'gettrackinfo',
     flags: opts,
     defaults: flagDefaults({ carrier: opts.carrier }),
-    resolveCarrier: await inputCarrierResolver(ctx),
+    resolveCarrier: await inputCarrierResolver(ctx, opts.carrierMap),
     print: async () => matching(ctx, await detailsWriter(ctx, apiVersion, { pages: opts.pages }), apiVersion, opts),
   });
 }

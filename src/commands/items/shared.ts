@@ -30,11 +30,14 @@ export async function itemResultsPrinter(ctx: Context, opts: { origin?: boolean 
  * Carrier names in input columns become codes with the carrier list (fetched only when a name is met; the
  * lookup code itself is loaded only when a carrier column is met).
  */
-export async function inputCarrierResolver(ctx: Context): Promise<CarrierResolver> {
-  let resolve: Promise<(text: string) => Promise<number>> | undefined;
-  return async (text) => {
-    resolve ??= import('../../carriers/lookup.js').then(({ carrierResolver }) => carrierResolver(ctx));
-    return (await resolve)(text);
+export async function inputCarrierResolver(ctx: Context, carrierMap?: string): Promise<CarrierResolver> {
+  let resolve: ReturnType<typeof import('../../carriers/lookup.js').carrierResolver> | undefined;
+  let loading: Promise<unknown> | undefined;
+  return (text) => {
+    // Once loaded, a value seen before is answered at once: no promise per row of a long file.
+    if (resolve) return resolve(text);
+    loading ??= import('../../carriers/lookup.js').then(({ carrierResolver }) => (resolve = carrierResolver(ctx, { carrierMap })));
+    return loading.then(() => resolve!(text));
   };
 }
 

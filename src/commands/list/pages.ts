@@ -3,12 +3,11 @@
 // order (src/api/pages.ts).
 
 import type { ApiClient } from '../../api/client.js';
-import { fingerprintOf, lastPage, readPages, type PageFacts } from '../../api/pages.js';
+import { lastPage, readPages, trackListFacts } from '../../api/pages.js';
 import { LIMITS } from '../../api/spec.js';
 import { trackListBody } from '../../api/bodies.js';
 import type { Envelope, TrackListFilter, TrackRecord } from '../../api/types.js';
 import { InterruptedError, stopExitCode } from '../../errors.js';
-import { recordKey } from './merge.js';
 
 export interface ListPage {
   records: TrackRecord[];
@@ -29,12 +28,6 @@ export interface ListPagesOptions {
   signal: AbortSignal;
 }
 
-/** What a page of records says of itself and of the whole query (src/api/pages.ts checks it). */
-function pageFacts(env: Envelope<TrackRecord>): PageFacts {
-  const records = env.data?.accepted ?? [];
-  return { records: records.length, fingerprint: fingerprintOf(records.map(recordKey)), pages: env.page?.page_total, total: env.page?.data_total };
-}
-
 /**
  * Pages of `filter` from `from` to the last one: the last the service's counts agree on, or a short page (a page
  * that cannot be right fails the read, see src/api/pages.ts). The consumer stops early by leaving its loop (the pages in flight are aborted and nothing more is fetched).
@@ -50,7 +43,7 @@ export async function* listPages(api: ApiClient, filter: TrackListFilter, opts: 
         signal: AbortSignal.any([opts.signal, stop]),
       });
     },
-    facts: pageFacts,
+    facts: trackListFacts,
     pageSize: LIMITS.pageSize,
     most,
   });
@@ -59,7 +52,7 @@ export async function* listPages(api: ApiClient, filter: TrackListFilter, opts: 
   for await (const env of pages) {
     // A page that came in spite of Ctrl-C (a client that does not cut reads short) is not handed on.
     if (opts.signal.aborted) throw new InterruptedError('interrupted', stopExitCode(opts.signal));
-    if (pageNo === from) pageTotal = lastPage(pageFacts(env), from, LIMITS.pageSize);
+    if (pageNo === from) pageTotal = lastPage(trackListFacts(env), from, LIMITS.pageSize);
     yield { records: env.data?.accepted ?? [], pageNo: pageNo++, pageTotal, dataTotal: env.page?.data_total };
   }
 }

@@ -8,13 +8,21 @@
 // widened for the rest of the run (WIDEN_MARGIN_MS): whatever brought arrivals closer than the margin allowed
 // for (a loaded machine, a jittery network) is likely to do it again.
 // One pacer per process (processPacer), shared by every client, so that concurrent work cannot exceed the rate
-// together; processes sharing a key share a budget file instead (shared-pacer.ts).
+// together; processes sharing a key share a budget file instead (file-pacer.ts), or Redis (redis-pacer.ts).
 
 import { setTimeout as delay } from 'node:timers/promises';
-import { MAX_HOLD_MS, type WaitReason } from './retry.js';
-import { LIMITS } from './spec.js';
+import { LIMITS } from '../api/spec.js';
 
-/** What the request waiting for its turn does: a pacer may treat reads more leniently (shared-pacer.ts). */
+/** Why starts are held: a 429, the service unavailable, or the network failing. */
+export type WaitReason = 'rate-limited' | 'unavailable' | 'network';
+
+/**
+ * The longest hold of the rate budget, and the longest Retry-After honoured (api/retry.ts): the service's own 429
+ * asks for no long wait, so a longer one comes from something in between or something broken.
+ */
+export const MAX_HOLD_MS = 60_000;
+
+/** What the request waiting for its turn does: a shared budget that cannot be used lets reads go on (budget.ts). */
 export interface AcquireOptions {
   /** The request changes nothing on the service. */
   readOnly?: boolean;
@@ -82,9 +90,34 @@ export const DEFAULT_MARGIN_MS = 100;
 export const WIDEN_MARGIN_MS = 50;
 export const WIDEN_MARGIN_MAX_MS = 200;
 
-/** The margin after one more 429. */
-export function widenedMargin(current: number, initial: number): number {
-  return Math.min(initial + WIDEN_MARGIN_MAX_MS, current + WIDEN_MARGIN_MS);
+/**
+ * A pacer's margin, widened after a 429 for the rest of the run: whatever brought arrivals closer than the margin
+ * allowed for (a loaded machine, a jittery network) is likely to do it again.
+ */
+export class Margin {
+  #ms: number;
+  readonly #initial: number;
+  #widenedAt = -Infinity;
+
+  constructor(initialMs: number) {
+    this.#initial = Math.max(0, initialMs);
+    this.#ms = this.#initial;
+  }
+
+  get ms(): number {
+    return this.#ms;
+  }
+
+  /**
+   * Told of every hold at `now` (any clock); a 429 widens the margin by WIDEN_MARGIN_MS, up to WIDEN_MARGIN_MAX_MS
+   * more than it started with. One 429 is often told twice (the client, then the item runner), and answers in
+   * flight together meet the same spent budget: once a second at most.
+   */
+  held(reason: WaitReason, now: number): void {
+    if (reason !== 'rate-limited' || now - this.#widenedAt < 1000) return;
+    this.#ms = Math.min(this.#initial + WIDEN_MARGIN_MAX_MS, this.#ms + WIDEN_MARGIN_MS);
+    this.#widenedAt = now;
+  }
 }
 
 interface Waiter {
@@ -105,9 +138,7 @@ export function monotonicMs(): number {
 export function createPacer(opts: PacerOptions): Pacer {
   if (!Number.isInteger(opts.perSecond) || opts.perSecond < 1) throw new RangeError(`invalid rate ${opts.perSecond}`);
   const perSecond = opts.perSecond;
-  const initialMargin = Math.max(0, opts.marginMs);
-  let marginMs = initialMargin;
-  let widenedAt = -Infinity;
+  const margin = new Margin(opts.marginMs);
   const now = opts.now ?? monotonicMs;
   const sleep = opts.sleep ?? defaultSleep;
 
@@ -129,7 +160,7 @@ export function createPacer(opts: PacerOptions): Pacer {
     let until = holdUntil;
     if (starts.length >= perSecond) {
       const nth = (starts[starts.length - perSecond] as { t: number }).t;
-      until = Math.max(until, nth + 1000 + marginMs);
+      until = Math.max(until, nth + 1000 + margin.ms);
     }
     return Math.max(0, until - t);
   }
@@ -192,12 +223,7 @@ export function createPacer(opts: PacerOptions): Pacer {
       });
     },
     backoff(ms: number, reason: WaitReason = 'rate-limited'): void {
-      // One 429 is often told twice (the client, then the item runner), and answers in flight together meet the
-      // same spent budget: once a second at most.
-      if (reason === 'rate-limited' && now() - widenedAt >= 1000) {
-        marginMs = widenedMargin(marginMs, initialMargin);
-        widenedAt = now();
-      }
+      margin.held(reason, now());
       if (!(ms > 0)) return;
       const until = now() + Math.min(ms, MAX_HOLD_MS);
       if (until <= holdUntil) return;

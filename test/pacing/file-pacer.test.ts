@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createPacer } from '../../src/api/pacer.js';
-import { BudgetFileError, budgetFile, createSharedPacer, withLocalFallback } from '../../src/api/shared-pacer.js';
+import { BudgetFileError } from '../../src/pacing/budget-file.js';
+import { FilePacer } from '../../src/pacing/file-pacer.js';
 import { TrkError } from '../../src/errors.js';
 import { tempDir } from '../items/helpers.js';
 
@@ -18,11 +18,11 @@ function busiestWindow(starts: number[], windowMs: number): number {
   return best;
 }
 
-describe('createSharedPacer', () => {
+describe('FilePacer', () => {
   it('two pacers on one file admit no more than 3 starts in any second together', async () => {
     const file = path.join(tempDir(), 'budget.json');
-    const a = createSharedPacer({ file, perSecond: 3, marginMs: 20 });
-    const b = createSharedPacer({ file, perSecond: 3, marginMs: 20 });
+    const a = new FilePacer({ file, perSecond: 3, marginMs: 20 });
+    const b = new FilePacer({ file, perSecond: 3, marginMs: 20 });
     const starts: number[] = [];
     const take = async (p: typeof a) => {
       await p.acquire();
@@ -38,8 +38,8 @@ describe('createSharedPacer', () => {
 
   it('a backoff in one process holds the starts of the other', async () => {
     const file = path.join(tempDir(), 'budget.json');
-    const a = createSharedPacer({ file, perSecond: 3 });
-    const b = createSharedPacer({ file, perSecond: 3 });
+    const a = new FilePacer({ file, perSecond: 3 });
+    const b = new FilePacer({ file, perSecond: 3 });
     a.backoff(600);
     expect(a.heldUntil()).toBeGreaterThan(Date.now());
     const t0 = Date.now();
@@ -49,7 +49,7 @@ describe('createSharedPacer', () => {
 
   it('an aborted caller stops waiting at once and takes no start', async () => {
     const file = path.join(tempDir(), 'budget.json');
-    const p = createSharedPacer({ file, perSecond: 1 });
+    const p = new FilePacer({ file, perSecond: 1 });
     await p.acquire();
     const controller = new AbortController();
     const waiting = p.acquire(controller.signal);
@@ -64,22 +64,14 @@ describe('createSharedPacer', () => {
     writeFileSync(`${file}.lock`, '999999999');
     const old = (Date.now() - 60_000) / 1000;
     utimesSync(`${file}.lock`, old, old);
-    const p = createSharedPacer({ file, perSecond: 3 });
+    const p = new FilePacer({ file, perSecond: 3 });
     await p.acquire();
     expect(statSync(file).size).toBeGreaterThan(0);
   });
 
-  it('names the budget after a digest of the key, never the key', () => {
-    const f = budgetFile('/state', 'https://api.example.com/', 'SECRET-KEY');
-    expect(f).toMatch(/^\/state\/budget\/[0-9a-f]{24}\.json$/);
-    expect(f).not.toContain('SECRET');
-    expect(budgetFile('/state', 'https://api.example.com', 'SECRET-KEY')).toBe(f);
-    expect(budgetFile('/state', 'https://api.example.com', 'OTHER')).not.toBe(f);
-  });
-
   it('caps a hold at a minute, in this process and in the file', () => {
     const file = path.join(tempDir(), 'budget.json');
-    const p = createSharedPacer({ file, perSecond: 3 });
+    const p = new FilePacer({ file, perSecond: 3 });
     const t0 = Date.now();
     p.backoff(86_400_000);
     expect(p.heldUntil() - t0).toBeLessThanOrEqual(60_000 + 50);
@@ -96,7 +88,7 @@ describe('createSharedPacer', () => {
     const future = (Date.now() + 3_600_000) / 1000;
     utimesSync(`${file}.lock`, future, future);
     const holds: number[] = [];
-    const p = createSharedPacer({ file, perSecond: 3, onHold: (ms) => holds.push(ms) });
+    const p = new FilePacer({ file, perSecond: 3, onHold: (ms) => holds.push(ms) });
     const t0 = Date.now();
     await p.acquire();
     expect(Date.now() - t0).toBeLessThan(1000);
@@ -106,10 +98,10 @@ describe('createSharedPacer', () => {
 
   it("announces a hold set by another process once, however many starts wait for it", async () => {
     const file = path.join(tempDir(), 'budget.json');
-    const other = createSharedPacer({ file, perSecond: 3 });
+    const other = new FilePacer({ file, perSecond: 3 });
     other.backoff(800, 'unavailable');
     const told: [number, string][] = [];
-    const p = createSharedPacer({ file, perSecond: 3, onHold: (ms, reason) => told.push([ms, reason]) });
+    const p = new FilePacer({ file, perSecond: 3, onHold: (ms, reason) => told.push([ms, reason]) });
     await Promise.all([p.acquire(), p.acquire(), p.acquire()]);
     expect(told).toHaveLength(1);
     expect(told[0]![1]).toBe('unavailable');
@@ -121,7 +113,7 @@ describe('createSharedPacer', () => {
     const dir = tempDir();
     const file = path.join(dir, 'budget.json');
     mkdirSync(file); // a directory where the file should be
-    const p = createSharedPacer({ file, perSecond: 3 });
+    const p = new FilePacer({ file, perSecond: 3 });
     const err = await p.acquire().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BudgetFileError);
     expect((err as TrkError).exitCode).toBe(1);
@@ -129,29 +121,12 @@ describe('createSharedPacer', () => {
     expect((err as TrkError).toLine()).toMatch(/TRK_STATE_DIR/);
   });
 
-  it('withLocalFallback: reads go on with this process\'s own pace after one warning; writes fail', async () => {
-    const dir = tempDir();
-    const file = path.join(dir, 'budget.json');
-    mkdirSync(file);
-    const warnings: string[] = [];
-    const pacer = withLocalFallback(createSharedPacer({ file, perSecond: 3 }), createPacer({ perSecond: 3, marginMs: 0 }), (l) => warnings.push(l));
-    await pacer.acquire(undefined, { readOnly: true });
-    await pacer.acquire(undefined, { readOnly: true });
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^warning: cannot use the rate budget file .*; pacing requests in this process only$/);
-    await expect(pacer.acquire(undefined, { readOnly: false })).rejects.toBeInstanceOf(BudgetFileError);
-    await expect(pacer.acquire()).rejects.toBeInstanceOf(BudgetFileError);
-    // A budget that could not even be set up behaves the same.
-    const unset = withLocalFallback(new BudgetFileError(dir, Object.assign(new Error('x'), { code: 'EROFS' })), createPacer({ perSecond: 3, marginMs: 0 }), () => {});
-    await unset.acquire(undefined, { readOnly: true });
-    await expect(unset.acquire()).rejects.toThrow(/read-only file system \(EROFS\)/);
-  });
 });
 
-describe('createSharedPacer: starts counted from when requests leave', () => {
+describe('FilePacer: starts counted from when requests leave', () => {
   const starts = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { starts: number[] }).starts;
   /** An admission of the budget file's pacer, which always gives one. */
-  const admitted = async (p: ReturnType<typeof createSharedPacer>) => {
+  const admitted = async (p: FilePacer) => {
     const admission = await p.acquire();
     if (!admission) throw new Error('the budget file gave no admission');
     return admission;
@@ -160,7 +135,7 @@ describe('createSharedPacer: starts counted from when requests leave', () => {
   it('sent() moves the admitted start to when the request was written; after a 429 the window is wider', async () => {
     const file = path.join(tempDir(), 'budget.json');
     let t = 1_000_000;
-    const p = createSharedPacer({ file, perSecond: 1, marginMs: 30, stallMs: 0, now: () => t });
+    const p = new FilePacer({ file, perSecond: 1, marginMs: 30, stallMs: 0, now: () => t });
     const first = await admitted(p);
     t += 40;
     first.sent();
@@ -178,7 +153,7 @@ describe('createSharedPacer: starts counted from when requests leave', () => {
   it('finds its start when the stall watch (or another process at the same millisecond) moved it', async () => {
     const file = path.join(tempDir(), 'budget.json');
     let t = 2_000_000;
-    const p = createSharedPacer({ file, perSecond: 3, stallMs: 0, now: () => t });
+    const p = new FilePacer({ file, perSecond: 3, stallMs: 0, now: () => t });
     const admission = await admitted(p);
     // Moved forward by a stall, as the watch does: the exact value is gone from the file.
     writeFileSync(file, JSON.stringify({ starts: [2_000_025], holdUntil: 0 }));

@@ -4,21 +4,24 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisPacer, RedisBudgetError } from '../../src/api/redis-pacer.js';
-import { encodeCommand, parseReply, RespClient, RespError } from '../../src/api/resp.js';
-import { baseEnv, numbers, startEmulator, trk } from '../e2e/helpers.js';
+import { createClient } from '@redis/client';
+import { RedisBudgetError, RedisPacer, redisHost } from '../../src/pacing/redis-pacer.js';
+import { ROOT, baseEnv, numbers, startEmulator, trk } from '../e2e/helpers.js';
 
 const installed = spawnSync('redis-server', ['--version'], { encoding: 'utf8' }).status === 0;
 if (!installed) console.warn('redis-server is not installed: the tests of the rate budget in Redis are skipped (apt-get install redis-server)');
 
-describe('RESP', () => {
-  it('encodes commands as arrays of bulk strings and parses every reply type, waiting for what is incomplete', () => {
-    expect(encodeCommand(['SET', 'k', 'vé'])).toBe('*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$3\r\nvé\r\n');
-    const reply = Buffer.from('*4\r\n:0\r\n$5\r\nhello\r\n+OK\r\n$-1\r\n');
-    expect(parseReply(reply)).toEqual({ value: [0, 'hello', 'OK', null], next: reply.length });
-    expect(parseReply(reply.subarray(0, 12))).toBeUndefined();
-    expect(parseReply(Buffer.from('-ERR wrong\r\n'))?.value).toBeInstanceOf(RespError);
+describe('RedisBudgetError', () => {
+  it('names the server, never the user or the password, even where a message would quote it', () => {
+    expect(redisHost('redis://user:s3cret@cache.internal:6380/2')).toBe('cache.internal:6380');
+    expect(redisHost('rediss://cache.internal')).toBe('cache.internal:6379');
+    expect(redisHost('not a url')).toBe('an address that is not a URL');
+    const err = new RedisBudgetError('redis://user:s3cret@cache.internal/0', new Error('WRONGPASS for s3cret'));
+    expect(err.message).toBe('cannot use the rate budget in Redis at cache.internal:6379: WRONGPASS for ***');
+    expect(err.exitCode).toBe(1);
+    expect(err.toLine()).toMatch(/TRK_BUDGET_URL/);
   });
 });
 
@@ -38,16 +41,18 @@ describe.skipIf(!installed)('the rate budget in Redis (redis-server on a loopbac
     const port = await freePort();
     server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
     url = `redis://127.0.0.1:${port}/0`;
-    const probe = new RespClient(url, 500);
     for (let i = 0; ; i++) {
+      const probe = createClient({ url, socket: { reconnectStrategy: false } }).on('error', () => {});
       try {
-        if ((await probe.command(['PING'])) === 'PONG') break;
+        await probe.connect();
+        await probe.ping();
+        await probe.close();
+        break;
       } catch (err) {
         if (i > 50) throw err;
         await new Promise((r) => setTimeout(r, 100));
       }
     }
-    probe.close();
   });
 
   afterAll(() => {
@@ -55,13 +60,13 @@ describe.skipIf(!installed)('the rate budget in Redis (redis-server on a loopbac
   });
 
   it('two hosts on one budget admit no more than 3 starts in any second together', async () => {
-    const a = createRedisPacer({ url, budget: 'test-two-hosts', perSecond: 3 });
-    const b = createRedisPacer({ url, budget: 'test-two-hosts', perSecond: 3 });
+    const a = new RedisPacer({ url, budget: 'test-two-hosts', perSecond: 3 });
+    const b = new RedisPacer({ url, budget: 'test-two-hosts', perSecond: 3 });
     const starts: number[] = [];
     const t0 = performance.now();
     await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).acquire().then(() => starts.push(performance.now() - t0))));
-    a.close();
-    b.close();
+    await a.close();
+    await b.close();
     starts.sort((x, y) => x - y);
     for (let i = 3; i < starts.length; i++) expect(starts[i]! - starts[i - 3]!).toBeGreaterThanOrEqual(1000);
     // ...and no slower than that: 12 starts in three windows and a bit.
@@ -69,10 +74,10 @@ describe.skipIf(!installed)('the rate budget in Redis (redis-server on a loopbac
   });
 
   it('a hold set by one host stops the other; a start moved by sent() counts from then', async () => {
-    const a = createRedisPacer({ url, budget: 'test-hold', perSecond: 3 });
-    const b = createRedisPacer({ url, budget: 'test-hold', perSecond: 3 });
+    const a = new RedisPacer({ url, budget: 'test-hold', perSecond: 3 });
+    const b = new RedisPacer({ url, budget: 'test-hold', perSecond: 3 });
     const holds: number[] = [];
-    const c = createRedisPacer({ url, budget: 'test-hold', perSecond: 3, onHold: (ms) => holds.push(ms) });
+    const c = new RedisPacer({ url, budget: 'test-hold', perSecond: 3, onHold: (ms) => holds.push(ms) });
     a.backoff(700);
     await new Promise((r) => setTimeout(r, 50));
     const t0 = performance.now();
@@ -87,7 +92,7 @@ describe.skipIf(!installed)('the rate budget in Redis (redis-server on a loopbac
     await b.acquire();
     // c's start and b's second are older; b's first now counts from 300 ms later, so the window opens later.
     expect(performance.now() - t1).toBeGreaterThan(500);
-    for (const p of [a, b, c]) p.close();
+    await Promise.all([a, b, c].map((p) => p.close()));
   });
 
   it('three processes on two hosts importing at once: every number registered, no HTTP 429 from a strict emulator', async () => {
@@ -112,11 +117,60 @@ describe.skipIf(!installed)('the rate budget in Redis (redis-server on a loopbac
 
   it('Redis that cannot be reached fails admissions with a RedisBudgetError naming the server, never the password', async () => {
     const port = await freePort();
-    const p = createRedisPacer({ url: `redis://user:s3cret@127.0.0.1:${port}/0`, budget: 'test-down', perSecond: 3, timeoutMs: 500 });
+    const p = new RedisPacer({ url: `redis://user:s3cret@127.0.0.1:${port}/0`, budget: 'test-down', perSecond: 3, timeoutMs: 500 });
     const err = await p.acquire().catch((e: unknown) => e);
-    p.close();
+    await p.close();
     expect(err).toBeInstanceOf(RedisBudgetError);
     expect((err as Error).message).toContain(`127.0.0.1:${port}`);
     expect((err as Error).message).not.toContain('s3cret');
   });
+
+  /** A second connection, to act on the server behind the pacers' backs. */
+  async function admin() {
+    const client = createClient({ url, socket: { reconnectStrategy: false } }).on('error', () => {});
+    await client.connect();
+    return client;
+  }
+
+  it('a connection that Redis closes is made again by the next call', async () => {
+    const p = new RedisPacer({ url, budget: 'test-reconnect', perSecond: 3 });
+    await p.acquire();
+    const other = await admin();
+    await other.sendCommand(['CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes']);
+    await other.close();
+    await new Promise((r) => setTimeout(r, 50));
+    // The first call after the kill may meet the closed connection; the one after it connects again.
+    await p.acquire().catch(() => {});
+    await expect(p.acquire()).resolves.toHaveProperty('sent');
+    await p.close();
+  });
+
+  it('an answer that does not come within the time limit fails the admission', async () => {
+    const p = new RedisPacer({ url, budget: 'test-slow', perSecond: 3, timeoutMs: 300 });
+    await p.acquire();
+    const other = await admin();
+    await other.sendCommand(['CLIENT', 'PAUSE', '1500', 'ALL']);
+    const t0 = Date.now();
+    const err = await p.acquire().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RedisBudgetError);
+    expect(Date.now() - t0).toBeLessThan(1200);
+    await other.sendCommand(['CLIENT', 'UNPAUSE']);
+    await other.close();
+    await p.close();
+  });
+
+  it('an idle connection does not keep a process alive that never closed it', async () => {
+    const module = pathToFileURL(path.join(ROOT, 'dist', 'pacing', 'redis-pacer.js')).href;
+    const script = `const { RedisPacer } = await import(${JSON.stringify(module)});
+      const p = new RedisPacer({ url: ${JSON.stringify(url)}, budget: 'test-exit', perSecond: 3 });
+      (await p.acquire()).sent();
+      p.backoff(10, 'unavailable');
+      console.log('admitted');`;
+    const t0 = Date.now();
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 10_000 });
+    expect(run.stdout.trim(), run.stderr).toBe('admitted');
+    expect(run.status).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(5000);
+  });
 });
+

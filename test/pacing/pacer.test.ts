@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPacer, processPacer } from '../../src/api/pacer.js';
+import { createPacer, processPacer } from '../../src/pacing/pacer.js';
 
 /** A fake clock: sleeping advances it, so the pacer's waits take no real time. */
 function fakeClock() {
