@@ -259,11 +259,16 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
     try {
       // The command's module, the process's IO and the context are loaded together: Node 20's module loader reads
       // files asynchronously, and the reads then overlap.
-      const [run, processIO, { createContext }] = await Promise.all([load(), io ? undefined : import('./io.js'), import('./context-impl.js')]);
+      const [run, processIO, { createContext }] = await Promise.all([
+        load(),
+        io ? undefined : import('./io.js'),
+        import('./context-impl.js'),
+      ]);
       io ??= await processIO!.createProcessIO({ noColor: global.color === false, rawCsv: global.rawCsv === true, env });
       // Whatever the command and the errors print, the API key never is (src/secrets.ts).
       io = redactingIO(io);
-      const filtered = jq === undefined ? undefined : (await import('./output/jq.js')).jqOutput(io, jq, global.jq!, opts.signal);
+      const { jqOutput } = jq === undefined ? { jqOutput: undefined } : await import('./output/jq.js');
+      const filtered = jq === undefined ? undefined : jqOutput!(io, jq, global.jq!, opts.signal);
       const ctx: Context = createContext({
         io: filtered?.io ?? io,
         env,

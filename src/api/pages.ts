@@ -66,7 +66,8 @@ function count(n: number | undefined): number | undefined {
  * `data_total` records fill and by `most`; undefined when none of them says.
  */
 export function lastPage(first: PageFacts, start: number, pageSize: number, most?: number): number | undefined {
-  const bounds = [count(first.pages), count(first.total) === undefined ? undefined : Math.ceil(count(first.total)! / pageSize)];
+  const total = count(first.total);
+  const bounds = [count(first.pages), total === undefined ? undefined : Math.ceil(total / pageSize)];
   if (most !== undefined) bounds.push(start - 1 + most);
   const known = bounds.filter((b): b is number => b !== undefined);
   return known.length === 0 ? undefined : Math.max(start, Math.min(...known));
@@ -96,7 +97,8 @@ export function fingerprintOf(keys: readonly string[]): string {
 export function trackListFacts(envelope: Envelope<unknown>): PageFacts {
   const records = (envelope.data?.accepted ?? []) as Record<string, unknown>[];
   const keys = records.map((r) => `${String(r?.number)}\u0000${String(r?.carrier ?? r?.w1 ?? '')}`);
-  return { records: records.length, fingerprint: fingerprintOf(keys), pages: envelope.page?.page_total, total: envelope.page?.data_total };
+  const pages = envelope.page?.page_total;
+  return { records: records.length, fingerprint: fingerprintOf(keys), pages, total: envelope.page?.data_total };
 }
 
 /**
@@ -140,7 +142,9 @@ export class PageCheck {
   #claim(): string {
     const pages = this.#announced?.pages;
     const total = this.#announced?.total;
-    const parts = [pages === undefined ? '' : plural(pages, 'page'), total === undefined ? '' : plural(total, 'record')].filter(Boolean);
+    const parts: string[] = [];
+    if (pages !== undefined) parts.push(plural(pages, 'page'));
+    if (total !== undefined) parts.push(plural(total, 'record'));
     if (parts.length === 0) return '';
     return `, but the service announced ${parts.length === 2 ? `${parts[0]} (${parts[1]})` : parts[0]}`;
   }

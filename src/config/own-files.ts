@@ -15,7 +15,12 @@ const { realpathSync } = process.getBuiltinModule('node:fs');
  * Throws a UsageError when `target` (given with `flag`) is trk's profiles file or lies in its config or state
  * folder; `allowed` are files of those folders the flag is meant for (the sandbox's own state file).
  */
-export function refuseOwnFile(target: string, env: NodeJS.ProcessEnv, flag: string, allowed: readonly string[] = []): void {
+export function refuseOwnFile(
+  target: string,
+  env: NodeJS.ProcessEnv,
+  flag: string,
+  allowed: readonly string[] = [],
+): void {
   const real = resolved(target);
   if (allowed.some((a) => resolved(a) === real)) return;
   const folders = [

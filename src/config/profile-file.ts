@@ -82,7 +82,8 @@ export function keepPrivate(file: string, warn: (line: string) => void): void {
       chmodSync(target, mode);
       warn(`warning: the ${was}: set to ${octal(mode)}`);
     } catch (err) {
-      warn(`warning: the ${was}; it could not be set to ${octal(mode)} (${fileReason(err)}): chmod ${octal(mode)} ${target}`);
+      const fix = `chmod ${octal(mode)} ${target}`;
+      warn(`warning: the ${was}; it could not be set to ${octal(mode)} (${fileReason(err)}): ${fix}`);
     }
   }
 }

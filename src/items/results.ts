@@ -187,7 +187,8 @@ export class ResultSink {
       rejects.stringifier.destroy();
       rmSync(rejects.tmp, { force: true });
       return new TrkError(`cannot write the rejects file ${this.#o.rejectsFile}: ${fileReason(err)}`, {
-        hint: 'make room and run the same command again: nothing is sent twice, and the rejects file is written in full',
+        hint:
+          'make room and run the same command again: nothing is sent twice, and the rejects file is written in full',
       });
     };
     // A stream that failed earlier never finishes: waiting for it would leave the run hanging.

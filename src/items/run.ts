@@ -171,7 +171,9 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
     if (flags.rejects !== undefined && source.isSameFile(flags.rejects)) {
       throw new UsageError(`--rejects ${flags.rejects} is the input file`, 'write the rejects to another file; nothing was sent');
     }
-    if (flags.rejects !== undefined) (await import('../config/own-files.js')).refuseOwnFile(flags.rejects, ctx.env, '--rejects');
+    if (flags.rejects !== undefined) {
+      (await import('../config/own-files.js')).refuseOwnFile(flags.rejects, ctx.env, '--rejects');
+    }
     // Arguments show no progress, and `trk stop N` does not load its renderer.
     const renderer = opts.progress === 'none' || (opts.progress === undefined && source.kind === 'arguments') ? undefined : await import('./progress.js');
     const mode = opts.progress ?? renderer?.progressMode(ctx.io, ctx.global.quiet) ?? 'none';
@@ -329,7 +331,8 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
       // A handful of arguments whose first request failed as a whole: the error line says it all.
       // A rejects file that could not be written is not named as written.
       const rejectsFile = rejectsFailure === undefined ? flags.rejects : undefined;
-      const lines = source.kind !== 'arguments' ? summaryLines(summary, rejectsFile) : failedOutright ? [] : [compactSummary(summary)];
+      const brief = failedOutright ? [] : [compactSummary(summary)];
+      const lines = source.kind !== 'arguments' ? summaryLines(summary, rejectsFile) : brief;
       for (const line of [...lines, ...scan.notes]) ctx.info(line);
       for (const line of sink.invalidLines) ctx.io.err(`${line} (set aside)`);
       if (failed) {

@@ -559,7 +559,8 @@ class Runner {
 
   #paged(work: Extract<Work, { kind: 'page' }>, envelope: Envelope<Record<string, unknown>>): void {
     const p = work.p;
-    const pages: ChunkPages = (p.pages ??= { check: new PageCheck(1, LIMITS.pageSize), got: new Map(), next: 1, launched: 1 });
+    p.pages ??= { check: new PageCheck(1, LIMITS.pageSize), got: new Map(), next: 1, launched: 1 };
+    const pages: ChunkPages = p.pages;
     if (pages.done) return;
     const wanted = new Set(p.open.map((r) => r.key));
     // One number is a substring match for the service: keep the exact ones only.

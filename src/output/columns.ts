@@ -66,7 +66,7 @@ export function columnsByName<T, N extends string>(names: readonly N[], defs: { 
 type Def<T> = Omit<Column<T>, 'key'>;
 
 /** The longest status names: what a status column keeps room for. */
-const STATUS_WIDTH = Math.max(...PACKAGE_STATUSES.map((s) => s.length));
+const STATUS = { room: Math.max(...PACKAGE_STATUSES.map((s) => s.length)) } as const;
 const TRACKING_WIDTH = Math.max(...TRACKING_STATUSES.map((s) => s.length));
 
 /** A time column: ISO 8601 with an offset in machine formats, the reader's zone (or the age) in tables. */
@@ -92,14 +92,14 @@ function carrierColumn<T>(
  * leaves, carrier names of up to 20 (three in four are; only when names are shown) and the longest status.
  */
 const NUMBER_ROOM = { room: 22, roomRank: 6 } as const;
-const CARRIER_ROOM = { room: 20 } as const;
+const NAMES = { room: 20 } as const;
 
 export function recordColumns(opts: ColumnOptions = {}): Column<RecordView>[] {
   return columnsByName<RecordView, RecordColumnName>(RECORD_COLUMN_NAMES, {
     number: { header: 'NUMBER', value: (r) => r.number, id: true, ...NUMBER_ROOM },
-    carrier: carrierColumn('CARRIER', (r) => r.carrier, opts, { id: true, wide: 5, ...(opts.carrierName ? CARRIER_ROOM : {}) }),
+    carrier: carrierColumn('CARRIER', (r) => r.carrier, opts, { id: true, wide: 5, ...(opts.carrierName && NAMES) }),
     final_carrier: carrierColumn('LAST MILE', (r) => r.final_carrier, opts, { wide: 40 }),
-    status: { header: 'STATUS', value: (r) => r.status, style: (t, r, c) => styleStatus(r.status, t, c), room: STATUS_WIDTH },
+    status: { header: 'STATUS', value: (r) => r.status, style: (t, r, c) => styleStatus(r.status, t, c), ...STATUS },
     tracking: {
       header: 'TRACKING',
       value: (r) => r.tracking,
@@ -165,7 +165,7 @@ export function detailsColumns(opts: ColumnOptions = {}): Column<DetailsView>[] 
     number: { header: 'NUMBER', value: (d) => d.number, id: true },
     carrier: carrierColumn('CARRIER', (d) => d.carrier, opts, { id: true, wide: 29 }),
     final_carrier: carrierColumn('LAST MILE', (d) => d.final_carrier, opts, { wide: 40 }),
-    status: { header: 'STATUS', value: (d) => d.status, style: (t, d, c) => styleStatus(d.status, t, c), room: STATUS_WIDTH },
+    status: { header: 'STATUS', value: (d) => d.status, style: (t, d, c) => styleStatus(d.status, t, c), ...STATUS },
     sub_status: { header: 'SUB-STATUS', value: (d) => d.sub_status, shrink: 12, wide: 8 },
     latest_event_time: time('LAST EVENT AT', (d) => eventIso(d.latest_event), 20),
     latest_event: { header: 'LAST EVENT', value: (d) => d.latest_event?.description ?? null, shrink: 10, wide: 10 },

@@ -28,6 +28,9 @@ export interface JqResult {
 /** The memory cap of a jq program, in MB. jq's own heap is 256 MB (jq-wasm's build). */
 export const JQ_MEMORY_MB = 512;
 
+/** What to do about a program that was stopped. */
+const LOOP_HINT = 'check it for a loop that never ends, such as repeat';
+
 /** How often a run's memory is looked at. */
 const WATCH_MS = 100;
 
@@ -158,14 +161,15 @@ export class JqWorker {
   }
 
   #memoryError(): TrkError {
-    return new TrkError(`--jq: the program took more than ${this.#limits.memoryMb ?? JQ_MEMORY_MB} MB of memory, and was stopped`, {
-      hint: 'check it for a loop that never ends, such as repeat',
-    });
+    const mb = this.#limits.memoryMb ?? JQ_MEMORY_MB;
+    return new TrkError(`--jq: the program took more than ${mb} MB of memory, and was stopped`, { hint: LOOP_HINT });
   }
 
   #abortError(message: string): TrkError {
-    const what = /Assertion failed/.test(message) ? 'jq failed on an internal check' : 'the program ran out of memory (jq has 256 MB)';
-    return new TrkError(`--jq: ${what}, and was stopped`, { hint: 'check it for a loop that never ends, such as repeat' });
+    const what = /Assertion failed/.test(message)
+      ? 'jq failed on an internal check'
+      : 'the program ran out of memory (jq has 256 MB)';
+    return new TrkError(`--jq: ${what}, and was stopped`, { hint: LOOP_HINT });
   }
 
   #workerError(err: Error): TrkError {

@@ -99,7 +99,7 @@ export function jqOutput(io: IO, jq: JqWorker, expr: string, signal?: AbortSigna
   let failure: TrkError | undefined;
   // Runs one after the other, so that their output comes in the order of the values.
   let queue: Promise<void> = Promise.resolve();
-  const stop = () => void jq.close(signal?.aborted ? new InterruptedError('interrupted', stopExitCode(signal)) : undefined);
+  const stop = () => void jq.close(signal ? new InterruptedError('interrupted', stopExitCode(signal)) : undefined);
   if (signal?.aborted) stop();
   else signal?.addEventListener('abort', stop, { once: true });
 

@@ -6,8 +6,9 @@
 //
 // The pager starts with the first output, so that a command that reads for a while before it has anything to
 // show (`trk list --tag X` over every page) keeps the terminal for its page counter until then. Output streams
-// into the pager as it comes: the first page of a list is on the screen while later pages are fetched. When the reader quits the pager early, `quit` aborts, so that the command stops fetching what nobody
-// will read; the command then finishes quietly.
+// into the pager as it comes: the first page of a list is on the screen while later pages are fetched. When the
+// reader quits the pager early, `quit` aborts, so that the command stops fetching what nobody will read; the
+// command then finishes quietly.
 
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Writable } from 'node:stream';

@@ -11,8 +11,9 @@
 // longest numbers and carrier names, the longest status) as far as the terminal has it: a room has a rank among
 // the ranked columns (a number's room comes before the optional columns; a status's after all of them; within a
 // rank, from left to right), and is only granted from what the columns already in leave at their natural width, so
-// that keeping room never cuts the text at hand. Later cells longer than their column are shortened to it; one that may not be cut (a number)
-// pushes the rest of its row right until a cell with room to spare, or one that may be cut, takes it back.
+// that keeping room never cuts the text at hand. Later cells longer than their column are shortened to it; one
+// that may not be cut (a number) pushes the rest of its row right until a cell with room to spare, or one that
+// may be cut, takes it back.
 // Messages (`wrap`) are never cut: they go on over more lines of their column.
 
 import { textWidth, wrapText } from './width.js';
@@ -66,10 +67,15 @@ export function tableLayout(
     });
   }
   // Ranked columns without a value in any row are left out (v1 lists have no v2.1 fields, for instance).
-  const candidates = columns.map((_, i) => i).filter((i) => filled[i] || columns[i]!.always || columns[i]!.rank === undefined);
-  if (opts.wide) return { shown: candidates, widths: candidates.map((i) => Math.max(natural[i]!, columns[i]!.room ?? 0)) };
+  const candidates = columns.map((_, i) => i).filter((i) => filled[i] || columns[i]!.always || !columns[i]!.rank);
+  // Every column at its natural width, and the room it keeps for later rows.
+  if (opts.wide) {
+    return { shown: candidates, widths: candidates.map((i) => Math.max(natural[i]!, columns[i]!.room ?? 0)) };
+  }
   // No column is shown wider than the terminal: a 100,000-cell tag is narrowed from there, not a cell at a time.
-  for (let i = 0; i < natural.length; i++) natural[i] = Math.min(natural[i]!, Math.max(width, textWidth(columns[i]!.header)));
+  for (let i = 0; i < natural.length; i++) {
+    natural[i] = Math.min(natural[i]!, Math.max(width, textWidth(columns[i]!.header)));
+  }
   // The shortest a column may be, and the width it counts for when deciding which columns fit.
   const floor = columns.map((c, i) =>
     c.shrink === undefined ? natural[i]! : Math.min(natural[i]!, Math.max(c.shrink, textWidth(c.header))),
@@ -108,9 +114,11 @@ function admit(
   const ranks = [...candidates.filter((i) => !kept.has(i)).map((i) => columns[i]!.rank!), ...wanting.map(roomRank)];
   for (const rank of [...new Set(ranks)].sort((a, b) => a - b)) {
     const group = candidates.filter((i) => !kept.has(i) && columns[i]!.rank === rank);
-    if (group.length > 0 && used(fair) + group.reduce((s, i) => s + floor[i]! + GAP, 0) <= width) for (const i of group) kept.add(i);
+    const groupFloor = group.reduce((s, i) => s + floor[i]! + GAP, 0);
+    if (group.length > 0 && used(fair) + groupFloor <= width) for (const i of group) kept.add(i);
     for (const i of wanting) {
-      if (roomRank(i) === rank && kept.has(i)) room[i] = Math.max(0, Math.min(columns[i]!.room! - natural[i]!, width - used(natural)));
+      if (roomRank(i) !== rank || !kept.has(i)) continue;
+      room[i] = Math.max(0, Math.min(columns[i]!.room! - natural[i]!, width - used(natural)));
     }
   }
   return { kept, room };
@@ -155,7 +163,8 @@ export function rowLines(
       const { shrink, keepEnd } = columns[i]!;
       let text = pieces[k]![n] ?? '';
       // Cut to its column, or shorter to take back a push, never below the column's shortest.
-      if (shrink !== undefined) text = (keepEnd ? shortenStart : shorten)(text, Math.max(width - push, Math.min(width, shrink)));
+      const cut = keepEnd ? shortenStart : shorten;
+      if (shrink !== undefined) text = cut(text, Math.max(width - push, Math.min(width, shrink)));
       const used = textWidth(text);
       const gap = k === layout.shown.length - 1 ? 0 : Math.max(0, width - push - used);
       push = Math.max(0, push + used - width);

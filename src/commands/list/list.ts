@@ -1,7 +1,8 @@
 // trk list: registered numbers matching filters (gettracklist), page by page as they arrive. JSON and CSV are
 // written as a stream; a failure part-way leaves them unparseable (see RowWriter.abort). On a terminal, the first
-// page shows at once and the rest follow with a page counter on stderr (until the pager starts with the first rows); the list stops at 100 records unless
-// --all or --limit says otherwise, and long output goes through the pager. Off a terminal every record is listed.
+// page shows at once and the rest follow with a page counter on stderr (until the pager starts, with the first
+// rows); the list stops at 100 records unless --all or --limit says otherwise, and long output goes through the
+// pager. Off a terminal every record is listed.
 
 import type { ApiClient } from '../../api/client.js';
 import { trackListBody } from '../../api/bodies.js';

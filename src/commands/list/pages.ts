@@ -30,7 +30,8 @@ export interface ListPagesOptions {
 
 /**
  * Pages of `filter` from `from` to the last one: the last the service's counts agree on, or a short page (a page
- * that cannot be right fails the read, see src/api/pages.ts). The consumer stops early by leaving its loop (the pages in flight are aborted and nothing more is fetched).
+ * that cannot be right fails the read, see src/api/pages.ts). The consumer stops early by leaving its loop (the
+ * pages in flight are aborted and nothing more is fetched).
  */
 export async function* listPages(api: ApiClient, filter: TrackListFilter, opts: ListPagesOptions): AsyncGenerator<ListPage> {
   const from = opts.from ?? 1;
