@@ -3,40 +3,31 @@
 // time and memory, and fails (exit 1) naming the inconsistency, leaving output that does not parse as complete:
 // `trk list` with and without --tag (records checked here), and the item engine's paged lookups (`list` of more
 // than 200 numbers, a register whose answer was lost).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, baseEnv, numbers } from '../e2e/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { baseEnv, numbers } from '../e2e/helpers.js';
 import { trkMeasured } from './measure.js';
-import { startHostileServer, type HostileServer, type Paging } from './server.js';
+import { hostileServerForTests, type Paging } from './server.js';
 
 const KEY = 'hostile-test-key-000000000000000';
 const MAX_SECONDS = 25;
 const MAX_RSS_MB = 220;
 
-let server: HostileServer;
-
-beforeAll(async () => {
-  assertBuilt();
-  server = await startHostileServer({ mode: 'ok' });
-});
-
-afterAll(async () => {
-  await server?.close();
-});
+const hostile = hostileServerForTests();
 
 function env(): NodeJS.ProcessEnv {
-  return { ...baseEnv(), TRK_TIMEOUT: '1500ms', TRK_BASE_URL: server.url, TRK_API_KEY: KEY, TRK_ERROR_FORMAT: 'text' };
+  return { ...baseEnv(), TRK_TIMEOUT: '1500ms', TRK_BASE_URL: hostile().url, TRK_API_KEY: KEY, TRK_ERROR_FORMAT: 'text' };
 }
 
 /** Runs trk against `paging`; the requests it made. */
 async function against(paging: Paging, args: readonly string[]) {
-  server.setMode('ok');
-  server.setPaging(paging);
-  const before = server.requests;
+  hostile().setMode('ok');
+  hostile().setPaging(paging);
+  const before = hostile().requests;
   const r = await trkMeasured(args, env());
   const what = `${args.join(' ')} against ${paging}: exit ${r.code}, ${r.seconds.toFixed(1)} s, ${r.rssMB} MB\n${r.stderr}`;
   expect(r.seconds, what).toBeLessThan(MAX_SECONDS);
   if (Number.isFinite(r.rssMB)) expect(r.rssMB, what).toBeLessThan(MAX_RSS_MB);
-  return { ...r, what, requests: server.requests - before };
+  return { ...r, what, requests: hostile().requests - before };
 }
 
 const DOES_NOT_ADD_UP: Record<Exclude<Paging, 'overcount'>, RegExp> = {
@@ -87,14 +78,14 @@ describe("the engine's paged lookups against pages that cannot be right", () => 
   });
 
   it('a register whose answer was lost is looked up; pages that repeat stop the run, exit 1', async () => {
-    server.setPaging('repeat');
-    server.setMode('reset', { path: /register$/ });
-    const before = server.requests;
+    hostile().setPaging('repeat');
+    hostile().setMode('reset', { path: /register$/ });
+    const before = hostile().requests;
     const r = await trkMeasured(['-q', 'register', numbers(1, 'RL')[0]!, '--carrier', '3011'], env());
     const what = `exit ${r.code}, ${r.seconds.toFixed(1)} s\n${r.stderr}`;
     expect(r.seconds, what).toBeLessThan(MAX_SECONDS);
     expect(r.code, what).toBe(1);
     expect(r.stderr, what).toMatch(/the service's pages do not add up: page 2 repeats page 1/);
-    expect(server.requests - before, what).toBeLessThanOrEqual(8);
+    expect(hostile().requests - before, what).toBeLessThanOrEqual(8);
   });
 });

@@ -1,22 +1,13 @@
 // A service that sends the key back (test/hostile/server.ts: echo-key, echo-key-data, redirect-key): in an error
 // message, in the body a command prints, in a redirect's Location. Whatever the command, with or without
 // --verbose, in text or JSON errors, the key never reaches stdout or stderr; what it was part of still shows.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, baseEnv, trk } from '../e2e/helpers.js';
-import { startHostileServer, type HostileServer, type LeakMode } from './server.js';
+import { describe, expect, it } from 'vitest';
+import { baseEnv, trk } from '../e2e/helpers.js';
+import { hostileServerForTests, type LeakMode } from './server.js';
 
 const KEY = 'hostile-secret-key-0123456789abc';
 
-let server: HostileServer;
-
-beforeAll(async () => {
-  assertBuilt();
-  server = await startHostileServer({ mode: 'ok' });
-});
-
-afterAll(async () => {
-  await server?.close();
-});
+const hostile = hostileServerForTests();
 
 const COMMANDS: readonly (readonly string[])[] = [
   ['quota'],
@@ -37,8 +28,8 @@ const SHOWS: Record<LeakMode, RegExp> = {
 
 describe.each(Object.keys(SHOWS) as LeakMode[])('a service that sends the key back: %s', (mode) => {
   it.each([[[] as string[]], [['-v']]])('no command prints it (flags %j)', async (flags) => {
-    server.setMode(mode);
-    const env = { ...baseEnv(), TRK_BASE_URL: server.url, TRK_API_KEY: KEY, TRK_TIMEOUT: '1500ms' };
+    hostile().setMode(mode);
+    const env = { ...baseEnv(), TRK_BASE_URL: hostile().url, TRK_API_KEY: KEY, TRK_TIMEOUT: '1500ms' };
     let shown = false;
     for (const args of COMMANDS) {
       const r = await trk([...flags, ...args], { env });
@@ -53,8 +44,8 @@ describe.each(Object.keys(SHOWS) as LeakMode[])('a service that sends the key ba
 
 describe('auth login with a key the service sends back', () => {
   it('never prints the key it verifies', async () => {
-    server.setMode('echo-key');
-    const env = { ...baseEnv(), TRK_BASE_URL: server.url, TRK_TIMEOUT: '1500ms' };
+    hostile().setMode('echo-key');
+    const env = { ...baseEnv(), TRK_BASE_URL: hostile().url, TRK_TIMEOUT: '1500ms' };
     const r = await trk(['auth', 'login', '--with-key-stdin', '-v'], { env, input: `${KEY}\n` });
     expect(`${r.stdout}${r.stderr}`).not.toContain(KEY);
     expect(r.stderr).toMatch(/key \*\*\* may not do this/);

@@ -42,6 +42,8 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
+import { assertBuilt } from '../e2e/helpers.js';
 
 export const HOSTILE_MODES = [
   'ok',
@@ -352,4 +354,20 @@ export async function startHostileServer(opts: HostileOptions): Promise<HostileS
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * A standalone hostile server (mode `ok`) for the tests of one file, started before them once the CLI is built and
+ * closed after: `server()` is it.
+ */
+export function hostileServerForTests(): () => HostileServer {
+  let server: HostileServer | undefined;
+  beforeAll(async () => {
+    assertBuilt();
+    server = await startHostileServer({ mode: 'ok' });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return () => server!;
 }
