@@ -90,8 +90,9 @@ export class JqWorker {
     this.#worker.stderr.resume();
     this.#worker.stdout.resume();
     this.#worker.on('message', (reply: Reply) => this.#reply(reply));
-    this.#worker.on('error', (err) => this.#fail(this.#workerError(err)));
-    this.#worker.on('exit', () => this.#fail(this.#stopped ?? new TrkError('--jq: jq stopped')));
+    // Once the worker is gone, nothing more can run: every later run fails with why it went.
+    this.#worker.on('error', (err) => this.#fail((this.#stopped ??= this.#workerError(err))));
+    this.#worker.on('exit', () => this.#fail((this.#stopped ??= new TrkError('--jq: jq stopped'))));
     this.#worker.unref();
   }
 
