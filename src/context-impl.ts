@@ -64,6 +64,13 @@ export function requestOptions(ctx: Pick<Context, 'env' | 'global' | 'debug' | '
   return { timeoutMs: requestTimeoutMs(ctx.global.timeout, ctx.env), ...requestHooks(ctx.debug, waitLines(ctx.info)) };
 }
 
+/**
+ * The service's clock counts (for ages: "3h ago", "last update 2 days ago") when it is this far from the machine's
+ * or more: a sandbox whose simulated time runs ahead, or a machine clock set wrong. Below it, the Date header's
+ * whole seconds and the time the answer took are noise, and the machine's clock is the finer one.
+ */
+const CLOCK_SKEW_MS = 60_000;
+
 export function createContext(opts: ContextOptions): Context {
   const { io, env, global } = opts;
   const signal = opts.signal ?? new AbortController().signal;
@@ -76,6 +83,12 @@ export function createContext(opts: ContextOptions): Context {
   const realNow = opts.now ?? (() => Date.now());
   /** The emulator's clock once api() has started it (or reached a running one) under --sandbox. */
   let serviceNow: (() => number) | undefined;
+  /** How far the service's clock (the Date of its answers) is from this machine's, when that is worth counting. */
+  let serviceOffset = 0;
+  const onServiceTime = (ms: number) => {
+    const offset = ms - realNow();
+    serviceOffset = Math.abs(offset) >= CLOCK_SKEW_MS ? offset : 0;
+  };
 
   // Status lines can carry text from the network or the command line (a number, a service message): cleaned of
   // escape sequences and bidi overrides before they reach the terminal.
@@ -225,6 +238,7 @@ export function createContext(opts: ContextOptions): Context {
         pacer: stoppablePacer(budget, signal),
         timeoutMs: requestTimeoutMs(global.timeout, env),
         ...requestHooks(debug, showWait),
+        onServiceTime,
       });
       closers.unshift(() => client.close());
       return client;
@@ -252,7 +266,7 @@ export function createContext(opts: ContextOptions): Context {
       prompter ??= lazyPrompter(() => import('./prompter.js').then(({ createPrompter }) => createPrompter(io, signal)));
       return prompter;
     },
-    now: () => (serviceNow ?? realNow)(),
+    now: () => (serviceNow ? serviceNow() : realNow() + serviceOffset),
     info,
     debug,
     showWaits: (display) => {

@@ -87,6 +87,16 @@ describe('architecture', () => {
     expect(direct.map(show)).toEqual([]);
   });
 
+  it("the emulator routes and signs with its own code, and carriers never reach into it", () => {
+    // The emulator may share the service's vocabulary (api/spec.ts, api/codes.ts), never the product's reading of
+    // it: its operation table, its webhook signing, its carrier lists.
+    const sandboxReadsProduct = (i: Import) =>
+      top(i.from) === 'sandbox' && (i.to === path.join('api', 'ops.ts') || ['webhook', 'carriers'].includes(top(i.to)));
+    const carriersReachIn = (i: Import) => top(i.from) === 'carriers' && top(i.to) === 'sandbox';
+    const wrong = IMPORTS.filter((i) => sandboxReadsProduct(i) || carriersReachIn(i));
+    expect(wrong.map(show)).toEqual([]);
+  });
+
   it('product code reaches the emulator through src/sandbox/index.ts only, and never at start-up', () => {
     const crossing = IMPORTS.filter((i) => top(i.from) !== 'sandbox' && top(i.to) === 'sandbox');
     expect(crossing.length).toBeGreaterThan(0);

@@ -53,6 +53,8 @@ export interface ApiClientOptions {
   /** Retry tuning; tests shrink the delays. */
   retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   onRequest?: (log: RequestLog) => void;
+  /** The service's clock: the Date header of each answer (ms since the epoch), when it has a valid one. */
+  onServiceTime?: (ms: number) => void;
   /**
    * Called before sleeping for a retry, e.g. to show "service unavailable, retrying in 2 s". Not after a 429:
    * that wait is the pacer's hold, which every start of the process honours and the pacer announces.
@@ -123,6 +125,7 @@ class ServiceClient implements ApiClient {
       deadlineMs: opts.deadlineMs ?? callDeadlineMs(timeoutMs),
       maxAnswerBytes: opts.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
       onRequest: opts.onRequest,
+      onServiceTime: opts.onServiceTime,
       onWait: opts.onWait,
     };
   }

@@ -198,6 +198,9 @@ function rowWriter<T>(io: IO, columns: readonly Column<T>[], output: Output, com
       return tsvWriter(io, chosen);
     case 'ids':
       return idsWriter(io, columns);
+    // Only commands of tracking details honour text (define.ts `prints`), and they print it themselves
+    // (commands/common/details.ts); rows asked for as text anywhere else are shown as the table people read.
+    case 'text':
     case 'table': {
       const wide = isWide(output);
       const shown = named || wide ? chosen : chosen.filter((c) => !c.extra);

@@ -222,7 +222,7 @@ export function renderTrackingPage(
   if (view.delivered) facts.push(`${label(c, 'Delivered')}${clean(wallTime(view.delivered))}`);
   if (m && (m.eta_from || m.eta_to)) {
     const range = [m.eta_from, m.eta_to].filter((x) => x).map((x) => clean(datePart(x))).join(' – ');
-    const src = m.eta_source === 'Official' ? 'from the carrier' : m.eta_source ? `estimated by ${clean(m.eta_source)}` : '';
+    const src = etaSourceWords(m.eta_source);
     const end = epochOf(m.eta_to ?? m.eta_from);
     const overdue = !delivered && end !== null && end < opts.now;
     facts.push(`${label(c, 'Expected')}${range}${src ? c.dim(` (${src})`) : ''}${overdue ? ` ${c.red('overdue')}` : ''}`);
@@ -244,6 +244,16 @@ export function renderTrackingPage(
     out.push('', c.dim('No events yet.'));
   }
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * Who made the estimate, in words: the carrier ("Official"), or the service, which names itself by its brand
+ * (machine formats keep the value as sent); any other source as given.
+ */
+function etaSourceWords(source: string | null): string {
+  if (!source) return '';
+  if (source === 'Official') return 'from the carrier';
+  return /^17\s*track$/i.test(source.trim()) ? 'estimated by the service' : `estimated by ${clean(source)}`;
 }
 
 function eventLines(

@@ -80,7 +80,7 @@ describe('renderTrackingPage (v2 fixtures)', () => {
     expect(ascending(positions(text, strip))).toBe(true);
     expect(text).not.toContain('Returning');
     expect(text).not.toContain('Available for pickup');
-    expect(text).toMatch(/Expected\s+2026-07-08 – 2026-07-12 \(estimated by 17TRACK\)/);
+    expect(text).toMatch(/Expected\s+2026-07-08 – 2026-07-12 \(estimated by the service\)/);
     expect(text).toContain('Route     CN → US');
     const events = text.slice(text.indexOf('Events (3, newest first)'));
     expect(ascending(positions(events, ['2026-06-29 21:05 +08:00', '2026-06-26 16:30 +08:00', '2026-06-24 09:00 +08:00']))).toBe(true);

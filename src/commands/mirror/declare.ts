@@ -4,7 +4,7 @@
 
 import { PACKAGE_STATUSES } from '../../api/spec.js';
 import { DETAILS_RESULT_COLUMN_NAMES } from '../../output/column-names.js';
-import { choiceList, examples, lazy, pagerOption, prints, relativeOption, withColumns, type Declare } from '../define.js';
+import { choiceList, examples, joined, lazy, notes, pagerOption, prints, relativeOption, withColumns, type Declare } from '../define.js';
 import { CHANGE_COLUMN_NAMES } from './change-columns.js';
 import { dbOption } from './args.js';
 
@@ -15,11 +15,14 @@ const sync: Declare = (cmd, invoke) =>
     .addOption(dbOption())
     .addHelpText(
       'after',
-      `
-A sync asks only for what changed since the last one (records tracked, registered, pushed or stopped since,
-and the details of those whose status or tracking time moved); a first sync, and --full, read every record.
-An interrupted sync loses nothing: the next one carries on where it stopped.
-${examples('trk sync', 'trk sync --full --json', '0 * * * * trk sync -q   # in a crontab: hourly').slice(1)}`,
+      joined(
+        notes(
+          'A sync asks only for what changed since the last one (records tracked, registered, pushed or stopped since, ' +
+            'and the details of those whose status or tracking time moved); a first sync, and --full, read every record.',
+          'An interrupted sync loses nothing: the next one carries on where it stopped.',
+        ),
+        examples('trk sync', 'trk sync --full --json', '0 * * * * trk sync -q   # in a crontab: hourly'),
+      ),
     )
     .action((o) => lazy(invoke, () => import('./sync.js'), (m, ctx) => m.runSync({ full: o.full, db: o.db }, ctx)));
 
@@ -32,14 +35,14 @@ const changes: Declare = (cmd, invoke) =>
     .addOption(dbOption())
     .addHelpText(
       'after',
-      `
-Every status change the mirror learnt, from "trk sync" and from the webhook's notifications, oldest first.
-A record's first sync is no change.
-${examples(
-  'trk changes --since 24h',
-  'trk changes --status Exception,DeliveryFailure --json',
-  'trk changes --cursor nightly --status Exception,DeliveryFailure -o table | mail -s "parcels in trouble" ops@example.com',
-).slice(1)}`,
+      joined(
+        notes('Every status change the mirror learnt, from "trk sync" and from the webhook\'s notifications, oldest first. A record\'s first sync is no change.'),
+        examples(
+          'trk changes --since 24h',
+          'trk changes --status Exception,DeliveryFailure --json',
+          'trk changes --cursor nightly --status Exception,DeliveryFailure -o table | mail -s "parcels in trouble" ops@example.com',
+        ),
+      ),
     )
     .action((o) =>
       lazy(invoke, () => import('./changes.js'), (m, ctx) => m.runChanges({ since: o.since, status: o.status, cursor: o.cursor, db: o.db }, ctx), o),
