@@ -66,7 +66,7 @@ export function columnsByName<T, N extends string>(names: readonly N[], defs: { 
 type Def<T> = Omit<Column<T>, 'key'>;
 
 /** The longest status names: what a status column keeps room for. */
-const STATUS = { room: Math.max(...PACKAGE_STATUSES.map((s) => s.length)) } as const;
+const STATUS = { room: Math.max(...PACKAGE_STATUSES.map((s) => s.length)), roomRank: 5 } as const;
 const TRACKING_WIDTH = Math.max(...TRACKING_STATUSES.map((s) => s.length));
 
 /** A time column: ISO 8601 with an offset in machine formats, the reader's zone (or the age) in tables. */
@@ -87,9 +87,11 @@ function carrierColumn<T>(
 // ---- registration records (trk list) ----
 
 /**
- * What a list keeps room for in later pages, past the first page's widths: numbers of up to 22 characters (USPS;
- * most are shorter), taken in right after the carrier, before the optional columns; then, from what every column
- * leaves, carrier names of up to 20 (three in four are; only when names are shown) and the longest status.
+ * What a list keeps room for in later pages, past the first page's widths, once the carrier is in at its width:
+ * the longest status first (a status is never cut, and a longer one would push its row past the terminal's edge),
+ * then numbers of up to 22 characters (USPS; most are shorter), both before the optional columns (a tag is shown
+ * when there is room left for it); then, from what every column leaves, carrier names of up to 20 (three in four
+ * are; only when names are shown).
  */
 const NUMBER_ROOM = { room: 22, roomRank: 6 } as const;
 const NAMES = { room: 20 } as const;

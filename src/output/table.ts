@@ -81,13 +81,15 @@ export function tableLayout(
     c.shrink === undefined ? natural[i]! : Math.min(natural[i]!, Math.max(c.shrink, textWidth(c.header))),
   );
   const fair = columns.map((c, i) => (c.shrink === undefined ? natural[i]! : Math.min(natural[i]!, Math.max(c.fair ?? 2 * c.shrink, floor[i]!))));
-  const { kept, room } = admit(columns, candidates, { natural, floor, fair }, width);
+  const { kept, room, firm } = admit(columns, candidates, { natural, floor, fair }, width);
   const shown = candidates.filter((i) => kept.has(i));
+  // Firm columns keep their natural width when they fit as they are (see admit).
+  const firmFits = shown.filter((i) => firm.has(i)).reduce((s, i) => s + natural[i]! + room[i]! + GAP, -GAP) <= width;
   return {
     shown,
     widths: shrinkToFit(
       shown.map((i) => natural[i]! + room[i]!),
-      shown.map((i) => floor[i]! + room[i]!),
+      shown.map((i) => (firmFits && firm.has(i) ? natural[i]! : floor[i]!) + room[i]!),
       width - GAP * Math.max(0, shown.length - 1),
     ),
   };
@@ -97,31 +99,35 @@ export function tableLayout(
  * The columns taken in, and the room granted to each, rank by rank (lowest first). A rank's columns are taken in
  * whole (FROM and TO go together) when they fit at their shortest without narrowing the columns already in below
  * their fair width; a column that does not fit leaves room for narrower ones of a higher rank. A room of the rank
- * is granted as far as the columns in, at their natural width, leave space.
+ * is granted as far as the columns in, at their natural width, leave space; those columns are then firm: later
+ * ones never narrow them (a room is not kept at the cost of the text at hand).
  */
 function admit(
   columns: readonly LayoutColumn[],
   candidates: readonly number[],
   widths: { natural: readonly number[]; floor: readonly number[]; fair: readonly number[] },
   width: number,
-): { kept: Set<number>; room: number[] } {
+): { kept: Set<number>; room: number[]; firm: Set<number> } {
   const { natural, floor, fair } = widths;
   const kept = new Set(candidates.filter((i) => columns[i]!.rank === undefined || columns[i]!.always));
+  const firm = new Set<number>();
   const room = columns.map(() => 0);
   const roomRank = (i: number) => columns[i]!.roomRank ?? Number.POSITIVE_INFINITY;
   const wanting = candidates.filter((i) => (columns[i]!.room ?? 0) > natural[i]!);
-  const used = (at: readonly number[]) => [...kept].reduce((s, i) => s + at[i]! + room[i]!, 0) + GAP * (kept.size - 1);
+  const used = (at: (i: number) => number) => [...kept].reduce((s, i) => s + at(i) + room[i]!, 0) + GAP * (kept.size - 1);
   const ranks = [...candidates.filter((i) => !kept.has(i)).map((i) => columns[i]!.rank!), ...wanting.map(roomRank)];
   for (const rank of [...new Set(ranks)].sort((a, b) => a - b)) {
     const group = candidates.filter((i) => !kept.has(i) && columns[i]!.rank === rank);
     const groupFloor = group.reduce((s, i) => s + floor[i]! + GAP, 0);
-    if (group.length > 0 && used(fair) + groupFloor <= width) for (const i of group) kept.add(i);
-    for (const i of wanting) {
-      if (roomRank(i) !== rank || !kept.has(i)) continue;
-      room[i] = Math.max(0, Math.min(columns[i]!.room! - natural[i]!, width - used(natural)));
+    if (group.length > 0 && used((i) => (firm.has(i) ? natural[i]! : fair[i]!)) + groupFloor <= width) {
+      for (const i of group) kept.add(i);
     }
+    const rooms = wanting.filter((i) => roomRank(i) === rank && kept.has(i));
+    if (rooms.length === 0) continue;
+    for (const i of kept) firm.add(i);
+    for (const i of rooms) room[i] = Math.max(0, Math.min(columns[i]!.room! - natural[i]!, width - used((j) => natural[j]!)));
   }
-  return { kept, room };
+  return { kept, room, firm };
 }
 
 /** Narrow the widest columns first, one cell at a time, never below their floor, until the sum fits `room`. */

@@ -142,3 +142,21 @@ describe('shortenStart', () => {
     expect(shortenStart('abc', 0)).toBe('');
   });
 });
+
+describe('rooms and the text at hand', () => {
+  it('a column taken in before a room is granted is never narrowed for a later optional column', () => {
+    const cols = [
+      header('NUMBER', { room: 22, roomRank: 6 }),
+      header('CARRIER', { rank: 5, shrink: 10, fair: 12 }),
+      header('STATUS', { room: 18, roomRank: 5 }),
+      header('TRACKING'),
+      header('TAG', { rank: 10, shrink: 10 }),
+    ];
+    const row = ['LX123456785BR', '2151 Correios Brazil', 'InfoReceived', 'Tracking', 'order-1'];
+    // 13 + 20 + 12 + 8 and the gaps: 59. The status's room (6), then the number's (9): 74; the tag would need the
+    // carrier cut to its fair width, so it stays out.
+    expect(tableLayout(cols, [row], 80)).toEqual({ shown: [0, 1, 2, 3], widths: [22, 20, 18, 8] });
+    // Where the columns do not fit as they are, the carrier is cut as before, and no room is kept.
+    expect(tableLayout(cols, [row], 58).widths).toEqual([13, 19, 12, 8]);
+  });
+});
