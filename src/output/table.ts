@@ -114,7 +114,9 @@ function admit(
   const room = columns.map(() => 0);
   const roomRank = (i: number) => columns[i]!.roomRank ?? Number.POSITIVE_INFINITY;
   const wanting = candidates.filter((i) => (columns[i]!.room ?? 0) > natural[i]!);
-  const used = (at: (i: number) => number) => [...kept].reduce((s, i) => s + at(i) + room[i]!, 0) + GAP * (kept.size - 1);
+  const used = (at: (i: number) => number) => {
+    return [...kept].reduce((s, i) => s + at(i) + room[i]!, 0) + GAP * (kept.size - 1);
+  };
   const ranks = [...candidates.filter((i) => !kept.has(i)).map((i) => columns[i]!.rank!), ...wanting.map(roomRank)];
   for (const rank of [...new Set(ranks)].sort((a, b) => a - b)) {
     const group = candidates.filter((i) => !kept.has(i) && columns[i]!.rank === rank);
@@ -125,7 +127,9 @@ function admit(
     const rooms = wanting.filter((i) => roomRank(i) === rank && kept.has(i));
     if (rooms.length === 0) continue;
     for (const i of kept) firm.add(i);
-    for (const i of rooms) room[i] = Math.max(0, Math.min(columns[i]!.room! - natural[i]!, width - used((j) => natural[j]!)));
+    for (const i of rooms) {
+      room[i] = Math.max(0, Math.min(columns[i]!.room! - natural[i]!, width - used((j) => natural[j]!)));
+    }
   }
   return { kept, room, firm };
 }
