@@ -144,7 +144,8 @@ describe.skipIf(process.platform === 'win32')('output that cannot be written (a 
     expect(r.code, r.stderr).toBe(1);
     expect(lastLine(r.stderr)).toBe(`trk: cannot write to ${file} (stdout): file too large (EFBIG)`);
     expect(() => JSON.parse(readFileSync(file, 'utf8'))).toThrow();
-    expect(readdirSync(tmp)).toEqual([]);
+    // Node 22+ keeps its compile cache (bin/trk.js) in the temporary folder: Node's, not a file trk left.
+    expect(readdirSync(tmp).filter((f) => f !== 'node-compile-cache')).toEqual([]);
   });
 
   it('--rejects that cannot be written, with a slow service: the summary, then one line, exit 1; no temporary left', async () => {
