@@ -446,19 +446,31 @@ class Runner {
 
   #answered(p: Pending, envelope: Envelope<Record<string, unknown>>): void {
     const answered = new Set<string>();
-    for (const item of envelope.data?.accepted ?? []) {
-      p.accepted.push(item);
-      answered.add(keyOf(item.number));
-    }
+    // Only the numbers this request carried, each record once: an answer naming others (a confused or hostile
+    // service) must not count as work done ("registered 9" for 2 numbers). A number of several records (a stop
+    // without a carrier) may be named once per record.
+    const asked = new Set(p.open.map((r) => r.key));
+    const seen = new Set<string>();
+    const takes = (number: unknown, record: string): boolean => {
+      const key = keyOf(number);
+      if (!asked.has(key) || seen.has(`${key}\u0000${record}`)) {
+        this.#o.onDebug?.(`chunk ${p.chunk.index}: the answer names ${String(number)}, not carried by this request or named twice: ignored`);
+        return false;
+      }
+      seen.add(`${key}\u0000${record}`);
+      answered.add(key);
+      return true;
+    };
+    for (const item of envelope.data?.accepted ?? []) if (takes(item.number, `a${String(recordCarrier(item))}`)) p.accepted.push(item);
     const spec = operationSpec(this.#op);
     const already = new Set([...(spec.already?.codes ?? []), ...(this.#o.alsoAlready ?? []), ...(p.afterUnknown ? (spec.alreadyAfterResend ?? []) : [])]);
     const refused: { key: string; code: number }[] = [];
     for (const item of envelope.data?.rejected ?? []) {
       const code = item.error?.code;
+      if (!takes(item.number, `r${String(code)}`)) continue;
       if (typeof code === 'number' && isAccountRefusal(code)) refused.push({ key: keyOf(item.number), code });
       else if (typeof code === 'number' && already.has(code)) p.already.push(item);
       else p.rejected.push(item);
-      answered.add(keyOf(item.number));
     }
     if (refused.length > 0) {
       // Not the item's fault: the rest stays to do, and the run stops with one line naming the fix.

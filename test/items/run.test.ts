@@ -371,3 +371,32 @@ describe('runItems: remembered runs', () => {
     expectExactlyOnce(e, numbers);
   });
 });
+
+describe('runItems: answers are checked against the request', () => {
+  it('numbers the request did not carry, or named twice, are not counted ("registered 9" for 2 numbers)', async () => {
+    const { dir, ctx } = await setup();
+    const asked = numberList(2, 900);
+    const extra = numberList(7, 950);
+    const liar: ApiClient = {
+      version: 'v2',
+      call: async (op) => {
+        if (op === 'getquota') return { code: 0, data: { quota_total: 100, quota_used: 0, quota_remain: 100, today_used: 0, max_track_daily: 0 } } as never;
+        const accepted = [...asked, asked[0]!, ...extra].map((number) => ({ origin: 2, number, carrier: 3011, tag: null }));
+        return { code: 0, data: { accepted, rejected: [{ number: 'NOTASKED01', error: { code: -18019903, message: 'x' } }] } } as never;
+      },
+      close: async () => {},
+    };
+    const report = await run(ctx, { operation: 'register', numbers: asked, client: liar });
+    expect(report.summary).toMatchObject({ accepted: 2, rejected: 0, unsettled: 0 });
+    expect(report.results.accepted.map((a) => a.number)).toEqual(asked);
+    expect(ctx.io.stderrText()).toBe('registered 2\n');
+    // A file alike: its summary counts the numbers it holds.
+    const file = writeInput(dir, 'two.txt', `${asked.join('\n')}\n`);
+    const fromFile = await run(testContext({ stateDir: path.join(dir, 'state2'), settings: { baseUrl: env!.sandbox.url, apiKey: env!.sandbox.key } }), {
+      operation: 'register',
+      file,
+      client: liar,
+    });
+    expect(fromFile.summary).toMatchObject({ total: 2, accepted: 2, rejected: 0 });
+  });
+});
