@@ -19,8 +19,9 @@
 // A damaged journal is not a reason to send everything again (and pay twice): every chunk without a sound
 // `done` line is then treated as maybe sent, which makes the runner look its numbers up before sending them.
 //
-// One run at a time per journal: a lock file holding the owner's pid refuses a second process (a cron job
-// overlapping the previous one) and is taken over when that pid is gone.
+// One run at a time per journal: a lock file holding the owner's pid and start time refuses a second process (a
+// cron job overlapping the previous one) and is taken over when that process is gone, even if its pid now
+// belongs to another process.
 
 import {
   closeSync,
@@ -41,7 +42,7 @@ import type { RejectedItem } from '../api/types.js';
 import { ensurePrivateDir } from '../config/paths.js';
 import { TrkError } from '../errors.js';
 import type { ItemOperation } from './fields.js';
-import { isAlive, pruneFiles } from './leftovers.js';
+import { isAlive, processStartTime, pruneFiles } from './leftovers.js';
 import type { SourceKind } from './source.js';
 import { createSha256 } from '../sha256.js';
 
@@ -371,15 +372,15 @@ function takeRunLock(lockFile: string): void {
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fd = openSync(lockFile, 'wx', 0o600);
-      writeSync(fd, String(process.pid));
+      writeSync(fd, JSON.stringify({ pid: process.pid, started: processStartTime(process.pid) ?? null }));
       closeSync(fd);
       return;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-    const pid = Number.parseInt(readText(lockFile), 10);
-    if (pid !== process.pid && isAlive(pid)) {
-      throw new TrkError(`another trk process (pid ${pid}) is running this same import`, {
+    const owner = lockOwner(lockFile);
+    if (owner !== undefined) {
+      throw new TrkError(`another trk process (pid ${owner}) is running this same import`, {
         hint: 'wait for it to finish; it resumes where an interrupted run stopped',
       });
     }
@@ -389,9 +390,29 @@ function takeRunLock(lockFile: string): void {
   throw new TrkError(`cannot take the lock ${lockFile}`, { hint: 'remove it if no trk process is running' });
 }
 
+/**
+ * The pid of the live process holding the lock, if any. A lock names its owner by pid and start time (older
+ * trk wrote the pid alone): a live pid that started at another time is another process, and the lock is stale.
+ */
+function lockOwner(lockFile: string): number | undefined {
+  const text = readText(lockFile).trim();
+  let pid: number;
+  let started: unknown;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (typeof parsed === 'number') pid = parsed;
+    else if (typeof parsed === 'object' && parsed !== null) ({ pid, started } = parsed as { pid: number; started?: unknown });
+    else return undefined;
+  } catch {
+    return undefined;
+  }
+  if (pid === process.pid || !isAlive(pid)) return undefined;
+  if (typeof started === 'string' && processStartTime(pid) !== undefined && processStartTime(pid) !== started) return undefined;
+  return pid;
+}
+
 function lockOwnerAlive(lockFile: string): boolean {
-  const pid = Number.parseInt(readText(lockFile), 10);
-  return pid !== process.pid && isAlive(pid);
+  return lockOwner(lockFile) !== undefined;
 }
 
 function readText(file: string): string {
