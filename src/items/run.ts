@@ -21,7 +21,7 @@ import { commandName, doneWord, operationSpec } from '../api/ops.js';
 import { LIMITS, type ApiVersion } from '../api/spec.js';
 import type { ItemResults, QuotaRecord, TrackListFilter } from '../api/types.js';
 import type { Context } from '../context.js';
-import { InterruptedError, stopExitCode, UsageError } from '../errors.js';
+import { InterruptedError, stopExitCode, TrkError, UsageError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { duration, fmt, plural } from '../text.js';
 import type { CarrierResolver } from './check.js';
@@ -34,10 +34,10 @@ import { exitCodeOf, ResultSink, summaryLines, type RunSummary } from './results
 import { runChunks } from './runner.js';
 import type { FinishedRun } from './runs.js';
 import { chunkSize, inputChunks, scanInput, type ScanOptions, type ScanResult } from './scan.js';
-import { openSource, type ItemSource, type SourceFlags } from './source.js';
+import { fsReason, openSource, type ItemSource, type SourceFlags } from './source.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { rmSync } = process.getBuiltinModule('node:fs');
+const { accessSync, constants, rmSync } = process.getBuiltinModule('node:fs');
 
 /** The flags every item command takes (see src/commands/items/flags.ts). */
 export interface ItemFlags extends SourceFlags {
@@ -152,8 +152,10 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
     skipInvalid: flags.skipInvalid,
   };
   if (opts.defaults) checkDefaults(opts.defaults, scanOpts);
-  const { stateDir } = await import('../config/paths.js');
+  const { ensurePrivateDir, stateDir } = await import('../config/paths.js');
   const state = stateDir(ctx.env);
+  // A file or a pipe needs the state folder (a pipe's copy, a write's journal): one clear line before anything.
+  if (flags.numbers.length === 0) writableFolder(state, ensurePrivateDir);
   const source = await openSource(flags, ctx.io, path.join(state, 'spool'));
   try {
     const journaled = !isReadOnly(op) && source.kind !== 'arguments';
@@ -337,6 +339,18 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
     }
   } finally {
     await source.cleanup();
+  }
+}
+
+/** The state folder, made if needed, or one line naming why it cannot be written (exit 1, nothing sent). */
+function writableFolder(dir: string, ensure: (dir: string) => string): void {
+  try {
+    ensure(dir);
+    accessSync(dir, constants.W_OK);
+  } catch (err) {
+    throw new TrkError(`cannot write to trk's state folder ${dir}: ${fsReason(err)}`, {
+      hint: 'make it a folder you can write to, or set TRK_STATE_DIR to one; nothing was sent',
+    });
   }
 }
 

@@ -47,6 +47,8 @@ export interface TestContext extends Context {
  */
 export function testContext(opts: {
   stateDir: string;
+  /** Default: `config` in the state folder. */
+  configDir?: string;
   settings?: Partial<Pick<Settings, 'baseUrl' | 'apiKey' | 'apiVersion'>>;
   global?: GlobalOptions;
   io?: TestIO;
@@ -58,7 +60,7 @@ export function testContext(opts: {
   const s = { baseUrl: 'http://127.0.0.1:9', apiKey: 'test-key', apiVersion: 'v2', ...opts.settings };
   const env: NodeJS.ProcessEnv = {
     TRK_STATE_DIR: opts.stateDir,
-    TRK_CONFIG_DIR: path.join(opts.stateDir, 'config'),
+    TRK_CONFIG_DIR: opts.configDir ?? path.join(opts.stateDir, 'config'),
     TRK_BASE_URL: s.baseUrl,
     TRK_API_KEY: s.apiKey,
     TRK_API_VERSION: s.apiVersion,

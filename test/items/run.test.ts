@@ -400,3 +400,29 @@ describe('runItems: answers are checked against the request', () => {
     expect(fromFile.summary).toMatchObject({ total: 2, accepted: 2, rejected: 0 });
   });
 });
+
+describe('runItems: a state folder that cannot be written', () => {
+  it('is one clear error before anything is read or sent, for a file and for stdin', async () => {
+    const { Readable } = await import('node:stream');
+    const { createTestIO } = await import('../../src/io.js');
+    env = await bulkSandbox();
+    const dir = tempDir();
+    // A file where the state folder should be: mkdir fails as it does in a read-only folder (root writes anywhere).
+    const blocked = writeInput(dir, 'not-a-folder', '');
+    const stateDir = path.join(blocked, 'state');
+    const file = writeInput(dir, 'in.txt', `${numberList(3).join('\n')}\n`);
+    const settings = { baseUrl: env.sandbox.url, apiKey: env.sandbox.key };
+    for (const piped of [false, true]) {
+      const io = createTestIO(piped ? { stdin: Readable.from([`${numberList(3).join('\n')}\n`]) } : {});
+      const ctx = testContext({ stateDir, configDir: path.join(dir, 'config'), io, settings });
+      const err = (await run(ctx, { operation: 'register', file: piped ? '-' : file }).catch((x: unknown) => x)) as TrkError;
+      expect(err).toBeInstanceOf(TrkError);
+      expect(err.toLine()).toBe(
+        `cannot write to trk's state folder ${stateDir}: a file is in the way of a folder: make it a folder you can write to, or set TRK_STATE_DIR to one; nothing was sent`,
+      );
+      expect(err.exitCode).toBe(1);
+      expect(ctx.io.stderrText()).toBe('');
+    }
+    expect(env.sandbox.state().requests.total).toBe(0);
+  });
+});
