@@ -17,7 +17,12 @@
 //
 // Every line is checked as it is read back: a `done` line whose fields have the wrong type is not believed.
 // A damaged journal is not a reason to send everything again (and pay twice): every chunk without a sound
-// `done` line is then treated as maybe sent, which makes the runner look its numbers up before sending them.
+// `done` line is then treated as maybe sent, which makes the runner look its numbers up before sending them. A run
+// that starts where the record of an earlier one is damaged (src/items/runs.ts, sent.ts) is made the same way
+// (`unknownPast`, kept in the head line so that a resume of it looks up as well).
+//
+// Beside each journal, its rows log (src/items/rows-log.ts) says which rows each chunk held, for the day its
+// file is rewritten before the run is finished.
 //
 // One run at a time per journal: a lock file holding the owner's pid and start time refuses a second process (a
 // cron job overlapping the previous one) and is taken over when that process is gone, even if its pid now
@@ -26,6 +31,7 @@
 import {
   closeSync,
   constants,
+  existsSync,
   fdatasyncSync,
   fstatSync,
   ftruncateSync,
@@ -43,10 +49,11 @@ import { ensurePrivateDir } from '../config/paths.js';
 import { TrkError } from '../errors.js';
 import type { ItemOperation } from './fields.js';
 import { isAlive, processStartTime, pruneFiles } from './leftovers.js';
+import { rowsLogFile } from './rows-log.js';
 import type { SourceKind } from './source.js';
 import { createSha256 } from '../sha256.js';
 
-export const JOURNAL_FORMAT = 2;
+export const JOURNAL_FORMAT = 3;
 const PRUNE_AFTER_MS = 30 * 24 * 3600 * 1000;
 
 /** What the service answered for a chunk, merged over its attempts. */
@@ -88,6 +95,10 @@ export interface JournalOpenOptions {
   /** Discard an existing journal. */
   restart?: boolean;
   now?: number;
+  /** The id of the record of rows sent before that the run left out (src/items/sent.ts), if any. */
+  sentId?: string | undefined;
+  /** Nothing is known of what was sent before (a damaged record): every chunk is taken as maybe sent. */
+  unknownPast?: boolean | undefined;
 }
 
 /** A journal read without taking it over: for --dry-run and `trk runs`. */
@@ -102,6 +113,16 @@ export interface JournalSummary {
   modified: number;
   /** Locked by a live process. */
   running: boolean;
+  /** The id of the record of rows sent before that the run left out; null for none. */
+  sentId?: string | null;
+}
+
+/** What a journal says of each chunk: outcomes of the done ones, and the ones sent without an outcome. */
+export interface JournalChunks {
+  done: Map<number, ChunkOutcome>;
+  sent: Set<number>;
+  /** Damaged, or made with nothing known of the past: a chunk not done may have been sent. */
+  doubtful: boolean;
 }
 
 export class Journal {
@@ -116,6 +137,8 @@ export class Journal {
   readonly resumed: boolean;
   /** The line where damage was found: every chunk not soundly done is then taken as maybe sent. */
   damagedAt: number | undefined;
+  /** Made with nothing known of what was sent before: every chunk not soundly done is taken as maybe sent. */
+  #unknownPast = false;
   #closed = false;
 
   private constructor(file: string, lockFile: string, fd: number, resumed: boolean) {
@@ -137,7 +160,15 @@ export class Journal {
       const journal = new Journal(file, lockFile, fd, fstatSync(fd).size > 0);
       journal.#load();
       if (fstatSync(fd).size === 0) {
-        journal.#append({ t: 'head', format: JOURNAL_FORMAT, ...opts.identity, created: new Date(opts.now ?? Date.now()).toISOString() });
+        journal.#unknownPast = opts.unknownPast === true;
+        journal.#append({
+          t: 'head',
+          format: JOURNAL_FORMAT,
+          ...opts.identity,
+          created: new Date(opts.now ?? Date.now()).toISOString(),
+          sent: opts.sentId ?? null,
+          unknownPast: journal.#unknownPast,
+        });
       }
       return journal;
     } catch (err) {
@@ -186,6 +217,7 @@ export class Journal {
         if (e?.t === 'head') {
           summary.identity = identityOf(e);
           if (typeof e.created === 'string') summary.created = e.created;
+          summary.sentId = typeof e.sent === 'string' ? e.sent : null;
         }
         const done = e ? doneEntry(e) : undefined;
         if (done) {
@@ -200,6 +232,34 @@ export class Journal {
     }
   }
 
+  /** Each chunk's state as the journal at `file` records it, read without taking it over. */
+  static chunks(file: string): JournalChunks {
+    const out: JournalChunks = { done: new Map(), sent: new Set(), doubtful: false };
+    let fd: number;
+    try {
+      fd = openSync(file, 'r');
+    } catch {
+      return out;
+    }
+    try {
+      scanLines(fd, fstatSync(fd).size, (line) => {
+        const e = parseLine(line);
+        const done = e ? doneEntry(e) : undefined;
+        if (done) {
+          out.done.set(done.c, done.outcome);
+          out.sent.delete(done.c);
+        } else if (e?.t === 'head') {
+          if (e.unknownPast === true) out.doubtful = true;
+        } else if (e?.t === 'send' && typeof e.c === 'number') out.sent.add(e.c);
+        else if (e?.t === 'unsent' && typeof e.c === 'number') out.sent.delete(e.c);
+        else out.doubtful = true;
+      });
+    } finally {
+      closeSync(fd);
+    }
+    return out;
+  }
+
   /** Created by this run, and nothing sent through it yet. */
   get isFresh(): boolean {
     return !this.resumed && this.#done.size === 0 && this.#sent.size === 0;
@@ -211,7 +271,7 @@ export class Journal {
 
   /** A request of this chunk was (or may have been) sent without its outcome being recorded. */
   wasSent(chunk: number): boolean {
-    return this.#sent.has(chunk) || (this.damagedAt !== undefined && !this.#done.has(chunk));
+    return this.#sent.has(chunk) || ((this.damagedAt !== undefined || this.#unknownPast) && !this.#done.has(chunk));
   }
 
   /** The recorded outcome of a done chunk, read back from the file. */
@@ -251,6 +311,7 @@ export class Journal {
   complete(): void {
     this.close();
     rmSync(this.file, { force: true });
+    rmSync(rowsLogFile(this.file), { force: true });
   }
 
   /** Keep the journal for a later resume; release the run lock. */
@@ -284,7 +345,10 @@ export class Journal {
       this.damagedAt ??= lineNo;
     };
     if (!e) return damaged();
-    if (e.t === 'head') return;
+    if (e.t === 'head') {
+      if (e.unknownPast === true) this.#unknownPast = true;
+      return;
+    }
     const c = e.c;
     if (typeof c !== 'number' || !Number.isInteger(c) || c < 0) return damaged();
     if (e.t === 'send') this.#sent.add(c);
@@ -426,4 +490,6 @@ function readText(file: string): string {
 function pruneOld(dir: string): void {
   const cutoff = Date.now() - PRUNE_AFTER_MS;
   pruneFiles(dir, (name, st, file) => name.endsWith('.jsonl') && st.mtimeMs < cutoff && !lockOwnerAlive(`${file}.lock`));
+  // A rows log goes with its journal (written once, it is older than the journal it serves).
+  pruneFiles(dir, (name, _st, file) => name.endsWith('.rows') && !existsSync(`${file.slice(0, -'.rows'.length)}.jsonl`));
 }

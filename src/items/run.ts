@@ -1,43 +1,68 @@
 // One item run, whatever the way in (arguments, a pipe, `-f FILE`, `-f -`). In order:
-//   1. the input is checked in one streaming pass (and hashed); any problem is a usage error (exit 2) and
-//      nothing is sent, unless --skip-invalid sets the bad rows aside;
-//   2. a file or a pipe that was fully sent before is not sent again without --again; an interrupted run of it
-//      is resumed, or named when its options or content differ (src/items/runs.ts);
-//   3. --dry-run reports the plan (requests, time at the ceiling, quota, the refusal a real run would meet);
-//   4. for operations that cost quota, the quota and the daily cap must cover what is left (exit 2 if not);
-//      the quota is asked for while the input is being checked;
-//   5. the chunks are sent by the runner, at the ceiling, exactly once;
-//   6. the summary goes to stderr, rejected rows to --rejects FILE; a finished run leaves its record.
+//   1. the input is checked in one streaming pass, its requests digested; any problem is a usage error (exit 2)
+//      and nothing is sent, unless --skip-invalid sets the bad rows aside. Rows of a file that an earlier run of
+//      it had confirmed are left out (src/items/sent.ts);
+//   2. the same requests sent before are not sent again without --again; an interrupted run of them is resumed;
+//      an interrupted run of the file with other requests (rewritten since, or run with another option) gives
+//      way: what it confirmed is not sent again, what it never sent that the file no longer holds is named, and
+//      the run goes on (on a terminal, trk asks first). Never exit 2 for that (src/items/runs.ts);
+//   3. --dry-run reports the plan (requests, time at the ceiling, quota, how many numbers are new, the refusal a
+//      real run would meet);
+//   4. for operations that cost quota, the quota and the daily cap must cover what is left (exit 2 if not),
+//      counting only the numbers not registered already (src/items/registered.ts); the quota is asked for
+//      while the input is being checked;
+//   5. the chunks are sent by the runner, at the ceiling, exactly once, each checked against what the first
+//      pass read (a file that changed stops the run);
+//   6. the summary goes to stderr, rows set aside to the rejects file (--rejects FILE, or one of trk's own in
+//      the state folder when no output format shows them); a finished run leaves its record.
 // Files and pipes get a journal and a progress line; a handful of arguments need neither (a lost answer is
 // still looked up, and quota still checked). Ctrl-C or SIGTERM finishes the requests in flight, saves, prints
-// the summary and stops with the signal's exit code.
+// the summary and stops with the signal's exit code. A run with rows left undone never exits 0.
 
 import path from 'node:path';
 import type { ApiClient } from '../api/client.js';
 import { callDeadlineMs, requestTimeoutMs } from '../config/timeout.js';
 import type { Pacer } from '../api/pacer.js';
-import { quotaBody } from '../api/bodies.js';
 import { commandName, doneWord, operationSpec } from '../api/ops.js';
 import { LIMITS, type ApiVersion } from '../api/spec.js';
 import type { ItemResults, QuotaRecord, TrackListFilter } from '../api/types.js';
+import type { Settings } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { InterruptedError, stopExitCode, TrkError, UsageError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { duration, fmt, plural } from '../text.js';
+import { fmt, plural } from '../text.js';
 import type { CarrierResolver } from './check.js';
 import { checkDefaults } from './check.js';
+import type { Chunk } from './chunker.js';
+import { DigestList, rowDigest, sortedHas } from './digest.js';
 import { isCharging, isReadOnly, parseColumnMapping, type ColumnMapping, type ItemOperation, type RowValues } from './fields.js';
-import type { Journal, RunIdentity } from './journal.js';
+import type { Journal, JournalSummary, RunIdentity } from './journal.js';
+import {
+  finishedLine,
+  makePlan,
+  planLines,
+  quotaForPlan,
+  quotaShort,
+  readQuota,
+  refuseShortQuota,
+  sentBeforeText,
+  sumOver,
+  when,
+  type ItemPlan,
+} from './plan.js';
 import type { Progress, ProgressMode } from './progress.js';
-import { listSome } from './read.js';
-import { exitCodeOf, ResultSink, summaryLines, type RunSummary } from './results.js';
-import { runChunks } from './runner.js';
-import type { FinishedRun } from './runs.js';
+import { listSome, type InputRow } from './read.js';
+import { exitCodeOf, leftBehindText, ResultSink, setAsideLine, summaryLines, type RunSummary } from './results.js';
+import { runChunks, type RunnerResult } from './runner.js';
+import type { FinishedRun, LeftBehind, RunFolders } from './runs.js';
 import { chunkSize, inputChunks, scanInput, type ScanOptions, type ScanResult } from './scan.js';
+import type { SentRecord } from './sent.js';
 import { fsReason, openSource, type ItemSource, type SourceFlags } from './source.js';
 
+export type { ItemPlan } from './plan.js';
+
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { accessSync, constants, rmSync } = process.getBuiltinModule('node:fs');
+const { accessSync, constants } = process.getBuiltinModule('node:fs');
 
 /** The flags every item command takes (see src/commands/items/flags.ts). */
 export interface ItemFlags extends SourceFlags {
@@ -89,29 +114,6 @@ export interface ItemRunOptions {
   retryBaseMs?: number | undefined;
 }
 
-/** What a run will take. */
-export interface ItemPlan {
-  operation: ItemOperation;
-  version: ApiVersion;
-  input: string;
-  items: number;
-  requests: number;
-  /** Items a request carries at most. */
-  perRequest: number;
-  /** Quota units (0 for operations that cost none). */
-  units: number;
-  /** Rows set aside by --skip-invalid. */
-  invalid: number;
-  /** Done by an interrupted run of the same input (its journal). */
-  done: { items: number; requests: number; units: number };
-  /** For what is left, at 3 requests a second. */
-  secondsAtCeiling: number;
-  /** The input was fully sent before (nothing is sent without --again). */
-  finishedBefore?: { finished: string; counts: FinishedRun['counts'] };
-  /** The quota as read before the run (charging operations, v2 and v2.1). */
-  quota?: { remaining?: number; dailyLeft?: number };
-}
-
 export interface ItemReport {
   plan: ItemPlan;
   /** Absent for a dry run and a run not sent again. */
@@ -131,215 +133,626 @@ const NO_PROGRESS: Progress = { inPlace: false, phase() {}, update() {}, waiting
 const QUOTA_OVERLAP_AFTER_MS = 200;
 
 export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<ItemReport> {
-  // Durations and dates of runs on the real clock: ctx.now() is the service's, simulated under --sandbox.
-  const started = Date.now();
-  const settings = await ctx.settings();
-  const version = opts.client?.version ?? settings.apiVersion;
-  const op = opts.operation;
-  const flags = opts.flags;
-  let mapping: ColumnMapping | undefined;
+  const run = await ItemRun.open(ctx, opts);
   try {
-    mapping = flags.columns && flags.columns.length > 0 ? parseColumnMapping(flags.columns) : undefined;
-  } catch (err) {
-    throw new UsageError((err as Error).message);
+    return await run.run();
+  } finally {
+    await run.close();
   }
-  const scanOpts: ScanOptions = {
-    operation: op,
-    version,
-    defaults: opts.defaults,
-    resolveCarrier: opts.resolveCarrier,
-    mapping,
-    skipInvalid: flags.skipInvalid,
-  };
-  if (opts.defaults) checkDefaults(opts.defaults, scanOpts);
-  const { ensurePrivateDir, stateDir } = await import('../config/paths.js');
-  const state = stateDir(ctx.env);
-  // A file or a pipe needs the state folder (a pipe's copy, a write's journal): one clear line before anything.
-  if (flags.numbers.length === 0) writableFolder(state, ensurePrivateDir);
-  const source = await openSource(flags, ctx.io, path.join(state, 'spool'));
-  try {
-    const journaled = !isReadOnly(op) && source.kind !== 'arguments';
-    if (source.kind === 'arguments') refuseFileOnlyFlags(flags);
-    if (flags.rejects !== undefined && source.isSameFile(flags.rejects)) {
-      throw new UsageError(`--rejects ${flags.rejects} is the input file`, 'write the rejects to another file; nothing was sent');
+}
+
+/** What a run of a file or a pipe knows of the runs before it (loaded only for them: `trk stop N` does not). */
+interface Memory {
+  runs: typeof import('./runs.js');
+  journals: typeof import('./journal.js');
+  sent: typeof import('./sent.js');
+  folders: RunFolders;
+  /** Requests earlier runs of this file confirmed (a file, without --again). */
+  record: SentRecord;
+}
+
+/** Where a checked input stands against the runs before it. */
+interface Standing {
+  identity: RunIdentity;
+  finished?: FinishedRun | undefined;
+  /** This very run, interrupted: resumed. */
+  same?: JournalSummary | undefined;
+  /** Interrupted runs of the same input with other requests, and what each leaves. */
+  replaced: { journal: JournalSummary; left: LeftBehind }[];
+  /** What the run leaves out as sent before, named for its journal (a resume must leave out the same). */
+  sentId: string | null;
+  /** A record of an earlier run is damaged (or the journal of this one cannot be trusted): look up first. */
+  unknownPast: boolean;
+  /** The journal of this very run was made leaving out other rows: it is started over, looking up first. */
+  sameUnusable: boolean;
+  /** The journal of this very run left nothing out (an interrupted --again): its input is read as it did. */
+  leaveNothingOut: boolean;
+}
+
+/** What a run that sends keeps while it does. */
+interface Sending {
+  journal?: Journal | undefined;
+  sink: ResultSink;
+  /** Digests of the requests the service confirmed (files: for the record of sent rows). */
+  confirmed?: DigestList | undefined;
+  /** Chunks settled, and the numbers of settled chunks left pending (refused by the account). */
+  settled: Map<number, Set<string>>;
+  /** The journal, whose rows log names what is left undone. */
+  journalFile?: string | undefined;
+}
+
+class ItemRun {
+  readonly #ctx: Context;
+  readonly #o: ItemRunOptions;
+  readonly #op: ItemOperation;
+  readonly #flags: ItemFlags;
+  readonly #settings: Settings;
+  readonly #version: ApiVersion;
+  readonly #state: string;
+  readonly #source: ItemSource;
+  // Durations and dates of runs on the real clock: ctx.now() is the service's, simulated under --sandbox.
+  readonly #started = Date.now();
+  #scanOpts: ScanOptions;
+  #renderer: typeof import('./progress.js') | undefined;
+  #quota: Promise<Partial<QuotaRecord>> | undefined;
+  #memory: Memory | undefined;
+
+  private constructor(ctx: Context, opts: ItemRunOptions, settings: Settings, mapping: ColumnMapping | undefined, state: string, source: ItemSource) {
+    this.#ctx = ctx;
+    this.#o = opts;
+    this.#op = opts.operation;
+    this.#flags = opts.flags;
+    this.#settings = settings;
+    this.#version = opts.client?.version ?? settings.apiVersion;
+    this.#state = state;
+    this.#source = source;
+    this.#scanOpts = {
+      operation: this.#op,
+      version: this.#version,
+      defaults: opts.defaults,
+      resolveCarrier: opts.resolveCarrier,
+      mapping,
+      skipInvalid: opts.flags.skipInvalid,
+    };
+  }
+
+  /** Settings, flags and the input, checked as far as they can be before the input is read. */
+  static async open(ctx: Context, opts: ItemRunOptions): Promise<ItemRun> {
+    const settings = await ctx.settings();
+    const flags = opts.flags;
+    let mapping: ColumnMapping | undefined;
+    try {
+      mapping = flags.columns && flags.columns.length > 0 ? parseColumnMapping(flags.columns) : undefined;
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    const version = opts.client?.version ?? settings.apiVersion;
+    if (opts.defaults) checkDefaults(opts.defaults, { operation: opts.operation, version, resolveCarrier: opts.resolveCarrier });
+    const { ensurePrivateDir, stateDir } = await import('../config/paths.js');
+    const state = stateDir(ctx.env);
+    // A file or a pipe needs the state folder (a pipe's copy, a write's journal): one clear line before anything.
+    if (flags.numbers.length === 0) writableFolder(state, ensurePrivateDir);
+    const source = await openSource(flags, ctx.io, path.join(state, 'spool'));
+    return new ItemRun(ctx, opts, settings, mapping, state, source);
+  }
+
+  async close(): Promise<void> {
+    await this.#source.cleanup();
+  }
+
+  async run(): Promise<ItemReport> {
+    const source = this.#source;
+    if (source.kind === 'arguments') refuseFileOnlyFlags(this.#flags);
+    if (this.#flags.rejects !== undefined && source.isSameFile(this.#flags.rejects)) {
+      throw new UsageError(`--rejects ${this.#flags.rejects} is the input file`, 'write the rejects to another file; nothing was sent');
     }
     // Arguments show no progress, and `trk stop N` does not load its renderer.
-    const renderer = opts.progress === 'none' || (opts.progress === undefined && source.kind === 'arguments') ? undefined : await import('./progress.js');
-    const mode = opts.progress ?? renderer?.progressMode(ctx.io, ctx.global.quiet) ?? 'none';
-    const progressFor = (label: string): Progress =>
-      renderer?.createProgress(ctx.io, { mode, label, ceilingPerSecond: chunkSize(op, version) * LIMITS.requestsPerSecond }) ?? NO_PROGRESS;
+    const quiet = this.#o.progress === 'none' || (this.#o.progress === undefined && source.kind === 'arguments');
+    this.#renderer = quiet ? undefined : await import('./progress.js');
+    // Journals and the records of runs are for files and pipes: arguments are neither resumed nor remembered.
+    if (!isReadOnly(this.#op) && source.kind !== 'arguments') this.#memory = await this.#recall();
+    let scan = await this.#check();
+    let standing: Standing | undefined;
+    if (this.#memory) {
+      standing = await this.#stand(this.#memory, scan);
+      if (standing.replaced.length > 0 && !this.#flags.restart) scan = await this.#giveWay(standing);
+      else if (standing.leaveNothingOut) scan = await this.#checkWithoutSkip();
+    }
+    const plan = this.#plan(scan, standing);
+    if (this.#flags.dryRun) return this.#dryRun(plan, scan, standing);
+    const nothing = this.#nothingToSend(plan, scan, standing);
+    if (nothing) return nothing;
+    await this.#o.confirm?.(plan);
+    if (this.#ctx.signal.aborted) throw new InterruptedError('interrupted before sending; nothing was sent', stopExitCode(this.#ctx.signal));
+    return this.#send(plan, scan, standing);
+  }
+
+  // ---- before sending ----
+
+  async #recall(): Promise<Memory> {
+    const [runs, journals, sent] = await Promise.all([import('./runs.js'), import('./journal.js'), import('./sent.js')]);
+    const folders = runs.runFolders(this.#state);
+    const memory: Memory = { runs, journals, sent, folders, record: { state: 'none' } };
+    if (this.#source.kind === 'file' && !this.#flags.again) {
+      memory.record = sent.readSent(sent.sentFile(folders.sent, this.#identity('')));
+      if (memory.record.state === 'sound') {
+        const rows = memory.record.rows;
+        this.#scanOpts = { ...this.#scanOpts, skip: (digest) => rows.has(digest) };
+      }
+    }
+    return memory;
+  }
+
+  #progressFor(label: string): Progress {
+    const mode = this.#o.progress ?? this.#renderer?.progressMode(this.#ctx.io, this.#ctx.global.quiet) ?? 'none';
+    const ceiling = chunkSize(this.#op, this.#version) * LIMITS.requestsPerSecond;
+    return this.#renderer?.createProgress(this.#ctx.io, { mode, label, ceilingPerSecond: ceiling }) ?? NO_PROGRESS;
+  }
+
+  /** The checking pass: its problems refuse the input (or are set aside); meanwhile, the quota is asked for. */
+  async #check(): Promise<ScanResult> {
     // A long input is still being checked when the quota is asked for (it costs nothing), so that the answer is
     // there when the check ends; a short one, or one with a problem so far, sends nothing before it is checked.
-    let quota: Promise<Partial<QuotaRecord>> | undefined;
-    const askQuota = isCharging(op) && version !== 'v1' ? () => void (quota ??= readQuota(ctx, opts.client)) : undefined;
     const scanStarted = Date.now();
-    const overlapQuota = askQuota
+    const overlapQuota = this.#asksQuota()
       ? (items: number, problems: number) => {
-          if (problems === 0 && items % 1000 === 0 && Date.now() - scanStarted > QUOTA_OVERLAP_AFTER_MS) askQuota();
+          if (problems === 0 && items % 1000 === 0 && Date.now() - scanStarted > QUOTA_OVERLAP_AFTER_MS) this.#askQuota();
         }
       : undefined;
-
-    const checking = progressFor(commandName(op));
-    checking.phase(`checking ${source.display}`);
+    const checking = this.#progressFor(commandName(this.#op));
+    checking.phase(`checking ${this.#source.display}`);
     let scan: ScanResult;
     try {
-      scan = await scanInput(source, { ...scanOpts, onRow: overlapQuota });
+      scan = await scanInput(this.#source, { ...this.#scanOpts, onRow: overlapQuota });
     } finally {
       checking.stop();
     }
-    reportLayout(ctx, source, op, scan);
-    reportProblems(ctx, source, scan, flags);
-    if (ctx.signal.aborted) throw new InterruptedError('interrupted while reading the input; nothing was sent', stopExitCode(ctx.signal));
+    reportLayout(this.#ctx, this.#source, this.#op, scan);
+    reportProblems(this.#ctx, this.#source, scan, this.#flags);
+    if (this.#ctx.signal.aborted) throw new InterruptedError('interrupted while reading the input; nothing was sent', stopExitCode(this.#ctx.signal));
+    return scan;
+  }
 
-    // Journals and the record of finished runs are for files and pipes: arguments are neither resumed nor
-    // remembered, and `trk stop N` does not load them.
-    const [runs, journals] = journaled ? await Promise.all([import('./runs.js'), import('./journal.js')]) : [];
-    const folders = runs?.runFolders(state);
-    const identity: RunIdentity = {
-      op,
-      command: commandName(op),
-      account: { profile: settings.profile, baseUrl: settings.sandbox ? 'sandbox' : settings.baseUrl, version },
-      input: { kind: source.kind, display: source.display, name: source.name, digest: scan.digest },
-      options: runOptions(opts, mapping),
+  #asksQuota(): boolean {
+    return isCharging(this.#op) && this.#version !== 'v1';
+  }
+
+  #askQuota(): void {
+    if (this.#asksQuota()) this.#quota ??= readQuota(this.#ctx, this.#o.client);
+  }
+
+  #identity(digest: string): RunIdentity {
+    const s = this.#settings;
+    const source = this.#source;
+    return {
+      op: this.#op,
+      command: commandName(this.#op),
+      account: { profile: s.profile, baseUrl: s.sandbox ? 'sandbox' : s.baseUrl, version: this.#version },
+      input: { kind: source.kind, display: source.display, name: source.name, digest },
+      options: runOptions(this.#o),
     };
-    const finished = runs && folders ? runs.findFinished(folders, identity) : undefined;
-    const interrupted = runs && folders ? runs.findInterrupted(folders, identity) : {};
-    if (interrupted.other && !flags.restart && !interrupted.same) {
-      throw new UsageError(
-        `an interrupted run of ${interrupted.other.identity?.command} ${source.display} (${when(interrupted.other.modified)}, ` +
-          `${plural(interrupted.other.doneItems, 'number')} done) ${source.kind === 'file' && interrupted.other.identity?.input.digest !== scan.digest ? 'read the file before it changed' : 'used other options'}`,
-        'run it again as it was to resume, or pass --restart to start over (see "trk runs"); nothing was sent',
-      );
-    }
-    const doneBefore = interrupted.same && !flags.restart ? interrupted.same.doneChunks : undefined;
-    const plan = makePlan(op, version, source.display, scan, doneBefore);
-    // An interrupted run of this very input (say, one sent --again) is resumed rather than called finished.
-    if (finished && !flags.again && !interrupted.same) plan.finishedBefore = { finished: finished.finished, counts: finished.counts };
-    if (scan.items > 0 && !plan.finishedBefore) askQuota?.();
+  }
 
-    if (flags.dryRun) {
-      const q = quota ? await quotaForPlan(quota) : undefined;
-      if (q) plan.quota = q;
-      for (const line of planLines(plan)) ctx.io.err(line);
-      if (!plan.finishedBefore && q) refuseShortQuota(plan.units - plan.done.units, q, source.display);
-      if (ctx.global.output === 'json') ctx.io.out(`${JSON.stringify(plan, null, 2)}\n`);
-      return { plan, results: EMPTY, exitCode: EXIT.ok, source: source.kind };
+  /** The runs before this one of the same input: finished, interrupted (this very run, or others), damaged. */
+  async #stand(memory: Memory, scan: ScanResult): Promise<Standing> {
+    const { runs, folders, record } = memory;
+    const identity = this.#identity(scan.digest);
+    const found = runs.findInterrupted(folders, identity);
+    const running = found.others.find((j) => j.running);
+    if (running) {
+      throw new TrkError(`another trk process is running trk ${running.identity?.command ?? commandName(this.#op)} on ${this.#source.display} (since ${when(running.modified)})`, {
+        hint: 'run again once it has finished; nothing was sent',
+      });
     }
-    if (plan.finishedBefore) {
-      ctx.info(finishedLine(source.display, op, plan.finishedBefore));
-      return { plan, results: EMPTY, exitCode: EXIT.ok, source: source.kind };
-    }
-    if (scan.items === 0) {
-      if (scan.problems.count === 0) ctx.info(`no tracking numbers in ${source.display}: nothing to do`);
-      return { plan, results: EMPTY, exitCode: scan.problems.count > 0 ? EXIT.failure : EXIT.ok, source: source.kind };
-    }
-    await opts.confirm?.(plan);
-    if (ctx.signal.aborted) throw new InterruptedError('interrupted before sending; nothing was sent', stopExitCode(ctx.signal));
+    const replaced = this.#flags.restart ? found.others.map((journal) => ({ journal, left: emptyLeft() })) : await Promise.all(found.others.map(async (journal) => ({ journal, left: await runs.leftBehind(journal) })));
+    // Named by what it leaves out: the record of sent rows, and the interrupted runs whose confirmed rows join it.
+    const joining = this.#flags.restart ? [] : replaced.map((r) => r.journal.key).sort();
+    let sentId = record.state === 'sound' || joining.length > 0 ? [record.state === 'sound' ? record.rows.id : 'none', ...joining].join('+') : null;
+    // A resume must read its input as the interrupted run did: leaving nothing out (it was sent --again) can be
+    // done again; leaving out another record's rows cannot, and that journal is started over, looking up first.
+    const madeWith = found.same === undefined || this.#flags.restart ? sentId : (found.same.sentId ?? null);
+    const leaveNothingOut = madeWith !== sentId && madeWith === null && joining.length === 0;
+    const sameUnusable = madeWith !== sentId && !leaveNothingOut;
+    if (leaveNothingOut) sentId = null;
+    const damaged = record.state === 'damaged' || runs.finishedRecordDamaged(folders, identity);
+    if (damaged) this.#ctx.info(`the record of an earlier run of ${this.#source.display} is damaged: what it may have sent is looked up before anything is sent again`);
+    return {
+      identity,
+      finished: runs.findFinished(folders, identity),
+      same: sameUnusable ? undefined : found.same,
+      replaced,
+      sentId,
+      unknownPast: damaged || sameUnusable,
+      sameUnusable,
+      leaveNothingOut,
+    };
+  }
 
-    const runtime = await itemRuntime(ctx, opts);
-    let journal: Journal | undefined;
-    try {
-      journal = journals && folders ? journals.Journal.open({ dir: folders.journals, identity, restart: flags.restart }) : undefined;
-      // --restart after other options or an edited file: the old run's journal goes too.
-      if (flags.restart && interrupted.other) rmSync(interrupted.other.file, { force: true });
-      if (journal?.damagedAt !== undefined) {
-        ctx.info(`the saved progress of this run is damaged (line ${journal.damagedAt}): what it does not show is looked up before anything is sent again`);
+  /** The input checked again leaving nothing out, as the interrupted run of it did. */
+  async #checkWithoutSkip(): Promise<ScanResult> {
+    const { skip: _skip, ...opts } = this.#scanOpts;
+    this.#scanOpts = opts;
+    return scanInput(this.#source, opts);
+  }
+
+  /**
+   * Interrupted runs of the file with other requests give way to this one: on a terminal the user is asked
+   * first (never elsewhere); the input is checked again leaving out what they confirmed, and learning which of
+   * the numbers they never sent it still holds.
+   */
+  async #giveWay(standing: Standing): Promise<ScanResult> {
+    const first = standing.replaced[0]!.journal;
+    if (!this.#flags.dryRun && !standing.same && this.#ctx.io.canPrompt() && !this.#ctx.global.yes) {
+      const question =
+        `${this.#source.display} changed since an interrupted run of it (${when(first.modified)}, ${plural(first.doneItems, 'number')} done). ` +
+        'Start a new run of the file as it is now?';
+      if (!(await this.#ctx.prompter.confirm(question, true))) {
+        throw new TrkError('nothing was sent: the interrupted run is kept', { hint: 'run the same command again to choose again, or see "trk runs"' });
       }
+    }
+    const confirmed = standing.replaced.map(({ left }) => left.confirmed.sortedUnique());
+    const record = this.#memory?.record;
+    const sent = record?.state === 'sound' ? record.rows : undefined;
+    const skip = (digest: bigint) => (sent?.has(digest) ?? false) || confirmed.some((c) => sortedHas(c, digest));
+    const onValid = (row: Chunk['rows'][number]) => {
+      for (const { left } of standing.replaced) {
+        left.notSent.delete(row.key);
+        left.maybeSent.delete(row.key);
+      }
+    };
+    this.#scanOpts = { ...this.#scanOpts, skip };
+    const checking = this.#progressFor(commandName(this.#op));
+    checking.phase(`checking ${this.#source.display} against the interrupted run`);
+    try {
+      return await scanInput(this.#source, { ...this.#scanOpts, onValid });
+    } finally {
+      checking.stop();
+    }
+  }
+
+  #plan(scan: ScanResult, standing: Standing | undefined): ItemPlan {
+    const doneBefore = standing?.same && !this.#flags.restart ? standing.same.doneChunks : undefined;
+    const plan = makePlan(this.#op, this.#version, this.#source.display, scan, doneBefore);
+    // An interrupted run of this very input (say, one sent --again) is resumed rather than called finished.
+    const finished = standing?.finished;
+    if (finished && !this.#flags.again && !standing?.same) plan.finishedBefore = { finished: finished.finished, counts: finished.counts };
+    const record = this.#memory?.record;
+    if (scan.skipped > 0 && record?.state === 'sound') plan.sentBefore = { rows: scan.skipped, when: record.rows.updated };
+    const replaced = standing?.replaced[0];
+    if (replaced && !this.#flags.restart) {
+      const leftBehind = standing.replaced.reduce((n, { left }) => n + countRows(left.notSent) + countRows(left.maybeSent), 0);
+      plan.replaces = { when: new Date(replaced.journal.modified).toISOString(), done: replaced.journal.doneItems, leftBehind };
+    }
+    if (scan.items > 0 && !plan.finishedBefore) this.#askQuota();
+    return plan;
+  }
+
+  async #dryRun(plan: ItemPlan, scan: ScanResult, standing: Standing | undefined): Promise<ItemReport> {
+    const q = this.#quota ? await quotaForPlan(this.#quota) : undefined;
+    if (q) plan.quota = q;
+    if (q && this.#op === 'register' && !plan.finishedBefore && scan.items > 0) {
+      const client = this.#o.client ?? (await this.#ctx.api());
+      const paid = await this.#alreadyPaid(scan, plan.done.requests > 0 ? (standing?.same?.doneChunks ?? new Set()) : new Set(), client);
+      if (paid) plan.registered = { items: paid.items, units: paid.units };
+    }
+    for (const line of planLines(plan)) this.#ctx.io.err(line);
+    // A real run that cannot look up what is registered warns and sends: no refusal to predict then.
+    const lookedUp = plan.registered !== undefined || this.#op !== 'register';
+    if (!plan.finishedBefore && q && lookedUp) refuseShortQuota(plan.units - plan.done.units - (plan.registered?.units ?? 0), q, this.#source.display, plan.registered);
+    if (this.#ctx.global.output === 'json') this.#ctx.io.out(`${JSON.stringify(plan, null, 2)}\n`);
+    return { plan, results: EMPTY, exitCode: EXIT.ok, source: this.#source.kind };
+  }
+
+  /** The report of a run with nothing to send (sent before, or no numbers), after saying so. */
+  #nothingToSend(plan: ItemPlan, scan: ScanResult, standing: Standing | undefined): ItemReport | undefined {
+    const report = (exitCode: ExitCode): ItemReport => ({ plan, results: EMPTY, exitCode, source: this.#source.kind });
+    if (plan.finishedBefore) {
+      this.#ctx.info(finishedLine(this.#source.display, this.#op, plan.finishedBefore));
+      return report(EXIT.ok);
+    }
+    if (scan.items > 0 || (standing?.replaced.length ?? 0) > 0) return undefined;
+    if (plan.sentBefore) {
+      this.#ctx.info(`${this.#source.display}: ${sentBeforeText(plan.sentBefore, 0)}: nothing was sent: pass --again to send them again`);
+      return report(EXIT.ok);
+    }
+    if (scan.problems.count === 0) this.#ctx.info(`no tracking numbers in ${this.#source.display}: nothing to do`);
+    return report(scan.problems.count > 0 ? EXIT.failure : EXIT.ok);
+  }
+
+  // ---- sending ----
+
+  async #send(plan: ItemPlan, scan: ScanResult, standing: Standing | undefined): Promise<ItemReport> {
+    const runtime = await itemRuntime(this.#ctx, this.#o);
+    let journal = standing ? this.#openJournal(standing) : undefined;
+    try {
       const doneNow = new Set<number>();
       if (journal) for (let c = 0; c < scan.chunkItems.length; c++) if (journal.isDone(c)) doneNow.add(c);
-      if (journal?.resumed && doneNow.size > 0) {
-        const left = scan.items - sumOver(scan.chunkItems, doneNow);
-        ctx.info(`resuming an interrupted run: ${fmt(scan.items - left)} done, ${fmt(left)} to go`);
-      }
-      if (quota) {
-        const needed = scan.units - sumOver(scan.chunkUnits, doneNow);
-        const q = await quotaForPlan(quota);
-        if (q) refuseShortQuota(needed, q, source.display);
-      }
-      source.assertUnchanged();
-
-      const sink = new ResultSink({
-        operation: op,
-        layout: scan.layout,
-        total: scan.items,
-        collect: opts.collect ?? true,
-        rejectsFile: flags.rejects,
-        rawCsv: ctx.io.rawCsv,
-        locate: source.locate,
-        onItems: opts.onItems,
-      });
-      await sink.open();
-      const progress = progressFor(`${commandName(op)}`);
-      progress.phase('waiting for the first answer');
-      // A bar shows the client's waits in place; status lines between its redraws would only repeat them.
-      if (progress.inPlace) ctx.showWaits?.((words, ms) => progress.waiting(words, Date.now() + ms));
-      let first = true;
-      let result;
-      try {
-        result = await runChunks({
-          operation: op,
-          version,
-          client: runtime.client,
-          pacer: runtime.pacer,
-          journal,
-          chunks: inputChunks(source, scanOpts, (row, message) => sink.invalid(row, message)),
-          concurrency: opts.concurrency,
-          listFilter: opts.listFilter,
-          alsoAlready: opts.alsoAlready,
-          // A chunk failing for as long as a one-shot call may take (--timeout, three times over) is given up.
-          maxChunkMs: callDeadlineMs(requestTimeoutMs(ctx.global.timeout, ctx.env)),
-          stop: ctx.signal,
-          verifyDelayMs: opts.verifyDelayMs,
-          retryBaseMs: opts.retryBaseMs,
-          onSettled: (chunk, outcome, replayed) => {
-            sink.settle(chunk, outcome, replayed);
-            if (first || !replayed) progress.update(sink.counts());
-            first = false;
-          },
-          onWait: (reason, ms) => {
-            const why = reason === 'rate-limited' ? 'rate limited' : reason === 'unavailable' ? 'service unavailable' : 'network trouble';
-            progress.waiting(why, Date.now() + ms);
-            ctx.debug(`${why}: every start paused for ${Math.round(ms)} ms`);
-          },
-          onDebug: (line) => ctx.debug(line),
-        });
-      } finally {
-        progress.stop();
-        ctx.showWaits?.(undefined);
-        await sink.close();
-      }
-      const summary = sink.summary(Date.now() - started);
-      const failed = result.error !== undefined || (result.interrupted && summary.unsettled > 0);
-      if (!failed) await opts.beforeSummary?.();
-      const failedOutright = result.error !== undefined && summary.settled === 0;
-      // A handful of arguments whose first request failed as a whole: the error line says it all.
-      const lines = source.kind !== 'arguments' ? summaryLines(summary, flags.rejects) : failedOutright ? [] : [compactSummary(summary)];
-      for (const line of lines) ctx.info(line);
-      for (const line of sink.invalidLines) ctx.io.err(`${line} (set aside)`);
-      if (failed) {
-        if (journal) ctx.info('progress is saved: run the same command again to resume');
-        if (result.error !== undefined) throw result.error;
-        throw new InterruptedError(`interrupted: ${fmt(summary.unsettled)} of ${fmt(summary.total)} not done`, stopExitCode(ctx.signal));
-      }
-      if (journal && runs && journals && folders) {
-        runs.recordFinished(folders, {
-          key: journals.runKey(identity),
-          identity,
-          finished: new Date().toISOString(),
-          counts: { total: summary.total, accepted: summary.accepted, already: summary.already, rejected: summary.rejected, invalid: summary.invalid },
-        });
+      this.#sayWhereFrom(journal, scan, doneNow, plan);
+      await this.#checkQuota(scan, doneNow, runtime.client);
+      if (journal && !journal.resumed) await this.#logRows(journal, scan);
+      this.#source.assertUnchanged();
+      const sending = await this.#startSink(scan, standing);
+      sending.journalFile = journal?.file;
+      const result = await this.#runChunks(scan, runtime, journal, sending);
+      const summary = await this.#finishOutput(scan, result, sending);
+      if (journal && standing && this.#memory) {
+        this.#remember(this.#memory, standing, scan, summary, sending);
         journal.complete();
         journal = undefined;
       }
-      return { plan, summary, results: sink.results, exitCode: exitCodeOf(summary), source: source.kind };
+      return { plan, summary, results: sending.sink.results, exitCode: exitCodeOf(summary), source: this.#source.kind };
     } finally {
       // Kept for a resume when anything was sent; a journal this run created and never used goes.
       if (journal?.isFresh) journal.complete();
       else journal?.close();
     }
-  } finally {
-    await source.cleanup();
   }
+
+  #openJournal(standing: Standing): Journal {
+    const memory = this.#memory as Memory;
+    const restart = this.#flags.restart === true || standing.sameUnusable;
+    const journal = memory.journals.Journal.open({
+      dir: memory.folders.journals,
+      identity: standing.identity,
+      restart,
+      sentId: standing.sentId ?? undefined,
+      // A resumed journal keeps what its head says; a new one looks up what a damaged record may have sent.
+      unknownPast: standing.unknownPast,
+    });
+    // --restart after other requests: the old runs' journals go too, without a word about them.
+    if (this.#flags.restart) for (const { journal: old } of standing.replaced) memory.runs.retireJournal(old);
+    if (journal.damagedAt !== undefined) {
+      this.#ctx.info(`the saved progress of this run is damaged (line ${journal.damagedAt}): what it does not show is looked up before anything is sent again`);
+    }
+    return journal;
+  }
+
+  /** Resuming, leaving out what was sent before, replacing an interrupted run: said before anything is sent. */
+  #sayWhereFrom(journal: Journal | undefined, scan: ScanResult, doneNow: ReadonlySet<number>, plan: ItemPlan): void {
+    if (journal?.resumed && doneNow.size > 0) {
+      const left = scan.items - sumOver(scan.chunkItems, doneNow);
+      this.#ctx.info(`resuming an interrupted run: ${fmt(scan.items - left)} done, ${fmt(left)} to go`);
+    }
+    if (plan.sentBefore) this.#ctx.info(`${this.#source.display}: ${sentBeforeText(plan.sentBefore, scan.items)}`);
+    if (plan.replaces) {
+      this.#ctx.info(`${this.#source.display} changed since an interrupted run of it (${when(plan.replaces.when)}): starting a new run of the file as it is now`);
+    }
+  }
+
+  /**
+   * The quota and today's cap must cover what is left. Before refusing, the numbers registered already are
+   * looked up (they cost nothing); if that cannot be done, the run warns and sends.
+   */
+  async #checkQuota(scan: ScanResult, doneNow: ReadonlySet<number>, client: ApiClient): Promise<void> {
+    if (!this.#quota) return;
+    const needed = scan.units - sumOver(scan.chunkUnits, doneNow);
+    const q = await quotaForPlan(this.#quota);
+    if (!q || !quotaShort(needed, q)) return;
+    const paid = this.#op === 'register' ? await this.#alreadyPaid(scan, doneNow, client) : undefined;
+    if (this.#op === 'register' && !paid) return;
+    refuseShortQuota(needed - (paid?.units ?? 0), q, this.#source.display, paid && { items: paid.items, units: paid.units });
+  }
+
+  /** The rows of what is left that are registered already; undefined (after a warning) if that cannot be told. */
+  async #alreadyPaid(scan: ScanResult, done: ReadonlySet<number>, client: ApiClient): Promise<{ items: number; units: number } | undefined> {
+    const { alreadyPaid, serviceLookup } = await import('./registered.js');
+    const left = scan.items - sumOver(scan.chunkItems, done);
+    const progress = this.#progressFor(commandName(this.#op));
+    progress.phase(`looking up which of ${plural(left, 'number')} are registered already`);
+    try {
+      const chunks = this.#chunksLeft(scan, done);
+      const paid = await alreadyPaid(this.#op, chunks, serviceLookup(client, this.#version, this.#ctx.signal), (looked) =>
+        progress.phase(`looking up which numbers are registered already: ${fmt(looked)} of ${fmt(left)}`),
+      );
+      return { items: paid.items, units: paid.units };
+    } catch (err) {
+      if (err instanceof TrkError && err.exitCode === EXIT.usage) throw err;
+      if (this.#ctx.signal.aborted) throw new InterruptedError('interrupted before sending; nothing was sent', stopExitCode(this.#ctx.signal));
+      this.#ctx.info(`could not look up which numbers are registered already (${(err as Error).message}): sending; the service refuses what the quota does not cover`);
+      return undefined;
+    } finally {
+      progress.stop();
+    }
+  }
+
+  /** The input read again, chunk by chunk as checked (arguments cannot change). */
+  #reread(scan: ScanResult, onInvalid?: (row: InputRow, message: string) => void): AsyncGenerator<Chunk> {
+    return inputChunks(this.#source, this.#scanOpts, onInvalid, this.#source.kind === 'arguments' ? undefined : scan);
+  }
+
+  /** The input read again without the chunks done already. */
+  async *#chunksLeft(scan: ScanResult, done: ReadonlySet<number>): AsyncGenerator<Chunk> {
+    for await (const chunk of this.#reread(scan)) if (!done.has(chunk.index)) yield chunk;
+  }
+
+  /** The rows of a new run, beside its journal, for the day its file is rewritten before it is finished. */
+  async #logRows(journal: Journal, scan: ScanResult): Promise<void> {
+    const { rowsLogFile, writeRowsLog } = await import('./rows-log.js');
+    await writeRowsLog(rowsLogFile(journal.file), this.#reread(scan));
+  }
+
+  /** The results: counts, output, and the rejects file (--rejects, or trk's own when nothing else shows them). */
+  async #startSink(scan: ScanResult, standing: Standing | undefined): Promise<Sending> {
+    const leftBehind = standing && !this.#flags.restart ? standing.replaced.map((r) => r.left) : [];
+    const named = leftBehind.reduce((n, left) => n + countRows(left.notSent) + countRows(left.maybeSent), 0);
+    const own = this.#flags.rejects === undefined && this.#source.kind !== 'arguments' && (this.#ctx.global.output === undefined || named > 0);
+    const sink = new ResultSink({
+      operation: this.#op,
+      layout: scan.layout,
+      total: scan.items,
+      collect: this.#o.collect ?? true,
+      rejectsFile: this.#flags.rejects ?? (own ? await this.#ownRejectsFile() : undefined),
+      rejectsOnDemand: this.#flags.rejects === undefined,
+      rawCsv: this.#ctx.io.rawCsv,
+      locate: this.#source.locate,
+      onItems: this.#o.onItems,
+    });
+    await sink.open();
+    for (const left of leftBehind) this.#nameLeftBehind(sink, left, standing?.replaced[0]?.journal.modified ?? Date.now());
+    if (named > 0) this.#ctx.info(`${leftBehindText(named)}: they are named in ${sink.rejectsFile ?? 'the rejects file'}`);
+    const confirmed = this.#source.kind === 'file' && this.#memory ? new DigestList() : undefined;
+    return { sink, confirmed, settled: new Map() };
+  }
+
+  /** `<state>/rejects/2026-11-25T02-00-00-register-orders.csv`; rejects files older than 30 days go. */
+  async #ownRejectsFile(): Promise<string> {
+    const { ensurePrivateDir } = await import('../config/paths.js');
+    const { pruneFiles } = await import('./leftovers.js');
+    const dir = ensurePrivateDir(path.join(this.#state, 'rejects'));
+    const cutoff = Date.now() - 30 * 24 * 3600 * 1000;
+    pruneFiles(dir, (name, st) => name.endsWith('.csv') && st.mtimeMs < cutoff);
+    const stamp = new Date(this.#started).toISOString().slice(0, 19).replace(/:/g, '-');
+    const input = this.#source.kind === 'file' ? path.basename(this.#source.display).replace(/\.[^.]*$/, '') : this.#source.kind;
+    return path.join(dir, `${stamp}-${commandName(this.#op)}-${input.replace(/[^\w.-]+/g, '_')}.csv`);
+  }
+
+  #nameLeftBehind(sink: ResultSink, left: LeftBehind, modified: number): void {
+    const then = when(modified);
+    const rows = (map: LeftBehind['notSent']) => [...map.values()].flat().map((r) => ({ number: r.number, carrier: r.carrier, was: r.line }));
+    sink.named(rows(left.notSent), 'not-sent', (r) => `not in the file now; the interrupted run of ${then} never sent it (its line ${r.was} then)`);
+    sink.named(
+      rows(left.maybeSent),
+      'not-sent',
+      (r) => `not in the file now; the interrupted run of ${then} sent it without seeing the answer (its line ${r.was} then): see "trk info"`,
+    );
+  }
+
+  async #runChunks(scan: ScanResult, runtime: ItemRuntime, journal: Journal | undefined, sending: Sending): Promise<RunnerResult> {
+    const { sink, confirmed, settled } = sending;
+    const progress = this.#progressFor(commandName(this.#op));
+    progress.phase('waiting for the first answer');
+    // A bar shows the client's waits in place; status lines between its redraws would only repeat them.
+    if (progress.inPlace) this.#ctx.showWaits?.((words, ms) => progress.waiting(words, Date.now() + ms));
+    let first = true;
+    try {
+      return await runChunks({
+        operation: this.#op,
+        version: this.#version,
+        client: runtime.client,
+        pacer: runtime.pacer,
+        journal,
+        chunks: this.#reread(scan, (row, message) => sink.invalid(row, message)),
+        concurrency: this.#o.concurrency,
+        listFilter: this.#o.listFilter,
+        alsoAlready: this.#o.alsoAlready,
+        // A chunk failing for as long as a one-shot call may take (--timeout, three times over) is given up.
+        maxChunkMs: callDeadlineMs(requestTimeoutMs(this.#ctx.global.timeout, this.#ctx.env)),
+        stop: this.#ctx.signal,
+        verifyDelayMs: this.#o.verifyDelayMs,
+        retryBaseMs: this.#o.retryBaseMs,
+        onSettled: (chunk, outcome, replayed) => {
+          sink.settle(chunk, outcome, replayed);
+          settled.set(chunk.index, new Set(outcome.pending ?? []));
+          if (confirmed) collectConfirmed(confirmed, chunk, outcome);
+          if (first || !replayed) progress.update(sink.counts());
+          first = false;
+        },
+        onWait: (reason, ms) => {
+          const why = reason === 'rate-limited' ? 'rate limited' : reason === 'unavailable' ? 'service unavailable' : 'network trouble';
+          progress.waiting(why, Date.now() + ms);
+          this.#ctx.debug(`${why}: every start paused for ${Math.round(ms)} ms`);
+        },
+        onDebug: (line) => this.#ctx.debug(line),
+      });
+    } finally {
+      progress.stop();
+      this.#ctx.showWaits?.(undefined);
+    }
+  }
+
+  /**
+   * The rows left undone named, the rejects file closed, the output finished, the summary printed; a run
+   * that stopped (or left rows undone) ends in its error here.
+   */
+  async #finishOutput(scan: ScanResult, result: RunnerResult, sending: Sending): Promise<RunSummary> {
+    const { sink } = sending;
+    const unsettled = scan.items - sumOver(scan.chunkItems, new Set(sending.settled.keys()));
+    const pending = [...sending.settled.values()].reduce((n, keys) => n + keys.size, 0);
+    try {
+      if (unsettled + pending > 0) await this.#nameUndone(sink, sending, result);
+    } finally {
+      await sink.close();
+    }
+    const summary = sink.summary(Date.now() - this.#started);
+    const failed = result.error !== undefined || summary.unsettled > 0;
+    if (!failed) await this.#o.beforeSummary?.();
+    this.#summarise(summary, sink, result);
+    if (!failed) return summary;
+    if (this.#memory) this.#ctx.info(result.error instanceof TrkError && /changed since it was checked/.test(result.error.message) ? 'progress is saved' : 'progress is saved: run the same command again to resume');
+    if (result.error !== undefined) throw result.error;
+    const stopped = `${fmt(summary.unsettled)} of ${fmt(summary.total)} not done`;
+    if (result.interrupted) throw new InterruptedError(`interrupted: ${stopped}`, stopExitCode(this.#ctx.signal));
+    throw new TrkError(`the run ended with ${stopped}`, { hint: 'run the same command again to send them' });
+  }
+
+  /** Rows the run did not get done, from its rows log, into the rejects file: a stopped run names them. */
+  async #nameUndone(sink: ResultSink, sending: Sending, result: RunnerResult): Promise<void> {
+    const journal = sending.journalFile;
+    if (!journal) return;
+    const { readRowsLog, rowsLogFile } = await import('./rows-log.js');
+    const why = result.error instanceof Error ? result.error.message : result.interrupted ? 'the run was stopped' : 'the run ended early';
+    const rows = [];
+    for await (const row of readRowsLog(rowsLogFile(journal))) {
+      const pending = sending.settled.get(row.chunk);
+      if (pending && !pending.has(row.number.toUpperCase())) continue;
+      rows.push({ number: row.number, carrier: row.carrier, line: row.line });
+    }
+    sink.named(rows, 'not-done', () => `not sent: ${why}`);
+  }
+
+  #summarise(summary: RunSummary, sink: ResultSink, result: RunnerResult): void {
+    const failedOutright = result.error !== undefined && summary.settled === 0;
+    // A handful of arguments whose first request failed as a whole: the error line says it all.
+    const lines = this.#source.kind !== 'arguments' ? summaryLines(summary, sink.rejectsFile) : failedOutright ? [] : [compactSummary(summary)];
+    for (const line of lines) this.#ctx.info(line);
+    if (this.#ctx.global.quiet) {
+      const line = setAsideLine(summary, sink.rejectsFile);
+      if (line) this.#ctx.io.err(line);
+    } else for (const line of sink.invalidLines) this.#ctx.io.err(`${line} (set aside)`);
+  }
+
+  /** A finished run's record, the file's confirmed requests, and the interrupted runs it replaced retired. */
+  #remember(memory: Memory, standing: Standing, scan: ScanResult, summary: RunSummary, sending: Sending): void {
+    const { runs, journals, sent, folders } = memory;
+    const finished = new Date().toISOString();
+    runs.recordFinished(folders, {
+      key: journals.runKey(standing.identity),
+      identity: standing.identity,
+      finished,
+      counts: {
+        total: summary.total,
+        sentBefore: scan.skipped,
+        accepted: summary.accepted,
+        already: summary.already,
+        rejected: summary.rejected,
+        invalid: summary.invalid,
+      },
+    });
+    if (sending.confirmed) {
+      const all = new DigestList();
+      for (let i = 0; i < scan.skippedDigests.length; i++) all.push(scan.skippedDigests.at(i) as bigint);
+      for (let i = 0; i < sending.confirmed.length; i++) all.push(sending.confirmed.at(i) as bigint);
+      sent.writeSent(sent.sentFile(folders.sent, standing.identity), all.sortedUnique(), finished);
+    }
+    for (const { journal } of standing.replaced) runs.retireJournal(journal);
+  }
+}
+
+function emptyLeft(): LeftBehind {
+  return { confirmed: new DigestList(), notSent: new Map(), maybeSent: new Map(), known: false };
+}
+
+function countRows(map: ReadonlyMap<string, readonly unknown[]>): number {
+  let n = 0;
+  for (const rows of map.values()) n += rows.length;
+  return n;
+}
+
+/** The digests of a settled chunk's rows the service confirmed (accepted, or already as asked). */
+function collectConfirmed(into: DigestList, chunk: Chunk, outcome: { accepted: { number?: unknown }[]; already: { number?: unknown }[]; pending?: string[] }): void {
+  const done = new Set([...outcome.accepted, ...outcome.already].map((i) => String(i.number ?? '').trim().toUpperCase()));
+  const pending = new Set(outcome.pending ?? []);
+  for (const row of chunk.rows) if (done.has(row.key) && !pending.has(row.key)) into.push(rowDigest(row.item));
 }
 
 /** The state folder, made if needed, or one line naming why it cannot be written (exit 1, nothing sent). */
@@ -389,13 +802,14 @@ function reportProblems(ctx: Context, source: ItemSource, scan: ScanResult, flag
   );
 }
 
-/** What makes two runs of the same input different runs. */
-function runOptions(opts: ItemRunOptions, mapping: ColumnMapping | undefined): Record<string, unknown> {
+/**
+ * What makes two runs of the same requests different runs: how answers are read (delete --ignore-missing) and a
+ * list's filters. Whatever changes what is sent (flags, columns, carrier maps) is in the requests, and so in the
+ * digest that names the run (src/items/digest.ts), with no list of flags to keep up to date.
+ */
+function runOptions(opts: ItemRunOptions): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  if (opts.defaults && Object.keys(opts.defaults).length > 0) out.defaults = opts.defaults;
   if (opts.listFilter && Object.keys(opts.listFilter).length > 0) out.filter = opts.listFilter;
-  if (mapping && mapping.size > 0) out.columns = [...mapping.entries()].sort();
-  if (opts.flags.skipInvalid) out.skipInvalid = true;
   if (opts.alsoAlready && opts.alsoAlready.length > 0) out.alsoAlready = [...opts.alsoAlready];
   return out;
 }
@@ -413,96 +827,10 @@ async function itemRuntime(ctx: Context, opts: ItemRunOptions): Promise<ItemRunt
   return { client, pacer };
 }
 
-/** The quota record, asked for in the background; rejections are kept for when the answer is needed. */
-function readQuota(ctx: Context, client: ApiClient | undefined): Promise<Partial<QuotaRecord>> {
-  const p = (async () => {
-    const api = client ?? (await ctx.api());
-    const envelope = await api.call('getquota', quotaBody(api.version), { signal: ctx.signal });
-    return (envelope.data ?? {}) as Partial<QuotaRecord>;
-  })();
-  // Awaited later, or dropped when the input is refused: never an unhandled rejection.
-  p.catch(() => {});
-  return p;
-}
-
-async function quotaForPlan(quota: Promise<Partial<QuotaRecord>>): Promise<ItemPlan['quota']> {
-  const q = await quota;
-  const out: NonNullable<ItemPlan['quota']> = {};
-  const remain = num(q.quota_remain);
-  if (remain !== undefined) out.remaining = remain;
-  const cap = num(q.max_track_daily);
-  if (cap !== undefined && cap > 0) out.dailyLeft = Math.max(0, cap - (num(q.today_used) ?? 0));
-  return out;
-}
-
-/** Refuse (exit 2) when the quota or today's cap cannot cover what the plan charges. */
-function refuseShortQuota(needed: number, q: NonNullable<ItemPlan['quota']>, display: string): void {
-  if (needed <= 0) return;
-  if (q.remaining !== undefined && needed > q.remaining) {
-    throw new UsageError(
-      `not enough quota for ${display}: it needs ${fmt(needed)} units, ${fmt(q.remaining)} are left (${fmt(needed - q.remaining)} missing)`,
-      'add quota to the account, or send part of the input; nothing was sent',
-    );
-  }
-  if (q.dailyLeft !== undefined && needed > q.dailyLeft) {
-    throw new UsageError(
-      `the daily limit does not cover ${display}: it needs ${fmt(needed)} units, today leaves ${fmt(q.dailyLeft)} (${fmt(needed - q.dailyLeft)} missing)`,
-      'raise the daily limit in the console, or send the rest after 00:00 UTC; nothing was sent',
-    );
-  }
-}
-
-function num(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-}
-
-function sumOver(values: readonly number[], chunks: ReadonlySet<number>): number {
-  let sum = 0;
-  for (const c of chunks) sum += values[c] ?? 0;
-  return sum;
-}
-
-function makePlan(op: ItemOperation, version: ApiVersion, input: string, scan: ScanResult, done: ReadonlySet<number> | undefined): ItemPlan {
-  const requests = scan.chunkItems.length;
-  const doneSet = done ?? new Set<number>();
-  const doneRequests = [...doneSet].filter((c) => c < requests).length;
-  return {
-    operation: op,
-    version,
-    input,
-    items: scan.items,
-    requests,
-    perRequest: chunkSize(op, version),
-    units: scan.units,
-    invalid: scan.problems.count,
-    done: { items: sumOver(scan.chunkItems, doneSet), requests: doneRequests, units: sumOver(scan.chunkUnits, doneSet) },
-    secondsAtCeiling: (requests - doneRequests) / LIMITS.requestsPerSecond,
-  };
-}
-
-/** `2026-11-24 02:02`, in the local time zone. */
-function when(ms: number | string): string {
-  const d = new Date(ms);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
-function finishedText(display: string, op: ItemOperation, before: NonNullable<ItemPlan['finishedBefore']>): string {
-  const c = before.counts;
-  const parts = [`${fmt(c.accepted)} ${doneWord(op)}`];
-  if (c.already > 0) parts.push(`${fmt(c.already)} already`);
-  if (c.rejected > 0) parts.push(`${fmt(c.rejected)} rejected`);
-  return `${display}: the same input was fully sent by trk ${commandName(op)} on ${when(before.finished)} (${parts.join(', ')})`;
-}
-
-function finishedLine(display: string, op: ItemOperation, before: NonNullable<ItemPlan['finishedBefore']>): string {
-  return `${finishedText(display, op, before)}; nothing was sent: pass --again to send it again`;
-}
-
 /** One line for a handful of arguments: `registered 2, already registered 1, rejected 1`. */
 export function compactSummary(s: RunSummary): string {
   const parts = [`${doneWord(s.operation)} ${fmt(s.accepted)}`];
-  if (s.already > 0) parts.push(`${alreadyWords(s.operation)} ${fmt(s.already)}`);
+  if (s.already > 0) parts.push(`${alreadyWords(s.operation)} ${fmt(s.already)}` + (s.tagApplied > 0 ? ` (tag applied to ${fmt(s.tagApplied)})` : ''));
   if (s.notFound > 0) parts.push(`not registered ${fmt(s.notFound)}`);
   if (s.rejected > 0) parts.push(`rejected ${fmt(s.rejected)}`);
   if (s.invalid > 0) parts.push(`invalid ${fmt(s.invalid)}`);
@@ -512,33 +840,4 @@ export function compactSummary(s: RunSummary): string {
 
 function alreadyWords(op: ItemOperation): string {
   return operationSpec(op).already?.words ?? 'already done';
-}
-
-/** The dry run's report. */
-export function planLines(plan: ItemPlan): string[] {
-  const lines = [
-    `dry run: ${commandName(plan.operation)} ${plan.input} (API ${plan.version})`,
-    `  ${plural(plan.items, 'item')} in ${plural(plan.requests, 'request')}` + (plan.requests > 0 ? ` of up to ${plan.perRequest}` : ''),
-  ];
-  if (plan.invalid > 0) lines.push(`  ${plural(plan.invalid, 'invalid row')} set aside`);
-  if (plan.finishedBefore) {
-    lines.push(`  ${finishedText(plan.input, plan.operation, plan.finishedBefore)}: a real run sends nothing without --again`);
-  }
-  if (plan.done.items > 0) {
-    lines.push(
-      `  an interrupted run of this input is saved: ${fmt(plan.done.items)} done, ` +
-        `${fmt(plan.items - plan.done.items)} left in ${plural(plan.requests - plan.done.requests, 'request')}`,
-    );
-  }
-  lines.push(`  about ${duration(Math.ceil(plan.secondsAtCeiling))} at the service's ceiling of ${LIMITS.requestsPerSecond} requests a second`);
-  if (plan.units > 0) {
-    const units = plan.units - plan.done.units;
-    const extra = plan.units - plan.items;
-    let quota = `  quota: ${plural(units, 'unit')}` + (extra > 0 && plan.operation === 'register' ? ` (${fmt(extra)} with a translation language cost 2)` : '');
-    if (plan.version === 'v1') quota += '; v1 cannot read the quota, so it is not checked';
-    else if (plan.quota?.remaining !== undefined) quota += `, ${fmt(plan.quota.remaining)} left` + (plan.quota.dailyLeft !== undefined ? `, ${fmt(plan.quota.dailyLeft)} left today` : '');
-    lines.push(quota);
-  }
-  lines.push('nothing was sent');
-  return lines;
 }

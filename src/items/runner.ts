@@ -24,16 +24,21 @@
 // Every request of a chunk is preceded by a `send` line in the journal and its outcome followed by a `done` line,
 // so a run killed at any point resumes by verifying exactly the chunks whose fate it did not see.
 //
+// register with a tag, of a number registered already (-18019901): the registration costs nothing and changes
+// nothing, so the tag is applied with changeinfo (free: only the tag is sent) before the chunk is settled, and
+// the item says so (`tag_applied`); where the service refuses it, the item is rejected with a message that says
+// the tag was not applied and how to apply it. A number found registered by a lookup, under another tag, alike.
+//
 // Ctrl-C (the `stop` signal): no request starts any more; requests in flight finish and are recorded.
 
 import type { ApiClient } from '../api/client.js';
 import { codeInfo, formatCodeMessage, isAccountRefusal } from '../api/codes.js';
 import { EnvelopeError, RateLimitError, RequestAbortedError, ServiceError, formatSeconds } from '../api/errors.js';
-import { operationSpec } from '../api/ops.js';
+import { itemsPerRequest, operationSpec } from '../api/ops.js';
 import type { Pacer } from '../api/pacer.js';
 import { shouldRetry, waitReason, type WaitReason } from '../api/retry.js';
 import { LIMITS, type ApiVersion } from '../api/spec.js';
-import type { Envelope, RejectedItem, TrackListFilter } from '../api/types.js';
+import type { Envelope, ItemError, RejectedItem, TrackListFilter } from '../api/types.js';
 import { TrkError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { requestBody } from './bodies.js';
@@ -119,12 +124,17 @@ interface Pending {
   sendError?: ServiceError;
   /** gettracklist: the chunk's pages (page_total, from its first page), each page's records as they come. */
   pages?: { total: number; got: Map<number, Record<string, unknown>[]> };
+  /** register: rows whose tag is still to be applied, with the item of the outcome that says what became of them. */
+  retag?: Map<string, { row: ChunkRow; item: Record<string, unknown> }>;
+  /** Follow-up requests of the chunk not answered yet. */
+  tagsLeft?: number;
 }
 
 type Work =
   | { kind: 'send'; p: Pending }
   | { kind: 'verify'; ps: Pending[]; page: number; found: Map<string, Record<string, unknown>[]> }
-  | { kind: 'page'; p: Pending; page: number };
+  | { kind: 'page'; p: Pending; page: number }
+  | { kind: 'tag'; p: Pending; rows: ChunkRow[] };
 
 export async function runChunks(opts: RunnerOptions): Promise<RunnerResult> {
   return new Runner(opts).run();
@@ -355,6 +365,7 @@ class Runner {
     for (const p of chunks) p.limited = 0;
     if (work.kind === 'send') this.#answered(work.p, envelope);
     else if (work.kind === 'verify') this.#verified(work, envelope);
+    else if (work.kind === 'tag') this.#tagged(work, envelope);
     else this.#paged(work, envelope);
   }
 
@@ -362,6 +373,11 @@ class Runner {
     const { version, listFilter } = this.#o;
     if (work.kind === 'send') {
       return { op: this.#op, body: requestBody(this.#op, version, work.p.open.map((r) => r.item)), chunks: [work.p] };
+    }
+    if (work.kind === 'tag') {
+      // The tag alone: a lang or a param sent along could cost quota or change more than was asked.
+      const items = work.rows.map((row) => ({ number: row.item.number, carrier: this.#retagCarrier(work.p, row), tag: row.item.tag }));
+      return { op: 'changeinfo', body: requestBody('changeinfo', version, items), chunks: [work.p] };
     }
     if (work.kind === 'page') {
       return {
@@ -386,6 +402,10 @@ class Runner {
     }
     const code = err.serviceCode;
     if (err instanceof EnvelopeError && code !== undefined && !shouldRetry('gettrackinfo', err)) {
+      if (work.kind === 'tag' && !isAccountRefusal(code)) {
+        this.#tagged(work, undefined, { code, message: err.message });
+        return;
+      }
       if (isAccountRefusal(code) || work.kind !== 'send') {
         this.#fail(err);
         return;
@@ -485,7 +505,7 @@ class Runner {
     }
     p.open = p.open.filter((r) => !answered.has(r.key));
     if (p.open.length === 0) {
-      this.#settle(p);
+      this.#settleOrTag(p);
       return;
     }
     // Items the answer does not mention: their fate is as unknown as after a lost answer.
@@ -520,12 +540,18 @@ class Runner {
       const still: ChunkRow[] = [];
       for (const row of p.open) {
         const record = (work.found.get(row.key) ?? []).find((r) => this.#matches(row, r));
-        if (record) p.accepted.push(this.#asAccepted(row, record));
-        else still.push(row);
+        if (!record) {
+          still.push(row);
+          continue;
+        }
+        const accepted = this.#asAccepted(row, record);
+        p.accepted.push(accepted);
+        // Registered, but not with the tag asked for: registered before, or its tag changed since.
+        if (this.#op === 'register' && row.item.tag !== undefined && record.tag !== row.item.tag) this.#markRetag(p, row, accepted);
       }
       this.#o.onDebug?.(`chunk ${p.chunk.index}: ${p.open.length - still.length} of ${p.open.length} found registered after a lost answer`);
       p.open = still;
-      if (still.length === 0) this.#settle(p);
+      if (still.length === 0) this.#settleOrTag(p);
       else this.#ready.unshift({ kind: 'send', p });
     }
   }
@@ -566,6 +592,71 @@ class Runner {
     p.pages = undefined;
     const found = new Set(p.accepted.map((r) => keyOf(r.number)));
     this.#settle(p, p.open.filter((r) => !found.has(r.key)).length);
+  }
+
+  // ---- register --tag of numbers registered already ----
+
+  #markRetag(p: Pending, row: ChunkRow, item: Record<string, unknown>): void {
+    (p.retag ??= new Map()).set(row.key, { row, item });
+  }
+
+  /** Settle the chunk, or first apply the tags its already registered numbers were asked to carry. */
+  #settleOrTag(p: Pending): void {
+    if (this.#op === 'register' && p.tagsLeft === undefined) {
+      const rows = new Map(p.part.map((r) => [r.key, r]));
+      for (const item of p.already) {
+        const row = rows.get(keyOf(item.number));
+        if (row?.item.tag !== undefined) this.#markRetag(p, row, item as unknown as Record<string, unknown>);
+      }
+    }
+    const todo = [...(p.retag?.values() ?? [])].map((r) => r.row);
+    if (todo.length === 0 || p.tagsLeft !== undefined) {
+      this.#settle(p);
+      return;
+    }
+    const per = itemsPerRequest(this.#o.version, 'changeinfo');
+    p.tagsLeft = 0;
+    for (let i = 0; i < todo.length; i += per) {
+      p.tagsLeft += 1;
+      this.#ready.push({ kind: 'tag', p, rows: todo.slice(i, i + per) });
+    }
+    this.#wake();
+  }
+
+  /** The carrier of a follow-up: the row's, else the one the service named for the number. */
+  #retagCarrier(p: Pending, row: ChunkRow): number | undefined {
+    return row.item.carrier ?? recordCarrier(p.retag?.get(row.key)?.item ?? {});
+  }
+
+  /** A follow-up answered (or refused as a whole, `refusal`): each item says whether its tag was applied. */
+  #tagged(work: Extract<Work, { kind: 'tag' }>, envelope: Envelope<Record<string, unknown>> | undefined, refusal?: ItemError): void {
+    const p = work.p;
+    const applied = new Set((envelope?.data?.accepted ?? []).map((a) => keyOf(a.number)));
+    const refused = new Map((envelope?.data?.rejected ?? []).map((r) => [keyOf(r.number), r.error]));
+    for (const row of work.rows) {
+      const entry = p.retag?.get(row.key);
+      if (!entry) continue;
+      if (applied.has(row.key)) {
+        entry.item.tag = row.item.tag;
+        entry.item.tag_applied = true;
+        continue;
+      }
+      const why = refusal ?? refused.get(row.key) ?? { code: 0, message: 'no answer from the service for this item' };
+      this.#tagNotApplied(p, row, entry.item, why);
+    }
+    p.tagsLeft = (p.tagsLeft ?? 1) - 1;
+    if (p.tagsLeft === 0) this.#settle(p);
+  }
+
+  /** The tag was refused: the item is rejected, saying so and how to apply it. */
+  #tagNotApplied(p: Pending, row: ChunkRow, item: Record<string, unknown>, why: ItemError): void {
+    const already = p.already.indexOf(item as unknown as RejectedItem);
+    if (already >= 0) p.already.splice(already, 1);
+    else p.accepted.splice(p.accepted.indexOf(item), 1);
+    const message =
+      `registered already, but the tag was not applied (${why.message}): apply it with ` +
+      `trk update ${row.item.number} --tag ${JSON.stringify(row.item.tag)}`;
+    p.rejected.push({ number: row.item.number, error: { code: typeof why.code === 'number' ? why.code : 0, message } });
   }
 
   #settle(p: Pending, notFound?: number, pending?: string[]): void {

@@ -1,8 +1,10 @@
 // The two passes over an item input. The checking pass reads every row once, checks it and counts what the
-// run will take (items, requests, quota units per chunk) without keeping the rows, and hashes the input (the
-// digest names the run). The sending pass reads the input again and yields the same chunks, one at a time, as
-// the runner asks for them. With --skip-invalid, rows that fail a check are set aside in both passes alike, so
-// chunk numbers stay the same.
+// run will take (items, requests, quota units per chunk) without keeping the rows, and digests the requests (the
+// digest names the run, src/items/digest.ts). The sending pass reads the input again and yields the same chunks,
+// one at a time, as the runner asks for them, each checked against the digest the checking pass took of it: a
+// file that changed in between stops the run rather than sending rows nobody checked. With --skip-invalid, rows
+// that fail a check are set aside in both passes alike, so chunk numbers stay the same; so are rows an earlier run
+// of the file already had confirmed (`skip`).
 
 import { itemsPerRequest, unitCost } from '../api/ops.js';
 import type { ApiVersion } from '../api/spec.js';
@@ -21,7 +23,7 @@ import {
   withDefaults,
   type CarrierResolver,
 } from './check.js';
-import { createSha256 } from '../sha256.js';
+import { chunkDigest, DigestList, rowDigest, RunDigest } from './digest.js';
 
 export interface ScanOptions {
   operation: ItemOperation;
@@ -37,6 +39,10 @@ export interface ScanOptions {
   showProblems?: number;
   /** Called after every row with the counts so far (the run asks for the quota while a long input is read). */
   onRow?: ((items: number, problems: number) => void) | undefined;
+  /** Rows whose request an earlier run confirmed (by digest): neither chunked nor sent. */
+  skip?: ((digest: bigint) => boolean) | undefined;
+  /** Every valid row, skipped or not. */
+  onValid?: ((row: ChunkRow) => void) | undefined;
 }
 
 export interface ScanResult {
@@ -50,9 +56,17 @@ export interface ScanResult {
   /** Quota units per chunk. */
   chunkUnits: number[];
   problems: ProblemList;
-  /** sha256 of the input's bytes; empty for arguments. */
+  /** sha256 of every valid row's request, in order (skipped rows too); empty for arguments. */
   digest: string;
+  /** Each chunk's digest, by chunk index: what the sending pass must read again (none for arguments). */
+  chunkDigests: DigestList;
+  /** Valid rows left out by `skip`, and their digests. */
+  skipped: number;
+  skippedDigests: DigestList;
 }
+
+/** What the sending pass checks each chunk against. */
+export type ScannedChunks = Pick<ScanResult, 'chunkDigests' | 'chunkItems'>;
 
 /** Rows read before the duplicate index is sized. */
 const INDEX_SAMPLE = 256;
@@ -63,19 +77,40 @@ export function chunkSize(op: ItemOperation, version: ApiVersion): number {
 
 /** The checking pass. */
 export async function scanInput(source: ItemSource, opts: ScanOptions): Promise<ScanResult> {
-  // Arguments are not remembered as runs (src/items/runs.ts): nothing to hash, and no crypto to load for `trk info N`.
-  const hash = source.kind === 'arguments' ? undefined : createSha256();
-  const opened = await openRows(source, { operation: opts.operation, version: opts.version, mapping: opts.mapping }, hash && ((b) => hash.update(b)));
+  // Arguments are not remembered as runs (src/items/runs.ts) and cannot change: nothing to digest, and no crypto to
+  // load for `trk info N`.
+  const run = source.kind === 'arguments' ? undefined : new RunDigest();
+  const opened = await openRows(source, { operation: opts.operation, version: opts.version, mapping: opts.mapping });
   const problems = new ProblemList(opts.showProblems ?? 20);
   const chunker = new Chunker(chunkSize(opts.operation, opts.version));
-  const result: ScanResult = { layout: opened.layout, items: 0, units: 0, chunkItems: [], chunkUnits: [], problems, digest: '' };
+  const result: ScanResult = {
+    layout: opened.layout,
+    items: 0,
+    units: 0,
+    chunkItems: [],
+    chunkUnits: [],
+    problems,
+    digest: '',
+    chunkDigests: new DigestList(),
+    skipped: 0,
+    skippedDigests: new DigestList(),
+  };
   const count = (chunks: Chunk[]) => {
     for (const c of chunks) {
       result.chunkItems[c.index] = c.rows.length;
       result.chunkUnits[c.index] = c.rows.reduce((sum, r) => sum + unitCost(opts.operation, r.item), 0);
+      if (run) result.chunkDigests.push(chunkDigest(c.rows.map((r) => r.item)));
     }
   };
   for await (const row of checkedRows(opened, opts, (line, message) => problems.add(line, message), source.size)) {
+    run?.add(row.item);
+    opts.onValid?.(row);
+    const digest = opts.skip ? rowDigest(row.item) : undefined;
+    if (digest !== undefined && opts.skip?.(digest)) {
+      result.skipped += 1;
+      result.skippedDigests.push(digest);
+      continue;
+    }
     result.items += 1;
     result.units += unitCost(opts.operation, row.item);
     opts.onRow?.(result.items, problems.count);
@@ -83,34 +118,59 @@ export async function scanInput(source: ItemSource, opts: ScanOptions): Promise<
     if (problems.count === 0 || opts.skipInvalid) count(chunker.push(row));
   }
   count(chunker.flush());
-  result.digest = hash?.digest('hex') ?? '';
+  result.digest = run?.hex() ?? '';
   return result;
 }
 
 /**
- * The sending pass: the chunks of the input, in order, the same as the checking pass saw. Rows set aside by
+ * The sending pass: the chunks of the input, in order, the same as the checking pass saw (`scanned`; none for
+ * arguments, which cannot change). A chunk whose requests differ, or an input that ends early or goes on
+ * longer, is an input that changed since it was checked: the pass stops there with an error. Rows set aside by
  * --skip-invalid go to `onInvalid` as they are met.
  */
 export async function* inputChunks(
   source: ItemSource,
   opts: ScanOptions,
   onInvalid?: (row: InputRow, message: string) => void,
+  scanned?: ScannedChunks,
 ): AsyncGenerator<Chunk> {
   const opened = await openRows(source, { operation: opts.operation, version: opts.version, mapping: opts.mapping });
   const chunker = new Chunker(chunkSize(opts.operation, opts.version));
   let current: InputRow | undefined;
+  let lastLine = 0;
+  const changed = (where: string) =>
+    new TrkError(`${source.display} changed since it was checked (${where}): stopped before sending what it holds now`, {
+      hint: 'run the same command again to send the file as it is now',
+    });
   const problem = (line: number, message: string) => {
     if (opts.skipInvalid) {
       onInvalid?.(current ?? { line, cells: [] }, message);
       return;
     }
-    throw new TrkError(`${source.display} changed since it was checked (${source.locate(line)}: ${message})`, {
-      hint: 'run the same command again once the input is complete',
-    });
+    throw changed(`${source.locate(line)}: ${message}`);
   };
+  const checked = (chunk: Chunk): Chunk => {
+    if (!scanned) return chunk;
+    const expected = scanned.chunkDigests.at(chunk.index);
+    if (expected === undefined) throw changed(`${source.locate(chunk.rows[0]?.line ?? lastLine)} and on were not there`);
+    if (chunkDigest(chunk.rows.map((r) => r.item)) !== expected) throw changed(`${source.locate(chunk.rows[0]?.line ?? lastLine)} and on`);
+    return chunk;
+  };
+  let chunks = 0;
   try {
-    for await (const row of checkedRows(opened, opts, problem, source.size, (r) => (current = r))) yield* chunker.push(row);
-    yield* chunker.flush();
+    for await (const row of checkedRows(opened, opts, problem, source.size, (r) => (current = r))) {
+      lastLine = row.line;
+      if (opts.skip?.(rowDigest(row.item))) continue;
+      for (const chunk of chunker.push(row)) {
+        chunks += 1;
+        yield checked(chunk);
+      }
+    }
+    for (const chunk of chunker.flush()) {
+      chunks += 1;
+      yield checked(chunk);
+    }
+    if (scanned && chunks < scanned.chunkItems.length) throw changed(`it ends at line ${lastLine}, before the rows checked after it`);
   } finally {
     opened.close();
   }

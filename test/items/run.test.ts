@@ -112,9 +112,10 @@ describe('runItems: register from a file', () => {
     expect(report.plan).toMatchObject({ items: 100, requests: 3, units: 130, secondsAtCeiling: 1 });
     const text = ctx.io.stderrText();
     expect(text).toContain('100 items in 3 requests');
-    expect(text).toContain('quota: 130 units (30 with a translation language cost 2), 1,000,000 left');
+    expect(text).toContain('quota: 130 units (30 with a translation language cost 2), every number new, 1,000,000 left');
     expect(text).toContain('nothing was sent');
-    expect(e.sandbox.state().requests.byOperation).toEqual({ 'v2/getquota': 1 });
+    // The quota, and which numbers are registered already (free, 200 numbers a request).
+    expect(e.sandbox.state().requests.byOperation).toEqual({ 'v2/getquota': 1, 'v2/gettracklist': 1 });
   });
 
   it('refuses when the quota cannot cover the file, saying how much is missing', async () => {
@@ -124,7 +125,8 @@ describe('runItems: register from a file', () => {
     expect(err).toBeInstanceOf(UsageError);
     expect(err.exitCode).toBe(2);
     expect(err.message).toBe(`not enough quota for ${file}: it needs 150 units, 100 are left (50 missing)`);
-    expect(e.sandbox.state().requests.byOperation).toEqual({ 'v2/getquota': 1 });
+    // Before refusing, it looked up which numbers are registered already: none.
+    expect(e.sandbox.state().requests.byOperation).toEqual({ 'v2/getquota': 1, 'v2/gettracklist': 1 });
   });
 
   it('refuses when the daily cap cannot cover the file', async () => {
@@ -178,9 +180,10 @@ describe('runItems: register from a file', () => {
         '\'-XX0000001,"\'=HYPERLINK(""http://evil.example"",""x"")",2,-18019903,carrier cannot be detected\n' +
         "XX00000002,'@cmd,3,-18019903,carrier cannot be detected\n",
     );
-    // Imported again, the quotes trk added are taken off: the same rows are sent and rejected the same way.
+    // Imported again, the quotes trk added are taken off: the same rows are sent and rejected the same way (the
+    // same requests: sent again only when asked).
     const again = path.join(dir, 'rejects-2.csv');
-    const second = await run(ctx, { operation: 'register', file: rejects, rejectsFile: again });
+    const second = await run(ctx, { operation: 'register', file: rejects, rejectsFile: again, again: true });
     expect(second.summary?.rejected).toBe(2);
     expect(readFileSync(again, 'utf8')).toBe(written);
   });
