@@ -1,0 +1,236 @@
+// The life of a run of a file, against the emulator: a file that changes while it is sent, grows between nights
+// or is rewritten after a cut-off night; records of earlier runs that are damaged; a quota that covers only the
+// new numbers; options that change what is sent; tags of numbers registered already; rows set aside.
+
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApiClient } from '../../src/api/client.js';
+import { InterruptedError, TrkError } from '../../src/errors.js';
+import { parseCsv } from '../e2e/helpers.js';
+import { bulkSandbox, numberList, registrations, runEngine, tempDir, testContext, writeInput, type BulkSandbox, type RunOptions } from './helpers.js';
+
+let env: BulkSandbox | undefined;
+afterEach(async () => {
+  await env?.close();
+  env = undefined;
+});
+
+async function setup(opts: Parameters<typeof bulkSandbox>[0] = {}) {
+  env = await bulkSandbox(opts);
+  const dir = tempDir();
+  const state = path.join(dir, 'state');
+  const fresh = (global: Parameters<typeof testContext>[0]['global'] = {}) =>
+    testContext({ stateDir: state, global, settings: { baseUrl: env!.sandbox.url, apiKey: env!.sandbox.key } });
+  return { e: env, dir, state, fresh };
+}
+
+const run = (ctx: ReturnType<typeof testContext>, opts: RunOptions) => runEngine(ctx, opts);
+const sends = (e: BulkSandbox, op = 'register') => e.sandbox.state().requests.byOperation[`v2/${op}`] ?? 0;
+const lines = (list: readonly string[]) => `${list.join('\n')}\n`;
+
+/** Every number of `list` registered exactly once, and the quota charged once per number registered. */
+function expectOnce(e: BulkSandbox, list: readonly string[]): void {
+  const regs = registrations(e.sandbox);
+  for (const n of list) expect([...regs.entries()].filter(([k]) => k.startsWith(`${n}/`)).map(([, c]) => c), n).toEqual([1]);
+  expect(e.sandbox.account.quota.used).toBe(regs.size);
+}
+
+/** Aborts the run once `chunks` chunks have settled. */
+function abortAfter(ctx: ReturnType<typeof testContext>, chunks: number): () => void {
+  let settled = 0;
+  return () => {
+    settled += 1;
+    if (settled === chunks) ctx.abort();
+  };
+}
+
+describe('a file that changes while it is sent', () => {
+  // Rows of a kilobyte (a long note trk ignores): the sending pass reads the file 64 KiB at a time, so a change
+  // after the first answers reaches the rows it has not read yet.
+  const wide = (list: readonly string[]) => `number,note\n${list.map((n) => `${n},${'x'.repeat(1000)}`).join('\n')}\n`;
+
+  it.each([
+    ['cut short', (list: string[]) => wide(list.slice(0, 100))],
+    ['edited', (list: string[]) => wide(list.map((n, i) => (i === 150 ? 'RR999999999CN' : n)))],
+    ['grown', (list: string[]) => wide([...list, ...numberList(50, 5000)])],
+  ])('%s: the run stops with a clear error, never exit 0, names the rows it did not send, and sends none unchecked', async (_how, change) => {
+    const { e, dir, fresh } = await setup({ latencyMs: 50 });
+    const list = numberList(190);
+    const file = writeInput(dir, 'daily.csv', wide(list));
+    const rejects = path.join(dir, 'rejects.csv');
+    const ctx = fresh();
+    let changed = false;
+    const err = await run(ctx, {
+      operation: 'register',
+      file,
+      rejectsFile: rejects,
+      concurrency: 1,
+      onItems: () => {
+        if (!changed) writeFileSync(file, change(list));
+        changed = true;
+      },
+    }).catch((x: unknown) => x);
+    expect(err).toBeInstanceOf(TrkError);
+    expect((err as TrkError).exitCode).toBe(1);
+    expect((err as TrkError).toLine()).toMatch(/daily\.csv changed since it was checked \(.*\): stopped before sending what it holds now: run the same command again/);
+    const registered = [...registrations(e.sandbox).keys()].map((k) => k.split('/')[0]);
+    // Nothing the check did not see was sent, nothing twice, and not all of it.
+    expect(registered.every((n) => list.includes(n!))).toBe(true);
+    expect(registered.length).toBeLessThan(190);
+    expect(ctx.io.stderrText()).toMatch(/not done\s+\d+/);
+    // The rows not sent are named, each once, in the rejects file.
+    const named = parseCsv(readFileSync(rejects, 'utf8'));
+    expect(named.every((r) => r.error_code === 'not-done' && r.error_message.startsWith('not sent: '))).toBe(true);
+    expect(named.map((r) => r.number).sort()).toEqual(list.filter((n) => !registered.includes(n)).sort());
+  });
+
+  it('the next run of the changed file sends what it now holds, each number once', async () => {
+    const { e, dir, fresh } = await setup({ latencyMs: 50 });
+    const list = numberList(190);
+    const file = writeInput(dir, 'daily.csv', wide(list));
+    const grown = [...list, ...numberList(40, 7000)];
+    let changed = false;
+    const err = await run(fresh(), {
+      operation: 'register',
+      file,
+      concurrency: 1,
+      onItems: () => {
+        if (!changed) writeFileSync(file, wide(grown));
+        changed = true;
+      },
+    }).catch((x: unknown) => x);
+    expect(err).toBeInstanceOf(TrkError);
+    const next = await run(fresh(), { operation: 'register', file });
+    expect(next.exitCode).toBe(0);
+    expect(next.summary?.already).toBe(0);
+    expectOnce(e, grown);
+  });
+});
+
+describe('a finished file run again', () => {
+  it('sends only the rows no run of it confirmed, and says so; a trailing blank line sends nothing', async () => {
+    const { e, dir, fresh } = await setup();
+    const old = numberList(1000);
+    const file = writeInput(dir, 'daily.csv', `number\n${lines(old)}`);
+    expect((await run(fresh(), { operation: 'register', file })).exitCode).toBe(0);
+    const before = sends(e);
+    const grown = [...old, ...numberList(100, 20_000)];
+    writeFileSync(file, `number\n${lines(grown)}`);
+    const ctx = fresh();
+    const report = await run(ctx, { operation: 'register', file });
+    expect(report.exitCode).toBe(0);
+    expect(report.summary).toMatchObject({ total: 100, accepted: 100, already: 0 });
+    expect(ctx.io.stderrText()).toMatch(/daily\.csv: 1,000 rows already sent by the run of \d{4}-\d\d-\d\d; 100 new\n/);
+    // 100 rows: three requests, not 28.
+    expect(sends(e) - before).toBe(3);
+    writeFileSync(file, `number\n${lines(grown)}\n\n`);
+    const blank = fresh();
+    const again = await run(blank, { operation: 'register', file });
+    expect(again.summary).toBeUndefined();
+    expect(blank.io.stderrText()).toMatch(/the same input was fully sent/);
+    expect(sends(e) - before).toBe(3);
+    expectOnce(e, grown);
+  });
+
+  it('rows rejected before are sent again with the new ones; --again sends everything', async () => {
+    const { e, dir, fresh } = await setup();
+    const good = numberList(5);
+    const file = writeInput(dir, 'mixed.txt', lines([...good, 'XX00000001']));
+    expect((await run(fresh(), { operation: 'register', file })).exitCode).toBe(3);
+    writeFileSync(file, lines([...good, 'XX00000001', ...numberList(2, 600)]));
+    const report = await run(fresh(), { operation: 'register', file });
+    expect(report.summary).toMatchObject({ total: 3, accepted: 2, rejected: 1 });
+    const forced = await run(fresh(), { operation: 'register', file, again: true });
+    expect(forced.summary).toMatchObject({ total: 8, accepted: 0, already: 7, rejected: 1 });
+    expect(e.sandbox.account.quota.used).toBe(7);
+  });
+});
+
+describe('a damaged record of a finished run', () => {
+  it.each([
+    ['garbage', 'not json at all {'],
+    ['empty', ''],
+  ])('%s: the next run looks its numbers up instead of sending them all again', async (_kind, damage) => {
+    const { e, dir, state, fresh } = await setup();
+    const list = numberList(200);
+    const file = writeInput(dir, 'in.txt', lines(list));
+    expect((await run(fresh(), { operation: 'register', file })).exitCode).toBe(0);
+    for (const folder of ['runs', 'sent'].map((f) => path.join(state, f)).filter((f) => existsSync(f))) {
+      for (const name of readdirSync(folder)) writeFileSync(path.join(folder, name), damage);
+    }
+    const before = sends(e);
+    const ctx = fresh();
+    const report = await run(ctx, { operation: 'register', file });
+    expect(report.exitCode).toBe(0);
+    expect(ctx.io.stderrText()).toMatch(/the record of an earlier run of .*in\.txt is damaged: what it may have sent is looked up/);
+    expect(report.summary).toMatchObject({ accepted: 200, verified: 200 });
+    expect(sends(e) - before).toBe(0);
+    expectOnce(e, list);
+  });
+});
+
+describe('a cut-off night never blocks the next', () => {
+  it('a rewritten file after an interrupted run starts a new run: its confirmed rows not sent again, what it never sent and the file lost named', async () => {
+    const { e, dir, state, fresh } = await setup({ latencyMs: 100 });
+    const night1 = numberList(400);
+    const file = writeInput(dir, 'export.csv', `number,carrier\n${night1.map((n) => `${n},3011`).join('\n')}\n`);
+    const ctx = fresh();
+    const cut = await run(ctx, { operation: 'register', file, concurrency: 1, onItems: abortAfter(ctx, 3) }).catch((x: unknown) => x);
+    expect(cut).toBeInstanceOf(InterruptedError);
+    const doneFirst = [...registrations(e.sandbox).keys()].map((k) => k.split('/')[0]!);
+    expect(doneFirst.length).toBeGreaterThanOrEqual(120);
+    // The shop rewrites its export in place: the first 200 rows and 50 new ones.
+    const night2 = [...night1.slice(0, 200), ...numberList(50, 9000)];
+    writeFileSync(file, `number,carrier\n${night2.map((n) => `${n},3011`).join('\n')}\n`);
+    const before = sends(e);
+    const next = fresh();
+    const report = await run(next, { operation: 'register', file });
+    expect(report.exitCode).toBe(0);
+    const text = next.io.stderrText();
+    expect(text).toMatch(/export\.csv changed since an interrupted run of it \(.*\): starting a new run of the file as it is now/);
+    const lost = night1.slice(200).filter((n) => !doneFirst.includes(n));
+    expect(text).toContain(`${lost.length} numbers of the interrupted run are not in the new file and were not sent`);
+    // What the interrupted run confirmed is not sent again: only the other rows of the new file are.
+    const left = night2.filter((n) => !doneFirst.includes(n));
+    expect(report.summary).toMatchObject({ total: left.length, accepted: left.length, already: 0 });
+    expect(sends(e) - before).toBe(Math.ceil(left.length / 40));
+    expectOnce(e, [...new Set([...doneFirst, ...night2])]);
+    // Named in trk's own rejects file (no --rejects, no output format), whose path the summary gives.
+    const rejectsFile = /rows? written to (.*\.csv)\n/.exec(text)?.[1];
+    expect(rejectsFile).toBeDefined();
+    expect(path.dirname(rejectsFile!)).toBe(path.join(state, 'rejects'));
+    const named = parseCsv(readFileSync(rejectsFile!, 'utf8'));
+    expect(named.map((r) => r.number).sort()).toEqual([...lost].sort());
+    expect(named.every((r) => r.error_code === 'not-sent' && r.carrier === '3011')).toBe(true);
+    expect(named[0]!.error_message).toMatch(/^not in the file now; the interrupted run of .* never sent it \(its line \d+ then\)$/);
+    // The interrupted run is gone; the next night is an ordinary one.
+    expect(readdirSync(path.join(state, 'journals')).filter((f) => f.endsWith('.jsonl'))).toEqual([]);
+    const third = fresh();
+    expect((await run(third, { operation: 'register', file })).exitCode).toBe(0);
+    expect(third.io.stderrText()).toMatch(/the same input was fully sent/);
+  });
+
+  it('stop -f alike; on a terminal trk asks first, and "no" keeps the interrupted run (exit 1, not 2)', async () => {
+    const { e, dir, fresh } = await setup({ latencyMs: 100 });
+    const list = numberList(200);
+    expect((await run(fresh(), { operation: 'register', file: writeInput(dir, 'all.txt', lines(list)) })).exitCode).toBe(0);
+    const file = writeInput(dir, 'stop.txt', lines(list));
+    const ctx = fresh();
+    await run(ctx, { operation: 'stoptrack', file, concurrency: 1, onItems: abortAfter(ctx, 2) }).catch(() => undefined);
+    writeFileSync(file, lines(list.slice(0, 100)));
+    // A terminal: asked, and answered no.
+    const { createTestIO } = await import('../../src/io.js');
+    const tty = testContext({ stateDir: path.join(dir, 'state'), io: createTestIO({ tty: true }), settings: { baseUrl: e.sandbox.url, apiKey: e.sandbox.key } });
+    const refused = (await run(tty, { operation: 'stoptrack', file }).catch((x: unknown) => x)) as TrkError;
+    expect(refused).toBeInstanceOf(TrkError);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.toLine()).toMatch(/^nothing was sent: the interrupted run is kept/);
+    // Unattended: the new run goes on.
+    const report = await run(fresh(), { operation: 'stoptrack', file });
+    expect(report.exitCode).toBe(0);
+    expect(report.summary?.total).toBeGreaterThan(0);
+    const stopped = [...e.sandbox.account.store.values()].filter((r) => !r.tracking).map((r) => r.number);
+    expect(stopped.sort()).toEqual(list.slice(0, 100).sort());
+  });
+});
