@@ -338,13 +338,16 @@ export function leftBehindText(count: number): string {
  * interrupted run), and where to find it; none when everything ended as asked.
  */
 export function setAsideLine(s: RunSummary, rejectsFile: string | undefined): string | undefined {
+  const aside = s.rejected + s.invalid;
   const parts: string[] = [];
-  if (s.rejected > 0) parts.push(`${fmt(s.rejected)} rejected`);
-  if (s.invalid > 0) parts.push(`${fmt(s.invalid)} invalid`);
+  if (aside > 0) {
+    const why = [s.rejected > 0 && `${fmt(s.rejected)} rejected`, s.invalid > 0 && `${fmt(s.invalid)} invalid`].filter(Boolean).join(', ');
+    parts.push(`${fmt(aside)} of ${plural(s.total + s.invalid, 'number')} set aside (${why})`);
+  }
   if (s.leftBehind > 0) parts.push(leftBehindText(s.leftBehind));
   if (parts.length === 0) return undefined;
-  const where = rejectsFile && s.written > 0 ? `: ${plural(s.written, 'row')} written to ${rejectsFile}` : '';
-  return `${commandName(s.operation)} ${fmt(s.total)}: ${parts.join(', ')}${where}`;
+  const where = rejectsFile && s.written > 0 ? `: written to ${rejectsFile}` : '';
+  return `${commandName(s.operation)}: ${parts.join('; ')}${where}`;
 }
 
 function isDirectory(file: string): boolean {

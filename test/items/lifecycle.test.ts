@@ -81,7 +81,7 @@ describe('a file that changes while it is sent', () => {
     expect(ctx.io.stderrText()).toMatch(/not done\s+\d+/);
     // The rows not sent are named, each once, in the rejects file.
     const named = parseCsv(readFileSync(rejects, 'utf8'));
-    expect(named.every((r) => r.error_code === 'not-done' && r.error_message.startsWith('not sent: '))).toBe(true);
+    expect(named.every((r) => r.error_code === 'not-done' && r.error_message?.startsWith('not sent: '))).toBe(true);
     expect(named.map((r) => r.number).sort()).toEqual(list.filter((n) => !registered.includes(n)).sort());
   });
 
@@ -232,5 +232,159 @@ describe('a cut-off night never blocks the next', () => {
     expect(report.summary?.total).toBeGreaterThan(0);
     const stopped = [...e.sandbox.account.store.values()].filter((r) => !r.tracking).map((r) => r.number);
     expect(stopped.sort()).toEqual(list.slice(0, 100).sort());
+  });
+});
+
+describe('the quota check counts what will be charged', () => {
+  it('numbers registered already cost nothing: a run that fits once they are left out is sent, and --dry-run says how many are new', async () => {
+    const { e, dir, fresh } = await setup();
+    const registered = numberList(60);
+    expect((await run(fresh(), { operation: 'register', numbers: registered })).exitCode).toBe(0);
+    // The spec's "repeated registration ... consumes one quota unit" is the unit paid the first time: the
+    // emulator charges nothing for a repeat.
+    expect((await run(fresh(), { operation: 'register', numbers: registered.slice(0, 3) })).summary?.already).toBe(3);
+    expect(e.sandbox.account.quota.used).toBe(60);
+    e.sandbox.setSettings({ quotaTotal: 60 + 25 });
+    const fresh20 = numberList(20, 3000);
+    const file = writeInput(dir, 'mixed.txt', lines([...registered, ...fresh20]));
+    const dry = fresh();
+    const plan = await run(dry, { operation: 'register', file, dryRun: true });
+    expect(plan.plan.registered).toEqual({ items: 60, units: 60 });
+    expect(dry.io.stderrText()).toContain('quota: 20 units for 20 new numbers (60 registered already cost nothing), 25 left');
+    const report = await run(fresh(), { operation: 'register', file });
+    expect(report.exitCode).toBe(0);
+    expect(report.summary).toMatchObject({ accepted: 20, already: 60 });
+    expect(e.sandbox.account.quota.used).toBe(80);
+    // Lookups are 200 numbers a request, free: the dry run's and the run's, each of two pages of 40 records.
+    expect(sends(e, 'gettracklist')).toBe(4);
+  });
+
+  it('still refuses when the new numbers alone do not fit, saying which are new', async () => {
+    const { e, dir, fresh } = await setup();
+    const registered = numberList(10);
+    await run(fresh(), { operation: 'register', numbers: registered });
+    e.sandbox.setSettings({ quotaTotal: 10 + 5 });
+    const file = writeInput(dir, 'mixed.txt', lines([...registered, ...numberList(8, 3000)]));
+    const err = (await run(fresh(), { operation: 'register', file }).catch((x: unknown) => x)) as TrkError;
+    expect(err.exitCode).toBe(2);
+    expect(err.message).toBe(`not enough quota for ${file}: its new numbers need 8 units (10 numbers of it registered already cost nothing), 5 are left (3 missing)`);
+    expect(sends(e)).toBe(1);
+  });
+
+  it('if the lookup cannot be made, warns and sends: the service refuses what the quota does not cover', async () => {
+    const { e, dir, fresh } = await setup();
+    const registered = numberList(10);
+    await run(fresh(), { operation: 'register', numbers: registered });
+    e.sandbox.setSettings({ quotaTotal: 10 + 5 });
+    const broken: ApiClient = {
+      version: 'v2',
+      call: async (op, body, opts) => {
+        if (op === 'gettracklist') throw new TrkError('the list is down');
+        return e.client.call(op, body, opts);
+      },
+      close: async () => {},
+    };
+    const file = writeInput(dir, 'mixed.txt', lines([...registered, ...numberList(3, 3000)]));
+    const ctx = fresh();
+    const report = await run(ctx, { operation: 'register', file, client: broken });
+    expect(ctx.io.stderrText()).toMatch(/could not look up which numbers are registered already \(the list is down\): sending/);
+    expect(report.exitCode).toBe(0);
+    expect(report.summary).toMatchObject({ accepted: 3, already: 10 });
+  });
+});
+
+describe('options that change what is sent make a new run', () => {
+  it('a finished file run again with a --column or a carrier default re-sends the rows whose request changes', async () => {
+    const { e, dir, fresh } = await setup();
+    const list = numberList(5);
+    const file = writeInput(dir, 'shop.csv', `number,shipper\n${list.map((n) => `${n},190271`).join('\n')}\n`);
+    expect((await run(fresh(), { operation: 'register', file })).summary?.accepted).toBe(5);
+    const same = fresh();
+    await run(same, { operation: 'register', file });
+    expect(same.io.stderrText()).toMatch(/the same input was fully sent/);
+    const before = sends(e);
+    // The shipper column, ignored so far, now says the carrier: every request changes.
+    const mapped = await run(fresh(), { operation: 'register', file, columns: ['shipper=carrier'] });
+    expect(mapped.summary).toMatchObject({ total: 5, rejected: 0 });
+    expect(sends(e) - before).toBe(1);
+    // A carrier default on rows without one changes them too; rows with their own carrier keep theirs.
+    const other = writeInput(dir, 'plain.csv', `number,carrier\n${list[0]},\n${list[1]},190271\n`);
+    expect((await run(fresh(), { operation: 'register', file: other })).exitCode).toBe(0);
+    const defaulted = await run(fresh(), { operation: 'register', file: other, defaults: { carrier: '190271' } });
+    expect(defaulted.summary).toMatchObject({ total: 1 });
+  });
+});
+
+describe('register --tag of a number registered already', () => {
+  it('applies the tag with a free change of its info and says so; the row reads done', async () => {
+    const { e, fresh } = await setup();
+    const [n] = numberList(1);
+    await run(fresh(), { operation: 'register', numbers: [n!], defaults: { tag: 'old' } });
+    const used = e.sandbox.account.quota.used;
+    const ctx = fresh();
+    const report = await run(ctx, { operation: 'register', numbers: [n!], defaults: { tag: 'new' } });
+    expect(report.exitCode).toBe(0);
+    expect(report.summary).toMatchObject({ accepted: 0, already: 1, tagApplied: 1, rejected: 0 });
+    expect(ctx.io.stderrText()).toBe('registered 0, already registered 1 (tag applied to 1)\n');
+    expect(report.results.accepted).toEqual([expect.objectContaining({ number: n, tag: 'new', tag_applied: true })]);
+    expect(report.results.rejected).toEqual([]);
+    expect([...e.sandbox.account.store.values()].find((r) => r.number === n)?.tag).toBe('new');
+    expect(e.sandbox.account.quota.used).toBe(used);
+    expect(sends(e, 'changeinfo')).toBe(1);
+  });
+
+  it('says plainly when the tag could not be applied, and how to apply it; not a silent exit 0', async () => {
+    const { e, fresh } = await setup();
+    const [n] = numberList(1);
+    const refusing: ApiClient = {
+      version: 'v2',
+      call: async (op, body, opts) => {
+        if (op === 'changeinfo') return { code: 0, data: { accepted: [], rejected: [{ number: n, error: { code: -18019902, message: 'not registered' } }] } } as never;
+        if (op === 'register') return { code: 0, data: { accepted: [], rejected: [{ number: n, error: { code: -18019901, message: 'already' } }] } } as never;
+        return e.client.call(op, body, opts);
+      },
+      close: async () => {},
+    };
+    const ctx = fresh();
+    const report = await run(ctx, { operation: 'register', numbers: [n!], defaults: { tag: 'new' }, client: refusing });
+    expect(report.exitCode).toBe(1);
+    expect(report.results.rejected).toEqual([
+      { number: n, error: { code: -18019902, message: `registered already, but the tag was not applied (not registered): apply it with trk update ${n} --tag "new"` } },
+    ]);
+    expect(ctx.io.stderrText()).toBe('registered 0, rejected 1\n');
+  });
+});
+
+describe('rows set aside are named', () => {
+  it('without --rejects or an output format, rejections go to a rejects file in the state folder, named in the summary', async () => {
+    const { dir, state, fresh } = await setup();
+    const file = writeInput(dir, 'in.csv', `number,tag\n${numberList(2).map((n) => `${n},ok`).join('\n')}\nXX00000001,bad\n`);
+    const ctx = fresh();
+    const report = await run(ctx, { operation: 'register', file });
+    expect(report.exitCode).toBe(3);
+    const written = /1 row written to (.*)\n/.exec(ctx.io.stderrText())?.[1];
+    expect(written).toMatch(new RegExp(`^${path.join(state, 'rejects')}/\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\d-register-in\\.csv$`));
+    expect(parseCsv(readFileSync(written!, 'utf8'))).toEqual([
+      { number: 'XX00000001', tag: 'bad', input_line: '4', error_code: '-18019903', error_message: 'carrier cannot be detected' },
+    ]);
+    // No rejections, no file; an output format shows them itself.
+    const clean = writeInput(dir, 'clean.csv', `number\n${numberList(2, 50).join('\n')}\n`);
+    await run(fresh(), { operation: 'register', file: clean });
+    await run(fresh({ output: 'json' }), { operation: 'register', file: writeInput(dir, 'bad.csv', 'number\nXX00000002\n') });
+    expect(readdirSync(path.join(state, 'rejects'))).toEqual([path.basename(written!)]);
+  });
+
+  it('--quiet prints only the one line saying what was set aside, and nothing when all went well', async () => {
+    const { dir, fresh } = await setup();
+    const file = writeInput(dir, 'in.csv', `number\n${numberList(3).join('\n')}\nXX00000001\nno!\n`);
+    const quiet = fresh({ quiet: true });
+    const report = await run(quiet, { operation: 'register', file, skipInvalid: true });
+    expect(report.exitCode).toBe(3);
+    const text = quiet.io.stderrText();
+    expect(text.split('\n').filter(Boolean)).toHaveLength(1);
+    expect(text).toMatch(/^register: 2 of 5 numbers set aside \(1 rejected, 1 invalid\): written to .*\.csv\n$/);
+    const ok = fresh({ quiet: true });
+    await run(ok, { operation: 'register', file: writeInput(dir, 'ok.csv', `number\n${numberList(2, 70).join('\n')}\n`) });
+    expect(ok.io.stderrText()).toBe('');
   });
 });
