@@ -30,11 +30,15 @@ function run(args) {
 }
 
 if (!has('typescript') || !has('rollup')) {
-  process.stderr.write('trk: installing the development tools into this checkout to build it (npm leaves them out of a global install)\n');
+  process.stderr.write(
+    'trk: installing the development tools into this checkout to build it (npm leaves them out of a global install)\n',
+  );
   try {
     run(['install', '--include=dev', '--ignore-scripts', '--no-save', '--no-audit', '--no-fund']);
   } catch {
-    process.stderr.write('trk: could not install the development tools: run "npm ci" in this checkout, then "npm install -g ." again\n');
+    process.stderr.write(
+      'trk: could not install the development tools: run "npm ci" in this checkout, then "npm install -g ." again\n',
+    );
     process.exit(1);
   }
 }

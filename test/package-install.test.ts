@@ -20,7 +20,11 @@ describe.skipIf(!asked)('npm install -g . on a fresh clone (TRK_TEST_INSTALL=1)'
     execFileSync('git', ['clone', '--quiet', ROOT, clone]);
     expect(existsSync(path.join(clone, 'lib'))).toBe(false);
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
-    execFileSync('npm', ['install', '-g', '.', '--prefix', prefix, '--no-audit', '--no-fund'], { cwd: clone, env, stdio: 'pipe' });
+    execFileSync('npm', ['install', '-g', '.', '--prefix', prefix, '--no-audit', '--no-fund'], {
+      cwd: clone,
+      env,
+      stdio: 'pipe',
+    });
     const trk = path.join(prefix, 'bin', 'trk');
     const version = execFileSync(trk, ['--version'], { cwd: scratch, encoding: 'utf8' });
     expect(version.trim()).toMatch(/^\d+\.\d+\.\d+/);

@@ -61,7 +61,8 @@ export class DigestList {
   sortedUnique(): BigUint64Array {
     const sorted = this.#values.slice(0, this.#length).sort();
     let kept = 0;
-    for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[kept - 1]) sorted[kept++] = sorted[i] as bigint;
+    for (let i = 0; i < sorted.length; i++)
+      if (i === 0 || sorted[i] !== sorted[kept - 1]) sorted[kept++] = sorted[i] as bigint;
     return sorted.subarray(0, kept);
   }
 }

@@ -454,6 +454,13 @@ function takeRunLock(lockFile: string): void {
   throw new TrkError(`cannot take the lock ${lockFile}`, { hint: 'remove it if no trk process is running' });
 }
 
+/** What a lock file holds. */
+interface LockText {
+  pid: number;
+  /** processStartTime of the owner; null where it could not be read. */
+  started?: unknown;
+}
+
 /**
  * The pid of the live process holding the lock, if any. A lock names its owner by pid and start time (older
  * trk wrote the pid alone): a live pid that started at another time is another process, and the lock is stale.
@@ -465,13 +472,14 @@ function lockOwner(lockFile: string): number | undefined {
   try {
     const parsed = JSON.parse(text) as unknown;
     if (typeof parsed === 'number') pid = parsed;
-    else if (typeof parsed === 'object' && parsed !== null) ({ pid, started } = parsed as { pid: number; started?: unknown });
+    else if (typeof parsed === 'object' && parsed !== null) ({ pid, started } = parsed as LockText);
     else return undefined;
   } catch {
     return undefined;
   }
   if (pid === process.pid || !isAlive(pid)) return undefined;
-  if (typeof started === 'string' && processStartTime(pid) !== undefined && processStartTime(pid) !== started) return undefined;
+  const now = processStartTime(pid);
+  if (typeof started === 'string' && now !== undefined && now !== started) return undefined;
   return pid;
 }
 
@@ -491,5 +499,5 @@ function pruneOld(dir: string): void {
   const cutoff = Date.now() - PRUNE_AFTER_MS;
   pruneFiles(dir, (name, st, file) => name.endsWith('.jsonl') && st.mtimeMs < cutoff && !lockOwnerAlive(`${file}.lock`));
   // A rows log goes with its journal (written once, it is older than the journal it serves).
-  pruneFiles(dir, (name, _st, file) => name.endsWith('.rows') && !existsSync(`${file.slice(0, -'.rows'.length)}.jsonl`));
+  pruneFiles(dir, (name, _st, file) => name.endsWith('.rows') && !existsSync(`${file.slice(0, -5)}.jsonl`));
 }

@@ -48,7 +48,13 @@ export function sumOver(values: readonly number[], chunks: ReadonlySet<number>):
   return sum;
 }
 
-export function makePlan(op: ItemOperation, version: ApiVersion, input: string, scan: ScanResult, done: ReadonlySet<number> | undefined): ItemPlan {
+export function makePlan(
+  op: ItemOperation,
+  version: ApiVersion,
+  input: string,
+  scan: ScanResult,
+  done: ReadonlySet<number> | undefined,
+): ItemPlan {
   const requests = scan.chunkItems.length;
   const doneSet = done ?? new Set<number>();
   const doneRequests = [...doneSet].filter((c) => c < requests).length;
@@ -61,7 +67,11 @@ export function makePlan(op: ItemOperation, version: ApiVersion, input: string, 
     perRequest: chunkSize(op, version),
     units: scan.units,
     invalid: scan.problems.count,
-    done: { items: sumOver(scan.chunkItems, doneSet), requests: doneRequests, units: sumOver(scan.chunkUnits, doneSet) },
+    done: {
+      items: sumOver(scan.chunkItems, doneSet),
+      requests: doneRequests,
+      units: sumOver(scan.chunkUnits, doneSet),
+    },
     secondsAtCeiling: (requests - doneRequests) / LIMITS.requestsPerSecond,
   };
 }
@@ -83,10 +93,16 @@ function finishedText(display: string, op: ItemOperation, before: NonNullable<It
   const parts = [`${fmt(c.accepted)} ${doneWord(op)}`];
   if (c.already > 0) parts.push(`${fmt(c.already)} already`);
   if (c.rejected > 0) parts.push(`${fmt(c.rejected)} rejected`);
-  return `${display}: the same input was fully sent by trk ${commandName(op)} on ${when(before.finished)} (${parts.join(', ')})`;
+  const command = commandName(op);
+  const on = when(before.finished);
+  return `${display}: the same input was fully sent by trk ${command} on ${on} (${parts.join(', ')})`;
 }
 
-export function finishedLine(display: string, op: ItemOperation, before: NonNullable<ItemPlan['finishedBefore']>): string {
+export function finishedLine(
+  display: string,
+  op: ItemOperation,
+  before: NonNullable<ItemPlan['finishedBefore']>,
+): string {
   return `${finishedText(display, op, before)}; nothing was sent: pass --again to send it again`;
 }
 
@@ -99,18 +115,28 @@ export function sentBeforeText(sent: NonNullable<ItemPlan['sentBefore']>, fresh:
 export function planLines(plan: ItemPlan): string[] {
   const lines = [
     `dry run: ${commandName(plan.operation)} ${plan.input} (API ${plan.version})`,
-    `  ${plural(plan.items, 'item')} in ${plural(plan.requests, 'request')}` + (plan.requests > 0 ? ` of up to ${plan.perRequest}` : ''),
+    `  ${plural(plan.items, 'item')} in ${plural(plan.requests, 'request')}` +
+      (plan.requests > 0 ? ` of up to ${plan.perRequest}` : ''),
   ];
-  if (plan.sentBefore) lines.push(`  ${sentBeforeText(plan.sentBefore, plan.items)}: a real run sends the new ones only`);
+  if (plan.sentBefore) {
+    lines.push(`  ${sentBeforeText(plan.sentBefore, plan.items)}: a real run sends the new ones only`);
+  }
   if (plan.invalid > 0) lines.push(`  ${plural(plan.invalid, 'invalid row')} set aside`);
   if (plan.finishedBefore) {
-    lines.push(`  ${finishedText(plan.input, plan.operation, plan.finishedBefore)}: a real run sends nothing without --again`);
+    lines.push(
+      `  ${finishedText(plan.input, plan.operation, plan.finishedBefore)}: a real run sends nothing without --again`,
+    );
   }
   if (plan.replaces) {
     const r = plan.replaces;
     lines.push(
-      `  an interrupted run of this file (${when(r.when)}, ${plural(r.done, 'number')} done) read it before it changed: a real run starts ` +
-        `a new one` + (r.leftBehind > 0 ? `, naming the ${plural(r.leftBehind, 'number')} of it not sent and no longer in the file` : ''),
+      `  an interrupted run of this file (${when(r.when)}, ${plural(r.done, 'number')} done) ` +
+        'read it before it changed: ' +
+        'a real run starts ' +
+        `a new one` +
+        (r.leftBehind > 0
+          ? `, naming the ${plural(r.leftBehind, 'number')} of it not sent and no longer in the file`
+          : ''),
     );
   }
   if (plan.done.items > 0) {
@@ -119,7 +145,10 @@ export function planLines(plan: ItemPlan): string[] {
         `${fmt(plan.items - plan.done.items)} left in ${plural(plan.requests - plan.done.requests, 'request')}`,
     );
   }
-  lines.push(`  about ${duration(Math.ceil(plan.secondsAtCeiling))} at the service's ceiling of ${LIMITS.requestsPerSecond} requests a second`);
+  lines.push(
+    `  about ${duration(Math.ceil(plan.secondsAtCeiling))} ` +
+      `at the service's ceiling of ${LIMITS.requestsPerSecond} requests a second`,
+  );
   if (plan.units > 0) lines.push(quotaLine(plan));
   lines.push('nothing was sent');
   return lines;
@@ -129,13 +158,18 @@ function quotaLine(plan: ItemPlan): string {
   const registered = plan.registered;
   const units = plan.units - plan.done.units - (registered?.units ?? 0);
   const extra = plan.units - plan.items;
-  let quota = `  quota: ${plural(units, 'unit')}` + (extra > 0 && plan.operation === 'register' ? ` (${fmt(extra)} with a translation language cost 2)` : '');
+  let quota =
+    `  quota: ${plural(units, 'unit')}` +
+    (extra > 0 && plan.operation === 'register' ? ` (${fmt(extra)} with a translation language cost 2)` : '');
   if (registered && registered.items > 0) {
     const fresh = plan.items - plan.done.items - registered.items;
     quota += ` for ${plural(fresh, 'new number')} (${fmt(registered.items)} registered already cost nothing)`;
   } else if (registered) quota += ', every number new';
   if (plan.version === 'v1') quota += '; v1 cannot read the quota, so it is not checked';
-  else if (plan.quota?.remaining !== undefined) quota += `, ${fmt(plan.quota.remaining)} left` + (plan.quota.dailyLeft !== undefined ? `, ${fmt(plan.quota.dailyLeft)} left today` : '');
+  else if (plan.quota?.remaining !== undefined)
+    quota +=
+      `, ${fmt(plan.quota.remaining)} left` +
+      (plan.quota.dailyLeft !== undefined ? `, ${fmt(plan.quota.dailyLeft)} left today` : '');
   return quota;
 }
 
@@ -163,16 +197,28 @@ export async function quotaForPlan(quota: Promise<Partial<QuotaRecord>>): Promis
 
 /** Whether `needed` units are more than the quota or today's cap leave. */
 export function quotaShort(needed: number, q: NonNullable<ItemPlan['quota']>): boolean {
-  return needed > 0 && ((q.remaining !== undefined && needed > q.remaining) || (q.dailyLeft !== undefined && needed > q.dailyLeft));
+  return (
+    needed > 0 &&
+    ((q.remaining !== undefined && needed > q.remaining) || (q.dailyLeft !== undefined && needed > q.dailyLeft))
+  );
 }
 
 /**
  * Refuse (exit 2) when the quota or today's cap cannot cover what the plan charges. `registered`: rows found
  * registered already, left out of `needed`, named in the message.
  */
-export function refuseShortQuota(needed: number, q: NonNullable<ItemPlan['quota']>, display: string, registered?: ItemPlan['registered']): void {
+export function refuseShortQuota(
+  needed: number,
+  q: NonNullable<ItemPlan['quota']>,
+  display: string,
+  registered?: ItemPlan['registered'],
+): void {
   if (!quotaShort(needed, q)) return;
-  const what = registered && registered.items > 0 ? `its new numbers need ${fmt(needed)} units (${plural(registered.items, 'number')} of it registered already cost nothing)` : `it needs ${fmt(needed)} units`;
+  const what =
+    registered && registered.items > 0
+      ? `its new numbers need ${fmt(needed)} units ` +
+        `(${plural(registered.items, 'number')} of it registered already cost nothing)`
+      : `it needs ${fmt(needed)} units`;
   if (q.remaining !== undefined && needed > q.remaining) {
     throw new UsageError(
       `not enough quota for ${display}: ${what}, ${fmt(q.remaining)} are left (${fmt(needed - q.remaining)} missing)`,

@@ -35,7 +35,9 @@ export function serviceLookup(client: ApiClient, version: ApiVersion, signal: Ab
     async registered(items) {
       const found: Registrations = new Map();
       for (let page = 1, pages = 1; page <= pages && page <= MAX_PAGES; page++) {
-        const envelope = await client.call('gettracklist', requestBody('gettracklist', version, items, { page }), { signal });
+        const envelope = await client.call('gettracklist', requestBody('gettracklist', version, items, { page }), {
+          signal,
+        });
         pages = Number(envelope.page?.page_total ?? 1);
         for (const record of envelope.data?.accepted ?? []) {
           const key = typeof record.number === 'string' ? record.number.trim().toUpperCase() : undefined;

@@ -60,7 +60,7 @@ export interface RunSummary {
   notFound: number;
   /** Items left without an answer (interrupted, refused by the account, or stopped by an error). */
   unsettled: number;
-  /** Numbers an interrupted run of the file never sent that the new file no longer holds (named in the rejects file). */
+  /** Numbers an interrupted run of the file never sent that the new file no longer holds (in the rejects file). */
   leftBehind: number;
   /** register: already registered numbers whose tag was applied with a change of their info. */
   tagApplied: number;
@@ -167,7 +167,7 @@ export class ResultSink {
     const retagged = tagged.map(({ error: _error, ...item }) => item as Record<string, unknown>);
     const merged = {
       accepted: retagged.length > 0 ? [...outcome.accepted, ...retagged] : outcome.accepted,
-      rejected: [...outcome.rejected, ...(retagged.length > 0 ? outcome.already.filter((a) => !tagged.includes(a)) : outcome.already)],
+      rejected: [...outcome.rejected, ...outcome.already.filter((a) => !tagged.includes(a))],
     };
     if (this.#o.collect) {
       for (const a of merged.accepted) this.results.accepted.push(a);
@@ -194,7 +194,8 @@ export class ResultSink {
     const carrierAt = this.#o.layout.columns.indexOf('carrier');
     for (const row of rows) {
       if (!this.#rejects) {
-        if (this.invalidLines.length < (this.#o.listInvalid ?? 20)) this.invalidLines.push(`${row.number}: ${message(row)}`);
+        if (this.invalidLines.length >= (this.#o.listInvalid ?? 20)) continue;
+        this.invalidLines.push(`${row.number}: ${message(row)}`);
         continue;
       }
       const cells = this.#rejects.keep.map((i) =>
@@ -330,7 +331,8 @@ export function summaryLines(s: RunSummary, rejectsFile?: string): string[] {
 
 /** `1,434 numbers of the interrupted run are not in the new file and were not sent`. */
 export function leftBehindText(count: number): string {
-  return `${plural(count, 'number')} of the interrupted run ${count === 1 ? 'is' : 'are'} not in the new file and ${count === 1 ? 'was' : 'were'} not sent`;
+  const [is, was] = count === 1 ? ['is', 'was'] : ['are', 'were'];
+  return `${plural(count, 'number')} of the interrupted run ${is} not in the new file and ${was} not sent`;
 }
 
 /**
@@ -341,8 +343,9 @@ export function setAsideLine(s: RunSummary, rejectsFile: string | undefined): st
   const aside = s.rejected + s.invalid;
   const parts: string[] = [];
   if (aside > 0) {
-    const why = [s.rejected > 0 && `${fmt(s.rejected)} rejected`, s.invalid > 0 && `${fmt(s.invalid)} invalid`].filter(Boolean).join(', ');
-    parts.push(`${fmt(aside)} of ${plural(s.total + s.invalid, 'number')} set aside (${why})`);
+    const why = [s.rejected > 0 && `${fmt(s.rejected)} rejected`, s.invalid > 0 && `${fmt(s.invalid)} invalid`];
+    const of = plural(s.total + s.invalid, 'number');
+    parts.push(`${fmt(aside)} of ${of} set aside (${why.filter(Boolean).join(', ')})`);
   }
   if (s.leftBehind > 0) parts.push(leftBehindText(s.leftBehind));
   if (parts.length === 0) return undefined;

@@ -35,7 +35,14 @@ import type { CarrierResolver } from './check.js';
 import { checkDefaults } from './check.js';
 import type { Chunk } from './chunker.js';
 import { DigestList, rowDigest, sortedHas } from './digest.js';
-import { isCharging, isReadOnly, parseColumnMapping, type ColumnMapping, type ItemOperation, type RowValues } from './fields.js';
+import {
+  isCharging,
+  isReadOnly,
+  parseColumnMapping,
+  type ColumnMapping,
+  type ItemOperation,
+  type RowValues,
+} from './fields.js';
 import type { Journal, JournalSummary, RunIdentity } from './journal.js';
 import {
   finishedLine,
@@ -197,7 +204,14 @@ class ItemRun {
   #quota: Promise<Partial<QuotaRecord>> | undefined;
   #memory: Memory | undefined;
 
-  private constructor(ctx: Context, opts: ItemRunOptions, settings: Settings, mapping: ColumnMapping | undefined, state: string, source: ItemSource) {
+  private constructor(
+    ctx: Context,
+    opts: ItemRunOptions,
+    settings: Settings,
+    mapping: ColumnMapping | undefined,
+    state: string,
+    source: ItemSource,
+  ) {
     this.#ctx = ctx;
     this.#o = opts;
     this.#op = opts.operation;
@@ -227,7 +241,9 @@ class ItemRun {
       throw new UsageError((err as Error).message);
     }
     const version = opts.client?.version ?? settings.apiVersion;
-    if (opts.defaults) checkDefaults(opts.defaults, { operation: opts.operation, version, resolveCarrier: opts.resolveCarrier });
+    if (opts.defaults) {
+      checkDefaults(opts.defaults, { operation: opts.operation, version, resolveCarrier: opts.resolveCarrier });
+    }
     const { ensurePrivateDir, stateDir } = await import('../config/paths.js');
     const state = stateDir(ctx.env);
     // A file or a pipe needs the state folder (a pipe's copy, a write's journal): one clear line before anything.
@@ -244,7 +260,10 @@ class ItemRun {
     const source = this.#source;
     if (source.kind === 'arguments') refuseFileOnlyFlags(this.#flags);
     if (this.#flags.rejects !== undefined && source.isSameFile(this.#flags.rejects)) {
-      throw new UsageError(`--rejects ${this.#flags.rejects} is the input file`, 'write the rejects to another file; nothing was sent');
+      throw new UsageError(
+        `--rejects ${this.#flags.rejects} is the input file`,
+        'write the rejects to another file; nothing was sent',
+      );
     }
     // Arguments show no progress, and `trk stop N` does not load its renderer.
     const quiet = this.#o.progress === 'none' || (this.#o.progress === undefined && source.kind === 'arguments');
@@ -263,14 +282,20 @@ class ItemRun {
     const nothing = this.#nothingToSend(plan, scan, standing);
     if (nothing) return nothing;
     await this.#o.confirm?.(plan);
-    if (this.#ctx.signal.aborted) throw new InterruptedError('interrupted before sending; nothing was sent', stopExitCode(this.#ctx.signal));
+    if (this.#ctx.signal.aborted) {
+      throw new InterruptedError('interrupted before sending; nothing was sent', stopExitCode(this.#ctx.signal));
+    }
     return this.#send(plan, scan, standing);
   }
 
   // ---- before sending ----
 
   async #recall(): Promise<Memory> {
-    const [runs, journals, sent] = await Promise.all([import('./runs.js'), import('./journal.js'), import('./sent.js')]);
+    const [runs, journals, sent] = await Promise.all([
+      import('./runs.js'),
+      import('./journal.js'),
+      import('./sent.js'),
+    ]);
     const folders = runs.runFolders(this.#state);
     const memory: Memory = { runs, journals, sent, folders, record: { state: 'none' } };
     if (this.#source.kind === 'file' && !this.#flags.again) {
@@ -296,7 +321,9 @@ class ItemRun {
     const scanStarted = Date.now();
     const overlapQuota = this.#asksQuota()
       ? (items: number, problems: number) => {
-          if (problems === 0 && items % 1000 === 0 && Date.now() - scanStarted > QUOTA_OVERLAP_AFTER_MS) this.#askQuota();
+          if (problems === 0 && items % 1000 === 0 && Date.now() - scanStarted > QUOTA_OVERLAP_AFTER_MS) {
+            this.#askQuota();
+          }
         }
       : undefined;
     const checking = this.#progressFor(commandName(this.#op));
@@ -309,7 +336,12 @@ class ItemRun {
     }
     reportLayout(this.#ctx, this.#source, this.#op, scan);
     reportProblems(this.#ctx, this.#source, scan, this.#flags);
-    if (this.#ctx.signal.aborted) throw new InterruptedError('interrupted while reading the input; nothing was sent', stopExitCode(this.#ctx.signal));
+    if (this.#ctx.signal.aborted) {
+      throw new InterruptedError(
+        'interrupted while reading the input; nothing was sent',
+        stopExitCode(this.#ctx.signal),
+      );
+    }
     return scan;
   }
 
@@ -340,14 +372,23 @@ class ItemRun {
     const found = runs.findInterrupted(folders, identity);
     const running = found.others.find((j) => j.running);
     if (running) {
-      throw new TrkError(`another trk process is running trk ${running.identity?.command ?? commandName(this.#op)} on ${this.#source.display} (since ${when(running.modified)})`, {
-        hint: 'run again once it has finished; nothing was sent',
-      });
+      const command = running.identity?.command ?? commandName(this.#op);
+      throw new TrkError(
+        `another trk process is running trk ${command} on ${this.#source.display} (since ${when(running.modified)})`,
+        {
+          hint: 'run again once it has finished; nothing was sent',
+        },
+      );
     }
-    const replaced = this.#flags.restart ? found.others.map((journal) => ({ journal, left: emptyLeft() })) : await Promise.all(found.others.map(async (journal) => ({ journal, left: await runs.leftBehind(journal) })));
+    const replaced = this.#flags.restart
+      ? found.others.map((journal) => ({ journal, left: emptyLeft() }))
+      : await Promise.all(found.others.map(async (journal) => ({ journal, left: await runs.leftBehind(journal) })));
     // Named by what it leaves out: the record of sent rows, and the interrupted runs whose confirmed rows join it.
     const joining = this.#flags.restart ? [] : replaced.map((r) => r.journal.key).sort();
-    let sentId = record.state === 'sound' || joining.length > 0 ? [record.state === 'sound' ? record.rows.id : 'none', ...joining].join('+') : null;
+    let sentId =
+      record.state === 'sound' || joining.length > 0
+        ? [record.state === 'sound' ? record.rows.id : 'none', ...joining].join('+')
+        : null;
     // A resume must read its input as the interrupted run did: leaving nothing out (it was sent --again) can be
     // done again; leaving out another record's rows cannot, and that journal is started over, looking up first.
     const madeWith = found.same === undefined || this.#flags.restart ? sentId : (found.same.sentId ?? null);
@@ -355,7 +396,12 @@ class ItemRun {
     const sameUnusable = madeWith !== sentId && !leaveNothingOut;
     if (leaveNothingOut) sentId = null;
     const damaged = record.state === 'damaged' || runs.finishedRecordDamaged(folders, identity);
-    if (damaged) this.#ctx.info(`the record of an earlier run of ${this.#source.display} is damaged: what it may have sent is looked up before anything is sent again`);
+    if (damaged) {
+      this.#ctx.info(
+        `the record of an earlier run of ${this.#source.display} is damaged: ` +
+          'what it may have sent is looked up before anything is sent again',
+      );
+    }
     return {
       identity,
       finished: runs.findFinished(folders, identity),
@@ -384,10 +430,13 @@ class ItemRun {
     const first = standing.replaced[0]!.journal;
     if (!this.#flags.dryRun && !standing.same && this.#ctx.io.canPrompt() && !this.#ctx.global.yes) {
       const question =
-        `${this.#source.display} changed since an interrupted run of it (${when(first.modified)}, ${plural(first.doneItems, 'number')} done). ` +
+        `${this.#source.display} changed since an interrupted run of it ` +
+        `(${when(first.modified)}, ${plural(first.doneItems, 'number')} done). ` +
         'Start a new run of the file as it is now?';
       if (!(await this.#ctx.prompter.confirm(question, true))) {
-        throw new TrkError('nothing was sent: the interrupted run is kept', { hint: 'run the same command again to choose again, or see "trk runs"' });
+        throw new TrkError('nothing was sent: the interrupted run is kept', {
+          hint: 'run the same command again to choose again, or see "trk runs"',
+        });
       }
     }
     const confirmed = standing.replaced.map(({ left }) => left.confirmed.sortedUnique());
@@ -415,13 +464,24 @@ class ItemRun {
     const plan = makePlan(this.#op, this.#version, this.#source.display, scan, doneBefore);
     // An interrupted run of this very input (say, one sent --again) is resumed rather than called finished.
     const finished = standing?.finished;
-    if (finished && !this.#flags.again && !standing?.same) plan.finishedBefore = { finished: finished.finished, counts: finished.counts };
+    if (finished && !this.#flags.again && !standing?.same) {
+      plan.finishedBefore = { finished: finished.finished, counts: finished.counts };
+    }
     const record = this.#memory?.record;
-    if (scan.skipped > 0 && record?.state === 'sound') plan.sentBefore = { rows: scan.skipped, when: record.rows.updated };
+    if (scan.skipped > 0 && record?.state === 'sound') {
+      plan.sentBefore = { rows: scan.skipped, when: record.rows.updated };
+    }
     const replaced = standing?.replaced[0];
     if (replaced && !this.#flags.restart) {
-      const leftBehind = standing.replaced.reduce((n, { left }) => n + countRows(left.notSent) + countRows(left.maybeSent), 0);
-      plan.replaces = { when: new Date(replaced.journal.modified).toISOString(), done: replaced.journal.doneItems, leftBehind };
+      const leftBehind = standing.replaced.reduce(
+        (n, { left }) => n + countRows(left.notSent) + countRows(left.maybeSent),
+        0,
+      );
+      plan.replaces = {
+        when: new Date(replaced.journal.modified).toISOString(),
+        done: replaced.journal.doneItems,
+        leftBehind,
+      };
     }
     if (scan.items > 0 && !plan.finishedBefore) this.#askQuota();
     return plan;
@@ -432,13 +492,24 @@ class ItemRun {
     if (q) plan.quota = q;
     if (q && this.#op === 'register' && !plan.finishedBefore && scan.items > 0) {
       const client = this.#o.client ?? (await this.#ctx.api());
-      const paid = await this.#alreadyPaid(scan, plan.done.requests > 0 ? (standing?.same?.doneChunks ?? new Set()) : new Set(), client);
+      const paid = await this.#alreadyPaid(
+        scan,
+        plan.done.requests > 0 ? (standing?.same?.doneChunks ?? new Set()) : new Set(),
+        client,
+      );
       if (paid) plan.registered = { items: paid.items, units: paid.units };
     }
     for (const line of planLines(plan)) this.#ctx.io.err(line);
     // A real run that cannot look up what is registered warns and sends: no refusal to predict then.
     const lookedUp = plan.registered !== undefined || this.#op !== 'register';
-    if (!plan.finishedBefore && q && lookedUp) refuseShortQuota(plan.units - plan.done.units - (plan.registered?.units ?? 0), q, this.#source.display, plan.registered);
+    if (!plan.finishedBefore && q && lookedUp) {
+      refuseShortQuota(
+        plan.units - plan.done.units - (plan.registered?.units ?? 0),
+        q,
+        this.#source.display,
+        plan.registered,
+      );
+    }
     if (this.#ctx.global.output === 'json') this.#ctx.io.out(`${JSON.stringify(plan, null, 2)}\n`);
     return { plan, results: EMPTY, exitCode: EXIT.ok, source: this.#source.kind };
   }
@@ -452,7 +523,10 @@ class ItemRun {
     }
     if (scan.items > 0 || (standing?.replaced.length ?? 0) > 0) return undefined;
     if (plan.sentBefore) {
-      this.#ctx.info(`${this.#source.display}: ${sentBeforeText(plan.sentBefore, 0)}: nothing was sent: pass --again to send them again`);
+      this.#ctx.info(
+        `${this.#source.display}: ${sentBeforeText(plan.sentBefore, 0)}: ` +
+          'nothing was sent: pass --again to send them again',
+      );
       return report(EXIT.ok);
     }
     if (scan.problems.count === 0) this.#ctx.info(`no tracking numbers in ${this.#source.display}: nothing to do`);
@@ -502,7 +576,10 @@ class ItemRun {
     // --restart after other requests: the old runs' journals go too, without a word about them.
     if (this.#flags.restart) for (const { journal: old } of standing.replaced) memory.runs.retireJournal(old);
     if (journal.damagedAt !== undefined) {
-      this.#ctx.info(`the saved progress of this run is damaged (line ${journal.damagedAt}): what it does not show is looked up before anything is sent again`);
+      this.#ctx.info(
+        `the saved progress of this run is damaged (line ${journal.damagedAt}): ` +
+          'what it does not show is looked up before anything is sent again',
+      );
     }
     return journal;
   }
@@ -515,7 +592,10 @@ class ItemRun {
     }
     if (plan.sentBefore) this.#ctx.info(`${this.#source.display}: ${sentBeforeText(plan.sentBefore, scan.items)}`);
     if (plan.replaces) {
-      this.#ctx.info(`${this.#source.display} changed since an interrupted run of it (${when(plan.replaces.when)}): starting a new run of the file as it is now`);
+      this.#ctx.info(
+        `${this.#source.display} changed since an interrupted run of it (${when(plan.replaces.when)}): ` +
+          'starting a new run of the file as it is now',
+      );
     }
   }
 
@@ -530,25 +610,42 @@ class ItemRun {
     if (!q || !quotaShort(needed, q)) return;
     const paid = this.#op === 'register' ? await this.#alreadyPaid(scan, doneNow, client) : undefined;
     if (this.#op === 'register' && !paid) return;
-    refuseShortQuota(needed - (paid?.units ?? 0), q, this.#source.display, paid && { items: paid.items, units: paid.units });
+    refuseShortQuota(
+      needed - (paid?.units ?? 0),
+      q,
+      this.#source.display,
+      paid && { items: paid.items, units: paid.units },
+    );
   }
 
   /** The rows of what is left that are registered already; undefined (after a warning) if that cannot be told. */
-  async #alreadyPaid(scan: ScanResult, done: ReadonlySet<number>, client: ApiClient): Promise<{ items: number; units: number } | undefined> {
+  async #alreadyPaid(
+    scan: ScanResult,
+    done: ReadonlySet<number>,
+    client: ApiClient,
+  ): Promise<{ items: number; units: number } | undefined> {
     const { alreadyPaid, serviceLookup } = await import('./registered.js');
     const left = scan.items - sumOver(scan.chunkItems, done);
     const progress = this.#progressFor(commandName(this.#op));
     progress.phase(`looking up which of ${plural(left, 'number')} are registered already`);
     try {
       const chunks = this.#chunksLeft(scan, done);
-      const paid = await alreadyPaid(this.#op, chunks, serviceLookup(client, this.#version, this.#ctx.signal), (looked) =>
-        progress.phase(`looking up which numbers are registered already: ${fmt(looked)} of ${fmt(left)}`),
+      const paid = await alreadyPaid(
+        this.#op,
+        chunks,
+        serviceLookup(client, this.#version, this.#ctx.signal),
+        (looked) => progress.phase(`looking up which numbers are registered already: ${fmt(looked)} of ${fmt(left)}`),
       );
       return { items: paid.items, units: paid.units };
     } catch (err) {
       if (err instanceof TrkError && err.exitCode === EXIT.usage) throw err;
-      if (this.#ctx.signal.aborted) throw new InterruptedError('interrupted before sending; nothing was sent', stopExitCode(this.#ctx.signal));
-      this.#ctx.info(`could not look up which numbers are registered already (${(err as Error).message}): sending; the service refuses what the quota does not cover`);
+      if (this.#ctx.signal.aborted) {
+        throw new InterruptedError('interrupted before sending; nothing was sent', stopExitCode(this.#ctx.signal));
+      }
+      this.#ctx.info(
+        `could not look up which numbers are registered already (${(err as Error).message}): ` +
+          'sending; the service refuses what the quota does not cover',
+      );
       return undefined;
     } finally {
       progress.stop();
@@ -575,7 +672,10 @@ class ItemRun {
   async #startSink(scan: ScanResult, standing: Standing | undefined): Promise<Sending> {
     const leftBehind = standing && !this.#flags.restart ? standing.replaced.map((r) => r.left) : [];
     const named = leftBehind.reduce((n, left) => n + countRows(left.notSent) + countRows(left.maybeSent), 0);
-    const own = this.#flags.rejects === undefined && this.#source.kind !== 'arguments' && (this.#ctx.global.output === undefined || named > 0);
+    const own =
+      this.#flags.rejects === undefined &&
+      this.#source.kind !== 'arguments' &&
+      (this.#ctx.global.output === undefined || named > 0);
     const sink = new ResultSink({
       operation: this.#op,
       layout: scan.layout,
@@ -588,8 +688,11 @@ class ItemRun {
       onItems: this.#o.onItems,
     });
     await sink.open();
-    for (const left of leftBehind) this.#nameLeftBehind(sink, left, standing?.replaced[0]?.journal.modified ?? Date.now());
-    if (named > 0) this.#ctx.info(`${leftBehindText(named)}: they are named in ${sink.rejectsFile ?? 'the rejects file'}`);
+    for (const left of leftBehind)
+      this.#nameLeftBehind(sink, left, standing?.replaced[0]?.journal.modified ?? Date.now());
+    if (named > 0) {
+      this.#ctx.info(`${leftBehindText(named)}: they are named in ${sink.rejectsFile ?? 'the rejects file'}`);
+    }
     const confirmed = this.#source.kind === 'file' && this.#memory ? new DigestList() : undefined;
     return { sink, confirmed, settled: new Map() };
   }
@@ -602,22 +705,35 @@ class ItemRun {
     const cutoff = Date.now() - 30 * 24 * 3600 * 1000;
     pruneFiles(dir, (name, st) => name.endsWith('.csv') && st.mtimeMs < cutoff);
     const stamp = new Date(this.#started).toISOString().slice(0, 19).replace(/:/g, '-');
-    const input = this.#source.kind === 'file' ? path.basename(this.#source.display).replace(/\.[^.]*$/, '') : this.#source.kind;
+    const input =
+      this.#source.kind === 'file' ? path.basename(this.#source.display).replace(/\.[^.]*$/, '') : this.#source.kind;
     return path.join(dir, `${stamp}-${commandName(this.#op)}-${input.replace(/[^\w.-]+/g, '_')}.csv`);
   }
 
   #nameLeftBehind(sink: ResultSink, left: LeftBehind, modified: number): void {
     const then = when(modified);
-    const rows = (map: LeftBehind['notSent']) => [...map.values()].flat().map((r) => ({ number: r.number, carrier: r.carrier, was: r.line }));
-    sink.named(rows(left.notSent), 'not-sent', (r) => `not in the file now; the interrupted run of ${then} never sent it (its line ${r.was} then)`);
+    const rows = (map: LeftBehind['notSent']) =>
+      [...map.values()].flat().map((r) => ({ number: r.number, carrier: r.carrier, was: r.line }));
+    sink.named(
+      rows(left.notSent),
+      'not-sent',
+      (r) => `not in the file now; the interrupted run of ${then} never sent it (its line ${r.was} then)`,
+    );
     sink.named(
       rows(left.maybeSent),
       'not-sent',
-      (r) => `not in the file now; the interrupted run of ${then} sent it without seeing the answer (its line ${r.was} then): see "trk info"`,
+      (r) =>
+        `not in the file now; the interrupted run of ${then} sent it without seeing the answer ` +
+        `(its line ${r.was} then): see "trk info"`,
     );
   }
 
-  async #runChunks(scan: ScanResult, runtime: ItemRuntime, journal: Journal | undefined, sending: Sending): Promise<RunnerResult> {
+  async #runChunks(
+    scan: ScanResult,
+    runtime: ItemRuntime,
+    journal: Journal | undefined,
+    sending: Sending,
+  ): Promise<RunnerResult> {
     const { sink, confirmed, settled } = sending;
     const progress = this.#progressFor(commandName(this.#op));
     progress.phase('waiting for the first answer');
@@ -648,7 +764,12 @@ class ItemRun {
           first = false;
         },
         onWait: (reason, ms) => {
-          const why = reason === 'rate-limited' ? 'rate limited' : reason === 'unavailable' ? 'service unavailable' : 'network trouble';
+          const why =
+            reason === 'rate-limited'
+              ? 'rate limited'
+              : reason === 'unavailable'
+                ? 'service unavailable'
+                : 'network trouble';
           progress.waiting(why, Date.now() + ms);
           this.#ctx.debug(`${why}: every start paused for ${Math.round(ms)} ms`);
         },
@@ -678,7 +799,13 @@ class ItemRun {
     if (!failed) await this.#o.beforeSummary?.();
     this.#summarise(summary, sink, result);
     if (!failed) return summary;
-    if (this.#memory) this.#ctx.info(result.error instanceof TrkError && /changed since it was checked/.test(result.error.message) ? 'progress is saved' : 'progress is saved: run the same command again to resume');
+    if (this.#memory) {
+      this.#ctx.info(
+        result.error instanceof TrkError && /changed since it was checked/.test(result.error.message)
+          ? 'progress is saved'
+          : 'progress is saved: run the same command again to resume',
+      );
+    }
     if (result.error !== undefined) throw result.error;
     const stopped = `${fmt(summary.unsettled)} of ${fmt(summary.total)} not done`;
     if (result.interrupted) throw new InterruptedError(`interrupted: ${stopped}`, stopExitCode(this.#ctx.signal));
@@ -690,7 +817,12 @@ class ItemRun {
     const journal = sending.journalFile;
     if (!journal) return;
     const { readRowsLog, rowsLogFile } = await import('./rows-log.js');
-    const why = result.error instanceof Error ? result.error.message : result.interrupted ? 'the run was stopped' : 'the run ended early';
+    const why =
+      result.error instanceof Error
+        ? result.error.message
+        : result.interrupted
+          ? 'the run was stopped'
+          : 'the run ended early';
     const rows = [];
     for await (const row of readRowsLog(rowsLogFile(journal))) {
       const pending = sending.settled.get(row.chunk);
@@ -703,7 +835,12 @@ class ItemRun {
   #summarise(summary: RunSummary, sink: ResultSink, result: RunnerResult): void {
     const failedOutright = result.error !== undefined && summary.settled === 0;
     // A handful of arguments whose first request failed as a whole: the error line says it all.
-    const lines = this.#source.kind !== 'arguments' ? summaryLines(summary, sink.rejectsFile) : failedOutright ? [] : [compactSummary(summary)];
+    const lines =
+      this.#source.kind !== 'arguments'
+        ? summaryLines(summary, sink.rejectsFile)
+        : failedOutright
+          ? []
+          : [compactSummary(summary)];
     for (const line of lines) this.#ctx.info(line);
     if (this.#ctx.global.quiet) {
       const line = setAsideLine(summary, sink.rejectsFile);
@@ -749,8 +886,18 @@ function countRows(map: ReadonlyMap<string, readonly unknown[]>): number {
 }
 
 /** The digests of a settled chunk's rows the service confirmed (accepted, or already as asked). */
-function collectConfirmed(into: DigestList, chunk: Chunk, outcome: { accepted: { number?: unknown }[]; already: { number?: unknown }[]; pending?: string[] }): void {
-  const done = new Set([...outcome.accepted, ...outcome.already].map((i) => String(i.number ?? '').trim().toUpperCase()));
+function collectConfirmed(
+  into: DigestList,
+  chunk: Chunk,
+  outcome: { accepted: { number?: unknown }[]; already: { number?: unknown }[]; pending?: string[] },
+): void {
+  const done = new Set(
+    [...outcome.accepted, ...outcome.already].map((i) =>
+      String(i.number ?? '')
+        .trim()
+        .toUpperCase(),
+    ),
+  );
   const pending = new Set(outcome.pending ?? []);
   for (const row of chunk.rows) if (done.has(row.key) && !pending.has(row.key)) into.push(rowDigest(row.item));
 }
@@ -769,10 +916,14 @@ function writableFolder(dir: string, ensure: (dir: string) => string): void {
 
 /** --dry-run, --restart and --again are about files and pipes; with arguments they would do nothing. */
 function refuseFileOnlyFlags(flags: ItemFlags): void {
-  const given = [flags.restart && '--restart', flags.again && '--again'].filter((f): f is string => typeof f === 'string');
+  const given = [flags.restart && '--restart', flags.again && '--again'].filter(
+    (f): f is string => typeof f === 'string',
+  );
   if (given.length === 0) return;
   throw new UsageError(
-    `${given.join(' and ')} ${given.length === 1 ? 'is' : 'are'} about runs of a file or a pipe, which are remembered; numbers given as arguments are not`,
+    `${given.join(' and ')} ${given.length === 1 ? 'is' : 'are'} about runs of a file or a pipe, ` +
+      'which are remembered; ' +
+      'numbers given as arguments are not',
     'drop it, or put the numbers in a file (-f FILE) or pipe them in',
   );
 }
@@ -780,19 +931,27 @@ function refuseFileOnlyFlags(flags: ItemFlags): void {
 function reportLayout(ctx: Context, source: ItemSource, op: ItemOperation, scan: ScanResult): void {
   const { layout } = scan;
   if (layout.note) ctx.info(layout.note);
-  if (layout.ignored.length > 0) ctx.info(`${source.display}: ignored ${listSome(layout.ignored)}: not used by trk ${commandName(op)}`);
+  if (layout.ignored.length > 0) {
+    ctx.info(`${source.display}: ignored ${listSome(layout.ignored)}: not used by trk ${commandName(op)}`);
+  }
 }
 
 function reportProblems(ctx: Context, source: ItemSource, scan: ScanResult, flags: ItemFlags): void {
   const { problems } = scan;
   if (problems.count === 0) return;
   if (flags.skipInvalid) {
-    ctx.info(`${source.display}: ${plural(problems.count, 'invalid row')} set aside (--skip-invalid); sending the other ${fmt(scan.items)}`);
+    ctx.info(
+      `${source.display}: ${plural(problems.count, 'invalid row')} set aside (--skip-invalid); ` +
+        `sending the other ${fmt(scan.items)}`,
+    );
     return;
   }
   const lines = problems.lines(source.locate);
   if (problems.count === 1) {
-    throw new UsageError(lines[0] ?? '', 'fix it and run again, or pass --skip-invalid to send the rest; nothing was sent');
+    throw new UsageError(
+      lines[0] ?? '',
+      'fix it and run again, or pass --skip-invalid to send the rest; nothing was sent',
+    );
   }
   // Every problem at once (the first 20), so an input is fixed in one go; the error line closes the list.
   for (const line of lines) ctx.io.err(line);
@@ -830,7 +989,12 @@ async function itemRuntime(ctx: Context, opts: ItemRunOptions): Promise<ItemRunt
 /** One line for a handful of arguments: `registered 2, already registered 1, rejected 1`. */
 export function compactSummary(s: RunSummary): string {
   const parts = [`${doneWord(s.operation)} ${fmt(s.accepted)}`];
-  if (s.already > 0) parts.push(`${alreadyWords(s.operation)} ${fmt(s.already)}` + (s.tagApplied > 0 ? ` (tag applied to ${fmt(s.tagApplied)})` : ''));
+  if (s.already > 0) {
+    parts.push(
+      `${alreadyWords(s.operation)} ${fmt(s.already)}` +
+        (s.tagApplied > 0 ? ` (tag applied to ${fmt(s.tagApplied)})` : ''),
+    );
+  }
   if (s.notFound > 0) parts.push(`not registered ${fmt(s.notFound)}`);
   if (s.rejected > 0) parts.push(`rejected ${fmt(s.rejected)}`);
   if (s.invalid > 0) parts.push(`invalid ${fmt(s.invalid)}`);

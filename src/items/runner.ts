@@ -134,7 +134,10 @@ type Work =
   | { kind: 'send'; p: Pending }
   | { kind: 'verify'; ps: Pending[]; page: number; found: Map<string, Record<string, unknown>[]> }
   | { kind: 'page'; p: Pending; page: number }
-  | { kind: 'tag'; p: Pending; rows: ChunkRow[] };
+  | TagWork;
+
+/** register: the tags of numbers registered already, applied with changeinfo. */
+type TagWork = { kind: 'tag'; p: Pending; rows: ChunkRow[] };
 
 export async function runChunks(opts: RunnerOptions): Promise<RunnerResult> {
   return new Runner(opts).run();
@@ -376,7 +379,11 @@ class Runner {
     }
     if (work.kind === 'tag') {
       // The tag alone: a lang or a param sent along could cost quota or change more than was asked.
-      const items = work.rows.map((row) => ({ number: row.item.number, carrier: this.#retagCarrier(work.p, row), tag: row.item.tag }));
+      const items = work.rows.map((row) => ({
+        number: row.item.number,
+        carrier: this.#retagCarrier(work.p, row),
+        tag: row.item.tag,
+      }));
       return { op: 'changeinfo', body: requestBody('changeinfo', version, items), chunks: [work.p] };
     }
     if (work.kind === 'page') {
@@ -474,14 +481,16 @@ class Runner {
     const takes = (number: unknown, record: string): boolean => {
       const key = keyOf(number);
       if (!asked.has(key) || seen.has(`${key}\u0000${record}`)) {
-        this.#o.onDebug?.(`chunk ${p.chunk.index}: the answer names ${String(number)}, not carried by this request or named twice: ignored`);
+        this.#o.onDebug?.(`chunk ${p.chunk.index}: ${String(number)} in the answer, not asked or named twice: ignored`);
         return false;
       }
       seen.add(`${key}\u0000${record}`);
       answered.add(key);
       return true;
     };
-    for (const item of envelope.data?.accepted ?? []) if (takes(item.number, `a${String(recordCarrier(item))}`)) p.accepted.push(item);
+    for (const item of envelope.data?.accepted ?? []) {
+      if (takes(item.number, `a${String(recordCarrier(item))}`)) p.accepted.push(item);
+    }
     const spec = operationSpec(this.#op);
     const already = new Set([...(spec.already?.codes ?? []), ...(this.#o.alsoAlready ?? []), ...(p.afterUnknown ? (spec.alreadyAfterResend ?? []) : [])]);
     const refused: { key: string; code: number }[] = [];
@@ -547,7 +556,8 @@ class Runner {
         const accepted = this.#asAccepted(row, record);
         p.accepted.push(accepted);
         // Registered, but not with the tag asked for: registered before, or its tag changed since.
-        if (this.#op === 'register' && row.item.tag !== undefined && record.tag !== row.item.tag) this.#markRetag(p, row, accepted);
+        const otherTag = row.item.tag !== undefined && record.tag !== row.item.tag;
+        if (this.#op === 'register' && otherTag) this.#markRetag(p, row, accepted);
       }
       this.#o.onDebug?.(`chunk ${p.chunk.index}: ${p.open.length - still.length} of ${p.open.length} found registered after a lost answer`);
       p.open = still;
@@ -629,7 +639,7 @@ class Runner {
   }
 
   /** A follow-up answered (or refused as a whole, `refusal`): each item says whether its tag was applied. */
-  #tagged(work: Extract<Work, { kind: 'tag' }>, envelope: Envelope<Record<string, unknown>> | undefined, refusal?: ItemError): void {
+  #tagged(work: TagWork, envelope: Envelope<Record<string, unknown>> | undefined, refusal?: ItemError): void {
     const p = work.p;
     const applied = new Set((envelope?.data?.accepted ?? []).map((a) => keyOf(a.number)));
     const refused = new Map((envelope?.data?.rejected ?? []).map((r) => [keyOf(r.number), r.error]));

@@ -52,7 +52,11 @@ export interface RunFolders {
 }
 
 export function runFolders(stateDir: string): RunFolders {
-  return { journals: path.join(stateDir, 'journals'), finished: path.join(stateDir, 'runs'), sent: path.join(stateDir, 'sent') };
+  return {
+    journals: path.join(stateDir, 'journals'),
+    finished: path.join(stateDir, 'runs'),
+    sent: path.join(stateDir, 'sent'),
+  };
 }
 
 /** Same account (profile and service; the version does not change what was paid for) and operation. */
@@ -101,7 +105,8 @@ export function finishedRecordDamaged(folders: RunFolders, id: RunIdentity): boo
 function parseFinished(text: string): FinishedRun | undefined {
   try {
     const run = JSON.parse(text) as FinishedRun;
-    return typeof run?.key === 'string' && typeof run.finished === 'string' && run.identity?.input && run.counts ? run : undefined;
+    const sound = typeof run?.key === 'string' && typeof run.finished === 'string' && run.identity?.input && run.counts;
+    return sound ? run : undefined;
   } catch {
     return undefined;
   }

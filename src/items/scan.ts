@@ -65,6 +65,8 @@ export interface ScanResult {
   skippedDigests: DigestList;
 }
 
+const STOPPED = 'stopped before sending what it holds now';
+
 /** What the sending pass checks each chunk against. */
 export type ScannedChunks = Pick<ScanResult, 'chunkDigests' | 'chunkItems'>;
 
@@ -139,7 +141,7 @@ export async function* inputChunks(
   let current: InputRow | undefined;
   let lastLine = 0;
   const changed = (where: string) =>
-    new TrkError(`${source.display} changed since it was checked (${where}): stopped before sending what it holds now`, {
+    new TrkError(`${source.display} changed since it was checked (${where}): ${STOPPED}`, {
       hint: 'run the same command again to send the file as it is now',
     });
   const problem = (line: number, message: string) => {
@@ -152,8 +154,9 @@ export async function* inputChunks(
   const checked = (chunk: Chunk): Chunk => {
     if (!scanned) return chunk;
     const expected = scanned.chunkDigests.at(chunk.index);
-    if (expected === undefined) throw changed(`${source.locate(chunk.rows[0]?.line ?? lastLine)} and on were not there`);
-    if (chunkDigest(chunk.rows.map((r) => r.item)) !== expected) throw changed(`${source.locate(chunk.rows[0]?.line ?? lastLine)} and on`);
+    const from = source.locate(chunk.rows[0]?.line ?? lastLine);
+    if (expected === undefined) throw changed(`${from} and on were not there`);
+    if (chunkDigest(chunk.rows.map((r) => r.item)) !== expected) throw changed(`${from} and on`);
     return chunk;
   };
   let chunks = 0;
@@ -170,7 +173,9 @@ export async function* inputChunks(
       chunks += 1;
       yield checked(chunk);
     }
-    if (scanned && chunks < scanned.chunkItems.length) throw changed(`it ends at line ${lastLine}, before the rows checked after it`);
+    if (scanned && chunks < scanned.chunkItems.length) {
+      throw changed(`it ends at line ${lastLine}, before the rows checked after it`);
+    }
   } finally {
     opened.close();
   }

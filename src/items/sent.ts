@@ -37,7 +37,10 @@ export type SentRecord = { state: 'none' } | { state: 'sound'; rows: SentRows } 
 
 /** The record of `id`'s file, account and operation in `dir` (the version does not change what was done). */
 export function sentFile(dir: string, id: RunIdentity): string {
-  const key = createSha256().update(JSON.stringify([id.op, id.account.profile, id.account.baseUrl, id.input.name])).digest('hex').slice(0, 32);
+  const key = createSha256()
+    .update(JSON.stringify([id.op, id.account.profile, id.account.baseUrl, id.input.name]))
+    .digest('hex')
+    .slice(0, 32);
   return path.join(dir, `${key}.bin`);
 }
 

@@ -43,13 +43,19 @@ describe('signals', () => {
         },
       ];
       for (const [i, moment] of moments.entries()) {
-        const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), 'register', '-f', f, '--carrier', '3011'], {
-          env: { ...baseEnv(), TRK_BASE_URL: emu.sandbox.url, TRK_API_KEY: emu.sandbox.key },
-          stdio: ['ignore', 'ignore', 'pipe'],
-        });
+        const child = spawn(
+          process.execPath,
+          [path.join(ROOT, 'bin', 'trk.js'), 'register', '-f', f, '--carrier', '3011'],
+          {
+            env: { ...baseEnv(), TRK_BASE_URL: emu.sandbox.url, TRK_API_KEY: emu.sandbox.key },
+            stdio: ['ignore', 'ignore', 'pipe'],
+          },
+        );
         let stderr = '';
         child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-        const exited = new Promise<[number | null, NodeJS.Signals | null]>((r) => child.on('close', (code, signal) => r([code, signal])));
+        const exited = new Promise<[number | null, NodeJS.Signals | null]>((r) =>
+          child.on('close', (code, signal) => r([code, signal])),
+        );
         await moment();
         child.kill('SIGTERM');
         const [code, signal] = await exited;
@@ -63,15 +69,23 @@ describe('signals', () => {
   });
 });
 
-const run = (args: string[], input?: string, env: NodeJS.ProcessEnv = emu.env) => trk(args, { env, ...(input === undefined ? {} : { input }) });
+const run = (args: string[], input?: string, env: NodeJS.ProcessEnv = emu.env) =>
+  trk(args, { env, ...(input === undefined ? {} : { input }) });
 const registered = (n: string) => [...emu.sandbox.account.store.values()].filter((r) => r.number === n);
 const registerSends = () => emu.sandbox.state().requests.byOperation['v2/register'] ?? 0;
 
 /** Runs trk against a slow emulator and stops it with `signal` once `until` holds. */
-async function stopWhen(args: string[], until: () => boolean, signal: NodeJS.Signals = 'SIGTERM'): Promise<{ code: number | null; stderr: string }> {
+async function stopWhen(
+  args: string[],
+  until: () => boolean,
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<{ code: number | null; stderr: string }> {
   emu.sandbox.setFaults({ latencyMs: 300 });
   try {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), ...args], { env: emu.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), ...args], {
+      env: emu.env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const exited = new Promise<number | null>((r) => child.on('close', r));
@@ -100,8 +114,12 @@ describe('a nightly cron job that survives a bad night', () => {
     const r = await run(cron);
     expect(r.code, r.stderr).toBe(0);
     const lost = night1.slice(150).filter((n) => !done.includes(n));
-    expect(r.stderr).toMatch(/export\.csv changed since an interrupted run of it \(.*\): starting a new run of the file as it is now/);
-    expect(r.stderr).toContain(`${lost.length} numbers of the interrupted run are not in the new file and were not sent: they are named in `);
+    expect(r.stderr).toMatch(
+      /export\.csv changed since an interrupted run of it \(.*\): starting a new run of the file as it is now/,
+    );
+    expect(r.stderr).toContain(
+      `${lost.length} numbers of the interrupted run are not in the new file and were not sent: they are named in `,
+    );
     const rejects = /(\S+\.csv)\n/.exec(r.stderr.split('are named in ')[1] ?? '')?.[1];
     expect(rejects).toMatch(/\/state\/rejects\/.*-register-export\.csv$/);
     const named = parseCsv(readFileSync(rejects!, 'utf8'));
@@ -133,7 +151,11 @@ describe('a nightly cron job that survives a bad night', () => {
     const lost = list.slice(120).filter((n) => !done.includes(n));
     const lines = r.stderr.split('\n').filter(Boolean);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(new RegExp(`^stop: ${lost.length} numbers of the interrupted run are not in the new file and were not sent: written to .*\\.csv$`));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^stop: ${lost.length} numbers of the interrupted run are not in the new file and were not sent: written to .*\\.csv$`,
+      ),
+    );
     for (const n of list.slice(0, 120)) expect(stopped(n), n).toBe(true);
   });
 });
@@ -187,7 +209,9 @@ describe('what is charged, what is sent again, what is set aside', () => {
     const used = emu.sandbox.account.quota.used;
     const r = await run(['register', n!, '--carrier', '3011', '--tag', 'second', '--csv']);
     expect(r.code, r.stderr).toBe(0);
-    expect(parseCsv(r.stdout)).toEqual([expect.objectContaining({ number: n, result: 'accepted', tag: 'second', error_code: '' })]);
+    expect(parseCsv(r.stdout)).toEqual([
+      expect.objectContaining({ number: n, result: 'accepted', tag: 'second', error_code: '' }),
+    ]);
     expect(r.stderr).toBe('registered 0, already registered 1 (tag applied to 1)\n');
     expect(registered(n!)[0]?.tag).toBe('second');
     expect(emu.sandbox.account.quota.used).toBe(used);
@@ -201,7 +225,13 @@ describe('what is charged, what is sent again, what is set aside', () => {
     const written = /1 row written to (\S+)\n/.exec(r.stderr)?.[1];
     expect(written).toBe(path.join(emu.env.TRK_STATE_DIR!, 'rejects', path.basename(written!)));
     expect(parseCsv(readFileSync(written!, 'utf8'))).toEqual([
-      { number: 'XX00000099', tag: 'b', input_line: '3', error_code: '-18019903', error_message: 'carrier cannot be detected' },
+      {
+        number: 'XX00000099',
+        tag: 'b',
+        input_line: '3',
+        error_code: '-18019903',
+        error_message: 'carrier cannot be detected',
+      },
     ]);
     const quiet = await run(['register', '-f', f, '--again', '-q']);
     expect(quiet.code).toBe(3);
@@ -214,10 +244,14 @@ describe('what is charged, what is sent again, what is set aside', () => {
     const f = file('changing.csv', wide(list));
     emu.sandbox.setFaults({ latencyMs: 300 });
     try {
-      const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), 'register', '-f', f, '--carrier', '3011', '--json'], {
-        env: emu.env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        [path.join(ROOT, 'bin', 'trk.js'), 'register', '-f', f, '--carrier', '3011', '--json'],
+        {
+          env: emu.env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let stdout = '';
       let stderr = '';
       child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

@@ -8,7 +8,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
 import { InterruptedError, TrkError } from '../../src/errors.js';
 import { parseCsv } from '../e2e/helpers.js';
-import { bulkSandbox, numberList, registrations, runEngine, tempDir, testContext, writeInput, type BulkSandbox, type RunOptions } from './helpers.js';
+import {
+  bulkSandbox,
+  numberList,
+  registrations,
+  runEngine,
+  tempDir,
+  testContext,
+  writeInput,
+  type BulkSandbox,
+  type RunOptions,
+} from './helpers.js';
 
 let env: BulkSandbox | undefined;
 afterEach(async () => {
@@ -32,7 +42,11 @@ const lines = (list: readonly string[]) => `${list.join('\n')}\n`;
 /** Every number of `list` registered exactly once, and the quota charged once per number registered. */
 function expectOnce(e: BulkSandbox, list: readonly string[]): void {
   const regs = registrations(e.sandbox);
-  for (const n of list) expect([...regs.entries()].filter(([k]) => k.startsWith(`${n}/`)).map(([, c]) => c), n).toEqual([1]);
+  for (const n of list)
+    expect(
+      [...regs.entries()].filter(([k]) => k.startsWith(`${n}/`)).map(([, c]) => c),
+      n,
+    ).toEqual([1]);
   expect(e.sandbox.account.quota.used).toBe(regs.size);
 }
 
@@ -54,36 +68,41 @@ describe('a file that changes while it is sent', () => {
     ['cut short', (list: string[]) => wide(list.slice(0, 100))],
     ['edited', (list: string[]) => wide(list.map((n, i) => (i === 150 ? 'RR999999999CN' : n)))],
     ['grown', (list: string[]) => wide([...list, ...numberList(50, 5000)])],
-  ])('%s: the run stops with a clear error, never exit 0, names the rows it did not send, and sends none unchecked', async (_how, change) => {
-    const { e, dir, fresh } = await setup({ latencyMs: 50 });
-    const list = numberList(190);
-    const file = writeInput(dir, 'daily.csv', wide(list));
-    const rejects = path.join(dir, 'rejects.csv');
-    const ctx = fresh();
-    let changed = false;
-    const err = await run(ctx, {
-      operation: 'register',
-      file,
-      rejectsFile: rejects,
-      concurrency: 1,
-      onItems: () => {
-        if (!changed) writeFileSync(file, change(list));
-        changed = true;
-      },
-    }).catch((x: unknown) => x);
-    expect(err).toBeInstanceOf(TrkError);
-    expect((err as TrkError).exitCode).toBe(1);
-    expect((err as TrkError).toLine()).toMatch(/daily\.csv changed since it was checked \(.*\): stopped before sending what it holds now: run the same command again/);
-    const registered = [...registrations(e.sandbox).keys()].map((k) => k.split('/')[0]);
-    // Nothing the check did not see was sent, nothing twice, and not all of it.
-    expect(registered.every((n) => list.includes(n!))).toBe(true);
-    expect(registered.length).toBeLessThan(190);
-    expect(ctx.io.stderrText()).toMatch(/not done\s+\d+/);
-    // The rows not sent are named, each once, in the rejects file.
-    const named = parseCsv(readFileSync(rejects, 'utf8'));
-    expect(named.every((r) => r.error_code === 'not-done' && r.error_message?.startsWith('not sent: '))).toBe(true);
-    expect(named.map((r) => r.number).sort()).toEqual(list.filter((n) => !registered.includes(n)).sort());
-  });
+  ])(
+    '%s: the run stops with a clear error, never exit 0, names the rows it did not send, and sends none unchecked',
+    async (_how, change) => {
+      const { e, dir, fresh } = await setup({ latencyMs: 50 });
+      const list = numberList(190);
+      const file = writeInput(dir, 'daily.csv', wide(list));
+      const rejects = path.join(dir, 'rejects.csv');
+      const ctx = fresh();
+      let changed = false;
+      const err = await run(ctx, {
+        operation: 'register',
+        file,
+        rejectsFile: rejects,
+        concurrency: 1,
+        onItems: () => {
+          if (!changed) writeFileSync(file, change(list));
+          changed = true;
+        },
+      }).catch((x: unknown) => x);
+      expect(err).toBeInstanceOf(TrkError);
+      expect((err as TrkError).exitCode).toBe(1);
+      expect((err as TrkError).toLine()).toMatch(
+        /daily\.csv changed since it was checked \(.*\): stopped before sending what it holds now: run the same command again/,
+      );
+      const registered = [...registrations(e.sandbox).keys()].map((k) => k.split('/')[0]);
+      // Nothing the check did not see was sent, nothing twice, and not all of it.
+      expect(registered.every((n) => list.includes(n!))).toBe(true);
+      expect(registered.length).toBeLessThan(190);
+      expect(ctx.io.stderrText()).toMatch(/not done\s+\d+/);
+      // The rows not sent are named, each once, in the rejects file.
+      const named = parseCsv(readFileSync(rejects, 'utf8'));
+      expect(named.every((r) => r.error_code === 'not-done' && r.error_message?.startsWith('not sent: '))).toBe(true);
+      expect(named.map((r) => r.number).sort()).toEqual(list.filter((n) => !registered.includes(n)).sort());
+    },
+  );
 
   it('the next run of the changed file sends what it now holds, each number once', async () => {
     const { e, dir, fresh } = await setup({ latencyMs: 50 });
@@ -163,7 +182,9 @@ describe('a damaged record of a finished run', () => {
     const ctx = fresh();
     const report = await run(ctx, { operation: 'register', file });
     expect(report.exitCode).toBe(0);
-    expect(ctx.io.stderrText()).toMatch(/the record of an earlier run of .*in\.txt is damaged: what it may have sent is looked up/);
+    expect(ctx.io.stderrText()).toMatch(
+      /the record of an earlier run of .*in\.txt is damaged: what it may have sent is looked up/,
+    );
     expect(report.summary).toMatchObject({ accepted: 200, verified: 200 });
     expect(sends(e) - before).toBe(0);
     expectOnce(e, list);
@@ -176,7 +197,9 @@ describe('a cut-off night never blocks the next', () => {
     const night1 = numberList(400);
     const file = writeInput(dir, 'export.csv', `number,carrier\n${night1.map((n) => `${n},3011`).join('\n')}\n`);
     const ctx = fresh();
-    const cut = await run(ctx, { operation: 'register', file, concurrency: 1, onItems: abortAfter(ctx, 3) }).catch((x: unknown) => x);
+    const cut = await run(ctx, { operation: 'register', file, concurrency: 1, onItems: abortAfter(ctx, 3) }).catch(
+      (x: unknown) => x,
+    );
     expect(cut).toBeInstanceOf(InterruptedError);
     const doneFirst = [...registrations(e.sandbox).keys()].map((k) => k.split('/')[0]!);
     expect(doneFirst.length).toBeGreaterThanOrEqual(120);
@@ -188,7 +211,9 @@ describe('a cut-off night never blocks the next', () => {
     const report = await run(next, { operation: 'register', file });
     expect(report.exitCode).toBe(0);
     const text = next.io.stderrText();
-    expect(text).toMatch(/export\.csv changed since an interrupted run of it \(.*\): starting a new run of the file as it is now/);
+    expect(text).toMatch(
+      /export\.csv changed since an interrupted run of it \(.*\): starting a new run of the file as it is now/,
+    );
     const lost = night1.slice(200).filter((n) => !doneFirst.includes(n));
     expect(text).toContain(`${lost.length} numbers of the interrupted run are not in the new file and were not sent`);
     // What the interrupted run confirmed is not sent again: only the other rows of the new file are.
@@ -203,7 +228,9 @@ describe('a cut-off night never blocks the next', () => {
     const named = parseCsv(readFileSync(rejectsFile!, 'utf8'));
     expect(named.map((r) => r.number).sort()).toEqual([...lost].sort());
     expect(named.every((r) => r.error_code === 'not-sent' && r.carrier === '3011')).toBe(true);
-    expect(named[0]!.error_message).toMatch(/^not in the file now; the interrupted run of .* never sent it \(its line \d+ then\)$/);
+    expect(named[0]!.error_message).toMatch(
+      /^not in the file now; the interrupted run of .* never sent it \(its line \d+ then\)$/,
+    );
     // The interrupted run is gone; the next night is an ordinary one.
     expect(readdirSync(path.join(state, 'journals')).filter((f) => f.endsWith('.jsonl'))).toEqual([]);
     const third = fresh();
@@ -214,14 +241,22 @@ describe('a cut-off night never blocks the next', () => {
   it('stop -f alike; on a terminal trk asks first, and "no" keeps the interrupted run (exit 1, not 2)', async () => {
     const { e, dir, fresh } = await setup({ latencyMs: 100 });
     const list = numberList(200);
-    expect((await run(fresh(), { operation: 'register', file: writeInput(dir, 'all.txt', lines(list)) })).exitCode).toBe(0);
+    expect(
+      (await run(fresh(), { operation: 'register', file: writeInput(dir, 'all.txt', lines(list)) })).exitCode,
+    ).toBe(0);
     const file = writeInput(dir, 'stop.txt', lines(list));
     const ctx = fresh();
-    await run(ctx, { operation: 'stoptrack', file, concurrency: 1, onItems: abortAfter(ctx, 2) }).catch(() => undefined);
+    await run(ctx, { operation: 'stoptrack', file, concurrency: 1, onItems: abortAfter(ctx, 2) }).catch(
+      () => undefined,
+    );
     writeFileSync(file, lines(list.slice(0, 100)));
     // A terminal: asked, and answered no.
     const { createTestIO } = await import('../../src/io.js');
-    const tty = testContext({ stateDir: path.join(dir, 'state'), io: createTestIO({ tty: true }), settings: { baseUrl: e.sandbox.url, apiKey: e.sandbox.key } });
+    const tty = testContext({
+      stateDir: path.join(dir, 'state'),
+      io: createTestIO({ tty: true }),
+      settings: { baseUrl: e.sandbox.url, apiKey: e.sandbox.key },
+    });
     const refused = (await run(tty, { operation: 'stoptrack', file }).catch((x: unknown) => x)) as TrkError;
     expect(refused).toBeInstanceOf(TrkError);
     expect(refused.exitCode).toBe(1);
@@ -250,7 +285,9 @@ describe('the quota check counts what will be charged', () => {
     const dry = fresh();
     const plan = await run(dry, { operation: 'register', file, dryRun: true });
     expect(plan.plan.registered).toEqual({ items: 60, units: 60 });
-    expect(dry.io.stderrText()).toContain('quota: 20 units for 20 new numbers (60 registered already cost nothing), 25 left');
+    expect(dry.io.stderrText()).toContain(
+      'quota: 20 units for 20 new numbers (60 registered already cost nothing), 25 left',
+    );
     const report = await run(fresh(), { operation: 'register', file });
     expect(report.exitCode).toBe(0);
     expect(report.summary).toMatchObject({ accepted: 20, already: 60 });
@@ -267,7 +304,9 @@ describe('the quota check counts what will be charged', () => {
     const file = writeInput(dir, 'mixed.txt', lines([...registered, ...numberList(8, 3000)]));
     const err = (await run(fresh(), { operation: 'register', file }).catch((x: unknown) => x)) as TrkError;
     expect(err.exitCode).toBe(2);
-    expect(err.message).toBe(`not enough quota for ${file}: its new numbers need 8 units (10 numbers of it registered already cost nothing), 5 are left (3 missing)`);
+    expect(err.message).toBe(
+      `not enough quota for ${file}: its new numbers need 8 units (10 numbers of it registered already cost nothing), 5 are left (3 missing)`,
+    );
     expect(sends(e)).toBe(1);
   });
 
@@ -287,7 +326,9 @@ describe('the quota check counts what will be charged', () => {
     const file = writeInput(dir, 'mixed.txt', lines([...registered, ...numberList(3, 3000)]));
     const ctx = fresh();
     const report = await run(ctx, { operation: 'register', file, client: broken });
-    expect(ctx.io.stderrText()).toMatch(/could not look up which numbers are registered already \(the list is down\): sending/);
+    expect(ctx.io.stderrText()).toMatch(
+      /could not look up which numbers are registered already \(the list is down\): sending/,
+    );
     expect(report.exitCode).toBe(0);
     expect(report.summary).toMatchObject({ accepted: 3, already: 10 });
   });
@@ -339,8 +380,16 @@ describe('register --tag of a number registered already', () => {
     const refusing: ApiClient = {
       version: 'v2',
       call: async (op, body, opts) => {
-        if (op === 'changeinfo') return { code: 0, data: { accepted: [], rejected: [{ number: n, error: { code: -18019902, message: 'not registered' } }] } } as never;
-        if (op === 'register') return { code: 0, data: { accepted: [], rejected: [{ number: n, error: { code: -18019901, message: 'already' } }] } } as never;
+        if (op === 'changeinfo')
+          return {
+            code: 0,
+            data: { accepted: [], rejected: [{ number: n, error: { code: -18019902, message: 'not registered' } }] },
+          } as never;
+        if (op === 'register')
+          return {
+            code: 0,
+            data: { accepted: [], rejected: [{ number: n, error: { code: -18019901, message: 'already' } }] },
+          } as never;
         return e.client.call(op, body, opts);
       },
       close: async () => {},
@@ -349,7 +398,13 @@ describe('register --tag of a number registered already', () => {
     const report = await run(ctx, { operation: 'register', numbers: [n!], defaults: { tag: 'new' }, client: refusing });
     expect(report.exitCode).toBe(1);
     expect(report.results.rejected).toEqual([
-      { number: n, error: { code: -18019902, message: `registered already, but the tag was not applied (not registered): apply it with trk update ${n} --tag "new"` } },
+      {
+        number: n,
+        error: {
+          code: -18019902,
+          message: `registered already, but the tag was not applied (not registered): apply it with trk update ${n} --tag "new"`,
+        },
+      },
     ]);
     expect(ctx.io.stderrText()).toBe('registered 0, rejected 1\n');
   });
@@ -358,19 +413,36 @@ describe('register --tag of a number registered already', () => {
 describe('rows set aside are named', () => {
   it('without --rejects or an output format, rejections go to a rejects file in the state folder, named in the summary', async () => {
     const { dir, state, fresh } = await setup();
-    const file = writeInput(dir, 'in.csv', `number,tag\n${numberList(2).map((n) => `${n},ok`).join('\n')}\nXX00000001,bad\n`);
+    const file = writeInput(
+      dir,
+      'in.csv',
+      `number,tag\n${numberList(2)
+        .map((n) => `${n},ok`)
+        .join('\n')}\nXX00000001,bad\n`,
+    );
     const ctx = fresh();
     const report = await run(ctx, { operation: 'register', file });
     expect(report.exitCode).toBe(3);
     const written = /1 row written to (.*)\n/.exec(ctx.io.stderrText())?.[1];
-    expect(written).toMatch(new RegExp(`^${path.join(state, 'rejects')}/\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\d-register-in\\.csv$`));
+    expect(written).toMatch(
+      new RegExp(`^${path.join(state, 'rejects')}/\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\d-register-in\\.csv$`),
+    );
     expect(parseCsv(readFileSync(written!, 'utf8'))).toEqual([
-      { number: 'XX00000001', tag: 'bad', input_line: '4', error_code: '-18019903', error_message: 'carrier cannot be detected' },
+      {
+        number: 'XX00000001',
+        tag: 'bad',
+        input_line: '4',
+        error_code: '-18019903',
+        error_message: 'carrier cannot be detected',
+      },
     ]);
     // No rejections, no file; an output format shows them itself.
     const clean = writeInput(dir, 'clean.csv', `number\n${numberList(2, 50).join('\n')}\n`);
     await run(fresh(), { operation: 'register', file: clean });
-    await run(fresh({ output: 'json' }), { operation: 'register', file: writeInput(dir, 'bad.csv', 'number\nXX00000002\n') });
+    await run(fresh({ output: 'json' }), {
+      operation: 'register',
+      file: writeInput(dir, 'bad.csv', 'number\nXX00000002\n'),
+    });
     expect(readdirSync(path.join(state, 'rejects'))).toEqual([path.basename(written!)]);
   });
 
@@ -384,7 +456,10 @@ describe('rows set aside are named', () => {
     expect(text.split('\n').filter(Boolean)).toHaveLength(1);
     expect(text).toMatch(/^register: 2 of 5 numbers set aside \(1 rejected, 1 invalid\): written to .*\.csv\n$/);
     const ok = fresh({ quiet: true });
-    await run(ok, { operation: 'register', file: writeInput(dir, 'ok.csv', `number\n${numberList(2, 70).join('\n')}\n`) });
+    await run(ok, {
+      operation: 'register',
+      file: writeInput(dir, 'ok.csv', `number\n${numberList(2, 70).join('\n')}\n`),
+    });
     expect(ok.io.stderrText()).toBe('');
   });
 });
