@@ -195,13 +195,7 @@ export class Journal {
 
   /** One journal's identity and what it records as done, without taking it over; undefined if absent. */
   static inspect(file: string): JournalSummary | undefined {
-    let fd: number;
-    try {
-      fd = openSync(file, 'r');
-    } catch {
-      return undefined;
-    }
-    try {
+    return readJournal(file, undefined, (fd) => {
       const st = fstatSync(fd);
       const summary: JournalSummary = {
         file,
@@ -227,21 +221,13 @@ export class Journal {
       });
       for (const n of items.values()) summary.doneItems += n;
       return summary;
-    } finally {
-      closeSync(fd);
-    }
+    });
   }
 
   /** Each chunk's state as the journal at `file` records it, read without taking it over. */
   static chunks(file: string): JournalChunks {
     const out: JournalChunks = { done: new Map(), sent: new Set(), doubtful: false };
-    let fd: number;
-    try {
-      fd = openSync(file, 'r');
-    } catch {
-      return out;
-    }
-    try {
+    return readJournal(file, out, (fd) => {
       scanLines(fd, fstatSync(fd).size, (line) => {
         const e = parseLine(line);
         const done = e ? doneEntry(e) : undefined;
@@ -254,10 +240,8 @@ export class Journal {
         else if (e?.t === 'unsent' && typeof e.c === 'number') out.sent.delete(e.c);
         else out.doubtful = true;
       });
-    } finally {
-      closeSync(fd);
-    }
-    return out;
+      return out;
+    });
   }
 
   /** Created by this run, and nothing sent through it yet. */
@@ -363,6 +347,21 @@ export class Journal {
       this.#done.set(c, { at, length: line.length });
       this.#sent.delete(c);
     } else damaged();
+  }
+}
+
+/** `read` of the journal at `file`, opened for reading and closed after; `absent` when there is no such file. */
+function readJournal<T>(file: string, absent: T, read: (fd: number) => T): T {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return absent;
+  }
+  try {
+    return read(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 

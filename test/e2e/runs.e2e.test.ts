@@ -1,7 +1,7 @@
 // The life of a run of a file through the built CLI: stopped at any moment, its file changed, run again with other
 // options or another night's export, against an account that holds some of its numbers already.
 
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -74,28 +74,32 @@ const run = (args: string[], input?: string, env: NodeJS.ProcessEnv = emu.env) =
 const registered = (n: string) => [...emu.sandbox.account.store.values()].filter((r) => r.number === n);
 const registerSends = () => emu.sandbox.state().requests.byOperation['v2/register'] ?? 0;
 
-/** Runs trk against a slow emulator and stops it with `signal` once `until` holds. */
-async function stopWhen(
-  args: string[],
-  until: () => boolean,
-  signal: NodeJS.Signals = 'SIGTERM',
-): Promise<{ code: number | null; stderr: string }> {
+/**
+ * Runs trk against a slow emulator; once `until` holds, does `then` to it (sends it a signal, changes its file),
+ * and waits for it to end: its exit code and what it printed.
+ */
+async function midway(args: string[], until: () => boolean, then: (child: ChildProcess) => void) {
   emu.sandbox.setFaults({ latencyMs: 300 });
   try {
     const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), ...args], {
       env: emu.env,
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const out = { stdout: '', stderr: '' };
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out.stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (out.stderr += d));
     const exited = new Promise<number | null>((r) => child.on('close', r));
-    while (!until()) await sleep(50);
-    child.kill(signal);
-    return { code: await exited, stderr };
+    while (!until()) await sleep(20);
+    then(child);
+    return { code: await exited, ...out };
   } finally {
     emu.sandbox.setFaults({ latencyMs: 0 });
   }
 }
+
+/** As `midway`, stopping it with `signal`. */
+const stopWhen = (args: string[], until: () => boolean, signal: NodeJS.Signals = 'SIGTERM') =>
+  midway(args, until, (child) => child.kill(signal));
 
 const countOf = (list: readonly string[], test: (n: string) => boolean) => list.filter(test).length;
 
@@ -242,30 +246,12 @@ describe('what is charged, what is sent again, what is set aside', () => {
     const list = numbers(190, 'CJ1');
     const wide = (l: readonly string[]) => `number,note\n${l.map((n) => `${n},${'x'.repeat(1000)}`).join('\n')}\n`;
     const f = file('changing.csv', wide(list));
-    emu.sandbox.setFaults({ latencyMs: 300 });
-    try {
-      const child = spawn(
-        process.execPath,
-        [path.join(ROOT, 'bin', 'trk.js'), 'register', '-f', f, '--carrier', '3011', '--json'],
-        {
-          env: emu.env,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-      const exited = new Promise<number | null>((r) => child.on('close', r));
-      while (countOf(list, (n) => registered(n).length > 0) === 0) await sleep(20);
-      writeFileSync(f, wide(list.slice(0, 100)));
-      const code = await exited;
-      expect(code, stderr).toBe(1);
-      expect(() => JSON.parse(stdout)).toThrow();
-      expect(stderr).toMatch(/changing\.csv changed since it was checked/);
-      expect(countOf(list, (n) => registered(n).length > 0)).toBeLessThan(190);
-    } finally {
-      emu.sandbox.setFaults({ latencyMs: 0 });
-    }
+    const args = ['register', '-f', f, '--carrier', '3011', '--json'];
+    const started = () => countOf(list, (n) => registered(n).length > 0) > 0;
+    const r = await midway(args, started, () => writeFileSync(f, wide(list.slice(0, 100))));
+    expect(r.code, r.stderr).toBe(1);
+    expect(() => JSON.parse(r.stdout)).toThrow();
+    expect(r.stderr).toMatch(/changing\.csv changed since it was checked/);
+    expect(countOf(list, (n) => registered(n).length > 0)).toBeLessThan(190);
   });
 });

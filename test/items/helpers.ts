@@ -16,6 +16,7 @@ import { refusingPrompter } from '../fake-context.js';
 import type { ItemSource } from '../../src/items/source.js';
 import { runItems, type ItemRunOptions } from '../../src/items/run.js';
 import { Readable } from 'node:stream';
+import { afterEach } from 'vitest';
 
 export function tempDir(prefix = 'trk-bulk-'): string {
   return mkdtempSync(path.join(tmpdir(), prefix));
@@ -105,6 +106,16 @@ export async function bulkSandbox(opts: SandboxOptions & { version?: ApiVersion;
       await sandbox.close();
     },
   };
+}
+
+/** An emulator per test, closed after each: `const sandbox = sandboxPerTest();`, then `await sandbox(opts)` in a test. */
+export function sandboxPerTest(): (opts?: Parameters<typeof bulkSandbox>[0]) => Promise<BulkSandbox> {
+  let current: BulkSandbox | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return async (opts = {}) => (current = await bulkSandbox(opts));
 }
 
 /** (number, carrier) pairs the emulator holds, and how many times each. */

@@ -4,7 +4,7 @@
 
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
 import { InterruptedError, TrkError } from '../../src/errors.js';
 import { parseCsv } from '../e2e/helpers.js';
@@ -13,6 +13,7 @@ import {
   numberList,
   registrations,
   runEngine,
+  sandboxPerTest,
   tempDir,
   testContext,
   writeInput,
@@ -20,18 +21,14 @@ import {
   type RunOptions,
 } from './helpers.js';
 
-let env: BulkSandbox | undefined;
-afterEach(async () => {
-  await env?.close();
-  env = undefined;
-});
+const sandbox = sandboxPerTest();
 
 async function setup(opts: Parameters<typeof bulkSandbox>[0] = {}) {
-  env = await bulkSandbox(opts);
+  const env = await sandbox(opts);
   const dir = tempDir();
   const state = path.join(dir, 'state');
   const fresh = (global: Parameters<typeof testContext>[0]['global'] = {}) =>
-    testContext({ stateDir: state, global, settings: { baseUrl: env!.sandbox.url, apiKey: env!.sandbox.key } });
+    testContext({ stateDir: state, global, settings: { baseUrl: env.sandbox.url, apiKey: env.sandbox.key } });
   return { e: env, dir, state, fresh };
 }
 
@@ -48,6 +45,16 @@ function expectOnce(e: BulkSandbox, list: readonly string[]): void {
       n,
     ).toEqual([1]);
   expect(e.sandbox.account.quota.used).toBe(regs.size);
+}
+
+/** A run of `file` that rewrites it (once) as soon as its first chunk is answered: what the run does then. */
+function changedMidway(ctx: ReturnType<typeof testContext>, file: string, text: string, opts: Partial<RunOptions> = {}) {
+  let changed = false;
+  const change = () => {
+    if (!changed) writeFileSync(file, text);
+    changed = true;
+  };
+  return run(ctx, { operation: 'register', file, concurrency: 1, onItems: change, ...opts }).catch((x: unknown) => x);
 }
 
 /** Aborts the run once `chunks` chunks have settled. */
@@ -76,17 +83,7 @@ describe('a file that changes while it is sent', () => {
       const file = writeInput(dir, 'daily.csv', wide(list));
       const rejects = path.join(dir, 'rejects.csv');
       const ctx = fresh();
-      let changed = false;
-      const err = await run(ctx, {
-        operation: 'register',
-        file,
-        rejectsFile: rejects,
-        concurrency: 1,
-        onItems: () => {
-          if (!changed) writeFileSync(file, change(list));
-          changed = true;
-        },
-      }).catch((x: unknown) => x);
+      const err = await changedMidway(ctx, file, change(list), { rejectsFile: rejects });
       expect(err).toBeInstanceOf(TrkError);
       expect((err as TrkError).exitCode).toBe(1);
       expect((err as TrkError).toLine()).toMatch(
@@ -109,16 +106,7 @@ describe('a file that changes while it is sent', () => {
     const list = numberList(190);
     const file = writeInput(dir, 'daily.csv', wide(list));
     const grown = [...list, ...numberList(40, 7000)];
-    let changed = false;
-    const err = await run(fresh(), {
-      operation: 'register',
-      file,
-      concurrency: 1,
-      onItems: () => {
-        if (!changed) writeFileSync(file, wide(grown));
-        changed = true;
-      },
-    }).catch((x: unknown) => x);
+    const err = await changedMidway(fresh(), file, wide(grown));
     expect(err).toBeInstanceOf(TrkError);
     const next = await run(fresh(), { operation: 'register', file });
     expect(next.exitCode).toBe(0);
