@@ -217,7 +217,7 @@ export function refuseShortQuota(
   const what =
     registered && registered.items > 0
       ? `its new numbers need ${fmt(needed)} units ` +
-        `(${plural(registered.items, 'number')} of it registered already cost nothing)`
+        `(the other ${fmt(registered.items)} are registered already and cost nothing)`
       : `it needs ${fmt(needed)} units`;
   if (q.remaining !== undefined && needed > q.remaining) {
     throw new UsageError(

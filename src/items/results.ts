@@ -62,7 +62,7 @@ export interface RunSummary {
   unsettled: number;
   /** Numbers an interrupted run of the file never sent that the new file no longer holds (in the rejects file). */
   leftBehind: number;
-  /** register: already registered numbers whose tag was applied with a change of their info. */
+  /** register: numbers registered already whose tag was applied with a change of their info. */
   tagApplied: number;
   /** Rows written to the rejects file (none without one). */
   written: number;
@@ -154,8 +154,9 @@ export class ResultSink {
     this.#already += outcome.already.length;
     this.#rejected += outcome.rejected.length;
     this.#notFound += outcome.notFound ?? 0;
-    const tagged = outcome.already.filter((a) => (a as { tag_applied?: unknown }).tag_applied === true);
-    this.#tagApplied += tagged.length;
+    const tagApplied = (item: object) => (item as { tag_applied?: unknown }).tag_applied === true;
+    const tagged = outcome.already.filter(tagApplied);
+    this.#tagApplied += tagged.length + outcome.accepted.filter(tagApplied).length;
     for (const r of outcome.rejected) {
       const code = typeof r.error?.code === 'number' ? r.error.code : 0;
       const entry = this.#byCode.get(code);
@@ -310,12 +311,8 @@ export function summaryLines(s: RunSummary, rejectsFile?: string): string[] {
     `${pad(doneWord(s.operation))}${fmt(s.accepted)}` +
       (s.verified > 0 ? `  (${fmt(s.verified)} confirmed by looking them up after a lost answer)` : ''),
   );
-  if (s.already > 0) {
-    lines.push(
-      `${pad(operationSpec(s.operation).already?.words ?? 'already done')}${fmt(s.already)}` +
-        (s.tagApplied > 0 ? `  (tag applied to ${fmt(s.tagApplied)}, free)` : ''),
-    );
-  }
+  if (s.already > 0) lines.push(`${pad(operationSpec(s.operation).already?.words ?? 'already done')}${fmt(s.already)}`);
+  if (s.tagApplied > 0) lines.push(`${pad('tag applied')}${fmt(s.tagApplied)}  (to numbers registered already, free)`);
   if (s.notFound > 0) lines.push(`${pad('not registered')}${fmt(s.notFound)}`);
   if (s.rejected > 0) {
     lines.push(`${pad('rejected')}${fmt(s.rejected)}`);

@@ -817,12 +817,7 @@ class ItemRun {
     const journal = sending.journalFile;
     if (!journal) return;
     const { readRowsLog, rowsLogFile } = await import('./rows-log.js');
-    const why =
-      result.error instanceof Error
-        ? result.error.message
-        : result.interrupted
-          ? 'the run was stopped'
-          : 'the run ended early';
+    const why = undoneReason(result);
     const rows = [];
     for await (const row of readRowsLog(rowsLogFile(journal))) {
       const pending = sending.settled.get(row.chunk);
@@ -873,6 +868,16 @@ class ItemRun {
     }
     for (const { journal } of standing.replaced) runs.retireJournal(journal);
   }
+}
+
+/** Why a row of a run that stopped was not sent, as its line of the rejects file says it. */
+function undoneReason(result: RunnerResult): string {
+  const err = result.error;
+  if (err instanceof TrkError && err.message.includes(' changed since it was checked ')) {
+    return 'the file changed while it was sent; run the same command again to send the file as it is now';
+  }
+  if (err instanceof Error) return `the run stopped (${err.message}); run the same command again to send it`;
+  return 'the run was stopped; run the same command again to resume it';
 }
 
 function emptyLeft(): LeftBehind {
@@ -989,12 +994,8 @@ async function itemRuntime(ctx: Context, opts: ItemRunOptions): Promise<ItemRunt
 /** One line for a handful of arguments: `registered 2, already registered 1, rejected 1`. */
 export function compactSummary(s: RunSummary): string {
   const parts = [`${doneWord(s.operation)} ${fmt(s.accepted)}`];
-  if (s.already > 0) {
-    parts.push(
-      `${alreadyWords(s.operation)} ${fmt(s.already)}` +
-        (s.tagApplied > 0 ? ` (tag applied to ${fmt(s.tagApplied)})` : ''),
-    );
-  }
+  if (s.already > 0) parts.push(`${alreadyWords(s.operation)} ${fmt(s.already)}`);
+  if (s.tagApplied > 0) parts.push(`tag applied ${fmt(s.tagApplied)}`);
   if (s.notFound > 0) parts.push(`not registered ${fmt(s.notFound)}`);
   if (s.rejected > 0) parts.push(`rejected ${fmt(s.rejected)}`);
   if (s.invalid > 0) parts.push(`invalid ${fmt(s.invalid)}`);

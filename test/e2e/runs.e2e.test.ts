@@ -203,7 +203,7 @@ describe('what is charged, what is sent again, what is set aside', () => {
     expect(registerSends()).toBe(sends + 1);
     const tagged = await run(['register', '-f', f, '--column', 'shipper=carrier', '--tag', 'vip']);
     expect(tagged.code, tagged.stderr).toBe(0);
-    expect(tagged.stderr).toMatch(/already registered\s+6 {2}\(tag applied to 6, free\)/);
+    expect(tagged.stderr).toMatch(/already registered\s+6\n {2}tag applied {8}6 {2}\(to numbers registered already, free\)/);
     for (const n of list) expect(registered(n)[0]?.tag).toBe('vip');
   });
 
@@ -216,7 +216,7 @@ describe('what is charged, what is sent again, what is set aside', () => {
     expect(parseCsv(r.stdout)).toEqual([
       expect.objectContaining({ number: n, result: 'accepted', tag: 'second', error_code: '' }),
     ]);
-    expect(r.stderr).toBe('registered 0, already registered 1 (tag applied to 1)\n');
+    expect(r.stderr).toBe('registered 0, already registered 1, tag applied 1\n');
     expect(registered(n!)[0]?.tag).toBe('second');
     expect(emu.sandbox.account.quota.used).toBe(used);
   });

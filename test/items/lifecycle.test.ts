@@ -293,7 +293,7 @@ describe('the quota check counts what will be charged', () => {
     const err = (await run(fresh(), { operation: 'register', file }).catch((x: unknown) => x)) as TrkError;
     expect(err.exitCode).toBe(2);
     expect(err.message).toBe(
-      `not enough quota for ${file}: its new numbers need 8 units (10 numbers of it registered already cost nothing), 5 are left (3 missing)`,
+      `not enough quota for ${file}: its new numbers need 8 units (the other 10 are registered already and cost nothing), 5 are left (3 missing)`,
     );
     expect(sends(e)).toBe(1);
   });
@@ -354,7 +354,7 @@ describe('register --tag of a number registered already', () => {
     const report = await run(ctx, { operation: 'register', numbers: [n!], defaults: { tag: 'new' } });
     expect(report.exitCode).toBe(0);
     expect(report.summary).toMatchObject({ accepted: 0, already: 1, tagApplied: 1, rejected: 0 });
-    expect(ctx.io.stderrText()).toBe('registered 0, already registered 1 (tag applied to 1)\n');
+    expect(ctx.io.stderrText()).toBe('registered 0, already registered 1, tag applied 1\n');
     expect(report.results.accepted).toEqual([expect.objectContaining({ number: n, tag: 'new', tag_applied: true })]);
     expect(report.results.rejected).toEqual([]);
     expect([...e.sandbox.account.store.values()].find((r) => r.number === n)?.tag).toBe('new');

@@ -167,9 +167,10 @@ describe('summaryLines', () => {
 
   it('names what an interrupted run left behind, tags applied, and every row the rejects file holds', () => {
     const s: RunSummary = { ...base, settled: 1000, unsettled: 0, rejected: 0, rejectedByCode: [], leftBehind: 3, tagApplied: 4, written: 3 };
-    expect(summaryLines(s, 'rejects.csv').slice(-4)).toEqual([
+    expect(summaryLines(s, 'rejects.csv').slice(-5)).toEqual([
       '  registered         960  (7 confirmed by looking them up after a lost answer)',
-      '  already registered 20  (tag applied to 4, free)',
+      '  already registered 20',
+      '  tag applied        4  (to numbers registered already, free)',
       '  3 numbers of the interrupted run are not in the new file and were not sent',
       '  3 rows written to rejects.csv',
     ]);
