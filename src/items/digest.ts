@@ -23,16 +23,20 @@ export function requestText(item: Item): string {
 
 const crypto = () => process.getBuiltinModule('node:crypto');
 
-/** The digest of one row's request. */
-export function rowDigest(item: Item): bigint {
-  return crypto().createHash('sha256').update(requestText(item)).digest().readBigUInt64BE(0);
+/** The digest of one row's request (`text`: its requestText, where known already). */
+export function rowDigest(item: Item, text?: string): bigint {
+  return crypto()
+    .createHash('sha256')
+    .update(text ?? requestText(item))
+    .digest()
+    .readBigUInt64BE(0);
 }
 
-/** The digest of a chunk's requests, in order. */
-export function chunkDigest(items: Iterable<Item>): bigint {
-  const hash = crypto().createHash('sha256');
-  for (const item of items) hash.update(`${requestText(item)}\n`);
-  return hash.digest().readBigUInt64BE(0);
+/** The digest of a chunk's requests, in order; `texts` are their requestText, where known already. */
+export function chunkDigest(items: readonly Item[], texts?: readonly (string | undefined)[]): bigint {
+  let text = '';
+  for (let i = 0; i < items.length; i++) text += `${texts?.[i] ?? requestText(items[i] as Item)}\n`;
+  return crypto().createHash('sha256').update(text).digest().readBigUInt64BE(0);
 }
 
 /** Digests in the order they came, 8 bytes each, in one growing array (no object per digest). */
@@ -84,12 +88,22 @@ export function sortedHas(sorted: BigUint64Array, digest: bigint): boolean {
 /** A running digest of every row's request, in order: what names a run. */
 export class RunDigest {
   readonly #hash = crypto().createHash('sha256');
+  // Texts are handed to the hash some 64 KiB at a time: one call per row would cost more than the hashing.
+  #pending = '';
 
-  add(item: Item): void {
-    this.#hash.update(`${requestText(item)}\n`);
+  /** Adds a row's requestText. */
+  add(text: string): void {
+    this.#pending += `${text}\n`;
+    if (this.#pending.length > 65_536) this.#flush();
   }
 
   hex(): string {
+    this.#flush();
     return this.#hash.digest('hex');
+  }
+
+  #flush(): void {
+    this.#hash.update(this.#pending);
+    this.#pending = '';
   }
 }

@@ -333,8 +333,8 @@ export function leftBehindText(count: number): string {
 }
 
 /**
- * With --quiet, the one line a run prints when something was set aside (rejected, invalid, or left by an
- * interrupted run), and where to find it; none when everything ended as asked.
+ * With --quiet, the one line a run prints when something was set aside (rejected, invalid, not done, or left by
+ * an interrupted run), and where to find it; none when everything ended as asked.
  */
 export function setAsideLine(s: RunSummary, rejectsFile: string | undefined): string | undefined {
   const aside = s.rejected + s.invalid;
@@ -344,6 +344,7 @@ export function setAsideLine(s: RunSummary, rejectsFile: string | undefined): st
     const of = plural(s.total + s.invalid, 'number');
     parts.push(`${fmt(aside)} of ${of} set aside (${why.filter(Boolean).join(', ')})`);
   }
+  if (s.unsettled > 0) parts.push(`${fmt(s.unsettled)} of ${plural(s.total, 'number')} not done`);
   if (s.leftBehind > 0) parts.push(leftBehindText(s.leftBehind));
   if (parts.length === 0) return undefined;
   const where = rejectsFile && s.written > 0 ? `: written to ${rejectsFile}` : '';

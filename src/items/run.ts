@@ -180,7 +180,7 @@ interface Standing {
 interface Sending {
   journal?: Journal | undefined;
   sink: ResultSink;
-  /** Digests of the requests the service confirmed (files: for the record of sent rows). */
+  /** Digests of the requests confirmed by earlier runs and this one (a file: its record of sent rows). */
   confirmed?: DigestList | undefined;
   /** Chunks settled, and the numbers of settled chunks left pending (refused by the account). */
   settled: Map<number, Set<string>>;
@@ -464,7 +464,8 @@ class ItemRun {
     const plan = makePlan(this.#op, this.#version, this.#source.display, scan, doneBefore);
     // An interrupted run of this very input (say, one sent --again) is resumed rather than called finished.
     const finished = standing?.finished;
-    if (finished && !this.#flags.again && !standing?.same) {
+    // An interrupted run of the file still to give way to (and name what it left) is not skipped.
+    if (finished && !this.#flags.again && !standing?.same && (standing?.replaced.length ?? 0) === 0) {
       plan.finishedBefore = { finished: finished.finished, counts: finished.counts };
     }
     const record = this.#memory?.record;
@@ -688,12 +689,13 @@ class ItemRun {
       onItems: this.#o.onItems,
     });
     await sink.open();
-    for (const left of leftBehind)
-      this.#nameLeftBehind(sink, left, standing?.replaced[0]?.journal.modified ?? Date.now());
+    const then = standing?.replaced[0]?.journal.modified ?? Date.now();
+    for (const left of leftBehind) this.#nameLeftBehind(sink, left, then);
     if (named > 0) {
       this.#ctx.info(`${leftBehindText(named)}: they are named in ${sink.rejectsFile ?? 'the rejects file'}`);
     }
-    const confirmed = this.#source.kind === 'file' && this.#memory ? new DigestList() : undefined;
+    // What the file's runs confirmed: the rows left out as sent before, and those this run gets done.
+    const confirmed = this.#source.kind === 'file' && this.#memory ? scan.skippedDigests : undefined;
     return { sink, confirmed, settled: new Map() };
   }
 
@@ -861,10 +863,7 @@ class ItemRun {
       },
     });
     if (sending.confirmed) {
-      const all = new DigestList();
-      for (let i = 0; i < scan.skippedDigests.length; i++) all.push(scan.skippedDigests.at(i) as bigint);
-      for (let i = 0; i < sending.confirmed.length; i++) all.push(sending.confirmed.at(i) as bigint);
-      sent.writeSent(sent.sentFile(folders.sent, standing.identity), all.sortedUnique(), finished);
+      sent.writeSent(sent.sentFile(folders.sent, standing.identity), sending.confirmed.sortedUnique(), finished);
     }
     for (const { journal } of standing.replaced) runs.retireJournal(journal);
   }

@@ -23,7 +23,7 @@ import {
   withDefaults,
   type CarrierResolver,
 } from './check.js';
-import { chunkDigest, DigestList, rowDigest, RunDigest } from './digest.js';
+import { chunkDigest, DigestList, requestText, rowDigest, RunDigest } from './digest.js';
 
 export interface ScanOptions {
   operation: ItemOperation;
@@ -97,17 +97,22 @@ export async function scanInput(source: ItemSource, opts: ScanOptions): Promise<
     skipped: 0,
     skippedDigests: new DigestList(),
   };
+  // Each row's request text, from when it is read until its chunk is digested.
+  const texts = new Map<ChunkRow, string>();
   const count = (chunks: Chunk[]) => {
     for (const c of chunks) {
       result.chunkItems[c.index] = c.rows.length;
       result.chunkUnits[c.index] = c.rows.reduce((sum, r) => sum + unitCost(opts.operation, r.item), 0);
-      if (run) result.chunkDigests.push(chunkDigest(c.rows.map((r) => r.item)));
+      if (!run) continue;
+      result.chunkDigests.push(chunkDigest(c.rows.map((r) => r.item), c.rows.map((r) => texts.get(r))));
+      for (const r of c.rows) texts.delete(r);
     }
   };
   for await (const row of checkedRows(opened, opts, (line, message) => problems.add(line, message), source.size)) {
-    run?.add(row.item);
+    const text = run ? requestText(row.item) : '';
+    run?.add(text);
     opts.onValid?.(row);
-    const digest = opts.skip ? rowDigest(row.item) : undefined;
+    const digest = opts.skip ? rowDigest(row.item, run ? text : undefined) : undefined;
     if (digest !== undefined && opts.skip?.(digest)) {
       result.skipped += 1;
       result.skippedDigests.push(digest);
@@ -117,7 +122,9 @@ export async function scanInput(source: ItemSource, opts: ScanOptions): Promise<
     result.units += unitCost(opts.operation, row.item);
     opts.onRow?.(result.items, problems.count);
     // Once a problem refuses the input nothing is sent: counting chunks no longer matters, memory does.
-    if (problems.count === 0 || opts.skipInvalid) count(chunker.push(row));
+    if (problems.count > 0 && !opts.skipInvalid) continue;
+    if (run) texts.set(row, text);
+    count(chunker.push(row));
   }
   count(chunker.flush());
   result.digest = run?.hex() ?? '';

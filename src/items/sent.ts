@@ -13,6 +13,7 @@
 import path from 'node:path';
 import { ensurePrivateDir } from '../config/paths.js';
 import { sortedHas } from './digest.js';
+import { pruneFiles } from './leftovers.js';
 import type { RunIdentity } from './journal.js';
 import { createSha256 } from '../sha256.js';
 
@@ -81,9 +82,11 @@ function parseSent(bytes: Buffer): SentRows | undefined {
   return { id, updated, count, has: (digest) => sortedHas(digests, digest) };
 }
 
-/** Replace the record with `digests` (sorted, each once); returns its id. */
+/** Replace the record with `digests` (sorted, each once); returns its id. Records of files not run for long go. */
 export function writeSent(file: string, digests: BigUint64Array, updated: string): string {
   ensurePrivateDir(path.dirname(file));
+  const cutoff = Date.now() - KEEP_SENT_MS;
+  pruneFiles(path.dirname(file), (name, st) => name.endsWith('.bin') && st.mtimeMs < cutoff);
   const id = `${Date.now().toString(36)}-${process.pid}`;
   const head = Buffer.from(`${JSON.stringify({ format: FORMAT, count: digests.length, updated, id })}\n`, 'utf8');
   const body = Buffer.alloc(digests.length * 8);
