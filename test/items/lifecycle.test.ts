@@ -152,6 +152,22 @@ describe('a finished file run again', () => {
     expect(forced.summary).toMatchObject({ total: 8, accepted: 0, already: 7, rejected: 1 });
     expect(e.sandbox.account.quota.used).toBe(7);
   });
+
+  it('forgetting a finished run forgets what its file had confirmed: the file is sent again', async () => {
+    const { e, dir, state, fresh } = await setup();
+    const list = numberList(30);
+    const file = writeInput(dir, 'once.txt', lines(list));
+    await run(fresh(), { operation: 'register', file });
+    writeFileSync(file, lines([...list, ...numberList(5, 800)]));
+    const { forgetRuns, listRuns, runFolders } = await import('../../src/items/runs.js');
+    const folders = runFolders(state);
+    expect(listRuns(folders).map((r) => r.state)).toEqual(['finished']);
+    expect(forgetRuns(folders, undefined)).toEqual({ forgotten: 1, running: 0 });
+    expect(readdirSync(path.join(state, 'sent'))).toEqual([]);
+    const report = await run(fresh(), { operation: 'register', file });
+    expect(report.summary).toMatchObject({ total: 35, accepted: 5, already: 30 });
+    expectOnce(e, [...list, ...numberList(5, 800)]);
+  });
 });
 
 describe('a damaged record of a finished run', () => {
