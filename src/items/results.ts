@@ -112,7 +112,8 @@ export class ResultSink {
   #tagApplied = 0;
   #written = 0;
   readonly invalidLines: string[] = [];
-  readonly #byCode = new Map<number, { message: string; count: number }>();
+  /** By code; a tag refused for a number registered already is counted apart, under its own words. */
+  readonly #byCode = new Map<string, { code: number; message: string; count: number }>();
   readonly #o: ResultSinkOptions;
   #rejects: RejectsOutput | undefined;
 
@@ -159,9 +160,14 @@ export class ResultSink {
     this.#tagApplied += tagged.length + outcome.accepted.filter(tagApplied).length;
     for (const r of outcome.rejected) {
       const code = typeof r.error?.code === 'number' ? r.error.code : 0;
-      const entry = this.#byCode.get(code);
+      const tagRefused = (r as { tag_applied?: unknown }).tag_applied === false;
+      const key = `${tagRefused ? 'tag ' : ''}${code}`;
+      const entry = this.#byCode.get(key);
       if (entry) entry.count += 1;
-      else this.#byCode.set(code, { message: codeMessage(code, r.error?.message), count: 1 });
+      else {
+        const words = codeMessage(code, r.error?.message);
+        this.#byCode.set(key, { code, message: tagRefused ? `registered already, tag not applied: ${words}` : words, count: 1 });
+      }
     }
     if (this.#rejects && outcome.rejected.length > 0) this.#writeRejects(chunk.rows, outcome.rejected);
     // Registered before and now tagged as asked: what the command was for is done, and the row says so.
@@ -274,9 +280,7 @@ export class ResultSink {
       verified: this.#verified,
       already: this.#already,
       rejected: this.#rejected,
-      rejectedByCode: [...this.#byCode.entries()]
-        .map(([code, v]) => ({ code, message: v.message, count: v.count }))
-        .sort((a, b) => b.count - a.count),
+      rejectedByCode: [...this.#byCode.values()].map((v) => ({ ...v })).sort((a, b) => b.count - a.count),
       invalid: this.#invalid,
       notFound: this.#notFound,
       unsettled: this.#o.total - this.#settled,

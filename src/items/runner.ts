@@ -666,7 +666,8 @@ class Runner {
     const message =
       `registered already, but the tag was not applied (${why.message}): apply it with ` +
       `trk update ${row.item.number} --tag ${JSON.stringify(row.item.tag)}`;
-    p.rejected.push({ number: row.item.number, error: { code: typeof why.code === 'number' ? why.code : 0, message } });
+    const code = typeof why.code === 'number' ? why.code : 0;
+    p.rejected.push({ number: row.item.number, error: { code, message }, tag_applied: false } as RejectedItem);
   }
 
   #settle(p: Pending, notFound?: number, pending?: string[]): void {

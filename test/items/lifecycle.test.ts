@@ -379,7 +379,7 @@ describe('register --tag of a number registered already', () => {
   });
 
   it('says plainly when the tag could not be applied, and how to apply it; not a silent exit 0', async () => {
-    const { e, fresh } = await setup();
+    const { e, dir, fresh } = await setup();
     const [n] = numberList(1);
     const refusing: ApiClient = {
       version: 'v2',
@@ -404,6 +404,7 @@ describe('register --tag of a number registered already', () => {
     expect(report.results.rejected).toEqual([
       {
         number: n,
+        tag_applied: false,
         error: {
           code: -18019902,
           message: `registered already, but the tag was not applied (not registered): apply it with trk update ${n} --tag "new"`,
@@ -411,6 +412,11 @@ describe('register --tag of a number registered already', () => {
       },
     ]);
     expect(ctx.io.stderrText()).toBe('registered 0, rejected 1\n');
+    // From a file, the summary names it apart from other rejections.
+    const fromFile = fresh();
+    const file = writeInput(dir, 'tags.csv', `number,tag\n${n},new\n`);
+    expect((await run(fromFile, { operation: 'register', file, client: refusing })).exitCode).toBe(1);
+    expect(fromFile.io.stderrText()).toContain('    -18019902 registered already, tag not applied: number not registered: 1\n');
   });
 });
 
