@@ -32,10 +32,10 @@ export function rowDigest(item: Item, text?: string): bigint {
     .readBigUInt64BE(0);
 }
 
-/** The digest of a chunk's requests, in order; `texts` are their requestText, where known already. */
-export function chunkDigest(items: readonly Item[], texts?: readonly (string | undefined)[]): bigint {
+/** The digest of a chunk's requests, in order (each row's requestText where it carries it already). */
+export function chunkDigest(rows: readonly { item: Item; request?: string | undefined }[]): bigint {
   let text = '';
-  for (let i = 0; i < items.length; i++) text += `${texts?.[i] ?? requestText(items[i] as Item)}\n`;
+  for (const row of rows) text += `${row.request ?? requestText(row.item)}\n`;
   return crypto().createHash('sha256').update(text).digest().readBigUInt64BE(0);
 }
 

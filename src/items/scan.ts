@@ -97,15 +97,11 @@ export async function scanInput(source: ItemSource, opts: ScanOptions): Promise<
     skipped: 0,
     skippedDigests: new DigestList(),
   };
-  // Each row's request text, from when it is read until its chunk is digested.
-  const texts = new Map<ChunkRow, string>();
   const count = (chunks: Chunk[]) => {
     for (const c of chunks) {
       result.chunkItems[c.index] = c.rows.length;
       result.chunkUnits[c.index] = c.rows.reduce((sum, r) => sum + unitCost(opts.operation, r.item), 0);
-      if (!run) continue;
-      result.chunkDigests.push(chunkDigest(c.rows.map((r) => r.item), c.rows.map((r) => texts.get(r))));
-      for (const r of c.rows) texts.delete(r);
+      if (run) result.chunkDigests.push(chunkDigest(c.rows));
     }
   };
   for await (const row of checkedRows(opened, opts, (line, message) => problems.add(line, message), source.size)) {
@@ -123,7 +119,8 @@ export async function scanInput(source: ItemSource, opts: ScanOptions): Promise<
     opts.onRow?.(result.items, problems.count);
     // Once a problem refuses the input nothing is sent: counting chunks no longer matters, memory does.
     if (problems.count > 0 && !opts.skipInvalid) continue;
-    if (run) texts.set(row, text);
+    // Kept with the row until its chunk is digested, so the text is made once.
+    if (run) row.request = text;
     count(chunker.push(row));
   }
   count(chunker.flush());
@@ -163,7 +160,7 @@ export async function* inputChunks(
     const expected = scanned.chunkDigests.at(chunk.index);
     const from = source.locate(chunk.rows[0]?.line ?? lastLine);
     if (expected === undefined) throw changed(`${from} and on were not there`);
-    if (chunkDigest(chunk.rows.map((r) => r.item)) !== expected) throw changed(`${from} and on`);
+    if (chunkDigest(chunk.rows) !== expected) throw changed(`${from} and on`);
     return chunk;
   };
   let chunks = 0;
