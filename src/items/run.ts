@@ -673,10 +673,10 @@ class ItemRun {
   async #startSink(scan: ScanResult, standing: Standing | undefined): Promise<Sending> {
     const leftBehind = standing && !this.#flags.restart ? standing.replaced.map((r) => r.left) : [];
     const named = leftBehind.reduce((n, left) => n + countRows(left.notSent) + countRows(left.maybeSent), 0);
-    const own =
-      this.#flags.rejects === undefined &&
-      this.#source.kind !== 'arguments' &&
-      (this.#ctx.global.output === undefined || named > 0);
+    // trk's own rejects file where nothing else shows what was set aside: a write of a file or a pipe without an
+    // output format (reads and arguments print their results), or rows of an interrupted run that no output holds.
+    const printed = isReadOnly(this.#op) || this.#ctx.global.output !== undefined;
+    const own = this.#flags.rejects === undefined && this.#source.kind !== 'arguments' && (!printed || named > 0);
     const sink = new ResultSink({
       operation: this.#op,
       layout: scan.layout,

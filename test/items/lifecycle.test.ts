@@ -453,6 +453,9 @@ describe('rows set aside are named', () => {
       operation: 'register',
       file: writeInput(dir, 'bad.csv', 'number\nXX00000002\n'),
     });
+    // A read prints its results, those not found among them.
+    const unknown = writeInput(dir, 'info.csv', 'number\nRR999999991CN\n');
+    expect((await run(fresh(), { operation: 'gettrackinfo', file: unknown })).summary?.rejected).toBe(1);
     expect(readdirSync(path.join(state, 'rejects'))).toEqual([path.basename(written!)]);
   });
 
