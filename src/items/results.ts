@@ -166,7 +166,8 @@ export class ResultSink {
       if (entry) entry.count += 1;
       else {
         const words = codeMessage(code, r.error?.message);
-        this.#byCode.set(key, { code, message: tagRefused ? `registered already, tag not applied: ${words}` : words, count: 1 });
+        const message = tagRefused ? `registered already, tag not applied: ${words}` : words;
+        this.#byCode.set(key, { code, message, count: 1 });
       }
     }
     if (this.#rejects && outcome.rejected.length > 0) this.#writeRejects(chunk.rows, outcome.rejected);
@@ -348,7 +349,10 @@ export function setAsideLine(s: RunSummary, rejectsFile: string | undefined): st
     const of = plural(s.total + s.invalid, 'number');
     parts.push(`${fmt(aside)} of ${of} set aside (${why.filter(Boolean).join(', ')})`);
   }
-  if (s.unsettled > 0) parts.push(`${fmt(s.unsettled)} of ${plural(s.total, 'number')} not done`);
+  // Not done and named in the rejects file (a run that stopped): without a file, the error line says it all.
+  if (s.unsettled > 0 && rejectsFile && s.written > 0) {
+    parts.push(`${fmt(s.unsettled)} of ${plural(s.total, 'number')} not done`);
+  }
   if (s.leftBehind > 0) parts.push(leftBehindText(s.leftBehind));
   if (parts.length === 0) return undefined;
   const where = rejectsFile && s.written > 0 ? `: written to ${rejectsFile}` : '';

@@ -473,30 +473,29 @@ class Runner {
 
   #answered(p: Pending, envelope: Envelope<Record<string, unknown>>): void {
     const answered = new Set<string>();
-    // Only the numbers this request carried, each record once: an answer naming others (a confused or hostile
-    // service) must not count as work done ("registered 9" for 2 numbers). A number of several records (a stop
-    // without a carrier) may be named once per record.
+    // Only the numbers this request carried: an answer naming others (a confused or hostile service) must not
+    // count as work done ("registered 9" for 2 numbers). A write's item named twice, word for word, counts once;
+    // a number of several records (a stop without a carrier, v1 details of each carrier) is named once per record.
     const asked = new Set(p.open.map((r) => r.key));
-    const seen = new Set<string>();
-    const takes = (number: unknown, record: string): boolean => {
-      const key = keyOf(number);
-      if (!asked.has(key) || seen.has(`${key}\u0000${record}`)) {
-        this.#o.onDebug?.(`chunk ${p.chunk.index}: ${String(number)} in the answer, not asked or named twice: ignored`);
+    const seen = isReadOnly(this.#op) ? undefined : new Set<string>();
+    const takes = (item: { number?: unknown }): boolean => {
+      const key = keyOf(item.number);
+      const text = seen ? JSON.stringify(item) : '';
+      if (!asked.has(key) || seen?.has(text)) {
+        this.#o.onDebug?.(`chunk ${p.chunk.index}: ${String(item.number)} not asked, or named twice: ignored`);
         return false;
       }
-      seen.add(`${key}\u0000${record}`);
+      seen?.add(text);
       answered.add(key);
       return true;
     };
-    for (const item of envelope.data?.accepted ?? []) {
-      if (takes(item.number, `a${String(recordCarrier(item))}`)) p.accepted.push(item);
-    }
+    for (const item of envelope.data?.accepted ?? []) if (takes(item)) p.accepted.push(item);
     const spec = operationSpec(this.#op);
     const already = new Set([...(spec.already?.codes ?? []), ...(this.#o.alsoAlready ?? []), ...(p.afterUnknown ? (spec.alreadyAfterResend ?? []) : [])]);
     const refused: { key: string; code: number }[] = [];
     for (const item of envelope.data?.rejected ?? []) {
+      if (!takes(item)) continue;
       const code = item.error?.code;
-      if (!takes(item.number, `r${String(code)}`)) continue;
       if (typeof code === 'number' && isAccountRefusal(code)) refused.push({ key: keyOf(item.number), code });
       else if (typeof code === 'number' && already.has(code)) p.already.push(item);
       else p.rejected.push(item);
