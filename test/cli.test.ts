@@ -54,7 +54,8 @@ describe('errorOutcome', () => {
     expect(errorOutcome(aborted, { stopped: 143 })).toEqual({ exitCode: 143, line: 'terminated' });
     expect(errorOutcome(aborted, { stopped: 130 })).toEqual({ exitCode: 130, line: 'interrupted' });
     // What a run says when stopped keeps its words; only the code follows the signal.
-    expect(errorOutcome(new InterruptedError('interrupted: 3 of 9 not done'), { stopped: 143 })).toEqual({ exitCode: 143, line: 'interrupted: 3 of 9 not done' });
+    const said = new InterruptedError('interrupted: 3 of 9 not done');
+    expect(errorOutcome(said, { stopped: 143 })).toEqual({ exitCode: 143, line: 'interrupted: 3 of 9 not done' });
   });
 });
 

@@ -91,7 +91,7 @@ describe.each([
     await t.close();
   });
 
-  it('a signal aborted before the request starts rejects with its reason, and nothing is left to crash the process', async () => {
+  it('a signal aborted before the start: rejected with its reason, nothing left to crash the process', async () => {
     const t = make();
     const unhandled: unknown[] = [];
     const onError = (err: unknown) => unhandled.push(err);

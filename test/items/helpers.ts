@@ -108,7 +108,7 @@ export async function bulkSandbox(opts: SandboxOptions & { version?: ApiVersion;
   };
 }
 
-/** An emulator per test, closed after each: `const sandbox = sandboxPerTest();`, then `await sandbox(opts)` in a test. */
+/** An emulator per test, closed after each: `const sandbox = sandboxPerTest();`, then `await sandbox(opts)`. */
 export function sandboxPerTest(): (opts?: Parameters<typeof bulkSandbox>[0]) => Promise<BulkSandbox> {
   let current: BulkSandbox | undefined;
   afterEach(async () => {

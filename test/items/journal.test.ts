@@ -122,11 +122,13 @@ describe('Journal', () => {
     const parentStarted = processStartTime(process.ppid);
     // The parent as the owner, with its own start time: a live owner, refused.
     writeFileSync(`${j.file}.lock`, JSON.stringify({ pid: process.ppid, started: parentStarted }));
-    if (parentStarted !== undefined) expect(() => open(dir)).toThrow(`another trk process (pid ${process.ppid}) is running this same import`);
+    const refusal = `another trk process (pid ${process.ppid}) is running this same import`;
+    if (parentStarted !== undefined) expect(() => open(dir)).toThrow(refusal);
     // The same pid with the start time of the process that held it before the pid was reused: taken over.
     writeFileSync(`${j.file}.lock`, JSON.stringify({ pid: process.ppid, started: 'another-process' }));
     const taken = open(dir);
-    expect(JSON.parse(readFileSync(`${j.file}.lock`, 'utf8'))).toEqual({ pid: process.pid, started: processStartTime(process.pid) ?? null });
+    const lock = JSON.parse(readFileSync(`${j.file}.lock`, 'utf8')) as unknown;
+    expect(lock).toEqual({ pid: process.pid, started: processStartTime(process.pid) ?? null });
     taken.close();
   });
 

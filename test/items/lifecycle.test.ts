@@ -19,6 +19,7 @@ import {
   writeInput,
   type BulkSandbox,
   type RunOptions,
+  type TestContext,
 } from './helpers.js';
 
 const sandbox = sandboxPerTest();
@@ -48,7 +49,7 @@ function expectOnce(e: BulkSandbox, list: readonly string[]): void {
 }
 
 /** A run of `file` that rewrites it (once) as soon as its first chunk is answered: what the run does then. */
-function changedMidway(ctx: ReturnType<typeof testContext>, file: string, text: string, opts: Partial<RunOptions> = {}) {
+function changedMidway(ctx: TestContext, file: string, text: string, opts: Partial<RunOptions> = {}) {
   let changed = false;
   const change = () => {
     if (!changed) writeFileSync(file, text);
@@ -87,7 +88,7 @@ describe('a file that changes while it is sent', () => {
       expect(err).toBeInstanceOf(TrkError);
       expect((err as TrkError).exitCode).toBe(1);
       expect((err as TrkError).toLine()).toMatch(
-        /daily\.csv changed since it was checked \(.*\): stopped before sending what it holds now: run the same command again/,
+        /daily\.csv changed since it was checked \(.*\): stopped before sending what it holds now: run the same/,
       );
       const registered = [...registrations(e.sandbox).keys()].map((k) => k.split('/')[0]);
       // Nothing the check did not see was sent, nothing twice, and not all of it.
@@ -196,7 +197,7 @@ describe('a damaged record of a finished run', () => {
 });
 
 describe('a cut-off night never blocks the next', () => {
-  it('a rewritten file after an interrupted run starts a new run: its confirmed rows not sent again, what it never sent and the file lost named', async () => {
+  it('a file rewritten after a cut-off run: a new run, the confirmed not sent again, the lost named', async () => {
     const { e, dir, state, fresh } = await setup({ latencyMs: 100 });
     const night1 = numberList(400);
     const file = writeInput(dir, 'export.csv', `number,carrier\n${night1.map((n) => `${n},3011`).join('\n')}\n`);
@@ -275,7 +276,7 @@ describe('a cut-off night never blocks the next', () => {
 });
 
 describe('the quota check counts what will be charged', () => {
-  it('numbers registered already cost nothing: a run that fits once they are left out is sent, and --dry-run says how many are new', async () => {
+  it('registered numbers cost nothing: a run that fits without them is sent; --dry-run says so', async () => {
     const { e, dir, fresh } = await setup();
     const registered = numberList(60);
     expect((await run(fresh(), { operation: 'register', numbers: registered })).exitCode).toBe(0);
@@ -309,7 +310,8 @@ describe('the quota check counts what will be charged', () => {
     const err = (await run(fresh(), { operation: 'register', file }).catch((x: unknown) => x)) as TrkError;
     expect(err.exitCode).toBe(2);
     expect(err.message).toBe(
-      `not enough quota for ${file}: its new numbers need 8 units (the other 10 are registered already and cost nothing), 5 are left (3 missing)`,
+      `not enough quota for ${file}: its new numbers need 8 units ` +
+        '(the other 10 are registered already and cost nothing), 5 are left (3 missing)',
     );
     expect(sends(e)).toBe(1);
   });
@@ -339,7 +341,7 @@ describe('the quota check counts what will be charged', () => {
 });
 
 describe('options that change what is sent make a new run', () => {
-  it('a finished file run again with a --column or a carrier default re-sends the rows whose request changes', async () => {
+  it('a finished file run again with a --column or a carrier default re-sends rows whose request changes', async () => {
     const { e, dir, fresh } = await setup();
     const list = numberList(5);
     const file = writeInput(dir, 'shop.csv', `number,shipper\n${list.map((n) => `${n},190271`).join('\n')}\n`);
@@ -407,7 +409,9 @@ describe('register --tag of a number registered already', () => {
         tag_applied: false,
         error: {
           code: -18019902,
-          message: `registered already, but the tag was not applied (not registered): apply it with trk update ${n} --tag "new"`,
+          message:
+            'registered already, but the tag was not applied (not registered): ' +
+            `apply it with trk update ${n} --tag "new"`,
         },
       },
     ]);
@@ -416,12 +420,13 @@ describe('register --tag of a number registered already', () => {
     const fromFile = fresh();
     const file = writeInput(dir, 'tags.csv', `number,tag\n${n},new\n`);
     expect((await run(fromFile, { operation: 'register', file, client: refusing })).exitCode).toBe(1);
-    expect(fromFile.io.stderrText()).toContain('    -18019902 registered already, tag not applied: number not registered: 1\n');
+    const line = '    -18019902 registered already, tag not applied: number not registered: 1\n';
+    expect(fromFile.io.stderrText()).toContain(line);
   });
 });
 
 describe('rows set aside are named', () => {
-  it('without --rejects or an output format, rejections go to a rejects file in the state folder, named in the summary', async () => {
+  it('without --rejects or an output format, rejections go to a rejects file in the state folder', async () => {
     const { dir, state, fresh } = await setup();
     const file = writeInput(
       dir,

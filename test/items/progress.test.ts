@@ -166,7 +166,8 @@ describe('summaryLines', () => {
   });
 
   it('names what an interrupted run left behind, tags applied, and every row the rejects file holds', () => {
-    const s: RunSummary = { ...base, settled: 1000, unsettled: 0, rejected: 0, rejectedByCode: [], leftBehind: 3, tagApplied: 4, written: 3 };
+    const done = { settled: 1000, unsettled: 0, rejected: 0, rejectedByCode: [] };
+    const s: RunSummary = { ...base, ...done, leftBehind: 3, tagApplied: 4, written: 3 };
     expect(summaryLines(s, 'rejects.csv').slice(-5)).toEqual([
       '  registered         960  (7 confirmed by looking them up after a lost answer)',
       '  already registered 20',

@@ -112,7 +112,8 @@ describe('runItems: register from a file', () => {
     expect(report.plan).toMatchObject({ items: 100, requests: 3, units: 130, secondsAtCeiling: 1 });
     const text = ctx.io.stderrText();
     expect(text).toContain('100 items in 3 requests');
-    expect(text).toContain('quota: 130 units (30 with a translation language cost 2), every number new, 1,000,000 left');
+    const quota = 'quota: 130 units (30 with a translation language cost 2), every number new, 1,000,000 left';
+    expect(text).toContain(quota);
     expect(text).toContain('nothing was sent');
     // The quota, and which numbers are registered already (free, 200 numbers a request).
     expect(e.sandbox.state().requests.byOperation).toEqual({ 'v2/getquota': 1, 'v2/gettracklist': 1 });
@@ -383,9 +384,13 @@ describe('runItems: answers are checked against the request', () => {
     const liar: ApiClient = {
       version: 'v2',
       call: async (op) => {
-        if (op === 'getquota') return { code: 0, data: { quota_total: 100, quota_used: 0, quota_remain: 100, today_used: 0, max_track_daily: 0 } } as never;
-        const accepted = [...asked, asked[0]!, ...extra].map((number) => ({ origin: 2, number, carrier: 3011, tag: null }));
-        return { code: 0, data: { accepted, rejected: [{ number: 'NOTASKED01', error: { code: -18019903, message: 'x' } }] } } as never;
+        if (op === 'getquota') {
+          const quota = { quota_total: 100, quota_used: 0, quota_remain: 100, today_used: 0, max_track_daily: 0 };
+          return { code: 0, data: quota } as never;
+        }
+        const accepted = [...asked, asked[0]!, ...extra].map((number) => ({ origin: 2, number, carrier: 3011 }));
+        const rejected = [{ number: 'NOTASKED01', error: { code: -18019903, message: 'x' } }];
+        return { code: 0, data: { accepted, rejected } } as never;
       },
       close: async () => {},
     };
@@ -395,7 +400,8 @@ describe('runItems: answers are checked against the request', () => {
     expect(ctx.io.stderrText()).toBe('registered 2\n');
     // A file alike: its summary counts the numbers it holds.
     const file = writeInput(dir, 'two.txt', `${asked.join('\n')}\n`);
-    const fromFile = await run(testContext({ stateDir: path.join(dir, 'state2'), settings: { baseUrl: env!.sandbox.url, apiKey: env!.sandbox.key } }), {
+    const settings = { baseUrl: env!.sandbox.url, apiKey: env!.sandbox.key };
+    const fromFile = await run(testContext({ stateDir: path.join(dir, 'state2'), settings }), {
       operation: 'register',
       file,
       client: liar,
@@ -418,10 +424,12 @@ describe('runItems: a state folder that cannot be written', () => {
     for (const piped of [false, true]) {
       const io = createTestIO(piped ? { stdin: Readable.from([`${numberList(3).join('\n')}\n`]) } : {});
       const ctx = testContext({ stateDir, configDir: path.join(dir, 'config'), io, settings });
-      const err = (await run(ctx, { operation: 'register', file: piped ? '-' : file }).catch((x: unknown) => x)) as TrkError;
+      const running = run(ctx, { operation: 'register', file: piped ? '-' : file });
+      const err = (await running.catch((x: unknown) => x)) as TrkError;
       expect(err).toBeInstanceOf(TrkError);
       expect(err.toLine()).toBe(
-        `cannot write to trk's state folder ${stateDir}: a file is in the way of a folder: make it a folder you can write to, or set TRK_STATE_DIR to one; nothing was sent`,
+        `cannot write to trk's state folder ${stateDir}: a file is in the way of a folder: ` +
+          'make it a folder you can write to, or set TRK_STATE_DIR to one; nothing was sent',
       );
       expect(err.exitCode).toBe(1);
       expect(ctx.io.stderrText()).toBe('');
