@@ -24,8 +24,12 @@ export default {
     experimentalMinChunkSize: 30_000,
     // Named by content: a merged chunk holds modules of several commands, so no module's name would say what it is.
     chunkFileNames: 'chunk-[hash].js',
-    // `trk --help` loads this module alone (bin/trk.js): it is kept out of the chunks the commands share.
-    manualChunks: (id) => (id.endsWith('/dist/help-pages.js') ? 'help-pages' : undefined),
+    // `trk --help` loads this module alone (bin/trk.js): it is kept out of the chunks the commands share. The
+    // progress line too, which one-shot commands never show: small chunks of modules without side effects may
+    // otherwise be merged with any other, such as the item fields every `trk info N` loads. Their imports stay
+    // where they are (onlyExplicitManualChunks): a manual chunk would otherwise take in what it imports.
+    manualChunks: (id) => (id.endsWith('/dist/help-pages.js') ? 'help-pages' : id.endsWith('/dist/items/progress.js') ? 'progress' : undefined),
+    onlyExplicitManualChunks: true,
     generatedCode: 'es2015',
   },
   plugins: [

@@ -2,17 +2,16 @@
 // on first use, api() builds the HTTP client (and starts the embedded emulator for --sandbox) on first use,
 // so `trk help exit-codes` or a usage error never opens a file or a socket.
 
-import path from 'node:path';
 import type { ApiClient, ApiClientOptions } from './api/client.js';
-import type { HoldListener, Pacer } from './api/pacer.js';
-import type { WaitReason } from './api/retry.js';
-import { LIMITS } from './api/spec.js';
+import type { HoldListener, Pacer, WaitReason } from './pacing/pacer.js';
+import { LIMITS, type ApiVersion } from './api/spec.js';
 import { debugEnabled } from './debug.js';
 import type { Settings } from './config/settings.js';
 import { requestTimeoutMs } from './config/timeout.js';
 import type { BudgetTarget, Context, GlobalOptions, Prompter, SettingsOptions, WaitDisplay } from './context.js';
 import type { IO } from './io.js';
-import { sanitizeTerminalText } from './output/sanitize.js';
+import { addSecret } from './secrets.js';
+import { sanitizeTerminalText } from './terminal-text.js';
 
 export interface ContextOptions {
   io: IO;
@@ -65,6 +64,13 @@ export function requestOptions(ctx: Pick<Context, 'env' | 'global' | 'debug' | '
   return { timeoutMs: requestTimeoutMs(ctx.global.timeout, ctx.env), ...requestHooks(ctx.debug, waitLines(ctx.info)) };
 }
 
+/**
+ * The service's clock counts (for ages: "3h ago", "last update 2 days ago") when it is this far from the machine's
+ * or more: a sandbox whose simulated time runs ahead, or a machine clock set wrong. Below it, the Date header's
+ * whole seconds and the time the answer took are noise, and the machine's clock is the finer one.
+ */
+const CLOCK_SKEW_MS = 60_000;
+
 export function createContext(opts: ContextOptions): Context {
   const { io, env, global } = opts;
   const signal = opts.signal ?? new AbortController().signal;
@@ -77,6 +83,12 @@ export function createContext(opts: ContextOptions): Context {
   const realNow = opts.now ?? (() => Date.now());
   /** The emulator's clock once api() has started it (or reached a running one) under --sandbox. */
   let serviceNow: (() => number) | undefined;
+  /** How far the service's clock (the Date of its answers) is from this machine's, when that is worth counting. */
+  let serviceOffset = 0;
+  const onServiceTime = (ms: number) => {
+    const offset = ms - realNow();
+    serviceOffset = Math.abs(offset) >= CLOCK_SKEW_MS ? offset : 0;
+  };
 
   // Status lines can carry text from the network or the command line (a number, a service message): cleaned of
   // escape sequences and bidi overrides before they reach the terminal.
@@ -93,9 +105,10 @@ export function createContext(opts: ContextOptions): Context {
         import('./config/settings.js'),
         import('./config/profile-file.js'),
       ]);
-      // Read without conf, which only writes need.
-      const store = readProfiles(env);
-      return resolveSettings({
+      // Read without conf, which only writes need. A file others can read is made private: a warning even with
+      // --quiet, as ssh gives one.
+      const store = readProfiles(env, (line) => io.err(sanitizeTerminalText(line)));
+      const settings = resolveSettings({
         flags: {
           ...(global.profile === undefined ? {} : { profile: global.profile }),
           ...(global.baseUrl === undefined ? {} : { baseUrl: global.baseUrl }),
@@ -106,6 +119,9 @@ export function createContext(opts: ContextOptions): Context {
         env,
         store,
       });
+      // The key is never printed, whatever carries it back (src/secrets.ts).
+      addSecret(settings.apiKey);
+      return settings;
     })();
     return settingsPromise;
   };
@@ -124,7 +140,7 @@ export function createContext(opts: ContextOptions): Context {
   // to when the budget file cannot be used.
   let localPacer: Promise<Pacer> | undefined;
   const local = (): Promise<Pacer> => {
-    localPacer ??= import('./api/pacer.js').then(({ createPacer, DEFAULT_MARGIN_MS }) =>
+    localPacer ??= import('./pacing/pacer.js').then(({ createPacer, DEFAULT_MARGIN_MS }) =>
       createPacer({ perSecond: LIMITS.requestsPerSecond, marginMs: DEFAULT_MARGIN_MS, onHold: holds }),
     );
     return localPacer;
@@ -140,26 +156,27 @@ export function createContext(opts: ContextOptions): Context {
     let budget = budgets.get(key);
     if (!budget) {
       budget = (async () => {
-        const [{ BudgetFileError, budgetFile, createSharedPacer, withLocalFallback }, { ensurePrivateDir, stateDir }, { budgetUrl }] =
+        const [{ openSharedBudget }, { ensurePrivateDir, stateDir }, { budgetUrl }, localPace] = await Promise.all([
+          import('./pacing/open.js'),
+          import('./config/paths.js'),
           // resolved(), not settings(): `auth login` verifies a key for a profile that is not saved yet.
-          await Promise.all([import('./api/shared-pacer.js'), import('./config/paths.js'), resolved()]);
-        const file = budgetFile(stateDir(env), target.baseUrl, target.apiKey);
-        let shared: Pacer | InstanceType<typeof BudgetFileError>;
-        if (budgetUrl !== undefined) {
-          const { createRedisPacer } = await import('./api/redis-pacer.js');
-          const redis = createRedisPacer({ url: budgetUrl, budget: path.basename(file, '.json'), perSecond: LIMITS.requestsPerSecond, onHold: holds });
-          closers.push(async () => redis.close());
-          shared = redis;
-        } else {
-          try {
-            ensurePrivateDir(path.dirname(file));
-            shared = createSharedPacer({ file, perSecond: LIMITS.requestsPerSecond, onHold: holds });
-          } catch (err) {
-            shared = new BudgetFileError(path.dirname(file), err);
-          }
-        }
-        // A warning, shown even with --quiet: a state folder that cannot be written is something to fix.
-        return withLocalFallback(shared, await local(), (line) => io.err(sanitizeTerminalText(line)));
+          resolved(),
+          local(),
+        ]);
+        const shared = await openSharedBudget({
+          baseUrl: target.baseUrl,
+          apiKey: target.apiKey,
+          stateDirectory: stateDir(env),
+          makePrivateDirectory: ensurePrivateDir,
+          budgetUrl,
+          perSecond: LIMITS.requestsPerSecond,
+          onHold: holds,
+          local: localPace,
+          // A warning, shown even with --quiet: a state folder that cannot be written is something to fix.
+          warn: (line) => io.err(sanitizeTerminalText(line)),
+        });
+        closers.push(() => shared.close());
+        return shared.pacer;
       })();
       budgets.set(key, budget);
     }
@@ -177,8 +194,10 @@ export function createContext(opts: ContextOptions): Context {
     return pacerPromise;
   };
 
-  const api = (): Promise<ApiClient> => {
-    apiPromise ??= (async () => {
+  /** The address and key requests go to: the embedded emulator's under --sandbox, started on first use. */
+  let targetPromise: Promise<{ baseUrl: string; apiKey: string; settings: Settings }> | undefined;
+  const target = () => {
+    targetPromise ??= (async () => {
       const s = await settings();
       let baseUrl = s.baseUrl;
       let apiKey = s.apiKey;
@@ -197,26 +216,44 @@ export function createContext(opts: ContextOptions): Context {
         debug(sandbox.remote ? `sandbox: the running sandbox at ${sandbox.url}` : `sandbox: embedded emulator at ${sandbox.url}`);
       }
       if (!apiKey) throw (await import('./config/profile-rules.js')).missingKeyError(s);
+      return { baseUrl, apiKey, settings: s };
+    })();
+    return targetPromise;
+  };
+
+  const otherClients = new Map<ApiVersion, Promise<ApiClient>>();
+  const api = (version?: ApiVersion): Promise<ApiClient> => {
+    const build = async () => {
+      const { baseUrl, apiKey, settings: s } = await target();
       const [{ createApiClient }, { stoppablePacer }, budget] = await Promise.all([
         import('./api/client.js'),
-        import('./api/pacer.js'),
+        import('./pacing/pacer.js'),
         pacer(),
       ]);
       const client = createApiClient({
         baseUrl,
         apiKey,
-        version: s.apiVersion,
+        version: version ?? s.apiVersion,
         // After Ctrl-C nothing more starts; requests already on the wire finish.
         pacer: stoppablePacer(budget, signal),
         timeoutMs: requestTimeoutMs(global.timeout, env),
         ...requestHooks(debug, showWait),
+        onServiceTime,
       });
       closers.unshift(() => client.close());
       return client;
-    })();
-    return apiPromise;
+    };
+    if (version === undefined) {
+      apiPromise ??= build();
+      return apiPromise;
+    }
+    let other = otherClients.get(version);
+    if (!other) {
+      other = build();
+      otherClients.set(version, other);
+    }
+    return other;
   };
-
   return {
     io,
     env,
@@ -229,7 +266,7 @@ export function createContext(opts: ContextOptions): Context {
       prompter ??= lazyPrompter(() => import('./prompter.js').then(({ createPrompter }) => createPrompter(io, signal)));
       return prompter;
     },
-    now: () => (serviceNow ?? realNow)(),
+    now: () => (serviceNow ? serviceNow() : realNow() + serviceOffset),
     info,
     debug,
     showWaits: (display) => {
@@ -239,6 +276,7 @@ export function createContext(opts: ContextOptions): Context {
     async dispose() {
       // A client still being built (a request started in the background) registers its closers first.
       await apiPromise?.catch(() => {});
+      await Promise.allSettled(otherClients.values());
       // Client first, then the emulator it talks to.
       for (const close of closers.splice(0)) {
         try {

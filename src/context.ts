@@ -2,7 +2,8 @@
 // sandbox, prompts) is built lazily on first use, so `trk --help` and `trk completion` never touch them.
 
 import type { ApiClient } from './api/client.js';
-import type { Pacer } from './api/pacer.js';
+import type { Pacer } from './pacing/pacer.js';
+import type { ApiVersion } from './api/spec.js';
 import type { Settings } from './config/settings.js';
 import type { IO } from './io.js';
 import type { OutputFormat } from './output/format.js';
@@ -64,8 +65,12 @@ export interface Context {
    * is not saved is a usage error listing the saved ones (src/config/profile-rules.ts), unless `newProfile`.
    */
   settings(opts?: SettingsOptions): Promise<Settings>;
-  /** The API client for the resolved settings; throws CredentialsError when no key is configured. */
-  api(): Promise<ApiClient>;
+  /**
+   * The API client for the resolved settings; throws CredentialsError when no key is configured. `version`: a
+   * client of another API version than the settings' one, on the same key, budget and address (the mirror reads
+   * lists in v2.1 whatever the profile's version).
+   */
+  api(version?: ApiVersion): Promise<ApiClient>;
   /**
    * The rate budget the client starts its requests under: shared by every trk process on the same key
    * (the service counts requests per key), or this process's own with --sandbox. `target` names another key
@@ -75,8 +80,9 @@ export interface Context {
   readonly prompter: Prompter;
   /**
    * Milliseconds since the epoch, the service's time: under --sandbox, once api() has started the emulator (or
-   * reached a running `trk sandbox start`), its simulated clock; else the real clock. Replaceable in tests.
-   * Durations are measured with a real clock, not with this.
+   * reached a running `trk sandbox start`), its simulated clock; else the real clock, moved to the Date of the
+   * service's answers once one came when the two are a minute or more apart (a sandbox server reached by its
+   * address). Replaceable in tests. Durations are measured with a real clock, not with this.
    */
   now(): number;
   /** Status line on stderr unless --quiet. */

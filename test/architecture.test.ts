@@ -1,5 +1,7 @@
 // The boundaries of the code, as ARCHITECTURE.md draws them, held by reading every import of src/:
 //   - layers: commands → items → api, never back (and the lower modules never reach up into either);
+//   - api talks to the service and leaves rendering (output) and settings (config) to its callers, which pass it
+//     numbers and callbacks; the rate budget (pacing) is below api, and takes only the service's vocabulary from it;
 //   - a command reaches the item engine through its entry points only, never its chunking or CSV reading;
 //   - product code reaches the emulator through src/sandbox/index.ts only, lazily (or for types), so start-up
 //     never loads it.
@@ -53,15 +55,23 @@ describe('architecture', () => {
   it('layers: commands → items → api, never back', () => {
     const below: Record<string, readonly string[]> = {
       items: ['commands'],
-      api: ['commands', 'items'],
+      api: ['commands', 'items', 'output', 'config'],
+      pacing: ['commands', 'items', 'output', 'config'],
       output: ['commands', 'items'],
       config: ['commands', 'items'],
       carriers: ['commands', 'items'],
       webhook: ['commands', 'items'],
+      store: ['commands', 'items'],
       sandbox: ['commands', 'items', 'output'],
     };
     const upward = IMPORTS.filter((i) => below[top(i.from)]?.includes(top(i.to)));
     expect(upward.map(show)).toEqual([]);
+  });
+
+  it('pacing is below api: of api it takes only the service\'s vocabulary (api/spec.ts)', () => {
+    const used = IMPORTS.filter((i) => top(i.from) === 'pacing' && top(i.to) === 'api');
+    expect(used.length).toBeGreaterThan(0);
+    expect(used.filter((i) => i.to !== path.join('api', 'spec.ts')).map(show)).toEqual([]);
   });
 
   it('commands reach the item engine through its entry points, never its chunking or input reading', () => {
@@ -77,10 +87,34 @@ describe('architecture', () => {
     expect(direct.map(show)).toEqual([]);
   });
 
+  it("the emulator routes and signs with its own code, and carriers never reach into it", () => {
+    // The emulator may share the service's vocabulary (api/spec.ts, api/codes.ts), never the product's reading of
+    // it: its operation table, its webhook signing, its carrier lists.
+    const sandboxReadsProduct = (i: Import) =>
+      top(i.from) === 'sandbox' && (i.to === path.join('api', 'ops.ts') || ['webhook', 'carriers'].includes(top(i.to)));
+    const carriersReachIn = (i: Import) => top(i.from) === 'carriers' && top(i.to) === 'sandbox';
+    const wrong = IMPORTS.filter((i) => sandboxReadsProduct(i) || carriersReachIn(i));
+    expect(wrong.map(show)).toEqual([]);
+  });
+
   it('product code reaches the emulator through src/sandbox/index.ts only, and never at start-up', () => {
     const crossing = IMPORTS.filter((i) => top(i.from) !== 'sandbox' && top(i.to) === 'sandbox');
     expect(crossing.length).toBeGreaterThan(0);
     const wrong = crossing.filter((i) => i.to !== path.join('sandbox', 'index.ts') || i.kind === 'static');
+    expect(wrong.map(show)).toEqual([]);
+  });
+
+  it('the webhook listener: reached through webhook/listen.ts, its parts never reach up to what assembles them', () => {
+    const LISTENER = path.join('webhook', 'listener');
+    const inside = (p: string) => p.startsWith(LISTENER + path.sep);
+    const ASSEMBLY = ['lifecycle.ts', 'pipeline.ts'].map((f) => path.join(LISTENER, f));
+    const wrong = IMPORTS.filter(
+      (i) =>
+        (inside(i.to) && top(i.from) !== 'webhook') ||
+        (inside(i.from) && ASSEMBLY.includes(i.to) && i.from !== ASSEMBLY[0]) ||
+        (top(i.from) === 'webhook' && top(i.to) === 'sandbox'),
+    );
+    expect(IMPORTS.some((i) => i.from === ASSEMBLY[0] && i.to === ASSEMBLY[1])).toBe(true);
     expect(wrong.map(show)).toEqual([]);
   });
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../src/context-impl.js';
 import { debugEnabled } from '../src/debug.js';
-import { BudgetFileError } from '../src/api/shared-pacer.js';
+import { BudgetFileError } from '../src/pacing/budget-file.js';
 import { CredentialsError, UsageError } from '../src/errors.js';
 import { createTestIO } from '../src/io.js';
 import { startSandbox } from '../src/sandbox/index.js';

@@ -15,10 +15,11 @@ export function fakeSettings(version: ApiVersion, apiKey: string | undefined): S
     apiKey,
     resUrl: 'http://127.0.0.1:9',
     budgetUrl: undefined,
+    db: undefined,
     sandbox: false,
     output: undefined,
     savedProfiles: [],
-    sources: { profile: 'default', baseUrl: 'default', apiVersion: 'default', apiKey: 'env', resUrl: 'default', output: 'default', budgetUrl: 'default' },
+    sources: { profile: 'default', baseUrl: 'default', apiVersion: 'default', apiKey: 'env', resUrl: 'default', output: 'default', budgetUrl: 'default', db: 'default' },
   };
 }
 

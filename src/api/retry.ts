@@ -20,6 +20,7 @@
 // second), so a longer one comes from something in between or something broken, and honouring it (a day, for
 // `Retry-After: 86400`) would stop every trk process on the key for that long.
 
+import { MAX_HOLD_MS, type WaitReason } from '../pacing/pacer.js';
 import { operationClass } from './ops.js';
 import type { Operation } from './spec.js';
 import {
@@ -45,8 +46,13 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: Readonly<RetryPolicy> = { maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 30_000 };
 
-/** The longest wait a Retry-After or a hold of the rate budget can impose (see above). */
-export const MAX_HOLD_MS = 60_000;
+/**
+ * How long a whole call may take with its retries and waits, and how long a chunk of an item run may keep
+ * failing before it is given up: room for a slow answer, a retry and a hold of the rate budget.
+ */
+export function callDeadlineMs(timeoutMs: number): number {
+  return timeoutMs * 3;
+}
 
 /** -18010003 "internal error, retry later": a whole-request refusal the service itself calls transient. */
 const TRANSIENT_SERVICE_CODES: ReadonlySet<number> = new Set([-18010003]);
@@ -85,8 +91,6 @@ export function retryDelay(
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
   return Math.floor(random() * ceiling);
 }
-
-export type WaitReason = 'rate-limited' | 'unavailable' | 'network';
 
 /** What to tell the user while waiting. */
 export function waitReason(err: unknown): WaitReason {

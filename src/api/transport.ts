@@ -22,7 +22,7 @@ export interface TransportRequest {
   maxAnswerBytes: number;
   /**
    * Called once, when the request is handed to the connection (written to the socket): the moment the rate
-   * budget counts as its start (src/api/pacer.ts).
+   * budget counts as its start (src/pacing/pacer.ts).
    */
   onSent?: (() => void) | undefined;
 }

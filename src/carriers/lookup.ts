@@ -5,26 +5,28 @@
 // a carrier given by name — fetches it.
 //
 // With --sandbox (settings.sandbox) both lists are the emulator's: the service's lists shipped with trk (data/,
-// src/sandbox/reference-lists.ts), read in this process when a name or a code needs them: no network, whatever
-// res-url says. They are never cached: reading them costs no more than reading a cache file. So a sandbox run
-// neither reads nor writes the lists' cache, and the cache answers only for the URL each copy came from (lists.ts).
+// shipped.ts), read in this process when a name or a code needs them: no network, whatever res-url says. They are
+// never cached: reading them costs no more than reading a cache file. So a sandbox run neither reads nor writes the
+// lists' cache, and the cache answers only for the URL each copy came from (lists.ts).
 
 import { cacheDir } from '../config/paths.js';
 import { requestTimeoutMs } from '../config/timeout.js';
 import type { Context } from '../context.js';
 import { listUrl, loadList, readCachedList, type ListName, type LoadedList } from './lists.js';
 import { countryIsoByKey, parseCarriers, parseCountries, type Carrier, type Country } from './parse.js';
+import { UsageError } from '../errors.js';
+import { foldName, isCarrierName } from './names.js';
 import { resolveCarrier, type ResolveOptions } from './search.js';
 
 export interface LoadOptions {
   refresh?: boolean;
 }
 
-/** The sandbox's own list when running with --sandbox, else undefined. The emulator is imported only then. */
+/** The sandbox's own list (the one shipped with trk) when running with --sandbox, else undefined. */
 async function sandboxList(ctx: Context, name: ListName): Promise<LoadedList | undefined> {
   if (!(await ctx.settings()).sandbox) return undefined;
-  const { sandboxReferenceList } = await import('../sandbox/index.js');
-  return { name, items: await sandboxReferenceList(name), url: 'sandbox', fetchedAt: ctx.now(), origin: 'sandbox' };
+  const { shippedList } = await import('./shipped.js');
+  return { name, items: await shippedList(name), url: 'sandbox', fetchedAt: ctx.now(), origin: 'sandbox' };
 }
 
 /** The copy cached from the res URL in use (any age, no network), or the sandbox's list under --sandbox. */
@@ -87,29 +89,59 @@ export async function countryNames(ctx: Context): Promise<(key: number) => strin
   return (key) => iso.get(key) ?? names.get(key);
 }
 
+/** What a carrier value became: a code, or undefined for "no carrier" (the service detects it). */
+export type CarrierResolution = number | undefined;
+
+export interface ResolverOptions extends ResolveOptions {
+  /** `--carrier-map FILE`: aliases of this run, over the profile's. */
+  carrierMap?: string | undefined;
+}
+
 /**
- * A function that turns a `--carrier` value or a CSV cell into a code (see resolveCarrier). Codes are checked
- * against the cached list when there is one, never fetching it; the first name fetches the list if needed.
- * Answers are remembered, so a CSV of many rows costs one lookup per distinct value.
+ * A function that turns a `--carrier` value or a CSV cell into a code, or undefined for a word that means no
+ * carrier (see resolveCarrier). Codes and aliases are checked against the cached list when there is one, never
+ * fetching it; the first name that is no alias fetches the list if needed. Answers (and refusals) are
+ * remembered, so a CSV of many rows costs one lookup per distinct value, and a value seen before is answered
+ * without waiting.
  */
-export function carrierResolver(ctx: Context, opts: ResolveOptions = {}): (text: string) => Promise<number> {
+export function carrierResolver(ctx: Context, opts: ResolverOptions = {}): (text: string) => CarrierResolution | Promise<CarrierResolution> {
   let cached: Promise<Carrier[] | undefined> | undefined;
   let full: Promise<Carrier[]> | undefined;
   let loaded: Carrier[] | undefined;
-  const memo = new Map<string, number>();
-  return async (text) => {
-    const t = text.trim();
-    const known = memo.get(t);
-    if (known !== undefined) return known;
+  let aliases: Promise<ReadonlyMap<string, number>> | undefined;
+  const memo = new Map<string, CarrierResolution | UsageError>();
+  const settle = async (t: string): Promise<CarrierResolution> => {
+    const resolveOpts = { ...opts, aliases: await (aliases ??= carrierAliases(ctx, opts.carrierMap)) };
+    // Words for no carrier, numbers and aliases need no more than the cached list, to check codes.
     let list: Carrier[] | undefined;
-    if (/^\d+$/.test(t)) list = loaded ?? (await (cached ??= cachedCarriers(ctx)));
-    else {
+    if (isCarrierName(t, resolveOpts.aliases)) {
       // A failed fetch is remembered too: one error per run, not one per CSV row.
       full ??= loadCarriers(ctx).then((r) => (loaded = r.carriers));
       list = await full;
+    } else {
+      list = loaded ?? (await (cached ??= cachedCarriers(ctx)));
     }
-    const code = resolveCarrier(t, list, opts);
-    memo.set(t, code);
-    return code;
+    return resolveCarrier(t, list, resolveOpts);
   };
+  return (text) => {
+    const t = text.trim();
+    if (memo.has(t)) {
+      const known = memo.get(t);
+      if (known instanceof UsageError) throw known;
+      return known;
+    }
+    return settle(t).then(
+      (code) => (memo.set(t, code), code),
+      (err: unknown) => {
+        if (err instanceof UsageError) memo.set(t, err);
+        throw err;
+      },
+    );
+  };
+}
+
+/** Aliases in force, folded name → code: built in, then the profile's, then `--carrier-map`'s (the last wins). */
+export async function carrierAliases(ctx: Context, carrierMap: string | undefined): Promise<ReadonlyMap<string, number>> {
+  const { aliasEntries } = await import('./aliases.js');
+  return new Map(aliasEntries(await ctx.settings(), carrierMap).map((e) => [foldName(e.name), e.code]));
 }

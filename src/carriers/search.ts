@@ -1,6 +1,7 @@
 // Finding carriers and countries by what people type: a code, a name or part of one, a country code.
 
 import { UsageError } from '../errors.js';
+import { foldName, isNoCarrier, refuseNumberLike } from './names.js';
 import { normalise, type Carrier, type Country } from './parse.js';
 
 const byName = <T extends { name: string; key: number }>(a: T, b: T) =>
@@ -52,15 +53,24 @@ export function searchCountries(
   return search(list, query, (c) => isoOf?.(c.key));
 }
 
-/** A carrier name that fits several carriers; `candidates` lets bulk input report them per row. */
+/**
+ * A carrier name that is not one carrier's exact name: several carriers' (`kind` "same"), or part of some
+ * (`kind` "part": `Other` of "Mothership"). `candidates` lets bulk input report them per row.
+ */
 export class AmbiguousCarrierError extends UsageError {
   readonly candidates: readonly Carrier[];
-  constructor(text: string, candidates: readonly Carrier[]) {
+  constructor(text: string, candidates: readonly Carrier[], kind: 'same' | 'part' = 'same') {
     const shown = candidates.slice(0, 8).map((c) => `${c.name} (${c.key})`);
     if (candidates.length > shown.length) shown.push(`and ${candidates.length - shown.length} more`);
-    super(`carrier "${text}" is ambiguous: ${shown.join(', ')} — pass the code`);
+    const what = kind === 'same' ? 'is ambiguous' : `is part of ${candidates.length === 1 ? "a carrier's name" : "carriers' names"}`;
+    super(`carrier "${text}" ${what}: ${shown.join(', ')}`, `pass the code, or keep an alias for the name: trk config set ${aliasKeyExample(text)} CODE`);
     this.candidates = candidates;
   }
+}
+
+function aliasKeyExample(text: string): string {
+  const key = `carrier-alias.${text}`;
+  return /^[\w.-]+$/.test(key) ? key : `'${key.replace(/'/g, "'\\''")}'`;
 }
 
 export interface ResolveOptions {
@@ -69,35 +79,42 @@ export interface ResolveOptions {
    * -18019910 to a wrong one), for when the list may predate a new carrier.
    */
   checkCodes?: boolean;
+  /** Other names of carriers, folded (names.ts foldName) → code; 0 means no carrier. */
+  aliases?: ReadonlyMap<string, number> | undefined;
 }
 
 /**
- * A carrier code from what the user typed: digits are the code (checked against the list when there is one;
- * 0 always passes, it means "none" for final_carrier); otherwise a name, matched case-insensitively in any
- * language: an exact name first, then a unique prefix, then a unique substring. Several matches at the first
- * level that has any: AmbiguousCarrierError. No match, or a name without a list: UsageError.
+ * A carrier code from what the user typed, or undefined for "no carrier, let the service detect it" (`Other`,
+ * `-`, `N/A`, an empty cell: names.ts). Digits are the code (checked against the list when there is one; 0
+ * always passes, it means "none" for final_carrier). A number that is no code (`-1`) is refused. Otherwise an
+ * alias, or a name matched exactly in any language (accents, case and punctuation aside); a name that several
+ * carriers share, or that is only part of names, is refused listing them (AmbiguousCarrierError): a carrier is
+ * taken only when it is meant. No match, or a name without a list: UsageError.
  */
-export function resolveCarrier(text: string, list: readonly Carrier[] | undefined, opts: ResolveOptions = {}): number {
+export function resolveCarrier(text: string, list: readonly Carrier[] | undefined, opts: ResolveOptions = {}): number | undefined {
   const t = text.trim();
-  if (t === '') throw new UsageError('empty carrier', 'pass a carrier code or name');
-  if (/^\d+$/.test(t)) {
-    const code = Number.parseInt(t, 10);
-    if (code !== 0 && list && (opts.checkCodes ?? true) && !list.some((c) => c.key === code)) {
-      throw new UsageError(
-        `unknown carrier code ${code}`,
-        'look it up with `trk carriers <name>`; if the carrier is new, refresh the list with `trk carriers --refresh`',
-      );
-    }
-    return code;
-  }
+  if (isNoCarrier(t)) return undefined;
+  if (/^\d+$/.test(t)) return checkedCode(Number.parseInt(t, 10), list, opts, `carrier code ${Number.parseInt(t, 10)}`);
+  refuseNumberLike(t);
+  const q = foldName(t);
+  const alias = opts.aliases?.get(q);
+  if (alias !== undefined) return alias === 0 ? undefined : checkedCode(alias, list, opts, `carrier code ${alias} (the alias "${t}")`);
   if (!list) throw new UsageError(`carrier "${t}" is a name, and the carrier list is not available`, 'pass the code');
-  const q = normalise(t);
-  const levels: ((n: string) => boolean)[] = [(n) => n === q, (n) => n.startsWith(q), (n) => n.includes(q)];
-  for (const fits of levels) {
-    const found = list.filter((c) => c.matchNames.some(fits));
-    const keys = new Set(found.map((c) => c.key));
-    if (keys.size === 1) return found[0]!.key;
-    if (keys.size > 1) throw new AmbiguousCarrierError(t, [...found].sort(byName));
-  }
+  const exact = list.filter((c) => c.matchNames.some((n) => foldName(n) === q));
+  const keys = new Set(exact.map((c) => c.key));
+  if (keys.size === 1) return exact[0]!.key;
+  if (keys.size > 1) throw new AmbiguousCarrierError(t, [...exact].sort(byName));
+  const partial = list.filter((c) => c.matchNames.some((n) => foldName(n).includes(q)));
+  if (partial.length > 0) throw new AmbiguousCarrierError(t, [...partial].sort(byName), 'part');
   throw new UsageError(`unknown carrier "${t}"`, 'search with `trk carriers <name>`, or pass the code');
+}
+
+function checkedCode(code: number, list: readonly Carrier[] | undefined, opts: ResolveOptions, what: string): number {
+  if (code !== 0 && list && (opts.checkCodes ?? true) && !list.some((c) => c.key === code)) {
+    throw new UsageError(
+      `unknown ${what}`,
+      'look it up with `trk carriers <name>`; if the carrier is new, refresh the list with `trk carriers --refresh`',
+    );
+  }
+  return code;
 }

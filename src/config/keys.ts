@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 import { API_VERSIONS, type ApiVersion } from '../api/spec.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/format.js';
 
-export const CONFIG_KEYS = ['base-url', 'api-version', 'api-key', 'res-url', 'output', 'budget-url'] as const;
+export const CONFIG_KEYS = ['base-url', 'api-version', 'api-key', 'res-url', 'output', 'budget-url', 'db'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
 /** What a profile holds; every field optional (defaults apply). */
@@ -16,27 +16,38 @@ export interface Profile {
   resUrl?: string;
   /** The output format of this profile's commands when no flag names one (TRK_OUTPUT wins). */
   output?: OutputFormat;
-  /** Redis holding the rate budget shared by every host on the key (src/api/redis-pacer.ts). */
+  /** Redis holding the rate budget shared by every host on the key (src/pacing/redis-pacer.ts). */
   budgetUrl?: string;
+  /** `carrier-alias.NAME CODE`: a shop's name of a carrier → its code (0: no carrier). Stored as `carrier-alias`. */
+  carrierAliases?: Readonly<Record<string, number>>;
+  /** The account's mirror: a file path (SQLite) instead of the one in the data folder (src/store/location.ts). */
+  db?: string;
 }
 
+/** The setting family of carrier aliases: `carrier-alias.NAME`. */
+export const CARRIER_ALIAS_PREFIX = 'carrier-alias.';
+/** Where a profile keeps them in the file: `"carrier-alias": {"DHL": 7041}`. */
+export const CARRIER_ALIAS_FIELD = 'carrier-alias';
+
 /** Config key → Profile field. */
-export const CONFIG_KEY_FIELD: Readonly<Record<ConfigKey, keyof Profile>> = {
+export const CONFIG_KEY_FIELD: Readonly<Record<ConfigKey, Exclude<keyof Profile, 'carrierAliases'>>> = {
   'base-url': 'baseUrl',
   'api-version': 'apiVersion',
   'api-key': 'apiKey',
   'res-url': 'resUrl',
   output: 'output',
   'budget-url': 'budgetUrl',
+  db: 'db',
 };
 
 export const CONFIG_KEY_HELP: Readonly<Record<ConfigKey, string>> = {
-  'base-url': 'address of the service, e.g. https://api.17track.net',
+  'base-url': 'address of the service (another one for a staging host or a running sandbox)',
   'api-version': `API version: ${API_VERSIONS.join(', ')}`,
-  'api-key': 'the account\'s API key (shown masked; prefer "trk auth login")',
+  'api-key': 'the account\'s API key (shown as its last 4 characters, ****wxyz; set by "trk auth login")',
   'res-url': 'address of the reference lists (carriers, countries)',
   output: `default output format: ${OUTPUT_FORMATS.join(', ')} (flags and TRK_OUTPUT win)`,
   'budget-url': 'Redis keeping the rate budget of the key for several hosts, e.g. redis://host:6379/0',
+  db: 'the mirror of the account kept by "trk sync": a file (default: one per profile in the data folder)',
 };
 
 export function isConfigKey(name: string): name is ConfigKey {
@@ -64,6 +75,8 @@ export function validateConfigValue(key: ConfigKey, value: string, source = key)
       return parseOutputFormat(value, source);
     case 'budget-url':
       return parseBudgetUrl(value, source);
+    case 'db':
+      return parseDbLocation(value, source);
   }
 }
 
@@ -90,6 +103,13 @@ export function parseBudgetUrl(value: string, source: string): string {
   return text;
 }
 
+/** Where the mirror is kept: a file path, taken as given (relative paths from the working folder). */
+export function parseDbLocation(value: string, source: string): string {
+  const text = value.trim();
+  if (text === '') throw new UsageError(`${source} is empty`, 'give a file path, e.g. ~/trk/shop.db');
+  return text;
+}
+
 export function parseApiVersion(value: string, source: string): ApiVersion {
   const v = value.trim();
   if ((API_VERSIONS as readonly string[]).includes(v)) return v as ApiVersion;
@@ -106,13 +126,13 @@ export function parseServiceUrl(value: string, source: string, isBase: boolean):
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`${source} is not a URL: "${text}"`, 'give an address such as https://api.17track.net');
+    throw new UsageError(`${source} is not a URL: "${text}"`, 'give an address such as https://api.example.com');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`${source} must be an http or https address, not ${url.protocol}`, 'give an address such as https://api.17track.net');
+    throw new UsageError(`${source} must be an http or https address, not ${url.protocol}`, 'give an address such as https://api.example.com');
   }
   if (url.search || url.hash || url.username || url.password) {
-    throw new UsageError(`${source} must not carry a query, fragment or user name`, 'give the bare address, e.g. https://api.17track.net');
+    throw new UsageError(`${source} must not carry a query, fragment or user name`, 'give the bare address, e.g. https://api.example.com');
   }
   const clean = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
   if (isBase && /\/track(\/v[\d.]+)?$/i.test(url.pathname.replace(/\/+$/, ''))) {
@@ -135,10 +155,10 @@ export function parseApiKey(value: string, source: string): string {
 }
 
 /**
- * The key as it may be shown: `abcd…wxyz` for keys of 16 characters or more (the service's keys are 32),
- * all stars for shorter ones, where 8 visible characters would give away too much.
+ * The key as it may be shown: its last 4 characters behind stars (`****wxyz`), as Stripe and gh show keys, so
+ * that two accounts' keys can be told apart (the service's keys are 32 characters). A key too short to keep 8
+ * characters hidden is all stars. The stars never tell the length.
  */
 export function maskKey(key: string): string {
-  if (key.length < 16) return '*'.repeat(Math.max(4, key.length));
-  return `${key.slice(0, 4)}…${key.slice(-4)}`;
+  return key.length < 12 ? '****' : `****${key.slice(-4)}`;
 }

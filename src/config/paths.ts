@@ -24,6 +24,11 @@ export function cacheDir(env: Env): string {
   return resolveDir(env, 'TRK_CACHE_DIR', 'XDG_CACHE_HOME', ['.cache']);
 }
 
+/** The account's mirror and other data worth keeping: `TRK_DATA_DIR` || `$XDG_DATA_HOME/trk` || `~/.local/share/trk`. */
+export function dataDir(env: Env): string {
+  return resolveDir(env, 'TRK_DATA_DIR', 'XDG_DATA_HOME', ['.local', 'share']);
+}
+
 /**
  * Create `dir` (and missing parents) readable by the owner only: the config folder holds the API key, and
  * journals hold account data. A folder that already exists is left as its owner set it.

@@ -6,9 +6,9 @@
 import path from 'node:path';
 import Conf from 'conf';
 import { TrkError, UsageError } from '../errors.js';
-import { CONFIG_KEYS, CONFIG_KEY_FIELD, type ConfigKey, type Profile } from './keys.js';
+import { CARRIER_ALIAS_FIELD, CONFIG_KEYS, CONFIG_KEY_FIELD, type ConfigKey, type Profile } from './keys.js';
 import { configDir, ensurePrivateDir } from './paths.js';
-import { fileReason, profileFileError, profileFromStored } from './profile-file.js';
+import { fileReason, keepPrivate, profileFileError, profileFromStored } from './profile-file.js';
 
 export type { Profile } from './keys.js';
 
@@ -27,7 +27,7 @@ export interface ProfileStore {
   setCurrent(name: string): void;
 }
 
-type StoredProfile = Partial<Record<ConfigKey, string>>;
+type StoredProfile = Partial<Record<ConfigKey, string>> & { [CARRIER_ALIAS_FIELD]?: Readonly<Record<string, number>> };
 interface StoreShape extends Record<string, unknown> {
   current?: string;
   profiles?: Record<string, StoredProfile>;
@@ -41,9 +41,11 @@ export function checkProfileName(name: string): string {
   throw new UsageError(`invalid profile name "${name}"`, 'use letters, digits, ".", "_" or "-" (at most 64, starting with a letter or digit)');
 }
 
-export function openProfileStore(env: NodeJS.ProcessEnv): ProfileStore {
+/** The profiles file for reading and writing; one others could read is made private first (keepPrivate). */
+export function openProfileStore(env: NodeJS.ProcessEnv, warn: (line: string) => void = () => {}): ProfileStore {
   const dir = ensurePrivateDir(configDir(env));
   const file = path.join(dir, 'config.json');
+  keepPrivate(file, warn);
   let conf: Conf<StoreShape>;
   try {
     conf = new Conf<StoreShape>({
@@ -87,7 +89,12 @@ export function openProfileStore(env: NodeJS.ProcessEnv): ProfileStore {
         if (!(field in patch)) continue;
         const value = patch[field];
         if (value === undefined) delete next[key];
-        else next[key] = value;
+        else next[key] = value as string;
+      }
+      if ('carrierAliases' in patch) {
+        const aliases = patch.carrierAliases;
+        if (aliases === undefined || Object.keys(aliases).length === 0) delete next[CARRIER_ALIAS_FIELD];
+        else next[CARRIER_ALIAS_FIELD] = aliases;
       }
       all[name] = next;
       save(() => conf.set('profiles', all));

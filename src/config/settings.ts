@@ -6,7 +6,7 @@
 import { CredentialsError } from '../errors.js';
 import { DEFAULT_API_VERSION, type ApiVersion } from '../api/spec.js';
 import type { OutputFormat } from '../output/format.js';
-import { parseApiKey, parseApiVersion, parseBudgetUrl, parseOutputFormat, parseServiceUrl, type Profile } from './keys.js';
+import { parseApiKey, parseApiVersion, parseBudgetUrl, parseDbLocation, parseOutputFormat, parseServiceUrl, type Profile } from './keys.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { readFileSync } = process.getBuiltinModule('node:fs');
@@ -28,13 +28,17 @@ export interface Settings {
    * profile); undefined: the budget file of this machine. May carry a password: never printed whole.
    */
   budgetUrl: string | undefined;
+  /** The mirror's location (TRK_DB, or db of the profile); undefined: the profile's file in the data folder. */
+  db: string | undefined;
   /** Run against the embedded emulator (`--sandbox` or a profile named `sandbox`). */
   sandbox: boolean;
   /** The output format when none is asked for: --output, TRK_OUTPUT, the profile's; undefined = automatic. */
   output: OutputFormat | undefined;
+  /** `carrier-alias.NAME CODE` settings of the profile (src/carriers/aliases.ts). */
+  carrierAliases?: Readonly<Record<string, number>> | undefined;
   /** Names of the profiles saved in the config file, sorted (src/config/profile-rules.ts judges names by them). */
   savedProfiles: readonly string[];
-  sources: Record<'profile' | 'baseUrl' | 'apiVersion' | 'apiKey' | 'resUrl' | 'output' | 'budgetUrl', SettingSource>;
+  sources: Record<'profile' | 'baseUrl' | 'apiVersion' | 'apiKey' | 'resUrl' | 'output' | 'budgetUrl' | 'db', SettingSource>;
 }
 
 export const DEFAULT_BASE_URL = 'https://api.17track.net';
@@ -75,7 +79,7 @@ export interface ResolveInput {
 
 /**
  * Resolve every setting. Environment: TRK_PROFILE, TRK_API_KEY, TRK_API_KEY_FILE (the file's content,
- * trimmed; TRK_API_KEY wins when both are set), TRK_BASE_URL, TRK_API_VERSION, TRK_RES_URL, TRK_OUTPUT. Invalid
+ * trimmed; TRK_API_KEY wins when both are set), TRK_BASE_URL, TRK_API_VERSION, TRK_RES_URL, TRK_OUTPUT, TRK_DB. Invalid
  * values throw a UsageError naming their source. A profile name that names no saved profile resolves like an empty
  * profile; whether that is allowed is the caller's decision (src/config/profile-rules.ts).
  */
@@ -127,6 +131,12 @@ export function resolveSettings(input: ResolveInput): Settings {
   ]);
   const budgetUrl = budgetRaw ? parseBudgetUrl(budgetRaw.value, budgetRaw.label) : fallback(sources, 'budgetUrl', undefined);
 
+  const dbRaw = pickRaw(sources, 'db', [
+    ['env', nonEmpty(env.TRK_DB), 'TRK_DB'],
+    ['profile', nonEmpty(stored.db), `db of ${inProfile}`],
+  ]);
+  const db = dbRaw ? parseDbLocation(dbRaw.value, dbRaw.label) : fallback(sources, 'db', undefined);
+
   const keyFile = nonEmpty(env.TRK_API_KEY_FILE);
   const keyVar = nonEmpty(env.TRK_API_KEY);
   const keyRaw = pickRaw(sources, 'apiKey', [
@@ -154,8 +164,10 @@ export function resolveSettings(input: ResolveInput): Settings {
     apiKey,
     resUrl,
     budgetUrl,
+    db,
     sandbox: flags.sandbox === true || profile === SANDBOX_PROFILE,
     output,
+    ...(stored.carrierAliases ? { carrierAliases: stored.carrierAliases } : {}),
     savedProfiles: store?.list() ?? [],
     sources,
   };

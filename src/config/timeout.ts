@@ -31,11 +31,3 @@ export function requestTimeoutMs(flag: string | undefined, env: NodeJS.ProcessEn
   }
   return ms;
 }
-
-/**
- * How long a whole call may take with its retries and waits, and how long a chunk of an item run may keep
- * failing before it is given up: room for a slow answer, a retry and a hold of the rate budget.
- */
-export function callDeadlineMs(timeoutMs: number): number {
-  return timeoutMs * 3;
-}

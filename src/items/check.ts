@@ -37,18 +37,26 @@ const LENGTH_LIMITS: Partial<Record<ItemField, number>> = {
   remark: LIMITS.remarkMaxLength,
 };
 
-/** Check the values of one row; `item` is set when there is no problem. */
-export function checkValues(values: RowValues, opts: CheckOptions): { item?: Item; problems: string[] } {
+/**
+ * Spaces of any width and dots, as people print numbers (`1Z 999 AA1 01 2345 6784`, `RR 123.456.789 CN`): not
+ * part of any carrier's numbers, so they are dropped. Anything else (a comma, an invisible character) is kept
+ * and refused, shown escaped.
+ */
+const PRINTED_SEPARATORS = /[ \t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000.]/g;
+
+/** Check the values of one row; `item` is set when there is no problem, `tidied` when the number lost spaces or dots. */
+export function checkValues(values: RowValues, opts: CheckOptions): { item?: Item; problems: string[]; tidied?: boolean } {
   const problems: string[] = [];
   const item: Partial<Item> = {};
   const number = values.number;
-  if (number === undefined) {
+  const tidy = number?.replace(PRINTED_SEPARATORS, '');
+  if (number === undefined || tidy === undefined) {
     problems.push('no tracking number');
-  } else if (!numberPattern(opts.version).test(number)) {
+  } else if (!numberPattern(opts.version).test(tidy)) {
     const rule = opts.version === 'v1' ? '5 to 50 letters or digits' : '5 to 50 letters, digits or hyphens';
     problems.push(`number ${show(number)} is not ${rule}`);
   } else {
-    item.number = number;
+    item.number = tidy;
   }
   for (const [column, text] of Object.entries(values) as [ItemField, string][]) {
     if (column === 'number') continue;
@@ -106,7 +114,8 @@ export function checkValues(values: RowValues, opts: CheckOptions): { item?: Ite
   if (opts.operation === 'changeinfo' && values.tag === undefined && values.param === undefined && values.lang === undefined) {
     problems.push(`nothing to change (${operationFields('changeinfo', opts.version).slice(2).join(', ')})`);
   }
-  return problems.length > 0 ? { problems } : { item: item as Item, problems };
+  if (problems.length > 0) return { problems };
+  return number !== item.number ? { item: item as Item, problems, tidied: true } : { item: item as Item, problems };
 }
 
 function carrierCode(text: string): number | undefined {
@@ -161,88 +170,6 @@ export function duplicateKey(op: ItemOperation, item: Item): string {
   return `${item.number.toUpperCase()}\u0000${carrier ?? ''}`;
 }
 
-/**
- * A set of keys with the line each was first seen on, in typed arrays: a million keys take about 24 MB, where a
- * Set of strings takes several times that. Keys are stored as a 64-bit hash; two different keys sharing one
- * (about 1 in 10^7 for a million rows) would be reported as a duplicate naming both lines, so a person can see.
- */
-export class LineIndex {
-  #hi: Uint32Array;
-  #lo: Uint32Array;
-  #line: Uint32Array;
-  #size = 0;
-
-  /** `expected`: how many keys are likely; sized once for them, so a large file does not grow it in steps. */
-  constructor(expected = 512) {
-    let capacity = 1024;
-    while (capacity * MAX_LOAD < expected) capacity *= 2;
-    this.#hi = new Uint32Array(capacity);
-    this.#lo = new Uint32Array(capacity);
-    this.#line = new Uint32Array(capacity);
-  }
-
-  /** The line `key` was first seen on, or 0 after recording it at `line` (lines start at 1). */
-  firstLine(key: string, line: number): number {
-    if (this.#size + 1 > this.#line.length * MAX_LOAD) this.#grow();
-    hash64(key);
-    const mask = this.#line.length - 1;
-    for (let i = H1 & mask; ; i = (i + 1) & mask) {
-      const at = this.#line[i] as number;
-      if (at === 0) {
-        this.#hi[i] = H1;
-        this.#lo[i] = H2;
-        this.#line[i] = line;
-        this.#size += 1;
-        return 0;
-      }
-      if (this.#hi[i] === H1 && this.#lo[i] === H2) return at;
-    }
-  }
-
-  get size(): number {
-    return this.#size;
-  }
-
-  #grow(): void {
-    const [hi, lo, lines] = [this.#hi, this.#lo, this.#line];
-    const capacity = lines.length * 2;
-    this.#hi = new Uint32Array(capacity);
-    this.#lo = new Uint32Array(capacity);
-    this.#line = new Uint32Array(capacity);
-    const mask = capacity - 1;
-    for (let j = 0; j < lines.length; j++) {
-      const at = lines[j] as number;
-      if (at === 0) continue;
-      let i = (hi[j] as number) & mask;
-      while (this.#line[i] !== 0) i = (i + 1) & mask;
-      this.#hi[i] = hi[j] as number;
-      this.#lo[i] = lo[j] as number;
-      this.#line[i] = at;
-    }
-  }
-}
-
-/** Share of slots in use before the table doubles. */
-const MAX_LOAD = 0.7;
-
-let H1 = 0;
-let H2 = 0;
-
-/** Two independent 32-bit string hashes (cyrb53's mixing), left in H1/H2 to spare an allocation per row. */
-function hash64(text: string): void {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  H1 = h1 >>> 0;
-  H2 = h2 >>> 0;
-}
-
 /** Collects problems, keeping the first `shown` for the report and counting the rest. */
 export class ProblemList {
   readonly shown: Problem[] = [];
@@ -255,9 +182,10 @@ export class ProblemList {
     if (this.shown.length < this.limit) this.shown.push({ line, message });
   }
 
-  /** `line 17: tag longer than 100 characters (123)` lines, then `... and N more`. */
+  /** `line 17: tag longer than 100 characters (123)` lines in line order, then `... and N more`. */
   lines(locate: (line: number) => string = (n) => `line ${n}`): string[] {
-    const out = this.shown.map((p) => `${locate(p.line)}: ${p.message}`);
+    // Repeats are judged once the whole input is read: their problems come last, their lines anywhere.
+    const out = [...this.shown].sort((a, b) => a.line - b.line).map((p) => `${locate(p.line)}: ${p.message}`);
     if (this.count > this.shown.length) out.push(`... and ${this.count - this.shown.length} more`);
     return out;
   }

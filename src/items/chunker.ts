@@ -12,8 +12,6 @@ export interface ChunkRow {
   item: Item;
   /** The number as the service stores it (upper case): how answers are matched to rows. */
   key: string;
-  /** Its request as text (src/items/digest.ts), where the checking pass made it already. */
-  request?: string;
 }
 
 export interface Chunk {

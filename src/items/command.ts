@@ -8,6 +8,7 @@
 // takes flat memory (src/output/render.ts createItemResultsWriter). A run that fails part-way leaves output that
 // cannot pass for a complete one (ItemResultsWriter.abort), as a list that fails part-way does.
 
+import path from 'node:path';
 import type { TrackListFilter } from '../api/types.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit-codes.js';
@@ -15,6 +16,7 @@ import type { CarrierResolver } from './check.js';
 import { isReadOnly, type ItemOperation, type RowValues } from './fields.js';
 import type { ItemResultsWriter } from '../output/render.js';
 import { runItems, type ItemFlags, type ItemPlan, type ItemReport } from './run.js';
+import type { SourceFlags } from './source.js';
 
 export type { ItemFlags, ItemPlan } from './run.js';
 
@@ -89,4 +91,31 @@ export async function listManyNumbers(
   });
   if (report.exitCode !== EXIT.ok && report.summary === undefined) return { records: 0, notFound: 0 };
   return { records: report.summary?.accepted ?? 0, notFound: report.summary?.notFound ?? 0 };
+}
+
+/**
+ * The numbers of an input (arguments, a file or stdin, in any format the engine reads), with the carrier a row
+ * names: for reads that send nothing per number (the mirror's `info --offline`).
+ */
+export async function* inputNumbers(ctx: Context, flags: SourceFlags): AsyncGenerator<{ number: string; carrier: string | undefined }> {
+  const [{ openSource }, { openRows, rowValues }, { stateDir }, { apiVersion }] = await Promise.all([
+    import('./source.js'),
+    import('./read.js'),
+    import('../config/paths.js'),
+    ctx.settings(),
+  ]);
+  const source = await openSource(flags, ctx.io, path.join(stateDir(ctx.env), 'spool'));
+  try {
+    const input = await openRows(source, { operation: 'gettrackinfo', version: apiVersion });
+    try {
+      for await (const row of input.rows) {
+        const values = rowValues(row, input.layout);
+        if (values.number) yield { number: values.number, carrier: values.carrier };
+      }
+    } finally {
+      input.close();
+    }
+  } finally {
+    await source.cleanup();
+  }
 }

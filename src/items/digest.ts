@@ -6,7 +6,8 @@
 // already had confirmed (src/items/sent.ts).
 //
 // A row's digest is the first 64 bits of the SHA-256 of its request text: two different requests among the rows
-// of the largest files trk reads (a few million) share one with a probability below one in a million.
+// of the largest files trk reads (a few million) share one with a probability below one in a million. A chunk's
+// digest is made of cheaper 32-bit hashes of its rows, kept by line while the input is checked.
 
 import { ITEM_FIELDS } from '../api/ops.js';
 import type { Item } from './fields.js';
@@ -32,11 +33,42 @@ export function rowDigest(item: Item, text?: string): bigint {
     .readBigUInt64BE(0);
 }
 
-/** The digest of a chunk's requests, in order (each row's requestText where it carries it already). */
-export function chunkDigest(rows: readonly { item: Item; request?: string | undefined }[]): bigint {
-  let text = '';
-  for (const row of rows) text += `${row.request ?? requestText(row.item)}\n`;
-  return crypto().createHash('sha256').update(text).digest().readBigUInt64BE(0);
+/**
+ * A row's request as 32 bits (FNV-1a, over its requestText): what a chunk's digest is made of. Kept for every
+ * line of a long input (4 bytes a line), it is cheaper than a cryptographic digest; a chunk that changed and
+ * still matched would need all its changed rows to collide at once.
+ */
+export function textHash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** The digest of a chunk: its rows' textHash, in order. */
+export function chunkDigest(hashes: readonly number[]): bigint {
+  const words = Buffer.alloc(hashes.length * 4);
+  hashes.forEach((h, i) => words.writeUInt32BE(h, i * 4));
+  return crypto().createHash('sha256').update(words).digest().readBigUInt64BE(0);
+}
+
+/** textHash by line, in one growing array. */
+export class LineHashes {
+  #values = new Uint32Array(1024);
+
+  set(line: number, hash: number): void {
+    if (line >= this.#values.length) {
+      let size = this.#values.length;
+      while (size <= line) size *= 2;
+      const grown = new Uint32Array(size);
+      grown.set(this.#values);
+      this.#values = grown;
+    }
+    this.#values[line] = hash;
+  }
+
+  get(line: number): number {
+    return this.#values[line] ?? 0;
+  }
 }
 
 /** Digests in the order they came, 8 bytes each, in one growing array (no object per digest). */

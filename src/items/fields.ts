@@ -36,21 +36,59 @@ export function isItemField(name: string): name is ItemField {
 }
 
 /**
- * Other names of fields: shop exports call the number `tracking_number`; v1 answers (what `trk list --json`
- * prints against v1) call the carriers `w1` and `w2`.
+ * Column names that mean a field, as shop platforms (Shopify, WooCommerce, ShipStation, marketplaces) and
+ * spreadsheets in several languages write them. Compared folded (normaliseName): `Tracking No.` is `tracking_no`,
+ * `Numéro de suivi` is `numero_de_suivi`. One table: a test per name walks it.
  */
-const ALIASES: Readonly<Record<string, ItemField>> = {
-  tracking_number: 'number',
-  trackingnumber: 'number',
-  tracking_no: 'number',
-  no: 'number',
-  w1: 'carrier',
-  w2: 'final_carrier',
+export const COLUMN_NAMES: Readonly<Partial<Record<ItemField, readonly string[]>>> = {
+  number: [
+    'Tracking Number', 'TrackingNumber', 'Tracking No.', 'Tracking #', 'Tracking Code', 'Tracking ID',
+    'Tracking Numbers', 'Tracking Number(s)', 'Shipment Tracking Number', 'No', 'Sendungsnummer',
+    'Sendungsverfolgungsnummer', 'Trackingnummer', 'Tracking-Nummer', 'Numéro de suivi', 'Numéro de suivi colis',
+    'Número de seguimiento', 'Codice di tracciabilità', 'Numero di tracciamento', 'Track & Trace', '追踪号', '运单号',
+    '快递单号', '物流单号',
+  ],
+  carrier: [
+    'Tracking Company', 'Tracking Provider', 'Shipping Carrier', 'Carrier Name', 'Courier', 'Shipping Company',
+    'Shipping Provider', 'Versanddienstleister', 'Paketdienst', 'Transporteur', 'Transportista', 'Corriere',
+    'Vervoerder', '承运商', '物流商',
+    // v1 answers (what `trk list --json` prints against v1) call the carriers w1 and w2.
+    'w1',
+  ],
+  final_carrier: ['w2'],
+  email: [
+    'Email', 'E-Mail', 'Customer Email', 'Billing Email', 'Buyer Email', 'Recipient Email', 'E-Mail-Adresse', 'Adresse e-mail',
+    'Courriel', 'Correo electrónico', 'Indirizzo email',
+  ],
+  order_no: [
+    'Order', 'Order #', 'Order No', 'Order Number', 'Order ID', 'Order Name', 'Bestellnummer', 'Numéro de commande',
+    'Número de pedido', 'Numero ordine', 'Ordernummer', '订单号',
+  ],
 };
 
-/** Header cell or JSON key → a normal name: trimmed, lower case, spaces and hyphens as underscores. */
+const ALIASES: ReadonlyMap<string, ItemField> = new Map(
+  (Object.entries(COLUMN_NAMES) as [ItemField, readonly string[]][]).flatMap(([field, names]) => names.map((n) => [normaliseName(n), field] as const)),
+);
+
+/**
+ * Header cell or JSON key → a normal name: lower case, accents dropped, `#` read as "number", every run of
+ * characters other than letters and digits one underscore, none at the ends (`Tracking No.` → `tracking_no`,
+ * `Order #` → `order_number`). (Not "tracking" alone: that is a column of trk's own tables, a status.)
+ */
 export function normaliseName(cell: string): string {
-  return cell.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  return cell
+    .replace(/#/g, ' number ')
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '_')
+    .replace(/^_+|_+$/g, '');
+}
+
+/** Whether `name` stands for its field only as another name of it (a shop's column), not the field's own name. */
+export function isAliasName(name: string, mapping: ColumnMapping = NO_MAPPING): boolean {
+  const n = normaliseName(name);
+  return !mapping.has(n) && !isItemField(n) && ALIASES.has(n);
 }
 
 /**
@@ -62,7 +100,7 @@ export function fieldOfName(name: string, mapping: ColumnMapping = NO_MAPPING): 
   const mapped = mapping.get(n);
   if (mapped !== undefined) return mapped;
   if (isItemField(n)) return n;
-  return ALIASES[n];
+  return ALIASES.get(n);
 }
 
 /** `--column tracking_number=number`: names of the input (normalised) → fields. */
@@ -83,7 +121,7 @@ const TRK_OUTPUT_COLUMNS: ReadonlySet<string> = new Set([
 /** The field `name` is likely a misspelling of (one or two letters off), among `fields`. */
 export function misspelled(name: string, fields: readonly string[]): string | undefined {
   const n = normaliseName(name);
-  if (n.length < 3 || TRK_OUTPUT_COLUMNS.has(n) || isItemField(n) || ALIASES[n] !== undefined) return undefined;
+  if (n.length < 3 || TRK_OUTPUT_COLUMNS.has(n) || isItemField(n) || ALIASES.has(n)) return undefined;
   return fields.find((f) => editDistance(n, f) <= (f.length <= 5 ? 1 : 2));
 }
 

@@ -90,9 +90,8 @@ function invalid(source: ItemSource, line: number, why: string): UsageError {
 }
 
 async function* jsonLines(stream: Readable, source: ItemSource): AsyncGenerator<JsonValue> {
-  const { createInterface } = await import('node:readline');
   let line = 0;
-  for await (const raw of createInterface({ input: stream, crlfDelay: Infinity })) {
+  for await (const raw of textLines(stream)) {
     line += 1;
     const t = raw.replace(/^\uFEFF/, '').trim();
     if (t === '') continue;
@@ -102,6 +101,19 @@ async function* jsonLines(stream: Readable, source: ItemSource): AsyncGenerator<
       throw invalid(source, line, (err as Error).message);
     }
   }
+}
+
+/** The lines of a stream (its errors thrown, which readline's iterator does not do on every Node). */
+async function* textLines(stream: Readable): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  for await (const chunk of stream) {
+    const lines = (rest + decoder.write(chunk as Buffer)).split(/\r?\n/);
+    rest = lines.pop() ?? '';
+    yield* lines;
+  }
+  rest += decoder.end();
+  if (rest !== '') yield rest;
 }
 
 /** The elements of a top-level JSON array, one at a time, with the line each starts on. */

@@ -4,7 +4,9 @@
 //   - tab-separated lines (what trk prints when piped, and spreadsheet exports): with a header row naming fields,
 //     or without one, when the first column is the number and the second, if it holds a carrier code, its
 //     carrier (the shape of `trk list` piped, and of `-o ids`);
-//   - CSV with a header row named after the API's fields, or a plain list (one number a line, or NUMBER,CARRIER).
+//   - CSV with a header row naming fields (the API's names, or the names shops use: fields.ts), or a plain list
+//     (one number a line, or NUMBER,CARRIER). The delimiter (`,` `;` tab `|`) is the header line's, or --delimiter.
+// Text is UTF-8, UTF-16 or Windows-1252 (read-text.ts), every line bounded.
 // Rows are streamed, so memory stays flat however long the input is. Every row keeps its line number (for
 // messages) and its cells as read (for the rejects file).
 
@@ -14,6 +16,7 @@ import { UsageError } from '../errors.js';
 import { restoreCell } from '../output/csv-cell.js';
 import {
   fieldOfName,
+  isAliasName,
   misspelled,
   normaliseName,
   operationFields,
@@ -23,6 +26,7 @@ import {
   type ItemOperation,
   type RowValues,
 } from './fields.js';
+import { DELIMITER_NAMES, decodeHead, detectDelimiter, detectEncoding, hasNul, utf8Lines, type Delimiter } from './read-text.js';
 import type { ItemSource } from './source.js';
 
 export type InputFormat = 'csv' | 'tsv' | 'list' | 'json' | 'arguments';
@@ -47,6 +51,8 @@ export interface InputLayout {
   otherVersion: Map<ItemField, ApiVersion>;
   /** Said once on stderr about how the input was read (a header-less table). */
   note?: string;
+  /** How the text was read (encoding, delimiter), said with -v. */
+  detail?: string;
 }
 
 export interface InputRow {
@@ -68,6 +74,8 @@ export interface ReadOptions {
   version: ApiVersion;
   /** `--column NAME=FIELD`. */
   mapping?: ColumnMapping | undefined;
+  /** `--delimiter`; default: the header line's. */
+  delimiter?: Delimiter | undefined;
 }
 
 /**
@@ -76,15 +84,28 @@ export interface ReadOptions {
  */
 export async function openRows(source: ItemSource, opts: ReadOptions, tap?: (bytes: Buffer) => void): Promise<OpenedInput> {
   if (source.args) return argumentRows(source.args, opts);
-  const head = (await source.head()).replace(/^\uFEFF/, '');
-  const stream = tapped(source.open(), tap);
+  const headBytes = await source.head();
+  const encoding = detectEncoding(headBytes);
+  if (hasNul(headBytes, encoding)) {
+    throw new UsageError(`${source.display} is not text (it holds NUL bytes)`, 'give a CSV, TSV or JSON file, or one number a line; nothing was sent');
+  }
+  const head = decodeHead(headBytes, encoding);
+  const stream = utf8Lines(tapped(source.open(), tap), encoding, (line) => source.locate(line));
+  const decoded = encoding === 'utf-8' ? '' : `decoded from ${encoding === 'windows-1252' ? 'Windows-1252' : encoding.toUpperCase()}`;
   const start = head.trimStart()[0];
   if (start === '[' || start === '{') {
     const { openJsonRows } = await import('./read-json.js');
-    return openJsonRows(stream, start === '[' ? 'array' : 'lines', source, opts);
+    const opened = await openJsonRows(stream, start === '[' ? 'array' : 'lines', source, opts);
+    opened.layout.detail = `${source.display}: read as ${start === '[' ? 'a JSON array' : 'JSON lines'}${decoded ? `, ${decoded}` : ''}`;
+    return opened;
   }
   const firstLine = head.split(/\r\n|\n|\r/, 1)[0] ?? '';
-  return openDelimitedRows(stream, firstLine.includes('\t') ? 'tsv' : 'csv', source, opts);
+  const delimiter = opts.delimiter ?? detectDelimiter(firstLine);
+  const opened = await openDelimitedRows(stream, delimiter, source, opts);
+  opened.layout.detail =
+    `${source.display}: columns separated by ${DELIMITER_NAMES[delimiter]} (${opts.delimiter ? '--delimiter' : 'from the first line'})` +
+    (decoded ? `, ${decoded}` : '');
+  return opened;
 }
 
 /** `stream`, with every chunk shown to `tap` on its way (piped at once, so no byte passes unseen). */
@@ -109,8 +130,9 @@ function argumentRows(args: readonly string[], opts: ReadOptions): OpenedInput {
   return { layout, rows: rows(), close: () => {} };
 }
 
-async function openDelimitedRows(stream: Readable, format: 'csv' | 'tsv', source: ItemSource, opts: ReadOptions): Promise<OpenedInput> {
+async function openDelimitedRows(stream: Readable, delimiter: Delimiter, source: ItemSource, opts: ReadOptions): Promise<OpenedInput> {
   const { parse } = await import('csv-parse');
+  const format = delimiter === '\t' ? 'tsv' : 'csv';
   // A record is bounded (a remark is at most 1000 characters), so an unclosed quote cannot pull the rest of a
   // large file into memory before it is reported. Blank lines come through as records so that lines can be
   // counted here (csv-parse's own `info` costs an object per row, which shows in the memory of a million-row
@@ -122,11 +144,14 @@ async function openDelimitedRows(stream: Readable, format: 'csv' | 'tsv', source
     trim: true,
     max_record_size: MAX_RECORD_BYTES,
     record_delimiter: ['\r\n', '\n', '\r'],
+    delimiter,
     // trk's tab-separated output never quotes (tabs and newlines in values become spaces).
-    ...(format === 'tsv' ? { delimiter: '\t', quote: false } : {}),
+    ...(format === 'tsv' ? { quote: false } : {}),
   });
   stream.on('error', (err) => parser.destroy(err));
-  stream.pipe(parser);
+  // An error met while csv-parse was being loaded (a line over the bound) is already on the stream.
+  if (stream.errored) parser.destroy(stream.errored);
+  else stream.pipe(parser);
   const lines = new LineCounter();
   const records = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
 
@@ -216,12 +241,38 @@ function decideLayout(first: InputRow, format: 'csv' | 'tsv', source: ItemSource
         (dropped > 0 ? ` (${dropped} more column${dropped === 1 ? '' : 's'} ignored)` : '');
       return layout;
     }
-    throw new UsageError(
-      `${source.locate(first.line)}: no header row`,
-      `name the columns in the first line (number, carrier, tag, ...), or give one number per line`,
-    );
+    throw noNumberColumn(source.display, first.cells, opts);
   }
   return headerLayout(first.cells, format, source.display, opts);
+}
+
+/**
+ * No column of tracking numbers: the error names the columns seen and the `--column` that would read the
+ * likeliest one as the number (a header), or asks for a header (a first line of data).
+ */
+function noNumberColumn(display: string, cells: readonly string[], opts: ReadOptions): UsageError {
+  const named = cells.filter((c) => normaliseName(c) !== '');
+  const data = cells.some((c) => /^[A-Za-z0-9-]{5,50}$/.test(c) && /\d{4}/.test(c));
+  if (data || named.length === 0) {
+    return new UsageError(
+      `${display}: the first line holds no column names (${listSome(named.map((c) => JSON.stringify(c)))})`,
+      'add a header line naming the columns (number, carrier, tag, ...), or give one number a line; nothing was sent',
+    );
+  }
+  const unread = named.filter((c) => fieldOfName(c, opts.mapping) === undefined);
+  const seen = `${display}: no column of tracking numbers among ${listSome(named.map((c) => JSON.stringify(c)), 8)}`;
+  if (unread.length === 0) return new UsageError(seen, 'add a column "number" of tracking numbers; nothing was sent');
+  const likely = LIKELY_NUMBER.map((re) => unread.find((c) => re.test(normaliseName(c)))).find((c) => c !== undefined) ?? unread[0]!;
+  const carrier = named.some((c) => fieldOfName(c, opts.mapping) === 'carrier') ? '' : " (and --column 'NAME=carrier' for a column of carriers)";
+  return new UsageError(seen, `say which one holds them: --column ${shellQuote(`${likely}=number`)}${carrier}; nothing was sent`);
+}
+
+/** Names that suggest a column of tracking numbers, most telling first. */
+const LIKELY_NUMBER = [/track|sendung|suivi|seguim|traccia|parcel|paket|colis|awb|barcode|waybill/, /number|nummer|numero|code|(^|_)(no|nr|id)(_|$)/] as const;
+
+/** A value quoted for a POSIX shell. */
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The layout of named columns (a header row, or the keys of JSON objects). */
@@ -247,15 +298,20 @@ export function headerLayout(names: readonly string[], format: InputFormat, disp
       layout.columns.push(undefined);
       continue;
     }
-    if (seen.has(field)) throw new UsageError(`${display}: two columns mean ${field} (${written} and another)`, 'keep one of them, or map them with --column');
-    seen.add(field);
+    const twice = () => new UsageError(`${display}: two columns mean ${field} (${written} and another)`, 'keep one of them, or map them with --column');
     if (used.includes(field)) {
+      if (seen.has(field)) throw twice();
+      seen.add(field);
       layout.columns.push(field);
       continue;
     }
     const since = versionIntroducing(field);
-    const otherVersionTakes = since !== undefined && takesInSomeVersion(opts.operation, field);
+    // A shop's own name for a field this version cannot send (`Order ID` on v2) is ignored like any column the
+    // command does not use; the field's own name (`order_no`) means it, and a row's value there is refused.
+    const otherVersionTakes = since !== undefined && takesInSomeVersion(opts.operation, field) && !isAliasName(written, opts.mapping);
     if (otherVersionTakes) {
+      if (seen.has(field)) throw twice();
+      seen.add(field);
       layout.otherVersion.set(field, since as ApiVersion);
     } else {
       layout.ignored.push(written);
@@ -268,9 +324,7 @@ export function headerLayout(names: readonly string[], format: InputFormat, disp
       `rename it to the field it means (fields: ${used.join(', ')}), or map it with --column NAME=FIELD; nothing was sent`,
     );
   }
-  if (!layout.columns.includes('number')) {
-    throw new UsageError(`${display}: no number column`, 'name the column of tracking numbers "number", or map it with --column NAME=number');
-  }
+  if (!layout.columns.includes('number')) throw noNumberColumn(display, names, opts);
   return layout;
 }
 

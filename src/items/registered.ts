@@ -14,6 +14,7 @@
 
 import type { ApiClient } from '../api/client.js';
 import { unitCost } from '../api/ops.js';
+import { PageCheck, trackListFacts } from '../api/pages.js';
 import { LIMITS, type ApiVersion } from '../api/spec.js';
 import { requestBody } from './bodies.js';
 import type { Chunk } from './chunker.js';
@@ -27,18 +28,16 @@ export interface RegistrationLookup {
   registered(items: readonly Item[]): Promise<Registrations>;
 }
 
-/** Pages of one lookup at most: 200 numbers under a few carriers each; a service that says more is not followed. */
-const MAX_PAGES = 50;
-
 export function serviceLookup(client: ApiClient, version: ApiVersion, signal: AbortSignal): RegistrationLookup {
   return {
     async registered(items) {
       const found: Registrations = new Map();
-      for (let page = 1, pages = 1; page <= pages && page <= MAX_PAGES; page++) {
-        const envelope = await client.call('gettracklist', requestBody('gettracklist', version, items, { page }), {
-          signal,
-        });
-        pages = Number(envelope.page?.page_total ?? 1);
+      // Every page, checked as a list's are (src/api/pages.ts): pages that cannot be right end the lookup.
+      const check = new PageCheck(1, LIMITS.pageSize);
+      for (let page = 1, last = false; !last; page++) {
+        const body = requestBody('gettracklist', version, items, { page });
+        const envelope = await client.call('gettracklist', body, { signal });
+        last = check.isLast(page, trackListFacts(envelope));
         for (const record of envelope.data?.accepted ?? []) {
           const key = typeof record.number === 'string' ? record.number.trim().toUpperCase() : undefined;
           if (key === undefined) continue;

@@ -120,7 +120,7 @@ export abstract class RunBase {
 
   /** The input read again, chunk by chunk as checked (arguments cannot change). */
   protected reread(scan: ScanResult, onInvalid?: (row: InputRow, message: string) => void): AsyncGenerator<Chunk> {
-    return inputChunks(this.source, this.scanOpts, onInvalid, this.source.kind === 'arguments' ? undefined : scan);
+    return inputChunks(this.source, this.scanOpts, onInvalid, scan);
   }
 
   /** The input read again without the chunks done already. */

@@ -21,7 +21,7 @@
 
 import path from 'node:path';
 import type { ApiClient } from '../api/client.js';
-import type { Pacer } from '../api/pacer.js';
+import type { Pacer } from '../pacing/pacer.js';
 import { commandName } from '../api/ops.js';
 import type { ItemResults, TrackListFilter } from '../api/types.js';
 import type { Settings } from '../config/settings.js';
@@ -58,7 +58,8 @@ import { listSome } from './read.js';
 import type { RunSummary } from './results.js';
 import { countRows, RunBase, type Memory, type Standing } from './run-base.js';
 import type { LeftBehind } from './runs.js';
-import { scanInput, type ScanResult } from './scan.js';
+import { parseDelimiter, type Delimiter } from './read-text.js';
+import { scanInput, type ScanOptions, type ScanResult } from './scan.js';
 import { RunSender } from './send.js';
 import { fsReason, openSource, type ItemSource, type SourceFlags } from './source.js';
 
@@ -81,6 +82,10 @@ export interface ItemFlags extends SourceFlags {
   skipInvalid?: boolean | undefined;
   /** `--column NAME=FIELD`. */
   columns?: readonly string[] | undefined;
+  /** `--carrier-map FILE`: carrier aliases of this run (name,code rows). */
+  carrierMap?: string | undefined;
+  /** `--delimiter`: the columns' separator (`;`, `tab`, ...), instead of the one of the header line. */
+  delimiter?: string | undefined;
 }
 
 export interface ItemRunOptions {
@@ -146,7 +151,7 @@ class ItemRun extends RunBase {
     ctx: Context,
     opts: ItemRunOptions,
     settings: Settings,
-    mapping: ColumnMapping | undefined,
+    reading: Pick<ScanOptions, 'mapping' | 'delimiter' | 'tempDir'>,
     state: string,
     source: ItemSource,
   ) {
@@ -167,7 +172,7 @@ class ItemRun extends RunBase {
         version,
         defaults: opts.defaults,
         resolveCarrier: opts.resolveCarrier,
-        mapping,
+        ...reading,
         skipInvalid: opts.flags.skipInvalid,
       },
       renderer: undefined,
@@ -181,8 +186,10 @@ class ItemRun extends RunBase {
     const settings = await ctx.settings();
     const flags = opts.flags;
     let mapping: ColumnMapping | undefined;
+    let delimiter: Delimiter | undefined;
     try {
       mapping = flags.columns && flags.columns.length > 0 ? parseColumnMapping(flags.columns) : undefined;
+      delimiter = flags.delimiter === undefined ? undefined : parseDelimiter(flags.delimiter);
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
@@ -194,8 +201,9 @@ class ItemRun extends RunBase {
     const state = stateDir(ctx.env);
     // A file or a pipe needs the state folder (a pipe's copy, a write's journal): one clear line before anything.
     if (flags.numbers.length === 0) writableFolder(state, ensurePrivateDir);
-    const source = await openSource(flags, ctx.io, path.join(state, 'spool'));
-    return new ItemRun(ctx, opts, settings, mapping, state, source);
+    const spool = path.join(state, 'spool');
+    const source = await openSource(flags, ctx.io, spool);
+    return new ItemRun(ctx, opts, settings, { mapping, delimiter, tempDir: spool }, state, source);
   }
 
   async close(): Promise<void> {
@@ -210,6 +218,9 @@ class ItemRun extends RunBase {
         `--rejects ${this.flags.rejects} is the input file`,
         'write the rejects to another file; nothing was sent',
       );
+    }
+    if (this.flags.rejects !== undefined) {
+      (await import('../config/own-files.js')).refuseOwnFile(this.flags.rejects, this.ctx.env, '--rejects');
     }
     // Arguments show no progress, and `trk stop N` does not load its renderer.
     const quiet = this.opts.progress === 'none' || (this.opts.progress === undefined && source.kind === 'arguments');
@@ -440,7 +451,7 @@ class ItemRun extends RunBase {
       );
       if (paid) plan.registered = { items: paid.items, units: paid.units };
     }
-    for (const line of planLines(plan)) this.ctx.io.err(line);
+    for (const line of [...planLines(plan), ...scan.notes]) this.ctx.io.err(line);
     // A real run that cannot look up what is registered warns and sends: no refusal to predict then.
     const lookedUp = plan.registered !== undefined || this.op !== 'register';
     if (!plan.finishedBefore && q && lookedUp) {
@@ -507,6 +518,7 @@ function refuseFileOnlyFlags(flags: ItemFlags): void {
 
 function reportLayout(ctx: Context, source: ItemSource, op: ItemOperation, scan: ScanResult): void {
   const { layout } = scan;
+  if (layout.detail) ctx.debug(layout.detail);
   if (layout.note) ctx.info(layout.note);
   if (layout.ignored.length > 0) {
     ctx.info(`${source.display}: ignored ${listSome(layout.ignored)}: not used by trk ${commandName(op)}`);

@@ -1,29 +1,25 @@
 // The two passes over an item input. The checking pass reads every row once, checks it and counts what the
-// run will take (items, requests, quota units per chunk) without keeping the rows, and digests the requests (the
-// digest names the run, src/items/digest.ts). The sending pass reads the input again and yields the same chunks,
-// one at a time, as the runner asks for them, each checked against the digest the checking pass took of it: a
-// file that changed in between stops the run rather than sending rows nobody checked. With --skip-invalid, rows
-// that fail a check are set aside in both passes alike, so chunk numbers stay the same; so are rows an earlier run
-// of the file already had confirmed (`skip`).
+// run will take (items, requests, quota units per chunk) without keeping the rows, decides which rows repeat or
+// conflict with an earlier one (repeats.ts), and digests the requests: the run's digest names it, and each
+// chunk's says what the sending pass must read again (src/items/digest.ts). Rows of a file that an earlier run of
+// it had confirmed are left out (`skip`, src/items/sent.ts). The sending pass reads the input again and yields
+// the same chunks, one at a time, as the runner asks for them, each checked against its digest: a file that
+// changed in between stops the run rather than sending rows nobody checked. With --skip-invalid, rows that fail
+// a check are set aside in both passes alike, so chunk numbers stay the same.
 
 import { itemsPerRequest, unitCost } from '../api/ops.js';
 import type { ApiVersion } from '../api/spec.js';
+import { isNoCarrier } from '../carriers/names.js';
 import { TrkError, UsageError } from '../errors.js';
+import { plural } from '../text.js';
 import { Chunker, type Chunk, type ChunkRow } from './chunker.js';
-import type { ColumnMapping, ItemField, ItemOperation, RowValues } from './fields.js';
+import type { ColumnMapping, Item, ItemField, ItemOperation, RowValues } from './fields.js';
 import { openRows, rowValues, type InputLayout, type InputRow, type OpenedInput } from './read.js';
+import type { Delimiter } from './read-text.js';
+import { RepeatFinder, type RowPlan } from './repeats.js';
+import { chunkDigest, DigestList, LineHashes, requestText, rowDigest, RunDigest, textHash } from './digest.js';
 import type { ItemSource } from './source.js';
-import {
-  checkValues,
-  checkWidth,
-  duplicateKey,
-  isCarrierColumn,
-  LineIndex,
-  ProblemList,
-  withDefaults,
-  type CarrierResolver,
-} from './check.js';
-import { chunkDigest, DigestList, requestText, rowDigest, RunDigest } from './digest.js';
+import { checkValues, checkWidth, duplicateKey, isCarrierColumn, ProblemList, withDefaults, type CarrierResolver } from './check.js';
 
 export interface ScanOptions {
   operation: ItemOperation;
@@ -33,21 +29,25 @@ export interface ScanOptions {
   resolveCarrier?: CarrierResolver | undefined;
   /** `--column NAME=FIELD`. */
   mapping?: ColumnMapping | undefined;
+  /** `--delimiter`. */
+  delimiter?: Delimiter | undefined;
   /** Send the valid rows and set the others aside, instead of refusing the input. */
   skipInvalid?: boolean | undefined;
   /** Problems listed in full; the rest are counted. Default 20. */
   showProblems?: number;
   /** Called after every row with the counts so far (the run asks for the quota while a long input is read). */
   onRow?: ((items: number, problems: number) => void) | undefined;
+  /** Where the repeat finder's partitions go when a long input outgrows memory (repeats.ts). */
+  tempDir?: string | undefined;
   /** Rows whose request an earlier run confirmed (by digest): neither chunked nor sent. */
   skip?: ((digest: bigint) => boolean) | undefined;
-  /** Every valid row, skipped or not. */
+  /** Every valid row, left out or not. */
   onValid?: ((row: ChunkRow) => void) | undefined;
 }
 
 export interface ScanResult {
   layout: InputLayout;
-  /** Valid rows (repeats dropped for gettracklist). */
+  /** Valid rows (repeats sent once). */
   items: number;
   /** Quota units the valid rows cost. */
   units: number;
@@ -56,22 +56,18 @@ export interface ScanResult {
   /** Quota units per chunk. */
   chunkUnits: number[];
   problems: ProblemList;
-  /** sha256 of every valid row's request, in order (skipped rows too); empty for arguments. */
+  /** sha256 of every valid row's request, in order (rows left out too); empty for arguments. */
   digest: string;
   /** Each chunk's digest, by chunk index: what the sending pass must read again (none for arguments). */
   chunkDigests: DigestList;
   /** Valid rows left out by `skip`, and their digests. */
   skipped: number;
   skippedDigests: DigestList;
+  /** What was decided of each line: the sending pass follows it. */
+  plan: RowPlan;
+  /** Said once with the summary: how the input was read where it was not as written (repeats, tidied numbers). */
+  notes: string[];
 }
-
-const STOPPED = 'stopped before sending what it holds now';
-
-/** What the sending pass checks each chunk against. */
-export type ScannedChunks = Pick<ScanResult, 'chunkDigests' | 'chunkItems'>;
-
-/** Rows read before the duplicate index is sized. */
-const INDEX_SAMPLE = 256;
 
 export function chunkSize(op: ItemOperation, version: ApiVersion): number {
   return itemsPerRequest(version, op);
@@ -81,66 +77,98 @@ export function chunkSize(op: ItemOperation, version: ApiVersion): number {
 export async function scanInput(source: ItemSource, opts: ScanOptions): Promise<ScanResult> {
   // Arguments are not remembered as runs (src/items/runs.ts) and cannot change: nothing to digest, and no crypto to
   // load for `trk info N`.
-  const run = source.kind === 'arguments' ? undefined : new RunDigest();
-  const opened = await openRows(source, { operation: opts.operation, version: opts.version, mapping: opts.mapping });
+  const digests = source.kind === 'arguments' ? undefined : { run: new RunDigest(), lines: new LineHashes() };
+  const opened = await openRows(source, readOptions(opts));
   const problems = new ProblemList(opts.showProblems ?? 20);
-  const chunker = new Chunker(chunkSize(opts.operation, opts.version));
-  const result: ScanResult = {
-    layout: opened.layout,
-    items: 0,
-    units: 0,
-    chunkItems: [],
-    chunkUnits: [],
-    problems,
-    digest: '',
-    chunkDigests: new DigestList(),
-    skipped: 0,
-    skippedDigests: new DigestList(),
-  };
-  const count = (chunks: Chunk[]) => {
-    for (const c of chunks) {
-      result.chunkItems[c.index] = c.rows.length;
-      result.chunkUnits[c.index] = c.rows.reduce((sum, r) => sum + unitCost(opts.operation, r.item), 0);
-      if (run) result.chunkDigests.push(chunkDigest(c.rows));
+  const finder = new RepeatFinder({ anyRepeat: opts.operation === 'gettracklist', dir: opts.tempDir });
+  const tally = new InputTally(opts.operation, opened.layout);
+  const left = { lines: [] as number[], digests: new DigestList() };
+  let rows = 0;
+  try {
+    for await (const row of checkedRows(opened, opts, (line, message) => problems.add(line, message), tally)) {
+      rows += 1;
+      const text = digests ? requestText(row.item) : undefined;
+      if (digests && text !== undefined) {
+        digests.run.add(text);
+        digests.lines.set(row.line, textHash(text));
+      }
+      opts.onValid?.(row);
+      finder.add(row.line, row.key, duplicateKey(opts.operation, row.item), contentOf(row.item), unitCost(opts.operation, row.item));
+      const digest = opts.skip ? rowDigest(row.item, text) : undefined;
+      if (digest !== undefined && opts.skip?.(digest)) {
+        left.lines.push(row.line);
+        left.digests.push(digest);
+      }
+      opts.onRow?.(rows, problems.count);
     }
-  };
-  for await (const row of checkedRows(opened, opts, (line, message) => problems.add(line, message), source.size)) {
-    const text = run ? requestText(row.item) : '';
-    run?.add(text);
-    opts.onValid?.(row);
-    const digest = opts.skip ? rowDigest(row.item, run ? text : undefined) : undefined;
-    if (digest !== undefined && opts.skip?.(digest)) {
-      result.skipped += 1;
-      result.skippedDigests.push(digest);
-      continue;
-    }
-    result.items += 1;
-    result.units += unitCost(opts.operation, row.item);
-    opts.onRow?.(result.items, problems.count);
-    // Once a problem refuses the input nothing is sent: counting chunks no longer matters, memory does.
-    if (problems.count > 0 && !opts.skipInvalid) continue;
-    // Kept with the row until its chunk is digested, so the text is made once.
-    if (run) row.request = text;
-    count(chunker.push(row));
+  } catch (err) {
+    finder.discard();
+    throw err;
   }
-  count(chunker.flush());
-  result.digest = run?.hex() ?? '';
-  return result;
+  const plan = finder.finish();
+  const where = opened.layout.format === 'arguments' ? 'argument' : 'line';
+  for (const [line, earlier] of [...plan.conflicts].sort((a, b) => a[0] - b[0])) problems.add(line, conflict(where, earlier));
+  // A row confirmed before is left out; a repeat of it, or one in conflict with another, is decided already.
+  const skipped = left.lines.filter((line) => plan.leaveOut(line)).length;
+  const chunkDigests = new DigestList();
+  const digestOf = (_: number, lines: number[]) => chunkDigests.push(chunkDigest(lines.map((l) => digests!.lines.get(l))));
+  const { chunkItems, chunkUnits } = plan.chunks(chunkSize(opts.operation, opts.version), digests && digestOf);
+  const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+  return {
+    layout: opened.layout,
+    items: sum(chunkItems),
+    units: sum(chunkUnits),
+    chunkItems,
+    chunkUnits,
+    problems,
+    digest: digests?.run.hex() ?? '',
+    chunkDigests,
+    skipped,
+    skippedDigests: left.digests,
+    plan,
+    notes: tally.notes(opts.operation === 'gettracklist' ? 0 : plan.repeats),
+  };
+}
+
+function readOptions(opts: ScanOptions) {
+  return { operation: opts.operation, version: opts.version, mapping: opts.mapping, delimiter: opts.delimiter };
 }
 
 /**
- * The sending pass: the chunks of the input, in order, the same as the checking pass saw (`scanned`; none for
- * arguments, which cannot change). A chunk whose requests differ, or an input that ends early or goes on
- * longer, is an input that changed since it was checked: the pass stops there with an error. Rows set aside by
- * --skip-invalid go to `onInvalid` as they are met.
+ * Every value a row sends, in one text: rows with the same are one intent. Fields come in the order of the
+ * columns (and flags), the same for every row of an input, so they need no sorting.
+ */
+function contentOf(item: Item): string {
+  let text = '';
+  for (const [k, v] of Object.entries(item)) text += `${k}=${String(v)}\u0000`;
+  return text;
+}
+
+function conflict(where: string, earlier: number): string {
+  return `same number and carrier as ${where} ${earlier}, with other values (keep one of the two rows)`;
+}
+
+/** What the sending pass checks the input against. */
+export type ScannedChunks = Pick<ScanResult, 'plan' | 'chunkDigests' | 'chunkItems'>;
+
+const STOPPED = 'stopped before sending what it holds now';
+
+/**
+ * The sending pass: the chunks of the input, in order, the same as the checking pass saw (its `plan` says which
+ * rows repeat an earlier one or were sent before). A chunk whose requests differ from its digest, or an input
+ * that ends early or goes on longer, is an input that changed since it was checked: the pass stops there with an
+ * error (arguments cannot change, and have no digests). Rows set aside by --skip-invalid go to `onInvalid` as they
+ * are met.
  */
 export async function* inputChunks(
   source: ItemSource,
   opts: ScanOptions,
-  onInvalid?: (row: InputRow, message: string) => void,
-  scanned?: ScannedChunks,
+  onInvalid: ((row: InputRow, message: string) => void) | undefined,
+  scanned: ScannedChunks,
 ): AsyncGenerator<Chunk> {
-  const opened = await openRows(source, { operation: opts.operation, version: opts.version, mapping: opts.mapping });
+  const { plan } = scanned;
+  const digests = source.kind === 'arguments' ? undefined : scanned.chunkDigests;
+  const opened = await openRows(source, readOptions(opts));
   const chunker = new Chunker(chunkSize(opts.operation, opts.version));
   let current: InputRow | undefined;
   let lastLine = 0;
@@ -149,35 +177,38 @@ export async function* inputChunks(
       hint: 'run the same command again to send the file as it is now',
     });
   const problem = (line: number, message: string) => {
-    if (opts.skipInvalid) {
-      onInvalid?.(current ?? { line, cells: [] }, message);
-      return;
-    }
-    throw changed(`${source.locate(line)}: ${message}`);
+    if (!opts.skipInvalid) throw changed(`${source.locate(line)}: ${message}`);
+    onInvalid?.(current ?? { line, cells: [] }, message);
   };
   const checked = (chunk: Chunk): Chunk => {
-    if (!scanned) return chunk;
-    const expected = scanned.chunkDigests.at(chunk.index);
+    if (!digests) return chunk;
+    const expected = digests.at(chunk.index);
     const from = source.locate(chunk.rows[0]?.line ?? lastLine);
     if (expected === undefined) throw changed(`${from} and on were not there`);
-    if (chunkDigest(chunk.rows) !== expected) throw changed(`${from} and on`);
+    if (chunkDigest(chunk.rows.map((r) => textHash(requestText(r.item)))) !== expected) throw changed(`${from} and on`);
     return chunk;
   };
+  const where = opened.layout.format === 'arguments' ? 'argument' : 'line';
   let chunks = 0;
   try {
-    for await (const row of checkedRows(opened, opts, problem, source.size, (r) => (current = r))) {
+    for await (const row of checkedRows(opened, opts, problem, undefined, (r) => (current = r))) {
       lastLine = row.line;
-      if (opts.skip?.(rowDigest(row.item))) continue;
-      for (const chunk of chunker.push(row)) {
-        chunks += 1;
-        yield checked(chunk);
+      const decision = plan.decision(row.line);
+      if (decision === 'repeat' || decision === 'sent') continue;
+      if (decision === 'conflict') problem(row.line, conflict(where, plan.conflicts.get(row.line) ?? 0));
+      else if (decision === 'none') throw changed(`${source.locate(row.line)}: a row that was not there`);
+      else {
+        for (const chunk of chunker.push(row)) {
+          chunks += 1;
+          yield checked(chunk);
+        }
       }
     }
     for (const chunk of chunker.flush()) {
       chunks += 1;
       yield checked(chunk);
     }
-    if (scanned && chunks < scanned.chunkItems.length) {
+    if (digests && chunks < scanned.chunkItems.length) {
       throw changed(`it ends at line ${lastLine}, before the rows checked after it`);
     }
   } finally {
@@ -185,40 +216,62 @@ export async function* inputChunks(
   }
 }
 
+/** What was read otherwise than written, counted over the checking pass for the notes of the summary. */
+class InputTally {
+  tidied = 0;
+  tidyExample: [string, string] | undefined;
+  noCarrier = 0;
+  readonly noCarrierWords = new Set<string>();
+  readonly #carrierColumn: boolean;
+
+  constructor(
+    private readonly op: ItemOperation,
+    layout: InputLayout,
+  ) {
+    this.#carrierColumn = layout.columns.includes('carrier');
+  }
+
+  /** A row whose carrier cell was empty or a word for none, where a carrier column was read. */
+  rowWithoutCarrier(cell: string | undefined): void {
+    if (!this.#carrierColumn) return;
+    this.noCarrier += 1;
+    if (this.noCarrierWords.size < 4) this.noCarrierWords.add(cell === undefined || cell === '' ? 'empty' : JSON.stringify(cell));
+  }
+
+  numberTidied(from: string, to: string): void {
+    this.tidied += 1;
+    this.tidyExample ??= [from, to];
+  }
+
+  notes(repeats: number): string[] {
+    const out: string[] = [];
+    if (repeats > 0) out.push(`${plural(repeats, 'repeated row')} sent once`);
+    if (this.tidied > 0 && this.tidyExample) {
+      const [from, to] = this.tidyExample;
+      out.push(`${plural(this.tidied, 'number')} written with spaces or dots read without them (${JSON.stringify(from)} as ${to})`);
+    }
+    if (this.noCarrier > 0) {
+      const detect = this.op === 'register' ? ': sent without one, for the service to detect' : ': sent without one';
+      out.push(`${plural(this.noCarrier, 'row')} named no carrier (${[...this.noCarrierWords].join(', ')})${detect}`);
+    }
+    return out;
+  }
+}
+
 /**
- * The rows of an opened input that pass every check; the others go to `onProblem`. `inputBytes` sizes the
- * duplicate index from the first rows' length, so a million-row file does not grow it in steps (each step
- * leaving the previous arrays to the garbage collector).
+ * The rows of an opened input that pass every check; the others go to `onProblem`. Repeats are the caller's
+ * concern (repeats.ts). `tally` counts what was read otherwise than written.
  */
 export async function* checkedRows(
   opened: OpenedInput,
   opts: ScanOptions,
   onProblem: (line: number, message: string) => void,
-  inputBytes = 0,
+  tally?: InputTally,
   onRow?: (row: InputRow) => void,
 ): AsyncGenerator<ChunkRow> {
   const { layout } = opened;
-  let seen: LineIndex | undefined;
-  const early: { key: string; line: number }[] = [];
-  let sampleBytes = 0;
-  const list = opts.operation === 'gettracklist';
-  const firstLine = (key: string, line: number): number => {
-    if (seen) return seen.firstLine(key, line);
-    for (const e of early) if (e.key === key) return e.line;
-    early.push({ key, line });
-    if (early.length === INDEX_SAMPLE) seen = sizedIndex();
-    return 0;
-  };
-  const sizedIndex = (): LineIndex => {
-    const perRow = Math.max(8, sampleBytes / Math.max(1, early.length));
-    const index = new LineIndex(Math.ceil((inputBytes / perRow) * 1.1));
-    for (const e of early) index.firstLine(e.key, e.line);
-    early.length = 0;
-    return index;
-  };
   for await (const row of opened.rows) {
     onRow?.(row);
-    if (!seen) for (const cell of row.cells) sampleBytes += cell.length + 1;
     let bad = false;
     const width = checkWidth(row, layout);
     if (width !== undefined) {
@@ -229,33 +282,43 @@ export async function* checkedRows(
       onProblem(row.line, `${field} needs API ${since} or later (--api-version ${since}), or leave it empty`);
       bad = true;
     };
-    const values = withDefaults(rowValues(row, layout, otherVersion), opts.defaults);
+    const own = rowValues(row, layout, otherVersion);
+    const carrierCell = own.carrier;
+    dropNoCarrier(own);
+    const values = withDefaults(own, opts.defaults);
+    if (values.carrier === undefined) tally?.rowWithoutCarrier(carrierCell);
     if (opts.resolveCarrier && !(await namesToCodes(values, opts.resolveCarrier, (message) => onProblem(row.line, message)))) continue;
-    const { item, problems } = checkValues(values, opts);
+    const { item, problems, tidied } = checkValues(values, opts);
     for (const p of problems) onProblem(row.line, p);
     if (!item || bad) continue;
-    const earlier = firstLine(duplicateKey(opts.operation, item), row.line);
-    if (earlier !== 0) {
-      // A list lookup of the same number twice is harmless: the repeat is dropped.
-      if (!list) onProblem(row.line, `same number and carrier as ${layout.format === 'arguments' ? 'argument' : 'line'} ${earlier}`);
-      continue;
-    }
+    if (tidied) tally?.numberTidied(values.number ?? '', item.number);
     yield { line: row.line, cells: row.cells, item, key: item.number.toUpperCase() };
   }
 }
 
+/** Carrier cells that say "no carrier" (`Other`, `-`, `N/A`) are empty cells: a flag's default applies under them. */
+function dropNoCarrier(values: RowValues): void {
+  for (const column of Object.keys(values) as ItemField[]) {
+    const text = values[column];
+    if (text !== undefined && isCarrierColumn(column) && !/^\d+$/.test(text) && isNoCarrier(text)) delete values[column];
+  }
+}
+
 /**
- * Carrier names in `values` replaced by their codes. An unknown or ambiguous name is the row's problem (false);
- * anything else the resolver throws (the carrier list cannot be fetched) ends the pass.
+ * Carrier names and codes in `values` replaced by checked codes (or removed: a name for no carrier). An unknown
+ * or ambiguous name, or an unknown code, is the row's problem (false); anything else the resolver throws (the
+ * carrier list cannot be fetched) ends the pass. A value met before is answered without waiting.
  */
 async function namesToCodes(values: RowValues, resolve: CarrierResolver, onProblem: (message: string) => void): Promise<boolean> {
   let ok = true;
   for (const column of Object.keys(values) as ItemField[]) {
     const text = values[column];
-    if (text === undefined || !isCarrierColumn(column) || /^\d+$/.test(text)) continue;
+    if (text === undefined || !isCarrierColumn(column)) continue;
     try {
-      const code = await resolve(text);
-      if (code !== undefined) values[column] = String(code);
+      const answer = resolve(text);
+      const code = answer instanceof Promise ? await answer : answer;
+      if (code === undefined) delete values[column];
+      else values[column] = String(code);
     } catch (err) {
       if (!(err instanceof UsageError)) throw err;
       onProblem(`${column}: ${err.message}`);

@@ -7,8 +7,9 @@
 import path from 'node:path';
 import type { ApiClient } from '../api/client.js';
 import { commandName, doneWord, operationSpec } from '../api/ops.js';
-import type { Pacer } from '../api/pacer.js';
-import { callDeadlineMs, requestTimeoutMs } from '../config/timeout.js';
+import { callDeadlineMs } from '../api/retry.js';
+import { requestTimeoutMs } from '../config/timeout.js';
+import type { Pacer } from '../pacing/pacer.js';
 import type { Context } from '../context.js';
 import { InterruptedError, stopExitCode, TrkError } from '../errors.js';
 import { fmt } from '../text.js';
@@ -252,15 +253,23 @@ export class RunSender extends RunBase {
     const { sink } = sending;
     const unsettled = scan.items - sumOver(scan.chunkItems, new Set(sending.settled.keys()));
     const pending = [...sending.settled.values()].reduce((n, keys) => n + keys.size, 0);
+    // A rejects file that could not be written fails the run once the summary says what was done.
+    let rejectsFailure: unknown;
     try {
       if (unsettled + pending > 0) await this.#nameUndone(sink, sending, result);
     } finally {
-      await sink.close();
+      rejectsFailure = await sink.close().then(
+        () => undefined,
+        (err: unknown) => err,
+      );
     }
     const summary = sink.summary(Date.now() - this.started);
     const failed = result.error !== undefined || summary.unsettled > 0;
     if (!failed) await this.opts.beforeSummary?.();
-    this.#summarise(summary, sink, result);
+    // A rejects file that could not be written is not named as written.
+    this.#summarise(summary, rejectsFailure === undefined ? sink.rejectsFile : undefined, scan, sink, result);
+    // Not recorded as finished: the same command again writes the rejects file from the journal, sending nothing.
+    if (!failed && rejectsFailure !== undefined) throw rejectsFailure;
     if (!failed) return summary;
     if (this.memory) {
       this.ctx.info(
@@ -290,18 +299,24 @@ export class RunSender extends RunBase {
     sink.named(rows, 'not-done', () => `not sent: ${why}`);
   }
 
-  #summarise(summary: RunSummary, sink: ResultSink, result: RunnerResult): void {
+  #summarise(
+    summary: RunSummary,
+    rejectsFile: string | undefined,
+    scan: ScanResult,
+    sink: ResultSink,
+    result: RunnerResult,
+  ): void {
     const failedOutright = result.error !== undefined && summary.settled === 0;
     // A handful of arguments whose first request failed as a whole: the error line says it all.
     const lines =
       this.source.kind !== 'arguments'
-        ? summaryLines(summary, sink.rejectsFile)
+        ? summaryLines(summary, rejectsFile)
         : failedOutright
           ? []
           : [compactSummary(summary)];
-    for (const line of lines) this.ctx.info(line);
+    for (const line of [...lines, ...scan.notes]) this.ctx.info(line);
     if (this.ctx.global.quiet) {
-      const line = setAsideLine(summary, sink.rejectsFile);
+      const line = setAsideLine(summary, rejectsFile);
       if (line) this.ctx.io.err(line);
     } else for (const line of sink.invalidLines) this.ctx.io.err(`${line} (set aside)`);
   }

@@ -15,7 +15,6 @@ import { ensurePrivateDir } from '../config/paths.js';
 import { sortedHas } from './digest.js';
 import { pruneFiles } from './leftovers.js';
 import type { RunIdentity } from './journal.js';
-import { createSha256 } from '../sha256.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { readFileSync, renameSync, rmSync, statSync, writeFileSync } = process.getBuiltinModule('node:fs');
@@ -38,10 +37,8 @@ export type SentRecord = { state: 'none' } | { state: 'sound'; rows: SentRows } 
 
 /** The record of `id`'s file, account and operation in `dir` (the version does not change what was done). */
 export function sentFile(dir: string, id: RunIdentity): string {
-  const key = createSha256()
-    .update(JSON.stringify([id.op, id.account.profile, id.account.baseUrl, id.input.name]))
-    .digest('hex')
-    .slice(0, 32);
+  const names = JSON.stringify([id.op, id.account.profile, id.account.baseUrl, id.input.name]);
+  const key = process.getBuiltinModule('node:crypto').hash('sha256', names).slice(0, 32);
   return path.join(dir, `${key}.bin`);
 }
 

@@ -1,7 +1,9 @@
 // Where an item command's numbers come from: arguments, a file (`-f FILE`), or standard input (`-f -`, or a
 // pipe with neither). Whatever the way in, the run gets one ItemSource it can read as often as it needs: the
 // engine reads its input twice (a checking pass, then the sending pass). A file is opened again for each pass;
-// standard input is first copied to a private spool file; arguments are kept as they are.
+// standard input (or a named pipe, `-f <(cmd)`) is first copied to a private spool file, checked as it comes
+// and bounded in size; arguments are kept as they are. Anything else (a device, a socket) is refused: `-f
+// /dev/urandom` would never end.
 
 import type { Stats } from 'node:fs';
 import path from 'node:path';
@@ -10,6 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import { ensurePrivateDir } from '../config/paths.js';
 import { TrkError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
+import { detectEncoding, hasNul, LineGuard, MAX_LINE_BYTES } from './read-text.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { closeSync, createReadStream, createWriteStream, openSync, realpathSync, rmSync, statSync } = process.getBuiltinModule('node:fs');
@@ -31,8 +34,8 @@ export interface ItemSource {
   args?: readonly string[];
   /** A fresh stream of the input's bytes, for one pass (not for arguments). */
   open(): Readable;
-  /** The first few KiB as text, to tell the format. */
-  head(): Promise<string>;
+  /** The first few KiB, to tell the encoding and the format. */
+  head(): Promise<Buffer>;
   /** Where a row is, for messages: `numbers.csv line 7`, `stdin line 7`, or `argument 2`. */
   locate(line: number): string;
   /** Throws when a file changed since it was opened: chunk numbers of a journal would not hold. */
@@ -53,15 +56,35 @@ const NO_NUMBERS_HINT = 'pass them as arguments, with -f FILE, or on stdin';
 /** Spool copies older than this, or of a process that is gone, are removed when a new one is made. */
 const SPOOL_PRUNE_MS = 24 * 3600 * 1000;
 
+/** Bytes of stdin (or a named pipe) kept at most: some 16 million rows of number, carrier, tag and e-mail. */
+export const MAX_SPOOL_BYTES = 1024 * 1024 * 1024;
+
+export interface SpoolLimits {
+  /** Default MAX_SPOOL_BYTES. */
+  maxBytes?: number;
+  /** Default MAX_LINE_BYTES (read-text.ts). */
+  maxLineBytes?: number;
+}
+
 /** The source the flags name. A terminal on stdin with nothing else given is a usage error, not a silent wait. */
-export async function openSource(flags: SourceFlags, io: IO, spoolDir: string): Promise<ItemSource> {
+export async function openSource(flags: SourceFlags, io: IO, spoolDir: string, limits: SpoolLimits = {}): Promise<ItemSource> {
   if (flags.file !== undefined && flags.numbers.length > 0) {
     throw new UsageError('give the numbers as arguments or with -f, not both', 'put them all in the file');
   }
   if (flags.numbers.length > 0) return argumentsSource(flags.numbers);
-  if (flags.file === '-' || (flags.file === undefined && !io.stdinIsTTY)) return spoolStdin(io.stdin, spoolDir);
+  if (flags.file === '-' || (flags.file === undefined && !io.stdinIsTTY)) return spoolStream(io.stdin, 'stdin', spoolDir, limits);
   if (flags.file === undefined) throw new UsageError('no tracking numbers given', NO_NUMBERS_HINT);
-  return fileSource(flags.file);
+  const file = flags.file;
+  if (statOf(file)?.isFIFO()) return spoolStream(createReadStream(path.resolve(file)), file, spoolDir, limits);
+  return fileSource(file);
+}
+
+function statOf(file: string): Stats | undefined {
+  try {
+    return statSync(path.resolve(file));
+  } catch {
+    return undefined; // fileSource says why
+  }
 }
 
 export function argumentsSource(args: readonly string[]): ItemSource {
@@ -72,7 +95,7 @@ export function argumentsSource(args: readonly string[]): ItemSource {
     size: 0,
     args,
     open: () => Readable.from([]),
-    head: async () => '',
+    head: async () => Buffer.alloc(0),
     locate: (n) => `argument ${n}`,
     assertUnchanged: () => {},
     isSameFile: () => false,
@@ -87,6 +110,7 @@ function fileSource(file: string): ItemSource {
   try {
     st = statSync(abs);
     if (st.isDirectory()) throw cannot('it is a directory');
+    if (!st.isFile()) throw cannot('it is neither a regular file nor a pipe');
     // Opened once now, so that a file without read permission is refused here rather than mid-run.
     closeSync(openSync(abs, 'r'));
   } catch (err) {
@@ -102,7 +126,7 @@ function fileSource(file: string): ItemSource {
     name: real,
     size: st.size,
     open: () => createReadStream(abs),
-    head: async () => headOf(abs),
+    head: () => headOf(abs),
     locate: (n) => `${file} line ${n}`,
     assertUnchanged() {
       let now: Stats;
@@ -118,19 +142,24 @@ function fileSource(file: string): ItemSource {
   };
 }
 
-/** Copy stdin to a private spool file (the run reads it twice) and prune copies left by killed runs. */
-async function spoolStdin(stdin: Readable, spoolDir: string): Promise<ItemSource> {
+/**
+ * Copy stdin (or a named pipe) to a private spool file (the run reads it twice) and prune copies left by killed
+ * runs. The bytes are checked as they come: a line over the bound, a NUL byte in text that is not UTF-16, or more
+ * than the spool's bound stops the copy at once (exit 2), so that an endless pipe neither fills the disk nor
+ * waits for an end that never comes.
+ */
+async function spoolStream(input: Readable, display: string, spoolDir: string, limits: SpoolLimits): Promise<ItemSource> {
   ensurePrivateDir(spoolDir);
   await pruneSpool(spoolDir);
   const spool = path.join(spoolDir, `stdin-${process.pid}-${Date.now().toString(36)}.csv`);
-  let size = 0;
+  const check = new SpoolCheck(display, limits);
   try {
     await pipeline(
-      stdin,
+      input,
       async function* (chunks: AsyncIterable<Buffer | string>) {
         for await (const chunk of chunks) {
           const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-          size += buf.length;
+          check.feed(buf);
           yield buf;
         }
       },
@@ -138,20 +167,76 @@ async function spoolStdin(stdin: Readable, spoolDir: string): Promise<ItemSource
     );
   } catch (err) {
     rmSync(spool, { force: true });
-    throw new TrkError(`cannot keep a copy of stdin in ${spoolDir}: ${fsReason(err)}`, { hint: 'free some space there, or set TRK_STATE_DIR to another folder' });
+    // Stop reading: an endless pipe's writer gets EPIPE rather than trk waiting on it.
+    input.destroy();
+    if (err instanceof UsageError) throw err;
+    throw new TrkError(`cannot keep a copy of ${display} in ${spoolDir}: ${fsReason(err)}`, { hint: 'free some space there, or set TRK_STATE_DIR to another folder' });
   }
   return {
     kind: 'stdin',
-    display: 'stdin',
-    name: 'stdin',
-    size,
+    display,
+    name: display === 'stdin' ? 'stdin' : safeRealpath(path.resolve(display)),
+    size: check.size,
     open: () => createReadStream(spool),
-    head: async () => headOf(spool),
-    locate: (n) => `stdin line ${n}`,
+    head: () => headOf(spool),
+    locate: (n) => `${display} line ${n}`,
     assertUnchanged: () => {},
     isSameFile: () => false,
     cleanup: () => fsPromises().rm(spool, { force: true }),
   };
+}
+
+/** The checks of bytes being spooled: size, line length, and (from the first bytes) that they are text. */
+class SpoolCheck {
+  size = 0;
+  readonly #lines: LineGuard;
+  readonly #maxBytes: number;
+  #head: Buffer[] = [];
+  #headBytes = 0;
+  #textChecked = false;
+  #utf16 = false;
+
+  constructor(
+    private readonly display: string,
+    limits: SpoolLimits,
+  ) {
+    this.#maxBytes = limits.maxBytes ?? MAX_SPOOL_BYTES;
+    this.#lines = new LineGuard((line) => `${display} line ${line}`, limits.maxLineBytes ?? MAX_LINE_BYTES);
+  }
+
+  feed(buf: Buffer): void {
+    this.size += buf.length;
+    if (this.size > this.#maxBytes) {
+      throw new UsageError(
+        `${this.display} is larger than ${Math.round(this.#maxBytes / 1024 / 1024)} MiB, the most trk keeps of a pipe`,
+        'write it to a file and pass -f FILE (a file is read where it is); nothing was sent',
+      );
+    }
+    this.#checkText(buf);
+    // UTF-16 has a zero byte beside every line feed; its lines are bounded when the spool is read.
+    if (!this.#utf16) this.#lines.feed(buf);
+  }
+
+  /** Once the first bytes are in: UTF-16, or text without NUL bytes (checked in every chunk after). */
+  #checkText(buf: Buffer): void {
+    if (!this.#textChecked) {
+      this.#head.push(buf);
+      this.#headBytes += buf.length;
+      if (this.#headBytes < 4) return;
+      const head = Buffer.concat(this.#head);
+      this.#head = [];
+      this.#textChecked = true;
+      const encoding = detectEncoding(head);
+      this.#utf16 = encoding === 'utf-16le' || encoding === 'utf-16be';
+      if (hasNul(head, encoding)) throw notText(this.display);
+      return;
+    }
+    if (!this.#utf16 && buf.includes(0)) throw notText(this.display);
+  }
+}
+
+function notText(display: string): UsageError {
+  return new UsageError(`${display} is not text (it holds NUL bytes)`, 'give a CSV, TSV or JSON file, or one number a line; nothing was sent');
 }
 
 const HEAD_BYTES = 4096;
@@ -159,12 +244,12 @@ const HEAD_BYTES = 4096;
 /** node:fs/promises, loaded by the first file or pipe: `trk info N` does not need it (0.5 ms of a start). */
 const fsPromises = () => process.getBuiltinModule('node:fs/promises');
 
-async function headOf(file: string): Promise<string> {
+async function headOf(file: string): Promise<Buffer> {
   const handle = await fsPromises().open(file, 'r');
   try {
     const buf = Buffer.alloc(HEAD_BYTES);
     const { bytesRead } = await handle.read(buf, 0, HEAD_BYTES, 0);
-    return buf.subarray(0, bytesRead).toString('utf8');
+    return buf.subarray(0, bytesRead);
   } finally {
     await handle.close();
   }

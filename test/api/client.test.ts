@@ -20,7 +20,7 @@ import {
   ServiceError,
   TimeoutError,
 } from '../../src/api/errors.js';
-import { createPacer, type Pacer } from '../../src/api/pacer.js';
+import { createPacer, type Pacer } from '../../src/pacing/pacer.js';
 import { UsageError } from '../../src/errors.js';
 import { fixtureBytes, fixtureJson } from '../fixture-files.js';
 

@@ -13,7 +13,8 @@ import {
   type ServiceError,
 } from '../../src/api/errors.js';
 import { operationClass } from '../../src/api/ops.js';
-import { DEFAULT_RETRY, MAX_HOLD_MS, parseRetryAfter, retryDelay, shouldRetry, waitReason } from '../../src/api/retry.js';
+import { DEFAULT_RETRY, parseRetryAfter, retryDelay, shouldRetry, waitReason } from '../../src/api/retry.js';
+import { MAX_HOLD_MS } from '../../src/pacing/pacer.js';
 import { OPERATIONS, type Operation } from '../../src/api/spec.js';
 
 type Kind =

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { carrierNames, carrierResolver, countryNames } from '../../src/carriers/lookup.js';
 import { AmbiguousCarrierError } from '../../src/carriers/search.js';
+import { UsageError } from '../../src/errors.js';
 import { runCarriers } from '../../src/commands/reference/carriers.js';
 import { runCountries } from '../../src/commands/reference/countries.js';
 import type { OutputFormat } from '../../src/output/format.js';
@@ -41,7 +42,7 @@ describe('trk carriers', () => {
     expect(items[0]).toEqual(expect.objectContaining({ key: 100001, _name: 'DHL Express', _country_iso: 'DE' }));
     expect(items.every((i: { _name: string }) => /dhl express/i.test(i._name))).toBe(true);
     expect(ctx.io.stderrText()).toMatch(/match "DHL Express"/);
-    expect(ctx.io.stderrText()).toMatch(/2621 carriers \(fetched now from http:\/\/127\.0\.0\.1:\d+\/asset\/carrier\/info\/apicarrier\.all\.json\)/);
+    expect(ctx.io.stderrText()).toMatch(/2621 carriers \(fetched just now from http:\/\/127\.0\.0\.1:\d+\/asset\/carrier\/info\/apicarrier\.all\.json\)/);
   });
 
   it('shows key, name, country and url columns, using the cache the second time', async () => {
@@ -87,7 +88,7 @@ describe('trk countries', () => {
     const items = JSON.parse(json.io.stdoutText());
     expect(items).toContainEqual({ key: 9102, _name: 'Åaland Islands [FI]' }); // as sent, no ISO added
     expect(items.every((i: { _name: string }) => /island/i.test(i._name))).toBe(true);
-    expect(ctx.io.stderrText()).toMatch(/229 countries \(fetched now/);
+    expect(ctx.io.stderrText()).toMatch(/229 countries \(fetched just now/);
   });
 
   it('works without the carrier list, leaving ISO codes empty', async () => {
@@ -128,8 +129,17 @@ describe('lookups for other commands', () => {
     expect(await resolve('DHL Express')).toBe(100001);
     expect(await resolve('dhl paket')).toBe(7041);
     await expect(resolve('DHL')).rejects.toBeInstanceOf(AmbiguousCarrierError);
-    await expect(resolve('99999999')).resolves.toBe(99999999); // remembered
+    expect(resolve('99999999')).toBe(99999999); // remembered: answered at once
     await expect(resolve('99999998')).rejects.toThrow(/unknown carrier code/); // checked now that the list is here
     expect(server.hits['apicarrier.all.json']).toBe(1);
+  });
+
+  it('carrierResolver settles words for no carrier and number-like values without the list', async () => {
+    const resolve = carrierResolver(ctxFor());
+    for (const none of ['Other', 'unknown', '-', 'N/A', 'n.a.', 'Sonstige', ' ']) expect(await resolve(none)).toBeUndefined();
+    await expect(resolve('-1')).rejects.toThrow('carrier "-1" is not a carrier code');
+    await expect(resolve('3011.0')).rejects.toThrow(UsageError);
+    expect(() => resolve('-1')).toThrow(UsageError); // remembered
+    expect(server.hits).toEqual({});
   });
 });

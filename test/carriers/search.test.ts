@@ -67,13 +67,47 @@ describe('resolveCarrier', () => {
     expect(resolveCarrier('99999999', undefined)).toBe(99999999);
   });
 
-  it('resolves names: exact, then unique prefix, then unique substring', () => {
+  it('resolves exact names only, accents, case and punctuation aside', () => {
     expect(resolveCarrier('DHL Express', carriers)).toBe(100001);
     expect(resolveCarrier('  dhl   EXPRESS ', carriers)).toBe(100001);
+    expect(resolveCarrier('DHL-Express', carriers)).toBe(100001);
     expect(resolveCarrier('UPS', carriers)).toBe(100002); // exact beats "UPS Mail Innovations"
-    expect(resolveCarrier('Correios Bra', carriers)).toBe(2151);
+    expect(resolveCarrier('Fedex', carriers)).toBe(100003);
+    expect(resolveCarrier('DPD DE', carriers)).toBe(100007); // listed as "DPD (DE)"
     expect(resolveCarrier('中国邮政', carriers)).toBe(3011);
     expect(resolveCarrier('LAARCOURIER', carriers)).toBe(101073); // listed as " LAARCOURIER"
+  });
+
+  it('refuses a prefix or a part of a name, listing the carriers it is part of', () => {
+    // `trk register N --carrier Mother` once registered under 101056 "Mothership".
+    expect(() => resolveCarrier('Mother', carriers)).toThrow('carrier "Mother" is part of a carrier\'s name: Mothership (101056)');
+    expect(() => resolveCarrier('Correios Bra', carriers)).toThrow(/is part of a carrier's name: Correios Brazil \(2151\)/);
+    const err = (() => {
+      try {
+        resolveCarrier('DHL', carriers);
+      } catch (e) {
+        return e as AmbiguousCarrierError;
+      }
+    })();
+    expect(err?.hint).toBe('pass the code, or keep an alias for the name: trk config set carrier-alias.DHL CODE');
+  });
+
+  it('takes Other, Unknown, -, N/A and empty text for no carrier, before any list', () => {
+    for (const none of ['Other', 'OTHER', 'Unknown', '-', 'N/A', '', '  ', 'Sonstige', 'Autre']) expect(resolveCarrier(none, undefined)).toBeUndefined();
+    expect(resolveCarrier('Other', carriers)).toBeUndefined(); // never "Mothership"
+  });
+
+  it('refuses numbers that are no code without a list, and takes aliases first', () => {
+    for (const bad of ['-1', '+3011', '3011.0', '30 11']) expect(() => resolveCarrier(bad, undefined)).toThrow(/is not a carrier code/);
+    const aliases = new Map([
+      ['dhl', 7041],
+      ['sonstwer', 0],
+      ['gone', 99999999],
+    ]);
+    expect(resolveCarrier('DHL', carriers, { aliases })).toBe(7041);
+    expect(resolveCarrier('DHL', undefined, { aliases })).toBe(7041);
+    expect(resolveCarrier('Sonstwer', carriers, { aliases })).toBeUndefined();
+    expect(() => resolveCarrier('gone', carriers, { aliases })).toThrow('unknown carrier code 99999999 (the alias "gone")');
   });
 
   it('refuses an ambiguous name, listing the candidates', () => {
@@ -87,14 +121,17 @@ describe('resolveCarrier', () => {
     expect(err).toBeInstanceOf(UsageError);
     const e = err as AmbiguousCarrierError;
     expect(e.candidates.map((c) => c.key)).toEqual(expect.arrayContaining([100001, 7041]));
-    expect(e.message).toMatch(/^carrier "DHL" is ambiguous: DHL ACTIVETRACING \(100216\), DHL eCommerce Asia \(7048\), .* and \d+ more — pass the code$/);
-    // several carriers share the exact name "unknown"
-    expect(() => resolveCarrier('unknown', carriers)).toThrow(AmbiguousCarrierError);
+    expect(e.message).toMatch(/^carrier "DHL" is part of carriers' names: DHL ACTIVETRACING \(100216\), DHL eCommerce Asia \(7048\), .* and \d+ more$/);
+    // two carriers of one name
+    const twins = parseCarriers([
+      { key: 1, _name: 'Twin' },
+      { key: 2, _name: 'TWIN' },
+    ]);
+    expect(() => resolveCarrier('twin', twins)).toThrow('carrier "twin" is ambiguous: Twin (1), TWIN (2)');
   });
 
   it('refuses unknown names, empty text, and names without a list', () => {
     expect(() => resolveCarrier('no such carrier anywhere', carriers)).toThrow(/unknown carrier "no such carrier anywhere"/);
-    expect(() => resolveCarrier('  ', carriers)).toThrow(UsageError);
     expect(() => resolveCarrier('DHL Express', undefined)).toThrow(UsageError);
   });
 });

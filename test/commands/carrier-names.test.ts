@@ -89,10 +89,22 @@ describe('carrier flags take a code or a name', () => {
     const r = await parse(['register', 'RR123456789CN', '--carrier', 'DHL']);
     expect(r.code).toBe(2);
     expect(r.calls).toEqual([]);
-    expect(r.line).toMatch(/^--carrier "DHL" is ambiguous: .*DHL Express \(100001\).*pass the code$/);
+    expect(r.line).toMatch(/^--carrier "DHL" is part of carriers' names: .*DHL Express \(100001\).*: pass the code, or keep an alias/);
     const to = await parse(['change-carrier', 'RR123456789CN', '--to', 'dhl']);
     expect(to.code).toBe(2);
-    expect(to.line).toMatch(/^--to "dhl" is ambiguous/);
+    expect(to.line).toMatch(/^--to "dhl" is part of carriers' names/);
+  });
+
+  it('--carrier Other names no carrier, as a cell "Other" does: none is sent (never "Mothership")', async () => {
+    const r = await parse(['register', 'RR123456789CN', '--carrier', 'Other']);
+    expect(r.code).toBe(0);
+    expect(r.calls.find((c) => c.op === 'register')!.body).toEqual([{ number: 'RR123456789CN', auto_detection: true }]);
+    const part = await parse(['register', 'RR123456789CN', '--carrier', 'Mother']);
+    expect(part.code).toBe(2);
+    expect(part.line).toMatch(/^--carrier "Mother" is part of a carrier's name: Mothership \(101056\)/);
+    const list = await parse(['list', '--carrier', 'Other']);
+    expect(list.code).toBe(2);
+    expect(list.line).toBe('--carrier "Other" names no carrier: a list filter needs a carrier: drop --carrier to list every carrier');
   });
 
   it('an unknown name or code is a usage error naming the flag', async () => {

@@ -38,16 +38,17 @@ describe('resolveSettings', () => {
       apiKey: undefined,
       resUrl: 'https://res.17track.net',
       budgetUrl: undefined,
+      db: undefined,
       sandbox: false,
       output: undefined,
       savedProfiles: [],
-      sources: { profile: 'default', baseUrl: 'default', apiVersion: 'default', apiKey: 'default', resUrl: 'default', output: 'default', budgetUrl: 'default' },
+      sources: { profile: 'default', baseUrl: 'default', apiVersion: 'default', apiKey: 'default', resUrl: 'default', output: 'default', budgetUrl: 'default', db: 'default' },
     });
   });
 
   it('profile values beat defaults; the current profile is used', () => {
     const store = memoryStore(
-      { work: { baseUrl: 'https://work.test/', apiVersion: 'v1', apiKey: KEY_A, resUrl: 'https://res.work.test', budgetUrl: 'redis://budget.work.test:6379/2' } },
+      { work: { baseUrl: 'https://work.test/', apiVersion: 'v1', apiKey: KEY_A, resUrl: 'https://res.work.test', budgetUrl: 'redis://budget.work.test:6379/2', db: 'work.db' } },
       'work',
     );
     const s = resolveSettings({ flags: {}, env: {}, store });
@@ -57,7 +58,8 @@ describe('resolveSettings', () => {
     expect(s.apiKey).toBe(KEY_A);
     expect(s.resUrl).toBe('https://res.work.test');
     expect(s.budgetUrl).toBe('redis://budget.work.test:6379/2');
-    expect(s.sources).toEqual({ profile: 'profile', baseUrl: 'profile', apiVersion: 'profile', apiKey: 'profile', resUrl: 'profile', output: 'default', budgetUrl: 'profile' });
+    expect(s.db).toBe('work.db');
+    expect(s.sources).toEqual({ profile: 'profile', baseUrl: 'profile', apiVersion: 'profile', apiKey: 'profile', resUrl: 'profile', output: 'default', budgetUrl: 'profile', db: 'profile' });
     expect(s.savedProfiles).toEqual(['work']);
   });
 
@@ -72,13 +74,15 @@ describe('resolveSettings', () => {
         TRK_API_KEY: KEY_B,
         TRK_RES_URL: 'http://127.0.0.1:8081',
         TRK_BUDGET_URL: 'rediss://:pw@10.0.0.5:6380/1',
+        TRK_DB: '/srv/trk/shop.db',
       },
       store,
     });
     expect(s.profile).toBe('ci');
     expect(s.budgetUrl).toBe('rediss://:pw@10.0.0.5:6380/1');
     expect([s.baseUrl, s.apiVersion, s.apiKey, s.resUrl]).toEqual(['http://127.0.0.1:8080', 'v2.1', KEY_B, 'http://127.0.0.1:8081']);
-    expect(s.sources).toEqual({ profile: 'env', baseUrl: 'env', apiVersion: 'env', apiKey: 'env', resUrl: 'env', output: 'default', budgetUrl: 'env' });
+    expect(s.db).toBe('/srv/trk/shop.db');
+    expect(s.sources).toEqual({ profile: 'env', baseUrl: 'env', apiVersion: 'env', apiKey: 'env', resUrl: 'env', output: 'default', budgetUrl: 'env', db: 'env' });
     // The environment also beats the profile chosen by the environment.
     const s2 = resolveSettings({ flags: {}, env: { TRK_PROFILE: 'work', TRK_API_VERSION: 'v2' }, store });
     expect([s2.baseUrl, s2.apiVersion, s2.sources.apiVersion, s2.sources.baseUrl]).toEqual(['https://work.test', 'v2', 'env', 'profile']);
@@ -171,13 +175,13 @@ describe('resolveSettings', () => {
 
 describe('config keys', () => {
   it('lists the keys and validates each', () => {
-    expect(CONFIG_KEYS).toEqual(['base-url', 'api-version', 'api-key', 'res-url', 'output', 'budget-url']);
+    expect(CONFIG_KEYS).toEqual(['base-url', 'api-version', 'api-key', 'res-url', 'output', 'budget-url', 'db']);
     expect(checkConfigKey('base-url')).toBe('base-url');
     expect(() => checkConfigKey('baseurl')).toThrow(UsageError);
     try {
       checkConfigKey('baseurl');
     } catch (err) {
-      expect((err as UsageError).toLine()).toBe('unknown setting "baseurl": use one of base-url, api-version, api-key, res-url, output, budget-url');
+      expect((err as UsageError).toLine()).toBe('unknown setting "baseurl": use one of base-url, api-version, api-key, res-url, output, budget-url, db');
     }
     expect(validateConfigValue('base-url', 'https://x.test/')).toBe('https://x.test');
     expect(validateConfigValue('res-url', 'http://127.0.0.1:9/assets/')).toBe('http://127.0.0.1:9/assets');
@@ -194,14 +198,15 @@ describe('config keys', () => {
 });
 
 describe('maskKey', () => {
-  it('shows at most 4 characters at each end of long keys', () => {
-    expect(maskKey('abcd1234567890123456789012wxyz')).toBe('abcd…wxyz');
-    expect(maskKey('0123456789abcdef')).toBe('0123…cdef');
+  it('shows the last 4 characters behind stars, so that two keys can be told apart (as Stripe and gh do)', () => {
+    expect(maskKey('abcd1234567890123456789012wxyz')).toBe('****wxyz');
+    expect(maskKey('0123456789abcdef')).toBe('****cdef');
+    expect(maskKey('0123456789ab')).toBe('****89ab');
   });
 
-  it('hides short keys completely', () => {
-    expect(maskKey('short')).toBe('*****');
+  it('hides keys too short to keep 8 characters hidden, and never tells the length', () => {
+    expect(maskKey('short')).toBe('****');
     expect(maskKey('abc')).toBe('****');
-    expect(maskKey('0123456789abcde')).toBe('*'.repeat(15));
+    expect(maskKey('0123456789a')).toBe('****');
   });
 });

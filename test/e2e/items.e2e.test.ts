@@ -86,7 +86,7 @@ describe('register', () => {
     await expectRefused(['register', 'RR123456789CN', 'no!', '--csv'], /^trk: argument 2: number "no!" is not 5 to 50 letters, digits or hyphens/);
     const dir = mkdtempSync(path.join(tmpdir(), 'trk-bad-'));
     const bad = path.join(dir, 'bad.txt');
-    writeFileSync(bad, 'RR123456789CN\n\u0000\u0001garbage line\nAB\n');
+    writeFileSync(bad, 'RR123456789CN\n\u0001\u200bgarbage line\nAB\n');
     {
       // -f takes the bulk path: every problem with its line, then one error line; nothing sent.
       const before = emu.requests();
@@ -94,7 +94,7 @@ describe('register', () => {
       expect(r.code, r.stderr).toBe(2);
       expect(r.stdout).toBe('');
       const lines = r.stderr.trim().split('\n');
-      expect(lines[0]).toMatch(/bad\.txt line 2: number "\\u0000\\u0001garbage line" is not 5 to 50 letters, digits or hyphens$/);
+      expect(lines[0]).toMatch(/bad\.txt line 2: number "\\u0001\\u200bgarbage line" is not 5 to 50 letters, digits or hyphens$/);
       expect(lines[1]).toMatch(/bad\.txt line 3: number "AB" is not 5 to 50 letters, digits or hyphens$/);
       expect(lines[2]).toMatch(/^trk: 2 problems in .*bad\.txt; nothing was sent/);
       expect(emu.requests()).toBe(before);

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { budgetFile } from '../../src/api/shared-pacer.js';
+import { budgetFile } from '../../src/pacing/budget.js';
 import { baseEnv, startEmulator, trk, type Emulator } from '../e2e/helpers.js';
 import { startHostileServer, type HostileServer } from './server.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Chunker, type ChunkRow } from '../../src/items/chunker.js';
-import { checkDefaults, checkValues, LineIndex, ProblemList } from '../../src/items/check.js';
+import { checkDefaults, checkValues, ProblemList } from '../../src/items/check.js';
 import { UsageError } from '../../src/errors.js';
 
 const v2 = { operation: 'register' as const, version: 'v2' as const };
@@ -60,17 +60,6 @@ describe('checkValues', () => {
     expect(() => checkDefaults({ tag: 'x'.repeat(101) }, v2)).toThrow('invalid option: tag longer than 100 characters (101)');
     expect(() => checkDefaults({ lang: 'en' }, { ...v2, version: 'v1' })).toThrow(UsageError);
     expect(() => checkDefaults({ carrier: '3011', tag: 'ok' }, v2)).not.toThrow();
-  });
-});
-
-describe('LineIndex', () => {
-  it('remembers the first line of each key across growth', () => {
-    const index = new LineIndex();
-    for (let i = 1; i <= 5000; i++) expect(index.firstLine(`K${i}`, i + 1)).toBe(0);
-    expect(index.size).toBe(5000);
-    expect(index.firstLine('K1', 9999)).toBe(2);
-    expect(index.firstLine('K5000', 9999)).toBe(5001);
-    expect(index.firstLine('K5001', 9999)).toBe(0);
   });
 });
 

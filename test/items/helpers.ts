@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApiClient, type ApiClient } from '../../src/api/client.js';
-import { createPacer, type Pacer } from '../../src/api/pacer.js';
+import { createPacer, type Pacer } from '../../src/pacing/pacer.js';
 import type { ApiVersion } from '../../src/api/spec.js';
 import type { Settings } from '../../src/config/settings.js';
 import type { Context, GlobalOptions } from '../../src/context.js';
@@ -137,7 +137,7 @@ export function textSource(text: string | Buffer, display = 'in.csv'): ItemSourc
     name: `/virtual/${display}`,
     size: bytes.length,
     open: () => Readable.from([bytes]),
-    head: async () => bytes.subarray(0, 4096).toString('utf8'),
+    head: async () => bytes.subarray(0, 4096),
     locate: (n) => `${display} line ${n}`,
     assertUnchanged: () => {},
     isSameFile: () => false,

@@ -68,9 +68,9 @@ function abortAfter(ctx: ReturnType<typeof testContext>, chunks: number): () => 
 }
 
 describe('a file that changes while it is sent', () => {
-  // Rows of a kilobyte (a long note trk ignores): the sending pass reads the file 64 KiB at a time, so a change
+  // Rows of 8 KB (a long note trk ignores): the sending pass reads a few hundred kilobytes ahead, so a change
   // after the first answers reaches the rows it has not read yet.
-  const wide = (list: readonly string[]) => `number,note\n${list.map((n) => `${n},${'x'.repeat(1000)}`).join('\n')}\n`;
+  const wide = (list: readonly string[]) => `number,note\n${list.map((n) => `${n},${'x'.repeat(8000)}`).join('\n')}\n`;
 
   it.each([
     ['cut short', (list: string[]) => wide(list.slice(0, 100))],

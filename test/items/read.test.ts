@@ -117,8 +117,10 @@ describe('CSV input', () => {
   });
 
   it('needs a number column, and a header for wider CSV', async () => {
-    expect((await refusal('carrier,tag\n3011,x\n')).message).toBe('in.csv: no number column');
-    expect((await refusal('RR000000001CN,abc,def\n')).message).toBe('in.csv line 1: no header row');
+    const noNumber = await refusal('carrier,tag\n3011,x\n');
+    expect(noNumber.message).toBe('in.csv: no column of tracking numbers among "carrier", "tag"');
+    expect(noNumber.hint).toBe('add a column "number" of tracking numbers; nothing was sent');
+    expect((await refusal('RR000000001CN,abc,def\n')).message).toBe('in.csv: the first line holds no column names ("RR000000001CN", "abc", "def")');
   });
 
   it('reports broken CSV with its line', async () => {
@@ -199,7 +201,7 @@ describe('sources', () => {
     const src = await openSource({ numbers: [] }, io, dir);
     expect(src.kind).toBe('stdin');
     expect(src.display).toBe('stdin');
-    expect(await src.head()).toBe('number\nRR000000001CN\n');
+    expect((await src.head()).toString()).toBe('number\nRR000000001CN\n');
     await src.cleanup();
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sanitizeTerminalText, tsvField } from '../../src/output/sanitize.js';
+import { tsvField } from '../../src/output/sanitize.js';
+import { sanitizeTerminalText } from '../../src/terminal-text.js';
 import { sanitizeTerminalText as reexported } from '../../src/output/render.js';
 
 describe('sanitizeTerminalText', () => {
@@ -58,5 +59,10 @@ describe('unterminated sequences', () => {
     expect(sanitizeTerminalText('caf\x9d rest of the description')).toBe('caf rest of the description');
     expect(sanitizeTerminalText('a\x1b]0;no end')).toBe('a0;no end');
     expect(sanitizeTerminalText('a\x1b]0;no end')).not.toContain('\x1b');
+  });
+
+  it('a sequence ends at the next introducer: each unterminated one drops alone, and a later one is still whole', () => {
+    expect(sanitizeTerminalText('a\x9dx\x90y\x9dz\x07b')).toBe('axyb');
+    expect(sanitizeTerminalText('\x9dab\x90cd\x1b]ef'.repeat(3))).toBe('abcdef'.repeat(3));
   });
 });

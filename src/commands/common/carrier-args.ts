@@ -1,7 +1,8 @@
 // Carrier flags (--carrier, --final-carrier, --to, --from, --final-to, --final-from) take a code or a name
 // (`--carrier "DHL Express"`). commander keeps them as typed; they become codes here, once the command runs,
 // because a name needs the carrier list. A code is checked against the cached list only (never fetched), so
-// numeric codes keep working offline; the first name fetches the list when there is no cached copy.
+// numeric codes keep working offline; the first name fetches the list when there is no cached copy. A flag and
+// a cell of a file resolve alike (carriers/search.ts): `--carrier Other` names no carrier, as an "Other" cell does.
 
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -17,23 +18,38 @@ export type CarrierFlags<K extends string> = Readonly<Record<K, readonly [flag: 
 export async function resolveCarrierFlags<K extends string>(
   ctx: Context,
   flags: CarrierFlags<K>,
+  opts: CarrierFlagOptions = {},
 ): Promise<Record<K, number | undefined>> {
   const out = {} as Record<K, number | undefined>;
   // The lookup's code is loaded with the first flag given: `trk info N` and `trk list` without one never load it.
-  let resolve: ((text: string) => Promise<number>) | undefined;
+  let resolve: Resolve | undefined;
   for (const key of Object.keys(flags) as K[]) {
     const [flag, value] = flags[key];
     if (value === undefined) {
       out[key] = undefined;
       continue;
     }
-    resolve ??= (await import('../../carriers/lookup.js')).carrierResolver(ctx);
-    out[key] = await resolveOne(resolve, flag, value);
+    resolve ??= (await import('../../carriers/lookup.js')).carrierResolver(ctx, { carrierMap: opts.carrierMap });
+    const code = await resolveOne(resolve, flag, value);
+    if (code === undefined) {
+      if (opts.refuseNone) throw new UsageError(`${flag} ${JSON.stringify(String(value))} names no carrier`, `${opts.refuseNone}`);
+      ctx.info(`${flag} ${JSON.stringify(String(value))} names no carrier: none is sent`);
+    }
+    out[key] = code;
   }
   return out;
 }
 
-async function resolveOne(resolve: (text: string) => Promise<number>, flag: string, value: unknown): Promise<number> {
+export interface CarrierFlagOptions {
+  /** `--carrier-map FILE`. */
+  carrierMap?: string | undefined;
+  /** A word for no carrier (`Other`) is refused with this hint, where it would widen what a command does. */
+  refuseNone?: string | undefined;
+}
+
+type Resolve = (text: string) => number | undefined | Promise<number | undefined>;
+
+async function resolveOne(resolve: Resolve, flag: string, value: unknown): Promise<number | undefined> {
   try {
     // A number (from a caller other than commander) is a code like its text.
     return await resolve(String(value));

@@ -2,9 +2,9 @@
 // with `trk auth login`, which verifies it first. A profile that is not saved is refused (a typo must not create
 // one); `config set --create` makes it.
 
-import { CONFIG_KEYS, CONFIG_KEY_FIELD, CONFIG_KEY_HELP, checkConfigKey, validateConfigValue, type ConfigKey } from '../../config/keys.js';
+import { CARRIER_ALIAS_PREFIX, CONFIG_KEYS, CONFIG_KEY_FIELD, CONFIG_KEY_HELP, checkConfigKey, validateConfigValue, type ConfigKey } from '../../config/keys.js';
 import { unknownProfileError } from '../../config/profile-rules.js';
-import { isKnownProfile, type Settings } from '../../config/settings.js';
+import { SANDBOX_PROFILE, type Settings } from '../../config/settings.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { printRows, resolveFormat } from '../../output/render.js';
@@ -15,6 +15,7 @@ export interface ConfigGetOptions {
 }
 
 export async function runConfigGet(opts: ConfigGetOptions, ctx: Context): Promise<number> {
+  if (opts.key.startsWith(CARRIER_ALIAS_PREFIX)) return (await import('./carrier-alias.js')).getAlias(opts.key, ctx);
   const key = checkConfigKey(opts.key);
   const row = settingRows(await ctx.settings()).find((r) => r.key === key)!;
   const format = resolveFormat(ctx.io, ctx.global.output);
@@ -39,10 +40,14 @@ export interface ConfigSetOptions {
   create?: boolean;
 }
 
-/** The profile to change: saved (or always there), or made with --create. */
+/**
+ * The profile to change: saved, or made with --create. "default" too needs --create while it is not saved: made
+ * by a setting alone it would be a profile without a key, which the first login would then not replace as the
+ * active one. "sandbox" needs no key and always exists.
+ */
 async function targetProfile(ctx: Context, create: boolean): Promise<Settings> {
   const s = await ctx.settings({ newProfile: true });
-  if (!isKnownProfile(s) && !create) {
+  if (!s.savedProfiles.includes(s.profile) && s.profile !== SANDBOX_PROFILE && !create) {
     throw unknownProfileError(s.profile, s.savedProfiles, s.sources.profile, `add --create to create profile "${s.profile}"`);
   }
   return s;
@@ -55,6 +60,7 @@ function refuseKey(key: ConfigKey): void {
 }
 
 export async function runConfigSet(opts: ConfigSetOptions, ctx: Context): Promise<number> {
+  if (opts.key.startsWith(CARRIER_ALIAS_PREFIX)) return (await import('./carrier-alias.js')).setAlias(opts.key, opts.value, await targetProfile(ctx, opts.create === true), ctx);
   const key = checkConfigKey(opts.key);
   refuseKey(key);
   const value = validateConfigValue(key, opts.value);
@@ -77,6 +83,7 @@ export interface ConfigUnsetOptions {
 
 /** Remove a setting from the profile: its default applies again. */
 export async function runConfigUnset(opts: ConfigUnsetOptions, ctx: Context): Promise<number> {
+  if (opts.key.startsWith(CARRIER_ALIAS_PREFIX)) return (await import('./carrier-alias.js')).setAlias(opts.key, undefined, await ctx.settings(), ctx);
   const key = checkConfigKey(opts.key);
   refuseKey(key);
   const s = await ctx.settings();

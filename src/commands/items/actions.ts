@@ -30,14 +30,15 @@ export async function runItemAction(action: ItemAction, opts: ItemActionOptions,
     flags: opts,
     defaults: flagDefaults({ carrier: opts.carrier }),
     alsoAlready: action === 'delete' && opts.ignoreMissing ? [NOT_REGISTERED] : undefined,
-    resolveCarrier: await inputCarrierResolver(ctx),
+    resolveCarrier: await inputCarrierResolver(ctx, opts.carrierMap),
     print: await itemResultsPrinter(ctx),
     // Asked once the input is checked, with the count of what is left to delete.
     ...(action === 'delete'
       ? {
           confirm: async (plan: { items: number; done: { items: number } }) => {
-            const what = plural(plan.items - plan.done.items, 'number');
-            await confirmOrRefuse(ctx, `Delete ${what} from the account? This cannot be undone.`, { what: `deleting ${what}` });
+            const left = plan.items - plan.done.items;
+            const question = async () => (await import('./delete-question.js')).deleteQuestion(ctx, opts, left);
+            await confirmOrRefuse(ctx, question, { what: `deleting ${plural(left, 'number')}` });
           },
         }
       : {}),

@@ -31,7 +31,7 @@ export async function runChangeCarrier(opts: ChangeCarrierOptions, ctx: Context)
       final_carrier_old: opts.finalFrom,
       final_carrier_new: opts.finalTo,
     }),
-    resolveCarrier: await inputCarrierResolver(ctx),
+    resolveCarrier: await inputCarrierResolver(ctx, opts.carrierMap),
     print: await itemResultsPrinter(ctx),
   });
 }

@@ -3,10 +3,12 @@
 // piped, or from a file, with the same checks, pacing and guarantees, and the same flags.
 
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import { LANGUAGES, LIMITS, PACKAGE_STATUSES, subStatuses } from '../../api/spec.js';
+import { LANGUAGES, LIMITS, numberPattern, PACKAGE_STATUSES, subStatuses } from '../../api/spec.js';
+import { dbOption } from '../mirror/args.js';
 import type { Context } from '../../context.js';
 import type { ItemFlags } from '../../items/run.js';
 import { DETAILS_RESULT_COLUMN_NAMES, ITEM_COLUMN_NAMES, REGISTER_COLUMN_NAMES } from '../../output/column-names.js';
+import { OUTPUT_FORMATS } from '../../output/format.js';
 import {
   Argument,
   carrierArg,
@@ -17,6 +19,7 @@ import {
   maxLength,
   Option,
   pagerOption,
+  prints,
   relativeOption,
   repeated,
   withColumns,
@@ -31,6 +34,8 @@ interface EngineOptions {
   rejects?: string;
   skipInvalid?: true;
   column?: string[];
+  delimiter?: string;
+  carrierMap?: string;
   restart?: true;
   again?: true;
 }
@@ -48,7 +53,9 @@ function withInput<A extends unknown[], O extends OptionValues, G extends Option
     .addOption(new Option('--dry-run', 'check the input and report requests, time and the quota a run needs; send nothing'))
     .addOption(new Option('--rejects <file>', 'write rejected and set-aside rows here: the input columns plus input_line, error_code, error_message'))
     .addOption(new Option('--skip-invalid', 'send the valid rows and set the invalid ones aside (in --rejects FILE, or listed), exit 3'))
-    .addOption(new Option('--column <name=field>', 'read the input column NAME as FIELD, e.g. tracking_no=number (repeatable)').argParser(repeated));
+    .addOption(new Option('--column <name=field>', 'read the input column NAME as FIELD, e.g. tracking_no=number (repeatable)').argParser(repeated))
+    .addOption(new Option('--delimiter <char>', "the columns' separator: , ; tab or | (default: the one of the header line)"))
+    .addOption(new Option('--carrier-map <file>', 'carrier names of this input and their codes, one name,code row a line (see trk carriers --aliases)'));
 }
 
 /** Writes over a file or a pipe are remembered: resumed when interrupted, not sent twice when finished. */
@@ -66,17 +73,19 @@ function engineFlags(numbers: string[], o: EngineOptions): ItemFlags {
     rejects: o.rejects,
     skipInvalid: o.skipInvalid,
     columns: o.column,
+    delimiter: o.delimiter,
+    carrierMap: o.carrierMap,
     restart: o.restart,
     again: o.again,
   };
 }
 
 /** Codes of carrier flags (codes or names), resolved when the command runs: a name needs the carrier list. */
-async function carriers<K extends string>(ctx: Context, flags: Record<K, readonly [string, string | undefined]>) {
+async function carriers<K extends string>(ctx: Context, flags: Record<K, readonly [string, string | undefined]>, carrierMap?: string) {
   // None given (`trk info N`, `trk stop N`): nothing to resolve, and nothing to load.
   if (Object.values<readonly [string, string | undefined]>(flags).every(([, value]) => value === undefined)) return {} as Record<K, undefined>;
   const { resolveCarrierFlags } = await import('../common/carrier-args.js');
-  return resolveCarrierFlags(ctx, flags);
+  return resolveCarrierFlags(ctx, flags, { carrierMap });
 }
 
 const RECORD_CARRIER = 'only the record under this carrier, a code or name (default: every carrier the number is registered with)';
@@ -102,7 +111,7 @@ const register: Declare = (cmd, invoke) =>
     )
     .action((numbers, o) =>
       lazy(invoke, () => import('./register.js'), async (m, ctx) => {
-        const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier], finalCarrier: ['--final-carrier', o.finalCarrier] });
+        const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier], finalCarrier: ['--final-carrier', o.finalCarrier] }, o.carrierMap);
         return m.runRegister(
           {
             ...engineFlags(numbers, o),
@@ -129,7 +138,7 @@ function action(name: 'stop' | 'retrack' | 'push', example: string): Declare {
       .addHelpText('after', examples(example, `trk list --status Exception -o ids | trk ${name}`))
       .action((numbers, o) =>
         lazy(invoke, () => import('./actions.js'), async (m, ctx) => {
-          const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] });
+          const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] }, o.carrierMap);
           return m.runItemAction(name, { ...engineFlags(numbers, o), carrier: codes.carrier }, ctx);
         }, o),
       );
@@ -145,7 +154,7 @@ const del: Declare = (cmd, invoke) =>
     .addHelpText('after', examples('trk delete RR123456789CN', 'trk delete -f old.csv --yes', 'trk list --status Expired -o ids | trk delete --yes --ignore-missing'))
     .action((numbers, o) =>
       lazy(invoke, () => import('./actions.js'), async (m, ctx) => {
-        const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] });
+        const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] }, o.carrierMap);
         return m.runItemAction('delete', { ...engineFlags(numbers, o), carrier: codes.carrier, ignoreMissing: o.ignoreMissing }, ctx);
       }, o),
     );
@@ -153,13 +162,15 @@ const del: Declare = (cmd, invoke) =>
 const info: Declare = (cmd, invoke) =>
   withWatch(
     withColumns(
-      withInput(cmd)
+      withInput(prints(cmd, OUTPUT_FORMATS))
         .addOption(carrierOption('only the record under this carrier (code or name)'))
         .addOption(choiceList('--status <status>', 'show only numbers whose latest main status is this (any case; comma separated for any of several)', PACKAGE_STATUSES))
         .addOption(
           choiceList('--sub-status <sub-status>', 'show only numbers whose latest sub-status is this (any case; comma separated for any of several)', subStatuses('v2.1')),
         )
         .addOption(new Option('--page', 'the full tracking page of each number, where a table would be printed (by default several numbers make a compact table)'))
+        .addOption(new Option('--offline', 'answer from the mirror ("trk sync") instead of the service: no request'))
+        .addOption(dbOption())
         .addOption(relativeOption())
         .addOption(pagerOption()),
       DETAILS_RESULT_COLUMN_NAMES,
@@ -171,19 +182,30 @@ const info: Declare = (cmd, invoke) =>
       examples(
         'trk info RR123456789CN',
         'trk info RR123456789CN --watch --every 30m',
+        'trk info RR123456789CN -o text          # a summary to paste into a reply to a customer',
         'trk list --status Exception -o ids | trk info',
         'trk info -f numbers.csv --csv > details.csv',
         'trk info -f numbers.csv --sub-status Exception_Lost --columns number,carrier,latest_event',
+        'trk info --offline RR123456789CN',
+        'trk info "#10030"            # not a tracking number: found in the mirror by order number, e-mail or tag',
       ),
     )
     .action((numbers, o) =>
       lazy(
         invoke,
-        () => import('./info.js'),
+        // The mirror answers with --offline, and when no argument is a tracking number (an order number, an
+        // e-mail): a module of its own, chosen here, so that the online info never loads it.
+        () =>
+          o.offline
+            ? import('./info-offline.js').then((m) => ({ runInfo: m.runOfflineInfo }))
+            : numbers.length > 0 && numbers.every((n) => !numberPattern('v2').test(n.trim()))
+              ? import('./info-offline.js').then((m) => ({ runInfo: m.runLookupInfo }))
+              : import('./info.js'),
         async (m, ctx) => {
-          const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] });
+          const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] }, o.carrierMap);
           return m.runInfo(
             {
+              db: o.db,
               ...engineFlags(numbers, o),
               carrier: codes.carrier,
               status: o.status,
@@ -216,7 +238,7 @@ const changeCarrier: Declare = (cmd, invoke) =>
           from: ['--from', o.from],
           finalTo: ['--final-to', o.finalTo],
           finalFrom: ['--final-from', o.finalFrom],
-        });
+        }, o.carrierMap);
         return m.runChangeCarrier({ ...engineFlags(numbers, o), ...codes }, ctx);
       }, o),
     );
@@ -233,14 +255,14 @@ const update: Declare = (cmd, invoke) =>
     .addHelpText('after', examples('trk update RR123456789CN --tag returned-goods', 'trk update -f orders.csv --column order_id=tag'))
     .action((numbers, o) =>
       lazy(invoke, () => import('./update.js'), async (m, ctx) => {
-        const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] });
+        const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] }, o.carrierMap);
         return m.runUpdate({ ...engineFlags(numbers, o), carrier: codes.carrier, tag: o.tag, param: o.param, lang: o.lang }, ctx);
       }, o),
     );
 
 const realtime: Declare = (cmd, invoke) =>
   withColumns(
-    cmd
+    prints(cmd, OUTPUT_FORMATS)
       .argument('<number>', 'tracking number')
       .addOption(carrierOption('carrier code or name (default: detected by the service)'))
       .option('--param <value>', 'extra tracking parameter')

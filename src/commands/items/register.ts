@@ -35,7 +35,7 @@ export async function runRegister(opts: RegisterOptions, ctx: Context): Promise<
       order_time: opts.orderTime,
       remark: opts.remark,
     }),
-    resolveCarrier: await inputCarrierResolver(ctx),
+    resolveCarrier: await inputCarrierResolver(ctx, opts.carrierMap),
     print: await itemResultsPrinter(ctx, { origin: true }),
   });
 }

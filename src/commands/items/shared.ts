@@ -30,23 +30,27 @@ export async function itemResultsPrinter(ctx: Context, opts: { origin?: boolean 
  * Carrier names in input columns become codes with the carrier list (fetched only when a name is met; the
  * lookup code itself is loaded only when a carrier column is met).
  */
-export async function inputCarrierResolver(ctx: Context): Promise<CarrierResolver> {
-  let resolve: Promise<(text: string) => Promise<number>> | undefined;
-  return async (text) => {
-    resolve ??= import('../../carriers/lookup.js').then(({ carrierResolver }) => carrierResolver(ctx));
-    return (await resolve)(text);
+export async function inputCarrierResolver(ctx: Context, carrierMap?: string): Promise<CarrierResolver> {
+  let resolve: ReturnType<typeof import('../../carriers/lookup.js').carrierResolver> | undefined;
+  let loading: Promise<unknown> | undefined;
+  return (text) => {
+    // Once loaded, a value seen before is answered at once: no promise per row of a long file.
+    if (resolve) return resolve(text);
+    loading ??= import('../../carriers/lookup.js').then(({ carrierResolver }) => (resolve = carrierResolver(ctx, { carrierMap })));
+    return loading.then(() => resolve!(text));
   };
 }
 
 /**
  * Ask before something irreversible or costly. On a terminal the user answers; elsewhere `--yes` is required,
- * and without it nothing is sent (exit 2): a script must say what it means.
+ * and without it nothing is sent (exit 2): a script must say what it means. A question that takes work to put
+ * (delete looks its records up) is a function, called only when someone is asked.
  */
-export async function confirmOrRefuse(ctx: Context, question: string, refusal: { what: string }): Promise<void> {
+export async function confirmOrRefuse(ctx: Context, question: string | (() => Promise<string>), refusal: { what: string }): Promise<void> {
   if (ctx.global.yes) return;
   if (!ctx.io.canPrompt()) {
     throw new UsageError(`${refusal.what} needs confirmation`, 'pass --yes to confirm; nothing was sent');
   }
-  const ok = await ctx.prompter.confirm(question, false);
+  const ok = await ctx.prompter.confirm(typeof question === 'string' ? question : await question(), false);
   if (!ok) throw new UsageError('cancelled', 'nothing was sent');
 }

@@ -21,7 +21,7 @@ export async function runUpdate(opts: UpdateOptions, ctx: Context): Promise<numb
     operation: 'changeinfo',
     flags: opts,
     defaults: flagDefaults({ carrier: opts.carrier, tag: opts.tag, param: opts.param, lang: opts.lang }),
-    resolveCarrier: await inputCarrierResolver(ctx),
+    resolveCarrier: await inputCarrierResolver(ctx, opts.carrierMap),
     print: await itemResultsPrinter(ctx),
   });
 }

@@ -8,9 +8,11 @@ import {
   choiceList,
   choiceOf,
   examples,
+  joined,
   lazy,
   listOf,
   nonNegativeInt,
+  notes,
   Option,
   pagerOption,
   positiveInt,
@@ -21,6 +23,7 @@ import {
   type BareCommand,
   type Declare,
 } from '../define.js';
+import { ageArg, dbOption } from '../mirror/args.js';
 
 /** Several values of a filter (repeated, or comma separated) mean any of them. */
 const OR = 'repeat or separate with commas for any of several';
@@ -68,6 +71,12 @@ const filters = (cmd: BareCommand) =>
         subStatuses('v2.1'),
       ),
     )
+    .option('--order <order-no>', 'only the record of this order number, any case (v2.1 records; instant with --offline)')
+    .option('--email <address>', 'only records of this customer e-mail, any case (v2.1 records; instant with --offline)')
+    .option('--search <text>', 'records whose number, tag, order number or e-mail is this text or starts with it, any case')
+    .addOption(new Option('--stale <age>', 'parcels still tracked, not delivered, whose latest event is older than this (7d, 12h)').argParser(ageArg))
+    .option('--offline', 'answer from the mirror ("trk sync") instead of the service: no request, every filter instant')
+    .addOption(dbOption())
     .addOption(choiceOf('--order-by <order>', 'sort order (any case)', ORDER_BY))
     .addOption(new Option('--limit <n>', `stop after n records (default on a terminal: ${TERMINAL_LIST_LIMIT})`).argParser(positiveInt('--limit')))
     .option('--all', `every record, also on a terminal (where the default is the first ${TERMINAL_LIST_LIMIT})`)
@@ -79,28 +88,34 @@ const list: Declare = (cmd, invoke) =>
   withWatch(withColumns(filters(cmd), RECORD_COLUMN_NAMES), 'the list')
     .addHelpText(
       'after',
-      `
-Several values of one filter mean any of them: one query per value, merged, each record once. --tag and
---sub-status are checked by trk on the records fetched, so every page of the other filters is read.
-On a terminal the first ${TERMINAL_LIST_LIMIT} records are shown (--all for every one) through the pager; piped, every record.
-${examples(
-  'trk list --status delivered --json',
-  'trk list --status Exception,DeliveryFailure --columns number,carrier,status,tag',
-  'trk list --registered-since 7d --tracking Tracking --csv > week.csv',
-  'trk list --tag "order-10*" -o ids',
-  'trk list --status Exception -o ids | trk push',
-  'trk list --status OutForDelivery --watch --every 5m',
-).slice(1)}`,
+      joined(
+        notes(
+          'Several values of one filter mean any of them: one query per value, merged, each record once. --tag and ' +
+            '--sub-status are checked by trk on the records fetched, so every page of the other filters is read.',
+          `On a terminal the first ${TERMINAL_LIST_LIMIT} records are shown (--all for every one) through the pager; piped, every record.`,
+        ),
+        examples(
+          'trk list --status delivered --json',
+          'trk list --status Exception,DeliveryFailure --columns number,carrier,status,tag',
+          'trk list --registered-since 7d --tracking Tracking --csv > week.csv',
+          'trk list --tag "order-10*" -o ids',
+          'trk list --status Exception -o ids | trk push',
+          'trk list --status OutForDelivery --watch --every 5m',
+          'trk list --offline --search 10030',
+          'trk list --offline --stale 7d --csv > stuck.csv',
+        ),
+      ),
     )
     .action((o) =>
       lazy(
         invoke,
-        () => import('./list.js'),
+        // The mirror's reading is a module of its own, chosen here: the online list never loads it.
+        () => (o.offline ? import('./offline.js').then((m) => ({ runList: m.runOfflineList })) : import('./list.js')),
         async (m, ctx) => {
           const { resolveCarrierFlags } = await import('../common/carrier-args.js');
           const carriers: number[] = [];
           for (const value of o.carrier ?? []) {
-            const { carrier } = await resolveCarrierFlags(ctx, { carrier: ['--carrier', value] });
+            const { carrier } = await resolveCarrierFlags(ctx, { carrier: ['--carrier', value] }, { refuseNone: 'a list filter needs a carrier: drop --carrier to list every carrier' });
             if (carrier !== undefined && !carriers.includes(carrier)) carriers.push(carrier);
           }
           return m.runList(
@@ -128,6 +143,11 @@ ${examples(
               page: o.page,
               watch: o.watch,
               every: o.every,
+              order: o.order,
+              email: o.email,
+              search: o.search,
+              stale: o.stale,
+              db: o.db,
             },
             ctx,
           );

@@ -31,6 +31,14 @@ export interface ListOptions {
   tag?: readonly string[] | undefined;
   /** Checked here after fetching, with the records' tracking details: any of these sub-statuses. */
   subStatus?: readonly string[] | undefined;
+  /** Checked here (v2.1 records) or in the mirror: this order number, any case. */
+  order?: string | undefined;
+  /** Checked here (v2.1 records) or in the mirror: this customer e-mail, any case. */
+  email?: string | undefined;
+  /** Checked here (v2.1 records) or in the mirror: number, tag, order number or e-mail equal to or starting with this. */
+  search?: string | undefined;
+  /** Still tracked, not delivered, and no event for this long (ms). */
+  stale?: number | undefined;
   /** Stop after this many records (after the checks made here). */
   limit?: number | undefined;
   /** Every record, even on a terminal (where the default is the first 100). */

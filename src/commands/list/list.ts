@@ -1,7 +1,8 @@
 // trk list: registered numbers matching filters (gettracklist), page by page as they arrive. JSON and CSV are
 // written as a stream; a failure part-way leaves them unparseable (see RowWriter.abort). On a terminal, the first
-// page shows at once and the rest follow with a page counter on stderr; the list stops at 100 records unless
-// --all or --limit says otherwise, and long output goes through the pager. Off a terminal every record is listed.
+// page shows at once and the rest follow with a page counter on stderr (until the pager starts, with the first
+// rows); the list stops at 100 records unless --all or --limit says otherwise, and long output goes through the
+// pager. Off a terminal every record is listed.
 
 import type { ApiClient } from '../../api/client.js';
 import { trackListBody } from '../../api/bodies.js';
@@ -38,6 +39,9 @@ function checkOptions(opts: ListOptions, version: string): void {
   if (opts.all && opts.page !== undefined) throw new UsageError('--all and --page contradict each other', 'give one of them');
   if (opts.every !== undefined && !opts.watch) throw new UsageError('--every is the pace of --watch', 'add --watch, or drop --every');
   if (opts.watch && opts.page !== undefined) throw new UsageError('--watch looks at the whole list, not one page', 'drop --page');
+  if (version !== 'v2.1' && (opts.order || opts.email || opts.search)) {
+    throw new UsageError('--order, --email and --search read fields of v2.1 records', 'add --offline to ask the mirror, or use --api-version v2.1');
+  }
   if (version === 'v1' && opts.subStatus?.length) {
     throw new UsageError('the v1 API has no sub-statuses', 'filter with --status, or use --api-version v2 or v2.1');
   }
@@ -55,13 +59,15 @@ export function listRecords(
   onProgress: (p: ListProgress) => void,
   /** Records wanted at most: pages beyond them are not asked for. */
   limit = Number.POSITIVE_INFINITY,
+  /** The service's time, which --stale counts back from. */
+  now = Date.now(),
 ): AsyncGenerator<TrackRecord[]> {
   // Each query gives at most `limit` records to the merged list, unless records are checked here (--tag).
   const local = checksLocally(opts);
   const most = Number.isFinite(limit) && !local ? Math.ceil(limit / LIMITS.pageSize) : undefined;
   const queries = filters.map((f) => listPages(api, f, { from: opts.page, only: opts.page !== undefined, most, signal }));
   const merged = mergeQueries(queries, opts.orderBy, onProgress);
-  const check = localChecks(api, opts, signal);
+  const check = localChecks(api, opts, signal, now);
   if (!check) return merged;
   return (async function* () {
     // Batches left empty by the checks are passed on too: the consumer counts the pages read.
@@ -69,7 +75,8 @@ export function listRecords(
   })();
 }
 
-export async function runList(opts: ListOptions, ctx: Context): Promise<number> {
+export async function runList(opts: ListOptions & { db?: string | undefined }, ctx: Context): Promise<number> {
+  if (opts.db !== undefined) throw new UsageError('--db names the mirror, which only --offline reads', 'add --offline, or drop --db');
   const { apiVersion } = await ctx.settings();
   checkOptions(opts, apiVersion);
   const many = opts.numbers !== undefined && distinctNumbers(opts.numbers).length > LIMITS.listNumberFilterMax;
@@ -91,9 +98,10 @@ export async function runList(opts: ListOptions, ctx: Context): Promise<number> 
   // Built before the pager starts, so that a usage error (an unknown column) is not left behind in it.
   const pager = await startPagerFor(ctx);
   const writer = createRowWriter(pager?.io ?? ctx.io, columns, output);
-  // The page counter shares the terminal with the rows; through the pager it is not drawn, since it would break
-  // the pager's screen (the pager shows the rows as they arrive).
-  const counter = statusLine(ctx.io, ctx.global.quiet !== true && pager === undefined);
+  // The page counter shares the terminal with the rows. The pager starts with the first rows: until then (--tag
+  // reading every page for its matches) the counter is on the terminal; from then on it is not drawn, since it
+  // would break the pager's screen (the pager shows the rows as they arrive).
+  const counter = statusLine(ctx.io, ctx.global.quiet !== true);
   const local = checksLocally(opts);
   let shown = 0;
   let progress: ListProgress = { pagesDone: 0, pagesTotal: undefined, dataTotal: undefined };
@@ -107,9 +115,11 @@ export async function runList(opts: ListOptions, ctx: Context): Promise<number> 
       progress = p;
     },
     limit,
+    ctx.now(),
   );
   const count = () => {
     const p = progress;
+    if (pager?.started) return;
     if (p.pagesTotal !== undefined && p.pagesDone < p.pagesTotal && opts.page === undefined) {
       counter.show(`page ${fmt(p.pagesDone)} of ${fmt(p.pagesTotal)}${local ? ` · ${plural(shown, 'match', 'matches')}` : ''}`);
     }
@@ -183,7 +193,7 @@ async function listMany(opts: ListOptions, ctx: Context): Promise<number> {
     viewNames(ctx, apiVersion),
   ]);
   const writer = createRowWriter(ctx.io, recordColumns(names), outputOf(ctx));
-  const check = localChecks(api, opts, ctx.signal);
+  const check = localChecks(api, opts, ctx.signal, ctx.now());
   const seen = new Set<string>();
   // Records arrive from the engine synchronously; the checks of --tag and --sub-status are applied in order.
   let pending = Promise.resolve();

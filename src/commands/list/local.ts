@@ -1,29 +1,37 @@
-// The checks `trk list` makes itself, on records already fetched: --tag (the service cannot filter by tag) and
-// --sub-status (list records carry only the main status: the sub-status is read from each record's tracking
-// details, fetched 40 at a time with gettrackinfo, which costs no quota).
+// The checks `trk list` makes itself, on records already fetched: --tag (the service cannot filter by tag),
+// --order, --email and --search (fields of v2.1 records), --sub-status (list records carry only the main status:
+// the sub-status is read from each record's tracking details, fetched 40 at a time with gettrackinfo, which costs
+// no quota) and --stale (the latest event's time: v2.1 records carry it, other versions' details do).
 
 import type { ApiClient } from '../../api/client.js';
 import { numberCarrierBody } from '../../api/bodies.js';
 import { LIMITS } from '../../api/spec.js';
 import type { TrackRecord } from '../../api/types.js';
-import { toDetailsView } from '../../output/records.js';
+import { toDetailsView, toRecordView, type DetailsView } from '../../output/records.js';
+import { epochOf } from '../../output/times.js';
 import { tagMatcher, type ListOptions } from './filters.js';
 import { recordKey } from './merge.js';
 
 export type RecordCheck = (records: TrackRecord[]) => Promise<TrackRecord[]>;
 
-/** Whether records are checked here (--tag, --sub-status): the service's counts then say nothing of what is shown. */
-export function checksLocally(opts: Pick<ListOptions, 'tag' | 'subStatus'>): boolean {
-  return Boolean(opts.tag?.length || opts.subStatus?.length);
+type LocalOptions = Pick<ListOptions, 'tag' | 'subStatus' | 'order' | 'email' | 'search' | 'stale'>;
+
+/** Whether records are checked here (--tag, --sub-status...): the service's counts then say nothing of what is shown. */
+export function checksLocally(opts: LocalOptions): boolean {
+  return Boolean(opts.tag?.length || opts.subStatus?.length || opts.order || opts.email || opts.search || opts.stale);
 }
 
 /** The checks the options ask for, or undefined when the service's filters are all there is. */
-export function localChecks(api: ApiClient, opts: Pick<ListOptions, 'tag' | 'subStatus'>, signal: AbortSignal): RecordCheck | undefined {
+export function localChecks(api: ApiClient, opts: LocalOptions, signal: AbortSignal, now = Date.now()): RecordCheck | undefined {
   const tag = opts.tag?.length ? tagMatcher(opts.tag) : undefined;
   const subs = opts.subStatus?.length ? new Set(opts.subStatus) : undefined;
-  if (!tag && !subs) return undefined;
+  const fields = recordFieldCheck(opts);
+  const stale = opts.stale === undefined ? undefined : staleCheck(api, now - opts.stale, signal);
+  if (!tag && !subs && !fields && !stale) return undefined;
   return async (records) => {
     let kept = tag ? records.filter((r) => tag(typeof r.tag === 'string' ? r.tag : null)) : records;
+    if (fields) kept = kept.filter(fields);
+    if (stale && kept.length > 0) kept = await stale(kept);
     if (subs && kept.length > 0) {
       const subStatus = await subStatuses(api, kept, signal);
       kept = kept.filter((r) => subs.has(subStatus.get(recordKey(r)) ?? ''));
@@ -35,6 +43,13 @@ export function localChecks(api: ApiClient, opts: Pick<ListOptions, 'tag' | 'sub
 /** The latest sub-status of each record, by record key (number and carrier). */
 export async function subStatuses(api: ApiClient, records: readonly TrackRecord[], signal: AbortSignal): Promise<Map<string, string>> {
   const out = new Map<string, string>();
+  for (const [key, view] of await detailsOf(api, records, signal)) if (view.sub_status !== null) out.set(key, view.sub_status);
+  return out;
+}
+
+/** The tracking details of each record, by record key, 40 a request. */
+async function detailsOf(api: ApiClient, records: readonly TrackRecord[], signal: AbortSignal): Promise<Map<string, DetailsView>> {
+  const out = new Map<string, DetailsView>();
   for (let i = 0; i < records.length; i += LIMITS.itemsPerRequest) {
     const items = records.slice(i, i + LIMITS.itemsPerRequest).map((r) => ({
       number: String(r.number),
@@ -43,8 +58,43 @@ export async function subStatuses(api: ApiClient, records: readonly TrackRecord[
     const env = await api.call('gettrackinfo', numberCarrierBody(api.version, 'gettrackinfo', items), { signal });
     for (const item of env.data?.accepted ?? []) {
       const view = toDetailsView(item, api.version);
-      if (view.sub_status !== null) out.set(recordKey({ number: view.number, carrier: view.carrier } as TrackRecord), view.sub_status);
+      out.set(recordKey({ number: view.number, carrier: view.carrier } as TrackRecord), view);
     }
   }
   return out;
+}
+
+const lower = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v.toLowerCase() : undefined);
+
+/**
+ * --order, --email and --search on the records themselves: v2.1 records carry order number and e-mail. Exact
+ * (any case) for the first two; the start of number, tag, order number or e-mail for a search.
+ */
+function recordFieldCheck(opts: LocalOptions): ((r: TrackRecord) => boolean) | undefined {
+  const order = lower(opts.order?.trim());
+  const email = lower(opts.email?.trim());
+  const search = lower(opts.search?.trim());
+  if (order === undefined && email === undefined && search === undefined) return undefined;
+  return (r) =>
+    (order === undefined || lower(r.order_no) === order) &&
+    (email === undefined || lower(r.email) === email) &&
+    (search === undefined || [r.number, r.tag, r.order_no, r.email].some((v) => lower(v)?.startsWith(search)));
+}
+
+/**
+ * --stale: still tracked, not delivered, and the latest event (the registration, without events) before `before`.
+ * v2.1 records carry the latest event's time; other versions' are read from the details, 40 a request.
+ */
+function staleCheck(api: ApiClient, before: number, signal: AbortSignal): RecordCheck {
+  return async (records) => {
+    const open = records.filter((r) => (r.tracking_status === 'Tracking' || r.ts === true || r.ts === 1) && toRecordView(r, api.version).status !== 'Delivered');
+    const needDetails = open.filter((r) => !('latest_event_time' in r));
+    const latest = needDetails.length ? await detailsOf(api, needDetails, signal) : new Map<string, DetailsView>();
+    return open.filter((r) => {
+      const view = latest.get(recordKey(r));
+      const event = 'latest_event_time' in r ? r.latest_event_time : (view?.latest_event?.time_utc ?? view?.latest_event?.time_iso ?? null);
+      const at = epochOf(event ?? null) ?? epochOf(toRecordView(r, api.version).registered);
+      return at !== null && at < before;
+    });
+  };
 }

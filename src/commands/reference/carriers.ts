@@ -22,6 +22,37 @@ export const CARRIER_COLUMNS: readonly Column<Carrier>[] = columnsByName<Carrier
   url: { header: 'URL', value: (c) => c.url, shrink: 16, wide: 1 },
 });
 
+/** One alias as `trk carriers --aliases` shows it. */
+interface AliasRow {
+  name: string;
+  code: number;
+  carrier: string | null;
+  from: string;
+}
+
+const ALIAS_COLUMNS: readonly Column<AliasRow>[] = [
+  { key: 'name', header: 'NAME', value: (r) => r.name },
+  { key: 'code', header: 'CODE', value: (r) => r.code, id: true },
+  { key: 'carrier', header: 'CARRIER', value: (r) => r.carrier, display: (r) => r.carrier ?? (r.code === 0 ? '(none: detected)' : '(not in the list)') },
+  { key: 'from', header: 'FROM', value: (r) => r.from },
+];
+
+/** `trk carriers --aliases`: every alias in force, the winning one last, with its carrier's name. */
+export async function runCarrierAliases(opts: { carrierMap?: string | undefined }, ctx: Context): Promise<number> {
+  const [{ aliasEntries }, { cachedCarriers }, { printRows }] = await Promise.all([
+    import('../../carriers/aliases.js'),
+    import('../../carriers/lookup.js'),
+    import('../../output/render.js'),
+  ]);
+  const entries = aliasEntries(await ctx.settings(), opts.carrierMap);
+  // Names from the cached list only: listing aliases never costs a fetch.
+  const names = new Map((await cachedCarriers(ctx))?.map((c) => [c.key, c.name]) ?? []);
+  const rows: AliasRow[] = entries.map((e) => ({ ...e, carrier: names.get(e.code) ?? null }));
+  ctx.info(`${rows.length} carrier aliases; set one with: trk config set carrier-alias.NAME CODE`);
+  await paged(ctx, (io) => printRows(io, rows, ALIAS_COLUMNS, outputOf(ctx)));
+  return EXIT.ok;
+}
+
 export async function runCarriers(opts: CarriersOptions, ctx: Context): Promise<number> {
   const [{ loadCarriers }, { describeList }, { searchCarriers }, { printRows }] = await Promise.all([
     import('../../carriers/lookup.js'),

@@ -1,0 +1,207 @@
+// The mirror's figures:
+// 1. `trk sync` (a first, full sync) of N records (default 20,000: 500 pages and 500 answers of details) from the
+//    emulator in a process of its own (bench/service.mjs) at 0.3 s and 1 s latency under its strict limit of 3
+//    requests a second. The yardstick is that ceiling: requests ÷ seconds ÷ 3, with the HTTP 429 answers and
+//    trk's peak RSS.
+// 2. An incremental sync after the emulator's clock moved ~1 % of the records (their tracking runs came due):
+//    its requests, records listed and details asked for, beside the first sync's.
+// 3. `trk list --offline --search TEXT` on a mirror of 100,000 records, beside `trk list --offline --limit 1` on
+//    the same mirror (the same start, no search): the search's own cost is the difference.
+// 4. Notifications stored a second (src/store/notifications.ts), 8 and 64 in flight (a listener that reads that many
+//    bodies at once and answers each after its commit), and the RSS half-way and at the end: flat memory.
+//
+//   npm run build && node bench/sync.mjs [records=20000] [mirrorRecords=100000] [notifications=20000]
+//
+// Targets: ≥ 0.9 of the ceiling at both latencies with 0 × 429 and flat memory; the incremental sync's requests
+// proportional to the records that moved; the search in milliseconds; ≥ 500 notifications a second.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { NotificationWriter } from '../dist/store/notifications.js';
+import { recordRow } from '../dist/store/rows.js';
+import { SqliteStore } from '../dist/store/sqlite.js';
+import { startService } from './service.mjs';
+import { trkEnv } from './trk-env.mjs';
+
+const count = Number(process.argv[2] ?? 20_000);
+const mirrorRecords = Number(process.argv[3] ?? 100_000);
+const notifications = Number(process.argv[4] ?? 20_000);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const trk = path.join(here, '..', 'bin', 'trk.js');
+const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+const HOUR = 3_600_000;
+
+/** Runs trk, returns seconds, its JSON stdout and its peak RSS (MiB, when /usr/bin/time is there). */
+function run(env, args) {
+  const cmd = gnuTime ? [gnuTime, '-f', '%M', process.execPath, trk, ...args] : [process.execPath, trk, ...args];
+  const t0 = performance.now();
+  const r = spawnSync(cmd[0], cmd.slice(1), { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
+  const seconds = (performance.now() - t0) / 1000;
+  if (r.status !== 0) throw new Error(`trk ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  const rss = gnuTime ? Number(r.stderr.trim().split('\n').pop()) / 1024 : undefined;
+  return { seconds, stdout: r.stdout, rss };
+}
+
+const mib = (rss) => (rss === undefined ? 'n/a' : `${rss.toFixed(0)} MiB`);
+
+async function advance(url, ms) {
+  const res = await fetch(`${url}/__sandbox/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms }) });
+  if (!res.ok) throw new Error(`advance answered HTTP ${res.status}`);
+}
+
+/** N records registered 40 at a time over six simulated hours: tracking runs spread over the clock, as a shop's. */
+async function account() {
+  const service = await startService({ rateLimit: 0, quotaTotal: count + 10, speed: 0, start: Date.parse('2026-06-01T00:00:00Z') });
+  const batches = Math.ceil(count / 40);
+  for (let i = 0; i < count; i += 40) {
+    const body = Array.from({ length: Math.min(40, count - i) }, (_, k) => ({ number: `RR${String(100000001 + i + k)}CN`, carrier: 3011 }));
+    const res = await fetch(`${service.url}/track/v2.1/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', svctoken: service.key },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`register answered HTTP ${res.status}`);
+    await advance(service.url, Math.floor((6 * HOUR) / batches));
+  }
+  await advance(service.url, 24 * HOUR);
+  return service;
+}
+
+async function firstSyncs(service) {
+  const { url, key, control } = service;
+  const requests = (count / 40) * 2;
+  console.log(`trk sync (first, full): ${count.toLocaleString('en-US')} records (${requests} requests), strict limit of 3 requests/s; yardstick: the ceiling (${(requests / 3).toFixed(0)} s)`);
+  let last;
+  for (const latencyMs of [300, 1000]) {
+    await control({ settings: { rateLimit: 3 }, faults: { latencyMs } });
+    const home = mkdtempSync(path.join(tmpdir(), 'trk-bench-sync-'));
+    const env = trkEnv(home, { url, key }, { TRK_DATA_DIR: path.join(home, 'data') });
+    const before = (await control({ state: true })).requests;
+    const r = run(env, ['sync', '--json']);
+    const after = (await control({ state: true })).requests;
+    const summary = JSON.parse(r.stdout);
+    const limited = (after.byStatus['429'] ?? 0) - (before.byStatus['429'] ?? 0);
+    console.log(
+      `  ${String(latencyMs).padStart(4)} ms latency: ${r.seconds.toFixed(1)} s, ${summary.requests} requests = ${(summary.requests / r.seconds / 3).toFixed(3)} of the ceiling   ` +
+        `${limited} x HTTP 429   peak RSS ${mib(r.rss)}`,
+    );
+    if (last) rmSync(last.home, { recursive: true, force: true });
+    last = { home, env, summary };
+  }
+  return last;
+}
+
+async function incremental(service, first) {
+  await service.control({ settings: { rateLimit: 3 }, faults: { latencyMs: 300 } });
+  // 1 % of six hours: the runs of ~1 % of the records (those tracked every six hours) fall due.
+  await advance(service.url, Math.round(0.01 * 6 * HOUR));
+  const r = run(first.env, ['sync', '--json']);
+  const s = JSON.parse(r.stdout);
+  console.log(
+    `incremental sync after 1 % of six hours: ${s.requests} requests (first sync: ${first.summary.requests}), ` +
+      `${s.records_listed} records listed, details of ${s.details_fetched}, ${s.changes} changes, ${r.seconds.toFixed(1)} s`,
+  );
+  rmSync(first.home, { recursive: true, force: true });
+}
+
+/** A mirror of `n` records written through the store (as a sync writes them), for the offline reads. */
+async function bigMirror(file, n) {
+  const store = await SqliteStore.open(file);
+  const base = {
+    param: null, param_type: 'None', data_origin: 'Api', carrier: 3011, final_carrier: 0, shipping_country: 'CN', recipient_country: 'US',
+    tracking_status: 'Tracking', package_status: 'InTransit', push_time: null, push_status: 'NotPushed', push_status_code: 0,
+    stop_track_time: null, stop_track_reason: null, is_retracked: false, carrier_change_count: 0, lang: '', remark: null,
+  };
+  for (let i = 0; i < n; i += 1000) {
+    const rows = [];
+    for (let k = i; k < Math.min(n, i + 1000); k++) {
+      const t = new Date(Date.parse('2026-01-01T00:00:00Z') + k * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      rows.push(recordRow({ ...base, number: `RR${String(100000001 + k)}CN`, register_time: t, track_time: t, tag: `order-${k}`, order_no: `#${k}`, email: `customer${k}@example.com`, latest_event_time: t }, 'v2.1'));
+    }
+    await store.writeRecords(rows);
+  }
+  await store.close();
+}
+
+async function offlineSearch() {
+  const home = mkdtempSync(path.join(tmpdir(), 'trk-bench-mirror-'));
+  const file = path.join(home, 'mirror.db');
+  try {
+    const t0 = performance.now();
+    await bigMirror(file, mirrorRecords);
+    console.log(`a mirror of ${mirrorRecords.toLocaleString('en-US')} records written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const env = trkEnv(home, { key: 'unused' });
+    const best = (args) => Math.min(...Array.from({ length: 5 }, () => run(env, args).seconds * 1000));
+    const yardstick = best(['list', '--offline', '--db', file, '--limit', '1', '--json']);
+    const middle = Math.floor(mirrorRecords / 2);
+    for (const text of [`customer${middle}@`, `#${middle}`, `RR${100000001 + middle}`]) {
+      const ms = best(['list', '--offline', '--db', file, '--search', text, '--json']);
+      console.log(`  list --offline --search ${text.padEnd(20)} ${ms.toFixed(0)} ms (list --offline --limit 1: ${yardstick.toFixed(0)} ms; the search's own ${(ms - yardstick).toFixed(0)} ms)`);
+    }
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+async function notificationsStored(inFlight) {
+  const home = mkdtempSync(path.join(tmpdir(), 'trk-bench-notes-'));
+  const store = await SqliteStore.open(path.join(home, 'mirror.db'));
+  try {
+    const writer = new NotificationWriter(store);
+    const body = (i) => ({
+      event: 'TRACKING_UPDATED',
+      data: {
+        number: `RN${String(i % 5000).padStart(10, '0')}`,
+        carrier: 3011,
+        param: null,
+        tag: null,
+        track_info: {
+          latest_status: { status: i % 3 ? 'InTransit' : 'Delivered', sub_status: 'InTransit_Other', sub_status_descr: null },
+          latest_event: { time_iso: '2026-06-01T08:00:00+08:00', time_utc: '2026-06-01T00:00:00Z', description: 'In transit', location: null, stage: null, address: null },
+          time_metrics: { days_after_order: 3, days_of_transit: 3, days_of_transit_done: 0, days_after_last_update: 0, estimated_delivery_date: { source: null, from: null, to: null } },
+          shipping_info: { shipper_address: { country: 'CN' }, recipient_address: { country: 'US' } },
+          milestone: [],
+          misc_info: {},
+          tracking: { providers_hash: i, providers: [{ provider: { key: 3011, name: 'China Post' }, latest_sync_status: 'Success', latest_sync_time: new Date(Date.parse('2026-06-01T00:00:00Z') + i * 1000).toISOString(), events_hash: i, events: [] }] },
+        },
+      },
+    });
+    let next = 0;
+    let rssHalf = 0;
+    const t0 = performance.now();
+    // `inFlight` at a time, as a listener reading that many bodies at once waits for each commit.
+    await Promise.all(
+      Array.from({ length: inFlight }, async () => {
+        while (next < notifications) {
+          if (next === notifications / 2) rssHalf = process.memoryUsage().rss;
+          await writer.write({ body: body(next++), version: 'v2' });
+        }
+      }),
+    );
+    const seconds = (performance.now() - t0) / 1000;
+    const rssAfter = process.memoryUsage().rss;
+    console.log(
+      `notifications stored, ${inFlight} in flight: ${notifications.toLocaleString('en-US')} in ${seconds.toFixed(1)} s = ${(notifications / seconds).toFixed(0)} a second ` +
+        `(each committed before it resolves); RSS at half ${(rssHalf / 2 ** 20).toFixed(0)} MiB, at the end ${(rssAfter / 2 ** 20).toFixed(0)} MiB`,
+    );
+  } finally {
+    await store.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+await notificationsStored(8);
+await notificationsStored(64);
+await offlineSearch();
+if (count > 0) {
+  const service = await account();
+  try {
+    const first = await firstSyncs(service);
+    await incremental(service, first);
+  } finally {
+    service.close();
+  }
+}

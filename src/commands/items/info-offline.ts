@@ -1,0 +1,177 @@
+// trk info --offline, and trk find: tracking details from the mirror (`trk sync`) instead of the service. The
+// same input (arguments, a file, stdin), filters and output as the online info (`--json`: `{accepted, rejected}`),
+// no request, the mirror's age on stderr. What is not a tracking number (an order number, an e-mail, a tag) is
+// looked up in the mirror: that is how a shop finds a customer's parcel. Chosen at the command's boundary
+// (declare.ts), so the online info keeps no trace of it.
+
+import { LIMITS, numberPattern, type ApiVersion } from '../../api/spec.js';
+import type { ItemResults, RejectedItem } from '../../api/types.js';
+import type { Context } from '../../context.js';
+import { TrkError, UsageError } from '../../errors.js';
+import { EXIT } from '../../exit-codes.js';
+import { formatCodeMessage } from '../../api/codes.js';
+import { mirrorAgeLine } from '../../store/age.js';
+import { openMirror } from '../../store/open.js';
+import type { RecordKey, Store } from '../../store/types.js';
+import { detailsWriter } from '../common/details.js';
+import { matching, type InfoOptions } from './info.js';
+
+// Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
+const { existsSync } = process.getBuiltinModule('node:fs');
+
+export interface OfflineInfoOptions extends InfoOptions {
+  db?: string | undefined;
+}
+
+/** What the mirror says of one number it cannot show: not there, or there without details yet. */
+function rejected(number: string, carrier: number | undefined, code: number, message: string): RejectedItem {
+  return { number, ...(carrier === undefined ? {} : { carrier }), error: { code, message } };
+}
+
+/** Records whose order number, e-mail or tag is `text` (any case); else whose number, tag, order number or e-mail starts with it. */
+export async function findInMirror(store: Store, text: string): Promise<RecordKey[]> {
+  const keys = new Map<string, RecordKey>();
+  const collect = async (query: Parameters<Store['records']>[0]) => {
+    for await (const batch of store.records(query)) {
+      for (const r of batch) {
+        const item = JSON.parse(r.raw) as { number?: unknown; carrier?: unknown; w1?: unknown };
+        const key = { number: String(item.number), carrier: Number(item.carrier ?? item.w1 ?? 0) };
+        keys.set(`${key.number}\u0000${key.carrier}`, key);
+      }
+    }
+  };
+  const exact = text.trim();
+  await collect({ orderNo: exact });
+  await collect({ email: exact });
+  if (!exact.includes('*')) await collect({ tags: [exact] });
+  if (keys.size === 0) await collect({ search: exact, limit: 100 });
+  return [...keys.values()];
+}
+
+class MirrorReader {
+  readonly results: ItemResults<unknown> = { accepted: [], rejected: [] };
+  version: ApiVersion | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly fallback: ApiVersion,
+  ) {}
+
+  /** The details of a number (each of its carriers, or `carrier`), or why there are none. */
+  async number(number: string, carrier: number | undefined): Promise<void> {
+    const { details, withoutDetails } = await this.store.details([number], carrier);
+    for (const d of details) {
+      this.version ??= d.api_version as ApiVersion;
+      this.results.accepted.push(JSON.parse(d.raw));
+    }
+    for (const k of withoutDetails) {
+      this.results.rejected.push(rejected(k.number, k.carrier, -18019909, 'no tracking details in the mirror yet: run "trk sync"'));
+    }
+    if (details.length === 0 && withoutDetails.length === 0) {
+      this.results.rejected.push(rejected(number, carrier, -18019902, formatCodeMessage(-18019902, number)));
+    }
+  }
+
+  /** Something that is not a tracking number: the parcels it names in the mirror. */
+  async term(text: string, carrier: number | undefined): Promise<void> {
+    const keys = (await findInMirror(this.store, text)).filter((k) => carrier === undefined || k.carrier === carrier);
+    if (keys.length === 0) {
+      this.results.rejected.push(rejected(text, carrier, -18019902, `no parcel in the mirror has the order number, e-mail or tag "${text}"`));
+    }
+    for (const k of keys) await this.number(k.number, k.carrier);
+  }
+
+  take(): ItemResults<unknown> {
+    const out = { accepted: this.results.accepted.splice(0), rejected: this.results.rejected.splice(0) };
+    return out;
+  }
+}
+
+function checkOptions(opts: OfflineInfoOptions): void {
+  if (opts.watch) throw new UsageError('--watch asks the service again and again, not the mirror', 'drop --offline, or --watch');
+  if (opts.dryRun || opts.rejects !== undefined || opts.skipInvalid || opts.restart || opts.again) {
+    throw new UsageError('--offline sends nothing: --dry-run, --rejects, --skip-invalid, --restart and --again do not apply', 'drop them');
+  }
+}
+
+export async function runOfflineInfo(opts: OfflineInfoOptions, ctx: Context): Promise<number> {
+  checkOptions(opts);
+  const store = await openMirror(ctx, { db: opts.db, mustExist: true });
+  try {
+    const { inputNumbers } = await import('../../items/command.js');
+    return await printFromMirror(ctx, store, inputNumbers(ctx, { numbers: opts.numbers, file: opts.file }), opts);
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * `trk info TEXT` where no argument is a tracking number: looked up in the mirror when there is one; else the
+ * online info, which says what is wrong with the arguments.
+ */
+export async function runLookupInfo(opts: OfflineInfoOptions, ctx: Context): Promise<number> {
+  const { mirrorLocation } = await import('../../store/open.js');
+  if (!existsSync(await mirrorLocation(ctx, { db: opts.db }))) return (await import('./info.js')).runInfo(opts, ctx);
+  return runOfflineInfo(opts, ctx);
+}
+
+/** The details of each input row from the mirror, written as they are read; the exit code of an info run. */
+async function printFromMirror(
+  ctx: Context,
+  store: Store,
+  rows: AsyncIterable<{ number: string; carrier: string | number | undefined }>,
+  opts: OfflineInfoOptions,
+): Promise<number> {
+  const { apiVersion } = await ctx.settings();
+  const reader = new MirrorReader(store, apiVersion);
+  const pattern = numberPattern(apiVersion);
+  let found = 0;
+  let missing = 0;
+  let writer: Awaited<ReturnType<typeof detailsWriter>> | undefined;
+  const flush = async () => {
+    const batch = reader.take();
+    found += batch.accepted.length;
+    missing += batch.rejected.length;
+    const version = reader.version ?? apiVersion;
+    writer ??= matching(ctx, await detailsWriter(ctx, version, { pages: opts.pages }), version, opts);
+    writer.write(batch);
+  };
+  let pending = 0;
+  for await (const row of rows) {
+    const carrier = row.carrier !== undefined && /^\d+$/.test(String(row.carrier)) ? Number(row.carrier) : opts.carrier;
+    if (pattern.test(row.number)) await reader.number(row.number, carrier);
+    else await reader.term(row.number, carrier);
+    // Written a few hundred at a time: an input of any length takes flat memory.
+    if (++pending >= LIMITS.itemsPerRequest * 10) {
+      await flush();
+      pending = 0;
+    }
+  }
+  await flush();
+  await writer!.end();
+  ctx.info(await mirrorAgeLine(store, ctx.now()));
+  if (found === 0 && missing > 0) return EXIT.failure;
+  return missing > 0 ? EXIT.partial : EXIT.ok;
+}
+
+/** trk find TEXT: a customer's parcel by order number, e-mail, tag or number, shown as its tracking page. */
+export async function runFind(opts: { text: string; db?: string | undefined }, ctx: Context): Promise<number> {
+  const text = opts.text.trim();
+  if (text === '') throw new UsageError('nothing to find', 'give an order number, an e-mail, a tag or a tracking number');
+  const store = await openMirror(ctx, { db: opts.db, mustExist: true });
+  try {
+    const keys = await findInMirror(store, text);
+    if (keys.length === 0) {
+      throw new TrkError(`no parcel in the mirror has the order number, e-mail, tag or number "${text}"`, {
+        exitCode: EXIT.failure,
+        hint: `try part of it, or run "trk sync" if it is new (${await mirrorAgeLine(store, ctx.now())})`,
+      });
+    }
+    const rows = (async function* () {
+      yield* keys;
+    })();
+    return await printFromMirror(ctx, store, rows, { numbers: [], pages: true, db: opts.db });
+  } finally {
+    await store.close();
+  }
+}

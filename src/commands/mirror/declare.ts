@@ -1,0 +1,59 @@
+// Declarations of the mirror's commands: `trk sync` keeps a copy of the account in a local store, `trk changes`
+// prints the status changes it learnt, `trk find` looks a customer's parcel up in it. `list --offline` and
+// `info --offline` read it too (src/commands/list/offline.ts, src/commands/items/info-offline.ts).
+
+import { PACKAGE_STATUSES } from '../../api/spec.js';
+import { DETAILS_RESULT_COLUMN_NAMES } from '../../output/column-names.js';
+import { choiceList, examples, joined, lazy, notes, pagerOption, prints, relativeOption, withColumns, type Declare } from '../define.js';
+import { CHANGE_COLUMN_NAMES } from './change-columns.js';
+import { dbOption } from './args.js';
+
+
+const sync: Declare = (cmd, invoke) =>
+  prints(cmd, ['table', 'json'])
+    .option('--full', 'read every record (what a first sync does) and take out of the mirror those the service no longer has')
+    .addOption(dbOption())
+    .addHelpText(
+      'after',
+      joined(
+        notes(
+          'A sync asks only for what changed since the last one (records tracked, registered, pushed or stopped since, ' +
+            'and the details of those whose status or tracking time moved); a first sync, and --full, read every record.',
+          'An interrupted sync loses nothing: the next one carries on where it stopped.',
+        ),
+        examples('trk sync', 'trk sync --full --json', '0 * * * * trk sync -q   # in a crontab: hourly'),
+      ),
+    )
+    .action((o) => lazy(invoke, () => import('./sync.js'), (m, ctx) => m.runSync({ full: o.full, db: o.db }, ctx)));
+
+const changes: Declare = (cmd, invoke) =>
+  withColumns(cmd, CHANGE_COLUMN_NAMES)
+    .addOption(relativeOption())
+    .option('--since <time>', 'changes detected since then: an age (24h, 7d) or an ISO time (2026-06-01)')
+    .addOption(choiceList('--status <status>', 'changes to this main status (comma separated for any of several; any case)', PACKAGE_STATUSES))
+    .option('--cursor <name>', 'only the changes this named cursor has not seen; it moves past them once they are written')
+    .addOption(dbOption())
+    .addHelpText(
+      'after',
+      joined(
+        notes('Every status change the mirror learnt, from "trk sync" and from the webhook\'s notifications, oldest first. A record\'s first sync is no change.'),
+        examples(
+          'trk changes --since 24h',
+          'trk changes --status Exception,DeliveryFailure --json',
+          'trk changes --cursor nightly --status Exception,DeliveryFailure -o table | mail -s "parcels in trouble" ops@example.com',
+        ),
+      ),
+    )
+    .action((o) =>
+      lazy(invoke, () => import('./changes.js'), (m, ctx) => m.runChanges({ since: o.since, status: o.status, cursor: o.cursor, db: o.db }, ctx), o),
+    );
+
+const find: Declare = (cmd, invoke) =>
+  withColumns(cmd.argument('<text>', 'an order number, e-mail, tag or tracking number (or the start of one)'), DETAILS_RESULT_COLUMN_NAMES)
+    .addOption(dbOption())
+    .addOption(relativeOption())
+    .addOption(pagerOption())
+    .addHelpText('after', examples('trk find "#10030"', 'trk find ann@example.com', 'trk find order-10030 --json'))
+    .action((text, o) => lazy(invoke, () => import('../items/info-offline.js'), (m, ctx) => m.runFind({ text, db: o.db }, ctx), o));
+
+export const declarations: Readonly<Record<string, Declare>> = { sync, changes, find };

@@ -1,0 +1,63 @@
+// trk sync: the account into its mirror (src/store/sync.ts). A progress line on a terminal, the summary on
+// stderr, and with --json the summary as an object on stdout. Exit codes as every command: 0 done, 1 stopped by
+// the service or the network (the mirror keeps what was written), 2 usage, 4 credentials, 130/143 interrupted.
+
+import type { Context } from '../../context.js';
+import { statusLine } from '../../output/status-line.js';
+import { openMirror } from '../../store/open.js';
+import type { SyncProgress, SyncSummary } from '../../store/sync.js';
+import { duration, fmt, plural } from '../../text.js';
+
+export interface SyncCommandOptions {
+  full?: boolean | undefined;
+  db?: string | undefined;
+}
+
+function progressText(p: SyncProgress): string {
+  const records =
+    p.phase === 'deletions' ? 'records: looking up those not listed' : `records: page ${fmt(p.pagesDone)}${p.pagesTotal ? ` of ${fmt(p.pagesTotal)}` : ''}`;
+  return `${records} · details of ${fmt(p.detailsDone)}`;
+}
+
+/** The summary line: what the sync brought, in the words of a status line. */
+export function summaryLine(s: SyncSummary, seconds: number): string {
+  const records = `${plural(s.records_listed, 'record')} listed${s.records_added ? ` (${fmt(s.records_added)} new)` : ''}`;
+  const deleted = s.records_deleted ? `, ${fmt(s.records_deleted)} deleted` : '';
+  const details = `, details of ${fmt(s.details_fetched)}`;
+  const changes = `, ${plural(s.changes, 'status change')}`;
+  return `${s.full ? 'full sync' : 'sync'}: ${records}${deleted}${details}${changes} in ${duration(seconds)} (${plural(s.requests, 'request')})`;
+}
+
+export async function runSync(opts: SyncCommandOptions, ctx: Context): Promise<number> {
+  const s = await ctx.settings();
+  // The client first: it starts the emulator under --sandbox and refuses a missing key before a file is made.
+  await ctx.api();
+  const [{ SyncRun }, { accountId }] = await Promise.all([import('../../store/sync.js'), import('../../store/open.js')]);
+  const store = await openMirror(ctx, { db: opts.db, durable: false });
+  const line = statusLine(ctx.io, ctx.global.quiet !== true);
+  ctx.showWaits?.((words, ms) => line.show(`${words}, resuming in ${Math.max(1, Math.round(ms / 1000))} s`));
+  const started = process.hrtime.bigint();
+  try {
+    const run = new SyncRun(store, {
+      full: opts.full,
+      account: s.sandbox ? 'sandbox' : accountId(s.baseUrl, s.apiKey ?? ''),
+      version: s.apiVersion,
+      client: (version) => ctx.api(version === s.apiVersion ? undefined : version),
+      // The mirror's age is this machine's business: the offline reads count it on the same clock (under --sandbox
+      // they start no emulator, whose clock runs ahead).
+      now: () => Date.now(),
+      signal: ctx.signal,
+      onProgress: (p) => line.show(progressText(p)),
+    });
+    const summary = await run.run();
+    line.clear();
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    ctx.info(summaryLine(summary, seconds));
+    if (ctx.global.output === 'json') ctx.io.out(`${JSON.stringify({ ...summary, mirror: store.location, seconds: Math.round(seconds * 10) / 10 }, null, 2)}\n`);
+    return 0;
+  } finally {
+    line.clear();
+    ctx.showWaits?.(undefined);
+    await store.close();
+  }
+}

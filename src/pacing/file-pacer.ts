@@ -1,0 +1,139 @@
+// The rate budget shared by the trk processes of one machine on one key (budget.ts), in a small file of the state
+// folder (budget-file.ts): each start reads and updates it under a lock, by the rule of budget-window.ts. A start
+// that has to wait for a hold (set here or by another process after a 429) says so once (`onHold`): nothing waits
+// silently.
+//
+// When the file cannot be used (a full disk, a read-only state folder, a directory in its place), admissions fail
+// with a BudgetFileError naming the path; `withLocalFallback` (budget.ts) lets reads go on at this process's pace.
+//
+// A start is recorded when it is admitted, and moved to when its request is written to its connection
+// (Admission.sent, see pacer.ts): a request waiting for a connection counts from when it leaves. After a stall of
+// the event loop (stalls.ts), the starts recorded just before it are moved forward by its length. After a 429 this
+// process widens its margin for the rest of the run, as the in-process pacer does.
+
+import { setTimeout as delay } from 'node:timers/promises';
+import { SHARED_MARGIN_MS } from './budget.js';
+import { BudgetFile, BudgetFileError } from './budget-file.js';
+import { admit, movedByStall, movedToSent, withHold, type Admit, type Hold } from './budget-window.js';
+import {
+  holdAnnouncer,
+  Margin,
+  MAX_HOLD_MS,
+  type AcquireOptions,
+  type Admission,
+  type HoldListener,
+  type Pacer,
+  type WaitReason,
+} from './pacer.js';
+import { StallWatch } from './stalls.js';
+import { Turns } from './turns.js';
+
+export interface FilePacerOptions {
+  /** The budget file; its folder must exist. `<file>.lock` is the lock. */
+  file: string;
+  /** Starts allowed in any window of one second plus the margin. */
+  perSecond: number;
+  /** Added to the one-second window; default SHARED_MARGIN_MS. */
+  marginMs?: number;
+  /** A lock older than this is stale. */
+  staleLockMs?: number;
+  /** Event-loop stalls longer than this move the latest starts forward; 0 turns the watch off. Default 15. */
+  stallMs?: number;
+  /** Wall-clock milliseconds: the only clock processes share. */
+  now?: () => number;
+  /** Told once per hold a start has to wait for (set here or by another process). */
+  onHold?: HoldListener;
+}
+
+export class FilePacer implements Pacer {
+  readonly #file: BudgetFile;
+  readonly #perSecond: number;
+  readonly #margin: Margin;
+  readonly #now: () => number;
+  readonly #announce: ReturnType<typeof holdAnnouncer>;
+  readonly #turns = new Turns();
+  readonly #watch: StallWatch | undefined;
+  /** The hold in force when the file was last read, or set here since. */
+  #lastHold = 0;
+  /** A hold set by this process: kept even when it could not be written (lock busy). */
+  #localHold: Hold = { until: 0, reason: 'rate-limited' };
+
+  constructor(opts: FilePacerOptions) {
+    if (!Number.isInteger(opts.perSecond) || opts.perSecond < 1) throw new RangeError(`invalid rate ${opts.perSecond}`);
+    this.#perSecond = opts.perSecond;
+    this.#margin = new Margin(opts.marginMs ?? SHARED_MARGIN_MS);
+    this.#now = opts.now ?? Date.now;
+    const staleLockMs = opts.staleLockMs;
+    this.#file = new BudgetFile(opts.file, { ...(staleLockMs === undefined ? {} : { staleLockMs }), now: this.#now });
+    this.#announce = holdAnnouncer(opts.onHold);
+    const stallMs = opts.stallMs ?? 15;
+    this.#watch = stallMs > 0 ? new StallWatch(stallMs, (ms, since) => this.#stalled(ms, since)) : undefined;
+  }
+
+  acquire(signal?: AbortSignal, _opts?: AcquireOptions): Promise<Admission> {
+    return this.#turns.take(() => this.#acquireNow(signal), signal);
+  }
+
+  backoff(ms: number, reason: WaitReason = 'rate-limited'): void {
+    this.#margin.held(reason, this.#now());
+    if (!(ms > 0)) return;
+    const hold = { until: this.#now() + Math.min(ms, MAX_HOLD_MS), reason };
+    this.#lastHold = Math.max(this.#lastHold, hold.until);
+    if (hold.until > this.#localHold.until) this.#localHold = hold;
+    // Recorded for every process to see; if the lock stays busy, the hold still applies to this one.
+    this.#file.update((state) => withHold(state, hold));
+  }
+
+  /** Wall-clock ms until which starts are held (after a 429 here or in another process), or 0. */
+  heldUntil(): number {
+    return this.#lastHold > this.#now() ? this.#lastHold : 0;
+  }
+
+  /** This caller's turn: takes a start as soon as the budget allows one. */
+  async #acquireNow(signal: AbortSignal | undefined): Promise<Admission> {
+    this.#watch?.touch();
+    for (;;) {
+      signal?.throwIfAborted();
+      const got = this.#attempt();
+      if (got && 'start' in got) return this.#admission(got.start);
+      if (got?.hold) this.#announce(got.hold.until, this.#now(), got.hold.reason);
+      // Lock busy: try again in a moment. Else sleep until the window opens (re-checked: others may take it).
+      const ms = got === undefined ? 2 + Math.random() * 3 : Math.min(got.wait, 1000);
+      await delay(Math.max(1, Math.ceil(ms)), undefined, signal ? { signal } : {});
+    }
+  }
+
+  /** One look at the budget under its lock; undefined while another process holds the lock. */
+  #attempt(): Admit | undefined {
+    try {
+      return this.#file.tryLocked(() => {
+        const state = this.#file.read();
+        const window = { perSecond: this.#perSecond, windowMs: 1000 + this.#margin.ms };
+        const got = admit(state, this.#now(), window, this.#localHold);
+        this.#lastHold = got.held;
+        if ('start' in got) this.#file.write(got.next);
+        return got;
+      });
+    } catch (err) {
+      throw new BudgetFileError(this.#file.path, err);
+    }
+  }
+
+  /** The admission of a start recorded at `admitted`: sent() moves it to when the request left. */
+  #admission(admitted: number): Admission {
+    return {
+      sent: () => {
+        const t = this.#now();
+        if (t <= admitted) return;
+        this.#file.update((state) => {
+          const starts = movedToSent(state.starts, admitted, t);
+          return starts && { ...state, starts };
+        });
+      },
+    };
+  }
+
+  #stalled(ms: number, since: number): void {
+    this.#file.update((state) => ({ ...state, starts: movedByStall(state.starts, since, ms) }));
+  }
+}

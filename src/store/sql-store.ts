@@ -1,0 +1,297 @@
+// The store's logic over any SQL connection (sql.ts): SQLite's file (sqlite.ts) and, later, a PostgreSQL server
+// share it. Every write is one transaction; every upsert is guarded by the service's own time of what it writes,
+// so that two syncs and a listener writing at once lose nothing and never put older data over newer.
+
+import { recordFromDetails, recordRow } from './rows.js';
+import { DETAILS_WITH_SOURCE, KEY, PENDING_DETAILS, recordsQuery, UNSEEN, UPSERT_DETAILS, UPSERT_RECORD, type Param, type Row, type Sql } from './sql.js';
+import { RECORD_COLUMNS } from './schema.js';
+import type {
+  ChangeQuery,
+  ChangeRow,
+  ChangeSource,
+  DetailsRow,
+  DetailsWrite,
+  MirrorCounts,
+  RecordKey,
+  RecordQuery,
+  RecordRow,
+  Store,
+  StoredRecord,
+} from './types.js';
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const int = (v: unknown): number => Number(v ?? 0);
+
+/** Before every key, for paging through keys from the start. */
+const FIRST: RecordKey = { number: '', carrier: -Infinity };
+
+function keyParams(k: RecordKey | undefined): Param[] {
+  const key = k ?? FIRST;
+  return [key.number, Number.isFinite(key.carrier) ? key.carrier : -2147483648];
+}
+
+function changeOf(row: Row): ChangeRow {
+  return {
+    id: int(row.id),
+    number: String(row.number),
+    carrier: int(row.carrier),
+    from_status: str(row.from_status),
+    to_status: str(row.to_status),
+    from_sub_status: str(row.from_sub_status),
+    to_sub_status: str(row.to_sub_status),
+    event_time: str(row.event_time),
+    detected_at: String(row.detected_at),
+    source: row.source === 'webhook' ? 'webhook' : 'sync',
+  };
+}
+
+/** What the mirror held of a record before new details. */
+interface Held {
+  details: { package_status: string | null; sub_status: string | null; as_of: string } | undefined;
+  record: { package_status: string | null; track_time: string | null; register_time: string | null; raw: string } | undefined;
+}
+
+export abstract class SqlStore implements Store {
+  abstract readonly location: string;
+  protected abstract readonly sql: Sql;
+  abstract close(): Promise<void>;
+
+  async state(name: string): Promise<string | undefined> {
+    const rows = await this.sql.all('SELECT value FROM sync_state WHERE name = ?', [name]);
+    return str(rows[0]?.value) ?? undefined;
+  }
+
+  async setState(values: Readonly<Record<string, string>>): Promise<void> {
+    await this.sql.transaction(async (tx) => {
+      for (const [name, value] of Object.entries(values)) {
+        await tx.run('INSERT INTO sync_state (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value', [name, value]);
+      }
+    });
+  }
+
+  async nextFullSync(): Promise<number> {
+    return this.sql.transaction(async (tx) => {
+      const rows = await tx.all("SELECT value FROM sync_state WHERE name = 'full_sync_count'");
+      const next = Number(str(rows[0]?.value) ?? '0') + 1;
+      await tx.run(
+        "INSERT INTO sync_state (name, value) VALUES ('full_sync_count', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+        [String(next)],
+      );
+      return next;
+    });
+  }
+
+  async writeRecords(rows: readonly RecordRow[], fullSync?: number): Promise<{ added: number }> {
+    if (rows.length === 0) return { added: 0 };
+    return this.sql.transaction(async (tx) => {
+      let added = 0;
+      for (const row of rows) {
+        const known = await tx.all(`SELECT 1 AS one FROM records WHERE ${KEY}`, [row.number, row.carrier]);
+        if (known.length === 0) added += 1;
+        await tx.run(UPSERT_RECORD, [row.number, row.carrier, ...RECORD_COLUMNS.map((c) => row[c])]);
+        if (fullSync !== undefined) await tx.run(`UPDATE records SET seen_full_sync = ? WHERE ${KEY}`, [fullSync, row.number, row.carrier]);
+      }
+      return { added };
+    });
+  }
+
+  async writeDetails(rows: readonly DetailsRow[], source: ChangeSource): Promise<DetailsWrite> {
+    if (rows.length === 0) return { stored: 0, changes: [] };
+    return this.sql.transaction(async (tx) => {
+      const out: DetailsWrite = { stored: 0, changes: [] };
+      for (const row of rows) {
+        const held = await this.held(tx, row);
+        // Older than what the mirror holds (a notification overtaken by a sync, or the reverse): nothing to do.
+        if (held.details && row.as_of < held.details.as_of) continue;
+        const stored = {
+          ...row,
+          register_time: row.register_time ?? held.record?.register_time ?? null,
+          // Details as new as the record's tracking are current for it: a sync need not ask for them again.
+          record_track_time: row.record_track_time ?? (held.record && row.as_of >= (held.record.track_time ?? '') ? held.record.track_time : null),
+        };
+        await tx.run(UPSERT_DETAILS, [row.number, row.carrier, ...DETAILS_WITH_SOURCE.map((c) => (c === 'source' ? source : stored[c]))]);
+        out.stored += 1;
+        if (source === 'webhook') await this.recordFromNotification(tx, row, held);
+        const change = await this.changeOf(tx, row, held, source);
+        if (change) out.changes.push(change);
+      }
+      return out;
+    });
+  }
+
+  private async held(tx: Sql, key: RecordKey): Promise<Held> {
+    const [d] = await tx.all(`SELECT package_status, sub_status, as_of FROM details WHERE ${KEY}`, [key.number, key.carrier]);
+    const [r] = await tx.all(`SELECT package_status, track_time, register_time, raw FROM records WHERE ${KEY}`, [key.number, key.carrier]);
+    return {
+      details: d ? { package_status: str(d.package_status), sub_status: str(d.sub_status), as_of: String(d.as_of) } : undefined,
+      record: r
+        ? { package_status: str(r.package_status), track_time: str(r.track_time), register_time: str(r.register_time), raw: String(r.raw) }
+        : undefined,
+    };
+  }
+
+  /**
+   * The change new details make, recorded: the status held before (the details', else for a notification the
+   * record's, else none) against the new one. A sync's first details of a record are its first sync: no change.
+   */
+  private async changeOf(tx: Sql, row: DetailsRow, held: Held, source: ChangeSource): Promise<ChangeRow | undefined> {
+    if (!held.details && source === 'sync') return undefined;
+    const from = held.details ? held.details.package_status : (held.record?.package_status ?? null);
+    const known = held.details !== undefined || held.record !== undefined;
+    if (known && from === row.package_status) return undefined;
+    const change: Omit<ChangeRow, 'id'> = {
+      number: row.number,
+      carrier: row.carrier,
+      from_status: from,
+      to_status: row.package_status,
+      from_sub_status: held.details?.sub_status ?? null,
+      to_sub_status: row.sub_status,
+      event_time: row.latest_event_time,
+      // When the service found it: its tracking time, from its own answer.
+      detected_at: row.as_of || row.record_track_time || row.latest_event_time || '',
+      source,
+    };
+    const names = Object.keys(change) as (keyof typeof change)[];
+    const [inserted] = await tx.all(
+      `INSERT INTO changes (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) RETURNING id`,
+      names.map((k) => change[k]),
+    );
+    return { ...change, id: int(inserted?.id) };
+  }
+
+  /**
+   * A notification's details brought to the record: its status and latest event, when they are at least as new
+   * as the record's tracking time; a number the mirror did not list yet gets a record made from them.
+   */
+  private async recordFromNotification(tx: Sql, row: DetailsRow, held: Held): Promise<void> {
+    if (!held.record) {
+      const made = recordFromDetails(row);
+      await tx.run(UPSERT_RECORD, [made.number, made.carrier, ...RECORD_COLUMNS.map((c) => made[c])]);
+      return;
+    }
+    if (held.record.track_time !== null && row.as_of !== '' && row.as_of < held.record.track_time) return;
+    const raw = patchRaw(held.record.raw, {
+      package_status: row.package_status,
+      tag: row.tag,
+      latest_event_time: row.latest_event_time,
+      latest_event_info: row.latest_event,
+    });
+    await tx.run(`UPDATE records SET package_status = ?, tag = ?, latest_event_time = ?, latest_event_info = ?, raw = ? WHERE ${KEY}`, [
+      row.package_status,
+      row.tag,
+      row.latest_event_time,
+      row.latest_event,
+      raw,
+      row.number,
+      row.carrier,
+    ]);
+  }
+
+  async markStopped(key: RecordKey, fields: { tag: string | null; param: string | null }): Promise<void> {
+    await this.sql.transaction(async (tx) => {
+      const [r] = await tx.all(`SELECT raw FROM records WHERE ${KEY}`, [key.number, key.carrier]);
+      const stop = { tracking_status: 'Stopped', stop_track_reason: 'Expired' };
+      if (!r) {
+        const raw = { number: key.number, carrier: key.carrier, param: fields.param, tag: fields.tag, ...stop };
+        const made = { ...recordRow(raw, 'v2'), as_of: '' };
+        await tx.run(UPSERT_RECORD, [made.number, made.carrier, ...RECORD_COLUMNS.map((c) => made[c])]);
+        return;
+      }
+      await tx.run(`UPDATE records SET tracking_status = ?, stop_track_reason = ?, raw = ? WHERE ${KEY}`, [
+        stop.tracking_status,
+        stop.stop_track_reason,
+        patchRaw(String(r.raw), stop),
+        key.number,
+        key.carrier,
+      ]);
+    });
+  }
+
+  async pendingDetails(after: RecordKey | undefined, limit: number): Promise<(RecordKey & { track_time: string | null })[]> {
+    const rows = await this.sql.all(PENDING_DETAILS, [...keyParams(after), limit]);
+    return rows.map((r) => ({ number: String(r.number), carrier: int(r.carrier), track_time: str(r.track_time) }));
+  }
+
+  async unseen(fullSync: number, after: RecordKey | undefined, limit: number): Promise<RecordKey[]> {
+    const rows = await this.sql.all(UNSEEN, [...keyParams(after), fullSync, limit]);
+    return rows.map((r) => ({ number: String(r.number), carrier: int(r.carrier) }));
+  }
+
+  async deleteRecords(keys: readonly RecordKey[]): Promise<number> {
+    return this.sql.transaction(async (tx) => {
+      let deleted = 0;
+      for (const k of keys) {
+        await tx.run(`DELETE FROM details WHERE ${KEY}`, [k.number, k.carrier]);
+        deleted += (await tx.run(`DELETE FROM records WHERE ${KEY}`, [k.number, k.carrier])).changes;
+      }
+      return deleted;
+    });
+  }
+
+  async *records(query: RecordQuery): AsyncIterable<StoredRecord[]> {
+    const { sql, params } = recordsQuery(query);
+    for await (const rows of this.sql.batches(sql, params, 1000)) {
+      yield rows.map((r) => ({ raw: String(r.raw), api_version: String(r.api_version) }));
+    }
+  }
+
+  async details(numbers: readonly string[], carrier?: number): Promise<{ details: StoredRecord[]; withoutDetails: RecordKey[] }> {
+    const out = { details: [] as StoredRecord[], withoutDetails: [] as RecordKey[] };
+    const byCarrier = carrier === undefined ? '' : ' AND carrier = ?';
+    for (const number of numbers) {
+      const params = [number.trim().toLowerCase(), ...(carrier === undefined ? [] : [carrier])];
+      const found = await this.sql.all(`SELECT raw, api_version FROM details WHERE lower(number) = ?${byCarrier} ORDER BY carrier`, params);
+      out.details.push(...found.map((r) => ({ raw: String(r.raw), api_version: String(r.api_version) })));
+      const bare = await this.sql.all(
+        'SELECT number, carrier FROM records r WHERE lower(number) = ?' +
+          `${byCarrier} AND NOT EXISTS (SELECT 1 FROM details d WHERE d.number = r.number AND d.carrier = r.carrier) ORDER BY carrier`,
+        params,
+      );
+      out.withoutDetails.push(...bare.map((r) => ({ number: String(r.number), carrier: int(r.carrier) })));
+    }
+    return out;
+  }
+
+  async changes(query: ChangeQuery): Promise<ChangeRow[]> {
+    const where: string[] = ['id > ?'];
+    const params: Param[] = [query.afterId ?? 0];
+    if (query.since !== undefined) {
+      where.push('detected_at >= ?');
+      params.push(query.since);
+    }
+    if (query.status?.length) {
+      where.push(`to_status IN (${query.status.map(() => '?').join(', ')})`);
+      params.push(...query.status);
+    }
+    const rows = await this.sql.all(`SELECT * FROM changes WHERE ${where.join(' AND ')} ORDER BY id`, params);
+    return rows.map(changeOf);
+  }
+
+  async cursor(name: string): Promise<number> {
+    const rows = await this.sql.all('SELECT change_id FROM cursors WHERE name = ?', [name]);
+    return rows[0] ? int(rows[0].change_id) : 0;
+  }
+
+  async advanceCursor(name: string, to: number): Promise<void> {
+    await this.sql.transaction((tx) =>
+      tx.run(
+        'INSERT INTO cursors (name, change_id) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET change_id = excluded.change_id WHERE excluded.change_id > cursors.change_id',
+        [name, to],
+      ),
+    );
+  }
+
+  async counts(): Promise<MirrorCounts> {
+    const [r] = await this.sql.all(
+      'SELECT (SELECT count(*) FROM records) AS records, (SELECT count(*) FROM details) AS details, (SELECT count(*) FROM changes) AS changes',
+    );
+    return { records: int(r?.records), details: int(r?.details), changes: int(r?.changes) };
+  }
+}
+
+/** A stored list item with those of `fields` it has set (a v1 item, of other names, is left as received). */
+function patchRaw(raw: string, fields: Record<string, unknown>): string {
+  const item = JSON.parse(raw) as Record<string, unknown>;
+  for (const [k, v] of Object.entries(fields)) if (k in item) item[k] = v;
+  return JSON.stringify(item);
+}

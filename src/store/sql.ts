@@ -1,0 +1,156 @@
+// The SQL of the mirror, written once for every database it runs on: `?` placeholders (a server store numbers
+// them), upserts with `ON CONFLICT ... DO UPDATE ... WHERE` guards, row values for paging through keys, and
+// nothing else a dialect has alone. What a database needs of its own (opening, locking, transactions) is behind
+// `Sql`; the store's logic (sql-store.ts) is written against it.
+
+import { DETAILS_COLUMNS, RECORD_COLUMNS } from './schema.js';
+import { CHOICE_COLUMNS, type RecordQuery } from './types.js';
+
+export type Param = string | number | null;
+export type Row = Record<string, unknown>;
+
+/** A connection, as the store's logic uses it. */
+export interface Sql {
+  all(sql: string, params?: readonly Param[]): Promise<Row[]>;
+  /** Writes only inside transaction(): on a shared connection, a write outside one could join another's. */
+  run(sql: string, params?: readonly Param[]): Promise<{ changes: number }>;
+  /** The rows of a query a batch at a time, without holding them all. */
+  batches(sql: string, params: readonly Param[], size: number): AsyncIterable<Row[]>;
+  /**
+   * `fn` in one write transaction, committed when it resolves and rolled back when it throws. The transaction
+   * takes the write lock at its start, so that two writers queue instead of failing half-way.
+   */
+  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+}
+
+function upsert(table: string, columns: readonly string[]): string {
+  const all = ['number', 'carrier', ...columns];
+  const set = columns.map((c) => `${c} = excluded.${c}`).join(', ');
+  return (
+    `INSERT INTO ${table} (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')}) ` +
+    // Never older over newer: the service's own time of what is stored decides (equal: the later answer wins,
+    // which brings what changed without a new time, such as a tag).
+    `ON CONFLICT (number, carrier) DO UPDATE SET ${set} WHERE excluded.as_of >= ${table}.as_of`
+  );
+}
+
+export const UPSERT_RECORD = upsert('records', RECORD_COLUMNS);
+export const DETAILS_WITH_SOURCE = [...DETAILS_COLUMNS, 'source'] as const;
+export const UPSERT_DETAILS = upsert('details', DETAILS_WITH_SOURCE);
+
+export const KEY = 'number = ? AND carrier = ?';
+
+/** Records whose details are missing, asked for with an older track time, or of a status the record no longer has. */
+export const PENDING_DETAILS = `SELECT r.number, r.carrier, r.track_time FROM records r
+LEFT JOIN details d ON d.number = r.number AND d.carrier = r.carrier
+WHERE (r.number, r.carrier) > (?, ?) AND (
+  d.number IS NULL
+  OR coalesce(d.record_track_time, '') < coalesce(r.track_time, '')
+  OR (coalesce(d.package_status, '') <> coalesce(r.package_status, '') AND d.as_of < coalesce(r.track_time, ''))
+)
+ORDER BY r.number, r.carrier LIMIT ?`;
+
+export const UNSEEN = `SELECT number, carrier FROM records
+WHERE (number, carrier) > (?, ?) AND (seen_full_sync IS NULL OR seen_full_sync <> ?)
+ORDER BY number, carrier LIMIT ?`;
+
+const ORDER_COLUMN: Readonly<Record<string, string>> = { RegisterTime: 'register_time', PushTime: 'push_time', TrackTime: 'track_time' };
+
+/** `ORDER BY` of a list order (RegisterTimeAsc...): as the service sorts, records without the time first. */
+export function orderClause(orderBy: string | undefined): string {
+  const m = /^(RegisterTime|PushTime|TrackTime)(Asc|Desc)$/.exec(orderBy ?? 'RegisterTimeAsc');
+  const column = `r.${ORDER_COLUMN[m?.[1] ?? 'RegisterTime']!}`;
+  const desc = m?.[2] === 'Desc';
+  // Ties in the order the mirror first saw the records: the service's registration order. Written so that the
+  // time's index gives the order (a whole mirror is never sorted).
+  return desc ? `ORDER BY ${column} DESC NULLS LAST, r.id DESC` : `ORDER BY ${column} NULLS FIRST, r.id`;
+}
+
+/** `LIKE` pattern of a tag pattern (`*` any text), with `\` escaping LIKE's own wildcards. */
+function likePattern(pattern: string): string {
+  return pattern
+    .toLowerCase()
+    .replace(/[\\%_]/g, (c) => `\\${c}`)
+    .replaceAll('*', '%');
+}
+
+/** The first text after every text that starts with `prefix` (for an index range), in code point order. */
+function afterPrefix(prefix: string): string {
+  return `${prefix}\u{10ffff}`;
+}
+
+class Where {
+  readonly parts: string[] = [];
+  readonly params: Param[] = [];
+
+  add(sql: string, ...params: Param[]): void {
+    this.parts.push(sql);
+    this.params.push(...params);
+  }
+
+  anyOf(column: string, values: readonly Param[] | undefined): void {
+    if (!values?.length) return;
+    this.add(`${column} IN (${values.map(() => '?').join(', ')})`, ...values);
+  }
+
+  text(): string {
+    return this.parts.length ? `WHERE ${this.parts.join(' AND ')}` : '';
+  }
+}
+
+function numbersFilter(w: Where, numbers: readonly string[] | undefined): void {
+  if (!numbers?.length) return;
+  if (numbers.length === 1) {
+    // One number matches a part of it, in any case, as the service's filter does.
+    w.add(`lower(r.number) LIKE ? ESCAPE '\\'`, `%${likePattern(numbers[0]!)}%`);
+    return;
+  }
+  w.add(`lower(r.number) IN (${numbers.map(() => '?').join(', ')})`, ...numbers.map((n) => n.toLowerCase()));
+}
+
+function tagsFilter(w: Where, tags: readonly string[] | undefined): void {
+  if (!tags?.length) return;
+  const any = tags.map((t) => {
+    const lower = t.toLowerCase();
+    if (!lower.includes('*')) return { sql: 'lower(r.tag) = ?', params: [lower] };
+    const prefix = lower.slice(0, lower.indexOf('*'));
+    // A known start is an index range; the pattern itself decides the rest.
+    const range = prefix === '' ? '' : 'lower(r.tag) >= ? AND lower(r.tag) < ? AND ';
+    return { sql: `(${range}lower(r.tag) LIKE ? ESCAPE '\\')`, params: [...(prefix === '' ? [] : [prefix, afterPrefix(prefix)]), likePattern(t)] };
+  });
+  w.add(`(${any.map((a) => a.sql).join(' OR ')})`, ...any.flatMap((a) => a.params));
+}
+
+/** Search: the text, or the start of it, in any of four indexed columns (each an index range). */
+function searchFilter(w: Where, text: string | undefined): void {
+  if (text === undefined) return;
+  const t = text.trim().toLowerCase();
+  const columns = ['number', 'tag', 'order_no', 'email'];
+  w.add(`r.id IN (${columns.map((c) => `SELECT id FROM records WHERE lower(${c}) >= ? AND lower(${c}) < ?`).join(' UNION ')})`, ...columns.flatMap(() => [t, afterPrefix(t)]));
+}
+
+/** The offline list's query: the records matching `q`, in its order, with their raw item. */
+export function recordsQuery(q: RecordQuery): { sql: string; params: Param[] } {
+  const w = new Where();
+  for (const column of CHOICE_COLUMNS) w.anyOf(`r.${column}`, q.anyOf?.[column]);
+  for (const range of q.ranges ?? []) {
+    if (range.from !== undefined) w.add(`r.${range.column} >= ?`, range.from);
+    if (range.to !== undefined) w.add(`r.${range.column} <= ?`, range.to);
+  }
+  numbersFilter(w, q.numbers);
+  tagsFilter(w, q.tags);
+  if (q.orderNo !== undefined) w.add('lower(r.order_no) = ?', q.orderNo.trim().toLowerCase());
+  if (q.email !== undefined) w.add('lower(r.email) = ?', q.email.trim().toLowerCase());
+  searchFilter(w, q.search);
+  const join = q.subStatus?.length || q.staleBefore !== undefined ? 'LEFT JOIN details d ON d.number = r.number AND d.carrier = r.carrier' : '';
+  w.anyOf('d.sub_status', q.subStatus);
+  if (q.staleBefore !== undefined) {
+    w.add(
+      "r.tracking_status = 'Tracking' AND coalesce(r.package_status, '') <> 'Delivered' " +
+        'AND coalesce(r.latest_event_time, d.latest_event_time, r.register_time) < ?',
+      q.staleBefore,
+    );
+  }
+  const page = q.limit === undefined ? '' : ` LIMIT ${Math.trunc(q.limit)} OFFSET ${Math.trunc(q.offset ?? 0)}`;
+  return { sql: `SELECT r.raw, r.api_version FROM records r ${join} ${w.text()} ${orderClause(q.orderBy)}${page}`, params: w.params };
+}

@@ -1,0 +1,364 @@
+// `trk sync`: the account's records (gettracklist, every page) and their tracking details (gettrackinfo, 40 a
+// request) into the mirror, at the service's ceiling.
+//
+// - Incremental by default: the records whose registration, tracking, push or stop time is at or after the latest
+//   service time the last sync saw (less a margin, for answers the service wrote late), one query each, in the
+//   order of that time, so that records moving during the read go to the end rather than shift pages; then the
+//   details of the records whose track time or status moved, or that have none. A first sync, and `--full`, read
+//   every record instead, and take out of the mirror those the service no longer has (each confirmed missing by
+//   an exact lookup before it goes: a page that shifted during the read must not delete a record).
+// - Several requests in flight (pages as src/api/pages.ts reads them, details by a pool of workers), all through
+//   the context's client, whose pacer holds the shared rate budget.
+// - Crash-safe: each page's records and each answer's details are one transaction; the watermark is written
+//   once the listing is done. A sync killed at any point leaves a consistent mirror, and the next one asks only
+//   for the details still missing (the mirror itself says which: `pendingDetails`).
+// - Times come from the service's answers alone: the watermark is the latest time seen in them.
+
+import type { ApiClient } from '../api/client.js';
+import { numberCarrierBody, trackListBody } from '../api/bodies.js';
+import { AuthenticationError, EndpointNotFoundError } from '../api/errors.js';
+import { readPages, trackListFacts } from '../api/pages.js';
+import { LIMITS, type ApiVersion } from '../api/spec.js';
+import type { Envelope, TrackListFilter } from '../api/types.js';
+import { InterruptedError, stopExitCode, UsageError } from '../errors.js';
+import { canonicalMs, detailsRow, recordRow } from './rows.js';
+import type { RecordKey, Store } from './types.js';
+
+/** Records a listing rereads before the watermark: answers the service wrote a little after their time (a commit
+ * that took seconds); a wider margin costs every sync the records tracked in it. */
+export const WATERMARK_MARGIN_MS = 2 * 60_000;
+/** gettrackinfo requests in flight at once (the pacer still starts at most 3 a second). */
+export const DETAILS_IN_FLIGHT = 8;
+
+export interface SyncOptions {
+  full?: boolean | undefined;
+  /** The account's identity (see accountId): a mirror of another account is refused. */
+  account: string;
+  /** The profile's version: what a v1-only account lists in. */
+  version: ApiVersion;
+  /** A client of `version`, and one of v2.1 when it differs. */
+  client(version: ApiVersion): Promise<ApiClient>;
+  /** Now, for the mirror's age (the service's clock under --sandbox). */
+  now(): number;
+  signal: AbortSignal;
+  onProgress?: (p: SyncProgress) => void;
+}
+
+export interface SyncProgress {
+  phase: 'records' | 'deletions';
+  pagesDone: number;
+  pagesTotal: number | undefined;
+  detailsDone: number;
+}
+
+export interface SyncSummary {
+  full: boolean;
+  list_version: ApiVersion;
+  records_listed: number;
+  records_added: number;
+  records_deleted: number;
+  details_fetched: number;
+  changes: number;
+  requests: number;
+  watermark: string | null;
+}
+
+const LIST_VERSION = 'list_version';
+const WATERMARK = 'watermark';
+
+/** The incremental queries: each time field from the watermark on, in that field's order where the version can sort. */
+const SINCE: readonly [keyof TrackListFilter, string | undefined][] = [
+  ['register_time_from', 'RegisterTimeAsc'],
+  ['track_time_from', 'TrackTimeAsc'],
+  ['push_time_from', 'PushTimeAsc'],
+  ['stop_track_time_from', undefined],
+];
+
+type PendingKey = RecordKey & { track_time: string | null };
+
+const idOf = (k: RecordKey): string => `${k.number}\u0000${k.carrier}`;
+
+/** A count that others can wait on: pages written, then done. */
+class Progress {
+  count = 0;
+  done = false;
+  #waiting: (() => void)[] = [];
+
+  notify(): void {
+    this.count += 1;
+    for (const wake of this.#waiting.splice(0)) wake();
+  }
+
+  settle(): void {
+    this.done = true;
+    this.notify();
+  }
+
+  /** Resolves once the count passed `seen` (or the end came). */
+  after(seen: number): Promise<void> {
+    if (this.count > seen || this.done) return Promise.resolve();
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+}
+
+export class SyncRun {
+  readonly #store: Store;
+  readonly #opts: SyncOptions;
+  readonly #summary: SyncSummary;
+  #latestSeen = '';
+  /** Pages written, and the end of the listing: what the details workers wait for when nothing is pending. */
+  readonly #listed = new Progress();
+  /**
+   * Records whose details this run asked for: never asked twice (one the service does not answer for stays
+   * pending for the next sync rather than be asked for again and again).
+   */
+  readonly #asked = new Set<string>();
+  /** The listing failed: the details workers stop too. */
+  #halted = false;
+  #progress: SyncProgress = { phase: 'records', pagesDone: 0, pagesTotal: 0, detailsDone: 0 };
+
+  constructor(store: Store, opts: SyncOptions) {
+    this.#store = store;
+    this.#opts = opts;
+    this.#summary = {
+      full: false,
+      list_version: opts.version,
+      records_listed: 0,
+      records_added: 0,
+      records_deleted: 0,
+      details_fetched: 0,
+      changes: 0,
+      requests: 0,
+      watermark: null,
+    };
+  }
+
+  async run(): Promise<SyncSummary> {
+    await this.#checkAccount();
+    const watermark = await this.#store.state(WATERMARK);
+    const full = this.#opts.full === true || watermark === undefined;
+    this.#summary.full = full;
+    const { client, version } = await this.#listClient();
+    this.#summary.list_version = version;
+    this.#latestSeen = watermark ?? '';
+    // Details are asked for while the list is still read: the requests of both keep the budget busy, and neither
+    // phase waits for the last answers of the other.
+    const listing = (async () => {
+      try {
+        if (full) await this.#fullListing(client);
+        else await this.#listSince(client, watermark!);
+      } catch (err) {
+        this.#halted = true;
+        throw err;
+      } finally {
+        this.#listed.settle();
+      }
+      this.#summary.watermark = this.#latestSeen || null;
+      // The listing is complete: the next sync starts from what it saw (details still missing are found anyway).
+      await this.#store.setState({
+        ...(this.#latestSeen ? { [WATERMARK]: this.#latestSeen } : {}),
+        [LIST_VERSION]: version,
+        ...(full ? { last_full_sync_at: canonicalMs(this.#opts.now()) } : {}),
+      });
+    })();
+    const details = this.#fetchDetails(client);
+    // Either failing stops the other (their requests share the abort of this run).
+    const results = await Promise.allSettled([listing, details]);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    await this.#store.setState({ synced_at: canonicalMs(this.#opts.now()) });
+    return this.#summary;
+  }
+
+  async #checkAccount(): Promise<void> {
+    const held = await this.#store.state('account');
+    if (held === undefined) await this.#store.setState({ account: this.#opts.account });
+    else if (held !== this.#opts.account) {
+      throw new UsageError(
+        `the mirror ${this.#store.location} belongs to another account (another key or address)`,
+        'give this account a mirror of its own with --db FILE, or TRK_DB',
+      );
+    }
+  }
+
+  /**
+   * v2.1 lists carry order number, e-mail, remark and the latest event, which search needs: read in v2.1
+   * whatever the profile's version, unless the account cannot use it (then what the profile's version gives).
+   */
+  async #listClient(): Promise<{ client: ApiClient; version: ApiVersion }> {
+    const known = (await this.#store.state(LIST_VERSION)) as ApiVersion | undefined;
+    const preferred: ApiVersion = known ?? 'v2.1';
+    const client = await this.#opts.client(preferred);
+    if (preferred === this.#opts.version || known !== undefined) return { client, version: preferred };
+    try {
+      await this.#call(client, 'gettracklist', trackListBody(preferred, { page_no: 1, number: 'TRK-PROBE' }));
+      return { client, version: preferred };
+    } catch (err) {
+      const refused = err instanceof EndpointNotFoundError || (err instanceof AuthenticationError && err.serviceCode === -18010005);
+      if (!refused) throw err;
+      return { client: await this.#opts.client(this.#opts.version), version: this.#opts.version };
+    }
+  }
+
+  async #call<A>(client: ApiClient, op: 'gettracklist' | 'gettrackinfo', body: unknown, stop?: AbortSignal): Promise<Envelope<A>> {
+    this.#summary.requests += 1;
+    return client.call<A>(op, body, { signal: stop ? AbortSignal.any([this.#opts.signal, stop]) : this.#opts.signal });
+  }
+
+  #checkStopped(): void {
+    if (this.#opts.signal.aborted) throw new InterruptedError('interrupted', stopExitCode(this.#opts.signal));
+  }
+
+  #report(patch: Partial<SyncProgress>): void {
+    this.#progress = { ...this.#progress, ...patch };
+    this.#opts.onProgress?.(this.#progress);
+  }
+
+  /** Every page of one query, each written in one transaction as it comes. */
+  async #listQuery(client: ApiClient, filter: TrackListFilter, fullSync?: number): Promise<void> {
+    const totalBefore = this.#progress.pagesTotal ?? 0;
+    const pages = readPages<Envelope>({
+      start: 1,
+      fetch: (pageNo, stop) => this.#call(client, 'gettracklist', trackListBody(client.version, { ...filter, page_no: pageNo }), stop),
+      // Checked against the service's counts, as a list's pages are (src/api/pages.ts).
+      facts: trackListFacts,
+      pageSize: LIMITS.pageSize,
+    });
+    let first = true;
+    for await (const env of pages) {
+      this.#checkStopped();
+      if (first && env.page?.page_total !== undefined) this.#report({ pagesTotal: totalBefore + env.page.page_total });
+      first = false;
+      const rows = (env.data?.accepted ?? []).map((item) => recordRow(item, client.version));
+      for (const r of rows) if (r.as_of > this.#latestSeen) this.#latestSeen = r.as_of;
+      const { added } = await this.#store.writeRecords(rows, fullSync);
+      this.#listed.notify();
+      this.#summary.records_listed += rows.length;
+      this.#summary.records_added += added;
+      this.#report({ pagesDone: this.#progress.pagesDone + 1 });
+    }
+  }
+
+  async #fullListing(client: ApiClient): Promise<void> {
+    const fullSync = await this.#store.nextFullSync();
+    await this.#listQuery(client, {}, fullSync);
+    this.#report({ phase: 'deletions' });
+    await this.#reconcileDeletions(client, fullSync);
+  }
+
+  async #listSince(client: ApiClient, watermark: string): Promise<void> {
+    const from = new Date(Date.parse(watermark) - WATERMARK_MARGIN_MS).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    // The queries at once: each is at least a round trip, and they do not depend on each other.
+    await Promise.all(
+      SINCE.map(([field, order]) => {
+        const filter: TrackListFilter = { [field]: from };
+        // v1 cannot sort a list: its default order stands.
+        if (order !== undefined && client.version !== 'v1') filter.order_by = order;
+        return this.#listQuery(client, filter);
+      }),
+    );
+  }
+
+  /**
+   * Records the full listing did not see: gone from the service, unless a page shifted under the read. Each is
+   * looked up exactly (200 numbers a request) and leaves the mirror only when the service does not have it.
+   */
+  async #reconcileDeletions(client: ApiClient, fullSync: number): Promise<void> {
+    let after: RecordKey | undefined;
+    for (;;) {
+      const unseen = await this.#store.unseen(fullSync, after, LIMITS.listNumberFilterMax);
+      if (unseen.length === 0) return;
+      after = unseen[unseen.length - 1];
+      const present = new Set<string>();
+      const numbers = [...new Set(unseen.map((k) => k.number))];
+      // One number is a partial match for the service; the records it names are checked exactly here.
+      const filter = { number: numbers.join(',') };
+      for await (const env of readPages<Envelope>({
+        start: 1,
+        fetch: (pageNo, stop) => this.#call(client, 'gettracklist', trackListBody(client.version, { ...filter, page_no: pageNo }), stop),
+        facts: trackListFacts,
+        pageSize: LIMITS.pageSize,
+      })) {
+        for (const item of env.data?.accepted ?? []) {
+          const row = recordRow(item, client.version);
+          present.add(`${row.number}\u0000${row.carrier}`);
+        }
+      }
+      const gone = unseen.filter((k) => !present.has(`${k.number}\u0000${k.carrier}`));
+      this.#summary.records_deleted += await this.#store.deleteRecords(gone);
+    }
+  }
+
+  /**
+   * The details the mirror lacks, 40 a request, several requests in flight, while the listing goes on: the
+   * mirror says which records lack them (pendingDetails, in key order); when none is left after the last key
+   * handed out, the workers wait for the next page written and look again from the first key, skipping the
+   * records already being asked for. Once the listing is done, one last pass finds whatever remains.
+   */
+  async #fetchDetails(client: ApiClient): Promise<void> {
+    const size = LIMITS.itemsPerRequest;
+    let after: RecordKey | undefined;
+    let batches: PendingKey[][] = [];
+    let finished = false;
+    const refill = async (): Promise<void> => {
+      for (;;) {
+        const listingDone = this.#listed.done;
+        const seen = this.#listed.count;
+        const keys = (await this.#store.pendingDetails(after, size * DETAILS_IN_FLIGHT)).filter((k) => !this.#asked.has(idOf(k)));
+        if (keys.length > 0) {
+          after = keys[keys.length - 1];
+          for (const k of keys) this.#asked.add(idOf(k));
+          for (let i = 0; i < keys.length; i += size) batches.push(keys.slice(i, i + size));
+          return;
+        }
+        if (after !== undefined) {
+          after = undefined;
+          continue;
+        }
+        if (listingDone) {
+          finished = true;
+          return;
+        }
+        await this.#listed.after(seen);
+      }
+    };
+    let filling: Promise<void> | undefined;
+    const next = async (): Promise<PendingKey[] | undefined> => {
+      while (batches.length === 0 && !finished) {
+        filling ??= refill().finally(() => (filling = undefined));
+        await filling;
+      }
+      return batches.shift();
+    };
+    const worker = async () => {
+      for (let batch = await next(); batch; batch = await next()) {
+        this.#checkStopped();
+        if (this.#halted) return;
+        await this.#detailsOf(client, batch);
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: DETAILS_IN_FLIGHT }, worker));
+    } finally {
+      batches = [];
+    }
+  }
+
+  async #detailsOf(client: ApiClient, keys: readonly PendingKey[]): Promise<void> {
+    const trackTimes = new Map(keys.map((k) => [`${k.number}\u0000${k.carrier}`, k.track_time]));
+    const items = keys.map((k) => ({ number: k.number, ...(k.carrier ? { carrier: k.carrier } : {}) }));
+    const env = await this.#call(client, 'gettrackinfo', numberCarrierBody(client.version, 'gettrackinfo', items));
+    const rows = (env.data?.accepted ?? []).flatMap((item) => {
+      const row = detailsRow(item, client.version, null);
+      const id = `${row.number}\u0000${row.carrier}`;
+      // Only the records asked for (a number asked without a carrier answers for each of its carriers).
+      if (!trackTimes.has(id)) return [];
+      return [{ ...row, record_track_time: trackTimes.get(id) ?? null }];
+    });
+    const written = await this.#store.writeDetails(rows, 'sync');
+    this.#summary.details_fetched += rows.length;
+    this.#summary.changes += written.changes.length;
+    this.#report({ detailsDone: this.#progress.detailsDone + rows.length });
+  }
+}
+

@@ -1,0 +1,197 @@
+// The mirror's store: what `trk sync`, the offline reads, `trk changes` and the webhook listener ask of it. One
+// interface, async throughout, so that a store on a database server (PostgreSQL, for several hosts) fits it as
+// well as the SQLite file. The rows are plain values computed once from the service's answers (rows.ts); the
+// SQL that writes and reads them is shared by the implementations (sql.ts).
+
+/** Where a status change was learnt. */
+export type ChangeSource = 'sync' | 'webhook';
+
+/** A record's identity on the service: the number and its carrier code (0 when the answer named none). */
+export interface RecordKey {
+  number: string;
+  carrier: number;
+}
+
+/**
+ * One registration record (a gettracklist item): as received (`raw`, with the version it was read in) and
+ * every field of the list as a column, times in one canonical form (ISO 8601 UTC with milliseconds) so that
+ * they compare as text.
+ */
+export interface RecordRow extends RecordKey {
+  api_version: string;
+  raw: string;
+  param: string | null;
+  param_type: string | null;
+  data_origin: string | null;
+  final_carrier: number | null;
+  origin_country: string | null;
+  destination_country: string | null;
+  register_time: string | null;
+  tracking_status: string | null;
+  package_status: string | null;
+  track_time: string | null;
+  push_time: string | null;
+  push_status: string | null;
+  push_status_code: number | null;
+  stop_track_time: string | null;
+  stop_track_reason: string | null;
+  is_retracked: number | null;
+  carrier_change_count: number | null;
+  tag: string | null;
+  email: string | null;
+  order_no: string | null;
+  order_time: string | null;
+  lang: string | null;
+  remark: string | null;
+  latest_event_time: string | null;
+  latest_event_info: string | null;
+  days_after_order: number | null;
+  days_after_last_update: number | null;
+  days_of_transit: number | null;
+  days_of_transit_done: number | null;
+  delivery_time: string | null;
+  pickup_time: string | null;
+  /** The latest of the record's own times: newer list answers replace older ones, never the reverse. */
+  as_of: string;
+}
+
+/**
+ * The tracking details of a record (a gettrackinfo item or a TRACKING_UPDATED notification's data) as received,
+ * and the columns the reports read.
+ */
+export interface DetailsRow extends RecordKey {
+  api_version: string;
+  raw: string;
+  /** The service's latest tracking of these details (the providers' latest sync); '' when it has none yet. */
+  as_of: string;
+  providers_hash: number | null;
+  /** The record's track_time the details were asked for with (sync); what tells whether they are current. */
+  record_track_time: string | null;
+  package_status: string | null;
+  sub_status: string | null;
+  sub_status_descr: string | null;
+  origin_country: string | null;
+  destination_country: string | null;
+  register_time: string | null;
+  days_after_order: number | null;
+  days_of_transit: number | null;
+  days_of_transit_done: number | null;
+  days_after_last_update: number | null;
+  eta_source: string | null;
+  eta_from: string | null;
+  eta_to: string | null;
+  delivery_time: string | null;
+  latest_event_time: string | null;
+  latest_event: string | null;
+  tag: string | null;
+  param: string | null;
+}
+
+/** A status change the mirror learnt. */
+export interface ChangeRow extends RecordKey {
+  id: number;
+  /** The main status held before; null for a number the mirror did not know. */
+  from_status: string | null;
+  to_status: string | null;
+  from_sub_status: string | null;
+  to_sub_status: string | null;
+  /** The time of the latest event, as the service gave it. */
+  event_time: string | null;
+  /** When the service found the change: its tracking time, from its own answer. */
+  detected_at: string;
+  source: ChangeSource;
+}
+
+/** What writing details did: the changes recorded, and whether the details were stored (not older ones). */
+export interface DetailsWrite {
+  stored: number;
+  changes: ChangeRow[];
+}
+
+/** A stored record with what the offline reads print. */
+export interface StoredRecord {
+  raw: string;
+  api_version: string;
+}
+
+/** Columns of records a list filters by a set of values. */
+export const CHOICE_COLUMNS = ['package_status', 'carrier', 'tracking_status', 'data_origin', 'push_status', 'push_status_code'] as const;
+export type ChoiceColumn = (typeof CHOICE_COLUMNS)[number];
+
+/** The offline list's filters, as columns and values (several values of one filter: any of them). */
+export interface RecordQuery {
+  /** Records whose column holds any of the values. */
+  anyOf?: Partial<Record<ChoiceColumn, readonly (string | number)[] | undefined>> | undefined;
+  /** Inclusive ranges of canonical times, by column. */
+  ranges?: readonly { column: TimeColumn; from?: string | undefined; to?: string | undefined }[] | undefined;
+  /** One number: a part of it, any case; several: exactly these. */
+  numbers?: readonly string[] | undefined;
+  /** Tag patterns: whole tag, any case, `*` for any text. */
+  tags?: readonly string[] | undefined;
+  subStatus?: readonly string[] | undefined;
+  /** Exact order number or e-mail, any case. */
+  orderNo?: string | undefined;
+  email?: string | undefined;
+  /** Number, tag, order number or e-mail equal to this text or starting with it, any case. */
+  search?: string | undefined;
+  /** Still tracked, not delivered, and the latest event (or the registration, without events) before this time. */
+  staleBefore?: string | undefined;
+  orderBy?: string | undefined;
+  limit?: number | undefined;
+  offset?: number | undefined;
+}
+
+export const TIME_COLUMNS = ['register_time', 'track_time', 'push_time', 'stop_track_time'] as const;
+export type TimeColumn = (typeof TIME_COLUMNS)[number];
+
+export interface ChangeQuery {
+  /** Changes detected at or after this canonical time. */
+  since?: string | undefined;
+  status?: readonly string[] | undefined;
+  /** Changes after this id (a cursor's position). */
+  afterId?: number | undefined;
+}
+
+export interface MirrorCounts {
+  records: number;
+  details: number;
+  changes: number;
+}
+
+export interface Store {
+  /** Where the mirror is, for messages (a path; never a password). */
+  readonly location: string;
+  close(): Promise<void>;
+
+  /** A value of the sync state (watermark, list version, account, times of the last syncs). */
+  state(name: string): Promise<string | undefined>;
+  setState(values: Readonly<Record<string, string>>): Promise<void>;
+  /** The next number of a full sync, to mark the records it sees. */
+  nextFullSync(): Promise<number>;
+
+  /** One page of records in one transaction; those of a full sync are marked as seen by it. */
+  writeRecords(rows: readonly RecordRow[], fullSync?: number): Promise<{ added: number }>;
+  /**
+   * One answer's details in one transaction: stored unless the mirror holds newer ones; a change is recorded
+   * when the status moved (a sync's first details of a record are no change; a webhook's always compare).
+   */
+  writeDetails(rows: readonly DetailsRow[], source: ChangeSource): Promise<DetailsWrite>;
+  /** TRACKING_STOPPED: the record is no longer tracked (expired). */
+  markStopped(key: RecordKey, fields: { tag: string | null; param: string | null }): Promise<void>;
+  /** Records whose details are missing or older than their track time or status, after `after`, in key order. */
+  pendingDetails(after: RecordKey | undefined, limit: number): Promise<(RecordKey & { track_time: string | null })[]>;
+  /** Records a full sync did not see, after `after`, in key order. */
+  unseen(fullSync: number, after: RecordKey | undefined, limit: number): Promise<RecordKey[]>;
+  deleteRecords(keys: readonly RecordKey[]): Promise<number>;
+
+  /** The records matching `query`, in its order, a batch at a time. */
+  records(query: RecordQuery): AsyncIterable<StoredRecord[]>;
+  /** Details of these numbers (every carrier of each), and the records of those that have none. */
+  details(numbers: readonly string[], carrier?: number): Promise<{ details: StoredRecord[]; withoutDetails: RecordKey[] }>;
+  changes(query: ChangeQuery): Promise<ChangeRow[]>;
+  /** The id of the last change a cursor has seen (0 for a new one). */
+  cursor(name: string): Promise<number>;
+  /** Moves a cursor forward to `to` (never back). */
+  advanceCursor(name: string, to: number): Promise<void>;
+  counts(): Promise<MirrorCounts>;
+}

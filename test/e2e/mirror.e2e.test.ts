@@ -1,0 +1,276 @@
+// The mirror end to end: the built CLI against the emulator on 127.0.0.1. First sync, incremental sync after the
+// emulator's clock moved parcels, --full after deletions, a sync killed with SIGKILL then resumed, two syncs at
+// once, notifications stored while a sync runs, offline reads equal to online ones, changes with a cursor across
+// a failed run.
+
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'libsql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NotificationWriter } from '../../src/store/notifications.js';
+import { SqliteStore } from '../../src/store/sqlite.js';
+import type { SyncSummary } from '../../src/store/sync.js';
+import { numbers, ROOT, startEmulator, trk, type Emulator } from './helpers.js';
+
+const HOUR = 3_600_000;
+const START = Date.parse('2026-06-01T00:00:00Z');
+
+
+function mirrorEnv(emu: Emulator, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { ...emu.env, TRK_DATA_DIR: path.join(String(emu.env.HOME), 'data'), TRK_API_VERSION: 'v2.1', ...extra };
+}
+
+async function sync(env: NodeJS.ProcessEnv, ...args: string[]): Promise<SyncSummary> {
+  const r = await trk(['sync', '--json', ...args], { env });
+  expect(r.stderr).not.toMatch(/error/i);
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout) as SyncSummary;
+}
+
+/** Registers `list` in batches (CSV with tag, order number and e-mail), advancing the clock `stepMs` after each. */
+async function register(emu: Emulator, env: NodeJS.ProcessEnv, list: readonly string[], batch: number, stepMs = 0): Promise<void> {
+  for (let i = 0; i < list.length; i += batch) {
+    const rows = list.slice(i, i + batch).map((n, j) => `${n},order-${i + j},#${10000 + i + j},customer${i + j}@example.com`);
+    const file = path.join(String(env.HOME), `register-${i}.csv`);
+    writeFileSync(file, `number,tag,order_no,email\n${rows.join('\n')}\n`);
+    const r = await trk(['register', '-f', file, '-q'], { env });
+    expect(r.code).toBe(0);
+    if (stepMs) await emu.sandbox.advance(stepMs);
+  }
+}
+
+function mirrorFile(env: NodeJS.ProcessEnv): string {
+  return path.join(String(env.TRK_DATA_DIR), 'mirrors', 'default.db');
+}
+
+/** Counts in the mirror, read as sqlite3 would (read-only, beside any writer). */
+function count(env: NodeJS.ProcessEnv, table: 'records' | 'details' | 'changes'): number {
+  const db = new Database(mirrorFile(env), { readonly: true });
+  try {
+    return Number((db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n);
+  } finally {
+    db.close();
+  }
+}
+
+/** The emulator's gettracklist of everything, by trk itself online: the reference the mirror must equal. */
+async function onlineJson(env: NodeJS.ProcessEnv, args: string[]): Promise<unknown> {
+  const r = await trk([...args, '--json'], { env });
+  // 3: some numbers rejected (info of a number not registered).
+  expect([0, 3], r.stderr).toContain(r.code);
+  return JSON.parse(r.stdout);
+}
+
+describe('trk sync and the offline reads', () => {
+  let emu: Emulator;
+  let env: NodeJS.ProcessEnv;
+  const list = numbers(120, 'RM');
+
+  beforeAll(async () => {
+    emu = await startEmulator({ speed: 0, start: START });
+    env = mirrorEnv(emu);
+    await register(emu, env, list, 40);
+    await emu.sandbox.advance(3 * 24 * HOUR);
+  }, 120_000);
+  afterAll(() => emu.close());
+
+  it('makes a first sync full: every record and its details, no change', async () => {
+    const s = await sync(env);
+    expect(s).toMatchObject({ full: true, list_version: 'v2.1', records_listed: 120, records_added: 120, details_fetched: 120, changes: 0 });
+    // 3 pages and 3 answers of details (the profile reads v2.1 already: nothing to find out).
+    expect(s.requests).toBe(6);
+    expect(count(env, 'details')).toBe(120);
+  });
+
+  it('answers list --offline as the service answers list, for every filter', async () => {
+    const filters: string[][] = [
+      [],
+      ['--status', 'InTransit,Delivered'],
+      ['--carrier', '3011'],
+      ['--tracking', 'Tracking'],
+      ['--registered-since', '2026-05-31T00:00:00Z', '--registered-until', '2026-06-02'],
+      ['--tracked-since', '2026-06-03T00:00:00Z'],
+      ['--tag', 'order-1*'],
+      ['--sub-status', 'InTransit_Other'],
+      ['--number', list[7]!.slice(3, 9)],
+      ['--number', `${list[3]},${list[5]}`],
+      ['--order-by', 'TrackTimeDesc'],
+      ['--push-status', 'NotPushed'],
+      ['--order', '#10030'],
+      ['--email', 'CUSTOMER7@example.com'],
+      ['--search', 'order-11'],
+      ['--stale', '1d'],
+    ];
+    for (const f of filters) {
+      const offline = await trk(['list', '--offline', ...f, '--json'], { env });
+      expect(offline.code, offline.stderr).toBe(0);
+      expect(offline.stderr).toMatch(/mirror synced/);
+      const online = (await onlineJson(env, ['list', ...f])) as { number: string }[];
+      const mirrored = JSON.parse(offline.stdout) as { number: string }[];
+      // Several values of a filter are merged by time online; records of the same time may come in either order.
+      const order = (l: { number: string }[]) => (f.some((v) => v.includes(',')) ? [...l].sort((a, b) => a.number.localeCompare(b.number)) : l);
+      expect(order(mirrored), f.join(' ')).toEqual(order(online));
+      expect(mirrored.length, f.join(' ')).toBeGreaterThan(0);
+    }
+    const csv = await trk(['list', '--offline', '--status', 'InTransit', '--csv'], { env });
+    expect(csv.stdout).toBe((await trk(['list', '--status', 'InTransit', '--csv'], { env })).stdout);
+  }, 120_000);
+
+  it('answers info --offline as the service answers info, and finds a parcel by order number', async () => {
+    const asked = [list[0]!, list[1]!, 'RM000000000XX'];
+    const offline = JSON.parse((await trk(['info', '--offline', ...asked, '--json'], { env })).stdout);
+    const online = (await onlineJson(env, ['info', ...asked])) as typeof offline;
+    expect(offline.accepted).toEqual(online.accepted);
+    // Not in the mirror: rejected with the service's code (the wording is the service's own).
+    const codes = (r: { rejected: { number: string; error: { code: number } }[] }) => r.rejected.map((x) => [x.number, x.error.code]);
+    expect(codes(offline)).toEqual(codes(online));
+    for (const f of [['--status', 'InTransit'], ['--sub-status', 'InTransit_Other']]) {
+      const o = await trk(['info', '--offline', ...list.slice(0, 10), ...f, '--json'], { env });
+      expect(JSON.parse(o.stdout)).toEqual(await onlineJson(env, ['info', ...list.slice(0, 10), ...f]));
+    }
+    const found = await trk(['find', '#10042', '--json'], { env });
+    expect(found.code).toBe(0);
+    expect(JSON.parse(found.stdout).accepted.map((d: { number: string }) => d.number)).toEqual([list[42]]);
+    const byInfo = await trk(['info', 'customer42@example.com', '--json'], { env });
+    expect(JSON.parse(byInfo.stdout).accepted.map((d: { number: string }) => d.number)).toEqual([list[42]]);
+    const none = await trk(['find', 'nobody@example.com'], { env });
+    expect(none.code).toBe(1);
+    expect(none.stdout).toBe('');
+  }, 60_000);
+
+  it('records the status changes a later sync finds, and a cursor passes them only once written', async () => {
+    await emu.sandbox.advance(4 * 24 * HOUR);
+    const s = await sync(env);
+    expect(s.full).toBe(false);
+    expect(s.changes).toBeGreaterThan(0);
+    const changes = JSON.parse((await trk(['changes', '--json'], { env })).stdout) as Record<string, unknown>[];
+    expect(changes).toHaveLength(count(env, 'changes'));
+    expect(changes[0]).toEqual(expect.objectContaining({ source: 'sync', number: expect.any(String), from: expect.any(String), to: expect.any(String) }));
+    // A night whose output fails: the cursor stays, the next night gets every change.
+    const failed = await runToDevFull(['changes', '--cursor', 'nightly', '--json'], env);
+    expect(failed).not.toBe(0);
+    const night = JSON.parse((await trk(['changes', '--cursor', 'nightly', '--json'], { env })).stdout) as unknown[];
+    expect(night).toEqual(changes);
+    expect(JSON.parse((await trk(['changes', '--cursor', 'nightly', '--json'], { env })).stdout)).toEqual([]);
+    const since = JSON.parse((await trk(['changes', '--since', '2026-06-07T00:00:00Z', '--status', 'Delivered', '--json'], { env })).stdout);
+    expect(since.every((c: { to: string; detected_at: string }) => c.to === 'Delivered' && c.detected_at >= '2026-06-07')).toBe(true);
+  }, 60_000);
+
+  it('takes out of the mirror with --full what was deleted on the service, and only then', async () => {
+    const gone = list.slice(100, 105);
+    expect((await trk(['delete', ...gone, '--yes', '-q'], { env })).code).toBe(0);
+    expect((await sync(env)).records_deleted).toBe(0);
+    expect(count(env, 'records')).toBe(120);
+    const s = await sync(env, '--full');
+    expect(s).toMatchObject({ full: true, records_deleted: 5 });
+    expect(count(env, 'records')).toBe(115);
+    const offline = await trk(['list', '--offline', '--number', gone.join(','), '--json'], { env });
+    expect(JSON.parse(offline.stdout)).toEqual([]);
+  }, 60_000);
+});
+
+/** Runs trk with its stdout on /dev/full: every write fails (ENOSPC). Resolves with the exit code. */
+function runToDevFull(args: string[], env: NodeJS.ProcessEnv): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', `exec "${process.execPath}" "${path.join(ROOT, 'bin', 'trk.js')}" "$@" > /dev/full`, 'sh', ...args], { env });
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+}
+
+describe('an incremental sync costs what changed', () => {
+  it('asks at most 8 requests when a few dozen of 600 records moved', async () => {
+    const emu = await startEmulator({ speed: 0, start: START });
+    try {
+      const env = mirrorEnv(emu);
+      // Registered a batch every 18 minutes over 6 hours, so that tracking runs are spread over the clock.
+      await register(emu, env, numbers(600, 'RI'), 30, 18 * 60_000);
+      await emu.sandbox.advance(24 * HOUR);
+      await sync(env);
+      await emu.sandbox.advance(18 * 60_000);
+      const s = await sync(env);
+      expect(s.full).toBe(false);
+      expect(s.details_fetched).toBeGreaterThan(0);
+      expect(s.details_fetched).toBeLessThanOrEqual(60);
+      expect(s.requests).toBeLessThanOrEqual(8);
+      // And the mirror still equals the service.
+      const offline = await trk(['list', '--offline', '--json'], { env });
+      expect(JSON.parse(offline.stdout)).toEqual(await onlineJson(env, ['list']));
+    } finally {
+      await emu.close();
+    }
+  }, 180_000);
+});
+
+describe('a mirror under concurrent writers and crashes', () => {
+  it('resumes after SIGKILL without asking again for the details it stored', async () => {
+    const emu = await startEmulator({ speed: 0, start: START, latencyMs: 150 });
+    try {
+      const env = mirrorEnv(emu);
+      await register(emu, env, numbers(400, 'RK'), 40);
+      await emu.sandbox.advance(2 * 24 * HOUR);
+      const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), 'sync', '-q'], { env, stdio: 'ignore' });
+      let stored = 0;
+      for (let i = 0; i < 400 && stored === 0; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        try {
+          stored = count(env, 'details');
+        } catch {
+          // Not created yet.
+        }
+      }
+      child.kill('SIGKILL');
+      await new Promise((r) => child.on('close', r));
+      stored = count(env, 'details');
+      expect(stored).toBeGreaterThan(0);
+      expect(stored).toBeLessThan(400);
+      const before = emu.sandbox.state().requests.byOperation['v2.1/gettrackinfo'] ?? 0;
+      const s = await sync(env);
+      expect(s.details_fetched).toBe(400 - stored);
+      const after = emu.sandbox.state().requests.byOperation['v2.1/gettrackinfo'] ?? 0;
+      expect(after - before).toBe(Math.ceil((400 - stored) / 40));
+      expect(count(env, 'details')).toBe(400);
+    } finally {
+      await emu.close();
+    }
+  }, 120_000);
+
+  it('takes two syncs at once, and notifications stored while a sync runs, without losing an update', async () => {
+    const emu = await startEmulator({ speed: 0, start: START, latencyMs: 50 });
+    try {
+      const env = mirrorEnv(emu);
+      const list = numbers(200, 'RC');
+      await register(emu, env, list, 40);
+      await emu.sandbox.advance(2 * 24 * HOUR);
+      const [a, b] = await Promise.all([trk(['sync', '--json'], { env }), trk(['sync', '--json'], { env })]);
+      expect([a.code, b.code], a.stderr + b.stderr).toEqual([0, 0]);
+      expect(count(env, 'records')).toBe(200);
+      expect(count(env, 'details')).toBe(200);
+
+      // The clock moves; a listener stores the newest details of 40 numbers while a sync runs.
+      await emu.sandbox.advance(3 * 24 * HOUR);
+      const fresh = await onlineJson(env, ['info', ...list.slice(0, 40)]) as { accepted: Record<string, unknown>[] };
+      const store = await SqliteStore.open(mirrorFile(env));
+      try {
+        const writer = new NotificationWriter(store);
+        const running = trk(['sync', '--json'], { env });
+        for (const data of fresh.accepted) {
+          await writer.write({ body: { event: 'TRACKING_UPDATED', data }, version: 'v2' });
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        expect((await running).code).toBe(0);
+      } finally {
+        await store.close();
+      }
+      const offline = await trk(['info', '--offline', ...list, '--json'], { env });
+      expect(JSON.parse(offline.stdout)).toEqual(await onlineJson(env, ['info', ...list]));
+      const changes = JSON.parse((await trk(['changes', '--json'], { env })).stdout) as { number: string; to: string }[];
+      // Each change once: what a notification recorded, the sync does not record again.
+      const keys = changes.map((c) => `${c.number}/${c.to}`);
+      expect(new Set(keys).size).toBe(keys.length);
+    } finally {
+      await emu.close();
+    }
+  }, 180_000);
+});

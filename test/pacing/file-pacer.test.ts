@@ -1,0 +1,164 @@
+import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BudgetFileError } from '../../src/pacing/budget-file.js';
+import { FilePacer } from '../../src/pacing/file-pacer.js';
+import { TrkError } from '../../src/errors.js';
+import { tempDir } from '../items/helpers.js';
+
+/** The largest number of starts inside any window of `windowMs`. */
+function busiestWindow(starts: number[], windowMs: number): number {
+  const sorted = [...starts].sort((a, b) => a - b);
+  let best = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    let j = i;
+    while (j + 1 < sorted.length && (sorted[j + 1] as number) - (sorted[i] as number) < windowMs) j++;
+    best = Math.max(best, j - i + 1);
+  }
+  return best;
+}
+
+describe('FilePacer', () => {
+  it('two pacers on one file admit no more than 3 starts in any second together', async () => {
+    const file = path.join(tempDir(), 'budget.json');
+    const a = new FilePacer({ file, perSecond: 3, marginMs: 20 });
+    const b = new FilePacer({ file, perSecond: 3, marginMs: 20 });
+    const starts: number[] = [];
+    const take = async (p: typeof a) => {
+      await p.acquire();
+      starts.push(Date.now());
+    };
+    const t0 = Date.now();
+    await Promise.all([...Array.from({ length: 6 }, () => take(a)), ...Array.from({ length: 6 }, () => take(b))]);
+    expect(starts).toHaveLength(12);
+    expect(busiestWindow(starts, 1000)).toBeLessThanOrEqual(3);
+    // 12 starts at 3 a second: the last waits at least three windows.
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(3000);
+  });
+
+  it('a backoff in one process holds the starts of the other', async () => {
+    const file = path.join(tempDir(), 'budget.json');
+    const a = new FilePacer({ file, perSecond: 3 });
+    const b = new FilePacer({ file, perSecond: 3 });
+    a.backoff(600);
+    expect(a.heldUntil()).toBeGreaterThan(Date.now());
+    const t0 = Date.now();
+    await b.acquire();
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(550);
+  });
+
+  it('an aborted caller stops waiting at once and takes no start', async () => {
+    const file = path.join(tempDir(), 'budget.json');
+    const p = new FilePacer({ file, perSecond: 1 });
+    await p.acquire();
+    const controller = new AbortController();
+    const waiting = p.acquire(controller.signal);
+    setTimeout(() => controller.abort(new Error('stop')), 50);
+    const t0 = Date.now();
+    await expect(waiting).rejects.toThrow('stop');
+    expect(Date.now() - t0).toBeLessThan(500);
+  });
+
+  it('removes a stale lock left by a killed process', async () => {
+    const file = path.join(tempDir(), 'budget.json');
+    writeFileSync(`${file}.lock`, '999999999');
+    const old = (Date.now() - 60_000) / 1000;
+    utimesSync(`${file}.lock`, old, old);
+    const p = new FilePacer({ file, perSecond: 3 });
+    await p.acquire();
+    expect(statSync(file).size).toBeGreaterThan(0);
+  });
+
+  it('caps a hold at a minute, in this process and in the file', () => {
+    const file = path.join(tempDir(), 'budget.json');
+    const p = new FilePacer({ file, perSecond: 3 });
+    const t0 = Date.now();
+    p.backoff(86_400_000);
+    expect(p.heldUntil() - t0).toBeLessThanOrEqual(60_000 + 50);
+    const state = JSON.parse(readFileSync(file, 'utf8')) as { holdUntil: number; holdReason: string };
+    expect(state.holdUntil - t0).toBeLessThanOrEqual(60_000 + 50);
+    expect(state.holdUntil - t0).toBeGreaterThan(59_000);
+    expect(state.holdReason).toBe('rate-limited');
+  });
+
+  it('treats a hold further ahead than any can be, and a lock from the future, as stale', async () => {
+    const file = path.join(tempDir(), 'budget.json');
+    writeFileSync(file, JSON.stringify({ starts: [], holdUntil: Date.now() + 86_400_000 }));
+    writeFileSync(`${file}.lock`, '999999999');
+    const future = (Date.now() + 3_600_000) / 1000;
+    utimesSync(`${file}.lock`, future, future);
+    const holds: number[] = [];
+    const p = new FilePacer({ file, perSecond: 3, onHold: (ms) => holds.push(ms) });
+    const t0 = Date.now();
+    await p.acquire();
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(holds).toEqual([]);
+    expect((JSON.parse(readFileSync(file, 'utf8')) as { holdUntil: number }).holdUntil).toBe(0);
+  });
+
+  it("announces a hold set by another process once, however many starts wait for it", async () => {
+    const file = path.join(tempDir(), 'budget.json');
+    const other = new FilePacer({ file, perSecond: 3 });
+    other.backoff(800, 'unavailable');
+    const told: [number, string][] = [];
+    const p = new FilePacer({ file, perSecond: 3, onHold: (ms, reason) => told.push([ms, reason]) });
+    await Promise.all([p.acquire(), p.acquire(), p.acquire()]);
+    expect(told).toHaveLength(1);
+    expect(told[0]![1]).toBe('unavailable');
+    expect(told[0]![0]).toBeGreaterThan(500);
+    expect(told[0]![0]).toBeLessThanOrEqual(800);
+  });
+
+  it('a file that cannot be written fails admissions with a BudgetFileError naming the path (exit 1)', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'budget.json');
+    mkdirSync(file); // a directory where the file should be
+    const p = new FilePacer({ file, perSecond: 3 });
+    const err = await p.acquire().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BudgetFileError);
+    expect((err as TrkError).exitCode).toBe(1);
+    expect((err as TrkError).message).toContain(dir);
+    expect((err as TrkError).toLine()).toMatch(/TRK_STATE_DIR/);
+  });
+
+});
+
+describe('FilePacer: starts counted from when requests leave', () => {
+  const starts = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { starts: number[] }).starts;
+  /** An admission of the budget file's pacer, which always gives one. */
+  const admitted = async (p: FilePacer) => {
+    const admission = await p.acquire();
+    if (!admission) throw new Error('the budget file gave no admission');
+    return admission;
+  };
+
+  it('sent() moves the admitted start to when the request was written; after a 429 the window is wider', async () => {
+    const file = path.join(tempDir(), 'budget.json');
+    let t = 1_000_000;
+    const p = new FilePacer({ file, perSecond: 1, marginMs: 30, stallMs: 0, now: () => t });
+    const first = await admitted(p);
+    t += 40;
+    first.sent();
+    expect(starts(file)).toEqual([1_000_040]);
+    // One start a window, counted from when the first was written.
+    t = 1_000_040 + 1030;
+    await p.acquire();
+    // After a 429 a window and the old margin is no longer enough.
+    p.backoff(0, 'rate-limited');
+    t += 1030;
+    const waited = await Promise.race([p.acquire().then(() => 'admitted'), new Promise((r) => setTimeout(() => r('held'), 30))]);
+    expect(waited).toBe('held');
+  });
+
+  it('finds its start when the stall watch (or another process at the same millisecond) moved it', async () => {
+    const file = path.join(tempDir(), 'budget.json');
+    let t = 2_000_000;
+    const p = new FilePacer({ file, perSecond: 3, stallMs: 0, now: () => t });
+    const admission = await admitted(p);
+    // Moved forward by a stall, as the watch does: the exact value is gone from the file.
+    writeFileSync(file, JSON.stringify({ starts: [2_000_025], holdUntil: 0 }));
+    t += 60;
+    admission.sent();
+    expect(starts(file)).toEqual([2_000_060]);
+  });
+});

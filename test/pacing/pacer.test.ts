@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import { createPacer, processPacer } from '../../src/pacing/pacer.js';
+
+/** A fake clock: sleeping advances it, so the pacer's waits take no real time. */
+function fakeClock() {
+  const clock = {
+    t: 0,
+    sleeps: [] as number[],
+    now: () => clock.t,
+    sleep: async (ms: number, signal: AbortSignal) => {
+      clock.sleeps.push(ms);
+      // Let everything admitted so far run first, as real time would.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (signal.aborted) throw signal.reason;
+      clock.t += ms;
+    },
+  };
+  return clock;
+}
+
+/** No more than `n` starts in any window shorter than `windowMs`. */
+function maxInWindow(starts: number[], windowMs: number): number {
+  let max = 0;
+  for (let i = 0; i < starts.length; i++) {
+    let count = 0;
+    for (let j = i; j < starts.length && (starts[j] as number) - (starts[i] as number) < windowMs; j++) count++;
+    max = Math.max(max, count);
+  }
+  return max;
+}
+
+describe('pacer', () => {
+  it('admits at most 3 starts in any window of 1 s + margin under a burst', async () => {
+    const clock = fakeClock();
+    const pacer = createPacer({ perSecond: 3, marginMs: 100, now: clock.now, sleep: clock.sleep });
+    const starts: number[] = [];
+    await Promise.all(Array.from({ length: 10 }, () => pacer.acquire().then(() => starts.push(clock.t))));
+    expect(starts).toHaveLength(10);
+    expect(maxInWindow(starts, 1100)).toBe(3);
+    // ...and no slower than needed: the 10th start comes right after three full windows.
+    expect(starts[9]).toBe(3300);
+  });
+
+  it('keeps the limit over random bursts and gaps', async () => {
+    const clock = fakeClock();
+    const pacer = createPacer({ perSecond: 3, marginMs: 50, now: clock.now, sleep: clock.sleep });
+    const starts: number[] = [];
+    let seed = 42;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let burst = 0; burst < 40; burst++) {
+      clock.t += Math.floor(rand() * 1500);
+      const n = 1 + Math.floor(rand() * 6);
+      await Promise.all(Array.from({ length: n }, () => pacer.acquire().then(() => starts.push(clock.t))));
+    }
+    const sorted = [...starts].sort((a, b) => a - b);
+    expect(maxInWindow(sorted, 1050)).toBeLessThanOrEqual(3);
+    for (let i = 3; i < sorted.length; i++) expect((sorted[i] as number) - (sorted[i - 3] as number)).toBeGreaterThanOrEqual(1050);
+  });
+
+  it('does not limit concurrency: starts are admitted without anything being released', async () => {
+    const clock = fakeClock();
+    const pacer = createPacer({ perSecond: 3, marginMs: 100, now: clock.now, sleep: clock.sleep });
+    // Three requests start at once and are "in flight" (never released); nothing waited.
+    await Promise.all([pacer.acquire(), pacer.acquire(), pacer.acquire()]);
+    expect(clock.sleeps).toEqual([]);
+    expect(clock.t).toBe(0);
+    // Once the window has passed, three more start while the first three are still in flight.
+    clock.t += 1100;
+    await Promise.all([pacer.acquire(), pacer.acquire(), pacer.acquire()]);
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('holds every start after backoff()', async () => {
+    const clock = fakeClock();
+    const pacer = createPacer({ perSecond: 3, marginMs: 0, now: clock.now, sleep: clock.sleep });
+    await pacer.acquire();
+    pacer.backoff(5000);
+    const starts: number[] = [];
+    await Promise.all([pacer.acquire(), pacer.acquire()].map((p) => p.then(() => starts.push(clock.t))));
+    expect(starts).toEqual([5000, 5000]);
+    // A shorter backoff does not shorten a longer one already set.
+    pacer.backoff(2000);
+    pacer.backoff(100);
+    await pacer.acquire();
+    expect(clock.t).toBe(7000);
+  });
+
+  it('caps a hold at a minute and announces it once, whatever the number of waiting starts', async () => {
+    const clock = fakeClock();
+    const told: [number, string][] = [];
+    const pacer = createPacer({ perSecond: 3, marginMs: 0, now: clock.now, sleep: clock.sleep, onHold: (ms, r) => told.push([ms, r]) });
+    await pacer.acquire();
+    pacer.backoff(86_400_000);
+    const starts: number[] = [];
+    await Promise.all([pacer.acquire(), pacer.acquire(), pacer.acquire()].map((p) => p.then(() => starts.push(clock.t))));
+    expect(starts).toEqual([60_000, 60_000, 60_000]);
+    expect(told).toEqual([[60_000, 'rate-limited']]);
+    // A short hold (under half a second) passes without a word.
+    pacer.backoff(300, 'network');
+    await pacer.acquire();
+    expect(told).toHaveLength(1);
+  });
+
+  it('rejects with the signal reason when aborted, and keeps serving the others', async () => {
+    const clock = fakeClock();
+    // A sleep that never ends by itself, so the aborted waiter is really waiting.
+    let wake: (() => void) | undefined;
+    const sleep = (ms: number, signal: AbortSignal) =>
+      new Promise<void>((resolve, reject) => {
+        wake = () => {
+          clock.t += ms;
+          resolve();
+        };
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      });
+    const pacer = createPacer({ perSecond: 1, marginMs: 0, now: clock.now, sleep });
+    await pacer.acquire();
+    const controller = new AbortController();
+    const aborted = pacer.acquire(controller.signal);
+    const next = pacer.acquire();
+    await Promise.resolve();
+    controller.abort(new Error('stop'));
+    await expect(aborted).rejects.toThrow('stop');
+    wake?.();
+    await next;
+    expect(clock.t).toBe(1000);
+    const already = new AbortController();
+    already.abort(new Error('early'));
+    await expect(pacer.acquire(already.signal)).rejects.toThrow('early');
+  });
+
+  it('processPacer() is one instance per process', () => {
+    expect(processPacer()).toBe(processPacer());
+  });
+});
+
+describe('pacer: starts counted from when requests leave, margin widened after a 429', () => {
+  it('a request written later than it was admitted counts from when it was written', async () => {
+    const clock = fakeClock();
+    const pacer = createPacer({ perSecond: 3, marginMs: 100, now: clock.now, sleep: clock.sleep });
+    const [first] = await Promise.all([pacer.acquire(), pacer.acquire(), pacer.acquire()]);
+    // The first request waited for its connection: it left at 400, not at 0.
+    clock.t = 400;
+    first?.sent();
+    // Starts at 0, 0 and 400: the fourth and fifth may go a window plus the margin after the two that left at 0,
+    // the sixth only after the one that left at 400 (it would have gone at 1100 had that one counted from 0).
+    await pacer.acquire();
+    await pacer.acquire();
+    expect(clock.t).toBe(1100);
+    await pacer.acquire();
+    expect(clock.t).toBe(1500);
+  });
+
+  it('after a 429 the margin is wider for the rest of the run (once a second however often it is told)', async () => {
+    const clock = fakeClock();
+    const pacer = createPacer({ perSecond: 1, marginMs: 100, now: clock.now, sleep: clock.sleep });
+    await pacer.acquire();
+    await pacer.acquire();
+    expect(clock.t).toBe(1100);
+    pacer.backoff(0, 'rate-limited');
+    pacer.backoff(0, 'rate-limited');
+    await pacer.acquire();
+    expect(clock.t).toBe(1100 + 1150);
+    // A failing service is no reason to widen it.
+    clock.t += 2000;
+    pacer.backoff(0, 'unavailable');
+    const at = clock.t;
+    await pacer.acquire();
+    await pacer.acquire();
+    expect(clock.t - at).toBe(1150);
+  });
+});

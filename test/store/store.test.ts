@@ -1,0 +1,130 @@
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { detailsRow, recordRow } from '../../src/store/rows.js';
+import { SqliteStore } from '../../src/store/sqlite.js';
+import type { Store } from '../../src/store/types.js';
+import { fixtureJson } from '../fixture-files.js';
+
+const page = fixtureJson('doc-v2/gettracklist_page.json').data.accepted as Record<string, unknown>[];
+const yanwen = fixtureJson('doc-v2/gettrackinfo_yanwen_190012.json').data.accepted[0] as Record<string, any>;
+
+const opened: Store[] = [];
+async function all<T>(batches: AsyncIterable<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const b of batches) out.push(...b);
+  return out;
+}
+async function store(file = path.join(mkdtempSync(path.join(tmpdir(), 'trk-store-')), 'm.db')): Promise<Store> {
+  const s = await SqliteStore.open(file);
+  opened.push(s);
+  return s;
+}
+afterEach(async () => {
+  for (const s of opened.splice(0)) await s.close();
+});
+
+/** The yanwen details with another status and sync time. */
+function details(status: string, syncTime: string, sub = `${status}_Other`): Record<string, any> {
+  const item = structuredClone(yanwen);
+  item.track_info.latest_status = { status, sub_status: sub, sub_status_descr: null };
+  for (const p of item.track_info.tracking.providers) p.latest_sync_time = syncTime;
+  return item;
+}
+
+describe('the SQLite store', () => {
+  it('creates its file for the owner alone and migrates it once', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'trk-store-'));
+    const file = path.join(dir, 'm.db');
+    // One process holds one connection to a file: libsql waits for a lock synchronously.
+    const a = await store(file);
+    const b = await store(file);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(await a.counts()).toEqual({ records: 0, details: 0, changes: 0 });
+    expect(await b.counts()).toEqual({ records: 0, details: 0, changes: 0 });
+  });
+
+  it('keeps every field of a list record as a column, times in one form, and the item as received', async () => {
+    const s = await store();
+    const row = recordRow(page[0], 'v2.1');
+    expect(row).toMatchObject({ number: 'AA123456789BR', carrier: 2151, order_no: '86574382938', tag: 'order-1042', email: null });
+    expect(row.latest_event_time).toBe('2026-06-30T17:23:00.000Z');
+    expect(await s.writeRecords([row])).toEqual({ added: 1 });
+    expect(await s.writeRecords([row])).toEqual({ added: 0 });
+    const [stored] = await all(s.records({}));
+    expect(JSON.parse(stored!.raw)).toEqual(page[0]);
+  });
+
+  it('never lets an older list answer overwrite a newer one', async () => {
+    const s = await store();
+    const newer = recordRow({ ...page[0], package_status: 'Delivered', track_time: '2026-07-01T00:00:00Z' }, 'v2.1');
+    const older = recordRow({ ...page[0], package_status: 'InTransit', track_time: '2026-06-29T00:00:00Z' }, 'v2.1');
+    await s.writeRecords([newer]);
+    await s.writeRecords([older]);
+    expect(await all(s.records({ anyOf: { package_status: ['Delivered'] } }))).toHaveLength(1);
+    expect(await all(s.records({ anyOf: { package_status: ['InTransit'] } }))).toHaveLength(0);
+  });
+
+  it('records a change when details move, not on a first sync, and never older over newer', async () => {
+    const s = await store();
+    const first = await s.writeDetails([detailsRow(details('InTransit', '2026-06-29T13:00:00Z'), 'v2', '2026-06-29T13:00:00.000Z')], 'sync');
+    expect(first.changes).toEqual([]);
+    const moved = await s.writeDetails([detailsRow(details('Delivered', '2026-07-02T13:00:00Z'), 'v2', null)], 'sync');
+    expect(moved.changes).toEqual([
+      expect.objectContaining({ number: 'YT2616912345678901', from_status: 'InTransit', to_status: 'Delivered', source: 'sync', detected_at: '2026-07-02T13:00:00.000Z' }),
+    ]);
+    const stale = await s.writeDetails([detailsRow(details('Exception', '2026-07-01T13:00:00Z'), 'v2', null)], 'webhook');
+    expect(stale).toEqual({ stored: 0, changes: [] });
+    const { details: held } = await s.details(['yt2616912345678901']);
+    expect(JSON.parse(held[0]!.raw).track_info.latest_status.status).toBe('Delivered');
+  });
+
+  it('takes a notification of a number it did not know as a change from null, with a record', async () => {
+    const s = await store();
+    const w = await s.writeDetails([detailsRow(details('InTransit', '2026-06-29T13:00:00Z'), 'v2', null)], 'webhook');
+    expect(w.changes).toEqual([expect.objectContaining({ from_status: null, to_status: 'InTransit', source: 'webhook' })]);
+    expect(await all(s.records({ numbers: ['YT2616912345678901', 'X'] }))).toHaveLength(1);
+    const same = await s.writeDetails([detailsRow(details('InTransit', '2026-06-30T13:00:00Z'), 'v2', null)], 'webhook');
+    expect(same.changes).toEqual([]);
+  });
+
+  it('knows which records need details, and which a full sync did not see', async () => {
+    const s = await store();
+    const rows = ['AB0000000003', 'AB0000000001', 'AB0000000002'].map((number) => recordRow({ ...page[0], number }, 'v2.1'));
+    const full = await s.nextFullSync();
+    await s.writeRecords(rows.slice(0, 2), full);
+    await s.writeRecords(rows.slice(2));
+    expect((await s.pendingDetails(undefined, 10)).map((k) => k.number)).toEqual(rows.map((r) => r.number).sort());
+    expect((await s.pendingDetails(rows[1], 10)).map((k) => k.number)).toEqual(['AB0000000002', 'AB0000000003']);
+    expect((await s.unseen(full, undefined, 10)).map((k) => k.number)).toEqual([rows[2]!.number]);
+    expect(await s.deleteRecords([rows[2]!])).toBe(1);
+  });
+
+  it('finds records by tag pattern, order number, e-mail and search text, any case', async () => {
+    const s = await store();
+    const rows = [
+      recordRow({ ...page[0], number: 'AB0000000001', tag: 'Order-10030', order_no: '#10030', email: 'Ann@Example.com' }, 'v2.1'),
+      recordRow({ ...page[0], number: 'AB0000000002', tag: 'order-20000', order_no: '#20000', email: 'bob@example.com' }, 'v2.1'),
+    ];
+    await s.writeRecords(rows);
+    const numbers = async (q: Parameters<Store['records']>[0]) => (await all(s.records(q))).map((r) => JSON.parse(r.raw).number);
+    expect(await numbers({ tags: ['order-1*'] })).toEqual(['AB0000000001']);
+    expect(await numbers({ tags: ['*003*', 'ORDER-2*'] })).toEqual(['AB0000000001', 'AB0000000002']);
+    expect(await numbers({ orderNo: '#20000' })).toEqual(['AB0000000002']);
+    expect(await numbers({ email: 'ann@example.COM' })).toEqual(['AB0000000001']);
+    expect(await numbers({ search: 'ann@' })).toEqual(['AB0000000001']);
+    expect(await numbers({ search: 'ab0000000002' })).toEqual(['AB0000000002']);
+    expect(await numbers({ search: '#100' })).toEqual(['AB0000000001']);
+    expect(await numbers({ numbers: ['0002'] })).toEqual(['AB0000000002']);
+    expect(await numbers({ orderBy: 'RegisterTimeDesc' })).toEqual(['AB0000000002', 'AB0000000001']);
+  });
+
+  it('keeps a cursor that only moves forward', async () => {
+    const s = await store();
+    expect(await s.cursor('nightly')).toBe(0);
+    await s.advanceCursor('nightly', 5);
+    await s.advanceCursor('nightly', 3);
+    expect(await s.cursor('nightly')).toBe(5);
+  });
+});
