@@ -206,6 +206,15 @@ describe('what is charged, what is sent again, what is set aside', () => {
     expect(tagged.code, tagged.stderr).toBe(0);
     expect(tagged.stderr).toMatch(/already registered\s+6\n {2}tag applied {8}6 {2}\(to numbers registered already/);
     for (const n of list) expect(registered(n)[0]?.tag).toBe('vip');
+    // A carrier map that says another code for the shop's carrier name changes the requests too.
+    const named = file('named.csv', `number,carrier\n${list.map((n) => `${n},Posty`).join('\n')}\n`);
+    const map = (code: number) => file(`map-${code}.csv`, `name,code\nPosty,${code}\n`);
+    expect((await run(['register', '-f', named, '--carrier-map', map(3011), '-q'])).code).toBe(0);
+    const mapped3011 = registerSends();
+    expect((await run(['register', '-f', named, '--carrier-map', map(3011)])).stderr).toMatch(/fully sent/);
+    const remapped = await run(['register', '-f', named, '--carrier-map', map(190271)]);
+    expect(remapped.code, remapped.stderr).toBe(0);
+    expect(registerSends()).toBe(mapped3011 + 1);
   });
 
   it('register --tag of a registered number applies the tag and the row reads accepted', async () => {
