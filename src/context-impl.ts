@@ -10,6 +10,7 @@ import type { Settings } from './config/settings.js';
 import { requestTimeoutMs } from './config/timeout.js';
 import type { BudgetTarget, Context, GlobalOptions, Prompter, SettingsOptions, WaitDisplay } from './context.js';
 import type { IO } from './io.js';
+import { addSecret } from './secrets.js';
 import { sanitizeTerminalText } from './terminal-text.js';
 
 export interface ContextOptions {
@@ -104,9 +105,10 @@ export function createContext(opts: ContextOptions): Context {
         import('./config/settings.js'),
         import('./config/profile-file.js'),
       ]);
-      // Read without conf, which only writes need.
-      const store = readProfiles(env);
-      return resolveSettings({
+      // Read without conf, which only writes need. A file others can read is made private: a warning even with
+      // --quiet, as ssh gives one.
+      const store = readProfiles(env, (line) => io.err(sanitizeTerminalText(line)));
+      const settings = resolveSettings({
         flags: {
           ...(global.profile === undefined ? {} : { profile: global.profile }),
           ...(global.baseUrl === undefined ? {} : { baseUrl: global.baseUrl }),
@@ -117,6 +119,9 @@ export function createContext(opts: ContextOptions): Context {
         env,
         store,
       });
+      // The key is never printed, whatever carries it back (src/secrets.ts).
+      addSecret(settings.apiKey);
+      return settings;
     })();
     return settingsPromise;
   };

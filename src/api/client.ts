@@ -11,6 +11,7 @@
 
 import { CredentialsError, noApiKeyError } from '../errors.js';
 import { processPacer, type Pacer, type WaitReason } from '../pacing/pacer.js';
+import { addSecret } from '../secrets.js';
 import { unsupported } from './bodies.js';
 import { Call, type CallSettings } from './call.js';
 import { operationPath } from './ops.js';
@@ -104,6 +105,8 @@ class ServiceClient implements ApiClient {
 
   constructor(opts: ApiClientOptions) {
     checkApiKey(opts.apiKey);
+    // Whatever the service sends back, the key it was sent is never printed (src/secrets.ts).
+    addSecret(opts.apiKey);
     this.version = opts.version;
     this.#base = opts.baseUrl.replace(/\/+$/, '');
     const timeoutMs = opts.timeoutMs ?? LIMITS.requestTimeoutMs;

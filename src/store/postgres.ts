@@ -13,6 +13,7 @@
 
 import postgres from 'postgres';
 import { TrkError, UsageError } from '../errors.js';
+import { addSecret } from '../secrets.js';
 import { withoutPassword, parsePostgresUrl, type PostgresTarget } from './postgres-url.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, POSTGRES, SCHEMA_VERSION } from './schema.js';
 import type { Param, Row, Sql } from './sql.js';
@@ -172,6 +173,8 @@ export class PostgresStore extends SqlStore {
   /** Connects to the database of `url`, and migrates it (creating the mirror unless `mustExist`). */
   static async open(url: string, opts: PostgresOpenOptions = {}): Promise<PostgresStore> {
     const target = parsePostgresUrl(url, opts.source ?? "the mirror's address");
+    // Whatever carries it back, the password is not printed (src/secrets.ts; messages here mask it themselves).
+    if (target.password) for (const p of [target.password, encodeURIComponent(target.password)]) addSecret(p);
     const db = postgres(connectOptions(target, opts.durable ?? true));
     const store = new PostgresStore(target, db);
     try {

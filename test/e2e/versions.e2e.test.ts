@@ -159,7 +159,7 @@ describe('every command under v1, v2 and v2.1', () => {
     await refused('v1', ['register', 'VX123456789CN', '--lang', 'en'], /v1 API cannot send --lang/);
     await refused('v2', ['register', 'VX123456789CN', '--order-no', 'O1'], /v2 API cannot send --order-no.*--api-version v2\.1/);
     await refused('v1', ['register', 'VX-123456789', '--carrier', '3011'], /argument 1: number "VX-123456789" is not 5 to 50 letters or digits/);
-    await refused('v2', ['register', 'VX123456789CN', '--carrier', 'DHL'], /--carrier "DHL" is ambiguous: .*DHL Express \(100001\)/);
+    await refused('v2', ['register', 'VX123456789CN', '--carrier', 'DHL'], /--carrier "DHL" is part of carriers' names: .*DHL Express \(100001\).*carrier-alias\.DHL CODE/);
 
     // Let the shipments move: first results, a few days of events.
     await emu.sandbox.advance(3 * DAY);

@@ -232,6 +232,11 @@ describe('helpers', () => {
   it('wrapText splits on spaces and breaks words longer than a line', () => {
     expect(wrapText('aaa bbb ccc dd', 10)).toEqual(['aaa bbb', 'ccc dd']);
     expect(wrapText('x'.repeat(25), 10)).toEqual(['x'.repeat(10), 'x'.repeat(10), 'x'.repeat(5)]);
+    // What is left of a split word takes the next words while they fit.
+    expect(wrapText(`${'x'.repeat(13)} ab cd efgh`, 10)).toEqual(['x'.repeat(10), 'xxx ab cd', 'efgh']);
+    // Wide characters count two cells, and a character outside the BMP is never cut in half.
+    expect(wrapText('漢字漢字漢字漢字', 10)).toEqual(['漢字漢字漢', '字漢字']);
+    expect(wrapText('😀'.repeat(7), 10)).toEqual(['😀'.repeat(5), '😀'.repeat(2)]);
   });
 
   it('milestoneStrip: six stages, skipped before the furthest, pending after', () => {

@@ -74,6 +74,8 @@ async function listenerOptions(opts: WebhookListenOptions, ctx: Context): Promis
   const port = parsePort(opts.port, DEFAULT_LISTEN_PORT);
   const key = await signingKey(await ctx.settings());
   if (!key && !opts.skipVerify) throw new CredentialsError('no API key configured', `${NO_KEY_HINT}; or --skip-verify`);
+  // Notifications are never saved among trk's own files.
+  if (opts.save !== undefined) (await import('../../config/own-files.js')).refuseOwnFile(opts.save, ctx.env, '--save');
   const { carrierNames } = await import('../../carriers/lookup.js');
   // JSON output of a stream of events is one object a line, whether --json or -o ndjson asked for it. With --print
   // stdout carries the bodies (in JSON whatever the format) and the event lines, on stderr, are for people.
