@@ -9,6 +9,8 @@
 //    the same mirror (the same start, no search): the search's own cost is the difference.
 // 4. Notifications stored a second (src/store/notifications.ts), 8 and 64 in flight (a listener that reads that many
 //    bodies at once and answers each after its commit), and the RSS half-way and at the end: flat memory.
+// Each figure for the mirror in a SQLite file and in a PostgreSQL database of a throw-away server on 127.0.0.1
+// (test/postgres-server.mjs; skipped, saying so, where initdb and pg_ctl are not installed).
 //
 //   npm run build && node bench/sync.mjs [records=20000] [mirrorRecords=100000] [notifications=20000]
 //
@@ -21,8 +23,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NotificationWriter } from '../dist/store/notifications.js';
+import { PostgresStore } from '../dist/store/postgres.js';
 import { recordRow } from '../dist/store/rows.js';
 import { SqliteStore } from '../dist/store/sqlite.js';
+import { postgresMissing, startPostgres } from '../test/postgres-server.mjs';
 import { startService } from './service.mjs';
 import { trkEnv } from './trk-env.mjs';
 
@@ -33,6 +37,16 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const trk = path.join(here, '..', 'bin', 'trk.js');
 const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 const HOUR = 3_600_000;
+
+const missing = postgresMissing();
+if (missing) console.log(missing.replace('the tests of', 'the figures of'));
+const server = missing ? undefined : await startPostgres();
+/** The stores measured: where a new mirror is (in `home` for a file), and opening one as trk does. */
+const STORES = [
+  { name: 'SQLite', fresh: async (home) => path.join(home, 'mirror.db'), open: (file) => SqliteStore.open(file) },
+  ...(server ? [{ name: 'PostgreSQL', fresh: () => server.createDatabase(), open: (url) => PostgresStore.open(url) }] : []),
+];
+const label = (store) => store.name.padEnd(10);
 
 /** Runs trk, returns seconds, its JSON stdout and its peak RSS (MiB, when /usr/bin/time is there). */
 function run(env, args) {
@@ -74,42 +88,44 @@ async function firstSyncs(service) {
   const { url, key, control } = service;
   const requests = (count / 40) * 2;
   console.log(`trk sync (first, full): ${count.toLocaleString('en-US')} records (${requests} requests), strict limit of 3 requests/s; yardstick: the ceiling (${(requests / 3).toFixed(0)} s)`);
-  let last;
+  const last = new Map();
   for (const latencyMs of [300, 1000]) {
     await control({ settings: { rateLimit: 3 }, faults: { latencyMs } });
-    const home = mkdtempSync(path.join(tmpdir(), 'trk-bench-sync-'));
-    const env = trkEnv(home, { url, key }, { TRK_DATA_DIR: path.join(home, 'data') });
-    const before = (await control({ state: true })).requests;
-    const r = run(env, ['sync', '--json']);
-    const after = (await control({ state: true })).requests;
-    const summary = JSON.parse(r.stdout);
-    const limited = (after.byStatus['429'] ?? 0) - (before.byStatus['429'] ?? 0);
-    console.log(
-      `  ${String(latencyMs).padStart(4)} ms latency: ${r.seconds.toFixed(1)} s, ${summary.requests} requests = ${(summary.requests / r.seconds / 3).toFixed(3)} of the ceiling   ` +
-        `${limited} x HTTP 429   peak RSS ${mib(r.rss)}`,
-    );
-    if (last) rmSync(last.home, { recursive: true, force: true });
-    last = { home, env, summary };
+    for (const store of STORES) {
+      const home = mkdtempSync(path.join(tmpdir(), 'trk-bench-sync-'));
+      const env = trkEnv(home, { url, key }, { TRK_DB: await store.fresh(home) });
+      const before = (await control({ state: true })).requests;
+      const r = run(env, ['sync', '--json']);
+      const after = (await control({ state: true })).requests;
+      const summary = JSON.parse(r.stdout);
+      const limited = (after.byStatus['429'] ?? 0) - (before.byStatus['429'] ?? 0);
+      console.log(
+        `  ${label(store)} ${String(latencyMs).padStart(4)} ms latency: ${r.seconds.toFixed(1)} s, ` +
+          `${summary.requests} requests = ${(summary.requests / r.seconds / 3).toFixed(3)} of the ceiling   ` +
+          `${limited} x HTTP 429   peak RSS ${mib(r.rss)}`,
+      );
+      if (last.has(store)) rmSync(last.get(store).home, { recursive: true, force: true });
+      last.set(store, { home, env, summary });
+    }
   }
   return last;
 }
 
-async function incremental(service, first) {
-  await service.control({ settings: { rateLimit: 3 }, faults: { latencyMs: 300 } });
-  // 1 % of six hours: the runs of ~1 % of the records (those tracked every six hours) fall due.
-  await advance(service.url, Math.round(0.01 * 6 * HOUR));
+/** An incremental sync of the mirror `first` made (the clock moved 1 % of six hours since). */
+async function incremental(first, store) {
   const r = run(first.env, ['sync', '--json']);
   const s = JSON.parse(r.stdout);
   console.log(
-    `incremental sync after 1 % of six hours: ${s.requests} requests (first sync: ${first.summary.requests}), ` +
+    `${label(store)} incremental sync after 1 % of six hours: ${s.requests} requests ` +
+      `(first sync: ${first.summary.requests}), ` +
       `${s.records_listed} records listed, details of ${s.details_fetched}, ${s.changes} changes, ${r.seconds.toFixed(1)} s`,
   );
   rmSync(first.home, { recursive: true, force: true });
 }
 
 /** A mirror of `n` records written through the store (as a sync writes them), for the offline reads. */
-async function bigMirror(file, n) {
-  const store = await SqliteStore.open(file);
+async function bigMirror(kind, location, n) {
+  const store = await kind.open(location);
   const base = {
     param: null, param_type: 'None', data_origin: 'Api', carrier: 3011, final_carrier: 0, shipping_country: 'CN', recipient_country: 'US',
     tracking_status: 'Tracking', package_status: 'InTransit', push_time: null, push_status: 'NotPushed', push_status_code: 0,
@@ -126,13 +142,14 @@ async function bigMirror(file, n) {
   await store.close();
 }
 
-async function offlineSearch() {
+async function offlineSearch(kind) {
   const home = mkdtempSync(path.join(tmpdir(), 'trk-bench-mirror-'));
-  const file = path.join(home, 'mirror.db');
+  const file = await kind.fresh(home);
   try {
     const t0 = performance.now();
-    await bigMirror(file, mirrorRecords);
-    console.log(`a mirror of ${mirrorRecords.toLocaleString('en-US')} records written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    await bigMirror(kind, file, mirrorRecords);
+    const written = ((performance.now() - t0) / 1000).toFixed(1);
+    console.log(`${label(kind)} a mirror of ${mirrorRecords.toLocaleString('en-US')} records written in ${written} s`);
     const env = trkEnv(home, { key: 'unused' });
     const best = (args) => Math.min(...Array.from({ length: 5 }, () => run(env, args).seconds * 1000));
     const yardstick = best(['list', '--offline', '--db', file, '--limit', '1', '--json']);
@@ -146,9 +163,9 @@ async function offlineSearch() {
   }
 }
 
-async function notificationsStored(inFlight) {
+async function notificationsStored(kind, inFlight) {
   const home = mkdtempSync(path.join(tmpdir(), 'trk-bench-notes-'));
-  const store = await SqliteStore.open(path.join(home, 'mirror.db'));
+  const store = await kind.open(await kind.fresh(home));
   try {
     const writer = new NotificationWriter(store);
     const body = (i) => ({
@@ -184,7 +201,8 @@ async function notificationsStored(inFlight) {
     const seconds = (performance.now() - t0) / 1000;
     const rssAfter = process.memoryUsage().rss;
     console.log(
-      `notifications stored, ${inFlight} in flight: ${notifications.toLocaleString('en-US')} in ${seconds.toFixed(1)} s = ${(notifications / seconds).toFixed(0)} a second ` +
+      `${label(kind)} notifications stored, ${inFlight} in flight: ${notifications.toLocaleString('en-US')} ` +
+        `in ${seconds.toFixed(1)} s = ${(notifications / seconds).toFixed(0)} a second ` +
         `(each committed before it resolves); RSS at half ${(rssHalf / 2 ** 20).toFixed(0)} MiB, at the end ${(rssAfter / 2 ** 20).toFixed(0)} MiB`,
     );
   } finally {
@@ -193,15 +211,25 @@ async function notificationsStored(inFlight) {
   }
 }
 
-await notificationsStored(8);
-await notificationsStored(64);
-await offlineSearch();
-if (count > 0) {
-  const service = await account();
-  try {
-    const first = await firstSyncs(service);
-    await incremental(service, first);
-  } finally {
-    service.close();
+try {
+  for (const kind of STORES) {
+    await notificationsStored(kind, 8);
+    await notificationsStored(kind, 64);
   }
+  for (const kind of STORES) await offlineSearch(kind);
+  if (count > 0) {
+    const service = await account();
+    try {
+      const first = await firstSyncs(service);
+      // 1 % of six hours: the runs of ~1 % of the records (those tracked every six hours) fall due; every store's
+      // mirror then syncs the same changes.
+      await service.control({ settings: { rateLimit: 3 }, faults: { latencyMs: 300 } });
+      await advance(service.url, Math.round(0.01 * 6 * HOUR));
+      for (const kind of STORES) await incremental(first.get(kind), kind);
+    } finally {
+      service.close();
+    }
+  }
+} finally {
+  await server?.stop();
 }

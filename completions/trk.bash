@@ -55,7 +55,7 @@ _trk_options() {
     'countries') printf '%s\n' '--refresh' '--no-pager' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'webhook') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'webhook verify') printf '%s\n' '--body' '--headers' '--sign' '--v1' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'webhook listen') printf '%s\n' '--port' '--host' '--path' '--forward-to' '--save' '--print' '--skip-verify' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'webhook listen') printf '%s\n' '--port' '--host' '--path' '--forward-to' '--save' '--print' '--store' '--db' '--skip-verify' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'webhook replay') printf '%s\n' '--forward-to' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'completion') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'help') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
@@ -485,6 +485,7 @@ _trk_takes_value() {
     'webhook listen|--path'|\
     'webhook listen|--forward-to'|\
     'webhook listen|--save'|\
+    'webhook listen|--db'|\
     'webhook listen|--profile'|\
     'webhook listen|--base-url'|\
     'webhook listen|--api-version'|\

@@ -4,6 +4,7 @@
 import { UsageError } from '../errors.js';
 import { API_VERSIONS, type ApiVersion } from '../api/spec.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/format.js';
+import { isPostgresLocation, parsePostgresUrl } from '../store/postgres-url.js';
 
 export const CONFIG_KEYS = ['base-url', 'api-version', 'api-key', 'res-url', 'output', 'budget-url', 'db'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
@@ -20,7 +21,7 @@ export interface Profile {
   budgetUrl?: string;
   /** `carrier-alias.NAME CODE`: a shop's name of a carrier → its code (0: no carrier). Stored as `carrier-alias`. */
   carrierAliases?: Readonly<Record<string, number>>;
-  /** The account's mirror: a file path (SQLite) instead of the one in the data folder (src/store/location.ts). */
+  /** The account's mirror: a file path (SQLite) or a postgres:// address instead of the file in the data folder. */
   db?: string;
 }
 
@@ -47,7 +48,7 @@ export const CONFIG_KEY_HELP: Readonly<Record<ConfigKey, string>> = {
   'res-url': 'address of the reference lists (carriers, countries)',
   output: `default output format: ${OUTPUT_FORMATS.join(', ')} (flags and TRK_OUTPUT win)`,
   'budget-url': 'Redis keeping the rate budget of the key for several hosts, e.g. redis://host:6379/0',
-  db: 'the mirror of the account kept by "trk sync": a file (default: one per profile in the data folder)',
+  db: 'the mirror kept by "trk sync": a file (default: one per profile in the data folder) or a postgres:// address',
 };
 
 export function isConfigKey(name: string): name is ConfigKey {
@@ -103,10 +104,16 @@ export function parseBudgetUrl(value: string, source: string): string {
   return text;
 }
 
-/** Where the mirror is kept: a file path, taken as given (relative paths from the working folder). */
+/**
+ * Where the mirror is kept: a file path, taken as given (relative paths from the working folder), or a PostgreSQL
+ * address, checked here (src/store/postgres-url.ts) so that a wrong one is refused before anything starts.
+ */
 export function parseDbLocation(value: string, source: string): string {
   const text = value.trim();
-  if (text === '') throw new UsageError(`${source} is empty`, 'give a file path, e.g. ~/trk/shop.db');
+  if (text === '') {
+    throw new UsageError(`${source} is empty`, 'give a file path, e.g. ~/trk/shop.db, or a postgres:// address');
+  }
+  if (isPostgresLocation(text)) parsePostgresUrl(text, source);
   return text;
 }
 

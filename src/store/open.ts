@@ -1,10 +1,15 @@
-// Where the mirror is and opening it, for every command that reads or writes it: `--db PATH`, else TRK_DB, else
-// the profile's `db` setting, else one file per profile in the data folder (`$XDG_DATA_HOME/trk/mirrors/`).
-// The store's code (and libsql) is loaded here, so that commands that never open the mirror never load it.
+// Where the mirror is and opening it, for every command that reads or writes it: `--db PATH|URL`, else TRK_DB,
+// else the profile's `db` setting, else one file per profile in the data folder (`$XDG_DATA_HOME/trk/mirrors/`).
+// A postgres:// address keeps it in PostgreSQL (postgres.ts), anything else names a SQLite file (sqlite.ts). The
+// store's code (and libsql, or the PostgreSQL client) is loaded here, so that commands that never open the mirror
+// never load it, and a mirror in one database never loads the other's client.
 
 import path from 'node:path';
+import type { Settings } from '../config/settings.js';
 import type { Context } from '../context.js';
+import { debugEnabled } from '../debug.js';
 import { TrkError, UsageError } from '../errors.js';
+import { isPostgresLocation } from './postgres-url.js';
 import type { Store } from './types.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
@@ -15,24 +20,34 @@ export interface MirrorOptions {
   db?: string | undefined;
 }
 
-/** The mirror's file, and how it was chosen (for messages). */
+/** A file path as an absolute one; a PostgreSQL address as it is. */
+const located = (db: string): string => (isPostgresLocation(db) ? db.trim() : path.resolve(db));
+
+/** The mirror's file or database address. */
 export async function mirrorLocation(ctx: Context, opts: MirrorOptions): Promise<string> {
   if (opts.db !== undefined) {
-    if (opts.db.trim() === '') throw new UsageError('--db is empty', 'give a file path, e.g. --db ~/trk/shop.db');
-    return path.resolve(opts.db);
+    if (opts.db.trim() === '') {
+      throw new UsageError('--db is empty', 'give a file path, e.g. --db ~/trk/shop.db, or a postgres:// address');
+    }
+    return located(opts.db);
   }
   const s = await ctx.settings();
-  if (s.db !== undefined) return path.resolve(s.db);
+  if (s.db !== undefined) return located(s.db);
   const { dataDir, ensurePrivateDir } = await import('../config/paths.js');
   const dir = ensurePrivateDir(path.join(dataDir(ctx.env), 'mirrors'));
   // Profile names are file-name safe already (src/config/profile-rules.ts); encoded all the same.
   return path.join(dir, `${encodeURIComponent(s.sandbox ? 'sandbox' : s.profile)}.db`);
 }
 
-function checkLocation(location: string): void {
-  if (/^postgres(ql)?:\/\//i.test(location)) {
-    throw new UsageError('this trk keeps the mirror in a SQLite file only', 'give a file path with --db or TRK_DB');
-  }
+/** Whether a mirror may be there without opening it: a file that exists; a database is asked when opened. */
+export function mirrorMayExist(location: string): boolean {
+  return isPostgresLocation(location) || existsSync(location);
+}
+
+/** Where the location came from, as messages name it. */
+async function sourceOf(ctx: Context, opts: MirrorOptions): Promise<string> {
+  if (opts.db !== undefined) return '--db';
+  return (await ctx.settings()).sources.db === 'env' ? 'TRK_DB' : 'the db setting';
 }
 
 /**
@@ -41,9 +56,14 @@ function checkLocation(location: string): void {
  * when they return (a sync; see sqlite.ts).
  */
 export async function openMirror(ctx: Context, opts: MirrorOptions & { mustExist?: boolean; durable?: boolean }): Promise<Store> {
-  const named = opts.db ?? (await ctx.settings()).db;
-  if (named !== undefined) checkLocation(named);
   const file = await mirrorLocation(ctx, opts);
+  if (isPostgresLocation(file)) {
+    const [{ PostgresStore }, source] = await Promise.all([import('./postgres.js'), sourceOf(ctx, opts)]);
+    // With --verbose, a line naming the server (its address without the password) and whether TLS is on.
+    const log = debugEnabled(ctx.env, ctx.global.verbose) ? (line: string) => ctx.debug(line) : undefined;
+    const durable = opts.durable ?? true;
+    return PostgresStore.open(file, { mustExist: opts.mustExist === true, durable, source, ...(log ? { log } : {}) });
+  }
   if (opts.mustExist && !existsSync(file)) {
     throw new TrkError(`no mirror at ${file}`, { exitCode: 2, hint: 'run "trk sync" first (or name the mirror with --db)' });
   }
@@ -58,4 +78,21 @@ export async function openMirror(ctx: Context, opts: MirrorOptions & { mustExist
 /** The account a mirror belongs to, without the key itself: a hash of the address and the key. */
 export function accountId(baseUrl: string, apiKey: string): string {
   return process.getBuiltinModule('node:crypto').createHash('sha256').update(`${baseUrl}\u0000${apiKey}`).digest('hex').slice(0, 16);
+}
+
+/** The account of these settings, as its mirror records it (the emulator's is "sandbox"). */
+export function mirrorAccount(s: Pick<Settings, 'sandbox' | 'baseUrl' | 'apiKey'>): string {
+  return s.sandbox ? 'sandbox' : accountId(s.baseUrl, s.apiKey ?? '');
+}
+
+/** Makes a new mirror the account's; refuses the mirror of another account (a sync or a listener writing it). */
+export async function claimMirror(store: Store, account: string): Promise<void> {
+  const held = await store.state('account');
+  if (held === undefined) await store.setState({ account });
+  else if (held !== account) {
+    throw new UsageError(
+      `the mirror ${store.location} belongs to another account (another key or address)`,
+      'give this account a mirror of its own with --db (a file or a postgres:// address), or TRK_DB',
+    );
+  }
 }

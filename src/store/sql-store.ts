@@ -1,9 +1,23 @@
-// The store's logic over any SQL connection (sql.ts): SQLite's file (sqlite.ts) and, later, a PostgreSQL server
-// share it. Every write is one transaction; every upsert is guarded by the service's own time of what it writes,
-// so that two syncs and a listener writing at once lose nothing and never put older data over newer.
+// The store's logic over any SQL connection (sql.ts): SQLite's file (sqlite.ts) and a PostgreSQL server
+// (postgres.ts) share it. Every write is one transaction that first locks the records it touches (a server's
+// transactions run side by side); every upsert is guarded by the service's own time of what it writes, so that two
+// syncs and two listeners writing at once, on one host or several, lose nothing and never put older data over newer.
 
 import { recordFromDetails, recordRow } from './rows.js';
-import { DETAILS_WITH_SOURCE, KEY, PENDING_DETAILS, recordsQuery, UNSEEN, UPSERT_DETAILS, UPSERT_RECORD, type Param, type Row, type Sql } from './sql.js';
+import {
+  DETAILS_WITH_SOURCE,
+  KEY,
+  keysIn,
+  NEXT_FULL_SYNC,
+  PENDING_DETAILS,
+  recordsQuery,
+  UNSEEN,
+  UPSERT_DETAILS,
+  UPSERT_RECORD,
+  type Param,
+  type Row,
+  type Sql,
+} from './sql.js';
 import { RECORD_COLUMNS } from './schema.js';
 import type {
   ChangeQuery,
@@ -24,6 +38,22 @@ const int = (v: unknown): number => Number(v ?? 0);
 
 /** Before every key, for paging through keys from the start. */
 const FIRST: RecordKey = { number: '', carrier: -Infinity };
+
+/**
+ * The rows in rounds where each record comes once: the statements of a round are sent together (a server runs them
+ * in one round trip), and a record given twice is written a second time only once the first is.
+ */
+function rounds<R extends RecordKey>(rows: readonly R[]): R[][] {
+  const out: R[][] = [];
+  const seen = new Map<string, number>();
+  for (const row of rows) {
+    const id = idOf(row);
+    const n = seen.get(id) ?? 0;
+    seen.set(id, n + 1);
+    (out[n] ??= []).push(row);
+  }
+  return out;
+}
 
 function keyParams(k: RecordKey | undefined): Param[] {
   const key = k ?? FIRST;
@@ -50,6 +80,12 @@ interface Held {
   details: { package_status: string | null; sub_status: string | null; as_of: string } | undefined;
   record: { package_status: string | null; track_time: string | null; register_time: string | null; raw: string } | undefined;
 }
+const NOTHING_HELD: Held = { details: undefined, record: undefined };
+
+const idOf = (k: RecordKey): string => `${k.number}\u0000${k.carrier}`;
+const rowId = (row: Row): string => idOf({ number: String(row.number), carrier: int(row.carrier) });
+const keyOf = (k: RecordKey): Param[] => [k.number, k.carrier];
+const SEEN_BY_FULL_SYNC = `UPDATE records SET seen_full_sync = ? WHERE ${KEY}`;
 
 export abstract class SqlStore implements Store {
   abstract readonly location: string;
@@ -70,26 +106,25 @@ export abstract class SqlStore implements Store {
   }
 
   async nextFullSync(): Promise<number> {
-    return this.sql.transaction(async (tx) => {
-      const rows = await tx.all("SELECT value FROM sync_state WHERE name = 'full_sync_count'");
-      const next = Number(str(rows[0]?.value) ?? '0') + 1;
-      await tx.run(
-        "INSERT INTO sync_state (name, value) VALUES ('full_sync_count', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-        [String(next)],
-      );
-      return next;
-    });
+    return this.sql.transaction(async (tx) => Number((await tx.all(NEXT_FULL_SYNC))[0]?.value));
   }
 
   async writeRecords(rows: readonly RecordRow[], fullSync?: number): Promise<{ added: number }> {
     if (rows.length === 0) return { added: 0 };
     return this.sql.transaction(async (tx) => {
+      // The locks, what the mirror knew, then the writes: sent together, run in this order (see Sql).
+      const locked = tx.lockRecords(rows);
       let added = 0;
-      for (const row of rows) {
-        const known = await tx.all(`SELECT 1 AS one FROM records WHERE ${KEY}`, [row.number, row.carrier]);
-        if (known.length === 0) added += 1;
-        await tx.run(UPSERT_RECORD, [row.number, row.carrier, ...RECORD_COLUMNS.map((c) => row[c])]);
-        if (fullSync !== undefined) await tx.run(`UPDATE records SET seen_full_sync = ? WHERE ${KEY}`, [fullSync, row.number, row.carrier]);
+      for (const round of rounds(rows)) {
+        const [known] = await Promise.all([
+          tx.all(`SELECT number FROM records WHERE ${keysIn(round.length)}`, round.flatMap(keyOf)),
+          locked,
+          ...round.flatMap((row) => [
+            tx.run(UPSERT_RECORD, [row.number, row.carrier, ...RECORD_COLUMNS.map((c) => row[c])]),
+            ...(fullSync === undefined ? [] : [tx.run(SEEN_BY_FULL_SYNC, [fullSync, row.number, row.carrier])]),
+          ]),
+        ]);
+        added += round.length - known.length;
       }
       return { added };
     });
@@ -98,36 +133,70 @@ export abstract class SqlStore implements Store {
   async writeDetails(rows: readonly DetailsRow[], source: ChangeSource): Promise<DetailsWrite> {
     if (rows.length === 0) return { stored: 0, changes: [] };
     return this.sql.transaction(async (tx) => {
+      // The locks, then what the mirror holds: sent together, run in this order (see Sql).
+      const locked = tx.lockRecords(rows);
       const out: DetailsWrite = { stored: 0, changes: [] };
-      for (const row of rows) {
-        const held = await this.held(tx, row);
-        // Older than what the mirror holds (a notification overtaken by a sync, or the reverse): nothing to do.
-        if (held.details && row.as_of < held.details.as_of) continue;
-        const stored = {
-          ...row,
-          register_time: row.register_time ?? held.record?.register_time ?? null,
-          // Details as new as the record's tracking are current for it: a sync need not ask for them again.
-          record_track_time: row.record_track_time ?? (held.record && row.as_of >= (held.record.track_time ?? '') ? held.record.track_time : null),
-        };
-        await tx.run(UPSERT_DETAILS, [row.number, row.carrier, ...DETAILS_WITH_SOURCE.map((c) => (c === 'source' ? source : stored[c]))]);
-        out.stored += 1;
-        if (source === 'webhook') await this.recordFromNotification(tx, row, held);
-        const change = await this.changeOf(tx, row, held, source);
-        if (change) out.changes.push(change);
+      for (const round of rounds(rows)) {
+        const [held] = await Promise.all([this.held(tx, round), locked]);
+        await Promise.all(round.map((row) => this.writeOne(tx, row, held.get(idOf(row)) ?? NOTHING_HELD, source, out)));
       }
+      out.changes.sort((a, b) => a.id - b.id);
       return out;
     });
   }
 
-  private async held(tx: Sql, key: RecordKey): Promise<Held> {
-    const [d] = await tx.all(`SELECT package_status, sub_status, as_of FROM details WHERE ${KEY}`, [key.number, key.carrier]);
-    const [r] = await tx.all(`SELECT package_status, track_time, register_time, raw FROM records WHERE ${KEY}`, [key.number, key.carrier]);
-    return {
-      details: d ? { package_status: str(d.package_status), sub_status: str(d.sub_status), as_of: String(d.as_of) } : undefined,
-      record: r
-        ? { package_status: str(r.package_status), track_time: str(r.track_time), register_time: str(r.register_time), raw: String(r.raw) }
-        : undefined,
+  /** One record's details, decided on what the mirror held of it. */
+  private async writeOne(tx: Sql, row: DetailsRow, held: Held, source: ChangeSource, out: DetailsWrite): Promise<void> {
+    // Older than what the mirror holds (a notification overtaken by a sync, or the reverse): nothing to do.
+    if (held.details && row.as_of < held.details.as_of) return;
+    // Details as new as the record's tracking are current for it: a sync need not ask for them again.
+    const current = held.record && row.as_of >= (held.record.track_time ?? '') ? held.record.track_time : null;
+    const stored = {
+      ...row,
+      register_time: row.register_time ?? held.record?.register_time ?? null,
+      record_track_time: row.record_track_time ?? current,
     };
+    // Decided on what the mirror held, so sent together (see Sql).
+    const [, , change] = await Promise.all([
+      tx.run(UPSERT_DETAILS, [
+        row.number,
+        row.carrier,
+        ...DETAILS_WITH_SOURCE.map((c) => (c === 'source' ? source : stored[c])),
+      ]),
+      source === 'webhook' ? this.recordFromNotification(tx, row, held) : undefined,
+      this.changeOf(tx, row, held, source),
+    ]);
+    out.stored += 1;
+    if (change) out.changes.push(change);
+  }
+
+  /** What the mirror holds of each of these records (each once), by idOf. */
+  private async held(tx: Sql, keys: readonly RecordKey[]): Promise<Map<string, Held>> {
+    const params = keys.flatMap(keyOf);
+    const these = keysIn(keys.length);
+    const [details, records] = await Promise.all([
+      tx.all(`SELECT number, carrier, package_status, sub_status, as_of FROM details WHERE ${these}`, params),
+      tx.all(
+        `SELECT number, carrier, package_status, track_time, register_time, raw FROM records WHERE ${these}`,
+        params,
+      ),
+    ]);
+    const held = new Map<string, Held>();
+    const of = (row: Row): Held => held.get(rowId(row)) ?? { details: undefined, record: undefined };
+    for (const d of details) {
+      const details = { package_status: str(d.package_status), sub_status: str(d.sub_status), as_of: String(d.as_of) };
+      held.set(rowId(d), { ...of(d), details });
+    }
+    for (const r of records) {
+      const record = {
+        package_status: str(r.package_status),
+        track_time: str(r.track_time),
+        register_time: str(r.register_time),
+        raw: String(r.raw),
+      };
+      held.set(rowId(r), { ...of(r), record });
+    }
+    return held;
   }
 
   /**
@@ -152,10 +221,14 @@ export abstract class SqlStore implements Store {
       source,
     };
     const names = Object.keys(change) as (keyof typeof change)[];
-    const [inserted] = await tx.all(
-      `INSERT INTO changes (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) RETURNING id`,
-      names.map((k) => change[k]),
-    );
+    // The lock for changes, then the change: sent together, run in this order (see Sql).
+    const [, [inserted]] = await Promise.all([
+      tx.lockChanges(),
+      tx.all(
+        `INSERT INTO changes (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) RETURNING id`,
+        names.map((k) => change[k]),
+      ),
+    ]);
     return { ...change, id: int(inserted?.id) };
   }
 
@@ -189,6 +262,7 @@ export abstract class SqlStore implements Store {
 
   async markStopped(key: RecordKey, fields: { tag: string | null; param: string | null }): Promise<void> {
     await this.sql.transaction(async (tx) => {
+      await tx.lockRecords([key]);
       const [r] = await tx.all(`SELECT raw FROM records WHERE ${KEY}`, [key.number, key.carrier]);
       const stop = { tracking_status: 'Stopped', stop_track_reason: 'Expired' };
       if (!r) {
@@ -219,12 +293,15 @@ export abstract class SqlStore implements Store {
 
   async deleteRecords(keys: readonly RecordKey[]): Promise<number> {
     return this.sql.transaction(async (tx) => {
-      let deleted = 0;
-      for (const k of keys) {
-        await tx.run(`DELETE FROM details WHERE ${KEY}`, [k.number, k.carrier]);
-        deleted += (await tx.run(`DELETE FROM records WHERE ${KEY}`, [k.number, k.carrier])).changes;
-      }
-      return deleted;
+      await tx.lockRecords(keys);
+      const done = await Promise.all(
+        keys.flatMap((k) => [
+          tx.run(`DELETE FROM details WHERE ${KEY}`, [k.number, k.carrier]),
+          tx.run(`DELETE FROM records WHERE ${KEY}`, [k.number, k.carrier]),
+        ]),
+      );
+      // Every other one is a record's.
+      return done.reduce((n, r, i) => n + (i % 2 === 1 ? r.changes : 0), 0);
     });
   }
 

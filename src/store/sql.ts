@@ -4,7 +4,7 @@
 // `Sql`; the store's logic (sql-store.ts) is written against it.
 
 import { DETAILS_COLUMNS, RECORD_COLUMNS } from './schema.js';
-import { CHOICE_COLUMNS, type RecordQuery } from './types.js';
+import { CHOICE_COLUMNS, type RecordKey, type RecordQuery } from './types.js';
 
 export type Param = string | number | null;
 export type Row = Record<string, unknown>;
@@ -14,6 +14,8 @@ export interface Sql {
   all(sql: string, params?: readonly Param[]): Promise<Row[]>;
   /** Writes only inside transaction(): on a shared connection, a write outside one could join another's. */
   run(sql: string, params?: readonly Param[]): Promise<{ changes: number }>;
+  // In a transaction, statements run in the order they are called, whether or not the caller waited for the one
+  // before: a server's are sent together (one round trip for many), and each sees what those before it did.
   /** The rows of a query a batch at a time, without holding them all. */
   batches(sql: string, params: readonly Param[], size: number): AsyncIterable<Row[]>;
   /**
@@ -21,6 +23,18 @@ export interface Sql {
    * takes the write lock at its start, so that two writers queue instead of failing half-way.
    */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  /**
+   * In a transaction, before it reads or writes these records: waits for the other writers of any of them, and
+   * holds them until the transaction ends, so that what it read of them stays true until it commits (the change
+   * a write records is decided on what the mirror held). SQLite's write lock holds the whole file already; a
+   * server, whose transactions run side by side, locks each record.
+   */
+  lockRecords(keys: readonly RecordKey[]): Promise<void>;
+  /**
+   * In a transaction, before it records changes (and after lockRecords): changes become visible in the order of
+   * their ids, so that a cursor that passed one never misses an earlier one committed later.
+   */
+  lockChanges(): Promise<void>;
 }
 
 function upsert(table: string, columns: readonly string[]): string {
@@ -39,6 +53,16 @@ export const DETAILS_WITH_SOURCE = [...DETAILS_COLUMNS, 'source'] as const;
 export const UPSERT_DETAILS = upsert('details', DETAILS_WITH_SOURCE);
 
 export const KEY = 'number = ? AND carrier = ?';
+
+/** `(number, carrier) IN (...)` of `count` keys (their parameters in pairs; the carrier typed, as a server needs). */
+export function keysIn(count: number): string {
+  return `(number, carrier) IN (VALUES ${Array.from({ length: count }, () => '(?, CAST(? AS INTEGER))').join(', ')})`;
+}
+
+/** The next number of a full sync, taken in one statement: two hosts starting full syncs at once get two. */
+export const NEXT_FULL_SYNC =
+  "INSERT INTO sync_state (name, value) VALUES ('full_sync_count', '1') ON CONFLICT (name) DO UPDATE " +
+  'SET value = CAST(CAST(sync_state.value AS INTEGER) + 1 AS TEXT) RETURNING value';
 
 /** Records whose details are missing, asked for with an older track time, or of a status the record no longer has. */
 export const PENDING_DETAILS = `SELECT r.number, r.carrier, r.track_time FROM records r

@@ -82,6 +82,10 @@ class SqliteConnection implements Sql {
     return run;
   }
 
+  // The transaction holds the write lock of the whole file (BEGIN IMMEDIATE): nothing more to take.
+  async lockRecords(): Promise<void> {}
+  async lockChanges(): Promise<void> {}
+
   close(): void {
     this.#db.close();
   }

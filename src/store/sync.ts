@@ -20,7 +20,8 @@ import { AuthenticationError, EndpointNotFoundError } from '../api/errors.js';
 import { readPages, trackListFacts } from '../api/pages.js';
 import { LIMITS, type ApiVersion } from '../api/spec.js';
 import type { Envelope, TrackListFilter } from '../api/types.js';
-import { InterruptedError, stopExitCode, UsageError } from '../errors.js';
+import { InterruptedError, stopExitCode } from '../errors.js';
+import { claimMirror } from './open.js';
 import { canonicalMs, detailsRow, recordRow } from './rows.js';
 import type { RecordKey, Store } from './types.js';
 
@@ -134,7 +135,7 @@ export class SyncRun {
   }
 
   async run(): Promise<SyncSummary> {
-    await this.#checkAccount();
+    await claimMirror(this.#store, this.#opts.account);
     const watermark = await this.#store.state(WATERMARK);
     const full = this.#opts.full === true || watermark === undefined;
     this.#summary.full = full;
@@ -168,17 +169,6 @@ export class SyncRun {
     if (failed) throw failed.reason;
     await this.#store.setState({ synced_at: canonicalMs(this.#opts.now()) });
     return this.#summary;
-  }
-
-  async #checkAccount(): Promise<void> {
-    const held = await this.#store.state('account');
-    if (held === undefined) await this.#store.setState({ account: this.#opts.account });
-    else if (held !== this.#opts.account) {
-      throw new UsageError(
-        `the mirror ${this.#store.location} belongs to another account (another key or address)`,
-        'give this account a mirror of its own with --db FILE, or TRK_DB',
-      );
-    }
   }
 
   /**

@@ -1,7 +1,7 @@
 // The mirror end to end: the built CLI against the emulator on 127.0.0.1. First sync, incremental sync after the
 // emulator's clock moved parcels, --full after deletions, a sync killed with SIGKILL then resumed, two syncs at
 // once, notifications stored while a sync runs, offline reads equal to online ones, changes with a cursor across
-// a failed run.
+// a failed run. Each against the mirror in a SQLite file and in a PostgreSQL database (test/store/kinds.ts).
 
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -9,16 +9,21 @@ import path from 'node:path';
 import Database from 'libsql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotificationWriter } from '../../src/store/notifications.js';
+import { PostgresStore } from '../../src/store/postgres.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
 import type { SyncSummary } from '../../src/store/sync.js';
+import type { Store } from '../../src/store/types.js';
+import { STORE_KINDS, type StoreKind } from '../store/kinds.js';
 import { numbers, ROOT, startEmulator, trk, type Emulator } from './helpers.js';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-06-01T00:00:00Z');
 
-
-function mirrorEnv(emu: Emulator, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return { ...emu.env, TRK_DATA_DIR: path.join(String(emu.env.HOME), 'data'), TRK_API_VERSION: 'v2.1', ...extra };
+/** trk's environment with a mirror of `kind`: the default file of the data folder, or a new database as TRK_DB. */
+async function mirrorEnv(emu: Emulator, kind: StoreKind, extra: NodeJS.ProcessEnv = {}): Promise<NodeJS.ProcessEnv> {
+  const db = kind.name === 'PostgreSQL' ? { TRK_DB: await kind.fresh() } : {};
+  const dataDir = path.join(String(emu.env.HOME), 'data');
+  return { ...emu.env, TRK_DATA_DIR: dataDir, TRK_API_VERSION: 'v2.1', ...db, ...extra };
 }
 
 async function sync(env: NodeJS.ProcessEnv, ...args: string[]): Promise<SyncSummary> {
@@ -44,8 +49,21 @@ function mirrorFile(env: NodeJS.ProcessEnv): string {
   return path.join(String(env.TRK_DATA_DIR), 'mirrors', 'default.db');
 }
 
-/** Counts in the mirror, read as sqlite3 would (read-only, beside any writer). */
-function count(env: NodeJS.ProcessEnv, table: 'records' | 'details' | 'changes'): number {
+/** The mirror of `env`, opened as another host's listener would (the SQLite file by this process alone). */
+async function openStore(env: NodeJS.ProcessEnv, opts: { mustExist?: boolean } = {}): Promise<Store> {
+  return env.TRK_DB ? PostgresStore.open(env.TRK_DB, opts) : SqliteStore.open(mirrorFile(env));
+}
+
+/** Counts in the mirror, read as sqlite3 or psql would (beside any writer). */
+async function count(env: NodeJS.ProcessEnv, table: 'records' | 'details' | 'changes'): Promise<number> {
+  if (env.TRK_DB) {
+    const store = await openStore(env, { mustExist: true });
+    try {
+      return (await store.counts())[table];
+    } finally {
+      await store.close();
+    }
+  }
   const db = new Database(mirrorFile(env), { readonly: true });
   try {
     return Number((db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n);
@@ -62,14 +80,15 @@ async function onlineJson(env: NodeJS.ProcessEnv, args: string[]): Promise<unkno
   return JSON.parse(r.stdout);
 }
 
-describe('trk sync and the offline reads', () => {
+describe.each(STORE_KINDS)('trk sync and the offline reads ($name)', (kind) => {
+  if (kind.missing) return void it.skip(kind.missing, () => {});
   let emu: Emulator;
   let env: NodeJS.ProcessEnv;
   const list = numbers(120, 'RM');
 
   beforeAll(async () => {
     emu = await startEmulator({ speed: 0, start: START });
-    env = mirrorEnv(emu);
+    env = await mirrorEnv(emu, kind);
     await register(emu, env, list, 40);
     await emu.sandbox.advance(3 * 24 * HOUR);
   }, 120_000);
@@ -80,7 +99,7 @@ describe('trk sync and the offline reads', () => {
     expect(s).toMatchObject({ full: true, list_version: 'v2.1', records_listed: 120, records_added: 120, details_fetched: 120, changes: 0 });
     // 3 pages and 3 answers of details (the profile reads v2.1 already: nothing to find out).
     expect(s.requests).toBe(6);
-    expect(count(env, 'details')).toBe(120);
+    expect(await count(env, 'details')).toBe(120);
   });
 
   it('answers list --offline as the service answers list, for every filter', async () => {
@@ -145,7 +164,7 @@ describe('trk sync and the offline reads', () => {
     expect(s.full).toBe(false);
     expect(s.changes).toBeGreaterThan(0);
     const changes = JSON.parse((await trk(['changes', '--json'], { env })).stdout) as Record<string, unknown>[];
-    expect(changes).toHaveLength(count(env, 'changes'));
+    expect(changes).toHaveLength(await count(env, 'changes'));
     expect(changes[0]).toEqual(expect.objectContaining({ source: 'sync', number: expect.any(String), from: expect.any(String), to: expect.any(String) }));
     // A night whose output fails: the cursor stays, the next night gets every change.
     const failed = await runToDevFull(['changes', '--cursor', 'nightly', '--json'], env);
@@ -161,10 +180,10 @@ describe('trk sync and the offline reads', () => {
     const gone = list.slice(100, 105);
     expect((await trk(['delete', ...gone, '--yes', '-q'], { env })).code).toBe(0);
     expect((await sync(env)).records_deleted).toBe(0);
-    expect(count(env, 'records')).toBe(120);
+    expect(await count(env, 'records')).toBe(120);
     const s = await sync(env, '--full');
     expect(s).toMatchObject({ full: true, records_deleted: 5 });
-    expect(count(env, 'records')).toBe(115);
+    expect(await count(env, 'records')).toBe(115);
     const offline = await trk(['list', '--offline', '--number', gone.join(','), '--json'], { env });
     expect(JSON.parse(offline.stdout)).toEqual([]);
   }, 60_000);
@@ -179,11 +198,12 @@ function runToDevFull(args: string[], env: NodeJS.ProcessEnv): Promise<number | 
   });
 }
 
-describe('an incremental sync costs what changed', () => {
+describe.each(STORE_KINDS)('an incremental sync costs what changed ($name)', (kind) => {
+  if (kind.missing) return void it.skip(kind.missing, () => {});
   it('asks at most 8 requests when a few dozen of 600 records moved', async () => {
     const emu = await startEmulator({ speed: 0, start: START });
     try {
-      const env = mirrorEnv(emu);
+      const env = await mirrorEnv(emu, kind);
       // Registered a batch every 18 minutes over 6 hours, so that tracking runs are spread over the clock.
       await register(emu, env, numbers(600, 'RI'), 30, 18 * 60_000);
       await emu.sandbox.advance(24 * HOUR);
@@ -203,11 +223,12 @@ describe('an incremental sync costs what changed', () => {
   }, 180_000);
 });
 
-describe('a mirror under concurrent writers and crashes', () => {
+describe.each(STORE_KINDS)('a mirror under concurrent writers and crashes ($name)', (kind) => {
+  if (kind.missing) return void it.skip(kind.missing, () => {});
   it('resumes after SIGKILL without asking again for the details it stored', async () => {
     const emu = await startEmulator({ speed: 0, start: START, latencyMs: 150 });
     try {
-      const env = mirrorEnv(emu);
+      const env = await mirrorEnv(emu, kind);
       await register(emu, env, numbers(400, 'RK'), 40);
       await emu.sandbox.advance(2 * 24 * HOUR);
       const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), 'sync', '-q'], { env, stdio: 'ignore' });
@@ -215,14 +236,14 @@ describe('a mirror under concurrent writers and crashes', () => {
       for (let i = 0; i < 400 && stored === 0; i++) {
         await new Promise((r) => setTimeout(r, 100));
         try {
-          stored = count(env, 'details');
+          stored = await count(env, 'details');
         } catch {
           // Not created yet.
         }
       }
       child.kill('SIGKILL');
       await new Promise((r) => child.on('close', r));
-      stored = count(env, 'details');
+      stored = await count(env, 'details');
       expect(stored).toBeGreaterThan(0);
       expect(stored).toBeLessThan(400);
       const before = emu.sandbox.state().requests.byOperation['v2.1/gettrackinfo'] ?? 0;
@@ -230,41 +251,46 @@ describe('a mirror under concurrent writers and crashes', () => {
       expect(s.details_fetched).toBe(400 - stored);
       const after = emu.sandbox.state().requests.byOperation['v2.1/gettrackinfo'] ?? 0;
       expect(after - before).toBe(Math.ceil((400 - stored) / 40));
-      expect(count(env, 'details')).toBe(400);
+      expect(await count(env, 'details')).toBe(400);
     } finally {
       await emu.close();
     }
   }, 120_000);
 
-  it('takes two syncs at once, and notifications stored while a sync runs, without losing an update', async () => {
+  it('takes two syncs at once, and a listener storing notifications while two syncs run, losing no update', async () => {
     const emu = await startEmulator({ speed: 0, start: START, latencyMs: 50 });
     try {
-      const env = mirrorEnv(emu);
+      const env = await mirrorEnv(emu, kind);
       const list = numbers(200, 'RC');
       await register(emu, env, list, 40);
       await emu.sandbox.advance(2 * 24 * HOUR);
       const [a, b] = await Promise.all([trk(['sync', '--json'], { env }), trk(['sync', '--json'], { env })]);
       expect([a.code, b.code], a.stderr + b.stderr).toEqual([0, 0]);
-      expect(count(env, 'records')).toBe(200);
-      expect(count(env, 'details')).toBe(200);
+      expect(await count(env, 'records')).toBe(200);
+      expect(await count(env, 'details')).toBe(200);
 
-      // The clock moves; a listener stores the newest details of 40 numbers while a sync runs.
+      // The clock moves; a listener (another host's, for a database) stores the newest details of 40 numbers while two
+      // syncs run.
       await emu.sandbox.advance(3 * 24 * HOUR);
-      const fresh = await onlineJson(env, ['info', ...list.slice(0, 40)]) as { accepted: Record<string, unknown>[] };
-      const store = await SqliteStore.open(mirrorFile(env));
+      const fresh = (await onlineJson(env, ['info', ...list.slice(0, 40)])) as { accepted: Record<string, unknown>[] };
+      const store = await openStore(env);
       try {
         const writer = new NotificationWriter(store);
-        const running = trk(['sync', '--json'], { env });
+        const running = [trk(['sync', '--json'], { env }), trk(['sync', '--json'], { env })];
         for (const data of fresh.accepted) {
           await writer.write({ body: { event: 'TRACKING_UPDATED', data }, version: 'v2' });
           await new Promise((r) => setTimeout(r, 20));
         }
-        expect((await running).code).toBe(0);
+        const done = await Promise.all(running);
+        expect(done.map((r) => r.code), done.map((r) => r.stderr).join('')).toEqual([0, 0]);
       } finally {
         await store.close();
       }
+      // The mirror equals the service: every record and all its details.
       const offline = await trk(['info', '--offline', ...list, '--json'], { env });
       expect(JSON.parse(offline.stdout)).toEqual(await onlineJson(env, ['info', ...list]));
+      const offlineList = await trk(['list', '--offline', '--json'], { env });
+      expect(JSON.parse(offlineList.stdout)).toEqual(await onlineJson(env, ['list']));
       const changes = JSON.parse((await trk(['changes', '--json'], { env })).stdout) as { number: string; to: string }[];
       // Each change once: what a notification recorded, the sync does not record again.
       const keys = changes.map((c) => `${c.number}/${c.to}`);
@@ -273,4 +299,149 @@ describe('a mirror under concurrent writers and crashes', () => {
       await emu.close();
     }
   }, 180_000);
+});
+
+/** `trk webhook listen ...` as a process of its own: its output so far, its exit, and the URL it listens on. */
+function spawnTrk(args: string[], env: NodeJS.ProcessEnv) {
+  const bin = path.join(ROOT, 'bin', 'trk.js');
+  const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = { stdout: '', stderr: '' };
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out.stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (out.stderr += d));
+  const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+  return { child, out, exited };
+}
+
+async function until<T>(what: string, get: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
+  for (const start = Date.now(); ; await new Promise((r) => setTimeout(r, 50))) {
+    const v = await get();
+    if (v !== undefined) return v;
+    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`);
+  }
+}
+
+describe.each(STORE_KINDS)('trk webhook listen --store ($name)', (kind) => {
+  if (kind.missing) return void it.skip(kind.missing, () => {});
+  it('keeps each verified notification in the mirror before it answers; refuses and keeps nothing forged', async () => {
+    const emu = await startEmulator({ speed: 0, start: START });
+    const env = await mirrorEnv(emu, kind);
+    const listener = spawnTrk(['webhook', 'listen', '--port', '0', '--store', '--json'], env);
+    try {
+      const listening = /Listening on (http:\/\/127\.0\.0\.1:\d+\/hook)/;
+      const url = await until('the listening line', () => listening.exec(listener.out.stderr)?.[1]);
+      const storing = /storing them in the mirror /;
+      await until('the line of what it does', () => (storing.test(listener.out.stderr) ? true : undefined));
+      emu.sandbox.setSettings({ webhookUrl: url });
+      const list = numbers(5, 'RW');
+      await register(emu, env, list, 5);
+      await emu.sandbox.advance(2 * 24 * HOUR);
+      // Each line is written once the answer went out, which was after the commit: the mirror has it by then.
+      const lines = await until('five notifications', () => {
+        const got = listener.out.stdout.split('\n').filter((l) => l.includes('TRACKING_UPDATED'));
+        return new Set(got.map((l) => JSON.parse(l).number)).size >= 5 ? got : undefined;
+      });
+      expect(lines.map((l) => JSON.parse(l).verified)).toEqual(lines.map(() => true));
+      type Change = { number: string; from: string | null; source: string };
+      const changes = JSON.parse((await trk(['changes', '--json'], { env })).stdout) as Change[];
+      const fromNothing = changes.filter((c) => c.source === 'webhook' && c.from === null);
+      expect(new Set(fromNothing.map((c) => c.number))).toEqual(new Set(list));
+      const offline = await trk(['info', '--offline', ...list, '--json'], { env });
+      expect(offline.code, offline.stderr).toBe(0);
+      const accepted = JSON.parse(offline.stdout).accepted as { number: string }[];
+      expect(accepted.map((d) => d.number).sort()).toEqual([...list].sort());
+
+      // A notification whose signature does not hold: 401, and nothing of it in the mirror.
+      const track_info = { latest_status: { status: 'Delivered' } };
+      const forged = { event: 'TRACKING_UPDATED', data: { number: 'RWFORGED0001', carrier: 3011, track_info } };
+      const headers = { 'content-type': 'application/json', sign: '0'.repeat(64) };
+      const refused = await fetch(url, { method: 'POST', headers, body: JSON.stringify(forged) });
+      expect(refused.status).toBe(401);
+      await until('the refusal', () => (/401 bad signature/.test(listener.out.stderr) ? true : undefined));
+      expect(await count(env, 'records')).toBe(5);
+      const after = JSON.parse((await trk(['changes', '--json'], { env })).stdout) as { number: string }[];
+      expect(after.map((c) => c.number)).not.toContain('RWFORGED0001');
+    } finally {
+      listener.child.kill('SIGINT');
+      await emu.close();
+    }
+    expect(await listener.exited).toBe(0);
+    // The clock moved parcels on: every notification the service sent is stored, each status change counted.
+    const updates = listener.out.stdout.split('\n').filter((l) => l.includes('TRACKING_UPDATED')).length;
+    const all = JSON.parse((await trk(['changes', '--json'], { env })).stdout) as { source: string }[];
+    const webhook = all.filter((c) => c.source === 'webhook').length;
+    expect(listener.out.stderr).toContain(`; ${updates} notifications stored in the mirror (${webhook} status changes)`);
+  }, 90_000);
+});
+
+describe('trk webhook listen --store, refused as asked', () => {
+  it('refuses --db without --store, and --store with --skip-verify, before it listens', async () => {
+    const emu = await startEmulator({ speed: 0, start: START });
+    try {
+      const env = await mirrorEnv(emu, STORE_KINDS[0]!);
+      const noStore = await trk(['webhook', 'listen', '--port', '0', '--db', 'm.db'], { env });
+      expect(noStore.code).toBe(2);
+      expect(noStore.stderr).toBe('trk: --db names the mirror --store writes to: add --store, or leave out --db\n');
+      const unverified = await trk(['webhook', 'listen', '--port', '0', '--store', '--skip-verify'], { env });
+      expect(unverified.code).toBe(2);
+      expect(unverified.stderr).toMatch(/^trk: --store keeps verified notifications only: leave out --skip-verify/);
+    } finally {
+      await emu.close();
+    }
+  });
+});
+
+const pg = STORE_KINDS.find((k) => k.name === 'PostgreSQL')!;
+
+describe.skipIf(pg.missing !== undefined)('a mirror in PostgreSQL, named with its password', () => {
+  it('never prints the password: not with --verbose, not in the summary, the settings or a refusal', async () => {
+    const emu = await startEmulator({ speed: 0, start: START });
+    try {
+      const env = await mirrorEnv(emu, pg);
+      const password = new URL(String(env.TRK_DB)).password;
+      await register(emu, env, numbers(40, 'RP'), 40);
+      const r = await trk(['sync', '--json', '-v'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      const named = /^mirror: PostgreSQL \d+.* at postgres:\/\/trk:\*\*\*@127\.0\.0\.1:\d+\/trk_\d+_\d+\?sslmode=disable \(/m;
+      expect(r.stderr).toMatch(named);
+      expect(JSON.parse(r.stdout).mirror).toMatch(/^postgres:\/\/trk:\*\*\*@127\.0\.0\.1:/);
+      const settings = [await trk(['config', 'get', 'db'], { env }), await trk(['config', 'list', '--json'], { env })];
+      expect(settings[0]!.stdout).toMatch(/^postgres:\/\/trk:\*\*\*@127\.0\.0\.1:\d+\//);
+      expect(JSON.parse(settings[1]!.stdout).db).toEqual({ value: expect.stringContaining('trk:***@'), source: 'env' });
+      const wrongDb = String(env.TRK_DB).replace(password, 'not-it');
+      const wrong = await trk(['list', '--offline', '-v'], { env: { ...env, TRK_DB: wrongDb } });
+      expect(wrong.code).toBe(1);
+      expect(wrong.stdout).toBe('');
+      const refusedLogin = /^trk: the mirror's database at 127\.0\.0\.1:\d+ refused the login \(password authentication failed/m;
+      expect(wrong.stderr).toMatch(refusedLogin);
+      for (const out of [r, ...settings, wrong]) expect(out.stdout + out.stderr).not.toContain(password);
+    } finally {
+      await emu.close();
+    }
+  }, 60_000);
+
+  it('refuses an address it cannot use before it sends anything, exit 2', async () => {
+    const emu = await startEmulator({ speed: 0, start: START });
+    try {
+      const env = await mirrorEnv(emu, pg);
+      const before = emu.requests();
+      for (const [args, extra, message] of [
+        [['sync'], { TRK_DB: `${env.TRK_DB}&sslmode=sometimes` }, /^trk: TRK_DB: sslmode "sometimes" is not one of/],
+        [['sync', '--db', 'postgres://trk:pw@db:70000/x'], {}, /^trk: --db: the PostgreSQL address has port 70000/],
+        [
+          ['list', '--offline'],
+          { TRK_DB: 'postgres://trk:pw@db/x?gssencmode=disable' },
+          /^trk: TRK_DB: trk does not support the PostgreSQL parameter "gssencmode"/,
+        ],
+      ] as const) {
+        const r = await trk(args, { env: { ...env, ...extra } });
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toMatch(message);
+        expect(r.stderr).not.toContain(':pw@');
+      }
+      expect(emu.requests()).toBe(before);
+    } finally {
+      await emu.close();
+    }
+  }, 60_000);
 });

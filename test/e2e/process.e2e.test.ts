@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { STORE_KINDS } from '../store/kinds.js';
 import { ROOT, assertBuilt, baseEnv, startEmulator, trk } from './helpers.js';
+
+const pg = STORE_KINDS.find((k) => k.name === 'PostgreSQL')!;
 
 interface Loaded {
   /** Files loaded, relative to the package root (bin/trk.js, lib/chunk-....js, node_modules/...). */
@@ -100,6 +103,24 @@ describe('start-up', () => {
     },
   );
 
+  it("the mirror's commands load the client of the mirror's database alone", async () => {
+    const emu = await startEmulator({ speed: 0 });
+    try {
+      const env = { ...emu.env, TRK_DATA_DIR: path.join(String(emu.env.HOME), 'data') };
+      const inFile = await loadedModules(['sync', '-q'], env);
+      expect(inFile.files.some((f) => f.startsWith('node_modules/libsql'))).toBe(true);
+      expect(inFile.files.filter((f) => f.startsWith('node_modules/postgres')), 'a file mirror').toEqual([]);
+      expect(inFile.modules).not.toContain('dist/store/postgres.js');
+      if (pg.missing) return;
+      const inDatabase = await loadedModules(['sync', '-q'], { ...env, TRK_DB: await pg.fresh() });
+      expect(inDatabase.files.some((f) => f.startsWith('node_modules/postgres'))).toBe(true);
+      expect(inDatabase.files.filter((f) => f.startsWith('node_modules/libsql')), 'a database mirror').toEqual([]);
+      expect(inDatabase.modules).not.toContain('dist/store/sqlite.js');
+    } finally {
+      await emu.close();
+    }
+  });
+
   it('trk --version loads nothing but itself', async () => {
     expect((await loadedModules(['--version'])).files).toEqual(['bin/trk.js']);
   });
@@ -113,13 +134,15 @@ describe('start-up', () => {
         const builtins = await loadedBuiltins(args, emu.env, [0, 1]);
         const what = args.join(' ');
         expect(modules, what).toContain('dist/api/transport-http.js');
-        // (The Redis client is loaded only when a budget URL names Redis, libsql only when the mirror is opened.)
-        for (const name of ['undici', 'conf', 'chalk', '@redis', 'libsql']) {
+        // (The Redis client is loaded only when a budget URL names Redis, libsql or postgres only when the mirror is
+        // opened.)
+        for (const name of ['undici', 'conf', 'chalk', '@redis', 'libsql', 'postgres']) {
           expect(files.filter((f) => f.startsWith(`node_modules/${name}`)), `${what}: ${name}`).toEqual([]);
         }
         // The pager, the progress line, the carrier lookup and the mirror are for other runs (a terminal, a file, a
         // name, --offline).
-        const others = ['dist/output/pager.js', 'dist/items/progress.js', 'dist/carriers/lookup.js', 'dist/store/sqlite.js', 'dist/store/open.js'];
+        const others = ['dist/output/pager.js', 'dist/items/progress.js', 'dist/carriers/lookup.js', 'dist/store/open.js'];
+        others.push('dist/store/sqlite.js', 'dist/store/postgres.js');
         for (const unused of others) {
           expect(modules, `${what}: ${unused}`).not.toContain(unused);
         }

@@ -1,11 +1,10 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+// Verified notifications into the mirror, against each store (kinds.ts).
+import { describe, expect, it } from 'vitest';
 import { NotificationWriter } from '../../src/store/notifications.js';
 import { recordRow } from '../../src/store/rows.js';
-import { SqliteStore } from '../../src/store/sqlite.js';
+import type { Store } from '../../src/store/types.js';
 import { fixtureJson } from '../fixture-files.js';
+import { freshStore, STORE_KINDS } from './kinds.js';
 
 const yanwen = fixtureJson('doc-v2/gettrackinfo_yanwen_190012.json').data.accepted[0] as Record<string, any>;
 const listed = fixtureJson('doc-v2/gettracklist_page.json').data.accepted[0] as Record<string, unknown>;
@@ -19,17 +18,11 @@ function updated(number: string, status: string, syncTime: string): { event: str
   return { event: 'TRACKING_UPDATED', data };
 }
 
-let store: SqliteStore | undefined;
-afterEach(async () => {
-  await store?.close();
-  store = undefined;
-});
-async function open(): Promise<SqliteStore> {
-  store = await SqliteStore.open(path.join(mkdtempSync(path.join(tmpdir(), 'trk-notes-')), 'm.db'));
-  return store;
-}
+describe.each(STORE_KINDS)('storing verified notifications ($name)', (kind) => {
+  if (kind.missing) return void it.skip(kind.missing, () => {});
+  let store: Store | undefined;
+  const open = async (): Promise<Store> => (store = await freshStore(kind));
 
-describe('storing verified notifications', () => {
   it('keeps the details of TRACKING_UPDATED and a change from null for a number the mirror did not know', async () => {
     const writer = new NotificationWriter(await open());
     const first = await writer.write({ body: updated('YT0000000001', 'InTransit', '2026-06-29T13:00:00Z'), version: 'v2' });

@@ -1,9 +1,23 @@
 // Settings as rows (trk auth status, trk config list): each value with where it came from. The key is never
-// shown whole.
+// shown whole, nor the password of an address (Redis's, PostgreSQL's).
 
 import type { Settings, SettingSource } from '../../config/settings.js';
 import { maskKey } from '../../config/keys.js';
 import type { Column } from '../../output/render.js';
+import { isPostgresLocation, shownLocation } from '../../store/postgres-url.js';
+
+/** A setting's value as it may be shown: an address's password as ***. */
+export function shownValue(value: string): string {
+  if (isPostgresLocation(value)) return shownLocation(value);
+  try {
+    const url = new URL(value);
+    if (url.password === '') return value;
+    url.password = '***';
+    return url.toString();
+  } catch {
+    return value;
+  }
+}
 
 export interface SettingRow {
   key: string;
@@ -20,6 +34,12 @@ export function settingRows(s: Settings): SettingRow[] {
     { key: 'api-key', value: s.apiKey === undefined ? null : maskKey(s.apiKey), source: s.sources.apiKey },
     { key: 'res-url', value: s.resUrl, source: s.sources.resUrl },
     { key: 'output', value: s.output ?? null, source: s.sources.output },
+    {
+      key: 'budget-url',
+      value: s.budgetUrl === undefined ? null : shownValue(s.budgetUrl),
+      source: s.sources.budgetUrl,
+    },
+    { key: 'db', value: s.db === undefined ? null : shownValue(s.db), source: s.sources.db },
   ];
 }
 

@@ -8,7 +8,7 @@ import { SANDBOX_PROFILE, type Settings } from '../../config/settings.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { printRows, resolveFormat } from '../../output/render.js';
-import { SETTING_COLUMNS, settingRows, settingsObject } from '../common/settings-view.js';
+import { SETTING_COLUMNS, settingRows, settingsObject, shownValue } from '../common/settings-view.js';
 
 export interface ConfigGetOptions {
   key: string;
@@ -69,7 +69,7 @@ export async function runConfigSet(opts: ConfigSetOptions, ctx: Context): Promis
   const store = openProfileStore(ctx.env);
   const created = !store.list().includes(checkProfileName(s.profile));
   store.set(s.profile, { [CONFIG_KEY_FIELD[key]]: value });
-  ctx.info(`${key} = ${value} in ${created ? 'new ' : ''}profile "${s.profile}"`);
+  ctx.info(`${key} = ${shownValue(value)} in ${created ? 'new ' : ''}profile "${s.profile}"`);
   if (created && store.currentName() !== s.profile) {
     ctx.info(`profile "${s.profile}" is not the active one: use it with --profile ${s.profile}, or "trk auth switch ${s.profile}"`);
   }

@@ -16,9 +16,6 @@ import type { RecordKey, Store } from '../../store/types.js';
 import { detailsWriter } from '../common/details.js';
 import { matching, type InfoOptions } from './info.js';
 
-// Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { existsSync } = process.getBuiltinModule('node:fs');
-
 export interface OfflineInfoOptions extends InfoOptions {
   db?: string | undefined;
 }
@@ -110,8 +107,9 @@ export async function runOfflineInfo(opts: OfflineInfoOptions, ctx: Context): Pr
  * online info, which says what is wrong with the arguments.
  */
 export async function runLookupInfo(opts: OfflineInfoOptions, ctx: Context): Promise<number> {
-  const { mirrorLocation } = await import('../../store/open.js');
-  if (!existsSync(await mirrorLocation(ctx, { db: opts.db }))) return (await import('./info.js')).runInfo(opts, ctx);
+  const { mirrorLocation, mirrorMayExist } = await import('../../store/open.js');
+  const location = await mirrorLocation(ctx, { db: opts.db });
+  if (!mirrorMayExist(location)) return (await import('./info.js')).runInfo(opts, ctx);
   return runOfflineInfo(opts, ctx);
 }
 

@@ -13,4 +13,8 @@ export function ageArg(value: string): number {
 
 /** --db on every command that opens the mirror. */
 export const dbOption = () =>
-  new Option('--db <file>', "the mirror to use (default: TRK_DB, the profile's db setting, else one file per profile in the data folder)");
+  new Option(
+    '--db <file|url>',
+    'the mirror: a SQLite file or a postgres:// address ' +
+      '(default: TRK_DB, the db setting, else a file per profile in the data folder)',
+  );

@@ -32,7 +32,10 @@ export async function runSync(opts: SyncCommandOptions, ctx: Context): Promise<n
   const s = await ctx.settings();
   // The client first: it starts the emulator under --sandbox and refuses a missing key before a file is made.
   await ctx.api();
-  const [{ SyncRun }, { accountId }] = await Promise.all([import('../../store/sync.js'), import('../../store/open.js')]);
+  const [{ SyncRun }, { mirrorAccount }] = await Promise.all([
+    import('../../store/sync.js'),
+    import('../../store/open.js'),
+  ]);
   const store = await openMirror(ctx, { db: opts.db, durable: false });
   const line = statusLine(ctx.io, ctx.global.quiet !== true);
   ctx.showWaits?.((words, ms) => line.show(`${words}, resuming in ${Math.max(1, Math.round(ms / 1000))} s`));
@@ -40,7 +43,7 @@ export async function runSync(opts: SyncCommandOptions, ctx: Context): Promise<n
   try {
     const run = new SyncRun(store, {
       full: opts.full,
-      account: s.sandbox ? 'sandbox' : accountId(s.baseUrl, s.apiKey ?? ''),
+      account: mirrorAccount(s),
       version: s.apiVersion,
       client: (version) => ctx.api(version === s.apiVersion ? undefined : version),
       // The mirror's age is this machine's business: the offline reads count it on the same clock (under --sandbox

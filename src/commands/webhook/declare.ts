@@ -1,6 +1,7 @@
 // Declaration of `trk webhook`: check and receive the notifications the service sends.
 
 import { examples, lazy, nonNegativeInt, Option, prints, type Declare } from '../define.js';
+import { dbOption } from '../mirror/args.js';
 
 const webhook: Declare = (cmd, invoke) => {
   cmd.addHelpText(
@@ -36,25 +37,43 @@ const webhook: Declare = (cmd, invoke) => {
     );
   // One line per notification: for people (table) or one JSON object a line (json, ndjson); no CSV.
   prints(cmd.command('listen'), ['table', 'json', 'ndjson'])
-    .description('receive notifications, verify their signatures and print them (optionally save and forward them)')
+    .description(
+      'receive notifications, verify their signatures and print them (optionally save, forward and store them)',
+    )
     .addOption(new Option('--port <port>', 'port to listen on').argParser(nonNegativeInt('a port')))
     .option('--host <address>', 'address to listen on')
     .option('--path <path>', 'URL path to accept notifications on')
     .option('--forward-to <url>', 'forward each verified notification to this URL (again, while the app fails)')
     .option('--save <dir>', 'save each notification in this folder: the body as received (.json) and its headers (.headers)')
     .option('--print', 'print each body whole on stdout, one JSON a line (for jq); the event lines go to stderr')
+    .option(
+      '--store',
+      'keep each verified notification in the account\'s mirror (see "trk sync"), answering 200 once it is written',
+    )
+    .addOption(dbOption())
     .option('--skip-verify', 'accept every notification, reporting whether its signature held')
     .addHelpText(
       'after',
       examples(
         'trk webhook listen --port 4242 --forward-to http://localhost:3000/hook --save ./hooks',
         'trk webhook listen --print | jq -c \'{number: .data.number, status: .data.track_info.latest_status.status}\'',
+        'trk webhook listen --host 0.0.0.0 --port 4242 --store --db postgres://trk@db.internal/trk',
       ),
     )
     .action((o) =>
       lazy(invoke, () => import('./listen.js'), (m, ctx) =>
         m.runWebhookListen(
-          { port: o.port, host: o.host, path: o.path, forwardTo: o.forwardTo, save: o.save, print: o.print === true, skipVerify: o.skipVerify === true },
+          {
+            port: o.port,
+            host: o.host,
+            path: o.path,
+            forwardTo: o.forwardTo,
+            save: o.save,
+            print: o.print === true,
+            store: o.store === true,
+            db: o.db,
+            skipVerify: o.skipVerify === true,
+          },
           ctx,
         ),
       ),

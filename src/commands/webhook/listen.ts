@@ -1,12 +1,12 @@
-// trk webhook listen: receive the notifications the service sends, verify, print, save and forward them, until
-// Ctrl-C; then sum up.
+// trk webhook listen: receive the notifications the service sends, verify, print, save and forward them, and keep
+// them in the account's mirror (--store), until Ctrl-C; then sum up.
 
 import { stateDir } from '../../config/paths.js';
 import { CredentialsError, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { plural } from '../../text.js';
 import type { Context } from '../../context.js';
-import { DEFAULT_LISTEN_PORT, startListener, type ListenerOptions } from '../../webhook/listen.js';
+import { DEFAULT_LISTEN_PORT, startListener, type ListenerOptions, type Sink } from '../../webhook/listen.js';
 import { NO_KEY_HINT, parseForwardUrl, queueRoot, signingKey } from './common.js';
 
 export interface WebhookListenOptions {
@@ -20,6 +20,40 @@ export interface WebhookListenOptions {
   print?: boolean | undefined;
   /** Answer 200 to every notification, reporting whether its signature held instead of refusing it. */
   skipVerify?: boolean | undefined;
+  /** Keep each verified notification in the account's mirror before answering 200. */
+  store?: boolean | undefined;
+  /** The mirror --store writes to (default as every mirror command: TRK_DB, the db setting, the profile's file). */
+  db?: string | undefined;
+}
+
+/** --store and what goes with it, checked before anything is opened or listens. */
+function checkStore(opts: WebhookListenOptions): void {
+  if (opts.db !== undefined && !opts.store) {
+    throw new UsageError('--db names the mirror --store writes to', 'add --store, or leave out --db');
+  }
+  if (opts.store && opts.skipVerify) {
+    throw new UsageError(
+      '--store keeps verified notifications only',
+      'leave out --skip-verify to store them (or --store to accept every one)',
+    );
+  }
+}
+
+/** The mirror's sink of --store: the mirror opened (made if new) and claimed for this account. */
+async function storeSink(opts: WebhookListenOptions, ctx: Context): Promise<{ sink: Sink; location: string }> {
+  const [{ claimMirror, mirrorAccount, openMirror }, { StoreSink }] = await Promise.all([
+    import('../../store/open.js'),
+    import('../../store/webhook-sink.js'),
+  ]);
+  // Each commit on disk before it returns: the service is told 200 once the notification is kept.
+  const store = await openMirror(ctx, { db: opts.db, durable: true });
+  try {
+    await claimMirror(store, mirrorAccount(await ctx.settings()));
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  return { sink: new StoreSink(store), location: store.location };
 }
 
 function parsePort(v: number | string | undefined, fallback: number): number {
@@ -33,6 +67,7 @@ function parsePort(v: number | string | undefined, fallback: number): number {
 /** What the flags ask of the listener, checked before anything listens. */
 async function listenerOptions(opts: WebhookListenOptions, ctx: Context): Promise<ListenerOptions> {
   const forwardTo = opts.forwardTo === undefined ? undefined : parseForwardUrl(opts.forwardTo);
+  checkStore(opts);
   if (opts.path !== undefined && !/^\/?[\x21-\x7e]*$/.test(opts.path)) {
     throw new UsageError(`invalid --path "${opts.path}"`, 'give a URL path such as /hook');
   }
@@ -62,9 +97,10 @@ async function listenerOptions(opts: WebhookListenOptions, ctx: Context): Promis
 }
 
 /** What the listener does, in one line after the URL. */
-function doingLine(opts: WebhookListenOptions, forwardTo: string | undefined): string {
+function doingLine(opts: WebhookListenOptions, forwardTo: string | undefined, mirror: string | undefined): string {
   return [
     opts.skipVerify ? 'accepting every notification (--skip-verify)' : 'verifying signatures (v1, v2, v2.1)',
+    mirror ? `storing them in the mirror ${mirror}` : '',
     forwardTo ? `forwarding to ${forwardTo}` : '',
     opts.save ? `saving bodies and headers in ${opts.save}` : '',
     opts.print ? 'bodies on stdout, one a line' : '',
@@ -88,10 +124,17 @@ async function tellLeftOver(root: string, forwardTo: string, ctx: Context): Prom
 /** Runs until Ctrl-C (ctx.signal), then stops cleanly: exit 0. */
 export async function runWebhookListen(opts: WebhookListenOptions, ctx: Context): Promise<number> {
   const settings = await listenerOptions(opts, ctx);
-  const listener = await startListener(settings);
+  const store = opts.store ? await storeSink(opts, ctx) : undefined;
+  let listener: Awaited<ReturnType<typeof startListener>>;
+  try {
+    listener = await startListener({ ...settings, ...(store ? { sinks: [store.sink] } : {}) });
+  } catch (err) {
+    await store?.sink.close?.();
+    throw err;
+  }
   // The URL is what the user came for, so it is shown even with --quiet.
   ctx.io.err(`Listening on ${listener.url}`);
-  ctx.info(doingLine(opts, settings.forwardTo));
+  ctx.info(doingLine(opts, settings.forwardTo, store?.location));
   if (settings.forwardTo !== undefined) await tellLeftOver(settings.queueRoot!, settings.forwardTo, ctx);
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
