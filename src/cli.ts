@@ -121,6 +121,12 @@ export function errorOutcome(err: unknown, opts: { debug?: boolean; stopped?: Ex
   }
   if (err instanceof TrkError) {
     const outcome: ErrorOutcome = { exitCode: err.exitCode, line: oneLine(err.toLine()) };
+    // An interruption raised where the signal was not known (a request aborted while waiting, a prompt) takes the
+    // signal's code: SIGTERM is 143 whichever step it stopped.
+    if (opts.stopped !== undefined && err.exitCode === EXIT.interrupted) {
+      outcome.exitCode = opts.stopped;
+      if (err.message === 'interrupted' && opts.stopped === EXIT.terminated) outcome.line = 'terminated';
+    }
     if (opts.debug && err.stack) outcome.detail = causeChain(err);
     return outcome;
   }

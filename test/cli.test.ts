@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { AuthenticationError, NetworkError, RateLimitError } from '../src/api/errors.js';
+import { AuthenticationError, NetworkError, RateLimitError, RequestAbortedError } from '../src/api/errors.js';
 import { checkOutputFlags, errorData, errorOutcome, errorsAsJson, readGlobalOptions, resolveOutputFormat, runCli } from '../src/cli.js';
 import { CredentialsError, InterruptedError, UsageError } from '../src/errors.js';
 import { createTestIO } from '../src/io.js';
@@ -48,6 +48,14 @@ describe('errorOutcome', () => {
     expect(errorOutcome(new TypeError('x'), { debug: true }).detail).toMatch(/TypeError: x/);
     expect(errorOutcome(new Error('aborted'), { stopped: 130 })).toEqual({ exitCode: 130, line: 'interrupted' });
     expect(errorOutcome(new Error('aborted'), { stopped: 143 })).toEqual({ exitCode: 143, line: 'terminated' });
+    // An interruption raised on its own terms (a request aborted while waiting, a prompt) takes the signal's code.
+    expect(errorOutcome(new InterruptedError(), { stopped: 143 })).toEqual({ exitCode: 143, line: 'terminated' });
+    const aborted = new RequestAbortedError({ operation: 'getquota', delivery: 'not-sent' });
+    expect(errorOutcome(aborted, { stopped: 143 })).toEqual({ exitCode: 143, line: 'terminated' });
+    expect(errorOutcome(aborted, { stopped: 130 })).toEqual({ exitCode: 130, line: 'interrupted' });
+    // What a run says when stopped keeps its words; only the code follows the signal.
+    const said = new InterruptedError('interrupted: 3 of 9 not done');
+    expect(errorOutcome(said, { stopped: 143 })).toEqual({ exitCode: 143, line: 'interrupted: 3 of 9 not done' });
   });
 });
 

@@ -49,6 +49,8 @@ export function createHttpTransport(): Transport {
         headers: { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) },
       };
       const request = isHttps ? tls().https.request(url, options) : http.request(url, options);
+      // Listened for first: a request destroyed at once (a signal aborted already) reports its hang-up as an error.
+      request.on('error', fail);
       const onAbort = () => {
         fail(req.signal.reason);
         request.destroy();
@@ -67,7 +69,6 @@ export function createHttpTransport(): Transport {
       });
       // The whole request is handed to the connection.
       request.on('finish', () => req.onSent?.());
-      request.on('error', fail);
       request.on('response', (res) => {
         const status = res.statusCode ?? 0;
         const headers = res.headers;

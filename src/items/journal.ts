@@ -17,14 +17,21 @@
 //
 // Every line is checked as it is read back: a `done` line whose fields have the wrong type is not believed.
 // A damaged journal is not a reason to send everything again (and pay twice): every chunk without a sound
-// `done` line is then treated as maybe sent, which makes the runner look its numbers up before sending them.
+// `done` line is then treated as maybe sent, which makes the runner look its numbers up before sending them. A run
+// that starts where the record of an earlier one is damaged (src/items/runs.ts, sent.ts) is made the same way
+// (`unknownPast`, kept in the head line so that a resume of it looks up as well).
 //
-// One run at a time per journal: a lock file holding the owner's pid refuses a second process (a cron job
-// overlapping the previous one) and is taken over when that pid is gone.
+// Beside each journal, its rows log (src/items/rows-log.ts) says which rows each chunk held, for the day its
+// file is rewritten before the run is finished.
+//
+// One run at a time per journal: a lock file holding the owner's pid and start time refuses a second process (a
+// cron job overlapping the previous one) and is taken over when that process is gone, even if its pid now
+// belongs to another process.
 
 import {
   closeSync,
   constants,
+  existsSync,
   fdatasyncSync,
   fstatSync,
   ftruncateSync,
@@ -41,10 +48,11 @@ import type { RejectedItem } from '../api/types.js';
 import { ensurePrivateDir } from '../config/paths.js';
 import { TrkError } from '../errors.js';
 import type { ItemOperation } from './fields.js';
-import { isAlive, pruneFiles } from './leftovers.js';
+import { isAlive, processStartTime, pruneFiles } from './leftovers.js';
+import { rowsLogFile } from './rows-log.js';
 import type { SourceKind } from './source.js';
 
-export const JOURNAL_FORMAT = 2;
+export const JOURNAL_FORMAT = 3;
 const PRUNE_AFTER_MS = 30 * 24 * 3600 * 1000;
 
 /** What the service answered for a chunk, merged over its attempts. */
@@ -87,6 +95,10 @@ export interface JournalOpenOptions {
   /** Discard an existing journal. */
   restart?: boolean;
   now?: number;
+  /** The id of the record of rows sent before that the run left out (src/items/sent.ts), if any. */
+  sentId?: string | undefined;
+  /** Nothing is known of what was sent before (a damaged record): every chunk is taken as maybe sent. */
+  unknownPast?: boolean | undefined;
 }
 
 /** A journal read without taking it over: for --dry-run and `trk runs`. */
@@ -101,6 +113,16 @@ export interface JournalSummary {
   modified: number;
   /** Locked by a live process. */
   running: boolean;
+  /** The id of the record of rows sent before that the run left out; null for none. */
+  sentId?: string | null;
+}
+
+/** What a journal says of each chunk: outcomes of the done ones, and the ones sent without an outcome. */
+export interface JournalChunks {
+  done: Map<number, ChunkOutcome>;
+  sent: Set<number>;
+  /** Damaged, or made with nothing known of the past: a chunk not done may have been sent. */
+  doubtful: boolean;
 }
 
 export class Journal {
@@ -115,6 +137,8 @@ export class Journal {
   readonly resumed: boolean;
   /** The line where damage was found: every chunk not soundly done is then taken as maybe sent. */
   damagedAt: number | undefined;
+  /** Made with nothing known of what was sent before: every chunk not soundly done is taken as maybe sent. */
+  #unknownPast = false;
   #closed = false;
 
   private constructor(file: string, lockFile: string, fd: number, resumed: boolean) {
@@ -136,7 +160,15 @@ export class Journal {
       const journal = new Journal(file, lockFile, fd, fstatSync(fd).size > 0);
       journal.#load();
       if (fstatSync(fd).size === 0) {
-        journal.#append({ t: 'head', format: JOURNAL_FORMAT, ...opts.identity, created: new Date(opts.now ?? Date.now()).toISOString() });
+        journal.#unknownPast = opts.unknownPast === true;
+        journal.#append({
+          t: 'head',
+          format: JOURNAL_FORMAT,
+          ...opts.identity,
+          created: new Date(opts.now ?? Date.now()).toISOString(),
+          sent: opts.sentId ?? null,
+          unknownPast: journal.#unknownPast,
+        });
       }
       return journal;
     } catch (err) {
@@ -163,13 +195,7 @@ export class Journal {
 
   /** One journal's identity and what it records as done, without taking it over; undefined if absent. */
   static inspect(file: string): JournalSummary | undefined {
-    let fd: number;
-    try {
-      fd = openSync(file, 'r');
-    } catch {
-      return undefined;
-    }
-    try {
+    return readJournal(file, undefined, (fd) => {
       const st = fstatSync(fd);
       const summary: JournalSummary = {
         file,
@@ -185,6 +211,7 @@ export class Journal {
         if (e?.t === 'head') {
           summary.identity = identityOf(e);
           if (typeof e.created === 'string') summary.created = e.created;
+          summary.sentId = typeof e.sent === 'string' ? e.sent : null;
         }
         const done = e ? doneEntry(e) : undefined;
         if (done) {
@@ -194,9 +221,27 @@ export class Journal {
       });
       for (const n of items.values()) summary.doneItems += n;
       return summary;
-    } finally {
-      closeSync(fd);
-    }
+    });
+  }
+
+  /** Each chunk's state as the journal at `file` records it, read without taking it over. */
+  static chunks(file: string): JournalChunks {
+    const out: JournalChunks = { done: new Map(), sent: new Set(), doubtful: false };
+    return readJournal(file, out, (fd) => {
+      scanLines(fd, fstatSync(fd).size, (line) => {
+        const e = parseLine(line);
+        const done = e ? doneEntry(e) : undefined;
+        if (done) {
+          out.done.set(done.c, done.outcome);
+          out.sent.delete(done.c);
+        } else if (e?.t === 'head') {
+          if (e.unknownPast === true) out.doubtful = true;
+        } else if (e?.t === 'send' && typeof e.c === 'number') out.sent.add(e.c);
+        else if (e?.t === 'unsent' && typeof e.c === 'number') out.sent.delete(e.c);
+        else out.doubtful = true;
+      });
+      return out;
+    });
   }
 
   /** Created by this run, and nothing sent through it yet. */
@@ -210,7 +255,7 @@ export class Journal {
 
   /** A request of this chunk was (or may have been) sent without its outcome being recorded. */
   wasSent(chunk: number): boolean {
-    return this.#sent.has(chunk) || (this.damagedAt !== undefined && !this.#done.has(chunk));
+    return this.#sent.has(chunk) || ((this.damagedAt !== undefined || this.#unknownPast) && !this.#done.has(chunk));
   }
 
   /** The recorded outcome of a done chunk, read back from the file. */
@@ -250,6 +295,7 @@ export class Journal {
   complete(): void {
     this.close();
     rmSync(this.file, { force: true });
+    rmSync(rowsLogFile(this.file), { force: true });
   }
 
   /** Keep the journal for a later resume; release the run lock. */
@@ -283,7 +329,10 @@ export class Journal {
       this.damagedAt ??= lineNo;
     };
     if (!e) return damaged();
-    if (e.t === 'head') return;
+    if (e.t === 'head') {
+      if (e.unknownPast === true) this.#unknownPast = true;
+      return;
+    }
     const c = e.c;
     if (typeof c !== 'number' || !Number.isInteger(c) || c < 0) return damaged();
     if (e.t === 'send') this.#sent.add(c);
@@ -298,6 +347,21 @@ export class Journal {
       this.#done.set(c, { at, length: line.length });
       this.#sent.delete(c);
     } else damaged();
+  }
+}
+
+/** `read` of the journal at `file`, opened for reading and closed after; `absent` when there is no such file. */
+function readJournal<T>(file: string, absent: T, read: (fd: number) => T): T {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return absent;
+  }
+  try {
+    return read(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -371,15 +435,15 @@ function takeRunLock(lockFile: string): void {
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fd = openSync(lockFile, 'wx', 0o600);
-      writeSync(fd, String(process.pid));
+      writeSync(fd, JSON.stringify({ pid: process.pid, started: processStartTime(process.pid) ?? null }));
       closeSync(fd);
       return;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-    const pid = Number.parseInt(readText(lockFile), 10);
-    if (pid !== process.pid && isAlive(pid)) {
-      throw new TrkError(`another trk process (pid ${pid}) is running this same import`, {
+    const owner = lockOwner(lockFile);
+    if (owner !== undefined) {
+      throw new TrkError(`another trk process (pid ${owner}) is running this same import`, {
         hint: 'wait for it to finish; it resumes where an interrupted run stopped',
       });
     }
@@ -389,9 +453,37 @@ function takeRunLock(lockFile: string): void {
   throw new TrkError(`cannot take the lock ${lockFile}`, { hint: 'remove it if no trk process is running' });
 }
 
+/** What a lock file holds. */
+interface LockText {
+  pid: number;
+  /** processStartTime of the owner; null where it could not be read. */
+  started?: unknown;
+}
+
+/**
+ * The pid of the live process holding the lock, if any. A lock names its owner by pid and start time (older
+ * trk wrote the pid alone): a live pid that started at another time is another process, and the lock is stale.
+ */
+function lockOwner(lockFile: string): number | undefined {
+  const text = readText(lockFile).trim();
+  let pid: number;
+  let started: unknown;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (typeof parsed === 'number') pid = parsed;
+    else if (typeof parsed === 'object' && parsed !== null) ({ pid, started } = parsed as LockText);
+    else return undefined;
+  } catch {
+    return undefined;
+  }
+  if (pid === process.pid || !isAlive(pid)) return undefined;
+  const now = processStartTime(pid);
+  if (typeof started === 'string' && now !== undefined && now !== started) return undefined;
+  return pid;
+}
+
 function lockOwnerAlive(lockFile: string): boolean {
-  const pid = Number.parseInt(readText(lockFile), 10);
-  return pid !== process.pid && isAlive(pid);
+  return lockOwner(lockFile) !== undefined;
 }
 
 function readText(file: string): string {
@@ -405,4 +497,6 @@ function readText(file: string): string {
 function pruneOld(dir: string): void {
   const cutoff = Date.now() - PRUNE_AFTER_MS;
   pruneFiles(dir, (name, st, file) => name.endsWith('.jsonl') && st.mtimeMs < cutoff && !lockOwnerAlive(`${file}.lock`));
+  // A rows log goes with its journal (written once, it is older than the journal it serves).
+  pruneFiles(dir, (name, _st, file) => name.endsWith('.rows') && !existsSync(`${file.slice(0, -5)}.jsonl`));
 }

@@ -1,7 +1,7 @@
 // What runs leave behind: journals of runs never resumed, spool copies of stdin of killed runs. Whether their
 // owner still runs decides whether they may go.
 
-import { readdirSync, rmSync, statSync, type Stats } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 
 /** Whether another process still runs (its pid is taken over by nobody else we could signal). */
@@ -13,6 +13,25 @@ export function isAlive(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/**
+ * When a process started, as the kernel counts it (Linux: clock ticks since boot, /proc/PID/stat field 22);
+ * undefined where that cannot be read. A pid alone does not name a process for long: once its owner is gone the
+ * system hands the number to the next process, and only the start time tells the two apart.
+ */
+export function processStartTime(pid: number): string | undefined {
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // The command name (field 2) is in parentheses and may hold spaces and parentheses of its own.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const started = fields[19];
+  return started !== undefined && /^\d+$/.test(started) ? started : undefined;
 }
 
 /** Remove the files of `dir` that `stale` says may go; a file raced away by its owner is left alone. */

@@ -22,6 +22,7 @@ const BUFFERED = 2048;
 const WORDS = 7;
 
 /** What is known of a line once the input is read. 0: no row that passed its checks; 1..KEPT_MAX: kept, its cost + 1. */
+const SENT = 253;
 const REPEAT = 254;
 const CONFLICT = 255;
 const KEPT_MAX = 200;
@@ -39,11 +40,22 @@ export interface RowPlan {
   readonly repeats: number;
   /** Line → the earlier line a row conflicts with. */
   readonly conflicts: ReadonlyMap<number, number>;
-  /** `keep` (with the row's cost), `repeat`, `conflict`, or `none` for a line that held no checked row. */
-  decision(line: number): 'keep' | 'repeat' | 'conflict' | 'none';
-  /** Items and quota units of each request, in the chunks the sending pass makes. */
-  chunks(size: number): { chunkItems: number[]; chunkUnits: number[] };
+  /**
+   * `keep` (with the row's cost), `repeat`, `conflict`, `sent` (left out: an earlier run of the file had it
+   * confirmed, src/items/sent.ts), or `none` for a line that held no checked row.
+   */
+  decision(line: number): 'keep' | 'repeat' | 'conflict' | 'sent' | 'none';
+  /** Leaves a kept row out of what is sent (`sent`); false for a row that was not kept. */
+  leaveOut(line: number): boolean;
+  /**
+   * Items and quota units of each request, in the chunks the sending pass makes; `onChunk` hears each chunk's
+   * lines, in order.
+   */
+  chunks(size: number, onChunk?: ChunkLines): { chunkItems: number[]; chunkUnits: number[] };
 }
+
+/** Hears a chunk's index and its lines, in order. */
+export type ChunkLines = (index: number, lines: number[]) => void;
 
 export class RepeatFinder {
   readonly #buffers = Array.from({ length: PARTITIONS }, () => new Uint32Array(BUFFERED * WORDS));
@@ -196,9 +208,14 @@ function planOf(lines: Uint8Array, maxLine: number, repeats: number, conflicts: 
     conflicts,
     decision(line) {
       const v = line <= maxLine ? lines[line]! : 0;
-      return v === 0 ? 'none' : v === REPEAT ? 'repeat' : v === CONFLICT ? 'conflict' : 'keep';
+      return v === 0 ? 'none' : v === REPEAT ? 'repeat' : v === CONFLICT ? 'conflict' : v === SENT ? 'sent' : 'keep';
     },
-    chunks(size) {
+    leaveOut(line) {
+      if (line > maxLine || lines[line] === 0 || lines[line]! > KEPT_MAX) return false;
+      lines[line] = SENT;
+      return true;
+    },
+    chunks(size, onChunk) {
       // The chunker's own rules, on keys that are equal exactly where numbers are: each row is its own key but
       // for a number kept under several carriers.
       const chunker = new Chunker(size);
@@ -208,6 +225,7 @@ function planOf(lines: Uint8Array, maxLine: number, repeats: number, conflicts: 
         for (const c of chunks) {
           chunkItems[c.index] = c.rows.length;
           chunkUnits[c.index] = c.rows.reduce((sum, r) => sum + lines[r.line]! - 1, 0);
+          onChunk?.(c.index, c.rows.map((r) => r.line));
         }
       };
       for (let line = 1; line <= maxLine; line++) {

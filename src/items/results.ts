@@ -1,7 +1,9 @@
-// What an item run produced: counts for the summary and the exit code, the rejected rows for `--rejects FILE`
-// (the input's own columns plus input_line, error_code and error_message, so the file can be fixed and imported
-// again), and, when asked for, the merged accepted/rejected items of the service for output. Counts are of
-// numbers, never of requests.
+// What an item run produced: counts for the summary and the exit code, the rows set aside for the rejects file
+// (`--rejects FILE`, or one of trk's own in the state folder: the input's own columns plus input_line, error_code
+// and error_message, so the file can be fixed and imported again), and, when asked for, the merged
+// accepted/rejected items of the service for output. Counts are of numbers, never of requests. Rows that are not
+// the service's rejections are set aside the same way: those a run never sent because it stopped (`not-done`),
+// and those an interrupted run of the file never sent that the new file no longer holds (`not-sent`).
 
 import type { WriteStream } from 'node:fs';
 import path from 'node:path';
@@ -27,6 +29,17 @@ const { createWriteStream, renameSync, rmSync, statSync } = process.getBuiltinMo
 /** error_code of a row set aside by --skip-invalid (it never reached the service). */
 export const INVALID_CODE = 'invalid';
 
+/** A row named in the rejects file that is not a row of this run's input as read (it has no cells here). */
+export interface NamedRow {
+  number: string;
+  carrier?: number | undefined;
+  /** Its line in the input it came from, when that is this run's input as checked. */
+  line?: number | undefined;
+}
+
+/** Why rows not done by the service are named: stopped before them, or left by an interrupted run. */
+export type NamedKind = 'not-done' | 'not-sent';
+
 export interface RunSummary {
   operation: ItemOperation;
   /** Valid items in the input. */
@@ -47,6 +60,12 @@ export interface RunSummary {
   notFound: number;
   /** Items left without an answer (interrupted, refused by the account, or stopped by an error). */
   unsettled: number;
+  /** Numbers an interrupted run of the file never sent that the new file no longer holds (in the rejects file). */
+  leftBehind: number;
+  /** register: numbers registered already whose tag was applied with a change of their info. */
+  tagApplied: number;
+  /** Rows written to the rejects file (none without one). */
+  written: number;
   elapsedMs: number;
   /** Items settled by this run per second. */
   perSecond: number;
@@ -59,6 +78,8 @@ export interface ResultSinkOptions {
   /** Keep the service's items for output. */
   collect: boolean;
   rejectsFile?: string | undefined;
+  /** The rejects file is trk's own choice: made only if a row goes into it. */
+  rejectsOnDemand?: boolean | undefined;
   /** `numbers.csv line 7` / `argument 2`, for rows set aside without a rejects file. */
   locate: (line: number) => string;
   /** --raw-csv: the rejects file's cells as they are, formula-like ones included (src/output/csv-cell.ts). */
@@ -89,8 +110,12 @@ export class ResultSink {
   #settled = 0;
   #fromJournal = 0;
   #invalid = 0;
+  #leftBehind = 0;
+  #tagApplied = 0;
+  #written = 0;
   readonly invalidLines: string[] = [];
-  readonly #byCode = new Map<number, { message: string; count: number }>();
+  /** By code; a tag refused for a number registered already is counted apart, under its own words. */
+  readonly #byCode = new Map<string, { code: number; message: string; count: number }>();
   readonly #o: ResultSinkOptions;
   #rejects: RejectsOutput | undefined;
 
@@ -135,14 +160,28 @@ export class ResultSink {
     this.#already += outcome.already.length;
     this.#rejected += outcome.rejected.length;
     this.#notFound += outcome.notFound ?? 0;
+    const tagApplied = (item: object) => (item as { tag_applied?: unknown }).tag_applied === true;
+    const tagged = outcome.already.filter(tagApplied);
+    this.#tagApplied += tagged.length + outcome.accepted.filter(tagApplied).length;
     for (const r of outcome.rejected) {
       const code = typeof r.error?.code === 'number' ? r.error.code : 0;
-      const entry = this.#byCode.get(code);
+      const tagRefused = (r as { tag_applied?: unknown }).tag_applied === false;
+      const key = `${tagRefused ? 'tag ' : ''}${code}`;
+      const entry = this.#byCode.get(key);
       if (entry) entry.count += 1;
-      else this.#byCode.set(code, { message: codeMessage(code, r.error?.message), count: 1 });
+      else {
+        const words = codeMessage(code, r.error?.message);
+        const message = tagRefused ? `registered already, tag not applied: ${words}` : words;
+        this.#byCode.set(key, { code, message, count: 1 });
+      }
     }
     if (this.#rejects && outcome.rejected.length > 0) this.#writeRejects(chunk.rows, outcome.rejected);
-    const merged = { accepted: outcome.accepted, rejected: [...outcome.rejected, ...outcome.already] };
+    // Registered before and now tagged as asked: what the command was for is done, and the row says so.
+    const retagged = tagged.map(({ error: _error, ...item }) => item as Record<string, unknown>);
+    const merged = {
+      accepted: retagged.length > 0 ? [...outcome.accepted, ...retagged] : outcome.accepted,
+      rejected: [...outcome.rejected, ...outcome.already.filter((a) => !tagged.includes(a))],
+    };
     if (this.#o.collect) {
       for (const a of merged.accepted) this.results.accepted.push(a);
       for (const r of merged.rejected) this.results.rejected.push(r);
@@ -161,6 +200,24 @@ export class ResultSink {
     }
   }
 
+  /** Rows that are not this run's rows as read, into the rejects file (or listed like invalid rows without one). */
+  named<R extends NamedRow>(rows: readonly R[], kind: NamedKind, message: (row: R) => string): void {
+    if (kind === 'not-sent') this.#leftBehind += rows.length;
+    const numberAt = this.#o.layout.columns.indexOf('number');
+    const carrierAt = this.#o.layout.columns.indexOf('carrier');
+    for (const row of rows) {
+      if (!this.#rejects) {
+        if (this.invalidLines.length >= (this.#o.listInvalid ?? 20)) continue;
+        this.invalidLines.push(`${row.number}: ${message(row)}`);
+        continue;
+      }
+      const cells = this.#rejects.keep.map((i) =>
+        i === numberAt ? row.number : i === carrierAt && row.carrier !== undefined ? String(row.carrier) : '',
+      );
+      this.#write([...cells, row.line === undefined ? '' : String(row.line), kind, message(row)]);
+    }
+  }
+
   #writeRejects(rows: readonly ChunkRow[], rejected: readonly RejectedItem[]): void {
     const { keep } = this.#rejects as RejectsOutput;
     const byKey = new Map(rows.map((r) => [r.key, r]));
@@ -175,7 +232,13 @@ export class ResultSink {
 
   /** One row of the rejects file, its formula-like cells neutralised unless --raw-csv. */
   #write(cells: readonly string[]): void {
+    this.#written += 1;
     (this.#rejects as RejectsOutput).stringifier.write(cells.map((c) => csvCell(c, this.#o.rawCsv)));
+  }
+
+  /** The rejects file, if the run has one with rows in it (one it made on demand and left empty is none). */
+  get rejectsFile(): string | undefined {
+    return this.#written > 0 || !this.#o.rejectsOnDemand ? this.#o.rejectsFile : undefined;
   }
 
   /** Finish the rejects file and put it in place (also after a failed run: what was rejected is data). */
@@ -199,7 +262,9 @@ export class ResultSink {
       rejects.stringifier.end();
     });
     try {
-      renameSync(rejects.tmp, this.#o.rejectsFile as string);
+      // trk's own file, with nothing to say: not made at all.
+      if (this.#o.rejectsOnDemand && this.#written === 0) rmSync(rejects.tmp, { force: true });
+      else renameSync(rejects.tmp, this.#o.rejectsFile as string);
     } catch (err) {
       rmSync(rejects.tmp, { force: true });
       throw new UsageError(`cannot write the rejects file ${this.#o.rejectsFile}: ${fsReason(err)}`);
@@ -231,12 +296,13 @@ export class ResultSink {
       verified: this.#verified,
       already: this.#already,
       rejected: this.#rejected,
-      rejectedByCode: [...this.#byCode.entries()]
-        .map(([code, v]) => ({ code, message: v.message, count: v.count }))
-        .sort((a, b) => b.count - a.count),
+      rejectedByCode: [...this.#byCode.values()].map((v) => ({ ...v })).sort((a, b) => b.count - a.count),
       invalid: this.#invalid,
       notFound: this.#notFound,
       unsettled: this.#o.total - this.#settled,
+      leftBehind: this.#leftBehind,
+      tagApplied: this.#tagApplied,
+      written: this.#written,
       elapsedMs,
       perSecond: elapsedMs > 0 ? (ran * 1000) / elapsedMs : 0,
     };
@@ -266,6 +332,7 @@ export function summaryLines(s: RunSummary, rejectsFile?: string): string[] {
       (s.verified > 0 ? `  (${fmt(s.verified)} confirmed by looking them up after a lost answer)` : ''),
   );
   if (s.already > 0) lines.push(`${pad(operationSpec(s.operation).already?.words ?? 'already done')}${fmt(s.already)}`);
+  if (s.tagApplied > 0) lines.push(`${pad('tag applied')}${fmt(s.tagApplied)}  (to numbers registered already, free)`);
   if (s.notFound > 0) lines.push(`${pad('not registered')}${fmt(s.notFound)}`);
   if (s.rejected > 0) {
     lines.push(`${pad('rejected')}${fmt(s.rejected)}`);
@@ -274,8 +341,37 @@ export function summaryLines(s: RunSummary, rejectsFile?: string): string[] {
   }
   if (s.invalid > 0) lines.push(`${pad('invalid, not sent')}${fmt(s.invalid)}`);
   if (s.unsettled > 0) lines.push(`${pad('not done')}${fmt(s.unsettled)}`);
-  if (rejectsFile && s.rejected + s.invalid > 0) lines.push(`  ${plural(s.rejected + s.invalid, 'row')} written to ${rejectsFile}`);
+  if (s.leftBehind > 0) lines.push(`  ${leftBehindText(s.leftBehind)}`);
+  if (rejectsFile && s.written > 0) lines.push(`  ${plural(s.written, 'row')} written to ${rejectsFile}`);
   return lines;
+}
+
+/** `1,434 numbers of the interrupted run are not in the new file and were not sent`. */
+export function leftBehindText(count: number): string {
+  const [is, was] = count === 1 ? ['is', 'was'] : ['are', 'were'];
+  return `${plural(count, 'number')} of the interrupted run ${is} not in the new file and ${was} not sent`;
+}
+
+/**
+ * With --quiet, the one line a run prints when something was set aside (rejected, invalid, not done, or left by
+ * an interrupted run), and where to find it; none when everything ended as asked.
+ */
+export function setAsideLine(s: RunSummary, rejectsFile: string | undefined): string | undefined {
+  const aside = s.rejected + s.invalid;
+  const parts: string[] = [];
+  if (aside > 0) {
+    const why = [s.rejected > 0 && `${fmt(s.rejected)} rejected`, s.invalid > 0 && `${fmt(s.invalid)} invalid`];
+    const of = plural(s.total + s.invalid, 'number');
+    parts.push(`${fmt(aside)} of ${of} set aside (${why.filter(Boolean).join(', ')})`);
+  }
+  // Not done and named in the rejects file (a run that stopped): without a file, the error line says it all.
+  if (s.unsettled > 0 && rejectsFile && s.written > 0) {
+    parts.push(`${fmt(s.unsettled)} of ${plural(s.total, 'number')} not done`);
+  }
+  if (s.leftBehind > 0) parts.push(leftBehindText(s.leftBehind));
+  if (parts.length === 0) return undefined;
+  const where = rejectsFile && s.written > 0 ? `: written to ${rejectsFile}` : '';
+  return `${commandName(s.operation)}: ${parts.join('; ')}${where}`;
 }
 
 function isDirectory(file: string): boolean {

@@ -1,45 +1,72 @@
 // One item run, whatever the way in (arguments, a pipe, `-f FILE`, `-f -`). In order:
-//   1. the input is checked in one streaming pass (and hashed); any problem is a usage error (exit 2) and
-//      nothing is sent, unless --skip-invalid sets the bad rows aside;
-//   2. a file or a pipe that was fully sent before is not sent again without --again; an interrupted run of it
-//      is resumed, or named when its options or content differ (src/items/runs.ts);
-//   3. --dry-run reports the plan (requests, time at the ceiling, quota, the refusal a real run would meet);
-//   4. for operations that cost quota, the quota and the daily cap must cover what is left (exit 2 if not);
-//      the quota is asked for while the input is being checked;
-//   5. the chunks are sent by the runner, at the ceiling, exactly once;
-//   6. the summary goes to stderr, rejected rows to --rejects FILE; a finished run leaves its record.
+//   1. the input is checked in one streaming pass, its requests digested; any problem is a usage error (exit 2)
+//      and nothing is sent, unless --skip-invalid sets the bad rows aside. Rows of a file that an earlier run of
+//      it had confirmed are left out (src/items/sent.ts);
+//   2. the same requests sent before are not sent again without --again; an interrupted run of them is resumed;
+//      an interrupted run of the file with other requests (rewritten since, or run with another option) gives
+//      way: what it confirmed is not sent again, what it never sent that the file no longer holds is named, and
+//      the run goes on (on a terminal, trk asks first). Never exit 2 for that (src/items/runs.ts);
+//   3. --dry-run reports the plan (requests, time at the ceiling, quota, how many numbers are new, the refusal a
+//      real run would meet);
+//   4. for operations that cost quota, the quota and the daily cap must cover what is left (exit 2 if not),
+//      counting only the numbers not registered already (src/items/registered.ts); the quota is asked for
+//      while the input is being checked;
+//   5. the chunks are sent by the runner, at the ceiling, exactly once, each checked against what the first
+//      pass read (a file that changed stops the run);
+//   6. the summary goes to stderr, rows set aside to the rejects file (--rejects FILE, or one of trk's own in
+//      the state folder when no output format shows them); a finished run leaves its record.
 // Files and pipes get a journal and a progress line; a handful of arguments need neither (a lost answer is
 // still looked up, and quota still checked). Ctrl-C or SIGTERM finishes the requests in flight, saves, prints
-// the summary and stops with the signal's exit code.
+// the summary and stops with the signal's exit code. A run with rows left undone never exits 0.
 
 import path from 'node:path';
 import type { ApiClient } from '../api/client.js';
-import { requestTimeoutMs } from '../config/timeout.js';
 import type { Pacer } from '../pacing/pacer.js';
-import { quotaBody } from '../api/bodies.js';
-import { callDeadlineMs } from '../api/retry.js';
-import { commandName, doneWord, operationSpec } from '../api/ops.js';
-import { LIMITS, type ApiVersion } from '../api/spec.js';
-import type { ItemResults, QuotaRecord, TrackListFilter } from '../api/types.js';
+import { commandName } from '../api/ops.js';
+import type { ItemResults, TrackListFilter } from '../api/types.js';
+import type { Settings } from '../config/settings.js';
 import type { Context } from '../context.js';
-import { InterruptedError, stopExitCode, UsageError } from '../errors.js';
+import { InterruptedError, stopExitCode, TrkError, UsageError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { duration, fmt, plural } from '../text.js';
+import { fmt, plural } from '../text.js';
 import type { CarrierResolver } from './check.js';
 import { checkDefaults } from './check.js';
-import { isCharging, isReadOnly, parseColumnMapping, type ColumnMapping, type ItemOperation, type RowValues } from './fields.js';
-import type { Journal, RunIdentity } from './journal.js';
-import type { Progress, ProgressMode } from './progress.js';
+import type { Chunk } from './chunker.js';
+import { DigestList, sortedHas } from './digest.js';
+import {
+  isCharging,
+  isReadOnly,
+  parseColumnMapping,
+  type ColumnMapping,
+  type ItemOperation,
+  type RowValues,
+} from './fields.js';
+import type { RunIdentity } from './journal.js';
+import {
+  finishedLine,
+  makePlan,
+  planLines,
+  quotaForPlan,
+  readQuota,
+  refuseShortQuota,
+  sentBeforeText,
+  when,
+  type ItemPlan,
+} from './plan.js';
+import type { ProgressMode } from './progress.js';
 import { listSome } from './read.js';
-import { exitCodeOf, ResultSink, summaryLines, type RunSummary } from './results.js';
-import { runChunks } from './runner.js';
-import type { FinishedRun } from './runs.js';
-import { chunkSize, inputChunks, scanInput, type ScanOptions, type ScanResult } from './scan.js';
+import type { RunSummary } from './results.js';
+import { countRows, RunBase, type Memory, type Standing } from './run-base.js';
+import type { LeftBehind } from './runs.js';
 import { parseDelimiter, type Delimiter } from './read-text.js';
-import { openSource, type ItemSource, type SourceFlags } from './source.js';
+import { scanInput, type ScanOptions, type ScanResult } from './scan.js';
+import { RunSender } from './send.js';
+import { fsReason, openSource, type ItemSource, type SourceFlags } from './source.js';
+
+export type { ItemPlan } from './plan.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { rmSync } = process.getBuiltinModule('node:fs');
+const { accessSync, constants } = process.getBuiltinModule('node:fs');
 
 /** The flags every item command takes (see src/commands/items/flags.ts). */
 export interface ItemFlags extends SourceFlags {
@@ -95,29 +122,6 @@ export interface ItemRunOptions {
   retryBaseMs?: number | undefined;
 }
 
-/** What a run will take. */
-export interface ItemPlan {
-  operation: ItemOperation;
-  version: ApiVersion;
-  input: string;
-  items: number;
-  requests: number;
-  /** Items a request carries at most. */
-  perRequest: number;
-  /** Quota units (0 for operations that cost none). */
-  units: number;
-  /** Rows set aside by --skip-invalid. */
-  invalid: number;
-  /** Done by an interrupted run of the same input (its journal). */
-  done: { items: number; requests: number; units: number };
-  /** For what is left, at 3 requests a second. */
-  secondsAtCeiling: number;
-  /** The input was fully sent before (nothing is sent without --again). */
-  finishedBefore?: { finished: string; counts: FinishedRun['counts'] };
-  /** The quota as read before the run (charging operations, v2 and v2.1). */
-  quota?: { remaining?: number; dailyLeft?: number };
-}
-
 export interface ItemReport {
   plan: ItemPlan;
   /** Absent for a dry run and a run not sent again. */
@@ -130,245 +134,389 @@ export interface ItemReport {
 
 const EMPTY: ItemResults = { accepted: [], rejected: [] };
 
-/** Progress of a run that shows none. */
-const NO_PROGRESS: Progress = { inPlace: false, phase() {}, update() {}, waiting() {}, stop() {} };
-
 /** A check running longer than this asks for the quota meanwhile. */
 const QUOTA_OVERLAP_AFTER_MS = 200;
 
 export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<ItemReport> {
-  // Durations and dates of runs on the real clock: ctx.now() is the service's, simulated under --sandbox.
-  const started = Date.now();
-  const settings = await ctx.settings();
-  const version = opts.client?.version ?? settings.apiVersion;
-  const op = opts.operation;
-  const flags = opts.flags;
-  let mapping: ColumnMapping | undefined;
-  let delimiter: Delimiter | undefined;
+  const run = await ItemRun.open(ctx, opts);
   try {
-    mapping = flags.columns && flags.columns.length > 0 ? parseColumnMapping(flags.columns) : undefined;
-    delimiter = flags.delimiter === undefined ? undefined : parseDelimiter(flags.delimiter);
-  } catch (err) {
-    throw new UsageError((err as Error).message);
+    return await run.run();
+  } finally {
+    await run.close();
   }
-  const scanOpts: ScanOptions = {
-    operation: op,
-    version,
-    defaults: opts.defaults,
-    resolveCarrier: opts.resolveCarrier,
-    mapping,
-    delimiter,
-    skipInvalid: flags.skipInvalid,
-  };
-  if (opts.defaults) checkDefaults(opts.defaults, scanOpts);
-  const { stateDir } = await import('../config/paths.js');
-  const state = stateDir(ctx.env);
-  scanOpts.tempDir = path.join(state, 'spool');
-  const source = await openSource(flags, ctx.io, path.join(state, 'spool'));
-  try {
-    const journaled = !isReadOnly(op) && source.kind !== 'arguments';
-    if (source.kind === 'arguments') refuseFileOnlyFlags(flags);
-    if (flags.rejects !== undefined && source.isSameFile(flags.rejects)) {
-      throw new UsageError(`--rejects ${flags.rejects} is the input file`, 'write the rejects to another file; nothing was sent');
+}
+
+class ItemRun extends RunBase {
+  private constructor(
+    ctx: Context,
+    opts: ItemRunOptions,
+    settings: Settings,
+    reading: Pick<ScanOptions, 'mapping' | 'delimiter' | 'tempDir'>,
+    state: string,
+    source: ItemSource,
+  ) {
+    const version = opts.client?.version ?? settings.apiVersion;
+    super({
+      ctx,
+      opts,
+      op: opts.operation,
+      flags: opts.flags,
+      settings,
+      version,
+      state,
+      source,
+      // Durations and dates of runs on the real clock: ctx.now() is the service's, simulated under --sandbox.
+      started: Date.now(),
+      scanOpts: {
+        operation: opts.operation,
+        version,
+        defaults: opts.defaults,
+        resolveCarrier: opts.resolveCarrier,
+        ...reading,
+        skipInvalid: opts.flags.skipInvalid,
+      },
+      renderer: undefined,
+      quota: undefined,
+      memory: undefined,
+    });
+  }
+
+  /** Settings, flags and the input, checked as far as they can be before the input is read. */
+  static async open(ctx: Context, opts: ItemRunOptions): Promise<ItemRun> {
+    const settings = await ctx.settings();
+    const flags = opts.flags;
+    let mapping: ColumnMapping | undefined;
+    let delimiter: Delimiter | undefined;
+    try {
+      mapping = flags.columns && flags.columns.length > 0 ? parseColumnMapping(flags.columns) : undefined;
+      delimiter = flags.delimiter === undefined ? undefined : parseDelimiter(flags.delimiter);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
     }
-    if (flags.rejects !== undefined) {
-      (await import('../config/own-files.js')).refuseOwnFile(flags.rejects, ctx.env, '--rejects');
+    const version = opts.client?.version ?? settings.apiVersion;
+    if (opts.defaults) {
+      checkDefaults(opts.defaults, { operation: opts.operation, version, resolveCarrier: opts.resolveCarrier });
+    }
+    const { ensurePrivateDir, stateDir } = await import('../config/paths.js');
+    const state = stateDir(ctx.env);
+    // A file or a pipe needs the state folder (a pipe's copy, a write's journal): one clear line before anything.
+    if (flags.numbers.length === 0) writableFolder(state, ensurePrivateDir);
+    const spool = path.join(state, 'spool');
+    const source = await openSource(flags, ctx.io, spool);
+    return new ItemRun(ctx, opts, settings, { mapping, delimiter, tempDir: spool }, state, source);
+  }
+
+  async close(): Promise<void> {
+    await this.source.cleanup();
+  }
+
+  async run(): Promise<ItemReport> {
+    const source = this.source;
+    if (source.kind === 'arguments') refuseFileOnlyFlags(this.flags);
+    if (this.flags.rejects !== undefined && source.isSameFile(this.flags.rejects)) {
+      throw new UsageError(
+        `--rejects ${this.flags.rejects} is the input file`,
+        'write the rejects to another file; nothing was sent',
+      );
+    }
+    if (this.flags.rejects !== undefined) {
+      (await import('../config/own-files.js')).refuseOwnFile(this.flags.rejects, this.ctx.env, '--rejects');
     }
     // Arguments show no progress, and `trk stop N` does not load its renderer.
-    const renderer = opts.progress === 'none' || (opts.progress === undefined && source.kind === 'arguments') ? undefined : await import('./progress.js');
-    const mode = opts.progress ?? renderer?.progressMode(ctx.io, ctx.global.quiet) ?? 'none';
-    const progressFor = (label: string): Progress =>
-      renderer?.createProgress(ctx.io, { mode, label, ceilingPerSecond: chunkSize(op, version) * LIMITS.requestsPerSecond }) ?? NO_PROGRESS;
+    const quiet = this.opts.progress === 'none' || (this.opts.progress === undefined && source.kind === 'arguments');
+    this.renderer = quiet ? undefined : await import('./progress.js');
+    // Journals and the records of runs are for files and pipes: arguments are neither resumed nor remembered.
+    if (!isReadOnly(this.op) && source.kind !== 'arguments') this.memory = await this.#recall();
+    let scan = await this.#check();
+    let standing: Standing | undefined;
+    if (this.memory) {
+      standing = await this.#stand(this.memory, scan);
+      if (standing.replaced.length > 0 && !this.flags.restart) scan = await this.#giveWay(standing);
+      else if (standing.leaveNothingOut) scan = await this.#checkWithoutSkip();
+    }
+    const plan = this.#plan(scan, standing);
+    if (this.flags.dryRun) return this.#dryRun(plan, scan, standing);
+    const nothing = this.#nothingToSend(plan, scan, standing);
+    if (nothing) return nothing;
+    await this.opts.confirm?.(plan);
+    if (this.ctx.signal.aborted) {
+      throw new InterruptedError('interrupted before sending; nothing was sent', stopExitCode(this.ctx.signal));
+    }
+    return new RunSender(this.fields()).send(plan, scan, standing);
+  }
+
+  // ---- before sending ----
+
+  async #recall(): Promise<Memory> {
+    const [runs, journals, sent] = await Promise.all([
+      import('./runs.js'),
+      import('./journal.js'),
+      import('./sent.js'),
+    ]);
+    const folders = runs.runFolders(this.state);
+    const memory: Memory = { runs, journals, sent, folders, record: { state: 'none' } };
+    if (this.source.kind === 'file' && !this.flags.again) {
+      memory.record = sent.readSent(sent.sentFile(folders.sent, this.#identity('')));
+      if (memory.record.state === 'sound') {
+        const rows = memory.record.rows;
+        this.scanOpts = { ...this.scanOpts, skip: (digest) => rows.has(digest) };
+      }
+    }
+    return memory;
+  }
+
+  /** The checking pass: its problems refuse the input (or are set aside); meanwhile, the quota is asked for. */
+  async #check(): Promise<ScanResult> {
     // A long input is still being checked when the quota is asked for (it costs nothing), so that the answer is
     // there when the check ends; a short one, or one with a problem so far, sends nothing before it is checked.
-    let quota: Promise<Partial<QuotaRecord>> | undefined;
-    const askQuota = isCharging(op) && version !== 'v1' ? () => void (quota ??= readQuota(ctx, opts.client)) : undefined;
     const scanStarted = Date.now();
-    const overlapQuota = askQuota
+    const overlapQuota = this.#asksQuota()
       ? (items: number, problems: number) => {
-          if (problems === 0 && items % 1000 === 0 && Date.now() - scanStarted > QUOTA_OVERLAP_AFTER_MS) askQuota();
+          if (problems === 0 && items % 1000 === 0 && Date.now() - scanStarted > QUOTA_OVERLAP_AFTER_MS) {
+            this.#askQuota();
+          }
         }
       : undefined;
-
-    const checking = progressFor(commandName(op));
-    checking.phase(`checking ${source.display}`);
+    const checking = this.progressFor(commandName(this.op));
+    checking.phase(`checking ${this.source.display}`);
     let scan: ScanResult;
     try {
-      scan = await scanInput(source, { ...scanOpts, onRow: overlapQuota });
+      scan = await scanInput(this.source, { ...this.scanOpts, onRow: overlapQuota });
     } finally {
       checking.stop();
     }
-    reportLayout(ctx, source, op, scan);
-    reportProblems(ctx, source, scan, flags);
-    if (ctx.signal.aborted) throw new InterruptedError('interrupted while reading the input; nothing was sent', stopExitCode(ctx.signal));
-
-    // Journals and the record of finished runs are for files and pipes: arguments are neither resumed nor
-    // remembered, and `trk stop N` does not load them.
-    const [runs, journals] = journaled ? await Promise.all([import('./runs.js'), import('./journal.js')]) : [];
-    const folders = runs?.runFolders(state);
-    const identity: RunIdentity = {
-      op,
-      command: commandName(op),
-      account: { profile: settings.profile, baseUrl: settings.sandbox ? 'sandbox' : settings.baseUrl, version },
-      input: { kind: source.kind, display: source.display, name: source.name, digest: scan.digest },
-      options: runOptions(opts, mapping),
-    };
-    const finished = runs && folders ? runs.findFinished(folders, identity) : undefined;
-    const interrupted = runs && folders ? runs.findInterrupted(folders, identity) : {};
-    if (interrupted.other && !flags.restart && !interrupted.same) {
-      throw new UsageError(
-        `an interrupted run of ${interrupted.other.identity?.command} ${source.display} (${when(interrupted.other.modified)}, ` +
-          `${plural(interrupted.other.doneItems, 'number')} done) ${source.kind === 'file' && interrupted.other.identity?.input.digest !== scan.digest ? 'read the file before it changed' : 'used other options'}`,
-        'run it again as it was to resume, or pass --restart to start over (see "trk runs"); nothing was sent',
+    reportLayout(this.ctx, this.source, this.op, scan);
+    reportProblems(this.ctx, this.source, scan, this.flags);
+    if (this.ctx.signal.aborted) {
+      throw new InterruptedError(
+        'interrupted while reading the input; nothing was sent',
+        stopExitCode(this.ctx.signal),
       );
     }
-    const doneBefore = interrupted.same && !flags.restart ? interrupted.same.doneChunks : undefined;
-    const plan = makePlan(op, version, source.display, scan, doneBefore);
-    // An interrupted run of this very input (say, one sent --again) is resumed rather than called finished.
-    if (finished && !flags.again && !interrupted.same) plan.finishedBefore = { finished: finished.finished, counts: finished.counts };
-    if (scan.items > 0 && !plan.finishedBefore) askQuota?.();
+    return scan;
+  }
 
-    if (flags.dryRun) {
-      const q = quota ? await quotaForPlan(quota) : undefined;
-      if (q) plan.quota = q;
-      for (const line of [...planLines(plan), ...scan.notes]) ctx.io.err(line);
-      if (!plan.finishedBefore && q) refuseShortQuota(plan.units - plan.done.units, q, source.display);
-      if (ctx.global.output === 'json') ctx.io.out(`${JSON.stringify(plan, null, 2)}\n`);
-      return { plan, results: EMPTY, exitCode: EXIT.ok, source: source.kind };
-    }
-    if (plan.finishedBefore) {
-      ctx.info(finishedLine(source.display, op, plan.finishedBefore));
-      return { plan, results: EMPTY, exitCode: EXIT.ok, source: source.kind };
-    }
-    if (scan.items === 0) {
-      if (scan.problems.count === 0) ctx.info(`no tracking numbers in ${source.display}: nothing to do`);
-      return { plan, results: EMPTY, exitCode: scan.problems.count > 0 ? EXIT.failure : EXIT.ok, source: source.kind };
-    }
-    await opts.confirm?.(plan);
-    if (ctx.signal.aborted) throw new InterruptedError('interrupted before sending; nothing was sent', stopExitCode(ctx.signal));
+  #asksQuota(): boolean {
+    return isCharging(this.op) && this.version !== 'v1';
+  }
 
-    const runtime = await itemRuntime(ctx, opts);
-    let journal: Journal | undefined;
+  #askQuota(): void {
+    if (this.#asksQuota()) this.quota ??= readQuota(this.ctx, this.opts.client);
+  }
+
+  #identity(digest: string): RunIdentity {
+    const s = this.settings;
+    const source = this.source;
+    return {
+      op: this.op,
+      command: commandName(this.op),
+      account: { profile: s.profile, baseUrl: s.sandbox ? 'sandbox' : s.baseUrl, version: this.version },
+      input: { kind: source.kind, display: source.display, name: source.name, digest },
+      options: runOptions(this.opts),
+    };
+  }
+
+  /** The runs before this one of the same input: finished, interrupted (this very run, or others), damaged. */
+  async #stand(memory: Memory, scan: ScanResult): Promise<Standing> {
+    const { runs, folders, record } = memory;
+    const identity = this.#identity(scan.digest);
+    const found = runs.findInterrupted(folders, identity);
+    const running = found.others.find((j) => j.running);
+    if (running) {
+      const command = running.identity?.command ?? commandName(this.op);
+      throw new TrkError(
+        `another trk process is running trk ${command} on ${this.source.display} (since ${when(running.modified)})`,
+        {
+          hint: 'run again once it has finished; nothing was sent',
+        },
+      );
+    }
+    const replaced = this.flags.restart
+      ? found.others.map((journal) => ({ journal, left: emptyLeft() }))
+      : await Promise.all(found.others.map(async (journal) => ({ journal, left: await runs.leftBehind(journal) })));
+    // Named by what it leaves out: the record of sent rows, and the interrupted runs whose confirmed rows join it.
+    const joining = this.flags.restart ? [] : replaced.map((r) => r.journal.key).sort();
+    let sentId =
+      record.state === 'sound' || joining.length > 0
+        ? [record.state === 'sound' ? record.rows.id : 'none', ...joining].join('+')
+        : null;
+    // A resume must read its input as the interrupted run did: leaving nothing out (it was sent --again) can be
+    // done again; leaving out another record's rows cannot, and that journal is started over, looking up first.
+    const madeWith = found.same === undefined || this.flags.restart ? sentId : (found.same.sentId ?? null);
+    const leaveNothingOut = madeWith !== sentId && madeWith === null && joining.length === 0;
+    const sameUnusable = madeWith !== sentId && !leaveNothingOut;
+    if (leaveNothingOut) sentId = null;
+    const damaged = record.state === 'damaged' || runs.finishedRecordDamaged(folders, identity);
+    if (damaged) {
+      this.ctx.info(
+        `the record of an earlier run of ${this.source.display} is damaged: ` +
+          'what it may have sent is looked up before anything is sent again',
+      );
+    }
+    return {
+      identity,
+      finished: runs.findFinished(folders, identity),
+      same: sameUnusable ? undefined : found.same,
+      replaced,
+      sentId,
+      unknownPast: damaged || sameUnusable,
+      sameUnusable,
+      leaveNothingOut,
+    };
+  }
+
+  /** The input checked again leaving nothing out, as the interrupted run of it did. */
+  async #checkWithoutSkip(): Promise<ScanResult> {
+    const { skip: _skip, ...opts } = this.scanOpts;
+    this.scanOpts = opts;
+    return scanInput(this.source, opts);
+  }
+
+  /**
+   * Interrupted runs of the file with other requests give way to this one: on a terminal the user is asked
+   * first (never elsewhere); the input is checked again leaving out what they confirmed, and learning which of
+   * the numbers they never sent it still holds.
+   */
+  async #giveWay(standing: Standing): Promise<ScanResult> {
+    const first = standing.replaced[0]!.journal;
+    if (!this.flags.dryRun && !standing.same && this.ctx.io.canPrompt() && !this.ctx.global.yes) {
+      const question =
+        `${this.source.display} changed since an interrupted run of it ` +
+        `(${when(first.modified)}, ${plural(first.doneItems, 'number')} done). ` +
+        'Start a new run of the file as it is now?';
+      if (!(await this.ctx.prompter.confirm(question, true))) {
+        throw new TrkError('nothing was sent: the interrupted run is kept', {
+          hint: 'run the same command again to choose again, or see "trk runs"',
+        });
+      }
+    }
+    for (const { journal, left } of standing.replaced) {
+      if (left.known) continue;
+      // A journal without a rows log (an older trk's): its rows cannot be told; the new file's are all sent.
+      this.ctx.info(`the interrupted run of ${when(journal.modified)} did not keep its rows: what it never sent is not known`);
+    }
+    const confirmed = standing.replaced.map(({ left }) => left.confirmed.sortedUnique());
+    const record = this.memory?.record;
+    const sent = record?.state === 'sound' ? record.rows : undefined;
+    const skip = (digest: bigint) => (sent?.has(digest) ?? false) || confirmed.some((c) => sortedHas(c, digest));
+    const onValid = (row: Chunk['rows'][number]) => {
+      for (const { left } of standing.replaced) {
+        left.notSent.delete(row.key);
+        left.maybeSent.delete(row.key);
+      }
+    };
+    this.scanOpts = { ...this.scanOpts, skip };
+    const checking = this.progressFor(commandName(this.op));
+    checking.phase(`checking ${this.source.display} against the interrupted run`);
     try {
-      journal = journals && folders ? journals.Journal.open({ dir: folders.journals, identity, restart: flags.restart }) : undefined;
-      // --restart after other options or an edited file: the old run's journal goes too.
-      if (flags.restart && interrupted.other) rmSync(interrupted.other.file, { force: true });
-      if (journal?.damagedAt !== undefined) {
-        ctx.info(`the saved progress of this run is damaged (line ${journal.damagedAt}): what it does not show is looked up before anything is sent again`);
-      }
-      const doneNow = new Set<number>();
-      if (journal) for (let c = 0; c < scan.chunkItems.length; c++) if (journal.isDone(c)) doneNow.add(c);
-      if (journal?.resumed && doneNow.size > 0) {
-        const left = scan.items - sumOver(scan.chunkItems, doneNow);
-        ctx.info(`resuming an interrupted run: ${fmt(scan.items - left)} done, ${fmt(left)} to go`);
-      }
-      if (quota) {
-        const needed = scan.units - sumOver(scan.chunkUnits, doneNow);
-        const q = await quotaForPlan(quota);
-        if (q) refuseShortQuota(needed, q, source.display);
-      }
-      source.assertUnchanged();
-
-      const sink = new ResultSink({
-        operation: op,
-        layout: scan.layout,
-        total: scan.items,
-        collect: opts.collect ?? true,
-        rejectsFile: flags.rejects,
-        rawCsv: ctx.io.rawCsv,
-        locate: source.locate,
-        onItems: opts.onItems,
-      });
-      await sink.open();
-      const progress = progressFor(`${commandName(op)}`);
-      progress.phase('waiting for the first answer');
-      // A bar shows the client's waits in place; status lines between its redraws would only repeat them.
-      if (progress.inPlace) ctx.showWaits?.((words, ms) => progress.waiting(words, Date.now() + ms));
-      let first = true;
-      let result;
-      let rejectsFailure: unknown;
-      try {
-        result = await runChunks({
-          operation: op,
-          version,
-          client: runtime.client,
-          pacer: runtime.pacer,
-          journal,
-          chunks: inputChunks(source, scanOpts, (row, message) => sink.invalid(row, message), scan.plan),
-          concurrency: opts.concurrency,
-          listFilter: opts.listFilter,
-          alsoAlready: opts.alsoAlready,
-          // A chunk failing for as long as a one-shot call may take (--timeout, three times over) is given up.
-          maxChunkMs: callDeadlineMs(requestTimeoutMs(ctx.global.timeout, ctx.env)),
-          stop: ctx.signal,
-          verifyDelayMs: opts.verifyDelayMs,
-          retryBaseMs: opts.retryBaseMs,
-          onSettled: (chunk, outcome, replayed) => {
-            sink.settle(chunk, outcome, replayed);
-            if (first || !replayed) progress.update(sink.counts());
-            first = false;
-          },
-          onWait: (reason, ms) => {
-            const why = reason === 'rate-limited' ? 'rate limited' : reason === 'unavailable' ? 'service unavailable' : 'network trouble';
-            progress.waiting(why, Date.now() + ms);
-            ctx.debug(`${why}: every start paused for ${Math.round(ms)} ms`);
-          },
-          onDebug: (line) => ctx.debug(line),
-        });
-      } finally {
-        progress.stop();
-        ctx.showWaits?.(undefined);
-        // A rejects file that could not be written fails the run once the summary says what was done.
-        rejectsFailure = await sink.close().then(
-          () => undefined,
-          (err: unknown) => err,
-        );
-      }
-      const summary = sink.summary(Date.now() - started);
-      const failed = result.error !== undefined || (result.interrupted && summary.unsettled > 0);
-      if (!failed) await opts.beforeSummary?.();
-      const failedOutright = result.error !== undefined && summary.settled === 0;
-      // A handful of arguments whose first request failed as a whole: the error line says it all.
-      // A rejects file that could not be written is not named as written.
-      const rejectsFile = rejectsFailure === undefined ? flags.rejects : undefined;
-      const brief = failedOutright ? [] : [compactSummary(summary)];
-      const lines = source.kind !== 'arguments' ? summaryLines(summary, rejectsFile) : brief;
-      for (const line of [...lines, ...scan.notes]) ctx.info(line);
-      for (const line of sink.invalidLines) ctx.io.err(`${line} (set aside)`);
-      if (failed) {
-        if (journal) ctx.info('progress is saved: run the same command again to resume');
-        if (result.error !== undefined) throw result.error;
-        throw new InterruptedError(`interrupted: ${fmt(summary.unsettled)} of ${fmt(summary.total)} not done`, stopExitCode(ctx.signal));
-      }
-      // Not recorded as finished: the same command again writes the rejects file from the journal, sending nothing.
-      if (rejectsFailure !== undefined) throw rejectsFailure;
-      if (journal && runs && journals && folders) {
-        runs.recordFinished(folders, {
-          key: journals.runKey(identity),
-          identity,
-          finished: new Date().toISOString(),
-          counts: { total: summary.total, accepted: summary.accepted, already: summary.already, rejected: summary.rejected, invalid: summary.invalid },
-        });
-        journal.complete();
-        journal = undefined;
-      }
-      return { plan, summary, results: sink.results, exitCode: exitCodeOf(summary), source: source.kind };
+      return await scanInput(this.source, { ...this.scanOpts, onValid });
     } finally {
-      // Kept for a resume when anything was sent; a journal this run created and never used goes.
-      if (journal?.isFresh) journal.complete();
-      else journal?.close();
+      checking.stop();
     }
-  } finally {
-    await source.cleanup();
+  }
+
+  #plan(scan: ScanResult, standing: Standing | undefined): ItemPlan {
+    const doneBefore = standing?.same && !this.flags.restart ? standing.same.doneChunks : undefined;
+    const plan = makePlan(this.op, this.version, this.source.display, scan, doneBefore);
+    // An interrupted run of this very input (say, one sent --again) is resumed rather than called finished.
+    const finished = standing?.finished;
+    // An interrupted run of the file still to give way to (and name what it left) is not skipped.
+    if (finished && !this.flags.again && !standing?.same && (standing?.replaced.length ?? 0) === 0) {
+      plan.finishedBefore = { finished: finished.finished, counts: finished.counts };
+    }
+    const record = this.memory?.record;
+    if (scan.skipped > 0 && record?.state === 'sound') {
+      plan.sentBefore = { rows: scan.skipped, when: record.rows.updated };
+    }
+    const replaced = standing?.replaced[0];
+    if (replaced && !this.flags.restart) {
+      const leftBehind = standing.replaced.reduce(
+        (n, { left }) => n + countRows(left.notSent) + countRows(left.maybeSent),
+        0,
+      );
+      plan.replaces = {
+        when: new Date(replaced.journal.modified).toISOString(),
+        done: replaced.journal.doneItems,
+        leftBehind,
+      };
+    }
+    if (scan.items > 0 && !plan.finishedBefore) this.#askQuota();
+    return plan;
+  }
+
+  async #dryRun(plan: ItemPlan, scan: ScanResult, standing: Standing | undefined): Promise<ItemReport> {
+    const q = this.quota ? await quotaForPlan(this.quota) : undefined;
+    if (q) plan.quota = q;
+    if (q && this.op === 'register' && !plan.finishedBefore && scan.items > 0) {
+      const client = this.opts.client ?? (await this.ctx.api());
+      const paid = await this.alreadyPaid(
+        scan,
+        plan.done.requests > 0 ? (standing?.same?.doneChunks ?? new Set()) : new Set(),
+        client,
+      );
+      if (paid) plan.registered = { items: paid.items, units: paid.units };
+    }
+    for (const line of [...planLines(plan), ...scan.notes]) this.ctx.io.err(line);
+    // A real run that cannot look up what is registered warns and sends: no refusal to predict then.
+    const lookedUp = plan.registered !== undefined || this.op !== 'register';
+    if (!plan.finishedBefore && q && lookedUp) {
+      refuseShortQuota(
+        plan.units - plan.done.units - (plan.registered?.units ?? 0),
+        q,
+        this.source.display,
+        plan.registered,
+      );
+    }
+    if (this.ctx.global.output === 'json') this.ctx.io.out(`${JSON.stringify(plan, null, 2)}\n`);
+    return { plan, results: EMPTY, exitCode: EXIT.ok, source: this.source.kind };
+  }
+
+  /** The report of a run with nothing to send (sent before, or no numbers), after saying so. */
+  #nothingToSend(plan: ItemPlan, scan: ScanResult, standing: Standing | undefined): ItemReport | undefined {
+    const report = (exitCode: ExitCode): ItemReport => ({ plan, results: EMPTY, exitCode, source: this.source.kind });
+    if (plan.finishedBefore) {
+      this.ctx.info(finishedLine(this.source.display, this.op, plan.finishedBefore));
+      return report(EXIT.ok);
+    }
+    if (scan.items > 0 || (standing?.replaced.length ?? 0) > 0) return undefined;
+    if (plan.sentBefore) {
+      this.ctx.info(
+        `${this.source.display}: ${sentBeforeText(plan.sentBefore, 0)}: ` +
+          'nothing was sent: pass --again to send them again',
+      );
+      return report(EXIT.ok);
+    }
+    if (scan.problems.count === 0) this.ctx.info(`no tracking numbers in ${this.source.display}: nothing to do`);
+    return report(scan.problems.count > 0 ? EXIT.failure : EXIT.ok);
+  }
+}
+
+function emptyLeft(): LeftBehind {
+  return { confirmed: new DigestList(), notSent: new Map(), maybeSent: new Map(), known: false };
+}
+
+/** The state folder, made if needed, or one line naming why it cannot be written (exit 1, nothing sent). */
+function writableFolder(dir: string, ensure: (dir: string) => string): void {
+  try {
+    ensure(dir);
+    accessSync(dir, constants.W_OK);
+  } catch (err) {
+    throw new TrkError(`cannot write to trk's state folder ${dir}: ${fsReason(err)}`, {
+      hint: 'make it a folder you can write to, or set TRK_STATE_DIR to one; nothing was sent',
+    });
   }
 }
 
 /** --dry-run, --restart and --again are about files and pipes; with arguments they would do nothing. */
 function refuseFileOnlyFlags(flags: ItemFlags): void {
-  const given = [flags.restart && '--restart', flags.again && '--again'].filter((f): f is string => typeof f === 'string');
+  const given = [flags.restart && '--restart', flags.again && '--again'].filter(
+    (f): f is string => typeof f === 'string',
+  );
   if (given.length === 0) return;
   throw new UsageError(
-    `${given.join(' and ')} ${given.length === 1 ? 'is' : 'are'} about runs of a file or a pipe, which are remembered; numbers given as arguments are not`,
+    `${given.join(' and ')} ${given.length === 1 ? 'is' : 'are'} about runs of a file or a pipe, ` +
+      'which are remembered; ' +
+      'numbers given as arguments are not',
     'drop it, or put the numbers in a file (-f FILE) or pipe them in',
   );
 }
@@ -377,19 +525,27 @@ function reportLayout(ctx: Context, source: ItemSource, op: ItemOperation, scan:
   const { layout } = scan;
   if (layout.detail) ctx.debug(layout.detail);
   if (layout.note) ctx.info(layout.note);
-  if (layout.ignored.length > 0) ctx.info(`${source.display}: ignored ${listSome(layout.ignored)}: not used by trk ${commandName(op)}`);
+  if (layout.ignored.length > 0) {
+    ctx.info(`${source.display}: ignored ${listSome(layout.ignored)}: not used by trk ${commandName(op)}`);
+  }
 }
 
 function reportProblems(ctx: Context, source: ItemSource, scan: ScanResult, flags: ItemFlags): void {
   const { problems } = scan;
   if (problems.count === 0) return;
   if (flags.skipInvalid) {
-    ctx.info(`${source.display}: ${plural(problems.count, 'invalid row')} set aside (--skip-invalid); sending the other ${fmt(scan.items)}`);
+    ctx.info(
+      `${source.display}: ${plural(problems.count, 'invalid row')} set aside (--skip-invalid); ` +
+        `sending the other ${fmt(scan.items)}`,
+    );
     return;
   }
   const lines = problems.lines(source.locate);
   if (problems.count === 1) {
-    throw new UsageError(lines[0] ?? '', 'fix it and run again, or pass --skip-invalid to send the rest; nothing was sent');
+    throw new UsageError(
+      lines[0] ?? '',
+      'fix it and run again, or pass --skip-invalid to send the rest; nothing was sent',
+    );
   }
   // Every problem at once (the first 20), so an input is fixed in one go; the error line closes the list.
   for (const line of lines) ctx.io.err(line);
@@ -399,156 +555,14 @@ function reportProblems(ctx: Context, source: ItemSource, scan: ScanResult, flag
   );
 }
 
-/** What makes two runs of the same input different runs. */
-function runOptions(opts: ItemRunOptions, mapping: ColumnMapping | undefined): Record<string, unknown> {
+/**
+ * What makes two runs of the same requests different runs: how answers are read (delete --ignore-missing) and a
+ * list's filters. Whatever changes what is sent (flags, columns, carrier maps) is in the requests, and so in the
+ * digest that names the run (src/items/digest.ts), with no list of flags to keep up to date.
+ */
+function runOptions(opts: ItemRunOptions): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  if (opts.defaults && Object.keys(opts.defaults).length > 0) out.defaults = opts.defaults;
   if (opts.listFilter && Object.keys(opts.listFilter).length > 0) out.filter = opts.listFilter;
-  if (mapping && mapping.size > 0) out.columns = [...mapping.entries()].sort();
-  if (opts.flags.skipInvalid) out.skipInvalid = true;
   if (opts.alsoAlready && opts.alsoAlready.length > 0) out.alsoAlready = [...opts.alsoAlready];
   return out;
-}
-
-interface ItemRuntime {
-  client: ApiClient;
-  pacer: Pacer | undefined;
-}
-
-async function itemRuntime(ctx: Context, opts: ItemRunOptions): Promise<ItemRuntime> {
-  if (opts.client) return { client: opts.client, pacer: opts.pacer };
-  // The context's client starts requests under the budget shared by every process on this key, and stops
-  // admitting new ones on Ctrl-C while those on the wire finish.
-  const [client, pacer] = await Promise.all([ctx.api(), ctx.pacer()]);
-  return { client, pacer };
-}
-
-/** The quota record, asked for in the background; rejections are kept for when the answer is needed. */
-function readQuota(ctx: Context, client: ApiClient | undefined): Promise<Partial<QuotaRecord>> {
-  const p = (async () => {
-    const api = client ?? (await ctx.api());
-    const envelope = await api.call('getquota', quotaBody(api.version), { signal: ctx.signal });
-    return (envelope.data ?? {}) as Partial<QuotaRecord>;
-  })();
-  // Awaited later, or dropped when the input is refused: never an unhandled rejection.
-  p.catch(() => {});
-  return p;
-}
-
-async function quotaForPlan(quota: Promise<Partial<QuotaRecord>>): Promise<ItemPlan['quota']> {
-  const q = await quota;
-  const out: NonNullable<ItemPlan['quota']> = {};
-  const remain = num(q.quota_remain);
-  if (remain !== undefined) out.remaining = remain;
-  const cap = num(q.max_track_daily);
-  if (cap !== undefined && cap > 0) out.dailyLeft = Math.max(0, cap - (num(q.today_used) ?? 0));
-  return out;
-}
-
-/** Refuse (exit 2) when the quota or today's cap cannot cover what the plan charges. */
-function refuseShortQuota(needed: number, q: NonNullable<ItemPlan['quota']>, display: string): void {
-  if (needed <= 0) return;
-  if (q.remaining !== undefined && needed > q.remaining) {
-    throw new UsageError(
-      `not enough quota for ${display}: it needs ${fmt(needed)} units, ${fmt(q.remaining)} are left (${fmt(needed - q.remaining)} missing)`,
-      'add quota to the account, or send part of the input; nothing was sent',
-    );
-  }
-  if (q.dailyLeft !== undefined && needed > q.dailyLeft) {
-    throw new UsageError(
-      `the daily limit does not cover ${display}: it needs ${fmt(needed)} units, today leaves ${fmt(q.dailyLeft)} (${fmt(needed - q.dailyLeft)} missing)`,
-      'raise the daily limit in the console, or send the rest after 00:00 UTC; nothing was sent',
-    );
-  }
-}
-
-function num(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-}
-
-function sumOver(values: readonly number[], chunks: ReadonlySet<number>): number {
-  let sum = 0;
-  for (const c of chunks) sum += values[c] ?? 0;
-  return sum;
-}
-
-function makePlan(op: ItemOperation, version: ApiVersion, input: string, scan: ScanResult, done: ReadonlySet<number> | undefined): ItemPlan {
-  const requests = scan.chunkItems.length;
-  const doneSet = done ?? new Set<number>();
-  const doneRequests = [...doneSet].filter((c) => c < requests).length;
-  return {
-    operation: op,
-    version,
-    input,
-    items: scan.items,
-    requests,
-    perRequest: chunkSize(op, version),
-    units: scan.units,
-    invalid: scan.problems.count,
-    done: { items: sumOver(scan.chunkItems, doneSet), requests: doneRequests, units: sumOver(scan.chunkUnits, doneSet) },
-    secondsAtCeiling: (requests - doneRequests) / LIMITS.requestsPerSecond,
-  };
-}
-
-/** `2026-11-24 02:02`, in the local time zone. */
-function when(ms: number | string): string {
-  const d = new Date(ms);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
-function finishedText(display: string, op: ItemOperation, before: NonNullable<ItemPlan['finishedBefore']>): string {
-  const c = before.counts;
-  const parts = [`${fmt(c.accepted)} ${doneWord(op)}`];
-  if (c.already > 0) parts.push(`${fmt(c.already)} already`);
-  if (c.rejected > 0) parts.push(`${fmt(c.rejected)} rejected`);
-  return `${display}: the same input was fully sent by trk ${commandName(op)} on ${when(before.finished)} (${parts.join(', ')})`;
-}
-
-function finishedLine(display: string, op: ItemOperation, before: NonNullable<ItemPlan['finishedBefore']>): string {
-  return `${finishedText(display, op, before)}; nothing was sent: pass --again to send it again`;
-}
-
-/** One line for a handful of arguments: `registered 2, already registered 1, rejected 1`. */
-export function compactSummary(s: RunSummary): string {
-  const parts = [`${doneWord(s.operation)} ${fmt(s.accepted)}`];
-  if (s.already > 0) parts.push(`${alreadyWords(s.operation)} ${fmt(s.already)}`);
-  if (s.notFound > 0) parts.push(`not registered ${fmt(s.notFound)}`);
-  if (s.rejected > 0) parts.push(`rejected ${fmt(s.rejected)}`);
-  if (s.invalid > 0) parts.push(`invalid ${fmt(s.invalid)}`);
-  if (s.unsettled > 0) parts.push(`not done ${fmt(s.unsettled)}`);
-  return parts.join(', ');
-}
-
-function alreadyWords(op: ItemOperation): string {
-  return operationSpec(op).already?.words ?? 'already done';
-}
-
-/** The dry run's report. */
-export function planLines(plan: ItemPlan): string[] {
-  const lines = [
-    `dry run: ${commandName(plan.operation)} ${plan.input} (API ${plan.version})`,
-    `  ${plural(plan.items, 'item')} in ${plural(plan.requests, 'request')}` + (plan.requests > 0 ? ` of up to ${plan.perRequest}` : ''),
-  ];
-  if (plan.invalid > 0) lines.push(`  ${plural(plan.invalid, 'invalid row')} set aside`);
-  if (plan.finishedBefore) {
-    lines.push(`  ${finishedText(plan.input, plan.operation, plan.finishedBefore)}: a real run sends nothing without --again`);
-  }
-  if (plan.done.items > 0) {
-    lines.push(
-      `  an interrupted run of this input is saved: ${fmt(plan.done.items)} done, ` +
-        `${fmt(plan.items - plan.done.items)} left in ${plural(plan.requests - plan.done.requests, 'request')}`,
-    );
-  }
-  lines.push(`  about ${duration(Math.ceil(plan.secondsAtCeiling))} at the service's ceiling of ${LIMITS.requestsPerSecond} requests a second`);
-  if (plan.units > 0) {
-    const units = plan.units - plan.done.units;
-    const extra = plan.units - plan.items;
-    let quota = `  quota: ${plural(units, 'unit')}` + (extra > 0 && plan.operation === 'register' ? ` (${fmt(extra)} with a translation language cost 2)` : '');
-    if (plan.version === 'v1') quota += '; v1 cannot read the quota, so it is not checked';
-    else if (plan.quota?.remaining !== undefined) quota += `, ${fmt(plan.quota.remaining)} left` + (plan.quota.dailyLeft !== undefined ? `, ${fmt(plan.quota.dailyLeft)} left today` : '');
-    lines.push(quota);
-  }
-  lines.push('nothing was sent');
-  return lines;
 }

@@ -24,17 +24,22 @@
 // Every request of a chunk is preceded by a `send` line in the journal and its outcome followed by a `done` line,
 // so a run killed at any point resumes by verifying exactly the chunks whose fate it did not see.
 //
+// register with a tag, of a number registered already (-18019901): the registration costs nothing and changes
+// nothing, so the tag is applied with changeinfo (free: only the tag is sent) before the chunk is settled, and
+// the item says so (`tag_applied`); where the service refuses it, the item is rejected with a message that says
+// the tag was not applied and how to apply it. A number found registered by a lookup, under another tag, alike.
+//
 // Ctrl-C (the `stop` signal): no request starts any more; requests in flight finish and are recorded.
 
 import type { ApiClient } from '../api/client.js';
 import { codeInfo, formatCodeMessage, isAccountRefusal } from '../api/codes.js';
 import { EnvelopeError, RateLimitError, RequestAbortedError, ServiceError, formatSeconds } from '../api/errors.js';
-import { operationSpec } from '../api/ops.js';
+import { itemsPerRequest, operationSpec } from '../api/ops.js';
 import { DEFAULT_PAGE_WINDOW, PageCheck, PagingError, trackListFacts, type PageFacts } from '../api/pages.js';
 import type { Pacer, WaitReason } from '../pacing/pacer.js';
 import { shouldRetry, waitReason } from '../api/retry.js';
 import { LIMITS, type ApiVersion } from '../api/spec.js';
-import type { Envelope, RejectedItem, TrackListFilter } from '../api/types.js';
+import type { Envelope, ItemError, RejectedItem, TrackListFilter } from '../api/types.js';
 import { TrkError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { requestBody } from './bodies.js';
@@ -120,6 +125,10 @@ interface Pending {
   sendError?: ServiceError;
   /** gettracklist: the chunk's pages as they come, checked in order (src/api/pages.ts). */
   pages?: ChunkPages;
+  /** register: rows whose tag is still to be applied, with the item of the outcome that says what became of them. */
+  retag?: Map<string, { row: ChunkRow; item: Record<string, unknown> }>;
+  /** Follow-up requests of the chunk not answered yet. */
+  tagsLeft?: number;
 }
 
 interface ChunkPages {
@@ -137,7 +146,11 @@ interface ChunkPages {
 type Work =
   | { kind: 'send'; p: Pending }
   | { kind: 'verify'; ps: Pending[]; page: number; found: Map<string, Record<string, unknown>[]>; check?: PageCheck }
-  | { kind: 'page'; p: Pending; page: number };
+  | { kind: 'page'; p: Pending; page: number }
+  | TagWork;
+
+/** register: the tags of numbers registered already, applied with changeinfo. */
+type TagWork = { kind: 'tag'; p: Pending; rows: ChunkRow[] };
 
 export async function runChunks(opts: RunnerOptions): Promise<RunnerResult> {
   return new Runner(opts).run();
@@ -369,6 +382,7 @@ class Runner {
     try {
       if (work.kind === 'send') this.#answered(work.p, envelope);
       else if (work.kind === 'verify') this.#verified(work, envelope);
+      else if (work.kind === 'tag') this.#tagged(work, envelope);
       else this.#paged(work, envelope);
     } catch (err) {
       // Pages that cannot be right: what they hold cannot settle anything.
@@ -381,6 +395,15 @@ class Runner {
     const { version, listFilter } = this.#o;
     if (work.kind === 'send') {
       return { op: this.#op, body: requestBody(this.#op, version, work.p.open.map((r) => r.item)), chunks: [work.p] };
+    }
+    if (work.kind === 'tag') {
+      // The tag alone: a lang or a param sent along could cost quota or change more than was asked.
+      const items = work.rows.map((row) => ({
+        number: row.item.number,
+        carrier: this.#retagCarrier(work.p, row),
+        tag: row.item.tag,
+      }));
+      return { op: 'changeinfo', body: requestBody('changeinfo', version, items), chunks: [work.p] };
     }
     if (work.kind === 'page') {
       return {
@@ -405,6 +428,10 @@ class Runner {
     }
     const code = err.serviceCode;
     if (err instanceof EnvelopeError && code !== undefined && !shouldRetry('gettrackinfo', err)) {
+      if (work.kind === 'tag' && !isAccountRefusal(code)) {
+        this.#tagged(work, undefined, { code, message: err.message });
+        return;
+      }
       if (isAccountRefusal(code) || work.kind !== 'send') {
         this.#fail(err);
         return;
@@ -465,19 +492,32 @@ class Runner {
 
   #answered(p: Pending, envelope: Envelope<Record<string, unknown>>): void {
     const answered = new Set<string>();
-    for (const item of envelope.data?.accepted ?? []) {
-      p.accepted.push(item);
-      answered.add(keyOf(item.number));
-    }
+    // Only the numbers this request carried: an answer naming others (a confused or hostile service) must not
+    // count as work done ("registered 9" for 2 numbers). A write's item named twice, word for word, counts once;
+    // a number of several records (a stop without a carrier, v1 details of each carrier) is named once per record.
+    const asked = new Set(p.open.map((r) => r.key));
+    const seen = isReadOnly(this.#op) ? undefined : new Set<string>();
+    const takes = (item: { number?: unknown }): boolean => {
+      const key = keyOf(item.number);
+      const text = seen ? JSON.stringify(item) : '';
+      if (!asked.has(key) || seen?.has(text)) {
+        this.#o.onDebug?.(`chunk ${p.chunk.index}: ${String(item.number)} not asked, or named twice: ignored`);
+        return false;
+      }
+      seen?.add(text);
+      answered.add(key);
+      return true;
+    };
+    for (const item of envelope.data?.accepted ?? []) if (takes(item)) p.accepted.push(item);
     const spec = operationSpec(this.#op);
     const already = new Set([...(spec.already?.codes ?? []), ...(this.#o.alsoAlready ?? []), ...(p.afterUnknown ? (spec.alreadyAfterResend ?? []) : [])]);
     const refused: { key: string; code: number }[] = [];
     for (const item of envelope.data?.rejected ?? []) {
+      if (!takes(item)) continue;
       const code = item.error?.code;
       if (typeof code === 'number' && isAccountRefusal(code)) refused.push({ key: keyOf(item.number), code });
       else if (typeof code === 'number' && already.has(code)) p.already.push(item);
       else p.rejected.push(item);
-      answered.add(keyOf(item.number));
     }
     if (refused.length > 0) {
       // Not the item's fault: the rest stays to do, and the run stops with one line naming the fix.
@@ -492,7 +532,7 @@ class Runner {
     }
     p.open = p.open.filter((r) => !answered.has(r.key));
     if (p.open.length === 0) {
-      this.#settle(p);
+      this.#settleOrTag(p);
       return;
     }
     // Items the answer does not mention: their fate is as unknown as after a lost answer.
@@ -528,12 +568,19 @@ class Runner {
       const still: ChunkRow[] = [];
       for (const row of p.open) {
         const record = (work.found.get(row.key) ?? []).find((r) => this.#matches(row, r));
-        if (record) p.accepted.push(this.#asAccepted(row, record));
-        else still.push(row);
+        if (!record) {
+          still.push(row);
+          continue;
+        }
+        const accepted = this.#asAccepted(row, record);
+        p.accepted.push(accepted);
+        // Registered, but not with the tag asked for: registered before, or its tag changed since.
+        const otherTag = row.item.tag !== undefined && record.tag !== row.item.tag;
+        if (this.#op === 'register' && otherTag) this.#markRetag(p, row, accepted);
       }
       this.#o.onDebug?.(`chunk ${p.chunk.index}: ${p.open.length - still.length} of ${p.open.length} found registered after a lost answer`);
       p.open = still;
-      if (still.length === 0) this.#settle(p);
+      if (still.length === 0) this.#settleOrTag(p);
       else this.#ready.unshift({ kind: 'send', p });
     }
   }
@@ -585,6 +632,72 @@ class Runner {
     pages.got.clear();
     const found = new Set(p.accepted.map((r) => keyOf(r.number)));
     this.#settle(p, p.open.filter((r) => !found.has(r.key)).length);
+  }
+
+  // ---- register --tag of numbers registered already ----
+
+  #markRetag(p: Pending, row: ChunkRow, item: Record<string, unknown>): void {
+    (p.retag ??= new Map()).set(row.key, { row, item });
+  }
+
+  /** Settle the chunk, or first apply the tags its already registered numbers were asked to carry. */
+  #settleOrTag(p: Pending): void {
+    if (this.#op === 'register' && p.tagsLeft === undefined) {
+      const rows = new Map(p.part.map((r) => [r.key, r]));
+      for (const item of p.already) {
+        const row = rows.get(keyOf(item.number));
+        if (row?.item.tag !== undefined) this.#markRetag(p, row, item as unknown as Record<string, unknown>);
+      }
+    }
+    const todo = [...(p.retag?.values() ?? [])].map((r) => r.row);
+    if (todo.length === 0 || p.tagsLeft !== undefined) {
+      this.#settle(p);
+      return;
+    }
+    const per = itemsPerRequest(this.#o.version, 'changeinfo');
+    p.tagsLeft = 0;
+    for (let i = 0; i < todo.length; i += per) {
+      p.tagsLeft += 1;
+      this.#ready.push({ kind: 'tag', p, rows: todo.slice(i, i + per) });
+    }
+    this.#wake();
+  }
+
+  /** The carrier of a follow-up: the row's, else the one the service named for the number. */
+  #retagCarrier(p: Pending, row: ChunkRow): number | undefined {
+    return row.item.carrier ?? recordCarrier(p.retag?.get(row.key)?.item ?? {});
+  }
+
+  /** A follow-up answered (or refused as a whole, `refusal`): each item says whether its tag was applied. */
+  #tagged(work: TagWork, envelope: Envelope<Record<string, unknown>> | undefined, refusal?: ItemError): void {
+    const p = work.p;
+    const applied = new Set((envelope?.data?.accepted ?? []).map((a) => keyOf(a.number)));
+    const refused = new Map((envelope?.data?.rejected ?? []).map((r) => [keyOf(r.number), r.error]));
+    for (const row of work.rows) {
+      const entry = p.retag?.get(row.key);
+      if (!entry) continue;
+      if (applied.has(row.key)) {
+        entry.item.tag = row.item.tag;
+        entry.item.tag_applied = true;
+        continue;
+      }
+      const why = refusal ?? refused.get(row.key) ?? { code: 0, message: 'no answer from the service for this item' };
+      this.#tagNotApplied(p, row, entry.item, why);
+    }
+    p.tagsLeft = (p.tagsLeft ?? 1) - 1;
+    if (p.tagsLeft === 0) this.#settle(p);
+  }
+
+  /** The tag was refused: the item is rejected, saying so and how to apply it. */
+  #tagNotApplied(p: Pending, row: ChunkRow, item: Record<string, unknown>, why: ItemError): void {
+    const already = p.already.indexOf(item as unknown as RejectedItem);
+    if (already >= 0) p.already.splice(already, 1);
+    else p.accepted.splice(p.accepted.indexOf(item), 1);
+    const message =
+      `registered already, but the tag was not applied (${why.message}): apply it with ` +
+      `trk update ${row.item.number} --tag ${JSON.stringify(row.item.tag)}`;
+    const code = typeof why.code === 'number' ? why.code : 0;
+    p.rejected.push({ number: row.item.number, error: { code, message }, tag_applied: false } as RejectedItem);
   }
 
   #settle(p: Pending, notFound?: number, pending?: string[]): void {

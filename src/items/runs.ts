@@ -1,26 +1,34 @@
 // Runs of an item command over a file or a pipe, remembered between invocations. An interrupted run is its
-// journal (src/items/journal.ts); a finished run leaves a small record under `<state dir>/runs/`. Before
-// anything is sent:
-//   - the same input finished before (same account, operation and content) is not sent again without --again:
-//     a cron job whose file was not rotated must not pay twice. For operations that cost nothing, only a run
-//     with the same options counts (`update --tag b` after `--tag a` is a new intent);
-//   - an interrupted run of the same input with the same options is resumed;
-//   - an interrupted run of the same file with other options, or of the file before it was edited, is named and
-//     the user is asked for --restart, rather than silently starting over (which would re-send what was done).
+// journal (src/items/journal.ts) and rows log (rows-log.ts); a finished run leaves a small record under
+// `<state dir>/runs/`, and a file's confirmed requests are kept apart (sent.ts). A run is named by its requests
+// (src/items/digest.ts), so any option that changes what is sent makes another run. Before anything is sent:
+//   - the same requests finished before (same account, operation and requests) are not sent again without
+//     --again: a cron job whose file was not rotated must not pay twice. For operations that cost nothing, only a
+//     run with the same options counts (delete --ignore-missing reads answers differently);
+//   - an interrupted run of the same requests is resumed;
+//   - an interrupted run of the same file with other requests (the file was rewritten, or run with another
+//     option) gives way to the new one: what it confirmed is not sent again, and what it never sent that the new
+//     file no longer holds is named (`leftBehind`), never silently dropped. A cron job is never stuck on it.
+//   - a damaged record of a finished run is not taken as "nothing was sent": the run looks its numbers up.
 // `trk runs` lists both kinds and forgets them.
 
 import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensurePrivateDir } from '../config/paths.js';
+import { DigestList } from './digest.js';
 import { isCharging } from './fields.js';
-import { Journal, runKey, type JournalSummary, type RunIdentity } from './journal.js';
+import { Journal, runKey, type ChunkOutcome, type JournalSummary, type RunIdentity } from './journal.js';
+import { readRowsLog, rowsLogFile, type LoggedRow } from './rows-log.js';
+import { forgetSent, KEEP_SENT_MS, sentFile } from './sent.js';
 
 /** Finished-run records are kept this long: a file imported again within half a year is caught. */
-const KEEP_FINISHED_MS = 180 * 24 * 3600 * 1000;
+const KEEP_FINISHED_MS = KEEP_SENT_MS;
 
 export interface RunCounts {
-  /** Items in the input (valid rows). */
+  /** Items the run sent (valid rows, less those sent before). */
   total: number;
+  /** Valid rows left out because an earlier run of the file had confirmed them (absent in older records). */
+  sentBefore?: number;
   accepted: number;
   already: number;
   rejected: number;
@@ -39,10 +47,16 @@ export interface FinishedRun {
 export interface RunFolders {
   journals: string;
   finished: string;
+  /** Confirmed requests of each file (src/items/sent.ts). */
+  sent: string;
 }
 
 export function runFolders(stateDir: string): RunFolders {
-  return { journals: path.join(stateDir, 'journals'), finished: path.join(stateDir, 'runs') };
+  return {
+    journals: path.join(stateDir, 'journals'),
+    finished: path.join(stateDir, 'runs'),
+    sent: path.join(stateDir, 'sent'),
+  };
 }
 
 /** Same account (profile and service; the version does not change what was paid for) and operation. */
@@ -73,6 +87,31 @@ export function recordFinished(folders: RunFolders, run: FinishedRun): void {
   renameSync(tmp, file);
 }
 
+/**
+ * Whether the record this run would leave is there but cannot be read (garbage, empty): what it said is unknown,
+ * so the run looks up what it sends rather than taking it as never sent.
+ */
+export function finishedRecordDamaged(folders: RunFolders, id: RunIdentity): boolean {
+  const file = path.join(folders.finished, `${runKey(id)}.json`);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return false;
+  }
+  return parseFinished(text) === undefined;
+}
+
+function parseFinished(text: string): FinishedRun | undefined {
+  try {
+    const run = JSON.parse(text) as FinishedRun;
+    const sound = typeof run?.key === 'string' && typeof run.finished === 'string' && run.identity?.input && run.counts;
+    return sound ? run : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function listFinished(folders: RunFolders): FinishedRun[] {
   let names: string[];
   try {
@@ -89,8 +128,8 @@ export function listFinished(folders: RunFolders): FinishedRun[] {
         rmSync(file, { force: true });
         continue;
       }
-      const run = JSON.parse(readFileSync(file, 'utf8')) as FinishedRun;
-      if (typeof run.key === 'string' && typeof run.finished === 'string' && run.identity?.input && run.counts) out.push(run);
+      const run = parseFinished(readFileSync(file, 'utf8'));
+      if (run) out.push(run);
     } catch {
       // unreadable or being written: not a record to act on
     }
@@ -99,15 +138,15 @@ export function listFinished(folders: RunFolders): FinishedRun[] {
 }
 
 export interface InterruptedMatch {
-  /** The journal of this very run: resume it. */
+  /** The journal of this very run (the same requests and options): resume it. */
   same?: JournalSummary;
-  /** A journal of the same file (or the same piped content) with other options, or before the file changed. */
-  other?: JournalSummary;
+  /** Journals of the same file (or the same piped content) with other requests or options. */
+  others: JournalSummary[];
 }
 
 export function findInterrupted(folders: RunFolders, id: RunIdentity): InterruptedMatch {
   const key = runKey(id);
-  const match: InterruptedMatch = {};
+  const match: InterruptedMatch = { others: [] };
   for (const j of Journal.list(folders.journals)) {
     const other = j.identity;
     if (j.key === key) {
@@ -117,9 +156,60 @@ export function findInterrupted(folders: RunFolders, id: RunIdentity): Interrupt
     if (!other || !sameAccountAndOp(other, id)) continue;
     // A pipe brings new content every day; only the same content with other options is the same input.
     const sameInput = id.input.kind === 'file' ? other.input.name === id.input.name : other.input.digest === id.input.digest;
-    if (sameInput && (!match.other || j.modified > match.other.modified)) match.other = j;
+    if (sameInput) match.others.push(j);
   }
+  match.others.sort((a, b) => b.modified - a.modified);
   return match;
+}
+
+/** What an interrupted run leaves when a run of other requests takes its place. */
+export interface LeftBehind {
+  /** Digests of the requests the service confirmed to it: not sent again. */
+  confirmed: DigestList;
+  /** Its rows never sent (or left pending by a refusal of the account), by number. */
+  notSent: Map<string, LoggedRow[]>;
+  /** Its rows sent without an answer seen, by number. */
+  maybeSent: Map<string, LoggedRow[]>;
+  /** False for a journal without a rows log (made by an older trk): its rows are not known. */
+  known: boolean;
+}
+
+export async function leftBehind(j: JournalSummary): Promise<LeftBehind> {
+  const chunks = Journal.chunks(j.file);
+  const out: LeftBehind = { confirmed: new DigestList(), notSent: new Map(), maybeSent: new Map(), known: false };
+  const doneKeys = new Map<number, { done: Set<string>; pending: Set<string> }>();
+  const keysOf = (c: number, outcome: ChunkOutcome) => {
+    let keys = doneKeys.get(c);
+    if (!keys) {
+      const done = new Set([...outcome.accepted, ...outcome.already].map((i) => String(i.number).trim().toUpperCase()));
+      keys = { done, pending: new Set(outcome.pending ?? []) };
+      doneKeys.set(c, keys);
+    }
+    return keys;
+  };
+  const add = (to: Map<string, LoggedRow[]>, key: string, row: LoggedRow) => to.set(key, [...(to.get(key) ?? []), row]);
+  try {
+    for await (const row of readRowsLog(rowsLogFile(j.file))) {
+      out.known = true;
+      const key = row.number.toUpperCase();
+      const outcome = chunks.done.get(row.chunk);
+      if (outcome) {
+        const keys = keysOf(row.chunk, outcome);
+        if (keys.pending.has(key)) add(out.notSent, key, row);
+        else if (keys.done.has(key)) out.confirmed.push(row.digest);
+      } else if (chunks.sent.has(row.chunk) || chunks.doubtful) add(out.maybeSent, key, row);
+      else add(out.notSent, key, row);
+    }
+  } catch {
+    // no rows log (an older trk), or one cut short: what it holds is all that is known
+  }
+  return out;
+}
+
+/** An interrupted run's journal and rows log, once another run has taken its place. */
+export function retireJournal(j: JournalSummary): void {
+  rmSync(j.file, { force: true });
+  rmSync(rowsLogFile(j.file), { force: true });
 }
 
 /** Interrupted and finished runs, newest first, for `trk runs`. */
@@ -178,12 +268,14 @@ export function forgetRuns(folders: RunFolders, prefix: string | undefined): { f
       running += 1;
       continue;
     }
-    rmSync(j.file, { force: true });
+    retireJournal(j);
     forgotten += 1;
   }
   for (const r of listFinished(folders)) {
     if (prefix !== undefined && !r.key.startsWith(prefix)) continue;
     rmSync(path.join(folders.finished, `${r.key}.json`), { force: true });
+    // What its file's runs had confirmed goes too: the file may then be sent again.
+    if (r.identity.input.kind === 'file') forgetSent(sentFile(folders.sent, r.identity));
     forgotten += 1;
   }
   return { forgotten, running };

@@ -1,8 +1,11 @@
 // The two passes over an item input. The checking pass reads every row once, checks it and counts what the
-// run will take (items, requests, quota units per chunk) without keeping the rows, and hashes the input (the
-// digest names the run). The sending pass reads the input again and yields the same chunks, one at a time, as
-// the runner asks for them. With --skip-invalid, rows that fail a check are set aside in both passes alike, so
-// chunk numbers stay the same.
+// run will take (items, requests, quota units per chunk) without keeping the rows, decides which rows repeat or
+// conflict with an earlier one (repeats.ts), and digests the requests: the run's digest names it, and each
+// chunk's says what the sending pass must read again (src/items/digest.ts). Rows of a file that an earlier run of
+// it had confirmed are left out (`skip`, src/items/sent.ts). The sending pass reads the input again and yields
+// the same chunks, one at a time, as the runner asks for them, each checked against its digest: a file that
+// changed in between stops the run rather than sending rows nobody checked. With --skip-invalid, rows that fail
+// a check are set aside in both passes alike, so chunk numbers stay the same.
 
 import { itemsPerRequest, unitCost } from '../api/ops.js';
 import type { ApiVersion } from '../api/spec.js';
@@ -14,6 +17,7 @@ import type { ColumnMapping, Item, ItemField, ItemOperation, RowValues } from '.
 import { openRows, rowValues, type InputLayout, type InputRow, type OpenedInput } from './read.js';
 import type { Delimiter } from './read-text.js';
 import { RepeatFinder, type RowPlan } from './repeats.js';
+import { chunkDigest, DigestList, LineHashes, requestText, rowDigest, RunDigest, textHash } from './digest.js';
 import type { ItemSource } from './source.js';
 import { checkValues, checkWidth, duplicateKey, isCarrierColumn, ProblemList, withDefaults, type CarrierResolver } from './check.js';
 
@@ -35,6 +39,10 @@ export interface ScanOptions {
   onRow?: ((items: number, problems: number) => void) | undefined;
   /** Where the repeat finder's partitions go when a long input outgrows memory (repeats.ts). */
   tempDir?: string | undefined;
+  /** Rows whose request an earlier run confirmed (by digest): neither chunked nor sent. */
+  skip?: ((digest: bigint) => boolean) | undefined;
+  /** Every valid row, left out or not. */
+  onValid?: ((row: ChunkRow) => void) | undefined;
 }
 
 export interface ScanResult {
@@ -48,8 +56,13 @@ export interface ScanResult {
   /** Quota units per chunk. */
   chunkUnits: number[];
   problems: ProblemList;
-  /** sha256 of the input's bytes; empty for arguments. */
+  /** sha256 of every valid row's request, in order (rows left out too); empty for arguments. */
   digest: string;
+  /** Each chunk's digest, by chunk index: what the sending pass must read again (none for arguments). */
+  chunkDigests: DigestList;
+  /** Valid rows left out by `skip`, and their digests. */
+  skipped: number;
+  skippedDigests: DigestList;
   /** What was decided of each line: the sending pass follows it. */
   plan: RowPlan;
   /** Said once with the summary: how the input was read where it was not as written (repeats, tidied numbers). */
@@ -62,17 +75,30 @@ export function chunkSize(op: ItemOperation, version: ApiVersion): number {
 
 /** The checking pass. */
 export async function scanInput(source: ItemSource, opts: ScanOptions): Promise<ScanResult> {
-  // Arguments are not remembered as runs (src/items/runs.ts): nothing to hash, and no crypto to load for `trk info N`.
-  const hash = source.kind === 'arguments' ? undefined : process.getBuiltinModule('node:crypto').createHash('sha256');
-  const opened = await openRows(source, readOptions(opts), hash && ((b) => hash.update(b)));
+  // Arguments are not remembered as runs (src/items/runs.ts) and cannot change: nothing to digest, and no crypto to
+  // load for `trk info N`.
+  const digests = source.kind === 'arguments' ? undefined : { run: new RunDigest(), lines: new LineHashes() };
+  const opened = await openRows(source, readOptions(opts));
   const problems = new ProblemList(opts.showProblems ?? 20);
   const finder = new RepeatFinder({ anyRepeat: opts.operation === 'gettracklist', dir: opts.tempDir });
   const tally = new InputTally(opts.operation, opened.layout);
+  const left = { lines: [] as number[], digests: new DigestList() };
   let rows = 0;
   try {
     for await (const row of checkedRows(opened, opts, (line, message) => problems.add(line, message), tally)) {
       rows += 1;
+      const text = digests ? requestText(row.item) : undefined;
+      if (digests && text !== undefined) {
+        digests.run.add(text);
+        digests.lines.set(row.line, textHash(text));
+      }
+      opts.onValid?.(row);
       finder.add(row.line, row.key, duplicateKey(opts.operation, row.item), contentOf(row.item), unitCost(opts.operation, row.item));
+      const digest = opts.skip ? rowDigest(row.item, text) : undefined;
+      if (digest !== undefined && opts.skip?.(digest)) {
+        left.lines.push(row.line);
+        left.digests.push(digest);
+      }
       opts.onRow?.(rows, problems.count);
     }
   } catch (err) {
@@ -82,7 +108,11 @@ export async function scanInput(source: ItemSource, opts: ScanOptions): Promise<
   const plan = finder.finish();
   const where = opened.layout.format === 'arguments' ? 'argument' : 'line';
   for (const [line, earlier] of [...plan.conflicts].sort((a, b) => a[0] - b[0])) problems.add(line, conflict(where, earlier));
-  const { chunkItems, chunkUnits } = plan.chunks(chunkSize(opts.operation, opts.version));
+  // A row confirmed before is left out; a repeat of it, or one in conflict with another, is decided already.
+  const skipped = left.lines.filter((line) => plan.leaveOut(line)).length;
+  const chunkDigests = new DigestList();
+  const digestOf = (_: number, lines: number[]) => chunkDigests.push(chunkDigest(lines.map((l) => digests!.lines.get(l))));
+  const { chunkItems, chunkUnits } = plan.chunks(chunkSize(opts.operation, opts.version), digests && digestOf);
   const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
   return {
     layout: opened.layout,
@@ -91,7 +121,10 @@ export async function scanInput(source: ItemSource, opts: ScanOptions): Promise<
     chunkItems,
     chunkUnits,
     problems,
-    digest: hash?.digest('hex') ?? '',
+    digest: digests?.run.hex() ?? '',
+    chunkDigests,
+    skipped,
+    skippedDigests: left.digests,
     plan,
     notes: tally.notes(opts.operation === 'gettracklist' ? 0 : plan.repeats),
   };
@@ -115,37 +148,69 @@ function conflict(where: string, earlier: number): string {
   return `same number and carrier as ${where} ${earlier}, with other values (keep one of the two rows)`;
 }
 
+/** What the sending pass checks the input against. */
+export type ScannedChunks = Pick<ScanResult, 'plan' | 'chunkDigests' | 'chunkItems'>;
+
+const STOPPED = 'stopped before sending what it holds now';
+
 /**
  * The sending pass: the chunks of the input, in order, the same as the checking pass saw (its `plan` says which
- * rows repeat an earlier one). Rows set aside by --skip-invalid go to `onInvalid` as they are met.
+ * rows repeat an earlier one or were sent before). A chunk whose requests differ from its digest, or an input
+ * that ends early or goes on longer, is an input that changed since it was checked: the pass stops there with an
+ * error (arguments cannot change, and have no digests). Rows set aside by --skip-invalid go to `onInvalid` as they
+ * are met.
  */
 export async function* inputChunks(
   source: ItemSource,
   opts: ScanOptions,
   onInvalid: ((row: InputRow, message: string) => void) | undefined,
-  plan: RowPlan,
+  scanned: ScannedChunks,
 ): AsyncGenerator<Chunk> {
+  const { plan } = scanned;
+  const digests = source.kind === 'arguments' ? undefined : scanned.chunkDigests;
   const opened = await openRows(source, readOptions(opts));
   const chunker = new Chunker(chunkSize(opts.operation, opts.version));
   let current: InputRow | undefined;
-  const changed = (line: number, message: string) =>
-    new TrkError(`${source.display} changed since it was checked (${source.locate(line)}: ${message})`, {
-      hint: 'run the same command again once the input is complete',
+  let lastLine = 0;
+  const changed = (where: string) =>
+    new TrkError(`${source.display} changed since it was checked (${where}): ${STOPPED}`, {
+      hint: 'run the same command again to send the file as it is now',
     });
   const problem = (line: number, message: string) => {
-    if (!opts.skipInvalid) throw changed(line, message);
+    if (!opts.skipInvalid) throw changed(`${source.locate(line)}: ${message}`);
     onInvalid?.(current ?? { line, cells: [] }, message);
   };
+  const checked = (chunk: Chunk): Chunk => {
+    if (!digests) return chunk;
+    const expected = digests.at(chunk.index);
+    const from = source.locate(chunk.rows[0]?.line ?? lastLine);
+    if (expected === undefined) throw changed(`${from} and on were not there`);
+    if (chunkDigest(chunk.rows.map((r) => textHash(requestText(r.item)))) !== expected) throw changed(`${from} and on`);
+    return chunk;
+  };
   const where = opened.layout.format === 'arguments' ? 'argument' : 'line';
+  let chunks = 0;
   try {
     for await (const row of checkedRows(opened, opts, problem, undefined, (r) => (current = r))) {
+      lastLine = row.line;
       const decision = plan.decision(row.line);
-      if (decision === 'repeat') continue;
+      if (decision === 'repeat' || decision === 'sent') continue;
       if (decision === 'conflict') problem(row.line, conflict(where, plan.conflicts.get(row.line) ?? 0));
-      else if (decision === 'none') throw changed(row.line, 'a row that was not there');
-      else yield* chunker.push(row);
+      else if (decision === 'none') throw changed(`${source.locate(row.line)}: a row that was not there`);
+      else {
+        for (const chunk of chunker.push(row)) {
+          chunks += 1;
+          yield checked(chunk);
+        }
+      }
     }
-    yield* chunker.flush();
+    for (const chunk of chunker.flush()) {
+      chunks += 1;
+      yield checked(chunk);
+    }
+    if (digests && chunks < scanned.chunkItems.length) {
+      throw changed(`it ends at line ${lastLine}, before the rows checked after it`);
+    }
   } finally {
     opened.close();
   }

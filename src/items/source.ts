@@ -304,6 +304,8 @@ export function fsReason(err: unknown): string {
       return 'no space left on the device';
     case 'EROFS':
       return 'read-only file system';
+    case 'ENOTDIR':
+      return 'a file is in the way of a folder';
     default:
       return err instanceof Error ? err.message : String(err);
   }

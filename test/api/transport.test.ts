@@ -90,6 +90,24 @@ describe.each([
     await expect(pending).rejects.toThrow('stop here');
     await t.close();
   });
+
+  it('a signal aborted before the start: rejected with its reason, nothing left to crash the process', async () => {
+    const t = make();
+    const unhandled: unknown[] = [];
+    const onError = (err: unknown) => unhandled.push(err);
+    process.on('uncaughtException', onError);
+    try {
+      const controller = new AbortController();
+      controller.abort(new Error('stopped before'));
+      await expect(t.send(request('/slow', { signal: controller.signal }))).rejects.toThrow('stopped before');
+      // A destroyed request reports its socket hang-up on the next turns of the loop.
+      await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      process.off('uncaughtException', onError);
+      await t.close();
+    }
+    expect(unhandled).toEqual([]);
+  });
 });
 
 describe('choosing the transport', () => {

@@ -102,7 +102,7 @@ describe('runRegister', () => {
       op === 'getquota' ? { code: 0, data: { quota_total: 10, quota_used: 10 - left, quota_remain: left, today_used: 0, max_track_daily: 0 } } : { code: 0, data: {} };
     const fine = createFake({ stdin: 'RR000000001CN\nRR000000002CN\n', handler: quota(5) });
     expect(await runRegister({ ...base, dryRun: true }, fine.ctx)).toBe(0);
-    expect(fine.io.stderrText()).toContain('quota: 2 units, 5 left');
+    expect(fine.io.stderrText()).toContain('quota: 2 units, every number new, 5 left');
     const short = createFake({ stdin: 'RR000000001CN\nRR000000002CN\n', handler: quota(1) });
     await expect(runRegister({ ...base, dryRun: true }, short.ctx)).rejects.toThrow('not enough quota for stdin: it needs 2 units, 1 are left (1 missing)');
     expect(registered(fine)).toHaveLength(0);

@@ -99,7 +99,7 @@ describe('every way in gets the same guarantees', () => {
     const fine = await run(['register', ...args, '--dry-run'], input);
     expect(fine.code, fine.stderr).toBe(0);
     expect(fine.stderr).toMatch(/5 items in 1 request of up to 40/);
-    expect(fine.stderr).toMatch(/quota: 5 units, [\d,]+ left/);
+    expect(fine.stderr).toMatch(/quota: 5 units, every number new, [\d,]+ left/);
     const used = emu.sandbox.account.quota.used;
     emu.sandbox.setSettings({ quotaTotal: used + 3 });
     try {
@@ -184,21 +184,24 @@ describe('runs of files and pipes are remembered', () => {
     expectOnce(list);
   });
 
-  it('an interrupted run with other options, or of a file edited since, is named, not silently started over', async () => {
+  it('an interrupted run gives way to one with other options, never exit 2; --restart drops it quietly', async () => {
     const list = numbers(160, 'RO');
     const f = file('options.txt', `${list.join('\n')}\n`);
     await stopMidway(['register', '-f', f, '--carrier', '3011'], list, { registered: 40, signal: 'SIGKILL' });
-    const sends = registerSends();
     const other = await run(['register', '-f', f, '--carrier', '3011', '--tag', 'x']);
-    expect(other.code).toBe(2);
-    expect(other.stderr).toMatch(/^trk: an interrupted run of register .*options\.txt \(.*, [\d,]+ numbers done\) used other options: .*--restart/);
-    writeFileSync(f, `${list.join('\n')}\n${numbers(1, 'RZ')[0]}\n`);
-    const edited = await run(['register', '-f', f, '--carrier', '3011']);
-    expect(edited.code).toBe(2);
-    expect(edited.stderr).toMatch(/read the file before it changed/);
-    expect(registerSends()).toBe(sends);
-    const restarted = await run(['register', '-f', f, '--carrier', '3011', '--restart']);
+    expect(other.code, other.stderr).toBe(0);
+    expect(other.stderr).toMatch(/options\.txt changed since an interrupted run of it \(.*\): starting a new run/);
+    expect(other.stderr).not.toMatch(/not in the new file/);
+    expectOnce(list);
+    // Every number carries the tag: the ones registered before got it with a free change of their info.
+    for (const n of list) expect([...emu.sandbox.account.store.values()].find((r) => r.number === n)?.tag, n).toBe('x');
+    const tagged = ['register', '-f', f, '--carrier', '3011', '--tag', 'y', '--again'];
+    await stopMidway(tagged, list, { registered: 0, thenMs: 1500, signal: 'SIGKILL' });
+    const restarted = await run(['register', '-f', f, '--carrier', '3011', '--restart', '-q']);
     expect(restarted.code, restarted.stderr).toBe(0);
+    expect(restarted.stderr).toBe('');
+    const runs = await run(['runs', '--csv']);
+    expect(parseCsv(runs.stdout).filter((r) => r.input === f && r.state === 'interrupted')).toEqual([]);
     expectOnce(list);
   });
 });

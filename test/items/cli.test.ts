@@ -31,10 +31,18 @@ describe('trk <command> -f FILE', () => {
     const before = emu.requests();
     const r = await run(['register', '-f', file, '--dry-run', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ operation: 'register', items: 90, requests: 3, perRequest: 40, units: 120, quota: { remaining: expect.any(Number) } });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      operation: 'register',
+      items: 90,
+      requests: 3,
+      perRequest: 40,
+      units: 120,
+      quota: { remaining: expect.any(Number) },
+      registered: { items: 0, units: 0 },
+    });
     expect(r.stderr).toContain('nothing was sent');
-    // The quota is read, to predict a refusal; nothing else is sent.
-    expect(emu.requests()).toBe(before + 1);
+    // The quota is read and the numbers looked up (both free), to predict a refusal; nothing else is sent.
+    expect(emu.requests()).toBe(before + 2);
   });
 
   it('registers, writes the rejected rows, prints --json, exits 3', async () => {

@@ -16,6 +16,7 @@ import { refusingPrompter } from '../fake-context.js';
 import type { ItemSource } from '../../src/items/source.js';
 import { runItems, type ItemRunOptions } from '../../src/items/run.js';
 import { Readable } from 'node:stream';
+import { afterEach } from 'vitest';
 
 export function tempDir(prefix = 'trk-bulk-'): string {
   return mkdtempSync(path.join(tmpdir(), prefix));
@@ -47,6 +48,8 @@ export interface TestContext extends Context {
  */
 export function testContext(opts: {
   stateDir: string;
+  /** Default: `config` in the state folder. */
+  configDir?: string;
   settings?: Partial<Pick<Settings, 'baseUrl' | 'apiKey' | 'apiVersion'>>;
   global?: GlobalOptions;
   io?: TestIO;
@@ -58,7 +61,7 @@ export function testContext(opts: {
   const s = { baseUrl: 'http://127.0.0.1:9', apiKey: 'test-key', apiVersion: 'v2', ...opts.settings };
   const env: NodeJS.ProcessEnv = {
     TRK_STATE_DIR: opts.stateDir,
-    TRK_CONFIG_DIR: path.join(opts.stateDir, 'config'),
+    TRK_CONFIG_DIR: opts.configDir ?? path.join(opts.stateDir, 'config'),
     TRK_BASE_URL: s.baseUrl,
     TRK_API_KEY: s.apiKey,
     TRK_API_VERSION: s.apiVersion,
@@ -103,6 +106,16 @@ export async function bulkSandbox(opts: SandboxOptions & { version?: ApiVersion;
       await sandbox.close();
     },
   };
+}
+
+/** An emulator per test, closed after each: `const sandbox = sandboxPerTest();`, then `await sandbox(opts)`. */
+export function sandboxPerTest(): (opts?: Parameters<typeof bulkSandbox>[0]) => Promise<BulkSandbox> {
+  let current: BulkSandbox | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return async (opts = {}) => (current = await bulkSandbox(opts));
 }
 
 /** (number, carrier) pairs the emulator holds, and how many times each. */

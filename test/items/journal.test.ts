@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Journal, runKey, type RunIdentity } from '../../src/items/journal.js';
 import { TrkError } from '../../src/errors.js';
+import { processStartTime } from '../../src/items/leftovers.js';
 import { tempDir } from './helpers.js';
 
 const outcome = (n: string) => ({
@@ -112,6 +113,23 @@ describe('Journal', () => {
     const again = open(dir);
     again.close();
     j.close();
+  });
+
+  it('a lock whose pid now belongs to another live process (started after the lock was taken) does not block', () => {
+    const dir = tempDir();
+    const j = open(dir);
+    j.close();
+    const parentStarted = processStartTime(process.ppid);
+    // The parent as the owner, with its own start time: a live owner, refused.
+    writeFileSync(`${j.file}.lock`, JSON.stringify({ pid: process.ppid, started: parentStarted }));
+    const refusal = `another trk process (pid ${process.ppid}) is running this same import`;
+    if (parentStarted !== undefined) expect(() => open(dir)).toThrow(refusal);
+    // The same pid with the start time of the process that held it before the pid was reused: taken over.
+    writeFileSync(`${j.file}.lock`, JSON.stringify({ pid: process.ppid, started: 'another-process' }));
+    const taken = open(dir);
+    const lock = JSON.parse(readFileSync(`${j.file}.lock`, 'utf8')) as unknown;
+    expect(lock).toEqual({ pid: process.pid, started: processStartTime(process.pid) ?? null });
+    taken.close();
   });
 
   it('--restart discards the journal; inspect reads done chunks without taking it', () => {

@@ -143,6 +143,9 @@ const base: RunSummary = {
   invalid: 0,
   notFound: 0,
   unsettled: 10,
+  leftBehind: 0,
+  tagApplied: 0,
+  written: 10,
   elapsedMs: 65_000,
   perSecond: 9.07,
 };
@@ -159,6 +162,18 @@ describe('summaryLines', () => {
       '    -18010012 format of invalid: 2',
       '  not done           10',
       '  10 rows written to rejects.csv',
+    ]);
+  });
+
+  it('names what an interrupted run left behind, tags applied, and every row the rejects file holds', () => {
+    const done = { settled: 1000, unsettled: 0, rejected: 0, rejectedByCode: [] };
+    const s: RunSummary = { ...base, ...done, leftBehind: 3, tagApplied: 4, written: 3 };
+    expect(summaryLines(s, 'rejects.csv').slice(-5)).toEqual([
+      '  registered         960  (7 confirmed by looking them up after a lost answer)',
+      '  already registered 20',
+      '  tag applied        4  (to numbers registered already, free)',
+      '  3 numbers of the interrupted run are not in the new file and were not sent',
+      '  3 rows written to rejects.csv',
     ]);
   });
 

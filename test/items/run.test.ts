@@ -112,9 +112,11 @@ describe('runItems: register from a file', () => {
     expect(report.plan).toMatchObject({ items: 100, requests: 3, units: 130, secondsAtCeiling: 1 });
     const text = ctx.io.stderrText();
     expect(text).toContain('100 items in 3 requests');
-    expect(text).toContain('quota: 130 units (30 with a translation language cost 2), 1,000,000 left');
+    const quota = 'quota: 130 units (30 with a translation language cost 2), every number new, 1,000,000 left';
+    expect(text).toContain(quota);
     expect(text).toContain('nothing was sent');
-    expect(e.sandbox.state().requests.byOperation).toEqual({ 'v2/getquota': 1 });
+    // The quota, and which numbers are registered already (free, 200 numbers a request).
+    expect(e.sandbox.state().requests.byOperation).toEqual({ 'v2/getquota': 1, 'v2/gettracklist': 1 });
   });
 
   it('refuses when the quota cannot cover the file, saying how much is missing', async () => {
@@ -124,7 +126,8 @@ describe('runItems: register from a file', () => {
     expect(err).toBeInstanceOf(UsageError);
     expect(err.exitCode).toBe(2);
     expect(err.message).toBe(`not enough quota for ${file}: it needs 150 units, 100 are left (50 missing)`);
-    expect(e.sandbox.state().requests.byOperation).toEqual({ 'v2/getquota': 1 });
+    // Before refusing, it looked up which numbers are registered already: none.
+    expect(e.sandbox.state().requests.byOperation).toEqual({ 'v2/getquota': 1, 'v2/gettracklist': 1 });
   });
 
   it('refuses when the daily cap cannot cover the file', async () => {
@@ -178,9 +181,10 @@ describe('runItems: register from a file', () => {
         '\'-XX0000001,"\'=HYPERLINK(""http://evil.example"",""x"")",2,-18019903,carrier cannot be detected\n' +
         "XX00000002,'@cmd,3,-18019903,carrier cannot be detected\n",
     );
-    // Imported again, the quotes trk added are taken off: the same rows are sent and rejected the same way.
+    // Imported again, the quotes trk added are taken off: the same rows are sent and rejected the same way (the
+    // same requests: sent again only when asked).
     const again = path.join(dir, 'rejects-2.csv');
-    const second = await run(ctx, { operation: 'register', file: rejects, rejectsFile: again });
+    const second = await run(ctx, { operation: 'register', file: rejects, rejectsFile: again, again: true });
     expect(second.summary?.rejected).toBe(2);
     expect(readFileSync(again, 'utf8')).toBe(written);
   });
@@ -369,5 +373,67 @@ describe('runItems: remembered runs', () => {
     expect(resumed.summary?.already).toBe(200);
     expect(fourth.io.stderrText()).toMatch(/resuming an interrupted run/);
     expectExactlyOnce(e, numbers);
+  });
+});
+
+describe('runItems: answers are checked against the request', () => {
+  it('numbers the request did not carry, or named twice, are not counted ("registered 9" for 2 numbers)', async () => {
+    const { dir, ctx } = await setup();
+    const asked = numberList(2, 900);
+    const extra = numberList(7, 950);
+    const liar: ApiClient = {
+      version: 'v2',
+      call: async (op) => {
+        if (op === 'getquota') {
+          const quota = { quota_total: 100, quota_used: 0, quota_remain: 100, today_used: 0, max_track_daily: 0 };
+          return { code: 0, data: quota } as never;
+        }
+        const accepted = [...asked, asked[0]!, ...extra].map((number) => ({ origin: 2, number, carrier: 3011 }));
+        const rejected = [{ number: 'NOTASKED01', error: { code: -18019903, message: 'x' } }];
+        return { code: 0, data: { accepted, rejected } } as never;
+      },
+      close: async () => {},
+    };
+    const report = await run(ctx, { operation: 'register', numbers: asked, client: liar });
+    expect(report.summary).toMatchObject({ accepted: 2, rejected: 0, unsettled: 0 });
+    expect(report.results.accepted.map((a) => a.number)).toEqual(asked);
+    expect(ctx.io.stderrText()).toBe('registered 2\n');
+    // A file alike: its summary counts the numbers it holds.
+    const file = writeInput(dir, 'two.txt', `${asked.join('\n')}\n`);
+    const settings = { baseUrl: env!.sandbox.url, apiKey: env!.sandbox.key };
+    const fromFile = await run(testContext({ stateDir: path.join(dir, 'state2'), settings }), {
+      operation: 'register',
+      file,
+      client: liar,
+    });
+    expect(fromFile.summary).toMatchObject({ total: 2, accepted: 2, rejected: 0 });
+  });
+});
+
+describe('runItems: a state folder that cannot be written', () => {
+  it('is one clear error before anything is read or sent, for a file and for stdin', async () => {
+    const { Readable } = await import('node:stream');
+    const { createTestIO } = await import('../../src/io.js');
+    env = await bulkSandbox();
+    const dir = tempDir();
+    // A file where the state folder should be: mkdir fails as it does in a read-only folder (root writes anywhere).
+    const blocked = writeInput(dir, 'not-a-folder', '');
+    const stateDir = path.join(blocked, 'state');
+    const file = writeInput(dir, 'in.txt', `${numberList(3).join('\n')}\n`);
+    const settings = { baseUrl: env.sandbox.url, apiKey: env.sandbox.key };
+    for (const piped of [false, true]) {
+      const io = createTestIO(piped ? { stdin: Readable.from([`${numberList(3).join('\n')}\n`]) } : {});
+      const ctx = testContext({ stateDir, configDir: path.join(dir, 'config'), io, settings });
+      const running = run(ctx, { operation: 'register', file: piped ? '-' : file });
+      const err = (await running.catch((x: unknown) => x)) as TrkError;
+      expect(err).toBeInstanceOf(TrkError);
+      expect(err.toLine()).toBe(
+        `cannot write to trk's state folder ${stateDir}: a file is in the way of a folder: ` +
+          'make it a folder you can write to, or set TRK_STATE_DIR to one; nothing was sent',
+      );
+      expect(err.exitCode).toBe(1);
+      expect(ctx.io.stderrText()).toBe('');
+    }
+    expect(env.sandbox.state().requests.total).toBe(0);
   });
 });
