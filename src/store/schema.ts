@@ -3,6 +3,8 @@
 // SQLite and PostgreSQL alike: the one difference, how a table numbers its rows, is the dialect's `rowId`.
 // The README ("Keeping a mirror") documents these tables for people who query them with sqlite3.
 
+import { REPORT_INDEXES } from './report-sql.js';
+
 export interface Dialect {
   /** A column numbering the rows in insertion order, as the table's primary key. */
   rowId: string;
@@ -139,6 +141,8 @@ ${columns(DETAILS_COLUMNS, d)},
     'CREATE TABLE sync_state (name TEXT PRIMARY KEY, value TEXT NOT NULL)',
     'CREATE TABLE cursors (name TEXT PRIMARY KEY, change_id INTEGER NOT NULL)',
   ],
+  // trk report reads every record: indexes that hold what it reads (src/store/report-sql.ts).
+  () => REPORT_INDEXES,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
