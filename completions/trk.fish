@@ -40,7 +40,7 @@ complete -c trk -n '__trk_path_is '\'''\''' -a 'update' -d 'change the tag, para
 complete -c trk -n '__trk_path_is '\'''\''' -a 'sync' -d 'keep a local mirror of the account'\''s records and tracking details'
 complete -c trk -n '__trk_path_is '\'''\''' -a 'changes' -d 'status changes the mirror learnt, from syncs and the webhook'
 complete -c trk -n '__trk_path_is '\'''\''' -a 'find' -d 'find a customer'\''s parcel in the mirror by order number, e-mail or tag'
-complete -c trk -n '__trk_path_is '\'''\''' -a 'report' -d 'how the carriers perform: transit times, exceptions, stuck parcels (from the mirror)'
+complete -c trk -n '__trk_path_is '\'''\''' -a 'report' -d 'how carriers perform: transit times, exceptions, stuck parcels (mirror)'
 complete -c trk -n '__trk_path_is '\'''\''' -a 'runs' -d 'list and forget the runs of files and pipes trk remembers'
 complete -c trk -n '__trk_path_is '\'''\''' -a 'api' -d 'send a raw request and print the service'\''s answer as JSON'
 complete -c trk -n '__trk_path_is '\'''\''' -a 'auth' -d 'log in to profiles, switch between them, list, check and remove them'

@@ -19,10 +19,10 @@ const SPARKS = '▁▂▃▄▅▆▇█';
 
 const BY_WORDS = { carrier: 'carrier', lane: 'lane', 'carrier,lane': 'carrier and lane', week: 'week of registration', month: 'month of registration' };
 
-/** The report's first line: what it covers. */
-export function titleLine(r: Report): string {
-  const covers = r.since === null ? 'every parcel in the mirror' : `parcels registered since ${r.since.slice(0, 10)}`;
-  return `${plural(r.total.group.registered, 'parcel')}: ${covers}, by ${BY_WORDS[r.by]}`;
+/** The report's first lines: how many parcels, how grouped, and which they are. */
+export function titleLines(r: Report): string[] {
+  const covers = r.since === null ? 'every parcel in the mirror' : `registered since ${r.since.slice(0, 10)}`;
+  return [`${plural(r.total.group.registered, 'parcel')} by ${BY_WORDS[r.by]}`, covers];
 }
 
 /** A sparkline of `values` (the highest is a full block; nothing at all is the lowest). */
@@ -118,7 +118,8 @@ export async function printTerminalReport(io: IO, r: Report, opts: TerminalOptio
   const width = Math.max(40, io.columns);
   const c = io.color;
   const out = (lines: readonly string[]) => lines.length > 0 && io.out(`${lines.join('\n')}\n\n`);
-  out([c.bold(titleLine(r))]);
+  const [title, covers] = titleLines(r);
+  out([c.bold(title!), c.dim(covers!)]);
   if (r.total.group.registered === 0) {
     io.out('No parcel matches: widen --since, or drop --carrier, --from or --to.\n');
     return;
