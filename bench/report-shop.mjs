@@ -17,19 +17,28 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, '..');
 const trkBin = path.join(root, 'bin', 'trk.js');
 const DAY = 86_400_000;
-const START = Date.parse('2026-06-01T00:00:00Z');
-// Code and parcels a day: a shop ships most with a few carriers, some with others.
-const CARRIERS = [
-  [3011, 9], // China Post
-  [100003, 7], // DHL Express
-  [21051, 6], // USPS
-  [190012, 5], // Yanwen
-  [100001, 4], // DHL eCommerce? whichever the list names
-  [2151, 3], // Correios
-  [7041, 3], // DHL Paket
-  [190008, 2], // YunExpress
-];
 const DAYS = 35;
+// The month ends today, so that the parcels' ages are counted as they would be for a real account.
+const START = Math.floor(Date.now() / DAY) * DAY - DAYS * DAY;
+// Carrier codes and parcels a day: a shop ships most with a few carriers, some with others.
+const CARRIERS = [
+  [3011, 9],
+  [100003, 7],
+  [21051, 6],
+  [190012, 5],
+  [100001, 4],
+  [2151, 3],
+  [7041, 3],
+  [190008, 2],
+];
+/** Fewer parcels at weekends, more as the shop grows, and no two days alike. */
+function parcelsOn(day, perDay) {
+  const weekday = new Date(START + day * DAY).getUTCDay();
+  const weekend = weekday === 0 ? 0.3 : weekday === 6 ? 0.6 : 1;
+  const growth = 0.7 + (0.6 * day) / DAYS;
+  const noise = 0.75 + 0.5 * ((Math.sin(day * 12.9898 + perDay * 78.233) * 43758.5453) % 1 + 1) % 1;
+  return Math.round(perDay * weekend * growth * noise);
+}
 
 /** Runs trk (asynchronously: the emulator answers from this process). */
 function run(env, args) {
@@ -62,7 +71,7 @@ export async function shopMirror(folder = mkdtempSync(path.join(tmpdir(), 'trk-s
     for (let day = 0; day < DAYS; day++) {
       const rows = [];
       for (const [carrier, perDay] of CARRIERS) {
-        for (let i = 0; i < perDay; i++, n++) rows.push(`RS${String(100000000 + n)}XX,${carrier},order-${n},#${20000 + n}`);
+        for (let i = 0; i < parcelsOn(day, perDay); i++, n++) rows.push(`RS${String(100000000 + n)}XX,${carrier},order-${n},#${20000 + n}`);
       }
       const file = path.join(folder, 'register.csv');
       writeFileSync(file, `number,carrier,tag,order_no\n${rows.join('\n')}\n`);

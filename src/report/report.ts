@@ -6,6 +6,8 @@ import { reportGroups, reportTotal, reportWeeks, storeKeys, type GroupFigures, t
 
 /** Parcels a report lists on a terminal unless --all. */
 export const PARCELS_SHOWN = 20;
+/** Parcels a page lists unless --all: enough to act on, and the page stays light. */
+export const PAGE_PARCELS = 300;
 
 export interface ReportOptions {
   by: ReportBy;

@@ -8,7 +8,7 @@ import { UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { createRowWriter, resolveFormat } from '../../output/render.js';
 import { machineColumns } from '../../report/columns.js';
-import { PARCELS_SHOWN, buildReport, type Report } from '../../report/report.js';
+import { PAGE_PARCELS, PARCELS_SHOWN, buildReport, type Report } from '../../report/report.js';
 import type { ReportBy } from '../../report/figures.js';
 import { mirrorAgeLine } from '../../store/age.js';
 import { openMirror } from '../../store/open.js';
@@ -72,7 +72,7 @@ export async function runReport(opts: ReportCommandOptions, ctx: Context): Promi
     const page = opts.html !== undefined;
     const report = await buildReport(
       store,
-      { by: opts.by, since, carriers, origins, destinations, stuckDays: opts.stuckDays, parcels: opts.all || page ? undefined : PARCELS_SHOWN, page, now },
+      { by: opts.by, since, carriers, origins, destinations, stuckDays: opts.stuckDays, parcels: opts.all ? undefined : page ? PAGE_PARCELS : PARCELS_SHOWN, page, now },
       names,
     );
     await sayAge(store, ctx);
