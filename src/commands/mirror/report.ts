@@ -55,7 +55,7 @@ async function carrierCodes(ctx: Context, values: readonly string[] | undefined)
 async function sayAge(store: Store, ctx: Context): Promise<void> {
   ctx.info(await mirrorAgeLine(store, ctx.now()));
   const synced = await store.state('synced_at');
-  if (synced !== undefined && ctx.now() - Date.parse(synced) > DAY_MS) ctx.info('the mirror is more than a day old: run "trk sync" for current figures');
+  if (synced !== undefined && ctx.now() - Date.parse(synced) > DAY_MS) ctx.info('the mirror is over a day old: "trk sync" updates it');
 }
 
 export async function runReport(opts: ReportCommandOptions, ctx: Context): Promise<number> {
@@ -77,7 +77,7 @@ export async function runReport(opts: ReportCommandOptions, ctx: Context): Promi
     );
     await sayAge(store, ctx);
     if (report.groups.some((g) => g.group.carrier !== undefined && g.group.carrier !== 0 && g.group.carrier_name === null)) {
-      ctx.info('carriers are shown by code: "trk carriers" fetches the carrier list that names them');
+      ctx.info('carriers by code: "trk carriers" fetches their names');
     }
     if (page) await writePage(ctx, report, opts.html!, names);
     if (!page || ctx.global.output !== undefined) await print(ctx, report, names);
