@@ -94,7 +94,7 @@ function parcel(k, now, rand) {
 }
 
 /** Writes the mirror at `file`: `n` records and their details. */
-export async function buildReportMirror(file, n, now = Date.parse('2026-07-01T00:00:00Z')) {
+export async function buildReportMirror(file, n, now = Math.floor(Date.now() / DAY) * DAY) {
   const store = await SqliteStore.open(file, { durable: false });
   const rand = random(42);
   try {

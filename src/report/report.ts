@@ -62,10 +62,11 @@ export function daysWithoutNews(p: ReportParcel, now: number): number | null {
   return Math.max(age, p.days_after_last_update ?? 0);
 }
 
-async function storeRows(store: Store, query: ReportQuery, keys: readonly ReportKey[], transitKeys: readonly ReportKey[]): Promise<StoreRows> {
+/** Counts by `keys` and day; windows and transit days by `detailKeys` (with the day only when groups are times). */
+async function storeRows(store: Store, query: ReportQuery, keys: readonly ReportKey[], detailKeys: readonly ReportKey[]): Promise<StoreRows> {
   const counts = await store.reportCounts(query, keys);
-  const windows = await store.reportWindows(query, keys);
-  const transit = await store.reportTransit(query, transitKeys);
+  const windows = await store.reportWindows(query, detailKeys);
+  const transit = await store.reportTransit(query, detailKeys);
   return { counts, windows, transit };
 }
 
@@ -94,8 +95,8 @@ export async function buildReport(store: Store, o: ReportOptions, carrierName: (
     report.page = {
       carriers: o.by === 'carrier' ? groups : reportGroups('carrier', rows, carrierName),
       lanes: o.by === 'lane' ? groups : reportGroups('lane', rows, carrierName),
-      // Weeks draw volumes: transit rows without their day would make a week of their own.
-      weeks: o.by === 'week' ? groups : reportGroups('week', { ...rows, transit: timed ? rows.transit : [] }, carrierName),
+      // Weeks draw volumes: transit and window rows without their day would make a week of their own.
+      weeks: o.by === 'week' ? groups : reportGroups('week', timed ? rows : { ...rows, windows: [], transit: [] }, carrierName),
     };
   }
   return report;

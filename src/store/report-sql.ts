@@ -31,6 +31,8 @@ export const REPORT_INDEXES = [
   'CREATE INDEX records_report ON records (carrier, origin_country, destination_country, register_time, package_status, ' +
     'tracking_status, days_after_last_update, latest_event_time, days_of_transit_done, delivery_time, number)',
   'CREATE INDEX details_report ON details (carrier, origin_country, destination_country, register_time, package_status, eta_to, delivery_time)',
+  // The last news of a record, in order: the stuck parcels are the first ones in it.
+  'CREATE INDEX records_news ON records (coalesce(latest_event_time, register_time))',
 ];
 
 const STATUS = "coalesce(r.package_status, '')";
@@ -47,7 +49,8 @@ const SAME_RECORD = 'd.number = r.number AND d.carrier = r.carrier';
 const STUCK =
   `r.tracking_status = 'Tracking' AND ${STATUS} NOT IN ('Delivered', 'Expired') ` +
   'AND (coalesce(r.days_after_last_update, 0) >= ? OR r.latest_event_time < ?) ' +
-  `AND NOT EXISTS (SELECT 1 FROM details d WHERE ${SAME_RECORD} AND d.sub_status = 'Exception_Returned')`;
+  // Returned is an Exception's sub-status: only those parcels' details are looked up.
+  `AND (${STATUS} <> 'Exception' OR NOT EXISTS (SELECT 1 FROM details d WHERE ${SAME_RECORD} AND d.sub_status = 'Exception_Returned'))`;
 
 /**
  * A delivered record's transit days: its own when it was listed as delivered (v2.1 lists give the delivery time
@@ -116,14 +119,15 @@ export function reportCountsQuery(q: ReportQuery, keys: readonly ReportKey[]): {
 
 /**
  * Delivered parcels with an estimated delivery window, and those delivered before the end of its last day, by
- * `keys` and day of registration. The service gives the window as days (`from` and `to` at midnight in the
+ * `keys`. The service gives the window as days (`from` and `to` at midnight in the
  * carrier's zone, as its documentation's example does): `to` names the last day, which ends a day later.
  */
 export function reportWindowsQuery(q: ReportQuery, keys: readonly ReportKey[], dialect: ReportDialect): { sql: string; params: Param[] } {
-  const k = keyColumns([...keys.filter((key) => key !== 'day'), 'day'], 'd');
+  const k = keyColumns(keys, 'd');
   const f = filters(q, 'd', ["d.package_status = 'Delivered'", 'd.eta_to IS NOT NULL', 'd.delivery_time IS NOT NULL']);
+  // (Most deliveries come before the window's last day begins: the day later is worked out for the others only.)
   return {
-    sql: `SELECT ${k.select}count(*) AS with_window, ${count(`d.delivery_time < ${dialect.dayLater('d.eta_to')}`, 'on_time')} FROM details d${f.where}${groupBy(k.groupBy)}`,
+    sql: `SELECT ${k.select}count(*) AS with_window, ${count(`(d.delivery_time < d.eta_to OR d.delivery_time < ${dialect.dayLater('d.eta_to')})`, 'on_time')} FROM details d${f.where}${groupBy(k.groupBy)}`,
     params: f.params,
   };
 }
@@ -156,9 +160,11 @@ export function reportParcelsQuery(q: ReportQuery, kind: ReportParcelKind, limit
     'r.order_no AS order_no',
     'r.tag AS tag',
   ];
-  // Without an event, the registration is the last news there is.
+  // Without an event, the registration is the last news there is (the expression of the index records_news).
   const news = 'coalesce(r.latest_event_time, r.register_time)';
-  const order = kind === 'stuck' ? `ORDER BY ${news} NULLS FIRST, r.number, r.carrier` : `ORDER BY ${news} DESC NULLS LAST, r.number, r.carrier`;
+  // Ties in the order the mirror first saw the records; so ordered, the index gives the order and the first rows
+  // end the scan.
+  const order = kind === 'stuck' ? `ORDER BY ${news}, r.id` : `ORDER BY ${news} DESC, r.id DESC`;
   const page = limit === undefined ? '' : ` LIMIT ${Math.trunc(limit)}`;
   return {
     sql: `SELECT ${columns.join(', ')} FROM records r${f.where} ${order}${page}`,

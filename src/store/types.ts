@@ -272,7 +272,7 @@ export interface Store {
 
   /** `trk report`: the counts of the records `query` covers, by `keys` and the day of registration. */
   reportCounts(query: ReportQuery, keys: readonly ReportKey[]): Promise<ReportCounts[]>;
-  /** `trk report`: delivered parcels with an estimated delivery window, and those on time, by `keys` and day. */
+  /** `trk report`: delivered parcels with an estimated delivery window, and those on time, by `keys`. */
   reportWindows(query: ReportQuery, keys: readonly ReportKey[]): Promise<ReportWindows[]>;
   /** `trk report`: how many delivered parcels took each number of days in transit, by `keys`. */
   reportTransit(query: ReportQuery, keys: readonly ReportKey[]): Promise<ReportTransit[]>;
