@@ -39,7 +39,7 @@ export function transitOption(carriers: readonly GroupFigures[]): { option: ECha
   return {
     rows: shown.length,
     option: {
-      grid: { left: 8, right: 24, top: 16, bottom: 36, containLabel: true },
+      grid: { left: 20, right: 24, top: 16, bottom: 36, containLabel: true },
       xAxis: { type: 'value', name: 'days in transit', nameLocation: 'middle', nameGap: 26, splitLine: { lineStyle: { color: '#e6e6e6' } } },
       yAxis: { type: 'category', data: shown.map((g) => `${groupLabel(g.group)} (${g.group.transit_days.n})`) },
       series: [
@@ -56,8 +56,10 @@ export function transitOption(carriers: readonly GroupFigures[]): { option: ECha
 
 /** Parcels registered a week, stacked by carrier (the largest, then the others together). */
 export function volumeOption(carriers: readonly GroupFigures[], weeks: readonly string[]): EChartsOption {
-  const top = carriers.slice(0, PALETTE.length - 1);
-  const rest = carriers.slice(PALETTE.length - 1);
+  // As many carriers as there are colours, the last colour for the rest together when more are left.
+  const named = carriers.length <= PALETTE.length ? PALETTE.length : PALETTE.length - 1;
+  const top = carriers.slice(0, named);
+  const rest = carriers.slice(named);
   const series = top.map((g) => ({ name: groupLabel(g.group), values: weeks.map((w) => g.weekly.get(w) ?? 0) }));
   if (rest.length > 0) series.push({ name: `${rest.length} others`, values: weeks.map((w) => rest.reduce((s, g) => s + (g.weekly.get(w) ?? 0), 0)) });
   return {
