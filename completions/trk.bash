@@ -2,12 +2,18 @@
 # Install: source this file from ~/.bashrc, or copy it to ~/.local/share/bash-completion/completions/trk
 _trk_subcommands() {
   case "$1" in
-    '') printf '%s\n' 'register' 'stop' 'retrack' 'delete' 'push' 'list' 'info' 'quota' 'realtime' 'change-carrier' 'update' 'sync' 'changes' 'find' 'report' 'runs' 'api' 'auth' 'config' 'sandbox' 'carriers' 'countries' 'webhook' 'completion' 'help' ;;
+    '') printf '%s\n' 'register' 'stop' 'retrack' 'delete' 'push' 'list' 'info' 'quota' 'realtime' 'change-carrier' 'update' 'sync' 'changes' 'find' 'runs' 'api' 'auth' 'config' 'sandbox' 'carriers' 'countries' 'webhook' 'completion' 'help' ;;
     'runs') printf '%s\n' 'list' 'forget' ;;
     'auth') printf '%s\n' 'login' 'switch' 'list' 'status' 'logout' ;;
     'config') printf '%s\n' 'get' 'set' 'unset' 'list' ;;
     'sandbox') printf '%s\n' 'start' 'reset' ;;
-    'webhook') printf '%s\n' 'verify' 'listen' ;;
+    'webhook') printf '%s\n' 'verify' 'listen' 'replay' ;;
+    'help') printf '%s\n' 'register' 'stop' 'retrack' 'delete' 'push' 'list' 'info' 'quota' 'realtime' 'change-carrier' 'update' 'sync' 'changes' 'find' 'runs' 'api' 'auth' 'config' 'sandbox' 'carriers' 'countries' 'webhook' 'completion' 'exit-codes' 'options' ;;
+    'help runs') printf '%s\n' 'list' 'forget' ;;
+    'help auth') printf '%s\n' 'login' 'switch' 'list' 'status' 'logout' ;;
+    'help config') printf '%s\n' 'get' 'set' 'unset' 'list' ;;
+    'help sandbox') printf '%s\n' 'start' 'reset' ;;
+    'help webhook') printf '%s\n' 'verify' 'listen' 'replay' ;;
   esac
 }
 _trk_options() {
@@ -27,7 +33,6 @@ _trk_options() {
     'sync') printf '%s\n' '--full' '--db' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'changes') printf '%s\n' '--columns' '--relative' '--since' '--status' '--cursor' '--db' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'find') printf '%s\n' '--columns' '--db' '--relative' '--no-pager' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'report') printf '%s\n' '--by' '--since' '--carrier' '--from' '--to' '--stuck-days' '--all' '--html' '--db' '--no-pager' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'runs') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'runs list') printf '%s\n' '--columns' '--relative' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'runs forget') printf '%s\n' '--all' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
@@ -51,6 +56,7 @@ _trk_options() {
     'webhook') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'webhook verify') printf '%s\n' '--body' '--headers' '--sign' '--v1' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'webhook listen') printf '%s\n' '--port' '--host' '--path' '--forward-to' '--save' '--print' '--skip-verify' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'webhook replay') printf '%s\n' '--forward-to' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'completion') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'help') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
   esac
@@ -58,7 +64,7 @@ _trk_options() {
 _trk_argument_values() {
   case "$1" in
     'auth switch') trk __complete profiles 2>/dev/null ;;
-    'completion') printf '%s\n' 'bash' 'zsh' 'fish' ;;
+    'completion') printf '%s\n' 'bash' 'zsh' 'fish' 'powershell' ;;
   esac
 }
 _trk_takes_value() {
@@ -290,21 +296,6 @@ _trk_takes_value() {
     'find|--output'|\
     'find|--jq'|\
     'find|--timeout'|\
-    'report|--by'|\
-    'report|--since'|\
-    'report|--carrier'|\
-    'report|--from'|\
-    'report|--to'|\
-    'report|--stuck-days'|\
-    'report|--html'|\
-    'report|--db'|\
-    'report|--profile'|\
-    'report|--base-url'|\
-    'report|--api-version'|\
-    'report|-o'|\
-    'report|--output'|\
-    'report|--jq'|\
-    'report|--timeout'|\
     'runs|--profile'|\
     'runs|--base-url'|\
     'runs|--api-version'|\
@@ -501,6 +492,14 @@ _trk_takes_value() {
     'webhook listen|--output'|\
     'webhook listen|--jq'|\
     'webhook listen|--timeout'|\
+    'webhook replay|--forward-to'|\
+    'webhook replay|--profile'|\
+    'webhook replay|--base-url'|\
+    'webhook replay|--api-version'|\
+    'webhook replay|-o'|\
+    'webhook replay|--output'|\
+    'webhook replay|--jq'|\
+    'webhook replay|--timeout'|\
     'completion|--profile'|\
     'completion|--base-url'|\
     'completion|--api-version'|\
@@ -518,39 +517,107 @@ _trk_takes_value() {
   esac
   return 1
 }
+_trk_dynamic() {
+  case "$1|$2" in
+    '|--profile'|\
+    'register|--carrier'|\
+    'register|--final-carrier'|\
+    'register|--profile'|\
+    'stop|--carrier'|\
+    'stop|--profile'|\
+    'retrack|--carrier'|\
+    'retrack|--profile'|\
+    'delete|--carrier'|\
+    'delete|--profile'|\
+    'push|--carrier'|\
+    'push|--profile'|\
+    'list|--carrier'|\
+    'list|--profile'|\
+    'info|--carrier'|\
+    'info|--profile'|\
+    'quota|--profile'|\
+    'realtime|--carrier'|\
+    'realtime|--final-carrier'|\
+    'realtime|--profile'|\
+    'change-carrier|--to'|\
+    'change-carrier|--from'|\
+    'change-carrier|--final-to'|\
+    'change-carrier|--final-from'|\
+    'change-carrier|--profile'|\
+    'update|--carrier'|\
+    'update|--profile'|\
+    'sync|--profile'|\
+    'changes|--profile'|\
+    'find|--profile'|\
+    'runs|--profile'|\
+    'runs list|--profile'|\
+    'runs forget|--profile'|\
+    'api|--profile'|\
+    'auth|--profile'|\
+    'auth login|--profile'|\
+    'auth switch|--profile'|\
+    'auth list|--profile'|\
+    'auth status|--profile'|\
+    'auth logout|--profile'|\
+    'config|--profile'|\
+    'config get|--profile'|\
+    'config set|--profile'|\
+    'config unset|--profile'|\
+    'config list|--profile'|\
+    'sandbox|--profile'|\
+    'sandbox start|--profile'|\
+    'sandbox reset|--profile'|\
+    'carriers|--profile'|\
+    'countries|--profile'|\
+    'webhook|--profile'|\
+    'webhook verify|--profile'|\
+    'webhook listen|--profile'|\
+    'webhook replay|--profile'|\
+    'completion|--profile'|\
+    'help|--profile') return 0 ;;
+  esac
+  return 1
+}
 _trk_values() {
   case "$1|$2" in
     '|--profile') trk __complete profiles 2>/dev/null ;;
     '|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    '|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    '|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    '|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    '|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'register|--carrier') trk __complete carriers 2>/dev/null ;;
     'register|--lang') printf '%s\n' 'en' 'ja' 'fr' 'da' 'th' 'de' 'es' 'zh-hans' ;;
+    'register|--final-carrier') trk __complete carriers 2>/dev/null ;;
     'register|--columns') printf '%s\n' 'number' 'carrier' 'origin' 'result' 'error_code' 'error_message' 'tag' ;;
     'register|--profile') trk __complete profiles 2>/dev/null ;;
     'register|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'register|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'register|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'register|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'register|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'stop|--carrier') trk __complete carriers 2>/dev/null ;;
     'stop|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
     'stop|--profile') trk __complete profiles 2>/dev/null ;;
     'stop|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'stop|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'stop|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'stop|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'stop|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'retrack|--carrier') trk __complete carriers 2>/dev/null ;;
     'retrack|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
     'retrack|--profile') trk __complete profiles 2>/dev/null ;;
     'retrack|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'retrack|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'retrack|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'retrack|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'retrack|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'delete|--carrier') trk __complete carriers 2>/dev/null ;;
     'delete|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
     'delete|--profile') trk __complete profiles 2>/dev/null ;;
     'delete|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'delete|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'delete|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'delete|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'delete|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'push|--carrier') trk __complete carriers 2>/dev/null ;;
     'push|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
     'push|--profile') trk __complete profiles 2>/dev/null ;;
     'push|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'push|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'push|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'push|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'push|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'list|--status') printf '%s\n' 'NotFound' 'InfoReceived' 'InTransit' 'Expired' 'AvailableForPickup' 'OutForDelivery' 'DeliveryFailure' 'Delivered' 'Exception' ;;
+    'list|--carrier') trk __complete carriers 2>/dev/null ;;
     'list|--tracking') printf '%s\n' 'Tracking' 'Stopped' ;;
     'list|--origin') printf '%s\n' 'Api' 'Manual' 'Import' ;;
     'list|--push-status') printf '%s\n' 'NotPushed' 'Success' 'Failure' ;;
@@ -559,159 +626,166 @@ _trk_values() {
     'list|--columns') printf '%s\n' 'number' 'carrier' 'final_carrier' 'status' 'tracking' 'registered' 'tracked' 'pushed' 'push_status' 'push_code' 'stopped' 'stop_reason' 'retracked' 'carrier_changes' 'tag' 'origin_country' 'destination_country' 'latest_event_time' 'latest_event' 'days_after_order' 'days_of_transit' 'delivered' 'order_no' 'remark' 'delivered_raw' ;;
     'list|--profile') trk __complete profiles 2>/dev/null ;;
     'list|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'list|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'list|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'list|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'list|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'info|--carrier') trk __complete carriers 2>/dev/null ;;
     'info|--status') printf '%s\n' 'NotFound' 'InfoReceived' 'InTransit' 'Expired' 'AvailableForPickup' 'OutForDelivery' 'DeliveryFailure' 'Delivered' 'Exception' ;;
     'info|--sub-status') printf '%s\n' 'NotFound_Other' 'NotFound_InvalidCode' 'InfoReceived' 'InTransit_PickedUp' 'InTransit_Other' 'InTransit_Departure' 'InTransit_Arrival' 'Expired_Other' 'AvailableForPickup_Other' 'OutForDelivery_Other' 'DeliveryFailure_Other' 'DeliveryFailure_NoBody' 'DeliveryFailure_Security' 'DeliveryFailure_Rejected' 'DeliveryFailure_InvalidAddress' 'Delivered_Other' 'Exception_Other' 'Exception_Returning' 'Exception_Returned' 'Exception_NoBody' 'Exception_Security' 'Exception_Damage' 'Exception_Rejected' 'Exception_Delayed' 'Exception_Lost' 'Exception_Destroyed' 'Exception_Cancel' 'InTransit_CustomsProcessing' 'InTransit_CustomsReleased' 'InTransit_CustomsRequiringInformation' ;;
     'info|--columns') printf '%s\n' 'number' 'carrier' 'final_carrier' 'status' 'sub_status' 'latest_event_time' 'latest_event' 'latest_location' 'age' 'expected' 'origin' 'destination' 'days_after_order' 'days_of_transit' 'days_after_last_update' 'eta_from' 'eta_to' 'delivered' 'customs' 'events' 'tag' 'latest_event_time_raw' 'delivered_raw' 'result' 'error_code' 'error_message' ;;
     'info|--profile') trk __complete profiles 2>/dev/null ;;
     'info|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'info|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'info|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'info|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'info|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'quota|--columns') printf '%s\n' 'quota_total' 'quota_used' 'quota_remain' 'today_used' 'max_track_daily' 'free_email_quota' 'free_email_quotaused' ;;
     'quota|--profile') trk __complete profiles 2>/dev/null ;;
     'quota|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'quota|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'quota|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'quota|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'quota|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'realtime|--carrier') trk __complete carriers 2>/dev/null ;;
+    'realtime|--final-carrier') trk __complete carriers 2>/dev/null ;;
     'realtime|--columns') printf '%s\n' 'number' 'carrier' 'final_carrier' 'status' 'sub_status' 'latest_event_time' 'latest_event' 'latest_location' 'age' 'expected' 'origin' 'destination' 'days_after_order' 'days_of_transit' 'days_after_last_update' 'eta_from' 'eta_to' 'delivered' 'customs' 'events' 'tag' 'latest_event_time_raw' 'delivered_raw' 'result' 'error_code' 'error_message' ;;
     'realtime|--profile') trk __complete profiles 2>/dev/null ;;
     'realtime|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'realtime|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'realtime|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'realtime|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'realtime|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'change-carrier|--to') trk __complete carriers 2>/dev/null ;;
+    'change-carrier|--from') trk __complete carriers 2>/dev/null ;;
+    'change-carrier|--final-to') trk __complete carriers 2>/dev/null ;;
+    'change-carrier|--final-from') trk __complete carriers 2>/dev/null ;;
     'change-carrier|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
     'change-carrier|--profile') trk __complete profiles 2>/dev/null ;;
     'change-carrier|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'change-carrier|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'change-carrier|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'change-carrier|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'change-carrier|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'update|--carrier') trk __complete carriers 2>/dev/null ;;
     'update|--lang') printf '%s\n' 'en' 'ja' 'fr' 'da' 'th' 'de' 'es' 'zh-hans' ;;
     'update|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
     'update|--profile') trk __complete profiles 2>/dev/null ;;
     'update|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'update|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'update|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'update|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'update|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'sync|--profile') trk __complete profiles 2>/dev/null ;;
     'sync|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'sync|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'sync|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'sync|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'sync|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'changes|--columns') printf '%s\n' 'id' 'detected_at' 'number' 'carrier' 'from' 'to' 'from_sub_status' 'to_sub_status' 'event_time' 'source' ;;
     'changes|--status') printf '%s\n' 'NotFound' 'InfoReceived' 'InTransit' 'Expired' 'AvailableForPickup' 'OutForDelivery' 'DeliveryFailure' 'Delivered' 'Exception' ;;
     'changes|--profile') trk __complete profiles 2>/dev/null ;;
     'changes|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'changes|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'changes|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'changes|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'changes|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'find|--columns') printf '%s\n' 'number' 'carrier' 'final_carrier' 'status' 'sub_status' 'latest_event_time' 'latest_event' 'latest_location' 'age' 'expected' 'origin' 'destination' 'days_after_order' 'days_of_transit' 'days_after_last_update' 'eta_from' 'eta_to' 'delivered' 'customs' 'events' 'tag' 'latest_event_time_raw' 'delivered_raw' 'result' 'error_code' 'error_message' ;;
     'find|--profile') trk __complete profiles 2>/dev/null ;;
     'find|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'find|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'find|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'report|--by') printf '%s\n' 'carrier' 'lane' 'carrier,lane' 'week' 'month' ;;
-    'report|--profile') trk __complete profiles 2>/dev/null ;;
-    'report|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'report|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'report|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'find|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'find|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'runs|--profile') trk __complete profiles 2>/dev/null ;;
     'runs|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'runs|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'runs|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'runs|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'runs|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'runs list|--columns') printf '%s\n' 'id' 'state' 'command' 'input' 'when' 'done' 'account' ;;
     'runs list|--profile') trk __complete profiles 2>/dev/null ;;
     'runs list|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'runs list|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'runs list|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'runs list|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'runs list|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'runs forget|--profile') trk __complete profiles 2>/dev/null ;;
     'runs forget|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'runs forget|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'runs forget|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'runs forget|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'runs forget|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'api|--profile') trk __complete profiles 2>/dev/null ;;
     'api|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'api|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'api|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'api|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'api|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'auth|--profile') trk __complete profiles 2>/dev/null ;;
     'auth|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'auth|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'auth|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'auth|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'auth|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'auth login|--profile') trk __complete profiles 2>/dev/null ;;
     'auth login|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'auth login|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'auth login|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'auth login|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'auth login|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'auth switch|--profile') trk __complete profiles 2>/dev/null ;;
     'auth switch|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'auth switch|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'auth switch|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'auth switch|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'auth switch|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'auth list|--profile') trk __complete profiles 2>/dev/null ;;
     'auth list|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'auth list|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'auth list|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'auth list|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'auth list|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'auth status|--profile') trk __complete profiles 2>/dev/null ;;
     'auth status|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'auth status|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'auth status|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'auth status|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'auth status|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'auth logout|--profile') trk __complete profiles 2>/dev/null ;;
     'auth logout|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'auth logout|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'auth logout|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'auth logout|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'auth logout|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'config|--profile') trk __complete profiles 2>/dev/null ;;
     'config|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'config|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'config|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'config|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'config|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'config get|--profile') trk __complete profiles 2>/dev/null ;;
     'config get|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'config get|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'config get|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'config get|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'config get|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'config set|--profile') trk __complete profiles 2>/dev/null ;;
     'config set|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'config set|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'config set|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'config set|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'config set|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'config unset|--profile') trk __complete profiles 2>/dev/null ;;
     'config unset|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'config unset|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'config unset|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'config unset|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'config unset|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'config list|--profile') trk __complete profiles 2>/dev/null ;;
     'config list|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'config list|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'config list|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'config list|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'config list|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'sandbox|--profile') trk __complete profiles 2>/dev/null ;;
     'sandbox|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'sandbox|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'sandbox|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'sandbox|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'sandbox|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'sandbox start|--profile') trk __complete profiles 2>/dev/null ;;
     'sandbox start|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'sandbox start|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'sandbox start|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'sandbox start|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'sandbox start|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'sandbox reset|--profile') trk __complete profiles 2>/dev/null ;;
     'sandbox reset|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'sandbox reset|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'sandbox reset|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'sandbox reset|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'sandbox reset|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'carriers|--columns') printf '%s\n' 'key' 'name' 'country' 'url' ;;
     'carriers|--profile') trk __complete profiles 2>/dev/null ;;
     'carriers|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'carriers|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'carriers|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'carriers|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'carriers|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'countries|--columns') printf '%s\n' 'key' 'iso' 'name' ;;
     'countries|--profile') trk __complete profiles 2>/dev/null ;;
     'countries|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'countries|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'countries|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'countries|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'countries|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'webhook|--profile') trk __complete profiles 2>/dev/null ;;
     'webhook|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'webhook|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'webhook|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'webhook|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'webhook|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'webhook verify|--profile') trk __complete profiles 2>/dev/null ;;
     'webhook verify|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'webhook verify|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'webhook verify|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'webhook verify|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'webhook verify|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'webhook listen|--profile') trk __complete profiles 2>/dev/null ;;
     'webhook listen|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'webhook listen|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'webhook listen|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'webhook listen|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'webhook listen|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'webhook replay|--profile') trk __complete profiles 2>/dev/null ;;
+    'webhook replay|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'webhook replay|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'webhook replay|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'completion|--profile') trk __complete profiles 2>/dev/null ;;
     'completion|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'completion|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'completion|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'completion|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'completion|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'help|--profile') trk __complete profiles 2>/dev/null ;;
     'help|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'help|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
-    'help|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' ;;
+    'help|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'help|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
   esac
 }
 _trk_path() {
@@ -725,6 +799,23 @@ _trk_path() {
   done
   printf %s "$trail"
 }
+# The values on stdin (one a line; a TAB and a description may follow) that complete the word $1, any case.
+# Lists (--columns number,status,...): the value after the last comma is completed, and values already in the
+# list are not offered again. Values with spaces (carrier names) are escaped.
+_trk_offer() {
+  local cur="$1" head="" word value
+  [[ "$cur" == *,* ]] && head="${cur%,*},"
+  word="${cur##*,}"
+  COMPREPLY=()
+  while IFS= read -r value; do
+    value="${value%%$'	'*}"
+    [ -n "$value" ] || continue
+    [[ ",$head" == *",$value,"* ]] && continue
+    [[ "${value,,}" == "${word,,}"* ]] || continue
+    printf -v value '%q' "$head$value"
+    COMPREPLY+=("${value//\\,/,}")
+  done
+}
 _trk_complete() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
   local trail values subs
@@ -732,11 +823,8 @@ _trk_complete() {
   if [ "$COMP_CWORD" -gt 1 ] && _trk_takes_value "$trail" "$prev"; then
     values="$(_trk_values "$trail" "$prev")"
     if [ -n "$values" ]; then
-      # Lists of values (--columns number,status,...): the value after the last comma is completed.
-      local head=""
-      [[ "$cur" == *,* ]] && head="${cur%,*},"
-      mapfile -t COMPREPLY < <(compgen -P "$head" -W "$values" -- "${cur##*,}")
-    else
+      _trk_offer "$cur" <<< "$values"
+    elif ! _trk_dynamic "$trail" "$prev"; then
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
     fi
     return 0

@@ -8,11 +8,12 @@ import { formatsOf } from './commands/define.js';
 import { buildProgram, commandOf, type Invoker } from './commands/registry.js';
 import type { Context, GlobalOptions } from './context.js';
 import { debugEnabled } from './debug.js';
-import { InterruptedError, stopExitCode, TrkError, UsageError } from './errors.js';
+import { InterruptedError, OutputError, stopExitCode, TrkError, UsageError } from './errors.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { HELP_WIDTH, helpWidth } from './help-pages.js';
 import type { IO } from './io.js';
 import type { OutputFormat } from './output/format.js';
+import { redact, redactingIO } from './secrets.js';
 import { sanitizeTerminalText } from './terminal-text.js';
 import { packageVersion } from './version.js';
 
@@ -58,6 +59,7 @@ const KIND_OF_CLASS: Readonly<Record<string, ErrorKind>> = {
   TimeoutError: 'timeout',
   InvalidResponseError: 'invalid-response',
   AnswerTooLargeError: 'invalid-response',
+  PagingError: 'invalid-response',
   ServerError: 'service',
   EndpointNotFoundError: 'service',
   EnvelopeError: 'service',
@@ -239,8 +241,8 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
     throw err;
   };
 
-  const writeOut = (s: string) => (io ? io.out(s) : void process.stdout.write(s));
-  const writeErr = (s: string) => (io ? void io.stderr.write(s) : void process.stderr.write(s));
+  const writeOut = (s: string) => (io ? io.out(s) : void process.stdout.write(redact(s)));
+  const writeErr = (s: string) => (io ? void io.stderr.write(s) : void process.stderr.write(redact(s)));
 
   // The command whose action runs (set by the preAction hook below): what it prints decides which flags apply.
   let running: Command | undefined;
@@ -253,26 +255,40 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
     // A bad --timeout is refused before anything runs (TRK_TIMEOUT is checked when a request is made).
     if (global.timeout !== undefined) (await import('./config/timeout.js')).requestTimeoutMs(global.timeout, {});
     // So is a --jq program that does not compile.
-    const jq = global.jq === undefined ? undefined : await (await import('./output/jq.js')).loadJqProgram(global.jq);
-    // The command's module, the process's IO and the context are loaded together: Node 20's module loader reads
-    // files asynchronously, and the reads then overlap.
-    const [run, processIO, { createContext }] = await Promise.all([load(), io ? undefined : import('./io.js'), import('./context-impl.js')]);
-    io ??= await processIO!.createProcessIO({ noColor: global.color === false, rawCsv: global.rawCsv === true, env });
-    const filtered = jq === undefined ? undefined : (await import('./output/jq.js')).jqOutput(io, jq, global.jq!);
-    const ctx: Context = createContext({
-      io: filtered?.io ?? io,
-      env,
-      global,
-      ...(opts.now ? { now: opts.now } : {}),
-      ...(opts.signal ? { signal: opts.signal } : {}),
-    });
+    const jq = global.jq === undefined ? undefined : await startJq(global.jq, global.timeout, env);
     try {
-      if (global.output === undefined && formats.length > 0) await applyDefaultOutput(ctx, formats);
-      exitCode = (await run(ctx)) ?? EXIT.ok;
-      const failure = filtered?.finish();
-      if (failure) throw failure;
+      // The command's module, the process's IO and the context are loaded together: Node 20's module loader reads
+      // files asynchronously, and the reads then overlap.
+      const [run, processIO, { createContext }] = await Promise.all([
+        load(),
+        io ? undefined : import('./io.js'),
+        import('./context-impl.js'),
+      ]);
+      io ??= await processIO!.createProcessIO({ noColor: global.color === false, rawCsv: global.rawCsv === true, env });
+      // Whatever the command and the errors print, the API key never is (src/secrets.ts).
+      io = redactingIO(io);
+      const { jqOutput } = jq === undefined ? { jqOutput: undefined } : await import('./output/jq.js');
+      const filtered = jq === undefined ? undefined : jqOutput!(io, jq, global.jq!, opts.signal);
+      const ctx: Context = createContext({
+        io: filtered?.io ?? io,
+        env,
+        global,
+        ...(opts.now ? { now: opts.now } : {}),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      });
+      try {
+        if (global.output === undefined && formats.length > 0) await applyDefaultOutput(ctx, formats);
+        exitCode = (await run(ctx)) ?? EXIT.ok;
+        const failure = await filtered?.finish();
+        if (failure) throw failure;
+        // A last write to stdout that failed is reported on the next turn of the event loop (see main).
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (ctx.signal.reason instanceof OutputError) throw ctx.signal.reason;
+      } finally {
+        await ctx.dispose();
+      }
     } finally {
-      await ctx.dispose();
+      await jq?.close();
     }
   };
 
@@ -297,11 +313,13 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
     });
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
-  } catch (err) {
+  } catch (thrown) {
+    // Output that could not be written stopped the command: that is what it ended with.
+    const err = opts.signal?.reason instanceof OutputError ? opts.signal.reason : thrown;
     const debug = debugEnabled(env, global.verbose);
     const outcome = errorOutcome(err, {
       debug,
-      ...(opts.signal?.aborted ? { stopped: stopExitCode(opts.signal) } : {}),
+      ...(opts.signal?.aborted && !(err instanceof OutputError) ? { stopped: stopExitCode(opts.signal) } : {}),
       ...(failedCommand === undefined ? {} : { command: failedCommand }),
     });
     if (outcome.line && errorsAsJson(env, { ...lenientFlags(program), ...global })) {
@@ -313,6 +331,19 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
     if (outcome.detail) writeErr(`${sanitizeTerminalText(outcome.detail)}\n`);
     return outcome.exitCode;
   }
+}
+
+/**
+ * jq for --jq, its program compiled: in a worker that Ctrl-C, SIGTERM, the time limit (three times --timeout, as a
+ * whole call) and the memory cap stop (src/output/jq-worker.ts).
+ */
+async function startJq(expr: string, timeout: string | undefined, env: NodeJS.ProcessEnv) {
+  const [{ loadJqProgram }, { requestTimeoutMs }, { callDeadlineMs }] = await Promise.all([
+    import('./output/jq.js'),
+    import('./config/timeout.js'),
+    import('./api/retry.js'),
+  ]);
+  return loadJqProgram(expr, { timeoutMs: callDeadlineMs(requestTimeoutMs(timeout, env)) });
 }
 
 /** The global flags as far as commander parsed them before failing; nothing when it did not get that far. */
@@ -387,10 +418,12 @@ export async function main(argv: string[]): Promise<number> {
     firstStop('SIGTERM', 'terminated: finishing requests in flight', new InterruptedError('terminated', EXIT.terminated));
     setTimeout(() => quitNow(EXIT.terminated), TERMINATE_GRACE_MS).unref();
   };
-  // `trk list | head`: the reader went away; there is nobody left to tell.
+  // `trk list | head`: the reader went away; there is nobody left to tell. Any other failure (a full disk,
+  // /dev/full, a file system gone read-only) stops the command as Ctrl-C would, so that temporaries are removed and
+  // progress saved, and it ends with one line naming where stdout goes and why, exit 1.
   const onStdoutError = (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
-    throw err;
+    if (!controller.signal.aborted) controller.abort(new OutputError(stdoutName(), err));
   };
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigterm);
@@ -400,6 +433,16 @@ export async function main(argv: string[]): Promise<number> {
   } finally {
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigterm);
+  }
+}
+
+/** Where stdout goes, for a message: `/data/out.json (stdout)` when the system says it is a file, else `stdout`. */
+function stdoutName(): string {
+  try {
+    const target = process.getBuiltinModule('node:fs').readlinkSync('/proc/self/fd/1');
+    return target.startsWith('/') ? `${sanitizeTerminalText(target)} (stdout)` : 'stdout';
+  } catch {
+    return 'stdout';
   }
 }
 

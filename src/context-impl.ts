@@ -10,6 +10,7 @@ import type { Settings } from './config/settings.js';
 import { requestTimeoutMs } from './config/timeout.js';
 import type { BudgetTarget, Context, GlobalOptions, Prompter, SettingsOptions, WaitDisplay } from './context.js';
 import type { IO } from './io.js';
+import { addSecret } from './secrets.js';
 import { sanitizeTerminalText } from './terminal-text.js';
 
 export interface ContextOptions {
@@ -63,6 +64,13 @@ export function requestOptions(ctx: Pick<Context, 'env' | 'global' | 'debug' | '
   return { timeoutMs: requestTimeoutMs(ctx.global.timeout, ctx.env), ...requestHooks(ctx.debug, waitLines(ctx.info)) };
 }
 
+/**
+ * The service's clock counts (for ages: "3h ago", "last update 2 days ago") when it is this far from the machine's
+ * or more: a sandbox whose simulated time runs ahead, or a machine clock set wrong. Below it, the Date header's
+ * whole seconds and the time the answer took are noise, and the machine's clock is the finer one.
+ */
+const CLOCK_SKEW_MS = 60_000;
+
 export function createContext(opts: ContextOptions): Context {
   const { io, env, global } = opts;
   const signal = opts.signal ?? new AbortController().signal;
@@ -75,6 +83,12 @@ export function createContext(opts: ContextOptions): Context {
   const realNow = opts.now ?? (() => Date.now());
   /** The emulator's clock once api() has started it (or reached a running one) under --sandbox. */
   let serviceNow: (() => number) | undefined;
+  /** How far the service's clock (the Date of its answers) is from this machine's, when that is worth counting. */
+  let serviceOffset = 0;
+  const onServiceTime = (ms: number) => {
+    const offset = ms - realNow();
+    serviceOffset = Math.abs(offset) >= CLOCK_SKEW_MS ? offset : 0;
+  };
 
   // Status lines can carry text from the network or the command line (a number, a service message): cleaned of
   // escape sequences and bidi overrides before they reach the terminal.
@@ -91,9 +105,10 @@ export function createContext(opts: ContextOptions): Context {
         import('./config/settings.js'),
         import('./config/profile-file.js'),
       ]);
-      // Read without conf, which only writes need.
-      const store = readProfiles(env);
-      return resolveSettings({
+      // Read without conf, which only writes need. A file others can read is made private: a warning even with
+      // --quiet, as ssh gives one.
+      const store = readProfiles(env, (line) => io.err(sanitizeTerminalText(line)));
+      const settings = resolveSettings({
         flags: {
           ...(global.profile === undefined ? {} : { profile: global.profile }),
           ...(global.baseUrl === undefined ? {} : { baseUrl: global.baseUrl }),
@@ -104,6 +119,9 @@ export function createContext(opts: ContextOptions): Context {
         env,
         store,
       });
+      // The key is never printed, whatever carries it back (src/secrets.ts).
+      addSecret(settings.apiKey);
+      return settings;
     })();
     return settingsPromise;
   };
@@ -220,6 +238,7 @@ export function createContext(opts: ContextOptions): Context {
         pacer: stoppablePacer(budget, signal),
         timeoutMs: requestTimeoutMs(global.timeout, env),
         ...requestHooks(debug, showWait),
+        onServiceTime,
       });
       closers.unshift(() => client.close());
       return client;
@@ -247,7 +266,7 @@ export function createContext(opts: ContextOptions): Context {
       prompter ??= lazyPrompter(() => import('./prompter.js').then(({ createPrompter }) => createPrompter(io, signal)));
       return prompter;
     },
-    now: () => (serviceNow ?? realNow)(),
+    now: () => (serviceNow ? serviceNow() : realNow() + serviceOffset),
     info,
     debug,
     showWaits: (display) => {

@@ -80,8 +80,9 @@ export interface Context {
   readonly prompter: Prompter;
   /**
    * Milliseconds since the epoch, the service's time: under --sandbox, once api() has started the emulator (or
-   * reached a running `trk sandbox start`), its simulated clock; else the real clock. Replaceable in tests.
-   * Durations are measured with a real clock, not with this.
+   * reached a running `trk sandbox start`), its simulated clock; else the real clock, moved to the Date of the
+   * service's answers once one came when the two are a minute or more apart (a sandbox server reached by its
+   * address). Replaceable in tests. Durations are measured with a real clock, not with this.
    */
   now(): number;
   /** Status line on stderr unless --quiet. */

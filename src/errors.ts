@@ -55,3 +55,29 @@ export class InterruptedError extends TrkError {
 export function stopExitCode(signal: AbortSignal): ExitCode {
   return signal.reason instanceof InterruptedError ? signal.reason.exitCode : EXIT.interrupted;
 }
+
+/** `permission denied (EACCES)`: the system's reason, never the message of a parser (it quotes the file). */
+export function fileReason(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  const words: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    EROFS: 'read-only file system',
+    ENOSPC: 'no space left on device',
+    EDQUOT: 'disk quota exceeded',
+    EFBIG: 'file too large',
+    EIO: 'input/output error',
+    EISDIR: 'it is a directory',
+  };
+  return typeof code === 'string' ? (words[code] ? `${words[code]} (${code})` : code) : 'unknown error';
+}
+
+/**
+ * Output could not be written (a full disk, a file system gone read-only, a device that refuses it): the command
+ * stops as it would on Ctrl-C (temporaries removed, progress saved), and ends with this line, exit 1.
+ */
+export class OutputError extends InterruptedError {
+  constructor(where: string, cause: unknown) {
+    super(`cannot write to ${where}: ${fileReason(cause)}`, EXIT.failure);
+  }
+}

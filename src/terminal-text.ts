@@ -8,10 +8,11 @@
 const SEQUENCES = new RegExp(
   [
     // OSC (ESC ] or C1 \x9d) up to BEL or ST (ESC \ or \x9c). An unterminated one loses only its introducer
-    // (below): a stray C1 character from mis-decoded text must not swallow the rest of a description.
-    '(?:\\x1b\\]|\\x9d)[^\\x07\\x1b\\x9c]*(?:\\x07|\\x1b\\\\|\\x9c)',
+    // (below): a stray C1 character from mis-decoded text must not swallow the rest of a description. The body
+    // stops at the next introducer too, so that text full of introducers is scanned once, not once for each.
+    '(?:\\x1b\\]|\\x9d)[^\\x07\\x1b\\x9c\\x9d\\x90\\x98\\x9e\\x9f]*(?:\\x07|\\x1b\\\\|\\x9c)',
     // DCS, SOS, PM, APC strings (ESC P/X/^/_ or C1 \x90/\x98/\x9e/\x9f) up to ST, likewise.
-    '(?:\\x1b[PX^_]|[\\x90\\x98\\x9e\\x9f])[^\\x1b\\x9c]*(?:\\x1b\\\\|\\x9c)',
+    '(?:\\x1b[PX^_]|[\\x90\\x98\\x9e\\x9f])[^\\x1b\\x9c\\x9d\\x90\\x98\\x9e\\x9f]*(?:\\x1b\\\\|\\x9c)',
     // CSI (ESC [ or C1 \x9b): parameter bytes, intermediate bytes, final byte.
     '(?:\\x1b\\[|\\x9b)[\\x30-\\x3f]*[\\x20-\\x2f]*[\\x40-\\x7e]?',
     // Any other escape: intermediates then one final byte (charset selection, keypad modes, RIS...).

@@ -5,6 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runCli } from './cli.js';
+import { HELP_TOPICS } from './commands/help/help.js';
 import { buildProgram } from './commands/registry.js';
 import { HELP_PAGES_FILE, HELP_WIDTH, helpPageKey } from './help-pages.js';
 import { packageFile } from './package-files.js';
@@ -34,13 +35,14 @@ export async function printedHelp(argv: string[]): Promise<string | undefined> {
   return code === 0 && io.stderrText() === '' ? io.stdoutText() : undefined;
 }
 
-/** The command lines the file holds: `--help` after each command path, and `help` before it. */
+/** The command lines the file holds: `--help` after each command path, `help` before it, and the help topics. */
 export async function helpCommandLines(): Promise<string[][]> {
   const lines: string[][] = [];
   for (const path of await commandPaths()) {
     lines.push([...path, '--help']);
     if (path.length > 0 && path[0] !== 'help') lines.push(['help', ...path]);
   }
+  for (const topic of HELP_TOPICS) lines.push(['help', topic]);
   return lines;
 }
 

@@ -88,10 +88,34 @@ describe('architecture', () => {
     expect(direct.map(show)).toEqual([]);
   });
 
+  it("the emulator routes and signs with its own code, and carriers never reach into it", () => {
+    // The emulator may share the service's vocabulary (api/spec.ts, api/codes.ts), never the product's reading of
+    // it: its operation table, its webhook signing, its carrier lists.
+    const sandboxReadsProduct = (i: Import) =>
+      top(i.from) === 'sandbox' && (i.to === path.join('api', 'ops.ts') || ['webhook', 'carriers'].includes(top(i.to)));
+    const carriersReachIn = (i: Import) => top(i.from) === 'carriers' && top(i.to) === 'sandbox';
+    const wrong = IMPORTS.filter((i) => sandboxReadsProduct(i) || carriersReachIn(i));
+    expect(wrong.map(show)).toEqual([]);
+  });
+
   it('product code reaches the emulator through src/sandbox/index.ts only, and never at start-up', () => {
     const crossing = IMPORTS.filter((i) => top(i.from) !== 'sandbox' && top(i.to) === 'sandbox');
     expect(crossing.length).toBeGreaterThan(0);
     const wrong = crossing.filter((i) => i.to !== path.join('sandbox', 'index.ts') || i.kind === 'static');
+    expect(wrong.map(show)).toEqual([]);
+  });
+
+  it('the webhook listener: reached through webhook/listen.ts, its parts never reach up to what assembles them', () => {
+    const LISTENER = path.join('webhook', 'listener');
+    const inside = (p: string) => p.startsWith(LISTENER + path.sep);
+    const ASSEMBLY = ['lifecycle.ts', 'pipeline.ts'].map((f) => path.join(LISTENER, f));
+    const wrong = IMPORTS.filter(
+      (i) =>
+        (inside(i.to) && top(i.from) !== 'webhook') ||
+        (inside(i.from) && ASSEMBLY.includes(i.to) && i.from !== ASSEMBLY[0]) ||
+        (top(i.from) === 'webhook' && top(i.to) === 'sandbox'),
+    );
+    expect(IMPORTS.some((i) => i.from === ASSEMBLY[0] && i.to === ASSEMBLY[1])).toBe(true);
     expect(wrong.map(show)).toEqual([]);
   });
 

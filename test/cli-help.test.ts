@@ -51,7 +51,8 @@ describe('examples', () => {
 
   it('sandbox start: the lines after the start hand its settings to trk (sourced and exported)', async () => {
     const text = await help(['sandbox', 'start']);
-    const example = text.slice(text.indexOf('Examples:')).split('\n').slice(1).map((l) => l.trim()).filter(Boolean);
+    const examples = text.slice(text.indexOf('Examples:') + 'Examples:\n'.length);
+    const example = examples.slice(0, examples.indexOf('\n\n')).split('\n').map((l) => l.trim());
     expect(example[0]).toMatch(/^trk sandbox start .*> sandbox\.env &$/);
     // The rest, with trk replaced by a process that shows what a child of the shell sees.
     const rest = example

@@ -39,6 +39,8 @@ export interface CallSettings {
   deadlineMs: number;
   maxAnswerBytes: number;
   onRequest: ((log: RequestLog) => void) | undefined;
+  /** The Date of each answer, for the service's clock (client.ts). */
+  onServiceTime?: ((ms: number) => void) | undefined;
   onWait: ((reason: WaitReason, delayMs: number) => void) | undefined;
 }
 
@@ -161,11 +163,18 @@ export class Call {
       throw new TimeoutError({ operation: op, timeoutMs, ...(totalMs === undefined ? {} : { totalMs }), cause: err });
     }
     const { status, text } = res;
+    this.#tellServiceTime(res.headers.date);
     if (text === undefined) {
       throw new AnswerTooLargeError({ operation: op, httpStatus: status, limitBytes: maxAnswerBytes });
     }
     const version = this.#s.version;
     return { status, envelope: decodeAnswer({ op, url: this.#url, version, status, headers: res.headers, text }) };
+  }
+
+  /** The Date of an answer, the service's clock, to whoever keeps it (the context: ages count from it). */
+  #tellServiceTime(date: string | string[] | undefined): void {
+    const ms = typeof date === 'string' && this.#s.onServiceTime ? Date.parse(date) : NaN;
+    if (!Number.isNaN(ms)) this.#s.onServiceTime?.(ms);
   }
 
   /**

@@ -11,6 +11,7 @@
 
 import { CredentialsError, noApiKeyError } from '../errors.js';
 import { processPacer, type Pacer, type WaitReason } from '../pacing/pacer.js';
+import { addSecret } from '../secrets.js';
 import { unsupported } from './bodies.js';
 import { Call, type CallSettings } from './call.js';
 import { operationPath } from './ops.js';
@@ -52,6 +53,8 @@ export interface ApiClientOptions {
   /** Retry tuning; tests shrink the delays. */
   retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   onRequest?: (log: RequestLog) => void;
+  /** The service's clock: the Date header of each answer (ms since the epoch), when it has a valid one. */
+  onServiceTime?: (ms: number) => void;
   /**
    * Called before sleeping for a retry, e.g. to show "service unavailable, retrying in 2 s". Not after a 429:
    * that wait is the pacer's hold, which every start of the process honours and the pacer announces.
@@ -102,6 +105,8 @@ class ServiceClient implements ApiClient {
 
   constructor(opts: ApiClientOptions) {
     checkApiKey(opts.apiKey);
+    // Whatever the service sends back, the key it was sent is never printed (src/secrets.ts).
+    addSecret(opts.apiKey);
     this.version = opts.version;
     this.#base = opts.baseUrl.replace(/\/+$/, '');
     const timeoutMs = opts.timeoutMs ?? LIMITS.requestTimeoutMs;
@@ -120,6 +125,7 @@ class ServiceClient implements ApiClient {
       deadlineMs: opts.deadlineMs ?? callDeadlineMs(timeoutMs),
       maxAnswerBytes: opts.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
       onRequest: opts.onRequest,
+      onServiceTime: opts.onServiceTime,
       onWait: opts.onWait,
     };
   }

@@ -82,14 +82,21 @@ export class AuthenticationError extends ServiceError {
   }
 }
 
-/** 429: more than 3 requests in a second reached the service (another process on the same key, or a burst). */
+/**
+ * 429: more than 3 requests in a second reached the service. trk processes on the key take turns through the
+ * shared budget (a file in the state folder, or Redis with TRK_BUDGET_URL), so 429s that outlast the retries come
+ * from what the budget does not see: another program on the key, trk on another host without a shared budget, or
+ * the service limiting harder for a while.
+ */
 export class RateLimitError extends ServiceError {
   constructor(opts: Common) {
     super('rate limit of the service exceeded (HTTP 429)', {
       ...opts,
       httpStatus: 429,
       delivery: 'not-sent',
-      hint: 'wait a moment; do not run several trk processes on the same key at once',
+      hint:
+        "trk processes on this machine share the key's budget and wait their turn, so check for another program or host " +
+        'using the key (share the budget between hosts with TRK_BUDGET_URL), then try again in a moment',
     });
   }
 }

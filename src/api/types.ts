@@ -288,7 +288,8 @@ export interface V1Track {
   c: number;
   e: number;
   f?: number;
-  z0: V1Event | null;
+  /** The latest event; `{}` when there is none (as the live service answers), null in older examples. */
+  z0: V1Event | Record<string, never> | null;
   z1: V1Event[];
   z2: V1Event[];
   z9?: V1Event[];

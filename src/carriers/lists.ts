@@ -207,7 +207,7 @@ export function describeList(list: LoadedList, count: number, [one, many]: [stri
   if (list.origin === 'sandbox') return `${count} ${count === 1 ? one : many} (the sandbox's simulated world)`;
   const age =
     list.origin === 'network'
-      ? 'fetched now'
+      ? 'fetched just now'
       : `fetched ${formatAge(now - list.fetchedAt)}${list.origin === 'stale' ? ', could not refresh' : ''}`;
   return `${count} ${count === 1 ? one : many} (${age} from ${list.url})`;
 }

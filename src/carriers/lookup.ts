@@ -5,9 +5,9 @@
 // a carrier given by name — fetches it.
 //
 // With --sandbox (settings.sandbox) both lists are the emulator's: the service's lists shipped with trk (data/,
-// src/sandbox/reference-lists.ts), read in this process when a name or a code needs them: no network, whatever
-// res-url says. They are never cached: reading them costs no more than reading a cache file. So a sandbox run
-// neither reads nor writes the lists' cache, and the cache answers only for the URL each copy came from (lists.ts).
+// shipped.ts), read in this process when a name or a code needs them: no network, whatever res-url says. They are
+// never cached: reading them costs no more than reading a cache file. So a sandbox run neither reads nor writes the
+// lists' cache, and the cache answers only for the URL each copy came from (lists.ts).
 
 import { cacheDir } from '../config/paths.js';
 import { requestTimeoutMs } from '../config/timeout.js';
@@ -22,11 +22,11 @@ export interface LoadOptions {
   refresh?: boolean;
 }
 
-/** The sandbox's own list when running with --sandbox, else undefined. The emulator is imported only then. */
+/** The sandbox's own list (the one shipped with trk) when running with --sandbox, else undefined. */
 async function sandboxList(ctx: Context, name: ListName): Promise<LoadedList | undefined> {
   if (!(await ctx.settings()).sandbox) return undefined;
-  const { sandboxReferenceList } = await import('../sandbox/index.js');
-  return { name, items: await sandboxReferenceList(name), url: 'sandbox', fetchedAt: ctx.now(), origin: 'sandbox' };
+  const { shippedList } = await import('./shipped.js');
+  return { name, items: await shippedList(name), url: 'sandbox', fetchedAt: ctx.now(), origin: 'sandbox' };
 }
 
 /** The copy cached from the res URL in use (any age, no network), or the sandbox's list under --sandbox. */

@@ -8,7 +8,7 @@ import { Argument, InvalidArgumentError, Option } from '../commander.js';
 import { API_VERSIONS } from '../api/spec.js';
 import type { Context, GlobalOptions } from '../context.js';
 import { UsageError } from '../errors.js';
-import { OUTPUT_FORMATS, type OutputFormat } from '../output/format.js';
+import { OUTPUT_FORMATS, ROW_FORMATS, type OutputFormat } from '../output/format.js';
 
 /** What a command does once its options are parsed: returns the exit code (undefined = 0). */
 export type Runner = (ctx: Context) => Promise<number | void>;
@@ -75,7 +75,7 @@ export function globalOptions() {
     new Option('--sandbox', 'run against the embedded service emulator instead of the real service'),
     new Option(
       '-o, --output <format>',
-      'output format (default: table on a terminal, tab-separated when piped); wide: a table with every column; ids: what names each row (number and carrier), one a line, for item commands',
+      'output format (default: table on a terminal, tab-separated when piped); wide: a table with every column; ids: what names each row (number and carrier), one a line, for item commands; text: a plain summary of each parcel (info, realtime)',
     ).choices(OUTPUT_FORMATS),
     new Option('--json', 'same as --output json'),
     new Option('--csv', 'same as --output csv'),
@@ -102,7 +102,7 @@ const PRINTS = new WeakMap<object, readonly OutputFormat[]>();
 /**
  * Declares the output formats a command honours; any other one given by flag (or --jq without json) is refused
  * before it runs (exit 2). `[]`: the command prints no data on stdout. Commands not declared print rows or
- * results through src/output/render.ts, which honours every format.
+ * results through src/output/render.ts, which honours every format of rows (ROW_FORMATS).
  */
 export function prints<C extends object>(cmd: C, formats: readonly OutputFormat[]): C {
   PRINTS.set(cmd, formats);
@@ -111,7 +111,7 @@ export function prints<C extends object>(cmd: C, formats: readonly OutputFormat[
 
 /** The formats `cmd` honours (see prints). */
 export function formatsOf(cmd: object): readonly OutputFormat[] {
-  return PRINTS.get(cmd) ?? OUTPUT_FORMATS;
+  return PRINTS.get(cmd) ?? ROW_FORMATS;
 }
 
 // ---- argument parsers (run by commander; a bad value is a usage error, exit 2) ----
@@ -243,9 +243,5 @@ export const pagerOption = () => new Option('--no-pager', 'print straight to the
 /** `--relative`: times in tables as ages (`3h ago`). */
 export const relativeOption = () => new Option('--relative', 'show times in tables as ages (3h ago) instead of dates in your time zone');
 
-/** Examples shown after a command's help. */
-export function examples(...lines: string[]): string {
-  return `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}`;
-}
-
+export { examples, notes, joined } from './help-layout.js';
 export { Argument, Option };

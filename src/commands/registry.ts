@@ -5,7 +5,9 @@
 
 import { Command } from '../commander.js';
 import type { Command as PlainCommand } from 'commander';
+import type { AddHelpTextContext } from '@commander-js/extra-typings';
 import { GLOBAL_VALUE_FLAGS, globalOptions, type BareCommand, type Declare, type Invoker } from './define.js';
+import { globalOptionsLine, HELP_CONFIGURATION, layoutItems, pageWidth } from './help-layout.js';
 
 export type { Invoker, Runner } from './define.js';
 
@@ -51,20 +53,23 @@ export const COMMANDS: readonly Entry[] = [
   },
   {
     name: 'completion',
-    summary: 'print the completion script for bash, zsh or fish (see the README to install it)',
+    summary: 'print the completion script for bash, zsh, fish or PowerShell (see the README to install it)',
     declarations: () => import('./completion/declare.js'),
   },
   { name: '__complete', summary: '', hidden: true, declarations: () => import('./completion/declare.js') },
-  { name: 'help', summary: 'show help for a command, or a topic: exit-codes', declarations: () => import('./help/declare.js') },
+  { name: 'help', summary: 'show help for a command, or a topic: exit-codes, options', declarations: () => import('./help/declare.js') },
 ];
 
 /** What `trk --help` opens with: the first three things a newcomer does. */
-const GETTING_STARTED = `Getting started:
-  trk register RR123456789CN --sandbox   try trk on the built-in emulator: no account needed
-  trk list --sandbox                     ...and see what the sandbox account tracks
-  trk auth login                         save your API key in a profile (it is verified first)
-  trk list                               the numbers your account tracks; "trk help COMMAND" for more
-`;
+export const GETTING_STARTED = [
+  ['trk register RR123456789CN --sandbox', 'try trk on its emulator (no account)'],
+  ['trk list --sandbox', '...and see what the sandbox tracks'],
+  ['trk auth login', 'save your API key (verified first)'],
+  ['trk list', 'the numbers your account tracks'],
+  ['trk help COMMAND', 'what a command does and takes'],
+] as const;
+
+const gettingStarted = (context: AddHelpTextContext) => `Getting started:\n${layoutItems(GETTING_STARTED, pageWidth(context))}\n`;
 
 /** Commands that need the whole tree: help about any command, and the completion scripts. */
 const WHOLE_TREE = new Set(['help', 'completion', '__complete']);
@@ -97,8 +102,9 @@ export async function buildProgram(invoke: Invoker, version: string, declare: st
     .helpOption('-h, --help', 'show help')
     .helpCommand(false)
     .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
-    .addHelpText('before', GETTING_STARTED);
+    .configureHelp(HELP_CONFIGURATION)
+    .addHelpText('before', gettingStarted)
+    .addHelpText('afterAll', globalOptionsLine);
   for (const option of globalOptions()) program.addOption(option);
   for (const entry of COMMANDS) {
     const cmd: BareCommand = program.command(entry.name, { hidden: entry.hidden === true }).description(entry.summary);

@@ -1,34 +1,15 @@
-// Completion scripts for bash, zsh and fish, generated from the command tree (see spec.ts). Each script
-// finds the command path typed so far (only known sub-command names advance it), then offers sub-commands,
+// Completion scripts for bash, zsh, fish and PowerShell, generated from the command tree (see spec.ts). Each
+// script finds the command path typed so far (only known sub-command names advance it), then offers sub-commands,
 // flags, or the values of the flag being completed.
 
+import { powershell } from './powershell.js';
+import type { Shell } from './shells.js';
 import type { CommandSpec, OptionSpec } from './spec.js';
+import { HEADER, valueOptions, walk } from './tree.js';
 
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
-export type Shell = (typeof SHELLS)[number];
-
-interface Node {
-  path: string;
-  spec: CommandSpec;
-}
-
-const HEADER = 'generated from the command definitions by `npm run build`; do not edit';
-
-/** Every command with its path ('' for the program, 'auth login' for a nested one). */
-function walk(spec: CommandSpec, path = ''): Node[] {
-  return [
-    { path, spec },
-    ...spec.commands.flatMap((c) => walk(c, path ? `${path} ${c.name}` : c.name)),
-  ];
-}
+export { SHELLS, type Shell } from './shells.js';
 
 const shellWord = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-function valueOptions(node: Node): { flag: string; opt: OptionSpec }[] {
-  return node.spec.options
-    .filter((o) => o.takesValue)
-    .flatMap((opt) => opt.flags.map((flag) => ({ flag, opt })));
-}
 
 function valuesCommand(opt: OptionSpec, prefix: string): string {
   if (opt.dynamic) return `${prefix} __complete ${opt.dynamic} 2>/dev/null`;
@@ -43,6 +24,8 @@ export function generateCompletion(shell: Shell, root: CommandSpec): string {
       return zsh(root);
     case 'fish':
       return fish(root);
+    case 'powershell':
+      return powershell(root);
   }
 }
 
@@ -57,7 +40,7 @@ function helperFunctions(root: CommandSpec, prog: string, withDescriptions: bool
       );
       return `    ${shellWord(n.path)}) printf '%s\\n' ${names.map(shellWord).join(' ')} ;;`;
     });
-  const opts = nodes.map((n) => {
+  const opts = nodes.filter((n) => n.spec.options.length > 0).map((n) => {
     const words = n.spec.options.flatMap((o) =>
       o.flags.map((f) => (withDescriptions ? `${f.replace(/:/g, '\\:')}:${o.description}` : f)),
     );
@@ -69,6 +52,8 @@ function helperFunctions(root: CommandSpec, prog: string, withDescriptions: bool
     return [];
   });
   const takes = nodes.flatMap((n) => valueOptions(n).map(({ flag }) => shellWord(`${n.path}|${flag}`)));
+  // Flags of run-time values: nothing to offer (no cache yet) is not a reason to offer files.
+  const dynamic = nodes.flatMap((n) => valueOptions(n).filter(({ opt }) => opt.dynamic).map(({ flag }) => shellWord(`${n.path}|${flag}`)));
   const values = nodes.flatMap((n) =>
     valueOptions(n)
       .filter(({ opt }) => opt.choices || opt.dynamic)
@@ -96,6 +81,10 @@ function helperFunctions(root: CommandSpec, prog: string, withDescriptions: bool
     '  esac',
     '  return 1',
     '}',
+    `_${prog}_dynamic() {`,
+    ...(dynamic.length > 0 ? ['  case "$1|$2" in', `    ${dynamic.join('|\\\n    ')}) return 0 ;;`, '  esac'] : []),
+    '  return 1',
+    '}',
     `_${prog}_values() {`,
     '  case "$1|$2" in',
     ...values,
@@ -120,6 +109,23 @@ function bash(root: CommandSpec): string {
   return `# bash completion for ${p} (${HEADER})
 # Install: source this file from ~/.bashrc, or copy it to ~/.local/share/bash-completion/completions/${p}
 ${helperFunctions(root, p, false)}
+# The values on stdin (one a line; a TAB and a description may follow) that complete the word $1, any case.
+# Lists (--columns number,status,...): the value after the last comma is completed, and values already in the
+# list are not offered again. Values with spaces (carrier names) are escaped.
+_${p}_offer() {
+  local cur="$1" head="" word value
+  [[ "$cur" == *,* ]] && head="\${cur%,*},"
+  word="\${cur##*,}"
+  COMPREPLY=()
+  while IFS= read -r value; do
+    value="\${value%%$'\t'*}"
+    [ -n "$value" ] || continue
+    [[ ",$head" == *",$value,"* ]] && continue
+    [[ "\${value,,}" == "\${word,,}"* ]] || continue
+    printf -v value '%q' "$head$value"
+    COMPREPLY+=("\${value//\\\\,/,}")
+  done
+}
 _${p}_complete() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}"
   local trail values subs
@@ -127,11 +133,8 @@ _${p}_complete() {
   if [ "$COMP_CWORD" -gt 1 ] && _${p}_takes_value "$trail" "$prev"; then
     values="$(_${p}_values "$trail" "$prev")"
     if [ -n "$values" ]; then
-      # Lists of values (--columns number,status,...): the value after the last comma is completed.
-      local head=""
-      [[ "$cur" == *,* ]] && head="\${cur%,*},"
-      mapfile -t COMPREPLY < <(compgen -P "$head" -W "$values" -- "\${cur##*,}")
-    else
+      _${p}_offer "$cur" <<< "$values"
+    elif ! _${p}_dynamic "$trail" "$prev"; then
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
     fi
     return 0
@@ -165,11 +168,15 @@ _${p}() {
   trail="$(_${p}_path "\${(@)words[2,CURRENT-1]}")"
   if (( CURRENT > 2 )) && _${p}_takes_value "$trail" "$prev"; then
     items=("\${(@f)$(_${p}_values "$trail" "$prev")}")
+    items=("\${(@)items%%$'\t'*}")
     if (( \${#items[@]} )) && [[ -n "\${items[1]}" ]]; then
-      # Lists of values (--columns number,status,...): the value after the last comma is completed.
-      compset -P '*,'
+      # Lists of values (--columns number,status,...): the value after the last comma is completed, and values
+      # already in the list are not offered again.
+      local -a given
+      compset -P '*,' && given=("\${(@s:,:)IPREFIX}")
+      items=("\${(@)items:|given}")
       compadd -a items
-    else
+    elif ! _${p}_dynamic "$trail" "$prev"; then
       _files
     fi
     return
@@ -226,10 +233,14 @@ function fish(root: CommandSpec): string {
     `function __${p}_path_is`,
     `    test (__${p}_path | string collect) = "$argv[1]"`,
     'end',
-    '# Lists of values (--columns number,status,...): the value after the last comma is completed.',
+    '# Lists of values (--columns number,status,...): the value after the last comma is completed, and values',
+    '# already in the list are not offered again.',
     `function __${p}_values`,
     '    set -l head (string replace -r -- \'[^,]*$\' \'\' (commandline -ct))',
-    '    printf "%s\\n" $head$argv',
+    '    set -l given (string split , -- $head)',
+    '    for value in $argv',
+    '        contains -- $value $given; or printf "%s\\n" $head$value',
+    '    end',
     'end',
     `complete -c ${p} -f`,
   ];

@@ -10,8 +10,11 @@ export interface OptionSpec {
   takesValue: boolean;
   /** Fixed values (statuses, formats, ...). */
   choices?: string[];
-  /** Values only known at run time, listed by `trk __complete <kind>`. */
-  dynamic?: 'profiles';
+  /**
+   * Values only known at run time, listed by `trk __complete <kind>`: one a line, a TAB and a description after it
+   * where there is one (fish shows it; bash and zsh take the value).
+   */
+  dynamic?: 'profiles' | 'carriers';
 }
 
 export interface CommandSpec {
@@ -25,8 +28,9 @@ export interface CommandSpec {
   argumentDynamic?: OptionSpec['dynamic'];
 }
 
-/** Flags whose values depend on the user's own data. */
+/** Flags whose values depend on the user's own data. Every flag taking a `<carrier>` takes a carrier's name. */
 const DYNAMIC_VALUES: Record<string, OptionSpec['dynamic']> = { '--profile': 'profiles' };
+const DYNAMIC_PLACEHOLDERS: Record<string, OptionSpec['dynamic']> = { '<carrier>': 'carriers' };
 /** Positional arguments, by name, whose values depend on the user's own data. */
 const DYNAMIC_ARGUMENTS: Record<string, OptionSpec['dynamic']> = { profile: 'profiles' };
 
@@ -38,7 +42,8 @@ function optionSpec(opt: Option): OptionSpec {
     takesValue: opt.required || opt.optional,
   };
   if (opt.argChoices && opt.argChoices.length > 0) spec.choices = [...opt.argChoices];
-  const dynamic = opt.long ? DYNAMIC_VALUES[opt.long] : undefined;
+  const placeholder = /<[^>]+>/.exec(opt.flags)?.[0];
+  const dynamic = (opt.long ? DYNAMIC_VALUES[opt.long] : undefined) ?? (placeholder ? DYNAMIC_PLACEHOLDERS[placeholder] : undefined);
   if (dynamic) spec.dynamic = dynamic;
   return spec;
 }
@@ -66,4 +71,25 @@ export function commandSpec(cmd: Command, inherited: readonly OptionSpec[] = [])
   const dynamic = first ? DYNAMIC_ARGUMENTS[first.name()] : undefined;
   if (dynamic) spec.argumentDynamic = dynamic;
   return spec;
+}
+
+/** A topic of `trk help` that is not a command (`trk help exit-codes`). */
+export interface HelpTopic {
+  name: string;
+  description: string;
+}
+
+/**
+ * The tree completions are generated from: the commands, and under `help` the same commands again (names only)
+ * with the help topics, so that `trk help <Tab>` and `trk help auth <Tab>` offer what `trk help` takes.
+ */
+export function completionTree(program: Command, topics: readonly HelpTopic[]): CommandSpec {
+  const root = commandSpec(program);
+  const mirror = (c: CommandSpec): CommandSpec => ({ name: c.name, description: c.description, options: [], commands: c.commands.map(mirror) });
+  const help = root.commands.find((c) => c.name === 'help');
+  if (help) {
+    const leaf = (t: HelpTopic): CommandSpec => ({ name: t.name, description: t.description, options: [], commands: [] });
+    help.commands = [...root.commands.filter((c) => c !== help).map(mirror), ...topics.map(leaf)];
+  }
+  return root;
 }

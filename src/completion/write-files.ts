@@ -4,15 +4,16 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildProgram } from '../commands/registry.js';
-import { commandSpec } from './spec.js';
+import { HELP_TOPIC_DESCRIPTIONS } from '../commands/help/help.js';
+import { completionTree } from './spec.js';
 import { generateCompletion, SHELLS, type Shell } from './scripts.js';
 
-export const COMPLETION_FILES: Readonly<Record<Shell, string>> = { bash: 'trk.bash', zsh: '_trk', fish: 'trk.fish' };
+export const COMPLETION_FILES: Readonly<Record<Shell, string>> = { bash: 'trk.bash', zsh: '_trk', fish: 'trk.fish', powershell: 'trk.ps1' };
 
 /** The scripts as the current command tree generates them. */
 export async function completionScripts(): Promise<Record<Shell, string>> {
   // The version and the action runner play no part in completions.
-  const spec = commandSpec(await buildProgram(async () => {}, '0.0.0'));
+  const spec = completionTree(await buildProgram(async () => {}, '0.0.0'), HELP_TOPIC_DESCRIPTIONS);
   return Object.fromEntries(SHELLS.map((shell) => [shell, generateCompletion(shell, spec)])) as Record<Shell, string>;
 }
 

@@ -41,9 +41,9 @@ export const CONFIG_KEY_FIELD: Readonly<Record<ConfigKey, Exclude<keyof Profile,
 };
 
 export const CONFIG_KEY_HELP: Readonly<Record<ConfigKey, string>> = {
-  'base-url': 'address of the service, e.g. https://api.17track.net',
+  'base-url': 'address of the service (another one for a staging host or a running sandbox)',
   'api-version': `API version: ${API_VERSIONS.join(', ')}`,
-  'api-key': 'the account\'s API key (shown masked; prefer "trk auth login")',
+  'api-key': 'the account\'s API key (shown as its last 4 characters, ****wxyz; set by "trk auth login")',
   'res-url': 'address of the reference lists (carriers, countries)',
   output: `default output format: ${OUTPUT_FORMATS.join(', ')} (flags and TRK_OUTPUT win)`,
   'budget-url': 'Redis keeping the rate budget of the key for several hosts, e.g. redis://host:6379/0',
@@ -126,13 +126,13 @@ export function parseServiceUrl(value: string, source: string, isBase: boolean):
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`${source} is not a URL: "${text}"`, 'give an address such as https://api.17track.net');
+    throw new UsageError(`${source} is not a URL: "${text}"`, 'give an address such as https://api.example.com');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`${source} must be an http or https address, not ${url.protocol}`, 'give an address such as https://api.17track.net');
+    throw new UsageError(`${source} must be an http or https address, not ${url.protocol}`, 'give an address such as https://api.example.com');
   }
   if (url.search || url.hash || url.username || url.password) {
-    throw new UsageError(`${source} must not carry a query, fragment or user name`, 'give the bare address, e.g. https://api.17track.net');
+    throw new UsageError(`${source} must not carry a query, fragment or user name`, 'give the bare address, e.g. https://api.example.com');
   }
   const clean = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
   if (isBase && /\/track(\/v[\d.]+)?$/i.test(url.pathname.replace(/\/+$/, ''))) {
@@ -155,10 +155,10 @@ export function parseApiKey(value: string, source: string): string {
 }
 
 /**
- * The key as it may be shown: `abcd…wxyz` for keys of 16 characters or more (the service's keys are 32),
- * all stars for shorter ones, where 8 visible characters would give away too much.
+ * The key as it may be shown: its last 4 characters behind stars (`****wxyz`), as Stripe and gh show keys, so
+ * that two accounts' keys can be told apart (the service's keys are 32 characters). A key too short to keep 8
+ * characters hidden is all stars. The stars never tell the length.
  */
 export function maskKey(key: string): string {
-  if (key.length < 16) return '*'.repeat(Math.max(4, key.length));
-  return `${key.slice(0, 4)}…${key.slice(-4)}`;
+  return key.length < 12 ? '****' : `****${key.slice(-4)}`;
 }

@@ -5,12 +5,12 @@
 // API keys).
 
 import path from 'node:path';
-import { UsageError } from '../errors.js';
+import { fileReason, UsageError } from '../errors.js';
 import { CARRIER_ALIAS_FIELD, CONFIG_KEYS, CONFIG_KEY_FIELD, type ConfigKey, type Profile } from './keys.js';
 import { configDir } from './paths.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { readFileSync } = process.getBuiltinModule('node:fs');
+const { chmodSync, readFileSync, statSync } = process.getBuiltinModule('node:fs');
 
 /** What settings resolution and completion read of the profiles. */
 export interface ProfileReader {
@@ -25,18 +25,7 @@ export function profileFile(env: NodeJS.ProcessEnv): string {
   return path.join(configDir(env), 'config.json');
 }
 
-/** `permission denied (EACCES)`: the system's reason, never the message of a parser (it quotes the file). */
-export function fileReason(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException | null)?.code;
-  const words: Record<string, string> = {
-    EACCES: 'permission denied',
-    EPERM: 'operation not permitted',
-    EROFS: 'read-only file system',
-    ENOSPC: 'no space left on device',
-    EISDIR: 'it is a directory',
-  };
-  return typeof code === 'string' ? (words[code] ? `${words[code]} (${code})` : code) : 'unknown error';
-}
+export { fileReason } from '../errors.js';
 
 /**
  * The file could not be read. It holds API keys, so nothing of its content is ever shown: a JSON parser's
@@ -70,12 +59,49 @@ export function profileFromStored(stored: unknown): Profile | undefined {
   return out;
 }
 
-/** The profiles as they are on disk now, read once. Throws a UsageError for a file that cannot be read. */
-export function readProfiles(env: NodeJS.ProcessEnv): ProfileReader {
+/**
+ * The profiles file holds API keys: as ssh does with a private key, a file others may read (or a folder others may
+ * enter) is not left so. It is set to 0600 (the folder to 0700), and `warn` says so, once: the next run finds it
+ * private. Nothing is done where modes mean nothing (Windows) or the file is missing.
+ */
+export function keepPrivate(file: string, warn: (line: string) => void): void {
+  if (process.platform === 'win32') return;
+  for (const [target, mode, what] of [
+    [path.dirname(file), 0o700, 'config folder'],
+    [file, 0o600, 'config file'],
+  ] as const) {
+    let current: number;
+    try {
+      current = statSync(target).mode & 0o777;
+    } catch {
+      continue;
+    }
+    if ((current & 0o077) === 0) continue;
+    const was = `${what} ${target} could be read by others (mode ${octal(current)}), and it holds API keys`;
+    try {
+      chmodSync(target, mode);
+      warn(`warning: the ${was}: set to ${octal(mode)}`);
+    } catch (err) {
+      const fix = `chmod ${octal(mode)} ${target}`;
+      warn(`warning: the ${was}; it could not be set to ${octal(mode)} (${fileReason(err)}): ${fix}`);
+    }
+  }
+}
+
+function octal(mode: number): string {
+  return `0${mode.toString(8).padStart(3, '0')}`;
+}
+
+/**
+ * The profiles as they are on disk now, read once. Throws a UsageError for a file that cannot be read. A file
+ * others can read is made private, with a warning (keepPrivate).
+ */
+export function readProfiles(env: NodeJS.ProcessEnv, warn: (line: string) => void = () => {}): ProfileReader {
   const file = profileFile(env);
   let data: unknown;
   try {
     data = JSON.parse(readFileSync(file, 'utf8'));
+    keepPrivate(file, warn);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw profileFileError(file, err);
   }

@@ -8,7 +8,7 @@ import Conf from 'conf';
 import { TrkError, UsageError } from '../errors.js';
 import { CARRIER_ALIAS_FIELD, CONFIG_KEYS, CONFIG_KEY_FIELD, type ConfigKey, type Profile } from './keys.js';
 import { configDir, ensurePrivateDir } from './paths.js';
-import { fileReason, profileFileError, profileFromStored } from './profile-file.js';
+import { fileReason, keepPrivate, profileFileError, profileFromStored } from './profile-file.js';
 
 export type { Profile } from './keys.js';
 
@@ -41,9 +41,11 @@ export function checkProfileName(name: string): string {
   throw new UsageError(`invalid profile name "${name}"`, 'use letters, digits, ".", "_" or "-" (at most 64, starting with a letter or digit)');
 }
 
-export function openProfileStore(env: NodeJS.ProcessEnv): ProfileStore {
+/** The profiles file for reading and writing; one others could read is made private first (keepPrivate). */
+export function openProfileStore(env: NodeJS.ProcessEnv, warn: (line: string) => void = () => {}): ProfileStore {
   const dir = ensurePrivateDir(configDir(env));
   const file = path.join(dir, 'config.json');
+  keepPrivate(file, warn);
   let conf: Conf<StoreShape>;
   try {
     conf = new Conf<StoreShape>({

@@ -9,7 +9,7 @@ import type { Stringifier } from 'csv-stringify';
 import { codeInfo, formatCodeMessage } from '../api/codes.js';
 import { commandName, doneWord, operationSpec } from '../api/ops.js';
 import type { ItemResults, RejectedItem } from '../api/types.js';
-import { UsageError } from '../errors.js';
+import { fileReason, TrkError, UsageError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { REJECT_COLUMNS } from '../output/column-names.js';
 import { csvCell } from '../output/csv-cell.js';
@@ -75,6 +75,8 @@ interface RejectsOutput {
   tmp: string;
   /** Input columns copied (all but earlier reject columns). */
   keep: number[];
+  /** The first write that failed (a full disk): the file is given up, and close() says so. */
+  failed?: unknown;
 }
 
 export class ResultSink {
@@ -118,7 +120,10 @@ export class ResultSink {
       file.once('error', (err) => reject(cannot(fsReason(err))));
     });
     stringifier.pipe(file);
-    this.#rejects = { stringifier, file, tmp, keep };
+    const rejects: RejectsOutput = { stringifier, file, tmp, keep };
+    // A write that fails later (the disk fills during a long run) is kept for close(), which reports it.
+    file.on('error', (err) => (rejects.failed ??= err));
+    this.#rejects = rejects;
   }
 
   settle(chunk: Chunk, outcome: ChunkOutcome, replayed: boolean): void {
@@ -178,9 +183,19 @@ export class ResultSink {
     const rejects = this.#rejects;
     if (!rejects) return;
     this.#rejects = undefined;
+    const failed = (err: unknown) => {
+      rejects.stringifier.destroy();
+      rmSync(rejects.tmp, { force: true });
+      return new TrkError(`cannot write the rejects file ${this.#o.rejectsFile}: ${fileReason(err)}`, {
+        hint:
+          'make room and run the same command again: nothing is sent twice, and the rejects file is written in full',
+      });
+    };
+    // A stream that failed earlier never finishes: waiting for it would leave the run hanging.
+    if (rejects.failed !== undefined) throw failed(rejects.failed);
     await new Promise<void>((resolve, reject) => {
       rejects.file.once('finish', () => resolve());
-      rejects.file.once('error', reject);
+      rejects.file.once('error', (err) => reject(failed(err)));
       rejects.stringifier.end();
     });
     try {

@@ -171,6 +171,9 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
     if (flags.rejects !== undefined && source.isSameFile(flags.rejects)) {
       throw new UsageError(`--rejects ${flags.rejects} is the input file`, 'write the rejects to another file; nothing was sent');
     }
+    if (flags.rejects !== undefined) {
+      (await import('../config/own-files.js')).refuseOwnFile(flags.rejects, ctx.env, '--rejects');
+    }
     // Arguments show no progress, and `trk stop N` does not load its renderer.
     const renderer = opts.progress === 'none' || (opts.progress === undefined && source.kind === 'arguments') ? undefined : await import('./progress.js');
     const mode = opts.progress ?? renderer?.progressMode(ctx.io, ctx.global.quiet) ?? 'none';
@@ -283,6 +286,7 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
       if (progress.inPlace) ctx.showWaits?.((words, ms) => progress.waiting(words, Date.now() + ms));
       let first = true;
       let result;
+      let rejectsFailure: unknown;
       try {
         result = await runChunks({
           operation: op,
@@ -314,14 +318,21 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
       } finally {
         progress.stop();
         ctx.showWaits?.(undefined);
-        await sink.close();
+        // A rejects file that could not be written fails the run once the summary says what was done.
+        rejectsFailure = await sink.close().then(
+          () => undefined,
+          (err: unknown) => err,
+        );
       }
       const summary = sink.summary(Date.now() - started);
       const failed = result.error !== undefined || (result.interrupted && summary.unsettled > 0);
       if (!failed) await opts.beforeSummary?.();
       const failedOutright = result.error !== undefined && summary.settled === 0;
       // A handful of arguments whose first request failed as a whole: the error line says it all.
-      const lines = source.kind !== 'arguments' ? summaryLines(summary, flags.rejects) : failedOutright ? [] : [compactSummary(summary)];
+      // A rejects file that could not be written is not named as written.
+      const rejectsFile = rejectsFailure === undefined ? flags.rejects : undefined;
+      const brief = failedOutright ? [] : [compactSummary(summary)];
+      const lines = source.kind !== 'arguments' ? summaryLines(summary, rejectsFile) : brief;
       for (const line of [...lines, ...scan.notes]) ctx.info(line);
       for (const line of sink.invalidLines) ctx.io.err(`${line} (set aside)`);
       if (failed) {
@@ -329,6 +340,8 @@ export async function runItems(ctx: Context, opts: ItemRunOptions): Promise<Item
         if (result.error !== undefined) throw result.error;
         throw new InterruptedError(`interrupted: ${fmt(summary.unsettled)} of ${fmt(summary.total)} not done`, stopExitCode(ctx.signal));
       }
+      // Not recorded as finished: the same command again writes the rejects file from the journal, sending nothing.
+      if (rejectsFailure !== undefined) throw rejectsFailure;
       if (journal && runs && journals && folders) {
         runs.recordFinished(folders, {
           key: journals.runKey(identity),

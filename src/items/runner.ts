@@ -30,6 +30,7 @@ import type { ApiClient } from '../api/client.js';
 import { codeInfo, formatCodeMessage, isAccountRefusal } from '../api/codes.js';
 import { EnvelopeError, RateLimitError, RequestAbortedError, ServiceError, formatSeconds } from '../api/errors.js';
 import { operationSpec } from '../api/ops.js';
+import { DEFAULT_PAGE_WINDOW, PageCheck, PagingError, trackListFacts, type PageFacts } from '../api/pages.js';
 import type { Pacer, WaitReason } from '../pacing/pacer.js';
 import { shouldRetry, waitReason } from '../api/retry.js';
 import { LIMITS, type ApiVersion } from '../api/spec.js';
@@ -117,13 +118,25 @@ interface Pending {
   limitedSince: number;
   /** Why its last send failed: what a give-up reports, rather than a failed lookup of it. */
   sendError?: ServiceError;
-  /** gettracklist: the chunk's pages (page_total, from its first page), each page's records as they come. */
-  pages?: { total: number; got: Map<number, Record<string, unknown>[]> };
+  /** gettracklist: the chunk's pages as they come, checked in order (src/api/pages.ts). */
+  pages?: ChunkPages;
+}
+
+interface ChunkPages {
+  check: PageCheck;
+  /** Each page's records that the chunk asked for, and what the page says. */
+  got: Map<number, { records: Record<string, unknown>[]; facts: PageFacts }>;
+  /** The next page to check; the last one asked for; the last one, once a page said so. */
+  next: number;
+  launched: number;
+  end?: number;
+  /** Settled: pages still in flight are dropped when they come. */
+  done?: boolean;
 }
 
 type Work =
   | { kind: 'send'; p: Pending }
-  | { kind: 'verify'; ps: Pending[]; page: number; found: Map<string, Record<string, unknown>[]> }
+  | { kind: 'verify'; ps: Pending[]; page: number; found: Map<string, Record<string, unknown>[]>; check?: PageCheck }
   | { kind: 'page'; p: Pending; page: number };
 
 export async function runChunks(opts: RunnerOptions): Promise<RunnerResult> {
@@ -353,9 +366,15 @@ class Runner {
     // A 429 streak ends with any answer; ambiguous failures are counted over the chunk's whole life (a lookup
     // that works says nothing about the next send of the chunk).
     for (const p of chunks) p.limited = 0;
-    if (work.kind === 'send') this.#answered(work.p, envelope);
-    else if (work.kind === 'verify') this.#verified(work, envelope);
-    else this.#paged(work, envelope);
+    try {
+      if (work.kind === 'send') this.#answered(work.p, envelope);
+      else if (work.kind === 'verify') this.#verified(work, envelope);
+      else this.#paged(work, envelope);
+    } catch (err) {
+      // Pages that cannot be right: what they hold cannot settle anything.
+      if (!(err instanceof PagingError)) throw err;
+      this.#fail(err);
+    }
   }
 
   #request(work: Work): { op: 'gettracklist' | ItemOperation; body: unknown; chunks: Pending[] } {
@@ -498,8 +517,9 @@ class Runner {
       if (list) list.push(record);
       else work.found.set(key, [record]);
     }
-    const pages = Number(envelope.page?.page_total ?? 1);
-    if (work.page < pages) {
+    // One page after the other, up to the last one the service's counts and its pages agree on.
+    const check = (work.check ??= new PageCheck(1, LIMITS.pageSize));
+    if (!check.isLast(work.page, trackListFacts(envelope))) {
       this.#ready.unshift({ ...work, page: work.page + 1 });
       return;
     }
@@ -539,19 +559,30 @@ class Runner {
 
   #paged(work: Extract<Work, { kind: 'page' }>, envelope: Envelope<Record<string, unknown>>): void {
     const p = work.p;
+    p.pages ??= { check: new PageCheck(1, LIMITS.pageSize), got: new Map(), next: 1, launched: 1 };
+    const pages: ChunkPages = p.pages;
+    if (pages.done) return;
     const wanted = new Set(p.open.map((r) => r.key));
     // One number is a substring match for the service: keep the exact ones only.
     const records = (envelope.data?.accepted ?? []).filter((record) => wanted.has(keyOf(record.number)));
-    if (!p.pages) {
-      // The chunk's other pages all at once, as one list's are (src/api/pages.ts): the pacer starts them at its
-      // pace, several in flight, and they are put back in order below.
-      p.pages = { total: Math.max(1, Number(envelope.page?.page_total ?? 1)), got: new Map() };
-      for (let page = p.pages.total; page > work.page; page--) this.#ready.unshift({ kind: 'page', p, page });
+    pages.got.set(work.page, { records, facts: trackListFacts(envelope) });
+    // Pages are checked in order; the ones after them are asked for several at once, as one list's are
+    // (src/api/pages.ts): the pacer starts them at its pace, at most a window ahead of the pages checked.
+    while (pages.end === undefined && pages.got.has(pages.next)) {
+      if (pages.check.isLast(pages.next, pages.got.get(pages.next)!.facts)) pages.end = pages.next;
+      pages.next += 1;
     }
-    p.pages.got.set(work.page, records);
-    if (p.pages.got.size < p.pages.total) return;
-    for (let page = 1; page <= p.pages.total; page++) p.accepted.push(...(p.pages.got.get(page) ?? []));
-    p.pages = undefined;
+    if (pages.end === undefined) {
+      const last = pages.check.last;
+      const until = last === undefined ? pages.next : Math.min(last, pages.next - 1 + DEFAULT_PAGE_WINDOW);
+      const more: Work[] = [];
+      while (pages.launched < until) more.push({ kind: 'page', p, page: ++pages.launched });
+      this.#ready.unshift(...more);
+      return;
+    }
+    for (let page = 1; page <= pages.end; page++) p.accepted.push(...pages.got.get(page)!.records);
+    pages.done = true;
+    pages.got.clear();
     const found = new Set(p.accepted.map((r) => keyOf(r.number)));
     this.#settle(p, p.open.filter((r) => !found.has(r.key)).length);
   }

@@ -66,7 +66,7 @@ export function columnsByName<T, N extends string>(names: readonly N[], defs: { 
 type Def<T> = Omit<Column<T>, 'key'>;
 
 /** The longest status names: what a status column keeps room for. */
-const STATUS_WIDTH = Math.max(...PACKAGE_STATUSES.map((s) => s.length));
+const STATUS = { room: Math.max(...PACKAGE_STATUSES.map((s) => s.length)), roomRank: 5 } as const;
 const TRACKING_WIDTH = Math.max(...TRACKING_STATUSES.map((s) => s.length));
 
 /** A time column: ISO 8601 with an offset in machine formats, the reader's zone (or the age) in tables. */
@@ -86,17 +86,27 @@ function carrierColumn<T>(
 
 // ---- registration records (trk list) ----
 
+/**
+ * What a list keeps room for in later pages, past the first page's widths, once the carrier is in at its width:
+ * the longest status first (a status is never cut, and a longer one would push its row past the terminal's edge),
+ * then numbers of up to 22 characters (USPS; most are shorter), both before the optional columns (a tag is shown
+ * when there is room left for it); then, from what every column leaves, carrier names of up to 20 (three in four
+ * are; only when names are shown).
+ */
+const NUMBER_ROOM = { room: 22, roomRank: 6 } as const;
+const NAMES = { room: 20 } as const;
+
 export function recordColumns(opts: ColumnOptions = {}): Column<RecordView>[] {
   return columnsByName<RecordView, RecordColumnName>(RECORD_COLUMN_NAMES, {
-    number: { header: 'NUMBER', value: (r) => r.number, id: true },
-    carrier: carrierColumn('CARRIER', (r) => r.carrier, opts, { id: true, wide: 5 }),
+    number: { header: 'NUMBER', value: (r) => r.number, id: true, ...NUMBER_ROOM },
+    carrier: carrierColumn('CARRIER', (r) => r.carrier, opts, { id: true, wide: 5, ...(opts.carrierName && NAMES) }),
     final_carrier: carrierColumn('LAST MILE', (r) => r.final_carrier, opts, { wide: 40 }),
-    status: { header: 'STATUS', value: (r) => r.status, style: (t, r, c) => styleStatus(r.status, t, c), width: STATUS_WIDTH },
+    status: { header: 'STATUS', value: (r) => r.status, style: (t, r, c) => styleStatus(r.status, t, c), ...STATUS },
     tracking: {
       header: 'TRACKING',
       value: (r) => r.tracking,
       style: (t, r, c) => (r.tracking === 'Stopped' ? c.dim(t) : t),
-      width: TRACKING_WIDTH,
+      room: TRACKING_WIDTH,
     },
     registered: time('REGISTERED', (r) => r.registered, 50),
     tracked: time('TRACKED', (r) => r.tracked, 30),
@@ -157,7 +167,7 @@ export function detailsColumns(opts: ColumnOptions = {}): Column<DetailsView>[] 
     number: { header: 'NUMBER', value: (d) => d.number, id: true },
     carrier: carrierColumn('CARRIER', (d) => d.carrier, opts, { id: true, wide: 29 }),
     final_carrier: carrierColumn('LAST MILE', (d) => d.final_carrier, opts, { wide: 40 }),
-    status: { header: 'STATUS', value: (d) => d.status, style: (t, d, c) => styleStatus(d.status, t, c), width: STATUS_WIDTH },
+    status: { header: 'STATUS', value: (d) => d.status, style: (t, d, c) => styleStatus(d.status, t, c), ...STATUS },
     sub_status: { header: 'SUB-STATUS', value: (d) => d.sub_status, shrink: 12, wide: 8 },
     latest_event_time: time('LAST EVENT AT', (d) => eventIso(d.latest_event), 20),
     latest_event: { header: 'LAST EVENT', value: (d) => d.latest_event?.description ?? null, shrink: 10, wide: 10 },
@@ -265,7 +275,7 @@ export function itemColumns(opts: ItemColumnOptions = {}): Column<ItemResultRow>
     },
     result: result('result'),
     error_code: result('error_code'),
-    error_message: { ...result('error_message'), shrink: 16 },
+    error_message: { ...result('error_message') },
     tag: { header: 'TAG', value: (r: ItemResultRow) => loose(r.tag), shrink: 10, wide: 10 },
   } satisfies Record<(typeof REGISTER_COLUMN_NAMES)[number], Def<ItemResultRow>>;
   return opts.origin ? columnsByName(REGISTER_COLUMN_NAMES, defs) : columnsByName(ITEM_COLUMN_NAMES, defs);

@@ -6,10 +6,19 @@
 // array of `trk list --json`, on each line of NDJSON or of `webhook listen --print` as it comes. Output is held
 // until a value is complete, so a command that fails part-way prints nothing of the value it was writing (the
 // same guarantee as without --jq), and an error of the program stops the output and fails the command (exit 1).
+//
+// jq runs in a worker thread (jq-worker.ts), so that a program that never ends (`repeat(1)`, `def f: f; f`) can
+// be stopped: Ctrl-C, SIGTERM and a time limit terminate the worker, and so does a program that takes more memory
+// than the cap. jq's own abort (its 256 MB heap exhausted) becomes one line, never jq's `Aborted()`.
 
-import type { Jq } from 'jq-wasm';
-import { TrkError, UsageError } from '../errors.js';
+import { InterruptedError, stopExitCode, TrkError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
+import { JqWorker, type JqLimits } from './jq-worker.js';
+
+export type { JqLimits } from './jq-worker.js';
+
+/** Loading jq and compiling the program may take this long, whatever the program's own limit. */
+const LOAD_MS = 30_000;
 
 /** jq's exit code for a program that does not compile. */
 const COMPILE_ERROR = 3;
@@ -21,24 +30,35 @@ function jqMessage(stderr: string): string {
   return first.replace(/^jq: error(?: \(at [^)]*\))?: /, '').trim().replace(/:$/, '');
 }
 
-/** Loads jq and checks that `expr` compiles, without running it (a program could loop forever). */
-export async function loadJqProgram(expr: string): Promise<Jq> {
-  const { loadJq } = await import('jq-wasm');
-  const jq = await loadJq();
-  // `empty | (...)` compiles the program and never evaluates it.
-  if (jq.raw(null, `empty | (\n${expr}\n)`, ['-n']).exitCode === COMPILE_ERROR) {
-    // The bare program cannot run either, and its own message points at the right line and column.
-    const bare = jq.raw(null, expr, ['-n']);
-    throw new UsageError(`--jq: ${jqMessage(bare.stderr)}`, 'see the jq manual, e.g. --jq \'.[] | .number\'');
+/**
+ * Starts jq in its worker and checks that `expr` compiles, without running it (a program could loop forever).
+ * The worker is the caller's to close.
+ */
+export async function loadJqProgram(expr: string, limits: JqLimits): Promise<JqWorker> {
+  const jq = new JqWorker(limits);
+  try {
+    // `empty | (...)` compiles the program and never evaluates it. jq loads meanwhile: that is not the program's
+    // time, however short --timeout is.
+    const check = Math.max(limits.timeoutMs, LOAD_MS);
+    if ((await jq.run(null, `empty | (\n${expr}\n)`, ['-n'], check)).exitCode === COMPILE_ERROR) {
+      // The bare program cannot run either, and its own message points at the right line and column.
+      const bare = await jq.run(null, expr, ['-n'], check);
+      throw new UsageError(`--jq: ${jqMessage(bare.stderr)}`, 'see the jq manual, e.g. --jq \'.[] | .number\'');
+    }
+    return jq;
+  } catch (err) {
+    await jq.close();
+    throw err;
   }
-  return jq;
 }
 
 export interface JqOutput {
   /** The IO to give the command: its stdout goes through the program. */
   readonly io: IO;
+  /** Resolves once every complete value written so far has been run and its output written. */
+  settled(): Promise<void>;
   /** After the command succeeded: runs the program on what is left; the program's error, if it failed. */
-  finish(): TrkError | undefined;
+  finish(): Promise<TrkError | undefined>;
 }
 
 /**
@@ -67,17 +87,27 @@ class ValueEnds {
   }
 }
 
-/** Wraps `io` so that its stdout goes through the jq program `expr` (loaded with loadJqProgram). */
-export function jqOutput(io: IO, jq: Jq, expr: string): JqOutput {
+/**
+ * Wraps `io` so that its stdout goes through the jq program `expr` (started with loadJqProgram). Values are run
+ * one after the other, their output written in order as each run ends. `signal` (Ctrl-C, SIGTERM) stops the
+ * program in the middle of a run.
+ */
+export function jqOutput(io: IO, jq: JqWorker, expr: string, signal?: AbortSignal): JqOutput {
   const pretty = io.stdoutIsTTY;
   const ends = new ValueEnds();
   let pending: string[] = [];
   let failure: TrkError | undefined;
+  // Runs one after the other, so that their output comes in the order of the values.
+  let queue: Promise<void> = Promise.resolve();
+  const stop = () => void jq.close(signal ? new InterruptedError('interrupted', stopExitCode(signal)) : undefined);
+  if (signal?.aborted) stop();
+  else signal?.addEventListener('abort', stop, { once: true });
 
-  const run = (input: string): void => {
+  const run = async (input: string): Promise<void> => {
+    if (failure) return;
     // -c: one output a line, so that each can be told apart and strings printed raw (jq -r), which keeps their
     // leading and trailing blanks.
-    const r = jq.raw(input, expr, ['-c']);
+    const r = await jq.run(input, expr, ['-c']);
     if (r.exitCode !== 0) {
       failure = new TrkError(`--jq: ${jqMessage(r.stderr)}`, { hint: 'nothing of the failing value was printed; check the program against "--json" output' });
       return;
@@ -89,7 +119,7 @@ export function jqOutput(io: IO, jq: Jq, expr: string): JqOutput {
       const value: unknown = JSON.parse(line);
       if (typeof value === 'string') text += `${value}\n`;
       // Pretty-printed by jq itself, which keeps numbers as written.
-      else text += `${pretty ? jq.raw(line, '.', []).stdout : line}\n`;
+      else text += `${pretty ? (await jq.run(line, '.', [])).stdout : line}\n`;
     }
     io.out(text);
   };
@@ -98,7 +128,10 @@ export function jqOutput(io: IO, jq: Jq, expr: string): JqOutput {
     if (pending.length === 0 || failure) return;
     const input = pending.join('');
     pending = [];
-    if (input.trim() !== '') run(input);
+    if (input.trim() === '') return;
+    queue = queue.then(() => run(input)).catch((err: unknown) => {
+      failure ??= err instanceof TrkError ? err : new TrkError(`--jq: ${(err as Error).message}`);
+    });
   };
 
   return {
@@ -110,8 +143,11 @@ export function jqOutput(io: IO, jq: Jq, expr: string): JqOutput {
         if (ends.feed(text)) flush();
       },
     },
-    finish() {
+    settled: () => queue,
+    async finish() {
       flush();
+      await queue;
+      signal?.removeEventListener('abort', stop);
       return failure;
     },
   };

@@ -4,14 +4,18 @@
 // turn it off; so does output that is not to a terminal. A pager that cannot be found is skipped silently: the
 // output is printed as it would be without one.
 //
-// Output streams into the pager as it comes: the first page of a list is on the screen while later pages are
-// fetched. When the reader quits the pager early, `quit` aborts, so that the command stops fetching what nobody
-// will read; the command then finishes quietly.
+// The pager starts with the first output, so that a command that reads for a while before it has anything to
+// show (`trk list --tag X` over every page) keeps the terminal for its page counter until then. Output streams
+// into the pager as it comes: the first page of a list is on the screen while later pages are fetched. When the
+// reader quits the pager early, `quit` aborts, so that the command stops fetching what nobody will read; the
+// command then finishes quietly.
 
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import type { IO } from '../io.js';
+import { redactingIO } from '../secrets.js';
 
 export const DEFAULT_PAGER = 'less -FRX';
 
@@ -20,6 +24,8 @@ export interface Pager {
   readonly io: IO;
   /** Aborts when the reader quits the pager (its input closed) before the output ended. */
   readonly quit: AbortSignal;
+  /** The pager runs: it starts with the first output, and the terminal is its own from then on. */
+  readonly started: boolean;
   /** End the output and wait for the reader to quit the pager. */
   end(): Promise<void>;
 }
@@ -62,35 +68,49 @@ export function startPager(io: IO, env: NodeJS.ProcessEnv, opts: { enabled?: boo
   if (command === undefined || !findProgram(command, env)) return undefined;
   // LESS and LV as git sets them, when the user has not: a bare PAGER=less behaves like the default.
   const childEnv = { ...env, LESS: env.LESS ?? 'FRX', LV: env.LV ?? '-c' };
-  const child = spawn(command, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: childEnv });
   const quitter = new AbortController();
-  const exited = new Promise<void>((resolve) => {
-    child.on('close', () => resolve());
-    child.on('error', () => resolve());
-  });
-  const input = child.stdin;
+  let child: ChildProcessByStdio<Writable, null, null> | undefined;
+  let exited = Promise.resolve();
   let closed = false;
   const close = () => {
     closed = true;
     quitter.abort();
   };
-  // EPIPE: the reader quit before the output ended.
-  input.on('error', close);
-  child.on('close', () => {
-    if (!input.writableFinished) close();
-  });
-  const paged: IO = {
-    ...io,
-    stdout: input,
-    out: (text) => {
-      if (!closed) input.write(text);
-    },
+  // Started with the first output: until then the terminal is the command's, for a page counter.
+  const input = (): Writable => {
+    if (child) return child.stdin;
+    const started = spawn(command, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: childEnv });
+    child = started;
+    exited = new Promise<void>((resolve) => {
+      started.on('close', () => resolve());
+      started.on('error', () => resolve());
+    });
+    // EPIPE: the reader quit before the output ended.
+    started.stdin.on('error', close);
+    started.on('close', () => {
+      if (!started.stdin.writableFinished) close();
+    });
+    return started.stdin;
   };
+  const paged: IO = Object.defineProperties(Object.create(null) as IO, {
+    ...Object.getOwnPropertyDescriptors(io),
+    stdout: { get: input, enumerable: true },
+    out: {
+      value: (text: string) => {
+        if (!closed) input().write(text);
+      },
+      enumerable: true,
+    },
+  });
   return {
-    io: paged,
+    // The pager's input is output too: the API key never reaches it (src/secrets.ts).
+    io: redactingIO(paged),
     quit: quitter.signal,
+    get started() {
+      return child !== undefined;
+    },
     async end() {
-      if (!closed) input.end();
+      if (child && !closed) child.stdin.end();
       await exited;
     },
   };

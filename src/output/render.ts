@@ -15,7 +15,7 @@ import type { OutputFormat } from './format.js';
 import { sanitizeTerminalText } from '../terminal-text.js';
 import { tsvField } from './sanitize.js';
 import { Spill } from './spill.js';
-import { fitted, GAP, padding, tableLayout, type Layout } from './table.js';
+import { rowLines, tableLayout, type Layout, type LayoutColumn } from './table.js';
 import { tableTime, type TimeStyle } from './times.js';
 
 export { sanitizeTerminalText } from '../terminal-text.js';
@@ -58,8 +58,17 @@ export interface Column<T> {
   age?: true;
   /** Shown in tables only with `-o wide` (always in machine formats): detail few readers need at a glance. */
   extra?: true;
-  /** The widest its table text can be, when known (a status): the column keeps room for rows that come later. */
-  width?: number;
+  /**
+   * Room for rows that come later, when a table is shown as it arrives (a list): the widest a status can be, the
+   * usual longest numbers. Kept as far as the terminal has it (src/output/table.ts).
+   */
+  room?: number;
+  /** The rank of that room among the ranked columns (`wide`); default after all of them. */
+  roomRank?: number;
+  /** Tables never cut this column's cells: they go on over more lines (messages). */
+  wrap?: true;
+  /** Tables cut this column's cells at their start, keeping the end (a path: its file name). */
+  keepEnd?: true;
 }
 
 /**
@@ -189,6 +198,9 @@ function rowWriter<T>(io: IO, columns: readonly Column<T>[], output: Output, com
       return tsvWriter(io, chosen);
     case 'ids':
       return idsWriter(io, columns);
+    // Only commands of tracking details honour text (define.ts `prints`), and they print it themselves
+    // (commands/common/details.ts); rows asked for as text anywhere else are shown as the table people read.
+    case 'text':
     case 'table': {
       const wide = isWide(output);
       const shown = named || wide ? chosen : chosen.filter((c) => !c.extra);
@@ -345,21 +357,25 @@ interface TableOptions {
 }
 
 // Tables stream: the layout is decided from the first rows written (the first page of a list), which are printed
-// at once with the header; later rows are fitted to the same columns.
+// at once with the header; later rows are fitted to the same columns (src/output/table.ts).
 function tableWriter<T>(io: IO, columns: readonly Column<T>[], opts: TableOptions): RowWriter<T> {
   let layout: Layout | undefined;
   const c = io.color;
   const coloured = c.level > 0;
-  const line = (texts: readonly string[], styleOf: (text: string, i: number) => string) =>
-    `${layout!.shown
-      .map((i, k) => {
-        const width = layout!.widths[k]!;
-        const text = fitted(texts[i]!, width, columns[i]!);
-        const last = k === layout!.shown.length - 1;
-        return `${styleOf(text, i)}${last ? '' : padding(text, width)}`;
-      })
-      .join(' '.repeat(GAP))
-      .replace(/ +$/, '')}\n`;
+  const spec: LayoutColumn[] = columns.map((col) => ({
+    header: col.header,
+    rank: opts.named ? undefined : col.wide,
+    shrink: col.shrink,
+    fair: col.fair,
+    always: opts.named,
+    wrap: col.wrap,
+    keepEnd: col.keepEnd,
+    // Every row is at hand when the table is complete: no room is kept for more.
+    room: opts.complete ? undefined : col.room,
+    roomRank: col.roomRank,
+  }));
+  const lines = (texts: readonly string[], styleOf: (text: string, i: number) => string) =>
+    rowLines(texts, layout!, spec, styleOf).map((l) => `${l}\n`).join('');
   const end = async () => {};
   return {
     write(rows) {
@@ -367,25 +383,17 @@ function tableWriter<T>(io: IO, columns: readonly Column<T>[], opts: TableOption
       const cells = rows.map((r) => columns.map((col) => tableText(col, r, opts.times)));
       let out = '';
       if (!layout) {
-        const spec = columns.map((col) => ({
-          header: col.header,
-          rank: opts.named ? undefined : col.wide,
-          shrink: col.shrink,
-          fair: col.fair,
-          always: opts.named,
-          width: opts.complete ? undefined : col.width,
-        }));
         layout = tableLayout(spec, cells, io.columns, { wide: opts.wide });
-        out += line(
+        out += lines(
           columns.map((col) => col.header),
           (t) => (coloured ? c.bold(t) : t),
         );
       }
       cells.forEach((texts, n) => {
         const row = rows[n]!;
-        out += line(texts, (t, i) => {
+        out += lines(texts, (t, i) => {
           const style = columns[i]!.style;
-          return coloured && style && t !== '' ? style(t, row, c) : t;
+          return coloured && style ? style(t, row, c) : t;
         });
       });
       io.out(out);
@@ -421,7 +429,8 @@ export const RESULT_COLUMNS: readonly Column<ItemRow<object>>[] = [
     style: (t, r, c) => (r.result === 'accepted' ? c.green(t) : c.red(t)),
   },
   { key: 'error_code', header: 'ERROR', value: (r) => r.error?.code },
-  { key: 'error_message', header: 'MESSAGE', value: (r) => r.error?.message },
+  // Messages say what to do: never cut, wrapped over more lines of the row.
+  { key: 'error_message', header: 'MESSAGE', value: (r) => r.error?.message, shrink: 10, wrap: true },
 ];
 
 /**

@@ -9,6 +9,7 @@ import type { CarrierNameLookup } from './columns.js';
 import { carrierText, styleStatus } from './columns.js';
 import { isCustomsSubStatus, type DetailsView, type EventView, type PlaceView } from './records.js';
 import { textWidth } from './render.js';
+import { wrapText } from './width.js';
 import { sanitizeTerminalText } from '../terminal-text.js';
 import { stageWords, statusLine, subStatusWords } from './status-words.js';
 import { datePart, epochOf, humanDuration, wallTime } from './times.js';
@@ -26,37 +27,7 @@ function clean(s: string | null | undefined): string {
   return s === null || s === undefined ? '' : sanitizeTerminalText(s, { singleLine: true }).trim();
 }
 
-/** Word-wrap plain text to `width` cells; words longer than a line are split. */
-export function wrapText(text: string, width: number): string[] {
-  const w = Math.max(10, width);
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/ +/).filter((x) => x !== '')) {
-    let rest = word;
-    while (textWidth(rest) > w) {
-      if (line !== '') {
-        lines.push(line);
-        line = '';
-      }
-      let cut = '';
-      for (const ch of rest) {
-        if (textWidth(cut + ch) > w) break;
-        cut += ch;
-      }
-      lines.push(cut);
-      rest = rest.slice(cut.length);
-    }
-    if (rest === '') continue;
-    if (line === '') line = rest;
-    else if (textWidth(line) + 1 + textWidth(rest) <= w) line += ` ${rest}`;
-    else {
-      lines.push(line);
-      line = rest;
-    }
-  }
-  if (line !== '') lines.push(line);
-  return lines;
-}
+export { wrapText } from './width.js';
 
 /** Event time as the carrier's local wall time with its offset; the raw form when the ISO one is missing. */
 export function eventTimeText(e: Pick<EventView, 'time_iso' | 'time_utc' | 'time_raw'>): string {
@@ -251,7 +222,7 @@ export function renderTrackingPage(
   if (view.delivered) facts.push(`${label(c, 'Delivered')}${clean(wallTime(view.delivered))}`);
   if (m && (m.eta_from || m.eta_to)) {
     const range = [m.eta_from, m.eta_to].filter((x) => x).map((x) => clean(datePart(x))).join(' – ');
-    const src = m.eta_source === 'Official' ? 'from the carrier' : m.eta_source ? `estimated by ${clean(m.eta_source)}` : '';
+    const src = etaSourceWords(m.eta_source);
     const end = epochOf(m.eta_to ?? m.eta_from);
     const overdue = !delivered && end !== null && end < opts.now;
     facts.push(`${label(c, 'Expected')}${range}${src ? c.dim(` (${src})`) : ''}${overdue ? ` ${c.red('overdue')}` : ''}`);
@@ -273,6 +244,16 @@ export function renderTrackingPage(
     out.push('', c.dim('No events yet.'));
   }
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * Who made the estimate, in words: the carrier ("Official"), or the service, which names itself by its brand
+ * (machine formats keep the value as sent); any other source as given.
+ */
+function etaSourceWords(source: string | null): string {
+  if (!source) return '';
+  if (source === 'Official') return 'from the carrier';
+  return /^17\s*track$/i.test(source.trim()) ? 'estimated by the service' : `estimated by ${clean(source)}`;
 }
 
 function eventLines(

@@ -1,14 +1,21 @@
-// How wide text is on a terminal, for tables and the progress line.
+// How wide text is on a terminal, and text wrapped to a width: for tables, the tracking page and the progress line.
 
 /** Width of text in terminal cells, close enough for layout: wide East Asian characters count twice. */
 export function textWidth(s: string): number {
   let w = 0;
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    if (cp >= 0x300 && cp <= 0x36f) continue; // combining marks
-    w += cp >= 0x1100 && isWide(cp) ? 2 : 1;
+  // By index, not `for...of`: no string is made per character (a field of a megabyte is measured without garbage).
+  for (let i = 0; i < s.length; i++) {
+    const cp = s.codePointAt(i)!;
+    if (cp > 0xffff) i++;
+    w += codePointWidth(cp);
   }
   return w;
+}
+
+/** Cells one code point takes: 0 for combining marks, 2 for wide East Asian characters, else 1. */
+export function codePointWidth(cp: number): number {
+  if (cp >= 0x300 && cp <= 0x36f) return 0;
+  return cp >= 0x1100 && isWide(cp) ? 2 : 1;
 }
 
 function isWide(cp: number): boolean {
@@ -23,4 +30,47 @@ function isWide(cp: number): boolean {
     (cp >= 0x1f300 && cp <= 0x1faff) ||
     (cp >= 0x20000 && cp <= 0x3fffd)
   );
+}
+
+/**
+ * Word-wrap plain text to `width` cells; words longer than a line are split. Each character is measured once, so
+ * that a field of a megabyte wraps in linear time.
+ */
+export function wrapText(text: string, width: number): string[] {
+  const w = Math.max(10, width);
+  const lines: string[] = [];
+  let line = '';
+  let used = 0;
+  const push = () => {
+    if (line !== '') lines.push(line);
+    line = '';
+    used = 0;
+  };
+  for (const word of text.split(/ +/)) {
+    if (word === '') continue;
+    const size = textWidth(word);
+    if (size > w) {
+      // Split across lines of their own, where the next character would pass the width.
+      push();
+      let start = 0;
+      for (let i = 0; i < word.length; i++) {
+        const cp = word.codePointAt(i)!;
+        const cw = codePointWidth(cp);
+        if (used + cw > w) {
+          lines.push(word.slice(start, i));
+          start = i;
+          used = 0;
+        }
+        used += cw;
+        if (cp > 0xffff) i++;
+      }
+      line = word.slice(start);
+      continue;
+    }
+    if (line !== '' && used + 1 + size > w) push();
+    line = line === '' ? word : `${line} ${word}`;
+    used += (used === 0 ? 0 : 1) + size;
+  }
+  push();
+  return lines;
 }

@@ -4,7 +4,6 @@
 // itself (transport, account, simulated world) is loaded by the functions that start it, on first call. So a
 // command imports this lazily on its --sandbox path, and even then loads the emulator only if it starts one.
 
-import type { ListName } from '../carriers/lists.js';
 import type { EmbeddedSandbox, EmbeddedSandboxOptions } from './embedded.js';
 import type { RunningSandbox, SandboxOptions } from './http/server.js';
 
@@ -30,13 +29,4 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
 export async function startEmbeddedSandbox(stateDir: string, opts: EmbeddedSandboxOptions = {}): Promise<EmbeddedSandbox> {
   const { startEmbeddedSandbox: start } = await import('./embedded.js');
   return start(stateDir, opts);
-}
-
-/**
- * One of the service's reference lists the emulator knows and serves (shipped in data/), parsed. A fresh array
- * of shared entries: the caller may keep or reorder the array, not change the entries.
- */
-export async function sandboxReferenceList(name: ListName): Promise<unknown[]> {
-  const { sandboxReferenceList: list } = await import('./reference-lists.js');
-  return [...list(name)];
 }

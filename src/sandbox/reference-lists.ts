@@ -1,14 +1,17 @@
 // The service's two reference lists (`apicarrier.all.json`, `country.all.json`), shipped with trk in data/ exactly
 // as the service publishes them. They are the emulator's catalogue: every carrier of the list is a carrier of the
-// simulated world (src/sandbox/world/catalog.ts), the emulator serves the files byte for byte at its res URL
-// paths, and `--sandbox` resolves carrier and country names against them (src/carriers/lookup.ts).
+// simulated world (src/sandbox/world/catalog.ts), and the emulator serves the files byte for byte at the res URL's
+// paths. (`--sandbox` resolves names against the same files, read by the product itself: src/carriers/shipped.ts.)
 //
 // Read on first need only (563 KB of carriers: a few milliseconds to read and parse), relative to this module,
 // so that the same path works from src/ under the tests and from dist/ once built.
 
 import { readFileSync } from 'node:fs';
-import { LISTS, listPath, type ListName } from '../carriers/lists.js';
 import { packageFile } from '../package-files.js';
+
+/** The service's reference lists, by the file names its res URL publishes them under. */
+const LIST_FILES = { carriers: 'apicarrier.all.json', countries: 'country.all.json' } as const;
+export type ListName = keyof typeof LIST_FILES;
 
 /** An entry of `apicarrier.all.json`, as the service sends it. */
 export interface CarrierListEntry {
@@ -42,7 +45,7 @@ const parsed = new Map<ListName, unknown[]>();
 export function referenceListBytes(name: ListName): Buffer {
   let b = bytes.get(name);
   if (b === undefined) {
-    b = readFileSync(new URL(LISTS[name].file, DATA_DIR));
+    b = readFileSync(new URL(LIST_FILES[name], DATA_DIR));
     bytes.set(name, b);
   }
   return b;
@@ -61,7 +64,7 @@ export function sandboxReferenceList(name: ListName): readonly unknown[] {
   return items;
 }
 
-/** Path under a res URL → list, for the emulator's HTTP server (the same paths as the service's res URL). */
+/** Path under a res URL → list, for the emulator's HTTP server (the service's res URL paths). */
 export const REFERENCE_LIST_PATHS: ReadonlyMap<string, ListName> = new Map(
-  (Object.keys(LISTS) as ListName[]).map((name) => [listPath(name), name]),
+  (Object.keys(LIST_FILES) as ListName[]).map((name) => [`/asset/carrier/info/${LIST_FILES[name]}`, name]),
 );

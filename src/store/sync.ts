@@ -17,7 +17,7 @@
 import type { ApiClient } from '../api/client.js';
 import { numberCarrierBody, trackListBody } from '../api/bodies.js';
 import { AuthenticationError, EndpointNotFoundError } from '../api/errors.js';
-import { readPages } from '../api/pages.js';
+import { readPages, trackListFacts } from '../api/pages.js';
 import { LIMITS, type ApiVersion } from '../api/spec.js';
 import type { Envelope, TrackListFilter } from '../api/types.js';
 import { InterruptedError, stopExitCode, UsageError } from '../errors.js';
@@ -220,8 +220,9 @@ export class SyncRun {
     const pages = readPages<Envelope>({
       start: 1,
       fetch: (pageNo, stop) => this.#call(client, 'gettracklist', trackListBody(client.version, { ...filter, page_no: pageNo }), stop),
-      last: (first) => ((first.data?.accepted ?? []).length === 0 ? 1 : first.page?.page_total),
-      more: (env) => (env.data?.accepted ?? []).length >= LIMITS.pageSize,
+      // Checked against the service's counts, as a list's pages are (src/api/pages.ts).
+      facts: trackListFacts,
+      pageSize: LIMITS.pageSize,
     });
     let first = true;
     for await (const env of pages) {
@@ -275,8 +276,8 @@ export class SyncRun {
       for await (const env of readPages<Envelope>({
         start: 1,
         fetch: (pageNo, stop) => this.#call(client, 'gettracklist', trackListBody(client.version, { ...filter, page_no: pageNo }), stop),
-        last: (first) => first.page?.page_total ?? 1,
-        more: (env) => (env.data?.accepted ?? []).length >= LIMITS.pageSize,
+        facts: trackListFacts,
+        pageSize: LIMITS.pageSize,
       })) {
         for (const item of env.data?.accepted ?? []) {
           const row = recordRow(item, client.version);

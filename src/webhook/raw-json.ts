@@ -99,3 +99,12 @@ export function compactJson(text: string): string {
   }
   return out + text.slice(runStart);
 }
+
+/** A body parsed as JSON, or undefined when it is not JSON. */
+export function parseJsonBody(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}

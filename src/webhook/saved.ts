@@ -17,15 +17,23 @@ export function headersText(method: string, url: string, httpVersion: string, ra
   return `${lines.join('\n')}\n`;
 }
 
-/** The value of header `name` (any letter case) in a saved headers file; several are joined with ", " as HTTP does. */
-export function headerFrom(text: string, name: string): string | undefined {
-  const wanted = name.toLowerCase();
-  const values: string[] = [];
+/** The headers of a saved headers file as a flat [name, value, ...] list, as received (no request line). */
+export function rawHeadersFrom(text: string): string[] {
+  const raw: string[] = [];
   for (const line of text.split(/\r?\n/)) {
     const colon = line.indexOf(':');
     if (colon <= 0 || /\s/.test(line.slice(0, colon))) continue; // the request line, blank lines
-    if (line.slice(0, colon).toLowerCase() === wanted) values.push(line.slice(colon + 1).trim());
+    raw.push(line.slice(0, colon), line.slice(colon + 1).trim());
   }
+  return raw;
+}
+
+/** The value of header `name` (any letter case) in a saved headers file; several are joined with ", " as HTTP does. */
+export function headerFrom(text: string, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  const raw = rawHeadersFrom(text);
+  const values: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i]!.toLowerCase() === wanted) values.push(raw[i + 1]!);
   return values.length === 0 ? undefined : values.join(', ');
 }
 
@@ -69,4 +77,28 @@ export async function saveNotification(dir: string, base: string, body: Buffer, 
       throw e;
     }
   }
+}
+
+export interface SavedNotification {
+  body: Buffer;
+  /** The headers as received; undefined when no headers file is beside the body. */
+  rawHeaders: string[] | undefined;
+}
+
+/** A saved notification read back: the body file, and the headers file beside it if there is one. */
+export async function readSaved(bodyFile: string): Promise<SavedNotification> {
+  const body = await readFile(bodyFile);
+  const headersFile = pairedFile(bodyFile);
+  const text = headersFile === undefined ? undefined : await readIfThere(headersFile);
+  return { body, rawHeaders: text === undefined ? undefined : rawHeadersFrom(text) };
+}
+
+/** Removes a saved pair (the body file and the headers file beside it); what is already gone is no error. */
+export async function removeSaved(bodyFile: string): Promise<void> {
+  const gone = (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'ENOENT') throw e;
+  };
+  await unlink(bodyFile).catch(gone);
+  const headersFile = pairedFile(bodyFile);
+  if (headersFile !== undefined) await unlink(headersFile).catch(gone);
 }

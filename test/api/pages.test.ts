@@ -1,11 +1,16 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { readPages, type PagedRead } from '../../src/api/pages.js';
+import { PagingError, readPages, type PagedRead, type PageFacts } from '../../src/api/pages.js';
 
 interface Page {
   n: number;
   total?: number;
   short?: boolean;
+}
+
+/** Pages of 40 records, each its own unless `same`; a short one has 10. */
+function factsOf(page: Page, extra: Partial<PageFacts> = {}): PageFacts {
+  return { records: page.short ? 10 : 40, fingerprint: `page ${page.n}`, pages: page.total, ...extra };
 }
 
 /** A paged read of `total` pages whose answers take `latency(n)` ms; records what was asked and what is open. */
@@ -25,10 +30,10 @@ function paged(total: number | undefined, latency: (n: number) => number, overri
       } finally {
         log.open -= 1;
       }
-      return { n, ...(total === undefined ? { short: n >= 5 } : { total }) };
+      return { n, ...(total === undefined ? { short: n >= 5 } : { total, short: n === total }) };
     },
-    last: (first) => first.total,
-    more: (page) => !page.short,
+    facts: (page) => factsOf(page),
+    pageSize: 40,
     window: 4,
     ...overrides,
   };
@@ -92,7 +97,7 @@ describe('readPages', () => {
           open -= 1;
         }
         if (n === 4) throw new Error('page 4 failed');
-        return { n, total: 12 };
+        return { n, total: 12 } as Page;
       },
     });
     await expect(
@@ -118,5 +123,88 @@ describe('readPages', () => {
     const atEnd = paged(3, () => 1, { start: 3 });
     await drain(atEnd.read, atEnd.onPage);
     expect(atEnd.log.fetched).toEqual([3]);
+  });
+});
+
+describe('readPages against counts that cannot be right', () => {
+  /** A service that answers every page with `page(n)`; records what was asked. */
+  function service(page: (n: number) => PageFacts, most?: number) {
+    const fetched: number[] = [];
+    const read: PagedRead<PageFacts> = {
+      start: 1,
+      fetch: async (n) => {
+        fetched.push(n);
+        await delay(1);
+        return page(n);
+      },
+      facts: (p) => p,
+      pageSize: 40,
+      window: 4,
+      ...(most === undefined ? {} : { most }),
+    };
+    return { read, fetched };
+  }
+
+  async function handed(read: PagedRead<PageFacts>): Promise<{ pages: number; error: unknown }> {
+    let pages = 0;
+    try {
+      for await (const _ of readPages(read)) pages += 1;
+      return { pages, error: undefined };
+    } catch (error) {
+      return { pages, error };
+    }
+  }
+
+  it('a billion pages of the same page: refused at the first repeat, a window of pages asked for at most', async () => {
+    const { read, fetched } = service(() => ({ records: 40, fingerprint: 'same', pages: 1e9, total: 4e10 }));
+    const { pages, error } = await handed(read);
+    expect(error).toBeInstanceOf(PagingError);
+    expect((error as Error).message).toBe("the service's pages do not add up: page 2 repeats page 1, but the service announced 1,000,000,000 pages (40,000,000,000 records)");
+    expect(pages).toBe(1);
+    expect(Math.max(...fetched)).toBeLessThanOrEqual(5);
+  });
+
+  it('a page count that is not a finite number is no count: pages one at a time until a repeat', async () => {
+    const { read, fetched } = service(() => ({ records: 40, fingerprint: 'same', pages: Number.POSITIVE_INFINITY }));
+    const { error } = await handed(read);
+    expect((error as Error).message).toBe("the service's pages do not add up: page 2 repeats page 1, but the service announced Infinity pages");
+    expect(fetched).toEqual([1, 2]);
+  });
+
+  it('pages are bounded by what data_total records fill, whatever page_total says', async () => {
+    const { read, fetched } = service((n) => ({ records: n < 3 ? 40 : 20, fingerprint: `p${n}`, pages: 1e9, total: 100 }));
+    const { pages, error } = await handed(read);
+    expect(error).toBeUndefined();
+    expect(pages).toBe(3);
+    expect(fetched.sort()).toEqual([1, 2, 3]);
+  });
+
+  it('a short or empty page before the last one announced fails the read; nothing after it is handed on', async () => {
+    const { read } = service((n) => ({ records: n === 2 ? 7 : 40, fingerprint: `p${n}`, pages: 5, total: 200 }));
+    const { pages, error } = await handed(read);
+    expect((error as Error).message).toBe("the service's pages do not add up: page 2 has 7 records, but the service announced 5 pages (200 records)");
+    expect(pages).toBe(1);
+    const empty = service((n) => ({ records: n === 3 ? 0 : 40, fingerprint: `p${n}`, pages: 4 }));
+    expect(((await handed(empty.read)).error as Error).message).toBe("the service's pages do not add up: page 3 has 0 records, but the service announced 4 pages");
+  });
+
+  it('without counts, a short or empty page is the last one, and nothing is asked for beyond it', async () => {
+    const { read, fetched } = service((n) => ({ records: n < 3 ? 40 : 0, fingerprint: `p${n}` }));
+    const { pages, error } = await handed(read);
+    expect(error).toBeUndefined();
+    expect(pages).toBe(3);
+    expect(fetched).toEqual([1, 2, 3]);
+  });
+
+  it('a page that repeats one further back is refused too', async () => {
+    const { read } = service((n) => ({ records: 40, fingerprint: `p${n % 2}`, pages: 10 }));
+    expect(((await handed(read)).error as Error).message).toMatch(/page 3 repeats page 1/);
+  });
+
+  it('--limit bounds the pages asked for', async () => {
+    const { read, fetched } = service((n) => ({ records: 40, fingerprint: `p${n}`, pages: 1e9 }), 2);
+    const { pages } = await handed(read);
+    expect(pages).toBe(2);
+    expect(fetched).toEqual([1, 2]);
   });
 });

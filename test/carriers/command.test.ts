@@ -42,7 +42,7 @@ describe('trk carriers', () => {
     expect(items[0]).toEqual(expect.objectContaining({ key: 100001, _name: 'DHL Express', _country_iso: 'DE' }));
     expect(items.every((i: { _name: string }) => /dhl express/i.test(i._name))).toBe(true);
     expect(ctx.io.stderrText()).toMatch(/match "DHL Express"/);
-    expect(ctx.io.stderrText()).toMatch(/2621 carriers \(fetched now from http:\/\/127\.0\.0\.1:\d+\/asset\/carrier\/info\/apicarrier\.all\.json\)/);
+    expect(ctx.io.stderrText()).toMatch(/2621 carriers \(fetched just now from http:\/\/127\.0\.0\.1:\d+\/asset\/carrier\/info\/apicarrier\.all\.json\)/);
   });
 
   it('shows key, name, country and url columns, using the cache the second time', async () => {
@@ -88,7 +88,7 @@ describe('trk countries', () => {
     const items = JSON.parse(json.io.stdoutText());
     expect(items).toContainEqual({ key: 9102, _name: 'Åaland Islands [FI]' }); // as sent, no ISO added
     expect(items.every((i: { _name: string }) => /island/i.test(i._name))).toBe(true);
-    expect(ctx.io.stderrText()).toMatch(/229 countries \(fetched now/);
+    expect(ctx.io.stderrText()).toMatch(/229 countries \(fetched just now/);
   });
 
   it('works without the carrier list, leaving ISO codes empty', async () => {

@@ -56,6 +56,33 @@ describe('runInfo', () => {
     expect(wide.io.stdoutText().split('\n')[0]).toContain('EVENTS');
   });
 
+  it('-o text: a plain summary of each parcel to paste into a reply, a refused number as a line of its own', async () => {
+    const fake = createFake({ handler: trackInfo, global: { output: 'text' } });
+    expect(await runInfo({ numbers: ['AA123456789BR', 'YT2616912345678901', 'XX999999999XX'] }, fake.ctx)).toBe(3);
+    expect(fake.io.stdoutText()).toBe(
+      [
+        'Tracking number AA123456789BR (Correios)',
+        'Status: Delivered',
+        'Last event: 2026-06-30 14:23, RECIFE, PE: Object delivered to the recipient',
+        'Delivered: 2026-06-30 14:23',
+        '',
+        'Tracking number YT2616912345678901 (Yanwen)',
+        'Status: In transit — arrived at destination port',
+        'Last event: 2026-06-29 21:05 +08:00, LOS ANGELES, US: Arrived at destination country port',
+        'Expected delivery: between 2026-07-08 and 2026-07-12',
+        '',
+        'Tracking number XX999999999XX: The number XX999999999XX is not registered.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('-o text with --columns is refused before sending', async () => {
+    const fake = createFake({ handler: trackInfo, global: { output: 'text', columns: ['number'] } });
+    await expect(runInfo({ numbers: ['AA123456789BR'] }, fake.ctx)).rejects.toThrow(/-o text is a summary of each parcel/);
+    expect(fake.calls).toHaveLength(0);
+  });
+
   it('--page with a format that has no pages is refused before sending', async () => {
     const fake = createFake({ handler: trackInfo, global: { output: 'json' } });
     await expect(runInfo({ numbers: ['AA123456789BR'], pages: true }, fake.ctx)).rejects.toThrow(UsageError);
@@ -75,6 +102,24 @@ describe('runInfo', () => {
     expect(looks).toBe(3);
     // The first look and the changed third one; the second, the same as the first, is not printed again.
     expect(fake.io.stdoutText().trim().split('\n')).toHaveLength(2);
+    expect(fake.io.stderrText()).toContain('Delivered_Other: done watching');
+  });
+
+  it('--watch waits through "no tracking information yet" (-18019909) until the first result comes', async () => {
+    let looks = 0;
+    const delivered = { ...correios.data!.accepted![0]!, number: 'YT2616912345678901' };
+    const handler: Handler = () => {
+      looks += 1;
+      if (looks < 3) {
+        const error = { code: -18019909, message: 'no tracking information yet' };
+        const rejected = [{ number: 'YT2616912345678901', carrier: 190012, tag: null, error }];
+        return { code: 0, data: { accepted: [], rejected } };
+      }
+      return { code: 0, data: { accepted: [delivered], rejected: [] } };
+    };
+    const fake = createFake({ handler, global: { output: 'ndjson' } });
+    expect(await runInfo({ numbers: ['YT2616912345678901'], watch: true, every: 5 }, fake.ctx)).toBe(0);
+    expect(looks).toBe(3);
     expect(fake.io.stderrText()).toContain('Delivered_Other: done watching');
   });
 

@@ -332,4 +332,29 @@ describe('--watch', () => {
     expect(lines.map((l) => l.package_status)).toEqual(['InTransit', 'InTransit', 'InTransit', 'Delivered', 'Delivered', 'Delivered']);
     expect(fake.io.stderrText()).toContain('2 of 2 delivered: done watching');
   });
+
+  it('--status OutForDelivery: records that leave the filter are looked up by number, and it stops once all are final', async () => {
+    // Look 1: both out for delivery; look 2: NUM000001 delivered; look 3: both delivered (none match any more).
+    let looks = 0;
+    const statusAt = (n: number, look: number) => (look >= (n === 1 ? 2 : 3) ? 'Delivered' : 'OutForDelivery');
+    const handler: Handler = (_op, body) => {
+      const f = body as TrackListFilter;
+      if (f.number === undefined) looks += 1;
+      if (looks > 6) throw new Error('still watching after every record was delivered');
+      const all = [1, 2].map((n) => record(n, statusAt(n, looks)));
+      const asked = f.number?.split(',');
+      const accepted = all.filter((r) => (asked ? asked.includes(r.number) : r.package_status === f.package_status));
+      return { code: 0, page: { data_total: accepted.length, page_total: 1, page_no: 1, page_size: 40 }, data: { accepted } };
+    };
+    const fake = createFake({ handler, global: { output: 'ndjson' } });
+    expect(await runList({ status: ['OutForDelivery'], watch: true, every: 5 }, fake.ctx)).toBe(0);
+    expect(looks).toBe(3);
+    // The lookups ask only for what left the filter and is not known to be final yet.
+    expect(fake.sent('gettracklist').filter((b) => (b as TrackListFilter).number !== undefined)).toEqual([
+      { number: 'NUM000001', page_no: 1 },
+      { number: 'NUM000002', page_no: 1 },
+    ]);
+    expect(fake.io.stderrText()).toContain('2 of 2 delivered (2 no longer match the filters): done watching');
+    expect(fake.io.stderrText()).not.toContain('no records yet');
+  });
 });

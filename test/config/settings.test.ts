@@ -198,14 +198,15 @@ describe('config keys', () => {
 });
 
 describe('maskKey', () => {
-  it('shows at most 4 characters at each end of long keys', () => {
-    expect(maskKey('abcd1234567890123456789012wxyz')).toBe('abcd…wxyz');
-    expect(maskKey('0123456789abcdef')).toBe('0123…cdef');
+  it('shows the last 4 characters behind stars, so that two keys can be told apart (as Stripe and gh do)', () => {
+    expect(maskKey('abcd1234567890123456789012wxyz')).toBe('****wxyz');
+    expect(maskKey('0123456789abcdef')).toBe('****cdef');
+    expect(maskKey('0123456789ab')).toBe('****89ab');
   });
 
-  it('hides short keys completely', () => {
-    expect(maskKey('short')).toBe('*****');
+  it('hides keys too short to keep 8 characters hidden, and never tells the length', () => {
+    expect(maskKey('short')).toBe('****');
     expect(maskKey('abc')).toBe('****');
-    expect(maskKey('0123456789abcde')).toBe('*'.repeat(15));
+    expect(maskKey('0123456789a')).toBe('****');
   });
 });

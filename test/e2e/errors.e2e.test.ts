@@ -73,6 +73,23 @@ describe('failures', () => {
     expect(oneLine(r)).toMatch(new RegExp(`^trk: cannot reach 127\\.0\\.0\\.1:${port}.*: check the network`));
   });
 
+  it('429s that outlast the retries → 1, with a hint that says what is true: trk processes on a key share its budget', async () => {
+    emu.sandbox.setFaults({ burst429: 1000 });
+    try {
+      const r = await trk(['quota', '-q', '--timeout', '1s'], { env: emu.env });
+      expect(r.code).toBe(1);
+      const line = oneLine(r);
+      expect(line).toMatch(/^trk: rate limit of the service exceeded \(HTTP 429\)/);
+      // Not "do not run several trk processes on the same key": they share one budget and wait their turn.
+      expect(line).not.toMatch(/do not run several/);
+      expect(line).toMatch(/trk processes on this machine share the key's budget/);
+      expect(line).toMatch(/another program or host/);
+      expect(line).toMatch(/TRK_BUDGET_URL/);
+    } finally {
+      emu.sandbox.setFaults({ burst429: 0 });
+    }
+  });
+
   it('--verbose logs each request without the key', async () => {
     const r = await trk(['quota', '--json', '--verbose'], { env: emu.env });
     expect(r.code).toBe(0);
@@ -127,7 +144,7 @@ describe('auth and config', () => {
 
   it('config set/get/list; the key cannot be set there', async () => {
     const env = baseEnv();
-    expect((await trk(['config', 'set', 'api-version', 'v2.1'], { env })).code).toBe(0);
+    expect((await trk(['config', 'set', 'api-version', 'v2.1', '--create'], { env })).code).toBe(0);
     const get = await trk(['config', 'get', 'api-version'], { env });
     expect(get.stdout).toBe('v2.1\n');
     const list = await trk(['config', 'list', '--json'], { env });

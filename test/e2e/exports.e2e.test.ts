@@ -104,7 +104,7 @@ describe('shop exports import with -f alone', () => {
     expect(refused.stderr).toMatch(/line 3: carrier: carrier "Post" is part of carriers' names/);
     const map = path.join(dir, 'carriers.csv');
     writeFileSync(map, 'name,code\nDHL,7041\n');
-    expect((await trk(['config', 'set', 'carrier-alias.Post', '7044'], { env })).code).toBe(0);
+    expect((await trk(['config', 'set', 'carrier-alias.Post', '7044', '--create'], { env })).code).toBe(0);
     const aliases = await trk(['carriers', '--aliases', '--carrier-map', map], { env });
     expect(aliases.stdout).toMatch(/^Post\t7044\t\S*.*\tprofile "default"$/m);
     expect(aliases.stdout).toMatch(new RegExp(`^DHL\\t7041\\t.*\\t${map.replace(/[/.]/g, '\\$&')}$`, 'm'));

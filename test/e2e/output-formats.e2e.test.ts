@@ -22,9 +22,12 @@ const FORMATS = {
   ndjson: ['-o', 'ndjson'],
   table: ['-o', 'table'],
   jq: ['--jq', '.'],
+  text: ['-o', 'text'],
 } as const;
 type Format = keyof typeof FORMATS;
 const ALL = Object.keys(FORMATS) as Format[];
+/** What commands printing rows honour: every format but the parcel summary of tracking details. */
+const ROWS = ALL.filter((f) => f !== 'text');
 
 /** What the automatic (piped) output of a command is. */
 type Piped = 'tabs' | 'json' | 'value' | 'empty';
@@ -109,11 +112,11 @@ afterAll(async () => {
   await emu?.close();
 });
 
-const ITEMS: readonly Format[] = ALL;
+const ITEMS: readonly Format[] = ROWS;
 const CASES: readonly Case[] = [
-  { name: 'quota', args: () => ['quota'], honours: ALL, piped: 'tabs' },
+  { name: 'quota', args: () => ['quota'], honours: ROWS, piped: 'tabs' },
   { name: 'api', args: () => ['api', 'getquota'], honours: ['tsv', 'json', 'ndjson', 'jq'], piped: 'json' },
-  { name: 'list', args: () => ['list', '--number', viewed], honours: ALL, piped: 'tabs' },
+  { name: 'list', args: () => ['list', '--number', viewed], honours: ROWS, piped: 'tabs' },
   { name: 'info', args: () => ['info', viewed], honours: ALL, piped: 'tabs' },
   { name: 'register', args: () => ['register', take('fresh'), '--carrier', '3011'], honours: ITEMS, piped: 'tabs' },
   // Numbers named on the command line: the results are printed, piped too.
@@ -121,17 +124,17 @@ const CASES: readonly Case[] = [
   { name: 'retrack', args: () => ['retrack', take('retrack')], honours: ITEMS, piped: 'tabs' },
   { name: 'delete', args: () => ['delete', take('delete'), '--yes'], honours: ITEMS, piped: 'tabs' },
   { name: 'push', args: () => ['push', take('push')], honours: ITEMS, piped: 'tabs' },
-  { name: 'realtime', args: () => ['realtime', take('realtime')], honours: ITEMS, piped: 'tabs' },
+  { name: 'realtime', args: () => ['realtime', take('realtime')], honours: [...ITEMS, 'text'], piped: 'tabs' },
   { name: 'change-carrier', args: () => ['change-carrier', take('change'), '--to', '190008'], honours: ITEMS, piped: 'tabs' },
   { name: 'update', args: () => ['update', take('update'), '--tag', 'x'], honours: ITEMS, piped: 'tabs' },
-  { name: 'runs', args: () => ['runs', 'list'], honours: ALL, piped: 'tabs' },
-  { name: 'carriers', args: () => ['carriers', '3011'], honours: ALL, piped: 'tabs' },
-  { name: 'countries', args: () => ['countries', 'CN'], honours: ALL, piped: 'tabs' },
-  { name: 'auth list', args: () => ['auth', 'list'], honours: ALL, piped: 'tabs' },
-  { name: 'auth status', args: () => ['auth', 'status'], honours: ALL, piped: 'tabs' },
-  { name: 'config get', args: () => ['config', 'get', 'base-url'], honours: ALL, piped: 'value' },
-  { name: 'config list', args: () => ['config', 'list'], honours: ALL, piped: 'tabs' },
-  { name: 'webhook verify', args: () => ['webhook', 'verify', '--body', bodyFile, '--sign', bodySign], honours: ALL, piped: 'empty' },
+  { name: 'runs', args: () => ['runs', 'list'], honours: ROWS, piped: 'tabs' },
+  { name: 'carriers', args: () => ['carriers', '3011'], honours: ROWS, piped: 'tabs' },
+  { name: 'countries', args: () => ['countries', 'CN'], honours: ROWS, piped: 'tabs' },
+  { name: 'auth list', args: () => ['auth', 'list'], honours: ROWS, piped: 'tabs' },
+  { name: 'auth status', args: () => ['auth', 'status'], honours: ROWS, piped: 'tabs' },
+  { name: 'config get', args: () => ['config', 'get', 'base-url'], honours: ROWS, piped: 'value' },
+  { name: 'config list', args: () => ['config', 'list'], honours: ROWS, piped: 'tabs' },
+  { name: 'webhook verify', args: () => ['webhook', 'verify', '--body', bodyFile, '--sign', bodySign], honours: ROWS, piped: 'empty' },
 ];
 
 /** Commands whose output this file does not run to completion (they run until stopped): their refusals only. */
@@ -178,6 +181,11 @@ function expectHonoured(c: Case, format: Format, r: Result): void {
       // A header of capitals, columns apart, then rows.
       expect(lines[0], what).toMatch(/^[A-Z][A-Z0-9 .-]*[A-Z]( {2,}[A-Z][A-Z0-9 .-]*)+$/);
       expect(lines.length, what).toBeGreaterThan(1);
+      break;
+    case 'text':
+      // A parcel's summary in plain lines, to paste into a reply.
+      expect(lines[0], what).toMatch(/^Tracking number \S+/);
+      expect(lines.slice(1).every((l) => /^[A-Z][a-z ]+: /.test(l)), what).toBe(true);
       break;
     case 'tsv':
       if (c.piped === 'empty') expect(r.stdout, what).toBe('');

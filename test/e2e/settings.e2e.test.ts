@@ -74,12 +74,12 @@ describe('profiles', () => {
       ['shop-us', false, other.sandbox.url],
     ]);
     // Masked: never the key itself.
-    expect(list[1]!.api_key).toBe('othe…cdef');
+    expect(list[1]!.api_key).toBe('****cdef');
     const raw = await trk(['auth', 'list', '--csv'], { env });
     expect(raw.stdout).not.toContain(other.sandbox.key);
     expect(parseCsv(raw.stdout).map((r) => r.active)).toEqual(['true', 'false']);
     const tsv = await trk(['auth', 'list'], { env });
-    expect(tsv.stdout.split('\n')[0]).toBe(`true\tshop-eu\t${emu.sandbox.url}\tv2\t${'*'.repeat(11)}\thttps://res.17track.net\t`);
+    expect(tsv.stdout.split('\n')[0]).toBe(`true\tshop-eu\t${emu.sandbox.url}\tv2\t****\t${emu.sandbox.url}\t`);
 
     await login(env, 'staging', emu, '--activate');
     expect((await profiles(env)).find((p) => p.active)?.name).toBe('staging');
@@ -91,7 +91,7 @@ describe('profiles', () => {
     await login(env, 'shop-us', other);
     const sw = await trk(['auth', 'switch', 'shop-us'], { env });
     expect(sw.code, sw.stderr).toBe(0);
-    expect(sw.stderr).toContain(`active profile: shop-us (${other.sandbox.url}, v2, key othe…cdef)`);
+    expect(sw.stderr).toContain(`active profile: shop-us (${other.sandbox.url}, v2, key ****cdef)`);
     const before = other.requests();
     expect((await trk(['quota', '-q'], { env })).code).toBe(0);
     expect(other.requests()).toBe(before + 1);
@@ -190,6 +190,57 @@ describe('profiles', () => {
   });
 });
 
+describe('first steps with profiles', () => {
+  it('login against a sandbox server saves its res-url too, so that carrier lookups work after', async () => {
+    const env = freshEnv();
+    // Nothing in the environment points the lists anywhere: the profile has to.
+    delete env.TRK_RES_URL;
+    const r = await login(env, 'rehearsal', emu);
+    expect(r.stderr).toContain(`carrier and country lists from ${emu.sandbox.url} too (res-url)`);
+    const list = await trk(['auth', 'list', '--json'], { env });
+    expect((JSON.parse(list.stdout) as { name: string; res_url: string }[]).find((p) => p.name === 'rehearsal')?.res_url).toBe(emu.sandbox.url);
+    const carriers = await trk(['carriers', 'dhl', '-o', 'ids'], { env });
+    expect(carriers.code, carriers.stderr).toBe(0);
+    expect(carriers.stdout).toMatch(/^\d+\n/);
+  });
+
+  it('auth status --offline on a profile without a key shows the settings (exit 0), saying there is no key', async () => {
+    const env = freshEnv();
+    expect((await trk(['config', 'set', 'api-version', 'v2.1', '--profile', 'staging', '--create'], { env })).code).toBe(0);
+    const r = await trk(['auth', 'status', '--offline', '--profile', 'staging'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^api-version\tv2\.1\tprofile$/m);
+    expect(r.stdout).toMatch(/^api-key\t\tdefault$/m);
+    expect(r.stderr).toContain('key not checked (--offline): profile "staging" has no API key');
+    // Checking the key needs one: still exit 4.
+    expect((await trk(['auth', 'status', '--profile', 'staging'], { env })).code).toBe(4);
+  });
+
+  it('config set on a fresh install needs --create for "default" too, and the first login becomes active', async () => {
+    const env = freshEnv();
+    const refused = await trk(['config', 'set', 'output', 'json'], { env });
+    expect(refused.code).toBe(2);
+    expect(oneLine(refused)).toBe('trk: unknown profile "default" (no profile is saved yet): add --create to create profile "default"');
+    expect(await profiles(env)).toEqual([]);
+    // Made on purpose, keyless: the first login with a key still becomes the active profile.
+    expect((await trk(['config', 'set', 'output', 'json', '--create'], { env })).code).toBe(0);
+    const r = await login(env, 'shop-eu', emu);
+    expect(r.stderr).toContain('active profile: shop-eu');
+    expect((await profiles(env)).find((p) => p.active)?.name).toBe('shop-eu');
+  });
+
+  it('logout without a terminal removes the profile without asking (as gh does); --yes is accepted', async () => {
+    const env = freshEnv();
+    await login(env, 'shop-eu', emu);
+    await login(env, 'shop-us', other);
+    const r = await trk(['auth', 'logout', '--profile', 'shop-us'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/\?/);
+    expect((await trk(['auth', 'logout', '--yes'], { env })).code).toBe(0);
+    expect(await profiles(env)).toEqual([]);
+  });
+});
+
 describe('default output', () => {
   it('a profile\'s output setting and TRK_OUTPUT apply where no flag names a format; flags win', async () => {
     const env = freshEnv();
@@ -212,7 +263,7 @@ describe('default output', () => {
     expect(JSON.parse(api.stdout)).toMatchObject({ code: 0 });
     const bad = await trk(['quota'], { env: { ...env, TRK_OUTPUT: 'yaml' } });
     expect(bad.code).toBe(2);
-    expect(oneLine(bad)).toBe('trk: unknown output format "yaml" (TRK_OUTPUT): use one of table, wide, json, ndjson, csv, ids');
+    expect(oneLine(bad)).toBe('trk: unknown output format "yaml" (TRK_OUTPUT): use one of table, wide, json, ndjson, csv, ids, text');
     expect((await trk(['config', 'unset', 'output'], { env })).code).toBe(0);
     expect((await trk(['quota'], { env })).stdout).toMatch(/^quota_remain\t\d+$/m);
   });

@@ -164,6 +164,23 @@ describe('piped', () => {
     expect(lines(r.stdout).map((l) => l.split('\t')[0])).toEqual(want);
   });
 
+  it('list --status InTransit --watch ends once the parcels it showed are delivered, though they left the filter', async () => {
+    // One whose journey (the emulator's, seeded by the number) goes InfoReceived, InTransit, Delivered.
+    const number = numbers(5, 'WA')[4]!;
+    const reg = await trk(['register', number, '--carrier', '3011', '-q'], { env: emu.env });
+    expect(reg.code, reg.stderr).toBe(0);
+    const watching = trk(['list', '--number', number, '--status', 'InTransit', '--watch', '--every', '1s', '-o', 'ndjson'], { env: emu.env });
+    for (let i = 0; i < 15; i++) {
+      await new Promise((r) => setTimeout(r, 300));
+      await emu.sandbox.advance(2 * DAY);
+    }
+    const r = await watching;
+    expect(r.code, r.stderr).toBe(0);
+    // It was seen in transit, and is delivered (or returned) now: no longer in the list, yet the watch ended.
+    expect(lines(r.stdout).map((l) => (JSON.parse(l) as { number: string }).number)).toContain(number);
+    expect(r.stderr).toMatch(/(delivered|returned) \(1 no longer matches the filters\): done watching/);
+  }, 60_000);
+
   it('info --watch ends when the shipment is delivered', async () => {
     const number = numbers(1, 'WA')[0]!;
     const reg = await trk(['register', number, '--carrier', '3011', '-q'], { env: emu.env });

@@ -46,7 +46,7 @@ describe.skipIf(!HAS_SCRIPT)('in a terminal', () => {
       ],
     });
     expect(r.code, r.screen).toBe(0);
-    expect(r.screen).toContain(`active profile: shop-us (${emu.sandbox.url}, v2, key ***********)`);
+    expect(r.screen).toContain(`active profile: shop-us (${emu.sandbox.url}, v2, key ****)`);
     expect(await active(env)).toBe('shop-us');
   });
 
@@ -73,7 +73,7 @@ describe.skipIf(!HAS_SCRIPT)('in a terminal', () => {
     expect(r.code, r.screen).toBe(0);
     const lines = r.screen.split('\n');
     expect(lines[0]).toMatch(/^ACTIVE\s+NAME\s+BASE URL\s+VERSION\s+KEY/);
-    expect(lines[1]).toMatch(/^\*\s+shop-eu\s+http:\/\/127\.0\.0\.1:\d+\s+v2\s+\*{11}/);
+    expect(lines[1]).toMatch(/^\*\s+shop-eu\s+http:\/\/127\.0\.0\.1:\d+\s+v2\s+\*{4}\s/);
     expect(lines[2]).toMatch(/^\s+shop-us\s/);
   });
 
@@ -84,6 +84,33 @@ describe.skipIf(!HAS_SCRIPT)('in a terminal', () => {
     expect(pretty.screen).toMatch(/^\{\n {2}"total": \d+\n\}\na string\n/);
     const piped = await trk(['quota', '--jq', '{total: .quota_total}, "a string"'], { env });
     expect(piped.stdout).toMatch(/^\{"total":\d+\}\na string\n$/);
+  });
+
+  it('delete lists the records it would delete and asks about them; no deletes nothing', async () => {
+    const env = emu.env;
+    const number = 'RR200000017CN';
+    expect((await trk(['register', number, '--carrier', '3011', '-q'], { env })).code).toBe(0);
+    const r = await inTerminal(['delete', number, 'XX999999999XX'], { env, steps: [{ waitFor: /cannot be undone/, send: 'n\r' }] });
+    expect(r.code, r.screen).toBe(2);
+    expect(r.screen).toMatch(new RegExp(`  ${number}  3011\\b`));
+    expect(r.screen).toContain('not registered: XX999999999XX');
+    expect(r.screen).toContain('Delete this record from the account? This cannot be undone.');
+    const still = await trk(['list', '--number', number, '-o', 'ids'], { env });
+    expect(still.stdout).toContain(number);
+  });
+
+  it('auth logout asks before removing a key; no keeps it, --yes does not ask', async () => {
+    const env = await twoProfiles();
+    const no = await inTerminal(['auth', 'logout', '--profile', 'shop-us'], { env, steps: [{ waitFor: /Remove profile "shop-us"/, send: 'n\r' }] });
+    expect(no.code, no.screen).toBe(2);
+    expect(no.screen).toMatch(/Remove profile "shop-us" \(http:\/\/127\.0\.0\.1:\d+, v2, key \*{4}\) with its key and settings\?/);
+    expect(no.screen).toContain('cancelled: nothing was removed');
+    const kept = await trk(['auth', 'list', '--json'], { env });
+    expect((JSON.parse(kept.stdout) as { name: string }[]).map((p) => p.name)).toEqual(['shop-eu', 'shop-us']);
+    const yes = await inTerminal(['auth', 'logout', '--profile', 'shop-us', '--yes'], { env });
+    expect(yes.code, yes.screen).toBe(0);
+    expect(yes.screen).not.toContain('Remove profile');
+    expect(yes.screen).toContain('removed profile "shop-us"');
   });
 
   it('errors are a line of text on a terminal; trk --help opens with getting started', async () => {

@@ -3,7 +3,7 @@
 // and a failed delivery is retried 600 s of simulated time later, with the outcome visible in `trk list`.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { createTestIO } from '../../src/io.js';
 import { SANDBOX_KEY } from '../../src/sandbox/http/server.js';
 import { startListener, type Listener, type ReceivedEvent } from '../../src/webhook/listen.js';
 import { rawMember } from '../../src/webhook/raw-json.js';
+import { app, deadUrl } from '../webhook/app.js';
 import { ROOT, numbers, parseCsv, startEmulator, trk, type Emulator } from './helpers.js';
 
 const SECOND = 1000;
@@ -301,5 +302,37 @@ describe('webhooks from the emulator to trk’s receiver', () => {
     expect(refused.stderr).toMatch(/^trk: cannot save into .*: a file is in the way, and notifications are saved in a folder: give a folder/);
     expect(refused.stderr).not.toContain('EEXIST');
     expect(refused.stderr).not.toContain('Listening');
+  });
+
+  it('listen --forward-to keeps what the app did not take; replay sends it signed as received', async () => {
+    const [queued] = numbers(1, 'WQ');
+    const env = { ...emu.env };
+    const downUrl = await deadUrl();
+    const proc = spawnListener(['webhook', 'listen', '--port', '0', '--forward-to', downUrl], env);
+    try {
+      emu.sandbox.setSettings({ webhookUrl: await proc.url });
+      await register('v2', queued!);
+      await emu.sandbox.advance(60 * SECOND);
+      const failed = `${queued} not forwarded to ${downUrl}`;
+      await until('the failed forward', () => (proc.stderr.includes(failed) ? true : undefined));
+    } finally {
+      emu.sandbox.setSettings({ webhookUrl: listener.url });
+      proc.child.kill('SIGINT');
+    }
+    expect(await proc.exited).toBe(0);
+    expect(proc.stderr).toMatch(/stopped: 1 notification, 0 refused; 0 forwarded, 1 failed/);
+    const dir = /is kept in (\S+): trk webhook replay \1 --forward-to/.exec(proc.stderr)?.[1];
+    expect(dir).toContain(path.join(String(env.TRK_STATE_DIR), 'webhook-queue'));
+
+    // The app is up now.
+    const target = await app([204]);
+    const r = await trk(['webhook', 'replay', dir!, '--forward-to', target.url], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/replayed 1 notification: 1 forwarded/);
+    const [got] = target.got;
+    expect(target.got).toHaveLength(1);
+    expect(JSON.parse(got!.body.toString())).toMatchObject({ event: 'TRACKING_UPDATED', data: { number: queued } });
+    expect(got!.headers.sign).toBe(sha(Buffer.concat([got!.body, Buffer.from(`/${SANDBOX_KEY}`)])));
+    expect(existsSync(dir!)).toBe(false);
   });
 });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, baseEnv } from '../e2e/helpers.js';
 import { trkMeasured } from './measure.js';
-import { startHostileServer, type HostileMode, type HostileServer } from './server.js';
+import { startHostileServer, type HostileMode, type HostileServer, type LeakMode } from './server.js';
 
 const KEY = 'hostile-test-key-000000000000000';
 /** Per request; the deadline of a command is three times that. Short, so that hangs end quickly here. */
@@ -51,7 +51,7 @@ const FAMILIES: readonly Family[] = [
 ];
 
 /** What the one error line must say for each mode (API requests; the lists have their own wording). */
-const SAYS: Record<Exclude<HostileMode, 'ok'>, RegExp> = {
+const SAYS: Record<Exclude<HostileMode, 'ok' | LeakMode>, RegExp> = {
   'html-502': /server error of the service \(HTTP 502\)/,
   truncated: /answer trk cannot read: not JSON/,
   'data-null': /answer trk cannot read: data is null/,
@@ -64,7 +64,7 @@ const SAYS: Record<Exclude<HostileMode, 'ok'>, RegExp> = {
   huge: /answer is larger than 8 MB/,
   'retry-day': /rate limit of the service exceeded \(HTTP 429.*--timeout deadline/,
 };
-const LISTS_SAY: Record<Exclude<HostileMode, 'ok'>, RegExp> = {
+const LISTS_SAY: Record<Exclude<HostileMode, 'ok' | LeakMode>, RegExp> = {
   'html-502': /HTTP 502/,
   truncated: /not JSON/,
   'data-null': /not a list/,
@@ -121,7 +121,7 @@ describe('a well-behaved stand-in answers: every family works (the harness itsel
   });
 });
 
-describe.each(Object.keys(SAYS) as Exclude<HostileMode, 'ok'>[])('hostile answers: %s', (mode) => {
+describe.each(Object.keys(SAYS) as Exclude<HostileMode, 'ok' | LeakMode>[])('hostile answers: %s', (mode) => {
   it('every command family: one line, exit 1 (or 0 where the answer is still correct), bounded time and memory', async () => {
     server.setMode(mode);
     const envs = FAMILIES.map(envFor);

@@ -15,6 +15,9 @@ export interface MeasuredRun extends Result {
   rssMB: number;
 }
 
+/** A run that goes on this long is killed, so that a hang fails its test without leaving the process behind. */
+const KILL_AFTER_MS = 60_000;
+
 export function trkMeasured(args: readonly string[], env: NodeJS.ProcessEnv, input = ''): Promise<MeasuredRun> {
   const rssFile = path.join(mkdtempSync(path.join(tmpdir(), 'trk-rss-')), 'rss');
   const started = performance.now();
@@ -26,10 +29,12 @@ export function trkMeasured(args: readonly string[], env: NodeJS.ProcessEnv, inp
     });
     let stdout = '';
     let stderr = '';
+    const killer = setTimeout(() => child.kill('SIGKILL'), KILL_AFTER_MS);
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => {
+      clearTimeout(killer);
       const kb = existsSync(rssFile) ? Number(readFileSync(rssFile, 'utf8')) : NaN;
       resolve({ code, stdout, stderr, seconds: (performance.now() - started) / 1000, rssMB: Math.round(kb / 1024) });
     });

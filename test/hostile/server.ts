@@ -14,6 +14,9 @@
 //   endless          HTTP 200 and a body that never ends (chunked, written as fast as the client reads)
 //   huge             HTTP 200 and a complete body of `hugeBytes` (default 200 MB), its Content-Length announced
 //   retry-day        HTTP 429 with Retry-After: 86400
+//   echo-key         HTTP 200, an envelope error whose message quotes the key the request carried (svctoken)
+//   echo-key-data    HTTP 200, the answer with the key added to data (`data.echo`), as a body that quotes it
+//   redirect-key     HTTP 302 with a Location whose query carries the key
 //
 // Two ways to answer:
 // - standalone (no `upstream`): answers are made up here from canned envelopes of each operation's shape;
@@ -27,11 +30,20 @@
 // (`{ path: /register$/ }`). Requests are counted from the last `setMode`, which switches at any time. The server counts the
 // requests it received (`requests`), and how many reached the upstream (`forwarded`).
 //
+// Paging (`paging`, or `setPaging` at any time), for gettracklist answers the mode leaves alone (standalone):
+//   repeat     page_total 1e9, data_total 4e10, and the same 40 records on every page
+//   infinite   page_total 1e999 (Infinity once parsed), no data_total, the same 40 records on every page
+//   short      page_total 5, data_total 200, distinct pages, but page 2 holds 7 records
+//   overcount  page_total 1e9 but data_total 100: pages 1-2 of 40 records, page 3 of 20 (and full pages after it,
+//              for a client that asks for them)
+//
 // Paths: `/track/<version>/<operation>` for the API, `/asset/carrier/info/<list>.json` for the reference lists
 // (canned lists standalone). Other paths answer 404.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
+import { assertBuilt } from '../e2e/helpers.js';
 
 export const HOSTILE_MODES = [
   'ok',
@@ -46,10 +58,18 @@ export const HOSTILE_MODES = [
   'endless',
   'huge',
   'retry-day',
+  'echo-key',
+  'echo-key-data',
+  'redirect-key',
 ] as const;
 export type HostileMode = (typeof HOSTILE_MODES)[number];
+/** Modes that send the key back (test/hostile/secrets.e2e.test.ts); the others spoil the answer. */
+export type LeakMode = 'echo-key' | 'echo-key-data' | 'redirect-key';
 
 export type Corrupt = 'all' | { first: number } | { after: number } | { path: RegExp };
+
+export const PAGINGS = ['repeat', 'infinite', 'short', 'overcount'] as const;
+export type Paging = (typeof PAGINGS)[number];
 
 export interface HostileOptions {
   mode: HostileMode;
@@ -58,6 +78,8 @@ export interface HostileOptions {
   corrupt?: Corrupt;
   /** Size of the `huge` body; default 200 MB. */
   hugeBytes?: number;
+  /** gettracklist pages whose counts cannot be right (standalone; see the top of this file). */
+  paging?: Paging;
 }
 
 export interface HostileServer {
@@ -67,6 +89,7 @@ export interface HostileServer {
   /** Requests passed on to the upstream (proxy mode). */
   readonly forwarded: number;
   setMode(mode: HostileMode, corrupt?: Corrupt): void;
+  setPaging(paging: Paging | undefined): void;
   close(): Promise<void>;
 }
 
@@ -80,8 +103,38 @@ const QUOTA = { quota_total: 1000, quota_used: 10, quota_remain: 990, today_used
 const CARRIERS = [{ key: 3011, _name: 'China Post', _country_iso: 'CN', _url: 'http://www.chinapost.com.cn', _tel: '', _email: '', _group: '' }];
 const COUNTRIES = [{ key: 301, _name: 'China' }];
 
+/** 40 records of page `n` (`n` 0: the same records whatever the page). */
+function records(n: number, count = 40): Record<string, unknown>[] {
+  return Array.from({ length: count }, (_, i) => ({ number: `RR${String(n * 100 + i).padStart(9, '0')}CN`, carrier: 3011, tag: null }));
+}
+
+/** A gettracklist page of `paging` (see the top of this file), as JSON text: `1e999` cannot be written otherwise. */
+function pagedList(paging: Paging, pageNo: number): string {
+  const page = (accepted: unknown[], counts: string) => `{"page":{${counts},"page_no":${pageNo},"page_size":40},"code":0,"data":{"accepted":${JSON.stringify(accepted)}}}`;
+  switch (paging) {
+    case 'repeat':
+      return page(records(0), '"data_total":40000000000,"page_total":1000000000');
+    case 'infinite':
+      return page(records(0), '"page_total":1e999');
+    case 'short':
+      return page(records(pageNo, pageNo === 2 ? 7 : 40), '"data_total":200,"page_total":5');
+    case 'overcount':
+      return page(records(pageNo, pageNo === 3 ? 20 : 40), '"data_total":100,"page_total":1000000000');
+  }
+}
+
+/** The page asked for by a gettracklist body (1 when it does not say). */
+function pageNoOf(requestBody: string): number {
+  try {
+    const n = (JSON.parse(requestBody) as { page_no?: unknown }).page_no;
+    return typeof n === 'number' && n >= 1 ? n : 1;
+  } catch {
+    return 1;
+  }
+}
+
 /** A well-formed answer of the operation's shape, echoing the numbers asked for as accepted. */
-function cannedAnswer(pathname: string, requestBody: string): Answer {
+function cannedAnswer(pathname: string, requestBody: string, paging?: Paging): Answer {
   const json = (value: unknown): Answer => ({
     status: 200,
     headers: { 'content-type': 'application/json' },
@@ -91,6 +144,9 @@ function cannedAnswer(pathname: string, requestBody: string): Answer {
   if (pathname.endsWith('country.all.json')) return json(COUNTRIES);
   const op = pathname.split('/').pop()?.toLowerCase() ?? '';
   if (op === 'getquota') return json({ code: 0, data: QUOTA });
+  if (op === 'gettracklist' && paging !== undefined) {
+    return { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(pagedList(paging, pageNoOf(requestBody))) };
+  }
   if (op === 'gettracklist') {
     return json({ page: { data_total: 0, page_total: 0, page_no: 1, page_size: 40 }, code: 0, data: { accepted: [] } });
   }
@@ -121,6 +177,12 @@ function withData(answer: Answer, change: (data: Record<string, unknown>) => unk
     headers: { 'content-type': 'application/json' },
     body: Buffer.from(JSON.stringify({ ...envelope, code: 0, data: change(data) })),
   };
+}
+
+/** The key a request carried. */
+function keyOf(req: IncomingMessage): string {
+  const key = req.headers.svctoken;
+  return typeof key === 'string' ? key : '';
 }
 
 function readAll(req: IncomingMessage): Promise<Buffer> {
@@ -175,6 +237,7 @@ function stream(res: ServerResponse, total: number | undefined): void {
 export async function startHostileServer(opts: HostileOptions): Promise<HostileServer> {
   let mode = opts.mode;
   let corrupt: Corrupt = opts.corrupt ?? 'all';
+  let paging = opts.paging;
   let requests = 0;
   let forwarded = 0;
   /** Requests since the last setMode: what `first` and `after` count. */
@@ -205,7 +268,7 @@ export async function startHostileServer(opts: HostileOptions): Promise<HostileS
       answer = await forward(opts.upstream, req, body);
       forwarded += 1;
     } else {
-      answer = cannedAnswer(pathname, body.toString('utf8'));
+      answer = cannedAnswer(pathname, body.toString('utf8'), paging);
     }
     const send = (a: Answer) => res.writeHead(a.status, { ...a.headers, 'content-length': String(a.body.length) }).end(a.body);
     switch (modeFor(n, pathname)) {
@@ -238,6 +301,16 @@ export async function startHostileServer(opts: HostileOptions): Promise<HostileS
       case 'huge':
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(hugeBytes) });
         return stream(res, hugeBytes);
+      case 'echo-key':
+        return void send({
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+          body: Buffer.from(JSON.stringify({ code: -18099999, data: { errors: [{ code: -18099999, message: `key ${keyOf(req)} may not do this` }] } })),
+        });
+      case 'echo-key-data':
+        return void send(withData(answer, (d) => ({ ...d, echo: `you sent ${keyOf(req)}` })));
+      case 'redirect-key':
+        return void send({ status: 302, headers: { location: `https://elsewhere.invalid/track?key=${keyOf(req)}` }, body: Buffer.alloc(0) });
       case 'retry-day':
         return void send({
           status: 429,
@@ -273,9 +346,28 @@ export async function startHostileServer(opts: HostileOptions): Promise<HostileS
       corrupt = nextCorrupt;
       sinceMode = 0;
     },
+    setPaging(next) {
+      paging = next;
+    },
     async close() {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * A standalone hostile server (mode `ok`) for the tests of one file, started before them once the CLI is built and
+ * closed after: `server()` is it.
+ */
+export function hostileServerForTests(): () => HostileServer {
+  let server: HostileServer | undefined;
+  beforeAll(async () => {
+    assertBuilt();
+    server = await startHostileServer({ mode: 'ok' });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return () => server!;
 }

@@ -1,19 +1,34 @@
 // --jq over captured output: jq's semantics on each JSON value a command writes, in whatever pieces it writes it.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createTestIO } from '../../src/io.js';
-import { jqOutput, loadJqProgram } from '../../src/output/jq.js';
-import { UsageError } from '../../src/errors.js';
+import { jqOutput, loadJqProgram, type JqLimits } from '../../src/output/jq.js';
+import type { JqWorker } from '../../src/output/jq-worker.js';
+import { InterruptedError, UsageError } from '../../src/errors.js';
 
-async function through(program: string, pieces: readonly string[], tty = false) {
+const LIMITS: JqLimits = { timeoutMs: 30_000 };
+const started: JqWorker[] = [];
+
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((jq) => jq.close()));
+});
+
+async function load(program: string, limits: JqLimits = LIMITS): Promise<JqWorker> {
+  const jq = await loadJqProgram(program, limits);
+  started.push(jq);
+  return jq;
+}
+
+async function through(program: string, pieces: readonly string[], tty = false, opts: { limits?: JqLimits; signal?: AbortSignal } = {}) {
   const io = createTestIO({ tty });
-  const filtered = jqOutput(io, await loadJqProgram(program), program);
+  const filtered = jqOutput(io, await load(program, opts.limits), program, opts.signal);
   const seen: string[] = [];
   for (const p of pieces) {
     filtered.io.out(p);
+    await filtered.settled();
     seen.push(io.stdoutText());
   }
-  const failure = filtered.finish();
-  return { out: io.stdoutText(), seen, failure };
+  const failure = await filtered.finish();
+  return { out: io.stdoutText(), err: io.stderrText(), seen, failure };
 }
 
 describe('jq output', () => {
@@ -46,10 +61,38 @@ describe('jq output', () => {
   });
 
   it('a program that does not compile is a usage error naming the place, and never runs', async () => {
-    await expect(loadJqProgram('.[] | select(.a ==')).rejects.toThrow(UsageError);
-    await expect(loadJqProgram('.[] | select(.a ==')).rejects.toThrow(/^--jq: syntax error, .*line 1, column \d+$/);
-    await expect(loadJqProgram('nosuchfunction(1)')).rejects.toThrow('--jq: nosuchfunction/1 is not defined');
+    await expect(load('.[] | select(.a ==')).rejects.toThrow(UsageError);
+    await expect(load('.[] | select(.a ==')).rejects.toThrow(/^--jq: syntax error, .*line 1, column \d+$/);
+    await expect(load('nosuchfunction(1)')).rejects.toThrow('--jq: nosuchfunction/1 is not defined');
     // Compiles, would run forever: checked without running it.
-    await expect(loadJqProgram('repeat(1)')).resolves.toBeDefined();
+    await expect(load('repeat(1)')).resolves.toBeDefined();
+  });
+});
+
+describe('a jq program that never ends', () => {
+  it('is stopped at the time limit, with one line saying so', async () => {
+    const r = await through('def f: f; f', ['{"a":1}\n'], false, { limits: { timeoutMs: 500 } });
+    expect(r.out).toBe('');
+    expect(r.failure?.message).toBe('--jq: the program ran longer than 0.5 s on one value, and was stopped');
+    expect(r.failure?.exitCode).toBe(1);
+  });
+
+  it('is stopped by Ctrl-C (the signal) in the middle of its run: interrupted, exit 130', async () => {
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(new InterruptedError()), 300).unref();
+    const r = await through('def f: f; f', ['{"a":1}\n'], false, { signal: stop.signal });
+    expect(r.failure).toBeInstanceOf(InterruptedError);
+    expect(r.failure?.exitCode).toBe(130);
+  });
+
+  it('that collects without end runs out of jq\'s memory: one line, never jq\'s "Aborted()"', async () => {
+    const r = await through('[repeat(1)]', ['{"a":1}\n']);
+    expect(r.failure?.message).toBe('--jq: the program ran out of memory (jq has 256 MB), and was stopped');
+    expect(`${r.err}${r.failure?.toLine()}`).not.toMatch(/Aborted/);
+  });
+
+  it('that prints without end is stopped at the memory cap', async () => {
+    const r = await through('repeat("x" * 1000)', ['{"a":1}\n'], false, { limits: { timeoutMs: 60_000, memoryMb: 64 } });
+    expect(r.failure?.message).toBe('--jq: the program took more than 64 MB of memory, and was stopped');
   });
 });

@@ -60,4 +60,9 @@ describe('unterminated sequences', () => {
     expect(sanitizeTerminalText('a\x1b]0;no end')).toBe('a0;no end');
     expect(sanitizeTerminalText('a\x1b]0;no end')).not.toContain('\x1b');
   });
+
+  it('a sequence ends at the next introducer: each unterminated one drops alone, and a later one is still whole', () => {
+    expect(sanitizeTerminalText('a\x9dx\x90y\x9dz\x07b')).toBe('axyb');
+    expect(sanitizeTerminalText('\x9dab\x90cd\x1b]ef'.repeat(3))).toBe('abcdef'.repeat(3));
+  });
 });

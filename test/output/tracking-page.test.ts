@@ -80,7 +80,7 @@ describe('renderTrackingPage (v2 fixtures)', () => {
     expect(ascending(positions(text, strip))).toBe(true);
     expect(text).not.toContain('Returning');
     expect(text).not.toContain('Available for pickup');
-    expect(text).toMatch(/Expected\s+2026-07-08 – 2026-07-12 \(estimated by 17TRACK\)/);
+    expect(text).toMatch(/Expected\s+2026-07-08 – 2026-07-12 \(estimated by the service\)/);
     expect(text).toContain('Route     CN → US');
     const events = text.slice(text.indexOf('Events (3, newest first)'));
     expect(ascending(positions(events, ['2026-06-29 21:05 +08:00', '2026-06-26 16:30 +08:00', '2026-06-24 09:00 +08:00']))).toBe(true);
@@ -232,6 +232,11 @@ describe('helpers', () => {
   it('wrapText splits on spaces and breaks words longer than a line', () => {
     expect(wrapText('aaa bbb ccc dd', 10)).toEqual(['aaa bbb', 'ccc dd']);
     expect(wrapText('x'.repeat(25), 10)).toEqual(['x'.repeat(10), 'x'.repeat(10), 'x'.repeat(5)]);
+    // What is left of a split word takes the next words while they fit.
+    expect(wrapText(`${'x'.repeat(13)} ab cd efgh`, 10)).toEqual(['x'.repeat(10), 'xxx ab cd', 'efgh']);
+    // Wide characters count two cells, and a character outside the BMP is never cut in half.
+    expect(wrapText('漢字漢字漢字漢字', 10)).toEqual(['漢字漢字漢', '字漢字']);
+    expect(wrapText('😀'.repeat(7), 10)).toEqual(['😀'.repeat(5), '😀'.repeat(2)]);
   });
 
   it('milestoneStrip: six stages, skipped before the furthest, pending after', () => {

@@ -2,6 +2,7 @@
 
 import type { ApiVersion, Operation } from '../../src/api/spec.js';
 import { Account, type AccountSettings, type AccountState, type WebhookDelivery } from '../../src/sandbox/account/account.js';
+import type { ServedVersion } from '../../src/sandbox/versions.js';
 import { sampleNumber } from '../../src/sandbox/world/index.js';
 
 export const START = Date.parse('2026-03-02T10:00:00Z');
@@ -34,7 +35,7 @@ export interface TestAccount {
   sent: WebhookDelivery[];
   /** Status the fake webhook answers (default 200). */
   webhookStatus: (d: WebhookDelivery) => number;
-  call(version: ApiVersion, op: Operation, body: unknown): Json;
+  call(version: ServedVersion, op: Operation, body: unknown): Json;
   v2(op: Operation, body: unknown): Json;
   v21(op: Operation, body: unknown): Json;
   v1(op: Operation, body: unknown): Json;

@@ -211,7 +211,14 @@ const LIST: ErrorRow[] = [
   ...each(V2_VERSIONS, () => ({ op: 'gettracklist', code: -18010015, why: 'tracking_status not a state', scope: 'request', body: () => ({ tracking_status: 'Paused' }), names: () => ['Paused', 'tracking_status'] })),
   ...each(V2_VERSIONS, () => ({ op: 'gettracklist', code: -18010015, why: 'order_by not an order', scope: 'request', body: () => ({ order_by: 'Newest' }), names: () => ['Newest', 'order_by'] })),
   ...each(V2_VERSIONS, () => ({ op: 'gettracklist', code: -18010015, why: 'register_time_from not a time', scope: 'request', body: () => ({ register_time_from: 'yesterday' }), names: () => ['yesterday', 'register_time_from'] })),
-  ...each(VERSIONS, () => ({ op: 'gettracklist', code: -18010015, why: 'page_no 0', scope: 'request', body: () => ({ page_no: 0 }), names: () => ['page_no'] })),
+  ...each(VERSIONS, () => ({
+    op: 'gettracklist',
+    code: -18010015,
+    why: 'page_no below 0',
+    scope: 'request',
+    body: () => ({ page_no: -1 }),
+    names: () => ['page_no'],
+  })),
   { v: 'v1', op: 'gettracklist', code: -18010015, why: 'tracking_state 5', scope: 'request', body: () => ({ tracking_state: 5 }), names: () => ['5', 'tracking_state'] },
   { v: 'v1', op: 'gettracklist', code: -18010015, why: 'push_state 7', scope: 'request', body: () => ({ push_state: 7 }), names: () => ['7', 'push_state'] },
   // "number: up to 200 numbers"

@@ -15,7 +15,7 @@ import type { ApiVersion } from '../../api/spec.js';
 import type { QuotaRecord } from '../../api/types.js';
 import { maskKey, parseApiKey, parseServiceUrl } from '../../config/keys.js';
 import { missingKeyError, savedProfilesText, unknownProfileError } from '../../config/profile-rules.js';
-import type { ProfileStore } from '../../config/profiles.js';
+import type { Profile, ProfileStore } from '../../config/profiles.js';
 import { DEFAULT_BASE_URL, DEFAULT_PROFILE_NAME, DEFAULT_RES_URL, type Settings } from '../../config/settings.js';
 import { DEFAULT_API_VERSION } from '../../api/spec.js';
 import type { Context } from '../../context.js';
@@ -108,19 +108,47 @@ export async function runAuthLogin(opts: AuthLoginOptions, ctx: Context): Promis
     await api.close();
   }
 
+  const listsHere = baseUrl !== DEFAULT_BASE_URL && (await servesReferenceLists(baseUrl, ctx.signal));
   const store = await openStore(ctx);
-  const others = store.list().filter((name) => name !== s.profile);
-  store.set(s.profile, { baseUrl, apiVersion: s.apiVersion, apiKey });
+  // Profiles that can log in (a keyless one, made by `config set --create`, does not count).
+  const others = store.list().filter((name) => name !== s.profile && store.get(name)?.apiKey !== undefined);
+  store.set(s.profile, { baseUrl, apiVersion: s.apiVersion, apiKey, resUrl: loginResUrl(store.get(s.profile), baseUrl, listsHere) });
   // A profile named on the command line or in TRK_PROFILE is not made active by logging in to it; the one in use
   // (none named) is active already, or becomes so when nothing was.
   const named = s.sources.profile === 'flag' || s.sources.profile === 'env';
   const activate = opts.activate === true || others.length === 0 || !named;
   if (activate) store.setCurrent(s.profile);
   ctx.info(`logged in to ${baseUrl} (${s.apiVersion}) with key ${maskKey(apiKey)}: ${validLine(remain)}; saved in profile "${s.profile}"`);
+  if (listsHere) ctx.info(`carrier and country lists from ${baseUrl} too (res-url)`);
   const line = activeLine(store, ctx.env);
   ctx.info(activate ? line : `${line} (unchanged; "trk auth switch ${s.profile}" makes ${s.profile} active)`);
   if (s.sources.apiKey === 'env') ctx.info('note: TRK_API_KEY or TRK_API_KEY_FILE is set and still takes precedence over the saved key');
   return 0;
+}
+
+/**
+ * Whether the service at `baseUrl` serves the carrier list itself, as the sandbox does (`trk sandbox start` prints
+ * TRK_RES_URL as its own address): then lookups after the login (`trk carriers dhl`, `--carrier "China Post"`) go
+ * there too rather than to the real list host. One HEAD request, to an address the user chose; never asked of the
+ * service's own address, whose lists live on their host (res-url's default).
+ */
+async function servesReferenceLists(baseUrl: string, signal: AbortSignal): Promise<boolean> {
+  const { listUrl } = await import('../../carriers/lists.js');
+  try {
+    const res = await fetch(listUrl(baseUrl, 'carriers'), { method: 'HEAD', signal: AbortSignal.any([signal, AbortSignal.timeout(5000)]) });
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The res-url a login leaves in the profile: the base URL when it serves the lists; else none when the old one
+ * was the old base URL's (set by a login to a sandbox), so that the default applies again; else as it was.
+ */
+function loginResUrl(before: Profile | undefined, baseUrl: string, listsHere: boolean): string | undefined {
+  if (listsHere) return baseUrl;
+  return before?.resUrl !== undefined && before.resUrl === before.baseUrl ? undefined : before?.resUrl;
 }
 
 export interface AuthSwitchOptions {
@@ -147,7 +175,7 @@ export async function runAuthSwitch(opts: AuthSwitchOptions, ctx: Context): Prom
   return 0;
 }
 
-/** `https://api.17track.net, v2, key abcd…wxyz` */
+/** `https://api.example.com, v2, key ****wxyz` */
 function describeProfile(store: ProfileStore, name: string): string {
   const p = store.get(name) ?? {};
   return [p.baseUrl ?? DEFAULT_BASE_URL, p.apiVersion ?? DEFAULT_API_VERSION, p.apiKey ? `key ${maskKey(p.apiKey)}` : 'no key'].join(', ');
@@ -210,7 +238,9 @@ export interface AuthStatusOptions {
  */
 export async function runAuthStatus(opts: AuthStatusOptions, ctx: Context): Promise<number> {
   const s = await ctx.settings();
-  if (s.apiKey === undefined && !s.sandbox) throw missingKeyError(s);
+  const keyless = s.apiKey === undefined && !s.sandbox;
+  // --offline shows the settings whatever they hold: a profile without a key is what it is there to show.
+  if (keyless && !opts.offline) throw missingKeyError(s);
   let check: { valid: true; quota_remain: number | null } | null = null;
   if (!opts.offline) {
     const api = await ctx.api();
@@ -225,7 +255,8 @@ export async function runAuthStatus(opts: AuthStatusOptions, ctx: Context): Prom
   const format = resolveFormat(ctx.io, ctx.global.output);
   if (format === 'json') ctx.io.out(`${JSON.stringify({ ...settingsObject(rows), sandbox: s.sandbox, check }, null, 2)}\n`);
   else await printRows(ctx.io, rows, SETTING_COLUMNS, ctx.global.output);
-  ctx.info(check === null ? 'key not checked (--offline)' : `${validLine(check.quota_remain ?? undefined)} (profile "${s.profile}", ${s.baseUrl})`);
+  if (check !== null) ctx.info(`${validLine(check.quota_remain ?? undefined)} (profile "${s.profile}", ${s.baseUrl})`);
+  else ctx.info(keyless ? `key not checked (--offline): ${missingKeyError(s).toLine()}` : 'key not checked (--offline)');
   return 0;
 }
 
@@ -240,13 +271,21 @@ function explainRefusal(err: unknown, s: Settings): unknown {
 
 export type AuthLogoutOptions = Record<string, never>;
 
-/** Removes the profile in use (--profile, TRK_PROFILE, the active one) with its key and settings. */
+/**
+ * Removes the profile in use (--profile, TRK_PROFILE, the active one) with its key and settings. On a terminal it
+ * asks first unless --yes; without one it does not ask, as `gh auth logout` does not: a script that logs out
+ * names what it means, and a removed key is saved again by logging in.
+ */
 export async function runAuthLogout(_opts: AuthLogoutOptions, ctx: Context): Promise<number> {
   const s = await ctx.settings();
   const store = await openStore(ctx);
   if (!store.list().includes(s.profile)) {
     ctx.info(`profile "${s.profile}" is not saved: nothing to remove`);
   } else {
+    if (!ctx.global.yes && ctx.io.canPrompt()) {
+      const question = `Remove profile "${s.profile}" (${describeProfile(store, s.profile)}) with its key and settings?`;
+      if (!(await ctx.prompter.confirm(question, false))) throw new UsageError('cancelled', 'nothing was removed');
+    }
     const wasActive = store.currentName() === s.profile;
     store.remove(s.profile);
     ctx.info(`removed profile "${s.profile}" with its key and settings`);

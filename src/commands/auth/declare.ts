@@ -16,7 +16,7 @@ const auth: Declare = (cmd, invoke) => {
   prints(cmd.command('login'), [])
     .description('verify an API key and save it with the base URL and API version in a profile')
     .option('--with-key-stdin', 'read the API key from stdin instead of asking for it')
-    .option('--activate', 'make the profile the active one (the first profile always is; others stay as they are)')
+    .option('--activate', 'make the profile the active one (the first profile with a key always is; others stay as they are)')
     .addHelpText(
       'after',
       examples(
@@ -41,12 +41,12 @@ const auth: Declare = (cmd, invoke) => {
   cmd
     .command('status')
     .description('check the key with one free request (getquota) and show each setting and where it came from')
-    .option('--offline', 'show the settings without asking the service')
+    .option('--offline', 'show the settings without asking the service (also those of a profile without a key)')
     .addHelpText('after', examples('trk auth status', 'trk auth status --profile shop-eu --json', 'trk auth status --offline'))
     .action((o) => lazy(invoke, () => import('./auth.js'), (m, ctx) => m.runAuthStatus({ offline: o.offline === true }, ctx)));
   prints(cmd.command('logout'), [])
-    .description('remove a profile (--profile, else the active one) with its key and settings')
-    .addHelpText('after', examples('trk auth logout --profile staging', 'trk auth logout'))
+    .description('remove a profile (--profile, else the active one) with its key and settings; asks first on a terminal (--yes does not)')
+    .addHelpText('after', examples('trk auth logout --profile staging', 'trk auth logout', 'trk auth logout --profile ci --yes'))
     .action(() => lazy(invoke, () => import('./auth.js'), (m, ctx) => m.runAuthLogout({}, ctx)));
 };
 

@@ -12,6 +12,8 @@ import type { IO } from '../../io.js';
 import { COMPACT_DETAILS, detailsColumns, itemColumns } from '../../output/columns.js';
 import { toDetailsView, type DetailsView } from '../../output/records.js';
 import { createItemResultsWriter, isWide, printItemResults, printRows, resolveFormat, type ItemResultsWriter } from '../../output/render.js';
+import { UsageError } from '../../errors.js';
+import { sanitizeTerminalText } from '../../terminal-text.js';
 import { tableNames, viewNames } from './names.js';
 import { outputOf, startPagerFor } from './output.js';
 
@@ -48,9 +50,17 @@ export async function detailsWriter(ctx: Context, version: ApiVersion, opts: Det
   return { write: (results) => inner.write(results), end: thenPager(() => inner.end()), abort: thenPager(() => inner.abort()) };
 }
 
+/** `-o text` is a summary of each parcel, not columns: refused with --columns before anything is sent. */
+export function checkTextOutput(ctx: Context): void {
+  if (ctx.global.output === 'text' && ctx.global.columns !== undefined) {
+    throw new UsageError('-o text is a summary of each parcel, not columns', 'drop --columns, or use another --output');
+  }
+}
+
 async function formatWriter(ctx: Context, io: IO, version: ApiVersion, opts: DetailsPrintOptions): Promise<ItemResultsWriter> {
   const output = outputOf(ctx);
   const resolved = resolveFormat(io, output);
+  if (resolved === 'text') return summaryWriter(ctx, io, version);
   if ((resolved === 'json' || resolved === 'ndjson') && output.columns === undefined) return createItemResultsWriter(io, [], output);
   const names = await tableNames(ctx);
   const viewOpts = await viewNames(ctx, version);
@@ -90,6 +100,31 @@ async function formatWriter(ctx: Context, io: IO, version: ApiVersion, opts: Det
     rejected: (r) => ({ ...toDetailsView(r, version, viewOpts), ...r }) as unknown as DetailsView,
   });
 }
+
+/**
+ * `-o text`: each parcel's summary as it comes (output/summary.ts), a blank line between two; a number the
+ * service refused is a line of its own saying why.
+ */
+async function summaryWriter(ctx: Context, io: IO, version: ApiVersion): Promise<ItemResultsWriter> {
+  const [{ renderSummary }, { carrierNames }, viewOpts] = await Promise.all([
+    import('../../output/summary.js'),
+    import('../../carriers/lookup.js'),
+    viewNames(ctx, version),
+  ]);
+  const carrierName = await carrierNames(ctx);
+  let blocks = 0;
+  const block = (text: string) => io.out(`${blocks++ === 0 ? '' : '\n'}${text}`);
+  return {
+    write(results) {
+      for (const item of results.accepted) block(renderSummary(toDetailsView(item, version, viewOpts), { carrierName }));
+      for (const r of results.rejected) block(`Tracking number ${oneLine(r.number)}: ${oneLine(r.error.message)}\n`);
+    },
+    end: async () => {},
+    abort: async () => {},
+  };
+}
+
+const oneLine = (s: string) => sanitizeTerminalText(s, { singleLine: true }).trim();
 
 /** Details in one go (trk realtime, each look of --watch). */
 export async function printDetails(ctx: Context, results: ItemResults<unknown>, version: ApiVersion, opts: DetailsPrintOptions = {}): Promise<void> {

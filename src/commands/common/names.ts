@@ -11,8 +11,12 @@ import { resolveFormat } from '../../output/render.js';
 /** Carrier names beside codes, for tables only: CSV, TSV and JSON keep the bare codes a script expects. */
 export async function tableNames(ctx: Context): Promise<ColumnOptions> {
   if (resolveFormat(ctx.io, ctx.global.output) !== 'table') return {};
-  const { carrierNames } = await import('../../carriers/lookup.js');
-  return { carrierName: await carrierNames(ctx) };
+  const { cachedCarriers } = await import('../../carriers/lookup.js');
+  // Without the list, no lookup: tables then keep no room for names that cannot come.
+  const carriers = await cachedCarriers(ctx);
+  if (!carriers) return {};
+  const names = new Map(carriers.map((c) => [c.key, c.name]));
+  return { carrierName: (key) => names.get(key) };
 }
 
 /**

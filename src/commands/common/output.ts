@@ -13,7 +13,15 @@ export function outputOf(ctx: Context, format: OutputFormat | undefined = ctx.gl
   return {
     format,
     columns: ctx.global.columns,
-    times: { zone: zoneOfEnv(ctx.env), relative: ctx.global.relative === true, now: ctx.now() },
+    times: {
+      zone: zoneOfEnv(ctx.env),
+      relative: ctx.global.relative === true,
+      // Read when a row is drawn, not when the output is set up: the service's clock is known once it has answered
+      // (under --sandbox, once the emulator is started).
+      get now() {
+        return ctx.now();
+      },
+    },
   };
 }
 

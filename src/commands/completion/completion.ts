@@ -3,7 +3,7 @@
 // at run time, for the scripts to call.
 
 import type { Command } from 'commander';
-import { commandSpec } from '../../completion/spec.js';
+import { completionTree } from '../../completion/spec.js';
 import { generateCompletion, type Shell } from '../../completion/scripts.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -15,20 +15,48 @@ export interface CompletionOptions {
 }
 
 export async function runCompletion(opts: CompletionOptions, ctx: Context): Promise<number> {
-  ctx.io.out(generateCompletion(opts.shell, commandSpec(opts.program)));
+  const { HELP_TOPIC_DESCRIPTIONS } = await import('../help/help.js');
+  ctx.io.out(generateCompletion(opts.shell, completionTree(opts.program, HELP_TOPIC_DESCRIPTIONS)));
   return 0;
 }
 
-export const COMPLETE_KINDS = ['profiles'] as const;
+export const COMPLETE_KINDS = ['profiles', 'carriers'] as const;
 
 export interface CompleteValuesOptions {
   kind: string;
 }
 
 export async function runCompleteValues(opts: CompleteValuesOptions, ctx: Context): Promise<number> {
-  if (opts.kind !== 'profiles') throw new UsageError(`nothing to complete for "${opts.kind}"`, `use one of: ${COMPLETE_KINDS.join(', ')}`);
-  const { openProfileStore } = await import('../../config/profiles.js');
-  const names = new Set(['sandbox', ...openProfileStore(ctx.env).list()]);
-  ctx.io.out([...names].map((n) => `${n}\n`).join(''));
-  return 0;
+  if (opts.kind === 'profiles') {
+    const { openProfileStore } = await import('../../config/profiles.js');
+    const names = new Set(['sandbox', ...openProfileStore(ctx.env).list()]);
+    ctx.io.out([...names].map((n) => `${n}\n`).join(''));
+    return 0;
+  }
+  if (opts.kind === 'carriers') {
+    ctx.io.out(await carrierValues(ctx));
+    return 0;
+  }
+  throw new UsageError(`nothing to complete for "${opts.kind}"`, `use one of: ${COMPLETE_KINDS.join(', ')}`);
+}
+
+/**
+ * Carrier names for a `--carrier <Tab>`, each with its code and country: from the cached list of the res URL in
+ * use (the sandbox's under --sandbox), else the list shipped with trk. Never a download: a shell waits for this.
+ */
+async function carrierValues(ctx: Context): Promise<string> {
+  const { cachedCarriers } = await import('../../carriers/lookup.js');
+  let carriers = await cachedCarriers(ctx).catch(() => undefined);
+  if (!carriers) {
+    const [{ shippedList }, { parseCarriers }] = await Promise.all([import('../../carriers/shipped.js'), import('../../carriers/parse.js')]);
+    carriers = parseCarriers(await shippedList('carriers'));
+  }
+  const seen = new Set<string>();
+  let out = '';
+  for (const c of carriers) {
+    if (c.name === '' || seen.has(c.name)) continue;
+    seen.add(c.name);
+    out += `${c.name}\t${[c.key, c.countryIso].filter(Boolean).join(' ')}\n`;
+  }
+  return out;
 }

@@ -1,6 +1,7 @@
 // Declarations of `trk completion SHELL` and the hidden `trk __complete KIND` the scripts call.
 
 import type { Command as PlainCommand } from 'commander';
+import { SHELLS } from '../../completion/shells.js';
 import { Argument, examples, lazy, prints, type BareCommand, type Declare } from '../define.js';
 
 /** The program a command belongs to (fully declared when completion or help runs: see the registry). */
@@ -12,10 +13,14 @@ export function rootOf(cmd: BareCommand): PlainCommand {
 
 const completion: Declare = (cmd, invoke) =>
   prints(cmd, [])
-    .addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh', 'fish'] as const))
+    .addArgument(new Argument('<shell>', 'the shell').choices(SHELLS))
     .addHelpText(
       'after',
-      examples('trk completion bash > ~/.local/share/bash-completion/completions/trk', 'trk completion fish > ~/.config/fish/completions/trk.fish'),
+      examples(
+        'trk completion bash > ~/.local/share/bash-completion/completions/trk',
+        'trk completion fish > ~/.config/fish/completions/trk.fish',
+        'trk completion powershell | Out-String | Invoke-Expression   # in $PROFILE',
+      ),
     )
     .action((shell) => lazy(invoke, () => import('./completion.js'), (m, ctx) => m.runCompletion({ shell, program: rootOf(cmd) }, ctx)));
 

@@ -4,7 +4,7 @@
 
 import { CARRIER_ALIAS_PREFIX, CONFIG_KEYS, CONFIG_KEY_FIELD, CONFIG_KEY_HELP, checkConfigKey, validateConfigValue, type ConfigKey } from '../../config/keys.js';
 import { unknownProfileError } from '../../config/profile-rules.js';
-import { isKnownProfile, type Settings } from '../../config/settings.js';
+import { SANDBOX_PROFILE, type Settings } from '../../config/settings.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { printRows, resolveFormat } from '../../output/render.js';
@@ -40,10 +40,14 @@ export interface ConfigSetOptions {
   create?: boolean;
 }
 
-/** The profile to change: saved (or always there), or made with --create. */
+/**
+ * The profile to change: saved, or made with --create. "default" too needs --create while it is not saved: made
+ * by a setting alone it would be a profile without a key, which the first login would then not replace as the
+ * active one. "sandbox" needs no key and always exists.
+ */
 async function targetProfile(ctx: Context, create: boolean): Promise<Settings> {
   const s = await ctx.settings({ newProfile: true });
-  if (!isKnownProfile(s) && !create) {
+  if (!s.savedProfiles.includes(s.profile) && s.profile !== SANDBOX_PROFILE && !create) {
     throw unknownProfileError(s.profile, s.savedProfiles, s.sources.profile, `add --create to create profile "${s.profile}"`);
   }
   return s;

@@ -1,9 +1,13 @@
-// trk help [command...] | trk help exit-codes: help for a command (as `trk <command> --help`), or a topic.
+// trk help [command...] | trk help exit-codes | trk help options: help for a command (as `trk <command> --help`),
+// or a topic, laid out for the terminal's width like every help page.
 
 import type { Command } from 'commander';
+import type { Command as TypedCommand } from '@commander-js/extra-typings';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { EXIT_CODE_HELP } from '../../exit-codes.js';
+import { HELP_WIDTH } from '../../help-pages.js';
+import { globalOptionsPage, layoutItems, pageWidth } from '../help-layout.js';
 
 export interface HelpOptions {
   topic: readonly string[];
@@ -11,17 +15,28 @@ export interface HelpOptions {
   program: Command;
 }
 
-export const HELP_TOPICS = ['exit-codes'] as const;
+export const HELP_TOPICS = ['exit-codes', 'options'] as const;
 
-export function exitCodeText(): string {
-  const lines = EXIT_CODE_HELP.map(([code, text]) => `  ${String(code).padEnd(4)} ${text}`);
-  return `Exit codes of trk:\n\n${lines.join('\n')}\n`;
+/** The topics with what each shows, for completions. */
+export const HELP_TOPIC_DESCRIPTIONS: readonly { name: (typeof HELP_TOPICS)[number]; description: string }[] = [
+  { name: 'exit-codes', description: 'what each exit code of trk means' },
+  { name: 'options', description: 'the options every command takes' },
+];
+
+export function exitCodeText(width: number = HELP_WIDTH): string {
+  return `Exit codes of trk:\n\n${layoutItems(EXIT_CODE_HELP.map(([code, text]) => [String(code), text] as const), width)}\n`;
 }
 
 export async function runHelp(opts: HelpOptions, ctx: Context): Promise<number> {
   const topic = opts.topic.join(' ').trim();
+  const program = opts.program as unknown as TypedCommand;
+  const width = pageWidth({ error: false, command: program });
   if (topic === 'exit-codes') {
-    ctx.io.out(exitCodeText());
+    ctx.io.out(exitCodeText(width));
+    return 0;
+  }
+  if (topic === 'options') {
+    ctx.io.out(globalOptionsPage(program, width));
     return 0;
   }
   let cmd = opts.program;

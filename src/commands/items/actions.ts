@@ -36,8 +36,9 @@ export async function runItemAction(action: ItemAction, opts: ItemActionOptions,
     ...(action === 'delete'
       ? {
           confirm: async (plan: { items: number; done: { items: number } }) => {
-            const what = plural(plan.items - plan.done.items, 'number');
-            await confirmOrRefuse(ctx, `Delete ${what} from the account? This cannot be undone.`, { what: `deleting ${what}` });
+            const left = plan.items - plan.done.items;
+            const question = async () => (await import('./delete-question.js')).deleteQuestion(ctx, opts, left);
+            await confirmOrRefuse(ctx, question, { what: `deleting ${plural(left, 'number')}` });
           },
         }
       : {}),

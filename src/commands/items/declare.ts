@@ -8,6 +8,7 @@ import { dbOption } from '../mirror/args.js';
 import type { Context } from '../../context.js';
 import type { ItemFlags } from '../../items/run.js';
 import { DETAILS_RESULT_COLUMN_NAMES, ITEM_COLUMN_NAMES, REGISTER_COLUMN_NAMES } from '../../output/column-names.js';
+import { OUTPUT_FORMATS } from '../../output/format.js';
 import {
   Argument,
   carrierArg,
@@ -18,6 +19,7 @@ import {
   maxLength,
   Option,
   pagerOption,
+  prints,
   relativeOption,
   repeated,
   withColumns,
@@ -160,7 +162,7 @@ const del: Declare = (cmd, invoke) =>
 const info: Declare = (cmd, invoke) =>
   withWatch(
     withColumns(
-      withInput(cmd)
+      withInput(prints(cmd, OUTPUT_FORMATS))
         .addOption(carrierOption('only the record under this carrier (code or name)'))
         .addOption(choiceList('--status <status>', 'show only numbers whose latest main status is this (any case; comma separated for any of several)', PACKAGE_STATUSES))
         .addOption(
@@ -180,6 +182,7 @@ const info: Declare = (cmd, invoke) =>
       examples(
         'trk info RR123456789CN',
         'trk info RR123456789CN --watch --every 30m',
+        'trk info RR123456789CN -o text          # a summary to paste into a reply to a customer',
         'trk list --status Exception -o ids | trk info',
         'trk info -f numbers.csv --csv > details.csv',
         'trk info -f numbers.csv --sub-status Exception_Lost --columns number,carrier,latest_event',
@@ -259,7 +262,7 @@ const update: Declare = (cmd, invoke) =>
 
 const realtime: Declare = (cmd, invoke) =>
   withColumns(
-    cmd
+    prints(cmd, OUTPUT_FORMATS)
       .argument('<number>', 'tracking number')
       .addOption(carrierOption('carrier code or name (default: detected by the service)'))
       .option('--param <value>', 'extra tracking parameter')

@@ -11,7 +11,7 @@ import { toDetailsView, type DetailsView } from '../../output/records.js';
 import { resolveFormat, type ItemResultsWriter } from '../../output/render.js';
 import { show } from '../../output/sanitize.js';
 import { fmt } from '../../text.js';
-import { detailsWriter, printDetails } from '../common/details.js';
+import { checkTextOutput, detailsWriter, printDetails } from '../common/details.js';
 import { outputOf } from '../common/output.js';
 import { inputCarrierResolver, type ItemSourceOptions } from './shared.js';
 
@@ -66,6 +66,7 @@ export function matching(ctx: Context, inner: ItemResultsWriter, version: ApiVer
 
 /** Flags that do not go together, refused before anything is sent. */
 function checkOptions(ctx: Context, opts: InfoOptions, version: ApiVersion): void {
+  checkTextOutput(ctx);
   if (version === 'v1' && opts.subStatus?.length) {
     throw new UsageError('the v1 API has no sub-statuses', 'filter with --status, or use --api-version v2 or v2.1');
   }
@@ -123,7 +124,9 @@ async function watchInfo(opts: InfoOptions, ctx: Context, version: ApiVersion): 
       results.accepted.push(...(env.data?.accepted ?? []));
       results.rejected.push(...(env.data?.rejected ?? []));
     }
-    if (results.accepted.length === 0) {
+    // -18019909 "no tracking information yet": registered, its first result still to come; keep watching.
+    const waiting = results.rejected.filter((r) => r.error?.code === -18019909).length;
+    if (results.accepted.length === 0 && waiting === 0) {
       throw new TrkError(`nothing to watch: ${results.rejected.map((r) => r.number).join(', ')} ${results.rejected.length === 1 ? 'is' : 'are'} not registered`, {
         exitCode: EXIT.failure,
         hint: 'register it first: trk register NUMBER',
@@ -134,7 +137,11 @@ async function watchInfo(opts: InfoOptions, ctx: Context, version: ApiVersion): 
     await printDetails(ctx, shown, version, { pages: opts.pages, io: out.io });
     const views = results.accepted.map((item) => toDetailsView(item, version));
     const done = views.filter(isFinished).length;
-    const note = views.length === 1 ? (views[0]!.sub_status ?? views[0]!.status ?? 'no status yet') : `${fmt(done)} of ${fmt(views.length)} delivered or returned`;
-    return { text: out.text(), finished: done === views.length, note };
+    const total = views.length + waiting;
+    const note =
+      views.length === 0 ? 'no tracking information yet'
+      : total === 1 ? (views[0]!.sub_status ?? views[0]!.status ?? 'no status yet')
+      : `${fmt(done)} of ${fmt(total)} delivered or returned`;
+    return { text: out.text(), finished: done === total, note };
   });
 }

@@ -8,7 +8,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { show } from '../../output/sanitize.js';
-import { printDetails } from '../common/details.js';
+import { checkTextOutput, printDetails } from '../common/details.js';
 import { confirmOrRefuse } from './shared.js';
 
 export interface RealtimeOptions {
@@ -33,6 +33,7 @@ export function realtimeItem(opts: RealtimeOptions): RealtimeRequestItem {
 export async function runRealtime(opts: RealtimeOptions, ctx: Context): Promise<number> {
   const { apiVersion } = await ctx.settings();
   const item = realtimeItem(opts);
+  checkTextOutput(ctx);
   if (!numberPattern(apiVersion).test(item.number)) {
     throw new UsageError(`invalid tracking number ${show(item.number)}`, `tracking numbers are 5 to 50 letters, digits${apiVersion === 'v1' ? '' : ' or hyphens'}; nothing was sent`);
   }

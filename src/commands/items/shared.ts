@@ -43,13 +43,14 @@ export async function inputCarrierResolver(ctx: Context, carrierMap?: string): P
 
 /**
  * Ask before something irreversible or costly. On a terminal the user answers; elsewhere `--yes` is required,
- * and without it nothing is sent (exit 2): a script must say what it means.
+ * and without it nothing is sent (exit 2): a script must say what it means. A question that takes work to put
+ * (delete looks its records up) is a function, called only when someone is asked.
  */
-export async function confirmOrRefuse(ctx: Context, question: string, refusal: { what: string }): Promise<void> {
+export async function confirmOrRefuse(ctx: Context, question: string | (() => Promise<string>), refusal: { what: string }): Promise<void> {
   if (ctx.global.yes) return;
   if (!ctx.io.canPrompt()) {
     throw new UsageError(`${refusal.what} needs confirmation`, 'pass --yes to confirm; nothing was sent');
   }
-  const ok = await ctx.prompter.confirm(question, false);
+  const ok = await ctx.prompter.confirm(typeof question === 'string' ? question : await question(), false);
   if (!ok) throw new UsageError('cancelled', 'nothing was sent');
 }

@@ -8,9 +8,11 @@ import {
   choiceList,
   choiceOf,
   examples,
+  joined,
   lazy,
   listOf,
   nonNegativeInt,
+  notes,
   Option,
   pagerOption,
   positiveInt,
@@ -86,20 +88,23 @@ const list: Declare = (cmd, invoke) =>
   withWatch(withColumns(filters(cmd), RECORD_COLUMN_NAMES), 'the list')
     .addHelpText(
       'after',
-      `
-Several values of one filter mean any of them: one query per value, merged, each record once. --tag and
---sub-status are checked by trk on the records fetched, so every page of the other filters is read.
-On a terminal the first ${TERMINAL_LIST_LIMIT} records are shown (--all for every one) through the pager; piped, every record.
-${examples(
-  'trk list --status delivered --json',
-  'trk list --status Exception,DeliveryFailure --columns number,carrier,status,tag',
-  'trk list --registered-since 7d --tracking Tracking --csv > week.csv',
-  'trk list --tag "order-10*" -o ids',
-  'trk list --status Exception -o ids | trk push',
-  'trk list --status OutForDelivery --watch --every 5m',
-  'trk list --offline --search 10030',
-  'trk list --offline --stale 7d --csv > stuck.csv',
-).slice(1)}`,
+      joined(
+        notes(
+          'Several values of one filter mean any of them: one query per value, merged, each record once. --tag and ' +
+            '--sub-status are checked by trk on the records fetched, so every page of the other filters is read.',
+          `On a terminal the first ${TERMINAL_LIST_LIMIT} records are shown (--all for every one) through the pager; piped, every record.`,
+        ),
+        examples(
+          'trk list --status delivered --json',
+          'trk list --status Exception,DeliveryFailure --columns number,carrier,status,tag',
+          'trk list --registered-since 7d --tracking Tracking --csv > week.csv',
+          'trk list --tag "order-10*" -o ids',
+          'trk list --status Exception -o ids | trk push',
+          'trk list --status OutForDelivery --watch --every 5m',
+          'trk list --offline --search 10030',
+          'trk list --offline --stale 7d --csv > stuck.csv',
+        ),
+      ),
     )
     .action((o) =>
       lazy(

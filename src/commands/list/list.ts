@@ -1,7 +1,8 @@
 // trk list: registered numbers matching filters (gettracklist), page by page as they arrive. JSON and CSV are
 // written as a stream; a failure part-way leaves them unparseable (see RowWriter.abort). On a terminal, the first
-// page shows at once and the rest follow with a page counter on stderr; the list stops at 100 records unless
-// --all or --limit says otherwise, and long output goes through the pager. Off a terminal every record is listed.
+// page shows at once and the rest follow with a page counter on stderr (until the pager starts, with the first
+// rows); the list stops at 100 records unless --all or --limit says otherwise, and long output goes through the
+// pager. Off a terminal every record is listed.
 
 import type { ApiClient } from '../../api/client.js';
 import { trackListBody } from '../../api/bodies.js';
@@ -97,9 +98,10 @@ export async function runList(opts: ListOptions & { db?: string | undefined }, c
   // Built before the pager starts, so that a usage error (an unknown column) is not left behind in it.
   const pager = await startPagerFor(ctx);
   const writer = createRowWriter(pager?.io ?? ctx.io, columns, output);
-  // The page counter shares the terminal with the rows; through the pager it is not drawn, since it would break
-  // the pager's screen (the pager shows the rows as they arrive).
-  const counter = statusLine(ctx.io, ctx.global.quiet !== true && pager === undefined);
+  // The page counter shares the terminal with the rows. The pager starts with the first rows: until then (--tag
+  // reading every page for its matches) the counter is on the terminal; from then on it is not drawn, since it
+  // would break the pager's screen (the pager shows the rows as they arrive).
+  const counter = statusLine(ctx.io, ctx.global.quiet !== true);
   const local = checksLocally(opts);
   let shown = 0;
   let progress: ListProgress = { pagesDone: 0, pagesTotal: undefined, dataTotal: undefined };
@@ -117,6 +119,7 @@ export async function runList(opts: ListOptions & { db?: string | undefined }, c
   );
   const count = () => {
     const p = progress;
+    if (pager?.started) return;
     if (p.pagesTotal !== undefined && p.pagesDone < p.pagesTotal && opts.page === undefined) {
       counter.show(`page ${fmt(p.pagesDone)} of ${fmt(p.pagesTotal)}${local ? ` · ${plural(shown, 'match', 'matches')}` : ''}`);
     }

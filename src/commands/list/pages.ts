@@ -3,7 +3,7 @@
 // order (src/api/pages.ts).
 
 import type { ApiClient } from '../../api/client.js';
-import { readPages } from '../../api/pages.js';
+import { lastPage, readPages, trackListFacts } from '../../api/pages.js';
 import { LIMITS } from '../../api/spec.js';
 import { trackListBody } from '../../api/bodies.js';
 import type { Envelope, TrackListFilter, TrackRecord } from '../../api/types.js';
@@ -12,7 +12,7 @@ import { InterruptedError, stopExitCode } from '../../errors.js';
 export interface ListPage {
   records: TrackRecord[];
   pageNo: number;
-  /** Pages of the whole query, when the service says. */
+  /** Pages of the whole query, as far as the service's counts agree (page_total bounded by data_total). */
   pageTotal: number | undefined;
   /** Records of the whole query, when the service says. */
   dataTotal: number | undefined;
@@ -29,11 +29,13 @@ export interface ListPagesOptions {
 }
 
 /**
- * Pages of `filter` from `from` to the last one. Without page information, a short page is the last one. The
- * consumer stops early by leaving its loop (the pages in flight are aborted and nothing more is fetched).
+ * Pages of `filter` from `from` to the last one: the last the service's counts agree on, or a short page (a page
+ * that cannot be right fails the read, see src/api/pages.ts). The consumer stops early by leaving its loop (the
+ * pages in flight are aborted and nothing more is fetched).
  */
 export async function* listPages(api: ApiClient, filter: TrackListFilter, opts: ListPagesOptions): AsyncGenerator<ListPage> {
   const from = opts.from ?? 1;
+  const most = opts.only ? 1 : opts.most;
   const pages = readPages<Envelope<TrackRecord>>({
     start: from,
     fetch: async (pageNo, stop) => {
@@ -42,18 +44,16 @@ export async function* listPages(api: ApiClient, filter: TrackListFilter, opts: 
         signal: AbortSignal.any([opts.signal, stop]),
       });
     },
-    last: (first) => {
-      if (opts.only || (first.data?.accepted ?? []).length === 0) return from;
-      const total = first.page?.page_total;
-      if (total === undefined) return undefined;
-      return Math.max(from, Math.min(total, from - 1 + (opts.most ?? Number.POSITIVE_INFINITY)));
-    },
-    more: (env) => (env.data?.accepted ?? []).length >= LIMITS.pageSize,
+    facts: trackListFacts,
+    pageSize: LIMITS.pageSize,
+    most,
   });
   let pageNo = from;
+  let pageTotal: number | undefined;
   for await (const env of pages) {
     // A page that came in spite of Ctrl-C (a client that does not cut reads short) is not handed on.
     if (opts.signal.aborted) throw new InterruptedError('interrupted', stopExitCode(opts.signal));
-    yield { records: env.data?.accepted ?? [], pageNo: pageNo++, pageTotal: env.page?.page_total, dataTotal: env.page?.data_total };
+    if (pageNo === from) pageTotal = lastPage(trackListFacts(env), from, LIMITS.pageSize);
+    yield { records: env.data?.accepted ?? [], pageNo: pageNo++, pageTotal, dataTotal: env.page?.data_total };
   }
 }

@@ -10,8 +10,10 @@ import {
   choiceList,
   choiceOf,
   examples,
+  joined,
   lazy,
   listOf,
+  notes,
   Option,
   pagerOption,
   positiveInt,
@@ -30,11 +32,14 @@ const sync: Declare = (cmd, invoke) =>
     .addOption(dbOption())
     .addHelpText(
       'after',
-      `
-A sync asks only for what changed since the last one (records tracked, registered, pushed or stopped since,
-and the details of those whose status or tracking time moved); a first sync, and --full, read every record.
-An interrupted sync loses nothing: the next one carries on where it stopped.
-${examples('trk sync', 'trk sync --full --json', '0 * * * * trk sync -q   # in a crontab: hourly').slice(1)}`,
+      joined(
+        notes(
+          'A sync asks only for what changed since the last one (records tracked, registered, pushed or stopped since, ' +
+            'and the details of those whose status or tracking time moved); a first sync, and --full, read every record.',
+          'An interrupted sync loses nothing: the next one carries on where it stopped.',
+        ),
+        examples('trk sync', 'trk sync --full --json', '0 * * * * trk sync -q   # in a crontab: hourly'),
+      ),
     )
     .action((o) => lazy(invoke, () => import('./sync.js'), (m, ctx) => m.runSync({ full: o.full, db: o.db }, ctx)));
 
@@ -47,14 +52,14 @@ const changes: Declare = (cmd, invoke) =>
     .addOption(dbOption())
     .addHelpText(
       'after',
-      `
-Every status change the mirror learnt, from "trk sync" and from the webhook's notifications, oldest first.
-A record's first sync is no change.
-${examples(
-  'trk changes --since 24h',
-  'trk changes --status Exception,DeliveryFailure --json',
-  'trk changes --cursor nightly --status Exception,DeliveryFailure -o table | mail -s "parcels in trouble" ops@example.com',
-).slice(1)}`,
+      joined(
+        notes('Every status change the mirror learnt, from "trk sync" and from the webhook\'s notifications, oldest first. A record\'s first sync is no change.'),
+        examples(
+          'trk changes --since 24h',
+          'trk changes --status Exception,DeliveryFailure --json',
+          'trk changes --cursor nightly --status Exception,DeliveryFailure -o table | mail -s "parcels in trouble" ops@example.com',
+        ),
+      ),
     )
     .action((o) =>
       lazy(invoke, () => import('./changes.js'), (m, ctx) => m.runChanges({ since: o.since, status: o.status, cursor: o.cursor, db: o.db }, ctx), o),
@@ -82,18 +87,21 @@ const report: Declare = (cmd, invoke) =>
     .addOption(pagerOption())
     .addHelpText(
       'after',
-      `
-Reads the mirror only ("trk sync" keeps it): no request is sent. Per group: registered, delivered, exceptions,
-delivery_failures, in_transit (on the way: InfoReceived to OutForDelivery), not_found, expired, stuck,
-transit_days {n, p50, p90, mean, min, max} of delivered parcels (the service's days_of_transit_done; percentiles
-by linear interpolation between the closest ranks), on_time_rate (of delivered parcels with an estimated window,
-the share delivered by the end of its last day).
-${examples(
-  'trk report',
-  'trk report --by lane --since 30d',
-  'trk report --carrier "China Post" --to US --by week --json',
-  'trk report --since 2026-06-01 --html june.html',
-).slice(1)}`,
+      joined(
+        notes(
+          'Reads the mirror only ("trk sync" keeps it): no request is sent. Per group: registered, delivered, exceptions, ' +
+            'delivery_failures, in_transit (on the way: InfoReceived to OutForDelivery), not_found, expired, stuck, ' +
+            "transit_days {n, p50, p90, mean, min, max} of delivered parcels (the service's days_of_transit_done; " +
+            'percentiles by linear interpolation between the closest ranks), on_time_rate (of delivered parcels with an ' +
+            'estimated window, the share delivered by the end of its last day).',
+        ),
+        examples(
+          'trk report',
+          'trk report --by lane --since 30d',
+          'trk report --carrier "China Post" --to US --by week --json',
+          'trk report --since 2026-06-01 --html june.html',
+        ),
+      ),
     )
     .action((o) =>
       lazy(

@@ -11,14 +11,16 @@ import { RUN_COLUMN_NAMES } from '../../output/column-names.js';
 import { columnsByName } from '../../output/columns.js';
 import { outputOf } from '../common/output.js';
 
+// What a run is (its id, to resume or forget it), how far it got and over which input never go; on a narrow
+// terminal the command, then when it ran (an age in tables, the time in machine formats), then the profile do.
 const COLUMNS: readonly Column<RunEntry>[] = columnsByName<RunEntry, (typeof RUN_COLUMN_NAMES)[number]>(RUN_COLUMN_NAMES, {
   id: { header: 'ID', value: (r) => r.id, id: true },
   state: { header: 'STATE', value: (r) => r.state },
-  command: { header: 'COMMAND', value: (r) => r.command },
-  input: { header: 'INPUT', value: (r) => r.input, shrink: 16 },
-  when: { header: 'WHEN', value: (r) => r.when, time: true },
+  command: { header: 'COMMAND', value: (r) => r.command, wide: 20 },
+  input: { header: 'INPUT', value: (r) => r.input, shrink: 10, keepEnd: true },
+  when: { header: 'WHEN', value: (r) => r.when, time: true, age: true, wide: 25 },
   done: { header: 'DONE', value: (r) => r.done, display: (r) => (r.total === undefined ? fmt(r.done) : `${fmt(r.done)} of ${fmt(r.total)}`) },
-  account: { header: 'PROFILE', value: (r) => r.account, shrink: 10 },
+  account: { header: 'PROFILE', value: (r) => r.account, shrink: 10, wide: 30 },
 });
 
 export type RunsListOptions = Record<string, never>;

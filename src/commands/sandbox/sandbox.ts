@@ -104,6 +104,8 @@ export async function sandboxOptions(opts: SandboxStartOptions, env: NodeJS.Proc
   set('speed', opts.speed);
   if (opts.state !== false) {
     const { sandboxStateFile } = await import('../../sandbox/index.js');
+    // Never one of trk's own files, but the sandbox's.
+    if (opts.state !== undefined) await refuseOwnState(opts.state, env);
     out.stateFile = opts.state ?? sandboxStateFile(env);
   }
   if (opts.start !== undefined) {
@@ -194,6 +196,8 @@ function stopRequested(signal: AbortSignal): Promise<void> {
 /** Forget every number, the quota used and the simulated clock: the next start is a fresh account. */
 export async function runSandboxReset(opts: SandboxResetOptions, ctx: Context): Promise<void> {
   const { currentStateHolder, removeStateFile, sandboxStateFile } = await import('../../sandbox/index.js');
+  // The reset removes the file: never one of trk's own, but the sandbox's.
+  if (opts.state !== undefined) await refuseOwnState(opts.state, ctx.env);
   const path = opts.state ?? sandboxStateFile(ctx.env);
   // A running sandbox would write its state back on its next save: the reset would not hold.
   const holder = await currentStateHolder(path);
@@ -205,4 +209,13 @@ export async function runSandboxReset(opts: SandboxResetOptions, ctx: Context): 
   }
   const removed = await removeStateFile(path);
   ctx.info(removed ? `sandbox reset: removed ${path}` : `sandbox reset: no state at ${path}, nothing to do`);
+}
+
+/** A --state FILE that is one of trk's own files, but the sandbox's state, is refused (src/config/own-files.ts). */
+async function refuseOwnState(file: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const [{ refuseOwnFile }, { sandboxStateFile }] = await Promise.all([
+    import('../../config/own-files.js'),
+    import('../../sandbox/index.js'),
+  ]);
+  refuseOwnFile(file, env, '--state', [sandboxStateFile(env)]);
 }

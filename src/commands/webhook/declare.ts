@@ -9,6 +9,7 @@ const webhook: Declare = (cmd, invoke) => {
       'trk webhook listen --save ./hooks',
       'trk webhook verify ./hooks/20261123T175200.000Z-TRACKING_UPDATED-RR123456789CN.json',
       'trk webhook listen --print | jq -c .data.number',
+      'trk webhook replay ./hooks --forward-to http://localhost:3000/hook',
     ),
   );
   cmd
@@ -39,7 +40,7 @@ const webhook: Declare = (cmd, invoke) => {
     .addOption(new Option('--port <port>', 'port to listen on').argParser(nonNegativeInt('a port')))
     .option('--host <address>', 'address to listen on')
     .option('--path <path>', 'URL path to accept notifications on')
-    .option('--forward-to <url>', 'forward each verified notification to this URL')
+    .option('--forward-to <url>', 'forward each verified notification to this URL (again, while the app fails)')
     .option('--save <dir>', 'save each notification in this folder: the body as received (.json) and its headers (.headers)')
     .option('--print', 'print each body whole on stdout, one JSON a line (for jq); the event lines go to stderr')
     .option('--skip-verify', 'accept every notification, reporting whether its signature held')
@@ -51,12 +52,27 @@ const webhook: Declare = (cmd, invoke) => {
       ),
     )
     .action((o) =>
-      lazy(invoke, () => import('./webhook.js'), (m, ctx) =>
+      lazy(invoke, () => import('./listen.js'), (m, ctx) =>
         m.runWebhookListen(
           { port: o.port, host: o.host, path: o.path, forwardTo: o.forwardTo, save: o.save, print: o.print === true, skipVerify: o.skipVerify === true },
           ctx,
         ),
       ),
+    );
+  cmd
+    .command('replay')
+    .description('send notifications kept by "webhook listen" (--save, or forwards that failed) to the app again')
+    .argument('<path...>', 'folders (or .json files) of saved notifications')
+    .option('--forward-to <url>', 'the app to send them to, with the headers received (the sign header among them)')
+    .addHelpText(
+      'after',
+      examples(
+        'trk webhook replay ~/.local/state/trk/webhook-queue/* --forward-to http://localhost:3000/hook',
+        'trk webhook replay ./hooks --forward-to http://localhost:3000/hook --json',
+      ),
+    )
+    .action((paths, o) =>
+      lazy(invoke, () => import('./replay.js'), (m, ctx) => m.runWebhookReplay({ paths, forwardTo: o.forwardTo }, ctx)),
     );
 };
 

@@ -1,10 +1,11 @@
 // The emulated account: its records, quota, automatic tracking and webhook queue. The transport
 // (http/server.ts) calls handle() for every request that passed its own checks, and tick() from a timer and
-// after clock jumps. Each operation lives in src/sandbox/ops/; this class holds state and schedules.
+// after clock jumps. Each operation lives in src/sandbox/ops/; this class holds state and schedules, and
+// dispatches each request through the emulator's operation table (src/sandbox/ops/table.ts).
 
 import type { ApiVersion, Operation, StopReason } from '../../api/spec.js';
 import type { AccountCore, NewRecord } from './core.js';
-import { type Envelope, requestError } from './envelope.js';
+import type { Envelope } from './envelope.js';
 import { Quota } from './quota.js';
 import { RecordStore, recordKey } from './store.js';
 import { RETENTION_MS, firstRunDelay, expiryDeadline, invalidCarrierDeadline, nextDue } from './tracking.js';
@@ -20,14 +21,8 @@ import { WebhookQueue } from './webhooks.js';
 import { type RunSummary, type Tracker, type WorldPort, simWorld, withNumericMetrics } from './world.js';
 import { RECORD_COLUMNS, columnIndex, decodeRecord, emptyResult, encodeRecord } from './persist.js';
 import { MinHeap } from '../min-heap.js';
-import { changeCarrier } from '../ops/change-carrier.js';
-import { changeInfo } from '../ops/change-info.js';
-import { deleteTrack, push, retrack, stopTrack } from '../ops/lifecycle.js';
-import { getQuota } from '../ops/quota.js';
-import { realtime } from '../ops/realtime.js';
-import { register } from '../ops/register.js';
-import { getTrackInfo } from '../ops/track-info.js';
-import { getTrackList } from '../ops/track-list.js';
+import { dispatch } from '../ops/table.js';
+import { rulesOf, type ServedVersion } from '../versions.js';
 
 export type {
   AccountSettings,
@@ -83,38 +78,15 @@ export class Account implements AccountCore {
     return this.#now();
   }
 
-  /** One request, after the transport's checks passed. Always answered with HTTP 200. */
-  handle(version: ApiVersion, op: Operation, body: unknown): Envelope {
+  /**
+   * One request, after the transport's checks passed, answered by the operation's handler in the emulator's
+   * table (src/sandbox/ops/table.ts). Always answered with HTTP 200.
+   */
+  handle(version: ServedVersion, op: Operation, body: unknown): Envelope {
     // Work that fell due since the last tick is done first, so that answers never show a stale schedule
     // (webhook sending stays with tick(): it is asynchronous).
     this.#processRuns(this.now());
-    switch (op) {
-      case 'register':
-        return register(this, version, body);
-      case 'changecarrier':
-        return changeCarrier(this, version, body);
-      case 'changeinfo':
-        return changeInfo(this, version, body);
-      case 'stoptrack':
-        return stopTrack(this, version, body);
-      case 'retrack':
-        return retrack(this, version, body);
-      case 'deletetrack':
-        return deleteTrack(this, version, body);
-      case 'push':
-        return push(this, version, body);
-      case 'gettrackinfo':
-        return getTrackInfo(this, version, body);
-      case 'gettracklist':
-        return getTrackList(this, version, body);
-      case 'getquota':
-        // v1 has no getquota: the transport answers 404 before reaching here.
-        return version === 'v1' ? requestError(-18010013) : getQuota(this, body);
-      case 'getRealTimeTrackInfo':
-        return version === 'v1' ? requestError(-18010013) : realtime(this, version, body);
-      default:
-        return requestError(-18010013);
-    }
+    return dispatch(this, op, { version: rulesOf(version), served: version, body });
   }
 
   /** Process everything due up to now(): tracking runs, expiry, retention, then the webhook queue. */

@@ -1,7 +1,9 @@
 // Registration records as gettracklist shows them: v2 (and v2.1's extra fields) and v1's short fields.
 // Built from the record alone (plus the carrier's time zone), never from the shipment.
 
-import { type ApiVersion, V1_PACKAGE_STATUS_CODE } from '../../api/spec.js';
+import { V1_PACKAGE_STATUS_CODE } from '../../api/spec.js';
+import { syncStatus } from '../ops/newer-fields.js';
+import { isLaterVersion, rulesOf, type ServedVersion } from '../versions.js';
 import type { AccountCore } from './core.js';
 import { dayMetrics } from './metrics.js';
 import { paramType } from './param.js';
@@ -11,9 +13,14 @@ import type { RecordState } from './types.js';
 /** v1 `sr`: 1 expiry rules, 2 API request, 3 manual operation, 4 invalid carrier. */
 const V1_STOP_REASON_CODE: Readonly<Record<string, number>> = { Expired: 1, ByRequest: 2, InvalidCarrier: 4 };
 
-export function v2ListRecord(core: AccountCore, rec: RecordState, version: ApiVersion, now: number): Record<string, unknown> {
+export function v2ListRecord(
+  core: AccountCore,
+  rec: RecordState,
+  served: ServedVersion,
+  now: number,
+): Record<string, unknown> {
   const carrier = core.world.findCarrier(rec.carrier);
-  const out: Record<string, unknown> = {
+  const head = {
     number: rec.number,
     param: rec.param,
     param_type: paramType(carrier),
@@ -26,6 +33,8 @@ export function v2ListRecord(core: AccountCore, rec: RecordState, version: ApiVe
     tracking_status: rec.tracking ? 'Tracking' : 'Stopped',
     package_status: rec.status,
     track_time: isoUtc(rec.trackMs),
+  };
+  const tail = {
     push_time: isoUtc(rec.pushMs),
     push_status: rec.pushStatus,
     push_status_code: rec.pushCode,
@@ -35,7 +44,9 @@ export function v2ListRecord(core: AccountCore, rec: RecordState, version: ApiVe
     carrier_change_count: rec.changeCount,
     tag: rec.tag,
   };
-  if (version !== 'v2.1') return out;
+  // v2.2 and later: sync_status after track_time, as the newer documentation shows (src/sandbox/ops/newer-fields.ts).
+  const out = isLaterVersion(served) ? { ...head, sync_status: syncStatus(rec), ...tail } : { ...head, ...tail };
+  if (rulesOf(served) !== 'v2.1') return out;
   const offset = rec.latestEventOffset ?? carrier?.utcOffsetMinutes ?? 0;
   return {
     ...out,

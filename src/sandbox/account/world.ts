@@ -10,6 +10,7 @@ import {
   type Shipment,
   type SimCarrier,
   type StatusSnapshot,
+  type TrackInfoOptions,
   type V1TrackForm,
   detectCarrier,
   findCarrier,
@@ -57,7 +58,7 @@ export interface WorldPort {
     nowMs: number,
     version: 'v2' | 'v2.1',
     lang?: string,
-    opts?: { realtime?: boolean },
+    opts?: TrackInfoOptions & { realtime?: boolean },
   ): TrackInfo;
   v1Track(ref: ShipmentRef, knownUntilMs: number, nowMs: number, form?: V1TrackForm): V1Track;
   v1CountryCode(iso: string | null): number;
@@ -87,7 +88,7 @@ export function simWorld(): WorldPort {
       };
     },
     trackInfo: (ref, knownUntil, now, version, lang, opts) => {
-      const info = trackInfoAt(plan(ref), knownUntil, now, version, lang);
+      const info = trackInfoAt(plan(ref), knownUntil, now, version, lang, { newerFields: opts?.newerFields ?? false });
       // "For postal shipments providers[0] is the destination carrier ... in gettrackinfo and in the
       // TRACKING_UPDATED notification. The real-time description states the reverse": so it is here.
       if (opts?.realtime) info.tracking.providers.reverse();

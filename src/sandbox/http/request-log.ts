@@ -1,6 +1,11 @@
 // What a script did to the emulator, request by request: one entry per request answered (or whose answer was
 // dropped), kept in a bounded ring for GET /__sandbox/requests and handed to `onRequest` (`trk sandbox start
 // --log` prints it as one line). Control endpoints are not logged: they are the observer, not the script.
+// RequestRecorder opens an entry when a request arrives, lets the pipeline's steps fill it in, and logs it when
+// the response closes (answered or dropped).
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 
 /** Requests kept for GET /__sandbox/requests; older ones fall off. */
 export const REQUEST_LOG_SIZE = 500;
@@ -61,6 +66,72 @@ export class RequestLog {
   clear(): void {
     this.#entries = [];
     this.#seq = 0;
+  }
+}
+
+/** The entries of the requests being answered, and the log they go to once their response closes. */
+export class RequestRecorder {
+  readonly #log = new RequestLog();
+  readonly #open = new WeakMap<ServerResponse, SandboxRequestLog>();
+  readonly #now: () => number;
+  readonly #onRequest: ((entry: SandboxRequestLog) => void) | undefined;
+
+  /** `now`: simulated time, for the entry's `time`; `onRequest`: each entry once logged (`--log`). */
+  constructor(now: () => number, onRequest?: (entry: SandboxRequestLog) => void) {
+    this.#now = now;
+    this.#onRequest = onRequest;
+  }
+
+  /** Open the entry of a request; `path` as requested, without the query string. */
+  begin(req: IncomingMessage, res: ServerResponse, path: string): void {
+    const started = performance.now();
+    const entry: SandboxRequestLog = {
+      seq: this.#log.nextSeq(),
+      time: new Date(this.#now()).toISOString(),
+      method: req.method ?? '',
+      path,
+      version: null,
+      operation: null,
+      items: 0,
+      status: 'dropped',
+      code: null,
+      accepted: null,
+      rejected: null,
+      rejectedCodes: {},
+      faults: [],
+      ms: 0,
+    };
+    this.#open.set(res, entry);
+    res.once('close', () => {
+      entry.status = res.writableFinished ? res.statusCode : 'dropped';
+      entry.ms = Math.round(performance.now() - started);
+      this.#log.add(entry);
+      this.#onRequest?.(entry);
+    });
+  }
+
+  /** The open entry of a response (undefined for what is not logged). */
+  entryOf(res: ServerResponse): SandboxRequestLog | undefined {
+    return this.#open.get(res);
+  }
+
+  /** An injected fault fired on this request. */
+  fault(res: ServerResponse, fault: string): void {
+    this.#open.get(res)?.faults.push(fault);
+  }
+
+  /** The outcome of the answer (envelope code, items accepted and rejected). */
+  outcome(res: ServerResponse, envelope: unknown): void {
+    const entry = this.#open.get(res);
+    if (entry) readOutcome(entry, envelope);
+  }
+
+  entries(): SandboxRequestLog[] {
+    return this.#log.entries();
+  }
+
+  clear(): void {
+    this.#log.clear();
   }
 }
 

@@ -5,34 +5,25 @@
 // - strict (`--strict-paths`, `strictPaths`): only the exact paths of the spec, in each version's casing
 //   (`/track/v1/Retrack`, `/track/v2/retrack`), so that a client that gets a path wrong finds out here. trk's
 //   own tests run in this mode.
-// Versions: v1, v2 and v2.1 as the spec gives them; v2.2, v2.3 and v2.4, which the live service answers and
-// real clients call but the spec does not describe, are served with v2.1's semantics (paths, rules, shapes).
+// Versions: src/sandbox/versions.ts (v2.2 to v2.4 at v2.1's paths). Paths: the emulator's own operation table
+// (src/sandbox/ops/table.ts).
 
-import { operationPath } from '../../api/ops.js';
-import { API_VERSIONS, type ApiVersion, OPERATIONS, type Operation } from '../../api/spec.js';
-
-/** Versions served beyond the spec's, each with the semantics of the version it maps to. */
-export const LATER_VERSIONS: Readonly<Record<string, ApiVersion>> = { 'v2.2': 'v2.1', 'v2.3': 'v2.1', 'v2.4': 'v2.1' };
+import type { Operation } from '../../api/spec.js';
+import { EMULATED_OPERATION_NAMES, EMULATED_OPERATIONS } from '../ops/table.js';
+import { rulesOf, SERVED_VERSIONS, type ServedVersion } from '../versions.js';
 
 export interface Route {
-  /** The version whose semantics answer (v2.2 and later: v2.1). */
-  version: ApiVersion;
-  /** The version segment as served (`v2.2`), for logs and counts. */
-  served: string;
+  /** The version segment as served (`v2.2`): the account answers by its rules, with its fields. */
+  served: ServedVersion;
   op: Operation;
 }
 
-const SERVED: readonly (readonly [string, ApiVersion])[] = [
-  ...API_VERSIONS.map((v) => [v, v] as const),
-  ...Object.entries(LATER_VERSIONS),
-];
-
 /** Exact path → route: `/track/v1/Retrack` exists, `/track/v1/retrack` and `/track/v2/Retrack` do not. */
 const EXACT: ReadonlyMap<string, Route> = new Map(
-  SERVED.flatMap(([served, version]) =>
-    OPERATIONS.flatMap((op) => {
-      const path = operationPath(version, op);
-      return path === undefined ? [] : [[`/track/${served}/${path}`, { version, served, op }] as const];
+  SERVED_VERSIONS.flatMap((served) =>
+    EMULATED_OPERATION_NAMES.flatMap((op) => {
+      const segment = EMULATED_OPERATIONS[op].paths[rulesOf(served)];
+      return segment === undefined ? [] : [[`/track/${served}/${segment}`, { served, op }] as const];
     }),
   ),
 );

@@ -1,179 +1,44 @@
-// The emulator's HTTP transport (node:http, no framework): routing, authentication, the rate limit,
-// injected faults, the simulated clock's tick loop, persistence and the /__sandbox/ control endpoints.
-// Everything a request body means is the account's business (src/sandbox/account/).
-//
-// Pipeline of an API request, in order:
-//   1. POST /track/{v1|v2|v2.1|v2.2|v2.3|v2.4}/<operation> (routes.ts: lenient by default, exact casing with
-//      strictPaths), else 404
-//   2. body read (at most 1 MiB, else 413)
-//   3. `svctoken` missing or wrong → 401 -18010002; caller outside the whitelist → 401 -18010001;
-//      account disabled → 401 -18010004
-//   4. injected 429 burst, then the rate limit (admitted requests only) → 429 with Retry-After
-//   5. injected failure → 500 or 503; the account never sees the request
-//   6. Content-Type not application/json, or a body that is not JSON → 200 with data.errors -18010013
-//      (an empty body goes on to the account as no body)
-//   7. account.handle(); injected loss: processed, then the socket is destroyed without an answer
-// Injected latency delays every answer of steps 1-7. Apart from the pipeline: GET of the res URL's two reference
-// lists (/asset/carrier/info/..., src/sandbox/reference-lists.ts) and the /__sandbox/ control endpoints
-// (control.ts). Every request but the control ones goes to the request log (request-log.ts). With a state file,
-// its lock (src/sandbox/state-lock.ts) is held from before the file is read until after the last save.
+// The emulator's HTTP server (node:http, no framework), as a pipeline of named steps, each a module of its own:
+//   - state restore (restore.ts): clock, console settings and account from the state file, or fresh;
+//   - ticks (ticker.ts): the account processes what fell due, from a timer and after every clock jump;
+//   - request log (request-log.ts): one entry per request but the control ones, for --log and /__sandbox/requests;
+//   - API pipeline (api-pipeline.ts): routing, authentication, rate limit, injected faults, the account's answer;
+//   - reference lists (res-url.ts): the res URL's two files;
+//   - control endpoints (control.ts): /__sandbox/ state, advance, faults, settings, reset, requests.
+// This module wires them into one Sandbox: it sends each request to its step, listens, and closes in order.
+// Everything a request body means is the account's business (src/sandbox/account/). With a state file, its lock
+// (src/sandbox/state-lock.ts) is held from before the file is read until after the last save.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InterruptedError, TrkError } from '../../errors.js';
-import { Account } from '../account/account.js';
-import { requestError } from '../account/envelope.js';
-import type { AccountSettings, AccountState, WebhookDelivery } from '../account/types.js';
-import { SimClock } from '../clock.js';
-import { type Faults, FaultInjector, parseFaults } from './faults.js';
-import { ipMatcher } from './ip-allow.js';
-import { RateLimiter } from './rate-limit.js';
-import { REFERENCE_LIST_PATHS, referenceListBytes } from '../reference-lists.js';
-import {
-  applyAccountSettings,
-  DEFAULT_RATE_LIMIT,
-  defaultAccountSettings,
-  parseSettingsPatch,
-  settingsFromState,
-  type SettingsPatch,
-} from '../settings.js';
+import type { Account } from '../account/account.js';
+import type { SimClock } from '../clock.js';
+import { applyAccountSettings, DEFAULT_RATE_LIMIT, parseSettingsPatch, type SettingsPatch } from '../settings.js';
 import { acquireStateLock, type StateLock } from '../state-lock.js';
-import { readStateFile, type SandboxStateFile, StateFileError, StateSaver, STATE_FILE_VERSION } from '../state-file.js';
-import { WebhookSender } from './webhook-sender.js';
-import { controlHandler } from './control.js';
-import { itemCount, readOutcome, RequestLog, type SandboxRequestLog } from './request-log.js';
-import { normalisePath, routeOf } from './routes.js';
+import type { StateSaver } from '../state-file.js';
+import { ApiPipeline, INTERNAL_ERROR, MAX_BODY_BYTES } from './api-pipeline.js';
+import { type ControlTarget, controlHandler } from './control.js';
+import { type Faults, FaultInjector, parseFaults } from './faults.js';
+import { RateLimiter } from './rate-limit.js';
+import { RequestRecorder } from './request-log.js';
+import { isReferenceListRequest, serveReferenceList } from './res-url.js';
+import { type Restored, restoreState } from './restore.js';
+import { normalisePath } from './routes.js';
+import { RequestCounters } from './stats.js';
+import { Ticker } from './ticker.js';
+import type { RunningSandbox, SandboxOptions, SandboxState } from './types.js';
+import type { WebhookSender } from './webhook-sender.js';
+import { ClientGone, httpError, sendJson, urlHost } from './wire.js';
 
 export type { SandboxRequestLog } from './request-log.js';
-import { ClientGone, httpError, isJsonContentType, readBody, sendJson, urlHost } from './wire.js';
-
+export type { RequestStats } from './stats.js';
+export type { RunningSandbox, SandboxOptions, SandboxState } from './types.js';
 export { SANDBOX_KEY } from '../settings.js';
+export { MAX_BODY_BYTES } from './api-pipeline.js';
 
-export const MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_TICK_MS = 1000;
-
-export interface SandboxOptions extends Partial<Faults> {
-  /** 0 (default) = a free port. */
-  port?: number;
-  /** Default 127.0.0.1. */
-  host?: string;
-  /** API key the sandbox accepts; default SANDBOX_KEY (or the one saved in the state file). */
-  key?: string;
-  /** null = no webhook (push gives -18010204). */
-  webhookUrl?: string | null;
-  /** Simulated ms per real ms; default 1. Not persisted: every start chooses its own. */
-  speed?: number;
-  /** Simulated start time (ms since the epoch) of a sandbox without saved state; default now. */
-  start?: number;
-  /**
-   * When resuming from a state file: the time the emulator was down is added to simulated time multiplied
-   * by this factor (default 0: simulated time stands still while down), at most `catchUpMaxMs`.
-   */
-  catchUp?: number;
-  catchUpMaxMs?: number;
-  /**
-   * Persist account and clock here; undefined = memory only. The file's lock (src/sandbox/state-lock.ts) is held
-   * while the sandbox runs: another `sandbox start` on it is refused; an embedded one is waited for.
-   */
-  stateFile?: string;
-  /** The state file's lock, already taken by the caller (the embedded emulator); released on close. */
-  stateLock?: StateLock;
-  /** Status lines while waiting for the state file's lock. */
-  onWait?: (line: string) => void;
-  /** Aborts waiting for the state file's lock. */
-  signal?: AbortSignal;
-  /** Requests per second per key; default 3; 0 = no limit. */
-  rateLimit?: number;
-  quotaTotal?: number;
-  maxTrackDaily?: number;
-  ipAllowList?: string[];
-  disabled?: boolean;
-  realtimeAllowed?: boolean;
-  /** Real ms between account ticks; default 1000. */
-  tickMs?: number;
-  /** Seed of the fault generator, for replayable rehearsals. */
-  seed?: number;
-  /**
-   * Only the spec's exact paths, in each version's casing (see routes.ts). Default false: duplicate slashes and a
-   * trailing slash are ignored, operation names match in any letter case.
-   */
-  strictPaths?: boolean;
-  /**
-   * days_after_order 0 instead of the spec's `--` for numbers without a result, for clients whose typed
-   * decoders cannot take a string there. Default false (spec-literal). Not persisted.
-   */
-  numericMetrics?: boolean;
-  /** Sends a webhook; default an HTTP POST (undici), 0 on network failure or timeout. */
-  deliver?: (delivery: WebhookDelivery) => Promise<number>;
-  /** Errors of background work (state saves, ticks, the account); default ignored. */
-  onError?: (err: unknown) => void;
-  /** Called when a request is answered (or its answer dropped), control endpoints excepted: `--log`. */
-  onRequest?: (log: SandboxRequestLog) => void;
-}
-
-
-export interface RequestStats {
-  /** API requests received (control endpoints not counted). */
-  total: number;
-  /** Answers by HTTP status. */
-  byStatus: Record<string, number>;
-  /** Requests the account handled, by `version/operation`. */
-  byOperation: Record<string, number>;
-  /** Answers lost on purpose (processed, no answer). */
-  dropped: number;
-  /** 429 from the rate limit itself (the rest of byStatus[429] are injected bursts). */
-  rateLimited: number;
-  /** Injected faults that fired. */
-  injected: { burst429: number; failures: number; drops: number };
-}
-
-export interface SandboxState {
-  /** Simulated time. */
-  time: string;
-  timeMs: number;
-  speed: number;
-  rateLimit: number;
-  url: string;
-  stateFile: string | null;
-  /** Account settings without the key. */
-  settings: Omit<AccountSettings, 'key'>;
-  faults: Faults;
-  requests: RequestStats;
-  account: Record<string, unknown>;
-}
-
-export interface RunningSandbox {
-  /** Base URL, e.g. http://127.0.0.1:41234 (clients append /track/v2/...). */
-  url: string;
-  key: string;
-  port: number;
-  clock: SimClock;
-  account: Account;
-  /** Change faults from now on; returns the whole setting. */
-  setFaults(partial: Partial<Faults>): Faults;
-  /** Change console settings, speed or rate limit (validated as the control endpoint does). */
-  setSettings(patch: SettingsPatch): void;
-  /** Move simulated time forward and let the account process what fell due (webhooks included). */
-  advance(ms: number): Promise<void>;
-  /** What GET /__sandbox/state answers. */
-  state(): SandboxState;
-  close(): Promise<void>;
-}
-
-// Messages in the service's own wording (the 401 -18010002 one is the live service's).
-const AUTH_MESSAGES = {
-  [-18010002]: 'Access token is invalid.',
-  [-18010001]: 'The IP address is not in the whitelist.',
-  [-18010004]: 'The account is disabled.',
-} as const;
-
-const INTERNAL_ERROR = -18010003;
-
-function emptyStats(): RequestStats {
-  return { total: 0, byStatus: {}, byOperation: {}, dropped: 0, rateLimited: 0, injected: { burst429: 0, failures: 0, drops: 0 } };
-}
 
 /** Waiting this long for a state file's lock is worth a status line. */
 export const LOCK_NOTICE_MS = 1000;
@@ -181,7 +46,9 @@ export const LOCK_NOTICE_MS = 1000;
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
   const lock = opts.stateLock ?? (opts.stateFile === undefined ? undefined : await serverLock(opts.stateFile, opts));
   try {
-    return await startLocked(opts, lock);
+    const sandbox = new Sandbox(opts, await restoreState(opts), lock);
+    await sandbox.start();
+    return sandbox;
   } catch (err) {
     await lock?.release();
     throw err;
@@ -216,417 +83,210 @@ async function serverLock(stateFile: string, opts: SandboxOptions): Promise<Stat
   }
 }
 
-async function startLocked(opts: SandboxOptions, lock: StateLock | undefined): Promise<RunningSandbox> {
-  const onError = opts.onError ?? (() => {});
-  const strict = opts.strictPaths ?? false;
-  const saved = opts.stateFile === undefined ? undefined : await readStateFile(opts.stateFile);
 
-  const clock = saved
-    ? SimClock.resume(saved.clock, {
-        speed: opts.speed ?? 1,
-        catchUp: opts.catchUp ?? 0,
-        ...(opts.catchUpMaxMs === undefined ? {} : { catchUpMaxMs: opts.catchUpMaxMs }),
-      })
-    : new SimClock({ speed: opts.speed ?? 1, ...(opts.start === undefined ? {} : { start: opts.start }) });
+/** A running emulator: the parts of the pipeline, the HTTP server in front of them, and its lifecycle. */
+class Sandbox implements RunningSandbox {
+  url = '';
+  port = 0;
+  readonly clock: SimClock;
+  readonly account: Account;
+  readonly #opts: SandboxOptions;
+  readonly #lock: StateLock | undefined;
+  readonly #saver: StateSaver | undefined;
+  readonly #deliveries: WebhookSender;
+  readonly #limiter: RateLimiter;
+  readonly #injector: FaultInjector;
+  readonly #counters = new RequestCounters();
+  readonly #recorder: RequestRecorder;
+  readonly #ticker: Ticker;
+  readonly #api: ApiPipeline;
+  readonly #control: ReturnType<typeof controlHandler>;
+  readonly #http: Server;
+  #closing: Promise<void> | undefined;
 
-  // Options given now > settings saved in the state file > defaults.
-  const settings = defaultAccountSettings();
-  applyAccountSettings(settings, settingsFromState(saved?.settings));
-  applyAccountSettings(settings, parseSettingsPatch(optionSettings(opts)));
-
-  const deliveries = new WebhookSender();
-  const deliver = opts.deliver ?? ((d: WebhookDelivery) => deliveries.send(d));
-  let account: Account;
-  try {
-    account = new Account(
-      { settings, now: () => clock.now(), deliver, numericMetrics: opts.numericMetrics ?? false },
-      saved?.account as AccountState | undefined,
-    );
-  } catch (err) {
-    if (saved && opts.stateFile !== undefined) throw new StateFileError(opts.stateFile, 'holds an account this trk cannot read', err);
-    throw err;
+  constructor(opts: SandboxOptions, restored: Restored, lock: StateLock | undefined) {
+    this.#opts = opts;
+    this.#lock = lock;
+    ({ clock: this.clock, account: this.account, saver: this.#saver, deliveries: this.#deliveries } = restored);
+    this.#limiter = new RateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
+    const seed = opts.seed === undefined ? {} : { seed: opts.seed };
+    this.#injector = new FaultInjector(parseFaults(faultOptions(opts)), seed);
+    this.#recorder = new RequestRecorder(() => this.clock.now(), opts.onRequest);
+    const saver = this.#saver;
+    this.#ticker = new Ticker(this.account, saver && (() => saver.changed()), this.#onError);
+    this.#api = new ApiPipeline({
+      account: this.account,
+      injector: this.#injector,
+      limiter: this.#limiter,
+      counters: this.#counters,
+      recorder: this.#recorder,
+      strictPaths: opts.strictPaths ?? false,
+      changed: () => this.#saver?.changed(),
+      onError: this.#onError,
+    });
+    this.#control = controlHandler(this.#controlTarget(), MAX_BODY_BYTES);
+    this.#http = createServer((req, res) => this.#serve(req, res));
+    // Longer than clients keep idle connections (undici: 4 s), so that a reused connection is never one
+    // the server is closing at that moment.
+    this.#http.keepAliveTimeout = 30_000;
+    this.#http.headersTimeout = 35_000;
   }
 
-  const limiter = new RateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
-  const injector = new FaultInjector(parseFaults(faultOptions(opts)), opts.seed === undefined ? {} : { seed: opts.seed });
-  let stats = emptyStats();
+  get key(): string {
+    return this.account.settings.key;
+  }
 
-  const saver =
-    opts.stateFile === undefined
-      ? undefined
-      : new StateSaver({
-          path: opts.stateFile,
-          snapshot: (): SandboxStateFile => ({
-            version: STATE_FILE_VERSION,
-            clock: clock.toJSON(),
-            settings: { ...account.settings },
-            account: account.toJSON(),
-          }),
-          onError,
-        });
+  /** Start ticking, listen, and publish the URL in the state file's lock. */
+  async start(): Promise<void> {
+    this.#ticker.start(this.#opts.tickMs ?? DEFAULT_TICK_MS);
+    // Work that fell due while the sandbox was down (or caught up on resume) is processed before the
+    // first request is read: the tick's synchronous part runs in this turn of the event loop.
+    void this.#ticker.tick();
+    try {
+      await this.#listen();
+      await this.#lock?.publish(this.url, this.key);
+    } catch (err) {
+      this.#http.close();
+      this.#ticker.stop();
+      throw err;
+    }
+    this.#http.on('error', this.#onError);
+    // A fresh sandbox is saved at once, so that the state file exists as soon as the sandbox runs.
+    this.#saver?.changed();
+  }
 
-  // ---- ticks: one at a time, in order; the timer skips while one is queued ----
-  let tickQueue: Promise<void> = Promise.resolve();
-  let ticksPending = 0;
-  const tick = (): Promise<void> => {
-    ticksPending += 1;
-    tickQueue = tickQueue.then(async () => {
-      // A tick that changed nothing the statistics show (no run, stop, deletion or delivery) is not
-      // worth rewriting a state file of several MB for; close() saves the clock position anyway.
-      const before = saver && JSON.stringify(account.stats());
-      try {
-        await account.tick();
-      } catch (err) {
-        onError(err);
-      } finally {
-        ticksPending -= 1;
-        if (saver && JSON.stringify(account.stats()) !== before) saver.changed();
-      }
-    });
-    return tickQueue;
-  };
-  const tickMs = opts.tickMs ?? DEFAULT_TICK_MS;
-  const timer = setInterval(() => {
-    if (ticksPending === 0) void tick();
-  }, tickMs);
-  timer.unref();
+  setFaults(partial: Partial<Faults>): Faults {
+    return this.#injector.set(parseFaults(partial));
+  }
 
-  // Work that fell due while the sandbox was down (or caught up on resume) is processed before the
-  // first request is read: the tick's synchronous part runs in this turn of the event loop.
-  void tick();
+  setSettings(patch: SettingsPatch): void {
+    const checked = parseSettingsPatch(patch);
+    if (checked.speed !== undefined) this.clock.speed = checked.speed;
+    if (checked.rateLimit !== undefined) this.#limiter.perSecond = checked.rateLimit;
+    applyAccountSettings(this.account.settings, checked);
+    this.#saver?.changed();
+    // --sandbox commands find the key in the lock.
+    if (checked.key !== undefined && this.url !== '') this.#lock?.publish(this.url, this.key).catch(this.#onError);
+  }
 
-  const advance = async (ms: number): Promise<void> => {
-    clock.advance(ms);
-    await tick();
-  };
+  async advance(ms: number): Promise<void> {
+    this.clock.advance(ms);
+    await this.#ticker.tick();
+  }
 
-  let url = '';
-  const state = (): SandboxState => {
-    const { key: _key, ...visible } = account.settings;
-    const now = clock.now();
+  state(): SandboxState {
+    const { key: _key, ...visible } = this.account.settings;
+    const now = this.clock.now();
     return {
       time: new Date(now).toISOString(),
       timeMs: now,
-      speed: clock.speed,
-      rateLimit: limiter.perSecond,
-      url,
-      stateFile: opts.stateFile ?? null,
+      speed: this.clock.speed,
+      rateLimit: this.#limiter.perSecond,
+      url: this.url,
+      stateFile: this.#opts.stateFile ?? null,
       settings: { ...visible, ipAllowList: [...visible.ipAllowList] },
-      faults: injector.faults,
-      requests: structuredClone(stats),
-      account: account.stats(),
+      faults: this.#injector.faults,
+      requests: this.#counters.snapshot(),
+      account: this.account.stats(),
     };
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  readonly #onError = (err: unknown): void => {
+    (this.#opts.onError ?? (() => {}))(err);
   };
 
-  const setSettings = (patch: SettingsPatch): void => {
-    if (patch.speed !== undefined) clock.speed = patch.speed;
-    if (patch.rateLimit !== undefined) limiter.perSecond = patch.rateLimit;
-    applyAccountSettings(account.settings, patch);
-    saver?.changed();
-    // --sandbox commands find the key in the lock.
-    if (patch.key !== undefined && url !== '') lock?.publish(url, account.settings.key).catch(onError);
-  };
+  /** Records, queue and counters go; console settings, clock and faults stay. */
+  #reset(): void {
+    const kept = { ...this.account.settings, ipAllowList: [...this.account.settings.ipAllowList] };
+    this.account.reset();
+    applyAccountSettings(this.account.settings, kept);
+    this.#counters.reset();
+    this.#recorder.clear();
+    this.#limiter.reset();
+    this.#saver?.changed();
+  }
 
-  // ---- the request log ----
-  const requestLog = new RequestLog();
-  /** The log entry of each request being answered. */
-  const logOf = new WeakMap<ServerResponse, SandboxRequestLog>();
-  const injected = (res: ServerResponse, fault: string): void => {
-    logOf.get(res)?.faults.push(fault);
-  };
-  /** The injected latency, waited and logged. */
-  const latency = async (res: ServerResponse): Promise<void> => {
-    const delay = injector.delay();
-    if (delay <= 0) return;
-    injected(res, `latency ${Math.round(delay)} ms`);
-    await sleep(delay);
-  };
+  #controlTarget(): ControlTarget {
+    return {
+      state: () => this.state(),
+      now: () => this.clock.now(),
+      advance: (ms) => this.advance(ms),
+      setFaults: (input) => this.setFaults(input as Partial<Faults>),
+      setSettings: (input) => this.setSettings(input as SettingsPatch),
+      reset: () => this.#reset(),
+      requests: () => ({ requests: this.#recorder.entries() }),
+    };
+  }
 
-  // ---- answers ----
-  const count = (status: number): void => {
-    stats.byStatus[status] = (stats.byStatus[status] ?? 0) + 1;
-  };
-  const send = sendJson;
-  /** An API answer: counted and logged, after the injected latency. */
-  const answer = async (
-    res: ServerResponse,
-    status: number,
-    body: unknown,
-    headers: Record<string, string> = {},
-  ): Promise<void> => {
-    await latency(res);
-    count(status);
-    const entry = logOf.get(res);
-    if (entry) readOutcome(entry, body);
-    send(res, status, body, headers);
-  };
-  const tooMany = (res: ServerResponse, retryAfterMs: number, message: string): Promise<void> => {
-    const headers: Record<string, string> = injector.faults.retryAfter
-      ? { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) }
-      : {};
-    // The service has no error code for this; the HTTP status stands in, as `code` does for 401.
-    return answer(res, 429, httpError(429, 429, message), headers);
-  };
-
-  // ---- API requests ----
-  const handleApi = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
-    stats.total += 1;
-    const route = req.method === 'POST' ? routeOf(path, strict) : undefined;
-    const entry = logOf.get(res);
-    if (entry && route) {
-      entry.version = route.served;
-      entry.operation = route.op;
-    }
-    // Read in full even when the answer is already known, so that the connection can serve the next one.
-    const body = await readBody(req, MAX_BODY_BYTES);
-    if (!route) {
-      await answer(res, 404, httpError(404, 404, 'Not found.'));
-      return;
-    }
-    if (body === undefined) {
-      await answer(res, 413, httpError(413, -18010013, `Request body larger than ${MAX_BODY_BYTES} bytes.`));
-      return;
-    }
-
-    const s = account.settings;
-    const token = req.headers.svctoken;
-    let authCode: keyof typeof AUTH_MESSAGES | undefined;
-    if (typeof token !== 'string' || token !== s.key) authCode = -18010002;
-    else if (!ipAllowed(s.ipAllowList, req.socket.remoteAddress ?? '')) authCode = -18010001;
-    else if (s.disabled) authCode = -18010004;
-    if (authCode !== undefined) {
-      await answer(res, 401, httpError(401, authCode, AUTH_MESSAGES[authCode]));
-      return;
-    }
-
-    const burst = injector.burst();
-    if (burst !== undefined) {
-      stats.injected.burst429 += 1;
-      injected(res, 'burst 429');
-      await tooMany(res, burst, 'Too many requests.');
-      return;
-    }
-    const rate = limiter.take(s.key);
-    if (!rate.ok) {
-      stats.rateLimited += 1;
-      await tooMany(res, rate.retryAfterMs, `Too many requests: at most ${limiter.perSecond} per second.`);
-      return;
-    }
-    const failure = injector.failure();
-    if (failure !== undefined) {
-      stats.injected.failures += 1;
-      injected(res, `failure ${failure}`);
-      const message = failure === 503 ? 'Service temporarily unavailable.' : 'Internal error, please retry later.';
-      await answer(res, failure, httpError(failure, INTERNAL_ERROR, message));
-      return;
-    }
-
-    // Spec: "Content-Type must be application/json". Refused like any malformed request: answered, not
-    // processed, so that a client that forgets the header finds out against the sandbox.
-    if (!isJsonContentType(req.headers['content-type'])) {
-      await answer(res, 200, requestError(-18010013));
-      return;
-    }
-    // No body at all is handed on as such: whether an operation needs one is the account's call
-    // (getquota takes none).
-    const text = body.toString('utf8');
-    let parsed: unknown;
-    try {
-      parsed = text.trim() === '' ? undefined : JSON.parse(text);
-    } catch {
-      await answer(res, 200, requestError(-18010013));
-      return;
-    }
-    if (entry) entry.items = itemCount(parsed);
-
-    let envelope: Record<string, unknown>;
-    try {
-      envelope = account.handle(route.version, route.op, parsed);
-    } catch (err) {
-      onError(err);
-      await answer(res, 500, httpError(500, INTERNAL_ERROR, 'Internal error, please retry later.'));
-      return;
-    }
-    const opKey = `${route.served}/${route.op}`;
-    stats.byOperation[opKey] = (stats.byOperation[opKey] ?? 0) + 1;
-    // Reads change state too: the account brings due tracking runs up to date before answering.
-    saver?.changed();
-
-    if (injector.drop()) {
-      stats.injected.drops += 1;
-      stats.dropped += 1;
-      injected(res, 'drop');
-      const entry = logOf.get(res);
-      if (entry) readOutcome(entry, envelope);
-      await latency(res);
-      // The work is done and stays done; only the answer is lost, as when a connection breaks.
-      req.socket.destroy();
-      return;
-    }
-    await answer(res, 200, envelope);
-  };
-
-  // ---- reference lists ----
-  // The res URL's two files, so that `--res-url` can point at the sandbox: the service's lists as shipped, byte
-  // for byte. A res URL is a static host apart from the API: no key, and none of the API's rate limit, faults or
-  // request counts apply.
-  const handleReferenceList = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
-    const name = REFERENCE_LIST_PATHS.get(path);
-    if (name === undefined) throw new Error(`not a reference list path: ${path}`);
-    await readBody(req, MAX_BODY_BYTES);
-    const body = referenceListBytes(name);
-    res.writeHead(200, {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': String(body.length),
-    });
-    res.end(req.method === 'HEAD' ? undefined : body);
-  };
-
-  // ---- control endpoints ----
-  const handleControl = controlHandler(
-    {
-      state,
-      now: () => clock.now(),
-      advance,
-      setFaults: (input) => injector.set(parseFaults(input)),
-      setSettings: (input) => setSettings(parseSettingsPatch(input)),
-      reset: () => {
-        // Records, queue and counters go; console settings, clock and faults stay.
-        const kept = { ...account.settings, ipAllowList: [...account.settings.ipAllowList] };
-        account.reset();
-        applyAccountSettings(account.settings, kept);
-        stats = emptyStats();
-        requestLog.clear();
-        limiter.reset();
-        saver?.changed();
-      },
-      requests: () => ({ requests: requestLog.entries() }),
-    },
-    MAX_BODY_BYTES,
-  );
-
-  const server: Server = createServer((req, res) => {
+  /** Each request to its step: control endpoints, the res URL's lists, else the API pipeline (logged). */
+  #serve(req: IncomingMessage, res: ServerResponse): void {
+    // Its own time, as any server says it: the simulated clock (clients take ages from it).
+    res.setHeader('Date', new Date(this.clock.now()).toUTCString());
     const requested = (req.url ?? '/').split('?', 1)[0] ?? '/';
-    const path = strict ? requested : normalisePath(requested);
-    const isControl = path === '/__sandbox' || path.startsWith('/__sandbox/');
-    const isList = (req.method === 'GET' || req.method === 'HEAD') && REFERENCE_LIST_PATHS.has(path);
-    const handler = isControl ? handleControl : isList ? handleReferenceList : handleApi;
-    if (!isControl) {
-      const started = performance.now();
-      const entry: SandboxRequestLog = {
-        seq: requestLog.nextSeq(),
-        time: new Date(clock.now()).toISOString(),
-        method: req.method ?? '',
-        path: requested,
-        version: null,
-        operation: null,
-        items: 0,
-        status: 'dropped',
-        code: null,
-        accepted: null,
-        rejected: null,
-        rejectedCodes: {},
-        faults: [],
-        ms: 0,
-      };
-      logOf.set(res, entry);
-      res.once('close', () => {
-        entry.status = res.writableFinished ? res.statusCode : 'dropped';
-        entry.ms = Math.round(performance.now() - started);
-        requestLog.add(entry);
-        opts.onRequest?.(entry);
-      });
+    const path = this.#opts.strictPaths ? requested : normalisePath(requested);
+    let handled: Promise<void>;
+    if (path === '/__sandbox' || path.startsWith('/__sandbox/')) handled = this.#control(req, res, path);
+    else {
+      this.#recorder.begin(req, res, requested);
+      handled = isReferenceListRequest(req.method, path)
+        ? serveReferenceList(req, res, path, MAX_BODY_BYTES)
+        : this.#api.handle(req, res, path);
     }
-    handler(req, res, path).catch((err: unknown) => {
+    handled.catch((err: unknown) => {
       if (err instanceof ClientGone) return;
-      onError(err);
-      if (!res.headersSent) send(res, 500, httpError(500, INTERNAL_ERROR, 'Internal error, please retry later.'));
+      this.#onError(err);
+      if (!res.headersSent) sendJson(res, 500, httpError(500, INTERNAL_ERROR, 'Internal error, please retry later.'));
       else res.destroy();
     });
-  });
-  // Longer than clients keep idle connections (undici: 4 s), so that a reused connection is never one
-  // the server is closing at that moment.
-  server.keepAliveTimeout = 30_000;
-  server.headersTimeout = 35_000;
+  }
 
-  const host = opts.host ?? '127.0.0.1';
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(opts.port ?? 0, host, () => {
-        server.off('error', reject);
-        resolve();
+  async #listen(): Promise<void> {
+    const host = this.#opts.host ?? '127.0.0.1';
+    const port = this.#opts.port ?? 0;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        this.#http.once('error', reject);
+        this.#http.listen(port, host, () => {
+          this.#http.off('error', reject);
+          resolve();
+        });
       });
-    });
-  } catch (err) {
-    clearInterval(timer);
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new TrkError(`the sandbox cannot listen on ${host}:${opts.port ?? 0}: ${code ?? String(err)}`, {
-      ...(code === 'EADDRINUSE' ? { hint: 'choose another --port, or 0 for a free one' } : {}),
-      cause: err,
-    });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new TrkError(`the sandbox cannot listen on ${host}:${port}: ${code ?? String(err)}`, {
+        ...(code === 'EADDRINUSE' ? { hint: 'choose another --port, or 0 for a free one' } : {}),
+        cause: err,
+      });
+    }
+    this.port = (this.#http.address() as AddressInfo).port;
+    this.url = `http://${urlHost(host)}:${this.port}`;
   }
-  server.on('error', onError);
-  const port = (server.address() as AddressInfo).port;
-  url = `http://${urlHost(host)}:${port}`;
-  try {
-    await lock?.publish(url, account.settings.key);
-  } catch (err) {
-    server.close();
-    clearInterval(timer);
-    throw err;
+
+  async #close(): Promise<void> {
+    this.#ticker.stop();
+    const closed = new Promise<void>((resolve) => this.#http.close(() => resolve()));
+    this.#http.closeIdleConnections();
+    // Requests in flight get a moment to finish; then every connection is cut.
+    await Promise.race([closed, sleep(1000, undefined, { ref: false })]);
+    this.#http.closeAllConnections();
+    await closed;
+    // Webhooks being sent get a moment too; those still hanging count as failed pushes (status 0).
+    await Promise.race([this.#ticker.idle(), sleep(2000, undefined, { ref: false })]);
+    this.#deliveries.abort();
+    await this.#ticker.idle();
+    await this.#deliveries.close();
+    try {
+      await this.#saver?.close();
+    } finally {
+      // Only now may another emulator load the file: everything this one wrote is in it.
+      await this.#lock?.release();
+    }
   }
-  // A fresh sandbox is saved at once, so that the state file exists as soon as the sandbox runs.
-  saver?.changed();
-
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => {
-    closing ??= (async () => {
-      clearInterval(timer);
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      // Requests in flight get a moment to finish; then every connection is cut.
-      await Promise.race([closed, sleep(1000, undefined, { ref: false })]);
-      server.closeAllConnections();
-      await closed;
-      // Webhooks being sent get a moment too; those still hanging count as failed pushes (status 0).
-      await Promise.race([tickQueue, sleep(2000, undefined, { ref: false })]);
-      deliveries.abort();
-      await tickQueue;
-      await deliveries.close();
-      try {
-        await saver?.close();
-      } finally {
-        // Only now may another emulator load the file: everything this one wrote is in it.
-        await lock?.release();
-      }
-    })();
-    return closing;
-  };
-
-  return {
-    url,
-    get key() {
-      return account.settings.key;
-    },
-    port,
-    clock,
-    account,
-    setFaults: (partial) => injector.set(parseFaults(partial)),
-    setSettings: (patch) => setSettings(parseSettingsPatch(patch)),
-    advance,
-    state,
-    close,
-  };
-}
-
-/** Console settings among the start options, for the one validator. */
-function optionSettings(opts: SandboxOptions): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const field of ['key', 'webhookUrl', 'quotaTotal', 'maxTrackDaily', 'ipAllowList', 'disabled', 'realtimeAllowed'] as const) {
-    if (opts[field] !== undefined) out[field] = opts[field];
-  }
-  return out;
 }
 
 function faultOptions(opts: SandboxOptions): Record<string, unknown> {
@@ -645,13 +305,3 @@ function faultOptions(opts: SandboxOptions): Record<string, unknown> {
   }
   return out;
 }
-
-let matcherCache: { joined: string; match: (a: string) => boolean } | undefined;
-
-function ipAllowed(list: readonly string[], address: string): boolean {
-  if (list.length === 0) return true;
-  const joined = list.join(',');
-  if (!matcherCache || matcherCache.joined !== joined) matcherCache = { joined, match: ipMatcher(list) };
-  return matcherCache.match(address);
-}
-

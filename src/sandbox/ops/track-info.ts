@@ -1,14 +1,17 @@
-// gettrackinfo: the stored result of registered records (v2: track_info; v1: track).
+// gettrackinfo: the stored result of registered records (v2: track_info; v1: track; v2.2 and later: the newer
+// documentation's fields too, see newer-fields.ts).
 
-import type { ApiVersion } from '../../api/spec.js';
 import type { AccountCore } from '../account/core.js';
-import type { Envelope } from '../account/envelope.js';
+import { type Envelope, ItemReject } from '../account/envelope.js';
 import type { RecordState } from '../account/types.js';
+import type { OperationCall } from './call.js';
 import { recordOperation } from './items.js';
+import { detailsItem } from './newer-fields.js';
+import { isLaterVersion } from '../versions.js';
 
-export function getTrackInfo(core: AccountCore, version: ApiVersion, body: unknown): Envelope {
+export function getTrackInfo(core: AccountCore, call: OperationCall): Envelope {
   const now = core.now();
-  return recordOperation(core, version, body, (rec) => trackDetails(core, rec, version, now));
+  return recordOperation(core, call.version, call.body, (rec) => trackDetails(core, rec, call, now));
 }
 
 /** The language track_info is translated into: only once the translation unit has been charged. */
@@ -17,18 +20,21 @@ export function translation(rec: RecordState): string | undefined {
 }
 
 /**
- * One record's details as stored: events known up to its last tracking run. Before the first run the
- * service has no result yet: v2 track_info / v1 track are null.
+ * One record's details as stored: events known up to its last tracking run. Before the first run the service has
+ * no result yet: the item is rejected -18019909 "no tracking information yet", in every version (what the public
+ * clients of the service handle there; a null track_info made one of them crash).
  */
-export function trackDetails(core: AccountCore, rec: RecordState, version: ApiVersion, now: number): Record<string, unknown> {
-  if (version === 'v1') {
-    return { number: rec.number, tag: rec.tag, track: rec.trackMs === null ? null : core.world.v1Track(rec, rec.trackMs, now) };
+export function trackDetails(
+  core: AccountCore,
+  rec: RecordState,
+  call: Pick<OperationCall, 'version' | 'served'>,
+  now: number,
+): Record<string, unknown> {
+  if (rec.trackMs === null) throw new ItemReject(-18019909);
+  if (call.version === 'v1') {
+    return { number: rec.number, tag: rec.tag, track: core.world.v1Track(rec, rec.trackMs, now) };
   }
-  return {
-    number: rec.number,
-    carrier: rec.carrier,
-    param: rec.param,
-    tag: rec.tag,
-    track_info: rec.trackMs === null ? null : core.world.trackInfo(rec, rec.trackMs, now, version, translation(rec)),
-  };
+  const newerFields = isLaterVersion(call.served);
+  const info = core.world.trackInfo(rec, rec.trackMs, now, call.version, translation(rec), { newerFields });
+  return detailsItem(rec, call.served, info);
 }

@@ -2,7 +2,6 @@
 // run only (never the world), so that a page over 100,000 records is one pass and a sort of the matches.
 
 import {
-  type ApiVersion,
   DATA_ORIGINS,
   LIMITS,
   ORDER_BY,
@@ -20,6 +19,7 @@ import { isObject, normaliseNumber } from '../account/request.js';
 import { v1ListRecord, v2ListRecord } from '../account/record-view.js';
 import { parseTimeFilter } from '../account/time.js';
 import type { RecordState } from '../account/types.js';
+import type { OperationCall } from './call.js';
 
 type Predicate = (rec: RecordState) => boolean;
 
@@ -37,7 +37,8 @@ interface ListQuery {
  */
 export const DEFAULT_ORDER: OrderBy = 'RegisterTimeAsc';
 
-export function getTrackList(core: AccountCore, version: ApiVersion, body: unknown): Envelope {
+export function getTrackList(core: AccountCore, call: OperationCall): Envelope {
+  const { version, served, body } = call;
   let query: ListQuery;
   try {
     query = version === 'v1' ? parseV1(body) : parseV2(body);
@@ -53,7 +54,7 @@ export function getTrackList(core: AccountCore, version: ApiVersion, body: unkno
   const now = core.now();
   const page = matches.slice(start, start + size);
   const accepted =
-    version === 'v1' ? page.map((r) => v1ListRecord(core, r)) : page.map((r) => v2ListRecord(core, r, version, now));
+    version === 'v1' ? page.map((r) => v1ListRecord(core, r)) : page.map((r) => v2ListRecord(core, r, served, now));
   return {
     page: { data_total: total, page_total: Math.ceil(total / size), page_no: query.pageNo, page_size: size },
     code: 0,
@@ -131,10 +132,11 @@ function intField(fields: Fields, name: string, allowed?: readonly number[]): nu
   return n;
 }
 
+/** page_no: "default 1"; 0 is "not set" too (a Go client sends the zero value of a field it leaves out). */
 function pageNo(fields: Fields): number {
   const n = intField(fields, 'page_no');
-  if (n === undefined) return 1;
-  if (n < 1) throw new ItemReject(-18010015, String(fields.page_no), 'page_no');
+  if (n === undefined || n === 0) return 1;
+  if (n < 0) throw new ItemReject(-18010015, String(fields.page_no), 'page_no');
   return n;
 }
 
@@ -177,9 +179,10 @@ function numberFilter(fields: Fields, query: ListQuery): void {
   }
 }
 
+/** A carrier code of 0 is absent here as everywhere in the emulator: no code is 0, so it would match nothing. */
 function carrierFilter(fields: Fields, predicates: Predicate[]): void {
   const carrier = intField(fields, 'carrier');
-  if (carrier !== undefined) predicates.push((r) => r.carrier === carrier);
+  if (carrier !== undefined && carrier !== 0) predicates.push((r) => r.carrier === carrier);
 }
 
 function parseV2(body: unknown): ListQuery {

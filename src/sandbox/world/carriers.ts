@@ -45,6 +45,16 @@ export interface SimCarrier {
   readonly origins: readonly string[];
   /** Countries its shipments go to; empty = anywhere in the simulated world. */
   readonly destinations: readonly string[];
+  /**
+   * How long its transit steps take against the world's norm (1): express carriers about a third, slow
+   * cross-border mail half as long again. Applied to the gaps between the scans of a journey (shipment.ts).
+   */
+  readonly pace: number;
+  /**
+   * How often its parcels meet trouble (exceptions, failed deliveries, returns, customs holds, parcels that go
+   * quiet) against the world's norm (1): the weight of those scenarios is multiplied by it.
+   */
+  readonly trouble: number;
 }
 
 type CarrierSpec = Omit<SimCarrier, 'realtime' | 'origins' | 'destinations' | 'country'> & {
@@ -61,10 +71,15 @@ const carrier = (spec: CarrierSpec): SimCarrier =>
     realtime: !REALTIME_UNSUPPORTED_CARRIERS.has(spec.key),
   });
 
+// `pace` and `trouble` give each carrier its character, so that a shop's month on the sandbox looks like one:
+// express carriers (DHL Express, FedEx, UPS, TNT, SF Express) fast and reliable; national parcel services and posts
+// in between; cross-border mail and e-commerce lines (China Post, Yanwen, Cainiao) slow and often in trouble,
+// Correios slowest and most error-prone of all; freight forwarding slow but careful.
 export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
   // ---- postal operators ----
   carrier({
     key: 3011, name: 'China Post', alias: 'China Post', country: 'CN',
+    pace: 1.3, trouble: 1.3,
     tel: null,
     homepage: 'https://yjcx.ems.com.cn/',
     postal: true, utcOffsetMinutes: 480, lang: 'zh-hans',
@@ -72,6 +87,7 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
   }),
   carrier({
     key: 21051, name: 'USPS', alias: 'USPS', country: 'US',
+    pace: 1.0, trouble: 0.7,
     tel: '+1 (800) 275-8777',
     homepage: 'https://www.usps.com/',
     postal: true, utcOffsetMinutes: -300, lang: 'en',
@@ -79,6 +95,7 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
   }),
   carrier({
     key: 11031, name: 'Royal Mail', alias: 'Royal Mail', country: 'GB',
+    pace: 0.9, trouble: 0.7,
     tel: '+44 03457 740 740',
     homepage: 'https://www.royalmail.com/',
     postal: true, utcOffsetMinutes: 0, lang: 'en',
@@ -86,6 +103,7 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
   }),
   carrier({
     key: 1151, name: 'Australia Post', alias: 'Australia Post', country: 'AU',
+    pace: 1.0, trouble: 0.8,
     tel: '13 POST (13 7678)',
     homepage: 'http://auspost.com.au/',
     postal: true, utcOffsetMinutes: 600, lang: 'en',
@@ -93,6 +111,7 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
   }),
   carrier({
     key: 2151, name: 'Correios', alias: 'Correios Brazil', country: 'BR',
+    pace: 1.7, trouble: 2.0,
     tel: '0800-725-0100',
     homepage: 'http://www.correios.com.br/',
     postal: true, utcOffsetMinutes: -180, lang: 'pt',
@@ -100,6 +119,7 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
   }),
   carrier({
     key: 7041, name: 'DHL Paket', alias: 'DHL Paket', country: 'DE',
+    pace: 0.8, trouble: 0.5,
     tel: '+49 228 4333112',
     homepage: 'https://www.dhl.de/en/privatkunden/pakete-empfangen/verfolgen.html',
     postal: true, utcOffsetMinutes: 60, lang: 'de',
@@ -107,6 +127,7 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
   }),
   carrier({
     key: 6051, name: 'La Poste', alias: 'La Poste (Colissimo)', country: 'FR',
+    pace: 1.0, trouble: 0.9,
     tel: '+33 0 810 821 821',
     homepage: 'http://www.laposte.fr/',
     postal: true, utcOffsetMinutes: 60, lang: 'fr',
@@ -114,6 +135,7 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
   }),
   carrier({
     key: 10021, name: 'Japan Post', alias: 'Japan Post', country: 'JP',
+    pace: 0.8, trouble: 0.4,
     tel: null,
     homepage: 'http://www.post.japanpost.jp/',
     postal: true, utcOffsetMinutes: 540, lang: 'ja',
@@ -121,6 +143,7 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
   }),
   carrier({
     key: 3041, name: 'Canada Post', alias: 'Canada Post', country: 'CA',
+    pace: 1.1, trouble: 0.8,
     tel: '1-866-607-6301',
     homepage: 'https://www.canadapost.ca/',
     postal: true, utcOffsetMinutes: -300, lang: 'en',
@@ -128,6 +151,7 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
   }),
   carrier({
     key: 19131, name: 'SingPost', alias: 'Singapore Post', country: 'SG',
+    pace: 1.2, trouble: 1.1,
     tel: null,
     homepage: 'http://www.singpost.com/',
     postal: true, utcOffsetMinutes: 480, lang: 'en',
@@ -135,6 +159,7 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
   }),
   carrier({
     key: 14041, name: 'PostNL', alias: 'PostNL', country: 'NL',
+    pace: 0.9, trouble: 0.7,
     tel: null,
     homepage: 'https://www.postnl.nl/',
     postal: true, utcOffsetMinutes: 60, lang: 'en',
@@ -144,6 +169,7 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
   // under its parent's country DE; simulated from the United States, where it operates.
   carrier({
     key: 7047, name: 'DHL eCommerce US', alias: 'DHL eCommerce US', country: 'US',
+    pace: 1.1, trouble: 1.0,
     tel: '+1 317-554-5191',
     homepage: 'https://www.dhl.com/us-en/home/tracking/tracking-ecommerce.html',
     postal: true, utcOffsetMinutes: -300, lang: 'en',
@@ -152,6 +178,7 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
   // ---- express, e-commerce and freight carriers ----
   carrier({
     key: 190012, name: 'Yanwen', alias: 'YANWEN', country: 'CN',
+    pace: 1.4, trouble: 1.6,
     tel: null,
     homepage: 'https://www.yw56.com.cn/',
     postal: false, utcOffsetMinutes: 480, lang: 'en',
@@ -160,6 +187,7 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
   }),
   carrier({
     key: 190271, name: 'Cainiao', alias: 'Cainiao', country: 'CN',
+    pace: 1.2, trouble: 1.3,
     tel: null,
     homepage: 'https://www.cainiao.com/',
     postal: false, utcOffsetMinutes: 480, lang: 'en',
@@ -168,6 +196,7 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
   }),
   carrier({
     key: 190094, name: '4PX', alias: '4PX', country: 'CN',
+    pace: 1.1, trouble: 1.2,
     tel: null,
     homepage: 'https://www.4px.com/',
     postal: false, utcOffsetMinutes: 480, lang: 'en',
@@ -176,6 +205,7 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
   }),
   carrier({
     key: 100003, name: 'FedEx', alias: 'FedEx', country: 'US',
+    pace: 0.4, trouble: 0.35,
     tel: '+1 800-463-3339',
     homepage: 'https://www.fedex.com/',
     postal: false, utcOffsetMinutes: -360, lang: 'en',
@@ -184,6 +214,7 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
   }),
   carrier({
     key: 100001, name: 'DHL Express', alias: 'DHL Express', country: 'DE',
+    pace: 0.35, trouble: 0.3,
     tel: '+1 (800) 225-5345',
     homepage: 'https://mydhl.express.dhl/',
     postal: false, utcOffsetMinutes: 60, lang: 'en',
@@ -192,6 +223,7 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
   }),
   carrier({
     key: 100002, name: 'UPS', alias: 'UPS', country: 'US',
+    pace: 0.45, trouble: 0.4,
     tel: '+1 (800) 742-5877',
     homepage: 'https://www.ups.com/',
     postal: false, utcOffsetMinutes: -300, lang: 'en',
@@ -200,6 +232,7 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
   }),
   carrier({
     key: 100012, name: 'SF Express', alias: 'SF Express', country: 'CN',
+    pace: 0.5, trouble: 0.4,
     tel: '+86 95338',
     homepage: 'https://intl.sf-express.com/',
     postal: false, utcOffsetMinutes: 480, lang: 'zh-hans', param: 'PhoneLast4Digits',
@@ -207,6 +240,7 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
   }),
   carrier({
     key: 100010, name: 'DPD UK', alias: 'DPD (UK)', country: 'GB',
+    pace: 0.6, trouble: 0.5,
     tel: '0121 275 0500',
     homepage: 'https://www.dpd.co.uk/',
     postal: false, utcOffsetMinutes: 0, lang: 'en', param: 'PostalCode',
@@ -215,6 +249,7 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
   }),
   carrier({
     key: 100005, name: 'GLS', alias: 'GLS', country: 'GB',
+    pace: 0.8, trouble: 0.7,
     tel: null,
     homepage: 'https://gls-group.eu/EU/en/home',
     postal: false, utcOffsetMinutes: 0, lang: 'en', param: 'CountryPostalCode',
@@ -223,6 +258,7 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
   }),
   carrier({
     key: 100004, name: 'TNT', alias: 'TNT', country: 'NL',
+    pace: 0.55, trouble: 0.5,
     tel: '+800 820 9868',
     homepage: 'https://www.tnt.com/',
     postal: false, utcOffsetMinutes: 60, lang: 'en',
@@ -231,6 +267,7 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
   }),
   carrier({
     key: 100009, name: 'Toll', alias: 'Toll', country: 'AU',
+    pace: 1.0, trouble: 0.9,
     tel: null,
     homepage: 'https://www.tollgroup.com/',
     postal: false, utcOffsetMinutes: 600, lang: 'en', param: 'Date',
@@ -239,6 +276,7 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
   }),
   carrier({
     key: 101066, name: 'Direct Freight Express', alias: 'Direct Freight Express', country: 'AU',
+    pace: 1.1, trouble: 1.0,
     tel: '+61-1300 347 397',
     homepage: 'https://www.directfreight.com.au/',
     postal: false, utcOffsetMinutes: 600, lang: 'en',
@@ -247,6 +285,7 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
   }),
   carrier({
     key: 100766, name: 'DHL Global Forwarding', alias: 'DHL Global Forwarding', country: 'DE',
+    pace: 1.6, trouble: 0.8,
     tel: null,
     homepage: 'https://www.dhl.com/us-en/home/global-forwarding.html',
     postal: false, utcOffsetMinutes: 60, lang: 'en',

@@ -7,13 +7,17 @@
 // - express carriers (groups '10' and '11') deliver in their own country; e-commerce consolidators ('12') and
 //   postal operators send abroad, to the countries places.ts describes (postal items then get the destination's
 //   operator as their second provider, as for the detailed postal operators);
-// - English event texts, one service type, no extra parameter, real time as the service's exclusion list says.
+// - English event texts, one service type, no extra parameter, real time as the service's exclusion list says;
+// - a pace and a trouble rate (carriers.ts) by kind: express carriers fast and reliable, postal operators slower,
+//   consolidators slowest and most often in trouble; each carrier within ±15 % of its kind (by its code), so that
+//   no two carriers of a kind are alike.
 // The list is read on the first question about a carrier outside the detailed table (src/sandbox/reference-lists.ts).
 
 import { REALTIME_UNSUPPORTED_CARRIERS } from '../../api/spec.js';
 import { type CarrierListEntry, type CountryListEntry, sandboxReferenceList } from '../reference-lists.js';
 import type { SimCarrier } from './carriers.js';
 import { WORLD_CITIES } from './cities.js';
+import { fnv1a } from './random.js';
 
 interface Catalog {
   carriers: ReadonlyMap<number, CarrierListEntry>;
@@ -50,9 +54,23 @@ export function catalogCarrier(key: number): SimCarrier | undefined {
   return c;
 }
 
+/** Pace and trouble rate of a generic carrier's kind (its group in the list). */
+const KIND_PROFILE: Readonly<Record<string, { pace: number; trouble: number }>> = {
+  '10': { pace: 0.6, trouble: 0.5 },
+  '11': { pace: 0.6, trouble: 0.5 },
+  '12': { pace: 1.3, trouble: 1.4 },
+  '': { pace: 1.2, trouble: 1.1 },
+};
+
+/** A carrier's own factor within its kind: 0.85 to 1.15, fixed by its code. */
+function ownFactor(key: number, what: string): number {
+  return 0.85 + (0.3 * fnv1a(`${what}|${key}`)) / 2 ** 32;
+}
+
 function genericCarrier(e: CarrierListEntry): SimCarrier {
   const iso = e._country_iso.trim().toUpperCase() || null;
   const postal = e._group === '';
+  const kind = KIND_PROFILE[e._group] ?? { pace: 1, trouble: 1 };
   const name = e._name.trim() || `Carrier ${e.key}`;
   return Object.freeze({
     key: e.key,
@@ -69,6 +87,8 @@ function genericCarrier(e: CarrierListEntry): SimCarrier {
     origins: iso === null ? [] : [iso],
     // Empty: anywhere in the world of places.ts.
     destinations: iso !== null && (e._group === '10' || e._group === '11') ? [iso] : [],
+    pace: kind.pace * ownFactor(e.key, 'pace'),
+    trouble: kind.trouble * ownFactor(e.key, 'trouble'),
   });
 }
 

@@ -13,7 +13,7 @@ export { COUNTRIES, countryOf, v1CountryCode } from './places.js';
 export { fnv1a } from './random.js';
 export type { NumberWanted, PlanOptions, ScenarioInfo, ScenarioName, Shipment, SimEvent } from './shipment.js';
 export { SCENARIOS, findNumber, planShipment, sampleNumber, scenarioOf } from './shipment.js';
-export type { DayMetrics, StatusSnapshot, V1TrackForm } from './track-info.js';
+export type { DayMetrics, StatusSnapshot, TrackInfoOptions, V1TrackForm } from './track-info.js';
 export {
   ESTIMATE_SOURCE_OFFICIAL,
   ESTIMATE_SOURCE_SERVICE,

@@ -181,6 +181,15 @@ export function countryOf(iso: string): Country | undefined {
 }
 
 /** v1 numeric country code, 0 when unknown (as the service sends for an unknown destination). */
+/** Great-circle distance between two cities, undefined when either has no coordinates. */
+export function distanceKm(a: City, b: City): number | undefined {
+  const coords = [a.latitude, a.longitude, b.latitude, b.longitude].map((v) => (v === null ? Number.NaN : Number(v)));
+  if (coords.some((v) => !Number.isFinite(v))) return undefined;
+  const [lat1, lon1, lat2, lon2] = coords.map((deg) => (deg * Math.PI) / 180) as [number, number, number, number];
+  const h = Math.sin((lat2 - lat1) / 2) ** 2 + Math.cos(lat1) * Math.cos(lat2) * Math.sin((lon2 - lon1) / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
 export function v1CountryCode(iso: string | null | undefined): number {
   if (!iso) return 0;
   return countryOf(iso)?.code ?? 0;

@@ -6,9 +6,10 @@
 // so a (number, carrier) pair always tells the same story. The registration time only shifts it, and the
 // options (final carrier, param) only change the route and addresses, never the scenario.
 //
-// How the scenario is chosen: the first draw picks a scenario by weight (table SCENARIOS below: about 45%
+// How the scenario is chosen: the first draw picks a scenario by weight (table SCENARIOS below: about 70%
 // end delivered, the rest split over pickup points, failed deliveries, exceptions, returns, customs holds,
-// parcels that go quiet, NotFound ones), the next draws its variant (which failure, which exception, where
+// parcels that go quiet, NotFound ones; the weights of the troubled ones multiplied by the carrier's trouble rate,
+// carriers.ts), the next draws its variant (which failure, which exception, where
 // the parcel goes quiet). `scenarioOf(number, carrier)` repeats only those draws, so it is cheap and always
 // agrees with `planShipment`; `findNumber` walks `sampleNumber(carrier, i)` to find a number with a wanted
 // outcome.
@@ -16,7 +17,9 @@
 // Timing: the first event lies between 72 hours before and 36 hours after the registration time (60% before:
 // people usually register a number once the seller has shipped it, so some history already exists; the
 // rest are registered before the carrier's first scan, and start as NotFound). Events then follow at
-// realistic gaps: a domestic parcel is delivered in about 2 to 7 days, an international one in 6 to 20. Parcels
+// realistic gaps: at the world's norm a domestic parcel is delivered in about 2 to 7 days, an international one in
+// 6 to 20; each carrier goes at its own pace (express carriers in a third of that, slow mail half as long again)
+// and the line haul between two countries grows with their distance (laneFactor). Parcels
 // that go quiet stop having events mid-route, which lets the service's 30-days-without-update expiry happen;
 // `not_found` ones never get any event; `invalid_code` ones are answered "invalid number" from registration on.
 
@@ -27,7 +30,7 @@ import { findCarrier, postalCarrierOf } from './carriers.js';
 import type { PhraseId } from './phrases.js';
 import { PHRASES } from './phrases.js';
 import type { City, Country } from './places.js';
-import { COUNTRY_ISOS, countryOf } from './places.js';
+import { COUNTRY_ISOS, countryOf, distanceKm } from './places.js';
 import type { Rng } from './random.js';
 import { rngFor } from './random.js';
 import { HOUR_MS, MINUTE_MS } from './time.js';
@@ -154,30 +157,61 @@ const INTERNATIONAL_ONLY: ReadonlySet<PhraseId> = new Set<PhraseId>([
 const fixed = (sub: string) => (): string => sub;
 const ofVariant = (v: Variant): string => (v === null ? 'InTransit_Other' : PHRASES[v].sub);
 
-/** Weights sum to 100, so each reads as a percentage. */
+/**
+ * Weights sum to 100, so each reads as a percentage for a carrier of the world's norm (trouble rate 1): seven
+ * parcels in ten delivered, as a shop sees, and every other story often enough to meet in a month of parcels.
+ * A carrier's trouble rate multiplies the weights of the troubled ones (TROUBLE below).
+ */
 export const SCENARIOS: Readonly<Record<ScenarioName, ScenarioDef>> = {
-  delivered: { weight: 16, final: fixed('Delivered_Other') },
-  delivered_without_info: { weight: 8, final: fixed('Delivered_Other') },
-  delivered_without_pickup: { weight: 6, final: fixed('Delivered_Other') },
-  delivered_bare: { weight: 4, final: fixed('Delivered_Other') },
+  delivered: { weight: 36, final: fixed('Delivered_Other') },
+  delivered_without_info: { weight: 12, final: fixed('Delivered_Other') },
+  delivered_without_pickup: { weight: 8, final: fixed('Delivered_Other') },
+  delivered_bare: { weight: 5, final: fixed('Delivered_Other') },
   delivered_after_failure: { weight: 4, variants: ['failNoBody', 'failOther'], final: fixed('Delivered_Other') },
-  delivered_at_pickup_point: { weight: 4, final: fixed('Delivered_Other') },
-  awaiting_pickup: { weight: 3, final: fixed('AvailableForPickup_Other') },
-  out_for_delivery: { weight: 3, final: fixed('OutForDelivery_Other') },
-  delivery_failure: { weight: 6, variants: FAILURES, final: ofVariant },
-  exception: { weight: 10, variants: EXCEPTIONS, final: ofVariant },
-  returned: { weight: 4, variants: RETURN_TURNS, final: fixed('Exception_Returned') },
-  returning: { weight: 2, variants: RETURN_TURNS, final: fixed('Exception_Returning') },
-  customs_hold: { weight: 3, final: fixed('InTransit_CustomsRequiringInformation') },
-  stalled: { weight: 10, variants: STALL_POINTS, final: ofVariant },
-  info_only: { weight: 4, final: fixed('InfoReceived') },
-  expired: { weight: 3, final: fixed('Expired_Other') },
-  not_found: { weight: 6, final: fixed('NotFound_Other') },
-  invalid_code: { weight: 4, final: fixed('NotFound_InvalidCode') },
+  delivered_at_pickup_point: { weight: 7, final: fixed('Delivered_Other') },
+  awaiting_pickup: { weight: 2, final: fixed('AvailableForPickup_Other') },
+  out_for_delivery: { weight: 1, final: fixed('OutForDelivery_Other') },
+  delivery_failure: { weight: 3, variants: FAILURES, final: ofVariant },
+  exception: { weight: 5, variants: EXCEPTIONS, final: ofVariant },
+  returned: { weight: 2, variants: RETURN_TURNS, final: fixed('Exception_Returned') },
+  returning: { weight: 1, variants: RETURN_TURNS, final: fixed('Exception_Returning') },
+  customs_hold: { weight: 2, final: fixed('InTransit_CustomsRequiringInformation') },
+  stalled: { weight: 5, variants: STALL_POINTS, final: ofVariant },
+  info_only: { weight: 2, final: fixed('InfoReceived') },
+  expired: { weight: 1, final: fixed('Expired_Other') },
+  not_found: { weight: 2, final: fixed('NotFound_Other') },
+  invalid_code: { weight: 2, final: fixed('NotFound_InvalidCode') },
 };
 
 const SCENARIO_NAMES = Object.keys(SCENARIOS) as ScenarioName[];
-const TOTAL_WEIGHT = SCENARIO_NAMES.reduce((sum, name) => sum + SCENARIOS[name].weight, 0);
+
+/** The scenarios a carrier's trouble rate weighs (carriers.ts): every story that is not a plain journey. */
+const TROUBLE: ReadonlySet<ScenarioName> = new Set<ScenarioName>([
+  'delivered_after_failure',
+  'delivery_failure',
+  'exception',
+  'returned',
+  'returning',
+  'customs_hold',
+  'stalled',
+  'expired',
+]);
+
+function weightOf(name: ScenarioName, trouble: number): number {
+  return SCENARIOS[name].weight * (TROUBLE.has(name) ? trouble : 1);
+}
+
+const totals = new Map<number, number>();
+
+/** The weights' sum for a trouble rate (a carrier's), kept: every plan draws with it. */
+function totalWeight(trouble: number): number {
+  let total = totals.get(trouble);
+  if (total === undefined) {
+    total = SCENARIO_NAMES.reduce((sum, name) => sum + weightOf(name, trouble), 0);
+    totals.set(trouble, total);
+  }
+  return total;
+}
 
 function seedText(number: string, carrierKey: number): string {
   return `${number.toUpperCase()}|${carrierKey}`;
@@ -188,11 +222,12 @@ interface Draw {
   variant: Variant;
 }
 
-function drawScenario(rng: Rng): Draw {
-  let x = rng.next() * TOTAL_WEIGHT;
+/** The scenario of a parcel of a carrier with this trouble rate (1: the weights as the table gives them). */
+function drawScenario(rng: Rng, trouble: number): Draw {
+  let x = rng.next() * totalWeight(trouble);
   let scenario: ScenarioName = 'delivered';
   for (const name of SCENARIO_NAMES) {
-    x -= SCENARIOS[name].weight;
+    x -= weightOf(name, trouble);
     if (x < 0) {
       scenario = name;
       break;
@@ -212,7 +247,8 @@ export interface ScenarioInfo {
 
 /** Outcome of a (number, carrier) pair without planning it; always agrees with planShipment. */
 export function scenarioOf(number: string, carrierKey: number): ScenarioInfo {
-  const { scenario, variant } = drawScenario(rngFor(seedText(number, carrierKey)));
+  const trouble = findCarrier(carrierKey)?.trouble ?? 1;
+  const { scenario, variant } = drawScenario(rngFor(seedText(number, carrierKey)), trouble);
   return { scenario, finalSubStatus: SCENARIOS[scenario].final(variant), variant };
 }
 
@@ -287,38 +323,61 @@ export function findNumber(carrierKey: number, wanted: NumberWanted, from = 0, l
 type Role = 'o' | 'd';
 type Place = 'shipper' | 'originHub' | 'destHub' | 'recipient';
 
+/**
+ * What a step's gap scales with: `fixed` waits are rules of the story (a pickup point keeps a parcel a week, a
+ * carrier declares a parcel lost after weeks); `pace` steps of a journey go at the pace of the carrier that does
+ * them; the `lane` step (the line haul between countries) also grows with the distance between them.
+ */
+type Scale = 'fixed' | 'pace' | 'lane';
+
 interface Step {
   phrase: PhraseId;
   role: Role;
   place: Place;
-  /** Hours after the previous event. */
+  /** Hours after the previous event, at the world's norm. */
   minH: number;
   maxH: number;
+  scale: Scale;
 }
 
-const step = (phrase: PhraseId, role: Role, place: Place, minH: number, maxH: number): Step => ({
-  phrase,
-  role,
-  place,
-  minH,
-  maxH,
-});
+const step = (phrase: PhraseId, role: Role, place: Place, minH: number, maxH: number, scale: Scale = 'fixed'): Step =>
+  ({ phrase, role, place, minH, maxH, scale });
 
 function fullChain(international: boolean, withInfo: boolean, withPickup: boolean): Step[] {
   const s: Step[] = [];
   if (withInfo) s.push(step('info', 'o', 'shipper', 0, 0));
-  if (withPickup) s.push(step('pickedUp', 'o', 'shipper', 2, 30));
-  s.push(step('sorted', 'o', 'originHub', 3, 24));
+  if (withPickup) s.push(step('pickedUp', 'o', 'shipper', 2, 30, 'pace'));
+  s.push(step('sorted', 'o', 'originHub', 3, 24, 'pace'));
   if (international) {
-    s.push(step('departed', 'o', 'originHub', 12, 72));
-    s.push(step('arrived', 'd', 'destHub', 24, 168));
-    s.push(step('customsProcessing', 'd', 'destHub', 2, 24));
-    s.push(step('customsReleased', 'd', 'destHub', 6, 72));
+    s.push(step('departed', 'o', 'originHub', 12, 72, 'pace'));
+    s.push(step('arrived', 'd', 'destHub', 24, 168, 'lane'));
+    s.push(step('customsProcessing', 'd', 'destHub', 2, 24, 'pace'));
+    s.push(step('customsReleased', 'd', 'destHub', 6, 72, 'pace'));
   }
-  s.push(step('inTransit', 'd', 'recipient', 24, 72));
-  s.push(step('outForDelivery', 'd', 'recipient', 6, 40));
-  s.push(step('delivered', 'd', 'recipient', 1, 10));
+  s.push(step('inTransit', 'd', 'recipient', 24, 72, 'pace'));
+  s.push(step('outForDelivery', 'd', 'recipient', 6, 40, 'pace'));
+  s.push(step('delivered', 'd', 'recipient', 1, 10, 'pace'));
   return s;
+}
+
+/**
+ * The factor of the line haul between two countries, by the distance between their hubs: about 0.4 between
+ * neighbours, 1.7 from China to the United States, 2.4 at the far side of the world; 1 when a hub has no
+ * coordinates.
+ */
+export function laneFactor(origin: Country, destination: Country): number {
+  const km = distanceKm(origin.hub, destination.hub);
+  return km === undefined ? 1 : Math.min(2.4, 0.35 + km / 9000);
+}
+
+/** Multiplier of each step's gap in one parcel's journey. */
+function journeyTiming(originProvider: SimCarrier, destProvider: SimCarrier, lane: number): (s: Step) => number {
+  return (s) => {
+    if (s.scale === 'fixed') return 1;
+    // The line haul is the origin carrier's; the rest is done by whoever holds the parcel then.
+    if (s.scale === 'lane') return originProvider.pace * lane;
+    return (s.role === 'o' ? originProvider : destProvider).pace;
+  };
 }
 
 function upTo(chain: readonly Step[], phrase: PhraseId): Step[] {
@@ -530,7 +589,7 @@ function pickOther(rng: Rng, cities: readonly City[], not: City | null): City {
 function buildShipment(number: string, carrierKey: number, startMs: number, opts: PlanOptions | undefined): Shipment {
   const carrier = findCarrier(carrierKey) ?? unknownCarrier(carrierKey);
   const rng = rngFor(seedText(number, carrierKey));
-  const draw = drawScenario(rng);
+  const draw = drawScenario(rng, carrier.trouble);
   const { origin, destination, route, finalCarrier } = chooseRoute(carrier, rng, needsInternational(draw), opts);
   const international = origin.iso !== destination.iso || needsInternational(draw);
   const shipperCity = rng.pick(origin.cities);
@@ -540,13 +599,14 @@ function buildShipment(number: string, carrierKey: number, startMs: number, opts
   const providers = route.map((key) => findCarrier(key) ?? carrier);
   const originProvider = providers[0] as SimCarrier;
   const destProvider = providers[providers.length - 1] as SimCarrier;
+  const timing = journeyTiming(originProvider, destProvider, laneFactor(origin, destination));
 
   const lead = rng.chance(0.6) ? -rng.range(1, 72) * HOUR_MS : rng.range(5 / 60, 36) * HOUR_MS;
   let t = roundToMinute(startMs + lead);
   const events: SimEvent[] = [];
   for (let i = 0; i < steps.length; i++) {
     const s = steps[i] as Step;
-    if (i > 0) t += Math.max(MINUTE_MS, roundToMinute(rng.range(s.minH, s.maxH) * HOUR_MS));
+    if (i > 0) t += Math.max(MINUTE_MS, roundToMinute(rng.range(s.minH, s.maxH) * timing(s) * HOUR_MS));
     const provider = s.role === 'o' ? originProvider : destProvider;
     const phrase = PHRASES[s.phrase];
     const country = s.place === 'shipper' || s.place === 'originHub' ? origin : destination;
@@ -572,7 +632,8 @@ function buildShipment(number: string, carrierKey: number, startMs: number, opts
     recipientPostal !== undefined ? Object.freeze({ ...recipientBase, postal_code: recipientPostal }) : recipientBase;
 
   // The expected delivery: when the full story would end, whatever this parcel's scenario is.
-  const nominalHours = fullChain(international, true, true).reduce((h, s) => h + (s.minH + s.maxH) / 2, 0);
+  const nominalSteps = fullChain(international, true, true);
+  const nominalHours = nominalSteps.reduce((h, s) => h + ((s.minH + s.maxH) / 2) * timing(s), 0);
   const expectedMs = startMs + lead + nominalHours * HOUR_MS;
   const estimateDraw = rng.next();
   const estimate =
@@ -634,6 +695,8 @@ function unknownCarrier(key: number): SimCarrier {
     serviceTypes: ['Standard'],
     origins: ['US'],
     destinations: [],
+    pace: 1,
+    trouble: 1,
   };
 }
 

@@ -105,13 +105,13 @@ describe('scenarios', () => {
     expect(after).toBeGreaterThan(0);
   });
 
-  it('deliver in 2 to 20 days', () => {
+  it('deliver in half a day to eight weeks: express at home fastest, slow mail to the far side slowest', () => {
     for (const [n, k] of pop) {
       if (scenarioOf(n, k).scenario !== 'delivered') continue;
       const e = planShipment(n, k, START).events;
       const days = (e[e.length - 1]!.atMs - e[0]!.atMs) / DAY;
-      expect(days).toBeGreaterThan(1.5);
-      expect(days).toBeLessThan(21);
+      expect(days).toBeGreaterThan(0.5);
+      expect(days).toBeLessThan(56);
     }
   });
 

@@ -412,6 +412,6 @@ describe('v1TrackAt', () => {
   it('answers not found before any event', () => {
     const plan = planShipment(findNumber(100003, { scenario: 'not_found' })!, 100003, START);
     const t = v1TrackAt(plan, START + DAY, START + DAY);
-    expect(t).toMatchObject({ e: 0, f: -1, z0: null, z1: [], is1: 2, b: 0, c: 0, hs: 0 });
+    expect(t).toMatchObject({ e: 0, f: -1, z0: {}, z1: [], is1: 2, b: 0, c: 0, hs: 0 });
   });
 });

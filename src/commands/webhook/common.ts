@@ -1,0 +1,41 @@
+// What the webhook commands share: the key notifications are signed with, and the app's URL to forward to.
+
+import { join } from 'node:path';
+import type { Settings } from '../../config/settings.js';
+import { LOGIN_HINT, UsageError } from '../../errors.js';
+
+export const NO_KEY_HINT = `signatures are made with the account's API key: ${LOGIN_HINT}`;
+
+/**
+ * The key notifications are signed with: the profile's, or the emulator's fixed key with --sandbox (the one the
+ * embedded emulator signs its deliveries with).
+ */
+export async function signingKey(settings: Settings): Promise<string | undefined> {
+  if (settings.sandbox) {
+    const { SANDBOX_KEY } = await import('../../sandbox/index.js');
+    return SANDBOX_KEY;
+  }
+  return settings.apiKey;
+}
+
+/** An http(s) URL to forward notifications to, checked before anything listens or is sent. */
+export function parseForwardUrl(v: string): string {
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    throw new UsageError(
+      `invalid --forward-to URL "${v}"`,
+      'give an http:// or https:// URL, e.g. http://127.0.0.1:3000/webhook',
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`invalid --forward-to URL "${v}"`, 'only http:// and https:// URLs can be forwarded to');
+  }
+  return url.href;
+}
+
+/** Where `trk webhook listen` keeps forwards the app has not taken, a folder for each run: in the state folder. */
+export function queueRoot(state: string): string {
+  return join(state, 'webhook-queue');
+}

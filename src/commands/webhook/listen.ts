@@ -1,0 +1,106 @@
+// trk webhook listen: receive the notifications the service sends, verify, print, save and forward them, until
+// Ctrl-C; then sum up.
+
+import { stateDir } from '../../config/paths.js';
+import { CredentialsError, UsageError } from '../../errors.js';
+import { EXIT } from '../../exit-codes.js';
+import { plural } from '../../text.js';
+import type { Context } from '../../context.js';
+import { DEFAULT_LISTEN_PORT, startListener, type ListenerOptions } from '../../webhook/listen.js';
+import { NO_KEY_HINT, parseForwardUrl, queueRoot, signingKey } from './common.js';
+
+export interface WebhookListenOptions {
+  port?: number | string | undefined;
+  host?: string | undefined;
+  path?: string | undefined;
+  forwardTo?: string | undefined;
+  save?: string | undefined;
+  json?: boolean | undefined;
+  /** Each accepted body, whole, as one line of JSON on stdout; the event lines go to stderr. */
+  print?: boolean | undefined;
+  /** Answer 200 to every notification, reporting whether its signature held instead of refusing it. */
+  skipVerify?: boolean | undefined;
+}
+
+function parsePort(v: number | string | undefined, fallback: number): number {
+  if (v === undefined || v === '') return fallback;
+  const n = typeof v === 'number' ? v : /^\d+$/.test(v.trim()) ? Number(v) : NaN;
+  if (!Number.isInteger(n) || n < 0 || n > 65_535)
+    throw new UsageError(`invalid port "${v}"`, 'give a number from 0 (any free port) to 65535');
+  return n;
+}
+
+/** What the flags ask of the listener, checked before anything listens. */
+async function listenerOptions(opts: WebhookListenOptions, ctx: Context): Promise<ListenerOptions> {
+  const forwardTo = opts.forwardTo === undefined ? undefined : parseForwardUrl(opts.forwardTo);
+  if (opts.path !== undefined && !/^\/?[\x21-\x7e]*$/.test(opts.path)) {
+    throw new UsageError(`invalid --path "${opts.path}"`, 'give a URL path such as /hook');
+  }
+  const port = parsePort(opts.port, DEFAULT_LISTEN_PORT);
+  const key = await signingKey(await ctx.settings());
+  if (!key && !opts.skipVerify) throw new CredentialsError('no API key configured', `${NO_KEY_HINT}; or --skip-verify`);
+  // Notifications are never saved among trk's own files.
+  if (opts.save !== undefined) (await import('../../config/own-files.js')).refuseOwnFile(opts.save, ctx.env, '--save');
+  const { carrierNames } = await import('../../carriers/lookup.js');
+  // JSON output of a stream of events is one object a line, whether --json or -o ndjson asked for it. With --print
+  // stdout carries the bodies (in JSON whatever the format) and the event lines, on stderr, are for people.
+  const json = !opts.print && (opts.json === true || ctx.global.output === 'json' || ctx.global.output === 'ndjson');
+  return {
+    io: ctx.io,
+    key,
+    port,
+    now: () => ctx.now(),
+    carrierName: await carrierNames(ctx),
+    json,
+    print: opts.print === true,
+    verify: !opts.skipVerify,
+    ...(opts.host === undefined ? {} : { host: opts.host }),
+    ...(opts.path === undefined ? {} : { path: opts.path }),
+    ...(forwardTo === undefined ? {} : { forwardTo, queueRoot: queueRoot(stateDir(ctx.env)) }),
+    ...(opts.save === undefined ? {} : { saveDir: opts.save }),
+  };
+}
+
+/** What the listener does, in one line after the URL. */
+function doingLine(opts: WebhookListenOptions, forwardTo: string | undefined): string {
+  return [
+    opts.skipVerify ? 'accepting every notification (--skip-verify)' : 'verifying signatures (v1, v2, v2.1)',
+    forwardTo ? `forwarding to ${forwardTo}` : '',
+    opts.save ? `saving bodies and headers in ${opts.save}` : '',
+    opts.print ? 'bodies on stdout, one a line' : '',
+    'Ctrl-C to stop',
+  ]
+    .filter(Boolean)
+    .join('; ');
+}
+
+/** Forwards that earlier runs kept and no one replayed: named at the start, since the app may want them. */
+async function tellLeftOver(root: string, forwardTo: string, ctx: Context): Promise<void> {
+  const { keptFolders } = await import('../../webhook/replay.js');
+  const folders = await keptFolders(root);
+  for (const { dir, count } of folders.slice(0, 3)) {
+    const replay = `trk webhook replay ${dir} --forward-to ${forwardTo}`;
+    ctx.io.err(`${plural(count, 'notification')} not forwarded by an earlier run: ${replay}`);
+  }
+  if (folders.length > 3) ctx.io.err(`and ${plural(folders.length - 3, 'more folder')} of them in ${root}`);
+}
+
+/** Runs until Ctrl-C (ctx.signal), then stops cleanly: exit 0. */
+export async function runWebhookListen(opts: WebhookListenOptions, ctx: Context): Promise<number> {
+  const settings = await listenerOptions(opts, ctx);
+  const listener = await startListener(settings);
+  // The URL is what the user came for, so it is shown even with --quiet.
+  ctx.io.err(`Listening on ${listener.url}`);
+  ctx.info(doingLine(opts, settings.forwardTo));
+  if (settings.forwardTo !== undefined) await tellLeftOver(settings.queueRoot!, settings.forwardTo, ctx);
+  await new Promise<void>((resolve) => {
+    if (ctx.signal.aborted) resolve();
+    else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await listener.close();
+  const summary = listener.summary();
+  ctx.info(summary.head);
+  // What needs doing (forwards that failed) is shown even with --quiet.
+  for (const note of summary.notes) ctx.io.err(note);
+  return EXIT.ok;
+}

@@ -1,0 +1,76 @@
+// trk webhook replay DIR... --forward-to URL: send notifications kept by `trk webhook listen` (its --save folder,
+// or the forward queue's folder of forwards that failed) to the app again, as the listener forwards them.
+
+import { resolve, sep } from 'node:path';
+import { stateDir } from '../../config/paths.js';
+import { requestTimeoutMs } from '../../config/timeout.js';
+import type { Context } from '../../context.js';
+import { stopExitCode, UsageError } from '../../errors.js';
+import { EXIT } from '../../exit-codes.js';
+import type { Column } from '../../output/render.js';
+import { fmt, plural } from '../../text.js';
+import { replay, savedBodies, type Replayed } from '../../webhook/replay.js';
+import { parseForwardUrl, queueRoot } from './common.js';
+
+export interface WebhookReplayOptions {
+  paths: string[];
+  forwardTo?: string | undefined;
+}
+
+const COLUMNS: readonly Column<Replayed>[] = [
+  { key: 'file', header: 'FILE', value: (r) => r.file },
+  { key: 'event', header: 'EVENT', value: (r) => r.event },
+  { key: 'number', header: 'NUMBER', value: (r) => r.number },
+  { key: 'status', header: 'STATUS', value: (r) => r.status ?? r.error ?? null },
+  {
+    key: 'forwarded',
+    header: 'FORWARDED',
+    value: (r) => r.forwarded,
+    style: (t, r, c) => (r.forwarded ? c.green(t) : c.red(t)),
+  },
+];
+
+/** Exit 0 when the app took every one, 1 when not (and says how many were not sent). */
+export async function runWebhookReplay(opts: WebhookReplayOptions, ctx: Context): Promise<number> {
+  if (opts.forwardTo === undefined) {
+    throw new UsageError(
+      '--forward-to is required',
+      'give the URL of the app, e.g. --forward-to http://127.0.0.1:3000/webhook',
+    );
+  }
+  const target = parseForwardUrl(opts.forwardTo);
+  const files = await savedBodies(opts.paths);
+  // The listener's queue folders: what the app takes is removed from them (a --save folder is never changed).
+  const queue = resolve(queueRoot(stateDir(ctx.env))) + sep;
+  const done = await replay(files, {
+    io: ctx.io,
+    target,
+    timeoutMs: requestTimeoutMs(ctx.global.timeout, ctx.env),
+    fromQueue: (file) => resolve(file).startsWith(queue),
+    signal: ctx.signal,
+    now: () => ctx.now(),
+  });
+  if (ctx.global.output !== undefined) {
+    const { printRows } = await import('../../output/render.js');
+    await printRows(ctx.io, done, COLUMNS, ctx.global.output);
+  }
+  const ok = done.filter((r) => r.forwarded).length;
+  const notSent = files.length - done.length;
+  const failed = done.length - ok;
+  const parts = [
+    `${fmt(ok)} forwarded`,
+    failed > 0 ? `${fmt(failed)} failed` : '',
+    notSent > 0 ? `${fmt(notSent)} not sent` : '',
+  ];
+  const line = `replayed ${plural(files.length, 'notification')}: ${parts.filter(Boolean).join(', ')}`;
+  if (ok === files.length) {
+    ctx.info(line);
+    return EXIT.ok;
+  }
+  if (ctx.signal.aborted) {
+    ctx.io.err(`${line} (interrupted)`);
+    return stopExitCode(ctx.signal);
+  }
+  ctx.io.err(notSent > 0 ? `${line} (the app could not be reached: stopped)` : line);
+  return EXIT.failure;
+}

@@ -1,0 +1,101 @@
+// Help laid out for the terminal's width: every `trk help` page at 60, 80 and 120 columns as golden files
+// (test/golden/help/<width>/; `npx vitest run test/help-layout.test.ts -u` rewrites them, to read in review), each
+// line within the width but for a word that cannot break; a command's own options first, the global ones named in
+// one line pointing to `trk help options`.
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli.js';
+import { exampleLines, layoutItem, wrapWords } from '../src/commands/help-layout.js';
+import { globalOptions } from '../src/commands/define.js';
+import { createTestIO } from '../src/io.js';
+import { commandPaths } from '../src/write-help-pages.js';
+
+const WIDTHS = [60, 80, 120] as const;
+const paths = await commandPaths();
+
+async function page(argv: string[], columns: number): Promise<string> {
+  const io = createTestIO({ columns });
+  const code = await runCli(argv, { io, env: {} });
+  expect(code, argv.join(' ')).toBe(0);
+  expect(io.stderrText()).toBe('');
+  return io.stdoutText();
+}
+
+/** `trk help X Y` for every command, `trk --help`, and the topics. */
+const PAGES: readonly (readonly [string, string[]])[] = [
+  ['trk', ['--help']],
+  ...paths.filter((p) => p.length > 0).map((p): [string, string[]] => [p.join('-'), ['help', ...p]]),
+  ['topic-options', ['help', 'options']],
+  ['topic-exit-codes', ['help', 'exit-codes']],
+];
+
+/** Lines wider than `width` that could have broken: some space past the edge with a word after it. */
+function overflowing(text: string, width: number): string[] {
+  return text.split('\n').filter((l) => l.length > width && !/^\s*\S+( \\)?$/.test(l) && /\S \S/.test(l.slice(width)));
+}
+
+describe('golden help pages', () => {
+  for (const width of WIDTHS) {
+    it.each(PAGES.map(([name, argv]) => [name, argv] as const))(`at ${width} columns: %s`, async (name, argv) => {
+      const text = await page(argv, width);
+      await expect(text).toMatchFileSnapshot(`golden/help/${width}/${name}.txt`);
+      expect(overflowing(text, Math.min(width, 100)), name).toEqual([]);
+    });
+  }
+});
+
+describe('laid out for the width', () => {
+  it('option descriptions wrap at 60 columns (under their terms when beside them would be too narrow)', async () => {
+    const text = await page(['help', 'list'], 60);
+    expect(text).toContain('  --status <status>\n      main package status');
+    expect(Math.max(...text.split('\n').map((l) => l.length))).toBeLessThanOrEqual(60);
+  });
+
+  it('"Getting started" of trk --help and the whole of trk list --help fit 80 columns', async () => {
+    const top = await page(['--help'], 80);
+    const started = top.slice(0, top.indexOf('\nUsage:'));
+    expect(Math.max(...started.split('\n').map((l) => l.length))).toBeLessThanOrEqual(80);
+    const list = await page(['list', '--help'], 80);
+    expect(Math.max(...list.split('\n').map((l) => l.length))).toBeLessThanOrEqual(80);
+  });
+
+  it('a description keeps its column beside the term while it has room, else goes under it', () => {
+    expect(layoutItem('--tag <text>', 14, 'your own tag (at most 100 characters)', 80)).toBe('  --tag <text>    your own tag (at most 100 characters)');
+    expect(layoutItem('--tag <text>', 30, 'your own tag (at most 100 characters)', 60)).toBe('  --tag <text>\n      your own tag (at most 100 characters)');
+    expect(wrapWords('a bb ccc dddd', 6)).toEqual(['a bb', 'ccc', 'dddd']);
+  });
+
+  it('a long example breaks into shell continuation lines, its comment above it, quoted words whole', () => {
+    expect(exampleLines('trk list --status Exception --columns number,carrier,status,tag', 42)).toEqual([
+      '  trk list --status Exception --columns \\',
+      '      number,carrier,status,tag',
+    ]);
+    expect(exampleLines('trk info RR123456789CN -o text   # a summary to paste', 40)).toEqual([
+      '  # a summary to paste',
+      '  trk info RR123456789CN -o text',
+    ]);
+    expect(exampleLines("jq -c '{a: .b, c: .d}' file.json", 20)).toEqual(['  jq -c \\', "      '{a: .b, c: .d}' \\", '      file.json']);
+  });
+});
+
+describe('global options', () => {
+  it("a command's page shows its own options, then one line naming the global ones and where they are explained", async () => {
+    const text = await page(['help', 'register'], 100);
+    expect(text).not.toContain('Global Options:');
+    expect(text).not.toContain('--raw-csv  ');
+    const line = text.slice(text.lastIndexOf('\nGlobal options: ') + 1).replace(/\n/g, ' ');
+    expect(line).toMatch(/^Global options: --profile, --base-url, .* --raw-csv \(see "trk help options"\)\.\s*$/);
+    // Own options and examples come first.
+    expect(text.indexOf('--dry-run')).toBeLessThan(text.indexOf('Examples:'));
+    expect(text.indexOf('Examples:')).toBeLessThan(text.indexOf('Global options: '));
+    // The global options are named, not explained again on every page.
+    for (const option of globalOptions()) expect(text).not.toContain(option.description);
+  });
+
+  it('trk help options lists every global option with what it does', async () => {
+    const text = await page(['help', 'options'], 100);
+    for (const option of globalOptions()) {
+      expect(text).toContain(option.flags);
+      expect(text.replace(/\s+/g, ' ')).toContain(option.description);
+    }
+  });
+});

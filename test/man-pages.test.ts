@@ -1,0 +1,58 @@
+// Man pages generated from the command tree (src/write-man-pages.ts): committed in man/ as the build writes them,
+// shipped by package.json, and valid roff that names what `trk help` names.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildProgram } from '../src/commands/registry.js';
+import { globalOptions } from '../src/commands/define.js';
+import { manPages, MAN_DIR } from '../src/write-man-pages.js';
+import { commandPaths } from '../src/write-help-pages.js';
+import { ROOT } from './e2e/helpers.js';
+
+const pages = await manPages();
+const hasGroff = spawnSync('sh', ['-c', 'command -v groff'], { stdio: 'ignore' }).status === 0;
+
+describe('man pages', () => {
+  it('one for trk and one for each command (trk-auth-login.1), committed as the build writes them', async () => {
+    const names = (await commandPaths()).map((p) => `${['trk', ...p].join('-')}.1`);
+    expect(Object.keys(pages).sort()).toEqual(names.sort());
+    const committed = readdirSync(path.join(ROOT, MAN_DIR)).sort();
+    expect(committed).toEqual(Object.keys(pages).sort());
+    for (const [name, text] of Object.entries(pages)) expect(readFileSync(path.join(ROOT, MAN_DIR, name), 'utf8'), `${name} (run "npm run build")`).toBe(text);
+  });
+
+  it('are shipped: package.json lists man/ in files and each page in man', () => {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { files: string[]; man: string[] };
+    expect(pkg.files).toContain(MAN_DIR);
+    // A new command's page is listed there by hand (package.json is not written by the build).
+    expect([...pkg.man].sort(), 'package.json "man"').toEqual(Object.keys(pages).map((n) => `./${MAN_DIR}/${n}`).sort());
+  });
+
+  it('trk.1 names every command, every global option and the exit codes', async () => {
+    const program = await buildProgram(async () => {}, '0.0.0');
+    const text = pages['trk.1']!;
+    expect(text).toMatch(/^\.TH "TRK" "1"/);
+    for (const c of program.commands.filter((c) => c.name() !== '__complete')) expect(text).toContain(`\\fB${c.name().replace(/-/g, '\\-')}\\fR`);
+    for (const o of globalOptions()) expect(text).toContain(`\\fB${o.long!.replace(/-/g, '\\-')}\\fR`);
+    expect(text).toContain('.SH EXIT STATUS');
+  });
+
+  it("a command's page has its synopsis, its options, its examples and where the global ones are", () => {
+    const text = pages['trk-register.1']!;
+    expect(text).toContain('.SH NAME\ntrk\\-register \\- register tracking numbers');
+    expect(text).toContain('.SH SYNOPSIS\n\\fBtrk register\\fR [options] [numbers...]');
+    expect(text).toContain('\\fB\\-f\\fR, \\fB\\-\\-file\\fR \\fI<file>\\fR');
+    expect(text).toContain('trk register \\-f numbers.csv \\-\\-tag batch\\-7');
+    expect(text).toContain('.SH GLOBAL OPTIONS');
+    expect(pages['trk-auth.1']).toContain('\\fBtrk\\-auth\\-login\\fR(1)');
+  });
+
+  it.runIf(hasGroff)('are roff that groff reads without a warning', () => {
+    for (const name of Object.keys(pages)) {
+      const r = spawnSync('groff', ['-man', '-ww', '-z', path.join(ROOT, MAN_DIR, name)], { encoding: 'utf8' });
+      expect(r.status, name).toBe(0);
+      expect(r.stderr, name).toBe('');
+    }
+  });
+});
