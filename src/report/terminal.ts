@@ -6,7 +6,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { IO } from '../io.js';
 import { printRows, type Column } from '../output/render.js';
-import { padding, shorten } from '../output/table.js';
+import { shorten } from '../output/table.js';
 import { textWidth } from '../output/width.js';
 import { fmt, plural } from '../text.js';
 import { groupLabel, tableColumns } from './columns.js';
@@ -53,7 +53,7 @@ function labelWidth(groups: readonly GroupFigures[], width: number): number {
 
 const label = (g: GroupFigures, w: number) => {
   const text = shorten(groupLabel(g.group), w);
-  return `${text}${padding(text, w)}`;
+  return `${text}${' '.repeat(Math.max(0, w - textWidth(text)))}`;
 };
 
 /** Transit days of delivered parcels: one bar per group with its p50 and p90. */
