@@ -31,8 +31,8 @@ export interface TransitDays {
   max: number | null;
 }
 
-/** One group, as `--json` prints it (the fields of its grouping first). */
-export interface ReportGroup {
+/** One group, as `--json` prints it (the fields of its grouping first, then the counts of ReportCounts). */
+export interface ReportGroup extends Omit<ReportCounts, 'carrier' | 'origin' | 'destination' | 'day'> {
   carrier?: number;
   carrier_name?: string | null;
   origin?: string | null;
@@ -41,14 +41,6 @@ export interface ReportGroup {
   week?: string | null;
   /** YYYY-MM. */
   month?: string | null;
-  registered: number;
-  delivered: number;
-  exceptions: number;
-  delivery_failures: number;
-  in_transit: number;
-  not_found: number;
-  expired: number;
-  stuck: number;
   transit_days: TransitDays;
   on_time_rate: number | null;
 }

@@ -68,6 +68,10 @@ const CN_DE = { ...zero, registered: 4, delivered: 3, exceptions: 1, transit_day
 // US → US: B1 B2 B3 B6, as carrier 100003 less B4 and B5.
 const US_US = { ...zero, registered: 4, delivered: 2, exceptions: 1, expired: 1, stuck: 1, transit_days: CARRIER_100003.transit_days, on_time_rate: 0.5 };
 
+// June's parcels not delivered were all registered in the week of 06-08: B3 (exception, stuck), B4 (failed),
+// A5 A6 A8 (on the way; A5 and A8 stuck), B5 (not found), B6 (expired).
+const JUNE_UNDELIVERED = { exceptions: 1, delivery_failures: 1, in_transit: 3, not_found: 1, expired: 1, stuck: 3 };
+
 describe('trk report: the figures of a mirror', () => {
   let store: Store;
   beforeAll(async () => {
@@ -124,14 +128,9 @@ describe('trk report: the figures of a mirror', () => {
       // A4 A5 A6 A8 A9 B3 B4 B5 B6: transit 5 20: p50 12.5; p90 5 + 0.9 × 15 = 18.5. A4 and A9 on time.
       {
         week: '2026-06-08',
+        ...JUNE_UNDELIVERED,
         registered: 9,
         delivered: 2,
-        exceptions: 1,
-        delivery_failures: 1,
-        in_transit: 3,
-        not_found: 1,
-        expired: 1,
-        stuck: 3,
         transit_days: { n: 2, p50: 12.5, p90: 18.5, mean: 12.5, min: 5, max: 20 },
         on_time_rate: 1,
       },
@@ -144,14 +143,9 @@ describe('trk report: the figures of a mirror', () => {
       // Transit 2 3 5 7 10 14 20: p50 rank 3 → 7; p90 rank 5.4 → 14 + 0.4 × 6 = 16.4; mean 61 / 7 = 8.71. On time 4 of 6.
       {
         month: '2026-06',
+        ...JUNE_UNDELIVERED,
         registered: 14,
         delivered: 7,
-        exceptions: 1,
-        delivery_failures: 1,
-        in_transit: 3,
-        not_found: 1,
-        expired: 1,
-        stuck: 3,
         transit_days: { n: 7, p50: 7, p90: 16.4, mean: 8.71, min: 2, max: 20 },
         on_time_rate: 0.6667,
       },
