@@ -21,6 +21,8 @@ export interface ReportOptions {
   parcels: number | undefined;
   /** The groupings a page draws besides the report's own (by carrier, by lane, by week). */
   page?: boolean;
+  /** The groups' figures alone (what JSON, NDJSON and CSV print): no weekly volumes, no parcels listed. */
+  figuresOnly?: boolean;
   now: number;
 }
 
@@ -62,11 +64,20 @@ export function daysWithoutNews(p: ReportParcel, now: number): number | null {
   return Math.max(age, p.days_after_last_update ?? 0);
 }
 
-/** Counts by `keys` and day; windows and transit days by `detailKeys` (with the day only when groups are times). */
-async function storeRows(store: Store, query: ReportQuery, keys: readonly ReportKey[], detailKeys: readonly ReportKey[]): Promise<StoreRows> {
-  const counts = await store.reportCounts(query, keys);
-  const windows = await store.reportWindows(query, detailKeys);
-  const transit = await store.reportTransit(query, detailKeys);
+const withDay = (keys: readonly ReportKey[]): ReportKey[] => [...keys.filter((k) => k !== 'day'), 'day'];
+
+/**
+ * Counts by the report's keys, and by day for the weekly volumes; windows and transit days by the keys alone, with
+ * the day only when groups are weeks or months. (A grouping by day costs a sort of every record; by carrier first,
+ * the order of the index the counts read, none.)
+ */
+async function storeRows(store: Store, query: ReportQuery, o: ReportOptions): Promise<StoreRows> {
+  // A page draws by carrier, lane and week too: every grouping folds from counts by carrier, lane and day.
+  const keys: ReportKey[] = o.page ? ['carrier', 'lane'] : storeKeys(o.by).filter((k) => k !== 'day');
+  const timed = o.by === 'week' || o.by === 'month';
+  const counts = await store.reportCounts(query, o.figuresOnly && !timed ? keys : withDay(keys));
+  const windows = await store.reportWindows(query, timed ? withDay(keys) : keys);
+  const transit = await store.reportTransit(query, timed ? withDay(keys) : keys);
   return { counts, windows, transit };
 }
 
@@ -74,9 +85,7 @@ async function storeRows(store: Store, query: ReportQuery, keys: readonly Report
 export async function buildReport(store: Store, o: ReportOptions, carrierName: (code: number) => string | undefined): Promise<Report> {
   const query = reportQuery(o);
   const timed = o.by === 'week' || o.by === 'month';
-  // A page draws by carrier, lane and week too: every grouping folds from counts by carrier, lane and day.
-  const keys: ReportKey[] = o.page ? ['carrier', 'lane'] : storeKeys(o.by);
-  const rows = await storeRows(store, query, keys, timed ? [...keys.filter((k) => k !== 'day'), 'day'] : keys);
+  const rows = await storeRows(store, query, o);
   const groups = reportGroups(o.by, rows, carrierName);
   const total = reportTotal(rows);
   const listed = (parcels: ReportParcel[]) => parcels.map((p) => ({ ...p, days_without_news: daysWithoutNews(p, o.now) }));
@@ -88,8 +97,9 @@ export async function buildReport(store: Store, o: ReportOptions, carrierName: (
     groups,
     total,
     weeks: reportWeeks([total]),
-    stuck: total.group.stuck === 0 ? [] : listed(await store.reportParcels(query, 'stuck', o.parcels)),
-    trouble: total.group.exceptions + total.group.delivery_failures === 0 ? [] : listed(await store.reportParcels(query, 'trouble', o.parcels)),
+    stuck: o.figuresOnly || total.group.stuck === 0 ? [] : listed(await store.reportParcels(query, 'stuck', o.parcels)),
+    trouble:
+      o.figuresOnly || total.group.exceptions + total.group.delivery_failures === 0 ? [] : listed(await store.reportParcels(query, 'trouble', o.parcels)),
   };
   if (o.page) {
     report.page = {

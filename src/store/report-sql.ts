@@ -97,9 +97,9 @@ function filters(q: ReportQuery, t: 'r' | 'd', first: readonly string[] = []): {
   return { where: parts.length ? ` WHERE ${parts.join(' AND ')}` : '', params };
 }
 
-/** The counts of every group of `keys` and day of registration (without the on-time figures: reportWindowsQuery). */
+/** The counts of every group of `keys` (without the on-time figures: reportWindowsQuery). */
 export function reportCountsQuery(q: ReportQuery, keys: readonly ReportKey[]): { sql: string; params: Param[] } {
-  const k = keyColumns([...keys.filter((key) => key !== 'day'), 'day'], 'r');
+  const k = keyColumns(keys, 'r');
   const f = filters(q, 'r');
   const select = [
     'count(*) AS registered',

@@ -270,7 +270,7 @@ export interface Store {
   advanceCursor(name: string, to: number): Promise<void>;
   counts(): Promise<MirrorCounts>;
 
-  /** `trk report`: the counts of the records `query` covers, by `keys` and the day of registration. */
+  /** `trk report`: the counts of the records `query` covers, by `keys`. */
   reportCounts(query: ReportQuery, keys: readonly ReportKey[]): Promise<ReportCounts[]>;
   /** `trk report`: delivered parcels with an estimated delivery window, and those on time, by `keys`. */
   reportWindows(query: ReportQuery, keys: readonly ReportKey[]): Promise<ReportWindows[]>;

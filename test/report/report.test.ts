@@ -196,6 +196,14 @@ describe('trk report: the figures of a mirror', () => {
     expect([...r.groups[0]!.weekly.entries()]).toEqual([['2026-06-01', 2], ['2026-06-08', 5]]);
   });
 
+  it('gives the same figures when it reads them alone (JSON, CSV: no weekly volumes, no parcels listed)', async () => {
+    for (const by of ['carrier', 'lane', 'carrier,lane', 'week', 'month'] as const) {
+      const alone = await report(by, { figuresOnly: true });
+      expect(alone.groups.map((g) => g.group), by).toEqual(await groups(by));
+      expect([alone.stuck, alone.trouble]).toEqual([[], []]);
+    }
+  });
+
   it('draws a page by carrier, lane and week whatever the grouping', async () => {
     const r = await report('month', { page: true });
     expect(r.page!.carriers.map((g) => g.group)).toEqual([CHINA_POST, CARRIER_100003]);

@@ -70,11 +70,10 @@ export async function runReport(opts: ReportCommandOptions, ctx: Context): Promi
     const { carrierNames } = await import('../../carriers/lookup.js');
     const names = await carrierNames(ctx);
     const page = opts.html !== undefined;
-    const report = await buildReport(
-      store,
-      { by: opts.by, since, carriers, origins, destinations, stuckDays: opts.stuckDays, parcels: opts.all ? undefined : page ? PAGE_PARCELS : PARCELS_SHOWN, page, now },
-      names,
-    );
+    const format = page && ctx.global.output === undefined ? undefined : resolveFormat(ctx.io, outputOf(ctx));
+    const parcels = opts.all ? undefined : page ? PAGE_PARCELS : PARCELS_SHOWN;
+    const figuresOnly = !page && format !== 'table';
+    const report = await buildReport(store, { by: opts.by, since, carriers, origins, destinations, stuckDays: opts.stuckDays, parcels, page, figuresOnly, now }, names);
     await sayAge(store, ctx);
     if (report.groups.some((g) => g.group.carrier !== undefined && g.group.carrier !== 0 && g.group.carrier_name === null)) {
       ctx.info('carriers by code: "trk carriers" fetches their names');
