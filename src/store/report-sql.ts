@@ -31,8 +31,9 @@ export const REPORT_INDEXES = [
   'CREATE INDEX records_report ON records (carrier, origin_country, destination_country, register_time, package_status, ' +
     'tracking_status, days_after_last_update, latest_event_time, days_of_transit_done, delivery_time, number)',
   'CREATE INDEX details_report ON details (carrier, origin_country, destination_country, register_time, package_status, eta_to, delivery_time)',
-  // The last news of a record, in order: the stuck parcels are the first ones in it.
-  'CREATE INDEX records_news ON records (coalesce(latest_event_time, register_time))',
+  // The last news of a record, in order: the stuck parcels are the first ones in it. (An expression in parentheses:
+  // PostgreSQL takes no other.)
+  'CREATE INDEX records_news ON records ((coalesce(latest_event_time, register_time)))',
 ];
 
 const STATUS = "coalesce(r.package_status, '')";
