@@ -30,7 +30,8 @@ export function machineColumns(by: ReportBy): Column<GroupFigures>[] {
 /** A group's name for people: the carrier's name (else its code), the lane, both, the week or the month. */
 export function groupLabel(group: ReportGroup): string {
   const carrier = group.carrier === undefined ? undefined : (group.carrier_name ?? (group.carrier === 0 ? 'no carrier' : String(group.carrier)));
-  const lane = 'origin' in group ? `${group.origin ?? '?'} → ${group.destination ?? '?'}` : undefined;
+  // Parcels not found yet have no countries.
+  const lane = !('origin' in group) ? undefined : group.origin == null && group.destination == null ? 'no lane yet' : `${group.origin ?? '?'} → ${group.destination ?? '?'}`;
   const time = 'week' in group ? group.week : 'month' in group ? group.month : undefined;
   if (time !== undefined) return time ?? 'unknown';
   return [carrier, lane].filter((p) => p !== undefined).join(' ') || 'All';
