@@ -64,20 +64,31 @@ export function daysWithoutNews(p: ReportParcel, now: number): number | null {
   return Math.max(age, p.days_after_last_update ?? 0);
 }
 
-const withDay = (keys: readonly ReportKey[]): ReportKey[] => [...keys.filter((k) => k !== 'day'), 'day'];
+/** The order of the indexes counts and windows are read through (src/store/report-sql.ts). */
+const INDEX_ORDER: readonly ReportKey[] = ['carrier', 'day', 'lane'];
 
 /**
- * Counts by the report's keys, and by day for the weekly volumes; windows and transit days by the keys alone, with
- * the day only when groups are weeks or months. (A grouping by day costs a sort of every record; by carrier first,
- * the order of the index the counts read, none.)
+ * The keys to count by for `needed`: the shortest start of the indexes' order that holds them. Counted so, the
+ * groups come one after the other, with no sort of the records (a lane's counts are then folded from its
+ * carriers' and days'); a start of the order also keeps the rows few.
+ */
+export function indexKeys(needed: readonly ReportKey[]): ReportKey[] {
+  const last = Math.max(0, ...needed.map((k) => INDEX_ORDER.indexOf(k)));
+  return INDEX_ORDER.slice(0, last + 1);
+}
+
+/**
+ * Counts (by day too for weekly volumes, which people see), windows, and transit days by the report's own keys
+ * (with the day when groups are weeks or months): each group's transit days are sorted anyway, and finer groups
+ * would only multiply the rows.
  */
 async function storeRows(store: Store, query: ReportQuery, o: ReportOptions): Promise<StoreRows> {
-  // A page draws by carrier, lane and week too: every grouping folds from counts by carrier, lane and day.
-  const keys: ReportKey[] = o.page ? ['carrier', 'lane'] : storeKeys(o.by).filter((k) => k !== 'day');
   const timed = o.by === 'week' || o.by === 'month';
-  const counts = await store.reportCounts(query, o.figuresOnly && !timed ? keys : withDay(keys));
-  const windows = await store.reportWindows(query, timed ? withDay(keys) : keys);
-  const transit = await store.reportTransit(query, timed ? withDay(keys) : keys);
+  // (storeKeys gives the day for weeks and months.)
+  const keys: ReportKey[] = o.page ? ['carrier', 'lane', ...(timed ? (['day'] as const) : [])] : storeKeys(o.by);
+  const counts = await store.reportCounts(query, indexKeys(o.figuresOnly ? keys : [...keys, 'day']));
+  const windows = await store.reportWindows(query, indexKeys(keys));
+  const transit = await store.reportTransit(query, keys);
   return { counts, windows, transit };
 }
 

@@ -28,11 +28,12 @@ export const POSTGRES_REPORT: ReportDialect = {
 
 /** Indexes that hold every column a report reads of each table, so that it never reads the items themselves. */
 export const REPORT_INDEXES = [
-  // In the order of the groups (carrier, day, lane): a report by carrier, by day or not, and a page by carrier,
-  // lane and day read their groups one after the other, with no sort of the records.
+  // In the order of the groups (carrier, day, lane), as the details' index: counts by all three read the groups one
+  // after the other, with no sort of the records (any other grouping is folded from them).
   'CREATE INDEX records_report ON records (carrier, (substr(register_time, 1, 10)), origin_country, destination_country, register_time, ' +
     'package_status, tracking_status, days_after_last_update, latest_event_time, days_of_transit_done, delivery_time, number)',
-  'CREATE INDEX details_report ON details (carrier, origin_country, destination_country, register_time, package_status, eta_to, delivery_time)',
+  'CREATE INDEX details_report ON details (carrier, (substr(register_time, 1, 10)), origin_country, destination_country, register_time, ' +
+    'package_status, eta_to, delivery_time)',
   // The last news of a record, in order: the stuck parcels are the first ones in it. (An expression in parentheses:
   // PostgreSQL takes no other.)
   'CREATE INDEX records_news ON records ((coalesce(latest_event_time, register_time)))',
