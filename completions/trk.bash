@@ -2,13 +2,13 @@
 # Install: source this file from ~/.bashrc, or copy it to ~/.local/share/bash-completion/completions/trk
 _trk_subcommands() {
   case "$1" in
-    '') printf '%s\n' 'register' 'stop' 'retrack' 'delete' 'push' 'list' 'info' 'quota' 'realtime' 'change-carrier' 'update' 'sync' 'changes' 'find' 'runs' 'api' 'auth' 'config' 'sandbox' 'carriers' 'countries' 'webhook' 'completion' 'help' ;;
+    '') printf '%s\n' 'register' 'stop' 'retrack' 'delete' 'push' 'list' 'info' 'quota' 'realtime' 'change-carrier' 'update' 'sync' 'changes' 'find' 'report' 'runs' 'api' 'auth' 'config' 'sandbox' 'carriers' 'countries' 'webhook' 'completion' 'help' ;;
     'runs') printf '%s\n' 'list' 'forget' ;;
     'auth') printf '%s\n' 'login' 'switch' 'list' 'status' 'logout' ;;
     'config') printf '%s\n' 'get' 'set' 'unset' 'list' ;;
     'sandbox') printf '%s\n' 'start' 'reset' ;;
     'webhook') printf '%s\n' 'verify' 'listen' 'replay' ;;
-    'help') printf '%s\n' 'register' 'stop' 'retrack' 'delete' 'push' 'list' 'info' 'quota' 'realtime' 'change-carrier' 'update' 'sync' 'changes' 'find' 'runs' 'api' 'auth' 'config' 'sandbox' 'carriers' 'countries' 'webhook' 'completion' 'exit-codes' 'options' ;;
+    'help') printf '%s\n' 'register' 'stop' 'retrack' 'delete' 'push' 'list' 'info' 'quota' 'realtime' 'change-carrier' 'update' 'sync' 'changes' 'find' 'report' 'runs' 'api' 'auth' 'config' 'sandbox' 'carriers' 'countries' 'webhook' 'completion' 'exit-codes' 'options' ;;
     'help runs') printf '%s\n' 'list' 'forget' ;;
     'help auth') printf '%s\n' 'login' 'switch' 'list' 'status' 'logout' ;;
     'help config') printf '%s\n' 'get' 'set' 'unset' 'list' ;;
@@ -33,6 +33,7 @@ _trk_options() {
     'sync') printf '%s\n' '--full' '--db' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'changes') printf '%s\n' '--columns' '--relative' '--since' '--status' '--cursor' '--db' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'find') printf '%s\n' '--columns' '--db' '--relative' '--no-pager' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'report') printf '%s\n' '--by' '--since' '--carrier' '--from' '--to' '--stuck-days' '--all' '--html' '--db' '--no-pager' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'runs') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'runs list') printf '%s\n' '--columns' '--relative' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'runs forget') printf '%s\n' '--all' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
@@ -296,6 +297,21 @@ _trk_takes_value() {
     'find|--output'|\
     'find|--jq'|\
     'find|--timeout'|\
+    'report|--by'|\
+    'report|--since'|\
+    'report|--carrier'|\
+    'report|--from'|\
+    'report|--to'|\
+    'report|--stuck-days'|\
+    'report|--html'|\
+    'report|--db'|\
+    'report|--profile'|\
+    'report|--base-url'|\
+    'report|--api-version'|\
+    'report|-o'|\
+    'report|--output'|\
+    'report|--jq'|\
+    'report|--timeout'|\
     'runs|--profile'|\
     'runs|--base-url'|\
     'runs|--api-version'|\
@@ -550,6 +566,8 @@ _trk_dynamic() {
     'sync|--profile'|\
     'changes|--profile'|\
     'find|--profile'|\
+    'report|--carrier'|\
+    'report|--profile'|\
     'runs|--profile'|\
     'runs list|--profile'|\
     'runs forget|--profile'|\
@@ -680,6 +698,12 @@ _trk_values() {
     'find|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'find|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'find|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'report|--by') printf '%s\n' 'carrier' 'lane' 'carrier,lane' 'week' 'month' ;;
+    'report|--carrier') trk __complete carriers 2>/dev/null ;;
+    'report|--profile') trk __complete profiles 2>/dev/null ;;
+    'report|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'report|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'report|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'runs|--profile') trk __complete profiles 2>/dev/null ;;
     'runs|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'runs|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;

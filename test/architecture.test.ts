@@ -62,6 +62,7 @@ describe('architecture', () => {
       carriers: ['commands', 'items'],
       webhook: ['commands', 'items'],
       store: ['commands', 'items'],
+      report: ['commands', 'items'],
       sandbox: ['commands', 'items', 'output'],
     };
     const upward = IMPORTS.filter((i) => below[top(i.from)]?.includes(top(i.to)));

@@ -37,6 +37,7 @@ export const COMMANDS: readonly Entry[] = [
   { name: 'sync', summary: "keep a local mirror of the account's records and tracking details", declarations: () => import('./mirror/declare.js') },
   { name: 'changes', summary: 'status changes the mirror learnt, from syncs and the webhook', declarations: () => import('./mirror/declare.js') },
   { name: 'find', summary: "find a customer's parcel in the mirror by order number, e-mail or tag", declarations: () => import('./mirror/declare.js') },
+  { name: 'report', summary: 'how carriers perform: transit times, exceptions, stuck parcels (mirror)', declarations: () => import('./mirror/declare.js') },
   { name: 'runs', summary: 'list and forget the runs of files and pipes trk remembers', group: true, declarations: () => import('./runs/declare.js') },
   { name: 'api', summary: "send a raw request and print the service's answer as JSON", declarations: () => import('./api/declare.js') },
   { name: 'auth', summary: 'log in to profiles, switch between them, list, check and remove them', group: true, declarations: () => import('./auth/declare.js') },

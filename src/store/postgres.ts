@@ -17,6 +17,7 @@ import { addSecret } from '../secrets.js';
 import { withoutPassword, parsePostgresUrl, type PostgresTarget } from './postgres-url.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, POSTGRES, SCHEMA_VERSION } from './schema.js';
 import type { Param, Row, Sql } from './sql.js';
+import { POSTGRES_REPORT } from './report-sql.js';
 import { SqlStore } from './sql-store.js';
 import type { RecordKey } from './types.js';
 
@@ -161,6 +162,7 @@ export interface PostgresOpenOptions {
 export class PostgresStore extends SqlStore {
   readonly location: string;
   protected readonly sql: PostgresConnection;
+  protected readonly reportDialect = POSTGRES_REPORT;
   readonly #db: postgres.Sql;
 
   private constructor(target: PostgresTarget, db: postgres.Sql) {

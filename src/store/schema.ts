@@ -4,6 +4,8 @@
 // dialect's.
 // The README ("Keeping a mirror") documents these tables for people who query them with sqlite3.
 
+import { REPORT_INDEXES } from './report-sql.js';
+
 export interface Dialect {
   /** A column numbering the rows in insertion order, as the table's primary key. */
   rowId: string;
@@ -153,6 +155,8 @@ ${columns(DETAILS_COLUMNS, d)},
     `CREATE TABLE sync_state (name ${d.text} PRIMARY KEY, value ${d.text} NOT NULL)`,
     `CREATE TABLE cursors (name ${d.text} PRIMARY KEY, change_id ${d.bigint} NOT NULL)`,
   ],
+  // trk report reads every record: indexes that hold what it reads (src/store/report-sql.ts).
+  () => REPORT_INDEXES,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -19,6 +19,7 @@ import {
   type Sql,
 } from './sql.js';
 import { RECORD_COLUMNS } from './schema.js';
+import { reportCountsQuery, reportParcelsQuery, reportTransitQuery, reportWindowsQuery, type ReportDialect } from './report-sql.js';
 import type {
   ChangeQuery,
   ChangeRow,
@@ -29,12 +30,20 @@ import type {
   RecordKey,
   RecordQuery,
   RecordRow,
+  ReportCounts,
+  ReportKey,
+  ReportParcel,
+  ReportParcelKind,
+  ReportQuery,
+  ReportTransit,
+  ReportWindows,
   Store,
   StoredRecord,
 } from './types.js';
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const int = (v: unknown): number => Number(v ?? 0);
+const intOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 /** Before every key, for paging through keys from the start. */
 const FIRST: RecordKey = { number: '', carrier: -Infinity };
@@ -90,6 +99,8 @@ const SEEN_BY_FULL_SYNC = `UPDATE records SET seen_full_sync = ? WHERE ${KEY}`;
 export abstract class SqlStore implements Store {
   abstract readonly location: string;
   protected abstract readonly sql: Sql;
+  /** How the report's SQL says what this database says its own way (report-sql.ts). */
+  protected abstract readonly reportDialect: ReportDialect;
   abstract close(): Promise<void>;
 
   async state(name: string): Promise<string | undefined> {
@@ -364,6 +375,54 @@ export abstract class SqlStore implements Store {
     );
     return { records: int(r?.records), details: int(r?.details), changes: int(r?.changes) };
   }
+
+  async reportCounts(query: ReportQuery, keys: readonly ReportKey[]): Promise<ReportCounts[]> {
+    const { sql, params } = reportCountsQuery(query, keys);
+    return (await this.sql.all(sql, params)).map((r) => ({
+      ...groupOf(r),
+      registered: int(r.registered),
+      delivered: int(r.delivered),
+      exceptions: int(r.exceptions),
+      delivery_failures: int(r.delivery_failures),
+      in_transit: int(r.in_transit),
+      not_found: int(r.not_found),
+      expired: int(r.expired),
+      stuck: int(r.stuck),
+    }));
+  }
+
+  async reportWindows(query: ReportQuery, keys: readonly ReportKey[]): Promise<ReportWindows[]> {
+    const { sql, params } = reportWindowsQuery(query, keys, this.reportDialect);
+    return (await this.sql.all(sql, params)).map((r) => ({ ...groupOf(r), with_window: int(r.with_window), on_time: int(r.on_time) }));
+  }
+
+  async reportTransit(query: ReportQuery, keys: readonly ReportKey[]): Promise<ReportTransit[]> {
+    const { sql, params } = reportTransitQuery(query, keys);
+    return (await this.sql.all(sql, params)).map((r) => ({ ...groupOf(r), days: int(r.days), count: int(r.count) }));
+  }
+
+  async reportParcels(query: ReportQuery, kind: ReportParcelKind, limit?: number): Promise<ReportParcel[]> {
+    const { sql, params } = reportParcelsQuery(query, kind, limit);
+    return (await this.sql.all(sql, params)).map((r) => ({
+      number: String(r.number),
+      carrier: int(r.carrier),
+      origin: str(r.origin),
+      destination: str(r.destination),
+      package_status: str(r.package_status),
+      sub_status: str(r.sub_status),
+      register_time: str(r.register_time),
+      latest_event_time: str(r.latest_event_time),
+      latest_event: str(r.latest_event),
+      days_after_last_update: intOrNull(r.days_after_last_update),
+      order_no: str(r.order_no),
+      tag: str(r.tag),
+    }));
+  }
+}
+
+/** The keys of a report's row (null for those not asked for). */
+function groupOf(r: Row): { carrier: number | null; origin: string | null; destination: string | null; day: string | null } {
+  return { carrier: intOrNull(r.carrier), origin: str(r.origin), destination: str(r.destination), day: str(r.day) };
 }
 
 /** A stored list item with those of `fields` it has set (a v1 item, of other names, is left as received). */

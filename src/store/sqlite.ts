@@ -11,6 +11,7 @@ import { TrkError } from '../errors.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION, SQLITE } from './schema.js';
 import type { Param, Row, Sql } from './sql.js';
 import { SqlStore } from './sql-store.js';
+import { SQLITE_REPORT } from './report-sql.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { closeSync, openSync } = process.getBuiltinModule('node:fs');
@@ -94,6 +95,7 @@ class SqliteConnection implements Sql {
 export class SqliteStore extends SqlStore {
   readonly location: string;
   protected readonly sql: SqliteConnection;
+  protected readonly reportDialect = SQLITE_REPORT;
 
   private constructor(location: string, sql: SqliteConnection) {
     super();

@@ -158,6 +158,81 @@ export interface MirrorCounts {
   changes: number;
 }
 
+/** What `trk report` groups by, besides nothing: the carrier, the lane (origin and destination), the day of registration. */
+export const REPORT_KEYS = ['carrier', 'lane', 'day'] as const;
+export type ReportKey = (typeof REPORT_KEYS)[number];
+
+/** The records a report covers, and what makes a parcel stuck. */
+export interface ReportQuery {
+  /** Registered at or after this canonical time. */
+  since?: string | undefined;
+  carriers?: readonly number[] | undefined;
+  /** Origin and destination countries (as the records hold them: ISO codes). */
+  origins?: readonly string[] | undefined;
+  destinations?: readonly string[] | undefined;
+  /**
+   * Stuck: still tracked, neither delivered, expired nor returned, and either the service's days_after_last_update
+   * (as last read) at least `days`, or the latest event before `before` (the start of the UTC day `days` days ago:
+   * the mirror's copy of the service's count does not age between syncs; the event's time does).
+   */
+  stuck: { days: number; before: string };
+}
+
+/** Counts of the records of one group (one value of each key asked for; null for keys not asked for, or unknown). */
+export interface ReportCounts {
+  carrier: number | null;
+  origin: string | null;
+  destination: string | null;
+  /** The UTC day of registration, YYYY-MM-DD. */
+  day: string | null;
+  registered: number;
+  delivered: number;
+  exceptions: number;
+  delivery_failures: number;
+  /** InfoReceived, InTransit, AvailableForPickup, OutForDelivery: on the way, nothing wrong. */
+  in_transit: number;
+  not_found: number;
+  expired: number;
+  stuck: number;
+}
+
+/** Delivered parcels of one group (by their details) with an estimated delivery window, and those delivered by its end. */
+export interface ReportWindows {
+  carrier: number | null;
+  origin: string | null;
+  destination: string | null;
+  day: string | null;
+  with_window: number;
+  on_time: number;
+}
+
+/** Delivered parcels of one group that took `days` days in transit (the service's days_of_transit_done). */
+export interface ReportTransit {
+  carrier: number | null;
+  origin: string | null;
+  destination: string | null;
+  day: string | null;
+  days: number;
+  count: number;
+}
+
+/** A parcel a report lists: stuck, or in trouble (Exception, DeliveryFailure). */
+export interface ReportParcel extends RecordKey {
+  origin: string | null;
+  destination: string | null;
+  package_status: string | null;
+  sub_status: string | null;
+  register_time: string | null;
+  latest_event_time: string | null;
+  latest_event: string | null;
+  /** The service's days_after_last_update, as last read. */
+  days_after_last_update: number | null;
+  order_no: string | null;
+  tag: string | null;
+}
+
+export type ReportParcelKind = 'stuck' | 'trouble';
+
 export interface Store {
   /** Where the mirror is, for messages (a path; never a password). */
   readonly location: string;
@@ -194,4 +269,16 @@ export interface Store {
   /** Moves a cursor forward to `to` (never back). */
   advanceCursor(name: string, to: number): Promise<void>;
   counts(): Promise<MirrorCounts>;
+
+  /** `trk report`: the counts of the records `query` covers, by `keys`. */
+  reportCounts(query: ReportQuery, keys: readonly ReportKey[]): Promise<ReportCounts[]>;
+  /** `trk report`: delivered parcels with an estimated delivery window, and those on time, by `keys`. */
+  reportWindows(query: ReportQuery, keys: readonly ReportKey[]): Promise<ReportWindows[]>;
+  /** `trk report`: how many delivered parcels took each number of days in transit, by `keys`. */
+  reportTransit(query: ReportQuery, keys: readonly ReportKey[]): Promise<ReportTransit[]>;
+  /**
+   * `trk report`: stuck parcels (the longest without news first) or parcels in trouble (the latest first), at most
+   * `limit` of them.
+   */
+  reportParcels(query: ReportQuery, kind: ReportParcelKind, limit?: number): Promise<ReportParcel[]>;
 }

@@ -4,10 +4,27 @@
 
 import { PACKAGE_STATUSES } from '../../api/spec.js';
 import { DETAILS_RESULT_COLUMN_NAMES } from '../../output/column-names.js';
-import { choiceList, examples, joined, lazy, notes, pagerOption, prints, relativeOption, withColumns, type Declare } from '../define.js';
+import { REPORT_BY } from '../../report/figures.js';
+import {
+  carrierArg,
+  choiceList,
+  choiceOf,
+  examples,
+  joined,
+  lazy,
+  listOf,
+  notes,
+  Option,
+  pagerOption,
+  positiveInt,
+  prints,
+  relativeOption,
+  repeated,
+  withColumns,
+  type Declare,
+} from '../define.js';
 import { CHANGE_COLUMN_NAMES } from './change-columns.js';
 import { dbOption } from './args.js';
-
 
 const sync: Declare = (cmd, invoke) =>
   prints(cmd, ['table', 'json'])
@@ -56,4 +73,47 @@ const find: Declare = (cmd, invoke) =>
     .addHelpText('after', examples('trk find "#10030"', 'trk find ann@example.com', 'trk find order-10030 --json'))
     .action((text, o) => lazy(invoke, () => import('../items/info-offline.js'), (m, ctx) => m.runFind({ text, db: o.db }, ctx), o));
 
-export const declarations: Readonly<Record<string, Declare>> = { sync, changes, find };
+const report: Declare = (cmd, invoke) =>
+  prints(cmd, ['table', 'wide', 'json', 'ndjson', 'csv'])
+    .addOption(choiceOf('--by <grouping>', 'group parcels by carrier (the default), lane (origin → destination), both, or week or month of registration', REPORT_BY))
+    .option('--since <time>', 'parcels registered since then: an age (30d, 12w) or a date (2026-06-01)')
+    .addOption(new Option('--carrier <carrier>', 'parcels of this carrier, code or name (repeat for several)').argParser((v: string, prev: string[] | undefined) => repeated(carrierArg(v), prev)))
+    .addOption(new Option('--from <country>', 'parcels from this origin country, ISO code or name (comma separated or repeated)').argParser(listOf('country')))
+    .addOption(new Option('--to <country>', 'parcels to this destination country, ISO code or name (comma separated or repeated)').argParser(listOf('country')))
+    .addOption(new Option('--stuck-days <days>', 'a parcel still on its way with no news for this many days is stuck').argParser(positiveInt('--stuck-days')).default(7))
+    .option('--all', 'list every stuck parcel and parcel in trouble, not the first 20')
+    .option('--html <file>', 'write the report as one page, charts included, that opens offline and in mail (- for stdout)')
+    .addOption(dbOption())
+    .addOption(pagerOption())
+    .addHelpText(
+      'after',
+      joined(
+        notes(
+          'Reads the mirror only ("trk sync" keeps it): no request is sent. Per group: registered, delivered, exceptions, ' +
+            'delivery_failures, in_transit (on the way: InfoReceived to OutForDelivery), not_found, expired, stuck, ' +
+            "transit_days {n, p50, p90, mean, min, max} of delivered parcels (the service's days_of_transit_done; " +
+            'percentiles by linear interpolation between the closest ranks), on_time_rate (of delivered parcels with an ' +
+            'estimated window, the share delivered by the end of its last day).',
+        ),
+        examples(
+          'trk report',
+          'trk report --by lane --since 30d',
+          'trk report --carrier "China Post" --to US --by week --json',
+          'trk report --since 2026-06-01 --html june.html',
+        ),
+      ),
+    )
+    .action((o) =>
+      lazy(
+        invoke,
+        () => import('./report.js'),
+        (m, ctx) =>
+          m.runReport(
+            { by: o.by ?? 'carrier', since: o.since, carrier: o.carrier, from: o.from, to: o.to, stuckDays: o.stuckDays, all: o.all, html: o.html, db: o.db },
+            ctx,
+          ),
+        o,
+      ),
+    );
+
+export const declarations: Readonly<Record<string, Declare>> = { sync, changes, find, report };

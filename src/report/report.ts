@@ -1,0 +1,124 @@
+// A report as a whole: what the store counts for it, made into figures (figures.ts), with the parcels it lists.
+// The renderers (terminal.ts, columns.ts, html.ts) draw from this object alone.
+
+import type { ReportKey, ReportParcel, ReportQuery, Store } from '../store/types.js';
+import { reportGroups, reportTotal, reportWeeks, storeKeys, type GroupFigures, type ReportBy, type StoreRows } from './figures.js';
+
+/** Parcels a report lists on a terminal unless --all. */
+export const PARCELS_SHOWN = 20;
+/** Parcels a page lists unless --all: enough to act on, and the page stays light. */
+export const PAGE_PARCELS = 300;
+
+export interface ReportOptions {
+  by: ReportBy;
+  /** Registered since (canonical), or undefined for every record. */
+  since: string | undefined;
+  carriers?: readonly number[] | undefined;
+  origins?: readonly string[] | undefined;
+  destinations?: readonly string[] | undefined;
+  stuckDays: number;
+  /** How many stuck parcels, and parcels in trouble, to list (undefined: every one). */
+  parcels: number | undefined;
+  /** The groupings a page draws besides the report's own (by carrier, by lane, by week). */
+  page?: boolean;
+  /** The groups' figures alone (what JSON, NDJSON and CSV print): no weekly volumes, no parcels listed. */
+  figuresOnly?: boolean;
+  now: number;
+}
+
+/** A parcel a report lists, with the days it has gone without news. */
+export interface ListedParcel extends ReportParcel {
+  days_without_news: number | null;
+}
+
+export interface Report {
+  synced_at: string | null;
+  since: string | null;
+  by: ReportBy;
+  stuck_days: number;
+  groups: GroupFigures[];
+  total: GroupFigures;
+  /** The Mondays the weekly volumes cover. */
+  weeks: string[];
+  stuck: ListedParcel[];
+  trouble: ListedParcel[];
+  /** For a page: the figures by carrier, by lane and by week, whatever the report's own grouping. */
+  page?: { carriers: GroupFigures[]; lanes: GroupFigures[]; weeks: GroupFigures[] };
+}
+
+const DAY_MS = 86_400_000;
+const utcDay = (ms: number) => Math.floor(ms / DAY_MS);
+
+/** The query of a report's options: filters, and the time before which a latest event makes a parcel stuck. */
+export function reportQuery(o: ReportOptions): ReportQuery {
+  // No news for N days: the latest event on a UTC day at least N days before today's (as the service counts).
+  const before = new Date((utcDay(o.now) - o.stuckDays + 1) * DAY_MS).toISOString();
+  return { since: o.since, carriers: o.carriers, origins: o.origins, destinations: o.destinations, stuck: { days: o.stuckDays, before } };
+}
+
+/** The days a parcel has gone without news: the service's count as last read, or the latest event's age if more. */
+export function daysWithoutNews(p: ReportParcel, now: number): number | null {
+  const event = p.latest_event_time === null ? null : Date.parse(p.latest_event_time);
+  const age = event === null || Number.isNaN(event) ? null : Math.max(0, utcDay(now) - utcDay(event));
+  if (age === null) return p.days_after_last_update;
+  return Math.max(age, p.days_after_last_update ?? 0);
+}
+
+/** The order of the indexes counts and windows are read through (src/store/report-sql.ts). */
+const INDEX_ORDER: readonly ReportKey[] = ['carrier', 'day', 'lane'];
+
+/**
+ * The keys to count by for `needed`: the shortest start of the indexes' order that holds them. Counted so, the
+ * groups come one after the other, with no sort of the records (a lane's counts are then folded from its
+ * carriers' and days'); a start of the order also keeps the rows few.
+ */
+export function indexKeys(needed: readonly ReportKey[]): ReportKey[] {
+  const last = Math.max(0, ...needed.map((k) => INDEX_ORDER.indexOf(k)));
+  return INDEX_ORDER.slice(0, last + 1);
+}
+
+/**
+ * Counts (by day too for weekly volumes, which people see), windows, and transit days by the report's own keys
+ * (with the day when groups are weeks or months): each group's transit days are sorted anyway, and finer groups
+ * would only multiply the rows.
+ */
+async function storeRows(store: Store, query: ReportQuery, o: ReportOptions): Promise<StoreRows> {
+  const timed = o.by === 'week' || o.by === 'month';
+  // (storeKeys gives the day for weeks and months.)
+  const keys: ReportKey[] = o.page ? ['carrier', 'lane', ...(timed ? (['day'] as const) : [])] : storeKeys(o.by);
+  const counts = await store.reportCounts(query, indexKeys(o.figuresOnly ? keys : [...keys, 'day']));
+  const windows = await store.reportWindows(query, indexKeys(keys));
+  const transit = await store.reportTransit(query, keys);
+  return { counts, windows, transit };
+}
+
+/** Reads what a report needs from the mirror and makes its figures. */
+export async function buildReport(store: Store, o: ReportOptions, carrierName: (code: number) => string | undefined): Promise<Report> {
+  const query = reportQuery(o);
+  const timed = o.by === 'week' || o.by === 'month';
+  const rows = await storeRows(store, query, o);
+  const groups = reportGroups(o.by, rows, carrierName);
+  const total = reportTotal(rows);
+  const listed = (parcels: ReportParcel[]) => parcels.map((p) => ({ ...p, days_without_news: daysWithoutNews(p, o.now) }));
+  const report: Report = {
+    synced_at: (await store.state('synced_at')) ?? null,
+    since: o.since ?? null,
+    by: o.by,
+    stuck_days: o.stuckDays,
+    groups,
+    total,
+    weeks: reportWeeks([total]),
+    stuck: o.figuresOnly || total.group.stuck === 0 ? [] : listed(await store.reportParcels(query, 'stuck', o.parcels)),
+    trouble:
+      o.figuresOnly || total.group.exceptions + total.group.delivery_failures === 0 ? [] : listed(await store.reportParcels(query, 'trouble', o.parcels)),
+  };
+  if (o.page) {
+    report.page = {
+      carriers: o.by === 'carrier' ? groups : reportGroups('carrier', rows, carrierName),
+      lanes: o.by === 'lane' ? groups : reportGroups('lane', rows, carrierName),
+      // Weeks draw volumes: transit and window rows without their day would make a week of their own.
+      weeks: o.by === 'week' ? groups : reportGroups('week', timed ? rows : { ...rows, windows: [], transit: [] }, carrierName),
+    };
+  }
+  return report;
+}
