@@ -2,7 +2,7 @@
 // both, week or month of registration; transit-day percentiles; the on-time rate; weekly volumes. Pure: the
 // store's rows in, plain objects out, so that every figure can be checked against values worked out by hand.
 
-import type { ReportCounts, ReportKey, ReportTransit, ReportWindows } from '../store/types.js';
+import type { ReportCounts, ReportKey, ReportRegistered, ReportTransit, ReportWindows } from '../store/types.js';
 
 export const REPORT_BY = ['carrier', 'lane', 'carrier,lane', 'week', 'month'] as const;
 export type ReportBy = (typeof REPORT_BY)[number];
@@ -48,7 +48,7 @@ export interface ReportGroup extends Omit<ReportCounts, 'carrier' | 'origin' | '
 /** A group with what the terminal and the page draw besides its figures. */
 export interface GroupFigures {
   group: ReportGroup;
-  /** Registered a week, by the week's Monday. */
+  /** Registered a week, by the week's Monday, in time order (whatever the order of the store's rows). */
   weekly: ReadonlyMap<string, number>;
   /** Delivered parcels by transit days, ascending. */
   transit: readonly (readonly [days: number, count: number])[];
@@ -150,6 +150,8 @@ export interface StoreRows {
   counts: readonly ReportCounts[];
   windows: readonly ReportWindows[];
   transit: readonly ReportTransit[];
+  /** Parcels registered a day, for the weekly volumes (none where a report draws none). */
+  registered: readonly ReportRegistered[];
 }
 
 /** Orders groups: time groups in time order (unknown last), others by parcels, most first, then by name. */
@@ -182,7 +184,11 @@ export function reportGroups(by: Grouping, rows: StoreRows, carrierName: (code: 
   for (const row of rows.counts) {
     const g = groupOf(row);
     for (const f of COUNT_FIELDS) g.counts[f] += row[f];
-    if (row.day !== null) g.weekly.set(weekOf(row.day), (g.weekly.get(weekOf(row.day)) ?? 0) + row.registered);
+  }
+  for (const row of rows.registered) {
+    if (row.day === null || row.registered === 0) continue;
+    const g = groupOf(row);
+    g.weekly.set(weekOf(row.day), (g.weekly.get(weekOf(row.day)) ?? 0) + row.registered);
   }
   for (const row of rows.windows) {
     const g = groupOf(row);
@@ -207,14 +213,14 @@ function figuresOf(g: Building, carrierName: (code: number) => string | undefine
       transit_days: transitDays(transit),
       on_time_rate: g.windows.with_window === 0 ? null : round(g.windows.on_time / g.windows.with_window, 4),
     },
-    weekly: g.weekly,
+    weekly: new Map([...g.weekly].sort(([a], [b]) => a.localeCompare(b))),
     transit,
   };
 }
 
 /** The figures of every record of the rows together: a report's total. */
 export function reportTotal(rows: StoreRows): GroupFigures {
-  return reportGroups('all', rows, () => undefined)[0] ?? reportGroups('all', { counts: [EMPTY], windows: [], transit: [] }, () => undefined)[0]!;
+  return reportGroups('all', rows, () => undefined)[0] ?? reportGroups('all', { counts: [EMPTY], windows: [], transit: [], registered: [] }, () => undefined)[0]!;
 }
 
 const EMPTY: ReportCounts = { carrier: null, origin: null, destination: null, day: null, ...(Object.fromEntries(COUNT_FIELDS.map((f) => [f, 0])) as Building['counts']) };

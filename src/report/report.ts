@@ -19,7 +19,7 @@ export interface ReportOptions {
   stuckDays: number;
   /** How many stuck parcels, and parcels in trouble, to list (undefined: every one). */
   parcels: number | undefined;
-  /** The groupings a page draws besides the report's own (by carrier, by lane, by week). */
+  /** The groupings a page draws besides the report's own (by carrier, by lane). */
   page?: boolean;
   /** The groups' figures alone (what JSON, NDJSON and CSV print): no weekly volumes, no parcels listed. */
   figuresOnly?: boolean;
@@ -42,8 +42,8 @@ export interface Report {
   weeks: string[];
   stuck: ListedParcel[];
   trouble: ListedParcel[];
-  /** For a page: the figures by carrier, by lane and by week, whatever the report's own grouping. */
-  page?: { carriers: GroupFigures[]; lanes: GroupFigures[]; weeks: GroupFigures[] };
+  /** For a page: the figures by carrier and by lane (with their weekly volumes), whatever the report's own grouping. */
+  page?: { carriers: GroupFigures[]; lanes: GroupFigures[] };
 }
 
 const DAY_MS = 86_400_000;
@@ -64,39 +64,31 @@ export function daysWithoutNews(p: ReportParcel, now: number): number | null {
   return Math.max(age, p.days_after_last_update ?? 0);
 }
 
-/** The order of the indexes counts and windows are read through (src/store/report-sql.ts). */
-const INDEX_ORDER: readonly ReportKey[] = ['carrier', 'day', 'lane'];
+/** The keys a page's figures are read by (its carriers and its lanes). */
+const PAGE_KEYS: readonly ReportKey[] = ['carrier', 'lane'];
 
 /**
- * The keys to count by for `needed`: the shortest start of the indexes' order that holds them. Counted so, the
- * groups come one after the other, with no sort of the records (a lane's counts are then folded from its
- * carriers' and days'); a start of the order also keeps the rows few.
+ * Counts and transit days (the store reads the records once for both), windows, and with `volumes` the parcels
+ * registered each day, by `keys` (from the counts themselves when they are by day).
  */
-export function indexKeys(needed: readonly ReportKey[]): ReportKey[] {
-  const last = Math.max(0, ...needed.map((k) => INDEX_ORDER.indexOf(k)));
-  return INDEX_ORDER.slice(0, last + 1);
-}
-
-/**
- * Counts (by day too for weekly volumes, which people see), windows, and transit days by the report's own keys
- * (with the day when groups are weeks or months): each group's transit days are sorted anyway, and finer groups
- * would only multiply the rows.
- */
-async function storeRows(store: Store, query: ReportQuery, o: ReportOptions): Promise<StoreRows> {
-  const timed = o.by === 'week' || o.by === 'month';
-  // (storeKeys gives the day for weeks and months.)
-  const keys: ReportKey[] = o.page ? ['carrier', 'lane', ...(timed ? (['day'] as const) : [])] : storeKeys(o.by);
-  const counts = await store.reportCounts(query, indexKeys(o.figuresOnly ? keys : [...keys, 'day']));
-  const windows = await store.reportWindows(query, indexKeys(keys));
-  const transit = await store.reportTransit(query, keys);
-  return { counts, windows, transit };
+async function storeRows(store: Store, query: ReportQuery, keys: readonly ReportKey[], volumes: boolean): Promise<StoreRows> {
+  const byDay = keys.includes('day');
+  const [records, windows, registered] = await Promise.all([
+    store.reportRecords(query, keys),
+    store.reportWindows(query, keys),
+    volumes && !byDay ? store.reportRegistered(query, keys) : [],
+  ]);
+  return { ...records, windows, registered: volumes && byDay ? records.counts : registered };
 }
 
 /** Reads what a report needs from the mirror and makes its figures. */
 export async function buildReport(store: Store, o: ReportOptions, carrierName: (code: number) => string | undefined): Promise<Report> {
   const query = reportQuery(o);
-  const timed = o.by === 'week' || o.by === 'month';
-  const rows = await storeRows(store, query, o);
+  const own = storeKeys(o.by);
+  const timed = own.includes('day');
+  // A page by carrier, lane or both reads its groups from its figures by carrier and lane.
+  const rows = await storeRows(store, query, o.page && !timed ? PAGE_KEYS : own, !o.figuresOnly);
+  const pageRows = o.page && timed ? await storeRows(store, query, PAGE_KEYS, true) : rows;
   const groups = reportGroups(o.by, rows, carrierName);
   const total = reportTotal(rows);
   const listed = (parcels: ReportParcel[]) => parcels.map((p) => ({ ...p, days_without_news: daysWithoutNews(p, o.now) }));
@@ -114,10 +106,8 @@ export async function buildReport(store: Store, o: ReportOptions, carrierName: (
   };
   if (o.page) {
     report.page = {
-      carriers: o.by === 'carrier' ? groups : reportGroups('carrier', rows, carrierName),
-      lanes: o.by === 'lane' ? groups : reportGroups('lane', rows, carrierName),
-      // Weeks draw volumes: transit and window rows without their day would make a week of their own.
-      weeks: o.by === 'week' ? groups : reportGroups('week', timed ? rows : { ...rows, windows: [], transit: [] }, carrierName),
+      carriers: o.by === 'carrier' ? groups : reportGroups('carrier', pageRows, carrierName),
+      lanes: o.by === 'lane' ? groups : reportGroups('lane', pageRows, carrierName),
     };
   }
   return report;

@@ -3,14 +3,19 @@
 // placeholders; the one expression a dialect says its own way is behind ReportDialect. The figures themselves
 // (percentiles, rates, weeks and months) are computed from these rows in TypeScript (src/report/figures.ts).
 //
-// A report reads a whole mirror (a million records in well under two seconds), so each query reads one table
-// through an index that holds every column it needs (migration 2), and the details of a record are looked up
-// only where the record lacks what they tell: joining a million records to their details costs several times
-// more than reading either. So:
-//   - counts and stuck parcels come from the records: their status is their own (a sync's list answer, or a
-//     notification brought to them), as are the days since the last update and the latest event (v2.1);
-//   - transit days come from a record listed as delivered (v2.1), else from its details when those say delivered;
-//   - the estimated delivery window is only in the details: on-time figures are counted over the details alone,
+// A report reads a whole mirror (a million records in well under a second of the database's time), so:
+//   - each query reads one table through an index that holds every column it needs (migration 3), and groups its
+//     rows in the index's order first (carrier, day of registration, lane, then status and transit days for the
+//     records), so that no grouping sorts the records: the few groups so made are then grouped as the report asks;
+//   - a record's status is a group of its own rather than a test of every record per count (a test of each of a
+//     million records costs the database more than reading them), and the transit days are a group too: the
+//     counts and the transit-day histograms of every group come from one pass over the records;
+//   - few rows go back to trk (each row costs it microseconds): the groups the report asks for, not the records;
+//   - the details of a record are looked up only where the record lacks what they tell (joining a million records
+//     to their details costs several times more than reading either): whether a stuck exception was returned to
+//     its sender, through a partial index of the returned ones; the transit days of a record listed as delivered
+//     without them (v2 lists, or a notification's status), through a partial index of those records; the
+//     estimated delivery window is only in the details: on-time figures are counted over the details alone,
 //     grouped and filtered by their own carrier, countries and registration time (the record's, copied).
 
 import type { Param } from './sql.js';
@@ -26,21 +31,27 @@ export const POSTGRES_REPORT: ReportDialect = {
   dayLater: (expr) => `to_char(((${expr})::timestamptz + interval '1 day') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
 };
 
-/** Indexes that hold every column a report reads of each table, so that it never reads the items themselves. */
+const DELIVERED_WITH_WINDOW = "d.package_status = 'Delivered' AND d.eta_to IS NOT NULL AND d.delivery_time IS NOT NULL";
+/** Records listed as delivered whose transit days only their details tell (v2 lists have neither field). */
+const TRANSIT_IN_DETAILS = "r.package_status = 'Delivered' AND (r.delivery_time IS NULL OR r.days_of_transit_done IS NULL)";
+
+/** The indexes the report reads through (names first: migration 3 makes them anew). */
+export const REPORT_INDEX_NAMES = ['records_report', 'details_report', 'records_news', 'details_returned'];
 export const REPORT_INDEXES = [
-  // In the order of the groups (carrier, day, lane), as the details' index: counts by all three read the groups one
-  // after the other, with no sort of the records (any other grouping is folded from them).
-  'CREATE INDEX records_report ON records (carrier, (substr(register_time, 1, 10)), origin_country, destination_country, register_time, ' +
-    'package_status, tracking_status, days_after_last_update, latest_event_time, days_of_transit_done, delivery_time, number)',
-  'CREATE INDEX details_report ON details (carrier, (substr(register_time, 1, 10)), origin_country, destination_country, register_time, ' +
-    'package_status, eta_to, delivery_time)',
+  // Records in the order of their groups (carrier, day, lane, status, transit days), with what stuck counts read.
+  'CREATE INDEX records_report ON records (carrier, (substr(register_time, 1, 10)), origin_country, destination_country, ' +
+    'package_status, days_of_transit_done, register_time, tracking_status, days_after_last_update, latest_event_time, delivery_time, number)',
+  // Delivered parcels with a window alone, in the order of the groups (the status too, which makes it covering).
+  'CREATE INDEX details_report ON details (carrier, (substr(register_time, 1, 10)), origin_country, destination_country, ' +
+    `register_time, eta_to, delivery_time, package_status) WHERE ${DELIVERED_WITH_WINDOW.replaceAll('d.', '')}`,
   // The last news of a record, in order: the stuck parcels are the first ones in it. (An expression in parentheses:
   // PostgreSQL takes no other.)
   'CREATE INDEX records_news ON records ((coalesce(latest_event_time, register_time)))',
+  // Parcels returned to their sender, which await no news: not stuck.
+  "CREATE INDEX details_returned ON details (number, carrier) WHERE sub_status = 'Exception_Returned'",
 ];
 
 const STATUS = "coalesce(r.package_status, '')";
-const DELIVERED = `${STATUS} = 'Delivered'`;
 const IN_TRANSIT = ['InfoReceived', 'InTransit', 'AvailableForPickup', 'OutForDelivery'];
 const SAME_RECORD = 'd.number = r.number AND d.carrier = r.carrier';
 
@@ -48,36 +59,36 @@ const SAME_RECORD = 'd.number = r.number AND d.carrier = r.carrier';
  * Stuck (two parameters: the days, and the time before which the latest event is too old): still tracked, neither
  * delivered nor expired, and no news for the days, by the service's count as last read or by the latest event's
  * age (the mirror's copy of the count does not age between syncs). A parcel returned to its sender awaits no news
- * (the service counts no days for it): the details' sub-status, looked up for the few parcels that are stuck.
+ * (the service counts no days for it): the details' sub-status, through the index of the returned ones.
  */
 const STUCK =
   `r.tracking_status = 'Tracking' AND ${STATUS} NOT IN ('Delivered', 'Expired') ` +
   'AND (coalesce(r.days_after_last_update, 0) >= ? OR r.latest_event_time < ?) ' +
-  // Returned is an Exception's sub-status: only those parcels' details are looked up.
-  `AND (${STATUS} <> 'Exception' OR NOT EXISTS (SELECT 1 FROM details d WHERE ${SAME_RECORD} AND d.sub_status = 'Exception_Returned'))`;
+  // (Returned is an Exception's sub-status: the few returned parcels are read once, not looked up per record.)
+  `AND (${STATUS} <> 'Exception' OR (r.number, r.carrier) NOT IN (SELECT number, carrier FROM details WHERE sub_status = 'Exception_Returned'))`;
+
+/** `sum` of `value` over the rows where `condition` holds. */
+const sumIf = (condition: string, value: string, name: string) => `sum(CASE WHEN ${condition} THEN ${value} ELSE 0 END) AS ${name}`;
+
+/** The columns of the keys, named as the report's rows name them, in the order of the indexes. */
+const KEY_COLUMNS: readonly { key: ReportKey; name: string; of: (t: string) => string }[] = [
+  { key: 'carrier', name: 'carrier', of: (t) => `${t}.carrier` },
+  { key: 'day', name: 'day', of: (t) => `substr(${t}.register_time, 1, 10)` },
+  { key: 'lane', name: 'origin', of: (t) => `${t}.origin_country` },
+  { key: 'lane', name: 'destination', of: (t) => `${t}.destination_country` },
+];
 
 /**
- * A delivered record's transit days: its own when it was listed as delivered (v2.1 lists give the delivery time
- * with them), else its details' when they say delivered (a record a notification marked delivered, or listed in a
- * version without the field).
+ * The columns of `keys` (every key's for 'all'; the others NULL) and their GROUP BY: of table `t`, or without
+ * it, of the groups a query made first (by the names of the columns).
  */
-const TRANSIT_DAYS =
-  'CASE WHEN r.delivery_time IS NOT NULL AND r.days_of_transit_done IS NOT NULL THEN r.days_of_transit_done ' +
-  `ELSE (SELECT d.days_of_transit_done FROM details d WHERE ${SAME_RECORD} AND d.package_status = 'Delivered') END`;
-
-const count = (condition: string, name: string) => `sum(CASE WHEN ${condition} THEN 1 ELSE 0 END) AS ${name}`;
-
-/** The columns of each key, in the table `t` (records r or details d). */
-function keyColumns(keys: readonly ReportKey[], t: 'r' | 'd'): { select: string; groupBy: string[] } {
-  const columns: Record<ReportKey, readonly string[]> = {
-    carrier: [`${t}.carrier AS carrier`],
-    lane: [`${t}.origin_country AS origin`, `${t}.destination_country AS destination`],
-    day: [`substr(${t}.register_time, 1, 10) AS day`],
+function keyColumns(keys: readonly ReportKey[] | 'all', t?: 'r' | 'd'): { select: string; groupBy: string[] } {
+  const asked = KEY_COLUMNS.filter((c) => keys === 'all' || keys.includes(c.key));
+  const column = (c: (typeof KEY_COLUMNS)[number]) => (t === undefined ? c.name : c.of(t));
+  return {
+    select: KEY_COLUMNS.map((c) => (!asked.includes(c) ? `NULL AS ${c.name}` : t === undefined ? c.name : `${c.of(t)} AS ${c.name}`)).join(', '),
+    groupBy: asked.map(column),
   };
-  // In the order of the index records_report, whatever the order of `keys`.
-  const selected = (['carrier', 'day', 'lane'] as const).filter((k) => keys.includes(k)).flatMap((k) => columns[k]);
-  // The expressions themselves (not their names): PostgreSQL and SQLite both group by them.
-  return { select: selected.map((c) => `${c}, `).join(''), groupBy: selected.map((c) => c.replace(/ AS \w+$/, '')) };
 }
 
 const groupBy = (expressions: readonly string[]) => (expressions.length === 0 ? '' : ` GROUP BY ${expressions.join(', ')}`);
@@ -102,23 +113,66 @@ function filters(q: ReportQuery, t: 'r' | 'd', first: readonly string[] = []): {
   return { where: parts.length ? ` WHERE ${parts.join(' AND ')}` : '', params };
 }
 
-/** The counts of every group of `keys` (without the on-time figures: reportWindowsQuery). */
-export function reportCountsQuery(q: ReportQuery, keys: readonly ReportKey[]): { sql: string; params: Param[] } {
-  const k = keyColumns(keys, 'r');
+/** The counts of a group, in the order of the rows of reportRecordsQuery. */
+export const REPORT_COUNTS = ['registered', 'delivered', 'exceptions', 'delivery_failures', 'in_transit', 'not_found', 'expired', 'stuck'] as const;
+
+/**
+ * The records' counts and transit days in one pass, by `keys` and by transit days (`days`: those of delivered
+ * parcels, NULL for the others), so that a group may take several rows: the counts of REPORT_COUNTS, and `known`,
+ * the delivered parcels of the row whose records tell their transit days (the others' are in their details:
+ * reportTransitInDetailsQuery).
+ */
+export function reportRecordsQuery(q: ReportQuery, keys: readonly ReportKey[]): { sql: string; params: Param[] } {
+  const all = keyColumns('all', 'r');
   const f = filters(q, 'r');
-  const select = [
-    'count(*) AS registered',
-    count(DELIVERED, 'delivered'),
-    count(`${STATUS} = 'Exception'`, 'exceptions'),
-    count(`${STATUS} = 'DeliveryFailure'`, 'delivery_failures'),
-    count(`${STATUS} IN (${IN_TRANSIT.map((s) => `'${s}'`).join(', ')})`, 'in_transit'),
-    count(`${STATUS} = 'NotFound'`, 'not_found'),
-    count(`${STATUS} = 'Expired'`, 'expired'),
-    count(STUCK, 'stuck'),
+  // The groups in the index's order, with a record's status and transit days; its delivery time counted (the
+  // transit days are the record's own only with it), and the stuck.
+  const groups =
+    `SELECT ${all.select}, r.package_status AS status, r.days_of_transit_done AS days, count(*) AS n, ` +
+    `count(r.delivery_time) AS timed, ${sumIf(STUCK, '1', 'stuck')} FROM records r${f.where} ` +
+    `GROUP BY ${all.groupBy.join(', ')}, r.package_status, r.days_of_transit_done`;
+  const status = (s: string) => `status = '${s}'`;
+  const counts = [
+    'sum(n) AS registered',
+    sumIf(status('Delivered'), 'n', 'delivered'),
+    sumIf(status('Exception'), 'n', 'exceptions'),
+    sumIf(status('DeliveryFailure'), 'n', 'delivery_failures'),
+    sumIf(`status IN (${IN_TRANSIT.map((s) => `'${s}'`).join(', ')})`, 'n', 'in_transit'),
+    sumIf(status('NotFound'), 'n', 'not_found'),
+    sumIf(status('Expired'), 'n', 'expired'),
+    'sum(stuck) AS stuck',
+    sumIf(`${status('Delivered')} AND days IS NOT NULL`, 'timed', 'known'),
   ];
+  const k = keyColumns(keys);
+  const transit = `CASE WHEN ${status('Delivered')} THEN days END`;
   return {
-    sql: `SELECT ${k.select}${select.join(', ')} FROM records r${f.where}${groupBy(k.groupBy)}`,
+    sql: `SELECT ${k.select}, ${transit} AS days, ${counts.join(', ')} FROM (${groups}) g GROUP BY ${[...k.groupBy, transit].join(', ')}`,
     params: [q.stuck.days, q.stuck.before, ...f.params],
+  };
+}
+
+/** Parcels registered each day, by `keys` (for weekly volumes). */
+export function reportRegisteredQuery(q: ReportQuery, keys: readonly ReportKey[]): { sql: string; params: Param[] } {
+  // Grouped in the index's order as far as the day and `keys` go, then by `keys` and the day.
+  const order = KEY_COLUMNS.filter((c) => c.key === 'carrier' || c.key === 'day' || keys.includes(c.key));
+  const f = filters(q, 'r');
+  const groups = `SELECT ${order.map((c) => `${c.of('r')} AS ${c.name}`).join(', ')}, count(*) AS n FROM records r${f.where} GROUP BY ${order.map((c) => c.of('r')).join(', ')}`;
+  const k = keyColumns([...keys, 'day']);
+  return { sql: `SELECT ${k.select}, sum(n) AS registered FROM (${groups}) g${groupBy(k.groupBy)}`, params: f.params };
+}
+
+/**
+ * The transit days of delivered parcels whose records do not tell them (listed in v2, or marked delivered by a
+ * notification), from their details, by `keys`: `days` and `parcels`, as the 'transit' rows of reportRecordsQuery.
+ */
+export function reportTransitInDetailsQuery(q: ReportQuery, keys: readonly ReportKey[]): { sql: string; params: Param[] } {
+  const f = filters(q, 'r', [TRANSIT_IN_DETAILS, "d.package_status = 'Delivered'", 'd.days_of_transit_done IS NOT NULL']);
+  const k = keyColumns(keys, 'r');
+  return {
+    sql:
+      `SELECT ${k.select}, d.days_of_transit_done AS days, count(*) AS parcels FROM records r JOIN details d ON ${SAME_RECORD}` +
+      `${f.where}${groupBy([...k.groupBy, 'd.days_of_transit_done'])}`,
+    params: f.params,
   };
 }
 
@@ -128,22 +182,14 @@ export function reportCountsQuery(q: ReportQuery, keys: readonly ReportKey[]): {
  * carrier's zone, as its documentation's example does): `to` names the last day, which ends a day later.
  */
 export function reportWindowsQuery(q: ReportQuery, keys: readonly ReportKey[], dialect: ReportDialect): { sql: string; params: Param[] } {
-  const k = keyColumns(keys, 'd');
-  const f = filters(q, 'd', ["d.package_status = 'Delivered'", 'd.eta_to IS NOT NULL', 'd.delivery_time IS NOT NULL']);
+  const all = keyColumns('all', 'd');
+  const f = filters(q, 'd', [DELIVERED_WITH_WINDOW]);
   // (Most deliveries come before the window's last day begins: the day later is worked out for the others only.)
+  const onTime = `d.delivery_time < d.eta_to OR d.delivery_time < ${dialect.dayLater('d.eta_to')}`;
+  const groups = `SELECT ${all.select}, count(*) AS with_window, ${sumIf(onTime, '1', 'on_time')} FROM details d${f.where} GROUP BY ${all.groupBy.join(', ')}`;
+  const k = keyColumns(keys);
   return {
-    sql: `SELECT ${k.select}count(*) AS with_window, ${count(`(d.delivery_time < d.eta_to OR d.delivery_time < ${dialect.dayLater('d.eta_to')})`, 'on_time')} FROM details d${f.where}${groupBy(k.groupBy)}`,
-    params: f.params,
-  };
-}
-
-/** How many delivered parcels of each group of `keys` took each number of transit days. */
-export function reportTransitQuery(q: ReportQuery, keys: readonly ReportKey[]): { sql: string; params: Param[] } {
-  const k = keyColumns(keys, 'r');
-  const f = filters(q, 'r', [DELIVERED]);
-  const transit = `(${TRANSIT_DAYS})`;
-  return {
-    sql: `SELECT ${k.select}${transit} AS days, count(*) AS count FROM records r${f.where}${groupBy([...k.groupBy, transit])}`,
+    sql: `SELECT ${k.select}, sum(with_window) AS with_window, sum(on_time) AS on_time FROM (${groups}) w${groupBy(k.groupBy)}`,
     params: f.params,
   };
 }

@@ -4,7 +4,7 @@
 // dialect's.
 // The README ("Keeping a mirror") documents these tables for people who query them with sqlite3.
 
-import { REPORT_INDEXES } from './report-sql.js';
+import { REPORT_INDEX_NAMES, REPORT_INDEXES } from './report-sql.js';
 
 export interface Dialect {
   /** A column numbering the rows in insertion order, as the table's primary key. */
@@ -155,8 +155,10 @@ ${columns(DETAILS_COLUMNS, d)},
     `CREATE TABLE sync_state (name ${d.text} PRIMARY KEY, value ${d.text} NOT NULL)`,
     `CREATE TABLE cursors (name ${d.text} PRIMARY KEY, change_id ${d.bigint} NOT NULL)`,
   ],
-  // trk report reads every record: indexes that hold what it reads (src/store/report-sql.ts).
-  () => REPORT_INDEXES,
+  // trk report's first indexes, made anew by migration 3 (which drops those a mirror migrated to 2 has).
+  () => [],
+  // trk report reads every record: indexes that hold what it reads, in the order of its groups (src/store/report-sql.ts).
+  () => [...REPORT_INDEX_NAMES.map((name) => `DROP INDEX IF EXISTS ${name}`), ...REPORT_INDEXES],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

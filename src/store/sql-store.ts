@@ -19,7 +19,15 @@ import {
   type Sql,
 } from './sql.js';
 import { RECORD_COLUMNS } from './schema.js';
-import { reportCountsQuery, reportParcelsQuery, reportTransitQuery, reportWindowsQuery, type ReportDialect } from './report-sql.js';
+import {
+  REPORT_COUNTS,
+  reportParcelsQuery,
+  reportRecordsQuery,
+  reportRegisteredQuery,
+  reportTransitInDetailsQuery,
+  reportWindowsQuery,
+  type ReportDialect,
+} from './report-sql.js';
 import type {
   ChangeQuery,
   ChangeRow,
@@ -35,6 +43,7 @@ import type {
   ReportParcel,
   ReportParcelKind,
   ReportQuery,
+  ReportRegistered,
   ReportTransit,
   ReportWindows,
   Store,
@@ -376,29 +385,33 @@ export abstract class SqlStore implements Store {
     return { records: int(r?.records), details: int(r?.details), changes: int(r?.changes) };
   }
 
-  async reportCounts(query: ReportQuery, keys: readonly ReportKey[]): Promise<ReportCounts[]> {
-    const { sql, params } = reportCountsQuery(query, keys);
-    return (await this.sql.all(sql, params)).map((r) => ({
-      ...groupOf(r),
-      registered: int(r.registered),
-      delivered: int(r.delivered),
-      exceptions: int(r.exceptions),
-      delivery_failures: int(r.delivery_failures),
-      in_transit: int(r.in_transit),
-      not_found: int(r.not_found),
-      expired: int(r.expired),
-      stuck: int(r.stuck),
-    }));
+  async reportRecords(query: ReportQuery, keys: readonly ReportKey[]): Promise<{ counts: ReportCounts[]; transit: ReportTransit[] }> {
+    const { sql, params } = reportRecordsQuery(query, keys);
+    const out = { counts: [] as ReportCounts[], transit: [] as ReportTransit[] };
+    let inDetails = 0;
+    for (const r of await this.sql.all(sql, params)) {
+      const group = groupOf(r);
+      out.counts.push({ ...group, ...(Object.fromEntries(REPORT_COUNTS.map((c) => [c, int(r[c])])) as CountsOnly) });
+      const known = int(r.known);
+      if (known > 0) out.transit.push({ ...group, days: int(r.days), count: known });
+      inDetails += int(r.delivered) - known;
+    }
+    // Delivered parcels whose records do not tell their transit days (none where lists are v2.1 and synced).
+    if (inDetails > 0) {
+      const other = reportTransitInDetailsQuery(query, keys);
+      for (const r of await this.sql.all(other.sql, other.params)) out.transit.push({ ...groupOf(r), days: int(r.days), count: int(r.parcels) });
+    }
+    return out;
+  }
+
+  async reportRegistered(query: ReportQuery, keys: readonly ReportKey[]): Promise<ReportRegistered[]> {
+    const { sql, params } = reportRegisteredQuery(query, keys);
+    return (await this.sql.all(sql, params)).map((r) => ({ ...groupOf(r), registered: int(r.registered) }));
   }
 
   async reportWindows(query: ReportQuery, keys: readonly ReportKey[]): Promise<ReportWindows[]> {
     const { sql, params } = reportWindowsQuery(query, keys, this.reportDialect);
     return (await this.sql.all(sql, params)).map((r) => ({ ...groupOf(r), with_window: int(r.with_window), on_time: int(r.on_time) }));
-  }
-
-  async reportTransit(query: ReportQuery, keys: readonly ReportKey[]): Promise<ReportTransit[]> {
-    const { sql, params } = reportTransitQuery(query, keys);
-    return (await this.sql.all(sql, params)).map((r) => ({ ...groupOf(r), days: int(r.days), count: int(r.count) }));
   }
 
   async reportParcels(query: ReportQuery, kind: ReportParcelKind, limit?: number): Promise<ReportParcel[]> {
@@ -419,6 +432,8 @@ export abstract class SqlStore implements Store {
     }));
   }
 }
+
+type CountsOnly = Pick<ReportCounts, (typeof REPORT_COUNTS)[number]>;
 
 /** The keys of a report's row (null for those not asked for). */
 function groupOf(r: Row): { carrier: number | null; origin: string | null; destination: string | null; day: string | null } {

@@ -178,7 +178,10 @@ export interface ReportQuery {
   stuck: { days: number; before: string };
 }
 
-/** Counts of the records of one group (one value of each key asked for; null for keys not asked for, or unknown). */
+/**
+ * Counts of the records of one group (one value of each key asked for; null for keys not asked for, or unknown), or
+ * of a part of it.
+ */
 export interface ReportCounts {
   carrier: number | null;
   origin: string | null;
@@ -194,6 +197,16 @@ export interface ReportCounts {
   not_found: number;
   expired: number;
   stuck: number;
+}
+
+/** Parcels of one group registered on one day. */
+export interface ReportRegistered {
+  carrier: number | null;
+  origin: string | null;
+  destination: string | null;
+  /** The UTC day of registration, YYYY-MM-DD. */
+  day: string | null;
+  registered: number;
 }
 
 /** Delivered parcels of one group (by their details) with an estimated delivery window, and those delivered by its end. */
@@ -270,12 +283,15 @@ export interface Store {
   advanceCursor(name: string, to: number): Promise<void>;
   counts(): Promise<MirrorCounts>;
 
-  /** `trk report`: the counts of the records `query` covers, by `keys`. */
-  reportCounts(query: ReportQuery, keys: readonly ReportKey[]): Promise<ReportCounts[]>;
+  /**
+   * `trk report`, in one pass over the records `query` covers: their counts by `keys` (a group's in one row or
+   * several, to be added up), and how many delivered parcels took each number of days in transit.
+   */
+  reportRecords(query: ReportQuery, keys: readonly ReportKey[]): Promise<{ counts: ReportCounts[]; transit: ReportTransit[] }>;
+  /** `trk report`: parcels registered each day, by `keys` (weekly volumes). */
+  reportRegistered(query: ReportQuery, keys: readonly ReportKey[]): Promise<ReportRegistered[]>;
   /** `trk report`: delivered parcels with an estimated delivery window, and those on time, by `keys`. */
   reportWindows(query: ReportQuery, keys: readonly ReportKey[]): Promise<ReportWindows[]>;
-  /** `trk report`: how many delivered parcels took each number of days in transit, by `keys`. */
-  reportTransit(query: ReportQuery, keys: readonly ReportKey[]): Promise<ReportTransit[]>;
   /**
    * `trk report`: stuck parcels (the longest without news first) or parcels in trouble (the latest first), at most
    * `limit` of them.

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createTestIO } from '../../src/io.js';
 import { quantile, transitDays, weekOf, weeksBetween } from '../../src/report/figures.js';
 import { escapeHtml } from '../../src/report/html.js';
-import { buildReport, indexKeys } from '../../src/report/report.js';
+import { buildReport } from '../../src/report/report.js';
 import { printTerminalReport, sparkline, transitBar } from '../../src/report/terminal.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
 import { textWidth } from '../../src/output/width.js';
@@ -36,16 +36,6 @@ describe('quantiles by linear interpolation between the closest ranks', () => {
     // 1 2 2 10: mean 15 / 4 = 3.75; p90 rank 2.7 → 2 + 0.7 × 8 = 7.6.
     expect(transitDays([[1, 1], [2, 2], [10, 1]])).toEqual({ n: 4, p50: 2, p90: 7.6, mean: 3.75, min: 1, max: 10 });
     expect(transitDays([[1, 2], [2, 1]]).mean).toBe(1.33);
-  });
-});
-
-describe('what the store counts by', () => {
-  it('the shortest start of the indexes\' order (carrier, day, lane) that holds the keys', () => {
-    expect(indexKeys(['carrier'])).toEqual(['carrier']);
-    expect(indexKeys(['carrier', 'day'])).toEqual(['carrier', 'day']);
-    expect(indexKeys(['day'])).toEqual(['carrier', 'day']);
-    expect(indexKeys(['lane'])).toEqual(['carrier', 'day', 'lane']);
-    expect(indexKeys([])).toEqual(['carrier']);
   });
 });
 

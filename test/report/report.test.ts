@@ -8,7 +8,8 @@ import type { ReportBy, ReportGroup } from '../../src/report/figures.js';
 import { buildReport, type ReportOptions } from '../../src/report/report.js';
 import type { Store } from '../../src/store/types.js';
 import { STORE_KINDS } from '../store/kinds.js';
-import { NOW, writeFixtureMirror } from './fixture-mirror.js';
+import { recordRow } from '../../src/store/rows.js';
+import { FIXTURE, listItem, NOW, writeFixtureMirror, type FixtureParcel } from './fixture-mirror.js';
 
 const NAMES: Record<number, string> = { 3011: 'China Post' };
 const names = (code: number) => NAMES[code];
@@ -206,10 +207,26 @@ describe.each(STORE_KINDS)('trk report: the figures of a mirror ($name)', (kind)
     }
   });
 
-  it('draws a page by carrier, lane and week whatever the grouping', async () => {
+  it('leaves out of the transit days a delivered parcel whose days nothing tells (rather than as 0 days)', async () => {
+    // Listed as delivered in v2 (no delivery time, no transit days), its details still those of its transit.
+    const p: FixtureParcel = { number: 'RA0000000010CN', carrier: 3011, from: 'CN', to: 'US', registered: '2026-06-02T10:00:00Z', status: 'Delivered', days_since_update: 0, latest_event: '2026-06-16T10:00:00Z', list_version: 'v2' };
+    const mirror = await kind.open(await kind.fresh());
+    await writeFixtureMirror(mirror, [...FIXTURE.parcels, { ...p, status: 'InTransit' }]);
+    await mirror.writeRecords([recordRow(listItem(p), 'v2')]);
+    const r = await buildReport(mirror, { by: 'carrier', since: undefined, stuckDays: 7, parcels: undefined, now: NOW }, names);
+    expect(r.groups[0]!.group).toEqual({ ...CHINA_POST, registered: 10, delivered: 6 });
+  });
+
+  it('draws a page by carrier and lane, with weekly volumes, whatever the grouping', async () => {
     const r = await report('month', { page: true });
     expect(r.page!.carriers.map((g) => g.group)).toEqual([CHINA_POST, CARRIER_100003]);
     expect(r.page!.lanes.map((g) => g.group.registered)).toEqual([7, 4, 4]);
-    expect(r.page!.weeks.map((g) => [g.group.week, g.group.registered])).toEqual([['2026-05-25', 1], ['2026-06-01', 5], ['2026-06-08', 9]]);
+    expect([...r.total.weekly]).toEqual([['2026-05-25', 1], ['2026-06-01', 5], ['2026-06-08', 9]]);
+    // China Post: A7; A1 A2 A3; A4 A5 A6 A8 A9. 100003: B1 B2; B3 B4 B5 B6.
+    expect(r.page!.carriers.map((g) => [...g.weekly])).toEqual([
+      [['2026-05-25', 1], ['2026-06-01', 3], ['2026-06-08', 5]],
+      [['2026-06-01', 2], ['2026-06-08', 4]],
+    ]);
+    expect((await report('carrier', { page: true })).page!.carriers.map((g) => [...g.weekly.values()])).toEqual([[1, 3, 5], [2, 4]]);
   });
 });

@@ -1,6 +1,9 @@
 // The store's behaviour, run against each store (kinds.ts): the SQLite file and a PostgreSQL database.
 import { statSync } from 'node:fs';
+import Database from 'libsql';
 import { describe, expect, it } from 'vitest';
+import { REPORT_INDEXES } from '../../src/store/report-sql.js';
+import { SqliteStore } from '../../src/store/sqlite.js';
 import { detailsRow, recordRow } from '../../src/store/rows.js';
 import type { RecordQuery, Store } from '../../src/store/types.js';
 import { fixtureJson } from '../fixture-files.js';
@@ -18,11 +21,30 @@ function details(status: string, syncTime: string, sub = `${status}_Other`): Rec
 }
 
 describe('the SQLite store', () => {
+  const sqlite = STORE_KINDS.find((k) => k.name === 'SQLite')!;
+
   it('creates its file for the owner alone', async () => {
-    const sqlite = STORE_KINDS.find((k) => k.name === 'SQLite')!;
     const file = await sqlite.fresh();
     await sqlite.open(file);
     expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it("gives a mirror migrated to 2 the report's indexes as they are now (migration 3)", async () => {
+    const file = await sqlite.fresh();
+    await (await SqliteStore.open(file)).close();
+    // As the trk of migration 2 left it: its index of records in another order, no index of returned parcels.
+    const db = new Database(file);
+    db.exec('DELETE FROM migrations WHERE version = 3; DROP INDEX records_report; DROP INDEX details_returned');
+    db.exec('CREATE INDEX records_report ON records (carrier, (substr(register_time, 1, 10)), origin_country, destination_country)');
+    db.close();
+    await sqlite.open(file);
+    const indexes = new Database(file, { readonly: true });
+    try {
+      const made = indexes.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").all() as { sql: string }[];
+      expect(made.map((r) => r.sql)).toEqual(expect.arrayContaining([...REPORT_INDEXES]));
+    } finally {
+      indexes.close();
+    }
   });
 });
 
