@@ -58,11 +58,19 @@ type Keyed = Pick<ReportCounts, 'carrier' | 'origin' | 'destination' | 'day'>;
 
 const DAY_MS = 86_400_000;
 
+/** Weeks of the days seen: a report's rows name a few hundred days, thousands of times. */
+const WEEKS = new Map<string, string>();
+
 /** The Monday (UTC) of the week of a YYYY-MM-DD day. */
 export function weekOf(day: string): string {
-  const ms = Date.parse(`${day}T00:00:00Z`);
-  const sinceMonday = (new Date(ms).getUTCDay() + 6) % 7;
-  return new Date(ms - sinceMonday * DAY_MS).toISOString().slice(0, 10);
+  let week = WEEKS.get(day);
+  if (week === undefined) {
+    const ms = Date.parse(`${day}T00:00:00Z`);
+    const sinceMonday = (new Date(ms).getUTCDay() + 6) % 7;
+    week = new Date(ms - sinceMonday * DAY_MS).toISOString().slice(0, 10);
+    WEEKS.set(day, week);
+  }
+  return week;
 }
 
 /** The Mondays from `first` to `last`, both included. */
@@ -188,7 +196,8 @@ export function reportGroups(by: Grouping, rows: StoreRows, carrierName: (code: 
   for (const row of rows.registered) {
     if (row.day === null || row.registered === 0) continue;
     const g = groupOf(row);
-    g.weekly.set(weekOf(row.day), (g.weekly.get(weekOf(row.day)) ?? 0) + row.registered);
+    const week = weekOf(row.day);
+    g.weekly.set(week, (g.weekly.get(week) ?? 0) + row.registered);
   }
   for (const row of rows.windows) {
     const g = groupOf(row);

@@ -184,8 +184,11 @@ export function reportTransitInDetailsQuery(q: ReportQuery, keys: readonly Repor
 export function reportWindowsQuery(q: ReportQuery, keys: readonly ReportKey[], dialect: ReportDialect): { sql: string; params: Param[] } {
   const all = keyColumns('all', 'd');
   const f = filters(q, 'd', [DELIVERED_WITH_WINDOW]);
-  // (Most deliveries come before the window's last day begins: the day later is worked out for the others only.)
-  const onTime = `d.delivery_time < d.eta_to OR d.delivery_time < ${dialect.dayLater('d.eta_to')}`;
+  // Most deliveries come before the window's last day begins, or on the UTC day it begins (before the next UTC
+  // day, which begins within a day of it): the day later is worked out for the others only.
+  const onTime =
+    'd.delivery_time < d.eta_to OR substr(d.delivery_time, 1, 10) <= substr(d.eta_to, 1, 10) ' +
+    `OR d.delivery_time < ${dialect.dayLater('d.eta_to')}`;
   const groups = `SELECT ${all.select}, count(*) AS with_window, ${sumIf(onTime, '1', 'on_time')} FROM details d${f.where} GROUP BY ${all.groupBy.join(', ')}`;
   const k = keyColumns(keys);
   return {

@@ -217,6 +217,19 @@ describe.each(STORE_KINDS)('trk report: the figures of a mirror ($name)', (kind)
     expect(r.groups[0]!.group).toEqual({ ...CHINA_POST, registered: 10, delivered: 6 });
   });
 
+  it('counts a delivery on time until a day after its window\'s last day began, on the next UTC day too', async () => {
+    // The last day begins 06-12T07:00Z (midnight at -07:00) and ends 06-13T07:00Z: on time at 05:00Z, late at 08:00Z.
+    const late = (n: string, delivered: string): FixtureParcel => ({
+      number: `RA00000000${n}CN`, carrier: 3011, from: 'CN', to: 'US', registered: '2026-06-01T10:00:00Z', status: 'Delivered', transit: 11,
+      days_since_update: 0, latest_event: delivered, delivered, eta_to: '2026-06-12T00:00:00-07:00',
+    });
+    const mirror = await kind.open(await kind.fresh());
+    await writeFixtureMirror(mirror, [...FIXTURE.parcels, late('11', '2026-06-13T05:00:00Z'), late('12', '2026-06-13T08:00:00Z')]);
+    const r = await buildReport(mirror, { by: 'carrier', since: undefined, stuckDays: 7, parcels: undefined, now: NOW }, names);
+    // 3 of 4 on time before, and one of these two: 4 / 6.
+    expect(r.groups[0]!.group.on_time_rate).toBe(0.6667);
+  });
+
   it('draws a page by carrier and lane, with weekly volumes, whatever the grouping', async () => {
     const r = await report('month', { page: true });
     expect(r.page!.carriers.map((g) => g.group)).toEqual([CHINA_POST, CARRIER_100003]);
