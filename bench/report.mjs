@@ -47,7 +47,7 @@ try {
     await buildReportMirror(file, records);
     console.log(`  written in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   }
-  // The first open after an upgrade makes the report's indexes (migration 2), once; a mirror written by this trk
+  // The first open after an upgrade makes the report's indexes (migration 3), once; a mirror written by this trk
   // has them from the start.
   run(['list', '--offline', '--limit', '1', '--json']);
   const yardstick = median(Array.from({ length: RUNS }, () => run(['list', '--offline', '--limit', '1', '--json']).seconds));

@@ -169,8 +169,9 @@ function compareGroups(by: Grouping): (a: [string, Building], b: [string, Buildi
 }
 
 /**
- * The groups of a report by `by`, from the store's rows (counted by the keys `storeKeys(by)` names and the day of
- * registration). `carrierName` names carriers (from the carrier list; undefined when it has none).
+ * The groups of a report by `by`, from the store's rows (counted by the keys `storeKeys(by)` names, or finer ones;
+ * a group's figures may come in several rows, added up here). `carrierName` names carriers (from the carrier list;
+ * undefined when it has none).
  */
 export function reportGroups(by: Grouping, rows: StoreRows, carrierName: (code: number) => string | undefined): GroupFigures[] {
   const groups = new Map<string, Building>();

@@ -1,6 +1,6 @@
 // trk report, the built CLI, on a mirror of the report fixtures (no service at all: the report sends nothing, and
 // needs no key): every output format, the filters, the mirror's age, bad input, and the report in a terminal of
-// 60, 80 and 120 columns.
+// 60, 80 and 120 columns; the same report of the same mirror in PostgreSQL.
 
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,7 @@ import { writeFixtureMirror } from '../report/fixture-mirror.js';
 import { baseEnv, parseCsv, trk } from './helpers.js';
 import { hasScript, trkInTerminal } from './terminal.js';
 import { textWidth } from '../../src/output/width.js';
+import { STORE_KINDS } from '../store/kinds.js';
 
 let db: string;
 const env = baseEnv();
@@ -101,6 +102,22 @@ describe('trk report', () => {
       expect(r.screen).toMatch(/Registered a week, 2026-05-25 to 2026-06-08, 3 weeks/);
       expect(r.screen).toMatch(/Stuck, no news for 7 days or more: 5/);
       expect(r.screen).toContain('1Z0000000000000003');
+    }
+  }, 60_000);
+});
+
+const postgres = STORE_KINDS.find((k) => k.name === 'PostgreSQL')!;
+
+describe.skipIf(postgres.missing !== undefined)('trk report on a mirror in PostgreSQL', () => {
+  it('prints what it prints of the same mirror in a file, in every format and grouping', async () => {
+    const location = await postgres.fresh();
+    await writeFixtureMirror(await postgres.open(location));
+    const formats = [['--json'], ['--csv', '--by', 'lane'], ['-o', 'ndjson', '--by', 'carrier,lane'], ['--json', '--by', 'week'], ['--by', 'month']];
+    for (const args of formats) {
+      const [file, server] = await Promise.all([report(...args), trk(['report', '--db', location, ...args], { env })]);
+      expect(server.code, server.stderr).toBe(0);
+      expect(server.stdout, args.join(' ')).toBe(file.stdout);
+      expect(server.stdout).not.toBe('');
     }
   }, 60_000);
 });
