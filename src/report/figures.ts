@@ -230,7 +230,8 @@ function figuresOf(g: Building, carrierName: (code: number) => string | undefine
 
 /** The figures of every record of the rows together: a report's total. */
 export function reportTotal(rows: StoreRows): GroupFigures {
-  return reportGroups('all', rows, () => undefined)[0] ?? reportGroups('all', { counts: [EMPTY], windows: [], transit: [], registered: [] }, () => undefined)[0]!;
+  const none: StoreRows = { counts: [EMPTY], windows: [], transit: [], registered: [] };
+  return reportGroups('all', rows, () => undefined)[0] ?? reportGroups('all', none, () => undefined)[0]!;
 }
 
 const EMPTY: ReportCounts = { carrier: null, origin: null, destination: null, day: null, ...(Object.fromEntries(COUNT_FIELDS.map((f) => [f, 0])) as Building['counts']) };

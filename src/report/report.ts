@@ -71,7 +71,12 @@ const PAGE_KEYS: readonly ReportKey[] = ['carrier', 'lane'];
  * Counts and transit days (the store reads the records once for both), windows, and with `volumes` the parcels
  * registered each day, by `keys` (from the counts themselves when they are by day).
  */
-async function storeRows(store: Store, query: ReportQuery, keys: readonly ReportKey[], volumes: boolean): Promise<StoreRows> {
+async function storeRows(
+  store: Store,
+  query: ReportQuery,
+  keys: readonly ReportKey[],
+  volumes: boolean,
+): Promise<StoreRows> {
   const byDay = keys.includes('day');
   const [records, windows, registered] = await Promise.all([
     store.reportRecords(query, keys),

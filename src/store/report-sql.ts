@@ -31,19 +31,25 @@ export const POSTGRES_REPORT: ReportDialect = {
   dayLater: (expr) => `to_char(((${expr})::timestamptz + interval '1 day') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
 };
 
+/** A query's text and its parameters. */
+type Query = { sql: string; params: Param[] };
+
 const DELIVERED_WITH_WINDOW = "d.package_status = 'Delivered' AND d.eta_to IS NOT NULL AND d.delivery_time IS NOT NULL";
 /** Records listed as delivered whose transit days only their details tell (v2 lists have neither field). */
-const TRANSIT_IN_DETAILS = "r.package_status = 'Delivered' AND (r.delivery_time IS NULL OR r.days_of_transit_done IS NULL)";
+const TRANSIT_IN_DETAILS =
+  "r.package_status = 'Delivered' AND (r.delivery_time IS NULL OR r.days_of_transit_done IS NULL)";
 
 /** The indexes the report reads through (names first: migration 3 makes them anew). */
 export const REPORT_INDEX_NAMES = ['records_report', 'details_report', 'records_news', 'details_returned'];
 export const REPORT_INDEXES = [
   // Records in the order of their groups (carrier, day, lane, status, transit days), with what stuck counts read.
-  'CREATE INDEX records_report ON records (carrier, (substr(register_time, 1, 10)), origin_country, destination_country, ' +
-    'package_status, days_of_transit_done, register_time, tracking_status, days_after_last_update, latest_event_time, delivery_time, number)',
+  'CREATE INDEX records_report ON records (carrier, (substr(register_time, 1, 10)), origin_country, ' +
+    'destination_country, package_status, days_of_transit_done, register_time, tracking_status, ' +
+    'days_after_last_update, latest_event_time, delivery_time, number)',
   // Delivered parcels with a window alone, in the order of the groups (the status too, which makes it covering).
-  'CREATE INDEX details_report ON details (carrier, (substr(register_time, 1, 10)), origin_country, destination_country, ' +
-    `register_time, eta_to, delivery_time, package_status) WHERE ${DELIVERED_WITH_WINDOW.replaceAll('d.', '')}`,
+  'CREATE INDEX details_report ON details (carrier, (substr(register_time, 1, 10)), origin_country, ' +
+    'destination_country, register_time, eta_to, delivery_time, package_status) ' +
+    `WHERE ${DELIVERED_WITH_WINDOW.replaceAll('d.', '')}`,
   // The last news of a record, in order: the stuck parcels are the first ones in it. (An expression in parentheses:
   // PostgreSQL takes no other.)
   'CREATE INDEX records_news ON records ((coalesce(latest_event_time, register_time)))',
@@ -65,10 +71,12 @@ const STUCK =
   `r.tracking_status = 'Tracking' AND ${STATUS} NOT IN ('Delivered', 'Expired') ` +
   'AND (coalesce(r.days_after_last_update, 0) >= ? OR r.latest_event_time < ?) ' +
   // (Returned is an Exception's sub-status: the few returned parcels are read once, not looked up per record.)
-  `AND (${STATUS} <> 'Exception' OR (r.number, r.carrier) NOT IN (SELECT number, carrier FROM details WHERE sub_status = 'Exception_Returned'))`;
+  `AND (${STATUS} <> 'Exception' OR (r.number, r.carrier) NOT IN ` +
+  "(SELECT number, carrier FROM details WHERE sub_status = 'Exception_Returned'))";
 
 /** `sum` of `value` over the rows where `condition` holds. */
-const sumIf = (condition: string, value: string, name: string) => `sum(CASE WHEN ${condition} THEN ${value} ELSE 0 END) AS ${name}`;
+const sumIf = (condition: string, value: string, name: string) =>
+  `sum(CASE WHEN ${condition} THEN ${value} ELSE 0 END) AS ${name}`;
 
 /** The columns of the keys, named as the report's rows name them, in the order of the indexes. */
 const KEY_COLUMNS: readonly { key: ReportKey; name: string; of: (t: string) => string }[] = [
@@ -85,13 +93,15 @@ const KEY_COLUMNS: readonly { key: ReportKey; name: string; of: (t: string) => s
 function keyColumns(keys: readonly ReportKey[] | 'all', t?: 'r' | 'd'): { select: string; groupBy: string[] } {
   const asked = KEY_COLUMNS.filter((c) => keys === 'all' || keys.includes(c.key));
   const column = (c: (typeof KEY_COLUMNS)[number]) => (t === undefined ? c.name : c.of(t));
+  const selected = (c: (typeof KEY_COLUMNS)[number]) => (t === undefined ? c.name : `${c.of(t)} AS ${c.name}`);
   return {
-    select: KEY_COLUMNS.map((c) => (!asked.includes(c) ? `NULL AS ${c.name}` : t === undefined ? c.name : `${c.of(t)} AS ${c.name}`)).join(', '),
+    select: KEY_COLUMNS.map((c) => (asked.includes(c) ? selected(c) : `NULL AS ${c.name}`)).join(', '),
     groupBy: asked.map(column),
   };
 }
 
-const groupBy = (expressions: readonly string[]) => (expressions.length === 0 ? '' : ` GROUP BY ${expressions.join(', ')}`);
+const groupBy = (expressions: readonly string[]) =>
+  expressions.length === 0 ? '' : ` GROUP BY ${expressions.join(', ')}`;
 
 /** The query's filters on table `t`, after `first` conditions; their parameters in the order of the text. */
 function filters(q: ReportQuery, t: 'r' | 'd', first: readonly string[] = []): { where: string; params: Param[] } {
@@ -114,7 +124,16 @@ function filters(q: ReportQuery, t: 'r' | 'd', first: readonly string[] = []): {
 }
 
 /** The counts of a group, in the order of the rows of reportRecordsQuery. */
-export const REPORT_COUNTS = ['registered', 'delivered', 'exceptions', 'delivery_failures', 'in_transit', 'not_found', 'expired', 'stuck'] as const;
+export const REPORT_COUNTS = [
+  'registered',
+  'delivered',
+  'exceptions',
+  'delivery_failures',
+  'in_transit',
+  'not_found',
+  'expired',
+  'stuck',
+] as const;
 
 /**
  * The records' counts and transit days in one pass, by `keys` and by transit days (`days`: those of delivered
@@ -122,15 +141,15 @@ export const REPORT_COUNTS = ['registered', 'delivered', 'exceptions', 'delivery
  * the delivered parcels of the row whose records tell their transit days (the others' are in their details:
  * reportTransitInDetailsQuery).
  */
-export function reportRecordsQuery(q: ReportQuery, keys: readonly ReportKey[]): { sql: string; params: Param[] } {
+export function reportRecordsQuery(q: ReportQuery, keys: readonly ReportKey[]): Query {
   const all = keyColumns('all', 'r');
   const f = filters(q, 'r');
   // The groups in the index's order, with a record's status and transit days; its delivery time counted (the
   // transit days are the record's own only with it), and the stuck.
   const groups =
     `SELECT ${all.select}, r.package_status AS status, r.days_of_transit_done AS days, count(*) AS n, ` +
-    `count(r.delivery_time) AS timed, ${sumIf(STUCK, '1', 'stuck')} FROM records r${f.where} ` +
-    `GROUP BY ${all.groupBy.join(', ')}, r.package_status, r.days_of_transit_done`;
+    `count(r.delivery_time) AS timed, ${sumIf(STUCK, '1', 'stuck')} FROM records r${f.where}` +
+    `${groupBy([...all.groupBy, 'r.package_status', 'r.days_of_transit_done'])}`;
   const status = (s: string) => `status = '${s}'`;
   const counts = [
     'sum(n) AS registered',
@@ -146,17 +165,19 @@ export function reportRecordsQuery(q: ReportQuery, keys: readonly ReportKey[]): 
   const k = keyColumns(keys);
   const transit = `CASE WHEN ${status('Delivered')} THEN days END`;
   return {
-    sql: `SELECT ${k.select}, ${transit} AS days, ${counts.join(', ')} FROM (${groups}) g GROUP BY ${[...k.groupBy, transit].join(', ')}`,
+    sql: `SELECT ${k.select}, ${transit} AS days, ${counts.join(', ')} FROM (${groups}) g` + groupBy([...k.groupBy, transit]),
     params: [q.stuck.days, q.stuck.before, ...f.params],
   };
 }
 
 /** Parcels registered each day, by `keys` (for weekly volumes). */
-export function reportRegisteredQuery(q: ReportQuery, keys: readonly ReportKey[]): { sql: string; params: Param[] } {
+export function reportRegisteredQuery(q: ReportQuery, keys: readonly ReportKey[]): Query {
   // Grouped in the index's order as far as the day and `keys` go, then by `keys` and the day.
   const order = KEY_COLUMNS.filter((c) => c.key === 'carrier' || c.key === 'day' || keys.includes(c.key));
   const f = filters(q, 'r');
-  const groups = `SELECT ${order.map((c) => `${c.of('r')} AS ${c.name}`).join(', ')}, count(*) AS n FROM records r${f.where} GROUP BY ${order.map((c) => c.of('r')).join(', ')}`;
+  const groups =
+    `SELECT ${order.map((c) => `${c.of('r')} AS ${c.name}`).join(', ')}, count(*) AS n FROM records r${f.where}` +
+    `${groupBy(order.map((c) => c.of('r')))}`;
   const k = keyColumns([...keys, 'day']);
   return { sql: `SELECT ${k.select}, sum(n) AS registered FROM (${groups}) g${groupBy(k.groupBy)}`, params: f.params };
 }
@@ -165,13 +186,14 @@ export function reportRegisteredQuery(q: ReportQuery, keys: readonly ReportKey[]
  * The transit days of delivered parcels whose records do not tell them (listed in v2, or marked delivered by a
  * notification), from their details, by `keys`: `days` and `parcels`, as the 'transit' rows of reportRecordsQuery.
  */
-export function reportTransitInDetailsQuery(q: ReportQuery, keys: readonly ReportKey[]): { sql: string; params: Param[] } {
-  const f = filters(q, 'r', [TRANSIT_IN_DETAILS, "d.package_status = 'Delivered'", 'd.days_of_transit_done IS NOT NULL']);
+export function reportTransitInDetailsQuery(q: ReportQuery, keys: readonly ReportKey[]): Query {
+  const delivered = ["d.package_status = 'Delivered'", 'd.days_of_transit_done IS NOT NULL'];
+  const f = filters(q, 'r', [TRANSIT_IN_DETAILS, ...delivered]);
   const k = keyColumns(keys, 'r');
   return {
     sql:
-      `SELECT ${k.select}, d.days_of_transit_done AS days, count(*) AS parcels FROM records r JOIN details d ON ${SAME_RECORD}` +
-      `${f.where}${groupBy([...k.groupBy, 'd.days_of_transit_done'])}`,
+      `SELECT ${k.select}, d.days_of_transit_done AS days, count(*) AS parcels ` +
+      `FROM records r JOIN details d ON ${SAME_RECORD}${f.where}${groupBy([...k.groupBy, 'd.days_of_transit_done'])}`,
     params: f.params,
   };
 }
@@ -181,7 +203,7 @@ export function reportTransitInDetailsQuery(q: ReportQuery, keys: readonly Repor
  * `keys`. The service gives the window as days (`from` and `to` at midnight in the
  * carrier's zone, as its documentation's example does): `to` names the last day, which ends a day later.
  */
-export function reportWindowsQuery(q: ReportQuery, keys: readonly ReportKey[], dialect: ReportDialect): { sql: string; params: Param[] } {
+export function reportWindowsQuery(q: ReportQuery, keys: readonly ReportKey[], dialect: ReportDialect): Query {
   const all = keyColumns('all', 'd');
   const f = filters(q, 'd', [DELIVERED_WITH_WINDOW]);
   // Most deliveries come before the window's last day begins, or on the UTC day it begins (before the next UTC
@@ -189,10 +211,14 @@ export function reportWindowsQuery(q: ReportQuery, keys: readonly ReportKey[], d
   const onTime =
     'd.delivery_time < d.eta_to OR substr(d.delivery_time, 1, 10) <= substr(d.eta_to, 1, 10) ' +
     `OR d.delivery_time < ${dialect.dayLater('d.eta_to')}`;
-  const groups = `SELECT ${all.select}, count(*) AS with_window, ${sumIf(onTime, '1', 'on_time')} FROM details d${f.where} GROUP BY ${all.groupBy.join(', ')}`;
+  const groups =
+    `SELECT ${all.select}, count(*) AS with_window, ${sumIf(onTime, '1', 'on_time')} FROM details d${f.where}` +
+    `${groupBy(all.groupBy)}`;
   const k = keyColumns(keys);
   return {
-    sql: `SELECT ${k.select}, sum(with_window) AS with_window, sum(on_time) AS on_time FROM (${groups}) w${groupBy(k.groupBy)}`,
+    sql:
+      `SELECT ${k.select}, sum(with_window) AS with_window, sum(on_time) AS on_time ` +
+      `FROM (${groups}) w${groupBy(k.groupBy)}`,
     params: f.params,
   };
 }

@@ -157,7 +157,7 @@ ${columns(DETAILS_COLUMNS, d)},
   ],
   // trk report's first indexes, made anew by migration 3 (which drops those a mirror migrated to 2 has).
   () => [],
-  // trk report reads every record: indexes that hold what it reads, in the order of its groups (src/store/report-sql.ts).
+  // trk report reads every record: indexes that hold what it reads, in the order of its groups (report-sql.ts).
   () => [...REPORT_INDEX_NAMES.map((name) => `DROP INDEX IF EXISTS ${name}`), ...REPORT_INDEXES],
 ];
 

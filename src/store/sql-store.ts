@@ -43,8 +43,8 @@ import type {
   ReportParcel,
   ReportParcelKind,
   ReportQuery,
+  ReportRecords,
   ReportRegistered,
-  ReportTransit,
   ReportWindows,
   Store,
   StoredRecord,
@@ -385,9 +385,9 @@ export abstract class SqlStore implements Store {
     return { records: int(r?.records), details: int(r?.details), changes: int(r?.changes) };
   }
 
-  async reportRecords(query: ReportQuery, keys: readonly ReportKey[]): Promise<{ counts: ReportCounts[]; transit: ReportTransit[] }> {
+  async reportRecords(query: ReportQuery, keys: readonly ReportKey[]): Promise<ReportRecords> {
     const { sql, params } = reportRecordsQuery(query, keys);
-    const out = { counts: [] as ReportCounts[], transit: [] as ReportTransit[] };
+    const out: ReportRecords = { counts: [], transit: [] };
     let inDetails = 0;
     for (const r of await this.sql.all(sql, params)) {
       const group = groupOf(r);
@@ -399,7 +399,8 @@ export abstract class SqlStore implements Store {
     // Delivered parcels whose records do not tell their transit days (none where lists are v2.1 and synced).
     if (inDetails > 0) {
       const other = reportTransitInDetailsQuery(query, keys);
-      for (const r of await this.sql.all(other.sql, other.params)) out.transit.push({ ...groupOf(r), days: int(r.days), count: int(r.parcels) });
+      const rows = await this.sql.all(other.sql, other.params);
+      out.transit.push(...rows.map((r) => ({ ...groupOf(r), days: int(r.days), count: int(r.parcels) })));
     }
     return out;
   }

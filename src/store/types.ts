@@ -199,6 +199,12 @@ export interface ReportCounts {
   stuck: number;
 }
 
+/** What a report reads of the records: counts, and transit days. */
+export interface ReportRecords {
+  counts: ReportCounts[];
+  transit: ReportTransit[];
+}
+
 /** Parcels of one group registered on one day. */
 export interface ReportRegistered {
   carrier: number | null;
@@ -287,7 +293,7 @@ export interface Store {
    * `trk report`, in one pass over the records `query` covers: their counts by `keys` (a group's in one row or
    * several, to be added up), and how many delivered parcels took each number of days in transit.
    */
-  reportRecords(query: ReportQuery, keys: readonly ReportKey[]): Promise<{ counts: ReportCounts[]; transit: ReportTransit[] }>;
+  reportRecords(query: ReportQuery, keys: readonly ReportKey[]): Promise<ReportRecords>;
   /** `trk report`: parcels registered each day, by `keys` (weekly volumes). */
   reportRegistered(query: ReportQuery, keys: readonly ReportKey[]): Promise<ReportRegistered[]>;
   /** `trk report`: delivered parcels with an estimated delivery window, and those on time, by `keys`. */

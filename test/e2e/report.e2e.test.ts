@@ -112,7 +112,13 @@ describe.skipIf(postgres.missing !== undefined)('trk report on a mirror in Postg
   it('prints what it prints of the same mirror in a file, in every format and grouping', async () => {
     const location = await postgres.fresh();
     await writeFixtureMirror(await postgres.open(location));
-    const formats = [['--json'], ['--csv', '--by', 'lane'], ['-o', 'ndjson', '--by', 'carrier,lane'], ['--json', '--by', 'week'], ['--by', 'month']];
+    const formats = [
+      ['--json'],
+      ['--csv', '--by', 'lane'],
+      ['-o', 'ndjson', '--by', 'carrier,lane'],
+      ['--json', '--by', 'week'],
+      ['--by', 'month'],
+    ];
     for (const args of formats) {
       const [file, server] = await Promise.all([report(...args), trk(['report', '--db', location, ...args], { env })]);
       expect(server.code, server.stderr).toBe(0);

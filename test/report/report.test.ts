@@ -1,6 +1,7 @@
 // The report's figures of every grouping, from a mirror of the fifteen parcels of test/fixtures/report/parcels.json,
-// against values worked out by hand (the arithmetic is written beside each), on each store (test/store/kinds.ts). Percentiles: linear interpolation
-// between the closest ranks, rank h = (n - 1) p from 0. Now is 2026-06-20T12:00Z: stuck means no news since before
+// against values worked out by hand (the arithmetic is written beside each), on each store (test/store/kinds.ts):
+// the SQLite file and PostgreSQL. Percentiles: linear interpolation between the closest ranks, rank h = (n - 1) p
+// from 0. Now is 2026-06-20T12:00Z: stuck means no news since before
 // 2026-06-14 (seven UTC days) or a count of seven days as last read.
 
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -83,8 +84,9 @@ describe.each(STORE_KINDS)('trk report: the figures of a mirror ($name)', (kind)
     store = await kind.open(location);
   });
 
-  const report = (by: ReportBy, o: Partial<ReportOptions> = {}) =>
-    buildReport(store, { by, since: undefined, stuckDays: 7, parcels: undefined, now: NOW, ...o }, names);
+  const reportOf = (mirror: Store, by: ReportBy, o: Partial<ReportOptions> = {}) =>
+    buildReport(mirror, { by, since: undefined, stuckDays: 7, parcels: undefined, now: NOW, ...o }, names);
+  const report = (by: ReportBy, o: Partial<ReportOptions> = {}) => reportOf(store, by, o);
   const groups = async (by: ReportBy, o: Partial<ReportOptions> = {}) => (await report(by, o)).groups.map((g) => g.group);
 
   it('by carrier: counts, transit days, on-time rate, stuck', async () => {
@@ -209,23 +211,28 @@ describe.each(STORE_KINDS)('trk report: the figures of a mirror ($name)', (kind)
 
   it('leaves out of the transit days a delivered parcel whose days nothing tells (rather than as 0 days)', async () => {
     // Listed as delivered in v2 (no delivery time, no transit days), its details still those of its transit.
-    const p: FixtureParcel = { number: 'RA0000000010CN', carrier: 3011, from: 'CN', to: 'US', registered: '2026-06-02T10:00:00Z', status: 'Delivered', days_since_update: 0, latest_event: '2026-06-16T10:00:00Z', list_version: 'v2' };
+    const p: FixtureParcel = {
+      ...{ number: 'RA0000000010CN', carrier: 3011, from: 'CN', to: 'US', registered: '2026-06-02T10:00:00Z' },
+      ...{ status: 'Delivered', days_since_update: 0, latest_event: '2026-06-16T10:00:00Z', list_version: 'v2' },
+    };
     const mirror = await kind.open(await kind.fresh());
     await writeFixtureMirror(mirror, [...FIXTURE.parcels, { ...p, status: 'InTransit' }]);
     await mirror.writeRecords([recordRow(listItem(p), 'v2')]);
-    const r = await buildReport(mirror, { by: 'carrier', since: undefined, stuckDays: 7, parcels: undefined, now: NOW }, names);
+    const r = await reportOf(mirror, 'carrier');
     expect(r.groups[0]!.group).toEqual({ ...CHINA_POST, registered: 10, delivered: 6 });
   });
 
   it('counts a delivery on time until a day after its window\'s last day began, on the next UTC day too', async () => {
     // The last day begins 06-12T07:00Z (midnight at -07:00) and ends 06-13T07:00Z: on time at 05:00Z, late at 08:00Z.
     const late = (n: string, delivered: string): FixtureParcel => ({
-      number: `RA00000000${n}CN`, carrier: 3011, from: 'CN', to: 'US', registered: '2026-06-01T10:00:00Z', status: 'Delivered', transit: 11,
-      days_since_update: 0, latest_event: delivered, delivered, eta_to: '2026-06-12T00:00:00-07:00',
+      ...{ number: `RA00000000${n}CN`, carrier: 3011, from: 'CN', to: 'US', registered: '2026-06-01T10:00:00Z' },
+      ...{ status: 'Delivered', transit: 11, days_since_update: 0, latest_event: delivered, delivered },
+      eta_to: '2026-06-12T00:00:00-07:00',
     });
     const mirror = await kind.open(await kind.fresh());
-    await writeFixtureMirror(mirror, [...FIXTURE.parcels, late('11', '2026-06-13T05:00:00Z'), late('12', '2026-06-13T08:00:00Z')]);
-    const r = await buildReport(mirror, { by: 'carrier', since: undefined, stuckDays: 7, parcels: undefined, now: NOW }, names);
+    const onTime = late('11', '2026-06-13T05:00:00Z');
+    await writeFixtureMirror(mirror, [...FIXTURE.parcels, onTime, late('12', '2026-06-13T08:00:00Z')]);
+    const r = await reportOf(mirror, 'carrier');
     // 3 of 4 on time before, and one of these two: 4 / 6.
     expect(r.groups[0]!.group.on_time_rate).toBe(0.6667);
   });
@@ -240,6 +247,7 @@ describe.each(STORE_KINDS)('trk report: the figures of a mirror ($name)', (kind)
       [['2026-05-25', 1], ['2026-06-01', 3], ['2026-06-08', 5]],
       [['2026-06-01', 2], ['2026-06-08', 4]],
     ]);
-    expect((await report('carrier', { page: true })).page!.carriers.map((g) => [...g.weekly.values()])).toEqual([[1, 3, 5], [2, 4]]);
+    const byCarrier = await report('carrier', { page: true });
+    expect(byCarrier.page!.carriers.map((g) => [...g.weekly.values()])).toEqual([[1, 3, 5], [2, 4]]);
   });
 });

@@ -161,7 +161,8 @@ describe.skipIf(pg.missing !== undefined)('the PostgreSQL store started by sever
     const sql = postgres(location, { onnotice: () => {}, max: 1 });
     try {
       // Each migration once.
-      expect(await sql`SELECT version FROM migrations ORDER BY version`).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => ({ version: i + 1 })));
+      const versions = Array.from({ length: SCHEMA_VERSION }, (_, i) => ({ version: i + 1 }));
+      expect(await sql`SELECT version FROM migrations ORDER BY version`).toEqual(versions);
     } finally {
       await sql.end();
     }
