@@ -42,7 +42,7 @@ export interface Report {
   weeks: string[];
   stuck: ListedParcel[];
   trouble: ListedParcel[];
-  /** For a page: the figures by carrier and by lane (with their weekly volumes), whatever the report's own grouping. */
+  /** For a page: the figures by carrier (with weekly volumes) and by lane, whatever the report's own grouping. */
   page?: { carriers: GroupFigures[]; lanes: GroupFigures[] };
 }
 
@@ -68,22 +68,22 @@ export function daysWithoutNews(p: ReportParcel, now: number): number | null {
 const PAGE_KEYS: readonly ReportKey[] = ['carrier', 'lane'];
 
 /**
- * Counts and transit days (the store reads the records once for both), windows, and with `volumes` the parcels
- * registered each day, by `keys` (from the counts themselves when they are by day).
+ * Counts and transit days (the store reads the records once for both) and windows by `keys`; with `volumes`, the
+ * parcels registered each day by those keys (from the counts themselves when they are by day).
  */
 async function storeRows(
   store: Store,
   query: ReportQuery,
   keys: readonly ReportKey[],
-  volumes: boolean,
+  volumes: readonly ReportKey[] | undefined,
 ): Promise<StoreRows> {
   const byDay = keys.includes('day');
   const [records, windows, registered] = await Promise.all([
     store.reportRecords(query, keys),
     store.reportWindows(query, keys),
-    volumes && !byDay ? store.reportRegistered(query, keys) : [],
+    volumes !== undefined && !byDay ? store.reportRegistered(query, volumes) : [],
   ]);
-  return { ...records, windows, registered: volumes && byDay ? records.counts : registered };
+  return { ...records, windows, registered: volumes !== undefined && byDay ? records.counts : registered };
 }
 
 /** Reads what a report needs from the mirror and makes its figures. */
@@ -91,9 +91,11 @@ export async function buildReport(store: Store, o: ReportOptions, carrierName: (
   const query = reportQuery(o);
   const own = storeKeys(o.by);
   const timed = own.includes('day');
+  // Weekly volumes of the report's own groups, and of a page's carriers (the page draws no lane's).
+  const volumes = o.figuresOnly ? undefined : o.page ? [...new Set<ReportKey>([...own, 'carrier'])] : own;
   // A page by carrier, lane or both reads its groups from its figures by carrier and lane.
-  const rows = await storeRows(store, query, o.page && !timed ? PAGE_KEYS : own, !o.figuresOnly);
-  const pageRows = o.page && timed ? await storeRows(store, query, PAGE_KEYS, true) : rows;
+  const rows = await storeRows(store, query, o.page && !timed ? PAGE_KEYS : own, volumes);
+  const pageRows = o.page && timed ? await storeRows(store, query, PAGE_KEYS, ['carrier']) : rows;
   const groups = reportGroups(o.by, rows, carrierName);
   const total = reportTotal(rows);
   const listed = (parcels: ReportParcel[]) => parcels.map((p) => ({ ...p, days_without_news: daysWithoutNews(p, o.now) }));
@@ -112,7 +114,8 @@ export async function buildReport(store: Store, o: ReportOptions, carrierName: (
   if (o.page) {
     report.page = {
       carriers: o.by === 'carrier' ? groups : reportGroups('carrier', pageRows, carrierName),
-      lanes: o.by === 'lane' ? groups : reportGroups('lane', pageRows, carrierName),
+      // (Volumes by carrier would make a lane of no countries.)
+      lanes: o.by === 'lane' ? groups : reportGroups('lane', { ...pageRows, registered: [] }, carrierName),
     };
   }
   return report;

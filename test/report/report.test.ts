@@ -249,5 +249,8 @@ describe.each(STORE_KINDS)('trk report: the figures of a mirror ($name)', (kind)
     ]);
     const byCarrier = await report('carrier', { page: true });
     expect(byCarrier.page!.carriers.map((g) => [...g.weekly.values()])).toEqual([[1, 3, 5], [2, 4]]);
+    // A page by lane keeps its groups' volumes (a terminal's report may be printed with it): A1 A2; A5 A6 A8 B4 B5.
+    const byLane = await report('lane', { page: true });
+    expect([...byLane.groups[0]!.weekly]).toEqual([['2026-06-01', 2], ['2026-06-08', 5]]);
   });
 });
