@@ -230,7 +230,7 @@ const changeCarrier: Declare = (cmd, invoke) =>
       .addOption(new Option('--final-from <carrier>', 'current last-mile carrier code or name').argParser(carrierArg)),
     ITEM_COLUMN_NAMES,
   )
-    .addHelpText('after', examples('trk change-carrier RR123456789CN --to 3011', 'trk change-carrier RR123456789CN --to "Yanwen"'))
+    .addHelpText('after', examples('trk change-carrier RR123456789CN --to 190008', 'trk change-carrier RR123456789CN --to "Yanwen"'))
     .action((numbers, o) =>
       lazy(invoke, () => import('./change-carrier.js'), async (m, ctx) => {
         const codes = await carriers(ctx, {
