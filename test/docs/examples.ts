@@ -4,6 +4,7 @@
 //
 //   <!-- not run: REASON -->          the block is listed as skipped, with its reason
 //   <!-- exit: 0, 3 -->               the exit codes each line of the block may end with (default 0)
+//   <!-- runs until stopped -->       servers and watches: started, stopped with Ctrl-C once they have printed
 //
 // Help pages cannot carry such comments: their exceptions are listed in test/docs/help-examples.ts.
 
@@ -21,12 +22,18 @@ export interface Example {
   skip?: string;
   /** Exit codes it may end with. */
   exits: number[];
+  /** A server or a watch: stopped with Ctrl-C (SIGINT) once it has printed something. */
+  untilStopped?: boolean;
 }
+
+/** How a server or a watch stopped with Ctrl-C ends: 130, or 0 when it sums up and exits cleanly. */
+export const STOPPED_EXITS = [0, 130];
 
 /** Fences whose lines are commands. A block of another kind (json, text) is not an example. */
 const SHELL_FENCES = new Set(['sh', 'bash', 'shell', 'zsh', 'cron', 'crontab', 'powershell']);
 const NOT_RUN = /^<!--\s*not run:\s*(.+?)\s*-->$/;
 const EXITS = /^<!--\s*exit:\s*([\d,\s]+?)\s*-->$/;
+const UNTIL_STOPPED = /^<!--\s*runs until stopped\s*-->$/;
 
 /** The Markdown files whose examples run: README.md, docs/*.md, ARCHITECTURE.md. */
 export function markdownFiles(root: string): string[] {
@@ -73,9 +80,10 @@ export function markdownExamples(file: string, text: string): Example[] {
       if (skip === undefined && kind !== 'sh' && kind !== 'bash' && kind !== 'shell') {
         throw new Error(`${file}:${i + 1}: a ${kind} block runs only as sh: mark it <!-- not run: why -->`);
       }
-      const exits = EXITS.exec(marker)?.[1]?.split(',').map((c) => Number(c.trim())) ?? [0];
+      const untilStopped = UNTIL_STOPPED.test(marker);
+      const exits = untilStopped ? STOPPED_EXITS : (EXITS.exec(marker)?.[1]?.split(',').map((c) => Number(c.trim())) ?? [0]);
       for (const { offset, line } of commandLines(lines.slice(i + 1, end))) {
-        examples.push({ where: `${file}:${i + 2 + offset}`, source: file, line, skip, exits });
+        examples.push({ where: `${file}:${i + 2 + offset}`, source: file, line, skip, exits, untilStopped });
       }
     }
     i = end;
