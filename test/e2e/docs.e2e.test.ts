@@ -8,7 +8,7 @@
 // parcels others read (stop, delete, change-carrier...) run afterwards one at a time, on a parcel set back first.
 
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -30,13 +30,21 @@ const CHANGES_PARCELS = /\btrk (stop|retrack|delete|change-carrier|update|realti
 const ERROR_LINE = /^(trk: (?!interrupting:)|\{"error":)|command not found|No such file or directory|syntax error/m;
 /** Examples that do not run (cron lines, PostgreSQL, a terminal's prompts...): more is a decision, made here. */
 const NOT_RUN = 43;
-/** The parcel most examples name, set back to registered and tracking before each example that changes parcels. */
+/** The parcel most examples name, registered afresh before each example that changes parcels. */
 const PARCEL = 'RR123456789CN';
 
 let emu: Emulator;
 let hook: Server;
 let seedHome: string;
 const shim = mkdtempSync(path.join(tmpdir(), 'trk-docs-bin-'));
+/** Folders the test made, removed at the end. */
+const made: string[] = [shim];
+
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
 
 /** All examples: the Markdown's, and the help pages' with their listed exceptions. */
 function allExamples(): Example[] {
@@ -54,7 +62,7 @@ function allExamples(): Example[] {
 
 /** A HOME with trk's folders, the mirror and caches of the seeded account, and the files examples name. */
 function home(): { env: NodeJS.ProcessEnv; cwd: string } {
-  const dir = mkdtempSync(path.join(tmpdir(), 'trk-docs-'));
+  const dir = tempDir('trk-docs-');
   cpSync(seedHome, dir, { recursive: true });
   const cwd = path.join(dir, 'work');
   mkdirSync(cwd, { recursive: true });
@@ -172,7 +180,7 @@ async function runGroups(groups: Example[][], before?: () => Promise<void>): Pro
 }
 
 async function seed(): Promise<void> {
-  seedHome = mkdtempSync(path.join(tmpdir(), 'trk-docs-seed-'));
+  seedHome = tempDir('trk-docs-seed-');
   const env = { ...envOf(seedHome), TRK_API_VERSION: 'v2.1' };
   const file = path.join(seedHome, 'seed.csv');
   const carriers = [3011, 100003, 21051, 190012, 100001, 2151, 7041, 190008];
@@ -224,6 +232,7 @@ describe('the examples of the documentation and of the help pages', () => {
   afterAll(async () => {
     await emu?.close();
     hook?.close();
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
   });
 
   it('finds the examples, and says which are not run and why', () => {
