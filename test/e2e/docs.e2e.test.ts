@@ -7,7 +7,7 @@
 // Each source's examples run in turn in a HOME of their own, a few sources at once; examples that change the
 // parcels others read (stop, delete, change-carrier...) run afterwards one at a time, on a parcel set back first.
 
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -208,10 +208,15 @@ async function seed(): Promise<void> {
   }
 }
 
+/** Programs of the machine examples pipe into, and the pattern of an example that uses each. */
+const PROGRAMS: Readonly<Record<string, RegExp>> = { jq: /\| *jq\b/, sqlite3: /^sqlite3\b/ };
+const missing = Object.keys(PROGRAMS).filter((p) => spawnSync('sh', ['-c', `command -v ${p}`]).status !== 0);
+const needsMissing = (e: Example) => missing.some((p) => PROGRAMS[p]!.test(e.line));
+
 describe('the examples of the documentation and of the help pages', () => {
   const examples = allExamples();
   const skipped = examples.filter((e) => e.skip !== undefined);
-  const runnable = examples.filter((e) => e.skip === undefined);
+  const runnable = examples.filter((e) => e.skip === undefined && !needsMissing(e));
 
   beforeAll(async () => {
     hook = createServer((_req, res) => res.end('ok')).listen(0, '127.0.0.1');
@@ -240,6 +245,8 @@ describe('the examples of the documentation and of the help pages', () => {
     // Each exception has a reason, and the list of help exceptions names examples the pages still show.
     for (const e of skipped) expect(e.skip, e.where).toMatch(/\w/);
     expect(skipped.length, 'examples not run').toBe(NOT_RUN);
+    // Examples that need a program this machine lacks are skipped, saying so, as the completion tests are.
+    if (missing.length > 0) console.log(`not installed: ${missing.join(', ')}; skipped: ${examples.filter(needsMissing).length}`);
     const shown = new Set(helpExamples(ROOT).map((e) => e.line));
     for (const line of [...Object.keys(HELP_NOT_RUN), ...Object.keys(HELP_EXITS)]) expect(shown, line).toContain(line);
     console.log(
