@@ -258,19 +258,17 @@ describe('the examples of the documentation and of the help pages', () => {
   });
 
   it('runs every other example with the exit code it should have and no error', async () => {
-    const bySource = new Map<string, Example[]>();
     const changes = (e: Example) => CHANGES_PARCELS.test(e.line) && !e.untilStopped;
-    // Servers and watches in turn beside them: listeners share a port (4242), sandboxes the state file.
-    const servers = runnable.filter((e) => e.untilStopped);
-    for (const e of runnable.filter((e) => !changes(e) && !e.untilStopped)) {
-      bySource.set(e.source, [...(bySource.get(e.source) ?? []), e]);
+    const groups = new Map<string, Example[]>();
+    for (const e of runnable.filter((e) => !changes(e))) {
+      // Listeners share a port (4242): one after another. Other servers and watches each in a HOME of its own.
+      const group = / webhook listen /.test(` ${e.line} `) ? 'listeners' : e.untilStopped ? e.where + e.line : e.source;
+      groups.set(group, [...(groups.get(group) ?? []), e]);
     }
-    const reading = await runGroups([...bySource.values()]);
-    const [changing, serving] = await Promise.all([
-      runGroups([runnable.filter(changes)], setBackParcel),
-      runGroups([servers]),
-    ]);
-    const faults = [...reading, ...changing, ...serving].flatMap((o) => {
+    // The longest first, so that the workers end together.
+    const reading = await runGroups([...groups.values()].sort((a, b) => b.length - a.length));
+    const changing = await runGroups([runnable.filter(changes)], setBackParcel);
+    const faults = [...reading, ...changing].flatMap((o) => {
       const why = fault(o);
       return why ? [`${o.example.where}: ${o.example.line}\n  ${why}\n  ${`${o.stdout}${o.stderr}`.trim().split('\n').slice(-8).join('\n  ')}`] : [];
     });
