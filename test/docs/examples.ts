@@ -81,7 +81,11 @@ export function markdownExamples(file: string, text: string): Example[] {
         throw new Error(`${file}:${i + 1}: a ${kind} block runs only as sh: mark it <!-- not run: why -->`);
       }
       const untilStopped = UNTIL_STOPPED.test(marker);
-      const exits = untilStopped ? STOPPED_EXITS : (EXITS.exec(marker)?.[1]?.split(',').map((c) => Number(c.trim())) ?? [0]);
+      const exits = untilStopped
+        ? STOPPED_EXITS
+        : (EXITS.exec(marker)?.[1]
+            ?.split(',')
+            .map((c) => Number(c.trim())) ?? [0]);
       for (const { offset, line } of commandLines(lines.slice(i + 1, end))) {
         examples.push({ where: `${file}:${i + 2 + offset}`, source: file, line, skip, exits, untilStopped });
       }

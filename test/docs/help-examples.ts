@@ -4,12 +4,13 @@
 
 export const HELP_NOT_RUN: Readonly<Record<string, string>> = {
   '0 * * * * trk sync -q   # in a crontab: hourly': 'a crontab line',
-  'trk changes --cursor nightly --status Exception,DeliveryFailure -o table | mail -s "parcels in trouble" ops@example.com':
-    'sends mail',
+  ['trk changes --cursor nightly --status Exception,DeliveryFailure -o table | ' +
+    'mail -s "parcels in trouble" ops@example.com']: 'sends mail',
   'trk auth login': 'asks for the key on a terminal',
   'trk auth login                                 # the active profile (the first one becomes active)':
     'asks for the key on a terminal',
-  'trk auth login --profile staging --base-url https://staging.example.com --activate': 'asks for the key on a terminal',
+  'trk auth login --profile staging --base-url https://staging.example.com --activate':
+    'asks for the key on a terminal',
   'trk delete RR123456789CN': 'asks for confirmation on a terminal',
   'trk auth switch': 'a picker on a terminal',
   'trk sandbox start --speed 3600 > sandbox.env &': 'a server left running in the background',

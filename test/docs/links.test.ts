@@ -18,7 +18,7 @@ function prose(text: string): string {
 }
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens; repeats get -1, -2... */
-export function anchors(text: string): Set<string> {
+function anchors(text: string): Set<string> {
   const out = new Set<string>();
   for (const [, heading] of withoutFences(text).matchAll(/^#{1,6} +(.+?) *$/gm)) {
     const slug = heading!
@@ -53,7 +53,11 @@ describe('links of the documentation', () => {
       const [target, anchor] = link.split('#') as [string, string | undefined];
       const resolved = target === '' ? path.join(ROOT, file) : path.resolve(ROOT, path.dirname(file), target);
       if (!existsSync(resolved)) broken.push(`${link}: no file ${path.relative(ROOT, resolved)}`);
-      else if (anchor !== undefined && resolved.endsWith('.md') && !anchors(readFileSync(resolved, 'utf8')).has(anchor)) {
+      else if (
+        anchor !== undefined &&
+        resolved.endsWith('.md') &&
+        !anchors(readFileSync(resolved, 'utf8')).has(anchor)
+      ) {
         broken.push(`${link}: no heading #${anchor} in ${path.relative(ROOT, resolved)}`);
       }
     }

@@ -27,7 +27,8 @@ const STOP_AFTER_MS = 1000;
 /** Examples that change the parcels other examples read: one at a time, after the others. */
 const CHANGES_PARCELS = /\btrk (stop|retrack|delete|change-carrier|update|realtime)\b|\bsandbox reset\b/;
 /** An error of trk's (a line or JSON), or of the shell; what Ctrl-C prints ("trk: interrupting...") is none. */
-const ERROR_LINE = /^(trk: (?!interrupting:|interrupted$)|\{"error":)|command not found|No such file or directory|syntax error/m;
+const ERROR_LINE =
+  /^(trk: (?!interrupting:|interrupted$)|\{"error":)|command not found|No such file or directory|syntax error/m;
 /** Examples that do not run (cron lines, PostgreSQL, a terminal's prompts...): more is a decision, made here. */
 const NOT_RUN = 43;
 /** The parcel most examples name, registered afresh before each example that changes parcels. */
@@ -48,7 +49,9 @@ function tempDir(prefix: string): string {
 
 /** All examples: the Markdown's, and the help pages' with their listed exceptions. */
 function allExamples(): Example[] {
-  const fromMarkdown = markdownFiles(ROOT).flatMap((f) => markdownExamples(f, readFileSync(path.join(ROOT, f), 'utf8')));
+  const fromMarkdown = markdownFiles(ROOT).flatMap((f) =>
+    markdownExamples(f, readFileSync(path.join(ROOT, f), 'utf8')),
+  );
   const fromHelp = helpExamples(ROOT).map(({ page, line }) => ({
     where: page,
     source: page,
@@ -97,9 +100,15 @@ function writeSavedNotification(cwd: string): void {
   const name = path.join(cwd, 'hooks', `20261123T175200.000Z-TRACKING_UPDATED-${PARCEL}`);
   mkdirSync(path.dirname(name), { recursive: true });
   writeFileSync(`${name}.json`, body);
-  writeFileSync(`${name}.headers`, `POST /hook HTTP/1.1\nContent-Type: application/json\nsign: ${signV2(body, emu.sandbox.key)}\n`);
+  writeFileSync(
+    `${name}.headers`,
+    `POST /hook HTTP/1.1\nContent-Type: application/json\nsign: ${signV2(body, emu.sandbox.key)}\n`,
+  );
   // A v1 body carries its sign (`trk webhook verify --body body.json --v1`).
-  writeFileSync(path.join(cwd, 'body.json'), signedV1Body('TRACKING_UPDATED', { number: PARCEL, carrier: 3011 }, emu.sandbox.key));
+  writeFileSync(
+    path.join(cwd, 'body.json'),
+    signedV1Body('TRACKING_UPDATED', { number: PARCEL, carrier: 3011 }, emu.sandbox.key),
+  );
 }
 
 interface Outcome {
@@ -128,8 +137,14 @@ function run(example: Example, at: { env: NodeJS.ProcessEnv; cwd: string }): Pro
     };
     // One that never prints is stopped all the same.
     const cap = example.untilStopped ? setTimeout(interrupt, 30_000) : undefined;
-    child.stdout.setEncoding('utf8').on('data', (d: string) => ((stdout += d), printed()));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => ((stderr += d), printed()));
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+      printed();
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+      printed();
+    });
     child.stdin.end();
     child.on('error', reject);
     child.on('close', (code) => {
@@ -191,7 +206,10 @@ async function seed(): Promise<void> {
   const register = await trk(['register', '-f', path.join(ROOT, 'examples', 'numbers.csv'), '-q'], { env });
   expect(register.code, register.stderr).toBe(0);
   for (let day = 0; day < 5; day++) {
-    for (let i = 0; i < 24; i++) rows.push(`RS${100000000 + day * 100 + i}XX,${carriers[i % 8]},order-${day * 100 + i},#${20000 + day * 100 + i},`);
+    for (let i = 0; i < 24; i++)
+      rows.push(
+        `RS${100000000 + day * 100 + i}XX,${carriers[i % 8]},order-${day * 100 + i},#${20000 + day * 100 + i},`,
+      );
     writeFileSync(file, `number,carrier,tag,order_no,email\n${rows.join('\n')}\n`);
     const r = await trk(['register', '-f', file, '-q'], { env });
     expect(r.code, r.stderr).toBe(0);
@@ -200,7 +218,10 @@ async function seed(): Promise<void> {
   }
   for (const [args, input] of [
     // The profiles examples name, as a user who follows them has them (the first one is active), and its mirror.
-    ...['shop-eu', 'staging', 'ci'].map((name) => [['auth', 'login', '--profile', name, '--with-key-stdin', '-q'], emu.sandbox.key]),
+    ...['shop-eu', 'staging', 'ci'].map((name) => [
+      ['auth', 'login', '--profile', name, '--with-key-stdin', '-q'],
+      emu.sandbox.key,
+    ]),
     [['carriers', '-q', '--json']],
     [['sync', '-q']],
     [['--profile', 'default', 'sync', '-q']],
@@ -230,9 +251,13 @@ describe('the examples of the documentation and of the help pages', () => {
       start,
       webhookUrl: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`,
     });
-    writeFileSync(path.join(shim, 'trk'), `#!/bin/sh\nexec "${process.execPath}" "${path.join(ROOT, 'bin', 'trk.js')}" "$@"\n`, {
-      mode: 0o755,
-    });
+    writeFileSync(
+      path.join(shim, 'trk'),
+      `#!/bin/sh\nexec "${process.execPath}" "${path.join(ROOT, 'bin', 'trk.js')}" "$@"\n`,
+      {
+        mode: 0o755,
+      },
+    );
     await seed();
   }, 120_000);
 
@@ -248,7 +273,8 @@ describe('the examples of the documentation and of the help pages', () => {
     for (const e of skipped) expect(e.skip, e.where).toMatch(/\w/);
     expect(skipped.length, 'examples not run').toBe(NOT_RUN);
     // Examples that need a program this machine lacks are skipped, saying so, as the completion tests are.
-    if (missing.length > 0) console.log(`not installed: ${missing.join(', ')}; skipped: ${examples.filter(needsMissing).length}`);
+    if (missing.length > 0)
+      console.log(`not installed: ${missing.join(', ')}; skipped: ${examples.filter(needsMissing).length}`);
     const shown = new Set(helpExamples(ROOT).map((e) => e.line));
     for (const line of [...Object.keys(HELP_NOT_RUN), ...Object.keys(HELP_EXITS)]) expect(shown, line).toContain(line);
     console.log(
@@ -270,7 +296,8 @@ describe('the examples of the documentation and of the help pages', () => {
     const changing = await runGroups([runnable.filter(changes)], setBackParcel);
     const faults = [...reading, ...changing].flatMap((o) => {
       const why = fault(o);
-      return why ? [`${o.example.where}: ${o.example.line}\n  ${why}\n  ${`${o.stdout}${o.stderr}`.trim().split('\n').slice(-8).join('\n  ')}`] : [];
+      const tail = `${o.stdout}${o.stderr}`.trim().split('\n').slice(-8).join('\n  ');
+      return why ? [`${o.example.where}: ${o.example.line}\n  ${why}\n  ${tail}`] : [];
     });
     expect(faults).toEqual([]);
   }, 300_000);
