@@ -4,11 +4,13 @@
 //     numbers and callbacks; the rate budget (pacing) is below api, and takes only the service's vocabulary from it;
 //   - a command reaches the item engine through its entry points only, never its chunking or CSV reading;
 //   - product code reaches the emulator through src/sandbox/index.ts only, lazily (or for types), so start-up
-//     never loads it.
+//     never loads it;
+//   - no function of src/ is over 120 lines: a large unit is a class with small methods, or small modules.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const SRC = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src');
@@ -43,6 +45,37 @@ export function importsOf(file: string, text: string): Import[] {
 }
 
 const IMPORTS = sourceFiles(SRC).flatMap((f) => importsOf(f, readFileSync(f, 'utf8')));
+
+/** A function of src/ with a body, and its length in lines, from the line it starts on to the line it ends on. */
+interface FunctionLength {
+  /** `context-impl.ts:74 createContext` */
+  name: string;
+  lines: number;
+}
+
+export function functionLengths(file: string, text: string): FunctionLength[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const out: FunctionLength[] = [];
+  const lineOf = (pos: number) => source.getLineAndCharacterOfPosition(pos).line + 1;
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const start = lineOf(node.getStart(source));
+      out.push({ name: `${path.relative(SRC, file)}:${start} ${functionName(node)}`, lines: lineOf(node.getEnd()) - start + 1 });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
+/** The name a function is known by: its own, its variable's or its property's; `(anonymous)` otherwise. */
+function functionName(node: ts.Node): string {
+  const named = (n: ts.Node): string | undefined =>
+    'name' in n && n.name && ts.isIdentifier(n.name as ts.Node) ? (n.name as ts.Identifier).text : undefined;
+  return named(node) ?? named(node.parent) ?? '(anonymous)';
+}
+
+const MAX_FUNCTION_LINES = 120;
 const top = (p: string) => p.split(path.sep)[0] ?? '';
 const show = (i: Import) => `${i.from} → ${i.to} (${i.kind})`;
 
@@ -117,6 +150,24 @@ describe('architecture', () => {
     );
     expect(IMPORTS.some((i) => i.from === ASSEMBLY[0] && i.to === ASSEMBLY[1])).toBe(true);
     expect(wrong.map(show)).toEqual([]);
+  });
+
+  it(`no function is over ${MAX_FUNCTION_LINES} lines`, () => {
+    const lengths = sourceFiles(SRC).flatMap((f) => functionLengths(f, readFileSync(f, 'utf8')));
+    expect(lengths.length).toBeGreaterThan(1000);
+    const long = lengths.filter((f) => f.lines > MAX_FUNCTION_LINES).map((f) => `${f.name}: ${f.lines} lines`);
+    expect(long).toEqual([]);
+  });
+
+  it('would catch a long function, an arrow or a method as well as a declaration', () => {
+    const body = Array.from({ length: 130 }, (_, i) => `  const a${i} = ${i};`).join('\n');
+    const text = `export function long() {\n${body}\n}\nconst arrow = () => {\n${body}\n};\nclass C {\n  m() {\n${body}\n  }\n}\n`;
+    const found = functionLengths(path.join(SRC, 'x.ts'), text).filter((f) => f.lines > MAX_FUNCTION_LINES);
+    expect(found).toEqual([
+      { name: 'x.ts:1 long', lines: 132 },
+      { name: 'x.ts:133 arrow', lines: 132 },
+      { name: 'x.ts:266 m', lines: 132 },
+    ]);
   });
 
   it('would catch a violation (the checks themselves work)', () => {
