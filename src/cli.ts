@@ -17,6 +17,7 @@ import type { SettingsSource } from './settings-source.js';
 import { redact, redactingIO } from './secrets.js';
 import { sanitizeTerminalText } from './terminal-text.js';
 import { packageVersion } from './version.js';
+import { nodeFs } from './node.js';
 
 export interface CliOptions {
   /** Captured streams for tests; default the process's. */
@@ -457,7 +458,7 @@ export async function main(argv: string[]): Promise<number> {
 /** Where stdout goes, for a message: `/data/out.json (stdout)` when the system says it is a file, else `stdout`. */
 function stdoutName(): string {
   try {
-    const target = process.getBuiltinModule('node:fs').readlinkSync('/proc/self/fd/1');
+    const target = nodeFs().readlinkSync('/proc/self/fd/1');
     return target.startsWith('/') ? `${sanitizeTerminalText(target)} (stdout)` : 'stdout';
   } catch {
     return 'stdout';

@@ -5,6 +5,7 @@
 //   - a command reaches the item engine through its entry points only, never its chunking or CSV reading;
 //   - product code reaches the emulator through src/sandbox/index.ts only, lazily (or for types), so start-up
 //     never loads it;
+//   - Node's built-ins are handed out by src/node.ts alone (process.getBuiltinModule nowhere else);
 //   - no function of src/ is over 120 lines: a large unit is a class with small methods, or small modules.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -150,6 +151,11 @@ describe('architecture', () => {
     );
     expect(IMPORTS.some((i) => i.from === ASSEMBLY[0] && i.to === ASSEMBLY[1])).toBe(true);
     expect(wrong.map(show)).toEqual([]);
+  });
+
+  it("Node's built-ins are taken in src/node.ts alone", () => {
+    const taking = sourceFiles(SRC).filter((f) => /\bgetBuiltinModule\b/.test(readFileSync(f, 'utf8')));
+    expect(taking.map((f) => path.relative(SRC, f))).toEqual(['node.ts']);
   });
 
   it(`no function is over ${MAX_FUNCTION_LINES} lines`, () => {

@@ -62,11 +62,12 @@ import { parseDelimiter, type Delimiter } from './read-text.js';
 import { scanInput, type ScanOptions, type ScanResult } from './scan.js';
 import { RunSender } from './send.js';
 import { fsReason, openSource, type ItemSource, type SourceFlags } from './source.js';
+import { nodeFs } from '../node.js';
 
 export type { ItemPlan } from './plan.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { accessSync, constants } = process.getBuiltinModule('node:fs');
+const { accessSync, constants } = nodeFs();
 
 /** The flags every item command takes (see src/commands/items/flags.ts). */
 export interface ItemFlags extends SourceFlags {

@@ -11,9 +11,10 @@ import { debugEnabled } from '../debug.js';
 import { TrkError, UsageError } from '../errors.js';
 import { isPostgresLocation } from './postgres-url.js';
 import type { Store } from './types.js';
+import { nodeCrypto, nodeFs } from '../node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { existsSync } = process.getBuiltinModule('node:fs');
+const { existsSync } = nodeFs();
 
 export interface MirrorOptions {
   /** --db: the mirror's location for this command. */
@@ -77,7 +78,7 @@ export async function openMirror(ctx: Context, opts: MirrorOptions & { mustExist
 
 /** The account a mirror belongs to, without the key itself: a hash of the address and the key. */
 export function accountId(baseUrl: string, apiKey: string): string {
-  return process.getBuiltinModule('node:crypto').createHash('sha256').update(`${baseUrl}\u0000${apiKey}`).digest('hex').slice(0, 16);
+  return nodeCrypto().createHash('sha256').update(`${baseUrl}\u0000${apiKey}`).digest('hex').slice(0, 16);
 }
 
 /** The account of these settings, as its mirror records it (the emulator's is "sandbox"). */

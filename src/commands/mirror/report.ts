@@ -18,6 +18,7 @@ import { resolveCarrierFlags } from '../common/carrier-args.js';
 import { resolveCountryArgs } from '../common/country-args.js';
 import { outputOf, paged } from '../common/output.js';
 import { parseTimeArg } from '../list/time.js';
+import { nodeFs } from '../../node.js';
 
 export interface ReportCommandOptions {
   by: ReportBy;
@@ -93,7 +94,7 @@ async function writePage(ctx: Context, report: Report, file: string, names: (cod
     ctx.io.out(html);
     return;
   }
-  const { writeFileSync } = process.getBuiltinModule('node:fs');
+  const { writeFileSync } = nodeFs();
   try {
     writeFileSync(file, html);
   } catch (err) {
