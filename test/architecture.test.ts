@@ -5,6 +5,8 @@
 //   - a command reaches the item engine through its entry points only, never its chunking or CSV reading;
 //   - product code reaches the emulator through src/sandbox/index.ts only, lazily (or for types), so start-up
 //     never loads it;
+//   - import() is for the command-action boundary (the command line, the registry, each command's declaration) and
+//     for the heavy parts named below; everything else is imported statically;
 //   - Node's built-ins are handed out by src/node.ts alone (process.getBuiltinModule nowhere else);
 //   - no function of src/ is over 120 lines: a large unit is a class with small methods, or small modules.
 
@@ -31,14 +33,16 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const IMPORT = /(?:^|\n)\s*import\s+(type\s+)?[^'";]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*export\s+(type\s+)?[^'";]*?from\s*['"]([^'"]+)['"]/g;
+const IMPORT =
+  /(?:^|\n)\s*import\s+(type\s+)?[^'";]*?from\s*['"]([^'"]+)['"]|(typeof\s+)?import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*export\s+(type\s+)?[^'";]*?from\s*['"]([^'"]+)['"]/g;
 
 export function importsOf(file: string, text: string): Import[] {
   const from = path.relative(SRC, file);
   const out: Import[] = [];
   for (const m of text.matchAll(IMPORT)) {
-    const spec = m[2] ?? m[3] ?? m[5] ?? '';
-    const kind = m[3] !== undefined ? 'dynamic' : m[1] !== undefined || m[4] !== undefined ? 'type' : 'static';
+    const spec = m[2] ?? m[4] ?? m[6] ?? '';
+    // `typeof import('./x.js')` names a module's type, which loads nothing.
+    const kind = m[4] !== undefined && m[3] === undefined ? 'dynamic' : m[2] !== undefined && m[1] === undefined ? 'static' : m[6] !== undefined && m[5] === undefined ? 'static' : 'type';
     const to = spec.startsWith('.') ? path.relative(SRC, path.resolve(path.dirname(file), spec)).replace(/\.js$/, '.ts') : spec;
     out.push({ from, to, kind });
   }
@@ -77,13 +81,76 @@ function functionName(node: ts.Node): string {
 }
 
 const MAX_FUNCTION_LINES = 120;
+
+/**
+ * Where import() stands for the command-action boundary: the command line loads the command's run module, the IO
+ * and the context; the registry loads one command's declaration; a declaration's action loads its run module.
+ */
+const ACTION_BOUNDARY = (from: string) =>
+  from === 'cli.ts' || from === path.join('commands', 'registry.ts') || (top(from) === 'commands' && path.basename(from) === 'declare.ts');
+
+/**
+ * What may be imported lazily anywhere: the dependencies and parts of trk that a command loads only on the path
+ * that needs them (ARCHITECTURE.md, "Start-up"), each with its reason.
+ */
+const HEAVY: Readonly<Record<string, string>> = {
+  undici: 'the pooled transport, for runs of many requests (25 ms)',
+  chalk: 'colour, for a terminal',
+  '@inquirer/prompts': 'questions, for a terminal',
+  'csv-parse': 'reading CSV input',
+  'csv-stringify': 'writing CSV',
+  'csv-stringify/sync': 'writing CSV',
+  'jq-wasm': '--jq',
+  'node:worker_threads': '--jq runs in a worker',
+  echarts: "the HTML report's charts",
+  'echarts/dist/echarts.esm.min': "the HTML report's charts",
+  [path.join('api', 'client.ts')]: 'the client, built with the first request',
+  [path.join('api', 'transport-http.ts')]: 'one request at a time',
+  [path.join('api', 'transport-undici.ts')]: 'many requests (undici)',
+  [path.join('pacing', 'pacer.ts')]: 'the rate budget, with the first request',
+  [path.join('pacing', 'open.ts')]: 'the shared rate budget, with the first request',
+  [path.join('pacing', 'redis-pacer.ts')]: 'a budget in Redis',
+  [path.join('sandbox', 'index.ts')]: 'the emulator (--sandbox, trk sandbox)',
+  [path.join('sandbox', 'embedded.ts')]: 'the embedded emulator',
+  [path.join('sandbox', 'http', 'server.ts')]: "the emulator's server",
+  [path.join('store', 'open.ts')]: 'the mirror (sync, --offline)',
+  [path.join('store', 'sqlite.ts')]: 'a mirror in a file (libsql)',
+  [path.join('store', 'postgres.ts')]: 'a mirror in PostgreSQL',
+  [path.join('items', 'progress.ts')]: 'the progress line, for a terminal',
+  [path.join('output', 'pager.ts')]: 'the pager, for a terminal',
+  [path.join('output', 'jq.ts')]: '--jq',
+  [path.join('carriers', 'lookup.ts')]: 'the carrier list, for names rather than codes',
+  [path.join('prompter.ts')]: 'questions, for a terminal',
+  [path.join('items', 'command.ts')]: 'the item engine, for `trk list` of many numbers',
+  [path.join('items', 'source.ts')]: 'a file or a pipe of input (Node\'s file streams)',
+  [path.join('items', 'read.ts')]: 'reading rows of input (Node\'s streams)',
+  [path.join('items', 'read-json.ts')]: 'JSON input',
+  [path.join('items', 'runs.ts')]: 'journals of runs, for a file of numbers (Node\'s file streams)',
+  [path.join('items', 'journal.ts')]: 'the journal of a run that writes',
+  [path.join('items', 'sent.ts')]: 'what earlier runs of a file confirmed',
+  [path.join('items', 'rows-log.ts')]: 'the rows log of a run (node:readline)',
+  [path.join('items', 'leftovers.ts')]: 'pruning old files of runs (node:fs)',
+  [path.join('config', 'profiles.ts')]: 'writing the profile file (conf)',
+  [path.join('carriers', 'shipped.ts')]: 'the lists shipped with trk (node:fs/promises)',
+  [path.join('carriers', 'lists.ts')]: 'the carrier lists, fetched and cached (node:fs/promises)',
+  [path.join('store', 'sync.ts')]: "the mirror's sync",
+  [path.join('report', 'html.ts')]: 'the HTML report (echarts)',
+  [path.join('webhook', 'saved.ts')]: 'saved notifications (node:fs/promises)',
+  [path.join('webhook', 'replay.ts')]: 'replaying saved notifications (node:fs/promises)',
+  [path.join('output', 'tracking-page.ts')]: "a parcel's page, for a terminal or -o text",
+  [path.join('output', 'summary.ts')]: "a parcel's summary, for -o text",
+  [path.join('commands', 'common', 'watch.ts')]: '--watch',
+  [path.join('commands', 'list', 'watch.ts')]: '--watch',
+};
 const top = (p: string) => p.split(path.sep)[0] ?? '';
 const show = (i: Import) => `${i.from} → ${i.to} (${i.kind})`;
 
 describe('architecture', () => {
   it('reads the imports it checks', () => {
     expect(IMPORTS.length).toBeGreaterThan(300);
-    expect(IMPORTS).toContainEqual({ from: path.join('commands', 'items', 'register.ts'), to: path.join('items', 'command.ts'), kind: 'dynamic' });
+    expect(IMPORTS).toContainEqual({ from: path.join('commands', 'items', 'register.ts'), to: path.join('items', 'command.ts'), kind: 'static' });
+    expect(IMPORTS).toContainEqual({ from: path.join('commands', 'list', 'list.ts'), to: path.join('items', 'command.ts'), kind: 'dynamic' });
+    expect(IMPORTS).toContainEqual({ from: path.join('items', 'run-base.ts'), to: path.join('items', 'runs.ts'), kind: 'type' });
   });
 
   it('layers: commands → items → api, never back', () => {
@@ -153,6 +220,13 @@ describe('architecture', () => {
     expect(wrong.map(show)).toEqual([]);
   });
 
+  it('import() only at the command-action boundary and for the heavy parts', () => {
+    const dynamic = IMPORTS.filter((i) => i.kind === 'dynamic');
+    expect(dynamic.length).toBeGreaterThan(0);
+    const wrong = dynamic.filter((i) => !ACTION_BOUNDARY(i.from) && HEAVY[i.to] === undefined);
+    expect(wrong.map(show)).toEqual([]);
+  });
+
   it("Node's built-ins are taken in src/node.ts alone", () => {
     const taking = sourceFiles(SRC).filter((f) => /\bgetBuiltinModule\b/.test(readFileSync(f, 'utf8')));
     expect(taking.map((f) => path.relative(SRC, f))).toEqual(['node.ts']);
@@ -178,11 +252,20 @@ describe('architecture', () => {
 
   it('would catch a violation (the checks themselves work)', () => {
     const file = path.join(SRC, 'items', 'x.ts');
-    const bad = importsOf(file, "import { runList } from '../commands/list/list.js';\nconst s = await import('../sandbox/http/server.js');\nimport type { A } from './chunker.js';");
+    const bad = importsOf(
+      file,
+      "import { runList } from '../commands/list/list.js';\nconst s = await import('../sandbox/http/server.js');\nimport type { A } from './chunker.js';\nconst p = await import('./plan.js');",
+    );
     expect(bad).toEqual([
       { from: path.join('items', 'x.ts'), to: path.join('commands', 'list', 'list.ts'), kind: 'static' },
       { from: path.join('items', 'x.ts'), to: path.join('sandbox', 'http', 'server.ts'), kind: 'dynamic' },
       { from: path.join('items', 'x.ts'), to: path.join('items', 'chunker.ts'), kind: 'type' },
+      { from: path.join('items', 'x.ts'), to: path.join('items', 'plan.ts'), kind: 'dynamic' },
     ]);
+    // A dynamic import of a part that is not heavy, outside the action boundary, is refused; in a declaration it is not.
+    expect(bad.filter((i) => i.kind === 'dynamic' && !ACTION_BOUNDARY(i.from) && HEAVY[i.to] === undefined).map(show)).toEqual([
+      `${path.join('items', 'x.ts')} → ${path.join('items', 'plan.ts')} (dynamic)`,
+    ]);
+    expect(ACTION_BOUNDARY(path.join('commands', 'items', 'declare.ts'))).toBe(true);
   });
 });

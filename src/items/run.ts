@@ -63,6 +63,8 @@ import { scanInput, type ScanOptions, type ScanResult } from './scan.js';
 import { RunSender } from './send.js';
 import { fsReason, openSource, type ItemSource, type SourceFlags } from './source.js';
 import { nodeFs } from '../node.js';
+import { ensurePrivateDir, stateDir } from '../config/paths.js';
+import { refuseOwnFile } from '../config/own-files.js';
 
 export type { ItemPlan } from './plan.js';
 
@@ -198,7 +200,6 @@ class ItemRun extends RunBase {
     if (opts.defaults) {
       checkDefaults(opts.defaults, { operation: opts.operation, version, resolveCarrier: opts.resolveCarrier });
     }
-    const { ensurePrivateDir, stateDir } = await import('../config/paths.js');
     const state = stateDir(ctx.env);
     // A file or a pipe needs the state folder (a pipe's copy, a write's journal): one clear line before anything.
     if (flags.numbers.length === 0) writableFolder(state, ensurePrivateDir);
@@ -221,7 +222,7 @@ class ItemRun extends RunBase {
       );
     }
     if (this.flags.rejects !== undefined) {
-      (await import('../config/own-files.js')).refuseOwnFile(this.flags.rejects, this.ctx.env, '--rejects');
+      refuseOwnFile(this.flags.rejects, this.ctx.env, '--rejects');
     }
     // Arguments show no progress, and `trk stop N` does not load its renderer.
     const quiet = this.opts.progress === 'none' || (this.opts.progress === undefined && source.kind === 'arguments');

@@ -12,6 +12,7 @@ import { TrkError, UsageError } from '../errors.js';
 import { isPostgresLocation } from './postgres-url.js';
 import type { Store } from './types.js';
 import { nodeCrypto, nodeFs } from '../node.js';
+import { dataDir, ensurePrivateDir } from '../config/paths.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { existsSync } = nodeFs();
@@ -34,7 +35,6 @@ export async function mirrorLocation(ctx: Context, opts: MirrorOptions): Promise
   }
   const s = await ctx.settings();
   if (s.db !== undefined) return located(s.db);
-  const { dataDir, ensurePrivateDir } = await import('../config/paths.js');
   const dir = ensurePrivateDir(path.join(dataDir(ctx.env), 'mirrors'));
   // Profile names are file-name safe already (src/config/profile-rules.ts); encoded all the same.
   return path.join(dir, `${encodeURIComponent(s.sandbox ? 'sandbox' : s.profile)}.db`);
@@ -69,7 +69,6 @@ export async function openMirror(ctx: Context, opts: MirrorOptions & { mustExist
     throw new TrkError(`no mirror at ${file}`, { exitCode: 2, hint: 'run "trk sync" first (or name the mirror with --db)' });
   }
   if (!opts.mustExist) {
-    const { ensurePrivateDir } = await import('../config/paths.js');
     ensurePrivateDir(path.dirname(file));
   }
   const { SqliteStore } = await import('./sqlite.js');

@@ -19,6 +19,7 @@ import { resolveCountryArgs } from '../common/country-args.js';
 import { outputOf, paged } from '../common/output.js';
 import { parseTimeArg } from '../list/time.js';
 import { nodeFs } from '../../node.js';
+import { printTerminalReport } from '../../report/terminal.js';
 
 export interface ReportCommandOptions {
   by: ReportBy;
@@ -113,7 +114,6 @@ async function print(ctx: Context, report: Report, names: (code: number) => stri
     return;
   }
   if (format === 'table') {
-    const { printTerminalReport } = await import('../../report/terminal.js');
     await paged(ctx, (io) => printTerminalReport(io, report, { carrierName: names }));
     return;
   }
