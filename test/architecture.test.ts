@@ -1,5 +1,7 @@
 // The boundaries of the code, as ARCHITECTURE.md draws them, held by reading every import of src/:
 //   - layers: commands → items → api, never back (and the lower modules never reach up into either);
+//   - the emulator takes of the product only the service's vocabulary and where trk keeps its files, and carriers
+//     never reach into it; completion reads the command tree only in its build step;
 //   - api talks to the service and leaves rendering (output) and settings (config) to its callers, which pass it
 //     numbers and callbacks; the rate budget (pacing) is below api, and takes only the service's vocabulary from it;
 //   - a command reaches the item engine through its entry points only, never its chunking or CSV reading;
@@ -82,6 +84,33 @@ function functionName(node: ts.Node): string {
 
 const MAX_FUNCTION_LINES = 120;
 
+/** The folders each folder of src/ stands below, and so never imports. */
+const BELOW: Readonly<Record<string, readonly string[]>> = {
+  items: ['commands'],
+  api: ['commands', 'items', 'output', 'config'],
+  pacing: ['commands', 'items', 'output', 'config'],
+  output: ['commands', 'items'],
+  config: ['commands', 'items'],
+  carriers: ['commands', 'items'],
+  webhook: ['commands', 'items'],
+  store: ['commands', 'items'],
+  report: ['commands', 'items'],
+  sandbox: ['commands', 'items', 'output'],
+  completion: ['items'],
+};
+
+/** Imports that reach up a layer. */
+const upward = (imports: readonly Import[]) => imports.filter((i) => BELOW[top(i.from)]?.includes(top(i.to)));
+
+/**
+ * What the emulator takes of the product: the service's vocabulary (its versions, limits, enums, codes and the shapes
+ * of its answers) and where trk keeps its files. Never the product's reading of the service (its operation table,
+ * its bodies, its webhook signing, its carrier lists): a misreading would then agree with itself.
+ */
+const SANDBOX_MAY_USE = ['api/spec.ts', 'api/codes.ts', 'api/types.ts', 'errors.ts', 'config/paths.ts', 'package-files.ts'].map((p) =>
+  p.split('/').join(path.sep),
+);
+
 /**
  * Where import() stands for the command-action boundary: the command line loads the command's run module, the IO
  * and the context; the registry loads one command's declaration; a declaration's action loads its run module.
@@ -153,21 +182,8 @@ describe('architecture', () => {
     expect(IMPORTS).toContainEqual({ from: path.join('items', 'run-base.ts'), to: path.join('items', 'runs.ts'), kind: 'type' });
   });
 
-  it('layers: commands → items → api, never back', () => {
-    const below: Record<string, readonly string[]> = {
-      items: ['commands'],
-      api: ['commands', 'items', 'output', 'config'],
-      pacing: ['commands', 'items', 'output', 'config'],
-      output: ['commands', 'items'],
-      config: ['commands', 'items'],
-      carriers: ['commands', 'items'],
-      webhook: ['commands', 'items'],
-      store: ['commands', 'items'],
-      report: ['commands', 'items'],
-      sandbox: ['commands', 'items', 'output'],
-    };
-    const upward = IMPORTS.filter((i) => below[top(i.from)]?.includes(top(i.to)));
-    expect(upward.map(show)).toEqual([]);
+  it('layers: commands → items → api, never back; api imports neither output nor config', () => {
+    expect(upward(IMPORTS).map(show)).toEqual([]);
   });
 
   it('pacing is below api: of api it takes only the service\'s vocabulary (api/spec.ts)', () => {
@@ -190,13 +206,21 @@ describe('architecture', () => {
   });
 
   it("the emulator routes and signs with its own code, and carriers never reach into it", () => {
-    // The emulator may share the service's vocabulary (api/spec.ts, api/codes.ts), never the product's reading of
-    // it: its operation table, its webhook signing, its carrier lists.
     const sandboxReadsProduct = (i: Import) =>
-      top(i.from) === 'sandbox' && (i.to === path.join('api', 'ops.ts') || ['webhook', 'carriers'].includes(top(i.to)));
+      top(i.from) === 'sandbox' && top(i.to) !== 'sandbox' && i.to.endsWith('.ts') && !SANDBOX_MAY_USE.includes(i.to);
     const carriersReachIn = (i: Import) => top(i.from) === 'carriers' && top(i.to) === 'sandbox';
+    expect(IMPORTS.some((i) => top(i.from) === 'sandbox' && i.to === path.join('api', 'spec.ts'))).toBe(true);
     const wrong = IMPORTS.filter((i) => sandboxReadsProduct(i) || carriersReachIn(i));
     expect(wrong.map(show)).toEqual([]);
+  });
+
+  it('completion reads the command tree it is given; only its build step (write-files.ts) imports the commands', () => {
+    // The build step writes the completion scripts from the command tree (src/commands/registry.ts), so that they
+    // always match the commands; the rest of completion/ works on the tree's description (spec.ts) alone.
+    const BUILD_STEP = path.join('completion', 'write-files.ts');
+    const reaching = IMPORTS.filter((i) => top(i.from) === 'completion' && top(i.to) === 'commands');
+    expect(reaching.length).toBeGreaterThan(0);
+    expect(reaching.filter((i) => i.from !== BUILD_STEP).map(show)).toEqual([]);
   });
 
   it('product code reaches the emulator through src/sandbox/index.ts only, and never at start-up', () => {
@@ -267,5 +291,17 @@ describe('architecture', () => {
       `${path.join('items', 'x.ts')} → ${path.join('items', 'plan.ts')} (dynamic)`,
     ]);
     expect(ACTION_BOUNDARY(path.join('commands', 'items', 'declare.ts'))).toBe(true);
+    // api reaching into output or config is a layer broken.
+    const api = importsOf(path.join(SRC, 'api', 'x.ts'), "import { sanitize } from '../output/sanitize.js';\nimport { t } from '../config/timeout.js';");
+    expect(upward(api).map((i) => i.to)).toEqual([path.join('output', 'sanitize.ts'), path.join('config', 'timeout.ts')]);
+    // The emulator routing with the product's table or signing with its code is refused; the vocabulary is not.
+    const emulator = importsOf(
+      path.join(SRC, 'sandbox', 'x.ts'),
+      "import { OPERATION_TABLE } from '../api/ops.js';\nimport { sign } from '../webhook/verify.js';\nimport { LIMITS } from '../api/spec.js';",
+    );
+    expect(emulator.filter((i) => !SANDBOX_MAY_USE.includes(i.to)).map((i) => i.to)).toEqual([
+      path.join('api', 'ops.ts'),
+      path.join('webhook', 'verify.ts'),
+    ]);
   });
 });
