@@ -52,6 +52,11 @@ export function importsOf(file: string, text: string): Import[] {
 }
 
 const IMPORTS = sourceFiles(SRC).flatMap((f) => importsOf(f, readFileSync(f, 'utf8')));
+const top = (p: string) => p.split(path.sep)[0] ?? '';
+const show = (i: Import) => `${i.from} → ${i.to} (${i.kind})`;
+/** A path of src/ written with `/`, as this system writes it. */
+const native = (p: string) => p.split('/').join(path.sep);
+const fromPaths = (o: Record<string, string>) => new Map(Object.entries(o).map(([p, why]) => [native(p), why]));
 
 /** A function of src/ with a body, and its length in lines, from the line it starts on to the line it ends on. */
 interface FunctionLength {
@@ -107,9 +112,7 @@ const upward = (imports: readonly Import[]) => imports.filter((i) => BELOW[top(i
  * of its answers) and where trk keeps its files. Never the product's reading of the service (its operation table,
  * its bodies, its webhook signing, its carrier lists): a misreading would then agree with itself.
  */
-const SANDBOX_MAY_USE = ['api/spec.ts', 'api/codes.ts', 'api/types.ts', 'errors.ts', 'config/paths.ts', 'package-files.ts'].map((p) =>
-  p.split('/').join(path.sep),
-);
+const SANDBOX_MAY_USE = ['api/spec.ts', 'api/codes.ts', 'api/types.ts', 'errors.ts', 'config/paths.ts', 'package-files.ts'].map(native);
 
 /**
  * Where import() stands for the command-action boundary: the command line loads the command's run module, the IO
@@ -122,7 +125,7 @@ const ACTION_BOUNDARY = (from: string) =>
  * What may be imported lazily anywhere: the dependencies and parts of trk that a command loads only on the path
  * that needs them (ARCHITECTURE.md, "Start-up"), each with its reason.
  */
-const HEAVY: Readonly<Record<string, string>> = {
+const HEAVY: ReadonlyMap<string, string> = fromPaths({
   undici: 'the pooled transport, for runs of many requests (25 ms)',
   chalk: 'colour, for a terminal',
   '@inquirer/prompts': 'questions, for a terminal',
@@ -133,46 +136,44 @@ const HEAVY: Readonly<Record<string, string>> = {
   'node:worker_threads': '--jq runs in a worker',
   echarts: "the HTML report's charts",
   'echarts/dist/echarts.esm.min': "the HTML report's charts",
-  [path.join('api', 'client.ts')]: 'the client, built with the first request',
-  [path.join('api', 'transport-http.ts')]: 'one request at a time',
-  [path.join('api', 'transport-undici.ts')]: 'many requests (undici)',
-  [path.join('pacing', 'pacer.ts')]: 'the rate budget, with the first request',
-  [path.join('pacing', 'open.ts')]: 'the shared rate budget, with the first request',
-  [path.join('pacing', 'redis-pacer.ts')]: 'a budget in Redis',
-  [path.join('sandbox', 'index.ts')]: 'the emulator (--sandbox, trk sandbox)',
-  [path.join('sandbox', 'embedded.ts')]: 'the embedded emulator',
-  [path.join('sandbox', 'http', 'server.ts')]: "the emulator's server",
-  [path.join('store', 'open.ts')]: 'the mirror (sync, --offline)',
-  [path.join('store', 'sqlite.ts')]: 'a mirror in a file (libsql)',
-  [path.join('store', 'postgres.ts')]: 'a mirror in PostgreSQL',
-  [path.join('items', 'progress.ts')]: 'the progress line, for a terminal',
-  [path.join('output', 'pager.ts')]: 'the pager, for a terminal',
-  [path.join('output', 'jq.ts')]: '--jq',
-  [path.join('carriers', 'lookup.ts')]: 'the carrier list, for names rather than codes',
-  [path.join('prompter.ts')]: 'questions, for a terminal',
-  [path.join('items', 'command.ts')]: 'the item engine, for `trk list` of many numbers',
-  [path.join('items', 'source.ts')]: 'a file or a pipe of input (Node\'s file streams)',
-  [path.join('items', 'read.ts')]: 'reading rows of input (Node\'s streams)',
-  [path.join('items', 'read-json.ts')]: 'JSON input',
-  [path.join('items', 'runs.ts')]: 'journals of runs, for a file of numbers (Node\'s file streams)',
-  [path.join('items', 'journal.ts')]: 'the journal of a run that writes',
-  [path.join('items', 'sent.ts')]: 'what earlier runs of a file confirmed',
-  [path.join('items', 'rows-log.ts')]: 'the rows log of a run (node:readline)',
-  [path.join('items', 'leftovers.ts')]: 'pruning old files of runs (node:fs)',
-  [path.join('config', 'profiles.ts')]: 'writing the profile file (conf)',
-  [path.join('carriers', 'shipped.ts')]: 'the lists shipped with trk (node:fs/promises)',
-  [path.join('carriers', 'lists.ts')]: 'the carrier lists, fetched and cached (node:fs/promises)',
-  [path.join('store', 'sync.ts')]: "the mirror's sync",
-  [path.join('report', 'html.ts')]: 'the HTML report (echarts)',
-  [path.join('webhook', 'saved.ts')]: 'saved notifications (node:fs/promises)',
-  [path.join('webhook', 'replay.ts')]: 'replaying saved notifications (node:fs/promises)',
-  [path.join('output', 'tracking-page.ts')]: "a parcel's page, for a terminal or -o text",
-  [path.join('output', 'summary.ts')]: "a parcel's summary, for -o text",
-  [path.join('commands', 'common', 'watch.ts')]: '--watch',
-  [path.join('commands', 'list', 'watch.ts')]: '--watch',
-};
-const top = (p: string) => p.split(path.sep)[0] ?? '';
-const show = (i: Import) => `${i.from} → ${i.to} (${i.kind})`;
+  'api/client.ts': 'the client, built with the first request',
+  'api/transport-http.ts': 'one request at a time',
+  'api/transport-undici.ts': 'many requests (undici)',
+  'pacing/pacer.ts': 'the rate budget, with the first request',
+  'pacing/open.ts': 'the shared rate budget, with the first request',
+  'pacing/redis-pacer.ts': 'a budget in Redis',
+  'sandbox/index.ts': 'the emulator (--sandbox, trk sandbox)',
+  'sandbox/embedded.ts': 'the embedded emulator',
+  'sandbox/http/server.ts': "the emulator's server",
+  'store/open.ts': 'the mirror (sync, --offline)',
+  'store/sqlite.ts': 'a mirror in a file (libsql)',
+  'store/postgres.ts': 'a mirror in PostgreSQL',
+  'items/progress.ts': 'the progress line, for a terminal',
+  'output/pager.ts': 'the pager, for a terminal',
+  'output/jq.ts': '--jq',
+  'carriers/lookup.ts': 'the carrier list, for names rather than codes',
+  'prompter.ts': 'questions, for a terminal',
+  'items/command.ts': 'the item engine, for `trk list` of many numbers',
+  'items/source.ts': 'a file or a pipe of input (Node\'s file streams)',
+  'items/read.ts': 'reading rows of input (Node\'s streams)',
+  'items/read-json.ts': 'JSON input',
+  'items/runs.ts': 'journals of runs, for a file of numbers (Node\'s file streams)',
+  'items/journal.ts': 'the journal of a run that writes',
+  'items/sent.ts': 'what earlier runs of a file confirmed',
+  'items/rows-log.ts': 'the rows log of a run (node:readline)',
+  'items/leftovers.ts': 'pruning old files of runs (node:fs)',
+  'config/profiles.ts': 'writing the profile file (conf)',
+  'carriers/shipped.ts': 'the lists shipped with trk (node:fs/promises)',
+  'carriers/lists.ts': 'the carrier lists, fetched and cached (node:fs/promises)',
+  'store/sync.ts': "the mirror's sync",
+  'report/html.ts': 'the HTML report (echarts)',
+  'webhook/saved.ts': 'saved notifications (node:fs/promises)',
+  'webhook/replay.ts': 'replaying saved notifications (node:fs/promises)',
+  'output/tracking-page.ts': "a parcel's page, for a terminal or -o text",
+  'output/summary.ts': "a parcel's summary, for -o text",
+  'commands/common/watch.ts': '--watch',
+  'commands/list/watch.ts': '--watch',
+});
 
 describe('architecture', () => {
   it('reads the imports it checks', () => {
@@ -247,7 +248,7 @@ describe('architecture', () => {
   it('import() only at the command-action boundary and for the heavy parts', () => {
     const dynamic = IMPORTS.filter((i) => i.kind === 'dynamic');
     expect(dynamic.length).toBeGreaterThan(0);
-    const wrong = dynamic.filter((i) => !ACTION_BOUNDARY(i.from) && HEAVY[i.to] === undefined);
+    const wrong = dynamic.filter((i) => !ACTION_BOUNDARY(i.from) && !HEAVY.has(i.to));
     expect(wrong.map(show)).toEqual([]);
   });
 
@@ -287,7 +288,7 @@ describe('architecture', () => {
       { from: path.join('items', 'x.ts'), to: path.join('items', 'plan.ts'), kind: 'dynamic' },
     ]);
     // A dynamic import of a part that is not heavy, outside the action boundary, is refused; in a declaration it is not.
-    expect(bad.filter((i) => i.kind === 'dynamic' && !ACTION_BOUNDARY(i.from) && HEAVY[i.to] === undefined).map(show)).toEqual([
+    expect(bad.filter((i) => i.kind === 'dynamic' && !ACTION_BOUNDARY(i.from) && !HEAVY.has(i.to)).map(show)).toEqual([
       `${path.join('items', 'x.ts')} → ${path.join('items', 'plan.ts')} (dynamic)`,
     ]);
     expect(ACTION_BOUNDARY(path.join('commands', 'items', 'declare.ts'))).toBe(true);
