@@ -12,7 +12,7 @@ import type { Fake } from './fake-context.js';
 export async function runProgram(fake: Fake, argv: string[]): Promise<{ code: number | undefined; error: unknown }> {
   let code: number | undefined;
   let error: unknown;
-  let program: Command | undefined = undefined;
+  let program: Command | undefined;
   program = await buildProgram(async (load, output) => {
     // The fake context stands for one made from the settled options, as src/cli.ts makes it.
     const global: GlobalOptions = fake.ctx.global;

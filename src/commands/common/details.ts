@@ -6,7 +6,7 @@
 // terminal goes through the pager.
 
 import type { ApiVersion } from '../../api/spec.js';
-import type { ItemResults, RejectedItem } from '../../api/types.js';
+import type { ItemResults, } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import type { IO } from '../../io.js';
 import { COMPACT_DETAILS, detailsColumns, itemColumns } from '../../output/columns.js';
