@@ -76,7 +76,7 @@ interface FunctionLength {
   lines: number;
 }
 
-export function functionLengths(file: string, text: string): FunctionLength[] {
+function functionLengths(file: string, text: string): FunctionLength[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const out: FunctionLength[] = [];
   const lineOf = (pos: number) => source.getLineAndCharacterOfPosition(pos).line + 1;
