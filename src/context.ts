@@ -59,7 +59,8 @@ export interface SettingsOptions {
 export interface Context {
   readonly io: IO;
   readonly env: NodeJS.ProcessEnv;
-  readonly global: GlobalOptions;
+  /** Settled before the context is made, output flags and the profile's default output included; never changed. */
+  readonly global: Readonly<GlobalOptions>;
   /**
    * Resolved settings (flag > environment > profile > default), with where each came from. A profile name that
    * is not saved is a usage error listing the saved ones (src/config/profile-rules.ts), unless `newProfile`.

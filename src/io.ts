@@ -4,6 +4,7 @@
 
 import { Readable, Writable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
+import { nodeTty } from './node.js';
 
 export interface IO {
   readonly stdin: Readable;
@@ -88,7 +89,7 @@ export async function createProcessIO(opts: ProcessIOOptions = {}): Promise<IO> 
   const stderrIsTTY = process.stderr.isTTY === true;
   // Asked of the descriptor: process.stdin is made on first use, and making it for a file or /dev/null (cron)
   // loads Node's file streams, which only commands that read stdin need.
-  const stdinIsTTY = process.getBuiltinModule('node:tty').isatty(0);
+  const stdinIsTTY = nodeTty().isatty(0);
   const [color, colorErr] = await Promise.all([
     chalkFor(colorLevel(stdoutIsTTY, { ...opts, env })),
     chalkFor(colorLevel(stderrIsTTY, { ...opts, env })),

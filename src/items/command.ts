@@ -17,6 +17,7 @@ import { isReadOnly, type ItemOperation, type RowValues } from './fields.js';
 import type { ItemResultsWriter } from '../output/render.js';
 import { runItems, type ItemFlags, type ItemPlan, type ItemReport } from './run.js';
 import type { SourceFlags } from './source.js';
+import { stateDir } from '../config/paths.js';
 
 export type { ItemFlags, ItemPlan } from './run.js';
 
@@ -98,10 +99,9 @@ export async function listManyNumbers(
  * names: for reads that send nothing per number (the mirror's `info --offline`).
  */
 export async function* inputNumbers(ctx: Context, flags: SourceFlags): AsyncGenerator<{ number: string; carrier: string | undefined }> {
-  const [{ openSource }, { openRows, rowValues }, { stateDir }, { apiVersion }] = await Promise.all([
+  const [{ openSource }, { openRows, rowValues }, { apiVersion }] = await Promise.all([
     import('./source.js'),
     import('./read.js'),
-    import('../config/paths.js'),
     ctx.settings(),
   ]);
   const source = await openSource(flags, ctx.io, path.join(stateDir(ctx.env), 'spool'));

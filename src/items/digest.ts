@@ -11,6 +11,7 @@
 
 import { ITEM_FIELDS } from '../api/ops.js';
 import type { Item } from './fields.js';
+import { nodeCrypto } from '../node.js';
 
 /** The request of one row, field by field in the one order of ITEM_FIELDS (wire names are the body's business). */
 export function requestText(item: Item): string {
@@ -22,7 +23,7 @@ export function requestText(item: Item): string {
   return text;
 }
 
-const crypto = () => process.getBuiltinModule('node:crypto');
+const crypto = () => nodeCrypto();
 
 /** The digest of one row's request (`text`: its requestText, where known already). */
 export function rowDigest(item: Item, text?: string): bigint {

@@ -51,6 +51,7 @@ import type { ItemOperation } from './fields.js';
 import { isAlive, processStartTime, pruneFiles } from './leftovers.js';
 import { rowsLogFile } from './rows-log.js';
 import type { SourceKind } from './source.js';
+import { nodeCrypto } from '../node.js';
 
 export const JOURNAL_FORMAT = 3;
 const PRUNE_AFTER_MS = 30 * 24 * 3600 * 1000;
@@ -86,7 +87,7 @@ export interface RunIdentity {
 /** The key of a run: every part of its identity. */
 export function runKey(id: RunIdentity): string {
   const identity = JSON.stringify([id.op, id.account, id.input.name, id.input.digest, id.options]);
-  return process.getBuiltinModule('node:crypto').hash('sha256', identity).slice(0, 32);
+  return nodeCrypto().hash('sha256', identity).slice(0, 32);
 }
 
 export interface JournalOpenOptions {

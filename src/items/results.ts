@@ -22,9 +22,10 @@ import type { ProgressCounts } from './progress.js';
 import { duration, fmt, plural } from '../text.js';
 import type { InputLayout, InputRow } from './read.js';
 import { fsReason } from './source.js';
+import { nodeFs } from '../node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { createWriteStream, renameSync, rmSync, statSync } = process.getBuiltinModule('node:fs');
+const { createWriteStream, renameSync, rmSync, statSync } = nodeFs();
 
 /** error_code of a row set aside by --skip-invalid (it never reached the service). */
 export const INVALID_CODE = 'invalid';

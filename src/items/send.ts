@@ -24,6 +24,7 @@ import type { ItemReport, ItemRunOptions } from './run.js';
 import { runChunks, type RunnerResult } from './runner.js';
 import type { LeftBehind } from './runs.js';
 import type { ScanResult } from './scan.js';
+import { ensurePrivateDir } from '../config/paths.js';
 
 /** What a run that sends keeps while it does. */
 interface Sending {
@@ -163,7 +164,6 @@ export class RunSender extends RunBase {
 
   /** `<state>/rejects/2026-11-25T02-00-00-register-orders.csv`; rejects files older than 30 days go. */
   async #ownRejectsFile(): Promise<string> {
-    const { ensurePrivateDir } = await import('../config/paths.js');
     const { pruneFiles } = await import('./leftovers.js');
     const dir = ensurePrivateDir(path.join(this.state, 'rejects'));
     const cutoff = Date.now() - 30 * 24 * 3600 * 1000;

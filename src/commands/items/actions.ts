@@ -5,6 +5,8 @@ import type { NumberCarrierOperation } from '../../api/bodies.js';
 import type { Context } from '../../context.js';
 import { plural } from '../../text.js';
 import { confirmOrRefuse, inputCarrierResolver, itemResultsPrinter, type ItemSourceOptions } from './shared.js';
+import { flagDefaults, runItemCommand } from '../../items/command.js';
+import { deleteQuestion } from './delete-question.js';
 
 export type ItemAction = 'stop' | 'retrack' | 'delete' | 'push';
 
@@ -24,7 +26,6 @@ export interface ItemActionOptions extends ItemSourceOptions {
 }
 
 export async function runItemAction(action: ItemAction, opts: ItemActionOptions, ctx: Context): Promise<number> {
-  const { flagDefaults, runItemCommand } = await import('../../items/command.js');
   return runItemCommand(ctx, {
     operation: ACTION_OPERATION[action],
     flags: opts,
@@ -37,7 +38,7 @@ export async function runItemAction(action: ItemAction, opts: ItemActionOptions,
       ? {
           confirm: async (plan: { items: number; done: { items: number } }) => {
             const left = plan.items - plan.done.items;
-            const question = async () => (await import('./delete-question.js')).deleteQuestion(ctx, opts, left);
+            const question = async () => deleteQuestion(ctx, opts, left);
             await confirmOrRefuse(ctx, question, { what: `deleting ${plural(left, 'number')}` });
           },
         }

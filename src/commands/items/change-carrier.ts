@@ -5,6 +5,7 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { inputCarrierResolver, itemResultsPrinter, type ItemSourceOptions } from './shared.js';
+import { flagDefaults, runItemCommand } from '../../items/command.js';
 
 /** The current carrier is `from`, not `carrier`. */
 export interface ChangeCarrierOptions extends Omit<ItemSourceOptions, 'carrier'> {
@@ -21,7 +22,6 @@ export async function runChangeCarrier(opts: ChangeCarrierOptions, ctx: Context)
   if (opts.numbers.length > 0 && opts.to === undefined && opts.finalTo === undefined) {
     throw new UsageError('nothing to change', 'give the new carrier with --to <code> or the new last-mile carrier with --final-to <code>');
   }
-  const { flagDefaults, runItemCommand } = await import('../../items/command.js');
   return runItemCommand(ctx, {
     operation: 'changecarrier',
     flags: opts,

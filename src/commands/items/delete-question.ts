@@ -10,6 +10,7 @@ import { carrierText } from '../../output/columns.js';
 import { sanitizeTerminalText } from '../../terminal-text.js';
 import { plural } from '../../text.js';
 import type { ItemActionOptions } from './actions.js';
+import { recordsOfNumbers } from '../list/numbers.js';
 
 /** Arguments looked up before asking, at most (5 requests); more are counted as numbers. */
 const LOOKUP_MAX = 1000;
@@ -33,11 +34,7 @@ export async function deleteQuestion(ctx: Context, opts: ItemActionOptions, numb
 }
 
 async function lookedUp(ctx: Context, opts: ItemActionOptions): Promise<string> {
-  const [api, { recordsOfNumbers }, { carrierNames }] = await Promise.all([
-    ctx.api(),
-    import('../list/numbers.js'),
-    import('../../carriers/lookup.js'),
-  ]);
+  const [api, { carrierNames }] = await Promise.all([ctx.api(), import('../../carriers/lookup.js')]);
   const found = await recordsOfNumbers(api, opts.numbers, ctx.signal);
   const records = opts.carrier === undefined ? found : found.filter((r) => r.carrier === opts.carrier);
   const typed = new Set(opts.numbers.map((n) => n.trim().toUpperCase()).filter(Boolean));

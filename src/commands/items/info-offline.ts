@@ -15,6 +15,7 @@ import { openMirror } from '../../store/open.js';
 import type { RecordKey, Store } from '../../store/types.js';
 import { detailsWriter } from '../common/details.js';
 import { matching, type InfoOptions } from './info.js';
+import { runInfo } from './info.js';
 
 export interface OfflineInfoOptions extends InfoOptions {
   db?: string | undefined;
@@ -106,7 +107,7 @@ export async function runOfflineInfo(opts: OfflineInfoOptions, ctx: Context): Pr
 export async function runLookupInfo(opts: OfflineInfoOptions, ctx: Context): Promise<number> {
   const { mirrorLocation, mirrorMayExist } = await import('../../store/open.js');
   const location = await mirrorLocation(ctx, { db: opts.db });
-  if (!mirrorMayExist(location)) return (await import('./info.js')).runInfo(opts, ctx);
+  if (!mirrorMayExist(location)) return runInfo(opts, ctx);
   return runOfflineInfo(opts, ctx);
 }
 

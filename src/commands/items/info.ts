@@ -14,6 +14,7 @@ import { fmt } from '../../text.js';
 import { checkTextOutput, detailsWriter, printDetails } from '../common/details.js';
 import { outputOf } from '../common/output.js';
 import { inputCarrierResolver, type ItemSourceOptions } from './shared.js';
+import { flagDefaults, runItemCommand } from '../../items/command.js';
 
 export interface InfoOptions extends ItemSourceOptions {
   /** Show only numbers whose latest main status is one of these. */
@@ -84,14 +85,9 @@ function checkOptions(ctx: Context, opts: InfoOptions, version: ApiVersion): voi
 
 export async function runInfo(opts: InfoOptions & { db?: string | undefined }, ctx: Context): Promise<number> {
   if (opts.db !== undefined) throw new UsageError('--db names the mirror, which only --offline reads', 'add --offline, or drop --db');
-  // The engine is loaded while the settings are read (Node 20 reads module files asynchronously); --watch reads
-  // without it.
-  const engine = opts.watch ? undefined : import('../../items/command.js');
-  engine?.catch(() => {});
   const { apiVersion } = await ctx.settings();
   checkOptions(ctx, opts, apiVersion);
-  if (!engine) return watchInfo(opts, ctx, apiVersion);
-  const { flagDefaults, runItemCommand } = await engine;
+  if (opts.watch) return watchInfo(opts, ctx, apiVersion);
   return runItemCommand(ctx, {
     operation: 'gettrackinfo',
     flags: opts,

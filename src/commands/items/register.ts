@@ -3,6 +3,7 @@
 
 import type { Context } from '../../context.js';
 import { inputCarrierResolver, itemResultsPrinter, type ItemSourceOptions } from './shared.js';
+import { flagDefaults, runItemCommand } from '../../items/command.js';
 
 export interface RegisterOptions extends ItemSourceOptions {
   param?: string | undefined;
@@ -18,7 +19,6 @@ export interface RegisterOptions extends ItemSourceOptions {
 }
 
 export async function runRegister(opts: RegisterOptions, ctx: Context): Promise<number> {
-  const { flagDefaults, runItemCommand } = await import('../../items/command.js');
   return runItemCommand(ctx, {
     operation: 'register',
     flags: opts,

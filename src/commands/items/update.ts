@@ -4,6 +4,7 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { inputCarrierResolver, itemResultsPrinter, type ItemSourceOptions } from './shared.js';
+import { flagDefaults, runItemCommand } from '../../items/command.js';
 
 export interface UpdateOptions extends ItemSourceOptions {
   tag?: string | undefined;
@@ -16,7 +17,6 @@ export async function runUpdate(opts: UpdateOptions, ctx: Context): Promise<numb
   if (opts.numbers.length > 0 && opts.tag === undefined && opts.param === undefined && opts.lang === undefined) {
     throw new UsageError('nothing to change', 'give --tag, --param or --lang');
   }
-  const { flagDefaults, runItemCommand } = await import('../../items/command.js');
   return runItemCommand(ctx, {
     operation: 'changeinfo',
     flags: opts,

@@ -4,6 +4,7 @@
 import type { Context } from '../../context.js';
 import { TrkError, UsageError } from '../../errors.js';
 import type { SandboxOptions } from '../../sandbox/index.js';
+import { refuseOwnFile } from '../../config/own-files.js';
 
 export interface SandboxStartOptions {
   /** 0 or absent = a free port. */
@@ -213,9 +214,6 @@ export async function runSandboxReset(opts: SandboxResetOptions, ctx: Context): 
 
 /** A --state FILE that is one of trk's own files, but the sandbox's state, is refused (src/config/own-files.ts). */
 async function refuseOwnState(file: string, env: NodeJS.ProcessEnv): Promise<void> {
-  const [{ refuseOwnFile }, { sandboxStateFile }] = await Promise.all([
-    import('../../config/own-files.js'),
-    import('../../sandbox/index.js'),
-  ]);
+  const { sandboxStateFile } = await import('../../sandbox/index.js');
   refuseOwnFile(file, env, '--state', [sandboxStateFile(env)]);
 }
