@@ -4,7 +4,7 @@
 
 import type { ApiClient, ApiClientOptions } from './api/client.js';
 import type { HoldListener, Pacer, WaitReason } from './pacing/pacer.js';
-import { LIMITS, type ApiVersion } from './api/spec.js';
+import { LIMITS, type ApiVersion } from './service/vocabulary.js';
 import { debugEnabled } from './debug.js';
 import type { Settings } from './config/settings.js';
 import { requestTimeoutMs } from './config/timeout.js';

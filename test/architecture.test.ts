@@ -4,7 +4,9 @@
 //     numbers and callbacks; the rate budget (pacing) is below api, and takes only the service's vocabulary from it;
 //   - a command reaches the item engine through its entry points only, never its chunking or CSV reading;
 //   - product code reaches the emulator through src/sandbox/index.ts only, lazily (or for types), so start-up
-//     never loads it.
+//     never loads it;
+//   - the service's model (src/service/: vocabulary, codes, records) imports nothing else of trk, and it is all the
+//     emulator takes of the product.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -44,6 +46,8 @@ export function importsOf(file: string, text: string): Import[] {
 
 const IMPORTS = sourceFiles(SRC).flatMap((f) => importsOf(f, readFileSync(f, 'utf8')));
 const top = (p: string) => p.split(path.sep)[0] ?? '';
+/** A module of src/ (relative to it), not a package or one of Node's. */
+const isProduct = (p: string) => !p.startsWith('node:') && !path.isAbsolute(p) && /\.ts$/.test(p);
 const show = (i: Import) => `${i.from} → ${i.to} (${i.kind})`;
 
 describe('architecture', () => {
@@ -69,10 +73,26 @@ describe('architecture', () => {
     expect(upward.map(show)).toEqual([]);
   });
 
-  it('pacing is below api: of api it takes only the service\'s vocabulary (api/spec.ts)', () => {
+  it('pacing is below api, and takes nothing of it: the service\'s vocabulary comes from service/', () => {
     const used = IMPORTS.filter((i) => top(i.from) === 'pacing' && top(i.to) === 'api');
-    expect(used.length).toBeGreaterThan(0);
-    expect(used.filter((i) => i.to !== path.join('api', 'spec.ts')).map(show)).toEqual([]);
+    expect(IMPORTS.some((i) => top(i.from) === 'pacing' && top(i.to) === 'service')).toBe(true);
+    expect(used.map(show)).toEqual([]);
+  });
+
+  it('service imports nothing of trk', () => {
+    const outside = IMPORTS.filter((i) => top(i.from) === 'service' && (i.to.startsWith('.') || isProduct(i.to)) && top(i.to) !== 'service');
+    expect(IMPORTS.filter((i) => top(i.from) === 'service').length).toBeGreaterThan(2);
+    expect(outside.map(show)).toEqual([]);
+  });
+
+  it('the sandbox imports only service/ of the product (and its own index)', () => {
+    // Files at the top of src/ that are no layer (the typed errors, the package's own files) are shared by all.
+    const SHARED = ['errors.ts', 'exit-codes.ts', 'package-files.ts', 'node.ts'];
+    const wrong = IMPORTS.filter(
+      (i) => top(i.from) === 'sandbox' && isProduct(i.to) && !['sandbox', 'service'].includes(top(i.to)) && !SHARED.includes(i.to),
+    );
+    expect(IMPORTS.some((i) => top(i.from) === 'sandbox' && top(i.to) === 'service')).toBe(true);
+    expect(wrong.map(show)).toEqual([]);
   });
 
   it('commands reach the item engine through its entry points, never its chunking or input reading', () => {
@@ -89,10 +109,10 @@ describe('architecture', () => {
   });
 
   it("the emulator routes and signs with its own code, and carriers never reach into it", () => {
-    // The emulator may share the service's vocabulary (api/spec.ts, api/codes.ts), never the product's reading of
-    // it: its operation table, its webhook signing, its carrier lists.
+    // The emulator may share the service's vocabulary (service/vocabulary.ts, service/codes.ts), never the product's
+    // reading of it: its operation table, its webhook signing, its carrier lists.
     const sandboxReadsProduct = (i: Import) =>
-      top(i.from) === 'sandbox' && (i.to === path.join('api', 'ops.ts') || ['webhook', 'carriers'].includes(top(i.to)));
+      top(i.from) === 'sandbox' && (top(i.to) === 'api' || path.dirname(i.to) === path.join('service', 'operations') || ['webhook', 'carriers'].includes(top(i.to)));
     const carriersReachIn = (i: Import) => top(i.from) === 'carriers' && top(i.to) === 'sandbox';
     const wrong = IMPORTS.filter((i) => sandboxReadsProduct(i) || carriersReachIn(i));
     expect(wrong.map(show)).toEqual([]);

@@ -3,7 +3,7 @@
 // fake (test/commands/fake-context.ts) and the carrier and webhook commands' (test/carriers/fake-context.ts)
 // add their own API client, clock and Ctrl-C.
 
-import type { ApiVersion } from '../src/api/spec.js';
+import type { ApiVersion } from '../src/service/vocabulary.js';
 import type { Settings } from '../src/config/settings.js';
 import type { Context, Prompter } from '../src/context.js';
 

@@ -7,7 +7,7 @@
 //
 // One small check per operation, keyed by its name, so that a table of operations can refer to it.
 
-import type { Operation } from './spec.js';
+import type { Operation } from '../service/vocabulary.js';
 
 /** The problem with an answer, in a few words (`data.accepted is a string, not a list`), or undefined when fine. */
 export type AnswerCheck = (data: Record<string, unknown>, envelope: Record<string, unknown>) => string | undefined;

@@ -18,8 +18,8 @@ import {
   type ServiceError,
 } from './errors.js';
 import { parseRetryAfter } from './retry.js';
-import type { ApiVersion, Operation } from './spec.js';
-import type { Envelope } from './types.js';
+import type { ApiVersion, Operation } from '../service/vocabulary.js';
+import type { Envelope } from '../service/types.js';
 
 export type AnswerHeaders = Record<string, string | string[] | undefined>;
 

@@ -1,4 +1,4 @@
-// Wire bodies per API version, built from trk's inputs (v2 field names, src/api/types.ts), so that commands
+// Wire bodies per API version, built from trk's inputs (v2 field names, src/service/types.ts), so that commands
 // stay version-agnostic. What a version cannot express is refused up front with a UsageError naming the fix,
 // never silently dropped: a tag or filter that quietly vanishes would do something the user did not ask.
 
@@ -16,7 +16,7 @@ import {
   type PackageStatus,
   type PushStatus,
   type TrackingStatus,
-} from './spec.js';
+} from '../service/vocabulary.js';
 import type {
   ChangeCarrierRequestItem,
   ChangeInfoRequestItem,
@@ -24,7 +24,7 @@ import type {
   RealtimeRequestItem,
   RegisterRequestItem,
   TrackListFilter,
-} from './types.js';
+} from '../service/types.js';
 
 /** Throws when `version` lacks `op` (v1 has no getquota and no getRealTimeTrackInfo). */
 export function unsupported(version: ApiVersion, op: Operation): void {

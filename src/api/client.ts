@@ -16,9 +16,9 @@ import { unsupported } from './bodies.js';
 import { Call, type CallSettings } from './call.js';
 import { operationPath } from './ops.js';
 import { callDeadlineMs, DEFAULT_RETRY } from './retry.js';
-import { LIMITS, type ApiVersion, type Operation } from './spec.js';
+import { LIMITS, type ApiVersion, type Operation } from '../service/vocabulary.js';
 import { createTransport, type Transport } from './transport.js';
-import type { Envelope } from './types.js';
+import type { Envelope } from '../service/types.js';
 import { packageVersion } from '../version.js';
 
 export { resentAfterAmbiguousFailure } from './retry.js';

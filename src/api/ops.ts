@@ -4,7 +4,7 @@
 // the item engine (columns, checks, chunking, summaries, exit codes), `trk api`, help and completions all read
 // from here: adding an operation touches this table and one command file.
 
-import { LIMITS, type ApiVersion, type Operation } from './spec.js';
+import { LIMITS, type ApiVersion, type Operation } from '../service/vocabulary.js';
 
 /**
  * read: changes nothing, safe to repeat after any failure. write: changes state without charging, repeated

@@ -22,7 +22,7 @@
 
 import { MAX_HOLD_MS, type WaitReason } from '../pacing/pacer.js';
 import { operationClass } from './ops.js';
-import type { Operation } from './spec.js';
+import type { Operation } from '../service/vocabulary.js';
 import {
   AuthenticationError,
   EnvelopeError,

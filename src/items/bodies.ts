@@ -9,8 +9,8 @@ import {
   registerBody,
   trackListBody,
 } from '../api/bodies.js';
-import type { ApiVersion } from '../api/spec.js';
-import type { TrackListFilter } from '../api/types.js';
+import type { ApiVersion } from '../service/vocabulary.js';
+import type { TrackListFilter } from '../service/types.js';
 import type { Item, ItemOperation } from './fields.js';
 
 export function requestBody(

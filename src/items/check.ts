@@ -4,7 +4,7 @@
 // one streaming pass, so a file with a thousand mistakes is fixed in one go rather than one error at a time.
 
 import { commandName } from '../api/ops.js';
-import { API_VERSIONS, LANGUAGES, LIMITS, numberPattern, type ApiVersion } from '../api/spec.js';
+import { API_VERSIONS, LANGUAGES, LIMITS, numberPattern, type ApiVersion } from '../service/vocabulary.js';
 import { UsageError } from '../errors.js';
 import { identityCarrier, operationFields, type Item, type ItemField, type ItemOperation, type RowValues } from './fields.js';
 import type { InputLayout, InputRow } from './read.js';

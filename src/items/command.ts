@@ -9,7 +9,7 @@
 // cannot pass for a complete one (ItemResultsWriter.abort), as a list that fails part-way does.
 
 import path from 'node:path';
-import type { TrackListFilter } from '../api/types.js';
+import type { TrackListFilter } from '../service/types.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import type { CarrierResolver } from './check.js';

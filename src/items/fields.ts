@@ -12,8 +12,8 @@ import {
   type ItemField,
   type ItemOperation,
 } from '../api/ops.js';
-import { API_VERSIONS, type ApiVersion } from '../api/spec.js';
-import type { ChangeCarrierRequestItem, RegisterRequestItem } from '../api/types.js';
+import { API_VERSIONS, type ApiVersion } from '../service/vocabulary.js';
+import type { ChangeCarrierRequestItem, RegisterRequestItem } from '../service/types.js';
 import { DETAILS_RESULT_COLUMN_NAMES, RECORD_COLUMN_NAMES, REGISTER_COLUMN_NAMES, REJECT_COLUMNS } from '../output/column-names.js';
 
 export type { ItemField, ItemOperation } from '../api/ops.js';

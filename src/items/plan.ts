@@ -4,8 +4,8 @@
 import { quotaBody } from '../api/bodies.js';
 import type { ApiClient } from '../api/client.js';
 import { commandName, doneWord } from '../api/ops.js';
-import { LIMITS, type ApiVersion } from '../api/spec.js';
-import type { QuotaRecord } from '../api/types.js';
+import { LIMITS, type ApiVersion } from '../service/vocabulary.js';
+import type { QuotaRecord } from '../service/types.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { duration, fmt, plural } from '../text.js';

@@ -15,7 +15,7 @@
 import type { ApiClient } from '../api/client.js';
 import { unitCost } from '../api/ops.js';
 import { PageCheck, trackListFacts } from '../api/pages.js';
-import { LIMITS, type ApiVersion } from '../api/spec.js';
+import { LIMITS, type ApiVersion } from '../service/vocabulary.js';
 import { requestBody } from './bodies.js';
 import type { Chunk } from './chunker.js';
 import type { Item, ItemOperation } from './fields.js';

@@ -8,9 +8,9 @@
 import type { WriteStream } from 'node:fs';
 import path from 'node:path';
 import type { Stringifier } from 'csv-stringify';
-import { codeInfo, formatCodeMessage } from '../api/codes.js';
+import { codeInfo, formatCodeMessage } from '../service/codes.js';
 import { commandName, doneWord, operationSpec } from '../api/ops.js';
-import type { ItemResults, RejectedItem } from '../api/types.js';
+import type { ItemResults, RejectedItem } from '../service/types.js';
 import { fileReason, TrkError, UsageError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { REJECT_COLUMNS } from '../output/column-names.js';

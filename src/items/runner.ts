@@ -32,14 +32,14 @@
 // Ctrl-C (the `stop` signal): no request starts any more; requests in flight finish and are recorded.
 
 import type { ApiClient } from '../api/client.js';
-import { codeInfo, formatCodeMessage, isAccountRefusal } from '../api/codes.js';
+import { codeInfo, formatCodeMessage, isAccountRefusal } from '../service/codes.js';
 import { EnvelopeError, RateLimitError, RequestAbortedError, ServiceError, formatSeconds } from '../api/errors.js';
 import { itemsPerRequest, operationSpec } from '../api/ops.js';
 import { DEFAULT_PAGE_WINDOW, PageCheck, PagingError, trackListFacts, type PageFacts } from '../api/pages.js';
 import type { Pacer, WaitReason } from '../pacing/pacer.js';
 import { shouldRetry, waitReason } from '../api/retry.js';
-import { LIMITS, type ApiVersion } from '../api/spec.js';
-import type { Envelope, ItemError, RejectedItem, TrackListFilter } from '../api/types.js';
+import { LIMITS, type ApiVersion } from '../service/vocabulary.js';
+import type { Envelope, ItemError, RejectedItem, TrackListFilter } from '../service/types.js';
 import { TrkError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { requestBody } from './bodies.js';

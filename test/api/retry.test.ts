@@ -15,7 +15,7 @@ import {
 import { operationClass } from '../../src/api/ops.js';
 import { DEFAULT_RETRY, parseRetryAfter, retryDelay, shouldRetry, waitReason } from '../../src/api/retry.js';
 import { MAX_HOLD_MS } from '../../src/pacing/pacer.js';
-import { OPERATIONS, type Operation } from '../../src/api/spec.js';
+import { OPERATIONS, type Operation } from '../../src/service/vocabulary.js';
 
 type Kind =
   | '401'

@@ -2,8 +2,8 @@
 // call and answers from a handler. No network, no files.
 
 import type { ApiClient, CallOptions } from '../../src/api/client.js';
-import type { ApiVersion, Operation } from '../../src/api/spec.js';
-import type { Envelope } from '../../src/api/types.js';
+import type { ApiVersion, Operation } from '../../src/service/vocabulary.js';
+import type { Envelope } from '../../src/service/types.js';
 import type { Settings } from '../../src/config/settings.js';
 import type { Context, GlobalOptions, Prompter } from '../../src/context.js';
 import { noApiKeyError } from '../../src/errors.js';

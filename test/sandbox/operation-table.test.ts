@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { OPERATION_TABLE } from '../../src/api/ops.js';
-import { API_VERSIONS, type Operation } from '../../src/api/spec.js';
+import { API_VERSIONS, type Operation } from '../../src/service/vocabulary.js';
 import { routeOf } from '../../src/sandbox/http/routes.js';
 import { EMULATED_OPERATIONS } from '../../src/sandbox/ops/table.js';
 import { makeAccount } from './account-fixture.js';

@@ -3,7 +3,7 @@
 // and register to see whether a request reached the account.
 
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { API_VERSIONS, OPERATIONS } from '../../src/api/spec.js';
+import { API_VERSIONS, OPERATIONS } from '../../src/service/vocabulary.js';
 import { operationPath } from '../../src/api/ops.js';
 import { type RunningSandbox, SANDBOX_KEY } from '../../src/sandbox/http/server.js';
 import { call, register, sandboxStarter } from './http.js';

@@ -3,7 +3,7 @@
 // rejected items give exit 3.
 
 import { unsupported } from '../../api/bodies.js';
-import { API_VERSIONS, OPERATIONS, type Operation } from '../../api/spec.js';
+import { API_VERSIONS, OPERATIONS, type Operation } from '../../service/vocabulary.js';
 import { operationClass, operationPath } from '../../api/ops.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';

@@ -3,7 +3,7 @@
 // piped, or from a file, with the same checks, pacing and guarantees, and the same flags.
 
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import { LANGUAGES, LIMITS, numberPattern, PACKAGE_STATUSES, subStatuses } from '../../api/spec.js';
+import { LANGUAGES, LIMITS, numberPattern, PACKAGE_STATUSES, subStatuses } from '../../service/vocabulary.js';
 import { dbOption } from '../mirror/args.js';
 import type { Context } from '../../context.js';
 import type { ItemFlags } from '../../items/run.js';

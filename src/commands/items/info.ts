@@ -2,12 +2,12 @@
 // numbers given are looked at again every --every until each is delivered or returned.
 
 import { numberCarrierBody } from '../../api/bodies.js';
-import { LIMITS, numberPattern, type ApiVersion } from '../../api/spec.js';
-import type { ItemResults } from '../../api/types.js';
+import { LIMITS, numberPattern, type ApiVersion } from '../../service/vocabulary.js';
+import type { ItemResults } from '../../service/types.js';
 import type { Context } from '../../context.js';
 import { TrkError, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
-import { toDetailsView, type DetailsView } from '../../output/records.js';
+import { toDetailsView, type DetailsView } from '../../service/records.js';
 import { resolveFormat, type ItemResultsWriter } from '../../output/render.js';
 import { show } from '../../output/sanitize.js';
 import { fmt } from '../../text.js';

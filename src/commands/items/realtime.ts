@@ -2,8 +2,8 @@
 // 1 quota unit, or 10 with --fresh (cacheLevel 1), which therefore asks first.
 
 import { realtimeBody } from '../../api/bodies.js';
-import { numberPattern, REALTIME_CACHE_COST } from '../../api/spec.js';
-import type { RealtimeRequestItem } from '../../api/types.js';
+import { numberPattern, REALTIME_CACHE_COST } from '../../service/vocabulary.js';
+import type { RealtimeRequestItem } from '../../service/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';

@@ -6,12 +6,12 @@
 
 import type { ApiClient } from '../../api/client.js';
 import { trackListBody } from '../../api/bodies.js';
-import { LIMITS } from '../../api/spec.js';
-import type { TrackListFilter, TrackRecord } from '../../api/types.js';
+import { LIMITS } from '../../service/vocabulary.js';
+import type { TrackListFilter, TrackRecord } from '../../service/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { recordColumns } from '../../output/columns.js';
-import { recordForJson, toRecordView } from '../../output/records.js';
+import { recordForJson, toRecordView } from '../../service/records.js';
 import { createRowWriter } from '../../output/render.js';
 import { statusLine } from '../../output/status-line.js';
 import { fmt, plural } from '../../text.js';

@@ -5,10 +5,10 @@
 
 import type { ApiClient } from '../../api/client.js';
 import { numberCarrierBody } from '../../api/bodies.js';
-import { LIMITS } from '../../api/spec.js';
-import type { TrackRecord } from '../../api/types.js';
-import { toDetailsView, toRecordView, type DetailsView } from '../../output/records.js';
-import { epochOf } from '../../output/times.js';
+import { LIMITS } from '../../service/vocabulary.js';
+import type { TrackRecord } from '../../service/types.js';
+import { toDetailsView, toRecordView, type DetailsView } from '../../service/records.js';
+import { epochOf } from '../../service/times.js';
 import { tagMatcher, type ListOptions } from './filters.js';
 import { recordKey } from './merge.js';
 

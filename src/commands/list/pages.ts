@@ -4,9 +4,9 @@
 
 import type { ApiClient } from '../../api/client.js';
 import { lastPage, readPages, trackListFacts } from '../../api/pages.js';
-import { LIMITS } from '../../api/spec.js';
+import { LIMITS } from '../../service/vocabulary.js';
 import { trackListBody } from '../../api/bodies.js';
-import type { Envelope, TrackListFilter, TrackRecord } from '../../api/types.js';
+import type { Envelope, TrackListFilter, TrackRecord } from '../../service/types.js';
 import { InterruptedError, stopExitCode } from '../../errors.js';
 
 export interface ListPage {

@@ -1,7 +1,7 @@
 // trk quota: the account's quota record. JSON prints the object as the service sent it.
 
 import { quotaBody } from '../../api/bodies.js';
-import type { QuotaRecord } from '../../api/types.js';
+import type { QuotaRecord } from '../../service/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { QUOTA_FIELDS } from '../../output/columns.js';

@@ -4,7 +4,7 @@
 // the same spec, and a misreading must not agree with itself. `test/sandbox/operation-table.test.ts` fails when
 // an operation the product knows has no handler here, or sits at another path.
 
-import type { ApiVersion, Operation } from '../../api/spec.js';
+import type { ApiVersion, Operation } from '../../service/vocabulary.js';
 import type { AccountCore } from '../account/core.js';
 import { type Envelope, requestError } from '../account/envelope.js';
 import type { OperationCall } from './call.js';
