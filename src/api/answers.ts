@@ -1,9 +1,9 @@
 // What one attempt's outcome means, decoded here and only here: an HTTP answer becomes an envelope with code 0 of
-// the shape its operation returns (answer-shapes.ts; rejected items are data) or a typed ServiceError, and a
-// failure of the transport becomes a NetworkError saying whether the request can have left. Pure: the client
-// (client.ts, call.ts) does the sending.
+// the shape its operation returns (its module's `answer` in src/service/operations/; rejected items are data) or
+// a typed ServiceError, and a failure of the transport becomes a NetworkError saying whether the request can have
+// left. Pure: the client (client.ts, call.ts) does the sending.
 
-import { answerProblem } from './answer-shapes.js';
+import { answerProblem } from '../service/operations/index.js';
 import {
   AuthenticationError,
   EndpointNotFoundError,

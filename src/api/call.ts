@@ -20,7 +20,7 @@ import {
   TimeoutError,
   formatSeconds,
 } from './errors.js';
-import { operationClass } from './ops.js';
+import { operationClass } from '../service/operations/index.js';
 import { markResent, retryDelay, shouldRetry, waitReason, type RetryPolicy } from './retry.js';
 import type { ApiVersion, Operation } from '../service/vocabulary.js';
 import type { Transport } from './transport.js';

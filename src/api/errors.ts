@@ -10,7 +10,7 @@ import { TrkError } from '../errors.js';
 import { sanitizeTerminalText } from '../terminal-text.js';
 import { codeInfo, formatCodeMessage, LOGIN_HINT } from '../service/codes.js';
 import { formatBytes } from './read-bounded.js';
-import { operationClass } from './ops.js';
+import { operationClass } from '../service/operations/index.js';
 import type { Operation } from '../service/vocabulary.js';
 
 /**
@@ -196,7 +196,7 @@ function unreadableHint(op: Operation): string {
 
 /**
  * The answer is not what the operation returns: not JSON (a proxy's error page, a truncated body, the wrong
- * server), or JSON of the wrong shape (see answer-shapes.ts). The request may have been processed.
+ * server), or JSON of the wrong shape (see src/service/operations/shapes.ts). The request may have been processed.
  */
 export class InvalidResponseError extends ServiceError {
   constructor(opts: Common & { detail: string }) {

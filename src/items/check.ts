@@ -3,7 +3,7 @@
 // the rows before it (the same number and carrier twice). Problems are collected with their line numbers over
 // one streaming pass, so a file with a thousand mistakes is fixed in one go rather than one error at a time.
 
-import { commandName } from '../api/ops.js';
+import { commandName } from '../service/operations/index.js';
 import { API_VERSIONS, LANGUAGES, LIMITS, numberPattern, type ApiVersion } from '../service/vocabulary.js';
 import { UsageError } from '../errors.js';
 import { identityCarrier, operationFields, type Item, type ItemField, type ItemOperation, type RowValues } from './fields.js';

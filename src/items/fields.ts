@@ -4,24 +4,18 @@
 // to `trk stop` or `trk push` as it is. A column that looks like a misspelling of a field the operation uses is
 // refused instead: ignoring `carier` would send every row without its carrier.
 
-import {
-  ITEM_FIELDS,
-  OPERATION_TABLE,
-  operationClass,
-  operationFields,
-  type ItemField,
-  type ItemOperation,
-} from '../api/ops.js';
+import { ITEM_FIELDS, type ItemField } from '../service/fields.js';
+import { ITEM_OPERATIONS, operationClass, operationFields, type Item, type ItemOperation } from '../service/operations/index.js';
 import { API_VERSIONS, type ApiVersion } from '../service/vocabulary.js';
-import type { ChangeCarrierRequestItem, RegisterRequestItem } from '../service/types.js';
 import { DETAILS_RESULT_COLUMN_NAMES, RECORD_COLUMN_NAMES, REGISTER_COLUMN_NAMES, REJECT_COLUMNS } from '../output/column-names.js';
 
-export type { ItemField, ItemOperation } from '../api/ops.js';
+export type { ItemField } from '../service/fields.js';
+export type { Item, ItemOperation } from '../service/operations/index.js';
 
 /** Fields any operation of `version` takes: the columns a file for this version may fill. */
 export function versionFields(version: ApiVersion): readonly ItemField[] {
   const all = new Set<ItemField>();
-  for (const spec of Object.values(OPERATION_TABLE)) for (const f of spec.fields?.[version] ?? []) all.add(f);
+  for (const op of ITEM_OPERATIONS) for (const f of operationFields(op, version)) all.add(f);
   return ITEM_FIELDS.filter((f) => all.has(f));
 }
 
@@ -156,9 +150,6 @@ export function parseColumnMapping(values: readonly string[]): ColumnMapping {
 
 /** The values of one input row, by field, after defaults were applied (text as read). */
 export type RowValues = Partial<Record<ItemField, string>>;
-
-/** A row made ready for the wire (v2 field names; the v1 mapping is the body builders' business). */
-export type Item = RegisterRequestItem & Omit<ChangeCarrierRequestItem, 'number'>;
 
 /** The carrier that makes a row unique for `op` (number + this is the duplicate key and the journal's match). */
 export function identityCarrier(op: ItemOperation, item: Item): number | undefined {

@@ -5,7 +5,7 @@
 
 import type { ApiClient } from '../api/client.js';
 import type { ApiVersion } from '../service/vocabulary.js';
-import { commandName } from '../api/ops.js';
+import { commandName } from '../service/operations/index.js';
 import { LIMITS } from '../service/vocabulary.js';
 import type { QuotaRecord } from '../service/types.js';
 import type { Settings } from '../config/settings.js';

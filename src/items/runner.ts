@@ -34,7 +34,7 @@
 import type { ApiClient } from '../api/client.js';
 import { codeInfo, formatCodeMessage, isAccountRefusal } from '../service/codes.js';
 import { EnvelopeError, RateLimitError, RequestAbortedError, ServiceError, formatSeconds } from '../api/errors.js';
-import { itemsPerRequest, operationSpec } from '../api/ops.js';
+import { itemsPerRequest, itemOperationSpec } from '../service/operations/index.js';
 import { DEFAULT_PAGE_WINDOW, PageCheck, PagingError, trackListFacts, type PageFacts } from '../api/pages.js';
 import type { Pacer, WaitReason } from '../pacing/pacer.js';
 import { shouldRetry, waitReason } from '../api/retry.js';
@@ -42,7 +42,7 @@ import { LIMITS, type ApiVersion } from '../service/vocabulary.js';
 import type { Envelope, ItemError, RejectedItem, TrackListFilter } from '../service/types.js';
 import { TrkError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { requestBody } from './bodies.js';
+import { requestBody } from '../api/request-body.js';
 import type { Chunk, ChunkRow } from './chunker.js';
 import { isCharging, isReadOnly, type ItemOperation } from './fields.js';
 import type { ChunkOutcome, Journal } from './journal.js';
@@ -509,7 +509,7 @@ class Runner {
       return true;
     };
     for (const item of envelope.data?.accepted ?? []) if (takes(item)) p.accepted.push(item);
-    const spec = operationSpec(this.#op);
+    const spec = itemOperationSpec(this.#op);
     const already = new Set([...(spec.already?.codes ?? []), ...(this.#o.alsoAlready ?? []), ...(p.afterUnknown ? (spec.alreadyAfterResend ?? []) : [])]);
     const refused: { key: string; code: number }[] = [];
     for (const item of envelope.data?.rejected ?? []) {

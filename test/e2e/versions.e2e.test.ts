@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { V1_PACKAGE_STATUS, V1_PACKAGE_STATUS_CODE, type ApiVersion, type Operation, type PackageStatus } from '../../src/service/vocabulary.js';
-import { operationPath } from '../../src/api/ops.js';
+import { operationPath } from '../../src/service/operations/index.js';
 import { startReferenceServer, type ReferenceServer } from '../carriers/reference-server.js';
 import { FIXTURES } from '../fixture-files.js';
 import { baseEnv, numbers, parseCsv, startEmulator, trk, type Emulator, type Result } from './helpers.js';

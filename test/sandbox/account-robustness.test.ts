@@ -2,7 +2,7 @@
 
 import { expect, it } from 'vitest';
 import { API_VERSIONS, OPERATIONS } from '../../src/service/vocabulary.js';
-import { operationPath } from '../../src/api/ops.js';
+import { operationPath } from '../../src/service/operations/index.js';
 import { mulberry32 } from '../../src/sandbox/world/random.js';
 import { chinaPost, makeAccount } from './account-fixture.js';
 

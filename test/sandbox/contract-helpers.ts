@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 
 import { type ApiVersion, type Operation } from '../../src/service/vocabulary.js';
-import { operationPath } from '../../src/api/ops.js';
+import { operationPath } from '../../src/service/operations/index.js';
 import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/http/server.js';
 import { type Answer, call } from './http.js';
 

@@ -10,7 +10,7 @@
 
 import type { ApiClient } from '../../api/client.js';
 import { AuthenticationError } from '../../api/errors.js';
-import { quotaBody, trackListBody } from '../../api/bodies.js';
+import { wireBody } from '../../api/request-body.js';
 import type { ApiVersion } from '../../service/vocabulary.js';
 import type { QuotaRecord } from '../../service/types.js';
 import { maskKey, parseApiKey, parseServiceUrl } from '../../config/keys.js';
@@ -39,10 +39,10 @@ async function openStore(ctx: Context): Promise<ProfileStore> {
  */
 export async function verifyKey(api: ApiClient, version: ApiVersion, signal?: AbortSignal): Promise<number | undefined> {
   if (version === 'v1') {
-    await api.call('gettracklist', trackListBody(version, { page_no: 1 }), signal ? { signal } : {});
+    await api.call('gettracklist', wireBody('gettracklist', version, { page_no: 1 }), signal ? { signal } : {});
     return undefined;
   }
-  const env = await api.call('getquota', quotaBody(version), signal ? { signal } : {});
+  const env = await api.call('getquota', wireBody('getquota', version, undefined), signal ? { signal } : {});
   const quota = (env.data ?? {}) as Partial<QuotaRecord>;
   return typeof quota.quota_remain === 'number' ? quota.quota_remain : undefined;
 }

@@ -1,7 +1,7 @@
 // trk info: the stored tracking details of numbers (gettrackinfo). Reads only; costs nothing. With --watch, the
 // numbers given are looked at again every --every until each is delivered or returned.
 
-import { numberCarrierBody } from '../../api/bodies.js';
+import { wireBody } from '../../api/request-body.js';
 import { LIMITS, numberPattern, type ApiVersion } from '../../service/vocabulary.js';
 import type { ItemResults } from '../../service/types.js';
 import type { Context } from '../../context.js';
@@ -118,7 +118,7 @@ async function watchInfo(opts: InfoOptions, ctx: Context, version: ApiVersion): 
   return watch(ctx, opts.every ?? DEFAULT_EVERY_MS, async () => {
     const results: ItemResults<unknown> = { accepted: [], rejected: [] };
     for (let i = 0; i < items.length; i += LIMITS.itemsPerRequest) {
-      const env = await api.call('gettrackinfo', numberCarrierBody(api.version, 'gettrackinfo', items.slice(i, i + LIMITS.itemsPerRequest)), {
+      const env = await api.call('gettrackinfo', wireBody('gettrackinfo', api.version, items.slice(i, i + LIMITS.itemsPerRequest)), {
         signal: ctx.signal,
       });
       results.accepted.push(...(env.data?.accepted ?? []));

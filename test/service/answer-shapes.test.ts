@@ -1,6 +1,6 @@
 // Every operation's answer checked against its shape: the recorded answers pass, wrong types are named.
 import { describe, expect, it } from 'vitest';
-import { ANSWER_SHAPES, answerProblem } from '../../src/api/answer-shapes.js';
+import { ANSWER_SHAPES, answerProblem } from '../../src/service/operations/index.js';
 import { OPERATIONS, type Operation } from '../../src/service/vocabulary.js';
 import { fixtureJson } from '../fixture-files.js';
 
