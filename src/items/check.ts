@@ -4,8 +4,9 @@
 // one streaming pass, so a file with a thousand mistakes is fixed in one go rather than one error at a time.
 
 import { commandName } from '../service/operations/index.js';
-import { API_VERSIONS, LANGUAGES, LIMITS, numberPattern, type ApiVersion } from '../service/vocabulary.js';
+import { API_VERSIONS, numberPattern, type ApiVersion } from '../service/vocabulary.js';
 import { UsageError } from '../errors.js';
+import { CARRIER_FIELDS, parseField } from '../service/fields.js';
 import { identityCarrier, operationFields, type Item, type ItemField, type ItemOperation, type RowValues } from './fields.js';
 import type { InputLayout, InputRow } from './read.js';
 import { show } from '../output/sanitize.js';
@@ -27,15 +28,6 @@ export interface Problem {
   line: number;
   message: string;
 }
-
-const CARRIER_COLUMNS = new Set<ItemField>(['carrier', 'final_carrier', 'carrier_old', 'carrier_new', 'final_carrier_old', 'final_carrier_new']);
-const TRUE_WORDS = new Set(['true', '1', 'yes', 'y', 'on']);
-const FALSE_WORDS = new Set(['false', '0', 'no', 'n', 'off']);
-const LENGTH_LIMITS: Partial<Record<ItemField, number>> = {
-  tag: LIMITS.tagMaxLength,
-  email: LIMITS.emailMaxLength,
-  remark: LIMITS.remarkMaxLength,
-};
 
 /**
  * Spaces of any width and dots, as people print numbers (`1Z 999 AA1 01 2345 6784`, `RR 123.456.789 CN`): not
@@ -60,46 +52,9 @@ export function checkValues(values: RowValues, opts: CheckOptions): { item?: Ite
   }
   for (const [column, text] of Object.entries(values) as [ItemField, string][]) {
     if (column === 'number') continue;
-    if (CARRIER_COLUMNS.has(column)) {
-      const code = carrierCode(text);
-      // 0 is how the service says "no carrier" (a list record's final_carrier): the same as an empty cell.
-      if (code === 0) continue;
-      if (code === undefined) {
-        problems.push(
-          opts.resolveCarrier
-            ? `${column} ${show(text)} is neither a carrier code nor a carrier name trk knows`
-            : `${column} ${show(text)} is not a carrier code (a whole number from the carrier list)`,
-        );
-      } else {
-        (item as Record<string, unknown>)[column] = code;
-      }
-      continue;
-    }
-    const limit = LENGTH_LIMITS[column];
-    if (limit !== undefined) {
-      const length = [...text].length;
-      if (length > limit) {
-        problems.push(`${column} longer than ${limit} characters (${length})`);
-        continue;
-      }
-    }
-    if (column === 'lang') {
-      const lang = text.toLowerCase();
-      if (!(LANGUAGES as readonly string[]).includes(lang)) {
-        problems.push(`lang ${show(text)} is not one of ${LANGUAGES.join(', ')}`);
-      } else {
-        item.lang = lang;
-      }
-      continue;
-    }
-    if (column === 'auto_detection') {
-      const word = text.toLowerCase();
-      if (TRUE_WORDS.has(word)) item.auto_detection = true;
-      else if (FALSE_WORDS.has(word)) item.auto_detection = false;
-      else problems.push(`auto_detection ${show(text)} is not true or false`);
-      continue;
-    }
-    (item as Record<string, unknown>)[column] = text;
+    const parsed = parseField(column, text, show, opts.resolveCarrier !== undefined);
+    if ('problem' in parsed) problems.push(parsed.problem);
+    else if ('value' in parsed) (item as Record<string, unknown>)[column] = parsed.value;
   }
   if (opts.operation === 'changecarrier' && item.carrier !== undefined && item.carrier_old === undefined) {
     // In a change-carrier file `carrier` is the carrier the number has now.
@@ -118,14 +73,9 @@ export function checkValues(values: RowValues, opts: CheckOptions): { item?: Ite
   return number !== item.number ? { item: item as Item, problems, tidied: true } : { item: item as Item, problems };
 }
 
-function carrierCode(text: string): number | undefined {
-  // Codes were zero-padded strings in old carrier lists: "03011" is 3011.
-  return /^\d{1,9}$/.test(text) ? Number(text) : undefined;
-}
-
 /** Columns holding a carrier code (or name). */
 export function isCarrierColumn(column: ItemField): boolean {
-  return CARRIER_COLUMNS.has(column);
+  return CARRIER_FIELDS.includes(column);
 }
 
 /**

@@ -1,6 +1,6 @@
 // register: start tracking numbers. Charging: one unit an accepted number, one more with a translation language.
 
-import type { ItemField } from '../fields.js';
+import { wireName, type ItemField } from '../fields.js';
 import type { RegisterRequestItem } from '../types.js';
 import type { ApiVersion } from '../vocabulary.js';
 import { compact, EVERY, RequestRefused, samePath, type Item, type ItemOperationSpec } from './operation.js';
@@ -25,7 +25,7 @@ export function unknownRegisterFields(version: ApiVersion, item: RegisterRequest
 }
 
 /**
- * Register items on the wire. v1 calls `param` `extra_param`. auto_detection defaults differ (v1 false,
+ * Register items on the wire, each field by its name in the version (src/service/fields.ts). auto_detection defaults differ (v1 false,
  * v2 true); trk's meaning is v2's, so when no carrier is given the flag is sent explicitly in every version.
  */
 function registerBody(version: ApiVersion, items: readonly RegisterRequestItem[]): Record<string, unknown>[] {
@@ -40,12 +40,10 @@ function registerBody(version: ApiVersion, items: readonly RegisterRequestItem[]
       );
     }
     const autoDetection = item.auto_detection ?? (item.carrier === undefined ? true : undefined);
-    const { param, auto_detection: _ignored, ...rest } = item;
-    return compact(
-      version === 'v1'
-        ? { ...rest, extra_param: param, auto_detection: autoDetection }
-        : { ...rest, param, auto_detection: autoDetection },
-    );
+    const { auto_detection: _ignored, ...rest } = item;
+    // Each field by the name the version gives it (v1's extra_param).
+    const named = Object.entries(rest).map(([field, value]) => [wireName(field as ItemField, version), value]);
+    return compact({ ...Object.fromEntries(named), auto_detection: autoDetection });
   });
 }
 
