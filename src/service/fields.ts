@@ -108,6 +108,10 @@ export const FIELDS = {
 } as const satisfies Readonly<Record<string, FieldSpec>>;
 
 export type ItemField = keyof typeof FIELDS;
+
+type ValueOfKind<K extends FieldKind> = K extends 'carrier' ? number : K extends 'switch' ? boolean : string;
+/** Values of fields as flags give them (carriers as codes), typed from the registry. */
+export type FieldValues = { [F in ItemField]?: ValueOfKind<(typeof FIELDS)[F]['kind']> | undefined };
 export const ITEM_FIELDS = Object.keys(FIELDS) as ItemField[];
 
 export function fieldSpec(field: ItemField): FieldSpec {

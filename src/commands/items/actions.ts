@@ -24,11 +24,11 @@ export interface ItemActionOptions extends ItemSourceOptions {
 }
 
 export async function runItemAction(action: ItemAction, opts: ItemActionOptions, ctx: Context): Promise<number> {
-  const { flagDefaults, runItemCommand } = await import('../../items/command.js');
+  const { runItemCommand } = await import('../../items/command.js');
   return runItemCommand(ctx, {
     operation: ACTION_OPERATION[action],
     flags: opts,
-    defaults: flagDefaults({ carrier: opts.carrier }),
+    fields: opts.fields,
     alsoAlready: action === 'delete' && opts.ignoreMissing ? [NOT_REGISTERED] : undefined,
     resolveCarrier: await inputCarrierResolver(ctx, opts.carrierMap),
     print: await itemResultsPrinter(ctx),

@@ -136,7 +136,7 @@ async function printFromMirror(
   };
   let pending = 0;
   for await (const row of rows) {
-    const carrier = row.carrier !== undefined && /^\d+$/.test(String(row.carrier)) ? Number(row.carrier) : opts.carrier;
+    const carrier = row.carrier !== undefined && /^\d+$/.test(String(row.carrier)) ? Number(row.carrier) : opts.fields?.carrier;
     if (pattern.test(row.number)) await reader.number(row.number, carrier);
     else await reader.term(row.number, carrier);
     // Written a few hundred at a time: an input of any length takes flat memory.

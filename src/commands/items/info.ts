@@ -91,11 +91,11 @@ export async function runInfo(opts: InfoOptions & { db?: string | undefined }, c
   const { apiVersion } = await ctx.settings();
   checkOptions(ctx, opts, apiVersion);
   if (!engine) return watchInfo(opts, ctx, apiVersion);
-  const { flagDefaults, runItemCommand } = await engine;
+  const { runItemCommand } = await engine;
   return runItemCommand(ctx, {
     operation: 'gettrackinfo',
     flags: opts,
-    defaults: flagDefaults({ carrier: opts.carrier }),
+    fields: opts.fields,
     resolveCarrier: await inputCarrierResolver(ctx, opts.carrierMap),
     print: async () => matching(ctx, await detailsWriter(ctx, apiVersion, { pages: opts.pages }), apiVersion, opts),
   });
@@ -113,7 +113,7 @@ async function watchInfo(opts: InfoOptions, ctx: Context, version: ApiVersion): 
     throw new UsageError(`invalid tracking number ${show(bad)}`, `tracking numbers are 5 to 50 letters, digits${version === 'v1' ? '' : ' or hyphens'}; nothing was sent`);
   }
   const api = await ctx.api();
-  const items = numbers.map((number) => ({ number, ...(opts.carrier === undefined ? {} : { carrier: opts.carrier }) }));
+  const items = numbers.map((number) => ({ number, ...(opts.fields?.carrier === undefined ? {} : { carrier: opts.fields.carrier }) }));
   const { captureIO, DEFAULT_EVERY_MS, watch } = await import('../common/watch.js');
   return watch(ctx, opts.every ?? DEFAULT_EVERY_MS, async () => {
     const results: ItemResults<unknown> = { accepted: [], rejected: [] };

@@ -38,6 +38,8 @@ export const changeCarrier = {
   perRequest: EVERY,
   // In change-carrier input `carrier` means the carrier the number has now (carrier_old).
   fields: { v1: FIELDS, v2: FIELDS, 'v2.1': FIELDS },
+  // The carrier of a row is its current one; the flags say which is which.
+  flags: ['carrier_new', 'carrier_old', 'final_carrier_new', 'final_carrier_old'],
   body: changeCarrierBody,
   itemBody: (version, items) =>
     changeCarrierBody(

@@ -38,6 +38,13 @@ export const changeInfo = {
   // v1 changeinfo takes a single object, not an array, and changes the tag only.
   perRequest: { ...EVERY, v1: 1 },
   fields: { v1: ['number', 'carrier', 'tag'], v2: V2, 'v2.1': V2 },
+  flags: ['carrier', 'tag', 'param', 'lang'],
+  flagHelp: {
+    carrier: 'only the record under this carrier (code or name)',
+    tag: 'new tag',
+    param: 'new extra tracking parameter',
+    lang: 'new translation language',
+  },
   body: changeInfoBody,
   itemBody: (version, items) =>
     changeInfoBody(

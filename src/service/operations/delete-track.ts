@@ -2,7 +2,7 @@
 
 import type { NumberCarrierItem } from '../types.js';
 import type { ApiVersion } from '../vocabulary.js';
-import { EVERY, listSome, NUMBER_CARRIER, RequestRefused, type ItemOperationSpec } from './operation.js';
+import { EVERY, listSome, RECORD_CARRIER, NUMBER_CARRIER, RequestRefused, type ItemOperationSpec } from './operation.js';
 import { numberCarrierBody, numberCarrierItems } from './number-carrier.js';
 import { itemLists } from './shapes.js';
 
@@ -25,6 +25,7 @@ export const deleteTrack = {
   class: 'write',
   perRequest: EVERY,
   fields: NUMBER_CARRIER,
+  flagHelp: { carrier: RECORD_CARRIER },
   body: deleteTrackBody,
   itemBody: (version, items) => deleteTrackBody(version, numberCarrierItems(items)),
   answer: itemLists({ carrier: false }),

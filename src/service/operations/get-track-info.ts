@@ -11,6 +11,7 @@ export const getTrackInfo = {
   class: 'read',
   perRequest: EVERY,
   fields: NUMBER_CARRIER,
+  flagHelp: { carrier: 'only the record under this carrier (code or name)' },
   body: numberCarrierBody,
   itemBody: (version, items) => numberCarrierBody(version, numberCarrierItems(items)),
   answer: itemLists({ carrier: false }),

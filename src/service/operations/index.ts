@@ -3,9 +3,8 @@
 // names and the shapes of their answers are derived here, never written again. A new operation is a module
 // here, its command, and the emulator's handler; test/service/operations.test.ts fails when one lacks a piece.
 
-import type { ItemField } from '../fields.js';
-import type { ApiVersion, Operation } from '../vocabulary.js';
-import { LIMITS } from '../vocabulary.js';
+import { fieldSpec, ITEM_FIELDS, type ItemField } from '../fields.js';
+import { API_VERSIONS, LIMITS, type ApiVersion, type Operation } from '../vocabulary.js';
 import { changeCarrier } from './change-carrier.js';
 import { changeInfo } from './change-info.js';
 import { deleteTrack } from './delete-track.js';
@@ -93,6 +92,26 @@ export function operationFields(op: ItemOperation, version: ApiVersion): readonl
 /** The trk command of an item operation: what status lines call it, since that is what the user typed. */
 export function commandName(op: ItemOperation): string {
   return ITEM_TABLE[op].command;
+}
+
+/** The fields whose flags the command of `op` declares, in the help's order. */
+export function flagFields(op: ItemOperation): readonly ItemField[] {
+  const spec = ITEM_TABLE[op];
+  if (spec.flags !== undefined) return spec.flags;
+  const taken = new Set(API_VERSIONS.flatMap((v) => spec.fields[v]));
+  return ITEM_FIELDS.filter((f) => f !== 'number' && taken.has(f));
+}
+
+/** The help of a field's flag in the command of `op`. */
+export function flagHelp(op: ItemOperation, field: ItemField): string {
+  return ITEM_TABLE[op].flagHelp?.[field] ?? fieldSpec(field).help ?? field;
+}
+
+/** The item operation a trk command sends (`update` → its module's operation), as the modules say. */
+export function operationOfCommand(command: string): ItemOperation {
+  const op = ITEM_OPERATIONS.find((o) => ITEM_TABLE[o].command === command);
+  if (op === undefined) throw new Error(`trk ${command} sends no item operation`);
+  return op;
 }
 
 /** Summary word for an accepted item: `registered`, `stopped`. */

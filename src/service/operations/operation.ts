@@ -80,6 +80,10 @@ export interface ItemOperationSpec<Name extends Operation = Operation, Input = n
   readonly done: string;
   /** Quota units an accepted item costs (charging operations). */
   readonly unitCost?: (item: { lang?: string | undefined }) => number;
+  /** Fields its command takes a flag for, in the help's order (default: every field of any version but number). */
+  readonly flags?: readonly ItemField[];
+  /** Help of a flag where the command means it otherwise than the registry says (`new tag`). */
+  readonly flagHelp?: Readonly<Partial<Record<ItemField, string>>>;
 }
 
 export const EVERY: Readonly<Record<ApiVersion, number>> = {
@@ -88,6 +92,9 @@ export const EVERY: Readonly<Record<ApiVersion, number>> = {
   'v2.1': LIMITS.itemsPerRequest,
 };
 export const samePath = (name: string) => ({ v1: name, v2: name, 'v2.1': name });
+/** The help of --carrier where it picks one of the records a number may have. */
+export const RECORD_CARRIER = 'only the record under this carrier, a code or name (default: every carrier the number is registered with)';
+
 export const NUMBER_CARRIER: Readonly<Record<ApiVersion, readonly ItemField[]>> = {
   v1: ['number', 'carrier'],
   v2: ['number', 'carrier'],

@@ -1,7 +1,7 @@
 // stoptrack: stop tracking numbers (free).
 
 import type { NumberCarrierItem } from '../types.js';
-import { EVERY, NUMBER_CARRIER, samePath, type ItemOperationSpec } from './operation.js';
+import { EVERY, RECORD_CARRIER, NUMBER_CARRIER, samePath, type ItemOperationSpec } from './operation.js';
 import { numberCarrierBody, numberCarrierItems } from './number-carrier.js';
 import { itemLists } from './shapes.js';
 
@@ -11,6 +11,7 @@ export const stopTrack = {
   class: 'write',
   perRequest: EVERY,
   fields: NUMBER_CARRIER,
+  flagHelp: { carrier: RECORD_CARRIER },
   body: numberCarrierBody,
   itemBody: (version, items) => numberCarrierBody(version, numberCarrierItems(items)),
   answer: itemLists({ carrier: false }),
