@@ -3,7 +3,7 @@
 // the rows before it (the same number and carrier twice). Problems are collected with their line numbers over
 // one streaming pass, so a file with a thousand mistakes is fixed in one go rather than one error at a time.
 
-import { commandName } from '../service/operations/index.js';
+import { commandName, rowLacks } from '../service/operations/index.js';
 import { API_VERSIONS, numberPattern, type ApiVersion } from '../service/vocabulary.js';
 import { UsageError } from '../errors.js';
 import { CARRIER_FIELDS, parseField } from '../service/fields.js';
@@ -19,6 +19,8 @@ export interface CheckOptions {
    * scan.ts); without a resolver only integer codes are accepted.
    */
   resolveCarrier?: CarrierResolver | undefined;
+  /** The flags' values alone, not a row: what a row lacks is left to its cells. */
+  flagsOnly?: boolean | undefined;
 }
 
 /** A code for a carrier name; throws a UsageError (unknown, ambiguous) that becomes the row's problem. */
@@ -60,15 +62,9 @@ export function checkValues(values: RowValues, opts: CheckOptions): { item?: Ite
     // In a change-carrier file `carrier` is the carrier the number has now.
     item.carrier_old = item.carrier;
   }
-  if (opts.operation === 'changecarrier' && values.carrier_new === undefined && values.final_carrier_new === undefined) {
-    problems.push('carrier_new or final_carrier_new is needed');
-  }
-  if (opts.operation === 'deletetrack' && opts.version === 'v1' && values.carrier === undefined) {
-    problems.push('the v1 API needs the carrier to delete a number (--carrier, or a carrier column)');
-  }
-  if (opts.operation === 'changeinfo' && values.tag === undefined && values.param === undefined && values.lang === undefined) {
-    problems.push(`nothing to change (${operationFields('changeinfo', opts.version).slice(2).join(', ')})`);
-  }
+  // What a row lacks (a new carrier, something to change, v1's carrier to delete) may come from its own cells.
+  const lacks = opts.flagsOnly ? undefined : rowLacks(opts.operation, values, opts.version);
+  if (lacks !== undefined) problems.push(lacks);
   if (problems.length > 0) return { problems };
   return number !== item.number ? { item: item as Item, problems, tidied: true } : { item: item as Item, problems };
 }
@@ -92,9 +88,7 @@ export function checkDefaults(defaults: RowValues, opts: CheckOptions): void {
       ? new UsageError(`the ${opts.version} API cannot send ${flag}`, `use --api-version ${since}, or drop ${flag}; nothing was sent`)
       : new UsageError(`${flag} does not apply to trk ${commandName(opts.operation)}`, `drop ${flag}; nothing was sent`);
   }
-  const { problems } = checkValues({ number: 'XXXXX', ...defaults }, opts);
-  // What a row lacks (a new carrier, something to change, v1's carrier to delete) may come from its own cells.
-  const first = problems.find((p) => !p.startsWith('carrier_new or') && !p.startsWith('nothing to change') && !p.startsWith('the v1 API needs the carrier'));
+  const [first] = checkValues({ number: 'XXXXX', ...defaults }, { ...opts, flagsOnly: true }).problems;
   if (first !== undefined) throw new UsageError(`invalid option: ${first}`);
 }
 

@@ -3,7 +3,7 @@
 // looked for in what was sent, under the field's wire name. A flag declared but never passed on fails here.
 
 import { describe, expect, it } from 'vitest';
-import { FIELDS, wireName, type ItemField } from '../../src/service/fields.js';
+import { fieldSpec, wireName, type ItemField } from '../../src/service/fields.js';
 import { commandName, flagFields, ITEM_OPERATIONS } from '../../src/service/operations/index.js';
 import { createFake } from './fake-context.js';
 import { runProgram } from './run-program.js';
@@ -12,8 +12,8 @@ const VERSION = 'v2.1';
 
 /** A distinct value for each field: what its flag is given, and what the wire must carry. */
 function valueOf(field: ItemField, i: number): { argv: string[]; wire: unknown } {
-  const spec = FIELDS[field];
-  const flag = spec.flag.split(' ')[0] as string;
+  const spec = fieldSpec(field);
+  const flag = spec.flag?.split(' ')[0] as string;
   if (spec.kind === 'switch') return { argv: [flag], wire: false };
   if (spec.kind === 'carrier') return { argv: [flag, String(3000 + i)], wire: 3000 + i };
   if (spec.kind === 'language') return { argv: [flag, 'de'], wire: 'de' };

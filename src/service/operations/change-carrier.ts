@@ -46,6 +46,10 @@ export const changeCarrier = {
       version,
       items.map((i) => ({ ...i, carrier_old: i.carrier_old ?? i.carrier })),
     ),
+  rowLacks: (values) =>
+    values.carrier_new === undefined && values.final_carrier_new === undefined
+      ? 'carrier_new or final_carrier_new is needed'
+      : undefined,
   answer: itemLists({ carrier: true }),
   command: 'change-carrier',
   done: 'changed',

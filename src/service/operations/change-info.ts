@@ -7,6 +7,7 @@ import { compact, EVERY, RequestRefused, samePath, type ItemOperationSpec } from
 import { itemLists } from './shapes.js';
 
 const V2: readonly ItemField[] = ['number', 'carrier', 'tag', 'param', 'lang'];
+const FIELDS: Readonly<Record<ApiVersion, readonly ItemField[]>> = { v1: ['number', 'carrier', 'tag'], v2: V2, 'v2.1': V2 };
 
 /**
  * v2/v2.1: an array of {number, carrier, items{tag, param, lang}}. v1: ONE object (not an array) that can change
@@ -37,7 +38,7 @@ export const changeInfo = {
   class: 'write',
   // v1 changeinfo takes a single object, not an array, and changes the tag only.
   perRequest: { ...EVERY, v1: 1 },
-  fields: { v1: ['number', 'carrier', 'tag'], v2: V2, 'v2.1': V2 },
+  fields: FIELDS,
   flags: ['carrier', 'tag', 'param', 'lang'],
   flagHelp: {
     carrier: 'only the record under this carrier (code or name)',
@@ -51,6 +52,10 @@ export const changeInfo = {
       version,
       items.map((i) => ({ number: i.number, carrier: i.carrier, items: { tag: i.tag, param: i.param, lang: i.lang } })),
     ),
+  rowLacks: (values, version) =>
+    values.tag === undefined && values.param === undefined && values.lang === undefined
+      ? `nothing to change (${FIELDS[version].filter((f) => f !== 'number' && f !== 'carrier').join(', ')})`
+      : undefined,
   answer: itemLists({ carrier: false }),
   command: 'update',
   done: 'updated',

@@ -28,6 +28,10 @@ export const deleteTrack = {
   flagHelp: { carrier: RECORD_CARRIER },
   body: deleteTrackBody,
   itemBody: (version, items) => deleteTrackBody(version, numberCarrierItems(items)),
+  rowLacks: (values, version) =>
+    version === 'v1' && values.carrier === undefined
+      ? 'the v1 API needs the carrier to delete a number (--carrier, or a carrier column)'
+      : undefined,
   answer: itemLists({ carrier: false }),
   // Not registered is a rejection (a typo deletes nothing), except after a re-send or with --ignore-missing.
   already: { codes: [], words: 'already deleted' },

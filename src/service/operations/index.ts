@@ -23,21 +23,24 @@ export { RequestRefused, type Item, type ListPart, type OperationClass } from '.
 export type { AnswerCheck } from './shapes.js';
 export { unknownRegisterFields } from './register.js';
 
-/** Every module, by the operation's name; the type makes a missing one a compile error. */
-const MODULES = {
+const LIST = [
   register,
-  changecarrier: changeCarrier,
-  changeinfo: changeInfo,
-  stoptrack: stopTrack,
+  changeCarrier,
+  changeInfo,
+  stopTrack,
   retrack,
-  deletetrack: deleteTrack,
+  deleteTrack,
   push,
-  gettrackinfo: getTrackInfo,
-  gettracklist: getTrackList,
-  getquota: getQuota,
-  getRealTimeTrackInfo: realtime,
-} as const satisfies { readonly [O in Operation]: OperationSpec<O, never> };
-type Modules = typeof MODULES;
+  getTrackInfo,
+  getTrackList,
+  getQuota,
+  realtime,
+] as const;
+type Modules = { readonly [M in (typeof LIST)[number] as M['name']]: M };
+/** Every module, by the name its operation has; the type makes a missing one a compile error. */
+const MODULES: Modules & { readonly [O in Operation]: OperationSpec<O, never> } = Object.fromEntries(
+  LIST.map((m) => [m.name, m]),
+) as unknown as Modules;
 
 export type { Operation } from '../vocabulary.js';
 /** Operations the item engine runs: those whose module says which fields they read. */
@@ -112,6 +115,11 @@ export function operationOfCommand(command: string): ItemOperation {
   const op = ITEM_OPERATIONS.find((o) => ITEM_TABLE[o].command === command);
   if (op === undefined) throw new Error(`trk ${command} sends no item operation`);
   return op;
+}
+
+/** What a row lacks for `op` in `version` (something its cells or the flags must give), or undefined. */
+export function rowLacks(op: ItemOperation, values: Readonly<Partial<Record<ItemField, string>>>, version: ApiVersion) {
+  return ITEM_TABLE[op].rowLacks?.(values, version);
 }
 
 /** Summary word for an accepted item: `registered`, `stopped`. */

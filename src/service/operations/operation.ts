@@ -80,6 +80,11 @@ export interface ItemOperationSpec<Name extends Operation = Operation, Input = n
   readonly done: string;
   /** Quota units an accepted item costs (charging operations). */
   readonly unitCost?: (item: { lang?: string | undefined }) => number;
+  /**
+   * What a row lacks for this operation (a new carrier, something to change), or undefined. Checked on rows, not
+   * on flags alone: a row's own cells may give it.
+   */
+  readonly rowLacks?: (values: Readonly<Partial<Record<ItemField, string>>>, version: ApiVersion) => string | undefined;
   /** Fields its command takes a flag for, in the help's order (default: every field of any version but number). */
   readonly flags?: readonly ItemField[];
   /** Help of a flag where the command means it otherwise than the registry says (`new tag`). */
