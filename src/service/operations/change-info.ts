@@ -3,7 +3,7 @@
 import type { ItemField } from '../fields.js';
 import type { ChangeInfoRequestItem } from '../types.js';
 import type { ApiVersion } from '../vocabulary.js';
-import { compact, EVERY, RequestRefused, samePath, type ItemOperationSpec } from './operation.js';
+import { compact, EVERY, RequestRefused, samePath, THIS_RECORD, type ItemOperationSpec } from './operation.js';
 import { itemLists } from './shapes.js';
 
 const V2: readonly ItemField[] = ['number', 'carrier', 'tag', 'param', 'lang'];
@@ -41,7 +41,7 @@ export const changeInfo = {
   fields: FIELDS,
   flags: ['carrier', 'tag', 'param', 'lang'],
   flagHelp: {
-    carrier: 'only the record under this carrier (code or name)',
+    carrier: THIS_RECORD,
     tag: 'new tag',
     param: 'new extra tracking parameter',
     lang: 'new translation language',

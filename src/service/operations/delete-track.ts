@@ -2,9 +2,8 @@
 
 import type { NumberCarrierItem } from '../types.js';
 import type { ApiVersion } from '../vocabulary.js';
-import { EVERY, listSome, RECORD_CARRIER, NUMBER_CARRIER, RequestRefused, type ItemOperationSpec } from './operation.js';
-import { numberCarrierBody, numberCarrierItems } from './number-carrier.js';
-import { itemLists } from './shapes.js';
+import { listSome, RequestRefused, type ItemOperationSpec } from './operation.js';
+import { NUMBER_CARRIER_PARTS, numberCarrierBody, numberCarrierItems } from './number-carrier.js';
 
 function deleteTrackBody(version: ApiVersion, items: readonly NumberCarrierItem[]): NumberCarrierItem[] {
   if (version === 'v1') {
@@ -23,16 +22,13 @@ export const deleteTrack = {
   name: 'deletetrack',
   paths: { v1: 'deleteTrack', v2: 'deletetrack', 'v2.1': 'deletetrack' },
   class: 'write',
-  perRequest: EVERY,
-  fields: NUMBER_CARRIER,
-  flagHelp: { carrier: RECORD_CARRIER },
+  ...NUMBER_CARRIER_PARTS,
   body: deleteTrackBody,
   itemBody: (version, items) => deleteTrackBody(version, numberCarrierItems(items)),
   rowLacks: (values, version) =>
     version === 'v1' && values.carrier === undefined
       ? 'the v1 API needs the carrier to delete a number (--carrier, or a carrier column)'
       : undefined,
-  answer: itemLists({ carrier: false }),
   // Not registered is a rejection (a typo deletes nothing), except after a re-send or with --ignore-missing.
   already: { codes: [], words: 'already deleted' },
   alreadyAfterResend: [-18019902],
