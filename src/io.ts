@@ -61,7 +61,7 @@ export function colorLevel(isTTY: boolean, opts: ColorOptions = {}): 0 | 1 | 2 |
 export const NO_COLOR: ChalkInstance = (() => {
   // Styles taking a colour first (`c.hex('#f00')('text')`) return the builder; `visible` shows nothing without colour.
   const MODELS = new Set(['rgb', 'hex', 'ansi256', 'bgRgb', 'bgHex', 'bgAnsi256']);
-  const plain: ChalkInstance = new Proxy(function () {} as unknown as ChalkInstance, {
+  const plain: ChalkInstance = new Proxy((() => {}) as unknown as ChalkInstance, {
     apply: (_target, _this, args: unknown[]) => args.join(' '),
     get: (_target, prop) => {
       // Not a promise (`await` looks for `then`), and no well-known symbols.

@@ -32,7 +32,7 @@ function sourceFiles(dir: string): string[] {
 
 const IMPORT = /(?:^|\n)\s*import\s+(type\s+)?[^'";]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*export\s+(type\s+)?[^'";]*?from\s*['"]([^'"]+)['"]/g;
 
-export function importsOf(file: string, text: string): Import[] {
+function importsOf(file: string, text: string): Import[] {
   const from = path.relative(SRC, file);
   const out: Import[] = [];
   for (const m of text.matchAll(IMPORT)) {

@@ -131,7 +131,10 @@ export function carrierResolver(ctx: Context, opts: ResolverOptions = {}): (text
       return known;
     }
     return settle(t).then(
-      (code) => (memo.set(t, code), code),
+      (code) => {
+        memo.set(t, code);
+        return code;
+      },
       (err: unknown) => {
         if (err instanceof UsageError) memo.set(t, err);
         throw err;

@@ -17,6 +17,7 @@ export type Runner = (ctx: Context) => Promise<number | void>;
 export type Invoker = (load: () => Promise<Runner>) => Promise<void>;
 
 /** A command as a declaration receives it: named and described by the registry, with no arguments yet. */
+// biome-ignore lint/complexity/noBannedTypes: extra-typings writes a command without options as `{}`.
 export type BareCommand = Command<[], {}, {}>;
 
 /** Declares one command's arguments, options and action on `cmd`. */

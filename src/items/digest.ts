@@ -47,7 +47,7 @@ export function textHash(text: string): number {
 /** The digest of a chunk: its rows' textHash, in order. */
 export function chunkDigest(hashes: readonly number[]): bigint {
   const words = Buffer.alloc(hashes.length * 4);
-  hashes.forEach((h, i) => words.writeUInt32BE(h, i * 4));
+  for (const [i, h] of hashes.entries()) words.writeUInt32BE(h, i * 4);
   return crypto().createHash('sha256').update(words).digest().readBigUInt64BE(0);
 }
 

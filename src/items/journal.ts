@@ -328,13 +328,19 @@ export class Journal {
     const damaged = () => {
       this.damagedAt ??= lineNo;
     };
-    if (!e) return damaged();
+    if (!e) {
+      damaged();
+      return;
+    }
     if (e.t === 'head') {
       if (e.unknownPast === true) this.#unknownPast = true;
       return;
     }
     const c = e.c;
-    if (typeof c !== 'number' || !Number.isInteger(c) || c < 0) return damaged();
+    if (typeof c !== 'number' || !Number.isInteger(c) || c < 0) {
+      damaged();
+      return;
+    }
     if (e.t === 'send') this.#sent.add(c);
     else if (e.t === 'unsent') this.#sent.delete(c);
     else if (e.t === 'done') {
@@ -342,7 +348,8 @@ export class Journal {
         // Not believed: the chunk may have been sent, so it is looked up (or re-sent if that is harmless).
         this.#sent.add(c);
         this.#done.delete(c);
-        return damaged();
+        damaged();
+        return;
       }
       this.#done.set(c, { at, length: line.length });
       this.#sent.delete(c);

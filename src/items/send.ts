@@ -14,7 +14,7 @@ import type { Context } from '../context.js';
 import { InterruptedError, stopExitCode, TrkError } from '../errors.js';
 import { fmt } from '../text.js';
 import type { Chunk } from './chunker.js';
-import { DigestList, rowDigest } from './digest.js';
+import { type DigestList, rowDigest } from './digest.js';
 import { isReadOnly, type ItemOperation } from './fields.js';
 import type { Journal } from './journal.js';
 import { quotaForPlan, quotaShort, refuseShortQuota, sentBeforeText, sumOver, when, type ItemPlan } from './plan.js';

@@ -63,7 +63,7 @@ export class NotificationWriter {
       const batch = this.#waiting.splice(0, BATCH);
       try {
         const outcomes = await this.#writeBatch(batch.map((w) => w.notification));
-        batch.forEach((w, i) => w.resolve(outcomes[i]!));
+        for (const [i, w] of batch.entries()) w.resolve(outcomes[i]!);
       } catch (err) {
         for (const w of batch) w.reject(err);
       }

@@ -92,7 +92,7 @@ describe('runInfo', () => {
   it('--watch looks again until the shipment is delivered, and prints it again when it changed', async () => {
     let looks = 0;
     const inTransit = { ...yanwen.data!.accepted![0]! } as Record<string, unknown>;
-    const handler: Handler = (op, body) => {
+    const handler: Handler = (_op, _body) => {
       looks += 1;
       const item = looks < 3 ? inTransit : { ...correios.data!.accepted![0]!, number: 'YT2616912345678901' };
       return { code: 0, data: { accepted: [item], rejected: [] } };

@@ -10,7 +10,7 @@ import type { Fake } from './fake-context.js';
 export async function runProgram(fake: Fake, argv: string[]): Promise<{ code: number | undefined; error: unknown }> {
   let code: number | undefined;
   let error: unknown;
-  let program: Command | undefined = undefined;
+  let program: Command | undefined ;
   program = await buildProgram(async (load) => {
     Object.assign(fake.ctx.global, readGlobalOptions(program!.opts()));
     const run = await load();

@@ -6,7 +6,7 @@
 // terminal goes through the pager.
 
 import type { ApiVersion } from '../../service/vocabulary.js';
-import type { ItemResults, RejectedItem } from '../../service/types.js';
+import type { ItemResults } from '../../service/types.js';
 import type { Context } from '../../context.js';
 import type { IO } from '../../io.js';
 import { COMPACT_DETAILS, detailsColumns, itemColumns } from '../../output/columns.js';

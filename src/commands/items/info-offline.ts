@@ -49,10 +49,7 @@ class MirrorReader {
   readonly results: ItemResults<unknown> = { accepted: [], rejected: [] };
   version: ApiVersion | undefined;
 
-  constructor(
-    private readonly store: Store,
-    private readonly fallback: ApiVersion,
-  ) {}
+  constructor(private readonly store: Store) {}
 
   /** The details of a number (each of its carriers, or `carrier`), or why there are none. */
   async number(number: string, carrier: number | undefined): Promise<void> {
@@ -121,7 +118,7 @@ async function printFromMirror(
   opts: OfflineInfoOptions,
 ): Promise<number> {
   const { apiVersion } = await ctx.settings();
-  const reader = new MirrorReader(store, apiVersion);
+  const reader = new MirrorReader(store);
   const pattern = numberPattern(apiVersion);
   let found = 0;
   let missing = 0;

@@ -101,7 +101,7 @@ export function detectCarrier(number: string, passed?: number): Detection | unde
   const g = guess(normalise(number));
   const given = passed ? findCarrier(passed) : undefined;
   if (given) {
-    if (!g || !g.confident || g.key === given.key || (g.s10 && given.postal)) {
+    if (!g?.confident || g.key === given.key || (g.s10 && given.postal)) {
       return { carrier: given, origin: REGISTER_ORIGIN.passedCorrect };
     }
     return { carrier: findCarrier(g.key) as SimCarrier, origin: REGISTER_ORIGIN.detectedOrCorrected };
