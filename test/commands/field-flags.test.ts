@@ -11,7 +11,7 @@ import { runProgram } from './run-program.js';
 const VERSION = 'v2.1';
 
 /** A distinct value for each field: what its flag is given, and what the wire must carry. */
-function valueOf(field: ItemField, i: number): { argv: string[]; wire: unknown } {
+function flagValue(field: ItemField, i: number): { argv: string[]; wire: unknown } {
   const spec = fieldSpec(field);
   const flag = spec.flag?.split(' ')[0] as string;
   if (spec.kind === 'switch') return { argv: [flag], wire: false };
@@ -31,23 +31,35 @@ const COMMANDS = ITEM_OPERATIONS.filter((op) => flagFields(op).length > 0);
 
 describe('field flags of the item commands', () => {
   it('are declared by every item command but list', () => {
-    expect(COMMANDS.map(commandName).sort()).toEqual(
-      ['change-carrier', 'delete', 'info', 'push', 'register', 'retrack', 'stop', 'update'],
-    );
+    expect(COMMANDS.map(commandName).sort()).toEqual([
+      'change-carrier',
+      'delete',
+      'info',
+      'push',
+      'register',
+      'retrack',
+      'stop',
+      'update',
+    ]);
   });
 
-  it.each(COMMANDS.map((op) => [commandName(op), op] as const))('trk %s: every declared field flag reaches the wire', async (command, op) => {
-    const fields = flagFields(op).filter((f) => f !== 'number');
-    const values = fields.map((f, i) => [f, valueOf(f, i)] as const);
-    const fake = createFake({ version: VERSION });
-    const argv = ['--yes', command, 'AB12345', ...values.flatMap(([, v]) => v.argv)];
-    const { code, error } = await runProgram(fake, argv);
-    expect(error, argv.join(' ')).toBeUndefined();
-    expect(code).toBe(0);
-    const sent = fake.sent(op);
-    expect(sent.length, `${op} was sent`).toBeGreaterThan(0);
-    for (const [field, value] of values) {
-      expect(valuesAt(sent, wireName(field, VERSION)), `${command} ${value.argv[0]} → ${field}`).toContain(value.wire);
-    }
-  });
+  it.each(COMMANDS.map((op) => [commandName(op), op] as const))(
+    'trk %s: every declared field flag reaches the wire',
+    async (command, op) => {
+      const fields = flagFields(op).filter((f) => f !== 'number');
+      const values = fields.map((f, i) => [f, flagValue(f, i)] as const);
+      const fake = createFake({ version: VERSION });
+      const argv = ['--yes', command, 'AB12345', ...values.flatMap(([, v]) => v.argv)];
+      const { code, error } = await runProgram(fake, argv);
+      expect(error, argv.join(' ')).toBeUndefined();
+      expect(code).toBe(0);
+      const sent = fake.sent(op);
+      expect(sent.length, `${op} was sent`).toBeGreaterThan(0);
+      for (const [field, value] of values) {
+        expect(valuesAt(sent, wireName(field, VERSION)), `${command} ${value.argv[0]} → ${field}`).toContain(
+          value.wire,
+        );
+      }
+    },
+  );
 });

@@ -10,7 +10,12 @@ import { API_VERSIONS, OPERATIONS } from '../../src/service/vocabulary.js';
 type Table = Readonly<Record<string, Record<string, unknown> | undefined>>;
 
 /** What each operation lacks, as `name: piece` lines. */
-function missingPieces(table: Table, shapes: Table | Record<string, unknown>, emulated: Table, items: readonly string[]): string[] {
+function missingPieces(
+  table: Table,
+  shapes: Table | Record<string, unknown>,
+  emulated: Table,
+  items: readonly string[],
+): string[] {
   const missing: string[] = [];
   for (const op of OPERATIONS) {
     const module = table[op];
@@ -19,14 +24,17 @@ function missingPieces(table: Table, shapes: Table | Record<string, unknown>, em
       continue;
     }
     if (typeof module.body !== 'function') missing.push(`${op}: body`);
-    if (typeof module.answer !== 'function' || typeof (shapes as Record<string, unknown>)[op] !== 'function') missing.push(`${op}: answer shape`);
+    if (typeof module.answer !== 'function' || typeof (shapes as Record<string, unknown>)[op] !== 'function')
+      missing.push(`${op}: answer shape`);
     if (typeof emulated[op]?.handle !== 'function') missing.push(`${op}: emulator handler`);
-    if (JSON.stringify(emulated[op]?.paths) !== JSON.stringify(module.paths)) missing.push(`${op}: the emulator's paths`);
+    if (JSON.stringify(emulated[op]?.paths) !== JSON.stringify(module.paths))
+      missing.push(`${op}: the emulator's paths`);
     if (!items.includes(op)) continue;
     if (typeof module.itemBody !== 'function') missing.push(`${op}: body of a chunk of rows`);
     const fields = module.fields as Record<string, unknown> | undefined;
     for (const v of API_VERSIONS) if (!Array.isArray(fields?.[v])) missing.push(`${op}: fields of ${v}`);
-    if (typeof module.command !== 'string' || typeof module.done !== 'string') missing.push(`${op}: command and summary word`);
+    if (typeof module.command !== 'string' || typeof module.done !== 'string')
+      missing.push(`${op}: command and summary word`);
   }
   return missing;
 }
@@ -41,9 +49,17 @@ describe('the operation modules', () => {
   });
 
   it('the item operations are those with fields, each named by its command', () => {
-    expect([...ITEM_OPERATIONS].sort()).toEqual(
-      ['changecarrier', 'changeinfo', 'deletetrack', 'gettrackinfo', 'gettracklist', 'push', 'register', 'retrack', 'stoptrack'],
-    );
+    expect([...ITEM_OPERATIONS].sort()).toEqual([
+      'changecarrier',
+      'changeinfo',
+      'deletetrack',
+      'gettrackinfo',
+      'gettracklist',
+      'push',
+      'register',
+      'retrack',
+      'stoptrack',
+    ]);
   });
 
   it('would catch an operation lacking a piece (the check itself works)', () => {
@@ -51,7 +67,9 @@ describe('the operation modules', () => {
     const { changeinfo: _shape, ...noShape } = ANSWER_SHAPES;
     const { retrack: _handler, ...noHandler } = EMULATED;
     const { itemBody: _itemBody, ...noItemBody } = TABLE.stoptrack as Record<string, unknown>;
-    expect(missingPieces({ ...TABLE, push: noBody, stoptrack: noItemBody }, noShape, noHandler, ITEM_OPERATIONS)).toEqual([
+    expect(
+      missingPieces({ ...TABLE, push: noBody, stoptrack: noItemBody }, noShape, noHandler, ITEM_OPERATIONS),
+    ).toEqual([
       'changeinfo: answer shape',
       'stoptrack: body of a chunk of rows',
       'retrack: emulator handler',

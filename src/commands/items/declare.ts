@@ -3,11 +3,10 @@
 // piped, or from a file, with the same checks, pacing and guarantees, and the same flags.
 
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import { LANGUAGES, LIMITS, numberPattern, PACKAGE_STATUSES, subStatuses } from '../../service/vocabulary.js';
+import { numberPattern, PACKAGE_STATUSES, subStatuses } from '../../service/vocabulary.js';
 import { dbOption } from '../mirror/args.js';
 import { operationOfCommand } from '../../service/operations/index.js';
 import { fieldFlagValues, resolveCarriers, withFieldFlags } from './field-flags.js';
-import type { Context } from '../../context.js';
 import type { ItemFlags } from '../../items/run.js';
 import { DETAILS_RESULT_COLUMN_NAMES, ITEM_COLUMN_NAMES, REGISTER_COLUMN_NAMES } from '../../output/column-names.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
@@ -18,7 +17,6 @@ import {
   choiceList,
   examples,
   lazy,
-  maxLength,
   Option,
   pagerOption,
   prints,

@@ -37,7 +37,12 @@ function flagOf(field: ItemField): string {
  * The field flags given, by field, carrier names resolved to codes (the carrier list is loaded only when a name
  * is given). A switch counts only when its flag turned it off (`--no-auto-detection`): else the service decides.
  */
-export async function fieldFlagValues(ctx: Context, op: ItemOperation, o: OptionValues, carrierMap?: string): Promise<FieldValues> {
+export async function fieldFlagValues(
+  ctx: Context,
+  op: ItemOperation,
+  o: OptionValues,
+  carrierMap?: string,
+): Promise<FieldValues> {
   const values: Record<string, unknown> = {};
   const carriers: Record<string, readonly [string, string | undefined]> = {};
   for (const field of flagFields(op)) {

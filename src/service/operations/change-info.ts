@@ -7,7 +7,11 @@ import { compact, EVERY, RequestRefused, samePath, THIS_RECORD, type ItemOperati
 import { itemLists } from './shapes.js';
 
 const V2: readonly ItemField[] = ['number', 'carrier', 'tag', 'param', 'lang'];
-const FIELDS: Readonly<Record<ApiVersion, readonly ItemField[]>> = { v1: ['number', 'carrier', 'tag'], v2: V2, 'v2.1': V2 };
+const FIELDS: Readonly<Record<ApiVersion, readonly ItemField[]>> = {
+  v1: ['number', 'carrier', 'tag'],
+  v2: V2,
+  'v2.1': V2,
+};
 
 /**
  * v2/v2.1: an array of {number, carrier, items{tag, param, lang}}. v1: ONE object (not an array) that can change

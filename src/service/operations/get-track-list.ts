@@ -48,10 +48,18 @@ function trackListBody(version: ApiVersion, filter: TrackListFilter): Record<str
     push_state: mapEnum('push_status', filter.push_status, PUSH_STATUSES, (s: PushStatus) => V1_PUSH_STATE[s]),
     stop_time_from: filter.stop_track_time_from,
     stop_time_to: filter.stop_track_time_to,
-    package_status: mapEnum('package_status', filter.package_status, PACKAGE_STATUSES, (s: PackageStatus) =>
-      V1_PACKAGE_STATUS_CODE[s]),
-    tracking_state: mapEnum('tracking_status', filter.tracking_status, TRACKING_STATUSES, (s: TrackingStatus) =>
-      V1_TRACKING_STATE[s]),
+    package_status: mapEnum(
+      'package_status',
+      filter.package_status,
+      PACKAGE_STATUSES,
+      (s: PackageStatus) => V1_PACKAGE_STATUS_CODE[s],
+    ),
+    tracking_state: mapEnum(
+      'tracking_status',
+      filter.tracking_status,
+      TRACKING_STATUSES,
+      (s: TrackingStatus) => V1_TRACKING_STATE[s],
+    ),
     page_no: filter.page_no,
   });
 }

@@ -98,7 +98,8 @@ export const EVERY: Readonly<Record<ApiVersion, number>> = {
 };
 export const samePath = (name: string) => ({ v1: name, v2: name, 'v2.1': name });
 /** The help of --carrier where it picks one of the records a number may have. */
-export const RECORD_CARRIER = 'only the record under this carrier, a code or name (default: every carrier the number is registered with)';
+export const RECORD_CARRIER =
+  'only the record under this carrier, a code or name (default: every carrier the number is registered with)';
 
 /** The help of --carrier where it names the one record to change or show. */
 export const THIS_RECORD = 'only the record under this carrier (code or name)';

@@ -25,8 +25,9 @@ export function unknownRegisterFields(version: ApiVersion, item: RegisterRequest
 }
 
 /**
- * Register items on the wire, each field by its name in the version (src/service/fields.ts). auto_detection defaults differ (v1 false,
- * v2 true); trk's meaning is v2's, so when no carrier is given the flag is sent explicitly in every version.
+ * Register items on the wire, each field by its name in the version (src/service/fields.ts). auto_detection
+ * defaults differ (v1 false, v2 true); trk's meaning is v2's, so when no carrier is given the flag is sent
+ * explicitly in every version.
  */
 function registerBody(version: ApiVersion, items: readonly RegisterRequestItem[]): Record<string, unknown>[] {
   return items.map((item) => {
