@@ -9,7 +9,7 @@ import type { ApiVersion } from '../../src/service/vocabulary.js';
 import { errorOutcome } from '../../src/cli.js';
 import { cachePath, listUrl } from '../../src/carriers/lists.js';
 import { REFERENCE } from '../fixture-files.js';
-import { createFake, type FakeOptions, type Handler } from './fake-context.js';
+import { createFake, type FakeOptions, type Handler } from '../fake-context.js';
 import { runProgram } from './run-program.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');

@@ -4,7 +4,7 @@ import { findOperation, parseData, runApi } from '../../src/commands/api/api.js'
 import { runChangeCarrier } from '../../src/commands/items/change-carrier.js';
 import { runUpdate } from '../../src/commands/items/update.js';
 import { UsageError } from '../../src/errors.js';
-import { createFake, rejecting, type Fake } from './fake-context.js';
+import { createFake, rejecting, type Fake } from '../fake-context.js';
 
 /** What was sent to `op` (the engine reads the quota first for operations that cost it). */
 const sentTo = (fake: Fake, op: string) => fake.calls.filter((c) => c.op === op).map((c) => c.body);

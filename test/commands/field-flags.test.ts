@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { fieldSpec, wireName, type ItemField } from '../../src/service/fields.js';
 import { commandName, flagFields, ITEM_OPERATIONS } from '../../src/service/operations/index.js';
-import { createFake } from './fake-context.js';
+import { createFake } from '../fake-context.js';
 import { runProgram } from './run-program.js';
 
 const VERSION = 'v2.1';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runItemAction } from '../../src/commands/items/actions.js';
 import { UsageError } from '../../src/errors.js';
-import { acceptAll, createFake, rejecting, type Handler } from './fake-context.js';
+import { acceptAll, createFake, rejecting, type Handler } from '../fake-context.js';
 
 /** The account holds these numbers under these carriers (gettracklist); other operations are accepted. */
 function holding(records: Record<string, number[]>): Handler {

@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { errorOutcome, readGlobalOptions } from '../../src/cli.js';
 import { buildProgram } from '../../src/commands/registry.js';
-import type { Fake } from './fake-context.js';
+import type { Fake } from '../fake-context.js';
 
 /** The exit code as the CLI would give it, and what was thrown (undefined when nothing was). */
 export async function runProgram(fake: Fake, argv: string[]): Promise<{ code: number | undefined; error: unknown }> {
