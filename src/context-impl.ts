@@ -3,7 +3,6 @@
 // so `trk help exit-codes` or a usage error never opens a file or a socket.
 
 import type { ApiClient, ApiClientOptions } from './api/client.js';
-import type { ApiVersion } from './api/spec.js';
 import { stateDir } from './config/paths.js';
 import { missingKeyError } from './config/profile-rules.js';
 import type { Settings } from './config/settings.js';
@@ -11,6 +10,7 @@ import { requestTimeoutMs } from './config/timeout.js';
 import type { BudgetTarget, Context, GlobalOptions, Prompter, SettingsOptions, WaitDisplay } from './context.js';
 import { debugEnabled } from './debug.js';
 import type { IO } from './io.js';
+import type { ApiVersion } from './service/vocabulary.js';
 import type { HoldListener, Pacer, WaitReason } from './pacing/pacer.js';
 import { RateBudgets } from './rate-budgets.js';
 import { SettingsSource } from './settings-source.js';

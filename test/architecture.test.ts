@@ -11,6 +11,8 @@
 //     for the heavy parts named below; everything else is imported statically;
 //   - Node's built-ins are handed out by src/node.ts alone (process.getBuiltinModule nowhere else);
 //   - no function of src/ is over 120 lines: a large unit is a class with small methods, or small modules.
+//   - the service's model (src/service/: vocabulary, codes, records) imports nothing else of trk, and it is all the
+//     emulator takes of the product.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -64,6 +66,8 @@ function importsOf(file: string, text: string): Import[] {
 
 const IMPORTS = sourceFiles(SRC).flatMap((f) => importsOf(f, readFileSync(f, 'utf8')));
 const top = (p: string) => p.split(path.sep)[0] ?? '';
+/** A module of src/ (relative to it), not a package or one of Node's. */
+const isProduct = (p: string) => !p.startsWith('node:') && !path.isAbsolute(p) && /\.ts$/.test(p);
 const show = (i: Import) => `${i.from} → ${i.to} (${i.kind})`;
 /** A path of src/ written with `/`, as this system writes it. */
 const native = (p: string) => p.split('/').join(path.sep);
@@ -123,7 +127,11 @@ const upward = (imports: readonly Import[]) => imports.filter((i) => BELOW[top(i
  * of its answers) and where trk keeps its files. Never the product's reading of the service (its operation table,
  * its bodies, its webhook signing, its carrier lists): a misreading would then agree with itself.
  */
-const SANDBOX_MAY_USE = ['api/spec.ts', 'api/codes.ts', 'api/types.ts', 'errors.ts', 'config/paths.ts', 'package-files.ts'].map(native);
+/** Files at the top of src/ that are no layer (the typed errors, the package's own files, Node's built-ins). */
+const SHARED = ['errors.ts', 'exit-codes.ts', 'package-files.ts', 'node.ts'];
+/** What the emulator may take of the product: the service's model, not the product's operation modules. */
+const sandboxMayUse = (to: string) =>
+  (top(to) === 'service' && path.dirname(to) !== path.join('service', 'operations')) || SHARED.includes(to);
 
 /**
  * Where import() stands for the command-action boundary: the command line loads the command's run module, the IO
@@ -198,10 +206,24 @@ describe('architecture', () => {
     expect(upward(IMPORTS).map(show)).toEqual([]);
   });
 
-  it('pacing is below api: of api it takes only the service\'s vocabulary (api/spec.ts)', () => {
+  it('pacing is below api, and takes nothing of it: the service\'s vocabulary comes from service/', () => {
     const used = IMPORTS.filter((i) => top(i.from) === 'pacing' && top(i.to) === 'api');
-    expect(used.length).toBeGreaterThan(0);
-    expect(used.filter((i) => i.to !== path.join('api', 'spec.ts')).map(show)).toEqual([]);
+    expect(IMPORTS.some((i) => top(i.from) === 'pacing' && top(i.to) === 'service')).toBe(true);
+    expect(used.map(show)).toEqual([]);
+  });
+
+  it('service imports nothing of trk', () => {
+    const outside = IMPORTS.filter((i) => top(i.from) === 'service' && (i.to.startsWith('.') || isProduct(i.to)) && top(i.to) !== 'service');
+    expect(IMPORTS.filter((i) => top(i.from) === 'service').length).toBeGreaterThan(2);
+    expect(outside.map(show)).toEqual([]);
+  });
+
+  it('the sandbox imports only service/ of the product (and its own index)', () => {
+    const wrong = IMPORTS.filter(
+      (i) => top(i.from) === 'sandbox' && isProduct(i.to) && !['sandbox', 'service'].includes(top(i.to)) && !SHARED.includes(i.to),
+    );
+    expect(IMPORTS.some((i) => top(i.from) === 'sandbox' && top(i.to) === 'service')).toBe(true);
+    expect(wrong.map(show)).toEqual([]);
   });
 
   it('commands reach the item engine through its entry points, never its chunking or input reading', () => {
@@ -218,10 +240,12 @@ describe('architecture', () => {
   });
 
   it("the emulator routes and signs with its own code, and carriers never reach into it", () => {
+    // The emulator may share the service's model (service/: vocabulary, codes, records), never the product's
+    // reading of it: its operation table, its webhook signing, its carrier lists.
     const sandboxReadsProduct = (i: Import) =>
-      top(i.from) === 'sandbox' && top(i.to) !== 'sandbox' && i.to.endsWith('.ts') && !SANDBOX_MAY_USE.includes(i.to);
+      top(i.from) === 'sandbox' && top(i.to) !== 'sandbox' && i.to.endsWith('.ts') && !sandboxMayUse(i.to);
     const carriersReachIn = (i: Import) => top(i.from) === 'carriers' && top(i.to) === 'sandbox';
-    expect(IMPORTS.some((i) => top(i.from) === 'sandbox' && i.to === path.join('api', 'spec.ts'))).toBe(true);
+    expect(IMPORTS.some((i) => top(i.from) === 'sandbox' && i.to === path.join('service', 'vocabulary.ts'))).toBe(true);
     const wrong = IMPORTS.filter((i) => sandboxReadsProduct(i) || carriersReachIn(i));
     expect(wrong.map(show)).toEqual([]);
   });
@@ -323,13 +347,13 @@ describe('architecture', () => {
     const emulator = importsOf(
       path.join(SRC, 'sandbox', 'x.ts'),
       [
-        "import { OPERATION_TABLE } from '../api/ops.js';",
+        "import { OPERATION_TABLE } from '../service/operations/index.js';",
         "import { sign } from '../webhook/verify.js';",
-        "import { LIMITS } from '../api/spec.js';",
+        "import { LIMITS } from '../service/vocabulary.js';",
       ].join('\n'),
     );
-    expect(emulator.filter((i) => !SANDBOX_MAY_USE.includes(i.to)).map((i) => i.to)).toEqual([
-      path.join('api', 'ops.ts'),
+    expect(emulator.filter((i) => !sandboxMayUse(i.to)).map((i) => i.to)).toEqual([
+      path.join('service', 'operations', 'index.ts'),
       path.join('webhook', 'verify.ts'),
     ]);
   });

@@ -4,7 +4,7 @@
 // unless the caller opened it.
 
 import { CredentialsError } from '../errors.js';
-import { DEFAULT_API_VERSION, type ApiVersion } from '../api/spec.js';
+import { DEFAULT_API_VERSION, type ApiVersion } from '../service/vocabulary.js';
 import type { OutputFormat } from '../output/format.js';
 import { parseApiKey, parseApiVersion, parseBudgetUrl, parseDbLocation, parseOutputFormat, parseServiceUrl, type Profile } from './keys.js';
 import { nodeFs } from '../node.js';

@@ -9,7 +9,8 @@
 // cannot pass for a complete one (ItemResultsWriter.abort), as a list that fails part-way does.
 
 import path from 'node:path';
-import type { TrackListFilter } from '../api/types.js';
+import type { FieldValues } from '../service/fields.js';
+import type { TrackListFilter } from '../service/types.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import type { CarrierResolver } from './check.js';
@@ -24,8 +25,8 @@ export type { ItemFlags, ItemPlan } from './run.js';
 export interface ItemCommandSpec {
   operation: ItemOperation;
   flags: ItemFlags;
-  /** Values from the command's flags for every row, by field (a row's own cell wins). */
-  defaults?: RowValues | undefined;
+  /** Values of the command's field flags for every row, by field (a row's own cell wins). */
+  fields?: FieldValues | undefined;
   /** Rejection codes counted as done (delete --ignore-missing). */
   alsoAlready?: readonly number[] | undefined;
   /** Carrier names in the input → codes. */
@@ -49,7 +50,7 @@ export async function runItemCommand(ctx: Context, spec: ItemCommandSpec): Promi
     report = await runItems(ctx, {
       operation: spec.operation,
       flags: spec.flags,
-      defaults: spec.defaults,
+      defaults: rowValuesOf(spec.fields),
       alsoAlready: spec.alsoAlready,
       collect: false,
       onItems: writer && ((results) => writer.write(results)),
@@ -66,10 +67,11 @@ export async function runItemCommand(ctx: Context, spec: ItemCommandSpec): Promi
   return report.exitCode;
 }
 
-/** Defaults from flags, by field, leaving out the flags not given. */
-export function flagDefaults(values: Partial<Record<keyof RowValues, string | number | boolean | undefined>>): RowValues {
+/** The flags' values as the text of a row's cells (checked as cells are), leaving out the flags not given. */
+function rowValuesOf(fields: FieldValues | undefined): RowValues | undefined {
+  if (fields === undefined) return undefined;
   const out: RowValues = {};
-  for (const [k, v] of Object.entries(values)) if (v !== undefined) out[k as keyof RowValues] = String(v);
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) out[k as keyof RowValues] = String(v);
   return out;
 }
 

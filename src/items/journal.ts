@@ -43,8 +43,8 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
-import type { ApiVersion } from '../api/spec.js';
-import type { RejectedItem } from '../api/types.js';
+import type { ApiVersion } from '../service/vocabulary.js';
+import type { RejectedItem } from '../service/types.js';
 import { ensurePrivateDir } from '../config/paths.js';
 import { TrkError } from '../errors.js';
 import type { ItemOperation } from './fields.js';

@@ -4,10 +4,10 @@
 // what is left are registered already (a dry run to say so, a short quota before it refuses).
 
 import type { ApiClient } from '../api/client.js';
-import type { ApiVersion } from '../api/spec.js';
-import { commandName } from '../api/ops.js';
-import { LIMITS } from '../api/spec.js';
-import type { QuotaRecord } from '../api/types.js';
+import type { ApiVersion } from '../service/vocabulary.js';
+import { commandName } from '../service/operations/index.js';
+import { LIMITS } from '../service/vocabulary.js';
+import type { QuotaRecord } from '../service/types.js';
 import type { Settings } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { InterruptedError, stopExitCode, TrkError } from '../errors.js';

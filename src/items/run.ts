@@ -22,8 +22,8 @@
 import path from 'node:path';
 import type { ApiClient } from '../api/client.js';
 import type { Pacer } from '../pacing/pacer.js';
-import { commandName } from '../api/ops.js';
-import type { ItemResults, TrackListFilter } from '../api/types.js';
+import { commandName } from '../service/operations/index.js';
+import type { ItemResults, TrackListFilter } from '../service/types.js';
 import type { Settings } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { InterruptedError, stopExitCode, TrkError, UsageError } from '../errors.js';

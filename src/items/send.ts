@@ -6,7 +6,7 @@
 
 import path from 'node:path';
 import type { ApiClient } from '../api/client.js';
-import { commandName, doneWord, operationSpec } from '../api/ops.js';
+import { commandName, doneWord, itemOperationSpec } from '../service/operations/index.js';
 import { callDeadlineMs } from '../api/retry.js';
 import { requestTimeoutMs } from '../config/timeout.js';
 import type { Pacer } from '../pacing/pacer.js';
@@ -398,5 +398,5 @@ export function compactSummary(s: RunSummary): string {
 }
 
 function alreadyWords(op: ItemOperation): string {
-  return operationSpec(op).already?.words ?? 'already done';
+  return itemOperationSpec(op).already?.words ?? 'already done';
 }

@@ -1,11 +1,11 @@
 // info, realtime, quota: the commands that print tracking details or one object.
 import { describe, expect, it } from 'vitest';
-import type { Envelope } from '../../src/api/types.js';
+import type { Envelope } from '../../src/service/types.js';
 import { runInfo } from '../../src/commands/items/info.js';
 import { runQuota } from '../../src/commands/quota/quota.js';
 import { realtimeItem, runRealtime } from '../../src/commands/items/realtime.js';
 import { UsageError } from '../../src/errors.js';
-import { createFake, type Handler } from './fake-context.js';
+import { createFake, type Handler } from '../fake-context.js';
 import { fixtureJson } from '../fixture-files.js';
 
 const fixture = (name: string) => fixtureJson<Envelope<Record<string, unknown>>>(`doc-v2/${name}`);

@@ -1,11 +1,11 @@
 // trk stop | retrack | delete | push: one operation on each number, with an optional carrier. They differ only
 // in the operation, in delete asking first, and in delete's --ignore-missing, so they share this run function.
 
-import type { NumberCarrierOperation } from '../../api/bodies.js';
+import type { NumberCarrierOperation } from '../../service/operations/index.js';
 import type { Context } from '../../context.js';
 import { plural } from '../../text.js';
 import { confirmOrRefuse, inputCarrierResolver, itemResultsPrinter, type ItemSourceOptions } from './shared.js';
-import { flagDefaults, runItemCommand } from '../../items/command.js';
+import { runItemCommand } from '../../items/command.js';
 import { deleteQuestion } from './delete-question.js';
 
 export type ItemAction = 'stop' | 'retrack' | 'delete' | 'push';
@@ -29,7 +29,7 @@ export async function runItemAction(action: ItemAction, opts: ItemActionOptions,
   return runItemCommand(ctx, {
     operation: ACTION_OPERATION[action],
     flags: opts,
-    defaults: flagDefaults({ carrier: opts.carrier }),
+    fields: opts.fields,
     alsoAlready: action === 'delete' && opts.ignoreMissing ? [NOT_REGISTERED] : undefined,
     resolveCarrier: await inputCarrierResolver(ctx, opts.carrierMap),
     print: await itemResultsPrinter(ctx),

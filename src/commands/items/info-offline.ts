@@ -4,12 +4,12 @@
 // looked up in the mirror: that is how a shop finds a customer's parcel. Chosen at the command's boundary
 // (declare.ts), so the online info keeps no trace of it.
 
-import { LIMITS, numberPattern, type ApiVersion } from '../../api/spec.js';
-import type { ItemResults, RejectedItem } from '../../api/types.js';
+import { LIMITS, numberPattern, type ApiVersion } from '../../service/vocabulary.js';
+import type { ItemResults, RejectedItem } from '../../service/types.js';
 import type { Context } from '../../context.js';
 import { TrkError, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
-import { formatCodeMessage } from '../../api/codes.js';
+import { formatCodeMessage } from '../../service/codes.js';
 import { mirrorAgeLine } from '../../store/age.js';
 import { openMirror } from '../../store/open.js';
 import type { RecordKey, Store } from '../../store/types.js';
@@ -134,7 +134,7 @@ async function printFromMirror(
   };
   let pending = 0;
   for await (const row of rows) {
-    const carrier = row.carrier !== undefined && /^\d+$/.test(String(row.carrier)) ? Number(row.carrier) : opts.carrier;
+    const carrier = row.carrier !== undefined && /^\d+$/.test(String(row.carrier)) ? Number(row.carrier) : opts.fields?.carrier;
     if (pattern.test(row.number)) await reader.number(row.number, carrier);
     else await reader.term(row.number, carrier);
     // Written a few hundred at a time: an input of any length takes flat memory.

@@ -1,6 +1,6 @@
 // getRealTimeTrackInfo (v2, v2.1): one number, fetched "from the carrier" now.
 
-import { LIMITS, REALTIME_CACHE_COST } from '../../api/spec.js';
+import { LIMITS, REALTIME_CACHE_COST } from '../../service/vocabulary.js';
 import type { AccountCore } from '../account/core.js';
 import { type Envelope, ItemReject, itemsEnvelope, requestError } from '../account/envelope.js';
 import { checkParam } from '../account/param.js';

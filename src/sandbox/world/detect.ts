@@ -38,7 +38,7 @@
 //   - unknown (absent from the service's carrier list) → as if none was passed, but a weak guess keeps origin 3;
 //   - 0 counts as not passed.
 
-import { REGISTER_ORIGIN } from '../../api/spec.js';
+import { REGISTER_ORIGIN } from '../../service/vocabulary.js';
 import type { SimCarrier } from './carriers.js';
 import { findCarrier, postalCarrierOf } from './carriers.js';
 
