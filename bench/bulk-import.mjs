@@ -13,7 +13,7 @@
 //
 // Target: at least 0.95 of the ceiling with 0 HTTP 429 at every latency, also with the CPU-bound process beside.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

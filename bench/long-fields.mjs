@@ -11,7 +11,7 @@
 
 import { createTestIO } from '../dist/io.js';
 import { recordColumns } from '../dist/output/columns.js';
-import { toDetailsView, toRecordView } from '../dist/output/records.js';
+import { toDetailsView, toRecordView } from '../dist/service/records.js';
 import { createRowWriter } from '../dist/output/render.js';
 import { renderTrackingPage } from '../dist/output/tracking-page.js';
 import { NO_COLOR } from '../dist/io.js';

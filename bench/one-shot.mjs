@@ -44,6 +44,10 @@ const post = (op, body) => [yardstick, `${url}/track/v2/${op}`, key, body];
 const numbers = Array.from({ length: 20 }, (_, i) => `RR${String(100000001 + i)}CN`);
 const setup = spawnSync(process.execPath, post('register', JSON.stringify(numbers.map((number) => ({ number, carrier: 3011 })))), { encoding: 'utf8' });
 if (setup.status !== 0 || !setup.stdout.includes('"accepted"')) throw new Error(`could not register the numbers: ${setup.stderr}`);
+// A day on the emulator's clock, so that the carriers have tracked them: `info` reads details, not "no tracking
+// information yet" (exit 1).
+const advanced = await fetch(`${url}/__sandbox/advance`, { method: 'POST', body: JSON.stringify({ seconds: 86_400 }) });
+if (!advanced.ok) throw new Error(`could not advance the emulator's clock: HTTP ${advanced.status}`);
 
 const cases = [
   { name: 'quota --json', trk: ['quota', '--json'], post: post('getquota', '[]') },

@@ -4,9 +4,10 @@
 // the build writes (src/help-pages.ts) when it holds the one asked for.
 const argv = process.argv.slice(2);
 const asksHelp = argv[0] === 'help' || argv.at(-1) === '--help' || argv.at(-1) === '-h';
+// Node's own object, as src/node.ts hands it out to the rest of trk, which is not loaded yet.
+const { readFileSync } = process.getBuiltinModule('node:fs');
 let page;
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  const { readFileSync } = process.getBuiltinModule('node:fs');
   let version = '0.0.0';
   try {
     version = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version ?? version;
@@ -14,7 +15,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     // as commander's --version would say for an unreadable package.json (src/cli.ts)
   }
   process.stdout.write(`${version}\n`);
-} else if (asksHelp && (page = (await import('../lib/help-pages.js')).storedHelpPage(argv, process.stdout, process.stderr)) !== undefined) {
+} else if (asksHelp && (page = (await import('../lib/help-pages.js')).storedHelpPage(argv, process.stdout, process.stderr, readFileSync)) !== undefined) {
   process.stdout.write(page);
 } else {
   // Node's compile cache makes every start after the first one faster.

@@ -4,7 +4,7 @@
 
 import type { Command, CommanderError as CommanderErrorType } from 'commander';
 import { CommanderError } from './commander.js';
-import { formatsOf } from './commands/define.js';
+import { applyOutputFlags, formatsOf } from './commands/define.js';
 import { buildProgram, commandOf, type Invoker } from './commands/registry.js';
 import type { Context, GlobalOptions } from './context.js';
 import { debugEnabled } from './debug.js';
@@ -13,9 +13,11 @@ import { EXIT, type ExitCode } from './exit-codes.js';
 import { HELP_WIDTH, helpWidth } from './help-pages.js';
 import type { IO } from './io.js';
 import type { OutputFormat } from './output/format.js';
+import type { SettingsSource } from './settings-source.js';
 import { redact, redactingIO } from './secrets.js';
 import { sanitizeTerminalText } from './terminal-text.js';
 import { packageVersion } from './version.js';
+import { nodeFs } from './node.js';
 
 export interface CliOptions {
   /** Captured streams for tests; default the process's. */
@@ -253,7 +255,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
   // The command whose action runs (set by the preAction hook below): what it prints decides which flags apply.
   let running: Command | undefined;
 
-  const invoke: Invoker = async (load) => {
+  const invoke: Invoker = async (load, commandOutput) => {
     const flags = program!.opts();
     global = readGlobalOptions(flags);
     const formats = formatsOf(running ?? program!);
@@ -265,7 +267,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
     try {
       // The command's module, the process's IO and the context are loaded together: Node 20's module loader reads
       // files asynchronously, and the reads then overlap.
-      const [run, processIO, { createContext }] = await Promise.all([
+      const [run, processIO, { createContext, SettingsSource }] = await Promise.all([
         load(),
         io ? undefined : import('./io.js'),
         import('./context-impl.js'),
@@ -275,15 +277,21 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       io = redactingIO(io);
       const { jqOutput } = jq === undefined ? { jqOutput: undefined } : await import('./output/jq.js');
       const filtered = jq === undefined ? undefined : jqOutput!(io, jq, global.jq!, opts.signal);
+      const ctxIO = filtered?.io ?? io;
+      // The output is settled before the context is made from it: the profile's default format, then the
+      // command's own output flags (which refuse --columns with -o ids, whoever asked for ids).
+      const settings = new SettingsSource(ctxIO, env, global);
+      if (global.output === undefined && formats.length > 0) global = await withDefaultOutput(global, formats, env, settings);
+      if (commandOutput) applyOutputFlags(global, commandOutput);
       const ctx: Context = createContext({
-        io: filtered?.io ?? io,
+        io: ctxIO,
         env,
         global,
+        settings,
         ...(opts.now ? { now: opts.now } : {}),
         ...(opts.signal ? { signal: opts.signal } : {}),
       });
       try {
-        if (global.output === undefined && formats.length > 0) await applyDefaultOutput(ctx, formats);
         exitCode = (await run(ctx)) ?? EXIT.ok;
         const failure = await filtered?.finish();
         if (failure) throw failure;
@@ -366,12 +374,17 @@ function lenientFlags(program: Command | undefined): Record<string, unknown> {
  * default is not a demand: a command that cannot print it keeps its own). Settings that cannot be resolved here
  * are left for the command to report, if it needs them.
  */
-async function applyDefaultOutput(ctx: Context, formats: readonly OutputFormat[]): Promise<void> {
-  const fromEnv = ctx.env.TRK_OUTPUT?.trim();
+async function withDefaultOutput(
+  global: GlobalOptions,
+  formats: readonly OutputFormat[],
+  env: NodeJS.ProcessEnv,
+  settings: SettingsSource,
+): Promise<GlobalOptions> {
+  const fromEnv = env.TRK_OUTPUT?.trim();
   // A wrong TRK_OUTPUT is refused even by commands that never read the settings.
   if (fromEnv) (await import('./config/keys.js')).parseOutputFormat(fromEnv, 'TRK_OUTPUT');
-  const s = await ctx.settings().catch(() => undefined);
-  if (s?.output !== undefined && formats.includes(s.output)) ctx.global.output = s.output;
+  const s = await settings.settings().catch(() => undefined);
+  return s?.output !== undefined && formats.includes(s.output) ? { ...global, output: s.output } : global;
 }
 
 /** `trk auth login`: the names from the program down to `c`. */
@@ -445,7 +458,7 @@ export async function main(argv: string[]): Promise<number> {
 /** Where stdout goes, for a message: `/data/out.json (stdout)` when the system says it is a file, else `stdout`. */
 function stdoutName(): string {
   try {
-    const target = process.getBuiltinModule('node:fs').readlinkSync('/proc/self/fd/1');
+    const target = nodeFs().readlinkSync('/proc/self/fd/1');
     return target.startsWith('/') ? `${sanitizeTerminalText(target)} (stdout)` : 'stdout';
   } catch {
     return 'stdout';

@@ -4,7 +4,8 @@
 // at run time); import them with `import type` from '@commander-js/extra-typings'.
 
 import type * as Typed from '@commander-js/extra-typings';
+import { nodeModule } from './node.js';
 
-const commander = process.getBuiltinModule('node:module').createRequire(import.meta.url)('commander') as typeof Typed;
+const commander = nodeModule().createRequire(import.meta.url)('commander') as typeof Typed;
 
 export const { Argument, Command, CommanderError, InvalidArgumentError, Option } = commander;

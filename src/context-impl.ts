@@ -3,14 +3,17 @@
 // so `trk help exit-codes` or a usage error never opens a file or a socket.
 
 import type { ApiClient, ApiClientOptions } from './api/client.js';
-import type { HoldListener, Pacer, WaitReason } from './pacing/pacer.js';
-import { LIMITS, type ApiVersion } from './api/spec.js';
-import { debugEnabled } from './debug.js';
+import { stateDir } from './config/paths.js';
+import { missingKeyError } from './config/profile-rules.js';
 import type { Settings } from './config/settings.js';
 import { requestTimeoutMs } from './config/timeout.js';
 import type { BudgetTarget, Context, GlobalOptions, Prompter, SettingsOptions, WaitDisplay } from './context.js';
+import { debugEnabled } from './debug.js';
 import type { IO } from './io.js';
-import { addSecret } from './secrets.js';
+import type { ApiVersion } from './service/vocabulary.js';
+import type { HoldListener, Pacer, WaitReason } from './pacing/pacer.js';
+import { RateBudgets } from './rate-budgets.js';
+import { SettingsSource } from './settings-source.js';
 import { sanitizeTerminalText } from './terminal-text.js';
 
 export interface ContextOptions {
@@ -20,6 +23,8 @@ export interface ContextOptions {
   now?: () => number;
   /** Aborted on Ctrl-C; default a signal nobody aborts. */
   signal?: AbortSignal;
+  /** The run's settings, when the command line resolved them already (to settle the output format). */
+  settings?: SettingsSource;
 }
 
 const WAIT_WORDS: Readonly<Record<WaitReason, string>> = {
@@ -54,12 +59,12 @@ function requestHooks(debug: (line: string) => void, show: WaitShower): Pick<Api
   };
 }
 
-/** What every client of a command run shares: the time limit (--timeout, TRK_TIMEOUT) and the callbacks. */
 /** Waits as status lines: `service unavailable, retrying in 2 s`. */
 function waitLines(info: (line: string) => void): WaitShower {
   return (reason, ms, verb) => info(`${WAIT_WORDS[reason]}, ${verb} in ${seconds(ms)}`);
 }
 
+/** What every client of a command run shares: the time limit (--timeout, TRK_TIMEOUT) and the callbacks. */
 export function requestOptions(ctx: Pick<Context, 'env' | 'global' | 'debug' | 'info'>): Pick<ApiClientOptions, 'timeoutMs' | 'onRequest' | 'onWait'> {
   return { timeoutMs: requestTimeoutMs(ctx.global.timeout, ctx.env), ...requestHooks(ctx.debug, waitLines(ctx.info)) };
 }
@@ -71,222 +76,168 @@ export function requestOptions(ctx: Pick<Context, 'env' | 'global' | 'debug' | '
  */
 const CLOCK_SKEW_MS = 60_000;
 
+/** Where requests go and with which key: the embedded emulator's under --sandbox. */
+interface Target {
+  baseUrl: string;
+  apiKey: string;
+  settings: Settings;
+}
+
 export function createContext(opts: ContextOptions): Context {
-  const { io, env, global } = opts;
-  const signal = opts.signal ?? new AbortController().signal;
-  const debugOn = debugEnabled(env, global.verbose);
-  let settingsPromise: Promise<Settings> | undefined;
-  let apiPromise: Promise<ApiClient> | undefined;
-  let pacerPromise: Promise<Pacer> | undefined;
-  let prompter: Prompter | undefined;
-  const closers: (() => Promise<void>)[] = [];
-  const realNow = opts.now ?? (() => Date.now());
+  return new CommandContext(opts);
+}
+
+/**
+ * The context as a class whose parts are built on first use. Its public members are bound (arrow functions):
+ * commands pass `ctx.info` and `ctx.debug` on as plain callbacks.
+ */
+class CommandContext implements Context {
+  readonly io: IO;
+  readonly env: NodeJS.ProcessEnv;
+  /** Settled before the context is made (src/cli.ts); frozen, so that nothing patches it afterwards. */
+  readonly global: Readonly<GlobalOptions>;
+  readonly signal: AbortSignal;
+  private readonly source: SettingsSource;
+  private readonly budgets: RateBudgets;
+  private readonly debugOn: boolean;
+  private readonly realNow: () => number;
+  /** What dispose() closes, in order: clients first, then the emulator they talk to. */
+  private readonly closers: (() => Promise<void>)[] = [];
   /** The emulator's clock once api() has started it (or reached a running one) under --sandbox. */
-  let serviceNow: (() => number) | undefined;
+  private serviceNow: (() => number) | undefined;
   /** How far the service's clock (the Date of its answers) is from this machine's, when that is worth counting. */
-  let serviceOffset = 0;
-  const onServiceTime = (ms: number) => {
-    const offset = ms - realNow();
-    serviceOffset = Math.abs(offset) >= CLOCK_SKEW_MS ? offset : 0;
-  };
+  private serviceOffset = 0;
+  private waitDisplay: WaitDisplay | undefined;
+  private targetPromise: Promise<Target> | undefined;
+  private apiPromise: Promise<ApiClient> | undefined;
+  private readonly otherClients = new Map<ApiVersion, Promise<ApiClient>>();
+  private lazyPrompter: Prompter | undefined;
+
+  constructor(opts: ContextOptions) {
+    this.io = opts.io;
+    this.env = opts.env;
+    this.global = Object.freeze({ ...opts.global });
+    this.signal = opts.signal ?? new AbortController().signal;
+    this.debugOn = debugEnabled(this.env, this.global.verbose);
+    this.realNow = opts.now ?? (() => Date.now());
+    this.source = opts.settings ?? new SettingsSource(this.io, this.env, this.global);
+    this.budgets = new RateBudgets({
+      env: this.env,
+      settings: this.source,
+      onHold: holdNotice(this.showWait),
+      warn: this.warn,
+      onClose: (close) => this.closers.push(close),
+    });
+  }
 
   // Status lines can carry text from the network or the command line (a number, a service message): cleaned of
   // escape sequences and bidi overrides before they reach the terminal.
-  const info = (line: string) => {
-    if (!global.quiet) io.err(sanitizeTerminalText(line));
-  };
-  const debug = (line: string) => {
-    if (debugOn) io.err(io.colorErr.dim(sanitizeTerminalText(line)));
+  readonly info = (line: string): void => {
+    if (!this.global.quiet) this.io.err(sanitizeTerminalText(line));
   };
 
-  const resolved = (): Promise<Settings> => {
-    settingsPromise ??= (async () => {
-      const [{ resolveSettings }, { readProfiles }] = await Promise.all([
-        import('./config/settings.js'),
-        import('./config/profile-file.js'),
-      ]);
-      // Read without conf, which only writes need. A file others can read is made private: a warning even with
-      // --quiet, as ssh gives one.
-      const store = readProfiles(env, (line) => io.err(sanitizeTerminalText(line)));
-      const settings = resolveSettings({
-        flags: {
-          ...(global.profile === undefined ? {} : { profile: global.profile }),
-          ...(global.baseUrl === undefined ? {} : { baseUrl: global.baseUrl }),
-          ...(global.apiVersion === undefined ? {} : { apiVersion: global.apiVersion }),
-          ...(global.sandbox ? { sandbox: true } : {}),
-          ...(global.output === undefined ? {} : { output: global.output }),
-        },
-        env,
-        store,
-      });
-      // The key is never printed, whatever carries it back (src/secrets.ts).
-      addSecret(settings.apiKey);
-      return settings;
-    })();
-    return settingsPromise;
-  };
-  const settings = async (opts: SettingsOptions = {}): Promise<Settings> => {
-    const s = await resolved();
-    if (opts.newProfile || (await import('./config/settings.js')).isKnownProfile(s)) return s;
-    return (await import('./config/profile-rules.js')).checkKnownProfile(s);
+  readonly debug = (line: string): void => {
+    if (this.debugOn) this.io.err(this.io.colorErr.dim(sanitizeTerminalText(line)));
   };
 
-  // Waits go where the command shows them (a progress line shows them in place), else on status lines.
-  let waitDisplay: WaitDisplay | undefined;
-  const lines = waitLines(info);
-  const showWait: WaitShower = (reason, ms, verb) => (waitDisplay ? waitDisplay(WAIT_WORDS[reason], ms) : lines(reason, ms, verb));
-  const holds = holdNotice(showWait);
-  // Own pace of this process: the sandbox's budget (the embedded emulator lives here), and what reads fall back
-  // to when the budget file cannot be used.
-  let localPacer: Promise<Pacer> | undefined;
-  const local = (): Promise<Pacer> => {
-    localPacer ??= import('./pacing/pacer.js').then(({ createPacer, DEFAULT_MARGIN_MS }) =>
-      createPacer({ perSecond: LIMITS.requestsPerSecond, marginMs: DEFAULT_MARGIN_MS, onHold: holds }),
-    );
-    return localPacer;
-  };
-  const budgets = new Map<string, Promise<Pacer>>();
+  /** A warning, shown even with --quiet: something to fix (a state folder that cannot be written, a public file). */
+  private readonly warn = (line: string): void => this.io.err(sanitizeTerminalText(line));
 
-  /**
-   * The budget shared by every process on `target`'s key: in Redis when a budget URL is set (every host on the
-   * key), else in a file of the state folder (this machine); this process's own pace for reads if it fails.
-   */
-  const sharedBudget = (target: BudgetTarget): Promise<Pacer> => {
-    const key = `${target.baseUrl}\u0000${target.apiKey}`;
-    let budget = budgets.get(key);
-    if (!budget) {
-      budget = (async () => {
-        const [{ openSharedBudget }, { ensurePrivateDir, stateDir }, { budgetUrl }, localPace] = await Promise.all([
-          import('./pacing/open.js'),
-          import('./config/paths.js'),
-          // resolved(), not settings(): `auth login` verifies a key for a profile that is not saved yet.
-          resolved(),
-          local(),
-        ]);
-        const shared = await openSharedBudget({
-          baseUrl: target.baseUrl,
-          apiKey: target.apiKey,
-          stateDirectory: stateDir(env),
-          makePrivateDirectory: ensurePrivateDir,
-          budgetUrl,
-          perSecond: LIMITS.requestsPerSecond,
-          onHold: holds,
-          local: localPace,
-          // A warning, shown even with --quiet: a state folder that cannot be written is something to fix.
-          warn: (line) => io.err(sanitizeTerminalText(line)),
-        });
-        closers.push(() => shared.close());
-        return shared.pacer;
-      })();
-      budgets.set(key, budget);
-    }
-    return budget;
+  readonly settings = (opts?: SettingsOptions): Promise<Settings> => this.source.settings(opts);
+
+  readonly pacer = (target?: BudgetTarget): Promise<Pacer> => this.budgets.pacer(target);
+
+  readonly now = (): number => (this.serviceNow ? this.serviceNow() : this.realNow() + this.serviceOffset);
+
+  readonly showWaits = (display: WaitDisplay | undefined): void => {
+    this.waitDisplay = display;
   };
 
-  const pacer = async (target?: BudgetTarget): Promise<Pacer> => {
-    if (target) return sharedBudget(target);
-    pacerPromise ??= (async () => {
-      const s = await settings();
-      // The embedded emulator lives in this process: no other process shares its budget.
-      if (s.sandbox || !s.apiKey) return local();
-      return sharedBudget({ baseUrl: s.baseUrl, apiKey: s.apiKey });
-    })();
-    return pacerPromise;
-  };
+  get prompter(): Prompter {
+    // Loaded with the first question: most commands never ask one.
+    this.lazyPrompter ??= lazyPrompter(() => import('./prompter.js').then(({ createPrompter }) => createPrompter(this.io, this.signal)));
+    return this.lazyPrompter;
+  }
 
-  /** The address and key requests go to: the embedded emulator's under --sandbox, started on first use. */
-  let targetPromise: Promise<{ baseUrl: string; apiKey: string; settings: Settings }> | undefined;
-  const target = () => {
-    targetPromise ??= (async () => {
-      const s = await settings();
-      let baseUrl = s.baseUrl;
-      let apiKey = s.apiKey;
-      if (s.sandbox) {
-        const [{ startEmbeddedSandbox }, { stateDir }] = await Promise.all([
-          import('./sandbox/index.js'),
-          import('./config/paths.js'),
-        ]);
-        const sandbox = await startEmbeddedSandbox(stateDir(env), { onWait: info, signal });
-        closers.push(() => sandbox.close());
-        baseUrl = sandbox.url;
-        apiKey = sandbox.key;
-        // From now on "now" is the emulator's simulated time, what relative times (`--tracked-since 1h`) mean
-        // to the service being rehearsed.
-        serviceNow = sandbox.now;
-        debug(sandbox.remote ? `sandbox: the running sandbox at ${sandbox.url}` : `sandbox: embedded emulator at ${sandbox.url}`);
-      }
-      if (!apiKey) throw (await import('./config/profile-rules.js')).missingKeyError(s);
-      return { baseUrl, apiKey, settings: s };
-    })();
-    return targetPromise;
-  };
-
-  const otherClients = new Map<ApiVersion, Promise<ApiClient>>();
-  const api = (version?: ApiVersion): Promise<ApiClient> => {
-    const build = async () => {
-      const { baseUrl, apiKey, settings: s } = await target();
-      const [{ createApiClient }, { stoppablePacer }, budget] = await Promise.all([
-        import('./api/client.js'),
-        import('./pacing/pacer.js'),
-        pacer(),
-      ]);
-      const client = createApiClient({
-        baseUrl,
-        apiKey,
-        version: version ?? s.apiVersion,
-        // After Ctrl-C nothing more starts; requests already on the wire finish.
-        pacer: stoppablePacer(budget, signal),
-        timeoutMs: requestTimeoutMs(global.timeout, env),
-        ...requestHooks(debug, showWait),
-        onServiceTime,
-      });
-      closers.unshift(() => client.close());
-      return client;
-    };
+  readonly api = (version?: ApiVersion): Promise<ApiClient> => {
     if (version === undefined) {
-      apiPromise ??= build();
-      return apiPromise;
+      this.apiPromise ??= this.buildClient(undefined);
+      return this.apiPromise;
     }
-    let other = otherClients.get(version);
+    let other = this.otherClients.get(version);
     if (!other) {
-      other = build();
-      otherClients.set(version, other);
+      other = this.buildClient(version);
+      this.otherClients.set(version, other);
     }
     return other;
   };
-  return {
-    io,
-    env,
-    global,
-    settings,
-    api,
-    pacer,
-    get prompter() {
-      // Loaded with the first question: most commands never ask one.
-      prompter ??= lazyPrompter(() => import('./prompter.js').then(({ createPrompter }) => createPrompter(io, signal)));
-      return prompter;
-    },
-    now: () => (serviceNow ? serviceNow() : realNow() + serviceOffset),
-    info,
-    debug,
-    showWaits: (display) => {
-      waitDisplay = display;
-    },
-    signal,
-    async dispose() {
-      // A client still being built (a request started in the background) registers its closers first.
-      await apiPromise?.catch(() => {});
-      await Promise.allSettled(otherClients.values());
-      // Client first, then the emulator it talks to.
-      for (const close of closers.splice(0)) {
-        try {
-          await close();
-        } catch (err) {
-          debug(`cleanup: ${err instanceof Error ? err.message : String(err)}`);
-        }
+
+  readonly dispose = async (): Promise<void> => {
+    // A client still being built (a request started in the background) registers its closers first.
+    await this.apiPromise?.catch(() => {});
+    await Promise.allSettled(this.otherClients.values());
+    for (const close of this.closers.splice(0)) {
+      try {
+        await close();
+      } catch (err) {
+        this.debug(`cleanup: ${err instanceof Error ? err.message : String(err)}`);
       }
-    },
+    }
   };
+
+  /** Waits go where the command shows them (a progress line shows them in place), else on status lines. */
+  private readonly showWait: WaitShower = (reason, ms, verb) =>
+    this.waitDisplay ? this.waitDisplay(WAIT_WORDS[reason], ms) : waitLines(this.info)(reason, ms, verb);
+
+  private readonly onServiceTime = (ms: number): void => {
+    const offset = ms - this.realNow();
+    this.serviceOffset = Math.abs(offset) >= CLOCK_SKEW_MS ? offset : 0;
+  };
+
+  private async buildClient(version: ApiVersion | undefined): Promise<ApiClient> {
+    const { baseUrl, apiKey, settings: s } = await this.target();
+    const [{ createApiClient }, { stoppablePacer }, budget] = await Promise.all([
+      import('./api/client.js'),
+      import('./pacing/pacer.js'),
+      this.pacer(),
+    ]);
+    const client = createApiClient({
+      baseUrl,
+      apiKey,
+      version: version ?? s.apiVersion,
+      // After Ctrl-C nothing more starts; requests already on the wire finish.
+      pacer: stoppablePacer(budget, this.signal),
+      timeoutMs: requestTimeoutMs(this.global.timeout, this.env),
+      ...requestHooks(this.debug, this.showWait),
+      onServiceTime: this.onServiceTime,
+    });
+    this.closers.unshift(() => client.close());
+    return client;
+  }
+
+  /** The address and key requests go to: the embedded emulator's under --sandbox, started on first use. */
+  private target(): Promise<Target> {
+    this.targetPromise ??= this.resolveTarget();
+    return this.targetPromise;
+  }
+
+  private async resolveTarget(): Promise<Target> {
+    const s = await this.settings();
+    const { baseUrl, apiKey } = s.sandbox ? await this.startSandbox() : s;
+    if (!apiKey) throw missingKeyError(s);
+    return { baseUrl, apiKey, settings: s };
+  }
+
+  private async startSandbox(): Promise<{ baseUrl: string; apiKey: string }> {
+    const { startEmbeddedSandbox } = await import('./sandbox/index.js');
+    const sandbox = await startEmbeddedSandbox(stateDir(this.env), { onWait: this.info, signal: this.signal });
+    this.closers.push(() => sandbox.close());
+    // From now on "now" is the emulator's simulated time, what relative times (`--tracked-since 1h`) mean to the
+    // service being rehearsed.
+    this.serviceNow = sandbox.now;
+    this.debug(sandbox.remote ? `sandbox: the running sandbox at ${sandbox.url}` : `sandbox: embedded emulator at ${sandbox.url}`);
+    return { baseUrl: sandbox.url, apiKey: sandbox.key };
+  }
 }
 
 function lazyPrompter(load: () => Promise<Prompter>): Prompter {
@@ -299,3 +250,4 @@ function lazyPrompter(load: () => Promise<Prompter>): Prompter {
     select: async (message, choices, defaultValue) => (await get()).select(message, choices, defaultValue),
   };
 }
+export { SettingsSource } from './settings-source.js';

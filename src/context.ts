@@ -3,7 +3,7 @@
 
 import type { ApiClient } from './api/client.js';
 import type { Pacer } from './pacing/pacer.js';
-import type { ApiVersion } from './api/spec.js';
+import type { ApiVersion } from './service/vocabulary.js';
 import type { Settings } from './config/settings.js';
 import type { IO } from './io.js';
 import type { OutputFormat } from './output/format.js';
@@ -59,7 +59,8 @@ export interface SettingsOptions {
 export interface Context {
   readonly io: IO;
   readonly env: NodeJS.ProcessEnv;
-  readonly global: GlobalOptions;
+  /** Settled before the context is made, output flags and the profile's default output included; never changed. */
+  readonly global: Readonly<GlobalOptions>;
   /**
    * Resolved settings (flag > environment > profile > default), with where each came from. A profile name that
    * is not saved is a usage error listing the saved ones (src/config/profile-rules.ts), unless `newProfile`.

@@ -3,6 +3,7 @@
 // src/api/errors.ts.
 
 import { EXIT, type ExitCode } from './exit-codes.js';
+import { LOGIN_HINT } from './service/codes.js';
 
 export class TrkError extends Error {
   readonly exitCode: ExitCode;
@@ -37,7 +38,6 @@ export class CredentialsError extends TrkError {
 }
 
 /** What to do when there is no usable API key, wherever that is found out. */
-export const LOGIN_HINT = 'run "trk auth login" or set TRK_API_KEY';
 
 /** No API key in the environment or the profile. */
 export function noApiKeyError(): CredentialsError {

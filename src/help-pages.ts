@@ -6,6 +6,7 @@
 // terminal at least that wide (and when no terminal is there); a narrower terminal gets help laid out live. A test
 // keeps the file equal to what commander prints.
 
+
 /** The widest help is laid out (src/cli.ts), as clap does: longer lines are harder to read. */
 export const HELP_WIDTH = 100;
 
@@ -40,12 +41,13 @@ export function storedHelpPage(
   argv: readonly string[],
   stdout: Stream,
   stderr: Stream,
+  // node:fs's, from bin/trk.js, which has it already: `trk --help` loads this one file and no module of trk's.
+  readFileSync: (file: URL, encoding: 'utf8') => string,
   // From the package root as src/package-files.ts finds it (this module too sits at the top of src/); not imported
   // from there, so that `trk --help` loads this one file.
   file: URL = new URL(`../${HELP_PAGES_FILE}`, import.meta.url),
 ): string | undefined {
   if (helpWidth(stdout, stderr) < HELP_WIDTH) return undefined;
-  const { readFileSync } = process.getBuiltinModule('node:fs');
   try {
     const pages = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     const page = pages[helpPageKey(argv)];

@@ -4,6 +4,7 @@
 
 import { Readable, Writable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
+import { nodeTty } from './node.js';
 
 export interface IO {
   readonly stdin: Readable;
@@ -61,7 +62,7 @@ export function colorLevel(isTTY: boolean, opts: ColorOptions = {}): 0 | 1 | 2 |
 export const NO_COLOR: ChalkInstance = (() => {
   // Styles taking a colour first (`c.hex('#f00')('text')`) return the builder; `visible` shows nothing without colour.
   const MODELS = new Set(['rgb', 'hex', 'ansi256', 'bgRgb', 'bgHex', 'bgAnsi256']);
-  const plain: ChalkInstance = new Proxy(function () {} as unknown as ChalkInstance, {
+  const plain: ChalkInstance = new Proxy((() => {}) as unknown as ChalkInstance, {
     apply: (_target, _this, args: unknown[]) => args.join(' '),
     get: (_target, prop) => {
       // Not a promise (`await` looks for `then`), and no well-known symbols.
@@ -88,7 +89,7 @@ export async function createProcessIO(opts: ProcessIOOptions = {}): Promise<IO> 
   const stderrIsTTY = process.stderr.isTTY === true;
   // Asked of the descriptor: process.stdin is made on first use, and making it for a file or /dev/null (cron)
   // loads Node's file streams, which only commands that read stdin need.
-  const stdinIsTTY = process.getBuiltinModule('node:tty').isatty(0);
+  const stdinIsTTY = nodeTty().isatty(0);
   const [color, colorErr] = await Promise.all([
     chalkFor(colorLevel(stdoutIsTTY, { ...opts, env })),
     chalkFor(colorLevel(stderrIsTTY, { ...opts, env })),

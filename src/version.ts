@@ -2,9 +2,10 @@
 // requests both ask for it. (bin/trk.js reads it on its own for a bare --version, before anything is loaded.)
 
 import { packageFile } from './package-files.js';
+import { nodeFs } from './node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { readFileSync } = process.getBuiltinModule('node:fs');
+const { readFileSync } = nodeFs();
 
 let version: string | undefined;
 

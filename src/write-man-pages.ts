@@ -18,7 +18,9 @@ function esc(text: string): string {
   return text
     .replace(/\\/g, '\\e')
     .replace(/-/g, '\\-')
-    .replace(/^([.'])/gm, '\\&$1');
+    .replace(/^([.'])/gm, '\\&$1')
+    // Anything past ASCII as roff's Unicode escape (→ as \[u2192]): groff reads its input as Latin-1.
+    .replace(/[^\x00-\x7f]/gu, (c) => `\\[u${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);
 }
 
 /** `-f, --file <file>` → the flags bold, the value's name italic. */

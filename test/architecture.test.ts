@@ -1,14 +1,23 @@
 // The boundaries of the code, as ARCHITECTURE.md draws them, held by reading every import of src/:
 //   - layers: commands → items → api, never back (and the lower modules never reach up into either);
+//   - the emulator takes of the product only the service's vocabulary and where trk keeps its files, and carriers
+//     never reach into it; completion reads the command tree only in its build step;
 //   - api talks to the service and leaves rendering (output) and settings (config) to its callers, which pass it
 //     numbers and callbacks; the rate budget (pacing) is below api, and takes only the service's vocabulary from it;
 //   - a command reaches the item engine through its entry points only, never its chunking or CSV reading;
 //   - product code reaches the emulator through src/sandbox/index.ts only, lazily (or for types), so start-up
-//     never loads it.
+//     never loads it;
+//   - import() is for the command-action boundary (the command line, the registry, each command's declaration) and
+//     for the heavy parts named below; everything else is imported statically;
+//   - Node's built-ins are handed out by src/node.ts alone (process.getBuiltinModule nowhere else);
+//   - no function of src/ is over 120 lines: a large unit is a class with small methods, or small modules.
+//   - the service's model (src/service/: vocabulary, codes, records) imports nothing else of trk, and it is all the
+//     emulator takes of the product.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const SRC = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src');
@@ -28,14 +37,27 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const IMPORT = /(?:^|\n)\s*import\s+(type\s+)?[^'";]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*export\s+(type\s+)?[^'";]*?from\s*['"]([^'"]+)['"]/g;
+const IMPORT = new RegExp(
+  [
+    // import x from '...' (m[1]: type)
+    `(?:^|\\n)\\s*import\\s+(type\\s+)?[^'";]*?from\\s*['"]([^'"]+)['"]`,
+    // import('...') (m[3]: typeof, a type)
+    `(typeof\\s+)?import\\(\\s*['"]([^'"]+)['"]\\s*\\)`,
+    // export ... from '...' (m[5]: type)
+    `(?:^|\\n)\\s*export\\s+(type\\s+)?[^'";]*?from\\s*['"]([^'"]+)['"]`,
+  ].join('|'),
+  'g',
+);
 
-export function importsOf(file: string, text: string): Import[] {
+function importsOf(file: string, text: string): Import[] {
   const from = path.relative(SRC, file);
   const out: Import[] = [];
   for (const m of text.matchAll(IMPORT)) {
-    const spec = m[2] ?? m[3] ?? m[5] ?? '';
-    const kind = m[3] !== undefined ? 'dynamic' : m[1] !== undefined || m[4] !== undefined ? 'type' : 'static';
+    const spec = m[2] ?? m[4] ?? m[6] ?? '';
+    // `typeof import('./x.js')` names a module's type, which loads nothing.
+    const dynamic = m[4] !== undefined && m[3] === undefined;
+    const typeOnly = m[1] !== undefined || m[3] !== undefined || m[5] !== undefined;
+    const kind = dynamic ? 'dynamic' : typeOnly ? 'type' : 'static';
     const to = spec.startsWith('.') ? path.relative(SRC, path.resolve(path.dirname(file), spec)).replace(/\.js$/, '.ts') : spec;
     out.push({ from, to, kind });
   }
@@ -44,35 +66,164 @@ export function importsOf(file: string, text: string): Import[] {
 
 const IMPORTS = sourceFiles(SRC).flatMap((f) => importsOf(f, readFileSync(f, 'utf8')));
 const top = (p: string) => p.split(path.sep)[0] ?? '';
+/** A module of src/ (relative to it), not a package or one of Node's. */
+const isProduct = (p: string) => !p.startsWith('node:') && !path.isAbsolute(p) && /\.ts$/.test(p);
 const show = (i: Import) => `${i.from} → ${i.to} (${i.kind})`;
+/** A path of src/ written with `/`, as this system writes it. */
+const native = (p: string) => p.split('/').join(path.sep);
+const fromPaths = (o: Record<string, string>) => new Map(Object.entries(o).map(([p, why]) => [native(p), why]));
+
+/** A function of src/ with a body, and its length in lines, from the line it starts on to the line it ends on. */
+interface FunctionLength {
+  /** `context-impl.ts:74 createContext` */
+  name: string;
+  lines: number;
+}
+
+function functionLengths(file: string, text: string): FunctionLength[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const out: FunctionLength[] = [];
+  const lineOf = (pos: number) => source.getLineAndCharacterOfPosition(pos).line + 1;
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const start = lineOf(node.getStart(source));
+      out.push({ name: `${path.relative(SRC, file)}:${start} ${functionName(node)}`, lines: lineOf(node.getEnd()) - start + 1 });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
+/** The name a function is known by: its own, its variable's or its property's; `(anonymous)` otherwise. */
+function functionName(node: ts.Node): string {
+  const named = (n: ts.Node): string | undefined =>
+    'name' in n && n.name && ts.isIdentifier(n.name as ts.Node) ? (n.name as ts.Identifier).text : undefined;
+  return named(node) ?? named(node.parent) ?? '(anonymous)';
+}
+
+const MAX_FUNCTION_LINES = 120;
+
+/** The folders each folder of src/ stands below, and so never imports. */
+const BELOW: Readonly<Record<string, readonly string[]>> = {
+  items: ['commands'],
+  api: ['commands', 'items', 'output', 'config'],
+  pacing: ['commands', 'items', 'output', 'config'],
+  output: ['commands', 'items'],
+  config: ['commands', 'items'],
+  carriers: ['commands', 'items'],
+  webhook: ['commands', 'items'],
+  store: ['commands', 'items'],
+  report: ['commands', 'items'],
+  sandbox: ['commands', 'items', 'output'],
+  completion: ['items'],
+};
+
+/** Imports that reach up a layer. */
+const upward = (imports: readonly Import[]) => imports.filter((i) => BELOW[top(i.from)]?.includes(top(i.to)));
+
+/**
+ * What the emulator takes of the product: the service's vocabulary (its versions, limits, enums, codes and the shapes
+ * of its answers) and where trk keeps its files. Never the product's reading of the service (its operation table,
+ * its bodies, its webhook signing, its carrier lists): a misreading would then agree with itself.
+ */
+/** Files at the top of src/ that are no layer (the typed errors, the package's own files, Node's built-ins). */
+const SHARED = ['errors.ts', 'exit-codes.ts', 'package-files.ts', 'node.ts'];
+/** What the emulator may take of the product: the service's model, not the product's operation modules. */
+const sandboxMayUse = (to: string) =>
+  (top(to) === 'service' && path.dirname(to) !== path.join('service', 'operations')) || SHARED.includes(to);
+
+/**
+ * Where import() stands for the command-action boundary: the command line loads the command's run module, the IO
+ * and the context; the registry loads one command's declaration; a declaration's action loads its run module.
+ */
+const ACTION_BOUNDARY = (from: string) =>
+  from === 'cli.ts' || from === path.join('commands', 'registry.ts') || (top(from) === 'commands' && path.basename(from) === 'declare.ts');
+
+/**
+ * What may be imported lazily anywhere: the dependencies and parts of trk that a command loads only on the path
+ * that needs them (ARCHITECTURE.md, "Start-up"), each with its reason.
+ */
+const HEAVY: ReadonlyMap<string, string> = fromPaths({
+  undici: 'the pooled transport, for runs of many requests (25 ms)',
+  chalk: 'colour, for a terminal',
+  '@inquirer/prompts': 'questions, for a terminal',
+  'csv-parse': 'reading CSV input',
+  'csv-stringify': 'writing CSV',
+  'csv-stringify/sync': 'writing CSV',
+  'jq-wasm': '--jq',
+  'node:worker_threads': '--jq runs in a worker',
+  echarts: "the HTML report's charts",
+  'echarts/dist/echarts.esm.min': "the HTML report's charts",
+  'api/client.ts': 'the client, built with the first request',
+  'api/transport-http.ts': 'one request at a time',
+  'api/transport-undici.ts': 'many requests (undici)',
+  'pacing/pacer.ts': 'the rate budget, with the first request',
+  'pacing/open.ts': 'the shared rate budget, with the first request',
+  'pacing/redis-pacer.ts': 'a budget in Redis',
+  'sandbox/index.ts': 'the emulator (--sandbox, trk sandbox)',
+  'sandbox/embedded.ts': 'the embedded emulator',
+  'sandbox/http/server.ts': "the emulator's server",
+  'store/open.ts': 'the mirror (sync, --offline)',
+  'store/sqlite.ts': 'a mirror in a file (libsql)',
+  'store/postgres.ts': 'a mirror in PostgreSQL',
+  'items/progress.ts': 'the progress line, for a terminal',
+  'output/pager.ts': 'the pager, for a terminal',
+  'output/jq.ts': '--jq',
+  'carriers/lookup.ts': 'the carrier list, for names rather than codes',
+  'prompter.ts': 'questions, for a terminal',
+  'items/command.ts': 'the item engine, for `trk list` of many numbers',
+  'items/source.ts': 'a file or a pipe of input (Node\'s file streams)',
+  'items/read.ts': 'reading rows of input (Node\'s streams)',
+  'items/read-json.ts': 'JSON input',
+  'items/runs.ts': 'journals of runs, for a file of numbers (Node\'s file streams)',
+  'items/journal.ts': 'the journal of a run that writes',
+  'items/sent.ts': 'what earlier runs of a file confirmed',
+  'items/rows-log.ts': 'the rows log of a run (node:readline)',
+  'items/leftovers.ts': 'pruning old files of runs (node:fs)',
+  'config/profiles.ts': 'writing the profile file (conf)',
+  'carriers/shipped.ts': 'the lists shipped with trk (node:fs/promises)',
+  'carriers/lists.ts': 'the carrier lists, fetched and cached (node:fs/promises)',
+  'store/sync.ts': "the mirror's sync",
+  'report/html.ts': 'the HTML report (echarts)',
+  'webhook/saved.ts': 'saved notifications (node:fs/promises)',
+  'webhook/replay.ts': 'replaying saved notifications (node:fs/promises)',
+  'output/tracking-page.ts': "a parcel's page, for a terminal or -o text",
+  'output/summary.ts': "a parcel's summary, for -o text",
+  'commands/common/watch.ts': '--watch',
+  'commands/list/watch.ts': '--watch',
+});
 
 describe('architecture', () => {
   it('reads the imports it checks', () => {
     expect(IMPORTS.length).toBeGreaterThan(300);
-    expect(IMPORTS).toContainEqual({ from: path.join('commands', 'items', 'register.ts'), to: path.join('items', 'command.ts'), kind: 'dynamic' });
+    expect(IMPORTS).toContainEqual({ from: path.join('commands', 'items', 'register.ts'), to: path.join('items', 'command.ts'), kind: 'static' });
+    expect(IMPORTS).toContainEqual({ from: path.join('commands', 'list', 'list.ts'), to: path.join('items', 'command.ts'), kind: 'dynamic' });
+    expect(IMPORTS).toContainEqual({ from: path.join('items', 'run-base.ts'), to: path.join('items', 'runs.ts'), kind: 'type' });
   });
 
-  it('layers: commands → items → api, never back', () => {
-    const below: Record<string, readonly string[]> = {
-      items: ['commands'],
-      api: ['commands', 'items', 'output', 'config'],
-      pacing: ['commands', 'items', 'output', 'config'],
-      output: ['commands', 'items'],
-      config: ['commands', 'items'],
-      carriers: ['commands', 'items'],
-      webhook: ['commands', 'items'],
-      store: ['commands', 'items'],
-      report: ['commands', 'items'],
-      sandbox: ['commands', 'items', 'output'],
-    };
-    const upward = IMPORTS.filter((i) => below[top(i.from)]?.includes(top(i.to)));
-    expect(upward.map(show)).toEqual([]);
+  it('layers: commands → items → api, never back; api imports neither output nor config', () => {
+    expect(upward(IMPORTS).map(show)).toEqual([]);
   });
 
-  it('pacing is below api: of api it takes only the service\'s vocabulary (api/spec.ts)', () => {
+  it('pacing is below api, and takes nothing of it: the service\'s vocabulary comes from service/', () => {
     const used = IMPORTS.filter((i) => top(i.from) === 'pacing' && top(i.to) === 'api');
-    expect(used.length).toBeGreaterThan(0);
-    expect(used.filter((i) => i.to !== path.join('api', 'spec.ts')).map(show)).toEqual([]);
+    expect(IMPORTS.some((i) => top(i.from) === 'pacing' && top(i.to) === 'service')).toBe(true);
+    expect(used.map(show)).toEqual([]);
+  });
+
+  it('service imports nothing of trk', () => {
+    const outside = IMPORTS.filter((i) => top(i.from) === 'service' && (i.to.startsWith('.') || isProduct(i.to)) && top(i.to) !== 'service');
+    expect(IMPORTS.filter((i) => top(i.from) === 'service').length).toBeGreaterThan(2);
+    expect(outside.map(show)).toEqual([]);
+  });
+
+  it('the sandbox imports only service/ of the product (and its own index)', () => {
+    const wrong = IMPORTS.filter(
+      (i) => top(i.from) === 'sandbox' && isProduct(i.to) && !['sandbox', 'service'].includes(top(i.to)) && !SHARED.includes(i.to),
+    );
+    expect(IMPORTS.some((i) => top(i.from) === 'sandbox' && top(i.to) === 'service')).toBe(true);
+    expect(wrong.map(show)).toEqual([]);
   });
 
   it('commands reach the item engine through its entry points, never its chunking or input reading', () => {
@@ -89,13 +240,23 @@ describe('architecture', () => {
   });
 
   it("the emulator routes and signs with its own code, and carriers never reach into it", () => {
-    // The emulator may share the service's vocabulary (api/spec.ts, api/codes.ts), never the product's reading of
-    // it: its operation table, its webhook signing, its carrier lists.
+    // The emulator may share the service's model (service/: vocabulary, codes, records), never the product's
+    // reading of it: its operation table, its webhook signing, its carrier lists.
     const sandboxReadsProduct = (i: Import) =>
-      top(i.from) === 'sandbox' && (i.to === path.join('api', 'ops.ts') || ['webhook', 'carriers'].includes(top(i.to)));
+      top(i.from) === 'sandbox' && top(i.to) !== 'sandbox' && i.to.endsWith('.ts') && !sandboxMayUse(i.to);
     const carriersReachIn = (i: Import) => top(i.from) === 'carriers' && top(i.to) === 'sandbox';
+    expect(IMPORTS.some((i) => top(i.from) === 'sandbox' && i.to === path.join('service', 'vocabulary.ts'))).toBe(true);
     const wrong = IMPORTS.filter((i) => sandboxReadsProduct(i) || carriersReachIn(i));
     expect(wrong.map(show)).toEqual([]);
+  });
+
+  it('completion reads the command tree it is given; only its build step (write-files.ts) imports the commands', () => {
+    // The build step writes the completion scripts from the command tree (src/commands/registry.ts), so that they
+    // always match the commands; the rest of completion/ works on the tree's description (spec.ts) alone.
+    const BUILD_STEP = path.join('completion', 'write-files.ts');
+    const reaching = IMPORTS.filter((i) => top(i.from) === 'completion' && top(i.to) === 'commands');
+    expect(reaching.length).toBeGreaterThan(0);
+    expect(reaching.filter((i) => i.from !== BUILD_STEP).map(show)).toEqual([]);
   });
 
   it('product code reaches the emulator through src/sandbox/index.ts only, and never at start-up', () => {
@@ -119,13 +280,81 @@ describe('architecture', () => {
     expect(wrong.map(show)).toEqual([]);
   });
 
+  it('import() only at the command-action boundary and for the heavy parts', () => {
+    const dynamic = IMPORTS.filter((i) => i.kind === 'dynamic');
+    expect(dynamic.length).toBeGreaterThan(0);
+    const wrong = dynamic.filter((i) => !ACTION_BOUNDARY(i.from) && !HEAVY.has(i.to));
+    expect(wrong.map(show)).toEqual([]);
+  });
+
+  it("Node's built-ins are taken in src/node.ts alone", () => {
+    const taking = sourceFiles(SRC).filter((f) => /\bgetBuiltinModule\b/.test(readFileSync(f, 'utf8')));
+    expect(taking.map((f) => path.relative(SRC, f))).toEqual(['node.ts']);
+  });
+
+  it(`no function is over ${MAX_FUNCTION_LINES} lines`, () => {
+    const lengths = sourceFiles(SRC).flatMap((f) => functionLengths(f, readFileSync(f, 'utf8')));
+    expect(lengths.length).toBeGreaterThan(1000);
+    const long = lengths.filter((f) => f.lines > MAX_FUNCTION_LINES).map((f) => `${f.name}: ${f.lines} lines`);
+    expect(long).toEqual([]);
+  });
+
+  it('would catch a long function, an arrow or a method as well as a declaration', () => {
+    const body = Array.from({ length: 130 }, (_, i) => `  const a${i} = ${i};`).join('\n');
+    const text = [
+      `export function long() {\n${body}\n}`,
+      `const arrow = () => {\n${body}\n};`,
+      `class C {\n  m() {\n${body}\n  }\n}\n`,
+    ].join('\n');
+    const found = functionLengths(path.join(SRC, 'x.ts'), text).filter((f) => f.lines > MAX_FUNCTION_LINES);
+    expect(found).toEqual([
+      { name: 'x.ts:1 long', lines: 132 },
+      { name: 'x.ts:133 arrow', lines: 132 },
+      { name: 'x.ts:266 m', lines: 132 },
+    ]);
+  });
+
   it('would catch a violation (the checks themselves work)', () => {
     const file = path.join(SRC, 'items', 'x.ts');
-    const bad = importsOf(file, "import { runList } from '../commands/list/list.js';\nconst s = await import('../sandbox/http/server.js');\nimport type { A } from './chunker.js';");
+    const bad = importsOf(
+      file,
+      [
+        "import { runList } from '../commands/list/list.js';",
+        "const s = await import('../sandbox/http/server.js');",
+        "import type { A } from './chunker.js';",
+        "const p = await import('./plan.js');",
+      ].join('\n'),
+    );
     expect(bad).toEqual([
       { from: path.join('items', 'x.ts'), to: path.join('commands', 'list', 'list.ts'), kind: 'static' },
       { from: path.join('items', 'x.ts'), to: path.join('sandbox', 'http', 'server.ts'), kind: 'dynamic' },
       { from: path.join('items', 'x.ts'), to: path.join('items', 'chunker.ts'), kind: 'type' },
+      { from: path.join('items', 'x.ts'), to: path.join('items', 'plan.ts'), kind: 'dynamic' },
+    ]);
+    // A dynamic import of a part that is not heavy, outside the action boundary, is refused; in a declaration it
+    // is not.
+    expect(bad.filter((i) => i.kind === 'dynamic' && !ACTION_BOUNDARY(i.from) && !HEAVY.has(i.to)).map(show)).toEqual([
+      `${path.join('items', 'x.ts')} → ${path.join('items', 'plan.ts')} (dynamic)`,
+    ]);
+    expect(ACTION_BOUNDARY(path.join('commands', 'items', 'declare.ts'))).toBe(true);
+    // api reaching into output or config is a layer broken.
+    const api = importsOf(
+      path.join(SRC, 'api', 'x.ts'),
+      ["import { sanitize } from '../output/sanitize.js';", "import { t } from '../config/timeout.js';"].join('\n'),
+    );
+    expect(upward(api).map((i) => i.to)).toEqual([path.join('output', 'sanitize.ts'), path.join('config', 'timeout.ts')]);
+    // The emulator routing with the product's table or signing with its code is refused; the vocabulary is not.
+    const emulator = importsOf(
+      path.join(SRC, 'sandbox', 'x.ts'),
+      [
+        "import { OPERATION_TABLE } from '../service/operations/index.js';",
+        "import { sign } from '../webhook/verify.js';",
+        "import { LIMITS } from '../service/vocabulary.js';",
+      ].join('\n'),
+    );
+    expect(emulator.filter((i) => !sandboxMayUse(i.to)).map((i) => i.to)).toEqual([
+      path.join('service', 'operations', 'index.ts'),
+      path.join('webhook', 'verify.ts'),
     ]);
   });
 });

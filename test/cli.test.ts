@@ -233,3 +233,30 @@ describe('errors as JSON', () => {
     expect(text.err).toMatch(/^trk: option '--limit <n>'/);
   });
 });
+
+describe('global options are settled before the context is made', () => {
+  it("the default output (TRK_OUTPUT) and a command's own --columns reach the command", async () => {
+    const e = env();
+    expect(await runCli(['--sandbox', 'register', 'SB123456789CN', '--carrier', '3011', '-q'], { io: createTestIO(), env: e })).toBe(0);
+    const io = createTestIO();
+    const code = await runCli(['--sandbox', 'list', '-q', '--columns', 'carrier,number'], { io, env: { ...e, TRK_OUTPUT: 'csv' } });
+    expect(io.stderrText()).toBe('');
+    expect(code).toBe(0);
+    expect(io.stdoutText().trim().split('\n')[0]).toMatch(/^carrier,number$/i);
+  });
+
+  it('--columns with a default output of ids is refused before the command runs (exit 2)', async () => {
+    const r = await cli(['--sandbox', 'list', '--columns', 'number'], { TRK_OUTPUT: 'ids' });
+    expect(r.code).toBe(2);
+    expect(r.err).toBe('trk: -o ids prints ids, not columns: drop --columns, or use another --output\n');
+  });
+
+  it("the context's options cannot be changed once it is made", async () => {
+    const { createContext } = await import('../src/context-impl.js');
+    const ctx = createContext({ io: createTestIO(), env: env(), global: { output: 'json' } });
+    expect(() => {
+      (ctx.global as { output?: string }).output = 'csv';
+    }).toThrow(TypeError);
+    expect(ctx.global.output).toBe('json');
+  });
+});

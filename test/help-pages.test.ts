@@ -40,7 +40,7 @@ describe('help pages', () => {
     const file = pathToFileURL(path.join(ROOT, 'lib', 'help-pages.json'));
     const noTerminal = { isTTY: false };
     const storedHelpPage = (argv: string[], stdout: { isTTY?: boolean; columns?: number }, stderr: { isTTY?: boolean; columns?: number } = noTerminal) =>
-      stored(argv, stdout, stderr, file);
+      stored(argv, stdout, stderr, readFileSync, file);
     expect(storedHelpPage(['list', '--help'], { isTTY: false })).toMatch(/^Usage: trk list/);
     expect(storedHelpPage(['list', '-h'], { isTTY: true, columns: 200 })).toMatch(/^Usage: trk list/);
     expect(storedHelpPage(['list', '--help'], { isTTY: true, columns: HELP_WIDTH - 1 })).toBeUndefined();

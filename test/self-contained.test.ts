@@ -43,7 +43,7 @@ function exists(dir: string): boolean {
 }
 
 /** Every mention in `text` (a file at `rel`) of a path outside the repository, as `line: text`. */
-export function outsideMentions(rel: string, text: string): string[] {
+function outsideMentions(rel: string, text: string): string[] {
   const found: string[] = [];
   text.split('\n').forEach((line, i) => {
     if (OUTSIDE_NAMES.test(line)) found.push(`${rel}:${i + 1}: ${line.trim()}`);

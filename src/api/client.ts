@@ -1,7 +1,8 @@
 // The HTTP client of the service. One POST per attempt to `${baseUrl}/track/<version>/<path>`,
 // started when its pacer admits it (the process-wide one unless another is given), retried by the policy in
 // retry.ts; the attempts of one call are call.ts's. A caller gets either an envelope with code 0 of the shape
-// its operation returns (answer-shapes.ts; rejected items are data) or a typed ServiceError (answers.ts).
+// its operation returns (its module's `answer` in src/service/operations/; rejected items are data) or a typed
+// ServiceError (answers.ts).
 // The API key goes into the `svctoken` header and nowhere else: not into logs, messages or errors.
 //
 // Every answer is bounded: in time (`timeoutMs` per attempt, `deadlineMs` for a call with its retries and
@@ -12,13 +13,13 @@
 import { CredentialsError, noApiKeyError } from '../errors.js';
 import { processPacer, type Pacer, type WaitReason } from '../pacing/pacer.js';
 import { addSecret } from '../secrets.js';
-import { unsupported } from './bodies.js';
+import { unsupported } from './request-body.js';
 import { Call, type CallSettings } from './call.js';
-import { operationPath } from './ops.js';
+import { operationPath } from '../service/operations/index.js';
 import { callDeadlineMs, DEFAULT_RETRY } from './retry.js';
-import { LIMITS, type ApiVersion, type Operation } from './spec.js';
+import { LIMITS, type ApiVersion, type Operation } from '../service/vocabulary.js';
 import { createTransport, type Transport } from './transport.js';
-import type { Envelope } from './types.js';
+import type { Envelope } from '../service/types.js';
 import { packageVersion } from '../version.js';
 
 export { resentAfterAmbiguousFailure } from './retry.js';

@@ -6,12 +6,12 @@
 // This module is light on purpose (no undici): commands import it for `instanceof` checks.
 
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { LOGIN_HINT, TrkError } from '../errors.js';
+import { TrkError } from '../errors.js';
 import { sanitizeTerminalText } from '../terminal-text.js';
-import { codeInfo, formatCodeMessage } from './codes.js';
+import { codeInfo, formatCodeMessage, LOGIN_HINT } from '../service/codes.js';
 import { formatBytes } from './read-bounded.js';
-import { operationClass } from './ops.js';
-import type { Operation } from './spec.js';
+import { operationClass } from '../service/operations/index.js';
+import type { Operation } from '../service/vocabulary.js';
 
 /**
  * What is known about the request's effect on the account:
@@ -196,7 +196,7 @@ function unreadableHint(op: Operation): string {
 
 /**
  * The answer is not what the operation returns: not JSON (a proxy's error page, a truncated body, the wrong
- * server), or JSON of the wrong shape (see answer-shapes.ts). The request may have been processed.
+ * server), or JSON of the wrong shape (see src/service/operations/shapes.ts). The request may have been processed.
  */
 export class InvalidResponseError extends ServiceError {
   constructor(opts: Common & { detail: string }) {

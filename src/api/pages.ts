@@ -16,7 +16,7 @@
 
 import { TrkError } from '../errors.js';
 import { fmt, plural } from '../text.js';
-import type { Envelope } from './types.js';
+import type { Envelope } from '../service/types.js';
 
 /** What one page says: its records (how many, and a fingerprint of which), and the counts of the whole read. */
 export interface PageFacts {

@@ -8,7 +8,7 @@
 // - operations that charge quota (register, changecarrier, real-time) never after an ambiguous failure:
 //   a second send could charge twice, so the error propagates with delivery 'unknown' and the bulk layer
 //   verifies what the service has before deciding;
-// - the other writes (stoptrack, retrack, deletetrack, changeinfo, push) ARE repeated after an ambiguous
+// - the other writes (trk stop, retrack, delete, update and push) ARE repeated after an ambiguous
 //   failure. They cost nothing and are idempotent in effect: if the first send was processed, the second
 //   yields an item rejection such as -18019906 (already stopped), -18019905 (already re-tracked) or
 //   -18019902 (already deleted) rather than harm; a push is at worst sent twice. The client marks such an
@@ -21,8 +21,8 @@
 // `Retry-After: 86400`) would stop every trk process on the key for that long.
 
 import { MAX_HOLD_MS, type WaitReason } from '../pacing/pacer.js';
-import { operationClass } from './ops.js';
-import type { Operation } from './spec.js';
+import { operationClass } from '../service/operations/index.js';
+import type { Operation } from '../service/vocabulary.js';
 import {
   AuthenticationError,
   EnvelopeError,

@@ -1,11 +1,12 @@
 // The lean transport (see transport.ts): node:http and node:https with keep-alive, for requests made one at a
-// time. The modules are taken with process.getBuiltinModule rather than imported: an ES module's `import` of
-// node:http builds a namespace that loads the undici bundled with Node 22 and 24 (some 25 ms), which is what
-// this transport is here to avoid. node:https (and with it TLS) is loaded only for an https:// address.
+// time. The modules are taken from src/node.ts rather than imported: an ES module's `import` of node:http builds
+// a namespace that loads the undici bundled with Node 22 and 24 (some 25 ms), which is what this transport is
+// here to avoid. node:https (and with it TLS) is loaded only for an https:// address.
 
 import type * as Http from 'node:http';
 import type * as Https from 'node:https';
 import { utf8, type Transport, type TransportAnswer, type TransportRequest } from './transport.js';
+import { nodeHttp, nodeHttps } from '../node.js';
 
 /** As undici: a connection not made within 10 s is given up, and the request was certainly not sent. */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -16,12 +17,12 @@ function codedError(message: string, code: string): Error {
 }
 
 export function createHttpTransport(): Transport {
-  const http = process.getBuiltinModule('node:http');
+  const http = nodeHttp();
   const agent = new http.Agent({ keepAlive: true });
   let secure: { https: typeof Https; agent: Https.Agent } | undefined;
   const tls = () => {
     if (!secure) {
-      const https = process.getBuiltinModule('node:https');
+      const https = nodeHttps();
       secure = { https, agent: new https.Agent({ keepAlive: true }) };
     }
     return secure;

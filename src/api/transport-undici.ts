@@ -13,13 +13,14 @@ import { createRequire } from 'node:module';
 import type * as Undici from 'undici';
 import type { Dispatcher } from 'undici';
 import { utf8, type ProxySettings, type Transport, type TransportAnswer, type TransportRequest } from './transport.js';
+import { nodeV8 } from '../node.js';
 
 /** `proxies` undefined: no proxy applies. */
 export function createUndiciTransport(proxies: ProxySettings | undefined): Transport {
   const require = createRequire(import.meta.url);
   // The flags --liftoff-only implies are set too: implications are worked out when V8 starts, not at run time,
   // and without them V8 on Node 24 still optimises the parser (some 10 MB more of a long run's peak memory).
-  process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only --no-wasm-tier-up --no-wasm-dynamic-tiering');
+  nodeV8().setFlagsFromString('--liftoff-only --no-wasm-tier-up --no-wasm-dynamic-tiering');
   const dispatcher: Dispatcher = proxies
     ? new (require('undici') as typeof Undici).EnvHttpProxyAgent(proxies)
     : new (require('undici/lib/dispatcher/agent.js') as typeof Undici.Agent)();

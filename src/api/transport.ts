@@ -12,6 +12,8 @@
 // (ECONNREFUSED, ECONNRESET, ...) and undici's (UND_ERR_CONNECT_TIMEOUT, ...); an answer longer than the limit
 // is cut off and reported as such, never read whole.
 
+import { nodeV8 } from '../node.js';
+
 export interface TransportRequest {
   url: string;
   headers: Readonly<Record<string, string>>;
@@ -117,7 +119,7 @@ export function createTransport(baseUrl: string, env: NodeJS.ProcessEnv): Transp
  * at start).
  */
 function keepHeapSmall(): void {
-  process.getBuiltinModule('node:v8').setFlagsFromString('--semi-space-growth-factor=1 --optimize-for-size');
+  nodeV8().setFlagsFromString('--semi-space-growth-factor=1 --optimize-for-size');
 }
 
 function loadUndici(proxies: ProxySettings | undefined): Promise<Transport> {

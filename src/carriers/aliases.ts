@@ -6,9 +6,10 @@
 import type { Settings } from '../config/settings.js';
 import { UsageError } from '../errors.js';
 import { BUILT_IN_ALIASES, foldName, isNoCarrier } from './names.js';
+import { nodeFs } from '../node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { readFileSync } = process.getBuiltinModule('node:fs');
+const { readFileSync } = nodeFs();
 
 export interface AliasEntry {
   name: string;

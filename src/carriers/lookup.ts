@@ -17,6 +17,7 @@ import { countryIsoByKey, parseCarriers, parseCountries, type Carrier, type Coun
 import { UsageError } from '../errors.js';
 import { foldName, isCarrierName } from './names.js';
 import { resolveCarrier, type ResolveOptions } from './search.js';
+import { aliasEntries } from './aliases.js';
 
 export interface LoadOptions {
   refresh?: boolean;
@@ -131,7 +132,10 @@ export function carrierResolver(ctx: Context, opts: ResolverOptions = {}): (text
       return known;
     }
     return settle(t).then(
-      (code) => (memo.set(t, code), code),
+      (code) => {
+        memo.set(t, code);
+        return code;
+      },
       (err: unknown) => {
         if (err instanceof UsageError) memo.set(t, err);
         throw err;
@@ -142,6 +146,5 @@ export function carrierResolver(ctx: Context, opts: ResolverOptions = {}): (text
 
 /** Aliases in force, folded name → code: built in, then the profile's, then `--carrier-map`'s (the last wins). */
 export async function carrierAliases(ctx: Context, carrierMap: string | undefined): Promise<ReadonlyMap<string, number>> {
-  const { aliasEntries } = await import('./aliases.js');
   return new Map(aliasEntries(await ctx.settings(), carrierMap).map((e) => [foldName(e.name), e.code]));
 }

@@ -5,7 +5,7 @@
 
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { Argument, InvalidArgumentError, Option } from '../commander.js';
-import { API_VERSIONS } from '../api/spec.js';
+import { API_VERSIONS } from '../service/vocabulary.js';
 import type { Context, GlobalOptions } from '../context.js';
 import { UsageError } from '../errors.js';
 import { OUTPUT_FORMATS, ROW_FORMATS, type OutputFormat } from '../output/format.js';
@@ -13,10 +13,14 @@ import { OUTPUT_FORMATS, ROW_FORMATS, type OutputFormat } from '../output/format
 /** What a command does once its options are parsed: returns the exit code (undefined = 0). */
 export type Runner = (ctx: Context) => Promise<number | void>;
 
-/** Runs a command: builds the context from the program's global options and calls the runner. */
-export type Invoker = (load: () => Promise<Runner>) => Promise<void>;
+/**
+ * Runs a command: settles the global options (the program's flags, the profile's default output, the command's own
+ * output flags), builds the context from them and calls the runner.
+ */
+export type Invoker = (load: () => Promise<Runner>, output?: OutputFlags) => Promise<void>;
 
 /** A command as a declaration receives it: named and described by the registry, with no arguments yet. */
+// biome-ignore lint/complexity/noBannedTypes: extra-typings writes a command without options as `{}`.
 export type BareCommand = Command<[], {}, {}>;
 
 /** Declares one command's arguments, options and action on `cmd`. */
@@ -28,7 +32,7 @@ export type AllOf<T> = T & { [K in keyof T]-?: unknown };
 /**
  * The action of a command: import `load` when it runs, then `run` with its module and the context. `output` are
  * the command's own output flags (--columns, --relative, --no-pager), when it declares them: they join the
- * global options, where the renderers read them.
+ * global options before the context is made, and the renderers read them there.
  */
 export function lazy<M>(
   invoke: Invoker,
@@ -38,11 +42,8 @@ export function lazy<M>(
 ): Promise<void> {
   return invoke(async () => {
     const m = await load();
-    return (ctx) => {
-      if (output) applyOutputFlags(ctx.global, output);
-      return run(m, ctx);
-    };
-  });
+    return (ctx) => run(m, ctx);
+  }, output);
 }
 
 /** The output flags a command may declare (see withColumns, relativeOption, pagerOption). */
@@ -53,7 +54,10 @@ export interface OutputFlags {
   pager?: boolean | undefined;
 }
 
-/** Puts a command's output flags with the global options; --columns with -o ids is refused (ids are ids). */
+/**
+ * Puts a command's output flags with the global options, before the context is made from them; --columns with
+ * -o ids is refused (ids are ids).
+ */
 export function applyOutputFlags(global: GlobalOptions, o: OutputFlags): void {
   if (o.columns !== undefined && o.fields !== undefined) {
     throw new UsageError('--columns and --fields are the same flag', 'give one of them');

@@ -2,7 +2,7 @@
 // Pure (no conf): commands and settings resolution import it freely.
 
 import { UsageError } from '../errors.js';
-import { API_VERSIONS, type ApiVersion } from '../api/spec.js';
+import { API_VERSIONS, type ApiVersion } from '../service/vocabulary.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/format.js';
 import { isPostgresLocation, parsePostgresUrl } from '../store/postgres-url.js';
 

@@ -7,9 +7,10 @@
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 import { configDir, stateDir } from './paths.js';
+import { nodeFs } from '../node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { realpathSync } = process.getBuiltinModule('node:fs');
+const { realpathSync } = nodeFs();
 
 /**
  * Throws a UsageError when `target` (given with `flag`) is trk's profiles file or lies in its config or state

@@ -3,9 +3,10 @@
 
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { nodeFs } from '../node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { chmodSync, mkdirSync } = process.getBuiltinModule('node:fs');
+const { chmodSync, mkdirSync } = nodeFs();
 
 type Env = NodeJS.ProcessEnv;
 

@@ -8,9 +8,10 @@ import path from 'node:path';
 import { fileReason, UsageError } from '../errors.js';
 import { CARRIER_ALIAS_FIELD, CONFIG_KEYS, CONFIG_KEY_FIELD, type ConfigKey, type Profile } from './keys.js';
 import { configDir } from './paths.js';
+import { nodeFs } from '../node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { chmodSync, readFileSync, statSync } = process.getBuiltinModule('node:fs');
+const { chmodSync, readFileSync, statSync } = nodeFs();
 
 /** What settings resolution and completion read of the profiles. */
 export interface ProfileReader {

@@ -4,12 +4,13 @@
 // unless the caller opened it.
 
 import { CredentialsError } from '../errors.js';
-import { DEFAULT_API_VERSION, type ApiVersion } from '../api/spec.js';
+import { DEFAULT_API_VERSION, type ApiVersion } from '../service/vocabulary.js';
 import type { OutputFormat } from '../output/format.js';
 import { parseApiKey, parseApiVersion, parseBudgetUrl, parseDbLocation, parseOutputFormat, parseServiceUrl, type Profile } from './keys.js';
+import { nodeFs } from '../node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { readFileSync } = process.getBuiltinModule('node:fs');
+const { readFileSync } = nodeFs();
 
 export { CONFIG_KEYS, CONFIG_KEY_FIELD, CONFIG_KEY_HELP, checkConfigKey, isConfigKey, maskKey, validateConfigValue } from './keys.js';
 export type { ConfigKey, Profile } from './keys.js';

@@ -3,9 +3,10 @@
 // the rows before it (the same number and carrier twice). Problems are collected with their line numbers over
 // one streaming pass, so a file with a thousand mistakes is fixed in one go rather than one error at a time.
 
-import { commandName } from '../api/ops.js';
-import { API_VERSIONS, LANGUAGES, LIMITS, numberPattern, type ApiVersion } from '../api/spec.js';
+import { commandName, rowLacks } from '../service/operations/index.js';
+import { API_VERSIONS, numberPattern, type ApiVersion } from '../service/vocabulary.js';
 import { UsageError } from '../errors.js';
+import { CARRIER_FIELDS, parseField } from '../service/fields.js';
 import { identityCarrier, operationFields, type Item, type ItemField, type ItemOperation, type RowValues } from './fields.js';
 import type { InputLayout, InputRow } from './read.js';
 import { show } from '../output/sanitize.js';
@@ -18,6 +19,8 @@ export interface CheckOptions {
    * scan.ts); without a resolver only integer codes are accepted.
    */
   resolveCarrier?: CarrierResolver | undefined;
+  /** The flags' values alone, not a row: what a row lacks is left to its cells. */
+  flagsOnly?: boolean | undefined;
 }
 
 /** A code for a carrier name; throws a UsageError (unknown, ambiguous) that becomes the row's problem. */
@@ -27,15 +30,6 @@ export interface Problem {
   line: number;
   message: string;
 }
-
-const CARRIER_COLUMNS = new Set<ItemField>(['carrier', 'final_carrier', 'carrier_old', 'carrier_new', 'final_carrier_old', 'final_carrier_new']);
-const TRUE_WORDS = new Set(['true', '1', 'yes', 'y', 'on']);
-const FALSE_WORDS = new Set(['false', '0', 'no', 'n', 'off']);
-const LENGTH_LIMITS: Partial<Record<ItemField, number>> = {
-  tag: LIMITS.tagMaxLength,
-  email: LIMITS.emailMaxLength,
-  remark: LIMITS.remarkMaxLength,
-};
 
 /**
  * Spaces of any width and dots, as people print numbers (`1Z 999 AA1 01 2345 6784`, `RR 123.456.789 CN`): not
@@ -60,72 +54,24 @@ export function checkValues(values: RowValues, opts: CheckOptions): { item?: Ite
   }
   for (const [column, text] of Object.entries(values) as [ItemField, string][]) {
     if (column === 'number') continue;
-    if (CARRIER_COLUMNS.has(column)) {
-      const code = carrierCode(text);
-      // 0 is how the service says "no carrier" (a list record's final_carrier): the same as an empty cell.
-      if (code === 0) continue;
-      if (code === undefined) {
-        problems.push(
-          opts.resolveCarrier
-            ? `${column} ${show(text)} is neither a carrier code nor a carrier name trk knows`
-            : `${column} ${show(text)} is not a carrier code (a whole number from the carrier list)`,
-        );
-      } else {
-        (item as Record<string, unknown>)[column] = code;
-      }
-      continue;
-    }
-    const limit = LENGTH_LIMITS[column];
-    if (limit !== undefined) {
-      const length = [...text].length;
-      if (length > limit) {
-        problems.push(`${column} longer than ${limit} characters (${length})`);
-        continue;
-      }
-    }
-    if (column === 'lang') {
-      const lang = text.toLowerCase();
-      if (!(LANGUAGES as readonly string[]).includes(lang)) {
-        problems.push(`lang ${show(text)} is not one of ${LANGUAGES.join(', ')}`);
-      } else {
-        item.lang = lang;
-      }
-      continue;
-    }
-    if (column === 'auto_detection') {
-      const word = text.toLowerCase();
-      if (TRUE_WORDS.has(word)) item.auto_detection = true;
-      else if (FALSE_WORDS.has(word)) item.auto_detection = false;
-      else problems.push(`auto_detection ${show(text)} is not true or false`);
-      continue;
-    }
-    (item as Record<string, unknown>)[column] = text;
+    const parsed = parseField(column, text, show, opts.resolveCarrier !== undefined);
+    if ('problem' in parsed) problems.push(parsed.problem);
+    else if ('value' in parsed) (item as Record<string, unknown>)[column] = parsed.value;
   }
   if (opts.operation === 'changecarrier' && item.carrier !== undefined && item.carrier_old === undefined) {
     // In a change-carrier file `carrier` is the carrier the number has now.
     item.carrier_old = item.carrier;
   }
-  if (opts.operation === 'changecarrier' && values.carrier_new === undefined && values.final_carrier_new === undefined) {
-    problems.push('carrier_new or final_carrier_new is needed');
-  }
-  if (opts.operation === 'deletetrack' && opts.version === 'v1' && values.carrier === undefined) {
-    problems.push('the v1 API needs the carrier to delete a number (--carrier, or a carrier column)');
-  }
-  if (opts.operation === 'changeinfo' && values.tag === undefined && values.param === undefined && values.lang === undefined) {
-    problems.push(`nothing to change (${operationFields('changeinfo', opts.version).slice(2).join(', ')})`);
-  }
+  // What a row lacks (a new carrier, something to change, v1's carrier to delete) may come from its own cells.
+  const lacks = opts.flagsOnly ? undefined : rowLacks(opts.operation, values, opts.version);
+  if (lacks !== undefined) problems.push(lacks);
   if (problems.length > 0) return { problems };
   return number !== item.number ? { item: item as Item, problems, tidied: true } : { item: item as Item, problems };
 }
 
-function carrierCode(text: string): number | undefined {
-  // Codes were zero-padded strings in old carrier lists: "03011" is 3011.
-  return /^\d{1,9}$/.test(text) ? Number(text) : undefined;
-}
-
 /** Columns holding a carrier code (or name). */
 export function isCarrierColumn(column: ItemField): boolean {
-  return CARRIER_COLUMNS.has(column);
+  return CARRIER_FIELDS.includes(column);
 }
 
 /**
@@ -142,9 +88,7 @@ export function checkDefaults(defaults: RowValues, opts: CheckOptions): void {
       ? new UsageError(`the ${opts.version} API cannot send ${flag}`, `use --api-version ${since}, or drop ${flag}; nothing was sent`)
       : new UsageError(`${flag} does not apply to trk ${commandName(opts.operation)}`, `drop ${flag}; nothing was sent`);
   }
-  const { problems } = checkValues({ number: 'XXXXX', ...defaults }, opts);
-  // What a row lacks (a new carrier, something to change, v1's carrier to delete) may come from its own cells.
-  const first = problems.find((p) => !p.startsWith('carrier_new or') && !p.startsWith('nothing to change') && !p.startsWith('the v1 API needs the carrier'));
+  const [first] = checkValues({ number: 'XXXXX', ...defaults }, { ...opts, flagsOnly: true }).problems;
   if (first !== undefined) throw new UsageError(`invalid option: ${first}`);
 }
 

@@ -9,7 +9,8 @@
 // cannot pass for a complete one (ItemResultsWriter.abort), as a list that fails part-way does.
 
 import path from 'node:path';
-import type { TrackListFilter } from '../api/types.js';
+import type { FieldValues } from '../service/fields.js';
+import type { TrackListFilter } from '../service/types.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import type { CarrierResolver } from './check.js';
@@ -17,14 +18,15 @@ import { isReadOnly, type ItemOperation, type RowValues } from './fields.js';
 import type { ItemResultsWriter } from '../output/render.js';
 import { runItems, type ItemFlags, type ItemPlan, type ItemReport } from './run.js';
 import type { SourceFlags } from './source.js';
+import { stateDir } from '../config/paths.js';
 
 export type { ItemFlags, ItemPlan } from './run.js';
 
 export interface ItemCommandSpec {
   operation: ItemOperation;
   flags: ItemFlags;
-  /** Values from the command's flags for every row, by field (a row's own cell wins). */
-  defaults?: RowValues | undefined;
+  /** Values of the command's field flags for every row, by field (a row's own cell wins). */
+  fields?: FieldValues | undefined;
   /** Rejection codes counted as done (delete --ignore-missing). */
   alsoAlready?: readonly number[] | undefined;
   /** Carrier names in the input → codes. */
@@ -48,7 +50,7 @@ export async function runItemCommand(ctx: Context, spec: ItemCommandSpec): Promi
     report = await runItems(ctx, {
       operation: spec.operation,
       flags: spec.flags,
-      defaults: spec.defaults,
+      defaults: rowValuesOf(spec.fields),
       alsoAlready: spec.alsoAlready,
       collect: false,
       onItems: writer && ((results) => writer.write(results)),
@@ -65,10 +67,11 @@ export async function runItemCommand(ctx: Context, spec: ItemCommandSpec): Promi
   return report.exitCode;
 }
 
-/** Defaults from flags, by field, leaving out the flags not given. */
-export function flagDefaults(values: Partial<Record<keyof RowValues, string | number | boolean | undefined>>): RowValues {
+/** The flags' values as the text of a row's cells (checked as cells are), leaving out the flags not given. */
+function rowValuesOf(fields: FieldValues | undefined): RowValues | undefined {
+  if (fields === undefined) return undefined;
   const out: RowValues = {};
-  for (const [k, v] of Object.entries(values)) if (v !== undefined) out[k as keyof RowValues] = String(v);
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) out[k as keyof RowValues] = String(v);
   return out;
 }
 
@@ -98,10 +101,9 @@ export async function listManyNumbers(
  * names: for reads that send nothing per number (the mirror's `info --offline`).
  */
 export async function* inputNumbers(ctx: Context, flags: SourceFlags): AsyncGenerator<{ number: string; carrier: string | undefined }> {
-  const [{ openSource }, { openRows, rowValues }, { stateDir }, { apiVersion }] = await Promise.all([
+  const [{ openSource }, { openRows, rowValues }, { apiVersion }] = await Promise.all([
     import('./source.js'),
     import('./read.js'),
-    import('../config/paths.js'),
     ctx.settings(),
   ]);
   const source = await openSource(flags, ctx.io, path.join(stateDir(ctx.env), 'spool'));

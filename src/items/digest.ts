@@ -9,8 +9,9 @@
 // of the largest files trk reads (a few million) share one with a probability below one in a million. A chunk's
 // digest is made of cheaper 32-bit hashes of its rows, kept by line while the input is checked.
 
-import { ITEM_FIELDS } from '../api/ops.js';
+import { ITEM_FIELDS } from '../service/fields.js';
 import type { Item } from './fields.js';
+import { nodeCrypto } from '../node.js';
 
 /** The request of one row, field by field in the one order of ITEM_FIELDS (wire names are the body's business). */
 export function requestText(item: Item): string {
@@ -22,7 +23,7 @@ export function requestText(item: Item): string {
   return text;
 }
 
-const crypto = () => process.getBuiltinModule('node:crypto');
+const crypto = () => nodeCrypto();
 
 /** The digest of one row's request (`text`: its requestText, where known already). */
 export function rowDigest(item: Item, text?: string): bigint {
@@ -47,7 +48,7 @@ export function textHash(text: string): number {
 /** The digest of a chunk: its rows' textHash, in order. */
 export function chunkDigest(hashes: readonly number[]): bigint {
   const words = Buffer.alloc(hashes.length * 4);
-  hashes.forEach((h, i) => words.writeUInt32BE(h, i * 4));
+  for (const [i, h] of hashes.entries()) words.writeUInt32BE(h, i * 4);
   return crypto().createHash('sha256').update(words).digest().readBigUInt64BE(0);
 }
 

@@ -4,24 +4,18 @@
 // to `trk stop` or `trk push` as it is. A column that looks like a misspelling of a field the operation uses is
 // refused instead: ignoring `carier` would send every row without its carrier.
 
-import {
-  ITEM_FIELDS,
-  OPERATION_TABLE,
-  operationClass,
-  operationFields,
-  type ItemField,
-  type ItemOperation,
-} from '../api/ops.js';
-import { API_VERSIONS, type ApiVersion } from '../api/spec.js';
-import type { ChangeCarrierRequestItem, RegisterRequestItem } from '../api/types.js';
+import { fieldSpec, ITEM_FIELDS, type ItemField } from '../service/fields.js';
+import { ITEM_OPERATIONS, operationClass, operationFields, type Item, type ItemOperation } from '../service/operations/index.js';
+import { API_VERSIONS, type ApiVersion } from '../service/vocabulary.js';
 import { DETAILS_RESULT_COLUMN_NAMES, RECORD_COLUMN_NAMES, REGISTER_COLUMN_NAMES, REJECT_COLUMNS } from '../output/column-names.js';
 
-export type { ItemField, ItemOperation } from '../api/ops.js';
+export type { ItemField } from '../service/fields.js';
+export type { Item, ItemOperation } from '../service/operations/index.js';
 
 /** Fields any operation of `version` takes: the columns a file for this version may fill. */
 export function versionFields(version: ApiVersion): readonly ItemField[] {
   const all = new Set<ItemField>();
-  for (const spec of Object.values(OPERATION_TABLE)) for (const f of spec.fields?.[version] ?? []) all.add(f);
+  for (const op of ITEM_OPERATIONS) for (const f of operationFields(op, version)) all.add(f);
   return ITEM_FIELDS.filter((f) => all.has(f));
 }
 
@@ -36,38 +30,11 @@ export function isItemField(name: string): name is ItemField {
 }
 
 /**
- * Column names that mean a field, as shop platforms (Shopify, WooCommerce, ShipStation, marketplaces) and
- * spreadsheets in several languages write them. Compared folded (normaliseName): `Tracking No.` is `tracking_no`,
- * `Numéro de suivi` is `numero_de_suivi`. One table: a test per name walks it.
+ * Column names that mean a field (the registry's `columns`), compared folded (normaliseName): `Tracking No.` is
+ * `tracking_no`, `Numéro de suivi` is `numero_de_suivi`.
  */
-export const COLUMN_NAMES: Readonly<Partial<Record<ItemField, readonly string[]>>> = {
-  number: [
-    'Tracking Number', 'TrackingNumber', 'Tracking No.', 'Tracking #', 'Tracking Code', 'Tracking ID',
-    'Tracking Numbers', 'Tracking Number(s)', 'Shipment Tracking Number', 'No', 'Sendungsnummer',
-    'Sendungsverfolgungsnummer', 'Trackingnummer', 'Tracking-Nummer', 'Numéro de suivi', 'Numéro de suivi colis',
-    'Número de seguimiento', 'Codice di tracciabilità', 'Numero di tracciamento', 'Track & Trace', '追踪号', '运单号',
-    '快递单号', '物流单号',
-  ],
-  carrier: [
-    'Tracking Company', 'Tracking Provider', 'Shipping Carrier', 'Carrier Name', 'Courier', 'Shipping Company',
-    'Shipping Provider', 'Versanddienstleister', 'Paketdienst', 'Transporteur', 'Transportista', 'Corriere',
-    'Vervoerder', '承运商', '物流商',
-    // v1 answers (what `trk list --json` prints against v1) call the carriers w1 and w2.
-    'w1',
-  ],
-  final_carrier: ['w2'],
-  email: [
-    'Email', 'E-Mail', 'Customer Email', 'Billing Email', 'Buyer Email', 'Recipient Email', 'E-Mail-Adresse', 'Adresse e-mail',
-    'Courriel', 'Correo electrónico', 'Indirizzo email',
-  ],
-  order_no: [
-    'Order', 'Order #', 'Order No', 'Order Number', 'Order ID', 'Order Name', 'Bestellnummer', 'Numéro de commande',
-    'Número de pedido', 'Numero ordine', 'Ordernummer', '订单号',
-  ],
-};
-
 const ALIASES: ReadonlyMap<string, ItemField> = new Map(
-  (Object.entries(COLUMN_NAMES) as [ItemField, readonly string[]][]).flatMap(([field, names]) => names.map((n) => [normaliseName(n), field] as const)),
+  ITEM_FIELDS.flatMap((field) => (fieldSpec(field).columns ?? []).map((n) => [normaliseName(n), field] as const)),
 );
 
 /**
@@ -156,9 +123,6 @@ export function parseColumnMapping(values: readonly string[]): ColumnMapping {
 
 /** The values of one input row, by field, after defaults were applied (text as read). */
 export type RowValues = Partial<Record<ItemField, string>>;
-
-/** A row made ready for the wire (v2 field names; the v1 mapping is the body builders' business). */
-export type Item = RegisterRequestItem & Omit<ChangeCarrierRequestItem, 'number'>;
 
 /** The carrier that makes a row unique for `op` (number + this is the duplicate key and the journal's match). */
 export function identityCarrier(op: ItemOperation, item: Item): number | undefined {

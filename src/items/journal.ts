@@ -43,14 +43,15 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
-import type { ApiVersion } from '../api/spec.js';
-import type { RejectedItem } from '../api/types.js';
+import type { ApiVersion } from '../service/vocabulary.js';
+import type { RejectedItem } from '../service/types.js';
 import { ensurePrivateDir } from '../config/paths.js';
 import { TrkError } from '../errors.js';
 import type { ItemOperation } from './fields.js';
 import { isAlive, processStartTime, pruneFiles } from './leftovers.js';
 import { rowsLogFile } from './rows-log.js';
 import type { SourceKind } from './source.js';
+import { nodeCrypto } from '../node.js';
 
 export const JOURNAL_FORMAT = 3;
 const PRUNE_AFTER_MS = 30 * 24 * 3600 * 1000;
@@ -86,7 +87,7 @@ export interface RunIdentity {
 /** The key of a run: every part of its identity. */
 export function runKey(id: RunIdentity): string {
   const identity = JSON.stringify([id.op, id.account, id.input.name, id.input.digest, id.options]);
-  return process.getBuiltinModule('node:crypto').hash('sha256', identity).slice(0, 32);
+  return nodeCrypto().hash('sha256', identity).slice(0, 32);
 }
 
 export interface JournalOpenOptions {
@@ -328,13 +329,19 @@ export class Journal {
     const damaged = () => {
       this.damagedAt ??= lineNo;
     };
-    if (!e) return damaged();
+    if (!e) {
+      damaged();
+      return;
+    }
     if (e.t === 'head') {
       if (e.unknownPast === true) this.#unknownPast = true;
       return;
     }
     const c = e.c;
-    if (typeof c !== 'number' || !Number.isInteger(c) || c < 0) return damaged();
+    if (typeof c !== 'number' || !Number.isInteger(c) || c < 0) {
+      damaged();
+      return;
+    }
     if (e.t === 'send') this.#sent.add(c);
     else if (e.t === 'unsent') this.#sent.delete(c);
     else if (e.t === 'done') {
@@ -342,7 +349,8 @@ export class Journal {
         // Not believed: the chunk may have been sent, so it is looked up (or re-sent if that is harmless).
         this.#sent.add(c);
         this.#done.delete(c);
-        return damaged();
+        damaged();
+        return;
       }
       this.#done.set(c, { at, length: line.length });
       this.#sent.delete(c);

@@ -1,11 +1,11 @@
 // What a run will take, and the quota that must cover it: the plan a dry run prints, the refusal a real run meets
 // when the quota or today's cap is short, and the words of both.
 
-import { quotaBody } from '../api/bodies.js';
+import { wireBody } from '../api/request-body.js';
 import type { ApiClient } from '../api/client.js';
-import { commandName, doneWord } from '../api/ops.js';
-import { LIMITS, type ApiVersion } from '../api/spec.js';
-import type { QuotaRecord } from '../api/types.js';
+import { commandName, doneWord } from '../service/operations/index.js';
+import { LIMITS, type ApiVersion } from '../service/vocabulary.js';
+import type { QuotaRecord } from '../service/types.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { duration, fmt, plural } from '../text.js';
@@ -177,7 +177,7 @@ function quotaLine(plan: ItemPlan): string {
 export function readQuota(ctx: Context, client: ApiClient | undefined): Promise<Partial<QuotaRecord>> {
   const p = (async () => {
     const api = client ?? (await ctx.api());
-    const envelope = await api.call('getquota', quotaBody(api.version), { signal: ctx.signal });
+    const envelope = await api.call('getquota', wireBody('getquota', api.version, undefined), { signal: ctx.signal });
     return (envelope.data ?? {}) as Partial<QuotaRecord>;
   })();
   // Awaited later, or dropped when the input is refused: never an unhandled rejection.

@@ -13,10 +13,10 @@
 // and the service is asked for the rest.
 
 import type { ApiClient } from '../api/client.js';
-import { unitCost } from '../api/ops.js';
+import { unitCost } from '../service/operations/index.js';
 import { PageCheck, trackListFacts } from '../api/pages.js';
-import { LIMITS, type ApiVersion } from '../api/spec.js';
-import { requestBody } from './bodies.js';
+import { LIMITS, type ApiVersion } from '../service/vocabulary.js';
+import { requestBody } from '../api/request-body.js';
 import type { Chunk } from './chunker.js';
 import type { Item, ItemOperation } from './fields.js';
 

@@ -11,9 +11,10 @@
 import path from 'node:path';
 import { tmpdir } from 'node:os';
 import { Chunker } from './chunker.js';
+import { nodeFs } from '../node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { mkdtempSync, openSync, readFileSync, rmSync, writeSync, closeSync } = process.getBuiltinModule('node:fs');
+const { mkdtempSync, openSync, readFileSync, rmSync, writeSync, closeSync } = nodeFs();
 
 const PARTITIONS = 64;
 /** Records a partition keeps in memory before they go to its file. */

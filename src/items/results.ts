@@ -8,9 +8,9 @@
 import type { WriteStream } from 'node:fs';
 import path from 'node:path';
 import type { Stringifier } from 'csv-stringify';
-import { codeInfo, formatCodeMessage } from '../api/codes.js';
-import { commandName, doneWord, operationSpec } from '../api/ops.js';
-import type { ItemResults, RejectedItem } from '../api/types.js';
+import { codeInfo, formatCodeMessage } from '../service/codes.js';
+import { commandName, doneWord, itemOperationSpec } from '../service/operations/index.js';
+import type { ItemResults, RejectedItem } from '../service/types.js';
 import { fileReason, TrkError, UsageError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { REJECT_COLUMNS } from '../output/column-names.js';
@@ -22,9 +22,10 @@ import type { ProgressCounts } from './progress.js';
 import { duration, fmt, plural } from '../text.js';
 import type { InputLayout, InputRow } from './read.js';
 import { fsReason } from './source.js';
+import { nodeFs } from '../node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { createWriteStream, renameSync, rmSync, statSync } = process.getBuiltinModule('node:fs');
+const { createWriteStream, renameSync, rmSync, statSync } = nodeFs();
 
 /** error_code of a row set aside by --skip-invalid (it never reached the service). */
 export const INVALID_CODE = 'invalid';
@@ -331,7 +332,7 @@ export function summaryLines(s: RunSummary, rejectsFile?: string): string[] {
     `${pad(doneWord(s.operation))}${fmt(s.accepted)}` +
       (s.verified > 0 ? `  (${fmt(s.verified)} confirmed by looking them up after a lost answer)` : ''),
   );
-  if (s.already > 0) lines.push(`${pad(operationSpec(s.operation).already?.words ?? 'already done')}${fmt(s.already)}`);
+  if (s.already > 0) lines.push(`${pad(itemOperationSpec(s.operation).already?.words ?? 'already done')}${fmt(s.already)}`);
   if (s.tagApplied > 0) lines.push(`${pad('tag applied')}${fmt(s.tagApplied)}  (to numbers registered already, free)`);
   if (s.notFound > 0) lines.push(`${pad('not registered')}${fmt(s.notFound)}`);
   if (s.rejected > 0) {

@@ -9,9 +9,10 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Chunk } from './chunker.js';
 import { rowDigest } from './digest.js';
+import { nodeFs } from '../node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { createReadStream, createWriteStream, renameSync, rmSync } = process.getBuiltinModule('node:fs');
+const { createReadStream, createWriteStream, renameSync, rmSync } = nodeFs();
 
 export interface LoggedRow {
   chunk: number;

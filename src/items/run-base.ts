@@ -4,10 +4,10 @@
 // what is left are registered already (a dry run to say so, a short quota before it refuses).
 
 import type { ApiClient } from '../api/client.js';
-import type { ApiVersion } from '../api/spec.js';
-import { commandName } from '../api/ops.js';
-import { LIMITS } from '../api/spec.js';
-import type { QuotaRecord } from '../api/types.js';
+import type { ApiVersion } from '../service/vocabulary.js';
+import { commandName } from '../service/operations/index.js';
+import { LIMITS } from '../service/vocabulary.js';
+import type { QuotaRecord } from '../service/types.js';
 import type { Settings } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { InterruptedError, stopExitCode, TrkError } from '../errors.js';
@@ -24,6 +24,7 @@ import type { FinishedRun, LeftBehind, RunFolders } from './runs.js';
 import { chunkSize, inputChunks, type ScanOptions, type ScanResult } from './scan.js';
 import type { SentRecord } from './sent.js';
 import type { ItemSource } from './source.js';
+import { alreadyPaid, serviceLookup } from './registered.js';
 
 /** Progress of a run that shows none. */
 const NO_PROGRESS: Progress = { inPlace: false, phase() {}, update() {}, waiting() {}, stop() {} };
@@ -134,7 +135,6 @@ export abstract class RunBase {
     done: ReadonlySet<number>,
     client: ApiClient,
   ): Promise<{ items: number; units: number } | undefined> {
-    const { alreadyPaid, serviceLookup } = await import('./registered.js');
     const left = scan.items - sumOver(scan.chunkItems, done);
     const progress = this.progressFor(commandName(this.op));
     progress.phase(`looking up which of ${plural(left, 'number')} are registered already`);

@@ -22,8 +22,8 @@
 import path from 'node:path';
 import type { ApiClient } from '../api/client.js';
 import type { Pacer } from '../pacing/pacer.js';
-import { commandName } from '../api/ops.js';
-import type { ItemResults, TrackListFilter } from '../api/types.js';
+import { commandName } from '../service/operations/index.js';
+import type { ItemResults, TrackListFilter } from '../service/types.js';
 import type { Settings } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { InterruptedError, stopExitCode, TrkError, UsageError } from '../errors.js';
@@ -62,11 +62,14 @@ import { parseDelimiter, type Delimiter } from './read-text.js';
 import { scanInput, type ScanOptions, type ScanResult } from './scan.js';
 import { RunSender } from './send.js';
 import { fsReason, openSource, type ItemSource, type SourceFlags } from './source.js';
+import { nodeFs } from '../node.js';
+import { ensurePrivateDir, stateDir } from '../config/paths.js';
+import { refuseOwnFile } from '../config/own-files.js';
 
 export type { ItemPlan } from './plan.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { accessSync, constants } = process.getBuiltinModule('node:fs');
+const { accessSync, constants } = nodeFs();
 
 /** The flags every item command takes (see src/commands/items/flags.ts). */
 export interface ItemFlags extends SourceFlags {
@@ -197,7 +200,6 @@ class ItemRun extends RunBase {
     if (opts.defaults) {
       checkDefaults(opts.defaults, { operation: opts.operation, version, resolveCarrier: opts.resolveCarrier });
     }
-    const { ensurePrivateDir, stateDir } = await import('../config/paths.js');
     const state = stateDir(ctx.env);
     // A file or a pipe needs the state folder (a pipe's copy, a write's journal): one clear line before anything.
     if (flags.numbers.length === 0) writableFolder(state, ensurePrivateDir);
@@ -220,7 +222,7 @@ class ItemRun extends RunBase {
       );
     }
     if (this.flags.rejects !== undefined) {
-      (await import('../config/own-files.js')).refuseOwnFile(this.flags.rejects, this.ctx.env, '--rejects');
+      refuseOwnFile(this.flags.rejects, this.ctx.env, '--rejects');
     }
     // Arguments show no progress, and `trk stop N` does not load its renderer.
     const quiet = this.opts.progress === 'none' || (this.opts.progress === undefined && source.kind === 'arguments');

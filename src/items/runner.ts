@@ -25,24 +25,25 @@
 // so a run killed at any point resumes by verifying exactly the chunks whose fate it did not see.
 //
 // register with a tag, of a number registered already (-18019901): the registration costs nothing and changes
-// nothing, so the tag is applied with changeinfo (free: only the tag is sent) before the chunk is settled, and
-// the item says so (`tag_applied`); where the service refuses it, the item is rejected with a message that says
-// the tag was not applied and how to apply it. A number found registered by a lookup, under another tag, alike.
+// nothing, so the tag is applied as `trk update --tag` applies it (free: only the tag is sent) before the chunk is
+// settled, and the item says so (`tag_applied`); where the service refuses it, the item is rejected with a message
+// that says the tag was not applied and how to apply it. A number found registered by a lookup, under another tag,
+// alike.
 //
 // Ctrl-C (the `stop` signal): no request starts any more; requests in flight finish and are recorded.
 
 import type { ApiClient } from '../api/client.js';
-import { codeInfo, formatCodeMessage, isAccountRefusal } from '../api/codes.js';
+import { codeInfo, formatCodeMessage, isAccountRefusal } from '../service/codes.js';
 import { EnvelopeError, RateLimitError, RequestAbortedError, ServiceError, formatSeconds } from '../api/errors.js';
-import { itemsPerRequest, operationSpec } from '../api/ops.js';
+import { itemsPerRequest, itemOperationSpec, operationOfCommand } from '../service/operations/index.js';
 import { DEFAULT_PAGE_WINDOW, PageCheck, PagingError, trackListFacts, type PageFacts } from '../api/pages.js';
 import type { Pacer, WaitReason } from '../pacing/pacer.js';
 import { shouldRetry, waitReason } from '../api/retry.js';
-import { LIMITS, type ApiVersion } from '../api/spec.js';
-import type { Envelope, ItemError, RejectedItem, TrackListFilter } from '../api/types.js';
+import { LIMITS, type ApiVersion } from '../service/vocabulary.js';
+import type { Envelope, ItemError, RejectedItem, TrackListFilter } from '../service/types.js';
 import { TrkError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { requestBody } from './bodies.js';
+import { requestBody } from '../api/request-body.js';
 import type { Chunk, ChunkRow } from './chunker.js';
 import { isCharging, isReadOnly, type ItemOperation } from './fields.js';
 import type { ChunkOutcome, Journal } from './journal.js';
@@ -149,7 +150,10 @@ type Work =
   | { kind: 'page'; p: Pending; page: number }
   | TagWork;
 
-/** register: the tags of numbers registered already, applied with changeinfo. */
+/** The operation that applies the tag of a number registered already: trk update's. */
+const RETAG = operationOfCommand('update');
+
+/** register: the tags of numbers registered already, applied as trk update applies them. */
 type TagWork = { kind: 'tag'; p: Pending; rows: ChunkRow[] };
 
 export async function runChunks(opts: RunnerOptions): Promise<RunnerResult> {
@@ -403,7 +407,7 @@ class Runner {
         carrier: this.#retagCarrier(work.p, row),
         tag: row.item.tag,
       }));
-      return { op: 'changeinfo', body: requestBody('changeinfo', version, items), chunks: [work.p] };
+      return { op: RETAG, body: requestBody(RETAG, version, items), chunks: [work.p] };
     }
     if (work.kind === 'page') {
       return {
@@ -509,7 +513,7 @@ class Runner {
       return true;
     };
     for (const item of envelope.data?.accepted ?? []) if (takes(item)) p.accepted.push(item);
-    const spec = operationSpec(this.#op);
+    const spec = itemOperationSpec(this.#op);
     const already = new Set([...(spec.already?.codes ?? []), ...(this.#o.alsoAlready ?? []), ...(p.afterUnknown ? (spec.alreadyAfterResend ?? []) : [])]);
     const refused: { key: string; code: number }[] = [];
     for (const item of envelope.data?.rejected ?? []) {
@@ -654,7 +658,7 @@ class Runner {
       this.#settle(p);
       return;
     }
-    const per = itemsPerRequest(this.#o.version, 'changeinfo');
+    const per = itemsPerRequest(this.#o.version, RETAG);
     p.tagsLeft = 0;
     for (let i = 0; i < todo.length; i += per) {
       p.tagsLeft += 1;

@@ -6,7 +6,7 @@
 
 import path from 'node:path';
 import type { ApiClient } from '../api/client.js';
-import { commandName, doneWord, operationSpec } from '../api/ops.js';
+import { commandName, doneWord, itemOperationSpec } from '../service/operations/index.js';
 import { callDeadlineMs } from '../api/retry.js';
 import { requestTimeoutMs } from '../config/timeout.js';
 import type { Pacer } from '../pacing/pacer.js';
@@ -14,7 +14,7 @@ import type { Context } from '../context.js';
 import { InterruptedError, stopExitCode, TrkError } from '../errors.js';
 import { fmt } from '../text.js';
 import type { Chunk } from './chunker.js';
-import { DigestList, rowDigest } from './digest.js';
+import { type DigestList, rowDigest } from './digest.js';
 import { isReadOnly, type ItemOperation } from './fields.js';
 import type { Journal } from './journal.js';
 import { quotaForPlan, quotaShort, refuseShortQuota, sentBeforeText, sumOver, when, type ItemPlan } from './plan.js';
@@ -24,6 +24,7 @@ import type { ItemReport, ItemRunOptions } from './run.js';
 import { runChunks, type RunnerResult } from './runner.js';
 import type { LeftBehind } from './runs.js';
 import type { ScanResult } from './scan.js';
+import { ensurePrivateDir } from '../config/paths.js';
 
 /** What a run that sends keeps while it does. */
 interface Sending {
@@ -163,7 +164,6 @@ export class RunSender extends RunBase {
 
   /** `<state>/rejects/2026-11-25T02-00-00-register-orders.csv`; rejects files older than 30 days go. */
   async #ownRejectsFile(): Promise<string> {
-    const { ensurePrivateDir } = await import('../config/paths.js');
     const { pruneFiles } = await import('./leftovers.js');
     const dir = ensurePrivateDir(path.join(this.state, 'rejects'));
     const cutoff = Date.now() - 30 * 24 * 3600 * 1000;
@@ -398,5 +398,5 @@ export function compactSummary(s: RunSummary): string {
 }
 
 function alreadyWords(op: ItemOperation): string {
-  return operationSpec(op).already?.words ?? 'already done';
+  return itemOperationSpec(op).already?.words ?? 'already done';
 }

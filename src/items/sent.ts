@@ -15,9 +15,10 @@ import { ensurePrivateDir } from '../config/paths.js';
 import { sortedHas } from './digest.js';
 import { pruneFiles } from './leftovers.js';
 import type { RunIdentity } from './journal.js';
+import { nodeCrypto, nodeFs } from '../node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { readFileSync, renameSync, rmSync, statSync, writeFileSync } = process.getBuiltinModule('node:fs');
+const { readFileSync, renameSync, rmSync, statSync, writeFileSync } = nodeFs();
 
 const FORMAT = 1;
 /** Kept as long as the records of finished runs (src/items/runs.ts). */
@@ -38,7 +39,7 @@ export type SentRecord = { state: 'none' } | { state: 'sound'; rows: SentRows } 
 /** The record of `id`'s file, account and operation in `dir` (the version does not change what was done). */
 export function sentFile(dir: string, id: RunIdentity): string {
   const names = JSON.stringify([id.op, id.account.profile, id.account.baseUrl, id.input.name]);
-  const key = process.getBuiltinModule('node:crypto').hash('sha256', names).slice(0, 32);
+  const key = nodeCrypto().hash('sha256', names).slice(0, 32);
   return path.join(dir, `${key}.bin`);
 }
 

@@ -13,9 +13,10 @@ import { ensurePrivateDir } from '../config/paths.js';
 import { TrkError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
 import { detectEncoding, hasNul, LineGuard, MAX_LINE_BYTES } from './read-text.js';
+import { nodeFs, nodeFsPromises } from '../node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { closeSync, createReadStream, createWriteStream, openSync, realpathSync, rmSync, statSync } = process.getBuiltinModule('node:fs');
+const { closeSync, createReadStream, createWriteStream, openSync, realpathSync, rmSync, statSync } = nodeFs();
 
 export type SourceKind = 'arguments' | 'stdin' | 'file';
 
@@ -242,7 +243,7 @@ function notText(display: string): UsageError {
 const HEAD_BYTES = 4096;
 
 /** node:fs/promises, loaded by the first file or pipe: `trk info N` does not need it (0.5 ms of a start). */
-const fsPromises = () => process.getBuiltinModule('node:fs/promises');
+const fsPromises = () => nodeFsPromises();
 
 async function headOf(file: string): Promise<Buffer> {
   const handle = await fsPromises().open(file, 'r');

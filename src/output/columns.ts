@@ -4,8 +4,8 @@
 // shorter text tables show, `style` the colour on a terminal; times and counts are made readable by the table.
 
 import type { ChalkInstance } from 'chalk';
-import { PACKAGE_STATUSES, REGISTER_ORIGIN, TRACKING_STATUSES } from '../api/spec.js';
-import type { ItemError, QuotaRecord } from '../api/types.js';
+import { PACKAGE_STATUSES, REGISTER_ORIGIN, TRACKING_STATUSES } from '../service/vocabulary.js';
+import type { ItemError, QuotaRecord } from '../service/types.js';
 import {
   DETAILS_COLUMN_NAMES,
   ITEM_COLUMN_NAMES,
@@ -14,9 +14,9 @@ import {
   REGISTER_COLUMN_NAMES,
 } from './column-names.js';
 import { RESULT_COLUMNS, type Cell, type Column } from './render.js';
-import { toCarrierCode, type CarrierCode, type DetailsView, type EventView, type RecordView } from './records.js';
+import { toCarrierCode, type CarrierCode, type DetailsView, type EventView, type RecordView } from '../service/records.js';
 import { fmt } from '../text.js';
-import { datePart, isoWithOffset } from './times.js';
+import { datePart, isoWithOffset } from '../service/times.js';
 
 type RecordColumnName = (typeof RECORD_COLUMN_NAMES)[number];
 type DetailsColumnName = (typeof DETAILS_COLUMN_NAMES)[number];

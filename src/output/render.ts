@@ -7,7 +7,7 @@
 
 import type { ChalkInstance } from 'chalk';
 import type { IO } from '../io.js';
-import type { ItemError, ItemResults } from '../api/types.js';
+import type { ItemError, ItemResults } from '../service/types.js';
 import { UsageError } from '../errors.js';
 import { fmt } from '../text.js';
 import { csvCell } from './csv-cell.js';

@@ -6,9 +6,10 @@
 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { nodeFs } from '../node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } = process.getBuiltinModule('node:fs');
+const { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } = nodeFs();
 
 /** What is kept in memory before the file is started. */
 export const SPILL_MEMORY_BYTES = 1024 * 1024;

@@ -4,15 +4,16 @@
 // (the one tied to stdout), so the page is plain text when colour is off.
 
 import type { ChalkInstance } from 'chalk';
-import { KEY_STAGES } from '../api/spec.js';
+import { KEY_STAGES } from '../service/vocabulary.js';
 import type { CarrierNameLookup } from './columns.js';
 import { carrierText, styleStatus } from './columns.js';
-import { isCustomsSubStatus, type DetailsView, type EventView, type PlaceView } from './records.js';
+import { isCustomsSubStatus, type DetailsView, type EventView, type PlaceView } from '../service/records.js';
 import { textWidth } from './render.js';
 import { wrapText } from './width.js';
 import { sanitizeTerminalText } from '../terminal-text.js';
 import { stageWords, statusLine, subStatusWords } from './status-words.js';
-import { datePart, epochOf, humanDuration, wallTime } from './times.js';
+import { datePart, epochOf, wallTime } from '../service/times.js';
+import { humanDuration } from './times.js';
 
 export interface TrackingPageOptions {
   /** Milliseconds since the epoch (relative times: "last update 2 days ago", overdue estimates). */

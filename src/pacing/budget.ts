@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { TrkError } from '../errors.js';
 import type { AcquireOptions, Pacer } from './pacer.js';
+import { nodeCrypto } from '../node.js';
 
 /**
  * Added to the one-second window of a shared budget. The service counts arrivals, and a request can take a few
@@ -23,7 +24,7 @@ export class BudgetError extends TrkError {}
  */
 export function budgetName(baseUrl: string, apiKey: string): string {
   const text = `${baseUrl.replace(/\/+$/, '')}\u0000${apiKey}`;
-  return process.getBuiltinModule('node:crypto').hash('sha256', text).slice(0, 24);
+  return nodeCrypto().hash('sha256', text).slice(0, 24);
 }
 
 /** The budget file of one key at one address, in the state folder. */

@@ -11,7 +11,7 @@
 // together; processes sharing a key share a budget file instead (file-pacer.ts), or Redis (redis-pacer.ts).
 
 import { setTimeout as delay } from 'node:timers/promises';
-import { LIMITS } from '../api/spec.js';
+import { LIMITS } from '../service/vocabulary.js';
 
 /** Why starts are held: a 429, the service unavailable, or the network failing. */
 export type WaitReason = 'rate-limited' | 'unavailable' | 'network';

@@ -2,7 +2,7 @@
 // plus the two transport settings a rehearsal changes on the fly: clock speed and rate limit. One
 // validator for the control endpoint and the `trk sandbox start` flags.
 
-import { API_VERSIONS, type ApiVersion, LIMITS } from '../api/spec.js';
+import { API_VERSIONS, type ApiVersion, LIMITS } from '../service/vocabulary.js';
 import type { AccountSettings } from './account/types.js';
 import { ipMatcher } from './http/ip-allow.js';
 

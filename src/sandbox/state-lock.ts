@@ -12,7 +12,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { link, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { type FileHandle, link, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -112,7 +112,7 @@ export async function currentHolder(stateFile: string): Promise<LockHolder | und
 }
 
 async function create(path: string, me: LockHolder): Promise<boolean> {
-  let file;
+  let file: FileHandle;
   try {
     file = await open(path, 'wx', 0o600);
   } catch (err) {

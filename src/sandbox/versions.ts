@@ -3,7 +3,7 @@
 // checks, codes) and the answer fields the service's newer documentation shows (see src/sandbox/README.md,
 // "Newer versions").
 
-import { API_VERSIONS, type ApiVersion } from '../api/spec.js';
+import { API_VERSIONS, type ApiVersion } from '../service/vocabulary.js';
 
 export const LATER_VERSIONS = ['v2.2', 'v2.3', 'v2.4'] as const;
 export type LaterVersion = (typeof LATER_VERSIONS)[number];

@@ -8,7 +8,7 @@
 // each sender still waits only for the commit that holds its notification. What is held is bounded by what the
 // listener reads at once.
 
-import type { ApiVersion } from '../api/spec.js';
+import type { ApiVersion } from '../service/vocabulary.js';
 import { detailsRow, keyOf } from './rows.js';
 import type { ChangeRow, Store } from './types.js';
 
@@ -63,7 +63,7 @@ export class NotificationWriter {
       const batch = this.#waiting.splice(0, BATCH);
       try {
         const outcomes = await this.#writeBatch(batch.map((w) => w.notification));
-        batch.forEach((w, i) => w.resolve(outcomes[i]!));
+        for (const [i, w] of batch.entries()) w.resolve(outcomes[i]!);
       } catch (err) {
         for (const w of batch) w.reject(err);
       }

@@ -11,9 +11,11 @@ import { debugEnabled } from '../debug.js';
 import { TrkError, UsageError } from '../errors.js';
 import { isPostgresLocation } from './postgres-url.js';
 import type { Store } from './types.js';
+import { nodeCrypto, nodeFs } from '../node.js';
+import { dataDir, ensurePrivateDir } from '../config/paths.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { existsSync } = process.getBuiltinModule('node:fs');
+const { existsSync } = nodeFs();
 
 export interface MirrorOptions {
   /** --db: the mirror's location for this command. */
@@ -33,7 +35,6 @@ export async function mirrorLocation(ctx: Context, opts: MirrorOptions): Promise
   }
   const s = await ctx.settings();
   if (s.db !== undefined) return located(s.db);
-  const { dataDir, ensurePrivateDir } = await import('../config/paths.js');
   const dir = ensurePrivateDir(path.join(dataDir(ctx.env), 'mirrors'));
   // Profile names are file-name safe already (src/config/profile-rules.ts); encoded all the same.
   return path.join(dir, `${encodeURIComponent(s.sandbox ? 'sandbox' : s.profile)}.db`);
@@ -68,7 +69,6 @@ export async function openMirror(ctx: Context, opts: MirrorOptions & { mustExist
     throw new TrkError(`no mirror at ${file}`, { exitCode: 2, hint: 'run "trk sync" first (or name the mirror with --db)' });
   }
   if (!opts.mustExist) {
-    const { ensurePrivateDir } = await import('../config/paths.js');
     ensurePrivateDir(path.dirname(file));
   }
   const { SqliteStore } = await import('./sqlite.js');
@@ -77,7 +77,7 @@ export async function openMirror(ctx: Context, opts: MirrorOptions & { mustExist
 
 /** The account a mirror belongs to, without the key itself: a hash of the address and the key. */
 export function accountId(baseUrl: string, apiKey: string): string {
-  return process.getBuiltinModule('node:crypto').createHash('sha256').update(`${baseUrl}\u0000${apiKey}`).digest('hex').slice(0, 16);
+  return nodeCrypto().createHash('sha256').update(`${baseUrl}\u0000${apiKey}`).digest('hex').slice(0, 16);
 }
 
 /** The account of these settings, as its mirror records it (the emulator's is "sandbox"). */

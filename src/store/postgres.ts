@@ -20,6 +20,7 @@ import type { Param, Row, Sql } from './sql.js';
 import { POSTGRES_REPORT } from './report-sql.js';
 import { SqlStore } from './sql-store.js';
 import type { RecordKey } from './types.js';
+import { nodeCrypto, nodeFs } from '../node.js';
 
 /** Advisory lock keys of trk's own (bigint), apart from the records' (hashes of their keys). */
 const MIGRATIONS_LOCK = '7382659213504417001';
@@ -57,8 +58,7 @@ function param(v: Param | boolean | undefined): string | number | null {
 
 /** The advisory lock of a record: 64 bits of a hash of its key, as the server's bigint. */
 function recordLock(key: RecordKey): bigint {
-  const digest = process
-    .getBuiltinModule('node:crypto')
+  const digest = nodeCrypto()
     .createHash('sha256')
     .update(`trk mirror\u0000${key.number}\u0000${key.carrier}`)
     .digest();
@@ -224,7 +224,7 @@ function connectOptions(t: PostgresTarget, durable: boolean): postgres.Options<R
 
 function readFile(file: string, what: string): Buffer {
   try {
-    return process.getBuiltinModule('node:fs').readFileSync(file);
+    return nodeFs().readFileSync(file);
   } catch (err) {
     throw new UsageError(
       `cannot read the ${what} file ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,

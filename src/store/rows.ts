@@ -1,12 +1,12 @@
 // The service's answers as the store's rows: a gettracklist item as a RecordRow, a gettrackinfo item (or the data
 // of a TRACKING_UPDATED notification) as a DetailsRow. Pure. Every version is read through the views of
-// src/output/records.ts, so a v1 mirror has the same columns as a v2.1 one (with what v1 gives); the item itself
+// src/service/records.ts, so a v1 mirror has the same columns as a v2.1 one (with what v1 gives); the item itself
 // is kept as received. Times are put in one canonical form (ISO 8601 UTC with milliseconds), so that they compare
 // as text in any database; the raw item keeps them as sent.
 
-import type { ApiVersion } from '../api/spec.js';
-import { toCarrierCode, toDetailsView, toRecordView } from '../output/records.js';
-import { epochOf } from '../output/times.js';
+import type { ApiVersion } from '../service/vocabulary.js';
+import { toCarrierCode, toDetailsView, toRecordView } from '../service/records.js';
+import { epochOf } from '../service/times.js';
 import type { DetailsRow, RecordKey, RecordRow } from './types.js';
 
 type Obj = Record<string, unknown>;

@@ -12,9 +12,10 @@ import { MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION, SQLITE } from './schema.j
 import type { Param, Row, Sql } from './sql.js';
 import { SqlStore } from './sql-store.js';
 import { SQLITE_REPORT } from './report-sql.js';
+import { nodeFs } from '../node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { closeSync, openSync } = process.getBuiltinModule('node:fs');
+const { closeSync, openSync } = nodeFs();
 
 /** How long a write waits for another writer's transaction before it gives up. */
 export const BUSY_TIMEOUT_MS = 15_000;

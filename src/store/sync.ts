@@ -15,11 +15,11 @@
 // - Times come from the service's answers alone: the watermark is the latest time seen in them.
 
 import type { ApiClient } from '../api/client.js';
-import { numberCarrierBody, trackListBody } from '../api/bodies.js';
+import { wireBody } from '../api/request-body.js';
 import { AuthenticationError, EndpointNotFoundError } from '../api/errors.js';
 import { readPages, trackListFacts } from '../api/pages.js';
-import { LIMITS, type ApiVersion } from '../api/spec.js';
-import type { Envelope, TrackListFilter } from '../api/types.js';
+import { LIMITS, type ApiVersion } from '../service/vocabulary.js';
+import type { Envelope, TrackListFilter } from '../service/types.js';
 import { InterruptedError, stopExitCode } from '../errors.js';
 import { claimMirror } from './open.js';
 import { canonicalMs, detailsRow, recordRow } from './rows.js';
@@ -181,7 +181,7 @@ export class SyncRun {
     const client = await this.#opts.client(preferred);
     if (preferred === this.#opts.version || known !== undefined) return { client, version: preferred };
     try {
-      await this.#call(client, 'gettracklist', trackListBody(preferred, { page_no: 1, number: 'TRK-PROBE' }));
+      await this.#call(client, 'gettracklist', wireBody('gettracklist', preferred, { page_no: 1, number: 'TRK-PROBE' }));
       return { client, version: preferred };
     } catch (err) {
       const refused = err instanceof EndpointNotFoundError || (err instanceof AuthenticationError && err.serviceCode === -18010005);
@@ -209,7 +209,7 @@ export class SyncRun {
     const totalBefore = this.#progress.pagesTotal ?? 0;
     const pages = readPages<Envelope>({
       start: 1,
-      fetch: (pageNo, stop) => this.#call(client, 'gettracklist', trackListBody(client.version, { ...filter, page_no: pageNo }), stop),
+      fetch: (pageNo, stop) => this.#call(client, 'gettracklist', wireBody('gettracklist', client.version, { ...filter, page_no: pageNo }), stop),
       // Checked against the service's counts, as a list's pages are (src/api/pages.ts).
       facts: trackListFacts,
       pageSize: LIMITS.pageSize,
@@ -265,7 +265,7 @@ export class SyncRun {
       const filter = { number: numbers.join(',') };
       for await (const env of readPages<Envelope>({
         start: 1,
-        fetch: (pageNo, stop) => this.#call(client, 'gettracklist', trackListBody(client.version, { ...filter, page_no: pageNo }), stop),
+        fetch: (pageNo, stop) => this.#call(client, 'gettracklist', wireBody('gettracklist', client.version, { ...filter, page_no: pageNo }), stop),
         facts: trackListFacts,
         pageSize: LIMITS.pageSize,
       })) {
@@ -337,7 +337,7 @@ export class SyncRun {
   async #detailsOf(client: ApiClient, keys: readonly PendingKey[]): Promise<void> {
     const trackTimes = new Map(keys.map((k) => [`${k.number}\u0000${k.carrier}`, k.track_time]));
     const items = keys.map((k) => ({ number: k.number, ...(k.carrier ? { carrier: k.carrier } : {}) }));
-    const env = await this.#call(client, 'gettrackinfo', numberCarrierBody(client.version, 'gettrackinfo', items));
+    const env = await this.#call(client, 'gettrackinfo', wireBody('gettrackinfo', client.version, items));
     const rows = (env.data?.accepted ?? []).flatMap((item) => {
       const row = detailsRow(item, client.version, null);
       const id = `${row.number}\u0000${row.carrier}`;

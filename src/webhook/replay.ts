@@ -10,7 +10,7 @@ import type { IO } from '../io.js';
 import { forwarded, Forwarder, type ForwardResult } from './forward.js';
 import { eventLabel, forwardLine } from './listener/lines.js';
 import { parseJsonBody } from './raw-json.js';
-import { BODY_SUFFIX, HEADERS_SUFFIX, pairedFile, readSaved, removeSaved } from './saved.js';
+import { BODY_SUFFIX, HEADERS_SUFFIX, pairedFile, readSaved, removeSaved, type SavedNotification } from './saved.js';
 import { summarizeEvent } from './summary.js';
 
 export interface Replayed {
@@ -95,7 +95,7 @@ export async function replay(files: readonly string[], opts: ReplayOptions): Pro
 
 async function replayOne(file: string, forwarder: Forwarder, opts: ReplayOptions): Promise<Replayed> {
   const { io } = opts;
-  let saved;
+  let saved: SavedNotification;
   try {
     saved = await readSaved(file);
   } catch (e) {

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  changeCarrierBody,
-  changeInfoBody,
-  numberCarrierBody,
-  quotaBody,
-  realtimeBody,
-  registerBody,
-  trackListBody,
-  unknownRegisterFields,
-  unsupported,
-} from '../../src/api/bodies.js';
-import { itemsPerRequest } from '../../src/api/ops.js';
+import { unsupported, wireBody } from '../../src/api/request-body.js';
+import { itemsPerRequest, unknownRegisterFields } from '../../src/service/operations/index.js';
 import { UsageError } from '../../src/errors.js';
 
 function usage(fn: () => unknown): UsageError {
@@ -31,8 +21,8 @@ describe('unsupported / itemsPerRequest', () => {
     );
     expect(() => unsupported('v2', 'getquota')).not.toThrow();
     expect(() => unsupported('v2.1', 'getRealTimeTrackInfo')).not.toThrow();
-    expect(() => quotaBody('v1')).toThrow(UsageError);
-    expect(quotaBody('v2')).toEqual([]);
+    expect(() => wireBody('getquota', 'v1', undefined)).toThrow(UsageError);
+    expect(wireBody('getquota', 'v2', undefined)).toEqual([]);
   });
 
   it('40 per request, 1 for real time and for v1 changeinfo', () => {
@@ -47,20 +37,20 @@ describe('unsupported / itemsPerRequest', () => {
 
 describe('registerBody', () => {
   it('v2: param as is, auto_detection true when no carrier is given', () => {
-    expect(registerBody('v2', [{ number: 'RR123456789CN', param: 'US-10001', tag: 't', lang: 'en' }])).toEqual([
+    expect(wireBody('register', 'v2', [{ number: 'RR123456789CN', param: 'US-10001', tag: 't', lang: 'en' }])).toEqual([
       { number: 'RR123456789CN', param: 'US-10001', tag: 't', lang: 'en', auto_detection: true },
     ]);
-    expect(registerBody('v2', [{ number: 'RR123456789CN', carrier: 3011 }])).toEqual([{ number: 'RR123456789CN', carrier: 3011 }]);
-    expect(registerBody('v2', [{ number: 'RR123456789CN', auto_detection: false }])).toEqual([
+    expect(wireBody('register', 'v2', [{ number: 'RR123456789CN', carrier: 3011 }])).toEqual([{ number: 'RR123456789CN', carrier: 3011 }]);
+    expect(wireBody('register', 'v2', [{ number: 'RR123456789CN', auto_detection: false }])).toEqual([
       { number: 'RR123456789CN', auto_detection: false },
     ]);
   });
 
   it('v1: extra_param, and auto_detection sent explicitly (v1 defaults to false)', () => {
-    expect(registerBody('v1', [{ number: 'RR123456789CN', param: 'US-10001', final_carrier: 21051, tag: 'x' }])).toEqual([
+    expect(wireBody('register', 'v1', [{ number: 'RR123456789CN', param: 'US-10001', final_carrier: 21051, tag: 'x' }])).toEqual([
       { number: 'RR123456789CN', extra_param: 'US-10001', final_carrier: 21051, tag: 'x', auto_detection: true },
     ]);
-    expect(registerBody('v1', [{ number: 'RR123456789CN', carrier: 3011 }])).toEqual([{ number: 'RR123456789CN', carrier: 3011 }]);
+    expect(wireBody('register', 'v1', [{ number: 'RR123456789CN', carrier: 3011 }])).toEqual([{ number: 'RR123456789CN', carrier: 3011 }]);
   });
 
   it('refuses fields the version does not know', () => {
@@ -68,82 +58,82 @@ describe('registerBody', () => {
     expect(unknownRegisterFields('v2', { number: 'A12345', order_no: 'o1', remark: 'r' })).toEqual(['order_no', 'remark']);
     expect(unknownRegisterFields('v2.1', { number: 'A12345', order_no: 'o1', order_time: '2026-01-01', remark: 'r' })).toEqual([]);
     expect(unknownRegisterFields('v2', { number: 'A12345', tag: undefined })).toEqual([]);
-    const e = usage(() => registerBody('v2', [{ number: 'A12345', order_no: 'o1' }]));
+    const e = usage(() => wireBody('register', 'v2', [{ number: 'A12345', order_no: 'o1' }]));
     expect(e.toLine()).toContain('order_no');
     expect(e.toLine()).toContain('v2.1');
-    expect(() => registerBody('v1', [{ number: 'A12345', lang: 'en' }])).toThrow(/lang/);
+    expect(() => wireBody('register', 'v1', [{ number: 'A12345', lang: 'en' }])).toThrow(/lang/);
   });
 
   it('v2.1 carries order_no, order_time and remark', () => {
     expect(
-      registerBody('v2.1', [{ number: 'A12345', carrier: 3011, order_no: 'o1', order_time: '2026-01-01', remark: 'r' }]),
+      wireBody('register', 'v2.1', [{ number: 'A12345', carrier: 3011, order_no: 'o1', order_time: '2026-01-01', remark: 'r' }]),
     ).toEqual([{ number: 'A12345', carrier: 3011, order_no: 'o1', order_time: '2026-01-01', remark: 'r' }]);
   });
 });
 
 describe('numberCarrierBody', () => {
   it('keeps number and carrier, drops what is not set', () => {
-    expect(numberCarrierBody('v2', 'stoptrack', [{ number: 'A12345' }, { number: 'B12345', carrier: 3011 }])).toEqual([
+    expect(wireBody('stoptrack', 'v2', [{ number: 'A12345' }, { number: 'B12345', carrier: 3011 }])).toEqual([
       { number: 'A12345' },
       { number: 'B12345', carrier: 3011 },
     ]);
-    expect(numberCarrierBody('v2', 'deletetrack', [{ number: 'A12345' }])).toEqual([{ number: 'A12345' }]);
+    expect(wireBody('deletetrack', 'v2', [{ number: 'A12345' }])).toEqual([{ number: 'A12345' }]);
   });
 
   it('v1 deletetrack requires the carrier', () => {
-    const e = usage(() => numberCarrierBody('v1', 'deletetrack', [{ number: 'A12345', carrier: 1 }, { number: 'B12345' }]));
+    const e = usage(() => wireBody('deletetrack', 'v1', [{ number: 'A12345', carrier: 1 }, { number: 'B12345' }]));
     expect(e.message).toContain('B12345');
     expect(e.message).not.toContain('A12345');
     expect(e.toLine()).toContain('--carrier');
-    expect(numberCarrierBody('v1', 'deletetrack', [{ number: 'A12345', carrier: 1 }])).toEqual([{ number: 'A12345', carrier: 1 }]);
-    expect(numberCarrierBody('v1', 'stoptrack', [{ number: 'A12345' }])).toEqual([{ number: 'A12345' }]);
+    expect(wireBody('deletetrack', 'v1', [{ number: 'A12345', carrier: 1 }])).toEqual([{ number: 'A12345', carrier: 1 }]);
+    expect(wireBody('stoptrack', 'v1', [{ number: 'A12345' }])).toEqual([{ number: 'A12345' }]);
   });
 });
 
 describe('changeCarrierBody / changeInfoBody / realtimeBody', () => {
   it('changecarrier is the same in every version', () => {
     const items = [{ number: 'A12345', carrier_old: 1, carrier_new: 2 }];
-    expect(changeCarrierBody('v1', items)).toEqual(items);
-    expect(changeCarrierBody('v2', [{ number: 'A12345', final_carrier_new: 5, carrier_old: undefined }])).toEqual([
+    expect(wireBody('changecarrier', 'v1', items)).toEqual(items);
+    expect(wireBody('changecarrier', 'v2', [{ number: 'A12345', final_carrier_new: 5, carrier_old: undefined }])).toEqual([
       { number: 'A12345', final_carrier_new: 5 },
     ]);
   });
 
   it('v2 changeinfo: an array with tag, param, lang', () => {
-    expect(changeInfoBody('v2', [{ number: 'A12345', carrier: 3011, items: { tag: 't', lang: 'en' } }])).toEqual([
+    expect(wireBody('changeinfo', 'v2', [{ number: 'A12345', carrier: 3011, items: { tag: 't', lang: 'en' } }])).toEqual([
       { number: 'A12345', carrier: 3011, items: { tag: 't', lang: 'en' } },
     ]);
   });
 
   it('v1 changeinfo: a single object, tag only', () => {
-    expect(changeInfoBody('v1', [{ number: 'A12345', carrier: 3011, items: { tag: 't' } }])).toEqual({
+    expect(wireBody('changeinfo', 'v1', [{ number: 'A12345', carrier: 3011, items: { tag: 't' } }])).toEqual({
       number: 'A12345',
       carrier: 3011,
       items: { tag: 't' },
     });
-    expect(usage(() => changeInfoBody('v1', [{ number: 'A12345', items: { param: 'x' } }])).toLine()).toContain('--param');
-    expect(usage(() => changeInfoBody('v1', [{ number: 'A12345', items: { tag: 'x', lang: 'en' } }])).toLine()).toContain('--lang');
-    expect(() => changeInfoBody('v1', [{ number: 'A', items: {} }, { number: 'B', items: {} }])).toThrow(RangeError);
+    expect(usage(() => wireBody('changeinfo', 'v1', [{ number: 'A12345', items: { param: 'x' } }])).toLine()).toContain('--param');
+    expect(usage(() => wireBody('changeinfo', 'v1', [{ number: 'A12345', items: { tag: 'x', lang: 'en' } }])).toLine()).toContain('--lang');
+    expect(() => wireBody('changeinfo', 'v1', [{ number: 'A', items: {} }, { number: 'B', items: {} }])).toThrow(RangeError);
   });
 
   it('real time: one item, not in v1', () => {
-    expect(realtimeBody('v2', { number: 'A12345', carrier: 3011, cacheLevel: 1 })).toEqual([
+    expect(wireBody('getRealTimeTrackInfo', 'v2', { number: 'A12345', carrier: 3011, cacheLevel: 1 })).toEqual([
       { number: 'A12345', carrier: 3011, cacheLevel: 1 },
     ]);
-    expect(() => realtimeBody('v1', { number: 'A12345' })).toThrow(UsageError);
+    expect(() => wireBody('getRealTimeTrackInfo', 'v1', { number: 'A12345' })).toThrow(UsageError);
   });
 });
 
 describe('trackListBody', () => {
   it('v2 and v2.1 take the filter as is', () => {
     const filter = { package_status: 'Delivered', order_by: 'RegisterTimeDesc', page_no: 2, push_status_code: 500 };
-    expect(trackListBody('v2', filter)).toEqual(filter);
-    expect(trackListBody('v2.1', { ...filter, number: undefined })).toEqual(filter);
+    expect(wireBody('gettracklist', 'v2', filter)).toEqual(filter);
+    expect(wireBody('gettracklist', 'v2.1', { ...filter, number: undefined })).toEqual(filter);
   });
 
   it('v1 maps names and codes', () => {
     expect(
-      trackListBody('v1', {
+      wireBody('gettracklist', 'v1', {
         number: 'A12345,B12345',
         carrier: 3011,
         package_status: 'Delivered',
@@ -175,20 +165,20 @@ describe('trackListBody', () => {
       stop_time_to: '2026-01-08T00:00:00Z',
       page_no: 3,
     });
-    expect(trackListBody('v1', { package_status: 'OutForDelivery', tracking_status: 'Tracking', push_status: 'NotPushed' })).toEqual({
+    expect(wireBody('gettracklist', 'v1', { package_status: 'OutForDelivery', tracking_status: 'Tracking', push_status: 'NotPushed' })).toEqual({
       package_status: 10,
       tracking_state: 1,
       push_state: 0,
     });
-    expect(trackListBody('v1', {})).toEqual({});
+    expect(wireBody('gettracklist', 'v1', {})).toEqual({});
   });
 
   it('v1 refuses what it cannot filter by', () => {
     for (const f of [{ data_origin: 'Api' }, { push_status_code: 200 }, { order_by: 'PushTimeAsc' }]) {
-      const e = usage(() => trackListBody('v1', f));
+      const e = usage(() => wireBody('gettracklist', 'v1', f));
       expect(e.message).toContain(Object.keys(f)[0]);
       expect(e.toLine()).toContain('--api-version v2');
     }
-    expect(usage(() => trackListBody('v1', { package_status: 'Lost' })).toLine()).toContain('Delivered');
+    expect(usage(() => wireBody('gettracklist', 'v1', { package_status: 'Lost' })).toLine()).toContain('Delivered');
   });
 });

@@ -8,7 +8,7 @@ import { UsageError } from '../../src/errors.js';
 import { runCarriers } from '../../src/commands/reference/carriers.js';
 import { runCountries } from '../../src/commands/reference/countries.js';
 import type { OutputFormat } from '../../src/output/format.js';
-import { fakeContext } from './fake-context.js';
+import { fakeContext } from '../fake-context.js';
 import { startReferenceServer, type ReferenceServer } from './reference-server.js';
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -11,7 +11,7 @@ import { carrierNames, carrierResolver, countryNames, loadCarriers } from '../..
 import { runCarriers } from '../../src/commands/reference/carriers.js';
 import { runCountries } from '../../src/commands/reference/countries.js';
 import type { OutputFormat } from '../../src/output/format.js';
-import { fakeContext } from './fake-context.js';
+import { fakeContext } from '../fake-context.js';
 import { startReferenceServer, type ReferenceServer } from './reference-server.js';
 
 let server: ReferenceServer;

@@ -5,11 +5,11 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiVersion } from '../../src/api/spec.js';
+import type { ApiVersion } from '../../src/service/vocabulary.js';
 import { errorOutcome } from '../../src/cli.js';
 import { cachePath, listUrl } from '../../src/carriers/lists.js';
 import { REFERENCE } from '../fixture-files.js';
-import { createFake, type FakeOptions, type Handler } from './fake-context.js';
+import { createFake, type FakeOptions, type Handler } from '../fake-context.js';
 import { runProgram } from './run-program.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');

@@ -4,7 +4,7 @@ import { findOperation, parseData, runApi } from '../../src/commands/api/api.js'
 import { runChangeCarrier } from '../../src/commands/items/change-carrier.js';
 import { runUpdate } from '../../src/commands/items/update.js';
 import { UsageError } from '../../src/errors.js';
-import { createFake, rejecting, type Fake } from './fake-context.js';
+import { createFake, rejecting, type Fake } from '../fake-context.js';
 
 /** What was sent to `op` (the engine reads the quota first for operations that cost it). */
 const sentTo = (fake: Fake, op: string) => fake.calls.filter((c) => c.op === op).map((c) => c.body);
@@ -12,35 +12,35 @@ const sentTo = (fake: Fake, op: string) => fake.calls.filter((c) => c.op === op)
 describe('runChangeCarrier', () => {
   it('maps --from/--to/--final-from/--final-to to the wire fields', async () => {
     const fake = createFake();
-    expect(await runChangeCarrier({ numbers: ['AAA11111'], from: 1, to: 2, finalFrom: 3, finalTo: 4 }, fake.ctx)).toBe(0);
+    expect(await runChangeCarrier({ numbers: ['AAA11111'], fields: { carrier_old: 1, carrier_new: 2, final_carrier_old: 3, final_carrier_new: 4 } }, fake.ctx)).toBe(0);
     expect(sentTo(fake, 'changecarrier')).toEqual([[{ number: 'AAA11111', carrier_old: 1, carrier_new: 2, final_carrier_old: 3, final_carrier_new: 4 }]]);
   });
 
   it('needs --to or --final-to; nothing is sent without', async () => {
     const fake = createFake();
-    await expect(runChangeCarrier({ numbers: ['AAA11111'], from: 1 }, fake.ctx)).rejects.toThrow(UsageError);
+    await expect(runChangeCarrier({ numbers: ['AAA11111'], fields: { carrier_old: 1 } }, fake.ctx)).rejects.toThrow(UsageError);
     expect(fake.calls).toHaveLength(0);
   });
 
   it('--dry-run reads the quota and changes nothing: a carrier change costs quota', async () => {
     const fake = createFake();
-    expect(await runChangeCarrier({ numbers: ['AAA11111'], to: 5, dryRun: true }, fake.ctx)).toBe(0);
+    expect(await runChangeCarrier({ numbers: ['AAA11111'], fields: { carrier_new: 5 }, dryRun: true }, fake.ctx)).toBe(0);
     expect(fake.calls.map((c) => c.op)).toEqual(['getquota']);
     expect(fake.io.stderrText()).toContain('quota: 1 unit, 90 left');
   });
 
   it('exits 3 when some item is rejected and some done, 1 when none is done', async () => {
     const some = createFake({ handler: rejecting(['AAA11111'], -18019807, 'limit') });
-    expect(await runChangeCarrier({ numbers: ['AAA11111', 'BBB22222'], to: 5 }, some.ctx)).toBe(3);
+    expect(await runChangeCarrier({ numbers: ['AAA11111', 'BBB22222'], fields: { carrier_new: 5 } }, some.ctx)).toBe(3);
     const none = createFake({ handler: rejecting(['AAA11111'], -18019807, 'limit') });
-    expect(await runChangeCarrier({ numbers: ['AAA11111'], to: 5 }, none.ctx)).toBe(1);
+    expect(await runChangeCarrier({ numbers: ['AAA11111'], fields: { carrier_new: 5 } }, none.ctx)).toBe(1);
   });
 });
 
 describe('runUpdate', () => {
   it('sends the changes under items', async () => {
     const fake = createFake();
-    await runUpdate({ numbers: ['AAA11111'], carrier: 7, tag: 'x', lang: 'de' }, fake.ctx);
+    await runUpdate({ numbers: ['AAA11111'], fields: { carrier: 7, tag: 'x', lang: 'de' } }, fake.ctx);
     expect(sentTo(fake, 'changeinfo')).toEqual([[{ number: 'AAA11111', carrier: 7, items: { tag: 'x', lang: 'de' } }]]);
   });
 
@@ -55,13 +55,13 @@ describe('runUpdate', () => {
       version: 'v1',
       handler: (_op, body) => ({ code: 0, data: { accepted: [{ number: (body as { number: string }).number, carrier: 1 }], rejected: [] } }),
     });
-    await runUpdate({ numbers: ['AAA11111', 'BBB22222'], tag: 't' }, fake.ctx);
+    await runUpdate({ numbers: ['AAA11111', 'BBB22222'], fields: { tag: 't' } }, fake.ctx);
     expect(sentTo(fake, 'changeinfo')).toEqual([
       { number: 'AAA11111', items: { tag: 't' } },
       { number: 'BBB22222', items: { tag: 't' } },
     ]);
     const refused = createFake({ version: 'v1' });
-    await expect(runUpdate({ numbers: ['AAA11111'], lang: 'de' }, refused.ctx)).rejects.toThrow(/the v1 API cannot send --lang/);
+    await expect(runUpdate({ numbers: ['AAA11111'], fields: { lang: 'de' } }, refused.ctx)).rejects.toThrow(/the v1 API cannot send --lang/);
     expect(refused.calls).toHaveLength(0);
   });
 });

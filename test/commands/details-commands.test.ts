@@ -1,11 +1,11 @@
 // info, realtime, quota: the commands that print tracking details or one object.
 import { describe, expect, it } from 'vitest';
-import type { Envelope } from '../../src/api/types.js';
+import type { Envelope } from '../../src/service/types.js';
 import { runInfo } from '../../src/commands/items/info.js';
 import { runQuota } from '../../src/commands/quota/quota.js';
 import { realtimeItem, runRealtime } from '../../src/commands/items/realtime.js';
 import { UsageError } from '../../src/errors.js';
-import { createFake, type Handler } from './fake-context.js';
+import { createFake, type Handler } from '../fake-context.js';
 import { fixtureJson } from '../fixture-files.js';
 
 const fixture = (name: string) => fixtureJson<Envelope<Record<string, unknown>>>(`doc-v2/${name}`);
@@ -92,7 +92,7 @@ describe('runInfo', () => {
   it('--watch looks again until the shipment is delivered, and prints it again when it changed', async () => {
     let looks = 0;
     const inTransit = { ...yanwen.data!.accepted![0]! } as Record<string, unknown>;
-    const handler: Handler = (op, body) => {
+    const handler: Handler = (_op, _body) => {
       looks += 1;
       const item = looks < 3 ? inTransit : { ...correios.data!.accepted![0]!, number: 'YT2616912345678901' };
       return { code: 0, data: { accepted: [item], rejected: [] } };

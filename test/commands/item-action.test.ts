@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runItemAction } from '../../src/commands/items/actions.js';
 import { UsageError } from '../../src/errors.js';
-import { acceptAll, createFake, rejecting, type Handler } from './fake-context.js';
+import { acceptAll, createFake, rejecting, type Handler } from '../fake-context.js';
 
 /** The account holds these numbers under these carriers (gettracklist); other operations are accepted. */
 function holding(records: Record<string, number[]>): Handler {
@@ -23,7 +23,7 @@ describe('runItemAction', () => {
     ['push', 'push'],
   ] as const)('%s sends %s with the carrier when given, through the item engine', async (action, op) => {
     const fake = createFake();
-    const code = await runItemAction(action, { numbers: ['AAA11111', 'BBB22222'], carrier: 3011 }, fake.ctx);
+    const code = await runItemAction(action, { numbers: ['AAA11111', 'BBB22222'], fields: { carrier: 3011 } }, fake.ctx);
     expect(code).toBe(0);
     expect(fake.calls.map((c) => [c.op, c.body])).toEqual([[op, [{ number: 'AAA11111', carrier: 3011 }, { number: 'BBB22222', carrier: 3011 }]]]);
     // The engine sends with the client's retries off and decides itself what to send again.
@@ -108,7 +108,7 @@ describe('runItemAction', () => {
 
   it('delete with --carrier counts only the records under that carrier', async () => {
     const fake = createFake({ tty: true, confirms: [false], handler: holding({ AAA11111: [3011, 190271] }) });
-    await expect(runItemAction('delete', { numbers: ['AAA11111'], carrier: 190271 }, fake.ctx)).rejects.toThrow('cancelled');
+    await expect(runItemAction('delete', { numbers: ['AAA11111'], fields: { carrier: 190271 } }, fake.ctx)).rejects.toThrow('cancelled');
     expect(fake.prompts).toEqual(['Delete this record from the account? This cannot be undone.']);
     expect(fake.io.stderrText()).toBe('  AAA11111  190271  InTransit\n');
   });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { outputOf } from '../../src/commands/common/output.js';
 import { tableTime } from '../../src/output/times.js';
-import { createFake } from './fake-context.js';
+import { createFake } from '../fake-context.js';
 
 describe('outputOf', () => {
   it('reads "now" when a table is drawn: the sandbox\'s clock, known only once it has started, counts', () => {

@@ -1,7 +1,7 @@
 // Every command's flags, parsed by commander into the typed options and run against a fake client: what
 // reaches the wire for a given command line. No network.
 import { describe, expect, it } from 'vitest';
-import { createFake, type FakeOptions } from './fake-context.js';
+import { createFake, type FakeOptions } from '../fake-context.js';
 import { runProgram } from './run-program.js';
 
 async function parse(argv: string[], opts: FakeOptions = {}) {

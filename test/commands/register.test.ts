@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { runRegister, type RegisterOptions } from '../../src/commands/items/register.js';
 import { UsageError } from '../../src/errors.js';
-import { createFake, rejecting } from './fake-context.js';
+import { createFake, rejecting } from '../fake-context.js';
 
-const base: RegisterOptions = { numbers: [], autoDetection: true };
+const base: RegisterOptions = { numbers: [] };
 const numbers = (n: number) => Array.from({ length: n }, (_, i) => `RR${String(i).padStart(9, '0')}CN`);
 
 /** Bodies of the register requests (the engine also reads the quota first). */
@@ -13,7 +13,11 @@ describe('register flags', () => {
   it('map to the wire fields of every row', async () => {
     const fake = createFake({ version: 'v2.1' });
     await runRegister(
-      { ...base, numbers: ['AB12345'], param: 'US-10001', tag: 't', lang: 'de', email: 'a@b.c', finalCarrier: 7, autoDetection: false, orderNo: 'o1', orderTime: '2024-01-02', remark: 'r' },
+      {
+        ...base,
+        numbers: ['AB12345'],
+        fields: { param: 'US-10001', tag: 't', lang: 'de', email: 'a@b.c', final_carrier: 7, auto_detection: false, order_no: 'o1', order_time: '2024-01-02', remark: 'r' },
+      },
       fake.ctx,
     );
     expect(registered(fake)).toEqual([
@@ -24,7 +28,7 @@ describe('register flags', () => {
   it('send auto_detection: true by default when no carrier is given (trk means v2\'s default in every version)', async () => {
     const fake = createFake();
     await runRegister({ ...base, numbers: ['AB12345'] }, fake.ctx);
-    await runRegister({ ...base, numbers: ['AB12346'], carrier: 3011 }, fake.ctx);
+    await runRegister({ ...base, numbers: ['AB12346'], fields: { carrier: 3011 } }, fake.ctx);
     expect(registered(fake)).toEqual([[{ number: 'AB12345', auto_detection: true }], [{ number: 'AB12346', carrier: 3011 }]]);
   });
 });
@@ -32,7 +36,7 @@ describe('register flags', () => {
 describe('runRegister', () => {
   it('sends 85 numbers in chunks of 40 and exits 0 when all are accepted', async () => {
     const fake = createFake({ global: { output: 'json' } });
-    const code = await runRegister({ ...base, numbers: numbers(85), carrier: 3011 }, fake.ctx);
+    const code = await runRegister({ ...base, numbers: numbers(85), fields: { carrier: 3011 } }, fake.ctx);
     expect(code).toBe(0);
     expect(registered(fake).map((b) => b.length)).toEqual([40, 40, 5]);
     // The quota is read first: 85 units must be left.
@@ -111,7 +115,7 @@ describe('runRegister', () => {
 
   it('refuses v2.1 fields on v2 before sending anything', async () => {
     const fake = createFake({ version: 'v2' });
-    await expect(runRegister({ ...base, numbers: ['RR000000001CN'], orderNo: 'x' }, fake.ctx)).rejects.toThrow(/the v2 API cannot send --order-no/);
+    await expect(runRegister({ ...base, numbers: ['RR000000001CN'], fields: { order_no: 'x' } }, fake.ctx)).rejects.toThrow(/the v2 API cannot send --order-no/);
     expect(fake.calls).toHaveLength(0);
   });
 
@@ -123,7 +127,7 @@ describe('runRegister', () => {
 
   it('reads NUMBER,CARRIER rows from stdin, the row carrier winning over --carrier', async () => {
     const fake = createFake({ stdin: 'AAA11111,100\nBBB22222\n' });
-    await runRegister({ ...base, carrier: 5 }, fake.ctx);
+    await runRegister({ ...base, fields: { carrier: 5 } }, fake.ctx);
     expect(registered(fake)[0]).toEqual([
       { number: 'AAA11111', carrier: 100 },
       { number: 'BBB22222', carrier: 5 },

@@ -3,16 +3,21 @@
 
 import type { Command } from 'commander';
 import { errorOutcome, readGlobalOptions } from '../../src/cli.js';
+import { applyOutputFlags } from '../../src/commands/define.js';
 import { buildProgram } from '../../src/commands/registry.js';
-import type { Fake } from './fake-context.js';
+import type { GlobalOptions } from '../../src/context.js';
+import type { Fake } from '../fake-context.js';
 
 /** The exit code as the CLI would give it, and what was thrown (undefined when nothing was). */
 export async function runProgram(fake: Fake, argv: string[]): Promise<{ code: number | undefined; error: unknown }> {
   let code: number | undefined;
   let error: unknown;
-  let program: Command | undefined = undefined;
-  program = await buildProgram(async (load) => {
-    Object.assign(fake.ctx.global, readGlobalOptions(program!.opts()));
+  let program: Command | undefined;
+  program = await buildProgram(async (load, output) => {
+    // The fake context stands for one made from the settled options, as src/cli.ts makes it.
+    const global: GlobalOptions = fake.ctx.global;
+    Object.assign(global, readGlobalOptions(program!.opts()));
+    if (output) applyOutputFlags(global, output);
     const run = await load();
     code = (await run(fake.ctx)) ?? 0;
   }, '0.0.0');

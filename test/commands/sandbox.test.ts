@@ -7,6 +7,7 @@ import type { Context } from '../../src/context.js';
 import { TrkError, UsageError } from '../../src/errors.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { createTestIO, type TestIO } from '../../src/io.js';
+import { createFake } from '../fake-context.js';
 import { call } from '../sandbox/http.js';
 
 
@@ -20,15 +21,8 @@ afterEach(async () => {
 });
 
 function context(io: TestIO, signal: AbortSignal, output?: 'json'): Context {
-  return {
-    io,
-    env: { TRK_STATE_DIR: dir },
-    global: output ? { output } : {},
-    signal,
-    info: (line: string) => io.err(line),
-    debug: () => {},
-    now: () => Date.now(),
-  } as unknown as Context;
+  const global = output ? { output } : {};
+  return createFake({ io, signal, env: { TRK_STATE_DIR: dir }, global, noApi: true, realClock: true }).ctx;
 }
 
 describe('sandboxOptions', () => {

@@ -9,7 +9,7 @@ import { runConfigGet, runConfigList, runConfigSet } from '../../src/commands/co
 import { exitCodeText, runHelp } from '../../src/commands/help/help.js';
 import { openProfileStore } from '../../src/config/profiles.js';
 import { EXIT_CODE_HELP } from '../../src/exit-codes.js';
-import { createFake, fakeSettings } from './fake-context.js';
+import { createFake, fakeSettings } from '../fake-context.js';
 
 const tempEnv = () => ({ TRK_CONFIG_DIR: mkdtempSync(path.join(tmpdir(), 'trk-cfg-')) });
 

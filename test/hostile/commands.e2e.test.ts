@@ -117,7 +117,7 @@ describe('a well-behaved stand-in answers: every family works (the harness itsel
   it('ok', async () => {
     server.setMode('ok');
     const runs = await pool(FAMILIES, 3, (f) => trkMeasured(['-q', ...f.args], envFor(f), f.input));
-    runs.forEach((r, i) => expect(r.code, `${FAMILIES[i]!.name}: ${r.stderr}`).toBe(0));
+    for (const [i, r] of runs.entries()) expect(r.code, `${FAMILIES[i]!.name}: ${r.stderr}`).toBe(0);
   });
 });
 

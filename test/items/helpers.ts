@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApiClient, type ApiClient } from '../../src/api/client.js';
 import { createPacer, type Pacer } from '../../src/pacing/pacer.js';
-import type { ApiVersion } from '../../src/api/spec.js';
+import type { ApiVersion } from '../../src/service/vocabulary.js';
 import type { Settings } from '../../src/config/settings.js';
 import type { Context, GlobalOptions } from '../../src/context.js';
 import { createContext } from '../../src/context-impl.js';

@@ -9,7 +9,7 @@ import type { ApiClient } from '../../src/api/client.js';
 import { InterruptedError, TrkError } from '../../src/errors.js';
 import { parseCsv } from '../e2e/helpers.js';
 import {
-  bulkSandbox,
+  type bulkSandbox,
   numberList,
   registrations,
   runEngine,

@@ -6,7 +6,8 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { createTestIO } from '../../src/io.js';
-import { COLUMN_NAMES, fieldOfName, parseColumnMapping, type ItemField } from '../../src/items/fields.js';
+import { fieldOfName, parseColumnMapping, type ItemField } from '../../src/items/fields.js';
+import { FIELDS, ITEM_FIELDS } from '../../src/service/fields.js';
 import { openRows, rowValues, type InputRow } from '../../src/items/read.js';
 import { detectDelimiter, parseDelimiter } from '../../src/items/read-text.js';
 import { openSource } from '../../src/items/source.js';
@@ -34,7 +35,7 @@ async function refusal(promise: Promise<unknown>): Promise<UsageError> {
 }
 
 describe('column names shops use', () => {
-  const names = (Object.entries(COLUMN_NAMES) as [ItemField, string[]][]).flatMap(([field, list]) => list.map((name) => [name, field] as const));
+  const names = ITEM_FIELDS.flatMap((field: ItemField) => (('columns' in FIELDS[field] ? FIELDS[field].columns : []) as readonly string[]).map((name) => [name, field] as const));
   it.each(names)('%s is read as %s', async (name, field) => {
     expect(fieldOfName(name)).toBe(field);
     if (field !== 'number') return;

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, linkSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { ApiVersion } from '../../src/api/spec.js';
+import type { ApiVersion } from '../../src/service/vocabulary.js';
 import { UsageError } from '../../src/errors.js';
 import { createTestIO } from '../../src/io.js';
 import { parseColumnMapping, type ItemOperation } from '../../src/items/fields.js';

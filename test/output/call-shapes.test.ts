@@ -1,9 +1,9 @@
 // How commands call the output module, checked by the type checker (tsc -p test) and run once.
 import { describe, expect, it } from 'vitest';
-import type { ItemResults, NumberCarrierAccepted, QuotaRecord, RegisterAccepted, TrackRecord } from '../../src/api/types.js';
+import type { ItemResults, NumberCarrierAccepted, QuotaRecord, RegisterAccepted, TrackRecord } from '../../src/service/types.js';
 import { createTestIO } from '../../src/io.js';
 import { ITEM_COLUMNS, QUOTA_FIELDS, REGISTER_ITEM_COLUMNS, recordColumns } from '../../src/output/columns.js';
-import { toRecordView } from '../../src/output/records.js';
+import { toRecordView } from '../../src/service/records.js';
 import { createRowWriter, printItemResults, printObject } from '../../src/output/render.js';
 import { fixture } from './fixtures.js';
 

@@ -411,7 +411,7 @@ describe('narrow terminals', () => {
     ];
     await printRows(io, [{ ...ROWS[0]!, name: 'a fairly long description that must be cut' }], cols, undefined);
     const lines = io.stdoutText().trimEnd().split('\n');
-    expect(lines[1]).toMatch(/^YT2616912345678901  a fairly .*…$/);
+    expect(lines[1]).toMatch(/^YT2616912345678901 {2}a fairly .*…$/);
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(40);
   });
 });

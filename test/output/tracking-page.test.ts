@@ -1,7 +1,7 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { subStatuses } from '../../src/api/spec.js';
-import { toDetailsView } from '../../src/output/records.js';
+import { subStatuses } from '../../src/service/vocabulary.js';
+import { toDetailsView } from '../../src/service/records.js';
 import { SUB_STATUS_WORDS, statusLine } from '../../src/output/status-words.js';
 import { eventTimeText, milestoneStrip, renderTrackingPage, wrapText } from '../../src/output/tracking-page.js';
 import { accepted, V2_DETAILS } from './fixtures.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BudgetFileError } from '../../src/pacing/budget-file.js';
 import { FilePacer } from '../../src/pacing/file-pacer.js';
-import { TrkError } from '../../src/errors.js';
+import type { TrkError } from '../../src/errors.js';
 import { tempDir } from '../items/helpers.js';
 
 /** The largest number of starts inside any window of `windowMs`. */

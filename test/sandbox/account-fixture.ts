@@ -1,6 +1,6 @@
 // A fast account for tests: fake clock, fake webhook receiver, and shorthands for requests.
 
-import type { ApiVersion, Operation } from '../../src/api/spec.js';
+import type { Operation } from '../../src/service/vocabulary.js';
 import { Account, type AccountSettings, type AccountState, type WebhookDelivery } from '../../src/sandbox/account/account.js';
 import type { ServedVersion } from '../../src/sandbox/versions.js';
 import { sampleNumber } from '../../src/sandbox/world/index.js';

@@ -2,7 +2,7 @@
 // deletetrack and push.
 
 import { describe, expect, it } from 'vitest';
-import type { ApiVersion, Operation } from '../../src/api/spec.js';
+import type { ApiVersion, Operation } from '../../src/service/vocabulary.js';
 import { type Json, START, chinaPost, makeAccount } from './account-fixture.js';
 
 const CN = chinaPost(1);

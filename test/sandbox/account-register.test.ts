@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatCodeMessage } from '../../src/api/codes.js';
-import type { ApiVersion } from '../../src/api/spec.js';
+import { formatCodeMessage } from '../../src/service/codes.js';
+import type { ApiVersion } from '../../src/service/vocabulary.js';
 import { sampleNumber } from '../../src/sandbox/world/index.js';
 import { DAY, type Json, START, chinaPost, makeAccount } from './account-fixture.js';
 

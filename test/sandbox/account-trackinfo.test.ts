@@ -1,7 +1,7 @@
 // gettrackinfo (v2, v2.1, v1) and getRealTimeTrackInfo.
 
 import { describe, expect, it } from 'vitest';
-import { formatCodeMessage } from '../../src/api/codes.js';
+import { formatCodeMessage } from '../../src/service/codes.js';
 import { findNumber, planShipment, sampleNumber, trackInfoAt } from '../../src/sandbox/world/index.js';
 import { HOUR, type Json, START, chinaPost, makeAccount } from './account-fixture.js';
 

@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { ApiVersion, Operation } from '../../src/api/spec.js';
+import type { ApiVersion, Operation } from '../../src/service/vocabulary.js';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/http/server.js';
 import { sampleNumber } from '../../src/sandbox/world/index.js';
 import {

@@ -6,8 +6,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 
-import { type ApiVersion, type Operation } from '../../src/api/spec.js';
-import { operationPath } from '../../src/api/ops.js';
+import type { ApiVersion, Operation } from '../../src/service/vocabulary.js';
+import { operationPath } from '../../src/service/operations/index.js';
 import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/http/server.js';
 import { type Answer, call } from './http.js';
 

@@ -5,7 +5,7 @@
 // entry of the list that no longer occurs.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiVersion, Operation } from '../../src/api/spec.js';
+import type { ApiVersion, Operation } from '../../src/service/vocabulary.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { findNumber, planShipment, sampleNumber } from '../../src/sandbox/world/shipment.js';
 import { fixtureJson } from '../fixture-files.js';

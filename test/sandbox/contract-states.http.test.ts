@@ -6,7 +6,7 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import type { ApiVersion } from '../../src/api/spec.js';
+import type { ApiVersion } from '../../src/service/vocabulary.js';
 import type { RunningSandbox } from '../../src/sandbox/http/server.js';
 import { findNumber, planShipment, sampleNumber, scenarioOf } from '../../src/sandbox/world/index.js';
 import {

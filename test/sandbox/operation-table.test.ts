@@ -1,10 +1,10 @@
-// The emulator's operation table against the product's: every operation trk knows (src/api/ops.ts) has an
+// The emulator's operation table against the product's: every operation trk knows (src/service/operations/) has an
 // emulator handler, at the same path in every version, and the emulator serves nothing trk does not know. The two
 // tables are separate readings of the spec; this is where they are held to agree.
 
 import { describe, expect, it } from 'vitest';
-import { OPERATION_TABLE } from '../../src/api/ops.js';
-import { API_VERSIONS, type Operation } from '../../src/api/spec.js';
+import { OPERATION_TABLE } from '../../src/service/operations/index.js';
+import { API_VERSIONS, type Operation } from '../../src/service/vocabulary.js';
 import { routeOf } from '../../src/sandbox/http/routes.js';
 import { EMULATED_OPERATIONS } from '../../src/sandbox/ops/table.js';
 import { makeAccount } from './account-fixture.js';

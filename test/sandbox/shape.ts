@@ -17,7 +17,7 @@ import {
   TRACKING_STATUSES,
   V1_CARRIER_TRACKING_STATUS,
   V1_PACKAGE_STATUS_CODE,
-} from '../../src/api/spec.js';
+} from '../../src/service/vocabulary.js';
 
 export type DifferenceKind = 'missing' | 'extra' | 'type' | 'format' | 'enum';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseDbLocation } from '../../src/config/keys.js';
-import { TrkError } from '../../src/errors.js';
+import type { TrkError } from '../../src/errors.js';
 import { isPostgresLocation, parsePostgresUrl, shownLocation, withoutPassword } from '../../src/store/postgres-url.js';
 
 /** The message and hint of what `fn` throws. */

@@ -67,9 +67,9 @@ describe('listener availability', () => {
       for (const s of tricklers) if (!s.destroyed) s.write('x');
     }, 200);
     try {
-      tricklers.forEach((s, i) =>
-        s.write(`POST /hook HTTP/1.1\r\nHost: x\r\nContent-Length: ${i % 2 ? 3_000_000 : 2000}\r\n\r\n{`),
-      );
+      for (const [i, s] of tricklers.entries()) {
+        s.write(`POST /hook HTTP/1.1\r\nHost: x\r\nContent-Length: ${i % 2 ? 3_000_000 : 2000}\r\n\r\n{`);
+      }
       await pause(500);
       const answer = await genuine(port);
       expect(answer.status).toBe(200);

@@ -9,7 +9,7 @@ import { runWebhookListen } from '../../src/commands/webhook/listen.js';
 import { runWebhookVerify } from '../../src/commands/webhook/webhook.js';
 import { CredentialsError, UsageError } from '../../src/errors.js';
 import { rawMember } from '../../src/webhook/raw-json.js';
-import { fakeContext } from '../carriers/fake-context.js';
+import { fakeContext } from '../fake-context.js';
 import { fixtureBytes } from '../fixture-files.js';
 
 const KEY = 'cmd-test-key';

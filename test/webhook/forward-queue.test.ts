@@ -149,7 +149,10 @@ describe('sinks', () => {
     };
     const { listener, io } = await listen({ sinks: [slow] });
     let answered = false;
-    const answer = post(listener.url, stopped('AA000000004BR')).then((s) => ((answered = true), s));
+    const answer = post(listener.url, stopped('AA000000004BR')).then((s) => {
+      answered = true;
+      return s;
+    });
     await until('the write', () => written.length === 0 && release !== undefined);
     await new Promise((r) => setTimeout(r, 100));
     expect(answered).toBe(false);

@@ -9,7 +9,7 @@ import { runWebhookReplay } from '../../src/commands/webhook/replay.js';
 import { UsageError } from '../../src/errors.js';
 import { createTestIO } from '../../src/io.js';
 import { forwardHeaders, startListener } from '../../src/webhook/listen.js';
-import { fakeContext } from '../carriers/fake-context.js';
+import { fakeContext } from '../fake-context.js';
 import { afterTest, app, deadUrl, signed, stopped, tempDir } from './app.js';
 
 const KEY = 'replay-test-key';

@@ -2,9 +2,9 @@
 // (CSV and tables are refused: the envelope has no columns), for what the other commands do not cover. Errors of the request as a whole map to exit codes as anywhere else;
 // rejected items give exit 3.
 
-import { unsupported } from '../../api/bodies.js';
-import { API_VERSIONS, OPERATIONS, type Operation } from '../../api/spec.js';
-import { operationClass, operationPath } from '../../api/ops.js';
+import { unsupported } from '../../api/request-body.js';
+import { API_VERSIONS, OPERATIONS, type Operation } from '../../service/vocabulary.js';
+import { operationClass, operationPath } from '../../service/operations/index.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';

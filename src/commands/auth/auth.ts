@@ -10,14 +10,14 @@
 
 import type { ApiClient } from '../../api/client.js';
 import { AuthenticationError } from '../../api/errors.js';
-import { quotaBody, trackListBody } from '../../api/bodies.js';
-import type { ApiVersion } from '../../api/spec.js';
-import type { QuotaRecord } from '../../api/types.js';
+import { wireBody } from '../../api/request-body.js';
+import type { ApiVersion } from '../../service/vocabulary.js';
+import type { QuotaRecord } from '../../service/types.js';
 import { maskKey, parseApiKey, parseServiceUrl } from '../../config/keys.js';
 import { missingKeyError, savedProfilesText, unknownProfileError } from '../../config/profile-rules.js';
 import type { Profile, ProfileStore } from '../../config/profiles.js';
 import { DEFAULT_BASE_URL, DEFAULT_PROFILE_NAME, DEFAULT_RES_URL, type Settings } from '../../config/settings.js';
-import { DEFAULT_API_VERSION } from '../../api/spec.js';
+import { DEFAULT_API_VERSION } from '../../service/vocabulary.js';
 import type { Context } from '../../context.js';
 import { requestOptions } from '../../context-impl.js';
 import { CredentialsError, UsageError } from '../../errors.js';
@@ -39,10 +39,10 @@ async function openStore(ctx: Context): Promise<ProfileStore> {
  */
 export async function verifyKey(api: ApiClient, version: ApiVersion, signal?: AbortSignal): Promise<number | undefined> {
   if (version === 'v1') {
-    await api.call('gettracklist', trackListBody(version, { page_no: 1 }), signal ? { signal } : {});
+    await api.call('gettracklist', wireBody('gettracklist', version, { page_no: 1 }), signal ? { signal } : {});
     return undefined;
   }
-  const env = await api.call('getquota', quotaBody(version), signal ? { signal } : {});
+  const env = await api.call('getquota', wireBody('getquota', version, undefined), signal ? { signal } : {});
   const quota = (env.data ?? {}) as Partial<QuotaRecord>;
   return typeof quota.quota_remain === 'number' ? quota.quota_remain : undefined;
 }

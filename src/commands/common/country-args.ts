@@ -4,6 +4,8 @@
 
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { countryIsoByKey, normalise } from '../../carriers/parse.js';
+import { searchCountries } from '../../carriers/search.js';
 
 const ISO_CODE = /^[A-Za-z]{2}$/;
 
@@ -25,11 +27,7 @@ export async function resolveCountryArgs(ctx: Context, flag: string, values: rea
 }
 
 async function countryResolver(ctx: Context, flag: string): Promise<(name: string) => string> {
-  const [{ loadCarriers, loadCountries }, { countryIsoByKey, normalise }, { searchCountries }] = await Promise.all([
-    import('../../carriers/lookup.js'),
-    import('../../carriers/parse.js'),
-    import('../../carriers/search.js'),
-  ]);
+  const { loadCarriers, loadCountries } = await import('../../carriers/lookup.js');
   const [{ countries }, { carriers }] = await Promise.all([loadCountries(ctx), loadCarriers(ctx)]);
   const iso = countryIsoByKey(carriers);
   return (name) => {

@@ -5,12 +5,12 @@
 // table is written as the answers come, so that details of any number of numbers take flat memory. Output to a
 // terminal goes through the pager.
 
-import type { ApiVersion } from '../../api/spec.js';
-import type { ItemResults, RejectedItem } from '../../api/types.js';
+import type { ApiVersion } from '../../service/vocabulary.js';
+import type { ItemResults } from '../../service/types.js';
 import type { Context } from '../../context.js';
 import type { IO } from '../../io.js';
 import { COMPACT_DETAILS, detailsColumns, itemColumns } from '../../output/columns.js';
-import { toDetailsView, type DetailsView } from '../../output/records.js';
+import { toDetailsView, type DetailsView } from '../../service/records.js';
 import { createItemResultsWriter, isWide, printItemResults, printRows, resolveFormat, type ItemResultsWriter } from '../../output/render.js';
 import { UsageError } from '../../errors.js';
 import { sanitizeTerminalText } from '../../terminal-text.js';

@@ -7,6 +7,8 @@ import { completionTree } from '../../completion/spec.js';
 import { generateCompletion, type Shell } from '../../completion/scripts.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { HELP_TOPIC_DESCRIPTIONS } from '../help/help.js';
+import { parseCarriers } from '../../carriers/parse.js';
 
 export interface CompletionOptions {
   shell: Shell;
@@ -15,7 +17,6 @@ export interface CompletionOptions {
 }
 
 export async function runCompletion(opts: CompletionOptions, ctx: Context): Promise<number> {
-  const { HELP_TOPIC_DESCRIPTIONS } = await import('../help/help.js');
   ctx.io.out(generateCompletion(opts.shell, completionTree(opts.program, HELP_TOPIC_DESCRIPTIONS)));
   return 0;
 }
@@ -48,7 +49,7 @@ async function carrierValues(ctx: Context): Promise<string> {
   const { cachedCarriers } = await import('../../carriers/lookup.js');
   let carriers = await cachedCarriers(ctx).catch(() => undefined);
   if (!carriers) {
-    const [{ shippedList }, { parseCarriers }] = await Promise.all([import('../../carriers/shipped.js'), import('../../carriers/parse.js')]);
+    const { shippedList } = await import('../../carriers/shipped.js');
     carriers = parseCarriers(await shippedList('carriers'));
   }
   const seen = new Set<string>();

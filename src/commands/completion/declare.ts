@@ -17,8 +17,9 @@ const completion: Declare = (cmd, invoke) =>
     .addHelpText(
       'after',
       examples(
-        'trk completion bash > ~/.local/share/bash-completion/completions/trk',
-        'trk completion fish > ~/.config/fish/completions/trk.fish',
+        'mkdir -p ~/.local/share/bash-completion/completions && ' +
+          'trk completion bash > ~/.local/share/bash-completion/completions/trk',
+        'mkdir -p ~/.config/fish/completions && trk completion fish > ~/.config/fish/completions/trk.fish',
         'trk completion powershell | Out-String | Invoke-Expression   # in $PROFILE',
       ),
     )

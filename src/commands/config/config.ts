@@ -9,13 +9,14 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { printRows, resolveFormat } from '../../output/render.js';
 import { SETTING_COLUMNS, settingRows, settingsObject, shownValue } from '../common/settings-view.js';
+import { getAlias, setAlias } from './carrier-alias.js';
 
 export interface ConfigGetOptions {
   key: string;
 }
 
 export async function runConfigGet(opts: ConfigGetOptions, ctx: Context): Promise<number> {
-  if (opts.key.startsWith(CARRIER_ALIAS_PREFIX)) return (await import('./carrier-alias.js')).getAlias(opts.key, ctx);
+  if (opts.key.startsWith(CARRIER_ALIAS_PREFIX)) return getAlias(opts.key, ctx);
   const key = checkConfigKey(opts.key);
   const row = settingRows(await ctx.settings()).find((r) => r.key === key)!;
   const format = resolveFormat(ctx.io, ctx.global.output);
@@ -60,7 +61,7 @@ function refuseKey(key: ConfigKey): void {
 }
 
 export async function runConfigSet(opts: ConfigSetOptions, ctx: Context): Promise<number> {
-  if (opts.key.startsWith(CARRIER_ALIAS_PREFIX)) return (await import('./carrier-alias.js')).setAlias(opts.key, opts.value, await targetProfile(ctx, opts.create === true), ctx);
+  if (opts.key.startsWith(CARRIER_ALIAS_PREFIX)) return setAlias(opts.key, opts.value, await targetProfile(ctx, opts.create === true), ctx);
   const key = checkConfigKey(opts.key);
   refuseKey(key);
   const value = validateConfigValue(key, opts.value);
@@ -83,7 +84,7 @@ export interface ConfigUnsetOptions {
 
 /** Remove a setting from the profile: its default applies again. */
 export async function runConfigUnset(opts: ConfigUnsetOptions, ctx: Context): Promise<number> {
-  if (opts.key.startsWith(CARRIER_ALIAS_PREFIX)) return (await import('./carrier-alias.js')).setAlias(opts.key, undefined, await ctx.settings(), ctx);
+  if (opts.key.startsWith(CARRIER_ALIAS_PREFIX)) return setAlias(opts.key, undefined, await ctx.settings(), ctx);
   const key = checkConfigKey(opts.key);
   refuseKey(key);
   const s = await ctx.settings();

@@ -1,10 +1,12 @@
 // trk stop | retrack | delete | push: one operation on each number, with an optional carrier. They differ only
 // in the operation, in delete asking first, and in delete's --ignore-missing, so they share this run function.
 
-import type { NumberCarrierOperation } from '../../api/bodies.js';
+import type { NumberCarrierOperation } from '../../service/operations/index.js';
 import type { Context } from '../../context.js';
 import { plural } from '../../text.js';
 import { confirmOrRefuse, inputCarrierResolver, itemResultsPrinter, type ItemSourceOptions } from './shared.js';
+import { runItemCommand } from '../../items/command.js';
+import { deleteQuestion } from './delete-question.js';
 
 export type ItemAction = 'stop' | 'retrack' | 'delete' | 'push';
 
@@ -24,11 +26,10 @@ export interface ItemActionOptions extends ItemSourceOptions {
 }
 
 export async function runItemAction(action: ItemAction, opts: ItemActionOptions, ctx: Context): Promise<number> {
-  const { flagDefaults, runItemCommand } = await import('../../items/command.js');
   return runItemCommand(ctx, {
     operation: ACTION_OPERATION[action],
     flags: opts,
-    defaults: flagDefaults({ carrier: opts.carrier }),
+    fields: opts.fields,
     alsoAlready: action === 'delete' && opts.ignoreMissing ? [NOT_REGISTERED] : undefined,
     resolveCarrier: await inputCarrierResolver(ctx, opts.carrierMap),
     print: await itemResultsPrinter(ctx),
@@ -37,7 +38,7 @@ export async function runItemAction(action: ItemAction, opts: ItemActionOptions,
       ? {
           confirm: async (plan: { items: number; done: { items: number } }) => {
             const left = plan.items - plan.done.items;
-            const question = async () => (await import('./delete-question.js')).deleteQuestion(ctx, opts, left);
+            const question = async () => deleteQuestion(ctx, opts, left);
             await confirmOrRefuse(ctx, question, { what: `deleting ${plural(left, 'number')}` });
           },
         }

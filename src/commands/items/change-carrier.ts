@@ -5,32 +5,19 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { inputCarrierResolver, itemResultsPrinter, type ItemSourceOptions } from './shared.js';
+import { runItemCommand } from '../../items/command.js';
 
-/** The current carrier is `from`, not `carrier`. */
-export interface ChangeCarrierOptions extends Omit<ItemSourceOptions, 'carrier'> {
-  /** carrier_new */
-  to?: number | undefined;
-  /** carrier_old; a carrier column in the input overrides it per row. */
-  from?: number | undefined;
-  finalTo?: number | undefined;
-  finalFrom?: number | undefined;
-}
+export type ChangeCarrierOptions = ItemSourceOptions;
 
 export async function runChangeCarrier(opts: ChangeCarrierOptions, ctx: Context): Promise<number> {
   // The service would refuse every item with -18019804; numbers given as arguments have no columns to say it.
-  if (opts.numbers.length > 0 && opts.to === undefined && opts.finalTo === undefined) {
+  if (opts.numbers.length > 0 && opts.fields?.carrier_new === undefined && opts.fields?.final_carrier_new === undefined) {
     throw new UsageError('nothing to change', 'give the new carrier with --to <code> or the new last-mile carrier with --final-to <code>');
   }
-  const { flagDefaults, runItemCommand } = await import('../../items/command.js');
   return runItemCommand(ctx, {
     operation: 'changecarrier',
     flags: opts,
-    defaults: flagDefaults({
-      carrier_old: opts.from,
-      carrier_new: opts.to,
-      final_carrier_old: opts.finalFrom,
-      final_carrier_new: opts.finalTo,
-    }),
+    fields: opts.fields,
     resolveCarrier: await inputCarrierResolver(ctx, opts.carrierMap),
     print: await itemResultsPrinter(ctx),
   });

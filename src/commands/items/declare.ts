@@ -3,9 +3,10 @@
 // piped, or from a file, with the same checks, pacing and guarantees, and the same flags.
 
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import { LANGUAGES, LIMITS, numberPattern, PACKAGE_STATUSES, subStatuses } from '../../api/spec.js';
+import { numberPattern, PACKAGE_STATUSES, subStatuses } from '../../service/vocabulary.js';
 import { dbOption } from '../mirror/args.js';
-import type { Context } from '../../context.js';
+import { operationOfCommand } from '../../service/operations/index.js';
+import { fieldFlagValues, resolveCarriers, withFieldFlags } from './field-flags.js';
 import type { ItemFlags } from '../../items/run.js';
 import { DETAILS_RESULT_COLUMN_NAMES, ITEM_COLUMN_NAMES, REGISTER_COLUMN_NAMES } from '../../output/column-names.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
@@ -16,7 +17,6 @@ import {
   choiceList,
   examples,
   lazy,
-  maxLength,
   Option,
   pagerOption,
   prints,
@@ -80,90 +80,50 @@ function engineFlags(numbers: string[], o: EngineOptions): ItemFlags {
   };
 }
 
-/** Codes of carrier flags (codes or names), resolved when the command runs: a name needs the carrier list. */
-async function carriers<K extends string>(ctx: Context, flags: Record<K, readonly [string, string | undefined]>, carrierMap?: string) {
-  // None given (`trk info N`, `trk stop N`): nothing to resolve, and nothing to load.
-  if (Object.values<readonly [string, string | undefined]>(flags).every(([, value]) => value === undefined)) return {} as Record<K, undefined>;
-  const { resolveCarrierFlags } = await import('../common/carrier-args.js');
-  return resolveCarrierFlags(ctx, flags, { carrierMap });
-}
-
-const RECORD_CARRIER = 'only the record under this carrier, a code or name (default: every carrier the number is registered with)';
-
 const register: Declare = (cmd, invoke) =>
-  withColumns(
-    remembered(withInput(cmd))
-      .addOption(carrierOption('carrier code or name (default: detected by the service)'))
-      .option('--param <value>', 'extra tracking parameter some carriers need, e.g. US-10001')
-      .addOption(new Option('--tag <text>', 'your own tag (at most 100 characters)').argParser(maxLength('a tag', LIMITS.tagMaxLength)))
-      .addOption(new Option('--lang <code>', 'translate events into this language (1 extra quota unit)').choices(LANGUAGES))
-      .addOption(new Option('--email <address>', 'customer e-mail for notifications').argParser(maxLength('an e-mail', LIMITS.emailMaxLength)))
-      .addOption(new Option('--final-carrier <carrier>', 'last-mile carrier code or name (postal numbers only)').argParser(carrierArg))
-      .option('--no-auto-detection', 'do not let the service guess the carrier when --carrier is not given')
-      .option('--order-no <text>', 'order number (v2.1)')
-      .option('--order-time <time>', 'order date or time (v2.1)')
-      .addOption(new Option('--remark <text>', 'remark (v2.1, at most 1000 characters)').argParser(maxLength('a remark', LIMITS.remarkMaxLength))),
-    REGISTER_COLUMN_NAMES,
-  )
+  withColumns(withFieldFlags(remembered(withInput(cmd)), 'register'), REGISTER_COLUMN_NAMES)
     .addHelpText(
       'after',
       examples('trk register RR123456789CN --carrier 3011', 'trk register -f numbers.csv --tag batch-7', 'cut -d, -f1 orders.csv | trk register --json'),
     )
     .action((numbers, o) =>
       lazy(invoke, () => import('./register.js'), async (m, ctx) => {
-        const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier], finalCarrier: ['--final-carrier', o.finalCarrier] }, o.carrierMap);
-        return m.runRegister(
-          {
-            ...engineFlags(numbers, o),
-            carrier: codes.carrier,
-            param: o.param,
-            tag: o.tag,
-            lang: o.lang,
-            email: o.email,
-            finalCarrier: codes.finalCarrier,
-            autoDetection: o.autoDetection,
-            orderNo: o.orderNo,
-            orderTime: o.orderTime,
-            remark: o.remark,
-          },
-          ctx,
-        );
+        const fields = await fieldFlagValues(ctx, 'register', o, o.carrierMap);
+        return m.runRegister({ ...engineFlags(numbers, o), fields }, ctx);
       }, o),
     );
 
 /** stop, retrack, delete and push: one operation on each number, with an optional carrier. */
 function action(name: 'stop' | 'retrack' | 'push', example: string): Declare {
   return (cmd, invoke) =>
-    withColumns(remembered(withInput(cmd)).addOption(carrierOption(RECORD_CARRIER)), ITEM_COLUMN_NAMES)
+    withColumns(withFieldFlags(remembered(withInput(cmd)), operationOfCommand(name)), ITEM_COLUMN_NAMES)
       .addHelpText('after', examples(example, `trk list --status Exception -o ids | trk ${name}`))
       .action((numbers, o) =>
         lazy(invoke, () => import('./actions.js'), async (m, ctx) => {
-          const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] }, o.carrierMap);
-          return m.runItemAction(name, { ...engineFlags(numbers, o), carrier: codes.carrier }, ctx);
+          const fields = await fieldFlagValues(ctx, operationOfCommand(name), o, o.carrierMap);
+          return m.runItemAction(name, { ...engineFlags(numbers, o), fields }, ctx);
         }, o),
       );
 }
 
 const del: Declare = (cmd, invoke) =>
   withColumns(
-    remembered(withInput(cmd))
-      .addOption(carrierOption(RECORD_CARRIER))
+    withFieldFlags(remembered(withInput(cmd)), 'deletetrack')
       .option('--ignore-missing', 'count a number that is not registered as deleted (exit 0) instead of rejected'),
     ITEM_COLUMN_NAMES,
   )
     .addHelpText('after', examples('trk delete RR123456789CN', 'trk delete -f old.csv --yes', 'trk list --status Expired -o ids | trk delete --yes --ignore-missing'))
     .action((numbers, o) =>
       lazy(invoke, () => import('./actions.js'), async (m, ctx) => {
-        const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] }, o.carrierMap);
-        return m.runItemAction('delete', { ...engineFlags(numbers, o), carrier: codes.carrier, ignoreMissing: o.ignoreMissing }, ctx);
+        const fields = await fieldFlagValues(ctx, 'deletetrack', o, o.carrierMap);
+        return m.runItemAction('delete', { ...engineFlags(numbers, o), fields, ignoreMissing: o.ignoreMissing }, ctx);
       }, o),
     );
 
 const info: Declare = (cmd, invoke) =>
   withWatch(
     withColumns(
-      withInput(prints(cmd, OUTPUT_FORMATS))
-        .addOption(carrierOption('only the record under this carrier (code or name)'))
+      withFieldFlags(withInput(prints(cmd, OUTPUT_FORMATS)), 'gettrackinfo')
         .addOption(choiceList('--status <status>', 'show only numbers whose latest main status is this (any case; comma separated for any of several)', PACKAGE_STATUSES))
         .addOption(
           choiceList('--sub-status <sub-status>', 'show only numbers whose latest sub-status is this (any case; comma separated for any of several)', subStatuses('v2.1')),
@@ -202,12 +162,12 @@ const info: Declare = (cmd, invoke) =>
               ? import('./info-offline.js').then((m) => ({ runInfo: m.runLookupInfo }))
               : import('./info.js'),
         async (m, ctx) => {
-          const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] }, o.carrierMap);
+          const fields = await fieldFlagValues(ctx, 'gettrackinfo', o, o.carrierMap);
           return m.runInfo(
             {
               db: o.db,
               ...engineFlags(numbers, o),
-              carrier: codes.carrier,
+              fields,
               status: o.status,
               subStatus: o.subStatus,
               pages: o.page,
@@ -222,41 +182,22 @@ const info: Declare = (cmd, invoke) =>
     );
 
 const changeCarrier: Declare = (cmd, invoke) =>
-  withColumns(
-    remembered(withInput(cmd))
-      .addOption(new Option('--to <carrier>', 'new carrier code or name').argParser(carrierArg))
-      .addOption(new Option('--from <carrier>', 'current carrier code or name (needed when the number is registered under several)').argParser(carrierArg))
-      .addOption(new Option('--final-to <carrier>', 'new last-mile carrier code or name').argParser(carrierArg))
-      .addOption(new Option('--final-from <carrier>', 'current last-mile carrier code or name').argParser(carrierArg)),
-    ITEM_COLUMN_NAMES,
-  )
-    .addHelpText('after', examples('trk change-carrier RR123456789CN --to 3011', 'trk change-carrier RR123456789CN --to "Yanwen"'))
+  withColumns(withFieldFlags(remembered(withInput(cmd)), 'changecarrier'), ITEM_COLUMN_NAMES)
+    .addHelpText('after', examples('trk change-carrier RR123456789CN --to 190008', 'trk change-carrier RR123456789CN --to "Yanwen"'))
     .action((numbers, o) =>
       lazy(invoke, () => import('./change-carrier.js'), async (m, ctx) => {
-        const codes = await carriers(ctx, {
-          to: ['--to', o.to],
-          from: ['--from', o.from],
-          finalTo: ['--final-to', o.finalTo],
-          finalFrom: ['--final-from', o.finalFrom],
-        }, o.carrierMap);
-        return m.runChangeCarrier({ ...engineFlags(numbers, o), ...codes }, ctx);
+        const fields = await fieldFlagValues(ctx, 'changecarrier', o, o.carrierMap);
+        return m.runChangeCarrier({ ...engineFlags(numbers, o), fields }, ctx);
       }, o),
     );
 
 const update: Declare = (cmd, invoke) =>
-  withColumns(
-    remembered(withInput(cmd))
-      .addOption(carrierOption('only the record under this carrier (code or name)'))
-      .addOption(new Option('--tag <text>', 'new tag').argParser(maxLength('a tag', LIMITS.tagMaxLength)))
-      .option('--param <value>', 'new extra tracking parameter')
-      .addOption(new Option('--lang <code>', 'new translation language').choices(LANGUAGES)),
-    ITEM_COLUMN_NAMES,
-  )
+  withColumns(withFieldFlags(remembered(withInput(cmd)), operationOfCommand('update')), ITEM_COLUMN_NAMES)
     .addHelpText('after', examples('trk update RR123456789CN --tag returned-goods', 'trk update -f orders.csv --column order_id=tag'))
     .action((numbers, o) =>
       lazy(invoke, () => import('./update.js'), async (m, ctx) => {
-        const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier] }, o.carrierMap);
-        return m.runUpdate({ ...engineFlags(numbers, o), carrier: codes.carrier, tag: o.tag, param: o.param, lang: o.lang }, ctx);
+        const fields = await fieldFlagValues(ctx, operationOfCommand('update'), o, o.carrierMap);
+        return m.runUpdate({ ...engineFlags(numbers, o), fields }, ctx);
       }, o),
     );
 
@@ -275,7 +216,7 @@ const realtime: Declare = (cmd, invoke) =>
     .addHelpText('after', examples('trk realtime RR123456789CN', 'trk realtime RR123456789CN --fresh --yes --json'))
     .action((number, o) =>
       lazy(invoke, () => import('./realtime.js'), async (m, ctx) => {
-        const codes = await carriers(ctx, { carrier: ['--carrier', o.carrier], finalCarrier: ['--final-carrier', o.finalCarrier] });
+        const codes = await resolveCarriers(ctx, { carrier: ['--carrier', o.carrier], finalCarrier: ['--final-carrier', o.finalCarrier] });
         return m.runRealtime({ number, carrier: codes.carrier, param: o.param, finalCarrier: codes.finalCarrier, fresh: o.fresh === true }, ctx);
       }, o),
     );

@@ -4,12 +4,13 @@
 // records listed; for a file or a pipe, whose rows only the engine reads, the question says what a number without
 // a carrier means. Loaded only when someone is asked.
 
-import type { TrackRecord } from '../../api/types.js';
+import type { TrackRecord } from '../../service/types.js';
 import type { Context } from '../../context.js';
 import { carrierText } from '../../output/columns.js';
 import { sanitizeTerminalText } from '../../terminal-text.js';
 import { plural } from '../../text.js';
 import type { ItemActionOptions } from './actions.js';
+import { recordsOfNumbers } from '../list/numbers.js';
 
 /** Arguments looked up before asking, at most (5 requests); more are counted as numbers. */
 const LOOKUP_MAX = 1000;
@@ -28,25 +29,21 @@ export async function deleteQuestion(ctx: Context, opts: ItemActionOptions, numb
       ctx.debug(`delete: could not look the numbers up (${err instanceof Error ? err.message : String(err)}); asking by numbers`);
     }
   }
-  const every = opts.carrier === undefined ? ' (a number without a carrier goes under every carrier that holds it)' : '';
+  const every = opts.fields?.carrier === undefined ? ' (a number without a carrier goes under every carrier that holds it)' : '';
   return `Delete ${plural(numbers, 'number')} from the account${every}? ${UNDONE}`;
 }
 
 async function lookedUp(ctx: Context, opts: ItemActionOptions): Promise<string> {
-  const [api, { recordsOfNumbers }, { carrierNames }] = await Promise.all([
-    ctx.api(),
-    import('../list/numbers.js'),
-    import('../../carriers/lookup.js'),
-  ]);
+  const [api, { carrierNames }] = await Promise.all([ctx.api(), import('../../carriers/lookup.js')]);
   const found = await recordsOfNumbers(api, opts.numbers, ctx.signal);
-  const records = opts.carrier === undefined ? found : found.filter((r) => r.carrier === opts.carrier);
+  const records = opts.fields?.carrier === undefined ? found : found.filter((r) => r.carrier === opts.fields?.carrier);
   const typed = new Set(opts.numbers.map((n) => n.trim().toUpperCase()).filter(Boolean));
   const held = new Set(records.map((r) => String(r.number).toUpperCase()));
   const missing = [...typed].filter((n) => !held.has(n));
   const name = await carrierNames(ctx);
   const lines = records.slice(0, LISTED_MAX).map((r) => `  ${recordLine(r, name)}`);
   if (records.length > LISTED_MAX) lines.push(`  … and ${plural(records.length - LISTED_MAX, 'more record')}`);
-  if (missing.length > 0) lines.push(`  not registered${opts.carrier === undefined ? '' : ` under ${opts.carrier}`}: ${missing.join(', ')}`);
+  if (missing.length > 0) lines.push(`  not registered${opts.fields?.carrier === undefined ? '' : ` under ${opts.fields?.carrier}`}: ${missing.join(', ')}`);
   for (const line of lines) ctx.io.err(sanitizeTerminalText(line));
   if (records.length === 0) return `None of the numbers is registered: send the deletion anyway? ${UNDONE}`;
   const of = records.length === typed.size - missing.length ? '' : ` of ${plural(typed.size - missing.length, 'number')}`;

@@ -4,17 +4,18 @@
 // looked up in the mirror: that is how a shop finds a customer's parcel. Chosen at the command's boundary
 // (declare.ts), so the online info keeps no trace of it.
 
-import { LIMITS, numberPattern, type ApiVersion } from '../../api/spec.js';
-import type { ItemResults, RejectedItem } from '../../api/types.js';
+import { LIMITS, numberPattern, type ApiVersion } from '../../service/vocabulary.js';
+import type { ItemResults, RejectedItem } from '../../service/types.js';
 import type { Context } from '../../context.js';
 import { TrkError, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
-import { formatCodeMessage } from '../../api/codes.js';
+import { formatCodeMessage } from '../../service/codes.js';
 import { mirrorAgeLine } from '../../store/age.js';
 import { openMirror } from '../../store/open.js';
 import type { RecordKey, Store } from '../../store/types.js';
 import { detailsWriter } from '../common/details.js';
 import { matching, type InfoOptions } from './info.js';
+import { runInfo } from './info.js';
 
 export interface OfflineInfoOptions extends InfoOptions {
   db?: string | undefined;
@@ -49,10 +50,7 @@ class MirrorReader {
   readonly results: ItemResults<unknown> = { accepted: [], rejected: [] };
   version: ApiVersion | undefined;
 
-  constructor(
-    private readonly store: Store,
-    private readonly fallback: ApiVersion,
-  ) {}
+  constructor(private readonly store: Store) {}
 
   /** The details of a number (each of its carriers, or `carrier`), or why there are none. */
   async number(number: string, carrier: number | undefined): Promise<void> {
@@ -109,7 +107,7 @@ export async function runOfflineInfo(opts: OfflineInfoOptions, ctx: Context): Pr
 export async function runLookupInfo(opts: OfflineInfoOptions, ctx: Context): Promise<number> {
   const { mirrorLocation, mirrorMayExist } = await import('../../store/open.js');
   const location = await mirrorLocation(ctx, { db: opts.db });
-  if (!mirrorMayExist(location)) return (await import('./info.js')).runInfo(opts, ctx);
+  if (!mirrorMayExist(location)) return runInfo(opts, ctx);
   return runOfflineInfo(opts, ctx);
 }
 
@@ -121,7 +119,7 @@ async function printFromMirror(
   opts: OfflineInfoOptions,
 ): Promise<number> {
   const { apiVersion } = await ctx.settings();
-  const reader = new MirrorReader(store, apiVersion);
+  const reader = new MirrorReader(store);
   const pattern = numberPattern(apiVersion);
   let found = 0;
   let missing = 0;
@@ -136,7 +134,7 @@ async function printFromMirror(
   };
   let pending = 0;
   for await (const row of rows) {
-    const carrier = row.carrier !== undefined && /^\d+$/.test(String(row.carrier)) ? Number(row.carrier) : opts.carrier;
+    const carrier = row.carrier !== undefined && /^\d+$/.test(String(row.carrier)) ? Number(row.carrier) : opts.fields?.carrier;
     if (pattern.test(row.number)) await reader.number(row.number, carrier);
     else await reader.term(row.number, carrier);
     // Written a few hundred at a time: an input of any length takes flat memory.

@@ -1,19 +1,20 @@
 // trk info: the stored tracking details of numbers (gettrackinfo). Reads only; costs nothing. With --watch, the
 // numbers given are looked at again every --every until each is delivered or returned.
 
-import { numberCarrierBody } from '../../api/bodies.js';
-import { LIMITS, numberPattern, type ApiVersion } from '../../api/spec.js';
-import type { ItemResults } from '../../api/types.js';
+import { wireBody } from '../../api/request-body.js';
+import { LIMITS, numberPattern, type ApiVersion } from '../../service/vocabulary.js';
+import type { ItemResults } from '../../service/types.js';
 import type { Context } from '../../context.js';
 import { TrkError, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
-import { toDetailsView, type DetailsView } from '../../output/records.js';
+import { toDetailsView, type DetailsView } from '../../service/records.js';
 import { resolveFormat, type ItemResultsWriter } from '../../output/render.js';
 import { show } from '../../output/sanitize.js';
 import { fmt } from '../../text.js';
 import { checkTextOutput, detailsWriter, printDetails } from '../common/details.js';
 import { outputOf } from '../common/output.js';
 import { inputCarrierResolver, type ItemSourceOptions } from './shared.js';
+import { runItemCommand } from '../../items/command.js';
 
 export interface InfoOptions extends ItemSourceOptions {
   /** Show only numbers whose latest main status is one of these. */
@@ -84,18 +85,13 @@ function checkOptions(ctx: Context, opts: InfoOptions, version: ApiVersion): voi
 
 export async function runInfo(opts: InfoOptions & { db?: string | undefined }, ctx: Context): Promise<number> {
   if (opts.db !== undefined) throw new UsageError('--db names the mirror, which only --offline reads', 'add --offline, or drop --db');
-  // The engine is loaded while the settings are read (Node 20 reads module files asynchronously); --watch reads
-  // without it.
-  const engine = opts.watch ? undefined : import('../../items/command.js');
-  engine?.catch(() => {});
   const { apiVersion } = await ctx.settings();
   checkOptions(ctx, opts, apiVersion);
-  if (!engine) return watchInfo(opts, ctx, apiVersion);
-  const { flagDefaults, runItemCommand } = await engine;
+  if (opts.watch) return watchInfo(opts, ctx, apiVersion);
   return runItemCommand(ctx, {
     operation: 'gettrackinfo',
     flags: opts,
-    defaults: flagDefaults({ carrier: opts.carrier }),
+    fields: opts.fields,
     resolveCarrier: await inputCarrierResolver(ctx, opts.carrierMap),
     print: async () => matching(ctx, await detailsWriter(ctx, apiVersion, { pages: opts.pages }), apiVersion, opts),
   });
@@ -113,12 +109,12 @@ async function watchInfo(opts: InfoOptions, ctx: Context, version: ApiVersion): 
     throw new UsageError(`invalid tracking number ${show(bad)}`, `tracking numbers are 5 to 50 letters, digits${version === 'v1' ? '' : ' or hyphens'}; nothing was sent`);
   }
   const api = await ctx.api();
-  const items = numbers.map((number) => ({ number, ...(opts.carrier === undefined ? {} : { carrier: opts.carrier }) }));
+  const items = numbers.map((number) => ({ number, ...(opts.fields?.carrier === undefined ? {} : { carrier: opts.fields.carrier }) }));
   const { captureIO, DEFAULT_EVERY_MS, watch } = await import('../common/watch.js');
   return watch(ctx, opts.every ?? DEFAULT_EVERY_MS, async () => {
     const results: ItemResults<unknown> = { accepted: [], rejected: [] };
     for (let i = 0; i < items.length; i += LIMITS.itemsPerRequest) {
-      const env = await api.call('gettrackinfo', numberCarrierBody(api.version, 'gettrackinfo', items.slice(i, i + LIMITS.itemsPerRequest)), {
+      const env = await api.call('gettrackinfo', wireBody('gettrackinfo', api.version, items.slice(i, i + LIMITS.itemsPerRequest)), {
         signal: ctx.signal,
       });
       results.accepted.push(...(env.data?.accepted ?? []));

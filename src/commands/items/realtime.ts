@@ -1,9 +1,9 @@
 // trk realtime: current tracking data of one number fetched from the carrier (getRealTimeTrackInfo). Costs
 // 1 quota unit, or 10 with --fresh (cacheLevel 1), which therefore asks first.
 
-import { realtimeBody } from '../../api/bodies.js';
-import { numberPattern, REALTIME_CACHE_COST } from '../../api/spec.js';
-import type { RealtimeRequestItem } from '../../api/types.js';
+import { wireBody } from '../../api/request-body.js';
+import { numberPattern, REALTIME_CACHE_COST } from '../../service/vocabulary.js';
+import type { RealtimeRequestItem } from '../../service/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
@@ -37,7 +37,7 @@ export async function runRealtime(opts: RealtimeOptions, ctx: Context): Promise<
   if (!numberPattern(apiVersion).test(item.number)) {
     throw new UsageError(`invalid tracking number ${show(item.number)}`, `tracking numbers are 5 to 50 letters, digits${apiVersion === 'v1' ? '' : ' or hyphens'}; nothing was sent`);
   }
-  const body = realtimeBody(apiVersion, item);
+  const body = wireBody('getRealTimeTrackInfo', apiVersion, item);
   if (opts.fresh) {
     const units = REALTIME_CACHE_COST[1];
     await confirmOrRefuse(ctx, `Fetch ${item.number} fresh from the carrier? This costs ${units} quota units instead of ${REALTIME_CACHE_COST[0]}.`, {

@@ -3,6 +3,7 @@
 // names in input columns, and the confirmation before something irreversible.
 
 import type { Context } from '../../context.js';
+import type { FieldValues } from '../../service/fields.js';
 import { UsageError } from '../../errors.js';
 import type { ItemFlags } from '../../items/command.js';
 import type { CarrierResolver } from '../../items/check.js';
@@ -11,10 +12,10 @@ import { createItemResultsWriter, type ItemResultsWriter } from '../../output/re
 import { tableNames } from '../common/names.js';
 import { outputOf } from '../common/output.js';
 
-/** Where an item command's numbers come from, and the engine's flags. */
+/** Where an item command's numbers come from, the engine's flags, and its field flags. */
 export interface ItemSourceOptions extends ItemFlags {
-  /** `--carrier`: applies to rows without their own carrier. */
-  carrier?: number | undefined;
+  /** The field flags given (`--carrier`, `--tag`, ...), by field: they apply to rows without a value of their own. */
+  fields?: FieldValues | undefined;
 }
 
 /**

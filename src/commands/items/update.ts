@@ -1,26 +1,24 @@
-// trk update: change the tag, extra parameter or translation language of numbers (changeinfo). The flags apply
+// trk update: change the tag, extra parameter or translation language of numbers. The flags apply
 // to every row; a file may carry tag, param and lang columns of its own instead.
 
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { inputCarrierResolver, itemResultsPrinter, type ItemSourceOptions } from './shared.js';
+import { runItemCommand } from '../../items/command.js';
+import { operationOfCommand } from '../../service/operations/index.js';
 
-export interface UpdateOptions extends ItemSourceOptions {
-  tag?: string | undefined;
-  param?: string | undefined;
-  lang?: string | undefined;
-}
+export type UpdateOptions = ItemSourceOptions;
 
 export async function runUpdate(opts: UpdateOptions, ctx: Context): Promise<number> {
   // Numbers given as arguments have no columns of their own: without a flag there is nothing to send.
-  if (opts.numbers.length > 0 && opts.tag === undefined && opts.param === undefined && opts.lang === undefined) {
+  const { carrier: _which, ...changes } = opts.fields ?? {};
+  if (opts.numbers.length > 0 && Object.values(changes).every((v) => v === undefined)) {
     throw new UsageError('nothing to change', 'give --tag, --param or --lang');
   }
-  const { flagDefaults, runItemCommand } = await import('../../items/command.js');
   return runItemCommand(ctx, {
-    operation: 'changeinfo',
+    operation: operationOfCommand('update'),
     flags: opts,
-    defaults: flagDefaults({ carrier: opts.carrier, tag: opts.tag, param: opts.param, lang: opts.lang }),
+    fields: opts.fields,
     resolveCarrier: await inputCarrierResolver(ctx, opts.carrierMap),
     print: await itemResultsPrinter(ctx),
   });

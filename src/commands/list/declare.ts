@@ -1,6 +1,6 @@
 // Declaration of `trk list`: registered numbers matching filters, page by page.
 
-import { DATA_ORIGINS, LIMITS, ORDER_BY, PACKAGE_STATUSES, PUSH_STATUSES, subStatuses, TRACKING_STATUSES } from '../../api/spec.js';
+import { DATA_ORIGINS, LIMITS, ORDER_BY, PACKAGE_STATUSES, PUSH_STATUSES, subStatuses, TRACKING_STATUSES } from '../../service/vocabulary.js';
 import { RECORD_COLUMN_NAMES } from '../../output/column-names.js';
 import { TERMINAL_LIST_LIMIT } from '../../output/format.js';
 import {

@@ -5,13 +5,13 @@
 // pager. Off a terminal every record is listed.
 
 import type { ApiClient } from '../../api/client.js';
-import { trackListBody } from '../../api/bodies.js';
-import { LIMITS } from '../../api/spec.js';
-import type { TrackListFilter, TrackRecord } from '../../api/types.js';
+import { wireBody } from '../../api/request-body.js';
+import { LIMITS } from '../../service/vocabulary.js';
+import type { TrackListFilter, TrackRecord } from '../../service/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { recordColumns } from '../../output/columns.js';
-import { recordForJson, toRecordView } from '../../output/records.js';
+import { recordForJson, toRecordView } from '../../service/records.js';
 import { createRowWriter } from '../../output/render.js';
 import { statusLine } from '../../output/status-line.js';
 import { fmt, plural } from '../../text.js';
@@ -82,7 +82,7 @@ export async function runList(opts: ListOptions & { db?: string | undefined }, c
   const many = opts.numbers !== undefined && distinctNumbers(opts.numbers).length > LIMITS.listNumberFilterMax;
   if (many) return listMany(opts, ctx);
   // What the version cannot filter by, and times that are not times, are refused before anything is sent.
-  for (const f of buildListFilters(opts, ctx.now())) trackListBody(apiVersion, f);
+  for (const f of buildListFilters(opts, ctx.now())) wireBody('gettracklist', apiVersion, f);
   const api = await ctx.api();
   // Ages (`--tracked-since 1h`) count back from the service's clock: under --sandbox the emulator's, known once
   // api() has started it.
@@ -183,7 +183,7 @@ async function listMany(opts: ListOptions, ctx: Context): Promise<number> {
     throw new UsageError(`--page, --limit and --watch cannot be used with more than ${LIMITS.listNumberFilterMax} numbers`, 'drop them');
   }
   const { apiVersion } = await ctx.settings();
-  for (const f of buildListFilters({ ...opts, numbers: undefined }, ctx.now())) trackListBody(apiVersion, f);
+  for (const f of buildListFilters({ ...opts, numbers: undefined }, ctx.now())) wireBody('gettracklist', apiVersion, f);
   // As in runList: ages count back from the service's clock, the emulator's under --sandbox.
   const api = await ctx.api();
   const filters = buildListFilters({ ...opts, numbers: undefined }, ctx.now());

@@ -4,11 +4,11 @@
 // no quota) and --stale (the latest event's time: v2.1 records carry it, other versions' details do).
 
 import type { ApiClient } from '../../api/client.js';
-import { numberCarrierBody } from '../../api/bodies.js';
-import { LIMITS } from '../../api/spec.js';
-import type { TrackRecord } from '../../api/types.js';
-import { toDetailsView, toRecordView, type DetailsView } from '../../output/records.js';
-import { epochOf } from '../../output/times.js';
+import { wireBody } from '../../api/request-body.js';
+import { LIMITS } from '../../service/vocabulary.js';
+import type { TrackRecord } from '../../service/types.js';
+import { toDetailsView, toRecordView, type DetailsView } from '../../service/records.js';
+import { epochOf } from '../../service/times.js';
 import { tagMatcher, type ListOptions } from './filters.js';
 import { recordKey } from './merge.js';
 
@@ -55,7 +55,7 @@ async function detailsOf(api: ApiClient, records: readonly TrackRecord[], signal
       number: String(r.number),
       ...(typeof r.carrier === 'number' ? { carrier: r.carrier } : {}),
     }));
-    const env = await api.call('gettrackinfo', numberCarrierBody(api.version, 'gettrackinfo', items), { signal });
+    const env = await api.call('gettrackinfo', wireBody('gettrackinfo', api.version, items), { signal });
     for (const item of env.data?.accepted ?? []) {
       const view = toDetailsView(item, api.version);
       out.set(recordKey({ number: view.number, carrier: view.carrier } as TrackRecord), view);

@@ -3,8 +3,8 @@
 // page of each; reads cost no quota.
 
 import type { ApiClient } from '../../api/client.js';
-import { LIMITS } from '../../api/spec.js';
-import type { TrackRecord } from '../../api/types.js';
+import { LIMITS } from '../../service/vocabulary.js';
+import type { TrackRecord } from '../../service/types.js';
 import { listPages } from './pages.js';
 
 /**

@@ -4,9 +4,9 @@
 
 import type { ApiClient } from '../../api/client.js';
 import { lastPage, readPages, trackListFacts } from '../../api/pages.js';
-import { LIMITS } from '../../api/spec.js';
-import { trackListBody } from '../../api/bodies.js';
-import type { Envelope, TrackListFilter, TrackRecord } from '../../api/types.js';
+import { LIMITS } from '../../service/vocabulary.js';
+import { wireBody } from '../../api/request-body.js';
+import type { Envelope, TrackListFilter, TrackRecord } from '../../service/types.js';
 import { InterruptedError, stopExitCode } from '../../errors.js';
 
 export interface ListPage {
@@ -40,7 +40,7 @@ export async function* listPages(api: ApiClient, filter: TrackListFilter, opts: 
     start: from,
     fetch: async (pageNo, stop) => {
       // Reading changes nothing on the service, so an interrupt may cut a request short.
-      return api.call<TrackRecord>('gettracklist', trackListBody(api.version, { ...filter, page_no: pageNo }), {
+      return api.call<TrackRecord>('gettracklist', wireBody('gettracklist', api.version, { ...filter, page_no: pageNo }), {
         signal: AbortSignal.any([opts.signal, stop]),
       });
     },

@@ -18,6 +18,8 @@ import { resolveCarrierFlags } from '../common/carrier-args.js';
 import { resolveCountryArgs } from '../common/country-args.js';
 import { outputOf, paged } from '../common/output.js';
 import { parseTimeArg } from '../list/time.js';
+import { nodeFs } from '../../node.js';
+import { printTerminalReport } from '../../report/terminal.js';
 
 export interface ReportCommandOptions {
   by: ReportBy;
@@ -93,7 +95,7 @@ async function writePage(ctx: Context, report: Report, file: string, names: (cod
     ctx.io.out(html);
     return;
   }
-  const { writeFileSync } = process.getBuiltinModule('node:fs');
+  const { writeFileSync } = nodeFs();
   try {
     writeFileSync(file, html);
   } catch (err) {
@@ -112,7 +114,6 @@ async function print(ctx: Context, report: Report, names: (code: number) => stri
     return;
   }
   if (format === 'table') {
-    const { printTerminalReport } = await import('../../report/terminal.js');
     await paged(ctx, (io) => printTerminalReport(io, report, { carrierName: names }));
     return;
   }

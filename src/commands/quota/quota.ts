@@ -1,7 +1,7 @@
 // trk quota: the account's quota record. JSON prints the object as the service sent it.
 
-import { quotaBody } from '../../api/bodies.js';
-import type { QuotaRecord } from '../../api/types.js';
+import { wireBody } from '../../api/request-body.js';
+import type { QuotaRecord } from '../../service/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { QUOTA_FIELDS } from '../../output/columns.js';
@@ -14,7 +14,7 @@ export async function runQuota(_opts: QuotaOptions, ctx: Context): Promise<numbe
   // Refused before the request: the quota is one object, with nothing that names it.
   if (ctx.global.output === 'ids') throw new UsageError('quota has no ids to print', 'use --json, --csv or --columns');
   const { apiVersion } = await ctx.settings();
-  const body = quotaBody(apiVersion);
+  const body = wireBody('getquota', apiVersion, undefined);
   const api = await ctx.api();
   const env = await api.call('getquota', body, { signal: ctx.signal });
   const quota = (env.data ?? {}) as unknown as QuotaRecord;

@@ -7,6 +7,11 @@ import { CARRIER_COLUMN_NAMES } from '../../output/column-names.js';
 import { columnsByName } from '../../output/columns.js';
 import type { Column } from '../../output/render.js';
 import { outputOf, paged } from '../common/output.js';
+import { aliasEntries } from '../../carriers/aliases.js';
+import { describeList } from '../../carriers/lists.js';
+import { cachedCarriers, loadCarriers } from '../../carriers/lookup.js';
+import { searchCarriers } from '../../carriers/search.js';
+import { printRows } from '../../output/render.js';
 
 export interface CarriersOptions {
   /** A code, a name or part of one (any language), or a country's ISO code. */
@@ -39,11 +44,6 @@ const ALIAS_COLUMNS: readonly Column<AliasRow>[] = [
 
 /** `trk carriers --aliases`: every alias in force, the winning one last, with its carrier's name. */
 export async function runCarrierAliases(opts: { carrierMap?: string | undefined }, ctx: Context): Promise<number> {
-  const [{ aliasEntries }, { cachedCarriers }, { printRows }] = await Promise.all([
-    import('../../carriers/aliases.js'),
-    import('../../carriers/lookup.js'),
-    import('../../output/render.js'),
-  ]);
   const entries = aliasEntries(await ctx.settings(), opts.carrierMap);
   // Names from the cached list only: listing aliases never costs a fetch.
   const names = new Map((await cachedCarriers(ctx))?.map((c) => [c.key, c.name]) ?? []);
@@ -54,12 +54,6 @@ export async function runCarrierAliases(opts: { carrierMap?: string | undefined 
 }
 
 export async function runCarriers(opts: CarriersOptions, ctx: Context): Promise<number> {
-  const [{ loadCarriers }, { describeList }, { searchCarriers }, { printRows }] = await Promise.all([
-    import('../../carriers/lookup.js'),
-    import('../../carriers/lists.js'),
-    import('../../carriers/search.js'),
-    import('../../output/render.js'),
-  ]);
   const { carriers, list } = await loadCarriers(ctx, { refresh: opts.refresh === true });
   const found = searchCarriers(carriers, opts.query);
   const total = describeList(list, carriers.length, ['carrier', 'carriers'], ctx.now());

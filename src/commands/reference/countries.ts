@@ -8,6 +8,11 @@ import { COUNTRY_COLUMN_NAMES } from '../../output/column-names.js';
 import { columnsByName } from '../../output/columns.js';
 import type { Column } from '../../output/render.js';
 import { outputOf, paged } from '../common/output.js';
+import { describeList } from '../../carriers/lists.js';
+import { loadCarriers, loadCountries } from '../../carriers/lookup.js';
+import { countryIsoByKey } from '../../carriers/parse.js';
+import { searchCountries } from '../../carriers/search.js';
+import { printRows } from '../../output/render.js';
 
 export interface CountriesOptions {
   /** A key, a name or part of one, or an ISO code. */
@@ -31,14 +36,6 @@ export const COUNTRY_COLUMNS: readonly Column<CountryRow>[] = columnsByName<Coun
 );
 
 export async function runCountries(opts: CountriesOptions, ctx: Context): Promise<number> {
-  const [{ loadCarriers, loadCountries }, { describeList }, { searchCountries }, { countryIsoByKey }, { printRows }] =
-    await Promise.all([
-      import('../../carriers/lookup.js'),
-      import('../../carriers/lists.js'),
-      import('../../carriers/search.js'),
-      import('../../carriers/parse.js'),
-      import('../../output/render.js'),
-    ]);
   const refresh = opts.refresh === true;
   const { countries, list } = await loadCountries(ctx, { refresh });
   // ISO codes only enrich the table: without the carrier list the column stays empty, the command still works.

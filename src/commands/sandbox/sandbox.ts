@@ -1,9 +1,11 @@
 // `trk sandbox start` and `trk sandbox reset`: the service emulator as a foreground process for tests, CI
 // and rehearsals (the way stripe-mock is run), and a way to forget what it holds.
 
+import { stateDir } from '../../config/paths.js';
 import type { Context } from '../../context.js';
 import { TrkError, UsageError } from '../../errors.js';
 import type { SandboxOptions } from '../../sandbox/index.js';
+import { refuseOwnFile } from '../../config/own-files.js';
 
 export interface SandboxStartOptions {
   /** 0 or absent = a free port. */
@@ -106,7 +108,7 @@ export async function sandboxOptions(opts: SandboxStartOptions, env: NodeJS.Proc
     const { sandboxStateFile } = await import('../../sandbox/index.js');
     // Never one of trk's own files, but the sandbox's.
     if (opts.state !== undefined) await refuseOwnState(opts.state, env);
-    out.stateFile = opts.state ?? sandboxStateFile(env);
+    out.stateFile = opts.state ?? sandboxStateFile(stateDir(env));
   }
   if (opts.start !== undefined) {
     const start = Date.parse(opts.start);
@@ -198,7 +200,7 @@ export async function runSandboxReset(opts: SandboxResetOptions, ctx: Context): 
   const { currentStateHolder, removeStateFile, sandboxStateFile } = await import('../../sandbox/index.js');
   // The reset removes the file: never one of trk's own, but the sandbox's.
   if (opts.state !== undefined) await refuseOwnState(opts.state, ctx.env);
-  const path = opts.state ?? sandboxStateFile(ctx.env);
+  const path = opts.state ?? sandboxStateFile(stateDir(ctx.env));
   // A running sandbox would write its state back on its next save: the reset would not hold.
   const holder = await currentStateHolder(path);
   if (holder) {
@@ -213,9 +215,6 @@ export async function runSandboxReset(opts: SandboxResetOptions, ctx: Context): 
 
 /** A --state FILE that is one of trk's own files, but the sandbox's state, is refused (src/config/own-files.ts). */
 async function refuseOwnState(file: string, env: NodeJS.ProcessEnv): Promise<void> {
-  const [{ refuseOwnFile }, { sandboxStateFile }] = await Promise.all([
-    import('../../config/own-files.js'),
-    import('../../sandbox/index.js'),
-  ]);
-  refuseOwnFile(file, env, '--state', [sandboxStateFile(env)]);
+  const { sandboxStateFile } = await import('../../sandbox/index.js');
+  refuseOwnFile(file, env, '--state', [sandboxStateFile(stateDir(env))]);
 }

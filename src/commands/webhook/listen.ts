@@ -8,6 +8,8 @@ import { plural } from '../../text.js';
 import type { Context } from '../../context.js';
 import { DEFAULT_LISTEN_PORT, startListener, type ListenerOptions, type Sink } from '../../webhook/listen.js';
 import { NO_KEY_HINT, parseForwardUrl, queueRoot, signingKey } from './common.js';
+import { refuseOwnFile } from '../../config/own-files.js';
+import { StoreSink } from '../../store/webhook-sink.js';
 
 export interface WebhookListenOptions {
   port?: number | string | undefined;
@@ -41,10 +43,7 @@ function checkStore(opts: WebhookListenOptions): void {
 
 /** The mirror's sink of --store: the mirror opened (made if new) and claimed for this account. */
 async function storeSink(opts: WebhookListenOptions, ctx: Context): Promise<{ sink: Sink; location: string }> {
-  const [{ claimMirror, mirrorAccount, openMirror }, { StoreSink }] = await Promise.all([
-    import('../../store/open.js'),
-    import('../../store/webhook-sink.js'),
-  ]);
+  const { claimMirror, mirrorAccount, openMirror } = await import('../../store/open.js');
   // Each commit on disk before it returns: the service is told 200 once the notification is kept.
   const store = await openMirror(ctx, { db: opts.db, durable: true });
   try {
@@ -75,7 +74,7 @@ async function listenerOptions(opts: WebhookListenOptions, ctx: Context): Promis
   const key = await signingKey(await ctx.settings());
   if (!key && !opts.skipVerify) throw new CredentialsError('no API key configured', `${NO_KEY_HINT}; or --skip-verify`);
   // Notifications are never saved among trk's own files.
-  if (opts.save !== undefined) (await import('../../config/own-files.js')).refuseOwnFile(opts.save, ctx.env, '--save');
+  if (opts.save !== undefined) refuseOwnFile(opts.save, ctx.env, '--save');
   const { carrierNames } = await import('../../carriers/lookup.js');
   // JSON output of a stream of events is one object a line, whether --json or -o ndjson asked for it. With --print
   // stdout carries the bodies (in JSON whatever the format) and the event lines, on stderr, are for people.

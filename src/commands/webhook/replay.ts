@@ -11,6 +11,7 @@ import type { Column } from '../../output/render.js';
 import { fmt, plural } from '../../text.js';
 import { replay, savedBodies, type Replayed } from '../../webhook/replay.js';
 import { parseForwardUrl, queueRoot } from './common.js';
+import { printRows } from '../../output/render.js';
 
 export interface WebhookReplayOptions {
   paths: string[];
@@ -51,7 +52,6 @@ export async function runWebhookReplay(opts: WebhookReplayOptions, ctx: Context)
     now: () => ctx.now(),
   });
   if (ctx.global.output !== undefined) {
-    const { printRows } = await import('../../output/render.js');
     await printRows(ctx.io, done, COLUMNS, ctx.global.output);
   }
   const ok = done.filter((r) => r.forwarded).length;

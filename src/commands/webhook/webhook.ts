@@ -7,6 +7,8 @@ import { EXIT } from '../../exit-codes.js';
 import type { Column } from '../../output/render.js';
 import { readBytes } from '../../stdin.js';
 import { NO_KEY_HINT, signingKey } from './common.js';
+import { printRows } from '../../output/render.js';
+import { detectVersion, verifyV1, verifyV2 } from '../../webhook/verify.js';
 
 export interface WebhookVerifyOptions {
   /** File holding the body exactly as received (`-` reads stdin), or a `.headers` file saved beside one. */
@@ -103,7 +105,6 @@ export async function runWebhookVerify(opts: WebhookVerifyOptions, ctx: Context)
   const raw = await readBody(input.bodyFile, ctx);
   const key = await signingKey(await ctx.settings());
   if (!key) throw new CredentialsError('no API key configured', NO_KEY_HINT);
-  const { detectVersion, verifyV1, verifyV2 } = await import('../../webhook/verify.js');
   const { sign } = input;
   let rule: 'v1' | 'v2';
   if (opts.v1) rule = 'v1';
@@ -119,7 +120,6 @@ export async function runWebhookVerify(opts: WebhookVerifyOptions, ctx: Context)
   const genuine = rule === 'v2' ? verifyV2(raw, sign!, key) : verifyV1(raw, key, sign || undefined);
   const what = rule === 'v2' ? `sign header (from ${input.signFrom})` : 'v1 sign';
   if (ctx.global.output !== undefined) {
-    const { printRows } = await import('../../output/render.js');
     const verdict: VerifyVerdict = { genuine, rule, body: input.bodyFile, sign_from: rule === 'v1' && !sign ? 'the body' : input.signFrom };
     await printRows(ctx.io, [verdict], VERDICT_COLUMNS, ctx.global.output);
   }

@@ -3,7 +3,7 @@
 // after clock jumps. Each operation lives in src/sandbox/ops/; this class holds state and schedules, and
 // dispatches each request through the emulator's operation table (src/sandbox/ops/table.ts).
 
-import type { ApiVersion, Operation, StopReason } from '../../api/spec.js';
+import type { ApiVersion, Operation, StopReason } from '../../service/vocabulary.js';
 import type { AccountCore, NewRecord } from './core.js';
 import type { Envelope } from './envelope.js';
 import { Quota } from './quota.js';

@@ -1,7 +1,7 @@
 // What the operation handlers see of the account: one narrow interface, so that each operation lives in
 // its own module (src/sandbox/ops/) and the Account class only wires state, schedules and the queue.
 
-import type { ApiVersion, StopReason } from '../../api/spec.js';
+import type { ApiVersion, StopReason } from '../../service/vocabulary.js';
 import type { RecordStore } from './store.js';
 import type { Quota } from './quota.js';
 import type { AccountSettings, RecordState, WebhookEventName } from './types.js';

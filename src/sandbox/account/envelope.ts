@@ -6,9 +6,9 @@
 // `data.errors`; the real service's HTTP-level refusals (401 ...) put the HTTP status there instead,
 // which the transport does. `code` is 0 only when the items were processed.
 
-import type { ApiVersion } from '../../api/spec.js';
-import { formatCodeMessage } from '../../api/codes.js';
-import type { ItemError } from '../../api/types.js';
+import type { ApiVersion } from '../../service/vocabulary.js';
+import { formatCodeMessage } from '../../service/codes.js';
+import type { ItemError } from '../../service/types.js';
 
 export type Envelope = Record<string, unknown>;
 

@@ -2,7 +2,7 @@
 // below, without the stored result of the last run, a fraction of that. The stored result is not saved:
 // the world is deterministic, so it is recomputed on restore from the time of the last run.
 
-import type { PackageStatus } from '../../api/spec.js';
+import type { PackageStatus } from '../../service/vocabulary.js';
 import type { RecordState } from './types.js';
 
 /** Persisted fields, in row order. Rows are read by these names, so the order may change between versions. */

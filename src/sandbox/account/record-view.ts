@@ -1,7 +1,7 @@
 // Registration records as gettracklist shows them: v2 (and v2.1's extra fields) and v1's short fields.
 // Built from the record alone (plus the carrier's time zone), never from the shipment.
 
-import { V1_PACKAGE_STATUS_CODE } from '../../api/spec.js';
+import { V1_PACKAGE_STATUS_CODE } from '../../service/vocabulary.js';
 import { syncStatus } from '../ops/newer-fields.js';
 import { isLaterVersion, rulesOf, type ServedVersion } from '../versions.js';
 import type { AccountCore } from './core.js';

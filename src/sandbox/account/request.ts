@@ -1,7 +1,7 @@
 // Reading request bodies: the whole-request shape checks, and field readers that throw ItemReject with the
 // service's codes. Unknown fields are ignored, as the service does with fields it may add over time.
 
-import { type ApiVersion, LANGUAGES, numberPattern } from '../../api/spec.js';
+import { type ApiVersion, LANGUAGES, numberPattern } from '../../service/vocabulary.js';
 import { type Envelope, ItemReject, requestError } from './envelope.js';
 
 export type Item = Record<string, unknown>;

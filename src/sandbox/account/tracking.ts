@@ -6,7 +6,7 @@
 //   without one once delivered;
 // - stopped records are deleted 90 days after the stop.
 
-import type { PackageStatus } from '../../api/spec.js';
+import type { PackageStatus } from '../../service/vocabulary.js';
 import { DAY, HOUR, SECOND } from './time.js';
 import type { RecordState } from './types.js';
 import { fnv1a } from '../world/random.js';

@@ -1,8 +1,8 @@
 // Shapes of the emulated account: its settings, the persisted state, and the records it keeps.
 // Everything in AccountState is plain JSON so that the transport can write it to a file as is.
 
-import type { ApiVersion, PackageStatus, PushStatus, StopReason } from '../../api/spec.js';
-import type { WebhookEvent } from '../../api/types.js';
+import type { ApiVersion, PackageStatus, PushStatus, StopReason } from '../../service/vocabulary.js';
+import type { WebhookEvent } from '../../service/types.js';
 
 export interface AccountSettings {
   key: string;

@@ -7,7 +7,7 @@
 // with itself.
 
 import { createHash } from 'node:crypto';
-import type { ApiVersion } from '../../api/spec.js';
+import type { ApiVersion } from '../../service/vocabulary.js';
 
 function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');

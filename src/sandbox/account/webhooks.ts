@@ -6,7 +6,7 @@
 // Order: the notifications of one record are sent one after the other in queue order (a TRACKING_STOPPED
 // never overtakes the TRACKING_UPDATED before it); different records are sent concurrently.
 
-import type { ApiVersion } from '../../api/spec.js';
+import type { ApiVersion } from '../../service/vocabulary.js';
 import type { AccountCore } from './core.js';
 import { recordKey } from './store.js';
 import { SECOND } from './time.js';

@@ -4,7 +4,7 @@
 // carrier, param). Plans are not cached: being deterministic, each question plans again, except that a
 // Tracker plans once for a series of tracking runs of one record.
 
-import type { TrackInfo, V1Track } from '../../api/types.js';
+import type { TrackInfo, V1Track } from '../../service/types.js';
 import {
   type Detection,
   type Shipment,

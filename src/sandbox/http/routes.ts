@@ -8,7 +8,7 @@
 // Versions: src/sandbox/versions.ts (v2.2 to v2.4 at v2.1's paths). Paths: the emulator's own operation table
 // (src/sandbox/ops/table.ts).
 
-import type { Operation } from '../../api/spec.js';
+import type { Operation } from '../../service/vocabulary.js';
 import { EMULATED_OPERATION_NAMES, EMULATED_OPERATIONS } from '../ops/table.js';
 import { rulesOf, SERVED_VERSIONS, type ServedVersion } from '../versions.js';
 

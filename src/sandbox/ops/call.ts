@@ -1,6 +1,6 @@
 // One request as an operation handler sees it (src/sandbox/ops/table.ts dispatches it).
 
-import type { ApiVersion } from '../../api/spec.js';
+import type { ApiVersion } from '../../service/vocabulary.js';
 import type { ServedVersion } from '../versions.js';
 
 export interface OperationCall {

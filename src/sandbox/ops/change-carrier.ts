@@ -1,6 +1,6 @@
 // changecarrier: move a record to another carrier and/or last-mile carrier.
 
-import { type ApiVersion, LIMITS } from '../../api/spec.js';
+import { type ApiVersion, LIMITS } from '../../service/vocabulary.js';
 import type { AccountCore } from '../account/core.js';
 import { type Envelope, ItemReject, itemsEnvelope } from '../account/envelope.js';
 import { type Item, arrayItems, isEnvelope, readCarrierField, readNumber } from '../account/request.js';

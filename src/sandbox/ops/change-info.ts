@@ -1,6 +1,6 @@
 // changeinfo: tag, param and lang of registered records (v1: a single object, tag only).
 
-import { type ApiVersion, LIMITS } from '../../api/spec.js';
+import { type ApiVersion, LIMITS } from '../../service/vocabulary.js';
 import type { AccountCore } from '../account/core.js';
 import { type Envelope, ItemReject, requestError } from '../account/envelope.js';
 import { checkParam } from '../account/param.js';

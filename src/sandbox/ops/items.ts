@@ -1,7 +1,7 @@
 // The loop shared by the item operations: per item, find the records it addresses and apply the handler
 // to each, collecting `accepted` and `rejected` in the version's shapes.
 
-import { type ApiVersion, LIMITS } from '../../api/spec.js';
+import { type ApiVersion, LIMITS } from '../../service/vocabulary.js';
 import type { AccountCore } from '../account/core.js';
 import { type Envelope, ItemReject, itemsEnvelope, rejectFrom } from '../account/envelope.js';
 import { type Item, arrayItems, isEnvelope, readCarrierField, readNumber, rawNumber } from '../account/request.js';

@@ -1,6 +1,6 @@
 // stoptrack, retrack, deletetrack and push: item operations on existing records.
 
-import type { ApiVersion } from '../../api/spec.js';
+import type { ApiVersion } from '../../service/vocabulary.js';
 import type { AccountCore } from '../account/core.js';
 import { type Envelope, ItemReject } from '../account/envelope.js';
 import { numberCarrier, recordOperation } from './items.js';

@@ -1,6 +1,6 @@
 // getRealTimeTrackInfo (v2, v2.1): one number, fetched "from the carrier" now.
 
-import { LIMITS, REALTIME_CACHE_COST } from '../../api/spec.js';
+import { LIMITS, REALTIME_CACHE_COST } from '../../service/vocabulary.js';
 import type { AccountCore } from '../account/core.js';
 import { type Envelope, ItemReject, itemsEnvelope, requestError } from '../account/envelope.js';
 import { checkParam } from '../account/param.js';
@@ -71,7 +71,7 @@ function query(core: AccountCore, call: RealtimeCall, item: Item): Record<string
     const paramValue = rec && param === undefined ? rec.param : checkParam(carrier, param, 'param');
     core.quota.charge(REALTIME_CACHE_COST[level]);
     const now = core.now();
-    if (rec && rec.tracking) {
+    if (rec?.tracking) {
       if (level === 1 || rec.trackMs === null || now - rec.trackMs > REALTIME_CACHE_MS) core.runNow(rec, now);
       const info = core.world.trackInfo(rec, rec.trackMs ?? now, now, version, translation(rec), shape);
       const head = { number, carrier: carrier.key, param: rec.param, tag: rec.tag, lang: rec.lang };

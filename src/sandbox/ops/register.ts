@@ -1,6 +1,6 @@
 // register: validate each item, settle its carrier (detection, origin), charge the quota, store it.
 
-import { type ApiVersion, LIMITS } from '../../api/spec.js';
+import { type ApiVersion, LIMITS } from '../../service/vocabulary.js';
 import type { AccountCore } from '../account/core.js';
 import { type Envelope, ItemReject, itemsEnvelope } from '../account/envelope.js';
 import { checkParam } from '../account/param.js';

@@ -1,10 +1,10 @@
 // The emulator's own table of the service's operations (as moto's urls.py → dispatch): for each, the path it
 // answers at in every version and the handler that answers it. Routing (http/routes.ts) and the account's
-// dispatch (Account.handle) read this table only, never the product's (src/api/ops.ts): both are readings of
+// dispatch (Account.handle) read this table only, never the product's (src/service/operations/): both are readings of
 // the same spec, and a misreading must not agree with itself. `test/sandbox/operation-table.test.ts` fails when
 // an operation the product knows has no handler here, or sits at another path.
 
-import type { ApiVersion, Operation } from '../../api/spec.js';
+import type { ApiVersion, Operation } from '../../service/vocabulary.js';
 import type { AccountCore } from '../account/core.js';
 import { type Envelope, requestError } from '../account/envelope.js';
 import type { OperationCall } from './call.js';

@@ -12,7 +12,7 @@ import {
   TRACKING_STATUSES,
   V1_PACKAGE_STATUS_CODE,
   V1_PUSH_STATE,
-} from '../../api/spec.js';
+} from '../../service/vocabulary.js';
 import type { AccountCore } from '../account/core.js';
 import { type Envelope, ItemReject, requestError } from '../account/envelope.js';
 import { isObject, normaliseNumber } from '../account/request.js';

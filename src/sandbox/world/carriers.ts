@@ -4,7 +4,7 @@
 // does not serve, and the detection patterns of detect.ts. Every other carrier of the service's list is a
 // generic carrier of the world (catalog.ts).
 
-import { REALTIME_UNSUPPORTED_CARRIERS } from '../../api/spec.js';
+import { REALTIME_UNSUPPORTED_CARRIERS } from '../../service/vocabulary.js';
 import { catalogCarrier } from './catalog.js';
 import type { TextLang } from './phrases.js';
 

@@ -13,7 +13,7 @@
 //   no two carriers of a kind are alike.
 // The list is read on the first question about a carrier outside the detailed table (src/sandbox/reference-lists.ts).
 
-import { REALTIME_UNSUPPORTED_CARRIERS } from '../../api/spec.js';
+import { REALTIME_UNSUPPORTED_CARRIERS } from '../../service/vocabulary.js';
 import { type CarrierListEntry, type CountryListEntry, sandboxReferenceList } from '../reference-lists.js';
 import type { SimCarrier } from './carriers.js';
 import { WORLD_CITIES } from './cities.js';

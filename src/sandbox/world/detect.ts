@@ -38,7 +38,7 @@
 //   - unknown (absent from the service's carrier list) → as if none was passed, but a weak guess keeps origin 3;
 //   - 0 counts as not passed.
 
-import { REGISTER_ORIGIN } from '../../api/spec.js';
+import { REGISTER_ORIGIN } from '../../service/vocabulary.js';
 import type { SimCarrier } from './carriers.js';
 import { findCarrier, postalCarrierOf } from './carriers.js';
 
@@ -101,7 +101,7 @@ export function detectCarrier(number: string, passed?: number): Detection | unde
   const g = guess(normalise(number));
   const given = passed ? findCarrier(passed) : undefined;
   if (given) {
-    if (!g || !g.confident || g.key === given.key || (g.s10 && given.postal)) {
+    if (!g?.confident || g.key === given.key || (g.s10 && given.postal)) {
       return { carrier: given, origin: REGISTER_ORIGIN.passedCorrect };
     }
     return { carrier: findCarrier(g.key) as SimCarrier, origin: REGISTER_ORIGIN.detectedOrCorrected };

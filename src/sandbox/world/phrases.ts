@@ -3,7 +3,7 @@
 // Carriers write in their language (China Post in Chinese, Correios in Portuguese, ...); a translation
 // request (`lang`) gets the same phrase in the requested language.
 
-import type { KeyStage } from '../../api/spec.js';
+import type { KeyStage } from '../../service/vocabulary.js';
 
 /** Languages texts exist in: the service's translation languages plus Portuguese (Correios writes it). */
 export type TextLang = 'en' | 'zh-hans' | 'pt' | 'fr' | 'de' | 'ja' | 'es' | 'da' | 'th';

@@ -23,8 +23,8 @@
 // that go quiet stop having events mid-route, which lets the service's 30-days-without-update expiry happen;
 // `not_found` ones never get any event; `invalid_code` ones are answered "invalid number" from registration on.
 
-import type { KeyStage } from '../../api/spec.js';
-import type { Address } from '../../api/types.js';
+import type { KeyStage } from '../../service/vocabulary.js';
+import type { Address } from '../../service/types.js';
 import type { SimCarrier } from './carriers.js';
 import { findCarrier, postalCarrierOf } from './carriers.js';
 import type { PhraseId } from './phrases.js';

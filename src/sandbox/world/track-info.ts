@@ -2,7 +2,7 @@
 // tracking run: events up to it are known, later ones not yet. `nowMs` is the current time, which only the
 // day counts of the time metrics use. All builders are pure.
 
-import type { ApiVersion, PackageStatus } from '../../api/spec.js';
+import type { ApiVersion, PackageStatus } from '../../service/vocabulary.js';
 import {
   CUSTOMS_SUB_STATUSES,
   KEY_STAGES,
@@ -10,7 +10,7 @@ import {
   SUB_STATUSES_V2,
   V1_PACKAGE_STATUS_CODE,
   mainStatusOf,
-} from '../../api/spec.js';
+} from '../../service/vocabulary.js';
 import type {
   Address,
   Milestone,
@@ -21,7 +21,7 @@ import type {
   TrackInfo,
   V1Event,
   V1Track,
-} from '../../api/types.js';
+} from '../../service/types.js';
 import type { SimCarrier } from './carriers.js';
 import { findCarrier } from './carriers.js';
 import type { TextLang } from './phrases.js';

@@ -55,9 +55,13 @@ export class ConnectionGuard {
     const address = socket.remoteAddress ?? '';
     const mine = this.perAddress.get(address);
     if (mine !== undefined && mine.size >= this.limits.maxConnectionsPerAddress && !this.closeIdlestOf(mine)) {
-      return this.refuse(socket);
+      this.refuse(socket);
+      return;
     }
-    if (this.held.size >= this.limits.maxConnections && !this.closeIdlest()) return this.refuse(socket);
+    if (this.held.size >= this.limits.maxConnections && !this.closeIdlest()) {
+      this.refuse(socket);
+      return;
+    }
     this.held.set(socket, { address, requests: 0 });
     this.idle.set(socket, this.clock());
     let set = this.perAddress.get(address);

@@ -6,7 +6,7 @@ import type { IO } from '../../io.js';
 import { parseJsonBody } from '../raw-json.js';
 import { summarizeEvent } from '../summary.js';
 import type { Admission } from './admission.js';
-import { readBody } from './body.js';
+import { type BodyOutcome, readBody } from './body.js';
 import { clean, isoSeconds } from './lines.js';
 import type { RefusalLog } from './refusals.js';
 import type { Sink } from './sinks/sink.js';
@@ -87,7 +87,7 @@ export class Pipeline {
     if (lane === 'busy') return this.refuseEarly(req, res, 503, receivedAt);
     if (lane === 'gone') return this.countRefused();
     const started = performance.now();
-    let raw;
+    let raw: BodyOutcome;
     try {
       const pace = { minBytesPerSecond: limits.minBodyBytesPerSecond, graceMs: limits.bodyGraceMs };
       raw = await readBody(req, { maxBytes: limits.maxBodyBytes, ...pace });

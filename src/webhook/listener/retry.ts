@@ -44,7 +44,10 @@ export class RetrySchedule<T extends Retry> {
   /** An item whose attempt failed: tried again later, or given up when it has had its attempts. */
   add(item: T): void {
     if (this.stopped) return;
-    if (item.attempts >= this.limits.maxAttempts) return this.giveUp(item);
+    if (item.attempts >= this.limits.maxAttempts) {
+      this.giveUp(item);
+      return;
+    }
     this.waiting.push(item);
     this.schedule();
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REALTIME_UNSUPPORTED_CARRIERS } from '../../../src/api/spec.js';
+import { REALTIME_UNSUPPORTED_CARRIERS } from '../../../src/service/vocabulary.js';
 import { PARAM_REQUIRED_CODE, SIM_CARRIERS, findCarrier, postalCarrierOf } from '../../../src/sandbox/world/carriers.js';
 import { COUNTRIES, v1CountryCode } from '../../../src/sandbox/world/places.js';
 import { fixtureJson } from './helpers.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_STATUSES, mainStatusOf, subStatuses } from '../../../src/api/spec.js';
+import { PACKAGE_STATUSES, mainStatusOf, subStatuses } from '../../../src/service/vocabulary.js';
 import { SIM_CARRIERS, findCarrier, postalCarrierOf } from '../../../src/sandbox/world/carriers.js';
 import type { ScenarioName } from '../../../src/sandbox/world/shipment.js';
 import { SCENARIOS, findNumber, planShipment, sampleNumber, scenarioOf } from '../../../src/sandbox/world/shipment.js';

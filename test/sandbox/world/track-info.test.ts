@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CUSTOMS_SUB_STATUSES, V1_PACKAGE_STATUS_CODE } from '../../../src/api/spec.js';
-import type { TrackInfo, V1Track } from '../../../src/api/types.js';
+import { CUSTOMS_SUB_STATUSES, V1_PACKAGE_STATUS_CODE } from '../../../src/service/vocabulary.js';
+import type { TrackInfo, V1Track } from '../../../src/service/types.js';
 import { findCarrier } from '../../../src/sandbox/world/carriers.js';
 import { findNumber, planShipment, sampleNumber } from '../../../src/sandbox/world/shipment.js';
 import {

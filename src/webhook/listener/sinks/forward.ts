@@ -5,7 +5,7 @@
 import type { IO } from '../../../io.js';
 import { fmt, plural } from '../../../text.js';
 import { forwarded, Forwarder, type ForwardResult } from '../../forward.js';
-import { readSaved } from '../../saved.js';
+import { readSaved, type SavedNotification } from '../../saved.js';
 import { clean, eventLabel, forwardLine, type ForwardReport } from '../lines.js';
 import { RetrySchedule, type Retry } from '../retry.js';
 import { Spool, type SpoolEntry } from '../spool.js';
@@ -123,7 +123,7 @@ export class ForwardSink implements Sink {
 
   /** Another attempt from the queue: true when the app took it, or the notification is gone from the queue. */
   private async retry(w: Waiting): Promise<boolean> {
-    let saved;
+    let saved: SavedNotification;
     try {
       saved = await readSaved(w.entry.file);
     } catch (e) {

@@ -1,7 +1,7 @@
 // Wire shapes of the service, as the specification describes them. The service may add fields at any time,
 // so every object type is open: code must tolerate and pass through what it does not know.
 
-import type { PackageStatus, PushStatus, StopReason, TrackingStatus } from './spec.js';
+import type { PackageStatus, PushStatus, StopReason, TrackingStatus } from './vocabulary.js';
 
 export interface ItemError {
   code: number;

@@ -5,9 +5,8 @@
 // reads and nothing more: fields the service adds in newer minor versions are welcome, and item fields that
 // differ between versions (v1 `track`, v2 `track_info`) are left to the views, which read them defensively.
 //
-// One small check per operation, keyed by its name, so that a table of operations can refer to it.
-
-import type { Operation } from './spec.js';
+// The checks the operation modules are made of; each module names its own (`answer`), and index.ts gathers
+// them as ANSWER_SHAPES.
 
 /** The problem with an answer, in a few words (`data.accepted is a string, not a list`), or undefined when fine. */
 export type AnswerCheck = (data: Record<string, unknown>, envelope: Record<string, unknown>) => string | undefined;
@@ -18,52 +17,33 @@ const QUOTA_OPTIONAL = ['today_used', 'max_track_daily', 'free_email_quota', 'fr
 const PAGE_FIELDS = ['data_total', 'page_total', 'page_no', 'page_size'] as const;
 
 /** accepted[] and rejected[] of an item operation; `carrier` says whether accepted items must name theirs. */
-function itemLists(opts: { carrier: boolean }): AnswerCheck {
+export function itemLists(opts: { carrier: boolean }): AnswerCheck {
   return (data) =>
     list(data, 'accepted', (item, at) => acceptedItem(item, at, opts.carrier)) ??
     list(data, 'rejected', rejectedItem);
 }
 
-export const ANSWER_SHAPES: Readonly<Record<Operation, AnswerCheck>> = {
-  // Register and change-carrier answers name the carrier that was settled: trk shows and journals it.
-  register: itemLists({ carrier: true }),
-  changecarrier: itemLists({ carrier: true }),
-  changeinfo: itemLists({ carrier: false }),
-  stoptrack: itemLists({ carrier: false }),
-  retrack: itemLists({ carrier: false }),
-  deletetrack: itemLists({ carrier: false }),
-  push: itemLists({ carrier: false }),
-  gettrackinfo: itemLists({ carrier: false }),
-  getRealTimeTrackInfo: itemLists({ carrier: false }),
-  // A page of records; `rejected` is not part of this answer, so it is only checked when present.
-  gettracklist: (data, envelope) =>
-    list(data, 'accepted', (item, at) => acceptedItem(item, at, false)) ??
-    (data.rejected === undefined ? undefined : list(data, 'rejected', rejectedItem)) ??
-    page(envelope.page),
-  getquota: (data) => {
-    for (const field of QUOTA_REQUIRED) {
-      if (typeof data[field] !== 'number') return `data.${field} is ${describe(data[field])}, not a number`;
+
+/** getquota: its numbers are numbers. */
+export const quotaFields: AnswerCheck = (data) => {
+  for (const field of QUOTA_REQUIRED) {
+    if (typeof data[field] !== 'number') return `data.${field} is ${describe(data[field])}, not a number`;
+  }
+  for (const field of QUOTA_OPTIONAL) {
+    if (data[field] !== undefined && data[field] !== null && typeof data[field] !== 'number') {
+      return `data.${field} is ${describe(data[field])}, not a number`;
     }
-    for (const field of QUOTA_OPTIONAL) {
-      if (data[field] !== undefined && data[field] !== null && typeof data[field] !== 'number') {
-        return `data.${field} is ${describe(data[field])}, not a number`;
-      }
-    }
-    return undefined;
-  },
+  }
+  return undefined;
 };
 
-/**
- * What is wrong with the envelope of a successful answer to `op`, or undefined when it has the shape trk reads.
- * The caller has checked already that `code` is a number and that it is 0 without data.errors.
- */
-export function answerProblem(op: Operation, envelope: Record<string, unknown>): string | undefined {
-  const data = envelope.data;
-  if (!isObject(data)) return `data is ${describe(data)}, not an object`;
-  return ANSWER_SHAPES[op](data, envelope);
-}
+/** A page of records; `rejected` is not part of this answer, so it is only checked when present. */
+export const recordPage: AnswerCheck = (data, envelope) =>
+  list(data, 'accepted', (item, at) => acceptedItem(item, at, false)) ??
+  (data.rejected === undefined ? undefined : list(data, 'rejected', rejectedItem)) ??
+  page(envelope.page);
 
-function list(
+export function list(
   data: Record<string, unknown>,
   name: 'accepted' | 'rejected',
   item: (value: unknown, at: string) => string | undefined,
@@ -77,7 +57,7 @@ function list(
   return undefined;
 }
 
-function acceptedItem(value: unknown, at: string, carrier: boolean): string | undefined {
+export function acceptedItem(value: unknown, at: string, carrier: boolean): string | undefined {
   if (!isObject(value)) return `${at} is ${describe(value)}, not an object`;
   if (typeof value.number !== 'string') return `${at}.number is ${describe(value.number)}, not a string`;
   if (carrier ? typeof value.carrier !== 'number' : !optionalNumber(value.carrier)) {
@@ -86,7 +66,7 @@ function acceptedItem(value: unknown, at: string, carrier: boolean): string | un
   return undefined;
 }
 
-function rejectedItem(value: unknown, at: string): string | undefined {
+export function rejectedItem(value: unknown, at: string): string | undefined {
   if (!isObject(value)) return `${at} is ${describe(value)}, not an object`;
   if (typeof value.number !== 'string') return `${at}.number is ${describe(value.number)}, not a string`;
   const error = value.error;
@@ -99,7 +79,7 @@ function rejectedItem(value: unknown, at: string): string | undefined {
 }
 
 /** `page` may be absent (trk then reads a short page as the last one); when present its counts are numbers. */
-function page(value: unknown): string | undefined {
+export function page(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   if (!isObject(value)) return `page is ${describe(value)}, not an object`;
   for (const field of PAGE_FIELDS) {
@@ -112,12 +92,12 @@ function optionalNumber(value: unknown): boolean {
   return value === undefined || value === null || typeof value === 'number';
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The kind of a value for a message; never the value itself (it came from the network and may be huge). */
-function describe(value: unknown): string {
+export function describe(value: unknown): string {
   if (value === undefined) return 'missing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';

@@ -2,8 +2,10 @@
 // service fills them) and what a user should do about it. The client, the commands and the emulator all
 // read from here, so a code is described once.
 
-import { LOGIN_HINT } from '../errors.js';
-import type { ApiVersion } from './spec.js';
+import type { ApiVersion } from './vocabulary.js';
+
+/** What to do when the service refuses the key, or there is none. */
+export const LOGIN_HINT = 'run "trk auth login" or set TRK_API_KEY';
 
 export interface CodeInfo {
   /** The service's meaning, with `{0}`, `{1}` placeholders. */

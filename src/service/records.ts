@@ -9,7 +9,7 @@ import {
   V1_PACKAGE_STATUS,
   V1_STOP_REASON,
   type ApiVersion,
-} from '../api/spec.js';
+} from './vocabulary.js';
 import { epochOf, isoWithOffset, toIsoUtc } from './times.js';
 
 /** A carrier code: an integer, or the raw text when the service sent something that is not one. */
