@@ -3,7 +3,7 @@
 // embedded emulator's budget is and reads fall back to when the shared one cannot be used. Pacing is loaded with
 // the first request, never at start-up.
 
-import { LIMITS } from './api/spec.js';
+import { LIMITS } from './service/vocabulary.js';
 import { ensurePrivateDir, stateDir } from './config/paths.js';
 import type { BudgetTarget } from './context.js';
 import type { HoldListener, Pacer } from './pacing/pacer.js';

@@ -7,6 +7,7 @@ import type { Context } from '../../context.js';
 import { FIELDS, type FieldSpec, type FieldValues, type ItemField } from '../../service/fields.js';
 import { flagFields, flagHelp, type ItemOperation } from '../../service/operations/index.js';
 import { LANGUAGES } from '../../service/vocabulary.js';
+import { resolveCarrierFlags } from '../common/carrier-args.js';
 import { carrierArg, maxLength, Option } from '../define.js';
 
 /** `cmd` with a flag for each field its operation's command takes. */
@@ -62,8 +63,7 @@ export async function resolveCarriers<K extends string>(
   flags: Record<K, readonly [string, string | undefined]>,
   carrierMap?: string,
 ): Promise<Partial<Record<K, number>>> {
-  // None given (`trk info N`, `trk stop N`): nothing to resolve, and nothing to load.
+  // None given (`trk info N`, `trk stop N`): nothing to resolve.
   if (Object.values<readonly [string, string | undefined]>(flags).every(([, value]) => value === undefined)) return {};
-  const { resolveCarrierFlags } = await import('../common/carrier-args.js');
   return resolveCarrierFlags(ctx, flags, { carrierMap });
 }
