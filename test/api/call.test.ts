@@ -117,7 +117,8 @@ describe('Call', () => {
         req.signal.addEventListener('abort', () => reject(req.signal.reason));
       });
     const policy = { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 100 };
-    const t = setUp([hang], { timeoutMs: 50, deadlineMs: 60, policy });
+    // The deadline ends with the attempt's time limit: whatever the jittered wait (0 to 100 ms), no retry fits.
+    const t = setUp([hang], { timeoutMs: 50, deadlineMs: 50, policy });
     const err = await t.call('stoptrack').run().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TimeoutError);
     expect(t.sent).toHaveLength(1);
