@@ -62,8 +62,8 @@ export class FilePacer implements Pacer {
   #lastHold = 0;
   /** A hold set by this process: kept even when it could not be written (lock busy). */
   #localHold: Hold = { until: 0, reason: 'rate-limited' };
-  /** The admission times of this process's requests not yet written: what a stall delays. */
-  readonly #unsent = new Set<{ admitted: number }>();
+  /** The starts of this process's requests not yet written: what a stall delays. */
+  readonly #unsent = new Set<{ start: number }>();
 
   constructor(opts: FilePacerOptions) {
     if (!Number.isInteger(opts.perSecond) || opts.perSecond < 1) throw new RangeError(`invalid rate ${opts.perSecond}`);
@@ -128,17 +128,18 @@ export class FilePacer implements Pacer {
 
   /** The admission of a start recorded at `admitted`: sent() moves it to when the request left. */
   #admission(admitted: number): Admission {
-    const entry = { admitted };
+    // Where its start is now: moved by stalls until the request is written.
+    const entry = { start: admitted };
     // One admitted long ago and never written was aborted: forgotten, so that a long run keeps no list of them.
-    for (const e of this.#unsent) if (e.admitted < admitted - FORGET_UNSENT_MS) this.#unsent.delete(e);
+    for (const e of this.#unsent) if (e.start < admitted - FORGET_UNSENT_MS) this.#unsent.delete(e);
     this.#unsent.add(entry);
     return {
       sent: () => {
         this.#unsent.delete(entry);
         const t = this.#now();
-        if (t <= admitted) return;
+        if (t <= entry.start) return;
         this.#file.update((state) => {
-          const starts = movedToSent(state.starts, admitted, t);
+          const starts = movedToSent(state.starts, entry.start, t);
           return starts && { ...state, starts };
         });
       },
@@ -146,8 +147,12 @@ export class FilePacer implements Pacer {
   }
 
   #stalled(ms: number, since: number): void {
-    const unsent = [...this.#unsent].map((e) => e.admitted).filter((t) => t <= since + ms);
-    if (unsent.length === 0) return;
-    this.#file.update((state) => ({ ...state, starts: movedByStall(state.starts, unsent, since + ms) }));
+    const end = since + ms;
+    const delayed = [...this.#unsent].filter((e) => e.start < end);
+    if (delayed.length === 0) return;
+    const unsent = delayed.map((e) => e.start);
+    this.#file.update((state) => ({ ...state, starts: movedByStall(state.starts, unsent, end) }));
+    // Found from there by the next stall, or by sent(), rather than another start between.
+    for (const e of delayed) e.start = end;
   }
 }
