@@ -95,16 +95,17 @@ export function movedToSent(starts: readonly number[], admitted: number, t: numb
   return starts.map((s, k) => (k === i ? t : s)).sort((a, b) => a - b);
 }
 
-/** How long before a stall a start can still have been waiting to leave. */
-export const STALL_REACH_MS = 20;
-
 /**
- * The starts after the event loop stalled for `ms` from `since` (wall-clock): those admitted shortly before or
- * during the stall may have left (or been read) that much later, and are moved forward by its length.
+ * The starts after the event loop stalled until `end` (wall-clock): a request this process admitted but had not
+ * written yet (`unsent`, the admission times) leaves no earlier than the stall's end, and counts from then. A
+ * request already written is on its way: a stall of this process does not delay it (the service is another
+ * process; the embedded emulator, which lives in this one, is paced by the in-process pacer). Each start is found
+ * as sent() finds it (movedToSent).
  */
-export function movedByStall(starts: readonly number[], since: number, ms: number): number[] {
-  const from = since - STALL_REACH_MS;
-  return starts.map((t) => (t > from && t <= since + ms ? t + ms : t));
+export function movedByStall(starts: readonly number[], unsent: readonly number[], end: number): number[] {
+  let out = [...starts];
+  for (const admitted of unsent) out = movedToSent(out, admitted, end) ?? out;
+  return out;
 }
 
 /** The state with `hold`, or undefined when a hold as long is already set: a longer hold wins. */

@@ -8,7 +8,9 @@
 //
 // A start is recorded when it is admitted, and moved to when its request is written to its connection
 // (Admission.sent, see pacer.ts): a request waiting for a connection counts from when it leaves. After a stall of
-// the event loop (stalls.ts), the starts recorded just before it are moved forward by its length. After a 429 this
+// the event loop (stalls.ts), the starts of the requests admitted and not yet written are moved to its end, so
+// that other processes see them as late as they will leave; a request already written is not delayed by this
+// process's stall, and is left as it is (moving it would hold back the next starts for nothing). After a 429 this
 // process widens its margin for the rest of the run, as the in-process pacer does.
 
 import { setTimeout as delay } from 'node:timers/promises';
@@ -45,6 +47,9 @@ export interface FilePacerOptions {
   onHold?: HoldListener;
 }
 
+/** A request admitted this long ago and not written yet never will be (aborted): no stall can delay it. */
+const FORGET_UNSENT_MS = 60_000;
+
 export class FilePacer implements Pacer {
   readonly #file: BudgetFile;
   readonly #perSecond: number;
@@ -57,6 +62,8 @@ export class FilePacer implements Pacer {
   #lastHold = 0;
   /** A hold set by this process: kept even when it could not be written (lock busy). */
   #localHold: Hold = { until: 0, reason: 'rate-limited' };
+  /** The starts of this process's requests not yet written: what a stall delays. */
+  readonly #unsent = new Set<{ start: number }>();
 
   constructor(opts: FilePacerOptions) {
     if (!Number.isInteger(opts.perSecond) || opts.perSecond < 1) throw new RangeError(`invalid rate ${opts.perSecond}`);
@@ -121,12 +128,18 @@ export class FilePacer implements Pacer {
 
   /** The admission of a start recorded at `admitted`: sent() moves it to when the request left. */
   #admission(admitted: number): Admission {
+    // Where its start is now: moved by stalls until the request is written.
+    const entry = { start: admitted };
+    // One admitted long ago and never written was aborted: forgotten, so that a long run keeps no list of them.
+    for (const e of this.#unsent) if (e.start < admitted - FORGET_UNSENT_MS) this.#unsent.delete(e);
+    this.#unsent.add(entry);
     return {
       sent: () => {
+        this.#unsent.delete(entry);
         const t = this.#now();
-        if (t <= admitted) return;
+        if (t <= entry.start) return;
         this.#file.update((state) => {
-          const starts = movedToSent(state.starts, admitted, t);
+          const starts = movedToSent(state.starts, entry.start, t);
           return starts && { ...state, starts };
         });
       },
@@ -134,6 +147,12 @@ export class FilePacer implements Pacer {
   }
 
   #stalled(ms: number, since: number): void {
-    this.#file.update((state) => ({ ...state, starts: movedByStall(state.starts, since, ms) }));
+    const end = since + ms;
+    const delayed = [...this.#unsent].filter((e) => e.start < end);
+    if (delayed.length === 0) return;
+    const unsent = delayed.map((e) => e.start);
+    this.#file.update((state) => ({ ...state, starts: movedByStall(state.starts, unsent, end) }));
+    // Found from there by the next stall, or by sent(), rather than another start between.
+    for (const e of delayed) e.start = end;
   }
 }

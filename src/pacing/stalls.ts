@@ -1,8 +1,8 @@
-// A written request is read by the service (and, with the emulator in the same process, by this very process)
-// only when its event loop gets to it. When the process stalls (a long garbage collection, the CPU taken by other
-// processes), requests admitted just before the stall arrive up to the stall's length later than recorded, and the
-// request admitted one window after them can arrive less than a second after them: a 429. So the event loop is
-// watched while requests are being admitted, and a stall is told to the budget (movedByStall in budget-window.ts).
+// A request is written when the event loop gets to it. When the process stalls (a long garbage collection, the
+// CPU taken by other processes, a long synchronous write), requests admitted just before the stall leave only
+// after it, later than recorded, and the request admitted one window after them can arrive less than a second
+// after them: a 429. So the event loop is watched while requests are being admitted, and a stall is told to the
+// budget, which moves the starts of the requests not yet written to its end (movedByStall in budget-window.ts).
 
 import { monotonicMs } from './pacer.js';
 

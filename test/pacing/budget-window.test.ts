@@ -83,9 +83,12 @@ describe('movedToSent', () => {
 });
 
 describe('movedByStall', () => {
-  it('moves the starts just before and during a stall forward by its length', () => {
-    // A stall of 50 ms from 1000: starts after 980 and up to 1050 move.
-    expect(movedByStall([900, 985, 1000, 1040, 1060], 1000, 50)).toEqual([900, 1035, 1050, 1090, 1060]);
+  it("moves the starts of requests not yet written to the stall's end, and no other", () => {
+    // A stall until 1050; 985 and 1040 were admitted here and not written yet; 900 and 1000 (another process's, or
+    // already written) are on their way, and a start is never moved further than the stall's end.
+    expect(movedByStall([900, 985, 1000, 1040], [985, 1040], 1050)).toEqual([900, 1000, 1050, 1050]);
+    // Nothing unsent: nothing moves.
+    expect(movedByStall([900, 1000], [], 1050)).toEqual([900, 1000]);
   });
 });
 

@@ -150,6 +150,33 @@ describe('FilePacer: starts counted from when requests leave', () => {
     expect(waited).toBe('held');
   });
 
+  it('a stall moves the starts of requests not yet written to its end, and leaves those already written', async () => {
+    const file = path.join(tempDir(), 'budget.json');
+    const p = new FilePacer({ file, perSecond: 3, stallMs: 15 });
+    const before = await admitted(p);
+    before.sent();
+    const [writtenBefore] = starts(file);
+    await admitted(p);
+    // The event loop blocked (a long synchronous write); a request admitted and written as it ended, before the
+    // watch got to run, had not left during the stall.
+    const until = Date.now() + 120;
+    while (Date.now() < until) {
+      // block the event loop
+    }
+    const after = await admitted(p);
+    after.sent();
+    const writtenAfter = Math.max(...starts(file));
+    await new Promise((r) => setTimeout(r, 40));
+    const now = starts(file);
+    // Already on their way: this process's stall delays neither.
+    expect(now).toContain(writtenBefore);
+    expect(now).toContain(writtenAfter);
+    // The one admitted before the stall and not written counts from its end.
+    const unsent = now.filter((t) => t !== writtenBefore && t !== writtenAfter);
+    expect(unsent).toHaveLength(1);
+    expect(unsent[0]).toBeGreaterThanOrEqual(until - 20);
+  });
+
   it('finds its start when the stall watch (or another process at the same millisecond) moved it', async () => {
     const file = path.join(tempDir(), 'budget.json');
     let t = 2_000_000;

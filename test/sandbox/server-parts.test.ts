@@ -264,6 +264,33 @@ describe('the API pipeline, step by step', () => {
     expect(p.changed).toHaveBeenCalledTimes(1);
   });
 
+  it('counts the requests that arrived together before it works out an answer for any of them', async () => {
+    const t = makeAccount({ settings: { key: 'k' } });
+    const limiter = new RateLimiter(3);
+    const order: string[] = [];
+    const take = limiter.take.bind(limiter);
+    vi.spyOn(limiter, 'take').mockImplementation((key) => (order.push('counted'), take(key)));
+    const handle = t.account.handle.bind(t.account);
+    vi.spyOn(t.account, 'handle').mockImplementation((...args) => (order.push('answered'), handle(...args)));
+    const api = new ApiPipeline({
+      account: t.account,
+      injector: new FaultInjector({}, { seed: 1 }),
+      limiter,
+      counters: new RequestCounters(),
+      recorder: new RequestRecorder(() => T0),
+      strictPaths: true,
+      changed: () => {},
+      onError: (err) => {
+        throw err;
+      },
+    });
+    const headers = { svctoken: 'k', 'content-type': 'application/json' };
+    const request = () => api.handle(fakeRequest('POST', headers, '[]'), fakeResponse(), '/track/v2/getquota');
+    await Promise.all([request(), request()]);
+    // Working out the first answer before counting the second counted the second late (by that work's time).
+    expect(order).toEqual(['counted', 'counted', 'answered', 'answered']);
+  });
+
   it('a body that is not JSON is answered 200 -18010013 without reaching the account', async () => {
     const p = pipeline();
     const sent = (await p.send('/track/v2/register', 'k', '[{', 'application/json')).sent;

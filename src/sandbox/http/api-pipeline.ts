@@ -12,7 +12,7 @@
 // Injected latency delays every answer of steps 1-7. Each step is a method (or a pure function) of its own.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { Account } from '../account/account.js';
 import { type Envelope, requestError } from '../account/envelope.js';
 import type { AccountSettings } from '../account/types.js';
@@ -80,6 +80,11 @@ export class ApiPipeline {
     if (body === undefined) return this.#answer(res, TOO_LARGE);
     const refusal = this.#admission(req, res);
     if (refusal) return this.#answer(res, refusal);
+    // The answer is worked out once the requests that arrived with this one are counted too: the service counts
+    // arrivals at its edge, whatever its backends are busy with, and working out an answer first (tens of
+    // milliseconds for a page of a large account on a busy machine) would count the next arrival that much late
+    // and a later one too early, a 429 the service would not give.
+    await nextTurn();
     const parsed = parseApiBody(req.headers['content-type'], body);
     if (!parsed) return this.#answer(res, { status: 200, body: requestError(-18010013) });
     const entry = this.#p.recorder.entryOf(res);
