@@ -2,8 +2,9 @@
 // the answer side's counterpart of fields.ts. For each: its name on the wire in each shape of record, what its
 // values are, whether it says whose parcel it is (a customer reference: `--search` and `find` look at its start, a
 // report shows it), the list flag that matches it whole, and its list column. The key is the field's name in the
-// record view (records.ts), in `trk list`'s columns and in the mirror's records table alike. Fields that trk
-// derives (statuses, v1's codes, carriers, countries, times shown in tables) stay with their readers in records.ts.
+// mirror's records table (store/rows.ts keeps every field) and, for a field with a list column, in the record view
+// (records.ts) and `trk list`'s columns. Fields that trk derives (statuses, v1's codes, carriers, countries, times
+// shown in tables) stay with their readers in records.ts.
 // Light: command declarations read the column names from here.
 //
 // The order is the order of the mirror's record columns (store/schema.ts).
@@ -111,8 +112,9 @@ export const FILTER_FIELDS = RECORD_FIELD_NAMES.filter((f) => recordFieldSpec(f)
 /** The references a report shows of a parcel, the first set one: order number, else tag. */
 export type ShownReferenceField = FieldsWith<{ reference: { shown: number } }>;
 export type ParcelReferences = { [F in ShownReferenceField]: string | null };
-export const SHOWN_REFERENCE_FIELDS = (RECORD_FIELD_NAMES.filter((f) => recordFieldSpec(f).reference?.shown) as ShownReferenceField[]).sort(
-  (a, b) => recordFieldSpec(a).reference!.shown! - recordFieldSpec(b).reference!.shown!,
+const shownRank = (field: RecordField): number | undefined => recordFieldSpec(field).reference?.shown;
+export const SHOWN_REFERENCE_FIELDS = (RECORD_FIELD_NAMES.filter(shownRank) as ShownReferenceField[]).sort(
+  (a, b) => shownRank(a)! - shownRank(b)!,
 );
 
 /** The parcel's customer reference: the first of its shown references that is set, else empty. */

@@ -125,9 +125,11 @@ export interface RecordView extends ViewFieldValues {
 /** The view's fields of record-fields.ts (those with a list column). */
 export type ViewFieldValues = Pick<RecordFieldValues, ColumnField>;
 
+type FieldReadings = Record<string, string | number | null>;
+
 /** `fields` of record-fields.ts as a record of `shape` carries them. */
-function readFields(o: Obj, shape: 'v1' | 'v2', fields: readonly RecordField[]): Record<string, string | number | null> {
-  const out: Record<string, string | number | null> = {};
+function readFields(o: Obj, shape: 'v1' | 'v2', fields: readonly RecordField[]): FieldReadings {
+  const out: FieldReadings = {};
   for (const field of fields) {
     const spec = recordFieldSpec(field);
     const name = spec.wire[shape];
