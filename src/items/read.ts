@@ -45,8 +45,8 @@ export interface InputLayout {
   /** Columns (or keys) the operation does not use: ignored, with one note. */
   ignored: string[];
   /**
-   * Fields the operation takes in another API version but not this one (`order_no` on v2): a row with a value
-   * there is a problem of that row, since sending it without would lose the value.
+   * Fields the operation takes in another API version but not this one (v2.1's order number on v2): a row with a
+   * value there is a problem of that row, since sending it without would lose the value.
    */
   otherVersion: Map<ItemField, ApiVersion>;
   /** Said once on stderr about how the input was read (a header-less table). */
@@ -307,7 +307,8 @@ export function headerLayout(names: readonly string[], format: InputFormat, disp
     }
     const since = versionIntroducing(field);
     // A shop's own name for a field this version cannot send (`Order ID` on v2) is ignored like any column the
-    // command does not use; the field's own name (`order_no`) means it, and a row's value there is refused.
+    // command does not use; the field's own name (as fields.ts spells it) means it, and a row's value there is
+    // refused.
     const otherVersionTakes = since !== undefined && takesInSomeVersion(opts.operation, field) && !isAliasName(written, opts.mapping);
     if (otherVersionTakes) {
       if (seen.has(field)) throw twice();

@@ -2,8 +2,10 @@
 // the completions list, and the CSV header. One place for them, light enough for command declarations to load;
 // columns.ts and the commands define the columns themselves under these names (the compiler holds them together).
 
-/** Registration records (`trk list`). */
-export const RECORD_COLUMN_NAMES = [
+import { withFieldColumns } from '../service/record-fields.js';
+
+/** Registration records (`trk list`); the columns of fields read as sent are placed by record-fields.ts. */
+export const RECORD_COLUMN_NAMES = withFieldColumns([
   'number',
   'carrier',
   'final_carrier',
@@ -18,18 +20,13 @@ export const RECORD_COLUMN_NAMES = [
   'stop_reason',
   'retracked',
   'carrier_changes',
-  'tag',
   'origin_country',
   'destination_country',
   'latest_event_time',
   'latest_event',
-  'days_after_order',
-  'days_of_transit',
   'delivered',
-  'order_no',
-  'remark',
   'delivered_raw',
-] as const;
+] as const);
 
 /** Tracking details (`trk info`, `trk realtime`), one row per number. */
 export const DETAILS_COLUMN_NAMES = [

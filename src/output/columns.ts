@@ -16,6 +16,7 @@ import {
 import { RESULT_COLUMNS, type Cell, type Column } from './render.js';
 import { toCarrierCode, type CarrierCode, type DetailsView, type EventView, type RecordView } from '../service/records.js';
 import { fmt } from '../text.js';
+import { COLUMN_FIELDS, recordFieldSpec, type ColumnField } from '../service/record-fields.js';
 import { datePart, isoWithOffset } from '../service/times.js';
 
 type RecordColumnName = (typeof RECORD_COLUMN_NAMES)[number];
@@ -123,20 +124,34 @@ export function recordColumns(opts: ColumnOptions = {}): Column<RecordView>[] {
     stop_reason: { header: 'STOP REASON', value: (r) => r.stop_reason, wide: 75, extra: true },
     retracked: { header: 'RETRACKED', value: (r) => r.retracked, display: (r) => (r.retracked ? 'yes' : ''), wide: 97, extra: true },
     carrier_changes: { header: 'CHANGES', value: (r) => r.carrier_changes, wide: 98, extra: true },
-    tag: { header: 'TAG', value: (r) => r.tag, shrink: 10, wide: 10 },
     origin_country: { header: 'FROM', value: (r) => r.origin_country, shrink: 4, wide: 32 },
     destination_country: { header: 'TO', value: (r) => r.destination_country, shrink: 4, wide: 32 },
     latest_event_time: time('LAST EVENT AT', (r) => isoWithOffset(r.latest_event_time, { utc: true }), 35),
     latest_event: { header: 'LAST EVENT', value: (r) => r.latest_event, shrink: 12, wide: 36 },
-    days_after_order: { header: 'DAYS', value: (r) => r.days_after_order, count: true, wide: 60, extra: true },
-    days_of_transit: { header: 'IN TRANSIT', value: (r) => r.days_of_transit, count: true, wide: 60, extra: true },
     // The service's delivery time may be a carrier's wall clock without a zone: then it has no ISO form here, and
     // the text as sent is in delivered_raw.
     delivered: time('DELIVERED', (r) => isoWithOffset(r.delivered), 55),
-    order_no: { header: 'ORDER', value: (r) => r.order_no, shrink: 8, wide: 65, extra: true },
-    remark: { header: 'REMARK', value: (r) => r.remark, shrink: 10, wide: 99, extra: true },
     delivered_raw: { header: 'DELIVERED (AS SENT)', value: (r) => r.delivered, only: 'machine' },
+    ...fieldColumns(),
   });
+}
+
+/** The list columns of the fields a record carries as sent, as record-fields.ts describes them. */
+function fieldColumns(): Record<ColumnField, Def<RecordView>> {
+  const defs = COLUMN_FIELDS.map((field): [ColumnField, Def<RecordView>] => {
+    const spec = recordFieldSpec(field);
+    const { header, shrink, wide, extra } = spec.column!;
+    const def: Def<RecordView> = {
+      header,
+      value: (r) => r[field],
+      ...(spec.kind === 'count' ? { count: true } : spec.kind === 'time' ? { time: true } : {}),
+      ...(shrink === undefined ? {} : { shrink }),
+      ...(wide === undefined ? {} : { wide }),
+      ...(extra ? { extra } : {}),
+    };
+    return [field, def];
+  });
+  return Object.fromEntries(defs) as Record<ColumnField, Def<RecordView>>;
 }
 
 export const RECORD_COLUMNS: readonly Column<RecordView>[] = recordColumns();

@@ -8,6 +8,7 @@ import type { GroupFigures } from './figures.js';
 import { svgChart, transitOption, troubleOption, volumeOption } from './charts.js';
 import type { ListedParcel, Report } from './report.js';
 import { fmt } from '../text.js';
+import { parcelReference } from '../service/record-fields.js';
 
 export interface PageOptions {
   carrierName: (code: number) => string | undefined;
@@ -68,7 +69,7 @@ function parcelTable(id: string, parcels: readonly ListedParcel[], names: (code:
     num(p.days_without_news),
     { text: p.latest_event_time?.slice(0, 10) ?? '' },
     { text: p.latest_event ?? '' },
-    { text: p.order_no ?? p.tag ?? '' },
+    { text: parcelReference(p) },
   ]);
   return table(id, ['number', 'carrier', 'lane', 'status', 'days without news', 'latest event on', 'latest event', 'order'], rows);
 }

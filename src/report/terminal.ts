@@ -12,6 +12,7 @@ import { fmt, plural } from '../text.js';
 import { groupLabel, tableColumns } from './columns.js';
 import type { GroupFigures } from './figures.js';
 import type { ListedParcel, Report } from './report.js';
+import { parcelReference } from '../service/record-fields.js';
 
 /** Groups that get a bar and a sparkline (the largest): more would not be read. */
 const DRAWN_GROUPS = 12;
@@ -99,7 +100,7 @@ function parcelColumns(names: (code: number) => string | undefined, stuck: boole
       ? { key: 'days', header: 'NO NEWS', value: (p) => (p.days_without_news === null ? '' : `${p.days_without_news} d`) }
       : { key: 'status', header: 'STATUS', value: (p) => p.sub_status ?? p.package_status, shrink: 9, wide: 1 },
     { key: 'latest', header: 'LATEST EVENT', value: (p) => p.latest_event ?? '', shrink: 12, wide: 3 },
-    { key: 'order', header: 'ORDER', value: (p) => p.order_no ?? p.tag ?? '', shrink: 6, wide: 5 },
+    { key: 'order', header: 'ORDER', value: (p) => parcelReference(p), shrink: 6, wide: 5 },
   ];
 }
 

@@ -15,6 +15,8 @@ export interface FieldSpec {
   readonly kind: FieldKind;
   /** The field's name on the wire where a version calls it otherwise. */
   readonly wire?: Readonly<Partial<Record<ApiVersion, string>>>;
+  /** The API version that added it (v1's and v2's fields have none); register takes it from then on. */
+  readonly since?: ApiVersion;
   /** At most this many characters, and how an error names a value of it (`a tag`). */
   readonly limit?: { readonly max: number; readonly noun: string };
   /** The item commands' flag (`--tag <text>`; a switch is the flag that turns it off); none for `number`. */
@@ -123,6 +125,7 @@ export const FIELDS = {
   },
   order_no: {
     kind: 'text',
+    since: 'v2.1',
     flag: '--order-no <text>',
     help: 'order number (v2.1)',
     columns: [
@@ -140,9 +143,10 @@ export const FIELDS = {
       '订单号',
     ],
   },
-  order_time: { kind: 'text', flag: '--order-time <time>', help: 'order date or time (v2.1)' },
+  order_time: { kind: 'text', since: 'v2.1', flag: '--order-time <time>', help: 'order date or time (v2.1)' },
   remark: {
     kind: 'text',
+    since: 'v2.1',
     limit: { max: LIMITS.remarkMaxLength, noun: 'a remark' },
     flag: '--remark <text>',
     help: 'remark (v2.1, at most 1000 characters)',
@@ -175,6 +179,11 @@ export function fieldSpec(field: ItemField): FieldSpec {
 /** The name `version` gives `field` on the wire. */
 export function wireName(field: ItemField, version: ApiVersion): string {
   return fieldSpec(field).wire?.[version] ?? field;
+}
+
+/** The fields `version` added, in the registry's order. */
+export function fieldsSince(version: ApiVersion): ItemField[] {
+  return ITEM_FIELDS.filter((f) => fieldSpec(f).since === version);
 }
 
 /** Fields whose values are carriers (codes, or names resolved before a row is checked). */

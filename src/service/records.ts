@@ -11,6 +11,14 @@ import {
   type ApiVersion,
 } from './vocabulary.js';
 import { epochOf, isoWithOffset, toIsoUtc } from './times.js';
+import {
+  COLUMN_FIELDS,
+  RECORD_FIELD_NAMES,
+  recordFieldSpec,
+  type ColumnField,
+  type RecordField,
+  type RecordFieldValues,
+} from './record-fields.js';
 
 /** A carrier code: an integer, or the raw text when the service sent something that is not one. */
 export type CarrierCode = number | string;
@@ -88,7 +96,8 @@ function looksV1(o: Obj, version: ApiVersion, v2Field: string): boolean {
 
 // ---- registration records (gettracklist) ----
 
-export interface RecordView {
+/** A record as trk reads it: the fields of record-fields.ts that list shows, as sent, and those derived here. */
+export interface RecordView extends ViewFieldValues {
   number: string;
   carrier: CarrierCode | null;
   final_carrier: CarrierCode | null;
@@ -105,17 +114,34 @@ export interface RecordView {
   stop_reason: string | null;
   retracked: boolean | null;
   carrier_changes: number | null;
-  tag: string | null;
   origin_country: string | null;
   destination_country: string | null;
   // v2.1 only; null for other versions.
   latest_event_time: string | null;
   latest_event: string | null;
-  days_after_order: number | null;
-  days_of_transit: number | null;
   delivered: string | null;
-  order_no: string | null;
-  remark: string | null;
+}
+
+/** The view's fields of record-fields.ts (those with a list column). */
+export type ViewFieldValues = Pick<RecordFieldValues, ColumnField>;
+
+type FieldReadings = Record<string, string | number | null>;
+
+/** `fields` of record-fields.ts as a record of `shape` carries them. */
+function readFields(o: Obj, shape: 'v1' | 'v2', fields: readonly RecordField[]): FieldReadings {
+  const out: FieldReadings = {};
+  for (const field of fields) {
+    const spec = recordFieldSpec(field);
+    const name = spec.wire[shape];
+    out[field] = name === undefined ? null : spec.kind === 'count' ? num(o, name) : str(o, name);
+  }
+  return out;
+}
+
+/** Every field of record-fields.ts of a gettracklist item of any version, as sent (the mirror keeps them all). */
+export function recordFields(item: unknown, version: ApiVersion): RecordFieldValues {
+  const o = obj(item);
+  return readFields(o, looksV1(o, version, 'package_status') ? 'v1' : 'v2', RECORD_FIELD_NAMES) as RecordFieldValues;
 }
 
 /** A gettracklist item of any version as the common record view. */
@@ -140,18 +166,14 @@ function v2Record(o: Obj): RecordView {
     stop_reason: str(o, 'stop_track_reason'),
     retracked: bool(o, 'is_retracked'),
     carrier_changes: num(o, 'carrier_change_count'),
-    tag: str(o, 'tag'),
     origin_country: str(o, 'shipping_country'),
     destination_country: str(o, 'recipient_country'),
     latest_event_time: str(o, 'latest_event_time'),
     latest_event: str(o, 'latest_event_info'),
-    // The service's placeholder `--` (no result) reads as null.
-    days_after_order: num(o, 'days_after_order'),
-    days_of_transit: num(o, 'days_of_transit'),
     // The field name is spelled so by the service.
     delivered: str(o, 'delievery_time'),
-    order_no: str(o, 'order_no'),
-    remark: str(o, 'remark'),
+    // The service's placeholder `--` (no result) reads as null.
+    ...(readFields(o, 'v2', COLUMN_FIELDS) as ViewFieldValues),
   };
 }
 
@@ -198,16 +220,12 @@ function v1Record(o: Obj, opts: ViewOptions): RecordView {
     // v1 calls `ir` "retrack enabled"; it is the nearest thing to v2's is_retracked.
     retracked: bool(o, 'ir'),
     carrier_changes: num(o, 'mc'),
-    tag: str(o, 'tag'),
     origin_country: v1Country(o.b, opts),
     destination_country: v1Country(o.c, opts),
     latest_event_time: null,
     latest_event: null,
-    days_after_order: null,
-    days_of_transit: null,
     delivered: null,
-    order_no: null,
-    remark: null,
+    ...(readFields(o, 'v1', COLUMN_FIELDS) as ViewFieldValues),
   };
 }
 

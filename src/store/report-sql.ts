@@ -20,6 +20,7 @@
 
 import type { Param } from './sql.js';
 import type { ReportKey, ReportParcelKind, ReportQuery } from './types.js';
+import { SHOWN_REFERENCE_FIELDS } from '../service/record-fields.js';
 
 /** The one thing the report's SQL says differently per database: a canonical time a day later, as canonical text. */
 export interface ReportDialect {
@@ -237,8 +238,7 @@ export function reportParcelsQuery(q: ReportQuery, kind: ReportParcelKind, limit
     `coalesce(r.latest_event_time, (SELECT d.latest_event_time FROM details d WHERE ${SAME_RECORD})) AS latest_event_time`,
     `coalesce(r.latest_event_info, (SELECT d.latest_event FROM details d WHERE ${SAME_RECORD})) AS latest_event`,
     'r.days_after_last_update AS days_after_last_update',
-    'r.order_no AS order_no',
-    'r.tag AS tag',
+    ...SHOWN_REFERENCE_FIELDS.map((field) => `r.${field} AS ${field}`),
   ];
   // Without an event, the registration is the last news there is (the expression of the index records_news).
   const news = 'coalesce(r.latest_event_time, r.register_time)';

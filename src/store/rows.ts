@@ -5,8 +5,9 @@
 // as text in any database; the raw item keeps them as sent.
 
 import type { ApiVersion } from '../service/vocabulary.js';
-import { toCarrierCode, toDetailsView, toRecordView } from '../service/records.js';
+import { recordFields, toCarrierCode, toDetailsView, toRecordView } from '../service/records.js';
 import { epochOf } from '../service/times.js';
+import { RECORD_FIELD_NAMES, recordFieldSpec, type RecordFieldValues } from '../service/record-fields.js';
 import type { DetailsRow, RecordKey, RecordRow } from './types.js';
 
 type Obj = Record<string, unknown>;
@@ -81,22 +82,23 @@ export function recordRow(item: unknown, version: ApiVersion): RecordRow {
     stop_track_reason: v.stop_reason,
     is_retracked: v.retracked === null ? null : Number(v.retracked),
     carrier_change_count: v.carrier_changes,
-    tag: v.tag,
-    email: text(o, 'email'),
-    order_no: v.order_no,
-    order_time: canonicalTime(text(o, 'order_time')),
-    lang: text(o, 'lang'),
-    remark: v.remark,
     latest_event_time: canonicalTime(v.latest_event_time),
     latest_event_info: v.latest_event,
-    days_after_order: int(o.days_after_order),
-    days_after_last_update: int(o.days_after_last_update),
-    days_of_transit: int(o.days_of_transit),
-    days_of_transit_done: int(o.days_of_transit_done),
     delivery_time: canonicalTime(v.delivered),
-    pickup_time: canonicalTime(text(o, 'pickup_time')),
+    ...storedFields(recordFields(item, version)),
     as_of: latest(Object.values(times)),
   };
+}
+
+/** The fields of record-fields.ts as the mirror keeps them: times in canonical form, counts whole. */
+function storedFields(v: RecordFieldValues): RecordFieldValues {
+  const out: Record<string, string | number | null> = {};
+  for (const field of RECORD_FIELD_NAMES) {
+    const value = v[field];
+    const kind = recordFieldSpec(field).kind;
+    out[field] = kind === 'time' ? canonicalTime(value as string | null) : kind === 'count' ? int(value) : value;
+  }
+  return out as RecordFieldValues;
 }
 
 /**

@@ -26,8 +26,8 @@ export const POSTGRES: Dialect = {
   text: 'TEXT COLLATE "C"',
 };
 
-/** The columns of a registration record besides number and carrier, in the order of the table. */
-export const RECORD_COLUMNS = [
+/** The record columns migration 1 made (besides number and carrier), in the order of its table: never edited. */
+const FIRST_RECORD_COLUMNS = [
   'api_version',
   'raw',
   'param',
@@ -63,6 +63,9 @@ export const RECORD_COLUMNS = [
   'pickup_time',
   'as_of',
 ] as const;
+
+/** The columns of a registration record besides number and carrier: migration 1's, then those added later. */
+export const RECORD_COLUMNS = [...FIRST_RECORD_COLUMNS] as const;
 
 export const DETAILS_COLUMNS = [
   'api_version',
@@ -117,7 +120,7 @@ export const MIGRATIONS: readonly ((d: Dialect) => string[])[] = [
   ${d.rowId},
   number ${d.text} NOT NULL,
   carrier INTEGER NOT NULL,
-${columns(RECORD_COLUMNS, d)},
+${columns(FIRST_RECORD_COLUMNS, d)},
   seen_full_sync INTEGER,
   UNIQUE (number, carrier)
 )`,

@@ -19,6 +19,7 @@ import {
   type Sql,
 } from './sql.js';
 import { RECORD_COLUMNS } from './schema.js';
+import { SHOWN_REFERENCE_FIELDS, type ParcelReferences } from '../service/record-fields.js';
 import {
   REPORT_COUNTS,
   reportParcelsQuery,
@@ -428,8 +429,7 @@ export abstract class SqlStore implements Store {
       latest_event_time: str(r.latest_event_time),
       latest_event: str(r.latest_event),
       days_after_last_update: intOrNull(r.days_after_last_update),
-      order_no: str(r.order_no),
-      tag: str(r.tag),
+      ...references(r),
     }));
   }
 }
@@ -439,6 +439,11 @@ type CountsOnly = Pick<ReportCounts, (typeof REPORT_COUNTS)[number]>;
 /** The keys of a report's row (null for those not asked for). */
 function groupOf(r: Row): { carrier: number | null; origin: string | null; destination: string | null; day: string | null } {
   return { carrier: intOrNull(r.carrier), origin: str(r.origin), destination: str(r.destination), day: str(r.day) };
+}
+
+/** A listed parcel's customer references, as the report's query names them. */
+function references(r: Row): ParcelReferences {
+  return Object.fromEntries(SHOWN_REFERENCE_FIELDS.map((field) => [field, str(r[field])])) as ParcelReferences;
 }
 
 /** A stored list item with those of `fields` it has set (a v1 item, of other names, is left as received). */

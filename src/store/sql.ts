@@ -5,6 +5,7 @@
 
 import { DETAILS_COLUMNS, RECORD_COLUMNS } from './schema.js';
 import { CHOICE_COLUMNS, type RecordKey, type RecordQuery } from './types.js';
+import { FILTER_FIELDS, SEARCHED_FIELDS } from '../service/record-fields.js';
 
 export type Param = string | number | null;
 export type Row = Record<string, unknown>;
@@ -145,11 +146,11 @@ function tagsFilter(w: Where, tags: readonly string[] | undefined): void {
   w.add(`(${any.map((a) => a.sql).join(' OR ')})`, ...any.flatMap((a) => a.params));
 }
 
-/** Search: the text, or the start of it, in any of four indexed columns (each an index range). */
+/** Search: the text, or the start of it, in the number or a customer reference (indexed: each an index range). */
 function searchFilter(w: Where, text: string | undefined): void {
   if (text === undefined) return;
   const t = text.trim().toLowerCase();
-  const columns = ['number', 'tag', 'order_no', 'email'];
+  const columns = ['number', ...SEARCHED_FIELDS];
   w.add(`r.id IN (${columns.map((c) => `SELECT id FROM records WHERE lower(${c}) >= ? AND lower(${c}) < ?`).join(' UNION ')})`, ...columns.flatMap(() => [t, afterPrefix(t)]));
 }
 
@@ -163,8 +164,10 @@ export function recordsQuery(q: RecordQuery): { sql: string; params: Param[] } {
   }
   numbersFilter(w, q.numbers);
   tagsFilter(w, q.tags);
-  if (q.orderNo !== undefined) w.add('lower(r.order_no) = ?', q.orderNo.trim().toLowerCase());
-  if (q.email !== undefined) w.add('lower(r.email) = ?', q.email.trim().toLowerCase());
+  for (const { flag, field } of FILTER_FIELDS) {
+    const value = q[flag];
+    if (value !== undefined) w.add(`lower(r.${field}) = ?`, value.trim().toLowerCase());
+  }
   searchFilter(w, q.search);
   const join = q.subStatus?.length || q.staleBefore !== undefined ? 'LEFT JOIN details d ON d.number = r.number AND d.carrier = r.carrier' : '';
   w.anyOf('d.sub_status', q.subStatus);

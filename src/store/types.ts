@@ -3,6 +3,8 @@
 // well as the SQLite file. The rows are plain values computed once from the service's answers (rows.ts); the
 // SQL that writes and reads them is shared by the implementations (sql.ts).
 
+import type { ParcelReferences, RecordFieldValues } from '../service/record-fields.js';
+
 /** Where a status change was learnt. */
 export type ChangeSource = 'sync' | 'webhook';
 
@@ -15,9 +17,9 @@ export interface RecordKey {
 /**
  * One registration record (a gettracklist item): as received (`raw`, with the version it was read in) and
  * every field of the list as a column, times in one canonical form (ISO 8601 UTC with milliseconds) so that
- * they compare as text.
+ * they compare as text. The fields a record carries as sent are those of record-fields.ts, by the same names.
  */
-export interface RecordRow extends RecordKey {
+export interface RecordRow extends RecordKey, RecordFieldValues {
   api_version: string;
   raw: string;
   param: string | null;
@@ -37,20 +39,9 @@ export interface RecordRow extends RecordKey {
   stop_track_reason: string | null;
   is_retracked: number | null;
   carrier_change_count: number | null;
-  tag: string | null;
-  email: string | null;
-  order_no: string | null;
-  order_time: string | null;
-  lang: string | null;
-  remark: string | null;
   latest_event_time: string | null;
   latest_event_info: string | null;
-  days_after_order: number | null;
-  days_after_last_update: number | null;
-  days_of_transit: number | null;
-  days_of_transit_done: number | null;
   delivery_time: string | null;
-  pickup_time: string | null;
   /** The latest of the record's own times: newer list answers replace older ones, never the reverse. */
   as_of: string;
 }
@@ -129,8 +120,8 @@ export interface RecordQuery {
   /** Tag patterns: whole tag, any case, `*` for any text. */
   tags?: readonly string[] | undefined;
   subStatus?: readonly string[] | undefined;
-  /** Exact order number or e-mail, any case. */
-  orderNo?: string | undefined;
+  /** Exact order number (`--order`) or e-mail, any case: the fields of record-fields.ts these flags match. */
+  order?: string | undefined;
   email?: string | undefined;
   /** Number, tag, order number or e-mail equal to this text or starting with it, any case. */
   search?: string | undefined;
@@ -236,7 +227,7 @@ export interface ReportTransit {
 }
 
 /** A parcel a report lists: stuck, or in trouble (Exception, DeliveryFailure). */
-export interface ReportParcel extends RecordKey {
+export interface ReportParcel extends RecordKey, ParcelReferences {
   origin: string | null;
   destination: string | null;
   package_status: string | null;
@@ -246,8 +237,6 @@ export interface ReportParcel extends RecordKey {
   latest_event: string | null;
   /** The service's days_after_last_update, as last read. */
   days_after_last_update: number | null;
-  order_no: string | null;
-  tag: string | null;
 }
 
 export type ReportParcelKind = 'stuck' | 'trouble';

@@ -128,7 +128,7 @@ describe.each(STORE_KINDS)('the $name store', (kind) => {
     const numbers = async (q: Parameters<Store['records']>[0]) => (await all(s.records(q))).map((r) => JSON.parse(r.raw).number);
     expect(await numbers({ tags: ['order-1*'] })).toEqual(['AB0000000001']);
     expect(await numbers({ tags: ['*003*', 'ORDER-2*'] })).toEqual(['AB0000000001', 'AB0000000002']);
-    expect(await numbers({ orderNo: '#20000' })).toEqual(['AB0000000002']);
+    expect(await numbers({ order: '#20000' })).toEqual(['AB0000000002']);
     expect(await numbers({ email: 'ann@example.COM' })).toEqual(['AB0000000001']);
     expect(await numbers({ search: 'ann@' })).toEqual(['AB0000000001']);
     expect(await numbers({ search: 'ab0000000002' })).toEqual(['AB0000000002']);

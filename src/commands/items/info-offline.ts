@@ -39,7 +39,7 @@ export async function findInMirror(store: Store, text: string): Promise<RecordKe
     }
   };
   const exact = text.trim();
-  await collect({ orderNo: exact });
+  await collect({ order: exact });
   await collect({ email: exact });
   if (!exact.includes('*')) await collect({ tags: [exact] });
   if (keys.size === 0) await collect({ search: exact, limit: 100 });

@@ -9,6 +9,7 @@ import { LIMITS } from '../../service/vocabulary.js';
 import type { TrackRecord } from '../../service/types.js';
 import { toDetailsView, toRecordView, type DetailsView } from '../../service/records.js';
 import { epochOf } from '../../service/times.js';
+import { FILTER_FIELDS, SEARCHED_FIELDS, recordFieldSpec, type RecordField } from '../../service/record-fields.js';
 import { tagMatcher, type ListOptions } from './filters.js';
 import { recordKey } from './merge.js';
 
@@ -64,6 +65,9 @@ async function detailsOf(api: ApiClient, records: readonly TrackRecord[], signal
   return out;
 }
 
+/** A field's name in the v2.1 records these checks read. */
+const wireOf = (field: RecordField): string => recordFieldSpec(field).wire.v2;
+
 const lower = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v.toLowerCase() : undefined);
 
 /**
@@ -71,14 +75,14 @@ const lower = (v: unknown): string | undefined => (typeof v === 'string' && v !=
  * (any case) for the first two; the start of number, tag, order number or e-mail for a search.
  */
 function recordFieldCheck(opts: LocalOptions): ((r: TrackRecord) => boolean) | undefined {
-  const order = lower(opts.order?.trim());
-  const email = lower(opts.email?.trim());
+  const exact = FILTER_FIELDS.map(({ flag, field }) => ({ name: wireOf(field), value: lower(opts[flag]?.trim()) }));
+  const wanted = exact.filter((f) => f.value !== undefined);
   const search = lower(opts.search?.trim());
-  if (order === undefined && email === undefined && search === undefined) return undefined;
+  if (wanted.length === 0 && search === undefined) return undefined;
+  const searched = ['number', ...SEARCHED_FIELDS.map(wireOf)];
   return (r) =>
-    (order === undefined || lower(r.order_no) === order) &&
-    (email === undefined || lower(r.email) === email) &&
-    (search === undefined || [r.number, r.tag, r.order_no, r.email].some((v) => lower(v)?.startsWith(search)));
+    wanted.every((f) => lower(r[f.name]) === f.value) &&
+    (search === undefined || searched.some((name) => lower(r[name])?.startsWith(search)));
 }
 
 /**

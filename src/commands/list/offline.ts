@@ -50,7 +50,7 @@ export function recordQuery(opts: ListOptions, now: number): RecordQuery {
     numbers: numbers?.length ? numbers : undefined,
     tags: opts.tag,
     subStatus: opts.subStatus,
-    orderNo: opts.order,
+    order: opts.order,
     email: opts.email,
     search: opts.search,
     staleBefore: opts.stale === undefined ? undefined : new Date(now - opts.stale).toISOString(),

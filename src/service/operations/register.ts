@@ -1,6 +1,6 @@
 // register: start tracking numbers. Charging: one unit an accepted number, one more with a translation language.
 
-import { wireName, type ItemField } from '../fields.js';
+import { fieldsSince, wireName, type ItemField } from '../fields.js';
 import type { RegisterRequestItem } from '../types.js';
 import type { ApiVersion } from '../vocabulary.js';
 import { compact, EVERY, RequestRefused, samePath, type Item, type ItemOperationSpec } from './operation.js';
@@ -11,7 +11,7 @@ const V2: readonly ItemField[] = [...V1, 'lang', 'email'];
 const FIELDS: Readonly<Record<ApiVersion, readonly ItemField[]>> = {
   v1: V1,
   v2: V2,
-  'v2.1': [...V2, 'order_no', 'order_time', 'remark'],
+  'v2.1': [...V2, ...fieldsSince('v2.1')],
 };
 /** The fields v2.1 added: a refusal of them alone on v2 says to use v2.1. */
 const SINCE_V21 = FIELDS['v2.1'].filter((f) => !V2.includes(f));
