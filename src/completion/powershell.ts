@@ -24,10 +24,16 @@ const list = (values: readonly string[]) => `@(${values.map(psWord).join(', ')})
 /** Tooltips of a command's sub-commands and flags; a flag said the same way as trk's own is left to trk's. */
 function tips(path: string, spec: CommandSpec, root: CommandSpec): (readonly [string, string])[] {
   const global = new Set(root.options.flatMap((o) => o.flags.map((f) => `${f}|${o.description}`)));
-  const commands = spec.commands.filter((c) => c.description).map((c) => [`${path}|${c.name}`, psWord(c.description)] as const);
+  const commands = spec.commands
+    .filter((c) => c.description)
+    .map((c) => [`${path}|${c.name}`, psWord(c.description)] as const);
   const flags = spec.options
     .filter((o) => o.description)
-    .flatMap((o) => o.flags.filter((f) => path === '' || !global.has(`${f}|${o.description}`)).map((f) => [`${path}|${f}`, psWord(o.description)] as const));
+    .flatMap((o) =>
+      o.flags
+        .filter((f) => path === '' || !global.has(`${f}|${o.description}`))
+        .map((f) => [`${path}|${f}`, psWord(o.description)] as const),
+    );
   return [...commands, ...flags];
 }
 
@@ -46,7 +52,10 @@ const COMPLETER = `Register-ArgumentCompleter -Native -CommandName trk -ScriptBl
   $prev = if ($before.Count -gt 0) { $before[-1] } else { '' }
   $key = "$trail|$prev"
   $quote = { param($t) if ($t -match '[\\s''"$;,(){}@&|\`]') { "'" + ($t -replace "'", "''") + "'" } else { $t } }
-  $tip = { param($name) foreach ($k in @("$trail|$name", "|$name")) { if ($__trkHelp[$k]) { return $__trkHelp[$k] } }; $name }
+  $tip = { param($name)
+    foreach ($k in @("$trail|$name", "|$name")) { if ($__trkHelp[$k]) { return $__trkHelp[$k] } }
+    $name
+  }
   if ($__trkTakesValue.ContainsKey($key)) {
     # Lists of values (--columns number,status,...): the value after the last comma is completed, and values
     # already in the list are not offered again.
@@ -99,15 +108,39 @@ export function powershell(root: CommandSpec): string {
     `# PowerShell completion for trk (${HEADER})`,
     '# Install: add  trk completion powershell | Out-String | Invoke-Expression  to your $PROFILE, or save the',
     '# script (trk completion powershell > trk.ps1) and dot-source it there.',
-    ...table('__trkSubcommands', withSubs.map((n) => [n.path, list(n.spec.commands.map((c) => c.name))] as const)),
-    ...table('__trkOptions', withOptions.map((n) => [n.path, list(n.spec.options.flatMap((o) => o.flags))] as const)),
+    ...table(
+      '__trkSubcommands',
+      withSubs.map((n) => [n.path, list(n.spec.commands.map((c) => c.name))] as const),
+    ),
+    ...table(
+      '__trkOptions',
+      withOptions.map((n) => [n.path, list(n.spec.options.flatMap((o) => o.flags))] as const),
+    ),
     // What each sub-command and flag does, by "path|name": the tooltip of its completion.
-    ...table('__trkHelp', nodes.flatMap((n) => tips(n.path, n.spec, root))),
-    ...table('__trkTakesValue', values.map(({ key }) => [key, '$true'] as const)),
-    ...table('__trkValues', values.filter(({ opt }) => opt.choices).map(({ key, opt }) => [key, list(opt.choices!)] as const)),
-    ...table('__trkDynamic', values.filter(({ opt }) => opt.dynamic).map(({ key, opt }) => [key, psWord(opt.dynamic!)] as const)),
-    ...table('__trkArguments', nodes.filter((n) => n.spec.argumentChoices).map((n) => [n.path, list(n.spec.argumentChoices!)] as const)),
-    ...table('__trkArgumentDynamic', nodes.filter((n) => n.spec.argumentDynamic).map((n) => [n.path, psWord(n.spec.argumentDynamic!)] as const)),
+    ...table(
+      '__trkHelp',
+      nodes.flatMap((n) => tips(n.path, n.spec, root)),
+    ),
+    ...table(
+      '__trkTakesValue',
+      values.map(({ key }) => [key, '$true'] as const),
+    ),
+    ...table(
+      '__trkValues',
+      values.filter(({ opt }) => opt.choices).map(({ key, opt }) => [key, list(opt.choices!)] as const),
+    ),
+    ...table(
+      '__trkDynamic',
+      values.filter(({ opt }) => opt.dynamic).map(({ key, opt }) => [key, psWord(opt.dynamic!)] as const),
+    ),
+    ...table(
+      '__trkArguments',
+      nodes.filter((n) => n.spec.argumentChoices).map((n) => [n.path, list(n.spec.argumentChoices!)] as const),
+    ),
+    ...table(
+      '__trkArgumentDynamic',
+      nodes.filter((n) => n.spec.argumentDynamic).map((n) => [n.path, psWord(n.spec.argumentDynamic!)] as const),
+    ),
     COMPLETER,
   ];
   return `${lines.join('\n')}`;

@@ -15,7 +15,13 @@ export interface PageOptions {
   now: number;
 }
 
-const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 /** A cell: its text, and for numbers the value the table sorts by. */
@@ -26,15 +32,24 @@ interface Cell {
 
 const num = (n: number | null, text = n === null ? '' : fmt(n)): Cell => ({ text, sort: n ?? undefined });
 const days = (d: number | null): Cell => num(d, d === null ? '' : String(d));
-const rate = (part: number, whole: number): Cell => ({ text: percent(part, whole), sort: whole === 0 ? undefined : part / whole });
+const rate = (part: number, whole: number): Cell => ({
+  text: percent(part, whole),
+  sort: whole === 0 ? undefined : part / whole,
+});
 
 /** A table whose headings sort it; numeric columns sort by value (`data-sort`). */
 function table(id: string, headings: readonly string[], rows: readonly (readonly Cell[])[], caption?: string): string {
   const head = headings.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('');
-  const body = rows
-    .map((cells) => `<tr>${cells.map((c) => (c.sort === undefined ? `<td>${escapeHtml(c.text)}</td>` : `<td class="n" data-sort="${c.sort}">${escapeHtml(c.text)}</td>`)).join('')}</tr>`)
-    .join('\n');
-  return `<table class="sortable" id="${id}">${caption ? `<caption>${escapeHtml(caption)}</caption>` : ''}<thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+  const cell = (c: Cell) =>
+    c.sort === undefined
+      ? `<td>${escapeHtml(c.text)}</td>`
+      : `<td class="n" data-sort="${c.sort}">${escapeHtml(c.text)}</td>`;
+  const body = rows.map((cells) => `<tr>${cells.map(cell).join('')}</tr>`).join('\n');
+  const captionHtml = caption ? `<caption>${escapeHtml(caption)}</caption>` : '';
+  return (
+    `<table class="sortable" id="${id}">${captionHtml}<thead><tr>${head}</tr></thead>` +
+    `<tbody>\n${body}\n</tbody></table>`
+  );
 }
 
 function groupRow(g: GroupFigures): Cell[] {
@@ -54,13 +69,28 @@ function groupRow(g: GroupFigures): Cell[] {
   ];
 }
 
-const GROUP_HEADINGS = ['parcels', 'delivered', 'on the way', 'exceptions', 'failed', 'stuck', 'p50 days', 'p90 days', 'mean days', 'on time'];
+const GROUP_HEADINGS = [
+  'parcels',
+  'delivered',
+  'on the way',
+  'exceptions',
+  'failed',
+  'stuck',
+  'p50 days',
+  'p90 days',
+  'mean days',
+  'on time',
+];
 
 function groupTable(id: string, first: string, groups: readonly GroupFigures[]): string {
   return table(id, [first, ...GROUP_HEADINGS], groups.map(groupRow));
 }
 
-function parcelTable(id: string, parcels: readonly ListedParcel[], names: (code: number) => string | undefined): string {
+function parcelTable(
+  id: string,
+  parcels: readonly ListedParcel[],
+  names: (code: number) => string | undefined,
+): string {
   const rows = parcels.map((p) => [
     { text: p.number },
     { text: names(p.carrier) ?? String(p.carrier) },
@@ -71,14 +101,25 @@ function parcelTable(id: string, parcels: readonly ListedParcel[], names: (code:
     { text: p.latest_event ?? '' },
     { text: parcelReference(p) },
   ]);
-  return table(id, ['number', 'carrier', 'lane', 'status', 'days without news', 'latest event on', 'latest event', 'order'], rows);
+  return table(
+    id,
+    ['number', 'carrier', 'lane', 'status', 'days without news', 'latest event on', 'latest event', 'order'],
+    rows,
+  );
 }
 
-const BY_HEADING = { carrier: 'carrier', lane: 'lane', 'carrier,lane': 'carrier and lane', week: 'week of', month: 'month' } as const;
+const BY_HEADING = {
+  carrier: 'carrier',
+  lane: 'lane',
+  'carrier,lane': 'carrier and lane',
+  week: 'week of',
+  month: 'month',
+} as const;
 
 function tiles(r: Report): string {
   const t = r.total.group;
-  const tile = (value: string, what: string) => `<div class="tile"><b>${escapeHtml(value)}</b><span>${escapeHtml(what)}</span></div>`;
+  const tile = (value: string, what: string) =>
+    `<div class="tile"><b>${escapeHtml(value)}</b><span>${escapeHtml(what)}</span></div>`;
   return `<div class="tiles">${[
     tile(fmt(t.registered), 'parcels'),
     tile(percent(t.delivered, t.registered) || '0%', 'delivered'),
@@ -90,8 +131,12 @@ function tiles(r: Report): string {
 }
 
 function listSection(title: string, total: number, parcels: readonly ListedParcel[], table: string): string {
-  const shown = parcels.length < total ? ` <small>the first ${fmt(parcels.length)}; <code>trk report --all --html FILE</code> lists every one</small>` : '';
-  return `<section><h2>${escapeHtml(title)}: ${fmt(total)}${shown}</h2>${total === 0 ? '<p>None.</p>' : table}</section>`;
+  const shown =
+    parcels.length < total
+      ? ` <small>the first ${fmt(parcels.length)}; <code>trk report --all --html FILE</code> lists every one</small>`
+      : '';
+  const content = total === 0 ? '<p>None.</p>' : table;
+  return `<section><h2>${escapeHtml(title)}: ${fmt(total)}${shown}</h2>${content}</section>`;
 }
 
 /** The whole page. */
@@ -104,10 +149,19 @@ export async function reportPage(r: Report, opts: PageOptions): Promise<string> 
     r.weeks.length === 0 ? '' : svgChart(volumeOption(page.carriers, r.weeks), 860, 320),
     trouble.rows === 0 ? '' : svgChart(trouble.option, 860, 70 + 34 * trouble.rows),
   ]);
-  const chart = (title: string, svg: string, note: string) => (svg === '' ? '' : `<section><h2>${title}</h2><p class="note">${note}</p><div class="chart">${svg}</div></section>`);
+  const chart = (title: string, svg: string, note: string) =>
+    svg === '' ? '' : `<section><h2>${title}</h2><p class="note">${note}</p><div class="chart">${svg}</div></section>`;
   const covers = r.since === null ? 'every parcel in the mirror' : `parcels registered since ${r.since.slice(0, 10)}`;
-  const synced = r.synced_at === null ? 'never synced completely' : `mirror synced ${r.synced_at.slice(0, 16).replace('T', ' ')} UTC`;
+  const synced =
+    r.synced_at === null
+      ? 'never synced completely'
+      : `mirror synced ${r.synced_at.slice(0, 16).replace('T', ' ')} UTC`;
   const by = GROUP_FIELDS[r.by].length > 0 ? BY_HEADING[r.by] : '';
+  const written = new Date(opts.now).toISOString().slice(0, 16).replace('T', ' ');
+  const subtitle = `${fmt(r.total.group.registered)} parcels: ${covers} · ${synced} · written ${written} UTC`;
+  const stuckTable = parcelTable('stuck', r.stuck, opts.carrierName);
+  const troubleCount = r.total.group.exceptions + r.total.group.delivery_failures;
+  const troubleTable = parcelTable('trouble', r.trouble, opts.carrierName);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -118,30 +172,40 @@ export async function reportPage(r: Report, opts: PageOptions): Promise<string> 
 <style>${STYLE}</style>
 </head>
 <body>
-<header><h1>Carrier report</h1><p>${escapeHtml(`${fmt(r.total.group.registered)} parcels: ${covers} · ${synced} · written ${new Date(opts.now).toISOString().slice(0, 16).replace('T', ' ')} UTC`)}</p></header>
+<header><h1>Carrier report</h1><p>${escapeHtml(subtitle)}</p></header>
 ${tiles(r)}
 <section><h2>By ${escapeHtml(by)}</h2>${groupTable('groups', by, r.groups)}</section>
-${chart('Transit time by carrier', charts[0]!, 'Days in transit of delivered parcels: the box holds the middle half, the line is the median, the whiskers reach p10 and p90; (n) parcels.')}
+${chart('Transit time by carrier', charts[0]!, TRANSIT_NOTE)}
 ${chart('Parcels registered a week', charts[1]!, 'By the Monday of the week of registration (UTC).')}
 ${chart('Exceptions by carrier', charts[2]!, 'Share of each carrier’s parcels now in Exception or DeliveryFailure.')}
 <section><h2>Lanes</h2>${groupTable('lanes', 'lane', page.lanes)}</section>
-${listSection(`Stuck: no news for ${r.stuck_days} days or more`, r.total.group.stuck, r.stuck, parcelTable('stuck', r.stuck, opts.carrierName))}
-${listSection('Exceptions and failed deliveries', r.total.group.exceptions + r.total.group.delivery_failures, r.trouble, parcelTable('trouble', r.trouble, opts.carrierName))}
-<footer>Click a column’s heading to sort by it. Written by trk from its mirror of the account; nothing on this page is loaded from elsewhere.</footer>
+${listSection(`Stuck: no news for ${r.stuck_days} days or more`, r.total.group.stuck, r.stuck, stuckTable)}
+${listSection('Exceptions and failed deliveries', troubleCount, r.trouble, troubleTable)}
+<footer>Click a column’s heading to sort by it. Written by trk from its mirror of the account;
+nothing on this page is loaded from elsewhere.</footer>
 <script>${SORT_SCRIPT}</script>
 </body>
 </html>
 `;
 }
 
+const TRANSIT_NOTE =
+  'Days in transit of delivered parcels: the box holds the middle half, the line is the median, ' +
+  'the whiskers reach p10 and p90; (n) parcels.';
+
 const STYLE = `
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#222;margin:0 auto;max-width:980px;padding:16px 24px}
-h1{font-size:22px;margin:8px 0 2px}h2{font-size:17px;margin:28px 0 8px}header p,.note,footer{color:#666}small{font-weight:normal;color:#666}
-.tiles{display:flex;flex-wrap:wrap;gap:10px;margin:14px 0}.tile{flex:1 1 120px;border:1px solid #e3e3e3;border-radius:6px;padding:8px 12px}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#222;margin:0 auto;max-width:980px;
+padding:16px 24px}
+h1{font-size:22px;margin:8px 0 2px}h2{font-size:17px;margin:28px 0 8px}header p,.note,footer{color:#666}
+small{font-weight:normal;color:#666}
+.tiles{display:flex;flex-wrap:wrap;gap:10px;margin:14px 0}
+.tile{flex:1 1 120px;border:1px solid #e3e3e3;border-radius:6px;padding:8px 12px}
 .tile b{display:block;font-size:20px}.tile span{color:#666;font-size:12px}
 .chart svg{width:100%;height:auto;display:block}
-table{border-collapse:collapse;width:100%;font-size:13px}th,td{padding:4px 8px;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
-th{cursor:pointer;white-space:nowrap;background:#f6f6f6;user-select:none}th[aria-sort=ascending]::after{content:" ▲"}th[aria-sort=descending]::after{content:" ▼"}
+table{border-collapse:collapse;width:100%;font-size:13px}
+th,td{padding:4px 8px;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
+th{cursor:pointer;white-space:nowrap;background:#f6f6f6;user-select:none}
+th[aria-sort=ascending]::after{content:" ▲"}th[aria-sort=descending]::after{content:" ▼"}
 td.n{text-align:right;font-variant-numeric:tabular-nums}tbody tr:hover{background:#fafafa}
 footer{margin:32px 0 8px;font-size:12px}code{font-size:12px}
 @media print{th{cursor:auto}}`;

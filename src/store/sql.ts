@@ -79,7 +79,11 @@ export const UNSEEN = `SELECT number, carrier FROM records
 WHERE (number, carrier) > (?, ?) AND (seen_full_sync IS NULL OR seen_full_sync <> ?)
 ORDER BY number, carrier LIMIT ?`;
 
-const ORDER_COLUMN: Readonly<Record<string, string>> = { RegisterTime: 'register_time', PushTime: 'push_time', TrackTime: 'track_time' };
+const ORDER_COLUMN: Readonly<Record<string, string>> = {
+  RegisterTime: 'register_time',
+  PushTime: 'push_time',
+  TrackTime: 'track_time',
+};
 
 /** `ORDER BY` of a list order (RegisterTimeAsc...): as the service sorts, records without the time first. */
 export function orderClause(orderBy: string | undefined): string {
@@ -141,7 +145,10 @@ function tagsFilter(w: Where, tags: readonly string[] | undefined): void {
     const prefix = lower.slice(0, lower.indexOf('*'));
     // A known start is an index range; the pattern itself decides the rest.
     const range = prefix === '' ? '' : 'lower(r.tag) >= ? AND lower(r.tag) < ? AND ';
-    return { sql: `(${range}lower(r.tag) LIKE ? ESCAPE '\\')`, params: [...(prefix === '' ? [] : [prefix, afterPrefix(prefix)]), likePattern(t)] };
+    return {
+      sql: `(${range}lower(r.tag) LIKE ? ESCAPE '\\')`,
+      params: [...(prefix === '' ? [] : [prefix, afterPrefix(prefix)]), likePattern(t)],
+    };
   });
   w.add(`(${any.map((a) => a.sql).join(' OR ')})`, ...any.flatMap((a) => a.params));
 }
@@ -151,7 +158,8 @@ function searchFilter(w: Where, text: string | undefined): void {
   if (text === undefined) return;
   const t = text.trim().toLowerCase();
   const columns = ['number', ...SEARCHED_FIELDS];
-  w.add(`r.id IN (${columns.map((c) => `SELECT id FROM records WHERE lower(${c}) >= ? AND lower(${c}) < ?`).join(' UNION ')})`, ...columns.flatMap(() => [t, afterPrefix(t)]));
+  const ranges = columns.map((c) => `SELECT id FROM records WHERE lower(${c}) >= ? AND lower(${c}) < ?`);
+  w.add(`r.id IN (${ranges.join(' UNION ')})`, ...columns.flatMap(() => [t, afterPrefix(t)]));
 }
 
 /** The offline list's query: the records matching `q`, in its order, with their raw item. */
@@ -169,7 +177,10 @@ export function recordsQuery(q: RecordQuery): { sql: string; params: Param[] } {
     if (value !== undefined) w.add(`lower(r.${field}) = ?`, value.trim().toLowerCase());
   }
   searchFilter(w, q.search);
-  const join = q.subStatus?.length || q.staleBefore !== undefined ? 'LEFT JOIN details d ON d.number = r.number AND d.carrier = r.carrier' : '';
+  const join =
+    q.subStatus?.length || q.staleBefore !== undefined
+      ? 'LEFT JOIN details d ON d.number = r.number AND d.carrier = r.carrier'
+      : '';
   w.anyOf('d.sub_status', q.subStatus);
   if (q.staleBefore !== undefined) {
     w.add(
@@ -179,5 +190,8 @@ export function recordsQuery(q: RecordQuery): { sql: string; params: Param[] } {
     );
   }
   const page = q.limit === undefined ? '' : ` LIMIT ${Math.trunc(q.limit)} OFFSET ${Math.trunc(q.offset ?? 0)}`;
-  return { sql: `SELECT r.raw, r.api_version FROM records r ${join} ${w.text()} ${orderClause(q.orderBy)}${page}`, params: w.params };
+  return {
+    sql: `SELECT r.raw, r.api_version FROM records r ${join} ${w.text()} ${orderClause(q.orderBy)}${page}`,
+    params: w.params,
+  };
 }

@@ -76,7 +76,8 @@ describe('Journal', () => {
     // Garbage, a done line whose fields have the wrong types, and one with a fractional chunk number.
     appendFileSync(
       j.file,
-      'garbage\n{"t":"done","c":2,"a":"x","r":[],"k":[]}\n{"t":"done","c":3,"a":[{"number":"B"}],"r":[null],"k":[]}\n{"t":"send","c":1.5}\n',
+      'garbage\n{"t":"done","c":2,"a":"x","r":[],"k":[]}\n' +
+        '{"t":"done","c":3,"a":[{"number":"B"}],"r":[null],"k":[]}\n{"t":"send","c":1.5}\n',
     );
     const again = open(dir);
     expect(again.damagedAt).toBe(5);

@@ -25,7 +25,9 @@ async function read(text: string | Buffer, opts: ReadOpts = {}) {
   const rows: InputRow[] = [];
   for await (const row of opened.rows) rows.push(row);
   const other: string[] = [];
-  const values = rows.map((r) => rowValues(r, opened.layout, (field, since) => other.push(`${r.line}:${field}:${since}`)));
+  const values = rows.map((r) =>
+    rowValues(r, opened.layout, (field, since) => other.push(`${r.line}:${field}:${since}`)),
+  );
   return { layout: opened.layout, rows, values, other };
 }
 
@@ -48,7 +50,9 @@ describe('CSV input', () => {
   });
 
   it('handles a BOM, CRLF, quoted fields and blank lines, keeping line numbers', async () => {
-    const text = '\ufeffnumber,tag,remark\r\n\r\nRR000000001CN,"a, b","two\r\nlines"\r\n  \r\n,,\r\nRR000000002CN,"say ""hi""",x\r\n';
+    const text =
+      '\ufeffnumber,tag,remark\r\n\r\nRR000000001CN,"a, b","two\r\nlines"\r\n  \r\n,,\r\nRR000000002CN,"say ' +
+      '""hi""",x\r\n';
     const { values, rows } = await read(text, { version: 'v2.1' });
     expect(values).toEqual([
       { number: 'RR000000001CN', tag: 'a, b', remark: 'two\r\nlines' },
@@ -82,9 +86,12 @@ describe('CSV input', () => {
   });
 
   it('ignores columns the operation does not use, for every command alike, with their names', async () => {
-    const { layout, values } = await read('number,carrier,tag,colour,error_code,error_message\nRR000000001CN,3011,x,red,-1,bad\n', {
-      operation: 'stoptrack',
-    });
+    const { layout, values } = await read(
+      'number,carrier,tag,colour,error_code,error_message\nRR000000001CN,3011,x,red,-1,bad\n',
+      {
+        operation: 'stoptrack',
+      },
+    );
     expect(layout.ignored).toEqual(['tag', 'colour', 'error_code', 'error_message']);
     expect(values).toEqual([{ number: 'RR000000001CN', carrier: '3011' }]);
     const reg = await read('number,colour,size\nRR000000001CN,red,2\n');
@@ -100,7 +107,9 @@ describe('CSV input', () => {
   });
 
   it('takes a field of another API version only when a row has a value in it', async () => {
-    const { values, other } = await read('number,order_no,remark\nRR000000001CN,,\nRR000000002CN,A-7,\n', { version: 'v2' });
+    const { values, other } = await read('number,order_no,remark\nRR000000001CN,,\nRR000000002CN,A-7,\n', {
+      version: 'v2',
+    });
     expect(values).toEqual([{ number: 'RR000000001CN' }, { number: 'RR000000002CN' }]);
     expect(other).toEqual(['3:order_no:v2.1']);
     const v1 = await read('number,lang\nRR000000001CN,en\n', { version: 'v1', operation: 'changeinfo' });
@@ -120,7 +129,9 @@ describe('CSV input', () => {
     const noNumber = await refusal('carrier,tag\n3011,x\n');
     expect(noNumber.message).toBe('in.csv: no column of tracking numbers among "carrier", "tag"');
     expect(noNumber.hint).toBe('add a column "number" of tracking numbers; nothing was sent');
-    expect((await refusal('RR000000001CN,abc,def\n')).message).toBe('in.csv: the first line holds no column names ("RR000000001CN", "abc", "def")');
+    expect((await refusal('RR000000001CN,abc,def\n')).message).toBe(
+      'in.csv: the first line holds no column names ("RR000000001CN", "abc", "def")',
+    );
   });
 
   it('reports broken CSV with its line', async () => {
@@ -131,10 +142,16 @@ describe('CSV input', () => {
 
 describe("trk's own output as input", () => {
   it('reads piped `trk list` (tab-separated, no header): number first, carrier second, the rest ignored', async () => {
-    const line = (n: string) => [n, '3011', '', 'Exception', 'Tracking', '2026-11-20T10:00:00Z', ...Array(18).fill('x, y')].join('\t');
-    const { layout, values } = await read(`${line('RR000000001CN')}\n${line('RR000000002CN')}\n`, { operation: 'push' });
+    const line = (n: string) =>
+      [n, '3011', '', 'Exception', 'Tracking', '2026-11-20T10:00:00Z', ...Array(18).fill('x, y')].join('\t');
+    const { layout, values } = await read(`${line('RR000000001CN')}\n${line('RR000000002CN')}\n`, {
+      operation: 'push',
+    });
     expect(layout.format).toBe('tsv');
-    expect(layout.note).toBe('in.csv: tab-separated rows without a header: the first column is read as the number, the second as the carrier (22 more columns ignored)');
+    expect(layout.note).toBe(
+      'in.csv: tab-separated rows without a header: the first column is read as the number, the second as the ' +
+        'carrier (22 more columns ignored)',
+    );
     expect(values).toEqual([
       { number: 'RR000000001CN', carrier: '3011' },
       { number: 'RR000000002CN', carrier: '3011' },
@@ -157,15 +174,31 @@ describe("trk's own output as input", () => {
 
   it('reads `trk list --csv`: its non-field columns are ignored, empty v2.1 columns do not block v2', async () => {
     const header = 'number,carrier,final_carrier,status,tracking,registered,tag,order_no,remark';
-    const { layout, values } = await read(`${header}\nRR000000001CN,3011,,Delivered,Stopped,2026-11-01T00:00:00Z,shop,,\n`);
+    const { layout, values } = await read(
+      `${header}\nRR000000001CN,3011,,Delivered,Stopped,2026-11-01T00:00:00Z,shop,,\n`,
+    );
     expect(layout.ignored).toEqual(['status', 'tracking', 'registered']);
     expect(values).toEqual([{ number: 'RR000000001CN', carrier: '3011', tag: 'shop' }]);
   });
 
   it('reads a JSON array of records (trk list --json), streamed element by element', async () => {
     const records = [
-      { number: 'RR000000001CN', carrier: 3011, final_carrier: 0, tag: null, package_status: 'Exception', track_info: { a: [1, { b: '],' }] } },
-      { number: 'RR000000002CN', carrier: 21051, final_carrier: 0, tag: 'x', package_status: 'Delivered', track_info: null },
+      {
+        number: 'RR000000001CN',
+        carrier: 3011,
+        final_carrier: 0,
+        tag: null,
+        package_status: 'Exception',
+        track_info: { a: [1, { b: '],' }] },
+      },
+      {
+        number: 'RR000000002CN',
+        carrier: 21051,
+        final_carrier: 0,
+        tag: 'x',
+        package_status: 'Delivered',
+        track_info: null,
+      },
     ];
     const { layout, values, rows } = await read(JSON.stringify(records, null, 2), { operation: 'stoptrack' });
     expect(layout.format).toBe('json');
@@ -178,7 +211,8 @@ describe("trk's own output as input", () => {
   });
 
   it('reads NDJSON and v1 details (carrier under track.w1)', async () => {
-    const text = `${JSON.stringify({ number: 'RR000000001CN', track: { w1: 3011, z0: {} } })}\n\n${JSON.stringify({ number: 'RR000000002CN', track: { w1: 190012 } })}\n`;
+    const first = JSON.stringify({ number: 'RR000000001CN', track: { w1: 3011, z0: {} } });
+    const text = `${first}\n\n${JSON.stringify({ number: 'RR000000002CN', track: { w1: 190012 } })}\n`;
     const { values, rows } = await read(text, { operation: 'gettrackinfo', version: 'v1' });
     expect(values).toEqual([
       { number: 'RR000000001CN', carrier: '3011' },
@@ -188,8 +222,13 @@ describe("trk's own output as input", () => {
   });
 
   it('reads an array of plain numbers, and refuses JSON it cannot read', async () => {
-    expect((await read('["RR000000001CN", "RR000000002CN"]')).values).toEqual([{ number: 'RR000000001CN' }, { number: 'RR000000002CN' }]);
-    expect((await refusal('[{"number": "RR000000001CN"},\n{"number": ')).message).toBe('in.csv is not valid JSON at line 2: the array is never closed');
+    expect((await read('["RR000000001CN", "RR000000002CN"]')).values).toEqual([
+      { number: 'RR000000001CN' },
+      { number: 'RR000000002CN' },
+    ]);
+    expect((await refusal('[{"number": "RR000000001CN"},\n{"number": ')).message).toBe(
+      'in.csv is not valid JSON at line 2: the array is never closed',
+    );
     expect((await refusal('{"number": "RR1"}\n{oops}\n')).message).toMatch(/^in\.csv is not valid JSON at line 2: /);
   });
 });
@@ -218,11 +257,14 @@ describe('sources', () => {
   it('refuses a missing, unreadable or directory input file in one line', async () => {
     const dir = tempDir();
     const io = createTestIO();
-    await expect(openSource({ numbers: [], file: path.join(dir, 'missing.csv') }, io, dir)).rejects.toThrow(/no such file/);
+    await expect(openSource({ numbers: [], file: path.join(dir, 'missing.csv') }, io, dir)).rejects.toThrow(
+      /no such file/,
+    );
     await expect(openSource({ numbers: [], file: dir }, io, dir)).rejects.toThrow(/it is a directory/);
     const locked = writeInput(dir, 'locked.csv', 'number\n');
     chmodSync(locked, 0o000);
-    if (process.getuid?.() !== 0) await expect(openSource({ numbers: [], file: locked }, io, dir)).rejects.toThrow(/permission denied/);
+    if (process.getuid?.() !== 0)
+      await expect(openSource({ numbers: [], file: locked }, io, dir)).rejects.toThrow(/permission denied/);
   });
 
   it('arguments, a terminal with nothing given, and both sources at once', async () => {
@@ -230,7 +272,9 @@ describe('sources', () => {
     expect(args.locate(2)).toBe('argument 2');
     const tty = createTestIO({ tty: true });
     await expect(openSource({ numbers: [] }, tty, tempDir())).rejects.toThrow('no tracking numbers given');
-    await expect(openSource({ numbers: ['RR000000001CN'], file: 'x.csv' }, tty, tempDir())).rejects.toThrow(/as arguments or with -f, not both/);
+    await expect(openSource({ numbers: ['RR000000001CN'], file: 'x.csv' }, tty, tempDir())).rejects.toThrow(
+      /as arguments or with -f, not both/,
+    );
   });
 
   it('knows its own file by link and by path, so --rejects can never overwrite it', async () => {

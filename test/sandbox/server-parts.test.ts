@@ -181,7 +181,10 @@ function fakeResponse(): ServerResponse & { sent?: Sent } {
 describe('request log', () => {
   it('opens an entry on arrival and logs it, with its faults and outcome, when the response closes', () => {
     const logged: SandboxRequestLog[] = [];
-    const recorder = new RequestRecorder(() => T0, (e) => logged.push(e));
+    const recorder = new RequestRecorder(
+      () => T0,
+      (e) => logged.push(e),
+    );
     const res = fakeResponse();
     recorder.begin(fakeRequest('POST', {}, ''), res, '/track/v2/register');
     recorder.fault(res, 'latency 5 ms');
@@ -269,9 +272,15 @@ describe('the API pipeline, step by step', () => {
     const limiter = new RateLimiter(3);
     const order: string[] = [];
     const take = limiter.take.bind(limiter);
-    vi.spyOn(limiter, 'take').mockImplementation((key) => (order.push('counted'), take(key)));
+    vi.spyOn(limiter, 'take').mockImplementation((key) => {
+      order.push('counted');
+      return take(key);
+    });
     const handle = t.account.handle.bind(t.account);
-    vi.spyOn(t.account, 'handle').mockImplementation((...args) => (order.push('answered'), handle(...args)));
+    vi.spyOn(t.account, 'handle').mockImplementation((...args) => {
+      order.push('answered');
+      return handle(...args);
+    });
     const api = new ApiPipeline({
       account: t.account,
       injector: new FaultInjector({}, { seed: 1 }),

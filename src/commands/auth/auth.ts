@@ -37,7 +37,11 @@ async function openStore(ctx: Context): Promise<ProfileStore> {
  * A request that proves the key works and costs nothing: getquota, or for v1, which has none, the first page
  * of the list. Returns the quota left when known.
  */
-export async function verifyKey(api: ApiClient, version: ApiVersion, signal?: AbortSignal): Promise<number | undefined> {
+export async function verifyKey(
+  api: ApiClient,
+  version: ApiVersion,
+  signal?: AbortSignal,
+): Promise<number | undefined> {
   if (version === 'v1') {
     await api.call('gettracklist', wireBody('gettracklist', version, { page_no: 1 }), signal ? { signal } : {});
     return undefined;
@@ -59,7 +63,8 @@ function activeLine(store: ProfileStore, env: NodeJS.ProcessEnv): string {
   let line: string;
   if (current !== undefined) line = `active profile: ${current}`;
   else if (saved.includes(DEFAULT_PROFILE_NAME)) line = `no profile is active: commands use "${DEFAULT_PROFILE_NAME}"`;
-  else if (saved.length > 0) line = `no profile is active (${savedProfilesText(saved)}): choose one with "trk auth switch NAME"`;
+  else if (saved.length > 0)
+    line = `no profile is active (${savedProfilesText(saved)}): choose one with "trk auth switch NAME"`;
   else line = 'no profile is saved: log in with "trk auth login"';
   const pinned = env.TRK_PROFILE?.trim();
   if (pinned && pinned !== current) line += `; TRK_PROFILE=${pinned} overrides it in this environment`;
@@ -101,7 +106,10 @@ export async function runAuthLogin(opts: AuthLoginOptions, ctx: Context): Promis
   } catch (err) {
     // The usual hint, "run trk auth login", is no help to someone running it: say what to do instead.
     if (err instanceof AuthenticationError && (err.serviceCode === undefined || err.serviceCode === INVALID_KEY)) {
-      throw new CredentialsError(`${err.message}; nothing was saved`, 'copy the key again from the console (Settings, Security, access key)');
+      throw new CredentialsError(
+        `${err.message}; nothing was saved`,
+        'copy the key again from the console (Settings, Security, access key)',
+      );
     }
     throw err;
   } finally {
@@ -112,17 +120,26 @@ export async function runAuthLogin(opts: AuthLoginOptions, ctx: Context): Promis
   const store = await openStore(ctx);
   // Profiles that can log in (a keyless one, made by `config set --create`, does not count).
   const others = store.list().filter((name) => name !== s.profile && store.get(name)?.apiKey !== undefined);
-  store.set(s.profile, { baseUrl, apiVersion: s.apiVersion, apiKey, resUrl: loginResUrl(store.get(s.profile), baseUrl, listsHere) });
+  store.set(s.profile, {
+    baseUrl,
+    apiVersion: s.apiVersion,
+    apiKey,
+    resUrl: loginResUrl(store.get(s.profile), baseUrl, listsHere),
+  });
   // A profile named on the command line or in TRK_PROFILE is not made active by logging in to it; the one in use
   // (none named) is active already, or becomes so when nothing was.
   const named = s.sources.profile === 'flag' || s.sources.profile === 'env';
   const activate = opts.activate === true || others.length === 0 || !named;
   if (activate) store.setCurrent(s.profile);
-  ctx.info(`logged in to ${baseUrl} (${s.apiVersion}) with key ${maskKey(apiKey)}: ${validLine(remain)}; saved in profile "${s.profile}"`);
+  ctx.info(
+    `logged in to ${baseUrl} (${s.apiVersion}) with key ${maskKey(apiKey)}: ${validLine(remain)}; saved in ` +
+      `profile "${s.profile}"`,
+  );
   if (listsHere) ctx.info(`carrier and country lists from ${baseUrl} too (res-url)`);
   const line = activeLine(store, ctx.env);
   ctx.info(activate ? line : `${line} (unchanged; "trk auth switch ${s.profile}" makes ${s.profile} active)`);
-  if (s.sources.apiKey === 'env') ctx.info('note: TRK_API_KEY or TRK_API_KEY_FILE is set and still takes precedence over the saved key');
+  if (s.sources.apiKey === 'env')
+    ctx.info('note: TRK_API_KEY or TRK_API_KEY_FILE is set and still takes precedence over the saved key');
   return 0;
 }
 
@@ -135,7 +152,10 @@ export async function runAuthLogin(opts: AuthLoginOptions, ctx: Context): Promis
 async function servesReferenceLists(baseUrl: string, signal: AbortSignal): Promise<boolean> {
   const { listUrl } = await import('../../carriers/lists.js');
   try {
-    const res = await fetch(listUrl(baseUrl, 'carriers'), { method: 'HEAD', signal: AbortSignal.any([signal, AbortSignal.timeout(5000)]) });
+    const res = await fetch(listUrl(baseUrl, 'carriers'), {
+      method: 'HEAD',
+      signal: AbortSignal.any([signal, AbortSignal.timeout(5000)]),
+    });
     return res.ok;
   } catch {
     return false;
@@ -163,7 +183,8 @@ export async function runAuthSwitch(opts: AuthSwitchOptions, ctx: Context): Prom
   const current = store.currentName();
   let name = opts.name ?? ctx.global.profile;
   if (name === undefined) {
-    if (!ctx.io.canPrompt()) throw new UsageError('give the profile to make active', `"trk auth switch NAME" (${savedProfilesText(saved)})`);
+    if (!ctx.io.canPrompt())
+      throw new UsageError('give the profile to make active', `"trk auth switch NAME" (${savedProfilesText(saved)})`);
     const choices = saved.map((value) => ({ value, description: describeProfile(store, value) }));
     name = await ctx.prompter.select('Profile to make active', choices, current);
   }
@@ -178,7 +199,11 @@ export async function runAuthSwitch(opts: AuthSwitchOptions, ctx: Context): Prom
 /** `https://api.example.com, v2, key ****wxyz` */
 function describeProfile(store: ProfileStore, name: string): string {
   const p = store.get(name) ?? {};
-  return [p.baseUrl ?? DEFAULT_BASE_URL, p.apiVersion ?? DEFAULT_API_VERSION, p.apiKey ? `key ${maskKey(p.apiKey)}` : 'no key'].join(', ');
+  return [
+    p.baseUrl ?? DEFAULT_BASE_URL,
+    p.apiVersion ?? DEFAULT_API_VERSION,
+    p.apiKey ? `key ${maskKey(p.apiKey)}` : 'no key',
+  ].join(', ');
 }
 
 interface ProfileRow {
@@ -253,19 +278,25 @@ export async function runAuthStatus(opts: AuthStatusOptions, ctx: Context): Prom
   }
   const rows = settingRows(s);
   const format = resolveFormat(ctx.io, ctx.global.output);
-  if (format === 'json') ctx.io.out(`${JSON.stringify({ ...settingsObject(rows), sandbox: s.sandbox, check }, null, 2)}\n`);
+  if (format === 'json')
+    ctx.io.out(`${JSON.stringify({ ...settingsObject(rows), sandbox: s.sandbox, check }, null, 2)}\n`);
   else await printRows(ctx.io, rows, SETTING_COLUMNS, ctx.global.output);
   if (check !== null) ctx.info(`${validLine(check.quota_remain ?? undefined)} (profile "${s.profile}", ${s.baseUrl})`);
-  else ctx.info(keyless ? `key not checked (--offline): ${missingKeyError(s).toLine()}` : 'key not checked (--offline)');
+  else
+    ctx.info(keyless ? `key not checked (--offline): ${missingKeyError(s).toLine()}` : 'key not checked (--offline)');
   return 0;
 }
 
 /** A refused key, said with where it came from and how to replace it. Other failures stay as they are. */
 function explainRefusal(err: unknown, s: Settings): unknown {
-  if (!(err instanceof AuthenticationError) || (err.serviceCode !== undefined && err.serviceCode !== INVALID_KEY)) return err;
-  const from = s.sources.apiKey === 'env' ? 'the key in TRK_API_KEY (or TRK_API_KEY_FILE)' : `the key of profile "${s.profile}"`;
+  if (!(err instanceof AuthenticationError) || (err.serviceCode !== undefined && err.serviceCode !== INVALID_KEY))
+    return err;
+  const from =
+    s.sources.apiKey === 'env' ? 'the key in TRK_API_KEY (or TRK_API_KEY_FILE)' : `the key of profile "${s.profile}"`;
   const fix =
-    s.sources.apiKey === 'env' ? 'set TRK_API_KEY to a valid key, or unset it to use the profile' : `run "trk auth login --profile ${s.profile}"`;
+    s.sources.apiKey === 'env'
+      ? 'set TRK_API_KEY to a valid key, or unset it to use the profile'
+      : `run "trk auth login --profile ${s.profile}"`;
   return new CredentialsError(`${err.message}: ${s.baseUrl} refuses ${from}`, fix);
 }
 
@@ -283,7 +314,8 @@ export async function runAuthLogout(_opts: AuthLogoutOptions, ctx: Context): Pro
     ctx.info(`profile "${s.profile}" is not saved: nothing to remove`);
   } else {
     if (!ctx.global.yes && ctx.io.canPrompt()) {
-      const question = `Remove profile "${s.profile}" (${describeProfile(store, s.profile)}) with its key and settings?`;
+      const described = describeProfile(store, s.profile);
+      const question = `Remove profile "${s.profile}" (${described}) with its key and settings?`;
       if (!(await ctx.prompter.confirm(question, false))) throw new UsageError('cancelled', 'nothing was removed');
     }
     const wasActive = store.currentName() === s.profile;

@@ -15,17 +15,23 @@ export interface SyncCommandOptions {
 
 function progressText(p: SyncProgress): string {
   const records =
-    p.phase === 'deletions' ? 'records: looking up those not listed' : `records: page ${fmt(p.pagesDone)}${p.pagesTotal ? ` of ${fmt(p.pagesTotal)}` : ''}`;
+    p.phase === 'deletions'
+      ? 'records: looking up those not listed'
+      : `records: page ${fmt(p.pagesDone)}${p.pagesTotal ? ` of ${fmt(p.pagesTotal)}` : ''}`;
   return `${records} · details of ${fmt(p.detailsDone)}`;
 }
 
 /** The summary line: what the sync brought, in the words of a status line. */
 export function summaryLine(s: SyncSummary, seconds: number): string {
-  const records = `${plural(s.records_listed, 'record')} listed${s.records_added ? ` (${fmt(s.records_added)} new)` : ''}`;
+  const added = s.records_added ? ` (${fmt(s.records_added)} new)` : '';
+  const records = `${plural(s.records_listed, 'record')} listed${added}`;
   const deleted = s.records_deleted ? `, ${fmt(s.records_deleted)} deleted` : '';
   const details = `, details of ${fmt(s.details_fetched)}`;
   const changes = `, ${plural(s.changes, 'status change')}`;
-  return `${s.full ? 'full sync' : 'sync'}: ${records}${deleted}${details}${changes} in ${duration(seconds)} (${plural(s.requests, 'request')})`;
+  return (
+    `${s.full ? 'full sync' : 'sync'}: ${records}${deleted}${details}${changes} in ${duration(seconds)} ` +
+    `(${plural(s.requests, 'request')})`
+  );
 }
 
 export async function runSync(opts: SyncCommandOptions, ctx: Context): Promise<number> {
@@ -56,7 +62,10 @@ export async function runSync(opts: SyncCommandOptions, ctx: Context): Promise<n
     line.clear();
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     ctx.info(summaryLine(summary, seconds));
-    if (ctx.global.output === 'json') ctx.io.out(`${JSON.stringify({ ...summary, mirror: store.location, seconds: Math.round(seconds * 10) / 10 }, null, 2)}\n`);
+    if (ctx.global.output === 'json')
+      ctx.io.out(
+        `${JSON.stringify({ ...summary, mirror: store.location, seconds: Math.round(seconds * 10) / 10 }, null, 2)}\n`,
+      );
     return 0;
   } finally {
     line.clear();
