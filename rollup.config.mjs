@@ -28,7 +28,12 @@ export default {
     // progress line too, which one-shot commands never show: small chunks of modules without side effects may
     // otherwise be merged with any other, such as the item fields every `trk info N` loads. Their imports stay
     // where they are (onlyExplicitManualChunks): a manual chunk would otherwise take in what it imports.
-    manualChunks: (id) => (id.endsWith('/dist/help-pages.js') ? 'help-pages' : id.endsWith('/dist/items/progress.js') ? 'progress' : undefined),
+    manualChunks: (id) =>
+      id.endsWith('/dist/help-pages.js')
+        ? 'help-pages'
+        : id.endsWith('/dist/items/progress.js')
+          ? 'progress'
+          : undefined,
     onlyExplicitManualChunks: true,
     generatedCode: 'es2015',
   },
@@ -40,7 +45,10 @@ export default {
         const chunks = Object.fromEntries(
           Object.values(bundle)
             .filter((c) => c.type === 'chunk')
-            .map((c) => [c.fileName, Object.keys(c.modules).map((id) => path.relative(root, id).split(path.sep).join('/'))]),
+            .map((c) => [
+              c.fileName,
+              Object.keys(c.modules).map((id) => path.relative(root, id).split(path.sep).join('/')),
+            ]),
         );
         this.emitFile({ type: 'asset', fileName: 'modules.json', source: `${JSON.stringify(chunks, null, 1)}\n` });
       },

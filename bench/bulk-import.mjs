@@ -13,7 +13,7 @@
 //
 // Target: at least 0.95 of the ceiling with 0 HTTP 429 at every latency, also with the CPU-bound process beside.
 
-import { spawn, } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -80,7 +80,8 @@ try {
       for (const load of loads) {
         const r = await run(execPath, latencyMs, load);
         console.log(
-          `${version.padEnd(9)} latency ${String(latencyMs).padStart(4)} ms  ${load === 'cpu' ? 'CPU-bound process beside' : 'quiet                   '}  ` +
+          `${version.padEnd(9)} latency ${String(latencyMs).padStart(4)} ms  ` +
+            `${load === 'cpu' ? 'CPU-bound process beside' : 'quiet                   '}  ` +
             `${r.fraction.toFixed(3)} of the ceiling  ${r.limited} x HTTP 429  ${r.requests} requests  ` +
             `${r.seconds.toFixed(1)} s in all (${(count / r.seconds).toFixed(1)} numbers/s)`,
         );

@@ -22,9 +22,13 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const trk = path.join(here, '..', 'bin', 'trk.js');
 const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
-const emulator = spawn(process.execPath, [path.join(here, 'emulator.mjs'), JSON.stringify({ rateLimit: 0, quotaTotal: count + 10 })], {
-  stdio: ['pipe', 'pipe', 'inherit'],
-});
+const emulator = spawn(
+  process.execPath,
+  [path.join(here, 'emulator.mjs'), JSON.stringify({ rateLimit: 0, quotaTotal: count + 10 })],
+  {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  },
+);
 const { url, key } = await new Promise((resolve, reject) => {
   emulator.stdout.setEncoding('utf8').once('data', (line) => resolve(JSON.parse(line)));
   emulator.once('exit', (code) => reject(new Error(`the emulator exited ${code}`)));
@@ -48,24 +52,36 @@ const env = trkEnv(home, { url, key });
 /** Peak RSS in MiB and seconds of `node trk ...args`. */
 function peak(node, args) {
   const probe = path.join(home, 'rss');
-  const runEnv = gnuTime ? env : { ...env, NODE_OPTIONS: `--require ${path.join(here, 'peak-rss.cjs')}`, PEAK_RSS_FILE: probe };
+  const runEnv = gnuTime
+    ? env
+    : { ...env, NODE_OPTIONS: `--require ${path.join(here, 'peak-rss.cjs')}`, PEAK_RSS_FILE: probe };
   const cmd = gnuTime ? [gnuTime, '-f', '%M', node, trk, ...args] : [node, trk, ...args];
   const t0 = performance.now();
-  const r = spawnSync(cmd[0], cmd.slice(1), { env: runEnv, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 26 });
+  const r = spawnSync(cmd[0], cmd.slice(1), {
+    env: runEnv,
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+    maxBuffer: 1 << 26,
+  });
   const seconds = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`trk ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   const kb = gnuTime ? Number(r.stderr.trim().split('\n').pop()) : Number(readFileSync(probe, 'utf8'));
   return { mib: kb / 1024, seconds };
 }
 
-console.log(`trk info -f (${count.toLocaleString('en-US')} numbers) --json > /dev/null: peak RSS, and the same for one number as the yardstick`);
+console.log(
+  `trk info -f (${count.toLocaleString('en-US')} numbers) --json > /dev/null: peak RSS, and the same for one ` +
+    `number as the yardstick`,
+);
 try {
   for (const { version, execPath } of installedNodes()) {
     const one = peak(execPath, ['info', numbers[0], '--json']);
     const many = peak(execPath, ['info', '-f', file, '--json']);
     console.log(
-      `${version.padEnd(9)} ${many.mib.toFixed(0).padStart(4)} MiB in ${many.seconds.toFixed(1)} s   one number ${one.mib.toFixed(0)} MiB   ` +
-        `ratio ${(many.mib / one.mib).toFixed(2)}x   the ${count.toLocaleString('en-US')} numbers cost ${(many.mib - one.mib).toFixed(0)} MiB`,
+      `${version.padEnd(9)} ${many.mib.toFixed(0).padStart(4)} MiB in ${many.seconds.toFixed(1)} s   one number ` +
+        `${one.mib.toFixed(0)} MiB   ` +
+        `ratio ${(many.mib / one.mib).toFixed(2)}x   the ${count.toLocaleString('en-US')} numbers cost ` +
+        `${(many.mib - one.mib).toFixed(0)} MiB`,
     );
   }
 } finally {

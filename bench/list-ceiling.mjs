@@ -31,8 +31,15 @@ const service = await startService({ rateLimit: 0, quotaTotal: count + 10, speed
 const { url, key, control } = service;
 
 for (let i = 0; i < count; i += 40) {
-  const body = Array.from({ length: Math.min(40, count - i) }, (_, k) => ({ number: `RR${String(100000001 + i + k)}CN`, carrier: 3011 }));
-  const res = await fetch(`${url}/track/v2/register`, { method: 'POST', headers: { 'content-type': 'application/json', svctoken: key }, body: JSON.stringify(body) });
+  const body = Array.from({ length: Math.min(40, count - i) }, (_, k) => ({
+    number: `RR${String(100000001 + i + k)}CN`,
+    carrier: 3011,
+  }));
+  const res = await fetch(`${url}/track/v2/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', svctoken: key },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`register answered HTTP ${res.status}`);
 }
 await control({ settings: { rateLimit: 3 }, faults: { latencyMs } });
@@ -41,7 +48,10 @@ const home = mkdtempSync(path.join(tmpdir(), 'trk-list-ceiling-'));
 const env = trkEnv(home, { url, key });
 const pages = Math.ceil(count / LIMITS.pageSize);
 
-console.log(`trk list --json > /dev/null: ${count.toLocaleString('en-US')} records (${pages} pages), ${latencyMs} ms latency, strict limit of 3 requests/s; yardstick: the ceiling of 3 pages/s (${(pages / 3).toFixed(1)} s)`);
+console.log(
+  `trk list --json > /dev/null: ${count.toLocaleString('en-US')} records (${pages} pages), ${latencyMs} ms ` +
+    `latency, strict limit of 3 requests/s; yardstick: the ceiling of 3 pages/s (${(pages / 3).toFixed(1)} s)`,
+);
 try {
   for (const { version, execPath } of installedNodes()) {
     const before = (await control({ state: true })).requests;
@@ -54,7 +64,8 @@ try {
     const limited = (after.byStatus['429'] ?? 0) - (before.byStatus['429'] ?? 0);
     const rss = gnuTime ? `${(Number(r.stderr.trim().split('\n').pop()) / 1024).toFixed(0)} MiB` : 'n/a';
     console.log(
-      `${version.padEnd(9)} ${seconds.toFixed(1).padStart(6)} s   ${(pages / seconds).toFixed(2)} pages/s = ${(pages / seconds / 3).toFixed(3)} of the ceiling   ` +
+      `${version.padEnd(9)} ${seconds.toFixed(1).padStart(6)} s   ${(pages / seconds).toFixed(2)} pages/s = ` +
+        `${(pages / seconds / 3).toFixed(3)} of the ceiling   ` +
         `${limited} x HTTP 429   peak RSS ${rss}`,
     );
   }

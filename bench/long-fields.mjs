@@ -42,7 +42,14 @@ function record(text) {
 }
 
 function details(text) {
-  const event = { time_iso: '2026-06-30T14:23:00-03:00', time_utc: '2026-06-30T17:23:00Z', description: text, location: text, stage: 'Departure', sub_status: 'InTransit_Departure' };
+  const event = {
+    time_iso: '2026-06-30T14:23:00-03:00',
+    time_utc: '2026-06-30T17:23:00Z',
+    description: text,
+    location: text,
+    stage: 'Departure',
+    sub_status: 'InTransit_Departure',
+  };
   return {
     number: 'RR123456789CN',
     carrier: 3011,
@@ -58,12 +65,19 @@ function details(text) {
 const RENDERERS = {
   'list -o wide': (text) => table(text, 'wide'),
   'list (80 columns)': (text) => table(text, 'table'),
-  'tracking page': (text) => renderTrackingPage(toDetailsView(details(text), 'v2'), NO_COLOR, { now: Date.parse('2026-07-01T00:00:00Z'), width: 80 }).length,
+  'tracking page': (text) =>
+    renderTrackingPage(toDetailsView(details(text), 'v2'), NO_COLOR, {
+      now: Date.parse('2026-07-01T00:00:00Z'),
+      width: 80,
+    }).length,
 };
 
 function table(text, format) {
   const io = createTestIO({ tty: true, columns: 80 });
-  const writer = createRowWriter(io, recordColumns(), { format, times: { zone: 'UTC', now: Date.parse('2026-07-01T00:00:00Z') } });
+  const writer = createRowWriter(io, recordColumns(), {
+    format,
+    times: { zone: 'UTC', now: Date.parse('2026-07-01T00:00:00Z') },
+  });
   writer.write([toRecordView(record(text), 'v2')]);
   return io.stdoutText().length;
 }
@@ -99,7 +113,13 @@ for (const [what, render] of Object.entries(RENDERERS)) {
   for (const [kind, make] of Object.entries(TEXTS)) {
     const small = time(render, make(SMALL));
     const large = time(render, make(LARGE));
-    const row = { layout: what, text: kind, ms32KB: Number(small.toFixed(1)), ms256KB: Number(large.toFixed(1)), ratio: Number((large / small).toFixed(1)) };
+    const row = {
+      layout: what,
+      text: kind,
+      ms32KB: Number(small.toFixed(1)),
+      ms256KB: Number(large.toFixed(1)),
+      ratio: Number((large / small).toFixed(1)),
+    };
     console.log(JSON.stringify(row));
     rows.push(row);
   }

@@ -15,7 +15,8 @@ import { fileURLToPath } from 'node:url';
 /** Majors tested besides the machine's own (Node 20 today): the maintenance and the active LTS lines. */
 export const MAJORS = [22, 24];
 
-export const CACHE = process.env.TRK_NODE_CACHE || path.join(process.env.XDG_CACHE_HOME || path.join(homedir(), '.cache'), 'trk-node');
+export const CACHE =
+  process.env.TRK_NODE_CACHE || path.join(process.env.XDG_CACHE_HOME || path.join(homedir(), '.cache'), 'trk-node');
 
 const ARCH = { x64: 'x64', arm64: 'arm64' }[process.arch];
 
@@ -40,10 +41,15 @@ export function install(major) {
   mkdirSync(CACHE, { recursive: true });
   const work = mkdtempSync(path.join(tmpdir(), `node${major}-`));
   try {
-    const pack = spawnSync('npm', ['pack', `node-linux-${ARCH}@${major}`, '--silent', '--pack-destination', work], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const pack = spawnSync('npm', ['pack', `node-linux-${ARCH}@${major}`, '--silent', '--pack-destination', work], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const tgz = readdirSync(work).find((f) => f.endsWith('.tgz'));
     if (pack.status !== 0 || !tgz) throw new Error(`npm pack node-linux-${ARCH}@${major} failed`);
-    const tar = spawnSync('tar', ['xzf', path.join(work, tgz), '-C', work, 'package/bin/node', 'package/LICENSE'], { stdio: 'inherit' });
+    const tar = spawnSync('tar', ['xzf', path.join(work, tgz), '-C', work, 'package/bin/node', 'package/LICENSE'], {
+      stdio: 'inherit',
+    });
     if (tar.status !== 0) throw new Error(`could not unpack ${tgz}`);
     rmSync(dir, { recursive: true, force: true });
     renameSync(path.join(work, 'package'), dir);

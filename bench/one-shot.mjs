@@ -42,8 +42,13 @@ const post = (op, body) => [yardstick, `${url}/track/v2/${op}`, key, body];
 
 // Twenty numbers registered, so that `list` is one page and `info` and `stop` have something to read and stop.
 const numbers = Array.from({ length: 20 }, (_, i) => `RR${String(100000001 + i)}CN`);
-const setup = spawnSync(process.execPath, post('register', JSON.stringify(numbers.map((number) => ({ number, carrier: 3011 })))), { encoding: 'utf8' });
-if (setup.status !== 0 || !setup.stdout.includes('"accepted"')) throw new Error(`could not register the numbers: ${setup.stderr}`);
+const setup = spawnSync(
+  process.execPath,
+  post('register', JSON.stringify(numbers.map((number) => ({ number, carrier: 3011 })))),
+  { encoding: 'utf8' },
+);
+if (setup.status !== 0 || !setup.stdout.includes('"accepted"'))
+  throw new Error(`could not register the numbers: ${setup.stderr}`);
 // A day on the emulator's clock, so that the carriers have tracked them: `info` reads details, not "no tracking
 // information yet" (exit 1).
 const advanced = await fetch(`${url}/__sandbox/advance`, { method: 'POST', body: JSON.stringify({ seconds: 86_400 }) });
@@ -51,10 +56,18 @@ if (!advanced.ok) throw new Error(`could not advance the emulator's clock: HTTP 
 
 const cases = [
   { name: 'quota --json', trk: ['quota', '--json'], post: post('getquota', '[]') },
-  { name: 'info N --json', trk: ['info', numbers[0], '--json'], post: post('gettrackinfo', JSON.stringify([{ number: numbers[0] }])) },
+  {
+    name: 'info N --json',
+    trk: ['info', numbers[0], '--json'],
+    post: post('gettrackinfo', JSON.stringify([{ number: numbers[0] }])),
+  },
   { name: 'list --json', trk: ['list', '--json'], post: post('gettracklist', JSON.stringify({ page_no: 1 })) },
   // The first run stops it; the others are told it is stopped already, as a loop over a list would be.
-  { name: 'stop N --json', trk: ['stop', numbers[1], '--json'], post: post('stoptrack', JSON.stringify([{ number: numbers[1] }])) },
+  {
+    name: 'stop N --json',
+    trk: ['stop', numbers[1], '--json'],
+    post: post('stoptrack', JSON.stringify([{ number: numbers[1] }])),
+  },
 ];
 
 function run(node, args, { measureRss = false } = {}) {
@@ -79,7 +92,10 @@ function run(node, args, { measureRss = false } = {}) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-console.log(`one-shot commands, median of ${runs} alternating runs, without NODE_EXTRA_CA_CERTS; loopback emulator, no latency, no rate limit`);
+console.log(
+  `one-shot commands, median of ${runs} alternating runs, without NODE_EXTRA_CA_CERTS; loopback emulator, no ` +
+    `latency, no rate limit`,
+);
 try {
   for (const { version, execPath } of installedNodes()) {
     for (const c of cases) {
@@ -99,7 +115,8 @@ try {
       const t = median(times.trk);
       const b = median(times.base);
       console.log(
-        `${version.padEnd(9)} trk ${c.name.padEnd(14)} ${t.toFixed(1).padStart(6)} ms ÷ yardstick ${b.toFixed(1).padStart(5)} ms = ${(t / b).toFixed(2)}x   ` +
+        `${version.padEnd(9)} trk ${c.name.padEnd(14)} ${t.toFixed(1).padStart(6)} ms ÷ yardstick ` +
+          `${b.toFixed(1).padStart(5)} ms = ${(t / b).toFixed(2)}x   ` +
           `peak RSS ${median(rss.trk).toFixed(0).padStart(3)} MiB (yardstick ${median(rss.base).toFixed(0)} MiB)`,
       );
     }

@@ -19,7 +19,8 @@ import { createTestIO } from '../dist/io.js';
 import { scanInput } from '../dist/items/scan.js';
 
 const rows = Number(process.argv[2] === '--pass' ? 0 : (process.argv[2] ?? 1_000_000));
-if (process.argv[2] !== '--pass' && !(Number.isInteger(rows) && rows > 0)) throw new Error(`give a row count, not ${process.argv[2]}`);
+if (process.argv[2] !== '--pass' && !(Number.isInteger(rows) && rows > 0))
+  throw new Error(`give a row count, not ${process.argv[2]}`);
 
 if (process.argv[2] === '--pass') {
   // The measured part, in a process of its own so that generating the file does not count.
@@ -56,7 +57,12 @@ if (process.argv[2] === '--pass') {
   const pass = JSON.parse(run.stdout);
   console.log(
     JSON.stringify(
-      { rows, fileMB: Number((size / 1024 / 1024).toFixed(1)), ...pass, rowsPerSecond: Math.round(rows / pass.seconds) },
+      {
+        rows,
+        fileMB: Number((size / 1024 / 1024).toFixed(1)),
+        ...pass,
+        rowsPerSecond: Math.round(rows / pass.seconds),
+      },
       null,
       2,
     ),

@@ -18,13 +18,20 @@ const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** `trk ARGS` in a pseudo-terminal of `columns` (util-linux script), as the screen shows it. */
 function inTerminal(env, args, columns) {
-  const command = `stty cols ${columns} rows 200; exec ${quote(process.execPath)} ${quote(trkBin)} ${args.map(quote).join(' ')}`;
+  const command =
+    `stty cols ${columns} rows 200; exec ${quote(process.execPath)} ${quote(trkBin)} ` + `${args.map(quote).join(' ')}`;
   return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...env, NO_COLOR: '1', TERM: 'xterm-256color' } });
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      env: { ...env, NO_COLOR: '1', TERM: 'xterm-256color' },
+    });
     let raw = '';
     child.stdout.setEncoding('utf8').on('data', (d) => (raw += d));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(stripVTControlCharacters(raw).replace(/\r/g, '')) : reject(new Error(`trk exited ${code}: ${raw}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(stripVTControlCharacters(raw).replace(/\r/g, ''))
+        : reject(new Error(`trk exited ${code}: ${raw}`)),
+    );
   });
 }
 
@@ -35,6 +42,9 @@ export async function writeDocs(env) {
   writeFileSync(path.join(docs, 'report-terminal.txt'), `$ trk report\n${screen}`);
   const page = path.join(mkdtempSync(path.join(tmpdir(), 'trk-report-docs-')), 'report.html');
   await inTerminal(env, ['report', '--html', page, '-q'], 80);
-  await withPage(page, (p) => p.screenshot({ path: path.join(docs, 'report.png'), fullPage: false }), { width: 1000, height: 2000 });
+  await withPage(page, (p) => p.screenshot({ path: path.join(docs, 'report.png'), fullPage: false }), {
+    width: 1000,
+    height: 2000,
+  });
   console.log(`wrote docs/report-terminal.txt and docs/report.png`);
 }

@@ -23,15 +23,26 @@ const CARRIERS = [
   [190008, 9, 3, 0.03],
 ];
 const LANES = [
-  ['CN', 'US'], ['CN', 'DE'], ['CN', 'FR'], ['CN', 'GB'], ['CN', 'BR'], ['DE', 'DE'], ['DE', 'AT'], ['DE', 'FR'],
-  ['US', 'US'], ['US', 'CA'], ['GB', 'GB'], ['GB', 'IE'],
+  ['CN', 'US'],
+  ['CN', 'DE'],
+  ['CN', 'FR'],
+  ['CN', 'GB'],
+  ['CN', 'BR'],
+  ['DE', 'DE'],
+  ['DE', 'AT'],
+  ['DE', 'FR'],
+  ['US', 'US'],
+  ['US', 'CA'],
+  ['GB', 'GB'],
+  ['GB', 'IE'],
 ];
-const EVENT = 'Arrived at the sorting centre of the destination country; the parcel is on its way to the delivery office';
+const EVENT =
+  'Arrived at the sorting centre of the destination country; the parcel is on its way to the delivery office';
 
 /** A pseudo-random generator: the same mirror every run. */
 function random(seed) {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 const iso = (ms) => new Date(ms).toISOString();
@@ -44,10 +55,23 @@ function parcel(k, now, rand) {
   const transit = Math.max(0, Math.round(pace + (rand() + rand() + rand() - 1.5) * spread));
   const age = (now - registered) / DAY;
   const draw = rand();
-  const status = draw < trouble ? 'Exception' : draw < trouble * 1.3 ? 'DeliveryFailure' : age > transit + 1 ? 'Delivered' : age < 0.5 ? 'NotFound' : 'InTransit';
+  const status =
+    draw < trouble
+      ? 'Exception'
+      : draw < trouble * 1.3
+        ? 'DeliveryFailure'
+        : age > transit + 1
+          ? 'Delivered'
+          : age < 0.5
+            ? 'NotFound'
+            : 'InTransit';
   const delivered = status === 'Delivered' ? registered + (transit + 1) * DAY : null;
-  const lastEvent = delivered ?? (status === 'NotFound' ? null : registered + Math.min(age, rand() * (transit + 1)) * DAY);
-  const window = rand() < 0.6 ? { from: registered + transit * DAY, to: registered + (transit + 1 + Math.floor(rand() * 3)) * DAY } : null;
+  const lastEvent =
+    delivered ?? (status === 'NotFound' ? null : registered + Math.min(age, rand() * (transit + 1)) * DAY);
+  const window =
+    rand() < 0.6
+      ? { from: registered + transit * DAY, to: registered + (transit + 1 + Math.floor(rand() * 3)) * DAY }
+      : null;
   const number = `RR${String(100000000 + k)}CN`;
   const common = {
     origin_country: origin,
@@ -59,9 +83,19 @@ function parcel(k, now, rand) {
     latest_event_time: lastEvent === null ? null : iso(lastEvent),
   };
   const listItem = {
-    number, carrier, shipping_country: origin, recipient_country: destination, register_time: common.register_time, tracking_status: 'Tracking',
-    package_status: status, track_time: iso(now - DAY), tag: `order-${k}`, order_no: `#${k}`, email: `customer${k}@example.com`,
-    latest_event_time: common.latest_event_time, latest_event_info: EVENT,
+    number,
+    carrier,
+    shipping_country: origin,
+    recipient_country: destination,
+    register_time: common.register_time,
+    tracking_status: 'Tracking',
+    package_status: status,
+    track_time: iso(now - DAY),
+    tag: `order-${k}`,
+    order_no: `#${k}`,
+    email: `customer${k}@example.com`,
+    latest_event_time: common.latest_event_time,
+    latest_event_info: EVENT,
   };
   const record = {
     ...Object.fromEntries(RECORD_COLUMNS.map((c) => [c, null])),
@@ -81,7 +115,17 @@ function parcel(k, now, rand) {
     ...Object.fromEntries(DETAILS_COLUMNS.map((c) => [c, null])),
     ...common,
     api_version: 'v2',
-    raw: JSON.stringify({ number, carrier, track_info: { events: Array.from({ length: 8 }, () => ({ description: EVENT, time_utc: common.latest_event_time, location: 'LOS ANGELES, US' })) } }),
+    raw: JSON.stringify({
+      number,
+      carrier,
+      track_info: {
+        events: Array.from({ length: 8 }, () => ({
+          description: EVENT,
+          time_utc: common.latest_event_time,
+          location: 'LOS ANGELES, US',
+        })),
+      },
+    }),
     as_of: iso(now - DAY),
     record_track_time: iso(now - DAY),
     package_status: status,
@@ -105,7 +149,11 @@ export async function buildReportMirror(file, n, now = Math.floor(Date.now() / D
       await store.sql.transaction(async (tx) => {
         for (const p of parcels) {
           await tx.run(UPSERT_RECORD, [p.number, p.carrier, ...RECORD_COLUMNS.map((c) => p.record[c])]);
-          await tx.run(UPSERT_DETAILS, [p.number, p.carrier, ...DETAILS_WITH_SOURCE.map((c) => (c === 'source' ? 'sync' : p.details[c]))]);
+          await tx.run(UPSERT_DETAILS, [
+            p.number,
+            p.carrier,
+            ...DETAILS_WITH_SOURCE.map((c) => (c === 'source' ? 'sync' : p.details[c])),
+          ]);
         }
       });
     }

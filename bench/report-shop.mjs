@@ -36,7 +36,7 @@ function parcelsOn(day, perDay) {
   const weekday = new Date(START + day * DAY).getUTCDay();
   const weekend = weekday === 0 ? 0.3 : weekday === 6 ? 0.6 : 1;
   const growth = 0.7 + (0.6 * day) / DAYS;
-  const noise = 0.75 + 0.5 * ((Math.sin(day * 12.9898 + perDay * 78.233) * 43758.5453) % 1 + 1) % 1;
+  const noise = 0.75 + ((0.5 * (((Math.sin(day * 12.9898 + perDay * 78.233) * 43758.5453) % 1) + 1)) % 1);
   return Math.round(perDay * weekend * growth * noise);
 }
 
@@ -47,13 +47,22 @@ function run(env, args) {
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`trk ${args.join(' ')} exited ${code}: ${stderr}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`trk ${args.join(' ')} exited ${code}: ${stderr}`)),
+    );
   });
 }
 
 /** Registers the month, syncs, and returns the environment of a trk that reads the mirror. */
 export async function shopMirror(folder = mkdtempSync(path.join(tmpdir(), 'trk-shop-'))) {
-  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', rateLimit: 0, speed: 0, start: START, quotaTotal: 100_000 });
+  const sandbox = await startSandbox({
+    port: 0,
+    host: '127.0.0.1',
+    rateLimit: 0,
+    speed: 0,
+    start: START,
+    quotaTotal: 100_000,
+  });
   const env = {
     PATH: process.env.PATH,
     HOME: folder,
@@ -71,7 +80,8 @@ export async function shopMirror(folder = mkdtempSync(path.join(tmpdir(), 'trk-s
     for (let day = 0; day < DAYS; day++) {
       const rows = [];
       for (const [carrier, perDay] of CARRIERS) {
-        for (let i = 0; i < parcelsOn(day, perDay); i++, n++) rows.push(`RS${String(100000000 + n)}XX,${carrier},order-${n},#${20000 + n}`);
+        for (let i = 0; i < parcelsOn(day, perDay); i++, n++)
+          rows.push(`RS${String(100000000 + n)}XX,${carrier},order-${n},#${20000 + n}`);
       }
       const file = path.join(folder, 'register.csv');
       writeFileSync(file, `number,carrier,tag,order_no\n${rows.join('\n')}\n`);
@@ -91,7 +101,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const folder = process.argv.slice(2).find((a) => !a.startsWith('--'));
   if (folder) mkdirSync(folder, { recursive: true });
   const { env } = await shopMirror(folder);
-  console.log(`the mirror: ${env.TRK_DATA_DIR}; read it with: env HOME=${env.HOME} TRK_DATA_DIR=${env.TRK_DATA_DIR} TRK_CACHE_DIR=${env.TRK_CACHE_DIR} TRK_RES_URL=${env.TRK_RES_URL} trk report`);
+  console.log(
+    `the mirror: ${env.TRK_DATA_DIR}; read it with: env HOME=${env.HOME} TRK_DATA_DIR=${env.TRK_DATA_DIR} ` +
+      `TRK_CACHE_DIR=${env.TRK_CACHE_DIR} TRK_RES_URL=${env.TRK_RES_URL} trk report`,
+  );
   if (docs) {
     const { writeDocs } = await import('./report-docs.mjs');
     await writeDocs(env);

@@ -34,7 +34,14 @@ function run(args) {
   const r = spawnSync(cmd[0], cmd.slice(1), { env, encoding: 'utf8', maxBuffer: 1 << 28 });
   const seconds = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`trk ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  const cpu = gnuTime ? r.stderr.trim().split('\n').pop().split(' ').reduce((s, x) => s + Number(x), 0) : NaN;
+  const cpu = gnuTime
+    ? r.stderr
+        .trim()
+        .split('\n')
+        .pop()
+        .split(' ')
+        .reduce((s, x) => s + Number(x), 0)
+    : NaN;
   return { seconds, cpu };
 }
 
@@ -50,7 +57,9 @@ try {
   // The first open after an upgrade makes the report's indexes (migration 3), once; a mirror written by this trk
   // has them from the start.
   run(['list', '--offline', '--limit', '1', '--json']);
-  const yardstick = median(Array.from({ length: RUNS }, () => run(['list', '--offline', '--limit', '1', '--json']).seconds));
+  const yardstick = median(
+    Array.from({ length: RUNS }, () => run(['list', '--offline', '--limit', '1', '--json']).seconds),
+  );
   console.log(`yardstick: trk list --offline --limit 1 (start, open): median ${yardstick.toFixed(2)} s`);
   const cases = [
     ['report', '--json'],
@@ -67,7 +76,10 @@ try {
     const m = median(runs.map((r) => r.seconds));
     const cpu = median(runs.map((r) => r.cpu));
     const shown = args.map((a) => (a.startsWith(home) ? 'FILE' : a)).join(' ');
-    console.log(`  ${shown.padEnd(44)} median ${m.toFixed(2)} s (CPU ${cpu.toFixed(2)} s), best ${Math.min(...runs.map((r) => r.seconds)).toFixed(2)} s; yardstick × ${(m / yardstick).toFixed(1)}`);
+    console.log(
+      `  ${shown.padEnd(44)} median ${m.toFixed(2)} s (CPU ${cpu.toFixed(2)} s), best ` +
+        `${Math.min(...runs.map((r) => r.seconds)).toFixed(2)} s; yardstick × ${(m / yardstick).toFixed(1)}`,
+    );
   }
 } finally {
   rmSync(home, { recursive: true, force: true });

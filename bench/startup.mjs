@@ -1,4 +1,5 @@
-// Start-up cost of `trk --version`, `trk --help` and `trk list --help`, as a ratio to bare `node -e 0` measured in the same run,
+// Start-up cost of `trk --version`, `trk --help` and `trk list --help`, as a ratio to bare `node -e 0` measured in the
+// same run,
 // on every installed Node (bench/nodes.mjs). NODE_EXTRA_CA_CERTS is removed from the environment: it makes
 // every Node 20 start read a certificate bundle (~35 ms), which would flatter the ratio.
 // Run after `npm run build`:  node bench/startup.mjs [runs]
@@ -29,9 +30,15 @@ function medians(node, cases) {
 
 console.log(`start-up, median of ${runs} runs, without NODE_EXTRA_CA_CERTS`);
 for (const { version, execPath } of installedNodes()) {
-  const [base, ver, help, listHelp] = medians(execPath, [['-e', '0'], [trk, '--version'], [trk, '--help'], [trk, 'list', '--help']]);
+  const [base, ver, help, listHelp] = medians(execPath, [
+    ['-e', '0'],
+    [trk, '--version'],
+    [trk, '--help'],
+    [trk, 'list', '--help'],
+  ]);
   const ratio = (ms) => `${ms.toFixed(1).padStart(6)} ms ${(ms / base).toFixed(2)}x`;
   console.log(
-    `${version.padEnd(9)} node -e 0 ${base.toFixed(1).padStart(6)} ms   trk --version ${ratio(ver)}   trk --help ${ratio(help)}   trk list --help ${ratio(listHelp)}`,
+    `${version.padEnd(9)} node -e 0 ${base.toFixed(1).padStart(6)} ms   trk --version ${ratio(ver)}   trk ` +
+      `--help ${ratio(help)}   trk list --help ${ratio(listHelp)}`,
   );
 }

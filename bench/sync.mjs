@@ -44,7 +44,9 @@ const server = missing ? undefined : await startPostgres();
 /** The stores measured: where a new mirror is (in `home` for a file), and opening one as trk does. */
 const STORES = [
   { name: 'SQLite', fresh: async (home) => path.join(home, 'mirror.db'), open: (file) => SqliteStore.open(file) },
-  ...(server ? [{ name: 'PostgreSQL', fresh: () => server.createDatabase(), open: (url) => PostgresStore.open(url) }] : []),
+  ...(server
+    ? [{ name: 'PostgreSQL', fresh: () => server.createDatabase(), open: (url) => PostgresStore.open(url) }]
+    : []),
 ];
 const label = (store) => store.name.padEnd(10);
 
@@ -52,7 +54,12 @@ const label = (store) => store.name.padEnd(10);
 function run(env, args) {
   const cmd = gnuTime ? [gnuTime, '-f', '%M', process.execPath, trk, ...args] : [process.execPath, trk, ...args];
   const t0 = performance.now();
-  const r = spawnSync(cmd[0], cmd.slice(1), { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
+  const r = spawnSync(cmd[0], cmd.slice(1), {
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 1 << 28,
+  });
   const seconds = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`trk ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   const rss = gnuTime ? Number(r.stderr.trim().split('\n').pop()) / 1024 : undefined;
@@ -62,16 +69,28 @@ function run(env, args) {
 const mib = (rss) => (rss === undefined ? 'n/a' : `${rss.toFixed(0)} MiB`);
 
 async function advance(url, ms) {
-  const res = await fetch(`${url}/__sandbox/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms }) });
+  const res = await fetch(`${url}/__sandbox/advance`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ms }),
+  });
   if (!res.ok) throw new Error(`advance answered HTTP ${res.status}`);
 }
 
 /** N records registered 40 at a time over six simulated hours: tracking runs spread over the clock, as a shop's. */
 async function account() {
-  const service = await startService({ rateLimit: 0, quotaTotal: count + 10, speed: 0, start: Date.parse('2026-06-01T00:00:00Z') });
+  const service = await startService({
+    rateLimit: 0,
+    quotaTotal: count + 10,
+    speed: 0,
+    start: Date.parse('2026-06-01T00:00:00Z'),
+  });
   const batches = Math.ceil(count / 40);
   for (let i = 0; i < count; i += 40) {
-    const body = Array.from({ length: Math.min(40, count - i) }, (_, k) => ({ number: `RR${String(100000001 + i + k)}CN`, carrier: 3011 }));
+    const body = Array.from({ length: Math.min(40, count - i) }, (_, k) => ({
+      number: `RR${String(100000001 + i + k)}CN`,
+      carrier: 3011,
+    }));
     const res = await fetch(`${service.url}/track/v2.1/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', svctoken: service.key },
@@ -87,7 +106,10 @@ async function account() {
 async function firstSyncs(service) {
   const { url, key, control } = service;
   const requests = (count / 40) * 2;
-  console.log(`trk sync (first, full): ${count.toLocaleString('en-US')} records (${requests} requests), strict limit of 3 requests/s; yardstick: the ceiling (${(requests / 3).toFixed(0)} s)`);
+  console.log(
+    `trk sync (first, full): ${count.toLocaleString('en-US')} records (${requests} requests), strict limit of 3 ` +
+      `requests/s; yardstick: the ceiling (${(requests / 3).toFixed(0)} s)`,
+  );
   const last = new Map();
   for (const latencyMs of [300, 1000]) {
     await control({ settings: { rateLimit: 3 }, faults: { latencyMs } });
@@ -118,7 +140,8 @@ async function incremental(first, store) {
   console.log(
     `${label(store)} incremental sync after 1 % of six hours: ${s.requests} requests ` +
       `(first sync: ${first.summary.requests}), ` +
-      `${s.records_listed} records listed, details of ${s.details_fetched}, ${s.changes} changes, ${r.seconds.toFixed(1)} s`,
+      `${s.records_listed} records listed, details of ${s.details_fetched}, ${s.changes} changes, ` +
+      `${r.seconds.toFixed(1)} s`,
   );
   rmSync(first.home, { recursive: true, force: true });
 }
@@ -127,15 +150,44 @@ async function incremental(first, store) {
 async function bigMirror(kind, location, n) {
   const store = await kind.open(location);
   const base = {
-    param: null, param_type: 'None', data_origin: 'Api', carrier: 3011, final_carrier: 0, shipping_country: 'CN', recipient_country: 'US',
-    tracking_status: 'Tracking', package_status: 'InTransit', push_time: null, push_status: 'NotPushed', push_status_code: 0,
-    stop_track_time: null, stop_track_reason: null, is_retracked: false, carrier_change_count: 0, lang: '', remark: null,
+    param: null,
+    param_type: 'None',
+    data_origin: 'Api',
+    carrier: 3011,
+    final_carrier: 0,
+    shipping_country: 'CN',
+    recipient_country: 'US',
+    tracking_status: 'Tracking',
+    package_status: 'InTransit',
+    push_time: null,
+    push_status: 'NotPushed',
+    push_status_code: 0,
+    stop_track_time: null,
+    stop_track_reason: null,
+    is_retracked: false,
+    carrier_change_count: 0,
+    lang: '',
+    remark: null,
   };
   for (let i = 0; i < n; i += 1000) {
     const rows = [];
     for (let k = i; k < Math.min(n, i + 1000); k++) {
       const t = new Date(Date.parse('2026-01-01T00:00:00Z') + k * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-      rows.push(recordRow({ ...base, number: `RR${String(100000001 + k)}CN`, register_time: t, track_time: t, tag: `order-${k}`, order_no: `#${k}`, email: `customer${k}@example.com`, latest_event_time: t }, 'v2.1'));
+      rows.push(
+        recordRow(
+          {
+            ...base,
+            number: `RR${String(100000001 + k)}CN`,
+            register_time: t,
+            track_time: t,
+            tag: `order-${k}`,
+            order_no: `#${k}`,
+            email: `customer${k}@example.com`,
+            latest_event_time: t,
+          },
+          'v2.1',
+        ),
+      );
     }
     await store.writeRecords(rows);
   }
@@ -156,7 +208,10 @@ async function offlineSearch(kind) {
     const middle = Math.floor(mirrorRecords / 2);
     for (const text of [`customer${middle}@`, `#${middle}`, `RR${100000001 + middle}`]) {
       const ms = best(['list', '--offline', '--db', file, '--search', text, '--json']);
-      console.log(`  list --offline --search ${text.padEnd(20)} ${ms.toFixed(0)} ms (list --offline --limit 1: ${yardstick.toFixed(0)} ms; the search's own ${(ms - yardstick).toFixed(0)} ms)`);
+      console.log(
+        `  list --offline --search ${text.padEnd(20)} ${ms.toFixed(0)} ms (list --offline --limit 1: ` +
+          `${yardstick.toFixed(0)} ms; the search's own ${(ms - yardstick).toFixed(0)} ms)`,
+      );
     }
   } finally {
     rmSync(home, { recursive: true, force: true });
@@ -176,13 +231,41 @@ async function notificationsStored(kind, inFlight) {
         param: null,
         tag: null,
         track_info: {
-          latest_status: { status: i % 3 ? 'InTransit' : 'Delivered', sub_status: 'InTransit_Other', sub_status_descr: null },
-          latest_event: { time_iso: '2026-06-01T08:00:00+08:00', time_utc: '2026-06-01T00:00:00Z', description: 'In transit', location: null, stage: null, address: null },
-          time_metrics: { days_after_order: 3, days_of_transit: 3, days_of_transit_done: 0, days_after_last_update: 0, estimated_delivery_date: { source: null, from: null, to: null } },
+          latest_status: {
+            status: i % 3 ? 'InTransit' : 'Delivered',
+            sub_status: 'InTransit_Other',
+            sub_status_descr: null,
+          },
+          latest_event: {
+            time_iso: '2026-06-01T08:00:00+08:00',
+            time_utc: '2026-06-01T00:00:00Z',
+            description: 'In transit',
+            location: null,
+            stage: null,
+            address: null,
+          },
+          time_metrics: {
+            days_after_order: 3,
+            days_of_transit: 3,
+            days_of_transit_done: 0,
+            days_after_last_update: 0,
+            estimated_delivery_date: { source: null, from: null, to: null },
+          },
           shipping_info: { shipper_address: { country: 'CN' }, recipient_address: { country: 'US' } },
           milestone: [],
           misc_info: {},
-          tracking: { providers_hash: i, providers: [{ provider: { key: 3011, name: 'China Post' }, latest_sync_status: 'Success', latest_sync_time: new Date(Date.parse('2026-06-01T00:00:00Z') + i * 1000).toISOString(), events_hash: i, events: [] }] },
+          tracking: {
+            providers_hash: i,
+            providers: [
+              {
+                provider: { key: 3011, name: 'China Post' },
+                latest_sync_status: 'Success',
+                latest_sync_time: new Date(Date.parse('2026-06-01T00:00:00Z') + i * 1000).toISOString(),
+                events_hash: i,
+                events: [],
+              },
+            ],
+          },
         },
       },
     });
@@ -203,7 +286,8 @@ async function notificationsStored(kind, inFlight) {
     console.log(
       `${label(kind)} notifications stored, ${inFlight} in flight: ${notifications.toLocaleString('en-US')} ` +
         `in ${seconds.toFixed(1)} s = ${(notifications / seconds).toFixed(0)} a second ` +
-        `(each committed before it resolves); RSS at half ${(rssHalf / 2 ** 20).toFixed(0)} MiB, at the end ${(rssAfter / 2 ** 20).toFixed(0)} MiB`,
+        `(each committed before it resolves); RSS at half ${(rssHalf / 2 ** 20).toFixed(0)} MiB, at the end ` +
+        `${(rssAfter / 2 ** 20).toFixed(0)} MiB`,
     );
   } finally {
     await store.close();

@@ -15,7 +15,11 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     // as commander's --version would say for an unreadable package.json (src/cli.ts)
   }
   process.stdout.write(`${version}\n`);
-} else if (asksHelp && (page = (await import('../lib/help-pages.js')).storedHelpPage(argv, process.stdout, process.stderr, readFileSync)) !== undefined) {
+} else if (
+  asksHelp &&
+  (page = (await import('../lib/help-pages.js')).storedHelpPage(argv, process.stdout, process.stderr, readFileSync)) !==
+    undefined
+) {
   process.stdout.write(page);
 } else {
   // Node's compile cache makes every start after the first one faster.

@@ -1098,7 +1098,10 @@ Register-ArgumentCompleter -Native -CommandName trk -ScriptBlock {
   $prev = if ($before.Count -gt 0) { $before[-1] } else { '' }
   $key = "$trail|$prev"
   $quote = { param($t) if ($t -match '[\s''"$;,(){}@&|`]') { "'" + ($t -replace "'", "''") + "'" } else { $t } }
-  $tip = { param($name) foreach ($k in @("$trail|$name", "|$name")) { if ($__trkHelp[$k]) { return $__trkHelp[$k] } }; $name }
+  $tip = { param($name)
+    foreach ($k in @("$trail|$name", "|$name")) { if ($__trkHelp[$k]) { return $__trkHelp[$k] } }
+    $name
+  }
   if ($__trkTakesValue.ContainsKey($key)) {
     # Lists of values (--columns number,status,...): the value after the last comma is completed, and values
     # already in the list are not offered again.

@@ -52,7 +52,16 @@ export interface ErrorData {
  * invalid-response (an answer trk cannot read), service (the service refused or failed), interrupted (130),
  * failure (anything else).
  */
-export type ErrorKind = 'usage' | 'auth' | 'rate-limit' | 'network' | 'timeout' | 'invalid-response' | 'service' | 'interrupted' | 'failure';
+export type ErrorKind =
+  | 'usage'
+  | 'auth'
+  | 'rate-limit'
+  | 'network'
+  | 'timeout'
+  | 'invalid-response'
+  | 'service'
+  | 'interrupted'
+  | 'failure';
 
 // By class name, so that this module does not load the API's error classes (they are loaded when a request is made).
 const KIND_OF_CLASS: Readonly<Record<string, ErrorKind>> = {
@@ -80,8 +89,12 @@ function errorKind(err: unknown, exitCode: number): ErrorKind {
 export function errorData(err: unknown, outcome: ErrorOutcome): ErrorData {
   const hint = err instanceof TrkError && err.hint ? oneLine(err.hint) : null;
   // The line is `<message>: <hint>`; the message is what comes before the hint.
-  const message = hint !== null && outcome.line.endsWith(`: ${hint}`) ? outcome.line.slice(0, -(hint.length + 2)) : outcome.line;
-  const code = err !== null && typeof err === 'object' && 'serviceCode' in err && typeof err.serviceCode === 'number' ? err.serviceCode : null;
+  const message =
+    hint !== null && outcome.line.endsWith(`: ${hint}`) ? outcome.line.slice(0, -(hint.length + 2)) : outcome.line;
+  const code =
+    err !== null && typeof err === 'object' && 'serviceCode' in err && typeof err.serviceCode === 'number'
+      ? err.serviceCode
+      : null;
   return { code, kind: errorKind(err, outcome.exitCode), message, hint, exit_code: outcome.exitCode };
 }
 
@@ -111,14 +124,19 @@ const NEEDS_HELP_HINT = new Set([
  * Exit codes and messages for everything a command can throw. `command` is the command line that failed to
  * parse (`trk list`), named in the hint of a usage error.
  */
-export function errorOutcome(err: unknown, opts: { debug?: boolean; stopped?: ExitCode; command?: string } = {}): ErrorOutcome {
+export function errorOutcome(
+  err: unknown,
+  opts: { debug?: boolean; stopped?: ExitCode; command?: string } = {},
+): ErrorOutcome {
   if (err instanceof CommanderError) {
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return { exitCode: EXIT.ok, line: '' };
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version')
+      return { exitCode: EXIT.ok, line: '' };
     // `trk` or `trk auth` without a subcommand: commander printed the help on stderr already.
     if (err.code === 'commander.help') return { exitCode: EXIT.usage, line: '' };
     const line = oneLine(err.message.replace(/^error: /, ''));
     // "(Did you mean --json?)" is a fix already.
-    const hint = NEEDS_HELP_HINT.has(err.code) && !/did you mean/i.test(line) ? `: see "${opts.command ?? 'trk'} --help"` : '';
+    const hint =
+      NEEDS_HELP_HINT.has(err.code) && !/did you mean/i.test(line) ? `: see "${opts.command ?? 'trk'} --help"` : '';
     return { exitCode: EXIT.usage, line: hint ? `${line.replace(/\.$/, '')}${hint}` : line };
   }
   if (err instanceof TrkError) {
@@ -170,12 +188,18 @@ function causeChain(err: Error): string {
  * `--json`, `--csv` and `-o` name one format; asking for two different ones is a usage error. `--jq` implies json
  * (NDJSON too, each line filtered); with a format that is not JSON it is refused.
  */
-export function resolveOutputFormat(o: { output?: unknown; json?: unknown; csv?: unknown; jq?: unknown }): OutputFormat | undefined {
+export function resolveOutputFormat(o: {
+  output?: unknown;
+  json?: unknown;
+  csv?: unknown;
+  jq?: unknown;
+}): OutputFormat | undefined {
   const asked = new Set<OutputFormat>();
   if (typeof o.output === 'string') asked.add(o.output as OutputFormat);
   if (o.json === true) asked.add('json');
   if (o.csv === true) asked.add('csv');
-  if (asked.size > 1) throw new UsageError(`conflicting output formats: ${[...asked].join(', ')}`, 'give one of --json, --csv, --output');
+  if (asked.size > 1)
+    throw new UsageError(`conflicting output formats: ${[...asked].join(', ')}`, 'give one of --json, --csv, --output');
   const format: OutputFormat | undefined = asked.values().next().value;
   if (typeof o.jq === 'string') {
     if (format === undefined) return 'json';
@@ -201,7 +225,10 @@ export function checkOutputFlags(
   formats: readonly OutputFormat[],
   command: string,
 ): void {
-  const asked = typeof o.output === 'string' || o.json === true || o.csv === true ? resolveOutputFormat({ ...o, jq: undefined }) : undefined;
+  const asked =
+    typeof o.output === 'string' || o.json === true || o.csv === true
+      ? resolveOutputFormat({ ...o, jq: undefined })
+      : undefined;
   if (formats.length === 0 && (asked !== undefined || typeof o.jq === 'string')) {
     const flag = typeof o.jq === 'string' && asked === undefined ? '--jq' : flagOf(o);
     throw new UsageError(`"${command}" prints no data on stdout, so ${flag} does not apply`, `drop ${flag}`);
@@ -232,8 +259,6 @@ export function readGlobalOptions(o: Record<string, unknown>): GlobalOptions {
   if (typeof o.jq === 'string') g.jq = o.jq;
   return g;
 }
-
-
 
 /** Runs one command line and returns the exit code. Never throws. */
 export async function runCli(argv: string[], opts: CliOptions = {}): Promise<number> {
@@ -281,7 +306,8 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       // The output is settled before the context is made from it: the profile's default format, then the
       // command's own output flags (which refuse --columns with -o ids, whoever asked for ids).
       const settings = new SettingsSource(ctxIO, env, global);
-      if (global.output === undefined && formats.length > 0) global = await withDefaultOutput(global, formats, env, settings);
+      if (global.output === undefined && formats.length > 0)
+        global = await withDefaultOutput(global, formats, env, settings);
       if (commandOutput) applyOutputFlags(global, commandOutput);
       const ctx: Context = createContext({
         io: ctxIO,
@@ -427,14 +453,22 @@ export async function main(argv: string[]): Promise<number> {
   const onSigint = () => {
     if (isEcho()) return;
     if (controller.signal.aborted) quitNow(EXIT.interrupted);
-    firstStop('SIGINT', 'interrupting: finishing requests in flight (Ctrl-C again to quit at once)', new InterruptedError());
+    firstStop(
+      'SIGINT',
+      'interrupting: finishing requests in flight (Ctrl-C again to quit at once)',
+      new InterruptedError(),
+    );
   };
   // systemd, `timeout` and Kubernetes stop a process with SIGTERM, then SIGKILL after a grace period: stop as on
   // Ctrl-C (finish what is in flight, save, summarise), but within a bound of our own.
   const onSigterm = () => {
     if (isEcho()) return;
     if (controller.signal.aborted) quitNow(EXIT.terminated);
-    firstStop('SIGTERM', 'terminated: finishing requests in flight', new InterruptedError('terminated', EXIT.terminated));
+    firstStop(
+      'SIGTERM',
+      'terminated: finishing requests in flight',
+      new InterruptedError('terminated', EXIT.terminated),
+    );
     setTimeout(() => quitNow(EXIT.terminated), TERMINATE_GRACE_MS).unref();
   };
   // `trk list | head`: the reader went away; there is nobody left to tell. Any other failure (a full disk,

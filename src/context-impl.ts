@@ -65,7 +65,9 @@ function waitLines(info: (line: string) => void): WaitShower {
 }
 
 /** What every client of a command run shares: the time limit (--timeout, TRK_TIMEOUT) and the callbacks. */
-export function requestOptions(ctx: Pick<Context, 'env' | 'global' | 'debug' | 'info'>): Pick<ApiClientOptions, 'timeoutMs' | 'onRequest' | 'onWait'> {
+export function requestOptions(
+  ctx: Pick<Context, 'env' | 'global' | 'debug' | 'info'>,
+): Pick<ApiClientOptions, 'timeoutMs' | 'onRequest' | 'onWait'> {
   return { timeoutMs: requestTimeoutMs(ctx.global.timeout, ctx.env), ...requestHooks(ctx.debug, waitLines(ctx.info)) };
 }
 
@@ -155,7 +157,9 @@ class CommandContext implements Context {
 
   get prompter(): Prompter {
     // Loaded with the first question: most commands never ask one.
-    this.lazyPrompter ??= lazyPrompter(() => import('./prompter.js').then(({ createPrompter }) => createPrompter(this.io, this.signal)));
+    this.lazyPrompter ??= lazyPrompter(() =>
+      import('./prompter.js').then(({ createPrompter }) => createPrompter(this.io, this.signal)),
+    );
     return this.lazyPrompter;
   }
 
@@ -235,7 +239,11 @@ class CommandContext implements Context {
     // From now on "now" is the emulator's simulated time, what relative times (`--tracked-since 1h`) mean to the
     // service being rehearsed.
     this.serviceNow = sandbox.now;
-    this.debug(sandbox.remote ? `sandbox: the running sandbox at ${sandbox.url}` : `sandbox: embedded emulator at ${sandbox.url}`);
+    this.debug(
+      sandbox.remote
+        ? `sandbox: the running sandbox at ${sandbox.url}`
+        : `sandbox: embedded emulator at ${sandbox.url}`,
+    );
     return { baseUrl: sandbox.url, apiKey: sandbox.key };
   }
 }

@@ -14,7 +14,11 @@ export interface Prompter {
   /** Masked input, for the API key. */
   password(message: string): Promise<string>;
   /** One of `choices` (arrow keys), starting at `defaultValue`. */
-  select(message: string, choices: readonly { value: string; description?: string }[], defaultValue?: string): Promise<string>;
+  select(
+    message: string,
+    choices: readonly { value: string; description?: string }[],
+    defaultValue?: string,
+  ): Promise<string>;
 }
 
 /** Options every command accepts (see src/cli.ts). */

@@ -26,7 +26,9 @@ export const EXIT_CODE_HELP: readonly (readonly [ExitCode, string])[] = [
   [EXIT.ok, 'success: every item ended as asked ("already registered/stopped/tracking" counts), an empty input too'],
   [
     EXIT.failure,
-    'failure: no item was done, or the run stopped: network error, timeout, service error after retries, an answer trk cannot read, a refusal of the account (quota, daily limit, no webhook URL), or a state or config file that cannot be written',
+    'failure: no item was done, or the run stopped: network error, timeout, service error after retries, an ' +
+      'answer trk cannot read, a refusal of the account (quota, daily limit, no webhook URL), or a state or ' +
+      'config file that cannot be written',
   ],
   [EXIT.usage, 'usage: unknown flag, invalid input or a refused confirmation; nothing was sent'],
   [EXIT.partial, 'partial: some items were done and some rejected by the service (or set aside by --skip-invalid)'],

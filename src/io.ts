@@ -120,7 +120,9 @@ export interface TestIO extends IO {
   stderrText(): string;
 }
 
-export function createTestIO(opts: { stdin?: Readable; tty?: boolean; columns?: number; rawCsv?: boolean } = {}): TestIO {
+export function createTestIO(
+  opts: { stdin?: Readable; tty?: boolean; columns?: number; rawCsv?: boolean } = {},
+): TestIO {
   const outChunks: string[] = [];
   const errChunks: string[] = [];
   const sink = (chunks: string[]) =>

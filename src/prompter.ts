@@ -14,7 +14,8 @@ export function createPrompter(io: IO, signal?: AbortSignal): Prompter {
       return await prompt();
     } catch (err) {
       const name = err instanceof Error ? err.name : '';
-      if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'CancelPromptError') throw new InterruptedError();
+      if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'CancelPromptError')
+        throw new InterruptedError();
       throw err;
     }
   };
@@ -30,12 +31,23 @@ export function createPrompter(io: IO, signal?: AbortSignal): Prompter {
     },
     async password(message) {
       const { password } = await import('@inquirer/prompts');
-      return ask(() => password({ message, mask: '*', validate: (v) => v.trim() !== '' || 'the key cannot be empty' }, context()));
+      return ask(() =>
+        password({ message, mask: '*', validate: (v) => v.trim() !== '' || 'the key cannot be empty' }, context()),
+      );
     },
     async select(message, choices, defaultValue) {
       const { select } = await import('@inquirer/prompts');
-      const options = choices.map((c) => ({ value: c.value, name: c.value, ...(c.description === undefined ? {} : { description: c.description }) }));
-      return ask(() => select({ message, choices: options, ...(defaultValue === undefined ? {} : { default: defaultValue }) }, context()));
+      const options = choices.map((c) => ({
+        value: c.value,
+        name: c.value,
+        ...(c.description === undefined ? {} : { description: c.description }),
+      }));
+      return ask(() =>
+        select(
+          { message, choices: options, ...(defaultValue === undefined ? {} : { default: defaultValue }) },
+          context(),
+        ),
+      );
     },
   };
 }

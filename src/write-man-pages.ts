@@ -15,12 +15,14 @@ export const MAN_DIR = 'man';
 
 /** Text for roff: backslashes and hyphens escaped, a line that would start a request made plain text. */
 function esc(text: string): string {
-  return text
-    .replace(/\\/g, '\\e')
-    .replace(/-/g, '\\-')
-    .replace(/^([.'])/gm, '\\&$1')
-    // Anything past ASCII as roff's Unicode escape (→ as \[u2192]): groff reads its input as Latin-1.
-    .replace(/[^\x00-\x7f]/gu, (c) => `\\[u${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);
+  return (
+    text
+      .replace(/\\/g, '\\e')
+      .replace(/-/g, '\\-')
+      .replace(/^([.'])/gm, '\\&$1')
+      // Anything past ASCII as roff's Unicode escape (→ as \[u2192]): groff reads its input as Latin-1.
+      .replace(/[^\x00-\x7f]/gu, (c) => `\\[u${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`)
+  );
 }
 
 /** `-f, --file <file>` → the flags bold, the value's name italic. */
@@ -55,10 +57,21 @@ const visible = (cmd: Command) => cmd.commands.filter((c) => !(c as unknown as {
 /** What a command's help prints after its options (notes, examples), laid out with no width limit. */
 function afterHelp(cmd: Command): { notes: string[]; examples: string[] } {
   let text = '';
-  (cmd as unknown as EventEmitter).emit('afterHelp', { error: false, command: cmd, write: (s: string) => void (text += s) });
+  (cmd as unknown as EventEmitter).emit('afterHelp', {
+    error: false,
+    command: cmd,
+    write: (s: string) => void (text += s),
+  });
   const at = text.indexOf('\nExamples:\n');
   const notes = (at < 0 ? text : text.slice(0, at)).split('\n').filter((l) => l.trim() !== '');
-  const examples = at < 0 ? [] : text.slice(at + '\nExamples:\n'.length).split('\n').filter((l) => l.trim() !== '').map((l) => l.replace(/^ {2}/, ''));
+  const examples =
+    at < 0
+      ? []
+      : text
+          .slice(at + '\nExamples:\n'.length)
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+          .map((l) => l.replace(/^ {2}/, ''));
   return { notes, examples };
 }
 
@@ -87,9 +100,18 @@ function commandPage(cmd: Command, help: Help): string {
     '.SH DESCRIPTION',
     esc(cmd.description()),
     ...notes.flatMap((n) => ['.PP', esc(n)]),
-    ...section('ARGUMENTS', help.visibleArguments(cmd).map((a) => item(`\\fI${esc(a.name())}\\fR`, help.argumentDescription(a)))),
-    ...section('OPTIONS', help.visibleOptions(cmd).map((o) => item(term(help.optionTerm(o)), help.optionDescription(o)))),
-    ...section('COMMANDS', subs.map((s) => item(`\\fB${esc(s.name())}\\fR`, `${s.description()} (see ${pageName([...path, s.name()])}(1))`))),
+    ...section(
+      'ARGUMENTS',
+      help.visibleArguments(cmd).map((a) => item(`\\fI${esc(a.name())}\\fR`, help.argumentDescription(a))),
+    ),
+    ...section(
+      'OPTIONS',
+      help.visibleOptions(cmd).map((o) => item(term(help.optionTerm(o)), help.optionDescription(o))),
+    ),
+    ...section(
+      'COMMANDS',
+      subs.map((s) => item(`\\fB${esc(s.name())}\\fR`, `${s.description()} (see ${pageName([...path, s.name()])}(1))`)),
+    ),
     ...examplesSection(examples),
     '.SH GLOBAL OPTIONS',
     'Every command takes the options of \\fBtrk\\fR(1) (\\fBtrk help options\\fR).',
@@ -114,7 +136,9 @@ function programPage(program: Command, help: Help): string {
     ...commands.map((c) => item(`\\fB${esc(c.name())}\\fR`, `${c.description()} (see ${pageName([c.name()])}(1))`)),
     '.SH GLOBAL OPTIONS',
     'Every command takes these, before or after its name.',
-    ...(program.options as Command['options']).filter((o) => !o.hidden).map((o) => item(term(help.optionTerm(o)), help.optionDescription(o))),
+    ...(program.options as Command['options'])
+      .filter((o) => !o.hidden)
+      .map((o) => item(term(help.optionTerm(o)), help.optionDescription(o))),
     '.SH HELP TOPICS',
     ...HELP_TOPIC_DESCRIPTIONS.map((t) => item(`\\fBtrk help ${esc(t.name)}\\fR`, t.description)),
     '.SH EXIT STATUS',

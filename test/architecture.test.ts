@@ -58,7 +58,9 @@ function importsOf(file: string, text: string): Import[] {
     const dynamic = m[4] !== undefined && m[3] === undefined;
     const typeOnly = m[1] !== undefined || m[3] !== undefined || m[5] !== undefined;
     const kind = dynamic ? 'dynamic' : typeOnly ? 'type' : 'static';
-    const to = spec.startsWith('.') ? path.relative(SRC, path.resolve(path.dirname(file), spec)).replace(/\.js$/, '.ts') : spec;
+    const to = spec.startsWith('.')
+      ? path.relative(SRC, path.resolve(path.dirname(file), spec)).replace(/\.js$/, '.ts')
+      : spec;
     out.push({ from, to, kind });
   }
   return out;
@@ -87,7 +89,10 @@ function functionLengths(file: string, text: string): FunctionLength[] {
   const visit = (node: ts.Node) => {
     if (ts.isFunctionLike(node) && 'body' in node && node.body) {
       const start = lineOf(node.getStart(source));
-      out.push({ name: `${path.relative(SRC, file)}:${start} ${functionName(node)}`, lines: lineOf(node.getEnd()) - start + 1 });
+      out.push({
+        name: `${path.relative(SRC, file)}:${start} ${functionName(node)}`,
+        lines: lineOf(node.getEnd()) - start + 1,
+      });
     }
     ts.forEachChild(node, visit);
   };
@@ -138,7 +143,9 @@ const sandboxMayUse = (to: string) =>
  * and the context; the registry loads one command's declaration; a declaration's action loads its run module.
  */
 const ACTION_BOUNDARY = (from: string) =>
-  from === 'cli.ts' || from === path.join('commands', 'registry.ts') || (top(from) === 'commands' && path.basename(from) === 'declare.ts');
+  from === 'cli.ts' ||
+  from === path.join('commands', 'registry.ts') ||
+  (top(from) === 'commands' && path.basename(from) === 'declare.ts');
 
 /**
  * What may be imported lazily anywhere: the dependencies and parts of trk that a command loads only on the path
@@ -173,10 +180,10 @@ const HEAVY: ReadonlyMap<string, string> = fromPaths({
   'carriers/lookup.ts': 'the carrier list, for names rather than codes',
   'prompter.ts': 'questions, for a terminal',
   'items/command.ts': 'the item engine, for `trk list` of many numbers',
-  'items/source.ts': 'a file or a pipe of input (Node\'s file streams)',
-  'items/read.ts': 'reading rows of input (Node\'s streams)',
+  'items/source.ts': "a file or a pipe of input (Node's file streams)",
+  'items/read.ts': "reading rows of input (Node's streams)",
   'items/read-json.ts': 'JSON input',
-  'items/runs.ts': 'journals of runs, for a file of numbers (Node\'s file streams)',
+  'items/runs.ts': "journals of runs, for a file of numbers (Node's file streams)",
   'items/journal.ts': 'the journal of a run that writes',
   'items/sent.ts': 'what earlier runs of a file confirmed',
   'items/rows-log.ts': 'the rows log of a run (node:readline)',
@@ -197,30 +204,48 @@ const HEAVY: ReadonlyMap<string, string> = fromPaths({
 describe('architecture', () => {
   it('reads the imports it checks', () => {
     expect(IMPORTS.length).toBeGreaterThan(300);
-    expect(IMPORTS).toContainEqual({ from: path.join('commands', 'items', 'register.ts'), to: path.join('items', 'command.ts'), kind: 'static' });
-    expect(IMPORTS).toContainEqual({ from: path.join('commands', 'list', 'list.ts'), to: path.join('items', 'command.ts'), kind: 'dynamic' });
-    expect(IMPORTS).toContainEqual({ from: path.join('items', 'run-base.ts'), to: path.join('items', 'runs.ts'), kind: 'type' });
+    expect(IMPORTS).toContainEqual({
+      from: path.join('commands', 'items', 'register.ts'),
+      to: path.join('items', 'command.ts'),
+      kind: 'static',
+    });
+    expect(IMPORTS).toContainEqual({
+      from: path.join('commands', 'list', 'list.ts'),
+      to: path.join('items', 'command.ts'),
+      kind: 'dynamic',
+    });
+    expect(IMPORTS).toContainEqual({
+      from: path.join('items', 'run-base.ts'),
+      to: path.join('items', 'runs.ts'),
+      kind: 'type',
+    });
   });
 
   it('layers: commands → items → api, never back; api imports neither output nor config', () => {
     expect(upward(IMPORTS).map(show)).toEqual([]);
   });
 
-  it('pacing is below api, and takes nothing of it: the service\'s vocabulary comes from service/', () => {
+  it("pacing is below api, and takes nothing of it: the service's vocabulary comes from service/", () => {
     const used = IMPORTS.filter((i) => top(i.from) === 'pacing' && top(i.to) === 'api');
     expect(IMPORTS.some((i) => top(i.from) === 'pacing' && top(i.to) === 'service')).toBe(true);
     expect(used.map(show)).toEqual([]);
   });
 
   it('service imports nothing of trk', () => {
-    const outside = IMPORTS.filter((i) => top(i.from) === 'service' && (i.to.startsWith('.') || isProduct(i.to)) && top(i.to) !== 'service');
+    const outside = IMPORTS.filter(
+      (i) => top(i.from) === 'service' && (i.to.startsWith('.') || isProduct(i.to)) && top(i.to) !== 'service',
+    );
     expect(IMPORTS.filter((i) => top(i.from) === 'service').length).toBeGreaterThan(2);
     expect(outside.map(show)).toEqual([]);
   });
 
   it('the sandbox imports only service/ of the product (and its own index)', () => {
     const wrong = IMPORTS.filter(
-      (i) => top(i.from) === 'sandbox' && isProduct(i.to) && !['sandbox', 'service'].includes(top(i.to)) && !SHARED.includes(i.to),
+      (i) =>
+        top(i.from) === 'sandbox' &&
+        isProduct(i.to) &&
+        !['sandbox', 'service'].includes(top(i.to)) &&
+        !SHARED.includes(i.to),
     );
     expect(IMPORTS.some((i) => top(i.from) === 'sandbox' && top(i.to) === 'service')).toBe(true);
     expect(wrong.map(show)).toEqual([]);
@@ -239,7 +264,7 @@ describe('architecture', () => {
     expect(direct.map(show)).toEqual([]);
   });
 
-  it("the emulator routes and signs with its own code, and carriers never reach into it", () => {
+  it('the emulator routes and signs with its own code, and carriers never reach into it', () => {
     // The emulator may share the service's model (service/: vocabulary, codes, records), never the product's
     // reading of it: its operation table, its webhook signing, its carrier lists.
     const sandboxReadsProduct = (i: Import) =>
@@ -342,7 +367,10 @@ describe('architecture', () => {
       path.join(SRC, 'api', 'x.ts'),
       ["import { sanitize } from '../output/sanitize.js';", "import { t } from '../config/timeout.js';"].join('\n'),
     );
-    expect(upward(api).map((i) => i.to)).toEqual([path.join('output', 'sanitize.ts'), path.join('config', 'timeout.ts')]);
+    expect(upward(api).map((i) => i.to)).toEqual([
+      path.join('output', 'sanitize.ts'),
+      path.join('config', 'timeout.ts'),
+    ]);
     // The emulator routing with the product's table or signing with its code is refused; the vocabulary is not.
     const emulator = importsOf(
       path.join(SRC, 'sandbox', 'x.ts'),

@@ -10,7 +10,10 @@ import { CredentialsError, UsageError } from '../src/errors.js';
 import { createTestIO } from '../src/io.js';
 import { startSandbox } from '../src/sandbox/index.js';
 
-const dirs = () => ({ TRK_CONFIG_DIR: mkdtempSync(path.join(tmpdir(), 'trk-ctx-')), TRK_STATE_DIR: mkdtempSync(path.join(tmpdir(), 'trk-ctx-')) });
+const dirs = () => ({
+  TRK_CONFIG_DIR: mkdtempSync(path.join(tmpdir(), 'trk-ctx-')),
+  TRK_STATE_DIR: mkdtempSync(path.join(tmpdir(), 'trk-ctx-')),
+});
 
 describe('createContext', () => {
   it('info is silent with --quiet; debug only with --verbose or TRK_DEBUG', () => {
@@ -31,7 +34,11 @@ describe('createContext', () => {
   });
 
   it('settings: flags over environment, with sources', async () => {
-    const ctx = createContext({ io: createTestIO(), env: { ...dirs(), TRK_BASE_URL: 'http://127.0.0.1:1', TRK_API_VERSION: 'v1' }, global: { apiVersion: 'v2.1' } });
+    const ctx = createContext({
+      io: createTestIO(),
+      env: { ...dirs(), TRK_BASE_URL: 'http://127.0.0.1:1', TRK_API_VERSION: 'v1' },
+      global: { apiVersion: 'v2.1' },
+    });
     const s = await ctx.settings();
     expect(s.baseUrl).toBe('http://127.0.0.1:1');
     expect(s.sources.baseUrl).toBe('env');
@@ -49,7 +56,11 @@ describe('createContext', () => {
   });
 
   it('api() builds one client for the resolved version, closed by dispose()', async () => {
-    const ctx = createContext({ io: createTestIO(), env: { ...dirs(), TRK_API_KEY: 'k'.repeat(32), TRK_BASE_URL: 'http://127.0.0.1:1' }, global: { apiVersion: 'v2.1' } });
+    const ctx = createContext({
+      io: createTestIO(),
+      env: { ...dirs(), TRK_API_KEY: 'k'.repeat(32), TRK_BASE_URL: 'http://127.0.0.1:1' },
+      global: { apiVersion: 'v2.1' },
+    });
     const api = await ctx.api();
     expect(api.version).toBe('v2.1');
     expect(await ctx.api()).toBe(api);
@@ -68,7 +79,9 @@ describe('createContext', () => {
     const env = dirs();
     // A state file whose simulated clock stands a year back, saved just now (so no catch-up to speak of).
     const simulated = Date.UTC(2025, 0, 15, 12);
-    await (await startSandbox({ stateFile: path.join(env.TRK_STATE_DIR, 'sandbox.json'), speed: 0, start: simulated })).close();
+    await (
+      await startSandbox({ stateFile: path.join(env.TRK_STATE_DIR, 'sandbox.json'), speed: 0, start: simulated })
+    ).close();
     const ctx = createContext({ io: createTestIO(), env, global: { sandbox: true } });
     expect(Math.abs(ctx.now() - Date.now())).toBeLessThan(60_000);
     await ctx.api();
@@ -79,7 +92,12 @@ describe('createContext', () => {
 
   it('--sandbox with a sandbox server running on the state file: its URL, key and clock', async () => {
     const env = dirs();
-    const server = await startSandbox({ stateFile: path.join(env.TRK_STATE_DIR, 'sandbox.json'), speed: 0, start: Date.UTC(2025, 0, 15), key: 'k-server' });
+    const server = await startSandbox({
+      stateFile: path.join(env.TRK_STATE_DIR, 'sandbox.json'),
+      speed: 0,
+      start: Date.UTC(2025, 0, 15),
+      key: 'k-server',
+    });
     try {
       const ctx = createContext({ io: createTestIO(), env, global: { sandbox: true } });
       const api = await ctx.api();
@@ -100,29 +118,52 @@ describe('createContext', () => {
     expect(io.stderrText()).toBe('number NC987654321RR done\nsaid red\n');
   });
 
-  it('a state folder that cannot hold the budget: reads are paced in process after one warning, writes fail naming the path', async () => {
-    const base = mkdtempSync(path.join(tmpdir(), 'trk-ctx-'));
-    const blocked = path.join(base, 'state');
-    writeFileSync(blocked, 'a file where the state folder should be');
-    const io = createTestIO();
-    const ctx = createContext({ io, env: { ...dirs(), TRK_STATE_DIR: blocked, TRK_API_KEY: 'k'.repeat(32) }, global: {} });
-    const pacer = await ctx.pacer();
-    await pacer.acquire(undefined, { readOnly: true });
-    await pacer.acquire(undefined, { readOnly: true });
-    expect(io.stderrText().trim().split('\n')).toEqual([
-      expect.stringMatching(/^warning: cannot use the rate budget file .*state.*: a file is in the way of a folder \((ENOTDIR|EEXIST)\); pacing requests in this process only$/),
-    ]);
-    const err = await pacer.acquire(undefined, { readOnly: false }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(BudgetFileError);
-    expect((err as BudgetFileError).exitCode).toBe(1);
-  });
+  it(
+    'a state folder that cannot hold the budget: reads are paced in process after one warning, writes fail ' +
+      'naming the path',
+    async () => {
+      const base = mkdtempSync(path.join(tmpdir(), 'trk-ctx-'));
+      const blocked = path.join(base, 'state');
+      writeFileSync(blocked, 'a file where the state folder should be');
+      const io = createTestIO();
+      const ctx = createContext({
+        io,
+        env: { ...dirs(), TRK_STATE_DIR: blocked, TRK_API_KEY: 'k'.repeat(32) },
+        global: {},
+      });
+      const pacer = await ctx.pacer();
+      await pacer.acquire(undefined, { readOnly: true });
+      await pacer.acquire(undefined, { readOnly: true });
+      expect(io.stderrText().trim().split('\n')).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            String.raw`^warning: cannot use the rate budget file .*state.*: a file is in the way of a folder \((E` +
+              String.raw`NOTDIR|EEXIST)\); pacing requests in this process only$`,
+          ),
+        ),
+      ]);
+      const err = await pacer.acquire(undefined, { readOnly: false }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(BudgetFileError);
+      expect((err as BudgetFileError).exitCode).toBe(1);
+    },
+  );
 
   it('--timeout and TRK_TIMEOUT: a bad value is a usage error naming its source', async () => {
-    const bad = createContext({ io: createTestIO(), env: { ...dirs(), TRK_API_KEY: 'k'.repeat(32), TRK_TIMEOUT: 'soon' }, global: {} });
+    const bad = createContext({
+      io: createTestIO(),
+      env: { ...dirs(), TRK_API_KEY: 'k'.repeat(32), TRK_TIMEOUT: 'soon' },
+      global: {},
+    });
     const err = await bad.api().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
-    expect((err as UsageError).toLine()).toBe('invalid TRK_TIMEOUT "soon": give a duration from 100ms to 60m, such as 30s or 2m');
-    const flag = createContext({ io: createTestIO(), env: { ...dirs(), TRK_API_KEY: 'k'.repeat(32), TRK_TIMEOUT: 'soon' }, global: { timeout: '2s' } });
+    expect((err as UsageError).toLine()).toBe(
+      'invalid TRK_TIMEOUT "soon": give a duration from 100ms to 60m, such as 30s or 2m',
+    );
+    const flag = createContext({
+      io: createTestIO(),
+      env: { ...dirs(), TRK_API_KEY: 'k'.repeat(32), TRK_TIMEOUT: 'soon' },
+      global: { timeout: '2s' },
+    });
     expect((await flag.api()).version).toBe('v2');
     await flag.dispose();
   });

@@ -31,19 +31,52 @@ describe('--help', () => {
 
   it('covers every command', () => {
     expect(paths.map((p) => p.join(' '))).toEqual(
-      expect.arrayContaining(['register', 'stop', 'retrack', 'delete', 'push', 'list', 'info', 'quota', 'realtime', 'change-carrier', 'update', 'api', 'auth login', 'auth switch', 'auth list', 'auth status', 'auth logout', 'config get', 'config set', 'config unset', 'config list', 'sandbox start', 'sandbox reset', 'help']),
+      expect.arrayContaining([
+        'register',
+        'stop',
+        'retrack',
+        'delete',
+        'push',
+        'list',
+        'info',
+        'quota',
+        'realtime',
+        'change-carrier',
+        'update',
+        'api',
+        'auth login',
+        'auth switch',
+        'auth list',
+        'auth status',
+        'auth logout',
+        'config get',
+        'config set',
+        'config unset',
+        'config list',
+        'sandbox start',
+        'sandbox reset',
+        'help',
+      ]),
     );
   });
 });
 
 describe('examples', () => {
-  it.each(paths.filter((p) => p[0] !== '__complete').map((p) => [p.join(' '), p] as const))('trk %s --help shows examples', async (_name, path) => {
-    const text = await help(path);
-    const examples = text.slice(text.indexOf('\nExamples:\n'));
-    expect(text).toContain('\nExamples:\n');
-    // Each example is a trk command line (a shell loop or a pipe may start it).
-    expect(examples.split('\n').slice(2).filter((l) => l.startsWith('  ')).length).toBeGreaterThan(0);
-  });
+  it.each(paths.filter((p) => p[0] !== '__complete').map((p) => [p.join(' '), p] as const))(
+    'trk %s --help shows examples',
+    async (_name, path) => {
+      const text = await help(path);
+      const examples = text.slice(text.indexOf('\nExamples:\n'));
+      expect(text).toContain('\nExamples:\n');
+      // Each example is a trk command line (a shell loop or a pipe may start it).
+      expect(
+        examples
+          .split('\n')
+          .slice(2)
+          .filter((l) => l.startsWith('  ')).length,
+      ).toBeGreaterThan(0);
+    },
+  );
 
   it('trk --help opens with getting started', async () => {
     expect(await help([])).toMatch(/^Getting started:\n/);
@@ -52,7 +85,10 @@ describe('examples', () => {
   it('sandbox start: the lines after the start hand its settings to trk (sourced and exported)', async () => {
     const text = await help(['sandbox', 'start']);
     const examples = text.slice(text.indexOf('Examples:') + 'Examples:\n'.length);
-    const example = examples.slice(0, examples.indexOf('\n\n')).split('\n').map((l) => l.trim());
+    const example = examples
+      .slice(0, examples.indexOf('\n\n'))
+      .split('\n')
+      .map((l) => l.trim());
     expect(example[0]).toMatch(/^trk sandbox start .*> sandbox\.env &$/);
     // The rest, with trk replaced by a process that shows what a child of the shell sees.
     const rest = example
@@ -64,7 +100,11 @@ describe('examples', () => {
     try {
       // What trk sandbox start prints on stdout.
       writeFileSync(path.join(dir, 'sandbox.env'), 'TRK_BASE_URL=http://127.0.0.1:4010\nTRK_API_KEY=sandbox-key\n');
-      const seen = execFileSync('sh', ['-c', rest], { cwd: dir, env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8' });
+      const seen = execFileSync('sh', ['-c', rest], {
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? '' },
+        encoding: 'utf8',
+      });
       expect(seen).toBe('http://127.0.0.1:4010');
     } finally {
       rmSync(dir, { recursive: true, force: true });

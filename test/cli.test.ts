@@ -4,11 +4,23 @@ import path from 'node:path';
 import { CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError, NetworkError, RateLimitError, RequestAbortedError } from '../src/api/errors.js';
-import { checkOutputFlags, errorData, errorOutcome, errorsAsJson, readGlobalOptions, resolveOutputFormat, runCli } from '../src/cli.js';
+import {
+  checkOutputFlags,
+  errorData,
+  errorOutcome,
+  errorsAsJson,
+  readGlobalOptions,
+  resolveOutputFormat,
+  runCli,
+} from '../src/cli.js';
 import { CredentialsError, InterruptedError, UsageError } from '../src/errors.js';
 import { createTestIO } from '../src/io.js';
 
-const env = () => ({ TRK_RES_URL: 'http://127.0.0.1:9', TRK_CONFIG_DIR: mkdtempSync(path.join(tmpdir(), 'trk-cli-')), TRK_STATE_DIR: mkdtempSync(path.join(tmpdir(), 'trk-st-')) });
+const env = () => ({
+  TRK_RES_URL: 'http://127.0.0.1:9',
+  TRK_CONFIG_DIR: mkdtempSync(path.join(tmpdir(), 'trk-cli-')),
+  TRK_STATE_DIR: mkdtempSync(path.join(tmpdir(), 'trk-st-')),
+});
 
 async function cli(argv: string[], extraEnv: NodeJS.ProcessEnv = {}) {
   const io = createTestIO();
@@ -22,13 +34,25 @@ describe('errorOutcome', () => {
     expect(errorOutcome(new CredentialsError('no key', 'log in'))).toEqual({ exitCode: 4, line: 'no key: log in' });
     expect(errorOutcome(new InterruptedError())).toEqual({ exitCode: 130, line: 'interrupted' });
     const auth = new AuthenticationError({ operation: 'getquota', httpStatus: 401, serviceCode: -18010002 });
-    expect(errorOutcome(auth)).toEqual({ exitCode: 4, line: 'invalid API key (-18010002): run "trk auth login" or set TRK_API_KEY' });
-    const down = new NetworkError({ operation: 'getquota', host: '127.0.0.1:1', reason: 'ECONNREFUSED', delivery: 'not-sent' });
+    expect(errorOutcome(auth)).toEqual({
+      exitCode: 4,
+      line: 'invalid API key (-18010002): run "trk auth login" or set TRK_API_KEY',
+    });
+    const down = new NetworkError({
+      operation: 'getquota',
+      host: '127.0.0.1:1',
+      reason: 'ECONNREFUSED',
+      delivery: 'not-sent',
+    });
     expect(errorOutcome(down).exitCode).toBe(1);
   });
 
   it('maps commander usage errors to 2, help and version to 0', () => {
-    expect(errorOutcome(new CommanderError(1, 'commander.unknownOption', "error: unknown option '--x'\n(Did you mean --y?)"))).toEqual({
+    expect(
+      errorOutcome(
+        new CommanderError(1, 'commander.unknownOption', "error: unknown option '--x'\n(Did you mean --y?)"),
+      ),
+    ).toEqual({
       exitCode: 2,
       line: "unknown option '--x' (Did you mean --y?)",
     });
@@ -68,7 +92,19 @@ describe('global options', () => {
   });
 
   it('reads the program options into GlobalOptions', () => {
-    expect(readGlobalOptions({ profile: 'p', baseUrl: 'u', apiVersion: 'v1', sandbox: true, csv: true, quiet: true, verbose: true, yes: true, color: false })).toEqual({
+    expect(
+      readGlobalOptions({
+        profile: 'p',
+        baseUrl: 'u',
+        apiVersion: 'v1',
+        sandbox: true,
+        csv: true,
+        quiet: true,
+        verbose: true,
+        yes: true,
+        color: false,
+      }),
+    ).toEqual({
       profile: 'p',
       baseUrl: 'u',
       apiVersion: 'v1',
@@ -99,13 +135,25 @@ describe('runCli', () => {
     [['--jsn', 'list'], "trk: unknown option '--jsn' (Did you mean --json?)"],
     [['realtime'], "trk: missing required argument 'number'"],
     [['list', '--status', 'Lost'], "trk: option '--status <status>' argument 'Lost' is invalid. Allowed choices are"],
-    [['list', '--limit', '0'], 'trk: option \'--limit <n>\' argument \'0\' is invalid. --limit must be a positive integer.'],
+    [
+      ['list', '--limit', '0'],
+      "trk: option '--limit <n>' argument '0' is invalid. --limit must be a positive integer.",
+    ],
     [['frobnicate'], "trk: unknown command 'frobnicate'"],
-    [['list', '--csv', '-o', 'table'], 'trk: conflicting output formats: table, csv: give one of --json, --csv, --output'],
+    [
+      ['list', '--csv', '-o', 'table'],
+      'trk: conflicting output formats: table, csv: give one of --json, --csv, --output',
+    ],
     // An empty filter must not become no filter (every record of the account).
-    [['list', '--number', ''], "trk: option '--number <numbers>' argument '' is invalid. give at least one tracking number."],
+    [
+      ['list', '--number', ''],
+      "trk: option '--number <numbers>' argument '' is invalid. give at least one tracking number.",
+    ],
     [['list', '--number', ' , ,'], 'give at least one tracking number.'],
-    [['quota', '--timeout', 'soon'], 'trk: invalid --timeout "soon": give a duration from 100ms to 60m, such as 30s or 2m'],
+    [
+      ['quota', '--timeout', 'soon'],
+      'trk: invalid --timeout "soon": give a duration from 100ms to 60m, such as 30s or 2m',
+    ],
     // Echoed values reach the terminal without their escape sequences.
     [['list', '--status', 'Lost\u001b[2J\u202e'], "trk: option '--status <status>' argument 'Lost' is invalid."],
   ])('usage error %j → exit 2 with one line on stderr', async (argv, message) => {
@@ -120,7 +168,10 @@ describe('runCli', () => {
     [['list', '--bogus'], 'trk: unknown option \'--bogus\': see "trk list --help"\n'],
     [['auth', 'login', '--nope'], 'trk: unknown option \'--nope\': see "trk auth login --help"\n'],
     [['realtime'], 'trk: missing required argument \'number\': see "trk realtime --help"\n'],
-    [['quota', 'extra'], 'trk: too many arguments for \'quota\'. Expected 0 arguments but got 1: see "trk quota --help"\n'],
+    [
+      ['quota', 'extra'],
+      'trk: too many arguments for \'quota\'. Expected 0 arguments but got 1: see "trk quota --help"\n',
+    ],
     [['frobnicate'], 'trk: unknown command \'frobnicate\': see "trk --help"\n'],
     [['--jsn', 'list'], "trk: unknown option '--jsn' (Did you mean --json?)\n"],
   ])('usage error %j names the fix: the help of the command that failed', async (argv, line) => {
@@ -162,7 +213,7 @@ describe('runCli', () => {
     expect(r.out).toContain('130  interrupted');
   });
 
-  it('help <command> prints that command\'s help', async () => {
+  it("help <command> prints that command's help", async () => {
     const r = await cli(['help', 'auth', 'login']);
     expect(r.code).toBe(0);
     expect(r.out).toContain('Usage: trk auth login');
@@ -186,7 +237,9 @@ describe('output flags', () => {
       }
       return undefined;
     };
-    expect(refusal({ csv: true }, ['json', 'ndjson'])).toBe('"trk x" cannot print csv: use --json, -o ndjson, or drop --csv');
+    expect(refusal({ csv: true }, ['json', 'ndjson'])).toBe(
+      '"trk x" cannot print csv: use --json, -o ndjson, or drop --csv',
+    );
     expect(refusal({ output: 'table' }, ['json'])).toBe('"trk x" cannot print table: use --json, or drop -o table');
     expect(refusal({ json: true }, [])).toBe('"trk x" prints no data on stdout, so --json does not apply: drop --json');
     expect(refusal({ jq: '.' }, [])).toBe('"trk x" prints no data on stdout, so --jq does not apply: drop --jq');
@@ -216,12 +269,22 @@ describe('errors as JSON', () => {
       exit_code: 4,
     });
     const usage = new UsageError('bad', 'fix it');
-    expect(errorData(usage, errorOutcome(usage))).toEqual({ code: null, kind: 'usage', message: 'bad', hint: 'fix it', exit_code: 2 });
+    expect(errorData(usage, errorOutcome(usage))).toEqual({
+      code: null,
+      kind: 'usage',
+      message: 'bad',
+      hint: 'fix it',
+      exit_code: 2,
+    });
     const limited = new RateLimitError({ operation: 'getquota' });
     expect(errorData(limited, errorOutcome(limited)).kind).toBe('rate-limit');
     const net = new NetworkError({ operation: 'getquota', host: '127.0.0.1:9', delivery: 'not-sent' });
     expect(errorData(net, errorOutcome(net)).kind).toBe('network');
-    expect(errorData(new TypeError('x'), errorOutcome(new TypeError('x')))).toMatchObject({ kind: 'failure', hint: null, exit_code: 1 });
+    expect(errorData(new TypeError('x'), errorOutcome(new TypeError('x')))).toMatchObject({
+      kind: 'failure',
+      hint: null,
+      exit_code: 1,
+    });
   });
 
   it('runCli prints one JSON object on stderr and nothing on stdout', async () => {
@@ -237,9 +300,17 @@ describe('errors as JSON', () => {
 describe('global options are settled before the context is made', () => {
   it("the default output (TRK_OUTPUT) and a command's own --columns reach the command", async () => {
     const e = env();
-    expect(await runCli(['--sandbox', 'register', 'SB123456789CN', '--carrier', '3011', '-q'], { io: createTestIO(), env: e })).toBe(0);
+    expect(
+      await runCli(['--sandbox', 'register', 'SB123456789CN', '--carrier', '3011', '-q'], {
+        io: createTestIO(),
+        env: e,
+      }),
+    ).toBe(0);
     const io = createTestIO();
-    const code = await runCli(['--sandbox', 'list', '-q', '--columns', 'carrier,number'], { io, env: { ...e, TRK_OUTPUT: 'csv' } });
+    const code = await runCli(['--sandbox', 'list', '-q', '--columns', 'carrier,number'], {
+      io,
+      env: { ...e, TRK_OUTPUT: 'csv' },
+    });
     expect(io.stderrText()).toBe('');
     expect(code).toBe(0);
     expect(io.stdoutText().trim().split('\n')[0]).toMatch(/^carrier,number$/i);

@@ -16,7 +16,6 @@ import { createTestIO, type TestIO } from '../src/io.js';
 import type { Envelope } from '../src/service/types.js';
 import type { ApiVersion, Operation } from '../src/service/vocabulary.js';
 
-
 export function fakeSettings(version: ApiVersion, apiKey: string | undefined): Settings {
   return {
     profile: 'default',
@@ -29,7 +28,16 @@ export function fakeSettings(version: ApiVersion, apiKey: string | undefined): S
     sandbox: false,
     output: undefined,
     savedProfiles: [],
-    sources: { profile: 'default', baseUrl: 'default', apiVersion: 'default', apiKey: 'env', resUrl: 'default', output: 'default', budgetUrl: 'default', db: 'default' },
+    sources: {
+      profile: 'default',
+      baseUrl: 'default',
+      apiVersion: 'default',
+      apiKey: 'env',
+      resUrl: 'default',
+      output: 'default',
+      budgetUrl: 'default',
+      db: 'default',
+    },
   };
 }
 
@@ -119,7 +127,10 @@ export const acceptAll: Handler = (op, body) => {
     };
   }
   const items = Array.isArray(body) ? (body as Record<string, unknown>[]) : [];
-  return { code: 0, data: { accepted: items.map((i) => ({ number: i.number, carrier: i.carrier ?? 3011 })), rejected: [] } };
+  return {
+    code: 0,
+    data: { accepted: items.map((i) => ({ number: i.number, carrier: i.carrier ?? 3011 })), rejected: [] },
+  };
 };
 
 export function createFake(opts: FakeOptions = {}): Fake {
@@ -203,7 +214,9 @@ export function rejecting(numbers: readonly string[], code = -18019901, message 
     return {
       code: 0,
       data: {
-        accepted: items.filter((i) => !numbers.includes(String(i.number))).map((i) => ({ number: i.number, carrier: i.carrier ?? 3011 })),
+        accepted: items
+          .filter((i) => !numbers.includes(String(i.number)))
+          .map((i) => ({ number: i.number, carrier: i.carrier ?? 3011 })),
         rejected: items
           .filter((i) => numbers.includes(String(i.number)))
           .map((i) => ({ number: String(i.number), error: { code, message } })),
@@ -219,9 +232,7 @@ export interface FakeContext extends Context {
   interrupt(): void;
 }
 
-export function fakeContext(
-  opts: Pick<FakeOptions, 'settings' | 'env' | 'global' | 'now' | 'tty'> = {},
-): FakeContext {
+export function fakeContext(opts: Pick<FakeOptions, 'settings' | 'env' | 'global' | 'now' | 'tty'> = {}): FakeContext {
   const fake = createFake({
     ...opts,
     settings: { apiKey: 'test-key', ...opts.settings },

@@ -59,8 +59,12 @@ describe('laid out for the width', () => {
   });
 
   it('a description keeps its column beside the term while it has room, else goes under it', () => {
-    expect(layoutItem('--tag <text>', 14, 'your own tag (at most 100 characters)', 80)).toBe('  --tag <text>    your own tag (at most 100 characters)');
-    expect(layoutItem('--tag <text>', 30, 'your own tag (at most 100 characters)', 60)).toBe('  --tag <text>\n      your own tag (at most 100 characters)');
+    expect(layoutItem('--tag <text>', 14, 'your own tag (at most 100 characters)', 80)).toBe(
+      '  --tag <text>    your own tag (at most 100 characters)',
+    );
+    expect(layoutItem('--tag <text>', 30, 'your own tag (at most 100 characters)', 60)).toBe(
+      '  --tag <text>\n      your own tag (at most 100 characters)',
+    );
     expect(wrapWords('a bb ccc dddd', 6)).toEqual(['a bb', 'ccc', 'dddd']);
   });
 
@@ -73,23 +77,30 @@ describe('laid out for the width', () => {
       '  # a summary to paste',
       '  trk info RR123456789CN -o text',
     ]);
-    expect(exampleLines("jq -c '{a: .b, c: .d}' file.json", 20)).toEqual(['  jq -c \\', "      '{a: .b, c: .d}' \\", '      file.json']);
+    expect(exampleLines("jq -c '{a: .b, c: .d}' file.json", 20)).toEqual([
+      '  jq -c \\',
+      "      '{a: .b, c: .d}' \\",
+      '      file.json',
+    ]);
   });
 });
 
 describe('global options', () => {
-  it("a command's page shows its own options, then one line naming the global ones and where they are explained", async () => {
-    const text = await page(['help', 'register'], 100);
-    expect(text).not.toContain('Global Options:');
-    expect(text).not.toContain('--raw-csv  ');
-    const line = text.slice(text.lastIndexOf('\nGlobal options: ') + 1).replace(/\n/g, ' ');
-    expect(line).toMatch(/^Global options: --profile, --base-url, .* --raw-csv \(see "trk help options"\)\.\s*$/);
-    // Own options and examples come first.
-    expect(text.indexOf('--dry-run')).toBeLessThan(text.indexOf('Examples:'));
-    expect(text.indexOf('Examples:')).toBeLessThan(text.indexOf('Global options: '));
-    // The global options are named, not explained again on every page.
-    for (const option of globalOptions()) expect(text).not.toContain(option.description);
-  });
+  it(
+    "a command's page shows its own options, then one line naming the global ones and where they are " + 'explained',
+    async () => {
+      const text = await page(['help', 'register'], 100);
+      expect(text).not.toContain('Global Options:');
+      expect(text).not.toContain('--raw-csv  ');
+      const line = text.slice(text.lastIndexOf('\nGlobal options: ') + 1).replace(/\n/g, ' ');
+      expect(line).toMatch(/^Global options: --profile, --base-url, .* --raw-csv \(see "trk help options"\)\.\s*$/);
+      // Own options and examples come first.
+      expect(text.indexOf('--dry-run')).toBeLessThan(text.indexOf('Examples:'));
+      expect(text.indexOf('Examples:')).toBeLessThan(text.indexOf('Global options: '));
+      // The global options are named, not explained again on every page.
+      for (const option of globalOptions()) expect(text).not.toContain(option.description);
+    },
+  );
 
   it('trk help options lists every global option with what it does', async () => {
     const text = await page(['help', 'options'], 100);

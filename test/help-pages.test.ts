@@ -18,7 +18,9 @@ describe('help pages', () => {
     expect(lines.length).toBeGreaterThan((await commandPaths()).length);
     for (const argv of lines) {
       const live = await printedHelp(argv);
-      expect(live, argv.join(' ')).toMatch(argv[0] === 'help' && argv.length === 2 && /^(options|exit-codes)$/.test(argv[1]!) ? /\S/ : /Usage: trk/);
+      expect(live, argv.join(' ')).toMatch(
+        argv[0] === 'help' && argv.length === 2 && /^(options|exit-codes)$/.test(argv[1]!) ? /\S/ : /Usage: trk/,
+      );
       expect(pages[helpPageKey(argv)], argv.join(' ')).toBe(live);
     }
   });
@@ -39,20 +41,25 @@ describe('help pages', () => {
     assertBuilt();
     const file = pathToFileURL(path.join(ROOT, 'lib', 'help-pages.json'));
     const noTerminal = { isTTY: false };
-    const storedHelpPage = (argv: string[], stdout: { isTTY?: boolean; columns?: number }, stderr: { isTTY?: boolean; columns?: number } = noTerminal) =>
-      stored(argv, stdout, stderr, readFileSync, file);
+    const storedHelpPage = (
+      argv: string[],
+      stdout: { isTTY?: boolean; columns?: number },
+      stderr: { isTTY?: boolean; columns?: number } = noTerminal,
+    ) => stored(argv, stdout, stderr, readFileSync, file);
     expect(storedHelpPage(['list', '--help'], { isTTY: false })).toMatch(/^Usage: trk list/);
     expect(storedHelpPage(['list', '-h'], { isTTY: true, columns: 200 })).toMatch(/^Usage: trk list/);
     expect(storedHelpPage(['list', '--help'], { isTTY: true, columns: HELP_WIDTH - 1 })).toBeUndefined();
     // `trk list --help | less` on a narrow terminal: laid out for that terminal, which stderr still is.
     expect(storedHelpPage(['list', '--help'], { isTTY: false }, { isTTY: true, columns: 60 })).toBeUndefined();
-    expect(storedHelpPage(['list', '--help'], { isTTY: false }, { isTTY: true, columns: 160 })).toMatch(/^Usage: trk list/);
+    expect(storedHelpPage(['list', '--help'], { isTTY: false }, { isTTY: true, columns: 160 })).toMatch(
+      /^Usage: trk list/,
+    );
     expect(storedHelpPage(['--json', 'list', '--help'], { isTTY: false })).toBeUndefined();
     expect(storedHelpPage(['list', '--help', 'extra'], { isTTY: false })).toBeUndefined();
     expect(storedHelpPage(['list'], { isTTY: false })).toBeUndefined();
   });
 
-  it('help is laid out for the terminal (stderr\'s when stdout is redirected), at most 100 columns', () => {
+  it("help is laid out for the terminal (stderr's when stdout is redirected), at most 100 columns", () => {
     expect(helpWidth({ isTTY: true, columns: 60 }, { isTTY: true, columns: 60 })).toBe(60);
     expect(helpWidth({ isTTY: false }, { isTTY: true, columns: 72 })).toBe(72);
     expect(helpWidth({ isTTY: true, columns: 240 }, { isTTY: false })).toBe(HELP_WIDTH);

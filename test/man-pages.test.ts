@@ -19,21 +19,27 @@ describe('man pages', () => {
     expect(Object.keys(pages).sort()).toEqual(names.sort());
     const committed = readdirSync(path.join(ROOT, MAN_DIR)).sort();
     expect(committed).toEqual(Object.keys(pages).sort());
-    for (const [name, text] of Object.entries(pages)) expect(readFileSync(path.join(ROOT, MAN_DIR, name), 'utf8'), `${name} (run "npm run build")`).toBe(text);
+    for (const [name, text] of Object.entries(pages))
+      expect(readFileSync(path.join(ROOT, MAN_DIR, name), 'utf8'), `${name} (run "npm run build")`).toBe(text);
   });
 
   it('are shipped: package.json lists man/ in files and each page in man', () => {
     const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { files: string[]; man: string[] };
     expect(pkg.files).toContain(MAN_DIR);
     // A new command's page is listed there by hand (package.json is not written by the build).
-    expect([...pkg.man].sort(), 'package.json "man"').toEqual(Object.keys(pages).map((n) => `./${MAN_DIR}/${n}`).sort());
+    expect([...pkg.man].sort(), 'package.json "man"').toEqual(
+      Object.keys(pages)
+        .map((n) => `./${MAN_DIR}/${n}`)
+        .sort(),
+    );
   });
 
   it('trk.1 names every command, every global option and the exit codes', async () => {
     const program = await buildProgram(async () => {}, '0.0.0');
     const text = pages['trk.1']!;
     expect(text).toMatch(/^\.TH "TRK" "1"/);
-    for (const c of program.commands.filter((c) => c.name() !== '__complete')) expect(text).toContain(`\\fB${c.name().replace(/-/g, '\\-')}\\fR`);
+    for (const c of program.commands.filter((c) => c.name() !== '__complete'))
+      expect(text).toContain(`\\fB${c.name().replace(/-/g, '\\-')}\\fR`);
     for (const o of globalOptions()) expect(text).toContain(`\\fB${o.long!.replace(/-/g, '\\-')}\\fR`);
     expect(text).toContain('.SH EXIT STATUS');
   });

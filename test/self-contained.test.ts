@@ -14,7 +14,11 @@ const TEXT = /\.(?:[cm]?[jt]s|json|md|sh|txt|csv|ya?ml|bash|zsh|fish)$|^[^.]+$/;
 /** A relative path with at least one parent step, as in an import, a link or a resolve call. */
 const RELATIVE_UP = /(?:\.\.\/)+(?:\.\.(?![\w/])|[\w.-]+(?:\/[\w.-]+)*)/g;
 /** Folders that live beside the project on developers' machines, and the absolute workspace path. */
-const OUTSIDE_NAMES = new RegExp(['(?:^|[^\\w])' + 'shared' + '/(?:spec|fixtures|reference|docs|hooks)\\b', '(?:^|[\\s\'"`(])/' + 'work' + '/'].join('|'));
+const OUTSIDE_NAMES = new RegExp(
+  ['(?:^|[^\\w])' + 'shared' + '/(?:spec|fixtures|reference|docs|hooks)\\b', '(?:^|[\\s\'"`(])/' + 'work' + '/'].join(
+    '|',
+  ),
+);
 
 function filesUnder(dir: string, out: string[] = []): string[] {
   for (const entry of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
@@ -28,7 +32,10 @@ function filesUnder(dir: string, out: string[] = []): string[] {
 
 function scannedFiles(): string[] {
   const top = readdirSync(ROOT, { withFileTypes: true })
-    .filter((e) => e.isFile() && (/\.md$/.test(e.name) || ['package.json', 'tsconfig.json', 'vitest.config.ts'].includes(e.name)))
+    .filter(
+      (e) =>
+        e.isFile() && (/\.md$/.test(e.name) || ['package.json', 'tsconfig.json', 'vitest.config.ts'].includes(e.name)),
+    )
     .map((e) => e.name);
   return [...top, ...SCANNED_DIRS.filter((d) => exists(d)).flatMap((d) => filesUnder(d))];
 }
@@ -72,9 +79,18 @@ describe('the repository is self-contained', () => {
   it('catches a sibling folder, a parent walk out of the tree and an absolute workspace path', () => {
     const sibling = ['..', 'shared', 'fixtures', 'x.json'].join('/');
     expect(outsideMentions('test/a.test.ts', `readFileSync('${sibling}')`)).toHaveLength(1);
-    expect(outsideMentions('test/sandbox/a.test.ts', `path.resolve(here, '${['..', '..', '..', 'x'].join('/')}')`)).toHaveLength(1);
-    expect(outsideMentions('src/sandbox/README.md', `see ${['..', '..', '..', 'elsewhere', 'spec.md'].join('/')}`)).toHaveLength(1);
+    expect(
+      outsideMentions('test/sandbox/a.test.ts', `path.resolve(here, '${['..', '..', '..', 'x'].join('/')}')`),
+    ).toHaveLength(1);
+    expect(
+      outsideMentions('src/sandbox/README.md', `see ${['..', '..', '..', 'elsewhere', 'spec.md'].join('/')}`),
+    ).toHaveLength(1);
     expect(outsideMentions('bench/x.mjs', `const p = '/${'work'}/main/x'`)).toHaveLength(1);
-    expect(outsideMentions('test/sandbox/world/a.test.ts', `import x from '${['..', '..', '..', 'src', 'api', 'spec.js'].join('/')}'`)).toEqual([]);
+    expect(
+      outsideMentions(
+        'test/sandbox/world/a.test.ts',
+        `import x from '${['..', '..', '..', 'src', 'api', 'spec.js'].join('/')}'`,
+      ),
+    ).toEqual([]);
   });
 });

@@ -4,6 +4,14 @@
 const CLOSED = 'http://127.0.0.1:9';
 process.env.TRK_BASE_URL ??= CLOSED;
 process.env.TRK_RES_URL ??= CLOSED;
-for (const name of ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy', 'TRK_API_KEY', 'TRK_API_KEY_FILE', 'TRK_PROFILE']) {
+for (const name of [
+  'HTTPS_PROXY',
+  'HTTP_PROXY',
+  'https_proxy',
+  'http_proxy',
+  'TRK_API_KEY',
+  'TRK_API_KEY_FILE',
+  'TRK_PROFILE',
+]) {
   delete process.env[name];
 }

@@ -33,7 +33,10 @@ describe('no brand name of the real service', () => {
   it('on a tracking page whose estimate the service made (its source names the brand)', () => {
     const view = toDetailsView(accepted(V2_DETAILS[2])[0], 'v2');
     expect(view.metrics?.eta_source).toMatch(BRAND);
-    const page = renderTrackingPage(view, new Chalk({ level: 0 }), { now: Date.parse('2026-07-01T12:00:00Z'), width: 80 });
+    const page = renderTrackingPage(view, new Chalk({ level: 0 }), {
+      now: Date.parse('2026-07-01T12:00:00Z'),
+      width: 80,
+    });
     expect(page).toMatch(/Expected\s+2026-07-08 – 2026-07-12 \(estimated by the service\)/);
     expect(page).not.toMatch(BRAND);
   });
@@ -41,8 +44,16 @@ describe('no brand name of the real service', () => {
 
 describe('one wording', () => {
   it('a list fetched a moment ago was "fetched just now", as a cached copy of that age says', () => {
-    const list: LoadedList = { name: 'carriers', items: [], url: 'http://127.0.0.1:9/list.json', fetchedAt: 1_000, origin: 'network' };
-    expect(describeList(list, 2, ['carrier', 'carriers'], 2_000)).toBe('2 carriers (fetched just now from http://127.0.0.1:9/list.json)');
+    const list: LoadedList = {
+      name: 'carriers',
+      items: [],
+      url: 'http://127.0.0.1:9/list.json',
+      fetchedAt: 1_000,
+      origin: 'network',
+    };
+    expect(describeList(list, 2, ['carrier', 'carriers'], 2_000)).toBe(
+      '2 carriers (fetched just now from http://127.0.0.1:9/list.json)',
+    );
     expect(describeList({ ...list, origin: 'cache' }, 2, ['carrier', 'carriers'], 2_000)).toBe(
       '2 carriers (fetched just now from http://127.0.0.1:9/list.json)',
     );

@@ -58,7 +58,9 @@ export class ServiceError extends TrkError {
   }
 
   override toLine(): string {
-    const notes = [this.attempts > 1 ? `after ${this.attempts} attempts` : '', this.gaveUp ?? ''].filter(Boolean).join('; ');
+    const notes = [this.attempts > 1 ? `after ${this.attempts} attempts` : '', this.gaveUp ?? '']
+      .filter(Boolean)
+      .join('; ');
     const text = notes ? `${this.message} (${notes})` : this.message;
     return this.hint ? `${text}: ${this.hint}` : text;
   }
@@ -71,7 +73,9 @@ export class AuthenticationError extends ServiceError {
   constructor(opts: Common & { serviceMessage?: string; delivery?: Delivery }) {
     const code = opts.serviceCode;
     const message =
-      code === undefined ? `authentication failed (HTTP ${opts.httpStatus ?? 401})` : describeCode(code, opts.serviceMessage);
+      code === undefined
+        ? `authentication failed (HTTP ${opts.httpStatus ?? 401})`
+        : describeCode(code, opts.serviceMessage);
     super(message, {
       ...opts,
       // 401 is refused before any processing.
@@ -95,7 +99,8 @@ export class RateLimitError extends ServiceError {
       httpStatus: 429,
       delivery: 'not-sent',
       hint:
-        "trk processes on this machine share the key's budget and wait their turn, so check for another program or host " +
+        "trk processes on this machine share the key's budget and wait their turn, so check for another program " +
+        'or host ' +
         'using the key (share the budget between hosts with TRK_BUDGET_URL), then try again in a moment',
     });
   }
@@ -108,11 +113,16 @@ export class RateLimitError extends ServiceError {
 export class ServerError extends ServiceError {
   constructor(opts: Common & { httpStatus: number }) {
     const unavailable = opts.httpStatus === 503;
-    super(unavailable ? 'service temporarily unavailable (HTTP 503)' : `server error of the service (HTTP ${opts.httpStatus})`, {
-      ...opts,
-      delivery: unavailable ? 'not-sent' : 'unknown',
-      hint: 'retry later',
-    });
+    super(
+      unavailable
+        ? 'service temporarily unavailable (HTTP 503)'
+        : `server error of the service (HTTP ${opts.httpStatus})`,
+      {
+        ...opts,
+        delivery: unavailable ? 'not-sent' : 'unknown',
+        hint: 'retry later',
+      },
+    );
   }
 }
 
@@ -155,7 +165,8 @@ export class NetworkError extends ServiceError {
   readonly reason: string | undefined;
 
   constructor(opts: Common & { host: string; reason?: string; delivery: 'not-sent' | 'unknown'; tls?: boolean }) {
-    const what = opts.delivery === 'not-sent' ? `cannot reach ${opts.host}` : `connection to ${opts.host} broke before the answer`;
+    const what =
+      opts.delivery === 'not-sent' ? `cannot reach ${opts.host}` : `connection to ${opts.host} broke before the answer`;
     super(opts.reason ? `${what} (${opts.reason})` : what, {
       ...opts,
       hint: opts.tls
@@ -249,7 +260,9 @@ export function describeCode(code: number, serviceMessage?: string): string {
   const said = serviceMessage ? sanitizeTerminalText(serviceMessage, { singleLine: true }).trim().slice(0, 200) : '';
   if (!info) return `${said || 'service error'} (${code})`;
   if (/\{\d\}/.test(info.message)) {
-    const bare = formatCodeMessage(code).replace(/\s{2,}/g, ' ').trim();
+    const bare = formatCodeMessage(code)
+      .replace(/\s{2,}/g, ' ')
+      .trim();
     return said ? `${bare} (${code}: ${said})` : `${bare} (${code})`;
   }
   return `${info.message} (${code})`;
@@ -266,4 +279,3 @@ export function formatSeconds(ms: number): string {
   const s = ms / 1000;
   return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }
-

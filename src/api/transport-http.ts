@@ -65,7 +65,10 @@ export function createHttpTransport(): Transport {
       request.on('socket', (socket) => {
         // A kept-alive connection is connected already.
         if (!socket.connecting) return;
-        connectTimer = setTimeout(() => request.destroy(codedError('connect timeout', 'UND_ERR_CONNECT_TIMEOUT')), CONNECT_TIMEOUT_MS);
+        connectTimer = setTimeout(
+          () => request.destroy(codedError('connect timeout', 'UND_ERR_CONNECT_TIMEOUT')),
+          CONNECT_TIMEOUT_MS,
+        );
         socket.once(isHttps ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
       });
       // The whole request is handed to the connection.

@@ -1,7 +1,8 @@
 // undici, for requests that overlap and for proxies (see transport.ts). Without a proxy, its Agent is required
 // from its own file, not from the package index, which loads every dispatcher, the mock agents, fetch and the
 // cache as well (twice the time). Behind a proxy the index is needed: the proxy agent opens its tunnels with the
-// request methods the index adds to every dispatcher. Requests go straight to the agent's dispatch with a handler of undici's interface:
+// request methods the index adds to every dispatcher. Requests go straight to the agent's dispatch with a handler of
+// undici's interface:
 // the answer is gathered into a bounded buffer as it arrives, and onRequestStart, which undici calls as it
 // writes the request to its connection, marks the request's start for the pacer.
 //
@@ -81,7 +82,16 @@ export function createUndiciTransport(proxies: ProxySettings | undefined): Trans
           settle(() => reject(err));
         },
       };
-      dispatcher.dispatch({ origin: url.origin, path: `${url.pathname}${url.search}`, method: 'POST', headers: { ...req.headers }, body: req.body }, handler);
+      dispatcher.dispatch(
+        {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: 'POST',
+          headers: { ...req.headers },
+          body: req.body,
+        },
+        handler,
+      );
     });
   }
 

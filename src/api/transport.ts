@@ -83,7 +83,8 @@ export function createTransport(baseUrl: string, env: NodeJS.ProcessEnv): Transp
   let pooled: Promise<Transport> | undefined;
   let inFlight = 0;
   let sent = 0;
-  const loadLean = () => (lean ??= import('./transport-http.js').then(({ createHttpTransport }) => createHttpTransport()));
+  const loadLean = () =>
+    (lean ??= import('./transport-http.js').then(({ createHttpTransport }) => createHttpTransport()));
   // Loaded now rather than at the first request: Node 20's module loader reads files asynchronously, and the read
   // then overlaps with what comes before the request (the pacer's file, the checks of the input). A failure to
   // load is reported by the request that needs it.

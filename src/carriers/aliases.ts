@@ -20,9 +20,13 @@ export interface AliasEntry {
 }
 
 /** Every alias in force, the ones that win last: built in, the profile's, the map file's. */
-export function aliasEntries(settings: Pick<Settings, 'profile' | 'carrierAliases'>, carrierMap: string | undefined): AliasEntry[] {
+export function aliasEntries(
+  settings: Pick<Settings, 'profile' | 'carrierAliases'>,
+  carrierMap: string | undefined,
+): AliasEntry[] {
   const out: AliasEntry[] = Object.entries(BUILT_IN_ALIASES).map(([name, code]) => ({ name, code, from: 'built in' }));
-  for (const [name, code] of Object.entries(settings.carrierAliases ?? {})) out.push({ name, code, from: `profile "${settings.profile}"` });
+  for (const [name, code] of Object.entries(settings.carrierAliases ?? {}))
+    out.push({ name, code, from: `profile "${settings.profile}"` });
   if (carrierMap !== undefined) out.push(...readCarrierMap(carrierMap));
   return out;
 }
@@ -32,7 +36,9 @@ export function parseAliasCode(text: string): number {
   const t = text.trim();
   if (/^\d{1,9}$/.test(t)) return Number(t);
   if (isNoCarrier(t)) return 0;
-  throw new Error(`${JSON.stringify(t)} is not a carrier code (a whole number from \`trk carriers\`, or 0 for no carrier)`);
+  throw new Error(
+    `${JSON.stringify(t)} is not a carrier code (a whole number from \`trk carriers\`, or 0 for no carrier)`,
+  );
 }
 
 /**
@@ -44,7 +50,10 @@ export function readCarrierMap(file: string): AliasEntry[] {
   try {
     text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
   } catch (err) {
-    throw new UsageError(`cannot read --carrier-map ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, 'give a file of name,code rows');
+    throw new UsageError(
+      `cannot read --carrier-map ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+      'give a file of name,code rows',
+    );
   }
   const out: AliasEntry[] = [];
   text.split(/\r\n|\n|\r/).forEach((raw, i) => {
@@ -54,7 +63,11 @@ export function readCarrierMap(file: string): AliasEntry[] {
     const name = unquote(m?.[1] ?? '');
     const code = unquote(m?.[2] ?? '');
     if (i === 0 && foldName(code) === 'code') return;
-    if (!m || foldName(name) === '') throw new UsageError(`--carrier-map ${file} line ${i + 1}: give name,code`, 'one carrier name and its code a line');
+    if (!m || foldName(name) === '')
+      throw new UsageError(
+        `--carrier-map ${file} line ${i + 1}: give name,code`,
+        'one carrier name and its code a line',
+      );
     try {
       out.push({ name, code: parseAliasCode(code), from: file });
     } catch (err) {

@@ -143,7 +143,8 @@ async function fetchList(url: string, opts: LoadListOptions): Promise<unknown[]>
       throw new Error(`HTTP ${res.statusCode}`);
     }
     const text = await readBounded(res, opts.maxBytes ?? MAX_LIST_BYTES);
-    if (text === undefined) throw new Error(`the answer is larger than ${formatBytes(opts.maxBytes ?? MAX_LIST_BYTES)}`);
+    if (text === undefined)
+      throw new Error(`the answer is larger than ${formatBytes(opts.maxBytes ?? MAX_LIST_BYTES)}`);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
@@ -153,7 +154,8 @@ async function fetchList(url: string, opts: LoadListOptions): Promise<unknown[]>
     if (!Array.isArray(parsed)) throw new Error('the answer is not a list');
     return parsed;
   } catch (e) {
-    if (timeout.aborted && !opts.signal?.aborted) throw new Error(`no complete answer within ${formatSeconds(timeoutMs)} (--timeout)`);
+    if (timeout.aborted && !opts.signal?.aborted)
+      throw new Error(`no complete answer within ${formatSeconds(timeoutMs)} (--timeout)`);
     throw e;
   } finally {
     await dispatcher.destroy();
@@ -174,7 +176,8 @@ export async function loadList(name: ListName, opts: LoadListOptions): Promise<L
     const why = (e as Error).message || String(e);
     if (cached) {
       opts.warn(
-        `could not refresh the ${LISTS[name].what} from ${url} (${why}); using the copy fetched ${formatAge(opts.now() - cached.fetchedAt)}`,
+        `could not refresh the ${LISTS[name].what} from ${url} (${why}); using the copy fetched ` +
+          `${formatAge(opts.now() - cached.fetchedAt)}`,
       );
       return { ...cached, origin: 'stale' };
     }

@@ -54,18 +54,27 @@ async function load(ctx: Context, name: ListName, opts: LoadOptions): Promise<Lo
 }
 
 /** The carrier list, fetched when there is no fresh cached copy. */
-export async function loadCarriers(ctx: Context, opts: LoadOptions = {}): Promise<{ carriers: Carrier[]; list: LoadedList }> {
+export async function loadCarriers(
+  ctx: Context,
+  opts: LoadOptions = {},
+): Promise<{ carriers: Carrier[]; list: LoadedList }> {
   const list = await load(ctx, 'carriers', opts);
   return { carriers: parseCarriers(list.items), list };
 }
 
 /** The country list, fetched when there is no fresh cached copy. */
-export async function loadCountries(ctx: Context, opts: LoadOptions = {}): Promise<{ countries: Country[]; list: LoadedList }> {
+export async function loadCountries(
+  ctx: Context,
+  opts: LoadOptions = {},
+): Promise<{ countries: Country[]; list: LoadedList }> {
   const list = await load(ctx, 'countries', opts);
   return { countries: parseCountries(list.items), list };
 }
 
-/** The cached carriers, whatever their age (the sandbox's under --sandbox); undefined without a cache. Never a network call. */
+/**
+ * The cached carriers, whatever their age (the sandbox's under --sandbox); undefined without a cache. Never a network
+ * call.
+ */
 export async function cachedCarriers(ctx: Context): Promise<Carrier[] | undefined> {
   const list = await cachedList(ctx, 'carriers');
   return list && parseCarriers(list.items);
@@ -105,7 +114,10 @@ export interface ResolverOptions extends ResolveOptions {
  * remembered, so a CSV of many rows costs one lookup per distinct value, and a value seen before is answered
  * without waiting.
  */
-export function carrierResolver(ctx: Context, opts: ResolverOptions = {}): (text: string) => CarrierResolution | Promise<CarrierResolution> {
+export function carrierResolver(
+  ctx: Context,
+  opts: ResolverOptions = {},
+): (text: string) => CarrierResolution | Promise<CarrierResolution> {
   let cached: Promise<Carrier[] | undefined> | undefined;
   let full: Promise<Carrier[]> | undefined;
   let loaded: Carrier[] | undefined;
@@ -145,6 +157,9 @@ export function carrierResolver(ctx: Context, opts: ResolverOptions = {}): (text
 }
 
 /** Aliases in force, folded name → code: built in, then the profile's, then `--carrier-map`'s (the last wins). */
-export async function carrierAliases(ctx: Context, carrierMap: string | undefined): Promise<ReadonlyMap<string, number>> {
+export async function carrierAliases(
+  ctx: Context,
+  carrierMap: string | undefined,
+): Promise<ReadonlyMap<string, number>> {
   return new Map(aliasEntries(await ctx.settings(), carrierMap).map((e) => [foldName(e.name), e.code]));
 }

@@ -21,9 +21,30 @@ export function foldName(text: string): string {
  * exports, folded. A value without a letter or a digit (`-`, `?`) says the same.
  */
 const NO_CARRIER_WORDS: ReadonlySet<string> = new Set([
-  'other', 'others', 'unknown', 'na', 'none', 'notavailable',
-  'sonstige', 'sonstiges', 'andere', 'unbekannt', 'autre', 'autres', 'inconnu', 'otro', 'otros', 'desconocido',
-  'altro', 'altri', 'sconosciuto', 'overig', 'overige', 'onbekend', '其他', '未知',
+  'other',
+  'others',
+  'unknown',
+  'na',
+  'none',
+  'notavailable',
+  'sonstige',
+  'sonstiges',
+  'andere',
+  'unbekannt',
+  'autre',
+  'autres',
+  'inconnu',
+  'otro',
+  'otros',
+  'desconocido',
+  'altro',
+  'altri',
+  'sconosciuto',
+  'overig',
+  'overige',
+  'onbekend',
+  '其他',
+  '未知',
 ]);
 
 /** The words shown in help and messages. */
@@ -42,7 +63,10 @@ export function isNoCarrier(text: string): boolean {
 export function refuseNumberLike(text: string): void {
   const t = text.trim();
   if (looksLikeNumber(t) && !/^\d+$/.test(t)) {
-    throw new UsageError(`carrier ${JSON.stringify(t)} is not a carrier code`, 'a code is a whole number from `trk carriers`; nothing was sent');
+    throw new UsageError(
+      `carrier ${JSON.stringify(t)} is not a carrier code`,
+      'a code is a whole number from `trk carriers`; nothing was sent',
+    );
   }
 }
 

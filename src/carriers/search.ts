@@ -62,8 +62,14 @@ export class AmbiguousCarrierError extends UsageError {
   constructor(text: string, candidates: readonly Carrier[], kind: 'same' | 'part' = 'same') {
     const shown = candidates.slice(0, 8).map((c) => `${c.name} (${c.key})`);
     if (candidates.length > shown.length) shown.push(`and ${candidates.length - shown.length} more`);
-    const what = kind === 'same' ? 'is ambiguous' : `is part of ${candidates.length === 1 ? "a carrier's name" : "carriers' names"}`;
-    super(`carrier "${text}" ${what}: ${shown.join(', ')}`, `pass the code, or keep an alias for the name: trk config set ${aliasKeyExample(text)} CODE`);
+    const what =
+      kind === 'same'
+        ? 'is ambiguous'
+        : `is part of ${candidates.length === 1 ? "a carrier's name" : "carriers' names"}`;
+    super(
+      `carrier "${text}" ${what}: ${shown.join(', ')}`,
+      `pass the code, or keep an alias for the name: trk config set ${aliasKeyExample(text)} CODE`,
+    );
     this.candidates = candidates;
   }
 }
@@ -91,14 +97,19 @@ export interface ResolveOptions {
  * carriers share, or that is only part of names, is refused listing them (AmbiguousCarrierError): a carrier is
  * taken only when it is meant. No match, or a name without a list: UsageError.
  */
-export function resolveCarrier(text: string, list: readonly Carrier[] | undefined, opts: ResolveOptions = {}): number | undefined {
+export function resolveCarrier(
+  text: string,
+  list: readonly Carrier[] | undefined,
+  opts: ResolveOptions = {},
+): number | undefined {
   const t = text.trim();
   if (isNoCarrier(t)) return undefined;
   if (/^\d+$/.test(t)) return checkedCode(Number.parseInt(t, 10), list, opts, `carrier code ${Number.parseInt(t, 10)}`);
   refuseNumberLike(t);
   const q = foldName(t);
   const alias = opts.aliases?.get(q);
-  if (alias !== undefined) return alias === 0 ? undefined : checkedCode(alias, list, opts, `carrier code ${alias} (the alias "${t}")`);
+  if (alias !== undefined)
+    return alias === 0 ? undefined : checkedCode(alias, list, opts, `carrier code ${alias} (the alias "${t}")`);
   if (!list) throw new UsageError(`carrier "${t}" is a name, and the carrier list is not available`, 'pass the code');
   const exact = list.filter((c) => c.matchNames.some((n) => foldName(n) === q));
   const keys = new Set(exact.map((c) => c.key));

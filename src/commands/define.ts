@@ -64,7 +64,8 @@ export function applyOutputFlags(global: GlobalOptions, o: OutputFlags): void {
   }
   const columns = o.columns ?? o.fields;
   if (columns !== undefined) {
-    if (global.output === 'ids') throw new UsageError('-o ids prints ids, not columns', 'drop --columns, or use another --output');
+    if (global.output === 'ids')
+      throw new UsageError('-o ids prints ids, not columns', 'drop --columns, or use another --output');
     global.columns = columns;
   }
   if (o.relative) global.relative = true;
@@ -79,25 +80,42 @@ export function globalOptions() {
     new Option('--sandbox', 'run against the embedded service emulator instead of the real service'),
     new Option(
       '-o, --output <format>',
-      'output format (default: table on a terminal, tab-separated when piped); wide: a table with every column; ids: what names each row (number and carrier), one a line, for item commands; text: a plain summary of each parcel (info, realtime)',
+      'output format (default: table on a terminal, tab-separated when piped); wide: a table with every column; ' +
+        'ids: what names each row (number and carrier), one a line, for item commands; text: a plain summary of ' +
+        'each parcel (info, realtime)',
     ).choices(OUTPUT_FORMATS),
     new Option('--json', 'same as --output json'),
     new Option('--csv', 'same as --output csv'),
-    new Option('--jq <expr>', "filter the JSON output with a jq program, e.g. '.[].number' (implies --json; strings print raw)"),
+    new Option(
+      '--jq <expr>',
+      "filter the JSON output with a jq program, e.g. '.[].number' (implies --json; strings print raw)",
+    ),
     new Option('-q, --quiet', 'no status lines on stderr'),
     new Option('-v, --verbose', 'log each request on stderr (also TRK_DEBUG=1)'),
     new Option('-y, --yes', 'answer yes to confirmations (needed to delete or pay for --fresh without a terminal)'),
     new Option('--no-color', 'no colour (also NO_COLOR)'),
     new Option(
       '--timeout <duration>',
-      'time limit of each request, e.g. 30s or 2m (env TRK_TIMEOUT; default 30s); a request gives up after three times that, retries included',
+      'time limit of each request, e.g. 30s or 2m (env TRK_TIMEOUT; default 30s); a request gives up after ' +
+        'three times that, retries included',
     ),
-    new Option('--raw-csv', 'write CSV cells as received, without a quote before cells that start like a formula (=, +, -, @)'),
+    new Option(
+      '--raw-csv',
+      'write CSV cells as received, without a quote before cells that start like a formula (=, +, -, @)',
+    ),
   ];
 }
 
 /** Flags of global options that take a value: what `commandOf` skips to find the command in argv. */
-export const GLOBAL_VALUE_FLAGS: ReadonlySet<string> = new Set(['--profile', '--base-url', '--api-version', '-o', '--output', '--timeout', '--jq']);
+export const GLOBAL_VALUE_FLAGS: ReadonlySet<string> = new Set([
+  '--profile',
+  '--base-url',
+  '--api-version',
+  '-o',
+  '--output',
+  '--timeout',
+  '--jq',
+]);
 
 // ---- what a command prints ----
 
@@ -122,7 +140,8 @@ export function formatsOf(cmd: object): readonly OutputFormat[] {
 
 export function positiveInt(what: string) {
   return (value: string): number => {
-    if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new InvalidArgumentError(`${what} must be a positive integer.`);
+    if (!/^\d+$/.test(value.trim()) || Number(value) < 1)
+      throw new InvalidArgumentError(`${what} must be a positive integer.`);
     return Number(value);
   };
 }
@@ -168,7 +187,8 @@ export function maxLength(what: string, max: number) {
   };
 }
 
-export const carrierOption = (what = 'carrier code or name') => new Option('--carrier <carrier>', what).argParser(carrierArg);
+export const carrierOption = (what = 'carrier code or name') =>
+  new Option('--carrier <carrier>', what).argParser(carrierArg);
 
 /**
  * Values of a fixed set, matched whatever their case (`--status delivered`), comma separated or repeated
@@ -184,7 +204,8 @@ export function choiceList<F extends string, T extends string>(flag: F, descript
     for (const part of parts) {
       if (part === '') continue;
       const canonical = byLower.get(part.toLowerCase());
-      if (canonical === undefined) throw new InvalidArgumentError(`Allowed choices are ${values.join(', ')} (any case).`);
+      if (canonical === undefined)
+        throw new InvalidArgumentError(`Allowed choices are ${values.join(', ')} (any case).`);
       if (!out.includes(canonical)) out.push(canonical);
     }
     return out;
@@ -199,7 +220,8 @@ export function choiceOf<F extends string, T extends string>(flag: F, descriptio
   const option = new Option(flag, description).argParser((value: string, previous: T | undefined): T => {
     const canonical = byLower.get(value.trim().toLowerCase());
     if (canonical === undefined) throw new InvalidArgumentError(`Allowed choices are ${values.join(', ')} (any case).`);
-    if (previous !== undefined && previous !== canonical) throw new InvalidArgumentError(`give it once (${previous} was given already).`);
+    if (previous !== undefined && previous !== canonical)
+      throw new InvalidArgumentError(`give it once (${previous} was given already).`);
     return canonical;
   });
   option.argChoices = [...values];
@@ -210,18 +232,25 @@ export function choiceOf<F extends string, T extends string>(flag: F, descriptio
  * `--columns number,status,tag` (alias `--fields`): the columns to print, in that order, in every format; the
  * valid names show in help and completions. Names are checked when the command line is read.
  */
-export function withColumns<A extends unknown[], O extends OptionValues, G extends OptionValues>(c: Command<A, O, G>, names: readonly string[]) {
+export function withColumns<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  c: Command<A, O, G>,
+  names: readonly string[],
+) {
   const parse = (value: string, previous: string[] | undefined): string[] => {
     const out = [...(previous ?? [])];
     for (const part of value.split(',').map((s) => s.trim().toLowerCase())) {
       if (part === '') continue;
-      if (!names.includes(part)) throw new InvalidArgumentError(`unknown column "${part}"; the columns are ${names.join(', ')}.`);
+      if (!names.includes(part))
+        throw new InvalidArgumentError(`unknown column "${part}"; the columns are ${names.join(', ')}.`);
       out.push(part);
     }
     if (out.length === 0) throw new InvalidArgumentError('give at least one column.');
     return out;
   };
-  const columns = new Option('--columns <names>', 'print these columns, comma separated, in every format (alias --fields)').argParser(parse);
+  const columns = new Option(
+    '--columns <names>',
+    'print these columns, comma separated, in every format (alias --fields)',
+  ).argParser(parse);
   columns.argChoices = [...names];
   return c.addOption(columns).addOption(new Option('--fields <names>').argParser(parse).hideHelp());
 }
@@ -229,23 +258,41 @@ export function withColumns<A extends unknown[], O extends OptionValues, G exten
 /** `30s`, `10m`, `1h` (a bare number is minutes) → milliseconds; at least a second. */
 export function intervalArg(value: string): number {
   const m = /^(\d+(?:\.\d+)?)\s*(s|m|h)?$/i.exec(value.trim());
-  const ms = m ? Number(m[1]) * { s: 1_000, m: 60_000, h: 3_600_000 }[(m[2]?.toLowerCase() ?? 'm') as 's' | 'm' | 'h'] : NaN;
+  const ms = m
+    ? Number(m[1]) * { s: 1_000, m: 60_000, h: 3_600_000 }[(m[2]?.toLowerCase() ?? 'm') as 's' | 'm' | 'h']
+    : NaN;
   if (!(ms >= 1_000)) throw new InvalidArgumentError('give a duration of at least a second, such as 30s, 10m or 1h.');
   return Math.round(ms);
 }
 
 /** `--watch` and `--every`: look again until every shipment shown is delivered or returned. */
-export function withWatch<A extends unknown[], O extends OptionValues, G extends OptionValues>(c: Command<A, O, G>, what: string) {
+export function withWatch<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  c: Command<A, O, G>,
+  what: string,
+) {
   return c
-    .addOption(new Option('--watch', `look again every --every and redraw ${what} when it changed; stop when every shipment is delivered or returned`))
-    .addOption(new Option('--every <interval>', 'pace of --watch, e.g. 30s, 10m, 1h (default 10m; each look is a request)').argParser(intervalArg));
+    .addOption(
+      new Option(
+        '--watch',
+        `look again every --every and redraw ${what} when it changed; stop when every shipment is delivered or ` +
+          `returned`,
+      ),
+    )
+    .addOption(
+      new Option(
+        '--every <interval>',
+        'pace of --watch, e.g. 30s, 10m, 1h (default 10m; each look is a request)',
+      ).argParser(intervalArg),
+    );
 }
 
 /** `--no-pager`: long output on a terminal is not shown through the pager. */
-export const pagerOption = () => new Option('--no-pager', 'print straight to the terminal instead of through the pager (TRK_PAGER, PAGER, less -FRX)');
+export const pagerOption = () =>
+  new Option('--no-pager', 'print straight to the terminal instead of through the pager (TRK_PAGER, PAGER, less -FRX)');
 
 /** `--relative`: times in tables as ages (`3h ago`). */
-export const relativeOption = () => new Option('--relative', 'show times in tables as ages (3h ago) instead of dates in your time zone');
+export const relativeOption = () =>
+  new Option('--relative', 'show times in tables as ages (3h ago) instead of dates in your time zone');
 
 export { examples, notes, joined } from './help-layout.js';
 export { Argument, Option };

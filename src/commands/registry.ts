@@ -26,25 +26,93 @@ export const COMMANDS: readonly Entry[] = [
   { name: 'register', summary: 'register tracking numbers for automatic tracking (costs quota)', declarations: items },
   { name: 'stop', summary: 'stop automatic tracking of numbers', declarations: items },
   { name: 'retrack', summary: 'restart tracking of stopped numbers (once per number)', declarations: items },
-  { name: 'delete', summary: 'delete numbers from the account (irreversible; asks first, or needs --yes)', declarations: items },
+  {
+    name: 'delete',
+    summary: 'delete numbers from the account (irreversible; asks first, or needs --yes)',
+    declarations: items,
+  },
   { name: 'push', summary: 'queue a webhook notification of the current result', declarations: items },
-  { name: 'list', summary: 'list registered numbers matching filters (gettracklist)', declarations: () => import('./list/declare.js') },
+  {
+    name: 'list',
+    summary: 'list registered numbers matching filters (gettracklist)',
+    declarations: () => import('./list/declare.js'),
+  },
   { name: 'info', summary: 'show stored tracking details of numbers (gettrackinfo)', declarations: items },
   { name: 'quota', summary: 'show the quota of the account', declarations: () => import('./quota/declare.js') },
-  { name: 'realtime', summary: 'fetch current tracking data of one number from the carrier (costs quota)', declarations: items },
-  { name: 'change-carrier', summary: 'change the carrier or last-mile carrier of numbers (at most 5 times each)', declarations: items },
-  { name: 'update', summary: 'change the tag, parameter or translation language of numbers (changeinfo)', declarations: items },
-  { name: 'sync', summary: "keep a local mirror of the account's records and tracking details", declarations: () => import('./mirror/declare.js') },
-  { name: 'changes', summary: 'status changes the mirror learnt, from syncs and the webhook', declarations: () => import('./mirror/declare.js') },
-  { name: 'find', summary: "find a customer's parcel in the mirror by order number, e-mail or tag", declarations: () => import('./mirror/declare.js') },
-  { name: 'report', summary: 'how carriers perform: transit times, exceptions, stuck parcels (mirror)', declarations: () => import('./mirror/declare.js') },
-  { name: 'runs', summary: 'list and forget the runs of files and pipes trk remembers', group: true, declarations: () => import('./runs/declare.js') },
-  { name: 'api', summary: "send a raw request and print the service's answer as JSON", declarations: () => import('./api/declare.js') },
-  { name: 'auth', summary: 'log in to profiles, switch between them, list, check and remove them', group: true, declarations: () => import('./auth/declare.js') },
-  { name: 'config', summary: 'read and change settings of the profile', group: true, declarations: () => import('./config/declare.js') },
-  { name: 'sandbox', summary: 'run the service emulator locally', group: true, declarations: () => import('./sandbox/declare.js') },
-  { name: 'carriers', summary: "search the service's carrier list (codes and names)", declarations: () => import('./reference/declare.js') },
-  { name: 'countries', summary: "search the service's country list", declarations: () => import('./reference/declare.js') },
+  {
+    name: 'realtime',
+    summary: 'fetch current tracking data of one number from the carrier (costs quota)',
+    declarations: items,
+  },
+  {
+    name: 'change-carrier',
+    summary: 'change the carrier or last-mile carrier of numbers (at most 5 times each)',
+    declarations: items,
+  },
+  {
+    name: 'update',
+    summary: 'change the tag, parameter or translation language of numbers (changeinfo)',
+    declarations: items,
+  },
+  {
+    name: 'sync',
+    summary: "keep a local mirror of the account's records and tracking details",
+    declarations: () => import('./mirror/declare.js'),
+  },
+  {
+    name: 'changes',
+    summary: 'status changes the mirror learnt, from syncs and the webhook',
+    declarations: () => import('./mirror/declare.js'),
+  },
+  {
+    name: 'find',
+    summary: "find a customer's parcel in the mirror by order number, e-mail or tag",
+    declarations: () => import('./mirror/declare.js'),
+  },
+  {
+    name: 'report',
+    summary: 'how carriers perform: transit times, exceptions, stuck parcels (mirror)',
+    declarations: () => import('./mirror/declare.js'),
+  },
+  {
+    name: 'runs',
+    summary: 'list and forget the runs of files and pipes trk remembers',
+    group: true,
+    declarations: () => import('./runs/declare.js'),
+  },
+  {
+    name: 'api',
+    summary: "send a raw request and print the service's answer as JSON",
+    declarations: () => import('./api/declare.js'),
+  },
+  {
+    name: 'auth',
+    summary: 'log in to profiles, switch between them, list, check and remove them',
+    group: true,
+    declarations: () => import('./auth/declare.js'),
+  },
+  {
+    name: 'config',
+    summary: 'read and change settings of the profile',
+    group: true,
+    declarations: () => import('./config/declare.js'),
+  },
+  {
+    name: 'sandbox',
+    summary: 'run the service emulator locally',
+    group: true,
+    declarations: () => import('./sandbox/declare.js'),
+  },
+  {
+    name: 'carriers',
+    summary: "search the service's carrier list (codes and names)",
+    declarations: () => import('./reference/declare.js'),
+  },
+  {
+    name: 'countries',
+    summary: "search the service's country list",
+    declarations: () => import('./reference/declare.js'),
+  },
   {
     name: 'webhook',
     summary: 'check notifications the service sends to the webhook URL',
@@ -57,7 +125,11 @@ export const COMMANDS: readonly Entry[] = [
     declarations: () => import('./completion/declare.js'),
   },
   { name: '__complete', summary: '', hidden: true, declarations: () => import('./completion/declare.js') },
-  { name: 'help', summary: 'show help for a command, or a topic: exit-codes, options', declarations: () => import('./help/declare.js') },
+  {
+    name: 'help',
+    summary: 'show help for a command, or a topic: exit-codes, options',
+    declarations: () => import('./help/declare.js'),
+  },
 ];
 
 /** What `trk --help` opens with: the first three things a newcomer does. */
@@ -69,7 +141,8 @@ export const GETTING_STARTED = [
   ['trk help COMMAND', 'what a command does and takes'],
 ] as const;
 
-const gettingStarted = (context: AddHelpTextContext) => `Getting started:\n${layoutItems(GETTING_STARTED, pageWidth(context))}\n`;
+const gettingStarted = (context: AddHelpTextContext) =>
+  `Getting started:\n${layoutItems(GETTING_STARTED, pageWidth(context))}\n`;
 
 /** Commands that need the whole tree: help about any command, and the completion scripts. */
 const WHOLE_TREE = new Set(['help', 'completion', '__complete']);
@@ -95,9 +168,16 @@ export function commandOf(argv: readonly string[]): string | null {
  * The program with every command named and described, and `declare` ones declared in full: a command name,
  * `all` (the default), or null for none.
  */
-export async function buildProgram(invoke: Invoker, version: string, declare: string | null = 'all'): Promise<PlainCommand> {
+export async function buildProgram(
+  invoke: Invoker,
+  version: string,
+  declare: string | null = 'all',
+): Promise<PlainCommand> {
   const program = new Command('trk')
-    .description('Operate a parcel-tracking service account: register, list, inspect, stop, retrack, delete and push tracking numbers.')
+    .description(
+      'Operate a parcel-tracking service account: register, list, inspect, stop, retrack, delete and push ' +
+        'tracking numbers.',
+    )
     .version(version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .helpCommand(false)

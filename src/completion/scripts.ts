@@ -40,20 +40,28 @@ function helperFunctions(root: CommandSpec, prog: string, withDescriptions: bool
       );
       return `    ${shellWord(n.path)}) printf '%s\\n' ${names.map(shellWord).join(' ')} ;;`;
     });
-  const opts = nodes.filter((n) => n.spec.options.length > 0).map((n) => {
-    const words = n.spec.options.flatMap((o) =>
-      o.flags.map((f) => (withDescriptions ? `${f.replace(/:/g, '\\:')}:${o.description}` : f)),
-    );
-    return `    ${shellWord(n.path)}) printf '%s\\n' ${words.map(shellWord).join(' ')} ;;`;
-  });
+  const opts = nodes
+    .filter((n) => n.spec.options.length > 0)
+    .map((n) => {
+      const words = n.spec.options.flatMap((o) =>
+        o.flags.map((f) => (withDescriptions ? `${f.replace(/:/g, '\\:')}:${o.description}` : f)),
+      );
+      return `    ${shellWord(n.path)}) printf '%s\\n' ${words.map(shellWord).join(' ')} ;;`;
+    });
   const argValues = nodes.flatMap((n) => {
-    if (n.spec.argumentDynamic) return [`    ${shellWord(n.path)}) ${prog} __complete ${n.spec.argumentDynamic} 2>/dev/null ;;`];
-    if (n.spec.argumentChoices) return [`    ${shellWord(n.path)}) printf '%s\\n' ${n.spec.argumentChoices.map(shellWord).join(' ')} ;;`];
+    if (n.spec.argumentDynamic)
+      return [`    ${shellWord(n.path)}) ${prog} __complete ${n.spec.argumentDynamic} 2>/dev/null ;;`];
+    if (n.spec.argumentChoices)
+      return [`    ${shellWord(n.path)}) printf '%s\\n' ${n.spec.argumentChoices.map(shellWord).join(' ')} ;;`];
     return [];
   });
   const takes = nodes.flatMap((n) => valueOptions(n).map(({ flag }) => shellWord(`${n.path}|${flag}`)));
   // Flags of run-time values: nothing to offer (no cache yet) is not a reason to offer files.
-  const dynamic = nodes.flatMap((n) => valueOptions(n).filter(({ opt }) => opt.dynamic).map(({ flag }) => shellWord(`${n.path}|${flag}`)));
+  const dynamic = nodes.flatMap((n) =>
+    valueOptions(n)
+      .filter(({ opt }) => opt.dynamic)
+      .map(({ flag }) => shellWord(`${n.path}|${flag}`)),
+  );
   const values = nodes.flatMap((n) =>
     valueOptions(n)
       .filter(({ opt }) => opt.choices || opt.dynamic)
@@ -236,7 +244,7 @@ function fish(root: CommandSpec): string {
     '# Lists of values (--columns number,status,...): the value after the last comma is completed, and values',
     '# already in the list are not offered again.',
     `function __${p}_values`,
-    '    set -l head (string replace -r -- \'[^,]*$\' \'\' (commandline -ct))',
+    "    set -l head (string replace -r -- '[^,]*$' '' (commandline -ct))",
     '    set -l given (string split , -- $head)',
     '    for value in $argv',
     '        contains -- $value $given; or printf "%s\\n" $head$value',
@@ -249,12 +257,12 @@ function fish(root: CommandSpec): string {
     for (const c of n.spec.commands) {
       lines.push(`complete -c ${p} ${cond} -a ${shellWord(c.name)} -d ${shellWord(c.description)}`);
     }
-    if (n.spec.argumentDynamic) lines.push(`complete -c ${p} ${cond} -a ${shellWord(`(${p} __complete ${n.spec.argumentDynamic} 2>/dev/null)`)}`);
-    else if (n.spec.argumentChoices) lines.push(`complete -c ${p} ${cond} -a ${shellWord(n.spec.argumentChoices.join(' '))}`);
+    if (n.spec.argumentDynamic)
+      lines.push(`complete -c ${p} ${cond} -a ${shellWord(`(${p} __complete ${n.spec.argumentDynamic} 2>/dev/null)`)}`);
+    else if (n.spec.argumentChoices)
+      lines.push(`complete -c ${p} ${cond} -a ${shellWord(n.spec.argumentChoices.join(' '))}`);
     for (const o of n.spec.options) {
-      const names = o.flags
-        .map((f) => (f.startsWith('--') ? `-l ${f.slice(2)}` : `-s ${f.slice(1)}`))
-        .join(' ');
+      const names = o.flags.map((f) => (f.startsWith('--') ? `-l ${f.slice(2)}` : `-s ${f.slice(1)}`)).join(' ');
       let values = '';
       if (o.dynamic) values = ` -x -a ${shellWord(`(${p} __complete ${o.dynamic} 2>/dev/null)`)}`;
       else if (o.choices) values = ` -x -a ${shellWord(`(__${p}_values ${o.choices.join(' ')})`)}`;

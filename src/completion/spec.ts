@@ -43,7 +43,8 @@ function optionSpec(opt: Option): OptionSpec {
   };
   if (opt.argChoices && opt.argChoices.length > 0) spec.choices = [...opt.argChoices];
   const placeholder = /<[^>]+>/.exec(opt.flags)?.[0];
-  const dynamic = (opt.long ? DYNAMIC_VALUES[opt.long] : undefined) ?? (placeholder ? DYNAMIC_PLACEHOLDERS[placeholder] : undefined);
+  const dynamic =
+    (opt.long ? DYNAMIC_VALUES[opt.long] : undefined) ?? (placeholder ? DYNAMIC_PLACEHOLDERS[placeholder] : undefined);
   if (dynamic) spec.dynamic = dynamic;
   return spec;
 }
@@ -85,10 +86,20 @@ export interface HelpTopic {
  */
 export function completionTree(program: Command, topics: readonly HelpTopic[]): CommandSpec {
   const root = commandSpec(program);
-  const mirror = (c: CommandSpec): CommandSpec => ({ name: c.name, description: c.description, options: [], commands: c.commands.map(mirror) });
+  const mirror = (c: CommandSpec): CommandSpec => ({
+    name: c.name,
+    description: c.description,
+    options: [],
+    commands: c.commands.map(mirror),
+  });
   const help = root.commands.find((c) => c.name === 'help');
   if (help) {
-    const leaf = (t: HelpTopic): CommandSpec => ({ name: t.name, description: t.description, options: [], commands: [] });
+    const leaf = (t: HelpTopic): CommandSpec => ({
+      name: t.name,
+      description: t.description,
+      options: [],
+      commands: [],
+    });
     help.commands = [...root.commands.filter((c) => c !== help).map(mirror), ...topics.map(leaf)];
   }
   return root;

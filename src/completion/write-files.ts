@@ -8,7 +8,12 @@ import { HELP_TOPIC_DESCRIPTIONS } from '../commands/help/help.js';
 import { completionTree } from './spec.js';
 import { generateCompletion, SHELLS, type Shell } from './scripts.js';
 
-export const COMPLETION_FILES: Readonly<Record<Shell, string>> = { bash: 'trk.bash', zsh: '_trk', fish: 'trk.fish', powershell: 'trk.ps1' };
+export const COMPLETION_FILES: Readonly<Record<Shell, string>> = {
+  bash: 'trk.bash',
+  zsh: '_trk',
+  fish: 'trk.fish',
+  powershell: 'trk.ps1',
+};
 
 /** The scripts as the current command tree generates them. */
 export async function completionScripts(): Promise<Record<Shell, string>> {

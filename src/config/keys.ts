@@ -84,7 +84,10 @@ export function validateConfigValue(key: ConfigKey, value: string, source = key)
 export function parseOutputFormat(value: string, source: string): OutputFormat {
   const v = value.trim().toLowerCase();
   if ((OUTPUT_FORMATS as readonly string[]).includes(v)) return v as OutputFormat;
-  throw new UsageError(`unknown output format "${value.trim()}" (${source})`, `use one of ${OUTPUT_FORMATS.join(', ')}`);
+  throw new UsageError(
+    `unknown output format "${value.trim()}" (${source})`,
+    `use one of ${OUTPUT_FORMATS.join(', ')}`,
+  );
 }
 
 /** A redis:// or rediss:// (TLS) address, with an optional user, password and database number. */
@@ -98,9 +101,11 @@ export function parseBudgetUrl(value: string, source: string): string {
     // Not quoted: the address may carry a password.
     throw new UsageError(`${source} is not a URL`, example);
   }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new UsageError(`${source} must be a redis:// or rediss:// address, not ${url.protocol}`, example);
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
+    throw new UsageError(`${source} must be a redis:// or rediss:// address, not ${url.protocol}`, example);
   if (url.hostname === '') throw new UsageError(`${source} names no host`, example);
-  if (!/^(\/\d*)?$/.test(url.pathname)) throw new UsageError(`${source} must end with a database number (/0), not ${url.pathname}`, example);
+  if (!/^(\/\d*)?$/.test(url.pathname))
+    throw new UsageError(`${source} must end with a database number (/0), not ${url.pathname}`, example);
   return text;
 }
 
@@ -136,10 +141,16 @@ export function parseServiceUrl(value: string, source: string, isBase: boolean):
     throw new UsageError(`${source} is not a URL: "${text}"`, 'give an address such as https://api.example.com');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`${source} must be an http or https address, not ${url.protocol}`, 'give an address such as https://api.example.com');
+    throw new UsageError(
+      `${source} must be an http or https address, not ${url.protocol}`,
+      'give an address such as https://api.example.com',
+    );
   }
   if (url.search || url.hash || url.username || url.password) {
-    throw new UsageError(`${source} must not carry a query, fragment or user name`, 'give the bare address, e.g. https://api.example.com');
+    throw new UsageError(
+      `${source} must not carry a query, fragment or user name`,
+      'give the bare address, e.g. https://api.example.com',
+    );
   }
   const clean = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
   if (isBase && /\/track(\/v[\d.]+)?$/i.test(url.pathname.replace(/\/+$/, ''))) {
@@ -154,9 +165,13 @@ export function parseServiceUrl(value: string, source: string, isBase: boolean):
 /** Keys travel in an HTTP header: printable ASCII without spaces. The key itself never appears in a message. */
 export function parseApiKey(value: string, source: string): string {
   const key = value.trim();
-  if (key === '') throw new UsageError(`${source} is empty`, 'give the key from the console (Settings, Security, access key)');
+  if (key === '')
+    throw new UsageError(`${source} is empty`, 'give the key from the console (Settings, Security, access key)');
   if (!/^[\x21-\x7e]+$/.test(key)) {
-    throw new UsageError(`${source} contains characters an API key cannot have (spaces, line breaks, non-ASCII)`, 'paste the key again');
+    throw new UsageError(
+      `${source} contains characters an API key cannot have (spaces, line breaks, non-ASCII)`,
+      'paste the key again',
+    );
   }
   return key;
 }

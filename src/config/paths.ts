@@ -15,7 +15,10 @@ export function configDir(env: Env): string {
   return resolveDir(env, 'TRK_CONFIG_DIR', 'XDG_CONFIG_HOME', ['.config']);
 }
 
-/** Journals of bulk runs and other state worth keeping: `TRK_STATE_DIR` || `$XDG_STATE_HOME/trk` || `~/.local/state/trk`. */
+/**
+ * Journals of bulk runs and other state worth keeping: `TRK_STATE_DIR` || `$XDG_STATE_HOME/trk` ||
+ * `~/.local/state/trk`.
+ */
 export function stateDir(env: Env): string {
   return resolveDir(env, 'TRK_STATE_DIR', 'XDG_STATE_HOME', ['.local', 'state']);
 }
@@ -25,7 +28,9 @@ export function cacheDir(env: Env): string {
   return resolveDir(env, 'TRK_CACHE_DIR', 'XDG_CACHE_HOME', ['.cache']);
 }
 
-/** The account's mirror and other data worth keeping: `TRK_DATA_DIR` || `$XDG_DATA_HOME/trk` || `~/.local/share/trk`. */
+/**
+ * The account's mirror and other data worth keeping: `TRK_DATA_DIR` || `$XDG_DATA_HOME/trk` || `~/.local/share/trk`.
+ */
 export function dataDir(env: Env): string {
   return resolveDir(env, 'TRK_DATA_DIR', 'XDG_DATA_HOME', ['.local', 'share']);
 }

@@ -39,10 +39,15 @@ export function profileFileError(file: string, err: unknown): UsageError {
       'correct it in an editor, or move it away and run "trk auth login" to write a new one',
     );
   }
-  return new UsageError(`cannot read the config file ${file}: ${fileReason(err)}`, 'make it readable and writable by you alone (mode 0600)');
+  return new UsageError(
+    `cannot read the config file ${file}: ${fileReason(err)}`,
+    'make it readable and writable by you alone (mode 0600)',
+  );
 }
 
-/** A profile as stored (`{"base-url": ..., "api-key": ...}`) in the fields settings use; undefined when not an object. */
+/**
+ * A profile as stored (`{"base-url": ..., "api-key": ...}`) in the fields settings use; undefined when not an object.
+ */
 export function profileFromStored(stored: unknown): Profile | undefined {
   if (stored === null || typeof stored !== 'object' || Array.isArray(stored)) return undefined;
   const out: Profile = {};
@@ -54,7 +59,9 @@ export function profileFromStored(stored: unknown): Profile | undefined {
   }
   const aliases = (stored as Record<string, unknown>)[CARRIER_ALIAS_FIELD];
   if (aliases !== null && typeof aliases === 'object' && !Array.isArray(aliases)) {
-    const valid = Object.entries(aliases).filter((e): e is [string, number] => Number.isSafeInteger(e[1]) && (e[1] as number) >= 0);
+    const valid = Object.entries(aliases).filter(
+      (e): e is [string, number] => Number.isSafeInteger(e[1]) && (e[1] as number) >= 0,
+    );
     if (valid.length > 0) out.carrierAliases = Object.fromEntries(valid);
   }
   return out;
@@ -107,7 +114,8 @@ export function readProfiles(env: NodeJS.ProcessEnv, warn: (line: string) => voi
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw profileFileError(file, err);
   }
   const root = data !== null && typeof data === 'object' ? (data as { current?: unknown; profiles?: unknown }) : {};
-  const profiles = root.profiles !== null && typeof root.profiles === 'object' ? (root.profiles as Record<string, unknown>) : {};
+  const profiles =
+    root.profiles !== null && typeof root.profiles === 'object' ? (root.profiles as Record<string, unknown>) : {};
   return {
     get: (name) => (Object.hasOwn(profiles, name) ? profileFromStored(profiles[name]) : undefined),
     currentName: () => (typeof root.current === 'string' && root.current !== '' ? root.current : undefined),

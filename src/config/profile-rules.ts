@@ -26,13 +26,21 @@ const FROM: Readonly<Record<SettingSource, string>> = {
  * A name that names no profile: the saved ones listed, and the way to make it (`fix` replaces that hint). `source`
  * is where the name came from; undefined for a command's own argument.
  */
-export function unknownProfileError(name: string, saved: readonly string[], source?: SettingSource, fix?: string): UsageError {
+export function unknownProfileError(
+  name: string,
+  saved: readonly string[],
+  source?: SettingSource,
+  fix?: string,
+): UsageError {
   const hint =
     fix ??
     (source === 'profile'
       ? `choose one with "trk auth switch NAME", or log in to it with "trk auth login --profile ${name}"`
       : `check the name, or create the profile with "trk auth login --profile ${name}"`);
-  return new UsageError(`unknown profile "${name}" (${source === undefined ? '' : FROM[source]}${savedProfilesText(saved)})`, hint);
+  return new UsageError(
+    `unknown profile "${name}" (${source === undefined ? '' : FROM[source]}${savedProfilesText(saved)})`,
+    hint,
+  );
 }
 
 /** The settings, when their profile is known; else the error listing the saved ones (exit 2). */
@@ -47,7 +55,10 @@ export function checkKnownProfile(s: Settings): Settings {
  */
 export function missingKeyError(s: Pick<Settings, 'profile' | 'savedProfiles' | 'sources'>): CredentialsError {
   if (s.savedProfiles.includes(s.profile)) {
-    return new CredentialsError(`profile "${s.profile}" has no API key`, `run "trk auth login --profile ${s.profile}", or set TRK_API_KEY`);
+    return new CredentialsError(
+      `profile "${s.profile}" has no API key`,
+      `run "trk auth login --profile ${s.profile}", or set TRK_API_KEY`,
+    );
   }
   if (s.sources.profile === 'default' && s.savedProfiles.length > 0) {
     return new CredentialsError(

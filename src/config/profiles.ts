@@ -38,7 +38,10 @@ const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 /** Throws a UsageError unless `name` can name a profile. */
 export function checkProfileName(name: string): string {
   if (PROFILE_NAME.test(name)) return name;
-  throw new UsageError(`invalid profile name "${name}"`, 'use letters, digits, ".", "_" or "-" (at most 64, starting with a letter or digit)');
+  throw new UsageError(
+    `invalid profile name "${name}"`,
+    'use letters, digits, ".", "_" or "-" (at most 64, starting with a letter or digit)',
+  );
 }
 
 /** The profiles file for reading and writing; one others could read is made private first (keepPrivate). */

@@ -6,13 +6,29 @@
 import { CredentialsError } from '../errors.js';
 import { DEFAULT_API_VERSION, type ApiVersion } from '../service/vocabulary.js';
 import type { OutputFormat } from '../output/format.js';
-import { parseApiKey, parseApiVersion, parseBudgetUrl, parseDbLocation, parseOutputFormat, parseServiceUrl, type Profile } from './keys.js';
+import {
+  parseApiKey,
+  parseApiVersion,
+  parseBudgetUrl,
+  parseDbLocation,
+  parseOutputFormat,
+  parseServiceUrl,
+  type Profile,
+} from './keys.js';
 import { nodeFs } from '../node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { readFileSync } = nodeFs();
 
-export { CONFIG_KEYS, CONFIG_KEY_FIELD, CONFIG_KEY_HELP, checkConfigKey, isConfigKey, maskKey, validateConfigValue } from './keys.js';
+export {
+  CONFIG_KEYS,
+  CONFIG_KEY_FIELD,
+  CONFIG_KEY_HELP,
+  checkConfigKey,
+  isConfigKey,
+  maskKey,
+  validateConfigValue,
+} from './keys.js';
 export type { ConfigKey, Profile } from './keys.js';
 
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
@@ -39,7 +55,10 @@ export interface Settings {
   carrierAliases?: Readonly<Record<string, number>> | undefined;
   /** Names of the profiles saved in the config file, sorted (src/config/profile-rules.ts judges names by them). */
   savedProfiles: readonly string[];
-  sources: Record<'profile' | 'baseUrl' | 'apiVersion' | 'apiKey' | 'resUrl' | 'output' | 'budgetUrl' | 'db', SettingSource>;
+  sources: Record<
+    'profile' | 'baseUrl' | 'apiVersion' | 'apiKey' | 'resUrl' | 'output' | 'budgetUrl' | 'db',
+    SettingSource
+  >;
 }
 
 export const DEFAULT_BASE_URL = 'https://api.17track.net';
@@ -103,7 +122,9 @@ export function resolveSettings(input: ResolveInput): Settings {
     ['env', nonEmpty(env.TRK_BASE_URL), 'TRK_BASE_URL'],
     ['profile', nonEmpty(stored.baseUrl), `base-url of ${inProfile}`],
   ]);
-  const baseUrl = baseUrlRaw ? parseServiceUrl(baseUrlRaw.value, baseUrlRaw.label, true) : fallback(sources, 'baseUrl', DEFAULT_BASE_URL);
+  const baseUrl = baseUrlRaw
+    ? parseServiceUrl(baseUrlRaw.value, baseUrlRaw.label, true)
+    : fallback(sources, 'baseUrl', DEFAULT_BASE_URL);
 
   const versionRaw = pickRaw(sources, 'apiVersion', [
     ['flag', nonEmpty(flags.apiVersion), '--api-version'],
@@ -118,19 +139,25 @@ export function resolveSettings(input: ResolveInput): Settings {
     ['env', nonEmpty(env.TRK_RES_URL), 'TRK_RES_URL'],
     ['profile', nonEmpty(stored.resUrl), `res-url of ${inProfile}`],
   ]);
-  const resUrl = resRaw ? parseServiceUrl(resRaw.value, resRaw.label, false) : fallback(sources, 'resUrl', DEFAULT_RES_URL);
+  const resUrl = resRaw
+    ? parseServiceUrl(resRaw.value, resRaw.label, false)
+    : fallback(sources, 'resUrl', DEFAULT_RES_URL);
 
   const outputRaw = pickRaw(sources, 'output', [
     ['flag', flags.output, '--output'],
     ['env', nonEmpty(env.TRK_OUTPUT), 'TRK_OUTPUT'],
     ['profile', nonEmpty(stored.output), `output of ${inProfile}`],
   ]);
-  const output = outputRaw ? parseOutputFormat(outputRaw.value, outputRaw.label) : fallback(sources, 'output', undefined);
+  const output = outputRaw
+    ? parseOutputFormat(outputRaw.value, outputRaw.label)
+    : fallback(sources, 'output', undefined);
   const budgetRaw = pickRaw(sources, 'budgetUrl', [
     ['env', nonEmpty(env.TRK_BUDGET_URL), 'TRK_BUDGET_URL'],
     ['profile', nonEmpty(stored.budgetUrl), `budget-url of ${inProfile}`],
   ]);
-  const budgetUrl = budgetRaw ? parseBudgetUrl(budgetRaw.value, budgetRaw.label) : fallback(sources, 'budgetUrl', undefined);
+  const budgetUrl = budgetRaw
+    ? parseBudgetUrl(budgetRaw.value, budgetRaw.label)
+    : fallback(sources, 'budgetUrl', undefined);
 
   const dbRaw = pickRaw(sources, 'db', [
     ['env', nonEmpty(env.TRK_DB), 'TRK_DB'],
@@ -143,7 +170,11 @@ export function resolveSettings(input: ResolveInput): Settings {
   const keyRaw = pickRaw(sources, 'apiKey', [
     ['env', keyVar, 'TRK_API_KEY'],
     // Read only when it decides: a stale TRK_API_KEY_FILE does not matter while TRK_API_KEY is set.
-    ['env', keyVar === undefined && keyFile !== undefined ? readKeyFile(keyFile) : undefined, `the file in TRK_API_KEY_FILE (${keyFile})`],
+    [
+      'env',
+      keyVar === undefined && keyFile !== undefined ? readKeyFile(keyFile) : undefined,
+      `the file in TRK_API_KEY_FILE (${keyFile})`,
+    ],
     ['profile', nonEmpty(stored.apiKey), `api-key of ${inProfile}`],
   ]);
   let apiKey: string | undefined;
@@ -205,9 +236,13 @@ function readKeyFile(file: string): string {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new CredentialsError(`cannot read the key file in TRK_API_KEY_FILE (${file}): ${code}`, 'point TRK_API_KEY_FILE at a readable file');
+    throw new CredentialsError(
+      `cannot read the key file in TRK_API_KEY_FILE (${file}): ${code}`,
+      'point TRK_API_KEY_FILE at a readable file',
+    );
   }
   const key = text.trim();
-  if (key === '') throw new CredentialsError(`the key file in TRK_API_KEY_FILE (${file}) is empty`, 'put the API key in it');
+  if (key === '')
+    throw new CredentialsError(`the key file in TRK_API_KEY_FILE (${file}) is empty`, 'put the API key in it');
   return key;
 }

@@ -21,7 +21,11 @@ export function parseDuration(text: string): number | undefined {
 /** The time limit of one request: --timeout, else TRK_TIMEOUT, else the service's own 30 s. */
 export function requestTimeoutMs(flag: string | undefined, env: NodeJS.ProcessEnv): number {
   const [text, source] =
-    flag !== undefined ? [flag, '--timeout'] : env.TRK_TIMEOUT?.trim() ? [env.TRK_TIMEOUT, 'TRK_TIMEOUT'] : [undefined, ''];
+    flag !== undefined
+      ? [flag, '--timeout']
+      : env.TRK_TIMEOUT?.trim()
+        ? [env.TRK_TIMEOUT, 'TRK_TIMEOUT']
+        : [undefined, ''];
   if (text === undefined) return LIMITS.requestTimeoutMs;
   const ms = parseDuration(text);
   if (ms === undefined || ms < MIN_MS || ms > MAX_MS) {

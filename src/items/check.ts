@@ -7,7 +7,14 @@ import { commandName, rowLacks } from '../service/operations/index.js';
 import { API_VERSIONS, numberPattern, type ApiVersion } from '../service/vocabulary.js';
 import { UsageError } from '../errors.js';
 import { CARRIER_FIELDS, parseField } from '../service/fields.js';
-import { identityCarrier, operationFields, type Item, type ItemField, type ItemOperation, type RowValues } from './fields.js';
+import {
+  identityCarrier,
+  operationFields,
+  type Item,
+  type ItemField,
+  type ItemOperation,
+  type RowValues,
+} from './fields.js';
 import type { InputLayout, InputRow } from './read.js';
 import { show } from '../output/sanitize.js';
 
@@ -38,8 +45,13 @@ export interface Problem {
  */
 const PRINTED_SEPARATORS = /[ \t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000.]/g;
 
-/** Check the values of one row; `item` is set when there is no problem, `tidied` when the number lost spaces or dots. */
-export function checkValues(values: RowValues, opts: CheckOptions): { item?: Item; problems: string[]; tidied?: boolean } {
+/**
+ * Check the values of one row; `item` is set when there is no problem, `tidied` when the number lost spaces or dots.
+ */
+export function checkValues(
+  values: RowValues,
+  opts: CheckOptions,
+): { item?: Item; problems: string[]; tidied?: boolean } {
   const problems: string[] = [];
   const item: Partial<Item> = {};
   const number = values.number;
@@ -85,8 +97,14 @@ export function checkDefaults(defaults: RowValues, opts: CheckOptions): void {
     const flag = `--${column.replace(/_/g, '-')}`;
     const since = API_VERSIONS.find((v) => (operationFields(opts.operation, v) as readonly string[]).includes(column));
     throw since
-      ? new UsageError(`the ${opts.version} API cannot send ${flag}`, `use --api-version ${since}, or drop ${flag}; nothing was sent`)
-      : new UsageError(`${flag} does not apply to trk ${commandName(opts.operation)}`, `drop ${flag}; nothing was sent`);
+      ? new UsageError(
+          `the ${opts.version} API cannot send ${flag}`,
+          `use --api-version ${since}, or drop ${flag}; nothing was sent`,
+        )
+      : new UsageError(
+          `${flag} does not apply to trk ${commandName(opts.operation)}`,
+          `drop ${flag}; nothing was sent`,
+        );
   }
   const [first] = checkValues({ number: 'XXXXX', ...defaults }, { ...opts, flagsOnly: true }).problems;
   if (first !== undefined) throw new UsageError(`invalid option: ${first}`);

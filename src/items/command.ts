@@ -100,7 +100,10 @@ export async function listManyNumbers(
  * The numbers of an input (arguments, a file or stdin, in any format the engine reads), with the carrier a row
  * names: for reads that send nothing per number (the mirror's `info --offline`).
  */
-export async function* inputNumbers(ctx: Context, flags: SourceFlags): AsyncGenerator<{ number: string; carrier: string | undefined }> {
+export async function* inputNumbers(
+  ctx: Context,
+  flags: SourceFlags,
+): AsyncGenerator<{ number: string; carrier: string | undefined }> {
   const [{ openSource }, { openRows, rowValues }, { apiVersion }] = await Promise.all([
     import('./source.js'),
     import('./read.js'),

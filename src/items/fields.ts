@@ -5,9 +5,20 @@
 // refused instead: ignoring `carier` would send every row without its carrier.
 
 import { fieldSpec, ITEM_FIELDS, type ItemField } from '../service/fields.js';
-import { ITEM_OPERATIONS, operationClass, operationFields, type Item, type ItemOperation } from '../service/operations/index.js';
+import {
+  ITEM_OPERATIONS,
+  operationClass,
+  operationFields,
+  type Item,
+  type ItemOperation,
+} from '../service/operations/index.js';
 import { API_VERSIONS, type ApiVersion } from '../service/vocabulary.js';
-import { DETAILS_RESULT_COLUMN_NAMES, RECORD_COLUMN_NAMES, REGISTER_COLUMN_NAMES, REJECT_COLUMNS } from '../output/column-names.js';
+import {
+  DETAILS_RESULT_COLUMN_NAMES,
+  RECORD_COLUMN_NAMES,
+  REGISTER_COLUMN_NAMES,
+  REJECT_COLUMNS,
+} from '../output/column-names.js';
 
 export type { ItemField } from '../service/fields.js';
 export type { Item, ItemOperation } from '../service/operations/index.js';
@@ -95,13 +106,20 @@ export function misspelled(name: string, fields: readonly string[]): string | un
 /** Edits between two names, a swap of neighbours counting as one (optimal string alignment). */
 function editDistance(a: string, b: string): number {
   if (Math.abs(a.length - b.length) > 2) return 3;
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const row = d[i] as number[];
       const up = d[i - 1] as number[];
-      row[j] = Math.min((up[j] as number) + 1, (row[j - 1] as number) + 1, (up[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1);
+      row[j] = Math.min(
+        (up[j] as number) + 1,
+        (row[j - 1] as number) + 1,
+        (up[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1);
     }
   }
   return (d[a.length] as number[])[b.length] as number;

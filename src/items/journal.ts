@@ -284,7 +284,13 @@ export class Journal {
   }
 
   markDone(chunk: number, outcome: ChunkOutcome): void {
-    const entry: Record<string, unknown> = { t: 'done', c: chunk, a: outcome.accepted, r: outcome.rejected, k: outcome.already };
+    const entry: Record<string, unknown> = {
+      t: 'done',
+      c: chunk,
+      a: outcome.accepted,
+      r: outcome.rejected,
+      k: outcome.already,
+    };
     if (outcome.notFound !== undefined) entry.nf = outcome.notFound;
     if (outcome.pending !== undefined && outcome.pending.length > 0) entry.p = outcome.pending;
     const range = this.#append(entry);
@@ -386,17 +392,28 @@ function parseLine(line: Buffer): Line | undefined {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isRejected = (v: unknown): v is RejectedItem =>
-  isRecord(v) && (typeof v.number === 'string' || typeof v.number === 'number') && isRecord(v.error) && typeof v.error.code === 'number';
+  isRecord(v) &&
+  (typeof v.number === 'string' || typeof v.number === 'number') &&
+  isRecord(v.error) &&
+  typeof v.error.code === 'number';
 
 /** A `done` line's chunk and outcome when every field has its type; undefined for a line not to be believed. */
 function doneEntry(e: Line): { c: number; outcome: ChunkOutcome } | undefined {
   const { c, a, r, k, nf, p } = e;
   if (e.t !== 'done' || typeof c !== 'number' || !Number.isInteger(c) || c < 0) return undefined;
-  if (!Array.isArray(a) || !a.every((x) => isRecord(x) && (typeof x.number === 'string' || typeof x.number === 'number'))) return undefined;
+  if (
+    !Array.isArray(a) ||
+    !a.every((x) => isRecord(x) && (typeof x.number === 'string' || typeof x.number === 'number'))
+  )
+    return undefined;
   if (!Array.isArray(r) || !r.every(isRejected) || !Array.isArray(k) || !k.every(isRejected)) return undefined;
   if (nf !== undefined && (typeof nf !== 'number' || !Number.isInteger(nf) || nf < 0)) return undefined;
   if (p !== undefined && (!Array.isArray(p) || !p.every((x) => typeof x === 'string'))) return undefined;
-  const outcome: ChunkOutcome = { accepted: a as Record<string, unknown>[], rejected: r as RejectedItem[], already: k as RejectedItem[] };
+  const outcome: ChunkOutcome = {
+    accepted: a as Record<string, unknown>[],
+    rejected: r as RejectedItem[],
+    already: k as RejectedItem[],
+  };
   if (typeof nf === 'number') outcome.notFound = nf;
   if (Array.isArray(p)) outcome.pending = p as string[];
   return { c, outcome };
@@ -404,8 +421,21 @@ function doneEntry(e: Line): { c: number; outcome: ChunkOutcome } | undefined {
 
 function identityOf(e: Line): RunIdentity | undefined {
   const { op, command, account, input, options } = e;
-  if (typeof op !== 'string' || typeof command !== 'string' || !isRecord(account) || !isRecord(input) || !isRecord(options)) return undefined;
-  return { op: op as ItemOperation, command, account: account as RunIdentity['account'], input: input as RunIdentity['input'], options };
+  if (
+    typeof op !== 'string' ||
+    typeof command !== 'string' ||
+    !isRecord(account) ||
+    !isRecord(input) ||
+    !isRecord(options)
+  )
+    return undefined;
+  return {
+    op: op as ItemOperation,
+    command,
+    account: account as RunIdentity['account'],
+    input: input as RunIdentity['input'],
+    options,
+  };
 }
 
 /**
@@ -504,7 +534,10 @@ function readText(file: string): string {
 
 function pruneOld(dir: string): void {
   const cutoff = Date.now() - PRUNE_AFTER_MS;
-  pruneFiles(dir, (name, st, file) => name.endsWith('.jsonl') && st.mtimeMs < cutoff && !lockOwnerAlive(`${file}.lock`));
+  pruneFiles(
+    dir,
+    (name, st, file) => name.endsWith('.jsonl') && st.mtimeMs < cutoff && !lockOwnerAlive(`${file}.lock`),
+  );
   // A rows log goes with its journal (written once, it is older than the journal it serves).
   pruneFiles(dir, (name, _st, file) => name.endsWith('.rows') && !existsSync(`${file.slice(0, -5)}.jsonl`));
 }

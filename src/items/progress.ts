@@ -66,7 +66,10 @@ export function fitBarLine(label: string, ratio: number, parts: BarParts, width:
     ['count', 'percent', 'rejected', 'message'],
   ];
   for (const keys of order) {
-    const text = keys.map((k) => parts[k]).filter((p): p is string => p !== undefined).join(' · ');
+    const text = keys
+      .map((k) => parts[k])
+      .filter((p): p is string => p !== undefined)
+      .join(' · ');
     const barWidth = Math.min(30, width - textWidth(text) - textWidth(label) - 3);
     if (barWidth >= 10) return `${label} ${bar(ratio, barWidth)} ${text}`;
   }

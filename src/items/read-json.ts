@@ -18,7 +18,12 @@ interface JsonValue {
   value: unknown;
 }
 
-export async function openJsonRows(stream: Readable, kind: 'array' | 'lines', source: ItemSource, opts: ReadOptions): Promise<OpenedInput> {
+export async function openJsonRows(
+  stream: Readable,
+  kind: 'array' | 'lines',
+  source: ItemSource,
+  opts: ReadOptions,
+): Promise<OpenedInput> {
   const values = (kind === 'array' ? arrayElements(stream, source) : jsonLines(stream, source))[Symbol.asyncIterator]();
   const close = () => {
     stream.destroy();
@@ -31,11 +36,22 @@ export async function openJsonRows(stream: Readable, kind: 'array' | 'lines', so
     first = await values.next();
     const value = first.done ? undefined : first.value.value;
     if (value === undefined || typeof value === 'string' || typeof value === 'number') {
-      layout = { format: 'json', header: ['number'], columns: ['number'], hasHeader: false, width: undefined, ignored: [], otherVersion: new Map() };
+      layout = {
+        format: 'json',
+        header: ['number'],
+        columns: ['number'],
+        hasHeader: false,
+        width: undefined,
+        ignored: [],
+        otherVersion: new Map(),
+      };
     } else if (isObject(value)) {
       layout = headerLayout(Object.keys(flatten(value)), 'json', source.display, opts);
     } else {
-      throw new UsageError(`${source.display} line ${first.done ? 1 : first.value.line}: expected an object or a number`, 'give an array of objects with a "number" key, or of numbers');
+      throw new UsageError(
+        `${source.display} line ${first.done ? 1 : first.value.line}: expected an object or a number`,
+        'give an array of objects with a "number" key, or of numbers',
+      );
     }
     keyIndex = new Map(layout.header.map((k, i) => [normaliseName(k), i]));
   } catch (err) {
@@ -86,7 +102,10 @@ function text(v: unknown): string {
 }
 
 function invalid(source: ItemSource, line: number, why: string): UsageError {
-  return new UsageError(`${source.display} is not valid JSON at line ${line}: ${why}`, 'fix the input; nothing was sent');
+  return new UsageError(
+    `${source.display} is not valid JSON at line ${line}: ${why}`,
+    'fix the input; nothing was sent',
+  );
 }
 
 async function* jsonLines(stream: Readable, source: ItemSource): AsyncGenerator<JsonValue> {

@@ -79,7 +79,8 @@ export class LineGuard {
     this.#length += more;
     if (this.#length > this.max) {
       throw new UsageError(
-        `${this.where(this.#line)} is longer than ${Math.round(this.max / 1024)} KiB: this is not a file of tracking numbers`,
+        `${this.where(this.#line)} is longer than ${Math.round(this.max / 1024)} KiB: this is not a file of ` +
+          `tracking numbers`,
         'check that the right file was given; nothing was sent',
       );
     }
@@ -123,12 +124,26 @@ export function utf8Lines(stream: Readable, encoding: TextEncoding, where: (line
 
 export type Delimiter = ',' | ';' | '\t' | '|';
 
-export const DELIMITER_NAMES: Readonly<Record<Delimiter, string>> = { ',': 'commas', ';': 'semicolons', '\t': 'tabs', '|': 'bars' };
+export const DELIMITER_NAMES: Readonly<Record<Delimiter, string>> = {
+  ',': 'commas',
+  ';': 'semicolons',
+  '\t': 'tabs',
+  '|': 'bars',
+};
 
 /** `--delimiter` values: the character itself, or its name. */
 export function parseDelimiter(value: string): Delimiter {
   const words: Record<string, Delimiter> = {
-    ',': ',', comma: ',', ';': ';', semicolon: ';', '\t': '\t', '\\t': '\t', tab: '\t', '|': '|', pipe: '|', bar: '|',
+    ',': ',',
+    comma: ',',
+    ';': ';',
+    semicolon: ';',
+    '\t': '\t',
+    '\\t': '\t',
+    tab: '\t',
+    '|': '|',
+    pipe: '|',
+    bar: '|',
   };
   const d = words[value.trim() === '' ? value : value.trim().toLowerCase()];
   if (d === undefined) throw new Error(`--delimiter ${JSON.stringify(value)}: give one of , ; tab |`);

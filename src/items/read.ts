@@ -26,7 +26,15 @@ import {
   type ItemOperation,
   type RowValues,
 } from './fields.js';
-import { DELIMITER_NAMES, decodeHead, detectDelimiter, detectEncoding, hasNul, utf8Lines, type Delimiter } from './read-text.js';
+import {
+  DELIMITER_NAMES,
+  decodeHead,
+  detectDelimiter,
+  detectEncoding,
+  hasNul,
+  utf8Lines,
+  type Delimiter,
+} from './read-text.js';
 import type { ItemSource } from './source.js';
 
 export type InputFormat = 'csv' | 'tsv' | 'list' | 'json' | 'arguments';
@@ -82,28 +90,39 @@ export interface ReadOptions {
  * Open the rows of a source, for one pass. Unknown-looking columns are a UsageError here. `tap` sees every byte
  * read (the checking pass hashes the input with it).
  */
-export async function openRows(source: ItemSource, opts: ReadOptions, tap?: (bytes: Buffer) => void): Promise<OpenedInput> {
+export async function openRows(
+  source: ItemSource,
+  opts: ReadOptions,
+  tap?: (bytes: Buffer) => void,
+): Promise<OpenedInput> {
   if (source.args) return argumentRows(source.args, opts);
   const headBytes = await source.head();
   const encoding = detectEncoding(headBytes);
   if (hasNul(headBytes, encoding)) {
-    throw new UsageError(`${source.display} is not text (it holds NUL bytes)`, 'give a CSV, TSV or JSON file, or one number a line; nothing was sent');
+    throw new UsageError(
+      `${source.display} is not text (it holds NUL bytes)`,
+      'give a CSV, TSV or JSON file, or one number a line; nothing was sent',
+    );
   }
   const head = decodeHead(headBytes, encoding);
   const stream = utf8Lines(tapped(source.open(), tap), encoding, (line) => source.locate(line));
-  const decoded = encoding === 'utf-8' ? '' : `decoded from ${encoding === 'windows-1252' ? 'Windows-1252' : encoding.toUpperCase()}`;
+  const decoded =
+    encoding === 'utf-8' ? '' : `decoded from ${encoding === 'windows-1252' ? 'Windows-1252' : encoding.toUpperCase()}`;
   const start = head.trimStart()[0];
   if (start === '[' || start === '{') {
     const { openJsonRows } = await import('./read-json.js');
     const opened = await openJsonRows(stream, start === '[' ? 'array' : 'lines', source, opts);
-    opened.layout.detail = `${source.display}: read as ${start === '[' ? 'a JSON array' : 'JSON lines'}${decoded ? `, ${decoded}` : ''}`;
+    opened.layout.detail =
+      `${source.display}: read as ` +
+      `${start === '[' ? 'a JSON array' : 'JSON lines'}${decoded ? `, ${decoded}` : ''}`;
     return opened;
   }
   const firstLine = head.split(/\r\n|\n|\r/, 1)[0] ?? '';
   const delimiter = opts.delimiter ?? detectDelimiter(firstLine);
   const opened = await openDelimitedRows(stream, delimiter, source, opts);
   opened.layout.detail =
-    `${source.display}: columns separated by ${DELIMITER_NAMES[delimiter]} (${opts.delimiter ? '--delimiter' : 'from the first line'})` +
+    `${source.display}: columns separated by ${DELIMITER_NAMES[delimiter]} ` +
+    `(${opts.delimiter ? '--delimiter' : 'from the first line'})` +
     (decoded ? `, ${decoded}` : '');
   return opened;
 }
@@ -130,7 +149,12 @@ function argumentRows(args: readonly string[], opts: ReadOptions): OpenedInput {
   return { layout, rows: rows(), close: () => {} };
 }
 
-async function openDelimitedRows(stream: Readable, delimiter: Delimiter, source: ItemSource, opts: ReadOptions): Promise<OpenedInput> {
+async function openDelimitedRows(
+  stream: Readable,
+  delimiter: Delimiter,
+  source: ItemSource,
+  opts: ReadOptions,
+): Promise<OpenedInput> {
   const { parse } = await import('csv-parse');
   const format = delimiter === '\t' ? 'tsv' : 'csv';
   // A record is bounded (a remark is at most 1000 characters), so an unclosed quote cannot pull the rest of a
@@ -260,15 +284,27 @@ function noNumberColumn(display: string, cells: readonly string[], opts: ReadOpt
     );
   }
   const unread = named.filter((c) => fieldOfName(c, opts.mapping) === undefined);
-  const seen = `${display}: no column of tracking numbers among ${listSome(named.map((c) => JSON.stringify(c)), 8)}`;
+  const seen = `${display}: no column of tracking numbers among ${listSome(
+    named.map((c) => JSON.stringify(c)),
+    8,
+  )}`;
   if (unread.length === 0) return new UsageError(seen, 'add a column "number" of tracking numbers; nothing was sent');
-  const likely = LIKELY_NUMBER.map((re) => unread.find((c) => re.test(normaliseName(c)))).find((c) => c !== undefined) ?? unread[0]!;
-  const carrier = named.some((c) => fieldOfName(c, opts.mapping) === 'carrier') ? '' : " (and --column 'NAME=carrier' for a column of carriers)";
-  return new UsageError(seen, `say which one holds them: --column ${shellQuote(`${likely}=number`)}${carrier}; nothing was sent`);
+  const likely =
+    LIKELY_NUMBER.map((re) => unread.find((c) => re.test(normaliseName(c)))).find((c) => c !== undefined) ?? unread[0]!;
+  const carrier = named.some((c) => fieldOfName(c, opts.mapping) === 'carrier')
+    ? ''
+    : " (and --column 'NAME=carrier' for a column of carriers)";
+  return new UsageError(
+    seen,
+    `say which one holds them: --column ${shellQuote(`${likely}=number`)}${carrier}; nothing was sent`,
+  );
 }
 
 /** Names that suggest a column of tracking numbers, most telling first. */
-const LIKELY_NUMBER = [/track|sendung|suivi|seguim|traccia|parcel|paket|colis|awb|barcode|waybill/, /number|nummer|numero|code|(^|_)(no|nr|id)(_|$)/] as const;
+const LIKELY_NUMBER = [
+  /track|sendung|suivi|seguim|traccia|parcel|paket|colis|awb|barcode|waybill/,
+  /number|nummer|numero|code|(^|_)(no|nr|id)(_|$)/,
+] as const;
 
 /** A value quoted for a POSIX shell. */
 function shellQuote(text: string): string {
@@ -276,7 +312,12 @@ function shellQuote(text: string): string {
 }
 
 /** The layout of named columns (a header row, or the keys of JSON objects). */
-export function headerLayout(names: readonly string[], format: InputFormat, display: string, opts: ReadOptions): InputLayout {
+export function headerLayout(
+  names: readonly string[],
+  format: InputFormat,
+  display: string,
+  opts: ReadOptions,
+): InputLayout {
   const used = operationFields(opts.operation, opts.version) as readonly string[];
   const layout: InputLayout = {
     format,
@@ -298,7 +339,11 @@ export function headerLayout(names: readonly string[], format: InputFormat, disp
       layout.columns.push(undefined);
       continue;
     }
-    const twice = () => new UsageError(`${display}: two columns mean ${field} (${written} and another)`, 'keep one of them, or map them with --column');
+    const twice = () =>
+      new UsageError(
+        `${display}: two columns mean ${field} (${written} and another)`,
+        'keep one of them, or map them with --column',
+      );
     if (used.includes(field)) {
       if (seen.has(field)) throw twice();
       seen.add(field);
@@ -309,7 +354,8 @@ export function headerLayout(names: readonly string[], format: InputFormat, disp
     // A shop's own name for a field this version cannot send (`Order ID` on v2) is ignored like any column the
     // command does not use; the field's own name (as fields.ts spells it) means it, and a row's value there is
     // refused.
-    const otherVersionTakes = since !== undefined && takesInSomeVersion(opts.operation, field) && !isAliasName(written, opts.mapping);
+    const otherVersionTakes =
+      since !== undefined && takesInSomeVersion(opts.operation, field) && !isAliasName(written, opts.mapping);
     if (otherVersionTakes) {
       if (seen.has(field)) throw twice();
       seen.add(field);
@@ -322,7 +368,8 @@ export function headerLayout(names: readonly string[], format: InputFormat, disp
   if (typos.length > 0) {
     throw new UsageError(
       `${display}: unknown column${typos.length === 1 ? '' : 's'} ${typos.join(', ')}`,
-      `rename it to the field it means (fields: ${used.join(', ')}), or map it with --column NAME=FIELD; nothing was sent`,
+      `rename it to the field it means (fields: ${used.join(', ')}), or map it with --column NAME=FIELD; ` +
+        `nothing was sent`,
     );
   }
   if (!layout.columns.includes('number')) throw noNumberColumn(display, names, opts);
@@ -337,7 +384,11 @@ function takesInSomeVersion(op: ItemOperation, field: ItemField): boolean {
  * The values of a row by field (empty cells left out). Cells beyond the header are the checks' concern; a
  * value for a field of another API version is reported through `otherVersion`.
  */
-export function rowValues(row: InputRow, layout: InputLayout, otherVersion?: (field: ItemField, version: ApiVersion) => void): RowValues {
+export function rowValues(
+  row: InputRow,
+  layout: InputLayout,
+  otherVersion?: (field: ItemField, version: ApiVersion) => void,
+): RowValues {
   const values: RowValues = {};
   layout.columns.forEach((field, i) => {
     const cell = row.cells[i];
@@ -390,7 +441,8 @@ const CSV_REASONS: Record<string, string> = {
   CSV_MAX_RECORD_SIZE: `a row longer than ${MAX_RECORD_BYTES / 1024} KiB (probably a quote that is never closed)`,
   CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: 'text right after a closing quote',
   CSV_QUOTE_NOT_CLOSED: 'a quoted field is never closed',
-  INVALID_OPENING_QUOTE: 'a quote inside a field that does not start with one (quote the whole field, doubling inner quotes)',
+  INVALID_OPENING_QUOTE:
+    'a quote inside a field that does not start with one (quote the whole field, doubling inner quotes)',
   CSV_INVALID_CLOSING_QUOTE: 'text right after a closing quote',
 };
 

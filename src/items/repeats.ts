@@ -22,7 +22,9 @@ const BUFFERED = 2048;
 /** u32 words of a record: number hash (2), request-key hash (2), content hash (2), line. */
 const WORDS = 7;
 
-/** What is known of a line once the input is read. 0: no row that passed its checks; 1..KEPT_MAX: kept, its cost + 1. */
+/**
+ * What is known of a line once the input is read. 0: no row that passed its checks; 1..KEPT_MAX: kept, its cost + 1.
+ */
 const SENT = 253;
 const REPEAT = 254;
 const CONFLICT = 255;
@@ -118,7 +120,14 @@ export class RepeatFinder {
     const count = records.length / WORDS;
     const order = Array.from({ length: count }, (_, i) => i * WORDS);
     // By number, then request key, then line: each key's first row comes first.
-    order.sort((a, b) => cmp(records, a, b, 0) || cmp(records, a, b, 1) || cmp(records, a, b, 2) || cmp(records, a, b, 3) || cmp(records, a, b, 6));
+    order.sort(
+      (a, b) =>
+        cmp(records, a, b, 0) ||
+        cmp(records, a, b, 1) ||
+        cmp(records, a, b, 2) ||
+        cmp(records, a, b, 3) ||
+        cmp(records, a, b, 6),
+    );
     let repeats = 0;
     let first = -1;
     let numberStart = 0;
@@ -151,7 +160,14 @@ export class RepeatFinder {
   }
 
   /** A number kept under several carriers: its rows share a chunking key, so no request carries it twice. */
-  #group(records: Uint32Array, order: number[], from: number, to: number, kept: number, groups: Map<number, string>): void {
+  #group(
+    records: Uint32Array,
+    order: number[],
+    from: number,
+    to: number,
+    kept: number,
+    groups: Map<number, string>,
+  ): void {
     if (kept < 2) return;
     for (let i = from; i < to; i++) {
       const r = order[i]!;
@@ -203,7 +219,13 @@ function cmp(records: Uint32Array, a: number, b: number, word: number): number {
   return records[a + word]! - records[b + word]!;
 }
 
-function planOf(lines: Uint8Array, maxLine: number, repeats: number, conflicts: Map<number, number>, groups: Map<number, string>): RowPlan {
+function planOf(
+  lines: Uint8Array,
+  maxLine: number,
+  repeats: number,
+  conflicts: Map<number, number>,
+  groups: Map<number, string>,
+): RowPlan {
   return {
     repeats,
     conflicts,
@@ -226,7 +248,10 @@ function planOf(lines: Uint8Array, maxLine: number, repeats: number, conflicts: 
         for (const c of chunks) {
           chunkItems[c.index] = c.rows.length;
           chunkUnits[c.index] = c.rows.reduce((sum, r) => sum + lines[r.line]! - 1, 0);
-          onChunk?.(c.index, c.rows.map((r) => r.line));
+          onChunk?.(
+            c.index,
+            c.rows.map((r) => r.line),
+          );
         }
       };
       for (let line = 1; line <= maxLine; line++) {

@@ -135,9 +135,18 @@ export class ResultSink {
     const { stringify } = await import('csv-stringify');
     const header = this.#o.layout.header;
     // A rejects file imported again brings its own error columns: replace them rather than repeat them.
-    const keep = header.map((_, i) => i).filter((i) => !(REJECT_COLUMNS as readonly string[]).includes((header[i] ?? '').trim().toLowerCase()));
-    const stringifier = stringify({ header: true, columns: [...keep.map((i) => header[i] as string), ...REJECT_COLUMNS] });
-    const cannot = (why: string) => new UsageError(`cannot write the rejects file ${target}: ${why}`, 'give a file in a folder you can write to; nothing was sent');
+    const keep = header
+      .map((_, i) => i)
+      .filter((i) => !(REJECT_COLUMNS as readonly string[]).includes((header[i] ?? '').trim().toLowerCase()));
+    const stringifier = stringify({
+      header: true,
+      columns: [...keep.map((i) => header[i] as string), ...REJECT_COLUMNS],
+    });
+    const cannot = (why: string) =>
+      new UsageError(
+        `cannot write the rejects file ${target}: ${why}`,
+        'give a file in a folder you can write to; nothing was sent',
+      );
     if (isDirectory(target)) throw cannot('it is a directory');
     const tmp = path.join(path.dirname(path.resolve(target)), `.${path.basename(target)}.${process.pid}.tmp`);
     const file = createWriteStream(tmp, { mode: 0o600 });
@@ -224,7 +233,11 @@ export class ResultSink {
     const byKey = new Map(rows.map((r) => [r.key, r]));
     const numberAt = this.#o.layout.columns.indexOf('number');
     for (const r of rejected) {
-      const row = byKey.get(String(r.number ?? '').trim().toUpperCase());
+      const row = byKey.get(
+        String(r.number ?? '')
+          .trim()
+          .toUpperCase(),
+      );
       const cells = keep.map((i) => (row ? (row.cells[i] ?? '') : i === numberAt ? String(r.number) : ''));
       const code = typeof r.error?.code === 'number' ? r.error.code : '';
       this.#write([...cells, row ? String(row.line) : '', String(code), r.error?.message ?? '']);
@@ -252,7 +265,8 @@ export class ResultSink {
       rmSync(rejects.tmp, { force: true });
       return new TrkError(`cannot write the rejects file ${this.#o.rejectsFile}: ${fileReason(err)}`, {
         hint:
-          'make room and run the same command again: nothing is sent twice, and the rejects file is written in full',
+          'make room and run the same command again: nothing is sent twice, and the rejects file is written ' +
+          'in full',
       });
     };
     // A stream that failed earlier never finishes: waiting for it would leave the run hanging.
@@ -314,7 +328,9 @@ export class ResultSink {
  * The exit code of a finished run: 0 when every item ended in the state asked for ("already in that state"
  * counts), 3 when some were rejected (or set aside as invalid) and some done, 1 when none was done.
  */
-export function exitCodeOf(s: Pick<RunSummary, 'accepted' | 'already' | 'rejected' | 'invalid' | 'notFound'>): ExitCode {
+export function exitCodeOf(
+  s: Pick<RunSummary, 'accepted' | 'already' | 'rejected' | 'invalid' | 'notFound'>,
+): ExitCode {
   const bad = s.rejected + s.invalid;
   if (bad === 0) return EXIT.ok;
   return s.accepted + s.already + s.notFound > 0 ? EXIT.partial : EXIT.failure;
@@ -324,7 +340,10 @@ export function exitCodeOf(s: Pick<RunSummary, 'accepted' | 'already' | 'rejecte
 export function summaryLines(s: RunSummary, rejectsFile?: string): string[] {
   const noun = s.operation === 'gettracklist' ? 'numbers looked up' : s.total === 1 ? 'number' : 'numbers';
   const count = s.unsettled > 0 ? `${fmt(s.settled)} of ${fmt(s.total)}` : fmt(s.total);
-  const rate = s.perSecond > 0 && s.elapsedMs >= 2000 ? ` (${s.perSecond >= 10 ? Math.round(s.perSecond) : s.perSecond.toFixed(1)}/s)` : '';
+  const rate =
+    s.perSecond > 0 && s.elapsedMs >= 2000
+      ? ` (${s.perSecond >= 10 ? Math.round(s.perSecond) : s.perSecond.toFixed(1)}/s)`
+      : '';
   const lines = [`${commandName(s.operation)}: ${count} ${noun} in ${duration(s.elapsedMs / 1000)}${rate}`];
   if (s.fromJournal > 0) lines.push(`  resumed: ${fmt(s.fromJournal)} done by the interrupted run before`);
   const pad = (label: string) => `  ${label.padEnd(19)}`;
@@ -332,12 +351,14 @@ export function summaryLines(s: RunSummary, rejectsFile?: string): string[] {
     `${pad(doneWord(s.operation))}${fmt(s.accepted)}` +
       (s.verified > 0 ? `  (${fmt(s.verified)} confirmed by looking them up after a lost answer)` : ''),
   );
-  if (s.already > 0) lines.push(`${pad(itemOperationSpec(s.operation).already?.words ?? 'already done')}${fmt(s.already)}`);
+  if (s.already > 0)
+    lines.push(`${pad(itemOperationSpec(s.operation).already?.words ?? 'already done')}${fmt(s.already)}`);
   if (s.tagApplied > 0) lines.push(`${pad('tag applied')}${fmt(s.tagApplied)}  (to numbers registered already, free)`);
   if (s.notFound > 0) lines.push(`${pad('not registered')}${fmt(s.notFound)}`);
   if (s.rejected > 0) {
     lines.push(`${pad('rejected')}${fmt(s.rejected)}`);
-    for (const c of s.rejectedByCode.slice(0, 8)) lines.push(`    ${c.code === 0 ? 'no answer' : c.code} ${c.message}: ${fmt(c.count)}`);
+    for (const c of s.rejectedByCode.slice(0, 8))
+      lines.push(`    ${c.code === 0 ? 'no answer' : c.code} ${c.message}: ${fmt(c.count)}`);
     if (s.rejectedByCode.length > 8) lines.push(`    ... and ${s.rejectedByCode.length - 8} more codes`);
   }
   if (s.invalid > 0) lines.push(`${pad('invalid, not sent')}${fmt(s.invalid)}`);
@@ -384,6 +405,10 @@ function isDirectory(file: string): boolean {
 }
 
 function codeMessage(code: number, said: string | undefined): string {
-  if (codeInfo(code)) return formatCodeMessage(code).replace(/\s*\{\d\}\s*/g, ' ').replace(/\s{2,}/g, ' ').trim();
+  if (codeInfo(code))
+    return formatCodeMessage(code)
+      .replace(/\s*\{\d\}\s*/g, ' ')
+      .replace(/\s{2,}/g, ' ')
+      .trim();
   return (said ?? 'error').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').slice(0, 120);
 }

@@ -395,7 +395,9 @@ class ItemRun extends RunBase {
     for (const { journal, left } of standing.replaced) {
       if (left.known) continue;
       // A journal without a rows log (an older trk's): its rows cannot be told; the new file's are all sent.
-      this.ctx.info(`the interrupted run of ${when(journal.modified)} did not keep its rows: what it never sent is not known`);
+      this.ctx.info(
+        `the interrupted run of ${when(journal.modified)} did not keep its rows: what it never sent is not known`,
+      );
     }
     const confirmed = standing.replaced.map(({ left }) => left.confirmed.sortedUnique());
     const record = this.memory?.record;

@@ -398,7 +398,15 @@ class Runner {
   #request(work: Work): { op: 'gettracklist' | ItemOperation; body: unknown; chunks: Pending[] } {
     const { version, listFilter } = this.#o;
     if (work.kind === 'send') {
-      return { op: this.#op, body: requestBody(this.#op, version, work.p.open.map((r) => r.item)), chunks: [work.p] };
+      return {
+        op: this.#op,
+        body: requestBody(
+          this.#op,
+          version,
+          work.p.open.map((r) => r.item),
+        ),
+        chunks: [work.p],
+      };
     }
     if (work.kind === 'tag') {
       // The tag alone: a lang or a param sent along could cost quota or change more than was asked.
@@ -412,12 +420,21 @@ class Runner {
     if (work.kind === 'page') {
       return {
         op: 'gettracklist',
-        body: requestBody('gettracklist', version, work.p.open.map((r) => r.item), { filter: listFilter, page: work.page }),
+        body: requestBody(
+          'gettracklist',
+          version,
+          work.p.open.map((r) => r.item),
+          { filter: listFilter, page: work.page },
+        ),
         chunks: [work.p],
       };
     }
     const items = work.ps.flatMap((p) => p.open.map((r) => r.item));
-    return { op: 'gettracklist', body: requestBody('gettracklist', version, items, { page: work.page }), chunks: work.ps };
+    return {
+      op: 'gettracklist',
+      body: requestBody('gettracklist', version, items, { page: work.page }),
+      chunks: work.ps,
+    };
   }
 
   #requeue(work: Work): void {
@@ -460,7 +477,9 @@ class Runner {
     const failures = Math.max(...chunks.map((p) => (limited ? (p.limited += 1) : (p.failures += 1))));
     // Ambiguous failures count over the chunk's life; a 429 streak ends with any answer.
     const since = Math.min(...chunks.map((p) => (limited ? p.limitedSince : p.firstFailureAt)));
-    this.#o.onDebug?.(`${work.kind} chunk ${chunks.map((p) => p.chunk.index).join(',')}: ${err.message} (${err.delivery})`);
+    this.#o.onDebug?.(
+      `${work.kind} chunk ${chunks.map((p) => p.chunk.index).join(',')}: ${err.message} (${err.delivery})`,
+    );
     const maxFailures = this.#o.maxFailures ?? DEFAULT_MAX_FAILURES;
     const maxMs = this.#o.maxChunkMs ?? DEFAULT_MAX_CHUNK_MS;
     if (work.kind === 'send') work.p.sendError = err;
@@ -514,7 +533,11 @@ class Runner {
     };
     for (const item of envelope.data?.accepted ?? []) if (takes(item)) p.accepted.push(item);
     const spec = itemOperationSpec(this.#op);
-    const already = new Set([...(spec.already?.codes ?? []), ...(this.#o.alsoAlready ?? []), ...(p.afterUnknown ? (spec.alreadyAfterResend ?? []) : [])]);
+    const already = new Set([
+      ...(spec.already?.codes ?? []),
+      ...(this.#o.alsoAlready ?? []),
+      ...(p.afterUnknown ? (spec.alreadyAfterResend ?? []) : []),
+    ]);
     const refused: { key: string; code: number }[] = [];
     for (const item of envelope.data?.rejected ?? []) {
       if (!takes(item)) continue;
@@ -527,10 +550,18 @@ class Runner {
       // Not the item's fault: the rest stays to do, and the run stops with one line naming the fix.
       const pending = new Set(refused.map((r) => r.key));
       for (const row of p.open) {
-        if (!answered.has(row.key)) p.rejected.push({ number: row.item.number, error: { code: 0, message: 'no answer from the service for this item' } });
+        if (!answered.has(row.key))
+          p.rejected.push({
+            number: row.item.number,
+            error: { code: 0, message: 'no answer from the service for this item' },
+          });
       }
       p.open = p.open.filter((r) => pending.has(r.key));
-      this.#settle(p, undefined, p.open.map((r) => r.key));
+      this.#settle(
+        p,
+        undefined,
+        p.open.map((r) => r.key),
+      );
       this.#fail(accountRefusal(refused[0]!.code));
       return;
     }
@@ -544,7 +575,11 @@ class Runner {
     p.failures += 1;
     this.#o.onDebug?.(`chunk ${p.chunk.index}: ${p.open.length} items missing from the answer`);
     if (p.failures >= (this.#o.maxFailures ?? DEFAULT_MAX_FAILURES)) {
-      for (const row of p.open) p.rejected.push({ number: row.item.number, error: { code: 0, message: 'no answer from the service for this item' } });
+      for (const row of p.open)
+        p.rejected.push({
+          number: row.item.number,
+          error: { code: 0, message: 'no answer from the service for this item' },
+        });
       p.open = [];
       this.#settle(p);
       return;
@@ -582,7 +617,10 @@ class Runner {
         const otherTag = row.item.tag !== undefined && record.tag !== row.item.tag;
         if (this.#op === 'register' && otherTag) this.#markRetag(p, row, accepted);
       }
-      this.#o.onDebug?.(`chunk ${p.chunk.index}: ${p.open.length - still.length} of ${p.open.length} found registered after a lost answer`);
+      this.#o.onDebug?.(
+        `chunk ${p.chunk.index}: ${p.open.length - still.length} of ${p.open.length} found registered after a ` +
+          `lost answer`,
+      );
       p.open = still;
       if (still.length === 0) this.#settleOrTag(p);
       else this.#ready.unshift({ kind: 'send', p });
@@ -730,10 +768,13 @@ class Runner {
 /** The account refused what was left (quota, daily limit, webhook URL, authentication): one line, its fix. */
 function accountRefusal(code: number): TrkError {
   const info = codeInfo(code);
-  return new TrkError(`the service refused the account: ${formatCodeMessage(code).replace(/\s*\{\d\}/g, '')} (${code})`, {
-    exitCode: info?.auth ? EXIT.auth : EXIT.failure,
-    ...(info?.hint ? { hint: `${info.hint}, then run the same command again` } : {}),
-  });
+  return new TrkError(
+    `the service refused the account: ${formatCodeMessage(code).replace(/\s*\{\d\}/g, '')} (${code})`,
+    {
+      exitCode: info?.auth ? EXIT.auth : EXIT.failure,
+      ...(info?.hint ? { hint: `${info.hint}, then run the same command again` } : {}),
+    },
+  );
 }
 
 function keyOf(number: unknown): string {

@@ -155,7 +155,8 @@ export function findInterrupted(folders: RunFolders, id: RunIdentity): Interrupt
     }
     if (!other || !sameAccountAndOp(other, id)) continue;
     // A pipe brings new content every day; only the same content with other options is the same input.
-    const sameInput = id.input.kind === 'file' ? other.input.name === id.input.name : other.input.digest === id.input.digest;
+    const sameInput =
+      id.input.kind === 'file' ? other.input.name === id.input.name : other.input.digest === id.input.digest;
     if (sameInput) match.others.push(j);
   }
   match.others.sort((a, b) => b.modified - a.modified);

@@ -19,7 +19,15 @@ import type { Delimiter } from './read-text.js';
 import { RepeatFinder, type RowPlan } from './repeats.js';
 import { chunkDigest, DigestList, LineHashes, requestText, rowDigest, RunDigest, textHash } from './digest.js';
 import type { ItemSource } from './source.js';
-import { checkValues, checkWidth, duplicateKey, isCarrierColumn, ProblemList, withDefaults, type CarrierResolver } from './check.js';
+import {
+  checkValues,
+  checkWidth,
+  duplicateKey,
+  isCarrierColumn,
+  ProblemList,
+  withDefaults,
+  type CarrierResolver,
+} from './check.js';
 
 export interface ScanOptions {
   operation: ItemOperation;
@@ -93,7 +101,13 @@ export async function scanInput(source: ItemSource, opts: ScanOptions): Promise<
         digests.lines.set(row.line, textHash(text));
       }
       opts.onValid?.(row);
-      finder.add(row.line, row.key, duplicateKey(opts.operation, row.item), contentOf(row.item), unitCost(opts.operation, row.item));
+      finder.add(
+        row.line,
+        row.key,
+        duplicateKey(opts.operation, row.item),
+        contentOf(row.item),
+        unitCost(opts.operation, row.item),
+      );
       const digest = opts.skip ? rowDigest(row.item, text) : undefined;
       if (digest !== undefined && opts.skip?.(digest)) {
         left.lines.push(row.line);
@@ -107,11 +121,13 @@ export async function scanInput(source: ItemSource, opts: ScanOptions): Promise<
   }
   const plan = finder.finish();
   const where = opened.layout.format === 'arguments' ? 'argument' : 'line';
-  for (const [line, earlier] of [...plan.conflicts].sort((a, b) => a[0] - b[0])) problems.add(line, conflict(where, earlier));
+  for (const [line, earlier] of [...plan.conflicts].sort((a, b) => a[0] - b[0]))
+    problems.add(line, conflict(where, earlier));
   // A row confirmed before is left out; a repeat of it, or one in conflict with another, is decided already.
   const skipped = left.lines.filter((line) => plan.leaveOut(line)).length;
   const chunkDigests = new DigestList();
-  const digestOf = (_: number, lines: number[]) => chunkDigests.push(chunkDigest(lines.map((l) => digests!.lines.get(l))));
+  const digestOf = (_: number, lines: number[]) =>
+    chunkDigests.push(chunkDigest(lines.map((l) => digests!.lines.get(l))));
   const { chunkItems, chunkUnits } = plan.chunks(chunkSize(opts.operation, opts.version), digests && digestOf);
   const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
   return {
@@ -235,7 +251,8 @@ class InputTally {
   rowWithoutCarrier(cell: string | undefined): void {
     if (!this.#carrierColumn) return;
     this.noCarrier += 1;
-    if (this.noCarrierWords.size < 4) this.noCarrierWords.add(cell === undefined || cell === '' ? 'empty' : JSON.stringify(cell));
+    if (this.noCarrierWords.size < 4)
+      this.noCarrierWords.add(cell === undefined || cell === '' ? 'empty' : JSON.stringify(cell));
   }
 
   numberTidied(from: string, to: string): void {
@@ -248,7 +265,10 @@ class InputTally {
     if (repeats > 0) out.push(`${plural(repeats, 'repeated row')} sent once`);
     if (this.tidied > 0 && this.tidyExample) {
       const [from, to] = this.tidyExample;
-      out.push(`${plural(this.tidied, 'number')} written with spaces or dots read without them (${JSON.stringify(from)} as ${to})`);
+      out.push(
+        `${plural(this.tidied, 'number')} written with spaces or dots read without them ` +
+          `(${JSON.stringify(from)} as ${to})`,
+      );
     }
     if (this.noCarrier > 0) {
       const detect = this.op === 'register' ? ': sent without one, for the service to detect' : ': sent without one';
@@ -287,7 +307,11 @@ export async function* checkedRows(
     dropNoCarrier(own);
     const values = withDefaults(own, opts.defaults);
     if (values.carrier === undefined) tally?.rowWithoutCarrier(carrierCell);
-    if (opts.resolveCarrier && !(await namesToCodes(values, opts.resolveCarrier, (message) => onProblem(row.line, message)))) continue;
+    if (
+      opts.resolveCarrier &&
+      !(await namesToCodes(values, opts.resolveCarrier, (message) => onProblem(row.line, message)))
+    )
+      continue;
     const { item, problems, tidied } = checkValues(values, opts);
     for (const p of problems) onProblem(row.line, p);
     if (!item || bad) continue;
@@ -300,7 +324,8 @@ export async function* checkedRows(
 function dropNoCarrier(values: RowValues): void {
   for (const column of Object.keys(values) as ItemField[]) {
     const text = values[column];
-    if (text !== undefined && isCarrierColumn(column) && !/^\d+$/.test(text) && isNoCarrier(text)) delete values[column];
+    if (text !== undefined && isCarrierColumn(column) && !/^\d+$/.test(text) && isNoCarrier(text))
+      delete values[column];
   }
 }
 
@@ -309,7 +334,11 @@ function dropNoCarrier(values: RowValues): void {
  * or ambiguous name, or an unknown code, is the row's problem (false); anything else the resolver throws (the
  * carrier list cannot be fetched) ends the pass. A value met before is answered without waiting.
  */
-async function namesToCodes(values: RowValues, resolve: CarrierResolver, onProblem: (message: string) => void): Promise<boolean> {
+async function namesToCodes(
+  values: RowValues,
+  resolve: CarrierResolver,
+  onProblem: (message: string) => void,
+): Promise<boolean> {
   let ok = true;
   for (const column of Object.keys(values) as ItemField[]) {
     const text = values[column];

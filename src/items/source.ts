@@ -68,12 +68,18 @@ export interface SpoolLimits {
 }
 
 /** The source the flags name. A terminal on stdin with nothing else given is a usage error, not a silent wait. */
-export async function openSource(flags: SourceFlags, io: IO, spoolDir: string, limits: SpoolLimits = {}): Promise<ItemSource> {
+export async function openSource(
+  flags: SourceFlags,
+  io: IO,
+  spoolDir: string,
+  limits: SpoolLimits = {},
+): Promise<ItemSource> {
   if (flags.file !== undefined && flags.numbers.length > 0) {
     throw new UsageError('give the numbers as arguments or with -f, not both', 'put them all in the file');
   }
   if (flags.numbers.length > 0) return argumentsSource(flags.numbers);
-  if (flags.file === '-' || (flags.file === undefined && !io.stdinIsTTY)) return spoolStream(io.stdin, 'stdin', spoolDir, limits);
+  if (flags.file === '-' || (flags.file === undefined && !io.stdinIsTTY))
+    return spoolStream(io.stdin, 'stdin', spoolDir, limits);
   if (flags.file === undefined) throw new UsageError('no tracking numbers given', NO_NUMBERS_HINT);
   const file = flags.file;
   if (statOf(file)?.isFIFO()) return spoolStream(createReadStream(path.resolve(file)), file, spoolDir, limits);
@@ -106,7 +112,8 @@ export function argumentsSource(args: readonly string[]): ItemSource {
 
 function fileSource(file: string): ItemSource {
   const abs = path.resolve(file);
-  const cannot = (why: string) => new UsageError(`cannot read ${file}: ${why}`, 'give a readable CSV or JSON file, or - for stdin; nothing was sent');
+  const cannot = (why: string) =>
+    new UsageError(`cannot read ${file}: ${why}`, 'give a readable CSV or JSON file, or - for stdin; nothing was sent');
   let st: Stats;
   try {
     st = statSync(abs);
@@ -136,7 +143,8 @@ function fileSource(file: string): ItemSource {
       } catch (err) {
         throw new TrkError(`cannot read ${file}: ${fsReason(err)}`);
       }
-      if (stamp(now) !== opened) throw new UsageError(`${file} changed while trk was reading it`, 'run again once the file is complete');
+      if (stamp(now) !== opened)
+        throw new UsageError(`${file} changed while trk was reading it`, 'run again once the file is complete');
     },
     isSameFile: (other) => sameFile(st, real, other),
     cleanup: async () => {},
@@ -149,7 +157,12 @@ function fileSource(file: string): ItemSource {
  * than the spool's bound stops the copy at once (exit 2), so that an endless pipe neither fills the disk nor
  * waits for an end that never comes.
  */
-async function spoolStream(input: Readable, display: string, spoolDir: string, limits: SpoolLimits): Promise<ItemSource> {
+async function spoolStream(
+  input: Readable,
+  display: string,
+  spoolDir: string,
+  limits: SpoolLimits,
+): Promise<ItemSource> {
   ensurePrivateDir(spoolDir);
   await pruneSpool(spoolDir);
   const spool = path.join(spoolDir, `stdin-${process.pid}-${Date.now().toString(36)}.csv`);
@@ -171,7 +184,9 @@ async function spoolStream(input: Readable, display: string, spoolDir: string, l
     // Stop reading: an endless pipe's writer gets EPIPE rather than trk waiting on it.
     input.destroy();
     if (err instanceof UsageError) throw err;
-    throw new TrkError(`cannot keep a copy of ${display} in ${spoolDir}: ${fsReason(err)}`, { hint: 'free some space there, or set TRK_STATE_DIR to another folder' });
+    throw new TrkError(`cannot keep a copy of ${display} in ${spoolDir}: ${fsReason(err)}`, {
+      hint: 'free some space there, or set TRK_STATE_DIR to another folder',
+    });
   }
   return {
     kind: 'stdin',
@@ -237,7 +252,10 @@ class SpoolCheck {
 }
 
 function notText(display: string): UsageError {
-  return new UsageError(`${display} is not text (it holds NUL bytes)`, 'give a CSV, TSV or JSON file, or one number a line; nothing was sent');
+  return new UsageError(
+    `${display} is not text (it holds NUL bytes)`,
+    'give a CSV, TSV or JSON file, or one number a line; nothing was sent',
+  );
 }
 
 const HEAD_BYTES = 4096;

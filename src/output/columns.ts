@@ -14,7 +14,13 @@ import {
   REGISTER_COLUMN_NAMES,
 } from './column-names.js';
 import { RESULT_COLUMNS, type Cell, type Column } from './render.js';
-import { toCarrierCode, type CarrierCode, type DetailsView, type EventView, type RecordView } from '../service/records.js';
+import {
+  toCarrierCode,
+  type CarrierCode,
+  type DetailsView,
+  type EventView,
+  type RecordView,
+} from '../service/records.js';
 import { fmt } from '../text.js';
 import { COLUMN_FIELDS, recordFieldSpec, type ColumnField } from '../service/record-fields.js';
 import { datePart, isoWithOffset } from '../service/times.js';
@@ -60,7 +66,10 @@ export function styleStatus(status: string | null | undefined, text: string, c: 
 }
 
 /** Columns of a set by name, in the order of its names list: every name defined, none added. */
-export function columnsByName<T, N extends string>(names: readonly N[], defs: { readonly [K in N]: Omit<Column<T>, 'key'> }): Column<T>[] {
+export function columnsByName<T, N extends string>(
+  names: readonly N[],
+  defs: { readonly [K in N]: Omit<Column<T>, 'key'> },
+): Column<T>[] {
   return names.map((key) => ({ key, ...defs[key] }));
 }
 
@@ -122,7 +131,13 @@ export function recordColumns(opts: ColumnOptions = {}): Column<RecordView>[] {
     push_code: { header: 'HTTP', value: (r) => r.push_code, wide: 95, extra: true },
     stopped: { ...time('STOPPED', (r) => r.stopped, 70), extra: true },
     stop_reason: { header: 'STOP REASON', value: (r) => r.stop_reason, wide: 75, extra: true },
-    retracked: { header: 'RETRACKED', value: (r) => r.retracked, display: (r) => (r.retracked ? 'yes' : ''), wide: 97, extra: true },
+    retracked: {
+      header: 'RETRACKED',
+      value: (r) => r.retracked,
+      display: (r) => (r.retracked ? 'yes' : ''),
+      wide: 97,
+      extra: true,
+    },
     carrier_changes: { header: 'CHANGES', value: (r) => r.carrier_changes, wide: 98, extra: true },
     origin_country: { header: 'FROM', value: (r) => r.origin_country, shrink: 4, wide: 32 },
     destination_country: { header: 'TO', value: (r) => r.destination_country, shrink: 4, wide: 32 },
@@ -206,8 +221,18 @@ export function detailsColumns(opts: ColumnOptions = {}): Column<DetailsView>[] 
       count: true,
       wide: 65,
     },
-    eta_from: { header: 'ETA FROM', value: (d) => isoWithOffset(d.metrics?.eta_from), display: (d) => datePart(d.metrics?.eta_from), wide: 70 },
-    eta_to: { header: 'ETA TO', value: (d) => isoWithOffset(d.metrics?.eta_to), display: (d) => datePart(d.metrics?.eta_to), wide: 70 },
+    eta_from: {
+      header: 'ETA FROM',
+      value: (d) => isoWithOffset(d.metrics?.eta_from),
+      display: (d) => datePart(d.metrics?.eta_from),
+      wide: 70,
+    },
+    eta_to: {
+      header: 'ETA TO',
+      value: (d) => isoWithOffset(d.metrics?.eta_to),
+      display: (d) => datePart(d.metrics?.eta_to),
+      wide: 70,
+    },
     delivered: time('DELIVERED', (d) => d.delivered_at, 55),
     customs: {
       header: 'CUSTOMS',
@@ -218,7 +243,11 @@ export function detailsColumns(opts: ColumnOptions = {}): Column<DetailsView>[] 
     },
     events: { header: 'EVENTS', value: (d) => d.events.length, count: true, wide: 80 },
     tag: { header: 'TAG', value: (d) => d.tag, shrink: 10, wide: 15 },
-    latest_event_time_raw: { header: 'LAST EVENT AT (AS SENT)', value: (d) => d.latest_event?.time_raw ?? null, only: 'machine' },
+    latest_event_time_raw: {
+      header: 'LAST EVENT AT (AS SENT)',
+      value: (d) => d.latest_event?.time_raw ?? null,
+      only: 'machine',
+    },
     delivered_raw: { header: 'DELIVERED (AS SENT)', value: (d) => d.delivered_raw, only: 'machine' },
   });
 }
@@ -285,7 +314,8 @@ export function itemColumns(opts: ItemColumnOptions = {}): Column<ItemResultRow>
         const words = typeof o === 'number' ? ORIGIN_WORDS[o] : undefined;
         return words ? `${o} ${words}` : loose(o);
       },
-      style: (t: string, r: ItemResultRow, c: ChalkInstance) => (r.origin === REGISTER_ORIGIN.guessed ? c.yellow(t) : t),
+      style: (t: string, r: ItemResultRow, c: ChalkInstance) =>
+        r.origin === REGISTER_ORIGIN.guessed ? c.yellow(t) : t,
       wide: 5,
     },
     result: result('result'),
@@ -301,7 +331,10 @@ export const REGISTER_ITEM_COLUMNS: readonly Column<ItemResultRow>[] = itemColum
 
 // ---- quota (trk quota) ----
 
-export const QUOTA_FIELDS: readonly Column<QuotaRecord>[] = columnsByName<QuotaRecord, (typeof QUOTA_FIELD_NAMES)[number]>(QUOTA_FIELD_NAMES, {
+export const QUOTA_FIELDS: readonly Column<QuotaRecord>[] = columnsByName<
+  QuotaRecord,
+  (typeof QUOTA_FIELD_NAMES)[number]
+>(QUOTA_FIELD_NAMES, {
   quota_total: { header: 'Quota total', value: (q) => loose(q.quota_total), count: true },
   quota_used: { header: 'Quota used', value: (q) => loose(q.quota_used), count: true },
   quota_remain: {
@@ -315,7 +348,12 @@ export const QUOTA_FIELDS: readonly Column<QuotaRecord>[] = columnsByName<QuotaR
     header: 'Daily limit',
     value: (q) => loose(q.max_track_daily),
     // 0 means no cap (spec: Limits, daily cap).
-    display: (q) => (q.max_track_daily === 0 ? 'no limit' : typeof q.max_track_daily === 'number' ? fmt(q.max_track_daily) : loose(q.max_track_daily)),
+    display: (q) =>
+      q.max_track_daily === 0
+        ? 'no limit'
+        : typeof q.max_track_daily === 'number'
+          ? fmt(q.max_track_daily)
+          : loose(q.max_track_daily),
   },
   free_email_quota: { header: 'Free e-mail quota', value: (q) => loose(q.free_email_quota), count: true },
   free_email_quotaused: { header: 'Free e-mail used', value: (q) => loose(q.free_email_quotaused), count: true },

@@ -27,7 +27,10 @@ const COMPILE_ERROR = 3;
 function jqMessage(stderr: string): string {
   const first = stderr.split('\n').find((l) => l.trim() !== '') ?? 'jq failed';
   // A syntax error's first line ends with a colon before the quoted program: the line and column say enough.
-  return first.replace(/^jq: error(?: \(at [^)]*\))?: /, '').trim().replace(/:$/, '');
+  return first
+    .replace(/^jq: error(?: \(at [^)]*\))?: /, '')
+    .trim()
+    .replace(/:$/, '');
 }
 
 /**
@@ -43,7 +46,7 @@ export async function loadJqProgram(expr: string, limits: JqLimits): Promise<JqW
     if ((await jq.run(null, `empty | (\n${expr}\n)`, ['-n'], check)).exitCode === COMPILE_ERROR) {
       // The bare program cannot run either, and its own message points at the right line and column.
       const bare = await jq.run(null, expr, ['-n'], check);
-      throw new UsageError(`--jq: ${jqMessage(bare.stderr)}`, 'see the jq manual, e.g. --jq \'.[] | .number\'');
+      throw new UsageError(`--jq: ${jqMessage(bare.stderr)}`, "see the jq manual, e.g. --jq '.[] | .number'");
     }
     return jq;
   } catch (err) {
@@ -109,7 +112,9 @@ export function jqOutput(io: IO, jq: JqWorker, expr: string, signal?: AbortSigna
     // leading and trailing blanks.
     const r = await jq.run(input, expr, ['-c']);
     if (r.exitCode !== 0) {
-      failure = new TrkError(`--jq: ${jqMessage(r.stderr)}`, { hint: 'nothing of the failing value was printed; check the program against "--json" output' });
+      failure = new TrkError(`--jq: ${jqMessage(r.stderr)}`, {
+        hint: 'nothing of the failing value was printed; check the program against "--json" output',
+      });
       return;
     }
     if (r.stdout === '') return;
@@ -129,9 +134,11 @@ export function jqOutput(io: IO, jq: JqWorker, expr: string, signal?: AbortSigna
     const input = pending.join('');
     pending = [];
     if (input.trim() === '') return;
-    queue = queue.then(() => run(input)).catch((err: unknown) => {
-      failure ??= err instanceof TrkError ? err : new TrkError(`--jq: ${(err as Error).message}`);
-    });
+    queue = queue
+      .then(() => run(input))
+      .catch((err: unknown) => {
+        failure ??= err instanceof TrkError ? err : new TrkError(`--jq: ${(err as Error).message}`);
+      });
   };
 
   return {

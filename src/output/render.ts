@@ -132,7 +132,8 @@ export function cellText(v: Cell): string {
 export function tableText<T>(col: Column<T>, row: T, times: TimeStyle): string {
   const v = col.display ? col.display(row) : col.value(row);
   let text: string;
-  if (col.time && !col.display && typeof v === 'string') text = tableTime(v, col.age ? { ...times, relative: true } : times);
+  if (col.time && !col.display && typeof v === 'string')
+    text = tableTime(v, col.age ? { ...times, relative: true } : times);
   else if (col.count && typeof v === 'number' && Number.isFinite(v)) text = fmt(v);
   else text = cellText(v);
   return sanitizeTerminalText(text, { singleLine: true });
@@ -209,7 +210,12 @@ function rowWriter<T>(io: IO, columns: readonly Column<T>[], output: Output, com
   }
 }
 
-function itemsOf<T>(columns: readonly Column<T>[], rows: readonly T[], raw: readonly unknown[] | undefined, named: boolean): readonly unknown[] {
+function itemsOf<T>(
+  columns: readonly Column<T>[],
+  rows: readonly T[],
+  raw: readonly unknown[] | undefined,
+  named: boolean,
+): readonly unknown[] {
   return raw && !named ? raw : rows.map((r) => keyed(columns, r));
 }
 
@@ -248,7 +254,7 @@ function ndjsonWriter<T>(io: IO, columns: readonly Column<T>[], named: boolean):
   };
 }
 
-type CsvStringify = (typeof import('csv-stringify/sync'))['stringify'];
+type CsvStringify = typeof import('csv-stringify/sync')['stringify'];
 
 // csv-stringify is loaded lazily; rows written before it is there wait in order and are flushed as soon as it
 // loads, so output still streams page by page. The header (column keys) comes with the first rows, or alone at the
@@ -258,7 +264,9 @@ type CsvStringify = (typeof import('csv-stringify/sync'))['stringify'];
 function csvWriter<T>(io: IO, columns: readonly Column<T>[]): RowWriter<T> {
   const keys = columns.map((c) => c.key);
   const raw = io.rawCsv === true;
-  const text = io.stdoutIsTTY ? (v: Cell) => csvCell(sanitizeTerminalText(cellText(v)), raw) : (v: Cell) => csvCell(cellText(v), raw);
+  const text = io.stdoutIsTTY
+    ? (v: Cell) => csvCell(sanitizeTerminalText(cellText(v)), raw)
+    : (v: Cell) => csvCell(cellText(v), raw);
   let stringify: CsvStringify | undefined;
   let headerDone = false;
   let pending: string[][] = [];
@@ -325,7 +333,8 @@ export function idLine<T>(idColumns: readonly Column<T>[], row: T): string {
 /** The id columns of a set; a set without any cannot print ids (a usage error naming what it can print). */
 export function idColumns<T>(columns: readonly Column<T>[]): Column<T>[] {
   const ids = columns.filter((c) => c.id);
-  if (ids.length === 0) throw new UsageError('there are no ids in this output', 'use --columns to pick columns, or another --output');
+  if (ids.length === 0)
+    throw new UsageError('there are no ids in this output', 'use --columns to pick columns, or another --output');
   return ids;
 }
 
@@ -375,7 +384,9 @@ function tableWriter<T>(io: IO, columns: readonly Column<T>[], opts: TableOption
     roomRank: col.roomRank,
   }));
   const lines = (texts: readonly string[], styleOf: (text: string, i: number) => string) =>
-    rowLines(texts, layout!, spec, styleOf).map((l) => `${l}\n`).join('');
+    rowLines(texts, layout!, spec, styleOf)
+      .map((l) => `${l}\n`)
+      .join('');
   const end = async () => {};
   return {
     write(rows) {
@@ -474,7 +485,8 @@ export function createItemResultsWriter<A, V = A>(
   const held = new Spill();
   if (fmt === 'json' && !named) return jsonItemsWriter(io, held);
   if (fmt === 'ndjson' && !named) {
-    const line = (item: unknown, result: 'accepted' | 'rejected') => `${JSON.stringify(withResult(item as object, result))}\n`;
+    const line = (item: unknown, result: 'accepted' | 'rejected') =>
+      `${JSON.stringify(withResult(item as object, result))}\n`;
     return {
       write(results) {
         const text = results.accepted.map((a) => line(a, 'accepted')).join('');
@@ -514,7 +526,8 @@ export function createItemResultsWriter<A, V = A>(
   };
   return {
     write(results) {
-      if (results.accepted.length > 0) put(results.accepted.map((a) => withResult(view ? view.accepted(a) : (a as unknown as V), 'accepted')));
+      if (results.accepted.length > 0)
+        put(results.accepted.map((a) => withResult(view ? view.accepted(a) : (a as unknown as V), 'accepted')));
       // Ids name what the command did something to: rejected numbers are not among them.
       if (fmt !== 'ids') for (const r of results.rejected) held.push(r);
     },
@@ -535,7 +548,9 @@ export function createItemResultsWriter<A, V = A>(
   };
 }
 
-/** `{"accepted": [...], "rejected": [...]}` as JSON.stringify(results, null, 2) writes it, accepted items as they come. */
+/**
+ * `{"accepted": [...], "rejected": [...]}` as JSON.stringify(results, null, 2) writes it, accepted items as they come.
+ */
 function jsonItemsWriter(io: IO, held: Spill): ItemResultsWriter<unknown> {
   let accepted = 0;
   const element = (item: unknown) => `    ${(JSON.stringify(item, null, 2) ?? 'null').replace(/\n/g, '\n    ')}`;
@@ -582,7 +597,12 @@ function withResult<A>(item: A, result: 'accepted' | 'rejected'): ItemRow<A> {
  * (terminal) shows FIELD/VALUE rows; piped automatic output is `key<TAB>value` lines; CSV is a header of the keys
  * and one row, like any other CSV trk prints. --columns picks fields (JSON then has those keys only).
  */
-export async function printObject<T extends object>(io: IO, obj: T, fields: readonly Column<T>[], format: Output): Promise<void> {
+export async function printObject<T extends object>(
+  io: IO,
+  obj: T,
+  fields: readonly Column<T>[],
+  format: Output,
+): Promise<void> {
   const spec = specOf(format);
   const fmt = resolveFormat(io, format);
   const chosen = selectColumns(fields, spec.columns, fmt === 'table' ? 'table' : 'machine');

@@ -80,7 +80,9 @@ export function tableLayout(
   const floor = columns.map((c, i) =>
     c.shrink === undefined ? natural[i]! : Math.min(natural[i]!, Math.max(c.shrink, textWidth(c.header))),
   );
-  const fair = columns.map((c, i) => (c.shrink === undefined ? natural[i]! : Math.min(natural[i]!, Math.max(c.fair ?? 2 * c.shrink, floor[i]!))));
+  const fair = columns.map((c, i) =>
+    c.shrink === undefined ? natural[i]! : Math.min(natural[i]!, Math.max(c.fair ?? 2 * c.shrink, floor[i]!)),
+  );
   const { kept, room, firm } = admit(columns, candidates, { natural, floor, fair }, width);
   const shown = candidates.filter((i) => kept.has(i));
   // Firm columns keep their natural width when they fit as they are (see admit).

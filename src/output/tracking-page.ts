@@ -39,7 +39,10 @@ export function eventTimeText(e: Pick<EventView, 'time_iso' | 'time_utc' | 'time
 }
 
 function placeText(p: PlaceView): string {
-  return [p.city, p.state, p.postal_code, p.country].map(clean).filter((x) => x !== '').join(', ');
+  return [p.city, p.state, p.postal_code, p.country]
+    .map(clean)
+    .filter((x) => x !== '')
+    .join(', ');
 }
 
 function providerNames(e: EventView, view: DetailsView, lookup?: CarrierNameLookup): string {
@@ -133,7 +136,9 @@ function label(c: ChalkInstance, text: string): string {
 
 /** A labelled fact of plain text, wrapped under its value when longer than the width. */
 function fact(c: ChalkInstance, name: string, text: string, width: number): string[] {
-  return wrapText(text, width - LABEL_WIDTH).map((l, i) => (i === 0 ? `${label(c, name)}${l}` : `${' '.repeat(LABEL_WIDTH)}${l}`));
+  return wrapText(text, width - LABEL_WIDTH).map((l, i) =>
+    i === 0 ? `${label(c, name)}${l}` : `${' '.repeat(LABEL_WIDTH)}${l}`,
+  );
 }
 
 /** Parts ([plain, styled]) joined by a separator, a new line begun before a part that would pass the width. */
@@ -154,11 +159,7 @@ function joinFitting(parts: readonly [string, string][], sep: string, styledSep:
   return lines;
 }
 
-export function renderTrackingPage(
-  view: DetailsView,
-  c: ChalkInstance,
-  opts: TrackingPageOptions,
-): string {
+export function renderTrackingPage(view: DetailsView, c: ChalkInstance, opts: TrackingPageOptions): string {
   const width = Math.max(40, opts.width);
   const out: string[] = [];
 
@@ -213,7 +214,8 @@ export function renderTrackingPage(
   // A time without its zone (v1 event times, some raw carrier times) is the carrier's wall clock, up to 14 hours
   // from UTC: no "N h ago" is worked out from it.
   const latest = view.latest_event;
-  const latestAt = latest && (latest.time_utc !== null || latest.time_iso !== null || latest.raw_has_zone) ? latest.at : null;
+  const latestAt =
+    latest && (latest.time_utc !== null || latest.time_iso !== null || latest.raw_has_zone) ? latest.at : null;
   if (!delivered && latestAt !== null && latestAt <= opts.now) {
     days.push(`last update ${humanDuration(opts.now - latestAt)} ago`);
   } else if (!delivered && m?.days_after_last_update !== null && m?.days_after_last_update !== undefined) {
@@ -222,16 +224,23 @@ export function renderTrackingPage(
   if (days.length > 0) facts.push(...fact(c, 'Days', days.join(' · '), width));
   if (view.delivered) facts.push(`${label(c, 'Delivered')}${clean(wallTime(view.delivered))}`);
   if (m && (m.eta_from || m.eta_to)) {
-    const range = [m.eta_from, m.eta_to].filter((x) => x).map((x) => clean(datePart(x))).join(' – ');
+    const range = [m.eta_from, m.eta_to]
+      .filter((x) => x)
+      .map((x) => clean(datePart(x)))
+      .join(' – ');
     const src = etaSourceWords(m.eta_source);
     const end = epochOf(m.eta_to ?? m.eta_from);
     const overdue = !delivered && end !== null && end < opts.now;
-    facts.push(`${label(c, 'Expected')}${range}${src ? c.dim(` (${src})`) : ''}${overdue ? ` ${c.red('overdue')}` : ''}`);
+    facts.push(
+      `${label(c, 'Expected')}${range}${src ? c.dim(` (${src})`) : ''}${overdue ? ` ${c.red('overdue')}` : ''}`,
+    );
   }
   const customs = view.customs[0];
   if (customs?.sub_status) {
     const when = eventTimeText(customs);
-    facts.push(`${label(c, 'Customs')}${c.yellow(subStatusWords(customs.sub_status))}${when ? c.dim(`  ${when}`) : ''}`);
+    facts.push(
+      `${label(c, 'Customs')}${c.yellow(subStatusWords(customs.sub_status))}${when ? c.dim(`  ${when}`) : ''}`,
+    );
   }
   if (view.service_type) facts.push(...fact(c, 'Service', clean(view.service_type), width));
   if (view.param) facts.push(...fact(c, 'Param', clean(view.param), width));

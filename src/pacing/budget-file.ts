@@ -9,8 +9,7 @@ import { parseBudget, type BudgetState } from './budget-window.js';
 import { nodeFs } from '../node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } =
-  nodeFs();
+const { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } = nodeFs();
 
 /** The budget file (or its lock) cannot be read or written: exit 1, naming the path and the system's reason. */
 export class BudgetFileError extends BudgetError {

@@ -60,7 +60,9 @@ export const ANNOUNCE_HOLD_MS = 500;
  * Decides which holds to announce: a hold is told once, when a start first waits for it; a hold extended by more
  * than ANNOUNCE_HOLD_MS (a new 429) is a new one.
  */
-export function holdAnnouncer(listener: HoldListener | undefined): (until: number, now: number, reason: WaitReason) => void {
+export function holdAnnouncer(
+  listener: HoldListener | undefined,
+): (until: number, now: number, reason: WaitReason) => void {
   let told = -Infinity;
   return (until, now, reason) => {
     if (!listener || until - now < ANNOUNCE_HOLD_MS || until <= told + ANNOUNCE_HOLD_MS) return;

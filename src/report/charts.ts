@@ -35,12 +35,19 @@ const largest = (groups: readonly GroupFigures[]) => groups.slice(0, CHART_CARRI
 /** Transit days per carrier as box plots: the middle half (p25 to p75), the median, whiskers at p10 and p90. */
 export function transitOption(carriers: readonly GroupFigures[]): { option: EChartsOption; rows: number } {
   const shown = largest(carriers.filter((g) => g.group.transit_days.n > 0)).reverse();
-  const box = (g: GroupFigures) => [0.1, 0.25, 0.5, 0.75, 0.9].map((p) => Math.round(quantile(g.transit, p)! * 10) / 10);
+  const box = (g: GroupFigures) =>
+    [0.1, 0.25, 0.5, 0.75, 0.9].map((p) => Math.round(quantile(g.transit, p)! * 10) / 10);
   return {
     rows: shown.length,
     option: {
       grid: { left: 20, right: 24, top: 16, bottom: 36, containLabel: true },
-      xAxis: { type: 'value', name: 'days in transit', nameLocation: 'middle', nameGap: 26, splitLine: { lineStyle: { color: '#e6e6e6' } } },
+      xAxis: {
+        type: 'value',
+        name: 'days in transit',
+        nameLocation: 'middle',
+        nameGap: 26,
+        splitLine: { lineStyle: { color: '#e6e6e6' } },
+      },
       yAxis: { type: 'category', data: shown.map((g) => `${groupLabel(g.group)} (${g.group.transit_days.n})`) },
       series: [
         {
@@ -61,7 +68,11 @@ export function volumeOption(carriers: readonly GroupFigures[], weeks: readonly 
   const top = carriers.slice(0, named);
   const rest = carriers.slice(named);
   const series = top.map((g) => ({ name: groupLabel(g.group), values: weeks.map((w) => g.weekly.get(w) ?? 0) }));
-  if (rest.length > 0) series.push({ name: `${rest.length} others`, values: weeks.map((w) => rest.reduce((s, g) => s + (g.weekly.get(w) ?? 0), 0)) });
+  if (rest.length > 0)
+    series.push({
+      name: `${rest.length} others`,
+      values: weeks.map((w) => rest.reduce((s, g) => s + (g.weekly.get(w) ?? 0), 0)),
+    });
   return {
     legend: { top: 0, type: 'plain' },
     grid: { left: 8, right: 16, top: 36 + 22 * Math.floor(series.length / 5), bottom: 8, containLabel: true },
@@ -74,11 +85,13 @@ export function volumeOption(carriers: readonly GroupFigures[], weeks: readonly 
 /** Exceptions and failed deliveries as a share of each carrier's parcels, labelled. */
 export function troubleOption(carriers: readonly GroupFigures[]): { option: EChartsOption; rows: number } {
   const shown = largest(carriers).reverse();
-  const share = (n: number, g: GroupFigures) => (g.group.registered === 0 ? 0 : Math.round((1000 * n) / g.group.registered) / 10);
+  const share = (n: number, g: GroupFigures) =>
+    g.group.registered === 0 ? 0 : Math.round((1000 * n) / g.group.registered) / 10;
   const label = (pick: (g: GroupFigures) => number) => ({
     show: true,
     position: 'right' as const,
-    formatter: (p: { dataIndex: number }) => percent(pick(shown[p.dataIndex]!), shown[p.dataIndex]!.group.registered) || '',
+    formatter: (p: { dataIndex: number }) =>
+      percent(pick(shown[p.dataIndex]!), shown[p.dataIndex]!.group.registered) || '',
   });
   return {
     rows: shown.length,
@@ -88,7 +101,13 @@ export function troubleOption(carriers: readonly GroupFigures[]): { option: ECha
       xAxis: { type: 'value', axisLabel: { formatter: '{value}%' }, splitLine: { lineStyle: { color: '#e6e6e6' } } },
       yAxis: { type: 'category', data: shown.map((g) => groupLabel(g.group)) },
       series: [
-        { type: 'bar', name: 'exceptions', data: shown.map((g) => share(g.group.exceptions, g)), label: label((g) => g.group.exceptions), itemStyle: { color: '#c94c4c' } },
+        {
+          type: 'bar',
+          name: 'exceptions',
+          data: shown.map((g) => share(g.group.exceptions, g)),
+          label: label((g) => g.group.exceptions),
+          itemStyle: { color: '#c94c4c' },
+        },
         {
           type: 'bar',
           name: 'failed deliveries',

@@ -76,7 +76,8 @@ export function weekOf(day: string): string {
 /** The Mondays from `first` to `last`, both included. */
 export function weeksBetween(first: string, last: string): string[] {
   const out: string[] = [];
-  for (let ms = Date.parse(`${first}T00:00:00Z`); ms <= Date.parse(`${last}T00:00:00Z`); ms += 7 * DAY_MS) out.push(new Date(ms).toISOString().slice(0, 10));
+  for (let ms = Date.parse(`${first}T00:00:00Z`); ms <= Date.parse(`${last}T00:00:00Z`); ms += 7 * DAY_MS)
+    out.push(new Date(ms).toISOString().slice(0, 10));
   return out;
 }
 
@@ -132,7 +133,10 @@ function groupKey(by: Grouping, row: Keyed): { id: string; fields: Partial<Repor
     case 'lane':
       return { id: `${row.origin}>${row.destination}`, fields: { origin: row.origin, destination: row.destination } };
     case 'carrier,lane':
-      return { id: `${row.carrier}|${row.origin}>${row.destination}`, fields: { carrier: row.carrier ?? 0, origin: row.origin, destination: row.destination } };
+      return {
+        id: `${row.carrier}|${row.origin}>${row.destination}`,
+        fields: { carrier: row.carrier ?? 0, origin: row.origin, destination: row.destination },
+      };
     case 'week': {
       const week = row.day === null ? null : weekOf(row.day);
       return { id: String(week), fields: { week } };
@@ -152,7 +156,16 @@ interface Building {
   transit: Map<number, number>;
 }
 
-const COUNT_FIELDS = ['registered', 'delivered', 'exceptions', 'delivery_failures', 'in_transit', 'not_found', 'expired', 'stuck'] as const;
+const COUNT_FIELDS = [
+  'registered',
+  'delivered',
+  'exceptions',
+  'delivery_failures',
+  'in_transit',
+  'not_found',
+  'expired',
+  'stuck',
+] as const;
 
 export interface StoreRows {
   counts: readonly ReportCounts[];
@@ -173,7 +186,11 @@ function compareGroups(by: Grouping): (a: [string, Building], b: [string, Buildi
  * a group's figures may come in several rows, added up here). `carrierName` names carriers (from the carrier list;
  * undefined when it has none).
  */
-export function reportGroups(by: Grouping, rows: StoreRows, carrierName: (code: number) => string | undefined): GroupFigures[] {
+export function reportGroups(
+  by: Grouping,
+  rows: StoreRows,
+  carrierName: (code: number) => string | undefined,
+): GroupFigures[] {
   const groups = new Map<string, Building>();
   const groupOf = (row: Keyed): Building => {
     const { id, fields } = groupKey(by, row);
@@ -214,7 +231,10 @@ export function reportGroups(by: Grouping, rows: StoreRows, carrierName: (code: 
 
 function figuresOf(g: Building, carrierName: (code: number) => string | undefined): GroupFigures {
   const transit = [...g.transit.entries()].filter(([, c]) => c > 0).sort((a, b) => a[0] - b[0]);
-  const named = g.fields.carrier === undefined ? {} : { carrier: g.fields.carrier, carrier_name: carrierName(g.fields.carrier) ?? null };
+  const named =
+    g.fields.carrier === undefined
+      ? {}
+      : { carrier: g.fields.carrier, carrier_name: carrierName(g.fields.carrier) ?? null };
   return {
     group: {
       ...g.fields,
@@ -234,7 +254,13 @@ export function reportTotal(rows: StoreRows): GroupFigures {
   return reportGroups('all', rows, () => undefined)[0] ?? reportGroups('all', none, () => undefined)[0]!;
 }
 
-const EMPTY: ReportCounts = { carrier: null, origin: null, destination: null, day: null, ...(Object.fromEntries(COUNT_FIELDS.map((f) => [f, 0])) as Building['counts']) };
+const EMPTY: ReportCounts = {
+  carrier: null,
+  origin: null,
+  destination: null,
+  day: null,
+  ...(Object.fromEntries(COUNT_FIELDS.map((f) => [f, 0])) as Building['counts']),
+};
 
 /** The Mondays a report's weekly volumes cover: from the first week with a registration to the last. */
 export function reportWeeks(groups: readonly GroupFigures[]): string[] {

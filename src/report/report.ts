@@ -2,7 +2,15 @@
 // The renderers (terminal.ts, columns.ts, html.ts) draw from this object alone.
 
 import type { ReportKey, ReportParcel, ReportQuery, Store } from '../store/types.js';
-import { reportGroups, reportTotal, reportWeeks, storeKeys, type GroupFigures, type ReportBy, type StoreRows } from './figures.js';
+import {
+  reportGroups,
+  reportTotal,
+  reportWeeks,
+  storeKeys,
+  type GroupFigures,
+  type ReportBy,
+  type StoreRows,
+} from './figures.js';
 
 /** Parcels a report lists on a terminal unless --all. */
 export const PARCELS_SHOWN = 20;
@@ -53,7 +61,13 @@ const utcDay = (ms: number) => Math.floor(ms / DAY_MS);
 export function reportQuery(o: ReportOptions): ReportQuery {
   // No news for N days: the latest event on a UTC day at least N days before today's (as the service counts).
   const before = new Date((utcDay(o.now) - o.stuckDays + 1) * DAY_MS).toISOString();
-  return { since: o.since, carriers: o.carriers, origins: o.origins, destinations: o.destinations, stuck: { days: o.stuckDays, before } };
+  return {
+    since: o.since,
+    carriers: o.carriers,
+    origins: o.origins,
+    destinations: o.destinations,
+    stuck: { days: o.stuckDays, before },
+  };
 }
 
 /** The days a parcel has gone without news: the service's count as last read, or the latest event's age if more. */
@@ -87,7 +101,11 @@ async function storeRows(
 }
 
 /** Reads what a report needs from the mirror and makes its figures. */
-export async function buildReport(store: Store, o: ReportOptions, carrierName: (code: number) => string | undefined): Promise<Report> {
+export async function buildReport(
+  store: Store,
+  o: ReportOptions,
+  carrierName: (code: number) => string | undefined,
+): Promise<Report> {
   const query = reportQuery(o);
   const own = storeKeys(o.by);
   const timed = own.includes('day');
@@ -98,7 +116,8 @@ export async function buildReport(store: Store, o: ReportOptions, carrierName: (
   const pageRows = o.page && timed ? await storeRows(store, query, PAGE_KEYS, ['carrier']) : rows;
   const groups = reportGroups(o.by, rows, carrierName);
   const total = reportTotal(rows);
-  const listed = (parcels: ReportParcel[]) => parcels.map((p) => ({ ...p, days_without_news: daysWithoutNews(p, o.now) }));
+  const listed = (parcels: ReportParcel[]) =>
+    parcels.map((p) => ({ ...p, days_without_news: daysWithoutNews(p, o.now) }));
   const report: Report = {
     synced_at: (await store.state('synced_at')) ?? null,
     since: o.since ?? null,
@@ -109,7 +128,9 @@ export async function buildReport(store: Store, o: ReportOptions, carrierName: (
     weeks: reportWeeks([total]),
     stuck: o.figuresOnly || total.group.stuck === 0 ? [] : listed(await store.reportParcels(query, 'stuck', o.parcels)),
     trouble:
-      o.figuresOnly || total.group.exceptions + total.group.delivery_failures === 0 ? [] : listed(await store.reportParcels(query, 'trouble', o.parcels)),
+      o.figuresOnly || total.group.exceptions + total.group.delivery_failures === 0
+        ? []
+        : listed(await store.reportParcels(query, 'trouble', o.parcels)),
   };
   if (o.page) {
     report.page = {

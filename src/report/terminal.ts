@@ -18,7 +18,13 @@ import { parcelReference } from '../service/record-fields.js';
 const DRAWN_GROUPS = 12;
 const SPARKS = '▁▂▃▄▅▆▇█';
 
-const BY_WORDS = { carrier: 'carrier', lane: 'lane', 'carrier,lane': 'carrier and lane', week: 'week of registration', month: 'month of registration' };
+const BY_WORDS = {
+  carrier: 'carrier',
+  lane: 'lane',
+  'carrier,lane': 'carrier and lane',
+  week: 'week of registration',
+  month: 'month of registration',
+};
 
 /** The report's first lines: how many parcels, how grouped, and which they are. */
 export function titleLines(r: Report): string[] {
@@ -29,7 +35,11 @@ export function titleLines(r: Report): string[] {
 /** A sparkline of `values` (the highest is a full block; nothing at all is the lowest). */
 export function sparkline(values: readonly number[]): string {
   const max = Math.max(0, ...values);
-  return values.map((v) => (max === 0 ? SPARKS[0] : SPARKS[Math.min(SPARKS.length - 1, Math.round((v / max) * (SPARKS.length - 1)))])).join('');
+  return values
+    .map((v) =>
+      max === 0 ? SPARKS[0] : SPARKS[Math.min(SPARKS.length - 1, Math.round((v / max) * (SPARKS.length - 1)))],
+    )
+    .join('');
 }
 
 /** A bar of `width` cells: full blocks to `p50`, light shade on to `p90`, on a scale of 0 to `max`. */
@@ -45,11 +55,17 @@ const days = (d: number) => (Number.isInteger(d) ? String(d) : d.toFixed(1));
 /** The groups drawn, and a note when some are left out. */
 function drawn(r: Report): { groups: GroupFigures[]; note: string } {
   const groups = r.groups.slice(0, DRAWN_GROUPS);
-  return { groups, note: r.groups.length > groups.length ? ` (the ${groups.length} largest of ${fmt(r.groups.length)} groups)` : '' };
+  return {
+    groups,
+    note: r.groups.length > groups.length ? ` (the ${groups.length} largest of ${fmt(r.groups.length)} groups)` : '',
+  };
 }
 
 function labelWidth(groups: readonly GroupFigures[], width: number): number {
-  return Math.min(Math.max(3, ...groups.map((g) => textWidth(groupLabel(g.group)))), Math.max(8, Math.floor(width / 4)));
+  return Math.min(
+    Math.max(3, ...groups.map((g) => textWidth(groupLabel(g.group)))),
+    Math.max(8, Math.floor(width / 4)),
+  );
 }
 
 const label = (g: GroupFigures, w: number) => {
@@ -70,7 +86,10 @@ export function transitSection(r: Report, width: number, c: ChalkInstance): stri
   const lines = groups.map((g, i) => {
     const bar = transitBar(g.group.transit_days.p50!, g.group.transit_days.p90!, max, barWidth);
     const shown = bar.median.length + bar.rest.length;
-    return `${label(g, lw)}  ${c.cyan(bar.median)}${c.dim(bar.rest)}${' '.repeat(barWidth - shown)}  ${values[i]!.padStart(vw)}`;
+    return (
+      `${label(g, lw)}  ${c.cyan(bar.median)}${c.dim(bar.rest)}${' '.repeat(barWidth - shown)}  ` +
+      `${values[i]!.padStart(vw)}`
+    );
   });
   return [c.bold(`Transit days of delivered parcels: median ${c.cyan('█')}, p90 ${c.dim('░')}${note}`), ...lines];
 }
@@ -86,7 +105,10 @@ export function volumeSection(r: Report, width: number, c: ChalkInstance): strin
   const cw = Math.max(...counts.map((t) => t.length));
   const weeks = r.weeks.slice(-Math.max(4, width - lw - cw - 4));
   const span = `${weeks[0]} to ${weeks[weeks.length - 1]}, ${plural(weeks.length, 'week')}`;
-  const lines = rows.map((g, i) => `${label(g, lw)}  ${c.cyan(sparkline(weeks.map((w) => g.weekly.get(w) ?? 0)))}  ${counts[i]!.padStart(cw)}`);
+  const lines = rows.map(
+    (g, i) =>
+      `${label(g, lw)}  ${c.cyan(sparkline(weeks.map((w) => g.weekly.get(w) ?? 0)))}  ${counts[i]!.padStart(cw)}`,
+  );
   return [c.bold(`Registered a week, ${span}${note}`), ...lines];
 }
 
@@ -97,7 +119,11 @@ function parcelColumns(names: (code: number) => string | undefined, stuck: boole
     { key: 'carrier', header: 'CARRIER', value: (p) => names(p.carrier) ?? String(p.carrier), shrink: 8, wide: 2 },
     { key: 'lane', header: 'LANE', value: (p) => `${p.origin ?? '?'}→${p.destination ?? '?'}`, wide: 4 },
     stuck
-      ? { key: 'days', header: 'NO NEWS', value: (p) => (p.days_without_news === null ? '' : `${p.days_without_news} d`) }
+      ? {
+          key: 'days',
+          header: 'NO NEWS',
+          value: (p) => (p.days_without_news === null ? '' : `${p.days_without_news} d`),
+        }
       : { key: 'status', header: 'STATUS', value: (p) => p.sub_status ?? p.package_status, shrink: 9, wide: 1 },
     { key: 'latest', header: 'LATEST EVENT', value: (p) => p.latest_event ?? '', shrink: 12, wide: 3 },
     { key: 'order', header: 'ORDER', value: (p) => parcelReference(p), shrink: 6, wide: 5 },

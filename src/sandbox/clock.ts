@@ -75,7 +75,9 @@ export class SimClock {
   advanceTo(time: number): void {
     const now = this.now();
     if (!Number.isFinite(time) || time < now) {
-      throw new RangeError(`cannot move the clock back to ${Number.isFinite(time) ? new Date(time).toISOString() : time}`);
+      throw new RangeError(
+        `cannot move the clock back to ${Number.isFinite(time) ? new Date(time).toISOString() : time}`,
+      );
     }
     this.advance(time - now);
   }

@@ -45,7 +45,10 @@ export interface EmbeddedSandboxOptions {
   signal?: AbortSignal;
 }
 
-export async function startEmbeddedSandbox(stateDir: string, opts: EmbeddedSandboxOptions = {}): Promise<EmbeddedSandbox> {
+export async function startEmbeddedSandbox(
+  stateDir: string,
+  opts: EmbeddedSandboxOptions = {},
+): Promise<EmbeddedSandbox> {
   const stateFile = join(stateDir, SANDBOX_STATE_FILE);
   let server: { holder: LockHolder; clock: RemoteClock } | undefined;
   let told = false;
@@ -95,7 +98,13 @@ export async function startEmbeddedSandbox(stateDir: string, opts: EmbeddedSandb
     strictPaths: true,
     ...(opts.onError === undefined ? {} : { onError: opts.onError }),
   });
-  return { url: sandbox.url, key: sandbox.key, remote: false, now: () => sandbox.clock.now(), close: () => sandbox.close() };
+  return {
+    url: sandbox.url,
+    key: sandbox.key,
+    remote: false,
+    now: () => sandbox.clock.now(),
+    close: () => sandbox.close(),
+  };
 }
 
 type RemoteClock = () => number;

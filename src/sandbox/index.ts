@@ -26,7 +26,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
 }
 
 /** The emulator behind `--sandbox` (src/sandbox/embedded.ts). */
-export async function startEmbeddedSandbox(stateDir: string, opts: EmbeddedSandboxOptions = {}): Promise<EmbeddedSandbox> {
+export async function startEmbeddedSandbox(
+  stateDir: string,
+  opts: EmbeddedSandboxOptions = {},
+): Promise<EmbeddedSandbox> {
   const { startEmbeddedSandbox: start } = await import('./embedded.js');
   return start(stateDir, opts);
 }

@@ -47,7 +47,10 @@ export async function readStateFile(path: string): Promise<SandboxStateFile | un
   if (typeof value !== 'object' || value === null) throw new StateFileError(path, 'is not a sandbox state');
   const v = value as Record<string, unknown>;
   if (v.version !== STATE_FILE_VERSION) {
-    throw new StateFileError(path, `has version ${JSON.stringify(v.version)}; this trk reads version ${STATE_FILE_VERSION}`);
+    throw new StateFileError(
+      path,
+      `has version ${JSON.stringify(v.version)}; this trk reads version ${STATE_FILE_VERSION}`,
+    );
   }
   if (!isClockState(v.clock)) throw new StateFileError(path, 'has no valid clock');
   return v as unknown as SandboxStateFile;

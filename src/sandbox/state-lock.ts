@@ -66,7 +66,11 @@ export function lockPath(stateFile: string): string {
 }
 
 /** Take the lock of a state file, waiting while `busy` says so; undefined when it said stop. */
-export async function acquireStateLock(stateFile: string, kind: LockKind, opts: AcquireOptions): Promise<StateLock | undefined> {
+export async function acquireStateLock(
+  stateFile: string,
+  kind: LockKind,
+  opts: AcquireOptions,
+): Promise<StateLock | undefined> {
   const path = lockPath(stateFile);
   await mkdir(dirname(path), { recursive: true });
   const me: LockHolder = {
@@ -168,7 +172,8 @@ async function readHolder(path: string): Promise<Seen> {
   }
   try {
     const v = JSON.parse(text) as LockHolder;
-    if (typeof v.pid === 'number' && typeof v.host === 'string' && typeof v.nonce === 'string') return { holder: v, text };
+    if (typeof v.pid === 'number' && typeof v.host === 'string' && typeof v.nonce === 'string')
+      return { holder: v, text };
   } catch {
     // Being written, or left half-written by a holder that died.
   }

@@ -203,7 +203,8 @@ function v1Record(o: Obj, opts: ViewOptions): RecordView {
   const ps = num(o, 'ps');
   const pushed = toIsoUtc(str(o, 'pt'));
   const pushCode = pushed === null && (ps === null || ps === 0) ? null : ps;
-  const pushStatus = pushCode === null ? (pushed === null ? 'NotPushed' : null) : pushCode === 200 ? 'Success' : 'Failure';
+  const pushStatus =
+    pushCode === null ? (pushed === null ? 'NotPushed' : null) : pushCode === 200 ? 'Success' : 'Failure';
   return {
     number: str(o, 'number') ?? '',
     carrier: toCarrierCode(o.w1),
@@ -329,7 +330,12 @@ export function isCustomsSubStatus(s: string | null | undefined): boolean {
 function place(v: unknown, opts: ViewOptions, v1Code?: unknown): PlaceView {
   if (v1Code !== undefined) return { country: v1Country(v1Code, opts), state: null, city: null, postal_code: null };
   const a = obj(v);
-  return { country: str(a, 'country'), state: str(a, 'state'), city: str(a, 'city'), postal_code: str(a, 'postal_code') };
+  return {
+    country: str(a, 'country'),
+    state: str(a, 'state'),
+    city: str(a, 'city'),
+    postal_code: str(a, 'postal_code'),
+  };
 }
 
 function rawTime(v: unknown): { text: string | null; zone: boolean } {

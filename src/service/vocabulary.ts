@@ -131,7 +131,14 @@ export type PushStatus = (typeof PUSH_STATUSES)[number];
 export const DATA_ORIGINS = ['Api', 'Manual', 'Import'] as const;
 export const STOP_REASONS = ['Expired', 'ByRequest', 'InvalidCarrier'] as const;
 export type StopReason = (typeof STOP_REASONS)[number];
-export const PARAM_TYPES = ['None', 'PostalCode', 'PhoneLast4Digits', 'CountryPostalCode', 'OriginOffice', 'Client'] as const;
+export const PARAM_TYPES = [
+  'None',
+  'PostalCode',
+  'PhoneLast4Digits',
+  'CountryPostalCode',
+  'OriginOffice',
+  'Client',
+] as const;
 export const ORDER_BY = [
   'RegisterTimeAsc',
   'RegisterTimeDesc',

@@ -78,15 +78,24 @@ export class NotificationWriter {
       if (body.event !== 'TRACKING_UPDATED') return [];
       return [{ i, row: detailsRow(body.data, n.version as ApiVersion, null) }];
     });
-    const written = await this.#store.writeDetails(updates.map((u) => u.row), 'webhook');
+    const written = await this.#store.writeDetails(
+      updates.map((u) => u.row),
+      'webhook',
+    );
     for (const { i, row } of updates) {
-      outcomes[i] = { stored: 'details', change: written.changes.find((c) => c.number === row.number && c.carrier === row.carrier) };
+      outcomes[i] = {
+        stored: 'details',
+        change: written.changes.find((c) => c.number === row.number && c.carrier === row.carrier),
+      };
     }
     for (const [i, n] of batch.entries()) {
       const body = obj(n.body);
       if (body.event !== 'TRACKING_STOPPED') continue;
       const data = obj(body.data);
-      await this.#store.markStopped(keyOf(String(data.number ?? ''), data.carrier), { tag: text(data.tag), param: text(data.param) });
+      await this.#store.markStopped(keyOf(String(data.number ?? ''), data.carrier), {
+        tag: text(data.tag),
+        param: text(data.param),
+      });
       outcomes[i] = { stored: 'stopped', change: undefined };
     }
     return outcomes;

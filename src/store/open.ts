@@ -56,7 +56,10 @@ async function sourceOf(ctx: Context, opts: MirrorOptions): Promise<string> {
  * mirror that was never synced rather than answer from an empty one. `durable: false`: commits need not be on disk
  * when they return (a sync; see sqlite.ts).
  */
-export async function openMirror(ctx: Context, opts: MirrorOptions & { mustExist?: boolean; durable?: boolean }): Promise<Store> {
+export async function openMirror(
+  ctx: Context,
+  opts: MirrorOptions & { mustExist?: boolean; durable?: boolean },
+): Promise<Store> {
   const file = await mirrorLocation(ctx, opts);
   if (isPostgresLocation(file)) {
     const [{ PostgresStore }, source] = await Promise.all([import('./postgres.js'), sourceOf(ctx, opts)]);
@@ -66,7 +69,10 @@ export async function openMirror(ctx: Context, opts: MirrorOptions & { mustExist
     return PostgresStore.open(file, { mustExist: opts.mustExist === true, durable, source, ...(log ? { log } : {}) });
   }
   if (opts.mustExist && !existsSync(file)) {
-    throw new TrkError(`no mirror at ${file}`, { exitCode: 2, hint: 'run "trk sync" first (or name the mirror with --db)' });
+    throw new TrkError(`no mirror at ${file}`, {
+      exitCode: 2,
+      hint: 'run "trk sync" first (or name the mirror with --db)',
+    });
   }
   if (!opts.mustExist) {
     ensurePrivateDir(path.dirname(file));

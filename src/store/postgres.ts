@@ -58,10 +58,7 @@ function param(v: Param | boolean | undefined): string | number | null {
 
 /** The advisory lock of a record: 64 bits of a hash of its key, as the server's bigint. */
 function recordLock(key: RecordKey): bigint {
-  const digest = nodeCrypto()
-    .createHash('sha256')
-    .update(`trk mirror\u0000${key.number}\u0000${key.carrier}`)
-    .digest();
+  const digest = nodeCrypto().createHash('sha256').update(`trk mirror\u0000${key.number}\u0000${key.carrier}`).digest();
   return digest.readBigInt64BE(0);
 }
 

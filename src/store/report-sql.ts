@@ -29,7 +29,8 @@ export interface ReportDialect {
 
 export const SQLITE_REPORT: ReportDialect = { dayLater: (expr) => `strftime('%Y-%m-%dT%H:%M:%fZ', ${expr}, '+1 day')` };
 export const POSTGRES_REPORT: ReportDialect = {
-  dayLater: (expr) => `to_char(((${expr})::timestamptz + interval '1 day') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+  dayLater: (expr) =>
+    `to_char(((${expr})::timestamptz + interval '1 day') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
 };
 
 /** A query's text and its parameters. */
@@ -166,7 +167,9 @@ export function reportRecordsQuery(q: ReportQuery, keys: readonly ReportKey[]): 
   const k = keyColumns(keys);
   const transit = `CASE WHEN ${status('Delivered')} THEN days END`;
   return {
-    sql: `SELECT ${k.select}, ${transit} AS days, ${counts.join(', ')} FROM (${groups}) g` + groupBy([...k.groupBy, transit]),
+    sql:
+      `SELECT ${k.select}, ${transit} AS days, ${counts.join(', ')} FROM (${groups}) g` +
+      groupBy([...k.groupBy, transit]),
     params: [q.stuck.days, q.stuck.before, ...f.params],
   };
 }
@@ -224,8 +227,14 @@ export function reportWindowsQuery(q: ReportQuery, keys: readonly ReportKey[], d
   };
 }
 
-/** Stuck parcels, the longest without news first; or parcels in trouble (Exception, DeliveryFailure), the latest first. */
-export function reportParcelsQuery(q: ReportQuery, kind: ReportParcelKind, limit: number | undefined): { sql: string; params: Param[] } {
+/**
+ * Stuck parcels, the longest without news first; or parcels in trouble (Exception, DeliveryFailure), the latest first.
+ */
+export function reportParcelsQuery(
+  q: ReportQuery,
+  kind: ReportParcelKind,
+  limit: number | undefined,
+): { sql: string; params: Param[] } {
   const f = filters(q, 'r', [kind === 'stuck' ? STUCK : "r.package_status IN ('Exception', 'DeliveryFailure')"]);
   const columns = [
     'r.number AS number',
@@ -235,7 +244,8 @@ export function reportParcelsQuery(q: ReportQuery, kind: ReportParcelKind, limit
     'r.package_status AS package_status',
     `(SELECT d.sub_status FROM details d WHERE ${SAME_RECORD}) AS sub_status`,
     'r.register_time AS register_time',
-    `coalesce(r.latest_event_time, (SELECT d.latest_event_time FROM details d WHERE ${SAME_RECORD})) AS latest_event_time`,
+    `coalesce(r.latest_event_time, (SELECT d.latest_event_time FROM details d WHERE ${SAME_RECORD})) AS ` +
+      `latest_event_time`,
     `coalesce(r.latest_event_info, (SELECT d.latest_event FROM details d WHERE ${SAME_RECORD})) AS latest_event`,
     'r.days_after_last_update AS days_after_last_update',
     ...SHOWN_REFERENCE_FIELDS.map((field) => `r.${field} AS ${field}`),

@@ -105,7 +105,12 @@ function storedFields(v: RecordFieldValues): RecordFieldValues {
  * A gettrackinfo item, or a TRACKING_UPDATED notification's data, read in `version`. `recordTrackTime` is the
  * record's track time the details were asked with (a sync), or null.
  */
-export function detailsRow(item: unknown, version: ApiVersion, recordTrackTime: string | null, registerTime: string | null = null): DetailsRow {
+export function detailsRow(
+  item: unknown,
+  version: ApiVersion,
+  recordTrackTime: string | null,
+  registerTime: string | null = null,
+): DetailsRow {
   const o = obj(item);
   const v = toDetailsView(item, version);
   const info = obj(o.track_info);

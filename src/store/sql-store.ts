@@ -97,7 +97,9 @@ function changeOf(row: Row): ChangeRow {
 /** What the mirror held of a record before new details. */
 interface Held {
   details: { package_status: string | null; sub_status: string | null; as_of: string } | undefined;
-  record: { package_status: string | null; track_time: string | null; register_time: string | null; raw: string } | undefined;
+  record:
+    | { package_status: string | null; track_time: string | null; register_time: string | null; raw: string }
+    | undefined;
 }
 const NOTHING_HELD: Held = { details: undefined, record: undefined };
 
@@ -121,7 +123,10 @@ export abstract class SqlStore implements Store {
   async setState(values: Readonly<Record<string, string>>): Promise<void> {
     await this.sql.transaction(async (tx) => {
       for (const [name, value] of Object.entries(values)) {
-        await tx.run('INSERT INTO sync_state (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value', [name, value]);
+        await tx.run(
+          'INSERT INTO sync_state (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+          [name, value],
+        );
       }
     });
   }
@@ -270,15 +275,11 @@ export abstract class SqlStore implements Store {
       latest_event_time: row.latest_event_time,
       latest_event_info: row.latest_event,
     });
-    await tx.run(`UPDATE records SET package_status = ?, tag = ?, latest_event_time = ?, latest_event_info = ?, raw = ? WHERE ${KEY}`, [
-      row.package_status,
-      row.tag,
-      row.latest_event_time,
-      row.latest_event,
-      raw,
-      row.number,
-      row.carrier,
-    ]);
+    await tx.run(
+      `UPDATE records SET package_status = ?, tag = ?, latest_event_time = ?, latest_event_info = ?, raw = ? ` +
+        `WHERE ${KEY}`,
+      [row.package_status, row.tag, row.latest_event_time, row.latest_event, raw, row.number, row.carrier],
+    );
   }
 
   async markStopped(key: RecordKey, fields: { tag: string | null; param: string | null }): Promise<void> {
@@ -302,7 +303,10 @@ export abstract class SqlStore implements Store {
     });
   }
 
-  async pendingDetails(after: RecordKey | undefined, limit: number): Promise<(RecordKey & { track_time: string | null })[]> {
+  async pendingDetails(
+    after: RecordKey | undefined,
+    limit: number,
+  ): Promise<(RecordKey & { track_time: string | null })[]> {
     const rows = await this.sql.all(PENDING_DETAILS, [...keyParams(after), limit]);
     return rows.map((r) => ({ number: String(r.number), carrier: int(r.carrier), track_time: str(r.track_time) }));
   }
@@ -333,16 +337,23 @@ export abstract class SqlStore implements Store {
     }
   }
 
-  async details(numbers: readonly string[], carrier?: number): Promise<{ details: StoredRecord[]; withoutDetails: RecordKey[] }> {
+  async details(
+    numbers: readonly string[],
+    carrier?: number,
+  ): Promise<{ details: StoredRecord[]; withoutDetails: RecordKey[] }> {
     const out = { details: [] as StoredRecord[], withoutDetails: [] as RecordKey[] };
     const byCarrier = carrier === undefined ? '' : ' AND carrier = ?';
     for (const number of numbers) {
       const params = [number.trim().toLowerCase(), ...(carrier === undefined ? [] : [carrier])];
-      const found = await this.sql.all(`SELECT raw, api_version FROM details WHERE lower(number) = ?${byCarrier} ORDER BY carrier`, params);
+      const found = await this.sql.all(
+        `SELECT raw, api_version FROM details WHERE lower(number) = ?${byCarrier} ORDER BY carrier`,
+        params,
+      );
       out.details.push(...found.map((r) => ({ raw: String(r.raw), api_version: String(r.api_version) })));
       const bare = await this.sql.all(
         'SELECT number, carrier FROM records r WHERE lower(number) = ?' +
-          `${byCarrier} AND NOT EXISTS (SELECT 1 FROM details d WHERE d.number = r.number AND d.carrier = r.carrier) ORDER BY carrier`,
+          `${byCarrier} AND NOT EXISTS (SELECT 1 FROM details d WHERE d.number = r.number AND d.carrier = ` +
+          `r.carrier) ORDER BY carrier`,
         params,
       );
       out.withoutDetails.push(...bare.map((r) => ({ number: String(r.number), carrier: int(r.carrier) })));
@@ -373,7 +384,8 @@ export abstract class SqlStore implements Store {
   async advanceCursor(name: string, to: number): Promise<void> {
     await this.sql.transaction((tx) =>
       tx.run(
-        'INSERT INTO cursors (name, change_id) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET change_id = excluded.change_id WHERE excluded.change_id > cursors.change_id',
+        'INSERT INTO cursors (name, change_id) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET change_id = ' +
+          'excluded.change_id WHERE excluded.change_id > cursors.change_id',
         [name, to],
       ),
     );
@@ -381,7 +393,8 @@ export abstract class SqlStore implements Store {
 
   async counts(): Promise<MirrorCounts> {
     const [r] = await this.sql.all(
-      'SELECT (SELECT count(*) FROM records) AS records, (SELECT count(*) FROM details) AS details, (SELECT count(*) FROM changes) AS changes',
+      'SELECT (SELECT count(*) FROM records) AS records, (SELECT count(*) FROM details) AS details, (SELECT ' +
+        'count(*) FROM changes) AS changes',
     );
     return { records: int(r?.records), details: int(r?.details), changes: int(r?.changes) };
   }
@@ -413,7 +426,11 @@ export abstract class SqlStore implements Store {
 
   async reportWindows(query: ReportQuery, keys: readonly ReportKey[]): Promise<ReportWindows[]> {
     const { sql, params } = reportWindowsQuery(query, keys, this.reportDialect);
-    return (await this.sql.all(sql, params)).map((r) => ({ ...groupOf(r), with_window: int(r.with_window), on_time: int(r.on_time) }));
+    return (await this.sql.all(sql, params)).map((r) => ({
+      ...groupOf(r),
+      with_window: int(r.with_window),
+      on_time: int(r.on_time),
+    }));
   }
 
   async reportParcels(query: ReportQuery, kind: ReportParcelKind, limit?: number): Promise<ReportParcel[]> {
@@ -437,7 +454,12 @@ export abstract class SqlStore implements Store {
 type CountsOnly = Pick<ReportCounts, (typeof REPORT_COUNTS)[number]>;
 
 /** The keys of a report's row (null for those not asked for). */
-function groupOf(r: Row): { carrier: number | null; origin: string | null; destination: string | null; day: string | null } {
+function groupOf(r: Row): {
+  carrier: number | null;
+  origin: string | null;
+  destination: string | null;
+  day: string | null;
+} {
   return { carrier: intOrNull(r.carrier), origin: str(r.origin), destination: str(r.destination), day: str(r.day) };
 }
 

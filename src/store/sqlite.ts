@@ -117,7 +117,9 @@ export class SqliteStore extends SqlStore {
       db.exec('PRAGMA journal_mode = WAL');
       db.exec(`PRAGMA synchronous = ${opts.durable === false ? 'NORMAL' : 'FULL'}`);
     } catch (err) {
-      throw new TrkError(`cannot open the mirror ${file}: ${(err as Error).message}`, { hint: 'give another file with --db, or TRK_DB' });
+      throw new TrkError(`cannot open the mirror ${file}: ${(err as Error).message}`, {
+        hint: 'give another file with --db, or TRK_DB',
+      });
     }
     const store = new SqliteStore(file, new SqliteConnection(db));
     try {
@@ -141,9 +143,12 @@ async function migrate(sql: SqliteConnection, file: string): Promise<void> {
     const [row] = await tx.all('SELECT max(version) AS version FROM migrations');
     const current = Number(row?.version ?? 0);
     if (current > SCHEMA_VERSION) {
-      throw new TrkError(`the mirror ${file} was written by a newer trk (schema ${current}, this trk knows ${SCHEMA_VERSION})`, {
-        hint: 'upgrade trk, or give another file with --db',
-      });
+      throw new TrkError(
+        `the mirror ${file} was written by a newer trk (schema ${current}, this trk knows ${SCHEMA_VERSION})`,
+        {
+          hint: 'upgrade trk, or give another file with --db',
+        },
+      );
     }
     for (let v = current + 1; v <= SCHEMA_VERSION; v++) {
       for (const statement of MIGRATIONS[v - 1]!(SQLITE)) await tx.run(statement);

@@ -181,16 +181,26 @@ export class SyncRun {
     const client = await this.#opts.client(preferred);
     if (preferred === this.#opts.version || known !== undefined) return { client, version: preferred };
     try {
-      await this.#call(client, 'gettracklist', wireBody('gettracklist', preferred, { page_no: 1, number: 'TRK-PROBE' }));
+      await this.#call(
+        client,
+        'gettracklist',
+        wireBody('gettracklist', preferred, { page_no: 1, number: 'TRK-PROBE' }),
+      );
       return { client, version: preferred };
     } catch (err) {
-      const refused = err instanceof EndpointNotFoundError || (err instanceof AuthenticationError && err.serviceCode === -18010005);
+      const refused =
+        err instanceof EndpointNotFoundError || (err instanceof AuthenticationError && err.serviceCode === -18010005);
       if (!refused) throw err;
       return { client: await this.#opts.client(this.#opts.version), version: this.#opts.version };
     }
   }
 
-  async #call<A>(client: ApiClient, op: 'gettracklist' | 'gettrackinfo', body: unknown, stop?: AbortSignal): Promise<Envelope<A>> {
+  async #call<A>(
+    client: ApiClient,
+    op: 'gettracklist' | 'gettrackinfo',
+    body: unknown,
+    stop?: AbortSignal,
+  ): Promise<Envelope<A>> {
     this.#summary.requests += 1;
     return client.call<A>(op, body, { signal: stop ? AbortSignal.any([this.#opts.signal, stop]) : this.#opts.signal });
   }
@@ -209,7 +219,13 @@ export class SyncRun {
     const totalBefore = this.#progress.pagesTotal ?? 0;
     const pages = readPages<Envelope>({
       start: 1,
-      fetch: (pageNo, stop) => this.#call(client, 'gettracklist', wireBody('gettracklist', client.version, { ...filter, page_no: pageNo }), stop),
+      fetch: (pageNo, stop) =>
+        this.#call(
+          client,
+          'gettracklist',
+          wireBody('gettracklist', client.version, { ...filter, page_no: pageNo }),
+          stop,
+        ),
       // Checked against the service's counts, as a list's pages are (src/api/pages.ts).
       facts: trackListFacts,
       pageSize: LIMITS.pageSize,
@@ -265,7 +281,13 @@ export class SyncRun {
       const filter = { number: numbers.join(',') };
       for await (const env of readPages<Envelope>({
         start: 1,
-        fetch: (pageNo, stop) => this.#call(client, 'gettracklist', wireBody('gettracklist', client.version, { ...filter, page_no: pageNo }), stop),
+        fetch: (pageNo, stop) =>
+          this.#call(
+            client,
+            'gettracklist',
+            wireBody('gettracklist', client.version, { ...filter, page_no: pageNo }),
+            stop,
+          ),
         facts: trackListFacts,
         pageSize: LIMITS.pageSize,
       })) {
@@ -294,7 +316,9 @@ export class SyncRun {
       for (;;) {
         const listingDone = this.#listed.done;
         const seen = this.#listed.count;
-        const keys = (await this.#store.pendingDetails(after, size * DETAILS_IN_FLIGHT)).filter((k) => !this.#asked.has(idOf(k)));
+        const keys = (await this.#store.pendingDetails(after, size * DETAILS_IN_FLIGHT)).filter(
+          (k) => !this.#asked.has(idOf(k)),
+        );
         if (keys.length > 0) {
           after = keys[keys.length - 1];
           for (const k of keys) this.#asked.add(idOf(k));
@@ -351,4 +375,3 @@ export class SyncRun {
     this.#report({ detailsDone: this.#progress.detailsDone + rows.length });
   }
 }
-

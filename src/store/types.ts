@@ -106,7 +106,14 @@ export interface StoredRecord {
 }
 
 /** Columns of records a list filters by a set of values. */
-export const CHOICE_COLUMNS = ['package_status', 'carrier', 'tracking_status', 'data_origin', 'push_status', 'push_status_code'] as const;
+export const CHOICE_COLUMNS = [
+  'package_status',
+  'carrier',
+  'tracking_status',
+  'data_origin',
+  'push_status',
+  'push_status_code',
+] as const;
 export type ChoiceColumn = (typeof CHOICE_COLUMNS)[number];
 
 /** The offline list's filters, as columns and values (several values of one filter: any of them). */
@@ -149,7 +156,10 @@ export interface MirrorCounts {
   changes: number;
 }
 
-/** What `trk report` groups by, besides nothing: the carrier, the lane (origin and destination), the day of registration. */
+/**
+ * What `trk report` groups by, besides nothing: the carrier, the lane (origin and destination), the day of
+ * registration.
+ */
 export const REPORT_KEYS = ['carrier', 'lane', 'day'] as const;
 export type ReportKey = (typeof REPORT_KEYS)[number];
 
@@ -206,7 +216,9 @@ export interface ReportRegistered {
   registered: number;
 }
 
-/** Delivered parcels of one group (by their details) with an estimated delivery window, and those delivered by its end. */
+/**
+ * Delivered parcels of one group (by their details) with an estimated delivery window, and those delivered by its end.
+ */
 export interface ReportWindows {
   carrier: number | null;
   origin: string | null;
@@ -270,7 +282,10 @@ export interface Store {
   /** The records matching `query`, in its order, a batch at a time. */
   records(query: RecordQuery): AsyncIterable<StoredRecord[]>;
   /** Details of these numbers (every carrier of each), and the records of those that have none. */
-  details(numbers: readonly string[], carrier?: number): Promise<{ details: StoredRecord[]; withoutDetails: RecordKey[] }>;
+  details(
+    numbers: readonly string[],
+    carrier?: number,
+  ): Promise<{ details: StoredRecord[]; withoutDetails: RecordKey[] }>;
   changes(query: ChangeQuery): Promise<ChangeRow[]>;
   /** The id of the last change a cursor has seen (0 for a new one). */
   cursor(name: string): Promise<number>;

@@ -13,7 +13,8 @@ export const HEADERS_SUFFIX = '.headers';
 export function headersText(method: string, url: string, httpVersion: string, rawHeaders: readonly string[]): string {
   const lines = [`${method} ${url} HTTP/${httpVersion}`];
   // Line breaks cannot be in a header value as received; removed anyway so that one header stays one line.
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) lines.push(`${rawHeaders[i]}: ${rawHeaders[i + 1]!.replace(/[\r\n]+/g, ' ')}`);
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2)
+    lines.push(`${rawHeaders[i]}: ${rawHeaders[i + 1]!.replace(/[\r\n]+/g, ' ')}`);
   return `${lines.join('\n')}\n`;
 }
 

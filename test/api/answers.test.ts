@@ -30,7 +30,7 @@ function thrown(a: HttpAnswer): unknown {
 }
 
 describe('decodeAnswer', () => {
-  it('returns the envelope of a 200 of the operation\'s shape', () => {
+  it("returns the envelope of a 200 of the operation's shape", () => {
     expect(decodeAnswer(answer(200, OK))).toEqual(OK);
   });
 

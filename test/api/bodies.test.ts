@@ -15,7 +15,9 @@ function usage(fn: () => unknown): UsageError {
 
 describe('unsupported / itemsPerRequest', () => {
   it('v1 has no quota and no real-time operation', () => {
-    expect(usage(() => unsupported('v1', 'getquota')).toLine()).toBe('the v1 API has no quota operation: use --api-version v2');
+    expect(usage(() => unsupported('v1', 'getquota')).toLine()).toBe(
+      'the v1 API has no quota operation: use --api-version v2',
+    );
     expect(usage(() => unsupported('v1', 'getRealTimeTrackInfo')).toLine()).toBe(
       'the v1 API has no real-time operation: use --api-version v2',
     );
@@ -40,23 +42,34 @@ describe('registerBody', () => {
     expect(wireBody('register', 'v2', [{ number: 'RR123456789CN', param: 'US-10001', tag: 't', lang: 'en' }])).toEqual([
       { number: 'RR123456789CN', param: 'US-10001', tag: 't', lang: 'en', auto_detection: true },
     ]);
-    expect(wireBody('register', 'v2', [{ number: 'RR123456789CN', carrier: 3011 }])).toEqual([{ number: 'RR123456789CN', carrier: 3011 }]);
+    expect(wireBody('register', 'v2', [{ number: 'RR123456789CN', carrier: 3011 }])).toEqual([
+      { number: 'RR123456789CN', carrier: 3011 },
+    ]);
     expect(wireBody('register', 'v2', [{ number: 'RR123456789CN', auto_detection: false }])).toEqual([
       { number: 'RR123456789CN', auto_detection: false },
     ]);
   });
 
   it('v1: extra_param, and auto_detection sent explicitly (v1 defaults to false)', () => {
-    expect(wireBody('register', 'v1', [{ number: 'RR123456789CN', param: 'US-10001', final_carrier: 21051, tag: 'x' }])).toEqual([
+    expect(
+      wireBody('register', 'v1', [{ number: 'RR123456789CN', param: 'US-10001', final_carrier: 21051, tag: 'x' }]),
+    ).toEqual([
       { number: 'RR123456789CN', extra_param: 'US-10001', final_carrier: 21051, tag: 'x', auto_detection: true },
     ]);
-    expect(wireBody('register', 'v1', [{ number: 'RR123456789CN', carrier: 3011 }])).toEqual([{ number: 'RR123456789CN', carrier: 3011 }]);
+    expect(wireBody('register', 'v1', [{ number: 'RR123456789CN', carrier: 3011 }])).toEqual([
+      { number: 'RR123456789CN', carrier: 3011 },
+    ]);
   });
 
   it('refuses fields the version does not know', () => {
     expect(unknownRegisterFields('v1', { number: 'A12345', lang: 'en', email: 'a@b.c' })).toEqual(['lang', 'email']);
-    expect(unknownRegisterFields('v2', { number: 'A12345', order_no: 'o1', remark: 'r' })).toEqual(['order_no', 'remark']);
-    expect(unknownRegisterFields('v2.1', { number: 'A12345', order_no: 'o1', order_time: '2026-01-01', remark: 'r' })).toEqual([]);
+    expect(unknownRegisterFields('v2', { number: 'A12345', order_no: 'o1', remark: 'r' })).toEqual([
+      'order_no',
+      'remark',
+    ]);
+    expect(
+      unknownRegisterFields('v2.1', { number: 'A12345', order_no: 'o1', order_time: '2026-01-01', remark: 'r' }),
+    ).toEqual([]);
     expect(unknownRegisterFields('v2', { number: 'A12345', tag: undefined })).toEqual([]);
     const e = usage(() => wireBody('register', 'v2', [{ number: 'A12345', order_no: 'o1' }]));
     expect(e.toLine()).toContain('order_no');
@@ -66,7 +79,9 @@ describe('registerBody', () => {
 
   it('v2.1 carries order_no, order_time and remark', () => {
     expect(
-      wireBody('register', 'v2.1', [{ number: 'A12345', carrier: 3011, order_no: 'o1', order_time: '2026-01-01', remark: 'r' }]),
+      wireBody('register', 'v2.1', [
+        { number: 'A12345', carrier: 3011, order_no: 'o1', order_time: '2026-01-01', remark: 'r' },
+      ]),
     ).toEqual([{ number: 'A12345', carrier: 3011, order_no: 'o1', order_time: '2026-01-01', remark: 'r' }]);
   });
 });
@@ -85,7 +100,9 @@ describe('numberCarrierBody', () => {
     expect(e.message).toContain('B12345');
     expect(e.message).not.toContain('A12345');
     expect(e.toLine()).toContain('--carrier');
-    expect(wireBody('deletetrack', 'v1', [{ number: 'A12345', carrier: 1 }])).toEqual([{ number: 'A12345', carrier: 1 }]);
+    expect(wireBody('deletetrack', 'v1', [{ number: 'A12345', carrier: 1 }])).toEqual([
+      { number: 'A12345', carrier: 1 },
+    ]);
     expect(wireBody('stoptrack', 'v1', [{ number: 'A12345' }])).toEqual([{ number: 'A12345' }]);
   });
 });
@@ -94,15 +111,15 @@ describe('changeCarrierBody / changeInfoBody / realtimeBody', () => {
   it('changecarrier is the same in every version', () => {
     const items = [{ number: 'A12345', carrier_old: 1, carrier_new: 2 }];
     expect(wireBody('changecarrier', 'v1', items)).toEqual(items);
-    expect(wireBody('changecarrier', 'v2', [{ number: 'A12345', final_carrier_new: 5, carrier_old: undefined }])).toEqual([
-      { number: 'A12345', final_carrier_new: 5 },
-    ]);
+    expect(
+      wireBody('changecarrier', 'v2', [{ number: 'A12345', final_carrier_new: 5, carrier_old: undefined }]),
+    ).toEqual([{ number: 'A12345', final_carrier_new: 5 }]);
   });
 
   it('v2 changeinfo: an array with tag, param, lang', () => {
-    expect(wireBody('changeinfo', 'v2', [{ number: 'A12345', carrier: 3011, items: { tag: 't', lang: 'en' } }])).toEqual([
-      { number: 'A12345', carrier: 3011, items: { tag: 't', lang: 'en' } },
-    ]);
+    expect(
+      wireBody('changeinfo', 'v2', [{ number: 'A12345', carrier: 3011, items: { tag: 't', lang: 'en' } }]),
+    ).toEqual([{ number: 'A12345', carrier: 3011, items: { tag: 't', lang: 'en' } }]);
   });
 
   it('v1 changeinfo: a single object, tag only', () => {
@@ -111,9 +128,18 @@ describe('changeCarrierBody / changeInfoBody / realtimeBody', () => {
       carrier: 3011,
       items: { tag: 't' },
     });
-    expect(usage(() => wireBody('changeinfo', 'v1', [{ number: 'A12345', items: { param: 'x' } }])).toLine()).toContain('--param');
-    expect(usage(() => wireBody('changeinfo', 'v1', [{ number: 'A12345', items: { tag: 'x', lang: 'en' } }])).toLine()).toContain('--lang');
-    expect(() => wireBody('changeinfo', 'v1', [{ number: 'A', items: {} }, { number: 'B', items: {} }])).toThrow(RangeError);
+    expect(usage(() => wireBody('changeinfo', 'v1', [{ number: 'A12345', items: { param: 'x' } }])).toLine()).toContain(
+      '--param',
+    );
+    expect(
+      usage(() => wireBody('changeinfo', 'v1', [{ number: 'A12345', items: { tag: 'x', lang: 'en' } }])).toLine(),
+    ).toContain('--lang');
+    expect(() =>
+      wireBody('changeinfo', 'v1', [
+        { number: 'A', items: {} },
+        { number: 'B', items: {} },
+      ]),
+    ).toThrow(RangeError);
   });
 
   it('real time: one item, not in v1', () => {
@@ -165,7 +191,13 @@ describe('trackListBody', () => {
       stop_time_to: '2026-01-08T00:00:00Z',
       page_no: 3,
     });
-    expect(wireBody('gettracklist', 'v1', { package_status: 'OutForDelivery', tracking_status: 'Tracking', push_status: 'NotPushed' })).toEqual({
+    expect(
+      wireBody('gettracklist', 'v1', {
+        package_status: 'OutForDelivery',
+        tracking_status: 'Tracking',
+        push_status: 'NotPushed',
+      }),
+    ).toEqual({
       package_status: 10,
       tracking_state: 1,
       push_state: 0,

@@ -74,7 +74,7 @@ describe('Call', () => {
     expect(t.logs).toEqual([{ operation: 'register', status: 200, ms: expect.any(Number), items: 1, attempt: 1 }]);
   });
 
-  it('waits before retrying a 503, saying so; after a 429 the wait is the pacer\'s hold, not its own', async () => {
+  it("waits before retrying a 503, saying so; after a 429 the wait is the pacer's hold, not its own", async () => {
     const t = setUp([answer(503, 'down'), answer(429, '', { 'retry-after': '0.05' }), answer(200)]);
     await expect(t.call('register').run()).resolves.toEqual(OK);
     expect(t.waits).toEqual([['unavailable', expect.any(Number)]]);
@@ -92,7 +92,10 @@ describe('Call', () => {
     expect(resentAfterAmbiguousFailure(envelope)).toBe(true);
     expect(t.logs.at(-1)?.note).toBe('re-sent after an ambiguous failure');
     const u = setUp([reset(), answer(500, 'oops'), answer(500, 'oops')]);
-    const err = await u.call('stoptrack').run().catch((e: unknown) => e);
+    const err = await u
+      .call('stoptrack')
+      .run()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ServerError);
     expect((err as ServerError).delivery).toBe('unknown');
     expect((err as ServerError).attempts).toBe(3);
@@ -100,7 +103,10 @@ describe('Call', () => {
 
   it('never sends a charging write again after an ambiguous failure', async () => {
     const t = setUp([reset(), answer(200)]);
-    const err = await t.call('register').run().catch((e: unknown) => e);
+    const err = await t
+      .call('register')
+      .run()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect(t.sent).toHaveLength(1);
   });
@@ -119,7 +125,10 @@ describe('Call', () => {
     const policy = { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 100 };
     // The deadline ends with the attempt's time limit: whatever the jittered wait (0 to 100 ms), no retry fits.
     const t = setUp([hang], { timeoutMs: 50, deadlineMs: 50, policy });
-    const err = await t.call('stoptrack').run().catch((e: unknown) => e);
+    const err = await t
+      .call('stoptrack')
+      .run()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TimeoutError);
     expect(t.sent).toHaveLength(1);
   });
@@ -129,18 +138,24 @@ describe('Call', () => {
     const t = setUp([answer(503, 'down', { 'retry-after': '10' }), answer(200)], {
       policy: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 5000 },
     });
-    const err = await t.call('register').run().catch((e: unknown) => e);
+    const err = await t
+      .call('register')
+      .run()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ServerError);
     expect((err as ServerError).gaveUp).toBe('the next attempt would come after the 3 s the --timeout deadline allows');
     expect(t.sent).toHaveLength(1);
     expect(t.waits).toEqual([]);
   });
 
-  it('Ctrl-C while waiting for a turn: nothing was sent; a pacer\'s own failure is thrown as it is', async () => {
+  it("Ctrl-C while waiting for a turn: nothing was sent; a pacer's own failure is thrown as it is", async () => {
     const stop = new AbortController();
     stop.abort(new Error('interrupted'));
     const t = setUp([answer(200)]);
-    const err = await t.call('register', { signal: stop.signal }).run().catch((e: unknown) => e);
+    const err = await t
+      .call('register', { signal: stop.signal })
+      .run()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RequestAbortedError);
     expect((err as RequestAbortedError).delivery).toBe('not-sent');
     const broken = new BudgetFileError('/state/budget', Object.assign(new Error('x'), { code: 'EROFS' }));

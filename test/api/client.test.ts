@@ -6,7 +6,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient, resentAfterAmbiguousFailure, type ApiClient, type ApiClientOptions, type RequestLog } from '../../src/api/client.js';
+import {
+  createApiClient,
+  resentAfterAmbiguousFailure,
+  type ApiClient,
+  type ApiClientOptions,
+  type RequestLog,
+} from '../../src/api/client.js';
 import {
   AnswerTooLargeError,
   AuthenticationError,
@@ -218,7 +224,9 @@ describe('HTTP status → error class', () => {
     const pacer = createPacer({ perSecond: 1000, marginMs: 0, onHold: (ms, reason) => holds.push([reason, ms]) });
     handler = (_req, res, _b, n) => (n === 1 ? json(res, 429, {}, { 'retry-after': '1' }) : json(res, 200, OK));
     const t0 = performance.now();
-    const env = await client({ pacer, onWait: (r, ms) => waits.push([r, ms]) }).call('register', [{ number: 'RR123456789CN' }]);
+    const env = await client({ pacer, onWait: (r, ms) => waits.push([r, ms]) }).call('register', [
+      { number: 'RR123456789CN' },
+    ]);
     expect(env.code).toBe(0);
     expect(seen).toHaveLength(2);
     expect(performance.now() - t0).toBeGreaterThanOrEqual(950);
@@ -227,18 +235,22 @@ describe('HTTP status → error class', () => {
     expect(waits).toEqual([]);
   });
 
-  it('a Retry-After of a day holds for a minute at most; a one-shot call gives up at once when that passes its deadline', async () => {
-    const backoffs: number[] = [];
-    const pacer: Pacer = { acquire: async () => {}, backoff: (ms) => backoffs.push(ms) };
-    handler = (_req, res) => json(res, 429, {}, { 'retry-after': '86400' });
-    const t0 = performance.now();
-    const e = await failure(client({ pacer, timeoutMs: 1000 }).call('getquota', []));
-    expect(performance.now() - t0).toBeLessThan(900);
-    expect(e).toBeInstanceOf(RateLimitError);
-    expect(backoffs).toEqual([60_000]);
-    expect(seen).toHaveLength(1);
-    expect(e.toLine()).toContain('--timeout deadline');
-  });
+  it(
+    'a Retry-After of a day holds for a minute at most; a one-shot call gives up at once when that passes its ' +
+      'deadline',
+    async () => {
+      const backoffs: number[] = [];
+      const pacer: Pacer = { acquire: async () => {}, backoff: (ms) => backoffs.push(ms) };
+      handler = (_req, res) => json(res, 429, {}, { 'retry-after': '86400' });
+      const t0 = performance.now();
+      const e = await failure(client({ pacer, timeoutMs: 1000 }).call('getquota', []));
+      expect(performance.now() - t0).toBeLessThan(900);
+      expect(e).toBeInstanceOf(RateLimitError);
+      expect(backoffs).toEqual([60_000]);
+      expect(seen).toHaveLength(1);
+      expect(e.toLine()).toContain('--timeout deadline');
+    },
+  );
 
   it('429 every time → RateLimitError after maxAttempts, even for register', async () => {
     handler = (_req, res) => json(res, 429, {}, { 'retry-after': '0' });
@@ -306,7 +318,10 @@ describe('envelope', () => {
   it('code 0 but data.errors → EnvelopeError; a code without errors → that code', async () => {
     handler = (_req, res, _b, n) =>
       n === 1
-        ? json(res, 200, { code: 0, data: { errors: [{ code: -18010010, message: 'The data `number` is required.' }] } })
+        ? json(res, 200, {
+            code: 0,
+            data: { errors: [{ code: -18010010, message: 'The data `number` is required.' }] },
+          })
         : json(res, 200, { code: -18019908, data: null });
     const e = await failure(client().call('push', [{}]));
     expect(e).toBeInstanceOf(EnvelopeError);
@@ -318,7 +333,8 @@ describe('envelope', () => {
   });
 
   it('an authentication code in a 200 envelope → AuthenticationError, exit 4', async () => {
-    handler = (_req, res) => json(res, 200, { code: -18010001, data: { errors: [{ code: -18010001, message: 'IP' }] } });
+    handler = (_req, res) =>
+      json(res, 200, { code: -18010001, data: { errors: [{ code: -18010001, message: 'IP' }] } });
     const e = await failure(client().call('gettracklist', {}));
     expect(e).toBeInstanceOf(AuthenticationError);
     expect(e.exitCode).toBe(4);
@@ -326,23 +342,26 @@ describe('envelope', () => {
     expect(seen).toHaveLength(1);
   });
 
-  it('a body that is not JSON → InvalidResponseError, delivery unknown; a read is asked again, register is not', async () => {
-    handler = (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end('<html>captive portal</html>');
-    };
-    const e = await failure(client().call('gettracklist', {}));
-    expect(e).toBeInstanceOf(InvalidResponseError);
-    expect(e.delivery).toBe('unknown');
-    expect(e.message).toContain('not JSON');
-    expect(e.message).toContain('text/html');
-    expect(seen).toHaveLength(3);
-    seen = [];
-    const w = await failure(client().call('register', [{ number: 'RR123456789CN' }]));
-    expect(w).toBeInstanceOf(InvalidResponseError);
-    expect(w.toLine()).toContain('may have been processed');
-    expect(seen).toHaveLength(1);
-  });
+  it(
+    'a body that is not JSON → InvalidResponseError, delivery unknown; a read is asked again, ' + 'register is not',
+    async () => {
+      handler = (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end('<html>captive portal</html>');
+      };
+      const e = await failure(client().call('gettracklist', {}));
+      expect(e).toBeInstanceOf(InvalidResponseError);
+      expect(e.delivery).toBe('unknown');
+      expect(e.message).toContain('not JSON');
+      expect(e.message).toContain('text/html');
+      expect(seen).toHaveLength(3);
+      seen = [];
+      const w = await failure(client().call('register', [{ number: 'RR123456789CN' }]));
+      expect(w).toBeInstanceOf(InvalidResponseError);
+      expect(w.toLine()).toContain('may have been processed');
+      expect(seen).toHaveLength(1);
+    },
+  );
 
   it('a truncated answer to a read is asked for again', async () => {
     const text = JSON.stringify(OK);
@@ -374,7 +393,9 @@ describe('connection failures', () => {
     expect(e.message).toContain('150 ms');
     expect(seen).toHaveLength(1);
     seen = [];
-    const e2 = await failure(client({ timeoutMs: 150, retry: { maxAttempts: 2, baseDelayMs: 1 } }).call('gettrackinfo', []));
+    const e2 = await failure(
+      client({ timeoutMs: 150, retry: { maxAttempts: 2, baseDelayMs: 1 } }).call('gettrackinfo', []),
+    );
     expect(e2).toBeInstanceOf(TimeoutError);
     expect(seen).toHaveLength(2);
   });
@@ -389,7 +410,8 @@ describe('connection failures', () => {
   });
 
   it('connection dropped after the request → gettracklist is re-sent', async () => {
-    handler = (req, res, _b, n) => (n === 1 ? req.socket.destroy() : json(res, 200, { code: 0, data: { accepted: [] } }));
+    handler = (req, res, _b, n) =>
+      n === 1 ? req.socket.destroy() : json(res, 200, { code: 0, data: { accepted: [] } });
     const env = await client().call('gettracklist', { page_no: 1 });
     expect(env.code).toBe(0);
     expect(seen).toHaveLength(2);
@@ -413,7 +435,9 @@ describe('connection failures', () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const logs: RequestLog[] = [];
     const e = await failure(
-      client({ baseUrl: `http://127.0.0.1:${port}`, onRequest: (l) => logs.push(l) }).call('register', [{ number: 'RR123456789CN' }]),
+      client({ baseUrl: `http://127.0.0.1:${port}`, onRequest: (l) => logs.push(l) }).call('register', [
+        { number: 'RR123456789CN' },
+      ]),
     );
     expect(e).toBeInstanceOf(NetworkError);
     expect(e.delivery).toBe('not-sent');
@@ -460,7 +484,11 @@ describe('connection failures', () => {
     };
     server.on('connect', onConnect);
     try {
-      const proxied = client({ baseUrl: 'http://service.invalid', env: { HTTP_PROXY: baseUrl }, retry: { maxAttempts: 1 } });
+      const proxied = client({
+        baseUrl: 'http://service.invalid',
+        env: { HTTP_PROXY: baseUrl },
+        retry: { maxAttempts: 1 },
+      });
       const e = await failure(proxied.call('gettracklist', {}));
       expect(e).toBeInstanceOf(NetworkError);
       expect(e.delivery).toBe('not-sent');
@@ -476,27 +504,32 @@ describe('connection failures', () => {
 });
 
 describe('answers of the wrong shape or size, and the deadline', () => {
-  it('an envelope of the wrong shape → InvalidResponseError naming the field; a read is asked again, a charging write is not', async () => {
-    const bad = [
-      { code: 0, data: { accepted: 'x', rejected: [] } },
-      { code: 0, data: { accepted: 5, rejected: [] } },
-      { code: 0, data: { accepted: [], rejected: [null] } },
-    ];
-    for (const body of bad) {
+  it(
+    'an envelope of the wrong shape → InvalidResponseError naming the field; a read is asked again, a charging ' +
+      'write is not',
+    async () => {
+      const bad = [
+        { code: 0, data: { accepted: 'x', rejected: [] } },
+        { code: 0, data: { accepted: 5, rejected: [] } },
+        { code: 0, data: { accepted: [], rejected: [null] } },
+      ];
+      for (const body of bad) {
+        seen = [];
+        handler = (_req, res) => json(res, 200, body);
+        const e = await failure(client().call('register', [{ number: 'RR123456789CN' }]));
+        expect(e).toBeInstanceOf(InvalidResponseError);
+        expect(e.delivery).toBe('unknown');
+        expect(e.message).toMatch(/data\.(accepted|rejected)/);
+        expect(seen).toHaveLength(1);
+      }
       seen = [];
-      handler = (_req, res) => json(res, 200, body);
-      const e = await failure(client().call('register', [{ number: 'RR123456789CN' }]));
-      expect(e).toBeInstanceOf(InvalidResponseError);
-      expect(e.delivery).toBe('unknown');
-      expect(e.message).toMatch(/data\.(accepted|rejected)/);
-      expect(seen).toHaveLength(1);
-    }
-    seen = [];
-    handler = (_req, res, _b, n) => json(res, 200, n === 1 ? { code: 0, data: null } : fixtureJson('doc-v2/getquota.json'));
-    const env = await client().call('getquota', []);
-    expect(env.data?.quota_remain).toBe(1098);
-    expect(seen).toHaveLength(2);
-  });
+      handler = (_req, res, _b, n) =>
+        json(res, 200, n === 1 ? { code: 0, data: null } : fixtureJson('doc-v2/getquota.json'));
+      const env = await client().call('getquota', []);
+      expect(env.data?.quota_remain).toBe(1098);
+      expect(seen).toHaveLength(2);
+    },
+  );
 
   it('an announced body over the limit is not read: AnswerTooLargeError, delivery unknown, not retried', async () => {
     handler = (_req, res) => {
@@ -537,7 +570,12 @@ describe('answers of the wrong shape or size, and the deadline', () => {
       /* never answers */
     };
     const t0 = performance.now();
-    const e = await failure(client({ timeoutMs: 200, deadlineMs: 500, retry: { maxAttempts: 10, baseDelayMs: 1, maxDelayMs: 5 } }).call('gettracklist', {}));
+    const e = await failure(
+      client({ timeoutMs: 200, deadlineMs: 500, retry: { maxAttempts: 10, baseDelayMs: 1, maxDelayMs: 5 } }).call(
+        'gettracklist',
+        {},
+      ),
+    );
     const took = performance.now() - t0;
     expect(e).toBeInstanceOf(TimeoutError);
     expect(e.toLine()).toContain('--timeout');

@@ -17,7 +17,13 @@ describe('service errors', () => {
     expect(e).toBeInstanceOf(ServiceError);
     expect(e).toBeInstanceOf(TrkError);
     expect(e.name).toBe('EnvelopeError');
-    expect([e.operation, e.httpStatus, e.serviceCode, e.delivery, e.exitCode]).toEqual(['register', 200, -18019908, 'processed', 1]);
+    expect([e.operation, e.httpStatus, e.serviceCode, e.delivery, e.exitCode]).toEqual([
+      'register',
+      200,
+      -18019908,
+      'processed',
+      1,
+    ]);
   });
 
   it('authentication codes exit 4 with the hint of the table', () => {
@@ -53,7 +59,13 @@ describe('service errors', () => {
     expect(e.delivery).toBe('unknown');
     expect(new ServerError({ operation: 'register', httpStatus: 503 }).delivery).toBe('not-sent');
     expect(new RequestAbortedError({ operation: 'register', delivery: 'unknown' }).exitCode).toBe(130);
-    const tls = new NetworkError({ operation: 'push', host: 'h', reason: 'CERT_HAS_EXPIRED', delivery: 'not-sent', tls: true });
+    const tls = new NetworkError({
+      operation: 'push',
+      host: 'h',
+      reason: 'CERT_HAS_EXPIRED',
+      delivery: 'not-sent',
+      tls: true,
+    });
     expect(tls.toLine()).toContain('certificate');
   });
 });

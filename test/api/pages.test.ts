@@ -49,14 +49,17 @@ async function drain(read: PagedRead<Page>, onPage: (page: Page) => boolean | vo
 }
 
 describe('readPages', () => {
-  it('asks for several pages at once after the first, and hands them on in order whatever order they come in', async () => {
-    // Later pages answer first: every one of them has to wait in the buffer.
-    const { read, log, onPage } = paged(20, (n) => (n === 1 ? 1 : 40 - (n % 4) * 10));
-    await drain(read, onPage);
-    expect(log.handed).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
-    expect(log.mostOpen).toBe(4);
-    expect(new Set(log.fetched).size).toBe(20);
-  });
+  it(
+    'asks for several pages at once after the first, and hands them on in order whatever order they ' + 'come in',
+    async () => {
+      // Later pages answer first: every one of them has to wait in the buffer.
+      const { read, log, onPage } = paged(20, (n) => (n === 1 ? 1 : 40 - (n % 4) * 10));
+      await drain(read, onPage);
+      expect(log.handed).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      expect(log.mostOpen).toBe(4);
+      expect(new Set(log.fetched).size).toBe(20);
+    },
+  );
 
   it('never holds more than the window of pages in flight or waiting', async () => {
     // Page 2 is slow: the pages after it arrive and wait, and no more than the window is asked for meanwhile.
@@ -85,29 +88,32 @@ describe('readPages', () => {
     expect(log.open).toBe(0);
   });
 
-  it('a failing page rejects the read with its error once nothing is in flight; nothing after it is handed on', async () => {
-    const handed: number[] = [];
-    let open = 0;
-    const { read } = paged(12, () => 5, {
-      fetch: async (n, signal) => {
-        open += 1;
-        try {
-          await delay(n === 4 ? 1 : 10, undefined, { signal });
-        } finally {
-          open -= 1;
-        }
-        if (n === 4) throw new Error('page 4 failed');
-        return { n, total: 12 } as Page;
-      },
-    });
-    await expect(
-      drain(read, (page) => {
-        handed.push(page.n);
-      }),
-    ).rejects.toThrow('page 4 failed');
-    expect(handed).toEqual([1, 2, 3]);
-    expect(open).toBe(0);
-  });
+  it(
+    'a failing page rejects the read with its error once nothing is in flight; nothing after it is ' + 'handed on',
+    async () => {
+      const handed: number[] = [];
+      let open = 0;
+      const { read } = paged(12, () => 5, {
+        fetch: async (n, signal) => {
+          open += 1;
+          try {
+            await delay(n === 4 ? 1 : 10, undefined, { signal });
+          } finally {
+            open -= 1;
+          }
+          if (n === 4) throw new Error('page 4 failed');
+          return { n, total: 12 } as Page;
+        },
+      });
+      await expect(
+        drain(read, (page) => {
+          handed.push(page.n);
+        }),
+      ).rejects.toThrow('page 4 failed');
+      expect(handed).toEqual([1, 2, 3]);
+      expect(open).toBe(0);
+    },
+  );
 
   it('without a page count, reads one page after the other until one says there is no more', async () => {
     const { read, log, onPage } = paged(undefined, () => 1);
@@ -159,7 +165,10 @@ describe('readPages against counts that cannot be right', () => {
     const { read, fetched } = service(() => ({ records: 40, fingerprint: 'same', pages: 1e9, total: 4e10 }));
     const { pages, error } = await handed(read);
     expect(error).toBeInstanceOf(PagingError);
-    expect((error as Error).message).toBe("the service's pages do not add up: page 2 repeats page 1, but the service announced 1,000,000,000 pages (40,000,000,000 records)");
+    expect((error as Error).message).toBe(
+      "the service's pages do not add up: page 2 repeats page 1, but the service announced 1,000,000,000 pages " +
+        '(40,000,000,000 records)',
+    );
     expect(pages).toBe(1);
     expect(Math.max(...fetched)).toBeLessThanOrEqual(5);
   });
@@ -167,12 +176,19 @@ describe('readPages against counts that cannot be right', () => {
   it('a page count that is not a finite number is no count: pages one at a time until a repeat', async () => {
     const { read, fetched } = service(() => ({ records: 40, fingerprint: 'same', pages: Number.POSITIVE_INFINITY }));
     const { error } = await handed(read);
-    expect((error as Error).message).toBe("the service's pages do not add up: page 2 repeats page 1, but the service announced Infinity pages");
+    expect((error as Error).message).toBe(
+      "the service's pages do not add up: page 2 repeats page 1, but the service announced Infinity pages",
+    );
     expect(fetched).toEqual([1, 2]);
   });
 
   it('pages are bounded by what data_total records fill, whatever page_total says', async () => {
-    const { read, fetched } = service((n) => ({ records: n < 3 ? 40 : 20, fingerprint: `p${n}`, pages: 1e9, total: 100 }));
+    const { read, fetched } = service((n) => ({
+      records: n < 3 ? 40 : 20,
+      fingerprint: `p${n}`,
+      pages: 1e9,
+      total: 100,
+    }));
     const { pages, error } = await handed(read);
     expect(error).toBeUndefined();
     expect(pages).toBe(3);
@@ -182,10 +198,14 @@ describe('readPages against counts that cannot be right', () => {
   it('a short or empty page before the last one announced fails the read; nothing after it is handed on', async () => {
     const { read } = service((n) => ({ records: n === 2 ? 7 : 40, fingerprint: `p${n}`, pages: 5, total: 200 }));
     const { pages, error } = await handed(read);
-    expect((error as Error).message).toBe("the service's pages do not add up: page 2 has 7 records, but the service announced 5 pages (200 records)");
+    expect((error as Error).message).toBe(
+      "the service's pages do not add up: page 2 has 7 records, but the service announced 5 pages (200 records)",
+    );
     expect(pages).toBe(1);
     const empty = service((n) => ({ records: n === 3 ? 0 : 40, fingerprint: `p${n}`, pages: 4 }));
-    expect(((await handed(empty.read)).error as Error).message).toBe("the service's pages do not add up: page 3 has 0 records, but the service announced 4 pages");
+    expect(((await handed(empty.read)).error as Error).message).toBe(
+      "the service's pages do not add up: page 3 has 0 records, but the service announced 4 pages",
+    );
   });
 
   it('without counts, a short or empty page is the last one, and nothing is asked for beyond it', async () => {

@@ -103,11 +103,15 @@ describe('retry policy', () => {
   });
 
   for (const [kind, [readOnly, write, charging]] of Object.entries(TABLE) as [Kind, [boolean, boolean, boolean]][]) {
-    it(`${kind}: read-only ${readOnly ? 'retries' : 'stops'}, write ${write ? 'retries' : 'stops'}, charging ${charging ? 'retries' : 'stops'}`, () => {
-      for (const op of REPRESENTATIVE.read) expect(shouldRetry(op, failure(kind, op))).toBe(readOnly);
-      for (const op of REPRESENTATIVE.write) expect(shouldRetry(op, failure(kind, op))).toBe(write);
-      for (const op of REPRESENTATIVE.charging) expect(shouldRetry(op, failure(kind, op))).toBe(charging);
-    });
+    it(
+      `${kind}: read-only ${readOnly ? 'retries' : 'stops'}, write ${write ? 'retries' : 'stops'}, charging ` +
+        `${charging ? 'retries' : 'stops'}`,
+      () => {
+        for (const op of REPRESENTATIVE.read) expect(shouldRetry(op, failure(kind, op))).toBe(readOnly);
+        for (const op of REPRESENTATIVE.write) expect(shouldRetry(op, failure(kind, op))).toBe(write);
+        for (const op of REPRESENTATIVE.charging) expect(shouldRetry(op, failure(kind, op))).toBe(charging);
+      },
+    );
   }
 
   it('delivery of each failure kind', () => {

@@ -3,7 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpTransport } from '../../src/api/transport-http.js';
 import { createUndiciTransport } from '../../src/api/transport-undici.js';
-import { createTransport, proxyMayApply, proxySettings, type Transport, type TransportRequest } from '../../src/api/transport.js';
+import {
+  createTransport,
+  proxyMayApply,
+  proxySettings,
+  type Transport,
+  type TransportRequest,
+} from '../../src/api/transport.js';
 
 let server: Server;
 let base: string;
@@ -124,7 +130,9 @@ describe('choosing the transport', () => {
     expect(proxyMayApply('https://api.test', proxySettings({}))).toBe(false);
     expect(proxyMayApply('https://api.test', proxySettings({ HTTP_PROXY: 'http://proxy:3128' }))).toBe(true);
     expect(proxyMayApply('http://api.test', proxySettings({ https_proxy: 'http://proxy:3128' }))).toBe(false);
-    expect(proxyMayApply('https://api.test', proxySettings({ HTTPS_PROXY: 'http://proxy:3128', NO_PROXY: '*' }))).toBe(false);
+    expect(proxyMayApply('https://api.test', proxySettings({ HTTPS_PROXY: 'http://proxy:3128', NO_PROXY: '*' }))).toBe(
+      false,
+    );
     expect(proxySettings({ NO_PROXY: 'corp.test' }).noProxy).toBe('corp.test,localhost,127.0.0.1,[::1]');
   });
 });

@@ -17,7 +17,10 @@ export function chromiumPath() {
 
 /** Why the browser tests cannot run here, or undefined when they can. */
 export function chromiumMissing() {
-  return chromiumPath() === undefined ? `no Chromium at ${CANDIDATES.join(' or ')} (apt-get install chromium, or set CHROMIUM): the browser tests are skipped` : undefined;
+  return chromiumPath() === undefined
+    ? `no Chromium at ${CANDIDATES.join(' or ')} (apt-get install chromium, or set CHROMIUM): the browser tests ` +
+        `are skipped`
+    : undefined;
 }
 
 const FLAGS = [
@@ -52,7 +55,10 @@ export async function withPage(file, use, { width = 1100, height = 900 } = {}) {
     const page = await context.newPage();
     const problems = [];
     const requests = [];
-    page.on('console', (m) => (m.type() === 'error' || m.type() === 'warning') && problems.push(`console ${m.type()}: ${m.text()}`));
+    page.on(
+      'console',
+      (m) => (m.type() === 'error' || m.type() === 'warning') && problems.push(`console ${m.type()}: ${m.text()}`),
+    );
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
     page.on('request', (r) => requests.push(r.url()));
     await page.goto(`file://${path.resolve(file)}`, { waitUntil: 'load' });

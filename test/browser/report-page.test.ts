@@ -51,7 +51,8 @@ describe.skipIf(missing !== undefined)('the report page in Chromium', () => {
         expect(c.height).toBeGreaterThan(100);
         expect(c.shapes).toBeGreaterThan(5);
       }
-      const carriers = () => p.$$eval('#groups tbody tr', (rows) => rows.map((r) => r.querySelector('td')!.textContent));
+      const carriers = () =>
+        p.$$eval('#groups tbody tr', (rows) => rows.map((r) => r.querySelector('td')!.textContent));
       // 3011 has more parcels (9) than 100003 (6): first until sorted by parcels, fewest first (no carrier list here:
       // carriers go by code).
       expect(await carriers()).toEqual(['3011', '100003']);
@@ -62,7 +63,13 @@ describe.skipIf(missing !== undefined)('the report page in Chromium', () => {
       expect(await p.$eval('#groups th:nth-child(2)', (th) => th.getAttribute('aria-sort'))).toBe('descending');
       // Counted from today: every parcel still on its way has gone without news for months, the longest first.
       const stuck = await p.$$eval('#stuck tbody tr td:first-child', (cells) => cells.map((c) => c.textContent));
-      expect(stuck).toEqual(['1Z0000000000000003', 'RA0000000008CN', 'RA0000000005CN', '1Z0000000000000004', 'RA0000000006CN']);
+      expect(stuck).toEqual([
+        '1Z0000000000000003',
+        'RA0000000008CN',
+        'RA0000000005CN',
+        '1Z0000000000000004',
+        'RA0000000006CN',
+      ]);
       expect(await p.$$eval('#lanes tbody tr', (rows) => rows.length)).toBe(3);
       mkdirSync(ARTEFACTS, { recursive: true });
       await p.screenshot({ path: path.join(ARTEFACTS, 'report-page.png'), fullPage: true });

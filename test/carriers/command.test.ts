@@ -42,7 +42,9 @@ describe('trk carriers', () => {
     expect(items[0]).toEqual(expect.objectContaining({ key: 100001, _name: 'DHL Express', _country_iso: 'DE' }));
     expect(items.every((i: { _name: string }) => /dhl express/i.test(i._name))).toBe(true);
     expect(ctx.io.stderrText()).toMatch(/match "DHL Express"/);
-    expect(ctx.io.stderrText()).toMatch(/2621 carriers \(fetched just now from http:\/\/127\.0\.0\.1:\d+\/asset\/carrier\/info\/apicarrier\.all\.json\)/);
+    expect(ctx.io.stderrText()).toMatch(
+      /2621 carriers \(fetched just now from http:\/\/127\.0\.0\.1:\d+\/asset\/carrier\/info\/apicarrier\.all\.json\)/,
+    );
   });
 
   it('shows key, name, country and url columns, using the cache the second time', async () => {
@@ -59,7 +61,10 @@ describe('trk carriers', () => {
     const ctx = ctxFor('csv');
     await runCarriers({ query: 'usps', refresh: true }, ctx);
     expect(server.hits['apicarrier.all.json']).toBe(2);
-    expect(ctx.io.stdoutText().split('\n').slice(0, 2)).toEqual(['key,name,country,url', '21051,USPS,US,https://www.usps.com/']);
+    expect(ctx.io.stdoutText().split('\n').slice(0, 2)).toEqual([
+      'key,name,country,url',
+      '21051,USPS,US,https://www.usps.com/',
+    ]);
   });
 
   it('uses an old copy when offline, with a warning', async () => {
@@ -68,7 +73,9 @@ describe('trk carriers', () => {
     const ctx = ctxFor('json', Date.parse('2025-03-01T12:00:00Z') + 30 * DAY);
     expect(await runCarriers({ query: 'yanwen' }, ctx)).toBe(0);
     expect(JSON.parse(ctx.io.stdoutText())[0].key).toBe(190012);
-    expect(ctx.io.stderrText()).toMatch(/warning: could not refresh the carrier list .* using the copy fetched 30 days ago/);
+    expect(ctx.io.stderrText()).toMatch(
+      /warning: could not refresh the carrier list .* using the copy fetched 30 days ago/,
+    );
   });
 
   it('prints an empty list and exits 0 when nothing matches', async () => {
@@ -136,7 +143,8 @@ describe('lookups for other commands', () => {
 
   it('carrierResolver settles words for no carrier and number-like values without the list', async () => {
     const resolve = carrierResolver(ctxFor());
-    for (const none of ['Other', 'unknown', '-', 'N/A', 'n.a.', 'Sonstige', ' ']) expect(await resolve(none)).toBeUndefined();
+    for (const none of ['Other', 'unknown', '-', 'N/A', 'n.a.', 'Sonstige', ' '])
+      expect(await resolve(none)).toBeUndefined();
     await expect(resolve('-1')).rejects.toThrow('carrier "-1" is not a carrier code');
     await expect(resolve('3011.0')).rejects.toThrow(UsageError);
     expect(() => resolve('-1')).toThrow(UsageError); // remembered

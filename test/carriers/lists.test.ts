@@ -2,7 +2,16 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cachePath, describeList, formatAge, listUrl, loadList, readCachedList, STALE_AFTER_MS, type LoadListOptions } from '../../src/carriers/lists.js';
+import {
+  cachePath,
+  describeList,
+  formatAge,
+  listUrl,
+  loadList,
+  readCachedList,
+  STALE_AFTER_MS,
+  type LoadListOptions,
+} from '../../src/carriers/lists.js';
 import { TrkError } from '../../src/errors.js';
 import { startReferenceServer, type ReferenceServer } from './reference-server.js';
 
@@ -47,10 +56,15 @@ describe('loadList', () => {
     expect(second.fetchedAt).toBe(first.fetchedAt);
     expect(second.items).toEqual(first.items);
     expect(server.hits[CARRIERS]).toBe(1);
-    expect(describeList(second, 2621, ['carrier', 'carriers'], now)).toBe(`2621 carriers (fetched 3 days ago from ${first.url})`);
+    expect(describeList(second, 2621, ['carrier', 'carriers'], now)).toBe(
+      `2621 carriers (fetched 3 days ago from ${first.url})`,
+    );
     const file = cachePath(cacheDir, 'carriers', first.url);
     expect(path.basename(file)).toMatch(/^apicarrier\.all\.127\.0\.0\.1_\d+-[0-9a-f]{16}\.json$/);
-    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ url: first.url, fetched_at: '2025-03-01T12:00:00.000Z' });
+    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({
+      url: first.url,
+      fetched_at: '2025-03-01T12:00:00.000Z',
+    });
   });
 
   it('refetches with refresh, and when the copy is older than a week', async () => {
@@ -73,14 +87,20 @@ describe('loadList', () => {
     const stale = await loadList('carriers', opts());
     expect(stale.origin).toBe('stale');
     expect(stale.items).toHaveLength(2621);
-    expect(warnings).toEqual([expect.stringMatching(/could not refresh the carrier list from .* \(HTTP 503\); using the copy fetched 10 days ago/)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /could not refresh the carrier list from .* \(HTTP 503\); using the copy fetched 10 days ago/,
+      ),
+    ]);
     expect(describeList(stale, 2621, ['carrier', 'carriers'], now)).toMatch(/fetched 10 days ago, could not refresh/);
   });
 
   it('fails without any copy when the service cannot be reached', async () => {
     server.failWith = 500;
     await expect(loadList('countries', opts())).rejects.toThrow(TrkError);
-    await expect(loadList('countries', opts())).rejects.toThrow(/could not fetch the country list from .*country\.all\.json: HTTP 500/);
+    await expect(loadList('countries', opts())).rejects.toThrow(
+      /could not fetch the country list from .*country\.all\.json: HTTP 500/,
+    );
     await expect(loadList('countries', opts({ resUrl: 'http://127.0.0.1:9' }))).rejects.toThrow(/could not fetch/);
   });
 
@@ -99,7 +119,9 @@ describe('loadList', () => {
   it('stops reading a list larger than the limit, and names the limit', async () => {
     const err = await loadList('carriers', opts({ maxBytes: 64 * 1024 })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TrkError);
-    expect((err as TrkError).message).toMatch(/could not fetch the carrier list from .*: the answer is larger than 64 KB$/);
+    expect((err as TrkError).message).toMatch(
+      /could not fetch the carrier list from .*: the answer is larger than 64 KB$/,
+    );
   });
 
   it('keeps a copy per res URL: one never answers for another, even offline', async () => {
@@ -108,7 +130,9 @@ describe('loadList', () => {
     const secondUrl = listUrl(second.url, 'carriers');
     try {
       // A list of its own at the second address: 25 carriers, as a sandbox's might be.
-      second.bodies[CARRIERS] = JSON.stringify((JSON.parse(server.bodies[CARRIERS]!.toString()) as unknown[]).slice(0, 25));
+      second.bodies[CARRIERS] = JSON.stringify(
+        (JSON.parse(server.bodies[CARRIERS]!.toString()) as unknown[]).slice(0, 25),
+      );
       const other = await loadList('carriers', opts({ resUrl: second.url }));
       expect(other.origin).toBe('network');
       expect(other.items).toHaveLength(25);
@@ -123,7 +147,9 @@ describe('loadList', () => {
     // ...and an address never fetched has none, fresh or stale, even when fetching fails.
     const never = 'http://127.0.0.1:9';
     expect(await readCachedList(cacheDir, 'carriers', listUrl(never, 'carriers'))).toBeUndefined();
-    await expect(loadList('carriers', opts({ resUrl: never }))).rejects.toThrow(/could not fetch the carrier list from http:\/\/127\.0\.0\.1:9\//);
+    await expect(loadList('carriers', opts({ resUrl: never }))).rejects.toThrow(
+      /could not fetch the carrier list from http:\/\/127\.0\.0\.1:9\//,
+    );
     expect(warnings).toEqual([]);
   });
 
@@ -135,7 +161,10 @@ describe('loadList', () => {
     expect((await loadList('carriers', opts())).origin).toBe('network');
     expect(server.hits[CARRIERS]).toBe(2);
     // A file copied from another host's cache is not taken for this one.
-    await writeFile(file, JSON.stringify({ url: 'https://elsewhere.test/x', fetched_at: new Date(now).toISOString(), items: [] }));
+    await writeFile(
+      file,
+      JSON.stringify({ url: 'https://elsewhere.test/x', fetched_at: new Date(now).toISOString(), items: [] }),
+    );
     expect(await readCachedList(cacheDir, 'carriers', first.url)).toBeUndefined();
   });
 
@@ -150,7 +179,9 @@ describe('loadList', () => {
 
 describe('helpers', () => {
   it('builds list URLs from res-url', () => {
-    expect(listUrl('https://res.example.net/', 'countries')).toBe('https://res.example.net/asset/carrier/info/country.all.json');
+    expect(listUrl('https://res.example.net/', 'countries')).toBe(
+      'https://res.example.net/asset/carrier/info/country.all.json',
+    );
   });
 
   it('formats ages', () => {

@@ -12,7 +12,13 @@ describe('parseCarriers', () => {
     const carriers = parseCarriers(raw);
     expect(carriers).toHaveLength(raw.length);
     const dhl = carriers.find((c) => c.key === 100001)!;
-    expect(dhl).toMatchObject({ name: 'DHL Express', countryIso: 'DE', countryKey: 704, url: 'https://mydhl.express.dhl/', altNames: [] });
+    expect(dhl).toMatchObject({
+      name: 'DHL Express',
+      countryIso: 'DE',
+      countryKey: 704,
+      url: 'https://mydhl.express.dhl/',
+      altNames: [],
+    });
     expect(dhl.raw).toBe(raw.find((r) => (r as { key: number }).key === 100001));
     expect(carriers.find((c) => c.key === 3011)!.altNames).toEqual(['中国邮政', '中國郵政']);
   });
@@ -63,8 +69,8 @@ describe('parseCountries', () => {
   });
 
   it('skips entries without a key', () => {
-    expect(parseCountries([{ key: '0102', _name: ' Afghanistan ' }, { _name: 'x' }, 3]).map((c) => [c.key, c.name])).toEqual([
-      [102, 'Afghanistan'],
-    ]);
+    expect(
+      parseCountries([{ key: '0102', _name: ' Afghanistan ' }, { _name: 'x' }, 3]).map((c) => [c.key, c.name]),
+    ).toEqual([[102, 'Afghanistan']]);
   });
 });

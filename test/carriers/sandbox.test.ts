@@ -79,7 +79,9 @@ describe('--sandbox lists', () => {
   it('leaves the real lists and their cache alone', async () => {
     // A normal run fetches and caches the real list (here one where 190008 goes by another name)...
     const realList = JSON.parse(server.bodies['apicarrier.all.json']!.toString()) as { key: number; _name: string }[];
-    server.bodies['apicarrier.all.json'] = JSON.stringify(realList.map((c) => (c.key === 190008 ? { ...c, _name: 'Renamed Carrier' } : c)));
+    server.bodies['apicarrier.all.json'] = JSON.stringify(
+      realList.map((c) => (c.key === 190008 ? { ...c, _name: 'Renamed Carrier' } : c)),
+    );
     const real = await loadCarriers(ctxFor(false));
     expect(real.carriers.find((c) => c.key === 190008)?.name).toBe('Renamed Carrier');
     const file = cachePath(cacheDir, 'carriers', real.list.url);

@@ -13,7 +13,9 @@ describe('searchCarriers', () => {
   it('lists everything by name without a query', () => {
     const all = searchCarriers(carriers, undefined);
     expect(all).toHaveLength(carriers.length);
-    expect(all.map((c) => c.name)).toEqual([...all.map((c) => c.name)].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })));
+    expect(all.map((c) => c.name)).toEqual(
+      [...all.map((c) => c.name)].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })),
+    );
   });
 
   it('matches names case-insensitively, exact names first', () => {
@@ -80,8 +82,12 @@ describe('resolveCarrier', () => {
 
   it('refuses a prefix or a part of a name, listing the carriers it is part of', () => {
     // `trk register N --carrier Mother` once registered under 101056 "Mothership".
-    expect(() => resolveCarrier('Mother', carriers)).toThrow('carrier "Mother" is part of a carrier\'s name: Mothership (101056)');
-    expect(() => resolveCarrier('Correios Bra', carriers)).toThrow(/is part of a carrier's name: Correios Brazil \(2151\)/);
+    expect(() => resolveCarrier('Mother', carriers)).toThrow(
+      'carrier "Mother" is part of a carrier\'s name: Mothership (101056)',
+    );
+    expect(() => resolveCarrier('Correios Bra', carriers)).toThrow(
+      /is part of a carrier's name: Correios Brazil \(2151\)/,
+    );
     const err = (() => {
       try {
         resolveCarrier('DHL', carriers);
@@ -93,12 +99,14 @@ describe('resolveCarrier', () => {
   });
 
   it('takes Other, Unknown, -, N/A and empty text for no carrier, before any list', () => {
-    for (const none of ['Other', 'OTHER', 'Unknown', '-', 'N/A', '', '  ', 'Sonstige', 'Autre']) expect(resolveCarrier(none, undefined)).toBeUndefined();
+    for (const none of ['Other', 'OTHER', 'Unknown', '-', 'N/A', '', '  ', 'Sonstige', 'Autre'])
+      expect(resolveCarrier(none, undefined)).toBeUndefined();
     expect(resolveCarrier('Other', carriers)).toBeUndefined(); // never "Mothership"
   });
 
   it('refuses numbers that are no code without a list, and takes aliases first', () => {
-    for (const bad of ['-1', '+3011', '3011.0', '30 11']) expect(() => resolveCarrier(bad, undefined)).toThrow(/is not a carrier code/);
+    for (const bad of ['-1', '+3011', '3011.0', '30 11'])
+      expect(() => resolveCarrier(bad, undefined)).toThrow(/is not a carrier code/);
     const aliases = new Map([
       ['dhl', 7041],
       ['sonstwer', 0],
@@ -107,7 +115,9 @@ describe('resolveCarrier', () => {
     expect(resolveCarrier('DHL', carriers, { aliases })).toBe(7041);
     expect(resolveCarrier('DHL', undefined, { aliases })).toBe(7041);
     expect(resolveCarrier('Sonstwer', carriers, { aliases })).toBeUndefined();
-    expect(() => resolveCarrier('gone', carriers, { aliases })).toThrow('unknown carrier code 99999999 (the alias "gone")');
+    expect(() => resolveCarrier('gone', carriers, { aliases })).toThrow(
+      'unknown carrier code 99999999 (the alias "gone")',
+    );
   });
 
   it('refuses an ambiguous name, listing the candidates', () => {
@@ -121,7 +131,12 @@ describe('resolveCarrier', () => {
     expect(err).toBeInstanceOf(UsageError);
     const e = err as AmbiguousCarrierError;
     expect(e.candidates.map((c) => c.key)).toEqual(expect.arrayContaining([100001, 7041]));
-    expect(e.message).toMatch(/^carrier "DHL" is part of carriers' names: DHL ACTIVETRACING \(100216\), DHL eCommerce Asia \(7048\), .* and \d+ more$/);
+    expect(e.message).toMatch(
+      new RegExp(
+        String.raw`^carrier "DHL" is part of carriers' names: DHL ACTIVETRACING \(100216\), DHL eCommerce Asi` +
+          String.raw`a \(7048\), .* and \d+ more$`,
+      ),
+    );
     // two carriers of one name
     const twins = parseCarriers([
       { key: 1, _name: 'Twin' },
@@ -131,7 +146,9 @@ describe('resolveCarrier', () => {
   });
 
   it('refuses unknown names, empty text, and names without a list', () => {
-    expect(() => resolveCarrier('no such carrier anywhere', carriers)).toThrow(/unknown carrier "no such carrier anywhere"/);
+    expect(() => resolveCarrier('no such carrier anywhere', carriers)).toThrow(
+      /unknown carrier "no such carrier anywhere"/,
+    );
     expect(() => resolveCarrier('DHL Express', undefined)).toThrow(UsageError);
   });
 });

@@ -26,9 +26,15 @@ function cacheDir(withLists: boolean): string {
   dirs.push(dir);
   if (withLists) {
     mkdirSync(dir, { recursive: true });
-    for (const [name, file] of [['carriers', 'apicarrier.all.json'], ['countries', 'country.all.json']] as const) {
+    for (const [name, file] of [
+      ['carriers', 'apicarrier.all.json'],
+      ['countries', 'country.all.json'],
+    ] as const) {
       const items = JSON.parse(readFileSync(path.join(REFERENCE, file), 'utf8')) as unknown[];
-      writeFileSync(cachePath(dir, name, listUrl(RES_URL, name)), JSON.stringify({ url: listUrl(RES_URL, name), fetched_at: new Date(NOW).toISOString(), items }));
+      writeFileSync(
+        cachePath(dir, name, listUrl(RES_URL, name)),
+        JSON.stringify({ url: listUrl(RES_URL, name), fetched_at: new Date(NOW).toISOString(), items }),
+      );
     }
   }
   return dir;
@@ -43,7 +49,14 @@ async function parse(argv: string[], opts: FakeOptions & { lists?: boolean } = {
 
 describe('carrier flags take a code or a name', () => {
   it('register --carrier and --final-carrier', async () => {
-    const { code, fake } = await parse(['register', 'RR123456789CN', '--carrier', 'DHL Express', '--final-carrier', 'china post']);
+    const { code, fake } = await parse([
+      'register',
+      'RR123456789CN',
+      '--carrier',
+      'DHL Express',
+      '--final-carrier',
+      'china post',
+    ]);
     expect(code).toBe(0);
     expect(fake.sent('register')).toEqual([[{ number: 'RR123456789CN', carrier: 100001, final_carrier: 3011 }]]);
   });
@@ -56,7 +69,9 @@ describe('carrier flags take a code or a name', () => {
     }
     const update = await parse(['update', 'RR123456789CN', '--carrier', 'Yanwen', '--tag', 't']);
     expect(update.calls[0]!.body).toEqual([{ number: 'RR123456789CN', carrier: 190012, items: { tag: 't' } }]);
-    const list = await parse(['list', '--carrier', 'China Post', '--page', '1'], { handler: () => ({ code: 0, data: { accepted: [] } }) });
+    const list = await parse(['list', '--carrier', 'China Post', '--page', '1'], {
+      handler: () => ({ code: 0, data: { accepted: [] } }),
+    });
     expect(list.calls[0]!.body).toMatchObject({ carrier: 3011 });
   });
 
@@ -75,12 +90,27 @@ describe('carrier flags take a code or a name', () => {
     ]);
     expect(code).toBe(0);
     expect(fake.sent('changecarrier')).toEqual([
-      [{ number: 'RR123456789CN', carrier_old: 3011, carrier_new: 190012, final_carrier_old: 3041, final_carrier_new: 21051 }],
+      [
+        {
+          number: 'RR123456789CN',
+          carrier_old: 3011,
+          carrier_new: 190012,
+          final_carrier_old: 3041,
+          final_carrier_new: 21051,
+        },
+      ],
     ]);
   });
 
   it('realtime --carrier and --final-carrier', async () => {
-    const { code, calls } = await parse(['realtime', 'RR123456789CN', '--carrier', 'china post', '--final-carrier', 'usps']);
+    const { code, calls } = await parse([
+      'realtime',
+      'RR123456789CN',
+      '--carrier',
+      'china post',
+      '--final-carrier',
+      'usps',
+    ]);
     expect(code).toBe(0);
     expect(calls[0]!.body).toEqual([{ number: 'RR123456789CN', carrier: 3011, final_carrier: 21051, cacheLevel: 0 }]);
   });
@@ -89,7 +119,9 @@ describe('carrier flags take a code or a name', () => {
     const r = await parse(['register', 'RR123456789CN', '--carrier', 'DHL']);
     expect(r.code).toBe(2);
     expect(r.calls).toEqual([]);
-    expect(r.line).toMatch(/^--carrier "DHL" is part of carriers' names: .*DHL Express \(100001\).*: pass the code, or keep an alias/);
+    expect(r.line).toMatch(
+      /^--carrier "DHL" is part of carriers' names: .*DHL Express \(100001\).*: pass the code, or keep an alias/,
+    );
     const to = await parse(['change-carrier', 'RR123456789CN', '--to', 'dhl']);
     expect(to.code).toBe(2);
     expect(to.line).toMatch(/^--to "dhl" is part of carriers' names/);
@@ -104,7 +136,9 @@ describe('carrier flags take a code or a name', () => {
     expect(part.line).toMatch(/^--carrier "Mother" is part of a carrier's name: Mothership \(101056\)/);
     const list = await parse(['list', '--carrier', 'Other']);
     expect(list.code).toBe(2);
-    expect(list.line).toBe('--carrier "Other" names no carrier: a list filter needs a carrier: drop --carrier to list every carrier');
+    expect(list.line).toBe(
+      '--carrier "Other" names no carrier: a list filter needs a carrier: drop --carrier to list every carrier',
+    );
   });
 
   it('an unknown name or code is a usage error naming the flag', async () => {
@@ -122,7 +156,9 @@ describe('carrier flags take a code or a name', () => {
   it('codes need no list: without a cache they are sent as given, with no network call', async () => {
     // The resource address is a closed port: a fetch would fail the command. A carrier code 0 is how the
     // service says "none": it is not sent.
-    const r = await parse(['register', 'RR123456789CN', '--carrier', '99999', '--final-carrier', '0'], { lists: false });
+    const r = await parse(['register', 'RR123456789CN', '--carrier', '99999', '--final-carrier', '0'], {
+      lists: false,
+    });
     expect(r.code).toBe(0);
     expect(r.fake.sent('register')).toEqual([[{ number: 'RR123456789CN', carrier: 99999 }]]);
   });
@@ -139,12 +175,20 @@ describe('carrier names beside codes in tables', () => {
   const record = (version: ApiVersion) =>
     version === 'v1'
       ? { number: 'RR123456789CN', w1: 3011, w2: 21051, b: 301, c: 2105, e: 10, ts: true, rt: '2025-05-01 00:00:00' }
-      : { number: 'RR123456789CN', carrier: 3011, final_carrier: 21051, package_status: 'InTransit', tracking_status: 'Tracking' };
-  const listHandler = (version: ApiVersion): Handler => () => ({
-    code: 0,
-    data: { accepted: [record(version)] },
-    page: { data_total: 1, page_total: 1, page_no: 1, page_size: 40 },
-  });
+      : {
+          number: 'RR123456789CN',
+          carrier: 3011,
+          final_carrier: 21051,
+          package_status: 'InTransit',
+          tracking_status: 'Tracking',
+        };
+  const listHandler =
+    (version: ApiVersion): Handler =>
+    () => ({
+      code: 0,
+      data: { accepted: [record(version)] },
+      page: { data_total: 1, page_total: 1, page_no: 1, page_size: 40 },
+    });
 
   it('list: a table shows names, CSV and JSON keep the codes', async () => {
     const table = await parse(['list', '-o', 'table'], { handler: listHandler('v2'), version: 'v2' });
@@ -176,7 +220,13 @@ describe('carrier names beside codes in tables', () => {
     const handler: Handler = () => ({
       code: 0,
       data: {
-        accepted: [{ number: 'RR123456789CN', tag: null, track: { w1: 3011, w2: 21051, b: 301, c: 2105, e: 10, z0: {}, z1: [], z2: [] } }],
+        accepted: [
+          {
+            number: 'RR123456789CN',
+            tag: null,
+            track: { w1: 3011, w2: 21051, b: 301, c: 2105, e: 10, z0: {}, z1: [], z2: [] },
+          },
+        ],
         rejected: [{ number: 'RR000000000CN', carrier: 3011, error: { code: -18019902, message: 'not registered' } }],
       },
     });

@@ -12,19 +12,33 @@ const sentTo = (fake: Fake, op: string) => fake.calls.filter((c) => c.op === op)
 describe('runChangeCarrier', () => {
   it('maps --from/--to/--final-from/--final-to to the wire fields', async () => {
     const fake = createFake();
-    expect(await runChangeCarrier({ numbers: ['AAA11111'], fields: { carrier_old: 1, carrier_new: 2, final_carrier_old: 3, final_carrier_new: 4 } }, fake.ctx)).toBe(0);
-    expect(sentTo(fake, 'changecarrier')).toEqual([[{ number: 'AAA11111', carrier_old: 1, carrier_new: 2, final_carrier_old: 3, final_carrier_new: 4 }]]);
+    expect(
+      await runChangeCarrier(
+        {
+          numbers: ['AAA11111'],
+          fields: { carrier_old: 1, carrier_new: 2, final_carrier_old: 3, final_carrier_new: 4 },
+        },
+        fake.ctx,
+      ),
+    ).toBe(0);
+    expect(sentTo(fake, 'changecarrier')).toEqual([
+      [{ number: 'AAA11111', carrier_old: 1, carrier_new: 2, final_carrier_old: 3, final_carrier_new: 4 }],
+    ]);
   });
 
   it('needs --to or --final-to; nothing is sent without', async () => {
     const fake = createFake();
-    await expect(runChangeCarrier({ numbers: ['AAA11111'], fields: { carrier_old: 1 } }, fake.ctx)).rejects.toThrow(UsageError);
+    await expect(runChangeCarrier({ numbers: ['AAA11111'], fields: { carrier_old: 1 } }, fake.ctx)).rejects.toThrow(
+      UsageError,
+    );
     expect(fake.calls).toHaveLength(0);
   });
 
   it('--dry-run reads the quota and changes nothing: a carrier change costs quota', async () => {
     const fake = createFake();
-    expect(await runChangeCarrier({ numbers: ['AAA11111'], fields: { carrier_new: 5 }, dryRun: true }, fake.ctx)).toBe(0);
+    expect(await runChangeCarrier({ numbers: ['AAA11111'], fields: { carrier_new: 5 }, dryRun: true }, fake.ctx)).toBe(
+      0,
+    );
     expect(fake.calls.map((c) => c.op)).toEqual(['getquota']);
     expect(fake.io.stderrText()).toContain('quota: 1 unit, 90 left');
   });
@@ -53,7 +67,10 @@ describe('runUpdate', () => {
   it('v1: one item per request, and only the tag', async () => {
     const fake = createFake({
       version: 'v1',
-      handler: (_op, body) => ({ code: 0, data: { accepted: [{ number: (body as { number: string }).number, carrier: 1 }], rejected: [] } }),
+      handler: (_op, body) => ({
+        code: 0,
+        data: { accepted: [{ number: (body as { number: string }).number, carrier: 1 }], rejected: [] },
+      }),
     });
     await runUpdate({ numbers: ['AAA11111', 'BBB22222'], fields: { tag: 't' } }, fake.ctx);
     expect(sentTo(fake, 'changeinfo')).toEqual([
@@ -61,7 +78,9 @@ describe('runUpdate', () => {
       { number: 'BBB22222', items: { tag: 't' } },
     ]);
     const refused = createFake({ version: 'v1' });
-    await expect(runUpdate({ numbers: ['AAA11111'], fields: { lang: 'de' } }, refused.ctx)).rejects.toThrow(/the v1 API cannot send --lang/);
+    await expect(runUpdate({ numbers: ['AAA11111'], fields: { lang: 'de' } }, refused.ctx)).rejects.toThrow(
+      /the v1 API cannot send --lang/,
+    );
     expect(refused.calls).toHaveLength(0);
   });
 });
@@ -79,14 +98,22 @@ describe('runApi', () => {
     const fake = createFake();
     expect(await runApi({ operation: 'getquota' }, fake.ctx)).toBe(0);
     expect(JSON.parse(fake.io.stdoutText())).toMatchObject({ code: 0, data: { quota_total: 100 } });
-    const list = createFake({ handler: () => ({ code: 0, data: { accepted: [] }, page: { data_total: 0, page_total: 0, page_no: 1, page_size: 40 } }) });
+    const list = createFake({
+      handler: () => ({
+        code: 0,
+        data: { accepted: [] },
+        page: { data_total: 0, page_total: 0, page_no: 1, page_size: 40 },
+      }),
+    });
     await runApi({ operation: 'gettracklist' }, list.ctx);
     expect(list.calls[0]!.body).toEqual({});
   });
 
   it('sends --data as given, or from stdin, and exits 3 on rejections', async () => {
     const fake = createFake({ handler: rejecting(['BBB22222']) });
-    expect(await runApi({ operation: 'stoptrack', data: '[{"number":"AAA11111"},{"number":"BBB22222"}]' }, fake.ctx)).toBe(3);
+    expect(
+      await runApi({ operation: 'stoptrack', data: '[{"number":"AAA11111"},{"number":"BBB22222"}]' }, fake.ctx),
+    ).toBe(3);
     expect(fake.calls[0]!.body).toEqual([{ number: 'AAA11111' }, { number: 'BBB22222' }]);
     const piped = createFake({ stdin: '[{"number":"CCC33333"}]' });
     await runApi({ operation: 'push', data: '-' }, piped.ctx);

@@ -22,7 +22,10 @@ const trackInfo: Handler = (_op, body) => {
       accepted: DETAILS.filter((d) => items.some((i) => i.number === d.number)),
       rejected: items
         .filter((i) => !DETAILS.some((d) => d.number === i.number))
-        .map((i) => ({ number: i.number, error: { code: -18019902, message: `The number ${i.number} is not registered.` } })),
+        .map((i) => ({
+          number: i.number,
+          error: { code: -18019902, message: `The number ${i.number} is not registered.` },
+        })),
     },
   };
 };
@@ -56,30 +59,35 @@ describe('runInfo', () => {
     expect(wide.io.stdoutText().split('\n')[0]).toContain('EVENTS');
   });
 
-  it('-o text: a plain summary of each parcel to paste into a reply, a refused number as a line of its own', async () => {
-    const fake = createFake({ handler: trackInfo, global: { output: 'text' } });
-    expect(await runInfo({ numbers: ['AA123456789BR', 'YT2616912345678901', 'XX999999999XX'] }, fake.ctx)).toBe(3);
-    expect(fake.io.stdoutText()).toBe(
-      [
-        'Tracking number AA123456789BR (Correios)',
-        'Status: Delivered',
-        'Last event: 2026-06-30 14:23, RECIFE, PE: Object delivered to the recipient',
-        'Delivered: 2026-06-30 14:23',
-        '',
-        'Tracking number YT2616912345678901 (Yanwen)',
-        'Status: In transit — arrived at destination port',
-        'Last event: 2026-06-29 21:05 +08:00, LOS ANGELES, US: Arrived at destination country port',
-        'Expected delivery: between 2026-07-08 and 2026-07-12',
-        '',
-        'Tracking number XX999999999XX: The number XX999999999XX is not registered.',
-        '',
-      ].join('\n'),
-    );
-  });
+  it(
+    '-o text: a plain summary of each parcel to paste into a reply, a refused number as a line of ' + 'its own',
+    async () => {
+      const fake = createFake({ handler: trackInfo, global: { output: 'text' } });
+      expect(await runInfo({ numbers: ['AA123456789BR', 'YT2616912345678901', 'XX999999999XX'] }, fake.ctx)).toBe(3);
+      expect(fake.io.stdoutText()).toBe(
+        [
+          'Tracking number AA123456789BR (Correios)',
+          'Status: Delivered',
+          'Last event: 2026-06-30 14:23, RECIFE, PE: Object delivered to the recipient',
+          'Delivered: 2026-06-30 14:23',
+          '',
+          'Tracking number YT2616912345678901 (Yanwen)',
+          'Status: In transit — arrived at destination port',
+          'Last event: 2026-06-29 21:05 +08:00, LOS ANGELES, US: Arrived at destination country port',
+          'Expected delivery: between 2026-07-08 and 2026-07-12',
+          '',
+          'Tracking number XX999999999XX: The number XX999999999XX is not registered.',
+          '',
+        ].join('\n'),
+      );
+    },
+  );
 
   it('-o text with --columns is refused before sending', async () => {
     const fake = createFake({ handler: trackInfo, global: { output: 'text', columns: ['number'] } });
-    await expect(runInfo({ numbers: ['AA123456789BR'] }, fake.ctx)).rejects.toThrow(/-o text is a summary of each parcel/);
+    await expect(runInfo({ numbers: ['AA123456789BR'] }, fake.ctx)).rejects.toThrow(
+      /-o text is a summary of each parcel/,
+    );
     expect(fake.calls).toHaveLength(0);
   });
 
@@ -124,18 +132,25 @@ describe('runInfo', () => {
   });
 
   it('--watch takes numbers as arguments, and says when none of them is registered', async () => {
-    await expect(runInfo({ numbers: [], file: 'x.csv', watch: true }, createFake({ handler: trackInfo }).ctx)).rejects.toThrow(/--watch looks at numbers given as arguments/);
-    await expect(runInfo({ numbers: ['XX000000000XX'], watch: true, every: 5 }, createFake({ handler: trackInfo }).ctx)).rejects.toThrow(
-      /nothing to watch: XX000000000XX is not registered/,
-    );
+    await expect(
+      runInfo({ numbers: [], file: 'x.csv', watch: true }, createFake({ handler: trackInfo }).ctx),
+    ).rejects.toThrow(/--watch looks at numbers given as arguments/);
+    await expect(
+      runInfo({ numbers: ['XX000000000XX'], watch: true, every: 5 }, createFake({ handler: trackInfo }).ctx),
+    ).rejects.toThrow(/nothing to watch: XX000000000XX is not registered/);
   });
 
   it('--json prints accepted and rejected as the service sent them, exit 3 on a rejection', async () => {
     const fake = createFake({ handler: trackInfo, global: { output: 'json' } });
     expect(await runInfo({ numbers: ['AA123456789BR', 'XX000000000XX'] }, fake.ctx)).toBe(3);
-    const out = JSON.parse(fake.io.stdoutText()) as { accepted: unknown[]; rejected: { number: string; error: { code: number } }[] };
+    const out = JSON.parse(fake.io.stdoutText()) as {
+      accepted: unknown[];
+      rejected: { number: string; error: { code: number } }[];
+    };
     expect(out.accepted).toEqual([correios.data!.accepted![0]]);
-    expect(out.rejected).toEqual([{ number: 'XX000000000XX', error: { code: -18019902, message: 'The number XX000000000XX is not registered.' } }]);
+    expect(out.rejected).toEqual([
+      { number: 'XX000000000XX', error: { code: -18019902, message: 'The number XX000000000XX is not registered.' } },
+    ]);
   });
 
   it('CSV: one details row per number, the rejected one carrying its error', async () => {
@@ -165,9 +180,21 @@ describe('runInfo --status / --sub-status', () => {
   };
 
   it('keeps only the numbers whose latest status matches; rejected numbers stay visible', async () => {
-    expect(await json({ status: ['Delivered'] })).toEqual({ code: 3, accepted: ['AA123456789BR'], rejected: ['XX000000000XX'] });
-    expect(await json({ subStatus: ['InTransit_Arrival'] })).toEqual({ code: 3, accepted: ['YT2616912345678901'], rejected: ['XX000000000XX'] });
-    expect(await json({ status: ['InTransit'], subStatus: ['InTransit_PickedUp'] })).toEqual({ code: 3, accepted: [], rejected: ['XX000000000XX'] });
+    expect(await json({ status: ['Delivered'] })).toEqual({
+      code: 3,
+      accepted: ['AA123456789BR'],
+      rejected: ['XX000000000XX'],
+    });
+    expect(await json({ subStatus: ['InTransit_Arrival'] })).toEqual({
+      code: 3,
+      accepted: ['YT2616912345678901'],
+      rejected: ['XX000000000XX'],
+    });
+    expect(await json({ status: ['InTransit'], subStatus: ['InTransit_PickedUp'] })).toEqual({
+      code: 3,
+      accepted: [],
+      rejected: ['XX000000000XX'],
+    });
   });
 
   it('says on stderr how many of the numbers found match', async () => {
@@ -188,7 +215,13 @@ describe('runRealtime', () => {
   it('sends one item with cacheLevel 0 by default', async () => {
     const fake = createFake({ handler: trackInfo, global: { output: 'json' } });
     expect(await runRealtime({ number: 'AA123456789BR', carrier: 2151, fresh: false }, fake.ctx)).toBe(0);
-    expect(fake.calls).toEqual([{ op: 'getRealTimeTrackInfo', body: [{ number: 'AA123456789BR', carrier: 2151, cacheLevel: 0 }], opts: undefined }]);
+    expect(fake.calls).toEqual([
+      {
+        op: 'getRealTimeTrackInfo',
+        body: [{ number: 'AA123456789BR', carrier: 2151, cacheLevel: 0 }],
+        opts: undefined,
+      },
+    ]);
   });
 
   it('--fresh without a terminal needs --yes, and sends nothing without it', async () => {
@@ -214,7 +247,9 @@ describe('runRealtime', () => {
     const fake = createFake({ handler: trackInfo, global: { output: 'json' } });
     expect(await runRealtime({ number: 'XX000000000XX', fresh: false }, fake.ctx)).toBe(1);
     const v1 = createFake({ version: 'v1' });
-    await expect(runRealtime({ number: 'AA123456789BR', fresh: false }, v1.ctx)).rejects.toThrow(/v1 API has no real-time/);
+    await expect(runRealtime({ number: 'AA123456789BR', fresh: false }, v1.ctx)).rejects.toThrow(
+      /v1 API has no real-time/,
+    );
     expect(v1.calls).toHaveLength(0);
   });
 

@@ -11,8 +11,14 @@ function holding(records: Record<string, number[]>): Handler {
   return (op, body) => {
     if (op !== 'gettracklist') return acceptAll(op, body);
     const asked = String((body as { number: string }).number).split(',');
-    const accepted = asked.flatMap((number) => (records[number] ?? []).map((carrier) => ({ number, carrier, package_status: 'InTransit' })));
-    return { code: 0, data: { accepted, rejected: [] }, page: { data_total: accepted.length, page_total: 1, page_no: 1, page_size: 40, has_next: false } };
+    const accepted = asked.flatMap((number) =>
+      (records[number] ?? []).map((carrier) => ({ number, carrier, package_status: 'InTransit' })),
+    );
+    return {
+      code: 0,
+      data: { accepted, rejected: [] },
+      page: { data_total: accepted.length, page_total: 1, page_no: 1, page_size: 40, has_next: false },
+    };
   };
 }
 
@@ -23,9 +29,21 @@ describe('runItemAction', () => {
     ['push', 'push'],
   ] as const)('%s sends %s with the carrier when given, through the item engine', async (action, op) => {
     const fake = createFake();
-    const code = await runItemAction(action, { numbers: ['AAA11111', 'BBB22222'], fields: { carrier: 3011 } }, fake.ctx);
+    const code = await runItemAction(
+      action,
+      { numbers: ['AAA11111', 'BBB22222'], fields: { carrier: 3011 } },
+      fake.ctx,
+    );
     expect(code).toBe(0);
-    expect(fake.calls.map((c) => [c.op, c.body])).toEqual([[op, [{ number: 'AAA11111', carrier: 3011 }, { number: 'BBB22222', carrier: 3011 }]]]);
+    expect(fake.calls.map((c) => [c.op, c.body])).toEqual([
+      [
+        op,
+        [
+          { number: 'AAA11111', carrier: 3011 },
+          { number: 'BBB22222', carrier: 3011 },
+        ],
+      ],
+    ]);
     // The engine sends with the client's retries off and decides itself what to send again.
     expect(fake.calls[0]?.opts).toEqual({ retry: false });
   });
@@ -37,12 +55,16 @@ describe('runItemAction', () => {
     const lines = fake.io.stdoutText().trim().split('\n');
     expect(lines).toHaveLength(2);
     expect(lines[0]!.split('\t')).toContain('accepted');
-    expect(lines[1]!.split('\t')).toEqual(expect.arrayContaining(['BBB22222', 'rejected', '-18019909', 'no tracking information yet']));
+    expect(lines[1]!.split('\t')).toEqual(
+      expect.arrayContaining(['BBB22222', 'rejected', '-18019909', 'no tracking information yet']),
+    );
     expect(fake.io.stderrText()).toBe('queued for push 1, rejected 1\n');
   });
 
   it('stop on a number already stopped is done, not a rejection (exit 0)', async () => {
-    const fake = createFake({ handler: rejecting(['BBB22222'], -18019906, 'only numbers being tracked can be stopped') });
+    const fake = createFake({
+      handler: rejecting(['BBB22222'], -18019906, 'only numbers being tracked can be stopped'),
+    });
     expect(await runItemAction('stop', { numbers: ['AAA11111', 'BBB22222'] }, fake.ctx)).toBe(0);
     expect(fake.io.stderrText()).toBe('stopped 1, already stopped 1\n');
   });
@@ -83,7 +105,9 @@ describe('runItemAction', () => {
     const fake = createFake();
     const err = await runItemAction('delete', { numbers: ['AAA11111'] }, fake.ctx).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
-    expect((err as UsageError).toLine()).toBe('deleting 1 number needs confirmation: pass --yes to confirm; nothing was sent');
+    expect((err as UsageError).toLine()).toBe(
+      'deleting 1 number needs confirmation: pass --yes to confirm; nothing was sent',
+    );
     expect(fake.calls).toHaveLength(0);
 
     const yes = createFake({ global: { yes: true } });
@@ -91,24 +115,40 @@ describe('runItemAction', () => {
     expect(yes.calls[0]!.op).toBe('deletetrack');
   });
 
-  it('delete on a terminal looks the numbers up, asks about the records they hold, and a no sends nothing', async () => {
-    const no = createFake({ tty: true, confirms: [false], handler: holding({ AAA11111: [3011, 190271], BBB22222: [3011] }) });
-    await expect(runItemAction('delete', { numbers: ['AAA11111', 'BBB22222', 'CCC33333'] }, no.ctx)).rejects.toThrow('cancelled');
-    // A number under two carriers is two records: the question counts records and the records are listed.
-    expect(no.prompts).toEqual(['Delete these 3 records of 2 numbers from the account? This cannot be undone.']);
-    expect(no.io.stderrText()).toBe('  AAA11111  3011  InTransit\n  AAA11111  190271  InTransit\n  BBB22222  3011  InTransit\n  not registered: CCC33333\n');
-    // One lookup (no quota), nothing deleted.
-    expect(no.calls.map((c) => [c.op, c.body])).toEqual([['gettracklist', { number: 'AAA11111,BBB22222,CCC33333', page_no: 1 }]]);
+  it(
+    'delete on a terminal looks the numbers up, asks about the records they hold, and a no sends ' + 'nothing',
+    async () => {
+      const no = createFake({
+        tty: true,
+        confirms: [false],
+        handler: holding({ AAA11111: [3011, 190271], BBB22222: [3011] }),
+      });
+      await expect(runItemAction('delete', { numbers: ['AAA11111', 'BBB22222', 'CCC33333'] }, no.ctx)).rejects.toThrow(
+        'cancelled',
+      );
+      // A number under two carriers is two records: the question counts records and the records are listed.
+      expect(no.prompts).toEqual(['Delete these 3 records of 2 numbers from the account? This cannot be undone.']);
+      expect(no.io.stderrText()).toBe(
+        '  AAA11111  3011  InTransit\n  AAA11111  190271  InTransit\n  BBB22222  3011  InTransit\n  not ' +
+          'registered: CCC33333\n',
+      );
+      // One lookup (no quota), nothing deleted.
+      expect(no.calls.map((c) => [c.op, c.body])).toEqual([
+        ['gettracklist', { number: 'AAA11111,BBB22222,CCC33333', page_no: 1 }],
+      ]);
 
-    const yes = createFake({ tty: true, confirms: [true], handler: holding({ AAA11111: [3011] }) });
-    expect(await runItemAction('delete', { numbers: ['AAA11111'] }, yes.ctx)).toBe(0);
-    expect(yes.prompts).toEqual(['Delete this record from the account? This cannot be undone.']);
-    expect(yes.sent('deletetrack')).toHaveLength(1);
-  });
+      const yes = createFake({ tty: true, confirms: [true], handler: holding({ AAA11111: [3011] }) });
+      expect(await runItemAction('delete', { numbers: ['AAA11111'] }, yes.ctx)).toBe(0);
+      expect(yes.prompts).toEqual(['Delete this record from the account? This cannot be undone.']);
+      expect(yes.sent('deletetrack')).toHaveLength(1);
+    },
+  );
 
   it('delete with --carrier counts only the records under that carrier', async () => {
     const fake = createFake({ tty: true, confirms: [false], handler: holding({ AAA11111: [3011, 190271] }) });
-    await expect(runItemAction('delete', { numbers: ['AAA11111'], fields: { carrier: 190271 } }, fake.ctx)).rejects.toThrow('cancelled');
+    await expect(
+      runItemAction('delete', { numbers: ['AAA11111'], fields: { carrier: 190271 } }, fake.ctx),
+    ).rejects.toThrow('cancelled');
     expect(fake.prompts).toEqual(['Delete this record from the account? This cannot be undone.']);
     expect(fake.io.stderrText()).toBe('  AAA11111  190271  InTransit\n');
   });
@@ -119,14 +159,17 @@ describe('runItemAction', () => {
     const fake = createFake({ tty: true, confirms: [false] });
     await expect(runItemAction('delete', { numbers: [], file }, fake.ctx)).rejects.toThrow('cancelled');
     expect(fake.prompts).toEqual([
-      'Delete 2 numbers from the account (a number without a carrier goes under every carrier that holds it)? This cannot be undone.',
+      'Delete 2 numbers from the account (a number without a carrier goes under every carrier that holds it)? ' +
+        'This cannot be undone.',
     ]);
     expect(fake.calls).toHaveLength(0);
   });
 
   it('v1 delete without a carrier is refused before asking or sending', async () => {
     const fake = createFake({ version: 'v1', global: { yes: true } });
-    await expect(runItemAction('delete', { numbers: ['AAA11111'] }, fake.ctx)).rejects.toThrow(/the v1 API needs the carrier to delete a number/);
+    await expect(runItemAction('delete', { numbers: ['AAA11111'] }, fake.ctx)).rejects.toThrow(
+      /the v1 API needs the carrier to delete a number/,
+    );
     expect(fake.calls).toHaveLength(0);
   });
 

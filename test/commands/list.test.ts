@@ -74,28 +74,30 @@ describe('buildListFilters', () => {
       ),
     ).toEqual([
       {
-      package_status: 'Delivered',
-      carrier: 3011,
-      tracking_status: 'Stopped',
-      data_origin: 'Import',
-      register_time_from: '2025-05-25T12:00:00Z',
-      register_time_to: '2025-06-01T00:00:00Z',
-      track_time_from: '2025-06-01T00:00:00Z',
-      track_time_to: '2025-06-01T12:00:00Z',
-      push_time_from: '2025-05-01T00:00:00Z',
-      push_time_to: '2025-06-01T11:30:00Z',
-      push_status: 'Failure',
-      push_status_code: 500,
-      stop_track_time_from: '2025-05-18T12:00:00Z',
-      stop_track_time_to: '2025-05-31T12:00:00Z',
-      number: 'A1234,B1234',
-      order_by: 'RegisterTimeDesc',
+        package_status: 'Delivered',
+        carrier: 3011,
+        tracking_status: 'Stopped',
+        data_origin: 'Import',
+        register_time_from: '2025-05-25T12:00:00Z',
+        register_time_to: '2025-06-01T00:00:00Z',
+        track_time_from: '2025-06-01T00:00:00Z',
+        track_time_to: '2025-06-01T12:00:00Z',
+        push_time_from: '2025-05-01T00:00:00Z',
+        push_time_to: '2025-06-01T11:30:00Z',
+        push_status: 'Failure',
+        push_status_code: 500,
+        stop_track_time_from: '2025-05-18T12:00:00Z',
+        stop_track_time_to: '2025-05-31T12:00:00Z',
+        number: 'A1234,B1234',
+        order_by: 'RegisterTimeDesc',
       },
     ]);
   });
 
   it('refuses a time it cannot read, naming the flag', () => {
-    expect(() => buildListFilters({ trackedSince: 'last week' }, NOW)).toThrow(/--tracked-since "last week" is not a time/);
+    expect(() => buildListFilters({ trackedSince: 'last week' }, NOW)).toThrow(
+      /--tracked-since "last week" is not a time/,
+    );
   });
 
   it('refuses a range that ends before it starts', () => {
@@ -156,25 +158,28 @@ describe('runList', () => {
     expect(fake.calls[0]!.opts?.signal?.aborted).toBe(true);
   });
 
-  it('a failing later page leaves JSON and CSV that do not parse, so a script cannot take them for the whole list', async () => {
-    for (const output of ['json', 'csv'] as const) {
-      const inner = pagedService(100);
-      const fake = createFake({
-        global: { output },
-        handler: (op, body) => {
-          if ((body as TrackListFilter).page_no === 2) throw new Error('down');
-          return inner(op, body);
-        },
-      });
-      await expect(runList({}, fake.ctx)).rejects.toThrow('down');
-      const out = fake.io.stdoutText();
-      // The first page did arrive...
-      expect(out.split('\n').length).toBeGreaterThan(40);
-      // ...but the output as a whole is refused by a parser.
-      if (output === 'json') expect(() => JSON.parse(out)).toThrow();
-      else expect(() => parse(out, { columns: true })).toThrow(/Quote Not Closed/);
-    }
-  });
+  it(
+    'a failing later page leaves JSON and CSV that do not parse, so a script cannot take them for the ' + 'whole list',
+    async () => {
+      for (const output of ['json', 'csv'] as const) {
+        const inner = pagedService(100);
+        const fake = createFake({
+          global: { output },
+          handler: (op, body) => {
+            if ((body as TrackListFilter).page_no === 2) throw new Error('down');
+            return inner(op, body);
+          },
+        });
+        await expect(runList({}, fake.ctx)).rejects.toThrow('down');
+        const out = fake.io.stdoutText();
+        // The first page did arrive...
+        expect(out.split('\n').length).toBeGreaterThan(40);
+        // ...but the output as a whole is refused by a parser.
+        if (output === 'json') expect(() => JSON.parse(out)).toThrow();
+        else expect(() => parse(out, { columns: true })).toThrow(/Quote Not Closed/);
+      }
+    },
+  );
 
   it('a failing first page writes nothing at all, in JSON and CSV', async () => {
     for (const output of ['json', 'csv'] as const) {
@@ -222,7 +227,12 @@ describe('several values of a filter', () => {
             accepted: items.map((i) => ({
               number: i.number,
               carrier: i.carrier,
-              track_info: { latest_status: { status: 'Exception', sub_status: i.number.endsWith('3') ? 'Exception_Returned' : 'Exception_Lost' } },
+              track_info: {
+                latest_status: {
+                  status: 'Exception',
+                  sub_status: i.number.endsWith('3') ? 'Exception_Returned' : 'Exception_Lost',
+                },
+              },
             })),
             rejected: [],
           },
@@ -230,18 +240,31 @@ describe('several values of a filter', () => {
       }
       const f = body as TrackListFilter;
       const matching = all.filter(
-        (r) => (f.package_status === undefined || r.package_status === f.package_status) && (f.carrier === undefined || r.carrier === f.carrier),
+        (r) =>
+          (f.package_status === undefined || r.package_status === f.package_status) &&
+          (f.carrier === undefined || r.carrier === f.carrier),
       );
-      return { code: 0, page: { data_total: matching.length, page_total: 1, page_no: 1, page_size: 40 }, data: { accepted: matching } };
+      return {
+        code: 0,
+        page: { data_total: matching.length, page_total: 1, page_no: 1, page_size: 40 },
+        data: { accepted: matching },
+      };
     };
   }
-  const numbers = (fake: { io: { stdoutText(): string } }) => (JSON.parse(fake.io.stdoutText()) as { number: string; carrier: number }[]).map((r) => `${r.number}/${r.carrier}`);
+  const numbers = (fake: { io: { stdoutText(): string } }) =>
+    (JSON.parse(fake.io.stdoutText()) as { number: string; carrier: number }[]).map((r) => `${r.number}/${r.carrier}`);
 
   it('mean any of them: one query per value, merged in registration order', async () => {
     const fake = createFake({ handler: service(), global: { output: 'json' } });
     await runList({ status: ['Exception', 'DeliveryFailure'] }, fake.ctx);
     expect(fake.calls.map((c) => (c.body as TrackListFilter).package_status)).toEqual(['Exception', 'DeliveryFailure']);
-    expect(numbers(fake)).toEqual(['NUM000001/3011', 'NUM000002/3011', 'NUM000003/190012', 'NUM000003/3011', 'NUM000005/3011']);
+    expect(numbers(fake)).toEqual([
+      'NUM000001/3011',
+      'NUM000002/3011',
+      'NUM000003/190012',
+      'NUM000003/3011',
+      'NUM000005/3011',
+    ]);
   });
 
   it('every combination of two filters is a query; a record matching two queries is printed once', async () => {
@@ -253,8 +276,20 @@ describe('several values of a filter', () => {
 
   it('too many combinations are refused before anything is sent', async () => {
     const fake = createFake({ handler: service() });
-    const statuses = ['NotFound', 'InfoReceived', 'InTransit', 'Expired', 'AvailableForPickup', 'OutForDelivery', 'DeliveryFailure', 'Delivered', 'Exception'];
-    await expect(runList({ status: statuses, carrier: [1, 2, 3, 4, 5, 6] }, fake.ctx)).rejects.toThrow(/54 queries .* at most 50/);
+    const statuses = [
+      'NotFound',
+      'InfoReceived',
+      'InTransit',
+      'Expired',
+      'AvailableForPickup',
+      'OutForDelivery',
+      'DeliveryFailure',
+      'Delivered',
+      'Exception',
+    ];
+    await expect(runList({ status: statuses, carrier: [1, 2, 3, 4, 5, 6] }, fake.ctx)).rejects.toThrow(
+      /54 queries .* at most 50/,
+    );
     expect(fake.calls).toHaveLength(0);
   });
 
@@ -265,21 +300,24 @@ describe('several values of a filter', () => {
     expect(fake.calls.every((c) => !('tag' in (c.body as object)))).toBe(true);
   });
 
-  it('--sub-status asks for its main status and reads the sub-status from the tracking details of each page', async () => {
-    const fake = createFake({ handler: service(), global: { output: 'json' } });
-    await runList({ subStatus: ['Exception_Returned'] }, fake.ctx);
-    expect(fake.calls.map((c) => c.op)).toEqual(['gettracklist', 'gettrackinfo']);
-    expect(fake.calls[0]!.body).toMatchObject({ package_status: 'Exception' });
-    expect(fake.calls[1]!.body).toEqual([
-      { number: 'NUM000001', carrier: 3011 },
-      { number: 'NUM000003', carrier: 190012 },
-      { number: 'NUM000003', carrier: 3011 },
-    ]);
-    expect(numbers(fake)).toEqual(['NUM000003/190012', 'NUM000003/3011']);
-    await expect(runList({ status: ['Delivered'], subStatus: ['Exception_Lost'] }, createFake({ handler: service() }).ctx)).rejects.toThrow(
-      /no record can be Delivered with sub-status Exception_Lost/,
-    );
-  });
+  it(
+    '--sub-status asks for its main status and reads the sub-status from the tracking details of ' + 'each page',
+    async () => {
+      const fake = createFake({ handler: service(), global: { output: 'json' } });
+      await runList({ subStatus: ['Exception_Returned'] }, fake.ctx);
+      expect(fake.calls.map((c) => c.op)).toEqual(['gettracklist', 'gettrackinfo']);
+      expect(fake.calls[0]!.body).toMatchObject({ package_status: 'Exception' });
+      expect(fake.calls[1]!.body).toEqual([
+        { number: 'NUM000001', carrier: 3011 },
+        { number: 'NUM000003', carrier: 190012 },
+        { number: 'NUM000003', carrier: 3011 },
+      ]);
+      expect(numbers(fake)).toEqual(['NUM000003/190012', 'NUM000003/3011']);
+      await expect(
+        runList({ status: ['Delivered'], subStatus: ['Exception_Lost'] }, createFake({ handler: service() }).ctx),
+      ).rejects.toThrow(/no record can be Delivered with sub-status Exception_Lost/);
+    },
+  );
 });
 
 describe('on a terminal', () => {
@@ -323,38 +361,61 @@ describe('--watch', () => {
     const handler: Handler = () => {
       looks += 1;
       const status = looks >= 3 ? 'Delivered' : 'InTransit';
-      return { code: 0, page: { data_total: 2, page_total: 1, page_no: 1, page_size: 40 }, data: { accepted: [record(1, status), record(2, looks >= 2 ? 'Delivered' : 'InTransit')] } };
+      return {
+        code: 0,
+        page: { data_total: 2, page_total: 1, page_no: 1, page_size: 40 },
+        data: { accepted: [record(1, status), record(2, looks >= 2 ? 'Delivered' : 'InTransit')] },
+      };
     };
     const fake = createFake({ handler, global: { output: 'ndjson' } });
     expect(await runList({ watch: true, every: 5 }, fake.ctx)).toBe(0);
     expect(looks).toBe(3);
-    const lines = fake.io.stdoutText().trim().split('\n').map((l) => JSON.parse(l) as { package_status: string });
-    expect(lines.map((l) => l.package_status)).toEqual(['InTransit', 'InTransit', 'InTransit', 'Delivered', 'Delivered', 'Delivered']);
+    const lines = fake.io
+      .stdoutText()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { package_status: string });
+    expect(lines.map((l) => l.package_status)).toEqual([
+      'InTransit',
+      'InTransit',
+      'InTransit',
+      'Delivered',
+      'Delivered',
+      'Delivered',
+    ]);
     expect(fake.io.stderrText()).toContain('2 of 2 delivered: done watching');
   });
 
-  it('--status OutForDelivery: records that leave the filter are looked up by number, and it stops once all are final', async () => {
-    // Look 1: both out for delivery; look 2: NUM000001 delivered; look 3: both delivered (none match any more).
-    let looks = 0;
-    const statusAt = (n: number, look: number) => (look >= (n === 1 ? 2 : 3) ? 'Delivered' : 'OutForDelivery');
-    const handler: Handler = (_op, body) => {
-      const f = body as TrackListFilter;
-      if (f.number === undefined) looks += 1;
-      if (looks > 6) throw new Error('still watching after every record was delivered');
-      const all = [1, 2].map((n) => record(n, statusAt(n, looks)));
-      const asked = f.number?.split(',');
-      const accepted = all.filter((r) => (asked ? asked.includes(r.number) : r.package_status === f.package_status));
-      return { code: 0, page: { data_total: accepted.length, page_total: 1, page_no: 1, page_size: 40 }, data: { accepted } };
-    };
-    const fake = createFake({ handler, global: { output: 'ndjson' } });
-    expect(await runList({ status: ['OutForDelivery'], watch: true, every: 5 }, fake.ctx)).toBe(0);
-    expect(looks).toBe(3);
-    // The lookups ask only for what left the filter and is not known to be final yet.
-    expect(fake.sent('gettracklist').filter((b) => (b as TrackListFilter).number !== undefined)).toEqual([
-      { number: 'NUM000001', page_no: 1 },
-      { number: 'NUM000002', page_no: 1 },
-    ]);
-    expect(fake.io.stderrText()).toContain('2 of 2 delivered (2 no longer match the filters): done watching');
-    expect(fake.io.stderrText()).not.toContain('no records yet');
-  });
+  it(
+    '--status OutForDelivery: records that leave the filter are looked up by number, and it stops once all ' +
+      'are final',
+    async () => {
+      // Look 1: both out for delivery; look 2: NUM000001 delivered; look 3: both delivered (none match any more).
+      let looks = 0;
+      const statusAt = (n: number, look: number) => (look >= (n === 1 ? 2 : 3) ? 'Delivered' : 'OutForDelivery');
+      const handler: Handler = (_op, body) => {
+        const f = body as TrackListFilter;
+        if (f.number === undefined) looks += 1;
+        if (looks > 6) throw new Error('still watching after every record was delivered');
+        const all = [1, 2].map((n) => record(n, statusAt(n, looks)));
+        const asked = f.number?.split(',');
+        const accepted = all.filter((r) => (asked ? asked.includes(r.number) : r.package_status === f.package_status));
+        return {
+          code: 0,
+          page: { data_total: accepted.length, page_total: 1, page_no: 1, page_size: 40 },
+          data: { accepted },
+        };
+      };
+      const fake = createFake({ handler, global: { output: 'ndjson' } });
+      expect(await runList({ status: ['OutForDelivery'], watch: true, every: 5 }, fake.ctx)).toBe(0);
+      expect(looks).toBe(3);
+      // The lookups ask only for what left the filter and is not known to be final yet.
+      expect(fake.sent('gettracklist').filter((b) => (b as TrackListFilter).number !== undefined)).toEqual([
+        { number: 'NUM000001', page_no: 1 },
+        { number: 'NUM000002', page_no: 1 },
+      ]);
+      expect(fake.io.stderrText()).toContain('2 of 2 delivered (2 no longer match the filters): done watching');
+      expect(fake.io.stderrText()).not.toContain('no records yet');
+    },
+  );
 });

@@ -13,12 +13,48 @@ async function parse(argv: string[], opts: FakeOptions = {}) {
 describe('command lines → requests', () => {
   it('register with every flag', async () => {
     const { code, sent } = await parse(
-      ['register', 'AAA11111', '--carrier', '3011', '--param', 'US-10001', '--tag', 'b7', '--lang', 'de', '--email', 'a@b.c', '--final-carrier', '21051', '--api-version', 'v2.1', '--order-no', 'o1', '--order-time', '2025-05-01', '--remark', 'r'],
+      [
+        'register',
+        'AAA11111',
+        '--carrier',
+        '3011',
+        '--param',
+        'US-10001',
+        '--tag',
+        'b7',
+        '--lang',
+        'de',
+        '--email',
+        'a@b.c',
+        '--final-carrier',
+        '21051',
+        '--api-version',
+        'v2.1',
+        '--order-no',
+        'o1',
+        '--order-time',
+        '2025-05-01',
+        '--remark',
+        'r',
+      ],
       { version: 'v2.1' },
     );
     expect(code).toBe(0);
     expect(sent('register')).toEqual([
-      [{ number: 'AAA11111', carrier: 3011, param: 'US-10001', tag: 'b7', lang: 'de', email: 'a@b.c', final_carrier: 21051, order_no: 'o1', order_time: '2025-05-01', remark: 'r' }],
+      [
+        {
+          number: 'AAA11111',
+          carrier: 3011,
+          param: 'US-10001',
+          tag: 'b7',
+          lang: 'de',
+          email: 'a@b.c',
+          final_carrier: 21051,
+          order_no: 'o1',
+          order_time: '2025-05-01',
+          remark: 'r',
+        },
+      ],
     ]);
   });
 
@@ -47,7 +83,45 @@ describe('command lines → requests', () => {
 
   it('list with every filter', async () => {
     const { calls } = await parse(
-      ['list', '--status', 'Delivered', '--carrier', '3011', '--tracking', 'Tracking', '--origin', 'Api', '--registered-since', '2025-05-01', '--registered-until', '2025-05-31T23:59:59Z', '--tracked-since', '2025-05-02', '--tracked-until', '2025-05-03', '--pushed-since', '2025-05-04', '--pushed-until', '2025-05-05', '--push-status', 'Failure', '--push-code', '500', '--stopped-since', '2025-05-06', '--stopped-until', '2025-05-07', '--number', 'AAA11111,BBB22222', '--number', 'CCC33333', '--order-by', 'PushTimeDesc', '--page', '2'],
+      [
+        'list',
+        '--status',
+        'Delivered',
+        '--carrier',
+        '3011',
+        '--tracking',
+        'Tracking',
+        '--origin',
+        'Api',
+        '--registered-since',
+        '2025-05-01',
+        '--registered-until',
+        '2025-05-31T23:59:59Z',
+        '--tracked-since',
+        '2025-05-02',
+        '--tracked-until',
+        '2025-05-03',
+        '--pushed-since',
+        '2025-05-04',
+        '--pushed-until',
+        '2025-05-05',
+        '--push-status',
+        'Failure',
+        '--push-code',
+        '500',
+        '--stopped-since',
+        '2025-05-06',
+        '--stopped-until',
+        '2025-05-07',
+        '--number',
+        'AAA11111,BBB22222',
+        '--number',
+        'CCC33333',
+        '--order-by',
+        'PushTimeDesc',
+        '--page',
+        '2',
+      ],
       { handler: () => ({ code: 0, data: { accepted: [] } }) },
     );
     expect(calls).toHaveLength(1);
@@ -73,15 +147,45 @@ describe('command lines → requests', () => {
   });
 
   it('realtime --fresh --yes', async () => {
-    const { calls } = await parse(['realtime', 'AAA11111', '--carrier', '3011', '--param', 'p', '--final-carrier', '5', '--fresh', '--yes', '--json']);
-    expect(calls[0]).toMatchObject({ op: 'getRealTimeTrackInfo', body: [{ number: 'AAA11111', carrier: 3011, param: 'p', final_carrier: 5, cacheLevel: 1 }] });
+    const { calls } = await parse([
+      'realtime',
+      'AAA11111',
+      '--carrier',
+      '3011',
+      '--param',
+      'p',
+      '--final-carrier',
+      '5',
+      '--fresh',
+      '--yes',
+      '--json',
+    ]);
+    expect(calls[0]).toMatchObject({
+      op: 'getRealTimeTrackInfo',
+      body: [{ number: 'AAA11111', carrier: 3011, param: 'p', final_carrier: 5, cacheLevel: 1 }],
+    });
   });
 
   it('change-carrier and update', async () => {
-    const cc = await parse(['change-carrier', 'AAA11111', '--to', '2', '--from', '1', '--final-to', '4', '--final-from', '3']);
-    expect(cc.sent('changecarrier')).toEqual([[{ number: 'AAA11111', carrier_old: 1, carrier_new: 2, final_carrier_old: 3, final_carrier_new: 4 }]]);
+    const cc = await parse([
+      'change-carrier',
+      'AAA11111',
+      '--to',
+      '2',
+      '--from',
+      '1',
+      '--final-to',
+      '4',
+      '--final-from',
+      '3',
+    ]);
+    expect(cc.sent('changecarrier')).toEqual([
+      [{ number: 'AAA11111', carrier_old: 1, carrier_new: 2, final_carrier_old: 3, final_carrier_new: 4 }],
+    ]);
     const up = await parse(['update', 'AAA11111', '--tag', 't', '--param', 'p', '--lang', 'fr', '--carrier', '9']);
-    expect(up.calls[0]!.body).toEqual([{ number: 'AAA11111', carrier: 9, items: { tag: 't', param: 'p', lang: 'fr' } }]);
+    expect(up.calls[0]!.body).toEqual([
+      { number: 'AAA11111', carrier: 9, items: { tag: 't', param: 'p', lang: 'fr' } },
+    ]);
   });
 
   it('api OPERATION --data', async () => {
@@ -96,7 +200,17 @@ describe('command lines → requests', () => {
   });
 
   it('global options land in the context wherever they are placed', async () => {
-    const { fake } = await parse(['-q', 'stop', 'AAA11111', '-o', 'ndjson', '--verbose', '--no-color', '--profile', 'work']);
+    const { fake } = await parse([
+      '-q',
+      'stop',
+      'AAA11111',
+      '-o',
+      'ndjson',
+      '--verbose',
+      '--no-color',
+      '--profile',
+      'work',
+    ]);
     expect(fake.ctx.global).toEqual({ quiet: true, output: 'ndjson', verbose: true, color: false, profile: 'work' });
     expect(fake.io.stderrText()).toBe('');
   });

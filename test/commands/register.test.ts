@@ -7,7 +7,8 @@ const base: RegisterOptions = { numbers: [] };
 const numbers = (n: number) => Array.from({ length: n }, (_, i) => `RR${String(i).padStart(9, '0')}CN`);
 
 /** Bodies of the register requests (the engine also reads the quota first). */
-const registered = (fake: ReturnType<typeof createFake>) => fake.calls.filter((c) => c.op === 'register').map((c) => c.body as Record<string, unknown>[]);
+const registered = (fake: ReturnType<typeof createFake>) =>
+  fake.calls.filter((c) => c.op === 'register').map((c) => c.body as Record<string, unknown>[]);
 
 describe('register flags', () => {
   it('map to the wire fields of every row', async () => {
@@ -16,21 +17,50 @@ describe('register flags', () => {
       {
         ...base,
         numbers: ['AB12345'],
-        fields: { param: 'US-10001', tag: 't', lang: 'de', email: 'a@b.c', final_carrier: 7, auto_detection: false, order_no: 'o1', order_time: '2024-01-02', remark: 'r' },
+        fields: {
+          param: 'US-10001',
+          tag: 't',
+          lang: 'de',
+          email: 'a@b.c',
+          final_carrier: 7,
+          auto_detection: false,
+          order_no: 'o1',
+          order_time: '2024-01-02',
+          remark: 'r',
+        },
       },
       fake.ctx,
     );
     expect(registered(fake)).toEqual([
-      [{ number: 'AB12345', param: 'US-10001', tag: 't', lang: 'de', email: 'a@b.c', final_carrier: 7, auto_detection: false, order_no: 'o1', order_time: '2024-01-02', remark: 'r' }],
+      [
+        {
+          number: 'AB12345',
+          param: 'US-10001',
+          tag: 't',
+          lang: 'de',
+          email: 'a@b.c',
+          final_carrier: 7,
+          auto_detection: false,
+          order_no: 'o1',
+          order_time: '2024-01-02',
+          remark: 'r',
+        },
+      ],
     ]);
   });
 
-  it('send auto_detection: true by default when no carrier is given (trk means v2\'s default in every version)', async () => {
-    const fake = createFake();
-    await runRegister({ ...base, numbers: ['AB12345'] }, fake.ctx);
-    await runRegister({ ...base, numbers: ['AB12346'], fields: { carrier: 3011 } }, fake.ctx);
-    expect(registered(fake)).toEqual([[{ number: 'AB12345', auto_detection: true }], [{ number: 'AB12346', carrier: 3011 }]]);
-  });
+  it(
+    "send auto_detection: true by default when no carrier is given (trk means v2's default in every " + 'version)',
+    async () => {
+      const fake = createFake();
+      await runRegister({ ...base, numbers: ['AB12345'] }, fake.ctx);
+      await runRegister({ ...base, numbers: ['AB12346'], fields: { carrier: 3011 } }, fake.ctx);
+      expect(registered(fake)).toEqual([
+        [{ number: 'AB12345', auto_detection: true }],
+        [{ number: 'AB12346', carrier: 3011 }],
+      ]);
+    },
+  );
 });
 
 describe('runRegister', () => {
@@ -48,7 +78,10 @@ describe('runRegister', () => {
   });
 
   it('exits 3 and shows the rejected items', async () => {
-    const fake = createFake({ handler: rejecting(['RR000000001CN'], -18019903, 'carrier cannot be detected'), global: { output: 'csv' } });
+    const fake = createFake({
+      handler: rejecting(['RR000000001CN'], -18019903, 'carrier cannot be detected'),
+      global: { output: 'csv' },
+    });
     const code = await runRegister({ ...base, numbers: numbers(3) }, fake.ctx);
     expect(code).toBe(3);
     const csv = fake.io.stdoutText();
@@ -73,7 +106,13 @@ describe('runRegister', () => {
         code: 0,
         data: {
           accepted: [],
-          rejected: items.map((i, n) => ({ number: i.number, error: n === 0 ? { code: -18019901, message: 'already registered' } : { code: -18019903, message: 'carrier cannot be detected' } })),
+          rejected: items.map((i, n) => ({
+            number: i.number,
+            error:
+              n === 0
+                ? { code: -18019901, message: 'already registered' }
+                : { code: -18019903, message: 'carrier cannot be detected' },
+          })),
         },
       };
     };
@@ -103,19 +142,28 @@ describe('runRegister', () => {
 
   it('--dry-run of a pipe reports, predicts a quota refusal, and registers nothing', async () => {
     const quota = (left: number) => (op: string) =>
-      op === 'getquota' ? { code: 0, data: { quota_total: 10, quota_used: 10 - left, quota_remain: left, today_used: 0, max_track_daily: 0 } } : { code: 0, data: {} };
+      op === 'getquota'
+        ? {
+            code: 0,
+            data: { quota_total: 10, quota_used: 10 - left, quota_remain: left, today_used: 0, max_track_daily: 0 },
+          }
+        : { code: 0, data: {} };
     const fine = createFake({ stdin: 'RR000000001CN\nRR000000002CN\n', handler: quota(5) });
     expect(await runRegister({ ...base, dryRun: true }, fine.ctx)).toBe(0);
     expect(fine.io.stderrText()).toContain('quota: 2 units, every number new, 5 left');
     const short = createFake({ stdin: 'RR000000001CN\nRR000000002CN\n', handler: quota(1) });
-    await expect(runRegister({ ...base, dryRun: true }, short.ctx)).rejects.toThrow('not enough quota for stdin: it needs 2 units, 1 are left (1 missing)');
+    await expect(runRegister({ ...base, dryRun: true }, short.ctx)).rejects.toThrow(
+      'not enough quota for stdin: it needs 2 units, 1 are left (1 missing)',
+    );
     expect(registered(fine)).toHaveLength(0);
     expect(registered(short)).toHaveLength(0);
   });
 
   it('refuses v2.1 fields on v2 before sending anything', async () => {
     const fake = createFake({ version: 'v2' });
-    await expect(runRegister({ ...base, numbers: ['RR000000001CN'], fields: { order_no: 'x' } }, fake.ctx)).rejects.toThrow(/the v2 API cannot send --order-no/);
+    await expect(
+      runRegister({ ...base, numbers: ['RR000000001CN'], fields: { order_no: 'x' } }, fake.ctx),
+    ).rejects.toThrow(/the v2 API cannot send --order-no/);
     expect(fake.calls).toHaveLength(0);
   });
 
@@ -134,24 +182,34 @@ describe('runRegister', () => {
     ]);
   });
 
-  it('says what was done before a failure on stderr, raises it, and leaves the items written as JSON that does not parse', async () => {
-    let n = 0;
-    const fake = createFake({
-      global: { output: 'json' },
-      handler: (op, body) => {
-        if (op === 'register' && n++ === 1) throw new Error('connection reset');
-        return { code: 0, data: { accepted: (body as { number: string }[]).map((i) => ({ number: i.number, carrier: 1 })), rejected: [] } };
-      },
-    });
-    const err = await runRegister({ ...base, numbers: numbers(120) }, fake.ctx).catch((e: unknown) => e);
-    expect((err as Error).message).toBe('connection reset');
-    // The items of the chunk that was registered were written as it settled; the document is left open.
-    const out = fake.io.stdoutText();
-    expect(out).toMatch(/^\{\n {2}"accepted": \[\n {4}\{\n {6}"number": "/);
-    expect(out.endsWith('}\n')).toBe(true);
-    expect(() => JSON.parse(out)).toThrow();
-    expect(fake.io.stderrText()).toMatch(/^registered \d+, not done \d+\n$/);
-  });
+  it(
+    'says what was done before a failure on stderr, raises it, and leaves the items written as JSON that does ' +
+      'not parse',
+    async () => {
+      let n = 0;
+      const fake = createFake({
+        global: { output: 'json' },
+        handler: (op, body) => {
+          if (op === 'register' && n++ === 1) throw new Error('connection reset');
+          return {
+            code: 0,
+            data: {
+              accepted: (body as { number: string }[]).map((i) => ({ number: i.number, carrier: 1 })),
+              rejected: [],
+            },
+          };
+        },
+      });
+      const err = await runRegister({ ...base, numbers: numbers(120) }, fake.ctx).catch((e: unknown) => e);
+      expect((err as Error).message).toBe('connection reset');
+      // The items of the chunk that was registered were written as it settled; the document is left open.
+      const out = fake.io.stdoutText();
+      expect(out).toMatch(/^\{\n {2}"accepted": \[\n {4}\{\n {6}"number": "/);
+      expect(out.endsWith('}\n')).toBe(true);
+      expect(() => JSON.parse(out)).toThrow();
+      expect(fake.io.stderrText()).toMatch(/^registered \d+, not done \d+\n$/);
+    },
+  );
 
   it('does not send when no key is configured', async () => {
     const fake = createFake({ apiKey: undefined });

@@ -10,8 +10,6 @@ import { createTestIO, type TestIO } from '../../src/io.js';
 import { createFake } from '../fake-context.js';
 import { call } from '../sandbox/http.js';
 
-
-
 let dir: string;
 beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'trk-sandbox-cmd-'));
@@ -117,17 +115,28 @@ describe('runSandboxStart / runSandboxReset', () => {
   it('--log prints one line per request on stderr, not the key, and nothing on stdout', async () => {
     const io = createTestIO();
     const stop = new AbortController();
-    const run = runSandboxStart({ state: false, log: true, speed: 0, start: '2026-06-01T08:00:00Z' }, context(io, stop.signal, 'json'));
+    const run = runSandboxStart(
+      { state: false, log: true, speed: 0, start: '2026-06-01T08:00:00Z' },
+      context(io, stop.signal, 'json'),
+    );
     await vi.waitFor(() => expect(io.stdoutText()).toContain('}'), { timeout: 5000 });
     const { url, key } = JSON.parse(io.stdoutText()) as { url: string; key: string };
-    await call(url, '/track/v2/register', { key, body: JSON.stringify([{ number: 'RR100000001CN' }, { number: '12' }]) });
+    await call(url, '/track/v2/register', {
+      key,
+      body: JSON.stringify([{ number: 'RR100000001CN' }, { number: '12' }]),
+    });
     await call(url, '/track/v1/retrack', { key, body: '[]' });
     await call(url, '/track/v2/getquota', { key: 'wrong' });
     stop.abort();
     await run;
-    const lines = io.stderrText().split('\n').filter((l) => l.startsWith('2026-'));
+    const lines = io
+      .stderrText()
+      .split('\n')
+      .filter((l) => l.startsWith('2026-'));
     expect(lines).toEqual([
-      expect.stringMatching(/^2026-06-01T08:00:00Z v2 register 2 items → 200 ok: 1 accepted, 1 rejected \(-18010012\) \d+ ms$/),
+      expect.stringMatching(
+        /^2026-06-01T08:00:00Z v2 register 2 items → 200 ok: 1 accepted, 1 rejected \(-18010012\) \d+ ms$/,
+      ),
       expect.stringMatching(/^2026-06-01T08:00:00Z v1 retrack 0 items → 200 ok: 0 accepted, 0 rejected \d+ ms$/),
       expect.stringMatching(/^2026-06-01T08:00:00Z v2 getquota 0 items → 401 -18010002 \d+ ms$/),
     ]);
@@ -138,9 +147,13 @@ describe('runSandboxStart / runSandboxReset', () => {
   it('reset refuses while a sandbox runs on the state file (its next save would undo it)', async () => {
     const server = await startSandbox({ stateFile: path.join(dir, 'sandbox.json'), speed: 0 });
     try {
-      const err = await runSandboxReset({}, context(createTestIO(), new AbortController().signal)).catch((e: unknown) => e);
+      const err = await runSandboxReset({}, context(createTestIO(), new AbortController().signal)).catch(
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(TrkError);
-      expect((err as TrkError).message).toBe(`a sandbox server at ${server.url} (pid ${process.pid}) is using ${path.join(dir, 'sandbox.json')}`);
+      expect((err as TrkError).message).toBe(
+        `a sandbox server at ${server.url} (pid ${process.pid}) is using ${path.join(dir, 'sandbox.json')}`,
+      );
     } finally {
       await server.close();
     }

@@ -65,7 +65,9 @@ describe('config', () => {
     const env = tempEnv();
     const fake = createFake({ env });
     // A fresh install has no profile: "default" is made on purpose only.
-    await expect(runConfigSet({ key: 'base-url', value: 'http://127.0.0.1:8080/' }, fake.ctx)).rejects.toMatchObject({ hint: 'add --create to create profile "default"' });
+    await expect(runConfigSet({ key: 'base-url', value: 'http://127.0.0.1:8080/' }, fake.ctx)).rejects.toMatchObject({
+      hint: 'add --create to create profile "default"',
+    });
     expect(openProfileStore(env).list()).toEqual([]);
     await runConfigSet({ key: 'base-url', value: 'http://127.0.0.1:8080/', create: true }, fake.ctx);
     expect(openProfileStore(env).get('default')).toEqual({ baseUrl: 'http://127.0.0.1:8080' });
@@ -93,11 +95,14 @@ describe('help', () => {
     const fake = createFake();
     await runHelp({ topic: ['exit-codes'], program: new Command('trk') }, fake.ctx);
     expect(fake.io.stdoutText()).toBe(exitCodeText());
-    for (const [code, text] of EXIT_CODE_HELP) expect(fake.io.stdoutText().replace(/\s+/g, ' ')).toContain(`${code} ${text}`);
+    for (const [code, text] of EXIT_CODE_HELP)
+      expect(fake.io.stdoutText().replace(/\s+/g, ' ')).toContain(`${code} ${text}`);
   });
 
   it('an unknown topic is a usage error', async () => {
     const fake = createFake();
-    await expect(runHelp({ topic: ['nope'], program: new Command('trk') }, fake.ctx)).rejects.toMatchObject({ exitCode: 2 });
+    await expect(runHelp({ topic: ['nope'], program: new Command('trk') }, fake.ctx)).rejects.toMatchObject({
+      exitCode: 2,
+    });
   });
 });

@@ -4,10 +4,13 @@ import { COMPLETION_FILES, completionScripts } from '../../src/completion/write-
 import { powershellBalanced } from './powershell-syntax.js';
 
 describe('completions/', () => {
-  it.each(Object.entries(COMPLETION_FILES))('%s script matches the command tree (run "npm run build" when stale)', async (shell, file) => {
-    const committed = readFileSync(new URL(`../../completions/${file}`, import.meta.url), 'utf8');
-    expect(committed).toBe((await completionScripts())[shell as keyof typeof COMPLETION_FILES]);
-  });
+  it.each(Object.entries(COMPLETION_FILES))(
+    '%s script matches the command tree (run "npm run build" when stale)',
+    async (shell, file) => {
+      const committed = readFileSync(new URL(`../../completions/${file}`, import.meta.url), 'utf8');
+      expect(committed).toBe((await completionScripts())[shell as keyof typeof COMPLETION_FILES]);
+    },
+  );
 
   it('completes enum values of real commands', async () => {
     const bash = (await completionScripts()).bash;
@@ -27,8 +30,12 @@ describe('the PowerShell script of the real command tree', () => {
     const script = (await completionScripts()).powershell;
     expect(powershellBalanced(script)).toBe(true);
     const walk = (node: typeof tree, path: string[]): void => {
-      if (node.commands.length > 0) expect(script).toContain(`$__trkSubcommands['${path.join(' ')}'] = @(${node.commands.map((c) => `'${c.name}'`).join(', ')})`);
-      for (const flag of node.options.flatMap((o) => o.flags)) expect(script).toMatch(new RegExp(`\\$__trkOptions\\['${path.join(' ')}'\\] = @\\(.*'${flag}'`));
+      if (node.commands.length > 0)
+        expect(script).toContain(
+          `$__trkSubcommands['${path.join(' ')}'] = @(${node.commands.map((c) => `'${c.name}'`).join(', ')})`,
+        );
+      for (const flag of node.options.flatMap((o) => o.flags))
+        expect(script).toMatch(new RegExp(`\\$__trkOptions\\['${path.join(' ')}'\\] = @\\(.*'${flag}'`));
       for (const c of node.commands) walk(c, [...path, c.name]);
     };
     walk(tree, []);

@@ -22,7 +22,9 @@ function program(): Command {
   auth.command('login').description('save a key').option('--with-key-stdin', 'read the key from stdin');
   auth.command('logout').description('forget the key');
   auth.command('switch').description('change profile').argument('[profile]');
-  p.command('completion').description('print a script').addArgument(new Argument('<shell>').choices(['bash', 'zsh', 'fish']));
+  p.command('completion')
+    .description('print a script')
+    .addArgument(new Argument('<shell>').choices(['bash', 'zsh', 'fish']));
   p.command('secret', { hidden: true });
   p.command('help').description('show help').argument('[topic...]');
   return p;
@@ -56,7 +58,9 @@ function fakeTrkDir(): string {
 function bashComplete(line: string[]): string[] {
   const file = writeScript('bash');
   const words = line.map((w) => `'${w}'`).join(' ');
-  const script = `source ${file}; COMP_WORDS=(${words}); COMP_CWORD=${line.length - 1}; _trk_complete; printf '%s\\n' "\${COMPREPLY[@]}"`;
+  const script =
+    `source ${file}; COMP_WORDS=(${words}); COMP_CWORD=${line.length - 1}; _trk_complete; printf ` +
+    `'%s\\n' "\${COMPREPLY[@]}"`;
   const env = { ...process.env, PATH: `${fakeTrkDir()}:${process.env.PATH}` };
   return execFileSync('bash', ['-c', script], { encoding: 'utf8', env }).split('\n').filter(Boolean);
 }
@@ -91,7 +95,16 @@ describe('bash completion', () => {
   });
 
   it('completes the flags of the command typed so far', () => {
-    expect(bashComplete(['trk', 'list', '--'])).toEqual(['--status', '--limit', '--json', '--carrier', '--columns', '--profile', '--output', '--help']);
+    expect(bashComplete(['trk', 'list', '--'])).toEqual([
+      '--status',
+      '--limit',
+      '--json',
+      '--carrier',
+      '--columns',
+      '--profile',
+      '--output',
+      '--help',
+    ]);
     expect(bashComplete(['trk', 'auth', 'login', '--w'])).toEqual(['--with-key-stdin']);
   });
 
@@ -148,7 +161,9 @@ describe.runIf(hasShell('zsh'))('zsh completion', () => {
       '_files() { print -- FILES }',
     ].join('\n');
     const words = line.map((w) => `'${w}'`).join(' ');
-    const script = `${stubs}\nsource ${writeScript('zsh')}\nwords=(${words}); CURRENT=${line.length}; PREFIX=${words.split(' ').at(-1)}; _trk`;
+    const script =
+      `${stubs}\nsource ${writeScript('zsh')}\nwords=(${words}); CURRENT=${line.length}; ` +
+      `PREFIX=${words.split(' ').at(-1)}; _trk`;
     const env = { ...process.env, PATH: `${fakeTrkDir()}:${process.env.PATH}` };
     const r = spawnSync('zsh', ['-f', '-c', script], { encoding: 'utf8', env });
     expect(r.stderr).toBe('');
@@ -156,20 +171,41 @@ describe.runIf(hasShell('zsh'))('zsh completion', () => {
   }
 
   it('offers sub-commands with descriptions, flags, enum values and argument values', () => {
-    expect(zshComplete(['trk', 'au'])).toEqual(['list:list tracked numbers', 'auth:manage credentials', 'completion:print a script', 'help:show help']);
-    expect(zshComplete(['trk', 'auth', ''])).toEqual(['login:save a key', 'logout:forget the key', 'switch:change profile']);
+    expect(zshComplete(['trk', 'au'])).toEqual([
+      'list:list tracked numbers',
+      'auth:manage credentials',
+      'completion:print a script',
+      'help:show help',
+    ]);
+    expect(zshComplete(['trk', 'auth', ''])).toEqual([
+      'login:save a key',
+      'logout:forget the key',
+      'switch:change profile',
+    ]);
     expect(zshComplete(['trk', 'list', '--status', 'D'])).toEqual(['Delivered', 'InTransit']);
     expect(zshComplete(['trk', 'list', '--st'])).toContain('--status:main status');
     expect(zshComplete(['trk', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
     expect(zshComplete(['trk', 'list', '--limit', ''])).toEqual(['FILES']);
   });
 
-  it('trk help offers commands and topics; --carrier offers carrier names; --columns a, the columns not given yet', () => {
-    expect(zshComplete(['trk', 'help', ''])).toEqual(['list:list tracked numbers', 'auth:manage credentials', 'completion:print a script', 'exit-codes:what each exit code means']);
-    expect(zshComplete(['trk', 'help', 'auth', ''])).toEqual(['login:save a key', 'logout:forget the key', 'switch:change profile']);
-    expect(zshComplete(['trk', 'list', '--carrier', ''])).toEqual(['China Post', 'China EMS', 'DHL']);
-    expect(zshComplete(['trk', 'list', '--columns', 'number,'])).toEqual(['carrier', 'status']);
-  });
+  it(
+    'trk help offers commands and topics; --carrier offers carrier names; --columns a, the columns not ' + 'given yet',
+    () => {
+      expect(zshComplete(['trk', 'help', ''])).toEqual([
+        'list:list tracked numbers',
+        'auth:manage credentials',
+        'completion:print a script',
+        'exit-codes:what each exit code means',
+      ]);
+      expect(zshComplete(['trk', 'help', 'auth', ''])).toEqual([
+        'login:save a key',
+        'logout:forget the key',
+        'switch:change profile',
+      ]);
+      expect(zshComplete(['trk', 'list', '--carrier', ''])).toEqual(['China Post', 'China EMS', 'DHL']);
+      expect(zshComplete(['trk', 'list', '--columns', 'number,'])).toEqual(['carrier', 'status']);
+    },
+  );
 });
 
 describe.runIf(hasShell('fish'))('fish completion', () => {
@@ -208,7 +244,10 @@ describe('PowerShell completion (its structure: no PowerShell runs here)', () =>
     expect(script).toContain("$__trkSubcommands[''] = @('list', 'auth', 'completion', 'help')");
     expect(script).toContain("$__trkSubcommands['auth'] = @('login', 'logout', 'switch')");
     expect(script).toContain("$__trkSubcommands['help'] = @('list', 'auth', 'completion', 'exit-codes')");
-    expect(script).toContain("$__trkOptions['list'] = @('--status', '--limit', '--json', '--carrier', '--columns', '--profile', '-o', '--output', '-h', '--help')");
+    expect(script).toContain(
+      "$__trkOptions['list'] = @('--status', '--limit', '--json', '--carrier', '--columns', '--profile', '-o', " +
+        "'--output', '-h', '--help')",
+    );
     expect(script).toContain("$__trkValues['list|--status'] = @('Delivered', 'InTransit')");
     expect(script).toContain("$__trkDynamic['list|--carrier'] = 'carriers'");
     expect(script).toContain("$__trkDynamic['|--profile'] = 'profiles'");

@@ -22,7 +22,8 @@ function lineOf(fn: () => unknown): string {
 describe('known profiles', () => {
   it('saved names are known, and "default" and "sandbox" always', () => {
     const saved = store({ 'shop-eu': { apiKey: KEY } });
-    const of = (flags: { profile?: string }, env: NodeJS.ProcessEnv = {}) => resolveSettings({ flags, env, store: saved });
+    const of = (flags: { profile?: string }, env: NodeJS.ProcessEnv = {}) =>
+      resolveSettings({ flags, env, store: saved });
     expect(isKnownProfile(of({ profile: 'shop-eu' }))).toBe(true);
     expect(isKnownProfile(of({}))).toBe(true);
     expect(isKnownProfile(of({ profile: 'sandbox' }))).toBe(true);
@@ -42,15 +43,20 @@ describe('known profiles', () => {
     })();
     expect(err).toBeInstanceOf(UsageError);
     expect(err.toLine()).toBe(
-      'unknown profile "shop-ue" (--profile; saved profiles: shop-eu, staging): check the name, or create the profile with "trk auth login --profile shop-ue"',
+      'unknown profile "shop-ue" (--profile; saved profiles: shop-eu, staging): check the name, or create the ' +
+        'profile with "trk auth login --profile shop-ue"',
     );
-    expect(() => checkKnownProfile(resolveSettings({ flags: {}, env: { TRK_PROFILE: 'x' }, store: store({}) }))).toThrow(
-      'unknown profile "x" (TRK_PROFILE; no profile is saved yet)',
-    );
+    expect(() =>
+      checkKnownProfile(resolveSettings({ flags: {}, env: { TRK_PROFILE: 'x' }, store: store({}) })),
+    ).toThrow('unknown profile "x" (TRK_PROFILE; no profile is saved yet)');
     // The active profile of the file, removed by hand.
     const dangling = resolveSettings({ flags: {}, env: {}, store: store({ a: {} }, 'gone') });
-    expect(lineOf(() => checkKnownProfile(dangling))).toMatch(/the active profile of the config file.*: choose one with "trk auth switch NAME"/);
-    expect(unknownProfileError('x', ['a'], undefined, 'use one of a').toLine()).toBe('unknown profile "x" (saved profiles: a): use one of a');
+    expect(lineOf(() => checkKnownProfile(dangling))).toMatch(
+      /the active profile of the config file.*: choose one with "trk auth switch NAME"/,
+    );
+    expect(unknownProfileError('x', ['a'], undefined, 'use one of a').toLine()).toBe(
+      'unknown profile "x" (saved profiles: a): use one of a',
+    );
   });
 });
 
@@ -63,7 +69,8 @@ describe('missing key', () => {
       'profile "staging" has no API key: run "trk auth login --profile staging", or set TRK_API_KEY',
     );
     expect(line(missingKeyError(s({ 'shop-eu': { apiKey: KEY }, 'shop-us': { apiKey: KEY } })))).toBe(
-      'not logged in: no profile is active (saved profiles: shop-eu, shop-us): run "trk auth switch NAME" to use one of them, or "trk auth login" to log in',
+      'not logged in: no profile is active (saved profiles: shop-eu, shop-us): run "trk auth switch NAME" to ' +
+        'use one of them, or "trk auth login" to log in',
     );
     expect(line(missingKeyError(s({})))).toBe('no API key configured: run "trk auth login" or set TRK_API_KEY');
     expect(missingKeyError(s({})).exitCode).toBe(4);

@@ -65,7 +65,9 @@ describe('profile store', () => {
     const file = JSON.parse(readFileSync(store.path, 'utf8')) as unknown;
     expect(file).toEqual({
       current: 'default',
-      profiles: { default: { 'base-url': 'https://a.test', 'api-version': 'v2.1', 'api-key': 'K', 'res-url': 'https://r.test' } },
+      profiles: {
+        default: { 'base-url': 'https://a.test', 'api-version': 'v2.1', 'api-key': 'K', 'res-url': 'https://r.test' },
+      },
     });
   });
 
@@ -91,7 +93,8 @@ describe('profile store', () => {
     })();
     expect(err).toBeInstanceOf(UsageError);
     expect(err.toLine()).toBe(
-      `the config file ${path.join(dir, 'config.json')} is not valid JSON: correct it in an editor, or move it away and run "trk auth login" to write a new one`,
+      `the config file ${path.join(dir, 'config.json')} is not valid JSON: correct it in an editor, or move it ` +
+        `away and run "trk auth login" to write a new one`,
     );
     expect(err.toLine()).not.toContain('SECRET');
   });

@@ -42,13 +42,31 @@ describe('resolveSettings', () => {
       sandbox: false,
       output: undefined,
       savedProfiles: [],
-      sources: { profile: 'default', baseUrl: 'default', apiVersion: 'default', apiKey: 'default', resUrl: 'default', output: 'default', budgetUrl: 'default', db: 'default' },
+      sources: {
+        profile: 'default',
+        baseUrl: 'default',
+        apiVersion: 'default',
+        apiKey: 'default',
+        resUrl: 'default',
+        output: 'default',
+        budgetUrl: 'default',
+        db: 'default',
+      },
     });
   });
 
   it('profile values beat defaults; the current profile is used', () => {
     const store = memoryStore(
-      { work: { baseUrl: 'https://work.test/', apiVersion: 'v1', apiKey: KEY_A, resUrl: 'https://res.work.test', budgetUrl: 'redis://budget.work.test:6379/2', db: 'work.db' } },
+      {
+        work: {
+          baseUrl: 'https://work.test/',
+          apiVersion: 'v1',
+          apiKey: KEY_A,
+          resUrl: 'https://res.work.test',
+          budgetUrl: 'redis://budget.work.test:6379/2',
+          db: 'work.db',
+        },
+      },
       'work',
     );
     const s = resolveSettings({ flags: {}, env: {}, store });
@@ -59,12 +77,24 @@ describe('resolveSettings', () => {
     expect(s.resUrl).toBe('https://res.work.test');
     expect(s.budgetUrl).toBe('redis://budget.work.test:6379/2');
     expect(s.db).toBe('work.db');
-    expect(s.sources).toEqual({ profile: 'profile', baseUrl: 'profile', apiVersion: 'profile', apiKey: 'profile', resUrl: 'profile', output: 'default', budgetUrl: 'profile', db: 'profile' });
+    expect(s.sources).toEqual({
+      profile: 'profile',
+      baseUrl: 'profile',
+      apiVersion: 'profile',
+      apiKey: 'profile',
+      resUrl: 'profile',
+      output: 'default',
+      budgetUrl: 'profile',
+      db: 'profile',
+    });
     expect(s.savedProfiles).toEqual(['work']);
   });
 
   it('environment beats profile', () => {
-    const store = memoryStore({ work: { baseUrl: 'https://work.test', apiVersion: 'v1', apiKey: KEY_A }, ci: {} }, 'work');
+    const store = memoryStore(
+      { work: { baseUrl: 'https://work.test', apiVersion: 'v1', apiKey: KEY_A }, ci: {} },
+      'work',
+    );
     const s = resolveSettings({
       flags: {},
       env: {
@@ -80,12 +110,31 @@ describe('resolveSettings', () => {
     });
     expect(s.profile).toBe('ci');
     expect(s.budgetUrl).toBe('rediss://:pw@10.0.0.5:6380/1');
-    expect([s.baseUrl, s.apiVersion, s.apiKey, s.resUrl]).toEqual(['http://127.0.0.1:8080', 'v2.1', KEY_B, 'http://127.0.0.1:8081']);
+    expect([s.baseUrl, s.apiVersion, s.apiKey, s.resUrl]).toEqual([
+      'http://127.0.0.1:8080',
+      'v2.1',
+      KEY_B,
+      'http://127.0.0.1:8081',
+    ]);
     expect(s.db).toBe('/srv/trk/shop.db');
-    expect(s.sources).toEqual({ profile: 'env', baseUrl: 'env', apiVersion: 'env', apiKey: 'env', resUrl: 'env', output: 'default', budgetUrl: 'env', db: 'env' });
+    expect(s.sources).toEqual({
+      profile: 'env',
+      baseUrl: 'env',
+      apiVersion: 'env',
+      apiKey: 'env',
+      resUrl: 'env',
+      output: 'default',
+      budgetUrl: 'env',
+      db: 'env',
+    });
     // The environment also beats the profile chosen by the environment.
     const s2 = resolveSettings({ flags: {}, env: { TRK_PROFILE: 'work', TRK_API_VERSION: 'v2' }, store });
-    expect([s2.baseUrl, s2.apiVersion, s2.sources.apiVersion, s2.sources.baseUrl]).toEqual(['https://work.test', 'v2', 'env', 'profile']);
+    expect([s2.baseUrl, s2.apiVersion, s2.sources.apiVersion, s2.sources.baseUrl]).toEqual([
+      'https://work.test',
+      'v2',
+      'env',
+      'profile',
+    ]);
   });
 
   it('flags beat environment', () => {
@@ -107,12 +156,18 @@ describe('resolveSettings', () => {
   it('reads TRK_API_KEY_FILE, trimmed; TRK_API_KEY wins over it', () => {
     const file = path.join(tmp, 'key');
     writeFileSync(file, `  ${KEY_B}\n`);
-    const s = resolveSettings({ flags: {}, env: { TRK_API_KEY_FILE: file }, store: memoryStore({ default: { apiKey: KEY_A } }) });
+    const s = resolveSettings({
+      flags: {},
+      env: { TRK_API_KEY_FILE: file },
+      store: memoryStore({ default: { apiKey: KEY_A } }),
+    });
     expect(s.apiKey).toBe(KEY_B);
     expect(s.sources.apiKey).toBe('env');
     expect(resolveSettings({ flags: {}, env: { TRK_API_KEY_FILE: file, TRK_API_KEY: KEY_A } }).apiKey).toBe(KEY_A);
     // A missing key file does not matter while TRK_API_KEY is set.
-    expect(resolveSettings({ flags: {}, env: { TRK_API_KEY_FILE: path.join(tmp, 'nope'), TRK_API_KEY: KEY_A } }).apiKey).toBe(KEY_A);
+    expect(
+      resolveSettings({ flags: {}, env: { TRK_API_KEY_FILE: path.join(tmp, 'nope'), TRK_API_KEY: KEY_A } }).apiKey,
+    ).toBe(KEY_A);
   });
 
   it('an unreadable or empty key file is a credentials error that does not show the key', () => {
@@ -147,20 +202,27 @@ describe('resolveSettings', () => {
     }
     expect(() => resolveSettings({ flags: { baseUrl: 'ftp://x.test' }, env: {} })).toThrow(/http or https/);
     expect(() => resolveSettings({ flags: { baseUrl: 'not a url' }, env: {} })).toThrow(/--base-url is not a URL/);
-    expect(() => resolveSettings({ flags: { baseUrl: 'https://api.17track.net/track/v2' }, env: {} })).toThrow(/API path/);
+    expect(() => resolveSettings({ flags: { baseUrl: 'https://api.17track.net/track/v2' }, env: {} })).toThrow(
+      /API path/,
+    );
     const store = memoryStore({ bad: { apiVersion: 'v9' as 'v2' } });
     expect(() => resolveSettings({ flags: { profile: 'bad' }, env: {}, store })).toThrow(/profile "bad"/);
   });
 
   it('output: the flag, TRK_OUTPUT, the profile, else automatic; a wrong value names its source', () => {
     const store = memoryStore({ work: { output: 'json' } }, 'work');
-    expect([resolveSettings({ flags: {}, env: {}, store }).output, resolveSettings({ flags: {}, env: {}, store }).sources.output]).toEqual(['json', 'profile']);
+    expect([
+      resolveSettings({ flags: {}, env: {}, store }).output,
+      resolveSettings({ flags: {}, env: {}, store }).sources.output,
+    ]).toEqual(['json', 'profile']);
     const env = resolveSettings({ flags: {}, env: { TRK_OUTPUT: 'CSV' }, store });
     expect([env.output, env.sources.output]).toEqual(['csv', 'env']);
     const flag = resolveSettings({ flags: { output: 'ndjson' }, env: { TRK_OUTPUT: 'csv' }, store });
     expect([flag.output, flag.sources.output]).toEqual(['ndjson', 'flag']);
     expect(resolveSettings({ flags: {}, env: {} }).output).toBeUndefined();
-    expect(() => resolveSettings({ flags: {}, env: { TRK_OUTPUT: 'yaml' } })).toThrow('unknown output format "yaml" (TRK_OUTPUT)');
+    expect(() => resolveSettings({ flags: {}, env: { TRK_OUTPUT: 'yaml' } })).toThrow(
+      'unknown output format "yaml" (TRK_OUTPUT)',
+    );
     const bad = memoryStore({ work: { output: 'xml' as 'json' } }, 'work');
     expect(() => resolveSettings({ flags: {}, env: {}, store: bad })).toThrow('(output of profile "work")');
   });
@@ -181,7 +243,9 @@ describe('config keys', () => {
     try {
       checkConfigKey('baseurl');
     } catch (err) {
-      expect((err as UsageError).toLine()).toBe('unknown setting "baseurl": use one of base-url, api-version, api-key, res-url, output, budget-url, db');
+      expect((err as UsageError).toLine()).toBe(
+        'unknown setting "baseurl": use one of base-url, api-version, api-key, res-url, output, budget-url, db',
+      );
     }
     expect(validateConfigValue('base-url', 'https://x.test/')).toBe('https://x.test');
     expect(validateConfigValue('res-url', 'http://127.0.0.1:9/assets/')).toBe('http://127.0.0.1:9/assets');
@@ -192,7 +256,9 @@ describe('config keys', () => {
     expect(validateConfigValue('output', ' JSON ')).toBe('json');
     expect(() => validateConfigValue('output', 'tsv')).toThrow('unknown output format "tsv" (output)');
     expect(validateConfigValue('budget-url', ' redis://h:6379/0 ')).toBe('redis://h:6379/0');
-    expect(() => validateConfigValue('budget-url', 'http://h:6379')).toThrow(/must be a redis:\/\/ or rediss:\/\/ address/);
+    expect(() => validateConfigValue('budget-url', 'http://h:6379')).toThrow(
+      /must be a redis:\/\/ or rediss:\/\/ address/,
+    );
     expect(() => validateConfigValue('budget-url', 'redis://h/x')).toThrow(/database number/);
   });
 });

@@ -24,7 +24,8 @@ afterAll(async () => {
 /** The latest event's instant, as the service sent it. */
 async function latestEventAt(): Promise<number> {
   const r = await trk(['info', NUMBER, '--json'], { env: emu.env });
-  const item = (JSON.parse(r.stdout) as { accepted: { track_info: { latest_event: { time_utc: string } } }[] }).accepted[0]!;
+  const item = (JSON.parse(r.stdout) as { accepted: { track_info: { latest_event: { time_utc: string } } }[] })
+    .accepted[0]!;
   return Date.parse(item.track_info.latest_event.time_utc);
 }
 
@@ -54,7 +55,12 @@ describe("ages on the service's clock", () => {
     expect(r.code, r.stderr).toBe(0);
     const hours = Math.floor((emu.sandbox.clock.now() - at) / 3_600_000);
     // humanDuration: minutes under an hour, hours under two days, days after.
-    const expected = hours < 1 ? /last update \d+ min ago/ : hours < 48 ? new RegExp(`last update ${hours} h ago`) : /last update \d+ days ago/;
+    const expected =
+      hours < 1
+        ? /last update \d+ min ago/
+        : hours < 48
+          ? new RegExp(`last update ${hours} h ago`)
+          : /last update \d+ days ago/;
     expect(r.stdout).toMatch(expected);
   });
 });

@@ -23,7 +23,8 @@ afterAll(async () => {
   await emu?.close();
 });
 
-const run = (args: string[], input?: string, env: NodeJS.ProcessEnv = emu.env) => trk(args, { env, ...(input === undefined ? {} : { input }) });
+const run = (args: string[], input?: string, env: NodeJS.ProcessEnv = emu.env) =>
+  trk(args, { env, ...(input === undefined ? {} : { input }) });
 const file = (name: string, text: string) => {
   const p = path.join(dir, name);
   writeFileSync(p, text);
@@ -47,27 +48,34 @@ describe('every way in gets the same guarantees', () => {
     return [['-f', file(`way-${list[0]}.txt`, text)], undefined];
   };
 
-  it.each(WAYS)('%s: answers lost after the work was done are looked up, never sent twice; the summary counts numbers', async (way) => {
-    // Every register answer is lost after the emulator registered the numbers: each chunk must be looked up.
-    const proxy = await startHostileServer({ mode: 'reset', upstream: emu.sandbox.url, corrupt: { path: /register$/ } });
-    try {
-      const list = numbers(100, `W${WAYS.indexOf(way)}`);
-      const sends = registerSends();
-      const [args, input] = argsFor(way, list);
-      const r = await run(['register', ...args, '--carrier', '3011'], input, { ...emu.env, TRK_BASE_URL: proxy.url });
-      expect(r.code, r.stderr).toBe(0);
-      if (way === 'arguments') expect(r.stderr).toMatch(/(^|\n)registered 100\n$/);
-      else {
-        expect(r.stderr).toMatch(/register: 100 numbers in \d+s/);
-        expect(r.stderr).toMatch(/ {2}registered {9}100 {2}\(100 confirmed by looking them up after a lost answer\)/);
+  it.each(WAYS)(
+    '%s: answers lost after the work was done are looked up, never sent twice; the summary counts numbers',
+    async (way) => {
+      // Every register answer is lost after the emulator registered the numbers: each chunk must be looked up.
+      const proxy = await startHostileServer({
+        mode: 'reset',
+        upstream: emu.sandbox.url,
+        corrupt: { path: /register$/ },
+      });
+      try {
+        const list = numbers(100, `W${WAYS.indexOf(way)}`);
+        const sends = registerSends();
+        const [args, input] = argsFor(way, list);
+        const r = await run(['register', ...args, '--carrier', '3011'], input, { ...emu.env, TRK_BASE_URL: proxy.url });
+        expect(r.code, r.stderr).toBe(0);
+        if (way === 'arguments') expect(r.stderr).toMatch(/(^|\n)registered 100\n$/);
+        else {
+          expect(r.stderr).toMatch(/register: 100 numbers in \d+s/);
+          expect(r.stderr).toMatch(/ {2}registered {9}100 {2}\(100 confirmed by looking them up after a lost answer\)/);
+        }
+        // Three chunks, each sent once.
+        expect(registerSends() - sends).toBe(3);
+        expectOnce(list);
+      } finally {
+        await proxy.close();
       }
-      // Three chunks, each sent once.
-      expect(registerSends() - sends).toBe(3);
-      expectOnce(list);
-    } finally {
-      await proxy.close();
-    }
-  });
+    },
+  );
 
   it.each(WAYS)('%s: 503s and 429 bursts end with every number registered once', async (way) => {
     const list = numbers(80, `F${WAYS.indexOf(way)}`);
@@ -89,7 +97,9 @@ describe('every way in gets the same guarantees', () => {
     const r = await run(['register', ...args], input);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(way === 'arguments' ? /^trk: argument 4: number "no!"/ : /^trk: (stdin|.*\.txt) line 4: number "no!"/);
+    expect(r.stderr).toMatch(
+      way === 'arguments' ? /^trk: argument 4: number "no!"/ : /^trk: (stdin|.*\.txt) line 4: number "no!"/,
+    );
     expect(emu.requests()).toBe(before);
   });
 
@@ -124,7 +134,12 @@ describe('runs of files and pipes are remembered', () => {
     const sends = registerSends();
     const again = await run(['register', '-f', f]);
     expect(again.code).toBe(0);
-    expect(again.stderr).toMatch(/remember\.csv: the same input was fully sent by trk register on \d{4}-\d\d-\d\d \d\d:\d\d \(30 registered\); nothing was sent: pass --again to send it again/);
+    expect(again.stderr).toMatch(
+      new RegExp(
+        String.raw`remember\.csv: the same input was fully sent by trk register on \d{4}-\d\d-\d\d \d\d:\d\d ` +
+          String.raw`\(30 registered\); nothing was sent: pass --again to send it again`,
+      ),
+    );
     expect(registerSends()).toBe(sends);
     // The same numbers piped in are the same input.
     const piped = await run(['register'], readFileSync(f, 'utf8'));
@@ -135,14 +150,20 @@ describe('runs of files and pipes are remembered', () => {
     expect(forced.stderr).toMatch(/already registered 30/);
     expect(registerSends()).toBeGreaterThan(sends);
     const runs = await run(['runs', '--csv']);
-    expect(parseCsv(runs.stdout).some((r) => r.state === 'finished' && r.input === f && r.command === 'register')).toBe(true);
+    expect(parseCsv(runs.stdout).some((r) => r.state === 'finished' && r.input === f && r.command === 'register')).toBe(
+      true,
+    );
   });
 
   it('kill -9 in the middle, then the same command: resumed, every number once', async () => {
     const list = numbers(240, 'RK');
     const f = file('killed.txt', `${list.join('\n')}\n`);
     // Once the first answers are back and journaled, while the chunks after them are in flight.
-    await stopMidway(['register', '-f', f, '--carrier', '3011'], list, { registered: 80, thenMs: 400, signal: 'SIGKILL' });
+    await stopMidway(['register', '-f', f, '--carrier', '3011'], list, {
+      registered: 80,
+      thenMs: 400,
+      signal: 'SIGKILL',
+    });
     const done = list.filter((n) => registrations(n) > 0).length;
     expect(done).toBeLessThan(240);
     const resumed = await run(['register', '-f', f, '--carrier', '3011']);
@@ -155,7 +176,11 @@ describe('runs of files and pipes are remembered', () => {
   it('SIGTERM finishes what is in flight, saves, summarises and exits 143; the same command resumes', async () => {
     const list = numbers(240, 'RT');
     const input = `${list.join('\n')}\n`;
-    const { code, stderr } = await stopMidway(['register', '--carrier', '3011'], list, { registered: 40, signal: 'SIGTERM', input });
+    const { code, stderr } = await stopMidway(['register', '--carrier', '3011'], list, {
+      registered: 40,
+      signal: 'SIGTERM',
+      input,
+    });
     expect(code, stderr).toBe(143);
     expect(stderr).toMatch(/register: [\d,]+ of 240 numbers in/);
     expect(stderr).toMatch(/progress is saved: run the same command again to resume/);
@@ -165,24 +190,27 @@ describe('runs of files and pipes are remembered', () => {
     expectOnce(list);
   });
 
-  it('killed (kill -9 or SIGTERM) at random moments, seeded, and run again each time: every number registered once', async () => {
-    const list = numbers(280, 'RR');
-    const f = file('random-kills.txt', `${list.join('\n')}\n`);
-    const random = mulberry32(20261124);
-    for (let k = 0; k < 4; k++) {
-      const before = list.filter((n) => registrations(n) > 0).length;
-      // Somewhere between the next chunk and a few chunks later, sometimes while a request is on the wire.
-      await stopMidway(['register', '-f', f, '--carrier', '3011'], list, {
-        registered: Math.min(list.length, before + 1 + Math.floor(random() * 80)),
-        thenMs: Math.floor(random() * 300),
-        signal: random() < 0.5 ? 'SIGKILL' : 'SIGTERM',
-      });
-      if (list.every((n) => registrations(n) > 0)) break;
-    }
-    const last = await run(['register', '-f', f, '--carrier', '3011']);
-    expect(last.code, last.stderr).toBe(0);
-    expectOnce(list);
-  });
+  it(
+    'killed (kill -9 or SIGTERM) at random moments, seeded, and run again each time: every number ' + 'registered once',
+    async () => {
+      const list = numbers(280, 'RR');
+      const f = file('random-kills.txt', `${list.join('\n')}\n`);
+      const random = mulberry32(20261124);
+      for (let k = 0; k < 4; k++) {
+        const before = list.filter((n) => registrations(n) > 0).length;
+        // Somewhere between the next chunk and a few chunks later, sometimes while a request is on the wire.
+        await stopMidway(['register', '-f', f, '--carrier', '3011'], list, {
+          registered: Math.min(list.length, before + 1 + Math.floor(random() * 80)),
+          thenMs: Math.floor(random() * 300),
+          signal: random() < 0.5 ? 'SIGKILL' : 'SIGTERM',
+        });
+        if (list.every((n) => registrations(n) > 0)) break;
+      }
+      const last = await run(['register', '-f', f, '--carrier', '3011']);
+      expect(last.code, last.stderr).toBe(0);
+      expectOnce(list);
+    },
+  );
 
   it('an interrupted run gives way to one with other options, never exit 2; --restart drops it quietly', async () => {
     const list = numbers(160, 'RO');
@@ -222,7 +250,10 @@ describe('inputs are never destroyed, and bad rows can be set aside', () => {
 
   it('--skip-invalid sends the valid rows, sets the others aside with their line and reason, exits 3', async () => {
     const good = numbers(4, 'RS');
-    const f = file('mixed.csv', `number,tag\n${good[0]},a\nno!,b\n${good[1]},${'x'.repeat(101)}\n${good[2]},c\n${good[3]},d\n`);
+    const f = file(
+      'mixed.csv',
+      `number,tag\n${good[0]},a\nno!,b\n${good[1]},${'x'.repeat(101)}\n${good[2]},c\n${good[3]},d\n`,
+    );
     const rejects = path.join(dir, 'mixed-rejects.csv');
     const refused = await run(['register', '-f', f]);
     expect(refused.code).toBe(2);
@@ -231,8 +262,20 @@ describe('inputs are never destroyed, and bad rows can be set aside', () => {
     expect(r.stderr).toMatch(/2 invalid rows set aside/);
     expect(r.stderr).toMatch(/invalid, not sent\s+2/);
     expect(parseCsv(readFileSync(rejects, 'utf8'))).toEqual([
-      { number: 'no!', tag: 'b', input_line: '3', error_code: 'invalid', error_message: 'number "no!" is not 5 to 50 letters, digits or hyphens' },
-      { number: good[1], tag: 'x'.repeat(101), input_line: '4', error_code: 'invalid', error_message: 'tag longer than 100 characters (101)' },
+      {
+        number: 'no!',
+        tag: 'b',
+        input_line: '3',
+        error_code: 'invalid',
+        error_message: 'number "no!" is not 5 to 50 letters, digits or hyphens',
+      },
+      {
+        number: good[1],
+        tag: 'x'.repeat(101),
+        input_line: '4',
+        error_code: 'invalid',
+        error_message: 'tag longer than 100 characters (101)',
+      },
     ]);
     for (const n of [good[0]!, good[2]!, good[3]!]) expect(registrations(n)).toBe(1);
     expect(registrations(good[1]!)).toBe(0);
@@ -243,7 +286,7 @@ describe('inputs are never destroyed, and bad rows can be set aside', () => {
   });
 });
 
-describe("trk reads its own output", () => {
+describe('trk reads its own output', () => {
   it('list | push, list --csv | stop -f -, list --json | info', async () => {
     const list = numbers(5, 'RL');
     expect((await run(['register', ...list, '--carrier', '3011', '--tag', 'own-output', '-q'])).code).toBe(0);
@@ -253,7 +296,9 @@ describe("trk reads its own output", () => {
       const piped = await run(['list', '--number', list.join(',')]);
       const push = await run(['push'], piped.stdout);
       expect(push.code, push.stderr).toBe(0);
-      expect(push.stderr).toMatch(/tab-separated rows without a header: the first column is read as the number, the second as the carrier/);
+      expect(push.stderr).toMatch(
+        /tab-separated rows without a header: the first column is read as the number, the second as the carrier/,
+      );
       expect(push.stderr).toMatch(/queued for push\s+5/);
     } finally {
       emu.sandbox.setSettings({ webhookUrl: null });
@@ -279,26 +324,32 @@ describe('exit codes scripts can use', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toEqual([
-      'trk: the service refused the account: webhook URL not set; cannot push (-18010204): save a webhook URL in the console (Settings, Webhook), then run the same command again',
+      'trk: the service refused the account: webhook URL not set; cannot push (-18010204): save a webhook URL ' +
+        'in the console (Settings, Webhook), then run the same command again',
     ]);
     // With --json the same error is one JSON object on stderr, and stdout stays empty.
     const json = await run(['push', ...list, '--json']);
     expect(json.code).toBe(1);
     expect(json.stdout).toBe('');
-    expect(JSON.parse(json.stderr)).toMatchObject({ error: { message: expect.stringContaining('webhook URL not set'), exit_code: 1 } });
+    expect(JSON.parse(json.stderr)).toMatchObject({
+      error: { message: expect.stringContaining('webhook URL not set'), exit_code: 1 },
+    });
   });
 
-  it('stop of a stopped number is done (0); delete of a missing one is rejected (1) unless --ignore-missing (0)', async () => {
-    const [n] = numbers(1, 'RX');
-    await run(['register', n!, '--carrier', '3011', '-q']);
-    expect((await run(['stop', n!])).code).toBe(0);
-    const again = await run(['stop', n!]);
-    expect(again.code).toBe(0);
-    expect(again.stderr).toBe('stopped 0, already stopped 1\n');
-    expect((await run(['delete', n!, '--yes'])).code).toBe(0);
-    expect((await run(['delete', n!, '--yes'])).code).toBe(1);
-    expect((await run(['delete', n!, '--yes', '--ignore-missing'])).code).toBe(0);
-  });
+  it(
+    'stop of a stopped number is done (0); delete of a missing one is rejected (1) unless ' + '--ignore-missing (0)',
+    async () => {
+      const [n] = numbers(1, 'RX');
+      await run(['register', n!, '--carrier', '3011', '-q']);
+      expect((await run(['stop', n!])).code).toBe(0);
+      const again = await run(['stop', n!]);
+      expect(again.code).toBe(0);
+      expect(again.stderr).toBe('stopped 0, already stopped 1\n');
+      expect((await run(['delete', n!, '--yes'])).code).toBe(0);
+      expect((await run(['delete', n!, '--yes'])).code).toBe(1);
+      expect((await run(['delete', n!, '--yes', '--ignore-missing'])).code).toBe(0);
+    },
+  );
 });
 
 describe('a service that keeps failing', () => {
@@ -310,20 +361,25 @@ describe('a service that keeps failing', () => {
     await hostile?.close();
   });
 
-  it('register failing ambiguously while lookups work: given up within the --timeout deadline, exit 1, resumable', async () => {
-    hostile.setMode('html-502', { path: /register$/ });
-    const env = { ...emu.env, TRK_BASE_URL: hostile.url, TRK_TIMEOUT: '1s' };
-    const f = file('failing.txt', `${numbers(80, 'RF').join('\n')}\n`);
-    const started = Date.now();
-    const r = await run(['register', '-f', f, '--carrier', '3011'], undefined, env);
-    expect(r.code, r.stderr).toBe(1);
-    expect(Date.now() - started).toBeLessThan(20_000);
-    expect(r.stderr).toMatch(/progress is saved/);
-    expect(r.stderr.trim().split('\n').at(-1)).toMatch(/^trk: server error of the service \(HTTP 502\).*--timeout deadline/);
-    expect(hostile.requests).toBeLessThan(40);
-    const runs = await run(['runs', '--csv'], undefined, env);
-    expect(parseCsv(runs.stdout).some((x) => x.state === 'interrupted' && x.input === f)).toBe(true);
-  });
+  it(
+    'register failing ambiguously while lookups work: given up within the --timeout deadline, exit 1, ' + 'resumable',
+    async () => {
+      hostile.setMode('html-502', { path: /register$/ });
+      const env = { ...emu.env, TRK_BASE_URL: hostile.url, TRK_TIMEOUT: '1s' };
+      const f = file('failing.txt', `${numbers(80, 'RF').join('\n')}\n`);
+      const started = Date.now();
+      const r = await run(['register', '-f', f, '--carrier', '3011'], undefined, env);
+      expect(r.code, r.stderr).toBe(1);
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(r.stderr).toMatch(/progress is saved/);
+      expect(r.stderr.trim().split('\n').at(-1)).toMatch(
+        /^trk: server error of the service \(HTTP 502\).*--timeout deadline/,
+      );
+      expect(hostile.requests).toBeLessThan(40);
+      const runs = await run(['runs', '--csv'], undefined, env);
+      expect(parseCsv(runs.stdout).some((x) => x.state === 'interrupted' && x.input === f)).toBe(true);
+    },
+  );
 });
 
 /**
@@ -337,7 +393,10 @@ async function stopMidway(
 ): Promise<{ code: number | null; stderr: string }> {
   emu.sandbox.setFaults({ latencyMs: 300 });
   try {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), ...args], { env: emu.env, stdio: ['pipe', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), ...args], {
+      env: emu.env,
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.stdin.end(opts.input ?? '');

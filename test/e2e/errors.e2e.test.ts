@@ -73,22 +73,26 @@ describe('failures', () => {
     expect(oneLine(r)).toMatch(new RegExp(`^trk: cannot reach 127\\.0\\.0\\.1:${port}.*: check the network`));
   });
 
-  it('429s that outlast the retries → 1, with a hint that says what is true: trk processes on a key share its budget', async () => {
-    emu.sandbox.setFaults({ burst429: 1000 });
-    try {
-      const r = await trk(['quota', '-q', '--timeout', '1s'], { env: emu.env });
-      expect(r.code).toBe(1);
-      const line = oneLine(r);
-      expect(line).toMatch(/^trk: rate limit of the service exceeded \(HTTP 429\)/);
-      // Not "do not run several trk processes on the same key": they share one budget and wait their turn.
-      expect(line).not.toMatch(/do not run several/);
-      expect(line).toMatch(/trk processes on this machine share the key's budget/);
-      expect(line).toMatch(/another program or host/);
-      expect(line).toMatch(/TRK_BUDGET_URL/);
-    } finally {
-      emu.sandbox.setFaults({ burst429: 0 });
-    }
-  });
+  it(
+    '429s that outlast the retries → 1, with a hint that says what is true: trk processes on a key share ' +
+      'its budget',
+    async () => {
+      emu.sandbox.setFaults({ burst429: 1000 });
+      try {
+        const r = await trk(['quota', '-q', '--timeout', '1s'], { env: emu.env });
+        expect(r.code).toBe(1);
+        const line = oneLine(r);
+        expect(line).toMatch(/^trk: rate limit of the service exceeded \(HTTP 429\)/);
+        // Not "do not run several trk processes on the same key": they share one budget and wait their turn.
+        expect(line).not.toMatch(/do not run several/);
+        expect(line).toMatch(/trk processes on this machine share the key's budget/);
+        expect(line).toMatch(/another program or host/);
+        expect(line).toMatch(/TRK_BUDGET_URL/);
+      } finally {
+        emu.sandbox.setFaults({ burst429: 0 });
+      }
+    },
+  );
 
   it('--verbose logs each request without the key', async () => {
     const r = await trk(['quota', '--json', '--verbose'], { env: emu.env });
@@ -99,42 +103,53 @@ describe('failures', () => {
 });
 
 describe('auth and config', () => {
-  it('login with --with-key-stdin verifies and saves; status shows where settings come from; logout removes the key', async () => {
-    const env = baseEnv();
-    const wrong = await trk(['auth', 'login', '--with-key-stdin', '--base-url', emu.sandbox.url], { env, input: 'not-the-key\n' });
-    expect(wrong.code).toBe(4);
-    // Not "run trk auth login": that is what the user just did.
-    expect(oneLine(wrong)).toBe(
-      'trk: invalid API key (-18010002); nothing was saved: copy the key again from the console (Settings, Security, access key)',
-    );
+  it(
+    'login with --with-key-stdin verifies and saves; status shows where settings come from; logout removes ' +
+      'the key',
+    async () => {
+      const env = baseEnv();
+      const wrong = await trk(['auth', 'login', '--with-key-stdin', '--base-url', emu.sandbox.url], {
+        env,
+        input: 'not-the-key\n',
+      });
+      expect(wrong.code).toBe(4);
+      // Not "run trk auth login": that is what the user just did.
+      expect(oneLine(wrong)).toBe(
+        'trk: invalid API key (-18010002); nothing was saved: copy the key again from the console (Settings, ' +
+          'Security, access key)',
+      );
 
-    const login = await trk(['auth', 'login', '--with-key-stdin', '--base-url', emu.sandbox.url], { env, input: `${emu.sandbox.key}\n` });
-    expect(login.code, login.stderr).toBe(0);
-    expect(login.stderr).toContain(`logged in to ${emu.sandbox.url}`);
-    expect(login.stderr).not.toContain(emu.sandbox.key);
+      const login = await trk(['auth', 'login', '--with-key-stdin', '--base-url', emu.sandbox.url], {
+        env,
+        input: `${emu.sandbox.key}\n`,
+      });
+      expect(login.code, login.stderr).toBe(0);
+      expect(login.stderr).toContain(`logged in to ${emu.sandbox.url}`);
+      expect(login.stderr).not.toContain(emu.sandbox.key);
 
-    // The saved profile now works without any TRK_* variable.
-    const quota = await trk(['quota', '--json'], { env });
-    expect(quota.code, quota.stderr).toBe(0);
+      // The saved profile now works without any TRK_* variable.
+      const quota = await trk(['quota', '--json'], { env });
+      expect(quota.code, quota.stderr).toBe(0);
 
-    const status = await trk(['auth', 'status', '--json'], { env });
-    expect(status.code).toBe(0);
-    const s = JSON.parse(status.stdout) as Record<string, { value: string; source: string }>;
-    expect(s['base-url']).toEqual({ value: emu.sandbox.url, source: 'profile' });
-    expect(s['api-key']!.source).toBe('profile');
-    expect(status.stdout).not.toContain(emu.sandbox.key);
+      const status = await trk(['auth', 'status', '--json'], { env });
+      expect(status.code).toBe(0);
+      const s = JSON.parse(status.stdout) as Record<string, { value: string; source: string }>;
+      expect(s['base-url']).toEqual({ value: emu.sandbox.url, source: 'profile' });
+      expect(s['api-key']!.source).toBe('profile');
+      expect(status.stdout).not.toContain(emu.sandbox.key);
 
-    const envStatus = await trk(['auth', 'status', '--csv'], { env: { ...env, TRK_API_VERSION: 'v2.1' } });
-    expect(envStatus.stdout).toContain('api-version,v2.1,env');
+      const envStatus = await trk(['auth', 'status', '--csv'], { env: { ...env, TRK_API_VERSION: 'v2.1' } });
+      expect(envStatus.stdout).toContain('api-version,v2.1,env');
 
-    const logout = await trk(['auth', 'logout'], { env });
-    expect(logout.code).toBe(0);
-    expect(logout.stderr).toContain('removed profile "default"');
-    const after = await trk(['auth', 'status'], { env });
-    expect(after.code).toBe(4);
-    expect(after.stdout).toBe('');
-    expect(after.stderr).toBe('trk: no API key configured: run "trk auth login" or set TRK_API_KEY\n');
-  });
+      const logout = await trk(['auth', 'logout'], { env });
+      expect(logout.code).toBe(0);
+      expect(logout.stderr).toContain('removed profile "default"');
+      const after = await trk(['auth', 'status'], { env });
+      expect(after.code).toBe(4);
+      expect(after.stdout).toBe('');
+      expect(after.stderr).toBe('trk: no API key configured: run "trk auth login" or set TRK_API_KEY\n');
+    },
+  );
 
   it('login without a terminal and without --with-key-stdin → 2', async () => {
     const r = await trk(['auth', 'login'], { env: baseEnv() });

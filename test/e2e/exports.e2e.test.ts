@@ -34,7 +34,10 @@ const CASES: [file: string, expected: Record<string, number>, notes: RegExp[]][]
       RR123456785CA: 3041, // Canada Post
       '1Z999AA10123456791': 100002, // "Other": detected by the service, never "Mothership"
     },
-    [/^2 repeated rows sent once$/m, /^2 rows named no carrier \("Other"\): sent without one, for the service to detect$/m],
+    [
+      /^2 repeated rows sent once$/m,
+      /^2 rows named no carrier \("Other"\): sent without one, for the service to detect$/m,
+    ],
   ],
   [
     'woocommerce-orders.csv',
@@ -88,28 +91,38 @@ describe('shop exports import with -f alone', () => {
     expect(r.stdout).toBe('');
     expect(registered(Object.keys(expected))).toEqual(expected);
     for (const note of notes) expect(r.stderr).toMatch(note);
-    expect(r.stderr).toMatch(new RegExp(`columns separated by ${file.includes('excel') ? 'semicolons' : 'commas'} \\(from the first line\\)`));
+    expect(r.stderr).toMatch(
+      new RegExp(`columns separated by ${file.includes('excel') ? 'semicolons' : 'commas'} \\(from the first line\\)`),
+    );
   });
 
-  it('the same export with --carrier-map, and an alias in the profile, name carriers the shop spells its own way', async () => {
-    const env = { ...emu.env, TRK_RES_URL: emu.sandbox.url };
-    const dir = path.join(emu.env.HOME!, 'shop');
-    const { mkdirSync, writeFileSync } = await import('node:fs');
-    mkdirSync(dir, { recursive: true });
-    const csv = path.join(dir, 'dhl.csv');
-    writeFileSync(csv, 'Sendungsnummer;Versanddienstleister\nJJD000000000000000091;DHL\n00340434161234567892;Post\n');
-    const refused = await trk(['register', '-f', csv], { env });
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/line 2: carrier: carrier "DHL" is part of carriers' names: DHL ACTIVETRACING \(100216\)/);
-    expect(refused.stderr).toMatch(/line 3: carrier: carrier "Post" is part of carriers' names/);
-    const map = path.join(dir, 'carriers.csv');
-    writeFileSync(map, 'name,code\nDHL,7041\n');
-    expect((await trk(['config', 'set', 'carrier-alias.Post', '7044', '--create'], { env })).code).toBe(0);
-    const aliases = await trk(['carriers', '--aliases', '--carrier-map', map], { env });
-    expect(aliases.stdout).toMatch(/^Post\t7044\t\S*.*\tprofile "default"$/m);
-    expect(aliases.stdout).toMatch(new RegExp(`^DHL\\t7041\\t.*\\t${map.replace(/[/.]/g, '\\$&')}$`, 'm'));
-    const ok = await trk(['register', '-f', csv, '--carrier-map', map], { env });
-    expect(ok.code, ok.stderr).toBe(0);
-    expect(registered(['JJD000000000000000091', '00340434161234567892'])).toEqual({ JJD000000000000000091: 7041, '00340434161234567892': 7044 });
-  });
+  it(
+    'the same export with --carrier-map, and an alias in the profile, name carriers the shop spells its ' + 'own way',
+    async () => {
+      const env = { ...emu.env, TRK_RES_URL: emu.sandbox.url };
+      const dir = path.join(emu.env.HOME!, 'shop');
+      const { mkdirSync, writeFileSync } = await import('node:fs');
+      mkdirSync(dir, { recursive: true });
+      const csv = path.join(dir, 'dhl.csv');
+      writeFileSync(csv, 'Sendungsnummer;Versanddienstleister\nJJD000000000000000091;DHL\n00340434161234567892;Post\n');
+      const refused = await trk(['register', '-f', csv], { env });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(
+        /line 2: carrier: carrier "DHL" is part of carriers' names: DHL ACTIVETRACING \(100216\)/,
+      );
+      expect(refused.stderr).toMatch(/line 3: carrier: carrier "Post" is part of carriers' names/);
+      const map = path.join(dir, 'carriers.csv');
+      writeFileSync(map, 'name,code\nDHL,7041\n');
+      expect((await trk(['config', 'set', 'carrier-alias.Post', '7044', '--create'], { env })).code).toBe(0);
+      const aliases = await trk(['carriers', '--aliases', '--carrier-map', map], { env });
+      expect(aliases.stdout).toMatch(/^Post\t7044\t\S*.*\tprofile "default"$/m);
+      expect(aliases.stdout).toMatch(new RegExp(`^DHL\\t7041\\t.*\\t${map.replace(/[/.]/g, '\\$&')}$`, 'm'));
+      const ok = await trk(['register', '-f', csv, '--carrier-map', map], { env });
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(registered(['JJD000000000000000091', '00340434161234567892'])).toEqual({
+        JJD000000000000000091: 7041,
+        '00340434161234567892': 7044,
+      });
+    },
+  );
 });

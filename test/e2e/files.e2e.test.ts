@@ -2,7 +2,19 @@
 // private with a warning; no file trk is told to write (--rejects, webhook listen --save, sandbox --state) may be one
 // of its own; output that cannot be written (a full disk: /dev/full, or `ulimit -f`) ends in one line, exit 1.
 import { spawn } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, numbers, ROOT, startEmulator, trk, type Emulator } from './helpers.js';
@@ -24,7 +36,13 @@ function withProfile(mode: number, dirMode: number): { env: NodeJS.ProcessEnv; f
   const dir = env.TRK_CONFIG_DIR!;
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'config.json');
-  writeFileSync(file, JSON.stringify({ current: 'default', profiles: { default: { 'base-url': emu.sandbox.url, 'api-key': emu.sandbox.key } } }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      current: 'default',
+      profiles: { default: { 'base-url': emu.sandbox.url, 'api-key': emu.sandbox.key } },
+    }),
+  );
   chmodSync(file, mode);
   chmodSync(dir, dirMode);
   return { env, file, dir };
@@ -52,18 +70,35 @@ describe.skipIf(process.platform === 'win32')('a profiles file others can read',
 describe('files trk is told to write are never its own', () => {
   function input(env: NodeJS.ProcessEnv): string {
     const file = path.join(env.HOME!, 'in.csv');
-    writeFileSync(file, `number,carrier\n${numbers(2, 'OW').map((n) => `${n},3011`).join('\n')}\nbad,3011\n`);
+    writeFileSync(
+      file,
+      `number,carrier\n${numbers(2, 'OW')
+        .map((n) => `${n},3011`)
+        .join('\n')}\nbad,3011\n`,
+    );
     return file;
   }
 
   it.each([
-    ['the profiles file', (env: NodeJS.ProcessEnv) => path.join(env.TRK_CONFIG_DIR!, 'config.json'), /config folder, which holds the API keys/],
-    ['a file in the state folder', (env: NodeJS.ProcessEnv) => path.join(env.TRK_STATE_DIR!, 'runs', 'rejects.csv'), /state folder/],
-    ['a link to the profiles file', (env: NodeJS.ProcessEnv) => {
-      const link = path.join(env.HOME!, 'rejects.csv');
-      symlinkSync(path.join(env.TRK_CONFIG_DIR!, 'config.json'), link);
-      return link;
-    }, /config folder/],
+    [
+      'the profiles file',
+      (env: NodeJS.ProcessEnv) => path.join(env.TRK_CONFIG_DIR!, 'config.json'),
+      /config folder, which holds the API keys/,
+    ],
+    [
+      'a file in the state folder',
+      (env: NodeJS.ProcessEnv) => path.join(env.TRK_STATE_DIR!, 'runs', 'rejects.csv'),
+      /state folder/,
+    ],
+    [
+      'a link to the profiles file',
+      (env: NodeJS.ProcessEnv) => {
+        const link = path.join(env.HOME!, 'rejects.csv');
+        symlinkSync(path.join(env.TRK_CONFIG_DIR!, 'config.json'), link);
+        return link;
+      },
+      /config folder/,
+    ],
   ])('--rejects %s: exit 2, nothing sent, the file untouched', async (_what, target, says) => {
     const { env, file } = withProfile(0o600, 0o700);
     mkdirSync(env.TRK_STATE_DIR!, { recursive: true });
@@ -71,25 +106,32 @@ describe('files trk is told to write are never its own', () => {
     const requests = emu.requests();
     const r = await trk(['register', '-f', input(env), '--skip-invalid', '--rejects', target(env)], { env });
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`^trk: --rejects .* is in trk's ${says.source}.*: give a path outside it; nothing was done\\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(`^trk: --rejects .* is in trk's ${says.source}.*: give a path outside it; nothing was done\\n$`),
+    );
     expect(readFileSync(file, 'utf8')).toBe(before);
     expect(emu.requests()).toBe(requests);
     expect(r.stdout).toBe('');
   });
 
-  it('webhook listen --save into the state folder, sandbox --state / reset --state on the profiles file: exit 2', async () => {
-    const { env, file } = withProfile(0o600, 0o700);
-    const save = await trk(['webhook', 'listen', '--port', '0', '--save', path.join(env.TRK_STATE_DIR!, 'hooks')], { env });
-    expect(save.code, save.stderr).toBe(2);
-    expect(save.stderr).toMatch(/^trk: --save .* is in trk's state folder/);
-    const reset = await trk(['sandbox', 'reset', '--state', file], { env });
-    expect(reset.code, reset.stderr).toBe(2);
-    expect(reset.stderr).toMatch(/^trk: --state .* is in trk's config folder/);
-    expect(existsSync(file)).toBe(true);
-    const start = await trk(['sandbox', 'start', '--port', '0', '--state', file], { env });
-    expect(start.code, start.stderr).toBe(2);
-    expect(existsSync(file)).toBe(true);
-  });
+  it(
+    'webhook listen --save into the state folder, sandbox --state / reset --state on the profiles ' + 'file: exit 2',
+    async () => {
+      const { env, file } = withProfile(0o600, 0o700);
+      const save = await trk(['webhook', 'listen', '--port', '0', '--save', path.join(env.TRK_STATE_DIR!, 'hooks')], {
+        env,
+      });
+      expect(save.code, save.stderr).toBe(2);
+      expect(save.stderr).toMatch(/^trk: --save .* is in trk's state folder/);
+      const reset = await trk(['sandbox', 'reset', '--state', file], { env });
+      expect(reset.code, reset.stderr).toBe(2);
+      expect(reset.stderr).toMatch(/^trk: --state .* is in trk's config folder/);
+      expect(existsSync(file)).toBe(true);
+      const start = await trk(['sandbox', 'start', '--port', '0', '--state', file], { env });
+      expect(start.code, start.stderr).toBe(2);
+      expect(existsSync(file)).toBe(true);
+    },
+  );
 });
 
 /**
@@ -100,10 +142,14 @@ function limited(args: readonly string[], env: NodeJS.ProcessEnv, opts: { kb?: n
   return new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
     const out = openSync(opts.stdout, 'w');
     const limit = opts.kb === undefined ? '' : `ulimit -f ${opts.kb}; `;
-    const child = spawn('bash', ['-c', `${limit}exec "$@"`, 'bash', process.execPath, path.join(ROOT, 'bin', 'trk.js'), ...args], {
-      env: { ...env, TRK_ERROR_FORMAT: 'text' },
-      stdio: ['ignore', out, 'pipe'],
-    });
+    const child = spawn(
+      'bash',
+      ['-c', `${limit}exec "$@"`, 'bash', process.execPath, path.join(ROOT, 'bin', 'trk.js'), ...args],
+      {
+        env: { ...env, TRK_ERROR_FORMAT: 'text' },
+        stdio: ['ignore', out, 'pipe'],
+      },
+    );
     closeSync(out);
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
@@ -148,30 +194,43 @@ describe.skipIf(process.platform === 'win32')('output that cannot be written (a 
     expect(readdirSync(tmp).filter((f) => f !== 'node-compile-cache')).toEqual([]);
   });
 
-  it('--rejects that cannot be written, with a slow service: the summary, then one line, exit 1; no temporary left', async () => {
-    const env = { ...emu.env };
-    const dir = mkdtempSync(path.join(env.HOME!, 'rejects-'));
-    const input = path.join(dir, 'in.csv');
-    const valid = numbers(5, 'FR');
-    const invalid = Array.from({ length: 300 }, (_, i) => `b!d${i},3011,${'t'.repeat(90)}`);
-    writeFileSync(input, `number,carrier,tag\n${valid.map((n) => `${n},3011,ok`).join('\n')}\n${invalid.join('\n')}\n`);
-    emu.sandbox.setFaults({ latencyMs: 300 });
-    try {
-      const r = await limited(['register', '-f', input, '--skip-invalid', '--rejects', path.join(dir, 'rejects.csv')], env, { kb: 16, stdout: '/dev/null' });
-      expect(r.code, r.stderr).toBe(1);
-      expect(r.stderr).toMatch(/registered\s+5/);
-      expect(lastLine(r.stderr)).toBe(
-        `trk: cannot write the rejects file ${path.join(dir, 'rejects.csv')}: file too large (EFBIG): make room and run the same command again: nothing is sent twice, and the rejects file is written in full`,
+  it(
+    '--rejects that cannot be written, with a slow service: the summary, then one line, exit 1; no ' + 'temporary left',
+    async () => {
+      const env = { ...emu.env };
+      const dir = mkdtempSync(path.join(env.HOME!, 'rejects-'));
+      const input = path.join(dir, 'in.csv');
+      const valid = numbers(5, 'FR');
+      const invalid = Array.from({ length: 300 }, (_, i) => `b!d${i},3011,${'t'.repeat(90)}`);
+      writeFileSync(
+        input,
+        `number,carrier,tag\n${valid.map((n) => `${n},3011,ok`).join('\n')}\n${invalid.join('\n')}\n`,
       );
-      expect(readdirSync(dir)).toEqual(['in.csv']);
-    } finally {
-      emu.sandbox.setFaults({ latencyMs: 0 });
-    }
-    // As the line says: once there is room, the same command writes the rejects and sends nothing.
-    const sends = emu.sandbox.state().requests.byOperation['v2/register'] ?? 0;
-    const again = await trk(['register', '-f', input, '--skip-invalid', '--rejects', path.join(dir, 'rejects.csv')], { env });
-    expect(again.code, again.stderr).toBe(3);
-    expect(emu.sandbox.state().requests.byOperation['v2/register'] ?? 0).toBe(sends);
-    expect(readFileSync(path.join(dir, 'rejects.csv'), 'utf8').trim().split('\n')).toHaveLength(301);
-  });
+      emu.sandbox.setFaults({ latencyMs: 300 });
+      try {
+        const r = await limited(
+          ['register', '-f', input, '--skip-invalid', '--rejects', path.join(dir, 'rejects.csv')],
+          env,
+          { kb: 16, stdout: '/dev/null' },
+        );
+        expect(r.code, r.stderr).toBe(1);
+        expect(r.stderr).toMatch(/registered\s+5/);
+        expect(lastLine(r.stderr)).toBe(
+          `trk: cannot write the rejects file ${path.join(dir, 'rejects.csv')}: file too large (EFBIG): make room ` +
+            `and run the same command again: nothing is sent twice, and the rejects file is written in full`,
+        );
+        expect(readdirSync(dir)).toEqual(['in.csv']);
+      } finally {
+        emu.sandbox.setFaults({ latencyMs: 0 });
+      }
+      // As the line says: once there is room, the same command writes the rejects and sends nothing.
+      const sends = emu.sandbox.state().requests.byOperation['v2/register'] ?? 0;
+      const again = await trk(['register', '-f', input, '--skip-invalid', '--rejects', path.join(dir, 'rejects.csv')], {
+        env,
+      });
+      expect(again.code, again.stderr).toBe(3);
+      expect(emu.sandbox.state().requests.byOperation['v2/register'] ?? 0).toBe(sends);
+      expect(readFileSync(path.join(dir, 'rejects.csv'), 'utf8').trim().split('\n')).toHaveLength(301);
+    },
+  );
 });

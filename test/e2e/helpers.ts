@@ -64,7 +64,11 @@ export interface Result {
 
 export function trk(args: readonly string[], opts: { env: NodeJS.ProcessEnv; input?: string }): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: opts.env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: opts.env,
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -99,7 +103,8 @@ export async function emulatorList(emu: Emulator, filter: Record<string, unknown
     });
     if (res.status === 429) continue;
     const env = (await res.json()) as { data: { accepted: Record<string, unknown>[] }; page: { page_total: number } };
-    if (res.status !== 200 || !Array.isArray(env.data?.accepted)) throw new Error(`emulator answered ${res.status}: ${JSON.stringify(env)}`);
+    if (res.status !== 200 || !Array.isArray(env.data?.accepted))
+      throw new Error(`emulator answered ${res.status}: ${JSON.stringify(env)}`);
     all.push(...env.data.accepted);
     if (page >= env.page.page_total) return all;
     page += 1;

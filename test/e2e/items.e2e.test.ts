@@ -63,17 +63,20 @@ describe('register', () => {
     expect(r.stderr).toContain('registered 45');
   });
 
-  it('CSV: registering again shows the service\'s rejection but counts as already registered, exit 0 as with -f', async () => {
-    const fresh = numbers(1, 'RN')[0]!;
-    const r = await run(['register', batch[0]!, fresh, '--carrier', '3011', '--csv']);
-    expect(r.code).toBe(0);
-    const rows = parseCsv(r.stdout);
-    expect(rows.find((x) => x.number === fresh)).toMatchObject({ result: 'accepted' });
-    expect(rows.find((x) => x.number === batch[0])).toMatchObject({ result: 'rejected', error_code: '-18019901' });
-    expect(r.stderr).toContain('registered 1, already registered 1');
-    const viaFile = await run(['register', '-f', '-', '--carrier', '3011'], `${batch[0]}\n`);
-    expect(viaFile.code).toBe(r.code);
-  });
+  it(
+    "CSV: registering again shows the service's rejection but counts as already registered, exit 0 as " + 'with -f',
+    async () => {
+      const fresh = numbers(1, 'RN')[0]!;
+      const r = await run(['register', batch[0]!, fresh, '--carrier', '3011', '--csv']);
+      expect(r.code).toBe(0);
+      const rows = parseCsv(r.stdout);
+      expect(rows.find((x) => x.number === fresh)).toMatchObject({ result: 'accepted' });
+      expect(rows.find((x) => x.number === batch[0])).toMatchObject({ result: 'rejected', error_code: '-18019901' });
+      expect(r.stderr).toContain('registered 1, already registered 1');
+      const viaFile = await run(['register', '-f', '-', '--carrier', '3011'], `${batch[0]}\n`);
+      expect(viaFile.code).toBe(r.code);
+    },
+  );
 
   it('table: from stdin, the rejected row shows its error', async () => {
     const r = await run(['register', '-o', 'table', '--carrier', '3011'], `${batch[1]}\n`);
@@ -83,7 +86,10 @@ describe('register', () => {
   });
 
   it('bad input: a malformed number, a malformed file, a missing file, v2.1 fields on v2', async () => {
-    await expectRefused(['register', 'RR123456789CN', 'no!', '--csv'], /^trk: argument 2: number "no!" is not 5 to 50 letters, digits or hyphens/);
+    await expectRefused(
+      ['register', 'RR123456789CN', 'no!', '--csv'],
+      /^trk: argument 2: number "no!" is not 5 to 50 letters, digits or hyphens/,
+    );
     const dir = mkdtempSync(path.join(tmpdir(), 'trk-bad-'));
     const bad = path.join(dir, 'bad.txt');
     writeFileSync(bad, 'RR123456789CN\n\u0001\u200bgarbage line\nAB\n');
@@ -94,14 +100,25 @@ describe('register', () => {
       expect(r.code, r.stderr).toBe(2);
       expect(r.stdout).toBe('');
       const lines = r.stderr.trim().split('\n');
-      expect(lines[0]).toMatch(/bad\.txt line 2: number "\\u0001\\u200bgarbage line" is not 5 to 50 letters, digits or hyphens$/);
+      expect(lines[0]).toMatch(
+        /bad\.txt line 2: number "\\u0001\\u200bgarbage line" is not 5 to 50 letters, digits or hyphens$/,
+      );
       expect(lines[1]).toMatch(/bad\.txt line 3: number "AB" is not 5 to 50 letters, digits or hyphens$/);
       expect(lines[2]).toMatch(/^trk: 2 problems in .*bad\.txt; nothing was sent/);
       expect(emu.requests()).toBe(before);
     }
-    await expectRefused(['register', '-f', path.join(dir, 'missing.txt')], /^trk: cannot read .*missing.txt: no such file/);
-    await expectRefused(['register', 'RR123456789CN', '--order-no', 'A1'], /^trk: the v2 API cannot send --order-no: use --api-version v2.1/);
-    await expectRefused(['register', 'RR123456789CN', '--lang', 'xx'], /^trk: option '--lang <code>' argument 'xx' is invalid/);
+    await expectRefused(
+      ['register', '-f', path.join(dir, 'missing.txt')],
+      /^trk: cannot read .*missing.txt: no such file/,
+    );
+    await expectRefused(
+      ['register', 'RR123456789CN', '--order-no', 'A1'],
+      /^trk: the v2 API cannot send --order-no: use --api-version v2.1/,
+    );
+    await expectRefused(
+      ['register', 'RR123456789CN', '--lang', 'xx'],
+      /^trk: option '--lang <code>' argument 'xx' is invalid/,
+    );
   });
 });
 
@@ -123,7 +140,9 @@ describe('stop, retrack, delete, push, update, change-carrier, info', () => {
     const again = await run(['stop', a!, '--json']);
     expect(again.code).toBe(0);
     expect(again.stderr).toContain('already stopped 1');
-    expect(json(again).rejected).toEqual([expect.objectContaining({ number: a, error: expect.objectContaining({ code: -18019906 }) })]);
+    expect(json(again).rejected).toEqual([
+      expect.objectContaining({ number: a, error: expect.objectContaining({ code: -18019906 }) }),
+    ]);
   });
 
   it('retrack: table success, then rejection (once only)', async () => {
@@ -143,7 +162,11 @@ describe('stop, retrack, delete, push, update, change-carrier, info', () => {
     expect(json(ok).accepted).toEqual([expect.objectContaining({ number: b })]);
     const missing = await run(['update', 'UNREG0000001', '--tag', 'x', '--csv']);
     expect(missing.code).toBe(1);
-    expect(parseCsv(missing.stdout)[0]).toMatchObject({ number: 'UNREG0000001', result: 'rejected', error_code: '-18019902' });
+    expect(parseCsv(missing.stdout)[0]).toMatchObject({
+      number: 'UNREG0000001',
+      result: 'rejected',
+      error_code: '-18019902',
+    });
     await expectRefused(['update', b!], /^trk: nothing to change: give --tag, --param or --lang/);
   });
 
@@ -163,7 +186,10 @@ describe('stop, retrack, delete, push, update, change-carrier, info', () => {
     expect(table.stdout).toContain(b!);
     const out = await run(['info', b!, 'UNREG0000003', '--json']);
     expect(out.code).toBe(3);
-    const parsed = json(out) as unknown as { accepted: { number: string; track_info: unknown }[]; rejected: { number: string }[] };
+    const parsed = json(out) as unknown as {
+      accepted: { number: string; track_info: unknown }[];
+      rejected: { number: string }[];
+    };
     expect(parsed.accepted[0]!.number).toBe(b);
     expect(parsed.accepted[0]!.track_info).toBeTruthy();
     expect(parsed.rejected[0]!.number).toBe('UNREG0000003');
@@ -187,7 +213,10 @@ describe('stop, retrack, delete, push, update, change-carrier, info', () => {
   });
 
   it('delete: refused without --yes off a terminal, then done with --yes, then rejected', async () => {
-    await expectRefused(['delete', d!], /^trk: deleting 1 number needs confirmation: pass --yes to confirm; nothing was sent/);
+    await expectRefused(
+      ['delete', d!],
+      /^trk: deleting 1 number needs confirmation: pass --yes to confirm; nothing was sent/,
+    );
     const ok = await run(['delete', d!, '--yes', '--csv']);
     expect(ok.code, ok.stderr).toBe(0);
     expect(parseCsv(ok.stdout)[0]).toMatchObject({ number: d, result: 'accepted' });
@@ -259,31 +288,34 @@ describe('every item command in every format', () => {
     }
   }
 
-  it.each(FORMATS)('%s: success then rejection for register, update, change-carrier, push, stop, retrack, delete', async (format, flags) => {
-    const n = numbers(1, `F${format.slice(0, 1).toUpperCase()}`)[0]!;
-    const missing = `ZZ${format.toUpperCase()}0000000`;
-    // Each step: a success, then a second command the service refuses, with its exit code: 1 when nothing was
-    // done, 0 when the number already is as asked (stopped twice, re-tracked while tracking).
-    const steps: [string[], string[], number][] = [
-      [['register', n, '--carrier', '3011'], ['register', `XX${format.toUpperCase()}0000000`], 1],
-      [['update', n, '--tag', 'x'], ['update', missing, '--tag', 'x'], 1],
-      [['push', n], ['push', missing], 1],
-      [['change-carrier', n, '--to', '190271'], ['change-carrier', missing, '--to', '190271'], 1],
-      [['stop', n], ['stop', n], 0],
-      [['retrack', n], ['retrack', n], 0],
-      [['delete', n, '--yes'], ['delete', n, '--yes'], 1],
-    ];
-    for (const [ok, bad, code] of steps) {
-      // Push needs a first tracking result.
-      if (ok[0] === 'push') await emu.sandbox.advance(DAY);
-      const good = await run([...ok, ...flags]);
-      expect(good.code, `${ok.join(' ')}: ${good.stderr}`).toBe(0);
-      shows(good, format, n, 'accepted');
-      const refused = await run([...bad, ...flags]);
-      expect(refused.code, `${bad.join(' ')}: ${refused.stderr}`).toBe(code);
-      shows(refused, format, bad[1]!, 'rejected');
-    }
-  });
+  it.each(FORMATS)(
+    '%s: success then rejection for register, update, change-carrier, push, stop, retrack, delete',
+    async (format, flags) => {
+      const n = numbers(1, `F${format.slice(0, 1).toUpperCase()}`)[0]!;
+      const missing = `ZZ${format.toUpperCase()}0000000`;
+      // Each step: a success, then a second command the service refuses, with its exit code: 1 when nothing was
+      // done, 0 when the number already is as asked (stopped twice, re-tracked while tracking).
+      const steps: [string[], string[], number][] = [
+        [['register', n, '--carrier', '3011'], ['register', `XX${format.toUpperCase()}0000000`], 1],
+        [['update', n, '--tag', 'x'], ['update', missing, '--tag', 'x'], 1],
+        [['push', n], ['push', missing], 1],
+        [['change-carrier', n, '--to', '190271'], ['change-carrier', missing, '--to', '190271'], 1],
+        [['stop', n], ['stop', n], 0],
+        [['retrack', n], ['retrack', n], 0],
+        [['delete', n, '--yes'], ['delete', n, '--yes'], 1],
+      ];
+      for (const [ok, bad, code] of steps) {
+        // Push needs a first tracking result.
+        if (ok[0] === 'push') await emu.sandbox.advance(DAY);
+        const good = await run([...ok, ...flags]);
+        expect(good.code, `${ok.join(' ')}: ${good.stderr}`).toBe(0);
+        shows(good, format, n, 'accepted');
+        const refused = await run([...bad, ...flags]);
+        expect(refused.code, `${bad.join(' ')}: ${refused.stderr}`).toBe(code);
+        shows(refused, format, bad[1]!, 'rejected');
+      }
+    },
+  );
 
   it.each(FORMATS)('%s: info of a registered and an unknown number', async (format, flags) => {
     const n = numbers(1, `I${format.slice(0, 1).toUpperCase()}`)[0]!;

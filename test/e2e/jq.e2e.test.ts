@@ -54,15 +54,23 @@ describe('--jq: a program that never ends', () => {
   });
 
   it('the time limit (three times --timeout) stops it: one line, exit 1', async () => {
-    const r = await trk(['quota', '--timeout', '1s', '--jq', 'def f: f; f'], { env: { ...emu.env, TRK_ERROR_FORMAT: 'text' } });
+    const r = await trk(['quota', '--timeout', '1s', '--jq', 'def f: f; f'], {
+      env: { ...emu.env, TRK_ERROR_FORMAT: 'text' },
+    });
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toBe('trk: --jq: the program ran longer than 3 s on one value, and was stopped: check it for a loop that never ends (the limit is three times --timeout)\n');
+    expect(r.stderr).toBe(
+      'trk: --jq: the program ran longer than 3 s on one value, and was stopped: check it for a loop that never ' +
+        'ends (the limit is three times --timeout)\n',
+    );
     expect(r.stdout).toBe('');
   });
 
-  it("one that collects without end: jq's abort is one line, never \"Aborted()\"", async () => {
+  it('one that collects without end: jq\'s abort is one line, never "Aborted()"', async () => {
     const r = await trk(['quota', '--jq', '[repeat(1)]'], { env: { ...emu.env, TRK_ERROR_FORMAT: 'text' } });
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toBe('trk: --jq: the program ran out of memory (jq has 256 MB), and was stopped: check it for a loop that never ends, such as repeat\n');
+    expect(r.stderr).toBe(
+      'trk: --jq: the program ran out of memory (jq has 256 MB), and was stopped: check it for a loop that ' +
+        'never ends, such as repeat\n',
+    );
   });
 });

@@ -22,8 +22,15 @@ beforeAll(async () => {
   expect((await trk(['-q', 'carriers', 'correios'], { env })).code).toBe(0);
   // The first page (40 records) holds a Correios number and S10 numbers of China Post; the longer numbers come
   // after.
-  for (const [list, carrier] of [[[correios], '2151'], [s10, '3011'], [usps, '21051']] as const) {
-    const r = await trk(['-q', 'register', ...list, '--carrier', carrier, '--tag', carrier === '21051' ? 'late-1' : 'early'], { env });
+  for (const [list, carrier] of [
+    [[correios], '2151'],
+    [s10, '3011'],
+    [usps, '21051'],
+  ] as const) {
+    const r = await trk(
+      ['-q', 'register', ...list, '--carrier', carrier, '--tag', carrier === '21051' ? 'late-1' : 'early'],
+      { env },
+    );
     expect(r.code, r.stderr).toBe(0);
   }
 }, 120_000);
@@ -42,7 +49,8 @@ function starts(header: string): Map<string, number> {
 }
 
 /** Whether a cell starts at `column` of `line`: text there, a blank (or the line's start) before it. */
-const startsAt = (line: string, column: number) => line[column] !== undefined && line[column] !== ' ' && (column === 0 || line[column - 1] === ' ');
+const startsAt = (line: string, column: number) =>
+  line[column] !== undefined && line[column] !== ' ' && (column === 0 || line[column - 1] === ' ');
 
 describe.runIf(hasScript())('trk list at 60, 80 and 120 columns, later pages longer than the first', () => {
   it.each([60, 80, 120])('%i columns: every line fits, CARRIER is kept, the statuses stay aligned', async (columns) => {
@@ -58,7 +66,8 @@ describe.runIf(hasScript())('trk list at 60, 80 and 120 columns, later pages lon
     const longer = shown.filter((l) => l.startsWith('9400'));
     if (columns >= 80) {
       // 22-character numbers fit their column: the carrier starts where its header does, and so does every column.
-      for (const l of longer) for (const [name, column] of at) expect(startsAt(l, column), `${name}: ${l}\n${shown[0]}`).toBe(true);
+      for (const l of longer)
+        for (const [name, column] of at) expect(startsAt(l, column), `${name}: ${l}\n${shown[0]}`).toBe(true);
       expect(shown.find((l) => l.startsWith(correios))).toContain('2151 Correios Brazil');
     }
     // A carrier of the first page is cut only when the columns do not fit as they are: never while STATUS keeps
@@ -100,7 +109,10 @@ describe.runIf(hasScript())('rejection messages in a table', () => {
     const shown = lines(r.screen).filter((l) => !/^found/.test(l));
     for (const l of shown) expect(l.length, l).toBeLessThanOrEqual(columns);
     const message = starts(shown[0]!).get('MESSAGE')!;
-    const text = shown.slice(1).map((l) => l.slice(message).trim()).join(' ');
+    const text = shown
+      .slice(1)
+      .map((l) => l.slice(message).trim())
+      .join(' ');
     expect(text).toBe("The tracking number 'XX999999999XX' does not register, please register first.");
     expect(r.screen).not.toContain('…');
   });
@@ -111,7 +123,10 @@ describe.runIf(hasScript())('list --tag through the pager', () => {
     const pager = fakePager();
     emu.sandbox.setFaults({ latencyMs: 300 });
     try {
-      const r = await trkInTerminal(['list', '--tag', 'late-*'], { env: { ...env, TRK_PAGER: pager.command }, columns: 80 });
+      const r = await trkInTerminal(['list', '--tag', 'late-*'], {
+        env: { ...env, TRK_PAGER: pager.command },
+        columns: 80,
+      });
       expect(r.code, r.screen).toBe(0);
       expect(r.raw).toContain('page 1 of 2 · 0 matches');
       expect(r.screen).toContain('3 records');

@@ -55,7 +55,10 @@ describe('trk list', () => {
     const r = await trk(['list', '--tracking', 'Tracking', '-o', 'table'], { env: emu.env });
     expect(r.code).toBe(0);
     const expected = await emulatorList(emu, { tracking_status: 'Tracking' });
-    const lines = r.stdout.trim().split('\n').filter((l) => /^\s*LS\d/.test(l) || /\bLS\d{9}CN\b/.test(l));
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .filter((l) => /^\s*LS\d/.test(l) || /\bLS\d{9}CN\b/.test(l));
     expect(lines).toHaveLength(expected.length);
     expect(r.stdout).toMatch(/NUMBER/);
   });

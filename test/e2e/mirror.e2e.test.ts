@@ -34,9 +34,17 @@ async function sync(env: NodeJS.ProcessEnv, ...args: string[]): Promise<SyncSumm
 }
 
 /** Registers `list` in batches (CSV with tag, order number and e-mail), advancing the clock `stepMs` after each. */
-async function register(emu: Emulator, env: NodeJS.ProcessEnv, list: readonly string[], batch: number, stepMs = 0): Promise<void> {
+async function register(
+  emu: Emulator,
+  env: NodeJS.ProcessEnv,
+  list: readonly string[],
+  batch: number,
+  stepMs = 0,
+): Promise<void> {
   for (let i = 0; i < list.length; i += batch) {
-    const rows = list.slice(i, i + batch).map((n, j) => `${n},order-${i + j},#${10000 + i + j},customer${i + j}@example.com`);
+    const rows = list
+      .slice(i, i + batch)
+      .map((n, j) => `${n},order-${i + j},#${10000 + i + j},customer${i + j}@example.com`);
     const file = path.join(String(env.HOME), `register-${i}.csv`);
     writeFileSync(file, `number,tag,order_no,email\n${rows.join('\n')}\n`);
     const r = await trk(['register', '-f', file, '-q'], { env });
@@ -96,7 +104,14 @@ describe.each(STORE_KINDS)('trk sync and the offline reads ($name)', (kind) => {
 
   it('makes a first sync full: every record and its details, no change', async () => {
     const s = await sync(env);
-    expect(s).toMatchObject({ full: true, list_version: 'v2.1', records_listed: 120, records_added: 120, details_fetched: 120, changes: 0 });
+    expect(s).toMatchObject({
+      full: true,
+      list_version: 'v2.1',
+      records_listed: 120,
+      records_added: 120,
+      details_fetched: 120,
+      changes: 0,
+    });
     // 3 pages and 3 answers of details (the profile reads v2.1 already: nothing to find out).
     expect(s.requests).toBe(6);
     expect(await count(env, 'details')).toBe(120);
@@ -128,7 +143,8 @@ describe.each(STORE_KINDS)('trk sync and the offline reads ($name)', (kind) => {
       const online = (await onlineJson(env, ['list', ...f])) as { number: string }[];
       const mirrored = JSON.parse(offline.stdout) as { number: string }[];
       // Several values of a filter are merged by time online; records of the same time may come in either order.
-      const order = (l: { number: string }[]) => (f.some((v) => v.includes(',')) ? [...l].sort((a, b) => a.number.localeCompare(b.number)) : l);
+      const order = (l: { number: string }[]) =>
+        f.some((v) => v.includes(',')) ? [...l].sort((a, b) => a.number.localeCompare(b.number)) : l;
       expect(order(mirrored), f.join(' ')).toEqual(order(online));
       expect(mirrored.length, f.join(' ')).toBeGreaterThan(0);
     }
@@ -142,9 +158,13 @@ describe.each(STORE_KINDS)('trk sync and the offline reads ($name)', (kind) => {
     const online = (await onlineJson(env, ['info', ...asked])) as typeof offline;
     expect(offline.accepted).toEqual(online.accepted);
     // Not in the mirror: rejected with the service's code (the wording is the service's own).
-    const codes = (r: { rejected: { number: string; error: { code: number } }[] }) => r.rejected.map((x) => [x.number, x.error.code]);
+    const codes = (r: { rejected: { number: string; error: { code: number } }[] }) =>
+      r.rejected.map((x) => [x.number, x.error.code]);
     expect(codes(offline)).toEqual(codes(online));
-    for (const f of [['--status', 'InTransit'], ['--sub-status', 'InTransit_Other']]) {
+    for (const f of [
+      ['--status', 'InTransit'],
+      ['--sub-status', 'InTransit_Other'],
+    ]) {
       const o = await trk(['info', '--offline', ...list.slice(0, 10), ...f, '--json'], { env });
       expect(JSON.parse(o.stdout)).toEqual(await onlineJson(env, ['info', ...list.slice(0, 10), ...f]));
     }
@@ -165,15 +185,26 @@ describe.each(STORE_KINDS)('trk sync and the offline reads ($name)', (kind) => {
     expect(s.changes).toBeGreaterThan(0);
     const changes = JSON.parse((await trk(['changes', '--json'], { env })).stdout) as Record<string, unknown>[];
     expect(changes).toHaveLength(await count(env, 'changes'));
-    expect(changes[0]).toEqual(expect.objectContaining({ source: 'sync', number: expect.any(String), from: expect.any(String), to: expect.any(String) }));
+    expect(changes[0]).toEqual(
+      expect.objectContaining({
+        source: 'sync',
+        number: expect.any(String),
+        from: expect.any(String),
+        to: expect.any(String),
+      }),
+    );
     // A night whose output fails: the cursor stays, the next night gets every change.
     const failed = await runToDevFull(['changes', '--cursor', 'nightly', '--json'], env);
     expect(failed).not.toBe(0);
     const night = JSON.parse((await trk(['changes', '--cursor', 'nightly', '--json'], { env })).stdout) as unknown[];
     expect(night).toEqual(changes);
     expect(JSON.parse((await trk(['changes', '--cursor', 'nightly', '--json'], { env })).stdout)).toEqual([]);
-    const since = JSON.parse((await trk(['changes', '--since', '2026-06-07T00:00:00Z', '--status', 'Delivered', '--json'], { env })).stdout);
-    expect(since.every((c: { to: string; detected_at: string }) => c.to === 'Delivered' && c.detected_at >= '2026-06-07')).toBe(true);
+    const since = JSON.parse(
+      (await trk(['changes', '--since', '2026-06-07T00:00:00Z', '--status', 'Delivered', '--json'], { env })).stdout,
+    );
+    expect(
+      since.every((c: { to: string; detected_at: string }) => c.to === 'Delivered' && c.detected_at >= '2026-06-07'),
+    ).toBe(true);
   }, 60_000);
 
   it('takes out of the mirror with --full what was deleted on the service, and only then', async () => {
@@ -192,7 +223,11 @@ describe.each(STORE_KINDS)('trk sync and the offline reads ($name)', (kind) => {
 /** Runs trk with its stdout on /dev/full: every write fails (ENOSPC). Resolves with the exit code. */
 function runToDevFull(args: string[], env: NodeJS.ProcessEnv): Promise<number | null> {
   return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', `exec "${process.execPath}" "${path.join(ROOT, 'bin', 'trk.js')}" "$@" > /dev/full`, 'sh', ...args], { env });
+    const child = spawn(
+      'sh',
+      ['-c', `exec "${process.execPath}" "${path.join(ROOT, 'bin', 'trk.js')}" "$@" > /dev/full`, 'sh', ...args],
+      { env },
+    );
     child.on('error', reject);
     child.on('close', resolve);
   });
@@ -257,7 +292,8 @@ describe.each(STORE_KINDS)('a mirror under concurrent writers and crashes ($name
     }
   }, 120_000);
 
-  it('takes two syncs at once, and a listener storing notifications while two syncs run, losing no update', async () => {
+  it('takes two syncs at once, and a listener storing notifications while two syncs run, losing ' +
+    'no update', async () => {
     const emu = await startEmulator({ speed: 0, start: START, latencyMs: 50 });
     try {
       const env = await mirrorEnv(emu, kind);
@@ -282,7 +318,10 @@ describe.each(STORE_KINDS)('a mirror under concurrent writers and crashes ($name
           await new Promise((r) => setTimeout(r, 20));
         }
         const done = await Promise.all(running);
-        expect(done.map((r) => r.code), done.map((r) => r.stderr).join('')).toEqual([0, 0]);
+        expect(
+          done.map((r) => r.code),
+          done.map((r) => r.stderr).join(''),
+        ).toEqual([0, 0]);
       } finally {
         await store.close();
       }
@@ -291,7 +330,10 @@ describe.each(STORE_KINDS)('a mirror under concurrent writers and crashes ($name
       expect(JSON.parse(offline.stdout)).toEqual(await onlineJson(env, ['info', ...list]));
       const offlineList = await trk(['list', '--offline', '--json'], { env });
       expect(JSON.parse(offlineList.stdout)).toEqual(await onlineJson(env, ['list']));
-      const changes = JSON.parse((await trk(['changes', '--json'], { env })).stdout) as { number: string; to: string }[];
+      const changes = JSON.parse((await trk(['changes', '--json'], { env })).stdout) as {
+        number: string;
+        to: string;
+      }[];
       // Each change once: what a notification recorded, the sync does not record again.
       const keys = changes.map((c) => `${c.number}/${c.to}`);
       expect(new Set(keys).size).toBe(keys.length);
@@ -369,7 +411,9 @@ describe.each(STORE_KINDS)('trk webhook listen --store ($name)', (kind) => {
     const updates = listener.out.stdout.split('\n').filter((l) => l.includes('TRACKING_UPDATED')).length;
     const all = JSON.parse((await trk(['changes', '--json'], { env })).stdout) as { source: string }[];
     const webhook = all.filter((c) => c.source === 'webhook').length;
-    expect(listener.out.stderr).toContain(`; ${updates} notifications stored in the mirror (${webhook} status changes)`);
+    expect(listener.out.stderr).toContain(
+      `; ${updates} notifications stored in the mirror (${webhook} status changes)`,
+    );
   }, 90_000);
 });
 
@@ -401,7 +445,8 @@ describe.skipIf(pg.missing !== undefined)('a mirror in PostgreSQL, named with it
       await register(emu, env, numbers(40, 'RP'), 40);
       const r = await trk(['sync', '--json', '-v'], { env });
       expect(r.code, r.stderr).toBe(0);
-      const named = /^mirror: PostgreSQL \d+.* at postgres:\/\/trk:\*\*\*@127\.0\.0\.1:\d+\/trk_\d+_\d+\?sslmode=disable \(/m;
+      const named =
+        /^mirror: PostgreSQL \d+.* at postgres:\/\/trk:\*\*\*@127\.0\.0\.1:\d+\/trk_\d+_\d+\?sslmode=disable \(/m;
       expect(r.stderr).toMatch(named);
       expect(JSON.parse(r.stdout).mirror).toMatch(/^postgres:\/\/trk:\*\*\*@127\.0\.0\.1:/);
       const settings = [await trk(['config', 'get', 'db'], { env }), await trk(['config', 'list', '--json'], { env })];
@@ -411,7 +456,8 @@ describe.skipIf(pg.missing !== undefined)('a mirror in PostgreSQL, named with it
       const wrong = await trk(['list', '--offline', '-v'], { env: { ...env, TRK_DB: wrongDb } });
       expect(wrong.code).toBe(1);
       expect(wrong.stdout).toBe('');
-      const refusedLogin = /^trk: the mirror's database at 127\.0\.0\.1:\d+ refused the login \(password authentication failed/m;
+      const refusedLogin =
+        /^trk: the mirror's database at 127\.0\.0\.1:\d+ refused the login \(password authentication failed/m;
       expect(wrong.stderr).toMatch(refusedLogin);
       for (const out of [r, ...settings, wrong]) expect(out.stdout + out.stderr).not.toContain(password);
     } finally {

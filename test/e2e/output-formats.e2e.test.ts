@@ -91,9 +91,27 @@ beforeAll(async () => {
   const runs = ALL.length;
   const all = numbers(8 * runs + 2, 'FM');
   const chunk = () => all.splice(0, runs);
-  Object.assign(pools, { fresh: chunk(), stop: chunk(), retrack: chunk(), delete: chunk(), push: chunk(), change: chunk(), update: chunk(), realtime: chunk() });
+  Object.assign(pools, {
+    fresh: chunk(),
+    stop: chunk(),
+    retrack: chunk(),
+    delete: chunk(),
+    push: chunk(),
+    change: chunk(),
+    update: chunk(),
+    realtime: chunk(),
+  });
   viewed = all[0]!;
-  const registered = [...pools.stop!, ...pools.retrack!, ...pools.delete!, ...pools.push!, ...pools.change!, ...pools.update!, ...pools.realtime!, ...all];
+  const registered = [
+    ...pools.stop!,
+    ...pools.retrack!,
+    ...pools.delete!,
+    ...pools.push!,
+    ...pools.change!,
+    ...pools.update!,
+    ...pools.realtime!,
+    ...all,
+  ];
   await ok(['register', ...registered, '--carrier', '3011', '-q']);
   await ok(['stop', ...pools.retrack!, '-q']);
   // Results come back: change-carrier needs one.
@@ -103,7 +121,10 @@ beforeAll(async () => {
   writeFileSync(file, `number\n${all[0]}\n`);
   await ok(['update', '-f', file, '--tag', 'from-file', '-q']);
   bodyFile = path.join(dir, 'body.json');
-  const body = JSON.stringify({ event: 'TRACKING_STOPPED', data: { number: all[1], carrier: 3011, param: null, tag: '' } });
+  const body = JSON.stringify({
+    event: 'TRACKING_STOPPED',
+    data: { number: all[1], carrier: 3011, param: null, tag: '' },
+  });
   writeFileSync(bodyFile, body);
   bodySign = createHash('sha256').update(`${body}/${emu.sandbox.key}`).digest('hex');
 }, 60_000);
@@ -125,7 +146,12 @@ const CASES: readonly Case[] = [
   { name: 'delete', args: () => ['delete', take('delete'), '--yes'], honours: ITEMS, piped: 'tabs' },
   { name: 'push', args: () => ['push', take('push')], honours: ITEMS, piped: 'tabs' },
   { name: 'realtime', args: () => ['realtime', take('realtime')], honours: [...ITEMS, 'text'], piped: 'tabs' },
-  { name: 'change-carrier', args: () => ['change-carrier', take('change'), '--to', '190008'], honours: ITEMS, piped: 'tabs' },
+  {
+    name: 'change-carrier',
+    args: () => ['change-carrier', take('change'), '--to', '190008'],
+    honours: ITEMS,
+    piped: 'tabs',
+  },
   { name: 'update', args: () => ['update', take('update'), '--tag', 'x'], honours: ITEMS, piped: 'tabs' },
   { name: 'runs', args: () => ['runs', 'list'], honours: ROWS, piped: 'tabs' },
   { name: 'carriers', args: () => ['carriers', '3011'], honours: ROWS, piped: 'tabs' },
@@ -134,13 +160,24 @@ const CASES: readonly Case[] = [
   { name: 'auth status', args: () => ['auth', 'status'], honours: ROWS, piped: 'tabs' },
   { name: 'config get', args: () => ['config', 'get', 'base-url'], honours: ROWS, piped: 'value' },
   { name: 'config list', args: () => ['config', 'list'], honours: ROWS, piped: 'tabs' },
-  { name: 'webhook verify', args: () => ['webhook', 'verify', '--body', bodyFile, '--sign', bodySign], honours: ROWS, piped: 'empty' },
+  {
+    name: 'webhook verify',
+    args: () => ['webhook', 'verify', '--body', bodyFile, '--sign', bodySign],
+    honours: ROWS,
+    piped: 'empty',
+  },
 ];
 
 /** Commands whose output this file does not run to completion (they run until stopped): their refusals only. */
 const LONG_RUNNING: readonly (readonly [string[], readonly Format[]])[] = [
-  [['sandbox', 'start', '--no-state'], ['tsv', 'json', 'ndjson', 'jq']],
-  [['webhook', 'listen', '--port', '0'], ['tsv', 'table', 'json', 'ndjson', 'jq']],
+  [
+    ['sandbox', 'start', '--no-state'],
+    ['tsv', 'json', 'ndjson', 'jq'],
+  ],
+  [
+    ['webhook', 'listen', '--port', '0'],
+    ['tsv', 'table', 'json', 'ndjson', 'jq'],
+  ],
 ];
 
 /** Commands that print no data: every output flag is refused. */
@@ -185,7 +222,10 @@ function expectHonoured(c: Case, format: Format, r: Result): void {
     case 'text':
       // A parcel's summary in plain lines, to paste into a reply.
       expect(lines[0], what).toMatch(/^Tracking number \S+/);
-      expect(lines.slice(1).every((l) => /^[A-Z][a-z ]+: /.test(l)), what).toBe(true);
+      expect(
+        lines.slice(1).every((l) => /^[A-Z][a-z ]+: /.test(l)),
+        what,
+      ).toBe(true);
       break;
     case 'tsv':
       if (c.piped === 'empty') expect(r.stdout, what).toBe('');
@@ -197,29 +237,38 @@ function expectHonoured(c: Case, format: Format, r: Result): void {
   }
 }
 
-const REFUSAL = /^(".*" (prints no data on stdout, so .* does not apply|prints no JSON, so --jq does not apply|cannot print \w+)|--jq filters JSON)/;
+const REFUSAL = new RegExp(
+  String.raw`^(".*" (prints no data on stdout, so .* does not apply|prints no JSON, so --jq does not ap` +
+    String.raw`ply|cannot print \w+)|--jq filters JSON)`,
+);
 
 /** Exit 2 and the refusal, as a line or, when JSON was asked for, as a JSON error. */
 function expectRefused(what: string, r: Result): void {
   expect(r.code, `${what}: ${r.stdout}${r.stderr}`).toBe(2);
   expect(r.stdout, what).toBe('');
-  const message = r.stderr.startsWith('{') ? (JSON.parse(r.stderr) as { error: { message: string } }).error.message : r.stderr.replace(/^trk: /, '');
+  const message = r.stderr.startsWith('{')
+    ? (JSON.parse(r.stderr) as { error: { message: string } }).error.message
+    : r.stderr.replace(/^trk: /, '');
   expect(message, what).toMatch(REFUSAL);
 }
 
 describe('every output flag is honoured or refused', () => {
-  it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
-    const results = await inTurn(
-      ALL.map((format) => async () => {
-        const r = await trk([...c.args(), ...FORMATS[format]], { env });
-        return { format, r };
-      }),
-    );
-    for (const { format, r } of results) {
-      if (c.honours.includes(format)) expectHonoured(c, format, r);
-      else expectRefused(`${c.name} ${format}`, r);
-    }
-  }, 60_000);
+  it.each(CASES.map((c) => [c.name, c] as const))(
+    '%s',
+    async (_name, c) => {
+      const results = await inTurn(
+        ALL.map((format) => async () => {
+          const r = await trk([...c.args(), ...FORMATS[format]], { env });
+          return { format, r };
+        }),
+      );
+      for (const { format, r } of results) {
+        if (c.honours.includes(format)) expectHonoured(c, format, r);
+        else expectRefused(`${c.name} ${format}`, r);
+      }
+    },
+    60_000,
+  );
 
   it('long-running commands refuse the formats they cannot print, before starting', async () => {
     for (const [args, honours] of LONG_RUNNING) {
@@ -232,7 +281,12 @@ describe('every output flag is honoured or refused', () => {
 
   it('commands that print no data refuse every output flag and --jq, changing nothing', async () => {
     const before = emu.requests();
-    const jobs = NO_DATA.flatMap((args) => ALL.filter((f) => f !== 'tsv').map((format) => () => trk([...args, ...FORMATS[format]], { env, input: emu.sandbox.key }).then((r) => ({ args, format, r }))));
+    const jobs = NO_DATA.flatMap((args) =>
+      ALL.filter((f) => f !== 'tsv').map(
+        (format) => () =>
+          trk([...args, ...FORMATS[format]], { env, input: emu.sandbox.key }).then((r) => ({ args, format, r })),
+      ),
+    );
     for (const { args, format, r } of await inTurn(jobs)) expectRefused(`${args.join(' ')} ${format}`, r);
     expect(emu.requests()).toBe(before);
     // The profile is still there: logout did not run.
@@ -277,7 +331,11 @@ describe('on any failure stdout carries nothing', () => {
   it.each(FAILURES.map(([why, args, e, code]) => [`${args.join(' ')} (${why})`, args, e, code] as const))(
     '%s',
     async (_name, args, e, code) => {
-      const results = await inTurn(ALL.map((format) => () => trk([...args, ...FORMATS[format]], { env: e(), input: '{}' }).then((r) => ({ format, r }))));
+      const results = await inTurn(
+        ALL.map(
+          (format) => () => trk([...args, ...FORMATS[format]], { env: e(), input: '{}' }).then((r) => ({ format, r })),
+        ),
+      );
       for (const { format, r } of results) {
         const what = `${args.join(' ')} ${format}: ${r.stderr}`;
         expect(r.code, what).not.toBe(0);
@@ -311,8 +369,16 @@ describe('--jq', () => {
   it.each([
     ['select and raw strings', '.[] | select(.tag == "order-42") | .number', (t: string[]) => `${t[0]}\n${t[2]}\n`],
     ['reduce to a number', 'map(select(.number | startswith("JQ"))) | length', () => '3\n'],
-    ['objects print one a line when piped', '.[] | select(.tag == "order-42") | {number, tag}', (t: string[]) => `{"number":"${t[0]}","tag":"order-42"}\n{"number":"${t[2]}","tag":"order-42"}\n`],
-    ['@tsv', '.[] | select(.tag == "order-42") | [.number, .carrier] | @tsv', (t: string[]) => `${t[0]}\t3011\n${t[2]}\t3011\n`],
+    [
+      'objects print one a line when piped',
+      '.[] | select(.tag == "order-42") | {number, tag}',
+      (t: string[]) => `{"number":"${t[0]}","tag":"order-42"}\n{"number":"${t[2]}","tag":"order-42"}\n`,
+    ],
+    [
+      '@tsv',
+      '.[] | select(.tag == "order-42") | [.number, .carrier] | @tsv',
+      (t: string[]) => `${t[0]}\t3011\n${t[2]}\t3011\n`,
+    ],
     ['strings keep their blanks', '"  padded  "', () => '  padded  \n'],
   ])('%s', async (_name, program, expected) => {
     const args = ['list', '--number', tagged.join(',')];
@@ -324,31 +390,60 @@ describe('--jq', () => {
     if (reference !== undefined) expect(sorted(r.stdout)).toBe(sorted(reference));
   });
 
-  it('runs on each line of NDJSON, and on trk api\'s envelope', async () => {
-    const nd = await ok(['list', '--number', tagged.join(','), '-o', 'ndjson', '--jq', 'select(.tag == "order-42") | .number']);
+  it("runs on each line of NDJSON, and on trk api's envelope", async () => {
+    const nd = await ok([
+      'list',
+      '--number',
+      tagged.join(','),
+      '-o',
+      'ndjson',
+      '--jq',
+      'select(.tag == "order-42") | .number',
+    ]);
     expect(nd.stdout.split('\n').filter(Boolean).sort()).toEqual([tagged[0], tagged[2]].sort());
-    const api = await ok(['api', 'gettracklist', '--data', JSON.stringify({ number: tagged.join(',') }), '--jq', '.data.accepted | map(.number) | sort | join(",")']);
+    const api = await ok([
+      'api',
+      'gettracklist',
+      '--data',
+      JSON.stringify({ number: tagged.join(',') }),
+      '--jq',
+      '.data.accepted | map(.number) | sort | join(",")',
+    ]);
     expect(api.stdout).toBe(`${[...tagged].sort().join(',')}\n`);
   });
 
-  it('a program that does not compile is exit 2 before anything is sent; one that fails prints nothing, exit 1', async () => {
-    const before = emu.requests();
-    const bad = await trk(['register', numbers(1, 'JX')[0]!, '--carrier', '3011', '--jq', '.[] | select(.tag =='], { env });
-    expect(bad.code).toBe(2);
-    expect(bad.stdout).toBe('');
-    // --jq asks for JSON, so the error is JSON too.
-    expect(JSON.parse(bad.stderr)).toEqual({
-      error: { code: null, kind: 'usage', message: expect.stringMatching(/^--jq: syntax error, .* line 1, column \d+$/), hint: expect.stringMatching(/jq manual/), exit_code: 2 },
-    });
-    expect(emu.requests()).toBe(before);
-    const fails = await trk(['list', '-q', '--number', tagged.join(','), '--jq', '.[] | .number | error("stop at \\(.)")'], { env });
-    expect(fails.code).toBe(1);
-    expect(fails.stdout).toBe('');
-    expect((JSON.parse(fails.stderr) as { error: { message: string; exit_code: number } }).error).toMatchObject({
-      message: expect.stringMatching(/^--jq: stop at JQ/),
-      exit_code: 1,
-    });
-  });
+  it(
+    'a program that does not compile is exit 2 before anything is sent; one that fails prints ' + 'nothing, exit 1',
+    async () => {
+      const before = emu.requests();
+      const bad = await trk(['register', numbers(1, 'JX')[0]!, '--carrier', '3011', '--jq', '.[] | select(.tag =='], {
+        env,
+      });
+      expect(bad.code).toBe(2);
+      expect(bad.stdout).toBe('');
+      // --jq asks for JSON, so the error is JSON too.
+      expect(JSON.parse(bad.stderr)).toEqual({
+        error: {
+          code: null,
+          kind: 'usage',
+          message: expect.stringMatching(/^--jq: syntax error, .* line 1, column \d+$/),
+          hint: expect.stringMatching(/jq manual/),
+          exit_code: 2,
+        },
+      });
+      expect(emu.requests()).toBe(before);
+      const fails = await trk(
+        ['list', '-q', '--number', tagged.join(','), '--jq', '.[] | .number | error("stop at \\(.)")'],
+        { env },
+      );
+      expect(fails.code).toBe(1);
+      expect(fails.stdout).toBe('');
+      expect((JSON.parse(fails.stderr) as { error: { message: string; exit_code: number } }).error).toMatchObject({
+        message: expect.stringMatching(/^--jq: stop at JQ/),
+        exit_code: 1,
+      });
+    },
+  );
 });
 
 describe('trk api', () => {

@@ -18,13 +18,18 @@ interface Loaded {
 }
 
 /** Runs bin/trk.js with a loader hook that lists every module file it loads, and Node's own modules at exit. */
-function loadedModules(args: string[], env: NodeJS.ProcessEnv = baseEnv(), okCodes: readonly number[] = [0]): Promise<Loaded> {
+function loadedModules(
+  args: string[],
+  env: NodeJS.ProcessEnv = baseEnv(),
+  okCodes: readonly number[] = [0],
+): Promise<Loaded> {
   assertBuilt();
   const dir = mkdtempSync(path.join(tmpdir(), 'trk-hooks-'));
   const hooks = path.join(dir, 'hooks.mjs');
   writeFileSync(
     hooks,
-    `export async function resolve(s, c, next) { const r = await next(s, c); if (r.url.startsWith('file:')) process.stderr.write('LOADED ' + r.url + '\\n'); return r; }\n`,
+    `export async function resolve(s, c, next) { const r = await next(s, c); if (r.url.startsWith('file:')) ` +
+      `process.stderr.write('LOADED ' + r.url + '\\n'); return r; }\n`,
   );
   // Synchronous hooks where Node has them (22.15+): asynchronous ones run on a thread of their own whose
   // lines can be lost when a command as short as --version exits first.
@@ -32,12 +37,50 @@ function loadedModules(args: string[], env: NodeJS.ProcessEnv = baseEnv(), okCod
   writeFileSync(
     register,
     `import module from 'node:module';\n` +
-      `if (module.registerHooks) module.registerHooks({ resolve(s, c, next) { const r = next(s, c); if (r.url.startsWith('file:')) process.stderr.write('LOADED ' + r.url + '\\n'); return r; } });\n` +
+      `if (module.registerHooks) module.registerHooks({ resolve(s, c, next) { const r = next(s, c); if ` +
+      `(r.url.startsWith('file:')) process.stderr.write('LOADED ' + r.url + '\\n'); return r; } });\n` +
       `else module.register(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
   );
   const chunks = JSON.parse(readFileSync(path.join(ROOT, 'lib', 'modules.json'), 'utf8')) as Record<string, string[]>;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', pathToFileURL(register).href, path.join(ROOT, 'bin', 'trk.js'), ...args], {
+    const child = spawn(
+      process.execPath,
+      ['--import', pathToFileURL(register).href, path.join(ROOT, 'bin', 'trk.js'), ...args],
+      {
+        env,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (!okCodes.includes(code ?? -1)) return reject(new Error(`exit ${code}: ${err}`));
+      const lines = err.split('\n');
+      const files = [
+        ...new Set(
+          lines.filter((l) => l.startsWith('LOADED ')).map((l) => path.relative(ROOT, fileURLToPath(l.slice(7)))),
+        ),
+      ];
+      const modules = files.flatMap((f) => (f.startsWith('lib/') ? (chunks[f.slice(4)] ?? []) : []));
+      resolve({ files, modules });
+    });
+  });
+}
+
+/**
+ * Node's own modules (process.moduleLoadList) a run of bin/trk.js loaded; without loader hooks, which load their own.
+ */
+function loadedBuiltins(args: string[], env: NodeJS.ProcessEnv, okCodes: readonly number[] = [0]): Promise<string[]> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'trk-builtins-'));
+  const probe = path.join(dir, 'probe.cjs');
+  writeFileSync(
+    probe,
+    `process.on('exit', () => process.stderr.write(process.moduleLoadList.filter((m) => ` +
+      `m.startsWith('NativeModule ')).map((m) => 'BUILTIN ' + m.slice(13) + '\\n').join('')));\n`,
+  );
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--require', probe, path.join(ROOT, 'bin', 'trk.js'), ...args], {
       env,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -46,30 +89,12 @@ function loadedModules(args: string[], env: NodeJS.ProcessEnv = baseEnv(), okCod
     child.on('error', reject);
     child.on('close', (code) => {
       if (!okCodes.includes(code ?? -1)) return reject(new Error(`exit ${code}: ${err}`));
-      const lines = err.split('\n');
-      const files = [...new Set(lines.filter((l) => l.startsWith('LOADED ')).map((l) => path.relative(ROOT, fileURLToPath(l.slice(7)))))];
-      const modules = files.flatMap((f) => (f.startsWith('lib/') ? (chunks[f.slice(4)] ?? []) : []));
-      resolve({ files, modules });
-    });
-  });
-}
-
-/** Node's own modules (process.moduleLoadList) a run of bin/trk.js loaded; without loader hooks, which load their own. */
-function loadedBuiltins(args: string[], env: NodeJS.ProcessEnv, okCodes: readonly number[] = [0]): Promise<string[]> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'trk-builtins-'));
-  const probe = path.join(dir, 'probe.cjs');
-  writeFileSync(
-    probe,
-    `process.on('exit', () => process.stderr.write(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => 'BUILTIN ' + m.slice(13) + '\\n').join('')));\n`,
-  );
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--require', probe, path.join(ROOT, 'bin', 'trk.js'), ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (!okCodes.includes(code ?? -1)) return reject(new Error(`exit ${code}: ${err}`));
-      resolve(err.split('\n').filter((l) => l.startsWith('BUILTIN ')).map((l) => l.slice(8)));
+      resolve(
+        err
+          .split('\n')
+          .filter((l) => l.startsWith('BUILTIN '))
+          .map((l) => l.slice(8)),
+      );
     });
   });
 }
@@ -88,12 +113,20 @@ describe('start-up', () => {
     },
   );
 
-  it.each([['--sandbox', '--help'], ['--sandbox', 'list', '--help'], ['--sandbox', 'stop', '--help']])(
+  it.each([
+    ['--sandbox', '--help'],
+    ['--sandbox', 'list', '--help'],
+    ['--sandbox', 'stop', '--help'],
+  ])(
     'trk %s (a help the file does not hold) loads commander and the declarations, neither a command nor a package',
     async (...args) => {
       const { files, modules } = await loadedModules(args);
       expect(modules).toContain('dist/commands/registry.js');
-      for (const name of HEAVY) expect(files.filter((f) => f.startsWith(`node_modules/${name}`)), name).toEqual([]);
+      for (const name of HEAVY)
+        expect(
+          files.filter((f) => f.startsWith(`node_modules/${name}`)),
+          name,
+        ).toEqual([]);
       // What runs a command (its implementation, the item engine, the client, the rate budget) stays out of a help
       // page. (The context's own module, which builds them lazily and has no side effects, shares cli.ts's chunk.)
       const running = ['dist/commands/list/list.js', 'dist/items/run.js', 'dist/api/client.js', 'dist/pacing/pacer.js'];
@@ -109,12 +142,18 @@ describe('start-up', () => {
       const env = { ...emu.env, TRK_DATA_DIR: path.join(String(emu.env.HOME), 'data') };
       const inFile = await loadedModules(['sync', '-q'], env);
       expect(inFile.files.some((f) => f.startsWith('node_modules/libsql'))).toBe(true);
-      expect(inFile.files.filter((f) => f.startsWith('node_modules/postgres')), 'a file mirror').toEqual([]);
+      expect(
+        inFile.files.filter((f) => f.startsWith('node_modules/postgres')),
+        'a file mirror',
+      ).toEqual([]);
       expect(inFile.modules).not.toContain('dist/store/postgres.js');
       if (pg.missing) return;
       const inDatabase = await loadedModules(['sync', '-q'], { ...env, TRK_DB: await pg.fresh() });
       expect(inDatabase.files.some((f) => f.startsWith('node_modules/postgres'))).toBe(true);
-      expect(inDatabase.files.filter((f) => f.startsWith('node_modules/libsql')), 'a database mirror').toEqual([]);
+      expect(
+        inDatabase.files.filter((f) => f.startsWith('node_modules/libsql')),
+        'a database mirror',
+      ).toEqual([]);
       expect(inDatabase.modules).not.toContain('dist/store/sqlite.js');
     } finally {
       await emu.close();
@@ -125,44 +164,68 @@ describe('start-up', () => {
     expect((await loadedModules(['--version'])).files).toEqual(['bin/trk.js']);
   });
 
-  it('one-shot commands with --json load neither undici, conf nor chalk (node:http carries one request at a time), nor what they do not use', async () => {
-    const emu = await startEmulator({ speed: 0 });
-    try {
-      for (const args of [['quota', '--json'], ['info', 'RR123456789CN', '--json'], ['stop', 'RR123456789CN', '--json'], ['list', '--json']]) {
-        // info and stop of a number not registered exit 1, having sent their request all the same.
-        const { files, modules } = await loadedModules(args, emu.env, [0, 1]);
-        const builtins = await loadedBuiltins(args, emu.env, [0, 1]);
-        const what = args.join(' ');
-        expect(modules, what).toContain('dist/api/transport-http.js');
-        // (The Redis client is loaded only when a budget URL names Redis, libsql or postgres only when the mirror is
-        // opened.)
-        for (const name of ['undici', 'conf', 'chalk', '@redis', 'libsql', 'postgres']) {
-          expect(files.filter((f) => f.startsWith(`node_modules/${name}`)), `${what}: ${name}`).toEqual([]);
+  it(
+    'one-shot commands with --json load neither undici, conf nor chalk (node:http carries one request at a ' +
+      'time), nor what they do not use',
+    async () => {
+      const emu = await startEmulator({ speed: 0 });
+      try {
+        for (const args of [
+          ['quota', '--json'],
+          ['info', 'RR123456789CN', '--json'],
+          ['stop', 'RR123456789CN', '--json'],
+          ['list', '--json'],
+        ]) {
+          // info and stop of a number not registered exit 1, having sent their request all the same.
+          const { files, modules } = await loadedModules(args, emu.env, [0, 1]);
+          const builtins = await loadedBuiltins(args, emu.env, [0, 1]);
+          const what = args.join(' ');
+          expect(modules, what).toContain('dist/api/transport-http.js');
+          // (The Redis client is loaded only when a budget URL names Redis, libsql or postgres only when the mirror is
+          // opened.)
+          for (const name of ['undici', 'conf', 'chalk', '@redis', 'libsql', 'postgres']) {
+            expect(
+              files.filter((f) => f.startsWith(`node_modules/${name}`)),
+              `${what}: ${name}`,
+            ).toEqual([]);
+          }
+          // The pager, the progress line, the carrier lookup and the mirror are for other runs (a terminal, a file, a
+          // name, --offline).
+          const others = [
+            'dist/output/pager.js',
+            'dist/items/progress.js',
+            'dist/carriers/lookup.js',
+            'dist/store/open.js',
+          ];
+          others.push('dist/store/sqlite.js', 'dist/store/postgres.js');
+          for (const unused of others) {
+            expect(modules, `${what}: ${unused}`).not.toContain(unused);
+          }
+          // Node's file streams and promises (an ES import of node:fs, or process.stdin made for /dev/null) and
+          // perf_hooks (performance.now()) cost every start a millisecond or two. (Node 20's own ES module loader
+          // reads files through fs/promises.)
+          const avoidable = [
+            'internal/fs/streams',
+            'perf_hooks',
+            ...(NODE_MAJOR >= 22 ? ['internal/fs/promises'] : []),
+          ];
+          for (const builtin of avoidable) expect(builtins, `${what}: ${builtin}`).not.toContain(builtin);
         }
-        // The pager, the progress line, the carrier lookup and the mirror are for other runs (a terminal, a file, a
-        // name, --offline).
-        const others = ['dist/output/pager.js', 'dist/items/progress.js', 'dist/carriers/lookup.js', 'dist/store/open.js'];
-        others.push('dist/store/sqlite.js', 'dist/store/postgres.js');
-        for (const unused of others) {
-          expect(modules, `${what}: ${unused}`).not.toContain(unused);
-        }
-        // Node's file streams and promises (an ES import of node:fs, or process.stdin made for /dev/null) and
-        // perf_hooks (performance.now()) cost every start a millisecond or two. (Node 20's own ES module loader
-        // reads files through fs/promises.)
-        const avoidable = ['internal/fs/streams', 'perf_hooks', ...(NODE_MAJOR >= 22 ? ['internal/fs/promises'] : [])];
-        for (const builtin of avoidable) expect(builtins, `${what}: ${builtin}`).not.toContain(builtin);
+      } finally {
+        await emu.close();
       }
-    } finally {
-      await emu.close();
-    }
-  });
+    },
+  );
 });
 
 describe('Ctrl-C', () => {
   it('the first SIGINT stops the command with exit 130 and one line', async () => {
     const emu = await startEmulator({ speed: 0, latencyMs: 5_000 });
     try {
-      const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), 'list', '--json'], { env: emu.env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), 'list', '--json'], {
+        env: emu.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let err = '';
       child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
       // Wait until the request is in flight (it is held by the emulator's latency).
@@ -171,7 +234,9 @@ describe('Ctrl-C', () => {
       const code = await new Promise<number | null>((r) => child.on('close', r));
       expect(code).toBe(130);
       // --json: the last line is the error as JSON.
-      expect(JSON.parse(err.trim().split('\n').at(-1)!), err).toMatchObject({ error: { kind: 'interrupted', exit_code: 130 } });
+      expect(JSON.parse(err.trim().split('\n').at(-1)!), err).toMatchObject({
+        error: { kind: 'interrupted', exit_code: 130 },
+      });
     } finally {
       await emu.close();
     }

@@ -41,7 +41,10 @@ export async function startRecorder(target: string): Promise<Recorder> {
       }
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) {
-        if (v !== undefined && !['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive'].includes(k)) {
+        if (
+          v !== undefined &&
+          !['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive'].includes(k)
+        ) {
           headers[k] = Array.isArray(v) ? v.join(', ') : v;
         }
       }
@@ -50,7 +53,9 @@ export async function startRecorder(target: string): Promise<Recorder> {
         .then(async (answer) => {
           const text = await answer.text();
           requests.push({ method: req.method ?? '', path, headers: req.headers, raw, body, status: answer.status });
-          const out: Record<string, string> = { 'content-type': answer.headers.get('content-type') ?? 'application/json' };
+          const out: Record<string, string> = {
+            'content-type': answer.headers.get('content-type') ?? 'application/json',
+          };
           const retryAfter = answer.headers.get('retry-after');
           if (retryAfter !== null) out['retry-after'] = retryAfter;
           res.writeHead(answer.status, out).end(text);

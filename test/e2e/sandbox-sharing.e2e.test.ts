@@ -34,41 +34,55 @@ describe('--sandbox commands sharing a state file', () => {
     expect(await listed(env)).toEqual([...a, ...b].sort());
   });
 
-  it('while trk sandbox start runs on the file, a --sandbox command works through it and nothing is lost on its save', async () => {
-    assertBuilt();
-    const env = baseEnv();
-    const server = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), 'sandbox', 'start', '--json', '--log'], {
-      env,
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    server.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    server.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-    const exited = new Promise<number | null>((resolve) => server.once('close', resolve));
-    try {
-      await expect.poll(() => out, { timeout: 10_000 }).toContain('}');
-      const { url } = JSON.parse(out) as { url: string };
-      const reg = await trk(['--sandbox', 'register', 'RR123456789CN', '--carrier', '3011'], { env });
-      expect(reg.code, reg.stderr).toBe(0);
-      // The server saw the request (its --log line) ...
-      await expect.poll(() => err, { timeout: 5000 }).toMatch(/ v2 register 1 item → 200 ok: 1 accepted, 0 rejected/);
-      const state = (await (await fetch(`${url}/__sandbox/state`)).json()) as { account: { records: number } };
-      expect(state.account.records).toBe(1);
-    } finally {
-      server.kill('SIGTERM');
-    }
-    expect(await exited).toBe(0);
-    // ... and its final save kept the number.
-    expect(await listed(env)).toEqual(['RR123456789CN']);
-  });
+  it(
+    'while trk sandbox start runs on the file, a --sandbox command works through it and nothing is lost on ' +
+      'its save',
+    async () => {
+      assertBuilt();
+      const env = baseEnv();
+      const server = spawn(
+        process.execPath,
+        [path.join(ROOT, 'bin', 'trk.js'), 'sandbox', 'start', '--json', '--log'],
+        {
+          env,
+          cwd: ROOT,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let out = '';
+      let err = '';
+      server.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+      server.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+      const exited = new Promise<number | null>((resolve) => server.once('close', resolve));
+      try {
+        await expect.poll(() => out, { timeout: 10_000 }).toContain('}');
+        const { url } = JSON.parse(out) as { url: string };
+        const reg = await trk(['--sandbox', 'register', 'RR123456789CN', '--carrier', '3011'], { env });
+        expect(reg.code, reg.stderr).toBe(0);
+        // The server saw the request (its --log line) ...
+        await expect.poll(() => err, { timeout: 5000 }).toMatch(/ v2 register 1 item → 200 ok: 1 accepted, 0 rejected/);
+        const state = (await (await fetch(`${url}/__sandbox/state`)).json()) as { account: { records: number } };
+        expect(state.account.records).toBe(1);
+      } finally {
+        server.kill('SIGTERM');
+      }
+      expect(await exited).toBe(0);
+      // ... and its final save kept the number.
+      expect(await listed(env)).toEqual(['RR123456789CN']);
+    },
+  );
 
   it('--tracked-since 1h counts back from the simulated clock', async () => {
     assertBuilt();
     const env = baseEnv();
     // A sandbox whose simulated clock stands in January 2025.
-    await (await startSandbox({ stateFile: path.join(env.TRK_STATE_DIR!, 'sandbox.json'), speed: 0, start: Date.UTC(2025, 0, 15) })).close();
+    await (
+      await startSandbox({
+        stateFile: path.join(env.TRK_STATE_DIR!, 'sandbox.json'),
+        speed: 0,
+        start: Date.UTC(2025, 0, 15),
+      })
+    ).close();
     const reg = await trk(['--sandbox', 'register', 'RR123456789CN', '--carrier', '3011'], { env });
     expect(reg.code, reg.stderr).toBe(0);
     // The first tracking run comes 3 to 10 simulated seconds after registration (a fraction of a real second).

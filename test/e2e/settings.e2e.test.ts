@@ -26,10 +26,13 @@ function freshEnv(): NodeJS.ProcessEnv {
 }
 
 async function login(env: NodeJS.ProcessEnv, profile: string, account: Emulator, ...flags: string[]): Promise<Result> {
-  const r = await trk(['auth', 'login', '--with-key-stdin', '--base-url', account.sandbox.url, '--profile', profile, ...flags], {
-    env,
-    input: `${account.sandbox.key}\n`,
-  });
+  const r = await trk(
+    ['auth', 'login', '--with-key-stdin', '--base-url', account.sandbox.url, '--profile', profile, ...flags],
+    {
+      env,
+      input: `${account.sandbox.key}\n`,
+    },
+  );
   expect(r.code, r.stderr).toBe(0);
   return r;
 }
@@ -62,7 +65,9 @@ describe('profiles', () => {
     expect(first.stderr).toMatch(/key valid, [\d,]+ units left/);
 
     const second = await login(env, 'shop-us', other);
-    expect(second.stderr).toContain('active profile: shop-eu (unchanged; "trk auth switch shop-us" makes shop-us active)');
+    expect(second.stderr).toContain(
+      'active profile: shop-eu (unchanged; "trk auth switch shop-us" makes shop-us active)',
+    );
     // A cron job without TRK_PROFILE still talks to the first account.
     const before = other.requests();
     expect((await trk(['quota', '--json'], { env })).code).toBe(0);
@@ -100,11 +105,20 @@ describe('profiles', () => {
     const saved = 'saved profiles: shop-eu, shop-us';
     const flag = await trk(['--profile', 'shop-ue', 'quota'], { env });
     expect(flag.code).toBe(2);
-    expect(oneLine(flag)).toBe(`trk: unknown profile "shop-ue" (--profile; ${saved}): check the name, or create the profile with "trk auth login --profile shop-ue"`);
+    expect(oneLine(flag)).toBe(
+      `trk: unknown profile "shop-ue" (--profile; ${saved}): check the name, or create the profile with "trk ` +
+        `auth login --profile shop-ue"`,
+    );
     const variable = await trk(['list'], { env: { ...env, TRK_PROFILE: 'nosuch' } });
     expect(variable.code).toBe(2);
     expect(oneLine(variable)).toContain(`unknown profile "nosuch" (TRK_PROFILE; ${saved})`);
-    for (const args of [['config', 'get', 'base-url'], ['config', 'list'], ['auth', 'status'], ['auth', 'logout'], ['config', 'unset', 'output']]) {
+    for (const args of [
+      ['config', 'get', 'base-url'],
+      ['config', 'list'],
+      ['auth', 'status'],
+      ['auth', 'logout'],
+      ['config', 'unset', 'output'],
+    ]) {
       const r = await trk([...args, '--profile', 'shop-ue'], { env });
       expect(r.code, args.join(' ')).toBe(2);
       expect(oneLine(r)).toContain(saved);
@@ -124,7 +138,9 @@ describe('profiles', () => {
     await login(env, 'shop-eu', emu);
     const typo = await trk(['config', 'set', 'api-version', 'v2.1', '--profile', 'shop-ue'], { env });
     expect(typo.code).toBe(2);
-    expect(oneLine(typo)).toBe('trk: unknown profile "shop-ue" (--profile; saved profiles: shop-eu): add --create to create profile "shop-ue"');
+    expect(oneLine(typo)).toBe(
+      'trk: unknown profile "shop-ue" (--profile; saved profiles: shop-eu): add --create to create profile "shop-ue"',
+    );
     expect((await profiles(env)).map((p) => p.name)).toEqual(['shop-eu']);
     const made = await trk(['config', 'set', 'api-version', 'v2.1', '--profile', 'staging', '--create'], { env });
     expect(made.code, made.stderr).toBe(0);
@@ -133,40 +149,52 @@ describe('profiles', () => {
     // It has no key: said in terms of the profile.
     const noKey = await trk(['--profile', 'staging', 'quota'], { env });
     expect(noKey.code).toBe(4);
-    expect(oneLine(noKey)).toBe('trk: profile "staging" has no API key: run "trk auth login --profile staging", or set TRK_API_KEY');
-  });
-
-  it('status checks the key with one getquota; a refused key is exit 4, a dead service 1, --offline sends nothing', async () => {
-    const env = freshEnv();
-    await login(env, 'shop-eu', emu);
-    const before = emu.requests();
-    const ok = await trk(['auth', 'status'], { env });
-    expect(ok.code, ok.stderr).toBe(0);
-    expect(emu.requests()).toBe(before + 1);
-    expect(ok.stderr).toMatch(/^key valid, [\d,]+ units left \(profile "shop-eu", http:\/\/127\.0\.0\.1:\d+\)$/m);
-    expect(ok.stdout).toMatch(/^profile\tshop-eu\tprofile$/m);
-    const json = JSON.parse((await trk(['auth', 'status', '--json'], { env })).stdout) as { check: { valid: boolean; quota_remain: number } };
-    expect(json.check.valid).toBe(true);
-    expect(json.check.quota_remain).toBeGreaterThan(0);
-
-    const wrong = await trk(['auth', 'status'], { env: { ...env, TRK_API_KEY: 'wrong-key-0000000000000000000000' } });
-    expect(wrong.code).toBe(4);
-    expect(wrong.stdout).toBe('');
-    expect(oneLine(wrong)).toBe(
-      `trk: invalid API key (-18010002): ${emu.sandbox.url} refuses the key in TRK_API_KEY (or TRK_API_KEY_FILE): set TRK_API_KEY to a valid key, or unset it to use the profile`,
+    expect(oneLine(noKey)).toBe(
+      'trk: profile "staging" has no API key: run "trk auth login --profile staging", or set TRK_API_KEY',
     );
-
-    const dead = await trk(['auth', 'status', '-q', '--timeout', '2s'], { env: { ...env, TRK_BASE_URL: 'http://127.0.0.1:9' } });
-    expect(dead.code).toBe(1);
-    expect(dead.stdout).toBe('');
-    expect(oneLine(dead)).toMatch(/^trk: cannot reach 127\.0\.0\.1:9/);
-
-    const sent = emu.requests();
-    const offline = await trk(['auth', 'status', '--offline'], { env: { ...env, TRK_BASE_URL: 'http://127.0.0.1:9' } });
-    expect(offline.code, offline.stderr).toBe(0);
-    expect(offline.stderr).toContain('key not checked (--offline)');
-    expect(emu.requests()).toBe(sent);
   });
+
+  it(
+    'status checks the key with one getquota; a refused key is exit 4, a dead service 1, --offline sends ' + 'nothing',
+    async () => {
+      const env = freshEnv();
+      await login(env, 'shop-eu', emu);
+      const before = emu.requests();
+      const ok = await trk(['auth', 'status'], { env });
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(emu.requests()).toBe(before + 1);
+      expect(ok.stderr).toMatch(/^key valid, [\d,]+ units left \(profile "shop-eu", http:\/\/127\.0\.0\.1:\d+\)$/m);
+      expect(ok.stdout).toMatch(/^profile\tshop-eu\tprofile$/m);
+      const json = JSON.parse((await trk(['auth', 'status', '--json'], { env })).stdout) as {
+        check: { valid: boolean; quota_remain: number };
+      };
+      expect(json.check.valid).toBe(true);
+      expect(json.check.quota_remain).toBeGreaterThan(0);
+
+      const wrong = await trk(['auth', 'status'], { env: { ...env, TRK_API_KEY: 'wrong-key-0000000000000000000000' } });
+      expect(wrong.code).toBe(4);
+      expect(wrong.stdout).toBe('');
+      expect(oneLine(wrong)).toBe(
+        `trk: invalid API key (-18010002): ${emu.sandbox.url} refuses the key in TRK_API_KEY (or ` +
+          `TRK_API_KEY_FILE): set TRK_API_KEY to a valid key, or unset it to use the profile`,
+      );
+
+      const dead = await trk(['auth', 'status', '-q', '--timeout', '2s'], {
+        env: { ...env, TRK_BASE_URL: 'http://127.0.0.1:9' },
+      });
+      expect(dead.code).toBe(1);
+      expect(dead.stdout).toBe('');
+      expect(oneLine(dead)).toMatch(/^trk: cannot reach 127\.0\.0\.1:9/);
+
+      const sent = emu.requests();
+      const offline = await trk(['auth', 'status', '--offline'], {
+        env: { ...env, TRK_BASE_URL: 'http://127.0.0.1:9' },
+      });
+      expect(offline.code, offline.stderr).toBe(0);
+      expect(offline.stderr).toContain('key not checked (--offline)');
+      expect(emu.requests()).toBe(sent);
+    },
+  );
 
   it('logout removes the profile entirely and says what is active; the next command says what to do', async () => {
     const env = freshEnv();
@@ -175,12 +203,15 @@ describe('profiles', () => {
     const out = await trk(['auth', 'logout'], { env });
     expect(out.code, out.stderr).toBe(0);
     expect(out.stderr).toContain('removed profile "shop-eu" with its key and settings');
-    expect(out.stderr).toContain('no profile is active (saved profiles: shop-us): choose one with "trk auth switch NAME"');
+    expect(out.stderr).toContain(
+      'no profile is active (saved profiles: shop-us): choose one with "trk auth switch NAME"',
+    );
     expect((await profiles(env)).map((p) => p.name)).toEqual(['shop-us']);
     const quota = await trk(['quota'], { env });
     expect(quota.code).toBe(4);
     expect(oneLine(quota)).toBe(
-      'trk: not logged in: no profile is active (saved profiles: shop-us): run "trk auth switch NAME" to use one of them, or "trk auth login" to log in',
+      'trk: not logged in: no profile is active (saved profiles: shop-us): run "trk auth switch NAME" to use ' +
+        'one of them, or "trk auth login" to log in',
     );
     // Logging out of a profile that is not active leaves the active one as it is.
     await login(env, 'shop-eu', emu, '--activate');
@@ -198,29 +229,38 @@ describe('first steps with profiles', () => {
     const r = await login(env, 'rehearsal', emu);
     expect(r.stderr).toContain(`carrier and country lists from ${emu.sandbox.url} too (res-url)`);
     const list = await trk(['auth', 'list', '--json'], { env });
-    expect((JSON.parse(list.stdout) as { name: string; res_url: string }[]).find((p) => p.name === 'rehearsal')?.res_url).toBe(emu.sandbox.url);
+    expect(
+      (JSON.parse(list.stdout) as { name: string; res_url: string }[]).find((p) => p.name === 'rehearsal')?.res_url,
+    ).toBe(emu.sandbox.url);
     const carriers = await trk(['carriers', 'dhl', '-o', 'ids'], { env });
     expect(carriers.code, carriers.stderr).toBe(0);
     expect(carriers.stdout).toMatch(/^\d+\n/);
   });
 
-  it('auth status --offline on a profile without a key shows the settings (exit 0), saying there is no key', async () => {
-    const env = freshEnv();
-    expect((await trk(['config', 'set', 'api-version', 'v2.1', '--profile', 'staging', '--create'], { env })).code).toBe(0);
-    const r = await trk(['auth', 'status', '--offline', '--profile', 'staging'], { env });
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^api-version\tv2\.1\tprofile$/m);
-    expect(r.stdout).toMatch(/^api-key\t\tdefault$/m);
-    expect(r.stderr).toContain('key not checked (--offline): profile "staging" has no API key');
-    // Checking the key needs one: still exit 4.
-    expect((await trk(['auth', 'status', '--profile', 'staging'], { env })).code).toBe(4);
-  });
+  it(
+    'auth status --offline on a profile without a key shows the settings (exit 0), saying there ' + 'is no key',
+    async () => {
+      const env = freshEnv();
+      expect(
+        (await trk(['config', 'set', 'api-version', 'v2.1', '--profile', 'staging', '--create'], { env })).code,
+      ).toBe(0);
+      const r = await trk(['auth', 'status', '--offline', '--profile', 'staging'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^api-version\tv2\.1\tprofile$/m);
+      expect(r.stdout).toMatch(/^api-key\t\tdefault$/m);
+      expect(r.stderr).toContain('key not checked (--offline): profile "staging" has no API key');
+      // Checking the key needs one: still exit 4.
+      expect((await trk(['auth', 'status', '--profile', 'staging'], { env })).code).toBe(4);
+    },
+  );
 
   it('config set on a fresh install needs --create for "default" too, and the first login becomes active', async () => {
     const env = freshEnv();
     const refused = await trk(['config', 'set', 'output', 'json'], { env });
     expect(refused.code).toBe(2);
-    expect(oneLine(refused)).toBe('trk: unknown profile "default" (no profile is saved yet): add --create to create profile "default"');
+    expect(oneLine(refused)).toBe(
+      'trk: unknown profile "default" (no profile is saved yet): add --create to create profile "default"',
+    );
     expect(await profiles(env)).toEqual([]);
     // Made on purpose, keyless: the first login with a key still becomes the active profile.
     expect((await trk(['config', 'set', 'output', 'json', '--create'], { env })).code).toBe(0);
@@ -242,7 +282,7 @@ describe('first steps with profiles', () => {
 });
 
 describe('default output', () => {
-  it('a profile\'s output setting and TRK_OUTPUT apply where no flag names a format; flags win', async () => {
+  it("a profile's output setting and TRK_OUTPUT apply where no flag names a format; flags win", async () => {
     const env = freshEnv();
     await login(env, 'shop-eu', emu);
     expect((await trk(['config', 'set', 'output', 'json'], { env })).code).toBe(0);
@@ -254,8 +294,15 @@ describe('default output', () => {
     expect(fromEnv.stdout.trim().split('\n')).toHaveLength(1);
     expect(JSON.parse(fromEnv.stdout)).toHaveProperty('quota_remain');
     const list = await trk(['config', 'list', '--csv'], { env: { ...env, TRK_OUTPUT: 'ndjson' } });
-    expect(parseCsv(list.stdout).find((r) => r.key === 'output')).toEqual({ key: 'output', value: 'csv', source: 'flag' });
-    const shown = JSON.parse((await trk(['config', 'list'], { env })).stdout) as Record<string, { value: string; source: string }>;
+    expect(parseCsv(list.stdout).find((r) => r.key === 'output')).toEqual({
+      key: 'output',
+      value: 'csv',
+      source: 'flag',
+    });
+    const shown = JSON.parse((await trk(['config', 'list'], { env })).stdout) as Record<
+      string,
+      { value: string; source: string }
+    >;
     expect(shown.output).toEqual({ value: 'json', source: 'profile' });
     // A default a command cannot print is not a demand: trk api keeps JSON under a CSV default.
     const api = await trk(['api', 'getquota'], { env: { ...env, TRK_OUTPUT: 'csv' } });
@@ -263,7 +310,9 @@ describe('default output', () => {
     expect(JSON.parse(api.stdout)).toMatchObject({ code: 0 });
     const bad = await trk(['quota'], { env: { ...env, TRK_OUTPUT: 'yaml' } });
     expect(bad.code).toBe(2);
-    expect(oneLine(bad)).toBe('trk: unknown output format "yaml" (TRK_OUTPUT): use one of table, wide, json, ndjson, csv, ids, text');
+    expect(oneLine(bad)).toBe(
+      'trk: unknown output format "yaml" (TRK_OUTPUT): use one of table, wide, json, ndjson, csv, ids, text',
+    );
     expect((await trk(['config', 'unset', 'output'], { env })).code).toBe(0);
     expect((await trk(['quota'], { env })).stdout).toMatch(/^quota_remain\t\d+$/m);
   });
@@ -279,9 +328,20 @@ describe('errors as data', () => {
 
   it('with --json, -o ndjson, --jq or TRK_ERROR_FORMAT=json an error is one JSON object on stderr', async () => {
     const expected = {
-      error: { code: -18010002, kind: 'auth', message: 'invalid API key (-18010002)', hint: 'run "trk auth login" or set TRK_API_KEY', exit_code: 4 },
+      error: {
+        code: -18010002,
+        kind: 'auth',
+        message: 'invalid API key (-18010002)',
+        hint: 'run "trk auth login" or set TRK_API_KEY',
+        exit_code: 4,
+      },
     };
-    for (const args of [['list', '--json'], ['quota', '-o', 'ndjson'], ['quota', '--jq', '.quota_remain'], ['api', 'getquota']]) {
+    for (const args of [
+      ['list', '--json'],
+      ['quota', '-o', 'ndjson'],
+      ['quota', '--jq', '.quota_remain'],
+      ['api', 'getquota'],
+    ]) {
       const r = await trk(args, { env: args[0] === 'api' ? { ...wrong(), TRK_ERROR_FORMAT: 'json' } : wrong() });
       expect(r.code, args.join(' ')).toBe(4);
       expect(r.stdout).toBe('');
@@ -293,7 +353,9 @@ describe('errors as data', () => {
     expect(parsed(usage).error).toMatchObject({ code: null, kind: 'usage', exit_code: 2 });
     const text = await trk(['list', '--json'], { env: { ...wrong(), TRK_ERROR_FORMAT: 'text' } });
     expect(text.stderr).toBe('trk: invalid API key (-18010002): run "trk auth login" or set TRK_API_KEY\n');
-    const down = await trk(['quota', '--json', '-q', '--timeout', '1s'], { env: { ...emu.env, TRK_BASE_URL: 'http://127.0.0.1:9' } });
+    const down = await trk(['quota', '--json', '-q', '--timeout', '1s'], {
+      env: { ...emu.env, TRK_BASE_URL: 'http://127.0.0.1:9' },
+    });
     expect(parsed(down).error).toMatchObject({ code: null, kind: 'network', exit_code: 1 });
   });
 });
@@ -303,10 +365,14 @@ describe('sandbox start', () => {
     const env = baseEnv();
     delete env.TRK_API_KEY;
     delete env.TRK_BASE_URL;
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), 'sandbox', 'start', '--no-state', '--speed', '0'], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [path.join(ROOT, 'bin', 'trk.js'), 'sandbox', 'start', '--no-state', '--speed', '0'],
+      {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
@@ -322,7 +388,9 @@ describe('sandbox start', () => {
       expect(Object.keys(vars)).toEqual(['TRK_BASE_URL', 'TRK_API_KEY', 'TRK_RES_URL']);
       expect(vars.TRK_RES_URL).toBe(vars.TRK_BASE_URL);
       // baseEnv points TRK_RES_URL at a closed port: the printed value replaces it, as sourcing the lines would.
-      const reg = await trk(['register', 'RR123456789CN', '--carrier', 'China Post', '--json'], { env: { ...env, ...vars } });
+      const reg = await trk(['register', 'RR123456789CN', '--carrier', 'China Post', '--json'], {
+        env: { ...env, ...vars },
+      });
       expect(reg.code, reg.stderr).toBe(0);
       expect(reg.stdout).toMatch(/"carrier":\s*3011/);
     } finally {

@@ -11,7 +11,10 @@ import { fakePager, hasScript, trkInTerminal } from './terminal.js';
 const DAY = 86_400_000;
 let emu: Emulator;
 const registered = numbers(130, 'TB');
-const tagOf = (i: number) => (i % 10 === 0 ? 'customer asked to hold the parcel at the depot until the end of the month; call first' : `order-${1000 + i}`);
+const tagOf = (i: number) =>
+  i % 10 === 0
+    ? 'customer asked to hold the parcel at the depot until the end of the month; call first'
+    : `order-${1000 + i}`;
 
 beforeAll(async () => {
   emu = await startEmulator({ speed: 0 });
@@ -51,22 +54,25 @@ describe.runIf(hasScript())('in a terminal', () => {
     expect(r.screen).not.toMatch(/trk:|records/);
   });
 
-  it.each([60, 80, 120])('--no-pager at %i columns: rows straight on the terminal under a page counter, every line fits', async (columns) => {
-    const r = await trkInTerminal(['list', '--all', '--no-pager'], { env: emu.env, columns });
-    expect(r.code, r.screen).toBe(0);
-    expect(r.raw).toContain('page 1 of 4');
-    expect(r.raw).toContain('page 3 of 4');
-    const shown = lines(r.screen);
-    expect(shown[0]).toMatch(/^NUMBER +CARRIER +STATUS +TRACKING/);
-    expect(shown.filter((l) => /^TB\d/.test(l))).toHaveLength(130);
-    expect(shown[shown.length - 1]).toBe('130 records');
-    for (const l of shown) expect(l.length, l).toBeLessThanOrEqual(columns);
-    // The long tag is shortened, not the reason for leaving columns out.
-    if (columns >= 80) {
-      expect(shown[0]).toMatch(/\bTAG\b/);
-      expect(r.screen).toMatch(/customer asked.*…/);
-    }
-  });
+  it.each([60, 80, 120])(
+    '--no-pager at %i columns: rows straight on the terminal under a page counter, every line fits',
+    async (columns) => {
+      const r = await trkInTerminal(['list', '--all', '--no-pager'], { env: emu.env, columns });
+      expect(r.code, r.screen).toBe(0);
+      expect(r.raw).toContain('page 1 of 4');
+      expect(r.raw).toContain('page 3 of 4');
+      const shown = lines(r.screen);
+      expect(shown[0]).toMatch(/^NUMBER +CARRIER +STATUS +TRACKING/);
+      expect(shown.filter((l) => /^TB\d/.test(l))).toHaveLength(130);
+      expect(shown[shown.length - 1]).toBe('130 records');
+      for (const l of shown) expect(l.length, l).toBeLessThanOrEqual(columns);
+      // The long tag is shortened, not the reason for leaving columns out.
+      if (columns >= 80) {
+        expect(shown[0]).toMatch(/\bTAG\b/);
+        expect(r.screen).toMatch(/customer asked.*…/);
+      }
+    },
+  );
 
   it('times in the zone of TZ with the offset shown, or as ages; machine formats stay ISO 8601', async () => {
     const kolkata = await trkInTerminal(['list', '--limit', '2', '--columns', 'number,registered', '--no-pager'], {
@@ -79,10 +85,15 @@ describe.runIf(hasScript())('in a terminal', () => {
       columns: 80,
     });
     expect(lines(ny.screen)[1]).toMatch(/ -0[45]:00$/);
-    const ages = await trkInTerminal(['list', '--limit', '2', '--columns', 'number,registered', '--relative', '--no-pager'], { env: emu.env, columns: 80 });
+    const ages = await trkInTerminal(
+      ['list', '--limit', '2', '--columns', 'number,registered', '--relative', '--no-pager'],
+      { env: emu.env, columns: 80 },
+    );
     // Registered at the emulator's start, which is the real clock's now (ages count from the real clock here).
     expect(lines(ages.screen)[1]).toMatch(/^TB\d+CN +(just now|\d+[mhd] ago)$/);
-    const csv = await trk(['list', '--limit', '2', '--columns', 'number,registered', '--csv'], { env: { ...emu.env, TZ: 'Asia/Kolkata' } });
+    const csv = await trk(['list', '--limit', '2', '--columns', 'number,registered', '--csv'], {
+      env: { ...emu.env, TZ: 'Asia/Kolkata' },
+    });
     expect(parseCsv(csv.stdout)[0]!.registered).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   });
 
@@ -90,11 +101,17 @@ describe.runIf(hasScript())('in a terminal', () => {
     const one = await trkInTerminal(['info', registered[1]!, '--no-pager'], { env: emu.env, columns: 80 });
     expect(one.code, one.screen).toBe(0);
     expect(one.screen).toMatch(new RegExp(`^${registered[1]}  ·  3011`, 'm'));
-    const several = await trkInTerminal(['info', ...registered.slice(1, 4), '--no-pager'], { env: emu.env, columns: 100 });
+    const several = await trkInTerminal(['info', ...registered.slice(1, 4), '--no-pager'], {
+      env: emu.env,
+      columns: 100,
+    });
     const table = lines(several.screen).filter((l) => /^(NUMBER|TB\d)/.test(l));
     expect(table[0]).toMatch(/^NUMBER +(CARRIER +)?STATUS +SUB-STATUS +LAST EVENT/);
     expect(table.slice(1).map((l) => l.split(/ +/)[0])).toEqual(registered.slice(1, 4));
-    const pages = await trkInTerminal(['info', ...registered.slice(1, 3), '--page', '--no-pager'], { env: emu.env, columns: 80 });
+    const pages = await trkInTerminal(['info', ...registered.slice(1, 3), '--page', '--no-pager'], {
+      env: emu.env,
+      columns: 80,
+    });
     expect(pages.screen.match(/^Progress$/gm)).toHaveLength(2);
   });
 
@@ -120,26 +137,31 @@ describe('piped', () => {
     expect(lines(ids.stdout)).toEqual(registered.slice(0, 5).map((n) => `${n}\t3011`));
     const push = await trk(['info', '--json'], { env: emu.env, input: ids.stdout });
     expect(push.code, push.stderr).toBe(0);
-    expect((JSON.parse(push.stdout) as { accepted: { number: string }[] }).accepted.map((a) => a.number)).toEqual(registered.slice(0, 5));
+    expect((JSON.parse(push.stdout) as { accepted: { number: string }[] }).accepted.map((a) => a.number)).toEqual(
+      registered.slice(0, 5),
+    );
   });
 
-  it('--columns (and --fields) pick columns in TSV, CSV, JSON and NDJSON; a wrong name is refused, nothing sent', async () => {
-    const args = ['list', '--limit', '3', '--columns', 'number,status,tag'];
-    const tsv = await trk(args, { env: emu.env });
-    expect(lines(tsv.stdout)[1]).toBe(`${registered[1]}\t${lines(tsv.stdout)[1]!.split('\t')[1]}\torder-1001`);
-    expect(lines(tsv.stdout).every((l) => l.split('\t').length === 3)).toBe(true);
-    const csv = await trk([...args, '--csv'], { env: emu.env });
-    expect(Object.keys(parseCsv(csv.stdout)[0]!)).toEqual(['number', 'status', 'tag']);
-    const json = await trk(['list', '--limit', '3', '--fields', 'number,tag', '--json'], { env: emu.env });
-    expect(JSON.parse(json.stdout)[1]).toEqual({ number: registered[1], tag: 'order-1001' });
-    const ndjson = await trk([...args, '-o', 'ndjson'], { env: emu.env });
-    expect(Object.keys(JSON.parse(lines(ndjson.stdout)[0]!))).toEqual(['number', 'status', 'tag']);
-    const before = emu.requests();
-    const bad = await trk(['list', '--columns', 'number,colour'], { env: emu.env });
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/^trk: .*unknown column "colour"; the columns are number, carrier,/);
-    expect(emu.requests()).toBe(before);
-  });
+  it(
+    '--columns (and --fields) pick columns in TSV, CSV, JSON and NDJSON; a wrong name is refused, ' + 'nothing sent',
+    async () => {
+      const args = ['list', '--limit', '3', '--columns', 'number,status,tag'];
+      const tsv = await trk(args, { env: emu.env });
+      expect(lines(tsv.stdout)[1]).toBe(`${registered[1]}\t${lines(tsv.stdout)[1]!.split('\t')[1]}\torder-1001`);
+      expect(lines(tsv.stdout).every((l) => l.split('\t').length === 3)).toBe(true);
+      const csv = await trk([...args, '--csv'], { env: emu.env });
+      expect(Object.keys(parseCsv(csv.stdout)[0]!)).toEqual(['number', 'status', 'tag']);
+      const json = await trk(['list', '--limit', '3', '--fields', 'number,tag', '--json'], { env: emu.env });
+      expect(JSON.parse(json.stdout)[1]).toEqual({ number: registered[1], tag: 'order-1001' });
+      const ndjson = await trk([...args, '-o', 'ndjson'], { env: emu.env });
+      expect(Object.keys(JSON.parse(lines(ndjson.stdout)[0]!))).toEqual(['number', 'status', 'tag']);
+      const before = emu.requests();
+      const bad = await trk(['list', '--columns', 'number,colour'], { env: emu.env });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/^trk: .*unknown column "colour"; the columns are number, carrier,/);
+      expect(emu.requests()).toBe(before);
+    },
+  );
 
   it('several values of a filter mean any of them, each record once; values in any case', async () => {
     const [delivered, transit] = await Promise.all([
@@ -164,12 +186,16 @@ describe('piped', () => {
     expect(lines(r.stdout).map((l) => l.split('\t')[0])).toEqual(want);
   });
 
-  it('list --status InTransit --watch ends once the parcels it showed are delivered, though they left the filter', async () => {
+  it('list --status InTransit --watch ends once the parcels it showed are delivered, though they left ' +
+    'the filter', async () => {
     // One whose journey (the emulator's, seeded by the number) goes InfoReceived, InTransit, Delivered.
     const number = numbers(5, 'WA')[4]!;
     const reg = await trk(['register', number, '--carrier', '3011', '-q'], { env: emu.env });
     expect(reg.code, reg.stderr).toBe(0);
-    const watching = trk(['list', '--number', number, '--status', 'InTransit', '--watch', '--every', '1s', '-o', 'ndjson'], { env: emu.env });
+    const watching = trk(
+      ['list', '--number', number, '--status', 'InTransit', '--watch', '--every', '1s', '-o', 'ndjson'],
+      { env: emu.env },
+    );
     for (let i = 0; i < 15; i++) {
       await new Promise((r) => setTimeout(r, 300));
       await emu.sandbox.advance(2 * DAY);

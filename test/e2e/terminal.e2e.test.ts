@@ -23,7 +23,10 @@ async function twoProfiles(): Promise<NodeJS.ProcessEnv> {
   delete env.TRK_API_KEY;
   delete env.TRK_BASE_URL;
   for (const profile of ['shop-eu', 'shop-us']) {
-    const r = await trk(['auth', 'login', '--with-key-stdin', '--base-url', emu.sandbox.url, '--profile', profile], { env, input: emu.sandbox.key });
+    const r = await trk(['auth', 'login', '--with-key-stdin', '--base-url', emu.sandbox.url, '--profile', profile], {
+      env,
+      input: emu.sandbox.key,
+    });
     expect(r.code, r.stderr).toBe(0);
   }
   return env;
@@ -50,22 +53,25 @@ describe.skipIf(!HAS_SCRIPT)('in a terminal', () => {
     expect(await active(env)).toBe('shop-us');
   });
 
-  it('auth login asks for the base URL and the key (masked), verifies it, and leaves the active profile alone', async () => {
-    const env = await twoProfiles();
-    const r = await inTerminal(['auth', 'login', '--profile', 'staging'], {
-      env,
-      steps: [
-        { waitFor: /Base URL of the service/, send: `${emu.sandbox.url}\r` },
-        { waitFor: /API key/, send: `${emu.sandbox.key}\r` },
-      ],
-    });
-    expect(r.code, r.screen).toBe(0);
-    // Masked as typed, never echoed.
-    expect(r.screen).not.toContain(emu.sandbox.key);
-    expect(r.screen).toContain('saved in profile "staging"');
-    expect(r.screen).toContain('active profile: shop-eu (unchanged; "trk auth switch staging" makes staging active)');
-    expect(await active(env)).toBe('shop-eu');
-  });
+  it(
+    'auth login asks for the base URL and the key (masked), verifies it, and leaves the active ' + 'profile alone',
+    async () => {
+      const env = await twoProfiles();
+      const r = await inTerminal(['auth', 'login', '--profile', 'staging'], {
+        env,
+        steps: [
+          { waitFor: /Base URL of the service/, send: `${emu.sandbox.url}\r` },
+          { waitFor: /API key/, send: `${emu.sandbox.key}\r` },
+        ],
+      });
+      expect(r.code, r.screen).toBe(0);
+      // Masked as typed, never echoed.
+      expect(r.screen).not.toContain(emu.sandbox.key);
+      expect(r.screen).toContain('saved in profile "staging"');
+      expect(r.screen).toContain('active profile: shop-eu (unchanged; "trk auth switch staging" makes staging active)');
+      expect(await active(env)).toBe('shop-eu');
+    },
+  );
 
   it('auth list is a table with the active profile marked', async () => {
     const env = await twoProfiles();
@@ -90,7 +96,10 @@ describe.skipIf(!HAS_SCRIPT)('in a terminal', () => {
     const env = emu.env;
     const number = 'RR200000017CN';
     expect((await trk(['register', number, '--carrier', '3011', '-q'], { env })).code).toBe(0);
-    const r = await inTerminal(['delete', number, 'XX999999999XX'], { env, steps: [{ waitFor: /cannot be undone/, send: 'n\r' }] });
+    const r = await inTerminal(['delete', number, 'XX999999999XX'], {
+      env,
+      steps: [{ waitFor: /cannot be undone/, send: 'n\r' }],
+    });
     expect(r.code, r.screen).toBe(2);
     expect(r.screen).toMatch(new RegExp(`  ${number}  3011\\b`));
     expect(r.screen).toContain('not registered: XX999999999XX');
@@ -101,9 +110,14 @@ describe.skipIf(!HAS_SCRIPT)('in a terminal', () => {
 
   it('auth logout asks before removing a key; no keeps it, --yes does not ask', async () => {
     const env = await twoProfiles();
-    const no = await inTerminal(['auth', 'logout', '--profile', 'shop-us'], { env, steps: [{ waitFor: /Remove profile "shop-us"/, send: 'n\r' }] });
+    const no = await inTerminal(['auth', 'logout', '--profile', 'shop-us'], {
+      env,
+      steps: [{ waitFor: /Remove profile "shop-us"/, send: 'n\r' }],
+    });
     expect(no.code, no.screen).toBe(2);
-    expect(no.screen).toMatch(/Remove profile "shop-us" \(http:\/\/127\.0\.0\.1:\d+, v2, key \*{4}\) with its key and settings\?/);
+    expect(no.screen).toMatch(
+      /Remove profile "shop-us" \(http:\/\/127\.0\.0\.1:\d+, v2, key \*{4}\) with its key and settings\?/,
+    );
     expect(no.screen).toContain('cancelled: nothing was removed');
     const kept = await trk(['auth', 'list', '--json'], { env });
     expect((JSON.parse(kept.stdout) as { name: string }[]).map((p) => p.name)).toEqual(['shop-eu', 'shop-us']);
@@ -118,7 +132,8 @@ describe.skipIf(!HAS_SCRIPT)('in a terminal', () => {
     const r = await inTerminal(['--profile', 'shop-ue', 'quota'], { env });
     expect(r.code).toBe(2);
     expect(r.screen.trim()).toBe(
-      'trk: unknown profile "shop-ue" (--profile; saved profiles: shop-eu, shop-us): check the name, or create the profile with "trk auth login --profile shop-ue"',
+      'trk: unknown profile "shop-ue" (--profile; saved profiles: shop-eu, shop-us): check the name, or create ' +
+        'the profile with "trk auth login --profile shop-ue"',
     );
     const help = await inTerminal(['--help'], { env });
     expect(help.code).toBe(0);

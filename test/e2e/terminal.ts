@@ -36,16 +36,25 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 /** Escape sequences (colours, cursor moves, screen clears) and carriage returns out of the way. */
 export function plain(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/\u001b[()][0-9A-Za-z]/g, '').replace(/\r/g, '');
+  return text
+    .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '')
+    .replace(/\u001b[()][0-9A-Za-z]/g, '')
+    .replace(/\r/g, '');
 }
 
 export function inTerminal(
   args: readonly string[],
   opts: { env: NodeJS.ProcessEnv; steps?: readonly Step[]; columns?: number; timeoutMs?: number },
 ): Promise<TerminalResult> {
-  const command = `stty cols ${opts.columns ?? 100} rows 40; exec ${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(' ')}`;
+  const command =
+    `stty cols ${opts.columns ?? 100} rows 40; exec ${quote(process.execPath)} ${quote(BIN)} ` +
+    `${args.map(quote).join(' ')}`;
   return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qefc', command, '/dev/null'], { env: opts.env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-qefc', command, '/dev/null'], {
+      env: opts.env,
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let raw = '';
     const steps = [...(opts.steps ?? [])];
     let from = 0;
@@ -61,7 +70,9 @@ export function inTerminal(
     };
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`timed out in the terminal; waiting for ${steps[0]?.waitFor ?? 'the end'}; screen:\n${plain(raw)}`));
+      reject(
+        new Error(`timed out in the terminal; waiting for ${steps[0]?.waitFor ?? 'the end'}; screen:\n${plain(raw)}`),
+      );
     }, opts.timeoutMs ?? 20_000);
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
       raw += d;
@@ -88,7 +99,9 @@ export function trkInTerminal(
   args: readonly string[],
   opts: { env: NodeJS.ProcessEnv; columns: number; rows?: number; timeoutMs?: number },
 ): Promise<DrawnResult> {
-  const command = `stty cols ${opts.columns} rows ${opts.rows ?? 40}; exec ${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(' ')}`;
+  const command =
+    `stty cols ${opts.columns} rows ${opts.rows ?? 40}; exec ${quote(process.execPath)} ` +
+    `${quote(BIN)} ${args.map(quote).join(' ')}`;
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
       env: { ...opts.env, TERM: 'xterm-256color' },

@@ -67,7 +67,10 @@ async function register(version: string, number: string): Promise<void> {
 }
 
 /** The record as trk lists it, as JSON (the service's item) and as CSV (the common columns). */
-async function listed(version: string, number: string): Promise<{ json: Record<string, unknown>; csv: Record<string, string> }> {
+async function listed(
+  version: string,
+  number: string,
+): Promise<{ json: Record<string, unknown>; csv: Record<string, string> }> {
   const j = await trk(['--api-version', version, 'list', '--number', number, '--json'], { env: emu.env });
   expect(j.code, j.stderr).toBe(0);
   const c = await trk(['--api-version', version, 'list', '--number', number, '--csv'], { env: emu.env });
@@ -93,10 +96,12 @@ function expectV1Signed(ev: ReceivedEvent): void {
   expect(body.sign).toBe(sha(`${body.event}/${rawMember(text, 'data')}/${SANDBOX_KEY}`));
 }
 
-
 /** `trk webhook listen ...` as a process of its own: its output so far, its exit, and the URL it listens on. */
 function spawnListener(args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const out = { stdout: '', stderr: '' };
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out.stdout += d));
   child.stderr.setEncoding('utf8').on('data', (d: string) => (out.stderr += d));
@@ -136,8 +141,9 @@ describe('webhooks from the emulator to trk’s receiver', () => {
 
     const v21 = await nth(v21Number!, 1);
     expectV2Signed(v21);
-    const providers = (v21.body as { data: { track_info: { tracking: { providers: { events: { sub_status?: string }[] }[] } } } }).data
-      .track_info.tracking.providers;
+    const providers = (
+      v21.body as { data: { track_info: { tracking: { providers: { events: { sub_status?: string }[] }[] } } } }
+    ).data.track_info.tracking.providers;
     // v2.1 bodies carry each event's sub_status.
     expect(providers.flatMap((p) => p.events).every((e) => typeof e.sub_status === 'string')).toBe(true);
 
@@ -160,7 +166,9 @@ describe('webhooks from the emulator to trk’s receiver', () => {
     expect((await trk(['webhook', 'verify', '--body', v2File, '--sign', sign], { env })).code).toBe(0);
     expect((await trk(['webhook', 'verify', '--body', v1File], { env })).code).toBe(0);
     // The same under any --api-version: the rule follows the body.
-    expect((await trk(['--api-version', 'v1', 'webhook', 'verify', '--body', v2File, '--sign', sign], { env })).code).toBe(0);
+    expect(
+      (await trk(['--api-version', 'v1', 'webhook', 'verify', '--body', v2File, '--sign', sign], { env })).code,
+    ).toBe(0);
     const altered = path.join(dir, 'altered.json');
     writeFileSync(altered, v2.raw.toString('utf8').replace(v2Number!, v1Number!));
     const bad = await trk(['webhook', 'verify', '--body', altered, '--sign', sign], { env });
@@ -170,39 +178,48 @@ describe('webhooks from the emulator to trk’s receiver', () => {
     expect((await trk(['webhook', 'verify', '--body', altered], { env })).code).toBe(1);
   });
 
-  it('a failed delivery is recorded as Failure, retried 600 s of simulated time later, then recorded as Success', async () => {
-    failFirst.add(failing!);
-    await register('v2', failing!);
-    await emu.sandbox.advance(60 * SECOND);
-    const first = await nth(failing!, 1);
-    expect(first.status).toBe(500);
-    expectV2Signed(first);
+  it(
+    'a failed delivery is recorded as Failure, retried 600 s of simulated time later, then recorded as ' + 'Success',
+    async () => {
+      failFirst.add(failing!);
+      await register('v2', failing!);
+      await emu.sandbox.advance(60 * SECOND);
+      const first = await nth(failing!, 1);
+      expect(first.status).toBe(500);
+      expectV2Signed(first);
 
-    const failed = await listed('v2', failing!);
-    expect(failed.json).toMatchObject({ push_status: 'Failure', push_status_code: 500 });
-    expect(failed.csv).toMatchObject({ push_status: 'Failure', push_code: '500' });
-    const failedV1 = await listed('v1', failing!);
-    expect(failedV1.json).toMatchObject({ ps: 500 });
-    expect(failedV1.csv).toMatchObject({ push_status: 'Failure', push_code: '500', pushed: failed.csv.pushed });
-    const list = await trk(['list', '--push-status', 'Failure', '--json'], { env: emu.env });
-    expect((JSON.parse(list.stdout) as { number: string }[]).map((r) => r.number)).toEqual([failing]);
+      const failed = await listed('v2', failing!);
+      expect(failed.json).toMatchObject({ push_status: 'Failure', push_status_code: 500 });
+      expect(failed.csv).toMatchObject({ push_status: 'Failure', push_code: '500' });
+      const failedV1 = await listed('v1', failing!);
+      expect(failedV1.json).toMatchObject({ ps: 500 });
+      expect(failedV1.csv).toMatchObject({ push_status: 'Failure', push_code: '500', pushed: failed.csv.pushed });
+      const list = await trk(['list', '--push-status', 'Failure', '--json'], { env: emu.env });
+      expect((JSON.parse(list.stdout) as { number: string }[]).map((r) => r.number)).toEqual([failing]);
 
-    // Not before 600 s...
-    await emu.sandbox.advance(599 * SECOND);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(eventsOf(failing!)).toHaveLength(1);
-    // ...and at 600 s.
-    await emu.sandbox.advance(1 * SECOND);
-    const retry = await nth(failing!, 2);
-    expect(retry.status).toBe(200);
-    expectV2Signed(retry);
-    expect(retry.raw.equals(first.raw)).toBe(true);
+      // Not before 600 s...
+      await emu.sandbox.advance(599 * SECOND);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(eventsOf(failing!)).toHaveLength(1);
+      // ...and at 600 s.
+      await emu.sandbox.advance(1 * SECOND);
+      const retry = await nth(failing!, 2);
+      expect(retry.status).toBe(200);
+      expectV2Signed(retry);
+      expect(retry.raw.equals(first.raw)).toBe(true);
 
-    const done = await listed('v2', failing!);
-    expect(done.json).toMatchObject({ push_status: 'Success', push_status_code: 200 });
-    expect(Date.parse(done.json.push_time as string) - Date.parse(failed.json.push_time as string)).toBe(600 * SECOND);
-    expect((await listed('v1', failing!)).csv).toMatchObject({ push_status: 'Success', push_code: '200', pushed: done.csv.pushed });
-  });
+      const done = await listed('v2', failing!);
+      expect(done.json).toMatchObject({ push_status: 'Success', push_status_code: 200 });
+      expect(Date.parse(done.json.push_time as string) - Date.parse(failed.json.push_time as string)).toBe(
+        600 * SECOND,
+      );
+      expect((await listed('v1', failing!)).csv).toMatchObject({
+        push_status: 'Success',
+        push_code: '200',
+        pushed: done.csv.pushed,
+      });
+    },
+  );
 
   it('trk push with the v1 body version set on the account: a v1 body for a number registered with v2', async () => {
     emu.sandbox.setSettings({ webhookVersion: 'v1' });
@@ -219,90 +236,117 @@ describe('webhooks from the emulator to trk’s receiver', () => {
     }
   });
 
-  it('trk webhook listen (spawned) prints each verified notification, refuses a forged one, stops on Ctrl-C', async () => {
-    const env = { ...emu.env };
-    const proc = spawnListener(['webhook', 'listen', '--port', '0', '--json'], env);
-    const { child, exited } = proc;
-    try {
-      const url = await proc.url;
-      emu.sandbox.setSettings({ webhookUrl: url });
-      await register('v1', viaCli!);
-      await emu.sandbox.advance(60 * SECOND);
-      const line = await until('a JSON line', () => proc.stdout.split('\n').find((l) => l.includes(viaCli!)));
-      expect(JSON.parse(line)).toMatchObject({ event: 'TRACKING_UPDATED', number: viaCli, carrier: 3011, verified: true });
-      expect((await listed('v1', viaCli!)).csv).toMatchObject({ push_status: 'Success', push_code: '200' });
+  it(
+    'trk webhook listen (spawned) prints each verified notification, refuses a forged one, stops ' + 'on Ctrl-C',
+    async () => {
+      const env = { ...emu.env };
+      const proc = spawnListener(['webhook', 'listen', '--port', '0', '--json'], env);
+      const { child, exited } = proc;
+      try {
+        const url = await proc.url;
+        emu.sandbox.setSettings({ webhookUrl: url });
+        await register('v1', viaCli!);
+        await emu.sandbox.advance(60 * SECOND);
+        const line = await until('a JSON line', () => proc.stdout.split('\n').find((l) => l.includes(viaCli!)));
+        expect(JSON.parse(line)).toMatchObject({
+          event: 'TRACKING_UPDATED',
+          number: viaCli,
+          carrier: 3011,
+          verified: true,
+        });
+        expect((await listed('v1', viaCli!)).csv).toMatchObject({ push_status: 'Success', push_code: '200' });
 
-      const forged = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', sign: '0'.repeat(64) },
-        body: JSON.stringify({ event: 'TRACKING_UPDATED', data: { number: viaCli } }),
+        const forged = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', sign: '0'.repeat(64) },
+          body: JSON.stringify({ event: 'TRACKING_UPDATED', data: { number: viaCli } }),
+        });
+        expect(forged.status).toBe(401);
+        await until('the refusal on stderr', () => (/401 bad signature/.test(proc.stderr) ? true : undefined));
+      } finally {
+        emu.sandbox.setSettings({ webhookUrl: listener.url });
+        child.kill('SIGINT');
+      }
+      expect(await exited).toBe(0);
+      expect(proc.stderr).toMatch(/stopped: \d+ notifications?, 1 refused/);
+    },
+  );
+
+  it(
+    'listen --save keeps body and headers, --print streams bodies (through --jq); verify checks the saved ' +
+      'pair later',
+    async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'trk-hooks-'));
+      const hooks = path.join(dir, 'hooks');
+      const env = { ...emu.env };
+      const proc = spawnListener(
+        ['webhook', 'listen', '--port', '0', '--save', hooks, '--print', '--jq', '.data.number'],
+        env,
+      );
+      const { child, exited } = proc;
+      try {
+        const url = await proc.url;
+        emu.sandbox.setSettings({ webhookUrl: url });
+        await register('v2', saved!);
+        await emu.sandbox.advance(60 * SECOND);
+        // The body went through the jq program as soon as it came: the number alone, raw.
+        await until('the number on stdout', () => (proc.stdout.split('\n').includes(saved!) ? true : undefined));
+        // The event line went to stderr, so that stdout holds nothing but bodies.
+        expect(proc.stderr).toContain(`TRACKING_UPDATED  ${saved}`);
+      } finally {
+        emu.sandbox.setSettings({ webhookUrl: listener.url });
+        child.kill('SIGINT');
+      }
+      expect(await exited).toBe(0);
+
+      const { readdirSync, readFileSync } = await import('node:fs');
+      const files = readdirSync(hooks)
+        .filter((f) => f.includes(saved!))
+        .sort();
+      expect(files).toHaveLength(2);
+      const [headersFile, bodyFile] = files.map((f) => path.join(hooks, f)) as [string, string];
+      expect(headersFile).toMatch(/\.headers$/);
+      const headers = readFileSync(headersFile, 'utf8');
+      expect(headers).toMatch(/^POST \/hook HTTP\/1\.1\n/);
+      expect(headers).toMatch(
+        new RegExp(`^sign: ${sha(Buffer.concat([readFileSync(bodyFile), Buffer.from(`/${SANDBOX_KEY}`)]))}$`, 'mi'),
+      );
+
+      // The body file alone: the sign is read from the headers file beside it.
+      const ok = await trk(['webhook', 'verify', bodyFile], { env });
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(ok.stdout).toBe('');
+      expect(ok.stderr).toMatch(/^genuine: the sign header \(from the sign header in .*\.headers\) matches/);
+      // The headers file names the body beside it; the verdict as data when asked for.
+      const json = await trk(['webhook', 'verify', headersFile, '--json'], { env });
+      expect(json.code, json.stderr).toBe(0);
+      expect(JSON.parse(json.stdout)).toEqual([
+        { genuine: true, rule: 'v2', body: bodyFile, sign_from: `the sign header in ${headersFile}` },
+      ]);
+      const csv = await trk(['webhook', 'verify', '--body', bodyFile, '--headers', headersFile, '--csv'], { env });
+      expect(parseCsv(csv.stdout)).toEqual([
+        { genuine: 'true', rule: 'v2', body: bodyFile, sign_from: `the sign header in ${headersFile}` },
+      ]);
+
+      // A body changed after it was saved is not genuine (exit 1), and says so in the verdict too.
+      const altered = path.join(dir, 'altered.json');
+      writeFileSync(altered, readFileSync(bodyFile, 'utf8').replace(saved!, 'RR000000000CN'));
+      const bad = await trk(['webhook', 'verify', '--body', altered, '--headers', headersFile, '-o', 'ndjson'], {
+        env,
       });
-      expect(forged.status).toBe(401);
-      await until('the refusal on stderr', () => (/401 bad signature/.test(proc.stderr) ? true : undefined));
-    } finally {
-      emu.sandbox.setSettings({ webhookUrl: listener.url });
-      child.kill('SIGINT');
-    }
-    expect(await exited).toBe(0);
-    expect(proc.stderr).toMatch(/stopped: \d+ notifications?, 1 refused/);
-  });
+      expect(bad.code).toBe(1);
+      expect(JSON.parse(bad.stdout)).toMatchObject({ genuine: false, rule: 'v2' });
 
-  it('listen --save keeps body and headers, --print streams bodies (through --jq); verify checks the saved pair later', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'trk-hooks-'));
-    const hooks = path.join(dir, 'hooks');
-    const env = { ...emu.env };
-    const proc = spawnListener(['webhook', 'listen', '--port', '0', '--save', hooks, '--print', '--jq', '.data.number'], env);
-    const { child, exited } = proc;
-    try {
-      const url = await proc.url;
-      emu.sandbox.setSettings({ webhookUrl: url });
-      await register('v2', saved!);
-      await emu.sandbox.advance(60 * SECOND);
-      // The body went through the jq program as soon as it came: the number alone, raw.
-      await until('the number on stdout', () => (proc.stdout.split('\n').includes(saved!) ? true : undefined));
-      // The event line went to stderr, so that stdout holds nothing but bodies.
-      expect(proc.stderr).toContain(`TRACKING_UPDATED  ${saved}`);
-    } finally {
-      emu.sandbox.setSettings({ webhookUrl: listener.url });
-      child.kill('SIGINT');
-    }
-    expect(await exited).toBe(0);
-
-    const { readdirSync, readFileSync } = await import('node:fs');
-    const files = readdirSync(hooks).filter((f) => f.includes(saved!)).sort();
-    expect(files).toHaveLength(2);
-    const [headersFile, bodyFile] = files.map((f) => path.join(hooks, f)) as [string, string];
-    expect(headersFile).toMatch(/\.headers$/);
-    const headers = readFileSync(headersFile, 'utf8');
-    expect(headers).toMatch(/^POST \/hook HTTP\/1\.1\n/);
-    expect(headers).toMatch(new RegExp(`^sign: ${sha(Buffer.concat([readFileSync(bodyFile), Buffer.from(`/${SANDBOX_KEY}`)]))}$`, 'mi'));
-
-    // The body file alone: the sign is read from the headers file beside it.
-    const ok = await trk(['webhook', 'verify', bodyFile], { env });
-    expect(ok.code, ok.stderr).toBe(0);
-    expect(ok.stdout).toBe('');
-    expect(ok.stderr).toMatch(/^genuine: the sign header \(from the sign header in .*\.headers\) matches/);
-    // The headers file names the body beside it; the verdict as data when asked for.
-    const json = await trk(['webhook', 'verify', headersFile, '--json'], { env });
-    expect(json.code, json.stderr).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual([{ genuine: true, rule: 'v2', body: bodyFile, sign_from: `the sign header in ${headersFile}` }]);
-    const csv = await trk(['webhook', 'verify', '--body', bodyFile, '--headers', headersFile, '--csv'], { env });
-    expect(parseCsv(csv.stdout)).toEqual([{ genuine: 'true', rule: 'v2', body: bodyFile, sign_from: `the sign header in ${headersFile}` }]);
-
-    // A body changed after it was saved is not genuine (exit 1), and says so in the verdict too.
-    const altered = path.join(dir, 'altered.json');
-    writeFileSync(altered, readFileSync(bodyFile, 'utf8').replace(saved!, 'RR000000000CN'));
-    const bad = await trk(['webhook', 'verify', '--body', altered, '--headers', headersFile, '-o', 'ndjson'], { env });
-    expect(bad.code).toBe(1);
-    expect(JSON.parse(bad.stdout)).toMatchObject({ genuine: false, rule: 'v2' });
-
-    // --save onto a file: refused in words, nothing listened on.
-    const refused = await trk(['webhook', 'listen', '--port', '0', '--save', bodyFile], { env });
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/^trk: cannot save into .*: a file is in the way, and notifications are saved in a folder: give a folder/);
-    expect(refused.stderr).not.toContain('EEXIST');
-    expect(refused.stderr).not.toContain('Listening');
-  });
+      // --save onto a file: refused in words, nothing listened on.
+      const refused = await trk(['webhook', 'listen', '--port', '0', '--save', bodyFile], { env });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(
+        /^trk: cannot save into .*: a file is in the way, and notifications are saved in a folder: give a folder/,
+      );
+      expect(refused.stderr).not.toContain('EEXIST');
+      expect(refused.stderr).not.toContain('Listening');
+    },
+  );
 
   it('listen --forward-to keeps what the app did not take; replay sends it signed as received', async () => {
     const [queued] = numbers(1, 'WQ');

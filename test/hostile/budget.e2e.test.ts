@@ -35,36 +35,49 @@ describe('a service that asks to wait a day', () => {
     expect(r.code).toBe(1);
     expect(Date.now() - t0).toBeLessThan(10_000);
     expect(r.stderr.trim().split('\n')).toEqual([
-      expect.stringMatching(/^trk: rate limit of the service exceeded \(HTTP 429\) \(the next attempt would come after the 3 s the --timeout deadline allows\)/),
+      expect.stringMatching(
+        new RegExp(
+          String.raw`^trk: rate limit of the service exceeded \(HTTP 429\) \(the next attempt would come after ` +
+            String.raw`the 3 s the --timeout deadline allows\)`,
+        ),
+      ),
     ]);
     expect(hold() - t0).toBeGreaterThan(50_000);
     expect(hold() - Date.now()).toBeLessThanOrEqual(60_000);
   });
 
-  it('a later process waiting for a hold says so once, then goes on when it ends, against a healthy service', async () => {
-    server.setMode('ok');
-    writeFileSync(file, JSON.stringify({ starts: [], holdUntil: Date.now() + 2000, holdReason: 'rate-limited' }));
-    const t0 = Date.now();
-    const r = await trk(['quota', '--json'], { env });
-    expect(r.code, r.stderr).toBe(0);
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(1500);
-    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^rate limited by the service, resuming in [12] s$/)]);
-    expect(JSON.parse(r.stdout)).toMatchObject({ quota_remain: 990 });
-  });
+  it(
+    'a later process waiting for a hold says so once, then goes on when it ends, against a healthy ' + 'service',
+    async () => {
+      server.setMode('ok');
+      writeFileSync(file, JSON.stringify({ starts: [], holdUntil: Date.now() + 2000, holdReason: 'rate-limited' }));
+      const t0 = Date.now();
+      const r = await trk(['quota', '--json'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(1500);
+      expect(r.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(/^rate limited by the service, resuming in [12] s$/),
+      ]);
+      expect(JSON.parse(r.stdout)).toMatchObject({ quota_remain: 990 });
+    },
+  );
 
-  it('a hold a day ahead and a lock from the future (an older trk, a clock set back) are stale: no wait at all', async () => {
-    server.setMode('ok');
-    writeFileSync(file, JSON.stringify({ starts: [], holdUntil: Date.now() + 86_400_000 }));
-    writeFileSync(`${file}.lock`, '999999');
-    const future = Date.now() / 1000 + 3600;
-    utimesSync(`${file}.lock`, future, future);
-    const t0 = Date.now();
-    const r = await trk(['quota', '--json'], { env });
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toBe('');
-    expect(Date.now() - t0).toBeLessThan(10_000);
-    expect(hold()).toBe(0);
-  });
+  it(
+    'a hold a day ahead and a lock from the future (an older trk, a clock set back) are stale: no ' + 'wait at all',
+    async () => {
+      server.setMode('ok');
+      writeFileSync(file, JSON.stringify({ starts: [], holdUntil: Date.now() + 86_400_000 }));
+      writeFileSync(`${file}.lock`, '999999');
+      const future = Date.now() / 1000 + 3600;
+      utimesSync(`${file}.lock`, future, future);
+      const t0 = Date.now();
+      const r = await trk(['quota', '--json'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(Date.now() - t0).toBeLessThan(10_000);
+      expect(hold()).toBe(0);
+    },
+  );
 });
 
 describe('a state folder that cannot hold the budget', () => {
@@ -146,23 +159,26 @@ describe('a state folder that cannot hold the budget', () => {
     }
   });
 
-  it('a read-only state folder (a tmpfs remounted read-only as root; a folder without write permission otherwise)', async () => {
-    if (root) {
-      const dir = tmpfs();
-      if (!dir) return;
-      try {
-        const state = path.join(dir, 'state');
-        mkdirSync(path.join(state, 'budget'), { recursive: true });
-        execFileSync('mount', ['-o', 'remount,ro', dir], { stdio: 'pipe' });
-        await expectReadsWorkWritesFail({ ...emu.env, TRK_STATE_DIR: state }, /read-only file system \(EROFS\)/);
-      } finally {
-        unmount(dir);
+  it(
+    'a read-only state folder (a tmpfs remounted read-only as root; a folder without write permission ' + 'otherwise)',
+    async () => {
+      if (root) {
+        const dir = tmpfs();
+        if (!dir) return;
+        try {
+          const state = path.join(dir, 'state');
+          mkdirSync(path.join(state, 'budget'), { recursive: true });
+          execFileSync('mount', ['-o', 'remount,ro', dir], { stdio: 'pipe' });
+          await expectReadsWorkWritesFail({ ...emu.env, TRK_STATE_DIR: state }, /read-only file system \(EROFS\)/);
+        } finally {
+          unmount(dir);
+        }
+      } else {
+        const state = mkdtempSync(path.join(tmpdir(), 'trk-state-'));
+        mkdirSync(path.join(state, 'budget'));
+        execFileSync('chmod', ['500', path.join(state, 'budget')]);
+        await expectReadsWorkWritesFail({ ...emu.env, TRK_STATE_DIR: state }, /permission denied \(EACCES\)/);
       }
-    } else {
-      const state = mkdtempSync(path.join(tmpdir(), 'trk-state-'));
-      mkdirSync(path.join(state, 'budget'));
-      execFileSync('chmod', ['500', path.join(state, 'budget')]);
-      await expectReadsWorkWritesFail({ ...emu.env, TRK_STATE_DIR: state }, /permission denied \(EACCES\)/);
-    }
-  });
+    },
+  );
 });

@@ -46,7 +46,12 @@ const FAMILIES: readonly Family[] = [
   { name: 'realtime (charging, one item)', args: ['realtime', 'RR123456789CN', '--carrier', '3011', '--json'] },
   // The raw command exits 3 whenever the answer carries rejected items, whatever they are.
   { name: 'api (raw)', args: ['api', 'getquota'], fine: { ...EXTRA_FIELDS, 'rejected-null': 3 } },
-  { name: 'auth login (verification)', args: ['auth', 'login', '--with-key-stdin'], input: `${KEY}\n`, fine: EXTRA_FIELDS },
+  {
+    name: 'auth login (verification)',
+    args: ['auth', 'login', '--with-key-stdin'],
+    input: `${KEY}\n`,
+    fine: EXTRA_FIELDS,
+  },
   { name: 'carriers (reference list)', args: ['carriers', 'china post', '--json'], lists: true },
 ];
 
@@ -91,7 +96,12 @@ afterAll(async () => {
 
 function envFor(family: Family): NodeJS.ProcessEnv {
   // Errors as lines whatever the output format (--json would make them JSON objects).
-  const env: NodeJS.ProcessEnv = { ...baseEnv(), TRK_TIMEOUT: TIMEOUT, TRK_BASE_URL: server.url, TRK_ERROR_FORMAT: 'text' };
+  const env: NodeJS.ProcessEnv = {
+    ...baseEnv(),
+    TRK_TIMEOUT: TIMEOUT,
+    TRK_BASE_URL: server.url,
+    TRK_ERROR_FORMAT: 'text',
+  };
   if (family.lists) env.TRK_RES_URL = server.url;
   // auth login reads the key from stdin, and saves it only once verified.
   if (family.args[0] !== 'auth') env.TRK_API_KEY = KEY;
@@ -122,30 +132,38 @@ describe('a well-behaved stand-in answers: every family works (the harness itsel
 });
 
 describe.each(Object.keys(SAYS) as Exclude<HostileMode, 'ok' | LeakMode>[])('hostile answers: %s', (mode) => {
-  it('every command family: one line, exit 1 (or 0 where the answer is still correct), bounded time and memory', async () => {
-    server.setMode(mode);
-    const envs = FAMILIES.map(envFor);
-    const runs = await pool(FAMILIES.map((f, i) => [f, envs[i]!] as const), 3, ([f, env]) => trkMeasured(['-q', ...f.args], env, f.input));
-    runs.forEach((r, i) => {
-      const f = FAMILIES[i]!;
-      // A key is saved only once verified.
-      if (f.args[0] === 'auth' && r.code !== 0) expect(existsSync(path.join(envs[i]!.TRK_CONFIG_DIR!, 'config.json'))).toBe(false);
-      const what = `${f.name} against ${mode}: exit ${r.code}, ${r.seconds.toFixed(1)} s, ${r.rssMB} MB\n${r.stderr}`;
-      expect(r.seconds, what).toBeLessThan(MAX_SECONDS);
-      if (Number.isFinite(r.rssMB)) expect(r.rssMB, what).toBeLessThan(MAX_RSS_MB);
-      const fine = f.fine?.[mode];
-      if (fine !== undefined) {
-        expect(r.code, what).toBe(fine);
-        return;
-      }
-      expect(r.code, what).toBe(1);
-      const lines = r.stderr.trim().split('\n');
-      expect(lines, what).toHaveLength(1);
-      expect(lines[0], what).toMatch(/^trk: /);
-      expect(lines[0], what).toMatch(f.lists ? LISTS_SAY[mode] : SAYS[mode]);
-      expect(lines[0], what).not.toMatch(/interrupted|TypeError|undefined/);
-      // Nothing on stdout that a script could take for a result.
-      expect(r.stdout, what).toBe('');
-    });
-  });
+  it(
+    'every command family: one line, exit 1 (or 0 where the answer is still correct), bounded time ' + 'and memory',
+    async () => {
+      server.setMode(mode);
+      const envs = FAMILIES.map(envFor);
+      const runs = await pool(
+        FAMILIES.map((f, i) => [f, envs[i]!] as const),
+        3,
+        ([f, env]) => trkMeasured(['-q', ...f.args], env, f.input),
+      );
+      runs.forEach((r, i) => {
+        const f = FAMILIES[i]!;
+        // A key is saved only once verified.
+        if (f.args[0] === 'auth' && r.code !== 0)
+          expect(existsSync(path.join(envs[i]!.TRK_CONFIG_DIR!, 'config.json'))).toBe(false);
+        const what = `${f.name} against ${mode}: exit ${r.code}, ${r.seconds.toFixed(1)} s, ${r.rssMB} MB\n${r.stderr}`;
+        expect(r.seconds, what).toBeLessThan(MAX_SECONDS);
+        if (Number.isFinite(r.rssMB)) expect(r.rssMB, what).toBeLessThan(MAX_RSS_MB);
+        const fine = f.fine?.[mode];
+        if (fine !== undefined) {
+          expect(r.code, what).toBe(fine);
+          return;
+        }
+        expect(r.code, what).toBe(1);
+        const lines = r.stderr.trim().split('\n');
+        expect(lines, what).toHaveLength(1);
+        expect(lines[0], what).toMatch(/^trk: /);
+        expect(lines[0], what).toMatch(f.lists ? LISTS_SAY[mode] : SAYS[mode]);
+        expect(lines[0], what).not.toMatch(/interrupted|TypeError|undefined/);
+        // Nothing on stdout that a script could take for a result.
+        expect(r.stdout, what).toBe('');
+      });
+    },
+  );
 });

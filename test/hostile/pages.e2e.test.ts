@@ -15,7 +15,13 @@ const MAX_RSS_MB = 220;
 const hostile = hostileServerForTests();
 
 function env(): NodeJS.ProcessEnv {
-  return { ...baseEnv(), TRK_TIMEOUT: '1500ms', TRK_BASE_URL: hostile().url, TRK_API_KEY: KEY, TRK_ERROR_FORMAT: 'text' };
+  return {
+    ...baseEnv(),
+    TRK_TIMEOUT: '1500ms',
+    TRK_BASE_URL: hostile().url,
+    TRK_API_KEY: KEY,
+    TRK_ERROR_FORMAT: 'text',
+  };
 }
 
 /** Runs trk against `paging`; the requests it made. */
@@ -24,28 +30,36 @@ async function against(paging: Paging, args: readonly string[]) {
   hostile().setPaging(paging);
   const before = hostile().requests;
   const r = await trkMeasured(args, env());
-  const what = `${args.join(' ')} against ${paging}: exit ${r.code}, ${r.seconds.toFixed(1)} s, ${r.rssMB} MB\n${r.stderr}`;
+  const what =
+    `${args.join(' ')} against ${paging}: exit ${r.code}, ${r.seconds.toFixed(1)} s, ${r.rssMB} ` + `MB\n${r.stderr}`;
   expect(r.seconds, what).toBeLessThan(MAX_SECONDS);
   if (Number.isFinite(r.rssMB)) expect(r.rssMB, what).toBeLessThan(MAX_RSS_MB);
   return { ...r, what, requests: hostile().requests - before };
 }
 
 const DOES_NOT_ADD_UP: Record<Exclude<Paging, 'overcount'>, RegExp> = {
-  repeat: /^trk: the service's pages do not add up: page 2 repeats page 1, but the service announced 1,000,000,000 pages \(40,000,000,000 records\): what was read is incomplete/,
+  repeat: new RegExp(
+    String.raw`^trk: the service's pages do not add up: page 2 repeats page 1, but the service announced ` +
+      String.raw`1,000,000,000 pages \(40,000,000,000 records\): what was read is incomplete`,
+  ),
   infinite: /^trk: the service's pages do not add up: page 2 repeats page 1, but the service announced Infinity pages/,
-  short: /^trk: the service's pages do not add up: page 2 has 7 records, but the service announced 5 pages \(200 records\)/,
+  short:
+    /^trk: the service's pages do not add up: page 2 has 7 records, but the service announced 5 pages \(200 records\)/,
 };
 
 describe('trk list against pages that cannot be right', () => {
-  it.each(Object.keys(DOES_NOT_ADD_UP) as (keyof typeof DOES_NOT_ADD_UP)[])('%s: exit 1 naming it, the JSON left incomplete', async (paging) => {
-    const r = await against(paging, ['-q', 'list', '--json']);
-    expect(r.code, r.what).toBe(1);
-    expect(r.stderr.trim().split('\n'), r.what).toEqual([expect.stringMatching(DOES_NOT_ADD_UP[paging])]);
-    // What was written must not pass for the whole list.
-    expect(() => JSON.parse(r.stdout), r.what).toThrow();
-    // The first page, and no more than a window of pages after it.
-    expect(r.requests, r.what).toBeLessThanOrEqual(10);
-  });
+  it.each(Object.keys(DOES_NOT_ADD_UP) as (keyof typeof DOES_NOT_ADD_UP)[])(
+    '%s: exit 1 naming it, the JSON left incomplete',
+    async (paging) => {
+      const r = await against(paging, ['-q', 'list', '--json']);
+      expect(r.code, r.what).toBe(1);
+      expect(r.stderr.trim().split('\n'), r.what).toEqual([expect.stringMatching(DOES_NOT_ADD_UP[paging])]);
+      // What was written must not pass for the whole list.
+      expect(() => JSON.parse(r.stdout), r.what).toThrow();
+      // The first page, and no more than a window of pages after it.
+      expect(r.requests, r.what).toBeLessThanOrEqual(10);
+    },
+  );
 
   it.each(['repeat', 'infinite'] as const)('%s with --tag (records checked here): ends too, exit 1', async (paging) => {
     const r = await against(paging, ['-q', 'list', '--tag', 'X', '--json']);

@@ -27,7 +27,8 @@ afterAll(async () => {
   await emu?.close();
 });
 
-const registered = (number: string) => [...emu.sandbox.account.store.values()].some((r) => (r as { number?: string }).number === number);
+const registered = (number: string) =>
+  [...emu.sandbox.account.store.values()].some((r) => (r as { number?: string }).number === number);
 
 describe('answers lost or spoiled after the emulator did the work', () => {
   const sends = () => emu.sandbox.state().requests.byOperation['v2/register'] ?? 0;
@@ -49,34 +50,46 @@ describe('answers lost or spoiled after the emulator did the work', () => {
     expect(again.stderr).toMatch(/already registered 1/);
   });
 
-  it('register: an answer of the wrong shape is an unknown outcome, looked up rather than sent again, not a crash', async () => {
-    for (const mode of ['accepted-string', 'rejected-null', 'data-null', 'truncated'] as const) {
-      const [n] = numbers(1, `RQ${mode.length}`);
-      proxy.setMode(mode, { path: /register$/ });
-      const before = sends();
-      const r = await trk(['register', n!, '--carrier', '3011'], { env: viaProxy });
-      expect(r.code, `${mode}: ${r.stderr}`).toBe(0);
-      expect(sends() - before, mode).toBe(1);
-      expect(registered(n!)).toBe(true);
-    }
-  });
+  it(
+    'register: an answer of the wrong shape is an unknown outcome, looked up rather than sent again, not ' + 'a crash',
+    async () => {
+      for (const mode of ['accepted-string', 'rejected-null', 'data-null', 'truncated'] as const) {
+        const [n] = numbers(1, `RQ${mode.length}`);
+        proxy.setMode(mode, { path: /register$/ });
+        const before = sends();
+        const r = await trk(['register', n!, '--carrier', '3011'], { env: viaProxy });
+        expect(r.code, `${mode}: ${r.stderr}`).toBe(0);
+        expect(sends() - before, mode).toBe(1);
+        expect(registered(n!)).toBe(true);
+      }
+    },
+  );
 
-  it('register: when the lookups fail too, the run gives up within the deadline, saying it may have been processed', async () => {
-    const [n] = numbers(1, 'RG');
-    proxy.setMode('truncated');
-    const before = sends();
-    const r = await trk(['-q', 'register', n!, '--carrier', '3011'], { env: viaProxy });
-    expect(r.code).toBe(1);
-    // The quota read fails first: nothing is sent.
-    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^trk: the service sent an answer trk cannot read: not JSON/)]);
-    expect(sends() - before).toBe(0);
-    proxy.setMode('truncated', { path: /(register|gettracklist)$/ });
-    const spoiled = await trk(['-q', 'register', n!, '--carrier', '3011'], { env: viaProxy });
-    expect(spoiled.code).toBe(1);
-    expect(spoiled.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^trk: the service sent an answer trk cannot read: .*--timeout deadline.*may have been processed/)]);
-    expect(sends() - before).toBe(1);
-    expect(registered(n!)).toBe(true);
-  });
+  it(
+    'register: when the lookups fail too, the run gives up within the deadline, saying it may have been ' + 'processed',
+    async () => {
+      const [n] = numbers(1, 'RG');
+      proxy.setMode('truncated');
+      const before = sends();
+      const r = await trk(['-q', 'register', n!, '--carrier', '3011'], { env: viaProxy });
+      expect(r.code).toBe(1);
+      // The quota read fails first: nothing is sent.
+      expect(r.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(/^trk: the service sent an answer trk cannot read: not JSON/),
+      ]);
+      expect(sends() - before).toBe(0);
+      proxy.setMode('truncated', { path: /(register|gettracklist)$/ });
+      const spoiled = await trk(['-q', 'register', n!, '--carrier', '3011'], { env: viaProxy });
+      expect(spoiled.code).toBe(1);
+      expect(spoiled.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(
+          /^trk: the service sent an answer trk cannot read: .*--timeout deadline.*may have been processed/,
+        ),
+      ]);
+      expect(sends() - before).toBe(1);
+      expect(registered(n!)).toBe(true);
+    },
+  );
 
   it('delete: a truncated answer after the deletion → exit 1 naming how to check; the number is gone', async () => {
     const [n] = numbers(1, 'RD');
@@ -95,7 +108,9 @@ describe('answers lost or spoiled after the emulator did the work', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     // --json: the error is JSON too.
-    expect((JSON.parse(r.stderr) as { error: { message: string } }).error.message).toMatch(/^the service sent an answer trk cannot read: data is null/);
+    expect((JSON.parse(r.stderr) as { error: { message: string } }).error.message).toMatch(
+      /^the service sent an answer trk cannot read: data is null/,
+    );
   });
 });
 
@@ -125,7 +140,10 @@ describe('reads are asked again; a list is whole or visibly not', () => {
       const lines = r.stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
       // --json: the error is JSON too.
-      const line = format === '--json' ? (JSON.parse(lines[0]!) as { error: { message: string } }).error.message : lines[0]!.replace(/^trk: /, '');
+      const line =
+        format === '--json'
+          ? (JSON.parse(lines[0]!) as { error: { message: string } }).error.message
+          : lines[0]!.replace(/^trk: /, '');
       expect(line).toMatch(/^server error of the service \(HTTP 502\)/);
       // The first page arrived and was written...
       expect(r.stdout).toContain(listed[0]!);

@@ -27,7 +27,8 @@
 //
 // `corrupt` chooses which requests get the mode: all (default), the first N (`{ first: N }`, then `ok`), all but
 // the first N (`{ after: N }`: a list whose later pages fail), or those whose path matches a pattern
-// (`{ path: /register$/ }`). Requests are counted from the last `setMode`, which switches at any time. The server counts the
+// (`{ path: /register$/ }`). Requests are counted from the last `setMode`, which switches at any time. The server
+// counts the
 // requests it received (`requests`), and how many reached the upstream (`forwarded`).
 //
 // Paging (`paging`, or `setPaging` at any time), for gettracklist answers the mode leaves alone (standalone):
@@ -99,18 +100,41 @@ interface Answer {
   body: Buffer;
 }
 
-const QUOTA = { quota_total: 1000, quota_used: 10, quota_remain: 990, today_used: 10, max_track_daily: 0, free_email_quota: 0, free_email_quotaused: 0 };
-const CARRIERS = [{ key: 3011, _name: 'China Post', _country_iso: 'CN', _url: 'http://www.chinapost.com.cn', _tel: '', _email: '', _group: '' }];
+const QUOTA = {
+  quota_total: 1000,
+  quota_used: 10,
+  quota_remain: 990,
+  today_used: 10,
+  max_track_daily: 0,
+  free_email_quota: 0,
+  free_email_quotaused: 0,
+};
+const CARRIERS = [
+  {
+    key: 3011,
+    _name: 'China Post',
+    _country_iso: 'CN',
+    _url: 'http://www.chinapost.com.cn',
+    _tel: '',
+    _email: '',
+    _group: '',
+  },
+];
 const COUNTRIES = [{ key: 301, _name: 'China' }];
 
 /** 40 records of page `n` (`n` 0: the same records whatever the page). */
 function records(n: number, count = 40): Record<string, unknown>[] {
-  return Array.from({ length: count }, (_, i) => ({ number: `RR${String(n * 100 + i).padStart(9, '0')}CN`, carrier: 3011, tag: null }));
+  return Array.from({ length: count }, (_, i) => ({
+    number: `RR${String(n * 100 + i).padStart(9, '0')}CN`,
+    carrier: 3011,
+    tag: null,
+  }));
 }
 
 /** A gettracklist page of `paging` (see the top of this file), as JSON text: `1e999` cannot be written otherwise. */
 function pagedList(paging: Paging, pageNo: number): string {
-  const page = (accepted: unknown[], counts: string) => `{"page":{${counts},"page_no":${pageNo},"page_size":40},"code":0,"data":{"accepted":${JSON.stringify(accepted)}}}`;
+  const page = (accepted: unknown[], counts: string) =>
+    `{"page":{${counts},"page_no":${pageNo},"page_size":40},"code":0,"data":{"accepted":${JSON.stringify(accepted)}}}`;
   switch (paging) {
     case 'repeat':
       return page(records(0), '"data_total":40000000000,"page_total":1000000000');
@@ -145,7 +169,11 @@ function cannedAnswer(pathname: string, requestBody: string, paging?: Paging): A
   const op = pathname.split('/').pop()?.toLowerCase() ?? '';
   if (op === 'getquota') return json({ code: 0, data: QUOTA });
   if (op === 'gettracklist' && paging !== undefined) {
-    return { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(pagedList(paging, pageNoOf(requestBody))) };
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from(pagedList(paging, pageNoOf(requestBody))),
+    };
   }
   if (op === 'gettracklist') {
     return json({ page: { data_total: 0, page_total: 0, page_no: 1, page_size: 40 }, code: 0, data: { accepted: [] } });
@@ -171,7 +199,8 @@ function withData(answer: Answer, change: (data: Record<string, unknown>) => unk
   } catch {
     envelope = { code: 0, data: {} };
   }
-  const data = envelope.data !== null && typeof envelope.data === 'object' ? (envelope.data as Record<string, unknown>) : {};
+  const data =
+    envelope.data !== null && typeof envelope.data === 'object' ? (envelope.data as Record<string, unknown>) : {};
   return {
     status: 200,
     headers: { 'content-type': 'application/json' },
@@ -198,7 +227,8 @@ function readAll(req: IncomingMessage): Promise<Buffer> {
 async function forward(upstream: string, req: IncomingMessage, body: Buffer): Promise<Answer> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
-    if (typeof value === 'string' && !['host', 'connection', 'content-length', 'transfer-encoding'].includes(name)) headers[name] = value;
+    if (typeof value === 'string' && !['host', 'connection', 'content-length', 'transfer-encoding'].includes(name))
+      headers[name] = value;
   }
   const res = await fetch(`${upstream.replace(/\/+$/, '')}${req.url ?? '/'}`, {
     method: req.method ?? 'POST',
@@ -270,7 +300,8 @@ export async function startHostileServer(opts: HostileOptions): Promise<HostileS
     } else {
       answer = cannedAnswer(pathname, body.toString('utf8'), paging);
     }
-    const send = (a: Answer) => res.writeHead(a.status, { ...a.headers, 'content-length': String(a.body.length) }).end(a.body);
+    const send = (a: Answer) =>
+      res.writeHead(a.status, { ...a.headers, 'content-length': String(a.body.length) }).end(a.body);
     switch (modeFor(n, pathname)) {
       case 'ok':
         return void send(answer);
@@ -278,12 +309,22 @@ export async function startHostileServer(opts: HostileOptions): Promise<HostileS
         return void send({
           status: 502,
           headers: { 'content-type': 'text/html' },
-          body: Buffer.from('<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>\n'),
+          body: Buffer.from(
+            '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>\n',
+          ),
         });
       case 'truncated':
-        return void send({ ...answer, status: 200, body: answer.body.subarray(0, Math.max(1, Math.floor(answer.body.length / 2))) });
+        return void send({
+          ...answer,
+          status: 200,
+          body: answer.body.subarray(0, Math.max(1, Math.floor(answer.body.length / 2))),
+        });
       case 'data-null':
-        return void send({ status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"code":0,"data":null}') });
+        return void send({
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+          body: Buffer.from('{"code":0,"data":null}'),
+        });
       case 'accepted-string':
         return void send(withData(answer, (d) => ({ ...d, accepted: 'x', rejected: d.rejected ?? [] })));
       case 'accepted-number':
@@ -305,12 +346,21 @@ export async function startHostileServer(opts: HostileOptions): Promise<HostileS
         return void send({
           status: 200,
           headers: { 'content-type': 'application/json' },
-          body: Buffer.from(JSON.stringify({ code: -18099999, data: { errors: [{ code: -18099999, message: `key ${keyOf(req)} may not do this` }] } })),
+          body: Buffer.from(
+            JSON.stringify({
+              code: -18099999,
+              data: { errors: [{ code: -18099999, message: `key ${keyOf(req)} may not do this` }] },
+            }),
+          ),
         });
       case 'echo-key-data':
         return void send(withData(answer, (d) => ({ ...d, echo: `you sent ${keyOf(req)}` })));
       case 'redirect-key':
-        return void send({ status: 302, headers: { location: `https://elsewhere.invalid/track?key=${keyOf(req)}` }, body: Buffer.alloc(0) });
+        return void send({
+          status: 302,
+          headers: { location: `https://elsewhere.invalid/track?key=${keyOf(req)}` },
+          body: Buffer.alloc(0),
+        });
       case 'retry-day':
         return void send({
           status: 429,

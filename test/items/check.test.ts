@@ -8,11 +8,25 @@ const v2 = { operation: 'register' as const, version: 'v2' as const };
 describe('checkValues', () => {
   it('turns a valid row into an item with typed fields', () => {
     const r = checkValues(
-      { number: 'RR000000001CN', carrier: '03011', final_carrier: '21051', auto_detection: 'No', lang: 'ZH-Hans', tag: 't' },
+      {
+        number: 'RR000000001CN',
+        carrier: '03011',
+        final_carrier: '21051',
+        auto_detection: 'No',
+        lang: 'ZH-Hans',
+        tag: 't',
+      },
       v2,
     );
     expect(r.problems).toEqual([]);
-    expect(r.item).toEqual({ number: 'RR000000001CN', carrier: 3011, final_carrier: 21051, auto_detection: false, lang: 'zh-hans', tag: 't' });
+    expect(r.item).toEqual({
+      number: 'RR000000001CN',
+      carrier: 3011,
+      final_carrier: 21051,
+      auto_detection: false,
+      lang: 'zh-hans',
+      tag: 't',
+    });
   });
 
   it('applies the number format of the version', () => {
@@ -26,14 +40,19 @@ describe('checkValues', () => {
 
   it('checks lengths in characters, not bytes', () => {
     expect(checkValues({ number: 'RR000000001CN', tag: '包'.repeat(100) }, v2).problems).toEqual([]);
-    expect(checkValues({ number: 'RR000000001CN', tag: '包'.repeat(101) }, v2).problems).toEqual(['tag longer than 100 characters (101)']);
-    expect(checkValues({ number: 'RR000000001CN', remark: 'r'.repeat(1001) }, { ...v2, version: 'v2.1' }).problems).toEqual([
-      'remark longer than 1000 characters (1001)',
+    expect(checkValues({ number: 'RR000000001CN', tag: '包'.repeat(101) }, v2).problems).toEqual([
+      'tag longer than 100 characters (101)',
     ]);
+    expect(
+      checkValues({ number: 'RR000000001CN', remark: 'r'.repeat(1001) }, { ...v2, version: 'v2.1' }).problems,
+    ).toEqual(['remark longer than 1000 characters (1001)']);
   });
 
   it('reports every problem of a row', () => {
-    expect(checkValues({ number: 'RR000000001CN', carrier: 'DHL', final_carrier: '1.5', auto_detection: 'maybe' }, v2).problems).toEqual([
+    expect(
+      checkValues({ number: 'RR000000001CN', carrier: 'DHL', final_carrier: '1.5', auto_detection: 'maybe' }, v2)
+        .problems,
+    ).toEqual([
       'carrier "DHL" is not a carrier code (a whole number from the carrier list)',
       'final_carrier "1.5" is not a carrier code (a whole number from the carrier list)',
       'auto_detection "maybe" is not true or false',
@@ -42,7 +61,9 @@ describe('checkValues', () => {
 
   it('knows what change-carrier and change-info rows need', () => {
     const cc = { operation: 'changecarrier' as const, version: 'v2' as const };
-    expect(checkValues({ number: 'RR000000001CN', carrier: '3011' }, cc).problems).toEqual(['carrier_new or final_carrier_new is needed']);
+    expect(checkValues({ number: 'RR000000001CN', carrier: '3011' }, cc).problems).toEqual([
+      'carrier_new or final_carrier_new is needed',
+    ]);
     expect(checkValues({ number: 'RR000000001CN', carrier: '3011', carrier_new: '21051' }, cc).item).toEqual({
       number: 'RR000000001CN',
       carrier: 3011,
@@ -57,7 +78,9 @@ describe('checkValues', () => {
   });
 
   it('checks defaults from flags once, naming the flag', () => {
-    expect(() => checkDefaults({ tag: 'x'.repeat(101) }, v2)).toThrow('invalid option: tag longer than 100 characters (101)');
+    expect(() => checkDefaults({ tag: 'x'.repeat(101) }, v2)).toThrow(
+      'invalid option: tag longer than 100 characters (101)',
+    );
     expect(() => checkDefaults({ lang: 'en' }, { ...v2, version: 'v1' })).toThrow(UsageError);
     expect(() => checkDefaults({ carrier: '3011', tag: 'ok' }, v2)).not.toThrow();
   });

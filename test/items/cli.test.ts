@@ -27,7 +27,12 @@ const run = (args: string[], input?: string) => trk(args, { env: emu.env, ...(in
 describe('trk <command> -f FILE', () => {
   it('--dry-run --json prints the plan and sends nothing', async () => {
     const file = path.join(dir, 'plan.csv');
-    writeFileSync(file, `number,lang\n${numberList(90).map((n, i) => `${n},${i % 3 === 0 ? 'en' : ''}`).join('\n')}\n`);
+    writeFileSync(
+      file,
+      `number,lang\n${numberList(90)
+        .map((n, i) => `${n},${i % 3 === 0 ? 'en' : ''}`)
+        .join('\n')}\n`,
+    );
     const before = emu.requests();
     const r = await run(['register', '-f', file, '--dry-run', '--json']);
     expect(r.code, r.stderr).toBe(0);
@@ -59,21 +64,30 @@ describe('trk <command> -f FILE', () => {
     ]);
     expect(out.rejected.map((x) => x.number)).toEqual(['XX00000077']);
     expect(parseCsv(readFileSync(rejects, 'utf8'))).toEqual([
-      { Number: 'XX00000077', Tag: 'bad one', input_line: '3', error_code: '-18019903', error_message: 'carrier cannot be detected' },
+      {
+        Number: 'XX00000077',
+        Tag: 'bad one',
+        input_line: '3',
+        error_code: '-18019903',
+        error_message: 'carrier cannot be detected',
+      },
     ]);
     expect(r.stderr).toMatch(/registered\s+2/);
     expect(r.stderr).toMatch(/-18019903 carrier cannot be detected: 1/);
   });
 
-  it('reads stdin with -f -, counts already registered numbers apart, and stays quiet on stdout without a format', async () => {
-    const [a, b] = numberList(2, 500);
-    const [c] = numberList(1, 600);
-    const r = await run(['register', '-f', '-'], `${a}\n${b}\n${c}\n`);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/registered\s+1/);
-    expect(r.stderr).toMatch(/already registered 2/);
-  });
+  it(
+    'reads stdin with -f -, counts already registered numbers apart, and stays quiet on stdout without ' + 'a format',
+    async () => {
+      const [a, b] = numberList(2, 500);
+      const [c] = numberList(1, 600);
+      const r = await run(['register', '-f', '-'], `${a}\n${b}\n${c}\n`);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/registered\s+1/);
+      expect(r.stderr).toMatch(/already registered 2/);
+    },
+  );
 
   it('one problem is one error line; nothing is sent', async () => {
     const file = path.join(dir, 'one.csv');
@@ -82,7 +96,8 @@ describe('trk <command> -f FILE', () => {
     const r = await run(['register', '-f', file]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toEqual([
-      `trk: ${file} line 2: tag longer than 100 characters (101): fix it and run again, or pass --skip-invalid to send the rest; nothing was sent`,
+      `trk: ${file} line 2: tag longer than 100 characters (101): fix it and run again, or pass --skip-invalid ` +
+        `to send the rest; nothing was sent`,
     ]);
     expect(emu.requests()).toBe(before);
   });

@@ -87,7 +87,9 @@ export interface BulkSandbox {
 }
 
 /** The emulator with its rate limit on, and a client that paces itself as the bulk runtime's does. */
-export async function bulkSandbox(opts: SandboxOptions & { version?: ApiVersion; timeoutMs?: number } = {}): Promise<BulkSandbox> {
+export async function bulkSandbox(
+  opts: SandboxOptions & { version?: ApiVersion; timeoutMs?: number } = {},
+): Promise<BulkSandbox> {
   const sandbox = await startSandbox({ rateLimit: 3, strictPaths: true, ...opts });
   const pacer = createPacer({ perSecond: 3, marginMs: 30 });
   const client = createApiClient({

@@ -6,7 +6,17 @@ import { UsageError } from '../../src/errors.js';
 import { RepeatFinder } from '../../src/items/repeats.js';
 import { scanInput } from '../../src/items/scan.js';
 import { show } from '../../src/output/sanitize.js';
-import { bulkSandbox, registrations, runEngine, s10, tempDir, testContext, textSource, writeInput, type BulkSandbox } from './helpers.js';
+import {
+  bulkSandbox,
+  registrations,
+  runEngine,
+  s10,
+  tempDir,
+  testContext,
+  textSource,
+  writeInput,
+  type BulkSandbox,
+} from './helpers.js';
 
 let env: BulkSandbox | undefined;
 afterEach(async () => {
@@ -17,42 +27,69 @@ afterEach(async () => {
 async function setup() {
   env = await bulkSandbox();
   const dir = tempDir();
-  const ctx = testContext({ stateDir: path.join(dir, 'state'), settings: { baseUrl: env.sandbox.url, apiKey: env.sandbox.key } });
+  const ctx = testContext({
+    stateDir: path.join(dir, 'state'),
+    settings: { baseUrl: env.sandbox.url, apiKey: env.sandbox.key },
+  });
   return { env, dir, ctx };
 }
 
 describe('repeated rows', () => {
-  it('identical rows are one intent: sent once, counted, exit 0 (a Shopify export has a row per line item)', async () => {
-    const { env: e, dir, ctx } = await setup();
-    const rows = ['Name,Tracking Number,Tracking Company,Lineitem name'];
-    for (let i = 1; i <= 3; i++) rows.push(`#100${i},${s10(i)},China Post,Mug`, `#100${i},${s10(i)},China Post,Socks`);
-    rows.push(`#1004,${s10(4)},China Post,Mug`, `#1004,${s10(4)},China Post,Mug`, `#1004,${s10(4)},China Post,Mug`);
-    const file = writeInput(dir, 'orders.csv', `${rows.join('\n')}\n`);
-    const report = await runEngine(ctx, { operation: 'register', file, resolveCarrier: (t) => (t === 'China Post' ? 3011 : undefined) });
-    expect(report.exitCode).toBe(0);
-    expect(report.summary?.accepted).toBe(4);
-    expect([...registrations(e.sandbox).entries()].sort()).toEqual([1, 2, 3, 4].map((i) => [`${s10(i)}/3011`, 1]));
-    expect(e.sandbox.account.quota.used).toBe(4);
-    expect(ctx.io.stderrText()).toMatch(/^5 repeated rows sent once$/m);
-  });
+  it(
+    'identical rows are one intent: sent once, counted, exit 0 (a Shopify export has a row per ' + 'line item)',
+    async () => {
+      const { env: e, dir, ctx } = await setup();
+      const rows = ['Name,Tracking Number,Tracking Company,Lineitem name'];
+      for (let i = 1; i <= 3; i++)
+        rows.push(`#100${i},${s10(i)},China Post,Mug`, `#100${i},${s10(i)},China Post,Socks`);
+      rows.push(`#1004,${s10(4)},China Post,Mug`, `#1004,${s10(4)},China Post,Mug`, `#1004,${s10(4)},China Post,Mug`);
+      const file = writeInput(dir, 'orders.csv', `${rows.join('\n')}\n`);
+      const report = await runEngine(ctx, {
+        operation: 'register',
+        file,
+        resolveCarrier: (t) => (t === 'China Post' ? 3011 : undefined),
+      });
+      expect(report.exitCode).toBe(0);
+      expect(report.summary?.accepted).toBe(4);
+      expect([...registrations(e.sandbox).entries()].sort()).toEqual([1, 2, 3, 4].map((i) => [`${s10(i)}/3011`, 1]));
+      expect(e.sandbox.account.quota.used).toBe(4);
+      expect(ctx.io.stderrText()).toMatch(/^5 repeated rows sent once$/m);
+    },
+  );
 
   it('the same number and carrier with another tag is still an error naming both lines; nothing is sent', async () => {
     const { env: e, dir, ctx } = await setup();
-    const file = writeInput(dir, 'in.csv', `number,carrier,tag\n${s10(1)},3011,a\n${s10(2)},3011,b\n${s10(1)},3011,a\n${s10(1)},3011,c\n`);
+    const file = writeInput(
+      dir,
+      'in.csv',
+      `number,carrier,tag\n${s10(1)},3011,a\n${s10(2)},3011,b\n${s10(1)},3011,a\n${s10(1)},3011,c\n`,
+    );
     const err = await runEngine(ctx, { operation: 'register', file }).catch((x: unknown) => x);
     expect(err).toBeInstanceOf(UsageError);
-    expect((err as UsageError).message).toBe(`${file} line 5: same number and carrier as line 2, with other values (keep one of the two rows)`);
+    expect((err as UsageError).message).toBe(
+      `${file} line 5: same number and carrier as line 2, with other values (keep one of the two rows)`,
+    );
     expect(e.sandbox.account.quota.used).toBe(0);
   });
 
-  it('--skip-invalid sends the first of two conflicting rows and sets the other aside, in both passes alike', async () => {
-    const { env: e, dir, ctx } = await setup();
-    const file = writeInput(dir, 'in.csv', `number,carrier,tag\n${s10(1)},3011,a\n${s10(1)},3011,b\n${s10(2)},3011,x\n${s10(2)},3011,x\n`);
-    const report = await runEngine(ctx, { operation: 'register', file, skipInvalid: true });
-    expect(report.summary?.accepted).toBe(2);
-    expect(report.summary?.invalid).toBe(1);
-    expect([...e.sandbox.account.store.values()].map((r) => `${r.number}:${r.tag}`).sort()).toEqual([`${s10(1)}:a`, `${s10(2)}:x`]);
-  });
+  it(
+    '--skip-invalid sends the first of two conflicting rows and sets the other aside, in both ' + 'passes alike',
+    async () => {
+      const { env: e, dir, ctx } = await setup();
+      const file = writeInput(
+        dir,
+        'in.csv',
+        `number,carrier,tag\n${s10(1)},3011,a\n${s10(1)},3011,b\n${s10(2)},3011,x\n${s10(2)},3011,x\n`,
+      );
+      const report = await runEngine(ctx, { operation: 'register', file, skipInvalid: true });
+      expect(report.summary?.accepted).toBe(2);
+      expect(report.summary?.invalid).toBe(1);
+      expect([...e.sandbox.account.store.values()].map((r) => `${r.number}:${r.tag}`).sort()).toEqual([
+        `${s10(1)}:a`,
+        `${s10(2)}:x`,
+      ]);
+    },
+  );
 
   it('decides the same over partitions written to disk as in memory (memory flat in the row count)', () => {
     const finder = new RepeatFinder({ dir: tempDir() });
@@ -85,11 +122,14 @@ describe('repeated rows', () => {
 
 describe('numbers as people print them', () => {
   it('drops spaces, no-break spaces and dots inside numbers, with one note', async () => {
-    const text = 'number\n1Z 999 AA1 01 2345 6784\nRR\u00a0123\u00a0456\u00a0789\u00a0CN\nRR.123.456.785.CN\nRR123456786CN\n';
+    const text =
+      'number\n1Z 999 AA1 01 2345 6784\nRR\u00a0123\u00a0456\u00a0789\u00a0CN\nRR.123.456.785.CN\nRR123456786CN\n';
     const scan = await scanInput(textSource(text), { operation: 'register', version: 'v2' });
     expect(scan.problems.count).toBe(0);
     expect(scan.items).toBe(4);
-    expect(scan.notes).toEqual(['3 numbers written with spaces or dots read without them ("1Z 999 AA1 01 2345 6784" as 1Z999AA10123456784)']);
+    expect(scan.notes).toEqual([
+      '3 numbers written with spaces or dots read without them ("1Z 999 AA1 01 2345 6784" as 1Z999AA10123456784)',
+    ]);
   });
 
   it('still refuses other characters, an invisible one shown escaped', async () => {
@@ -108,11 +148,15 @@ describe('carrier cells', () => {
     const text = `number,carrier\n${s10(1)},Other\n${s10(2)},-\n${s10(3)},\n${s10(4)},N/A\n${s10(5)},3011\n`;
     const scan = await scanInput(textSource(text), { operation: 'register', version: 'v2' });
     expect(scan.problems.count).toBe(0);
-    expect(scan.notes).toEqual(['4 rows named no carrier ("Other", "-", empty, "N/A"): sent without one, for the service to detect']);
+    expect(scan.notes).toEqual([
+      '4 rows named no carrier ("Other", "-", empty, "N/A"): sent without one, for the service to detect',
+    ]);
     const { env: e, dir, ctx } = await setup();
     const file = writeInput(dir, 'in.csv', text);
     expect((await runEngine(ctx, { operation: 'register', file, defaults: { carrier: '21051' } })).exitCode).toBe(0);
-    expect([...registrations(e.sandbox).keys()].sort()).toEqual([1, 2, 3, 4, 5].map((i) => `${s10(i)}/${i === 5 ? 3011 : 21051}`));
+    expect([...registrations(e.sandbox).keys()].sort()).toEqual(
+      [1, 2, 3, 4, 5].map((i) => `${s10(i)}/${i === 5 ? 3011 : 21051}`),
+    );
   });
 
   it('a code the carrier list lacks is refused in a file as in a flag; -1 without fetching the list', async () => {
@@ -124,6 +168,9 @@ describe('carrier cells', () => {
     };
     const text = `number,carrier\n${s10(1)},3011\n${s10(2)},99999999\n${s10(3)},-1\n`;
     const scan = await scanInput(textSource(text), { operation: 'register', version: 'v2', resolveCarrier });
-    expect(scan.problems.lines()).toEqual(['line 3: carrier: unknown carrier code 99999999', 'line 4: carrier: carrier "-1" is not a carrier code']);
+    expect(scan.problems.lines()).toEqual([
+      'line 3: carrier: unknown carrier code 99999999',
+      'line 4: carrier: carrier "-1" is not a carrier code',
+    ]);
   });
 });

@@ -3,7 +3,16 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bulkSandbox, numberList, runEngine, tempDir, testContext, writeInput, type BulkSandbox, type RunOptions } from './helpers.js';
+import {
+  bulkSandbox,
+  numberList,
+  runEngine,
+  tempDir,
+  testContext,
+  writeInput,
+  type BulkSandbox,
+  type RunOptions,
+} from './helpers.js';
 
 let env: BulkSandbox | undefined;
 afterEach(async () => {
@@ -15,7 +24,8 @@ async function setup(opts: Parameters<typeof bulkSandbox>[0] = {}) {
   env = await bulkSandbox(opts);
   const dir = tempDir();
   const e = env;
-  const ctx = () => testContext({ stateDir: path.join(dir, 'state'), settings: { baseUrl: e.sandbox.url, apiKey: e.sandbox.key } });
+  const ctx = () =>
+    testContext({ stateDir: path.join(dir, 'state'), settings: { baseUrl: e.sandbox.url, apiKey: e.sandbox.key } });
   const run = (opts: RunOptions) => runEngine(ctx(), opts);
   return { e, dir, ctx, run };
 }
@@ -87,7 +97,11 @@ describe('item operations other than register', () => {
     await e.sandbox.advance(3_600_000);
     const usedBefore = e.sandbox.account.quota.used;
     e.sandbox.setFaults({ dropRate: 0.4 });
-    const file = writeInput(dir, 'cc.csv', `number,carrier,carrier_new\n${numbers.map((n) => `${n},3011,21051`).join('\n')}\n`);
+    const file = writeInput(
+      dir,
+      'cc.csv',
+      `number,carrier,carrier_new\n${numbers.map((n) => `${n},3011,21051`).join('\n')}\n`,
+    );
     const report = await run({ operation: 'changecarrier', file });
     e.sandbox.setFaults({ dropRate: 0 });
     expect(e.sandbox.state().requests.dropped).toBeGreaterThan(0);
@@ -112,7 +126,9 @@ describe('item operations other than register', () => {
     // 200 records are 5 pages of 40: 5 + 5 + 2 calls.
     expect((e.sandbox.state().requests.byOperation['v2/gettracklist'] ?? 0) - before).toBe(12);
     // Reads keep no journal.
-    expect(existsSync(path.join(dir, 'state', 'journals')) ? readdirSync(path.join(dir, 'state', 'journals')) : []).toEqual([]);
+    expect(
+      existsSync(path.join(dir, 'state', 'journals')) ? readdirSync(path.join(dir, 'state', 'journals')) : [],
+    ).toEqual([]);
   });
 
   it('list --number keeps to one exact number when a call holds a single one', async () => {
@@ -129,7 +145,10 @@ describe('item operations other than register', () => {
     const numbers = numberList(45);
     await run({ operation: 'register', file: writeInput(dir, 'reg.txt', `${numbers.join('\n')}\n`) });
     await e.sandbox.advance(60_000); // the first results (before them gettrackinfo rejects a number -18019909)
-    const report = await run({ operation: 'gettrackinfo', file: writeInput(dir, 'q.txt', `${numbers.join('\n')}\nRR999999991CN\n`) });
+    const report = await run({
+      operation: 'gettrackinfo',
+      file: writeInput(dir, 'q.txt', `${numbers.join('\n')}\nRR999999991CN\n`),
+    });
     expect(report.results.accepted).toHaveLength(45);
     expect(report.summary?.rejected).toBe(1);
     expect(report.results.accepted[0]).toHaveProperty('track_info');

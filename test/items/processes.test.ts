@@ -17,8 +17,11 @@ beforeAll(() => {
   // A stale build would test old code: insist on one at least as new as the bulk sources.
   const built = path.join(root, 'dist', 'items', 'run.js');
   if (!existsSync(built)) throw new Error('dist/ is missing: run `npm run build` before these tests');
-  const newest = Math.max(...readdirSync(path.join(root, 'src', 'items')).map((f) => statSync(path.join(root, 'src', 'items', f)).mtimeMs));
-  if (statSync(built).mtimeMs < newest) throw new Error('dist/ is older than src/items: run `npm run build` before these tests');
+  const newest = Math.max(
+    ...readdirSync(path.join(root, 'src', 'items')).map((f) => statSync(path.join(root, 'src', 'items', f)).mtimeMs),
+  );
+  if (statSync(built).mtimeMs < newest)
+    throw new Error('dist/ is older than src/items: run `npm run build` before these tests');
 });
 
 let sandboxes: RunningSandbox[] = [];
@@ -45,18 +48,20 @@ function runChild(args: Record<string, unknown>): ChildRun {
   let out = '';
   proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
   proc.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; result?: Record<string, unknown> }>((resolve) => {
-    proc.on('exit', (code, signal) => {
-      const last = out.trim().split('\n').pop() ?? '';
-      let result: Record<string, unknown> | undefined;
-      try {
-        result = JSON.parse(last) as Record<string, unknown>;
-      } catch {
-        result = undefined;
-      }
-      resolve(result ? { code, signal, result } : { code, signal });
-    });
-  });
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; result?: Record<string, unknown> }>(
+    (resolve) => {
+      proc.on('exit', (code, signal) => {
+        const last = out.trim().split('\n').pop() ?? '';
+        let result: Record<string, unknown> | undefined;
+        try {
+          result = JSON.parse(last) as Record<string, unknown>;
+        } catch {
+          result = undefined;
+        }
+        resolve(result ? { code, signal, result } : { code, signal });
+      });
+    },
+  );
   return { dots: () => (out.split('\n')[0] ?? '').replace(/[^.]/g, '').length, kill: () => proc.kill('SIGKILL'), done };
 }
 
@@ -106,7 +111,12 @@ describe('bulk runs in separate processes', () => {
 
     const second = await runChild(args).done;
     expect(second.result?.ok).toBe(true);
-    const summary = second.result?.summary as { accepted: number; fromJournal: number; verified: number; already: number };
+    const summary = second.result?.summary as {
+      accepted: number;
+      fromJournal: number;
+      verified: number;
+      already: number;
+    };
     expect(summary.accepted + summary.already).toBe(600);
     expect(summary.already).toBe(0);
     expect(summary.fromJournal).toBeGreaterThan(0);

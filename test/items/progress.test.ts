@@ -73,7 +73,8 @@ describe('progress', () => {
     expect(textWidth(at40)).toBeLessThanOrEqual(40);
     expect(at40.endsWith('…')).toBe(true);
     expect(cut('abcdef', 4)).toBe('abc…');
-    for (let width = 20; width <= 140; width++) expect(textWidth(fitBarLine('change-carrier', 0.5, parts, width))).toBeLessThanOrEqual(width);
+    for (let width = 20; width <= 140; width++)
+      expect(textWidth(fitBarLine('change-carrier', 0.5, parts, width))).toBeLessThanOrEqual(width);
   });
 
   it('fits the terminal while waiting, at 80 columns, on every redraw', () => {
@@ -178,7 +179,21 @@ describe('summaryLines', () => {
   });
 
   it('names the trk command the user ran, not the API operation', () => {
-    const s: RunSummary = { ...base, operation: 'stoptrack', total: 5, settled: 5, fromJournal: 0, accepted: 5, verified: 0, already: 0, rejected: 0, rejectedByCode: [], unsettled: 0, elapsedMs: 1000, perSecond: 5 };
+    const s: RunSummary = {
+      ...base,
+      operation: 'stoptrack',
+      total: 5,
+      settled: 5,
+      fromJournal: 0,
+      accepted: 5,
+      verified: 0,
+      already: 0,
+      rejected: 0,
+      rejectedByCode: [],
+      unsettled: 0,
+      elapsedMs: 1000,
+      perSecond: 5,
+    };
     expect(summaryLines(s)[0]).toBe('stop: 5 numbers in 1s');
     expect(summaryLines({ ...s, operation: 'gettrackinfo' })[0]).toMatch(/^info: /);
     expect(summaryLines({ ...s, operation: 'changeinfo' })[0]).toMatch(/^update: /);
@@ -188,13 +203,17 @@ describe('summaryLines', () => {
 
 describe('exit codes of a run', () => {
   const z = { accepted: 0, already: 0, rejected: 0, invalid: 0, notFound: 0 };
-  it('0 when every item ended as asked (already in that state counts), 3 when some were rejected, 1 when none was done', () => {
-    expect(exitCodeOf({ ...z, accepted: 3 })).toBe(0);
-    expect(exitCodeOf({ ...z, already: 3 })).toBe(0);
-    expect(exitCodeOf(z)).toBe(0);
-    expect(exitCodeOf({ ...z, accepted: 2, rejected: 1 })).toBe(3);
-    expect(exitCodeOf({ ...z, accepted: 2, invalid: 1 })).toBe(3);
-    expect(exitCodeOf({ ...z, rejected: 2 })).toBe(1);
-    expect(exitCodeOf({ ...z, invalid: 2 })).toBe(1);
-  });
+  it(
+    '0 when every item ended as asked (already in that state counts), 3 when some were rejected, 1 when none ' +
+      'was done',
+    () => {
+      expect(exitCodeOf({ ...z, accepted: 3 })).toBe(0);
+      expect(exitCodeOf({ ...z, already: 3 })).toBe(0);
+      expect(exitCodeOf(z)).toBe(0);
+      expect(exitCodeOf({ ...z, accepted: 2, rejected: 1 })).toBe(3);
+      expect(exitCodeOf({ ...z, accepted: 2, invalid: 1 })).toBe(3);
+      expect(exitCodeOf({ ...z, rejected: 2 })).toBe(1);
+      expect(exitCodeOf({ ...z, invalid: 2 })).toBe(1);
+    },
+  );
 });

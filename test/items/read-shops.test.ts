@@ -13,7 +13,10 @@ import { detectDelimiter, parseDelimiter } from '../../src/items/read-text.js';
 import { openSource } from '../../src/items/source.js';
 import { tempDir, textSource, writeInput } from './helpers.js';
 
-async function read(text: string | Buffer, opts: { columns?: string[]; delimiter?: ',' | ';' | '\t' | '|'; version?: 'v2' | 'v2.1' } = {}) {
+async function read(
+  text: string | Buffer,
+  opts: { columns?: string[]; delimiter?: ',' | ';' | '\t' | '|'; version?: 'v2' | 'v2.1' } = {},
+) {
   const opened = await openRows(textSource(text), {
     operation: 'register',
     version: opts.version ?? 'v2',
@@ -35,7 +38,11 @@ async function refusal(promise: Promise<unknown>): Promise<UsageError> {
 }
 
 describe('column names shops use', () => {
-  const names = ITEM_FIELDS.flatMap((field: ItemField) => (('columns' in FIELDS[field] ? FIELDS[field].columns : []) as readonly string[]).map((name) => [name, field] as const));
+  const names = ITEM_FIELDS.flatMap((field: ItemField) =>
+    (('columns' in FIELDS[field] ? FIELDS[field].columns : []) as readonly string[]).map(
+      (name) => [name, field] as const,
+    ),
+  );
   it.each(names)('%s is read as %s', async (name, field) => {
     expect(fieldOfName(name)).toBe(field);
     if (field !== 'number') return;
@@ -43,7 +50,7 @@ describe('column names shops use', () => {
     expect(values).toEqual([{ number: 'RR000000001CN' }]);
   });
 
-  it('ignores an order column on v2 (its field is v2.1\'s) instead of refusing every row', async () => {
+  it("ignores an order column on v2 (its field is v2.1's) instead of refusing every row", async () => {
     const { layout, values } = await read('Order ID,Tracking Number\n1042,RR000000001CN\n');
     expect(values).toEqual([{ number: 'RR000000001CN' }]);
     expect(layout.ignored).toEqual(['Order ID']);
@@ -54,8 +61,13 @@ describe('column names shops use', () => {
   it('a header with no known column names the columns and the --column to use', async () => {
     const err = await refusal(read('Bestellung;Paket-Nr.;Kunde\n1042;RR000000001CN;Muster\n'));
     expect(err.message).toBe('in.csv: no column of tracking numbers among "Bestellung", "Paket-Nr.", "Kunde"');
-    expect(err.hint).toBe("say which one holds them: --column 'Paket-Nr.=number' (and --column 'NAME=carrier' for a column of carriers); nothing was sent");
-    const { values } = await read('Bestellung;Paket-Nr.;Kunde\n1042;RR000000001CN;Muster\n', { columns: ['Paket-Nr.=number'] });
+    expect(err.hint).toBe(
+      "say which one holds them: --column 'Paket-Nr.=number' (and --column 'NAME=carrier' for a column of " +
+        'carriers); nothing was sent',
+    );
+    const { values } = await read('Bestellung;Paket-Nr.;Kunde\n1042;RR000000001CN;Muster\n', {
+      columns: ['Paket-Nr.=number'],
+    });
     expect(values).toEqual([{ number: 'RR000000001CN' }]);
   });
 });
@@ -110,7 +122,7 @@ describe('encodings', () => {
     expect((await read(be)).values).toEqual(expected);
   });
 
-  it('decodes UTF-16 without a mark, and Windows-1252 (Excel\'s CSV on Windows)', async () => {
+  it("decodes UTF-16 without a mark, and Windows-1252 (Excel's CSV on Windows)", async () => {
     expect((await read(Buffer.from(text, 'utf16le'))).values).toEqual(expected);
     const cp1252 = await read(Buffer.from(text, 'latin1'));
     expect(cp1252.values).toEqual(expected);
@@ -152,12 +164,18 @@ describe('bounds', () => {
         },
       });
     const io = (stdin: Readable) => createTestIO({ stdin });
-    const line = await refusal(openSource({ numbers: [], file: '-' }, io(endless(Buffer.alloc(64 * 1024, 0x41))), tempDir()));
+    const line = await refusal(
+      openSource({ numbers: [], file: '-' }, io(endless(Buffer.alloc(64 * 1024, 0x41))), tempDir()),
+    );
     expect(line.message).toBe('stdin line 1 is longer than 1024 KiB: this is not a file of tracking numbers');
-    const nul = await refusal(openSource({ numbers: [], file: '-' }, io(endless(Buffer.alloc(64 * 1024, 0))), tempDir()));
+    const nul = await refusal(
+      openSource({ numbers: [], file: '-' }, io(endless(Buffer.alloc(64 * 1024, 0))), tempDir()),
+    );
     expect(nul.message).toBe('stdin is not text (it holds NUL bytes)');
     const rows = Buffer.from('RR000000001CN\n'.repeat(4096));
-    const big = await refusal(openSource({ numbers: [], file: '-' }, io(endless(rows)), tempDir(), { maxBytes: 4 * 1024 * 1024 }));
+    const big = await refusal(
+      openSource({ numbers: [], file: '-' }, io(endless(rows)), tempDir(), { maxBytes: 4 * 1024 * 1024 }),
+    );
     expect(big.message).toBe('stdin is larger than 4 MiB, the most trk keeps of a pipe');
     expect(big.hint).toMatch(/pass -f FILE/);
   });

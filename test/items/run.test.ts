@@ -3,7 +3,17 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
 import { InterruptedError, TrkError, UsageError } from '../../src/errors.js';
-import { bulkSandbox, numberList, registrations, runEngine, tempDir, testContext, writeInput, type BulkSandbox, type RunOptions } from './helpers.js';
+import {
+  bulkSandbox,
+  numberList,
+  registrations,
+  runEngine,
+  tempDir,
+  testContext,
+  writeInput,
+  type BulkSandbox,
+  type RunOptions,
+} from './helpers.js';
 
 let env: BulkSandbox | undefined;
 afterEach(async () => {
@@ -14,7 +24,10 @@ afterEach(async () => {
 async function setup(opts: Parameters<typeof bulkSandbox>[0] = {}) {
   env = await bulkSandbox(opts);
   const dir = tempDir();
-  const ctx = testContext({ stateDir: path.join(dir, 'state'), settings: { baseUrl: env.sandbox.url, apiKey: env.sandbox.key } });
+  const ctx = testContext({
+    stateDir: path.join(dir, 'state'),
+    settings: { baseUrl: env.sandbox.url, apiKey: env.sandbox.key },
+  });
   return { env, dir, ctx };
 }
 
@@ -36,7 +49,11 @@ describe('runItems: register from a file', () => {
   it('registers every row of a CSV and summarises on stderr', async () => {
     const { env: e, dir, ctx } = await setup();
     const numbers = numberList(90);
-    const file = writeInput(dir, 'in.csv', `number,carrier,tag\n${numbers.map((n, i) => `${n},3011,t${i}`).join('\n')}\n`);
+    const file = writeInput(
+      dir,
+      'in.csv',
+      `number,carrier,tag\n${numbers.map((n, i) => `${n},3011,t${i}`).join('\n')}\n`,
+    );
     const report = await run(ctx, { operation: 'register', file });
     expect(report.exitCode).toBe(0);
     expect(report.summary?.accepted).toBe(90);
@@ -107,7 +124,11 @@ describe('runItems: register from a file', () => {
   it('--dry-run reports requests, time and quota, and sends nothing', async () => {
     const { env: e, dir, ctx } = await setup();
     const numbers = numberList(100);
-    const file = writeInput(dir, 'in.csv', `number,lang\n${numbers.map((n, i) => `${n},${i < 30 ? 'en' : ''}`).join('\n')}\n`);
+    const file = writeInput(
+      dir,
+      'in.csv',
+      `number,lang\n${numbers.map((n, i) => `${n},${i < 30 ? 'en' : ''}`).join('\n')}\n`,
+    );
     const report = await run(ctx, { operation: 'register', file, dryRun: true });
     expect(report.plan).toMatchObject({ items: 100, requests: 3, units: 130, secondsAtCeiling: 1 });
     const text = ctx.io.stderrText();
@@ -151,17 +172,20 @@ describe('runItems: register from a file', () => {
     expect(ctx.io.stderrText()).toMatch(/already registered\s+10/);
   });
 
-  it('writes rejected rows in the input\'s own columns, with the error, and exits 3', async () => {
+  it("writes rejected rows in the input's own columns, with the error, and exits 3", async () => {
     const { dir, ctx } = await setup();
     const rejects = path.join(dir, 'rejects.csv');
     const file = writeInput(
       dir,
       'in.csv',
-      'Number,Tag,Carrier\nRR000000001CN,"a, quoted",3011\nXX00000001,two,\nRR000000002CN,three,\nXX00000002,"four ""q""",\n',
+      'Number,Tag,Carrier\nRR000000001CN,"a, ' +
+        'quoted",3011\nXX00000001,two,\nRR000000002CN,three,\nXX00000002,"four ""q""",\n',
     );
     const report = await run(ctx, { operation: 'register', file, rejectsFile: rejects });
     expect(report.exitCode).toBe(3);
-    expect(report.summary?.rejectedByCode).toEqual([{ code: -18019903, message: 'carrier cannot be detected', count: 2 }]);
+    expect(report.summary?.rejectedByCode).toEqual([
+      { code: -18019903, message: 'carrier cannot be detected', count: 2 },
+    ]);
     expect(readFileSync(rejects, 'utf8')).toBe(
       'Number,Tag,Carrier,input_line,error_code,error_message\n' +
         'XX00000001,two,,3,-18019903,carrier cannot be detected\n' +
@@ -169,25 +193,32 @@ describe('runItems: register from a file', () => {
     );
   });
 
-  it('the rejects file quotes formula-like cells (error codes stay numbers) and reads back as it was written', async () => {
-    const { dir, ctx } = await setup();
-    const rejects = path.join(dir, 'rejects.csv');
-    const file = writeInput(dir, 'in.csv', 'Number,Tag\n-XX0000001,"=HYPERLINK(""http://evil.example"",""x"")"\nXX00000002,@cmd\n');
-    const report = await run(ctx, { operation: 'register', file, rejectsFile: rejects });
-    expect(report.exitCode).toBe(1);
-    const written = readFileSync(rejects, 'utf8');
-    expect(written).toBe(
-      'Number,Tag,input_line,error_code,error_message\n' +
-        '\'-XX0000001,"\'=HYPERLINK(""http://evil.example"",""x"")",2,-18019903,carrier cannot be detected\n' +
-        "XX00000002,'@cmd,3,-18019903,carrier cannot be detected\n",
-    );
-    // Imported again, the quotes trk added are taken off: the same rows are sent and rejected the same way (the
-    // same requests: sent again only when asked).
-    const again = path.join(dir, 'rejects-2.csv');
-    const second = await run(ctx, { operation: 'register', file: rejects, rejectsFile: again, again: true });
-    expect(second.summary?.rejected).toBe(2);
-    expect(readFileSync(again, 'utf8')).toBe(written);
-  });
+  it(
+    'the rejects file quotes formula-like cells (error codes stay numbers) and reads back as it was ' + 'written',
+    async () => {
+      const { dir, ctx } = await setup();
+      const rejects = path.join(dir, 'rejects.csv');
+      const file = writeInput(
+        dir,
+        'in.csv',
+        'Number,Tag\n-XX0000001,"=HYPERLINK(""http://evil.example"",""x"")"\nXX00000002,@cmd\n',
+      );
+      const report = await run(ctx, { operation: 'register', file, rejectsFile: rejects });
+      expect(report.exitCode).toBe(1);
+      const written = readFileSync(rejects, 'utf8');
+      expect(written).toBe(
+        'Number,Tag,input_line,error_code,error_message\n' +
+          '\'-XX0000001,"\'=HYPERLINK(""http://evil.example"",""x"")",2,-18019903,carrier cannot be detected\n' +
+          "XX00000002,'@cmd,3,-18019903,carrier cannot be detected\n",
+      );
+      // Imported again, the quotes trk added are taken off: the same rows are sent and rejected the same way (the
+      // same requests: sent again only when asked).
+      const again = path.join(dir, 'rejects-2.csv');
+      const second = await run(ctx, { operation: 'register', file: rejects, rejectsFile: again, again: true });
+      expect(second.summary?.rejected).toBe(2);
+      expect(readFileSync(again, 'utf8')).toBe(written);
+    },
+  );
 
   it('a rejects file that cannot be written is a usage error, and nothing is sent', async () => {
     const { env: e, dir, ctx } = await setup();
@@ -196,7 +227,9 @@ describe('runItems: register from a file', () => {
     for (const rejectsFile of [path.join(dir, 'no-such-folder', 'rejects.csv'), dir]) {
       const err = await run(ctx, { operation: 'register', file, rejectsFile }).catch((x: unknown) => x);
       expect(err).toBeInstanceOf(UsageError);
-      expect((err as UsageError).toLine()).toMatch(/^cannot write the rejects file .*: (no such file or folder|it is a directory): .*nothing was sent$/);
+      expect((err as UsageError).toLine()).toMatch(
+        /^cannot write the rejects file .*: (no such file or folder|it is a directory): .*nothing was sent$/,
+      );
     }
     expect(registrations(e.sandbox).size).toBe(0);
   });
@@ -207,7 +240,11 @@ describe('runItems: register from a file', () => {
     env = await bulkSandbox();
     const dir = tempDir();
     const io = createTestIO({ stdin: Readable.from([`number\n${numberList(3).join('\n')}\n`]) });
-    const ctx = testContext({ stateDir: path.join(dir, 'state'), io, settings: { baseUrl: env.sandbox.url, apiKey: env.sandbox.key } });
+    const ctx = testContext({
+      stateDir: path.join(dir, 'state'),
+      io,
+      settings: { baseUrl: env.sandbox.url, apiKey: env.sandbox.key },
+    });
     const report = await run(ctx, { operation: 'register', file: '-' });
     expect(report.summary?.accepted).toBe(3);
     expect(readdirSync(path.join(dir, 'state', 'spool'))).toEqual([]);
@@ -270,7 +307,10 @@ describe('runItems: faults', () => {
     expect(journals.filter((f) => f.endsWith('.jsonl'))).toHaveLength(1);
     expect(ctx.io.stderrText()).toContain('progress is saved');
 
-    const again = testContext({ stateDir: path.join(dir, 'state'), settings: { baseUrl: e.sandbox.url, apiKey: e.sandbox.key } });
+    const again = testContext({
+      stateDir: path.join(dir, 'state'),
+      settings: { baseUrl: e.sandbox.url, apiKey: e.sandbox.key },
+    });
     const report = await run(again, { operation: 'register', file });
     expect(report.summary?.fromJournal).toBe(done);
     expect(report.summary?.accepted).toBe(400);
@@ -282,35 +322,51 @@ describe('runItems: faults', () => {
 });
 
 describe('runItems: what an account refusal or a damaged journal leaves', () => {
-  it('quota exhausted in the middle: one line, the refused numbers kept pending, and the next run sends only them', async () => {
-    const { env: e, dir, ctx } = await setup({ quotaTotal: 100 });
-    const numbers = numberList(150);
-    const file = writeInput(dir, 'in.txt', `${numbers.join('\n')}\n`);
-    // The quota read before the run says there is plenty (another process may use it up meanwhile).
-    const plenty: ApiClient = {
-      version: 'v2',
-      call: async (op, body, opts) =>
-        op === 'getquota' ? ({ code: 0, data: { quota_total: 10_000, quota_used: 0, quota_remain: 10_000, today_used: 0, max_track_daily: 0 } } as never) : e.client.call(op, body, opts),
-      close: async () => {},
-    };
-    const err = (await run(ctx, { operation: 'register', file, client: plenty, concurrency: 1 }).catch((x: unknown) => x)) as TrkError;
-    expect(err).toBeInstanceOf(TrkError);
-    expect(err.exitCode).toBe(1);
-    expect(err.toLine()).toBe('the service refused the account: quota exhausted (-18019908): buy more quota in the console, then run the same command again');
-    expect(e.sandbox.account.store.size).toBe(100);
-    const text = ctx.io.stderrText();
-    expect(text).toMatch(/register: 100 of 150 numbers/);
-    expect(text).toMatch(/registered\s+100/);
-    expect(text).toMatch(/not done\s+50/);
-    expect(text).not.toMatch(/rejected/);
-    // More quota, the same command: the 50 left are sent, nothing twice.
-    e.sandbox.setSettings({ quotaTotal: 1000 });
-    const again = testContext({ stateDir: path.join(dir, 'state'), settings: { baseUrl: e.sandbox.url, apiKey: e.sandbox.key } });
-    const report = await run(again, { operation: 'register', file });
-    expect(report.exitCode).toBe(0);
-    expect(report.summary).toMatchObject({ accepted: 150, fromJournal: 100, rejected: 0 });
-    expectExactlyOnce(e, numbers);
-  });
+  it(
+    'quota exhausted in the middle: one line, the refused numbers kept pending, and the next run sends ' + 'only them',
+    async () => {
+      const { env: e, dir, ctx } = await setup({ quotaTotal: 100 });
+      const numbers = numberList(150);
+      const file = writeInput(dir, 'in.txt', `${numbers.join('\n')}\n`);
+      // The quota read before the run says there is plenty (another process may use it up meanwhile).
+      const plenty: ApiClient = {
+        version: 'v2',
+        call: async (op, body, opts) =>
+          op === 'getquota'
+            ? ({
+                code: 0,
+                data: { quota_total: 10_000, quota_used: 0, quota_remain: 10_000, today_used: 0, max_track_daily: 0 },
+              } as never)
+            : e.client.call(op, body, opts),
+        close: async () => {},
+      };
+      const err = (await run(ctx, { operation: 'register', file, client: plenty, concurrency: 1 }).catch(
+        (x: unknown) => x,
+      )) as TrkError;
+      expect(err).toBeInstanceOf(TrkError);
+      expect(err.exitCode).toBe(1);
+      expect(err.toLine()).toBe(
+        'the service refused the account: quota exhausted (-18019908): buy more quota in the console, then run ' +
+          'the same command again',
+      );
+      expect(e.sandbox.account.store.size).toBe(100);
+      const text = ctx.io.stderrText();
+      expect(text).toMatch(/register: 100 of 150 numbers/);
+      expect(text).toMatch(/registered\s+100/);
+      expect(text).toMatch(/not done\s+50/);
+      expect(text).not.toMatch(/rejected/);
+      // More quota, the same command: the 50 left are sent, nothing twice.
+      e.sandbox.setSettings({ quotaTotal: 1000 });
+      const again = testContext({
+        stateDir: path.join(dir, 'state'),
+        settings: { baseUrl: e.sandbox.url, apiKey: e.sandbox.key },
+      });
+      const report = await run(again, { operation: 'register', file });
+      expect(report.exitCode).toBe(0);
+      expect(report.summary).toMatchObject({ accepted: 150, fromJournal: 100, rejected: 0 });
+      expectExactlyOnce(e, numbers);
+    },
+  );
 
   it('a damaged journal: what it cannot vouch for is looked up before anything is sent again', async () => {
     const { env: e, dir, ctx } = await setup({ latencyMs: 200 });
@@ -330,12 +386,20 @@ describe('runItems: what an account refusal or a damaged journal leaves', () => 
     const [name] = readdirSync(journals).filter((f) => f.endsWith('.jsonl'));
     const journal = path.join(journals, name!);
     // Every done line turned into nonsense of the right shape but the wrong types.
-    writeFileSync(journal, readFileSync(journal, 'utf8').replace(/"t":"done","c":(\d+),"a":\[[^\]]*\]/g, '"t":"done","c":$1,"a":"lost"'));
+    writeFileSync(
+      journal,
+      readFileSync(journal, 'utf8').replace(/"t":"done","c":(\d+),"a":\[[^\]]*\]/g, '"t":"done","c":$1,"a":"lost"'),
+    );
     const sends = e.sandbox.state().requests.byOperation['v2/register'] ?? 0;
-    const again = testContext({ stateDir: path.join(dir, 'state'), settings: { baseUrl: e.sandbox.url, apiKey: e.sandbox.key } });
+    const again = testContext({
+      stateDir: path.join(dir, 'state'),
+      settings: { baseUrl: e.sandbox.url, apiKey: e.sandbox.key },
+    });
     const report = await run(again, { operation: 'register', file });
     expect(report.exitCode).toBe(0);
-    expect(again.io.stderrText()).toMatch(/saved progress of this run is damaged \(line \d+\): what it does not show is looked up/);
+    expect(again.io.stderrText()).toMatch(
+      /saved progress of this run is damaged \(line \d+\): what it does not show is looked up/,
+    );
     expect(report.summary?.verified).toBeGreaterThan(0);
     // Only the chunks the damaged run never reached were sent: 200 numbers are 5 chunks.
     expect((e.sandbox.state().requests.byOperation['v2/register'] ?? 0) - sends).toBeLessThan(5);
@@ -349,11 +413,14 @@ describe('runItems: remembered runs', () => {
     const numbers = numberList(200);
     const file = writeInput(dir, 'in.txt', `${numbers.join('\n')}\n`);
     expect((await run(ctx, { operation: 'register', file })).exitCode).toBe(0);
-    const fresh = () => testContext({ stateDir: path.join(dir, 'state'), settings: { baseUrl: e.sandbox.url, apiKey: e.sandbox.key } });
+    const fresh = () =>
+      testContext({ stateDir: path.join(dir, 'state'), settings: { baseUrl: e.sandbox.url, apiKey: e.sandbox.key } });
     const second = fresh();
     const skipped = await run(second, { operation: 'register', file });
     expect(skipped.summary).toBeUndefined();
-    expect(second.io.stderrText()).toMatch(/the same input was fully sent by trk register on .* \(200 registered\); nothing was sent: pass --again/);
+    expect(second.io.stderrText()).toMatch(
+      /the same input was fully sent by trk register on .* \(200 registered\); nothing was sent: pass --again/,
+    );
     // --again, interrupted after two chunks.
     const third = fresh();
     let settled = 0;

@@ -1,6 +1,12 @@
 // How commands call the output module, checked by the type checker (tsc -p test) and run once.
 import { describe, expect, it } from 'vitest';
-import type { ItemResults, NumberCarrierAccepted, QuotaRecord, RegisterAccepted, TrackRecord } from '../../src/service/types.js';
+import type {
+  ItemResults,
+  NumberCarrierAccepted,
+  QuotaRecord,
+  RegisterAccepted,
+  TrackRecord,
+} from '../../src/service/types.js';
 import { createTestIO } from '../../src/io.js';
 import { ITEM_COLUMNS, QUOTA_FIELDS, REGISTER_ITEM_COLUMNS, recordColumns } from '../../src/output/columns.js';
 import { toRecordView } from '../../src/service/records.js';
@@ -18,12 +24,21 @@ describe('call shapes used by commands', () => {
     await printObject(io, quota, QUOTA_FIELDS, undefined);
     const w = createRowWriter(io, recordColumns({ carrierName: () => undefined }), 'ndjson');
     const page: TrackRecord[] = fixture('doc-v2/gettracklist_page.json').data.accepted;
-    w.write(page.map((r) => toRecordView(r, 'v2')), page);
+    w.write(
+      page.map((r) => toRecordView(r, 'v2')),
+      page,
+    );
     await w.end();
     const out = io.stdoutText();
     expect(out).toContain('AA123456789BR\t2151\t2\taccepted');
     expect(out).toContain('A12345,3011,accepted,,,');
     expect(out).toContain('quota_remain\t1098');
-    expect(out.trimEnd().split('\n').slice(-2).map((l) => JSON.parse(l).number)).toEqual(['AA123456789BR', 'YT2616912345678901']);
+    expect(
+      out
+        .trimEnd()
+        .split('\n')
+        .slice(-2)
+        .map((l) => JSON.parse(l).number),
+    ).toEqual(['AA123456789BR', 'YT2616912345678901']);
   });
 });

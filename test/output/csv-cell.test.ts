@@ -16,7 +16,19 @@ describe('csvCell', () => {
   });
 
   it('leaves numbers, ordinary text and tracking numbers alone', () => {
-    for (const cell of ['-18019901', '-3.5', '+1', '1e5', '-.5', 'RR123456789CN', 'AB-123-CD', 'a=b', '', "'quoted", "'-5"]) {
+    for (const cell of [
+      '-18019901',
+      '-3.5',
+      '+1',
+      '1e5',
+      '-.5',
+      'RR123456789CN',
+      'AB-123-CD',
+      'a=b',
+      '',
+      "'quoted",
+      "'-5",
+    ]) {
       expect(csvCell(cell)).toBe(cell);
     }
   });
@@ -26,7 +38,17 @@ describe('csvCell', () => {
   });
 
   it('restoreCell takes off exactly the quote csvCell adds, whatever the cell', () => {
-    for (const cell of ['=1+1', '-AB123', '@x', '-18019901', "'=quoted by the user", "''=twice", "'plain", "'-5", 'RR123456789CN']) {
+    for (const cell of [
+      '=1+1',
+      '-AB123',
+      '@x',
+      '-18019901',
+      "'=quoted by the user",
+      "''=twice",
+      "'plain",
+      "'-5",
+      'RR123456789CN',
+    ]) {
       expect(restoreCell(csvCell(cell))).toBe(cell);
     }
     // A user's own quote before a formula gets one more, so the first quote is always trk's.
@@ -50,28 +72,36 @@ describe('CSV output', () => {
   ];
   const rows: Row[] = [{ number: 'RR123456789CN', tag: '=HYPERLINK("http://evil.example","x")', code: -18019901 }];
 
-  it('neutralises formula cells by default, keeps numbers, and --raw-csv turns it off; JSON and TSV stay raw', async () => {
-    const io = createTestIO();
-    await printRows(io, rows, columns, 'csv');
-    expect(parse(io.stdoutText(), { columns: true })).toEqual([
-      { number: 'RR123456789CN', tag: '\'=HYPERLINK("http://evil.example","x")', code: '-18019901' },
-    ]);
-    const raw = createTestIO({ rawCsv: true });
-    await printRows(raw, rows, columns, 'csv');
-    expect((parse(raw.stdoutText(), { columns: true }) as Row[])[0]!.tag).toBe(rows[0]!.tag);
-    const json = createTestIO();
-    await printRows(json, rows, columns, 'json', rows);
-    expect(JSON.parse(json.stdoutText())).toEqual(rows);
-    const tsv = createTestIO();
-    await printRows(tsv, rows, columns, undefined);
-    expect(tsv.stdoutText()).toBe('RR123456789CN\t=HYPERLINK("http://evil.example","x")\t-18019901\n');
-  });
+  it(
+    'neutralises formula cells by default, keeps numbers, and --raw-csv turns it off; JSON and TSV ' + 'stay raw',
+    async () => {
+      const io = createTestIO();
+      await printRows(io, rows, columns, 'csv');
+      expect(parse(io.stdoutText(), { columns: true })).toEqual([
+        { number: 'RR123456789CN', tag: '\'=HYPERLINK("http://evil.example","x")', code: '-18019901' },
+      ]);
+      const raw = createTestIO({ rawCsv: true });
+      await printRows(raw, rows, columns, 'csv');
+      expect((parse(raw.stdoutText(), { columns: true }) as Row[])[0]!.tag).toBe(rows[0]!.tag);
+      const json = createTestIO();
+      await printRows(json, rows, columns, 'json', rows);
+      expect(JSON.parse(json.stdoutText())).toEqual(rows);
+      const tsv = createTestIO();
+      await printRows(tsv, rows, columns, undefined);
+      expect(tsv.stdoutText()).toBe('RR123456789CN\t=HYPERLINK("http://evil.example","x")\t-18019901\n');
+    },
+  );
 
   it('item results: a rejected row keeps its error code as a number', async () => {
     const io = createTestIO();
     await printItemResults(
       io,
-      { accepted: [], rejected: [{ number: 'RR123456789CN', tag: '@cmd', error: { code: -18019901, message: '-already registered' } }] },
+      {
+        accepted: [],
+        rejected: [
+          { number: 'RR123456789CN', tag: '@cmd', error: { code: -18019901, message: '-already registered' } },
+        ],
+      },
       [{ key: 'number', header: 'NUMBER', value: (r: { number?: string }) => r.number }],
       'csv',
     );

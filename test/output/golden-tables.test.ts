@@ -9,20 +9,49 @@ import { accepted, fixture, V2_DETAILS } from './fixtures.js';
 
 const NOW = Date.parse('2026-07-01T12:00:00Z');
 const TIMES = { zone: 'Europe/Berlin', now: NOW };
-const NAMES = { carrierName: (k: number) => ({ 2151: 'Correios', 3011: 'China Post', 190012: 'Yanwen', 21051: 'USPS' })[k] };
+const NAMES = {
+  carrierName: (k: number) => ({ 2151: 'Correios', 3011: 'China Post', 190012: 'Yanwen', 21051: 'USPS' })[k],
+};
 
 /** The recorded list page, and records as a busy account has them: long tags, other statuses, Chinese events. */
 function records() {
   const [base] = accepted('doc-v2/gettracklist_page.json') as Record<string, unknown>[];
   const more = [
-    { number: 'RR123456789CN', carrier: 3011, package_status: 'InTransit', tag: 'customer asked to hold the parcel at the depot until the end of the month; call first', latest_event_info: '已到达处理中心，正在分拣', shipping_country: 'CN', recipient_country: 'DE' },
-    { number: 'LX987654321CN', carrier: 3011, package_status: 'AvailableForPickup', tag: 'order-10017', tracking_status: 'Stopped' },
-    { number: '9400111899223344556677', carrier: 21051, package_status: 'Exception', tag: null, shipping_country: 'US', recipient_country: 'US', latest_event_info: 'Return to sender' },
+    {
+      number: 'RR123456789CN',
+      carrier: 3011,
+      package_status: 'InTransit',
+      tag: 'customer asked to hold the parcel at the depot until the end of the month; call first',
+      latest_event_info: '已到达处理中心，正在分拣',
+      shipping_country: 'CN',
+      recipient_country: 'DE',
+    },
+    {
+      number: 'LX987654321CN',
+      carrier: 3011,
+      package_status: 'AvailableForPickup',
+      tag: 'order-10017',
+      tracking_status: 'Stopped',
+    },
+    {
+      number: '9400111899223344556677',
+      carrier: 21051,
+      package_status: 'Exception',
+      tag: null,
+      shipping_country: 'US',
+      recipient_country: 'US',
+      latest_event_info: 'Return to sender',
+    },
   ];
   return [...accepted('doc-v2/gettracklist_page.json'), ...more.map((m) => ({ ...base, ...m }))];
 }
 
-async function table<T>(rows: readonly T[], columns: readonly Column<T>[], width: number, spec: OutputSpec = {}): Promise<string> {
+async function table<T>(
+  rows: readonly T[],
+  columns: readonly Column<T>[],
+  width: number,
+  spec: OutputSpec = {},
+): Promise<string> {
   const io = createTestIO({ tty: true, columns: width });
   await printRows(io, rows, columns, { times: TIMES, ...spec });
   return io.stdoutText();
@@ -30,7 +59,11 @@ async function table<T>(rows: readonly T[], columns: readonly Column<T>[], width
 
 describe.each([60, 80, 120])('at %i columns', (width) => {
   it('trk list', async () => {
-    const text = await table(records().map((r) => toRecordView(r, 'v2.1')), recordColumns(NAMES), width);
+    const text = await table(
+      records().map((r) => toRecordView(r, 'v2.1')),
+      recordColumns(NAMES),
+      width,
+    );
     for (const line of text.trimEnd().split('\n')) expect(line.length).toBeLessThanOrEqual(width);
     // The identifying and state columns are never left out, whatever the width.
     expect(text.split('\n')[0]).toMatch(/^NUMBER +(CARRIER +)?STATUS +TRACKING/);
@@ -38,7 +71,12 @@ describe.each([60, 80, 120])('at %i columns', (width) => {
   });
 
   it('trk list --relative', async () => {
-    const text = await table(records().map((r) => toRecordView(r, 'v2.1')), recordColumns(NAMES), width, { times: { ...TIMES, relative: true } });
+    const text = await table(
+      records().map((r) => toRecordView(r, 'v2.1')),
+      recordColumns(NAMES),
+      width,
+      { times: { ...TIMES, relative: true } },
+    );
     expect(text).toMatchSnapshot();
   });
 
@@ -53,7 +91,12 @@ describe.each([60, 80, 120])('at %i columns', (width) => {
 
   it('trk quota', async () => {
     const io = createTestIO({ tty: true, columns: width });
-    await printObject(io, { ...fixture('doc-v2/getquota.json').data, quota_total: 1_000_000, quota_used: 6_058, quota_remain: 993_942 }, QUOTA_FIELDS, undefined);
+    await printObject(
+      io,
+      { ...fixture('doc-v2/getquota.json').data, quota_total: 1_000_000, quota_used: 6_058, quota_remain: 993_942 },
+      QUOTA_FIELDS,
+      undefined,
+    );
     expect(io.stdoutText()).toMatchSnapshot();
   });
 });

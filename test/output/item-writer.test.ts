@@ -11,7 +11,10 @@ import { createItemResultsWriter, printItemResults } from '../../src/output/rend
 import { Spill } from '../../src/output/spill.js';
 
 const item = (n: number) => ({ number: `RR${String(n).padStart(9, '0')}CN`, carrier: 3011, tag: `t${n}` });
-const rejected = (n: number) => ({ number: `LX${String(n).padStart(9, '0')}CN`, error: { code: -18019902, message: 'not registered' } });
+const rejected = (n: number) => ({
+  number: `LX${String(n).padStart(9, '0')}CN`,
+  error: { code: -18019902, message: 'not registered' },
+});
 
 /** Three chunks' worth, accepted and rejected mixed as answers come. */
 const CHUNKS: ItemResults[] = [
@@ -24,7 +27,11 @@ const merged = (chunks: readonly ItemResults[]): ItemResults => ({
   rejected: chunks.flatMap((c) => c.rejected),
 });
 
-async function streamed(format: 'json' | 'ndjson' | 'csv' | 'table' | undefined, chunks: readonly ItemResults[], tty = false) {
+async function streamed(
+  format: 'json' | 'ndjson' | 'csv' | 'table' | undefined,
+  chunks: readonly ItemResults[],
+  tty = false,
+) {
   const io = createTestIO({ tty });
   const writer = createItemResultsWriter(io, ITEM_COLUMNS, format);
   for (const c of chunks) writer.write(c);
@@ -42,21 +49,39 @@ describe('item results written as they come', () => {
   it('JSON is exactly JSON.stringify of the merged results, accepted first', async () => {
     const out = await streamed('json', CHUNKS);
     expect(out).toBe(`${JSON.stringify(merged(CHUNKS), null, 2)}\n`);
-    expect(await streamed('json', [{ accepted: [], rejected: [rejected(5)] }])).toBe(`${JSON.stringify({ accepted: [], rejected: [rejected(5)] }, null, 2)}\n`);
+    expect(await streamed('json', [{ accepted: [], rejected: [rejected(5)] }])).toBe(
+      `${JSON.stringify({ accepted: [], rejected: [rejected(5)] }, null, 2)}\n`,
+    );
     expect(await streamed('json', [])).toBe(`${JSON.stringify({ accepted: [], rejected: [] }, null, 2)}\n`);
   });
 
-  it.each([['ndjson'], ['csv'], ['table'], [undefined]] as const)('%s: the same as printing the merged results in one go', async (format) => {
-    for (const tty of [false, true]) expect(await streamed(format, CHUNKS, tty)).toBe(await inOneGo(format, merged(CHUNKS), tty));
-  });
+  it.each([['ndjson'], ['csv'], ['table'], [undefined]] as const)(
+    '%s: the same as printing the merged results in one go',
+    async (format) => {
+      for (const tty of [false, true])
+        expect(await streamed(format, CHUNKS, tty)).toBe(await inOneGo(format, merged(CHUNKS), tty));
+    },
+  );
 
   it('accepted items go out as their chunk settles; rejected ones at the end', async () => {
     const io = createTestIO();
     const writer = createItemResultsWriter(io, ITEM_COLUMNS, 'ndjson');
     writer.write(CHUNKS[0]!);
-    expect(io.stdoutText().trim().split('\n').map((l) => JSON.parse(l).result)).toEqual(['accepted', 'accepted']);
+    expect(
+      io
+        .stdoutText()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).result),
+    ).toEqual(['accepted', 'accepted']);
     await writer.end();
-    expect(io.stdoutText().trim().split('\n').map((l) => JSON.parse(l).result)).toEqual(['accepted', 'accepted', 'rejected']);
+    expect(
+      io
+        .stdoutText()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).result),
+    ).toEqual(['accepted', 'accepted', 'rejected']);
   });
 
   it('abort: JSON left open, CSV left in an open quote, nothing at all when nothing was written', async () => {

@@ -18,7 +18,12 @@ async function load(program: string, limits: JqLimits = LIMITS): Promise<JqWorke
   return jq;
 }
 
-async function through(program: string, pieces: readonly string[], tty = false, opts: { limits?: JqLimits; signal?: AbortSignal } = {}) {
+async function through(
+  program: string,
+  pieces: readonly string[],
+  tty = false,
+  opts: { limits?: JqLimits; signal?: AbortSignal } = {},
+) {
   const io = createTestIO({ tty });
   const filtered = jqOutput(io, await load(program, opts.limits), program, opts.signal);
   const seen: string[] = [];
@@ -48,17 +53,22 @@ describe('jq output', () => {
   });
 
   it('strings raw with their blanks; other values compact when piped, pretty-printed by jq on a terminal', async () => {
-    expect((await through('.a, .b, .c', ['{"a":"  x  ","b":{"k":[1,2]},"c":1.50}\n'])).out).toBe('  x  \n{"k":[1,2]}\n1.50\n');
+    expect((await through('.a, .b, .c', ['{"a":"  x  ","b":{"k":[1,2]},"c":1.50}\n'])).out).toBe(
+      '  x  \n{"k":[1,2]}\n1.50\n',
+    );
     expect((await through('.b', ['{"b":{"k":[1,2]}}\n'], true)).out).toBe('{\n  "k": [\n    1,\n    2\n  ]\n}\n');
     expect((await through('empty', ['{"b":1}\n'])).out).toBe('');
   });
 
-  it('a failing program prints nothing of the value and stops the output; the failure is reported at the end', async () => {
-    const r = await through('.[] | if . == 2 then error("two") else . end', ['[1,2,3]\n', '[4]\n']);
-    expect(r.out).toBe('');
-    expect(r.failure?.message).toBe('--jq: two');
-    expect(r.failure?.exitCode).toBe(1);
-  });
+  it(
+    'a failing program prints nothing of the value and stops the output; the failure is reported at ' + 'the end',
+    async () => {
+      const r = await through('.[] | if . == 2 then error("two") else . end', ['[1,2,3]\n', '[4]\n']);
+      expect(r.out).toBe('');
+      expect(r.failure?.message).toBe('--jq: two');
+      expect(r.failure?.exitCode).toBe(1);
+    },
+  );
 
   it('a program that does not compile is a usage error naming the place, and never runs', async () => {
     await expect(load('.[] | select(.a ==')).rejects.toThrow(UsageError);
@@ -92,7 +102,9 @@ describe('a jq program that never ends', () => {
   });
 
   it('that prints without end is stopped at the memory cap', async () => {
-    const r = await through('repeat("x" * 1000)', ['{"a":1}\n'], false, { limits: { timeoutMs: 60_000, memoryMb: 64 } });
+    const r = await through('repeat("x" * 1000)', ['{"a":1}\n'], false, {
+      limits: { timeoutMs: 60_000, memoryMb: 64 },
+    });
     expect(r.failure?.message).toBe('--jq: the program took more than 64 MB of memory, and was stopped');
   });
 });

@@ -35,7 +35,12 @@ describe('--columns', () => {
       { number: 'AA123456789BR', status: 'Delivered', tag: 'order-1042' },
       { number: 'YT2616912345678901', status: 'Expired', tag: null },
     ]);
-    expect((await out({ format: 'ndjson', columns })).trim().split('\n').map((l) => JSON.parse(l))[1]).toEqual({
+    expect(
+      (await out({ format: 'ndjson', columns }))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))[1],
+    ).toEqual({
       number: 'YT2616912345678901',
       status: 'Expired',
       tag: null,
@@ -45,12 +50,17 @@ describe('--columns', () => {
     expect(table[1]).toMatch(/^order-1042\s+AA123456789BR$/);
   });
 
-  it('names a column no table shows by itself (a raw twin), and refuses an unknown one with the valid names', async () => {
-    expect(await out({ columns: ['number', 'delivered', 'delivered_raw'] })).toContain('AA123456789BR\t2026-06-30T17:23:00Z\t2026-06-30T17:23:00Z\n');
-    await expect(out({ columns: ['number', 'colour'] })).rejects.toThrow(UsageError);
-    const err = (await out({ columns: ['colour'] }).catch((e: unknown) => e)) as UsageError;
-    expect(err.hint).toMatch(/^choose from number, carrier, final_carrier, status, /);
-  });
+  it(
+    'names a column no table shows by itself (a raw twin), and refuses an unknown one with the ' + 'valid names',
+    async () => {
+      expect(await out({ columns: ['number', 'delivered', 'delivered_raw'] })).toContain(
+        'AA123456789BR\t2026-06-30T17:23:00Z\t2026-06-30T17:23:00Z\n',
+      );
+      await expect(out({ columns: ['number', 'colour'] })).rejects.toThrow(UsageError);
+      const err = (await out({ columns: ['colour'] }).catch((e: unknown) => e)) as UsageError;
+      expect(err.hint).toMatch(/^choose from number, carrier, final_carrier, status, /);
+    },
+  );
 
   it('picks fields of an object (quota) too', async () => {
     const quota = fixture('doc-v2/getquota.json').data;
@@ -77,7 +87,13 @@ describe('-o ids', () => {
 
   it('leaves out a carrier the row does not have, and rejected items', async () => {
     const io = createTestIO();
-    const results = { accepted: [{ number: 'A1234567', carrier: 0 }, { number: 'B1234567', carrier: 3011 }], rejected: [{ number: 'C1234567', error: { code: -1, message: 'no' } }] };
+    const results = {
+      accepted: [
+        { number: 'A1234567', carrier: 0 },
+        { number: 'B1234567', carrier: 3011 },
+      ],
+      rejected: [{ number: 'C1234567', error: { code: -1, message: 'no' } }],
+    };
     await printItemResults(io, results, ITEM_COLUMNS, 'ids');
     expect(io.stdoutText()).toBe('A1234567\nB1234567\t3011\n');
   });
@@ -101,9 +117,14 @@ describe('-o wide and tables', () => {
   it('times: the reader zone in tables, ISO 8601 with the offset elsewhere; --relative ages', async () => {
     const table = await out({ format: 'table', columns: ['number', 'tracked'] }, { tty: true });
     expect(table).toContain('2026-06-30 20:01 +02:00');
-    const relative = await out({ format: 'table', columns: ['number', 'tracked'], times: { ...BERLIN, relative: true } }, { tty: true });
+    const relative = await out(
+      { format: 'table', columns: ['number', 'tracked'], times: { ...BERLIN, relative: true } },
+      { tty: true },
+    );
     expect(relative).toContain('17h ago');
-    expect(await out({ format: 'csv', columns: ['number', 'tracked'] })).toContain('AA123456789BR,2026-06-30T18:01:12Z');
+    expect(await out({ format: 'csv', columns: ['number', 'tracked'] })).toContain(
+      'AA123456789BR,2026-06-30T18:01:12Z',
+    );
   });
 
   it('counts with thousands separators in tables only', async () => {
@@ -116,18 +137,21 @@ describe('-o wide and tables', () => {
     expect(tsv.stdoutText()).toContain('quota_remain\t993942\n');
   });
 
-  it('a streamed table takes its layout from the first rows; later rows fit it, shortened with …, statuses whole', async () => {
-    const io = createTestIO({ tty: true, columns: 80 });
-    const w = createRowWriter(io, COLS, { times: BERLIN });
-    w.write([{ ...VIEWS[1]!, tag: 'short', status: 'NotFound' }]);
-    const first = io.stdoutText();
-    expect(first.split('\n')).toHaveLength(3);
-    w.write([{ ...VIEWS[0]!, tag: 'a much longer tag than the first page had', status: 'AvailableForPickup' }]);
-    await w.end();
-    const lines = io.stdoutText().split('\n');
-    expect(lines[2]).toContain('AvailableForPickup');
-    // The tag column is as wide as the first page made it.
-    expect(lines[2]).toMatch(/ a mu… +BR +BR$/);
-    expect(lines[2]!.length).toBe(lines[1]!.length);
-  });
+  it(
+    'a streamed table takes its layout from the first rows; later rows fit it, shortened with …, ' + 'statuses whole',
+    async () => {
+      const io = createTestIO({ tty: true, columns: 80 });
+      const w = createRowWriter(io, COLS, { times: BERLIN });
+      w.write([{ ...VIEWS[1]!, tag: 'short', status: 'NotFound' }]);
+      const first = io.stdoutText();
+      expect(first.split('\n')).toHaveLength(3);
+      w.write([{ ...VIEWS[0]!, tag: 'a much longer tag than the first page had', status: 'AvailableForPickup' }]);
+      await w.end();
+      const lines = io.stdoutText().split('\n');
+      expect(lines[2]).toContain('AvailableForPickup');
+      // The tag column is as wide as the first page made it.
+      expect(lines[2]).toMatch(/ a mu… +BR +BR$/);
+      expect(lines[2]!.length).toBe(lines[1]!.length);
+    },
+  );
 });

@@ -19,7 +19,17 @@ const V1_LIST = 'real-v1/gettracklist_success_response.json';
 /** A v2 record: the v2.1 page without the fields v2.1 adds. */
 function v2Only(item: unknown): Record<string, unknown> {
   const o = { ...(item as Record<string, unknown>) };
-  for (const k of ['email', 'order_no', 'order_time', 'lang', 'remark', 'latest_event_time', 'latest_event_info', 'delievery_time', 'pickup_time']) {
+  for (const k of [
+    'email',
+    'order_no',
+    'order_time',
+    'lang',
+    'remark',
+    'latest_event_time',
+    'latest_event_info',
+    'delievery_time',
+    'pickup_time',
+  ]) {
     delete o[k];
   }
   return o;
@@ -127,7 +137,11 @@ describe('toRecordView', () => {
       push_code: 0,
     });
     // Status 0 without a push time: never pushed (the live service's answers look so).
-    expect(toRecordView({ number: 'A', e: 10, ps: 0 }, 'v1')).toMatchObject({ push_status: 'NotPushed', push_code: null, pushed: null });
+    expect(toRecordView({ number: 'A', e: 10, ps: 0 }, 'v1')).toMatchObject({
+      push_status: 'NotPushed',
+      push_code: null,
+      pushed: null,
+    });
   });
 
   it('uses a country lookup for v1 numeric countries when given', () => {
@@ -151,7 +165,11 @@ describe('toRecordView', () => {
     expect(new Set(first).size).toBe(1);
     expect(first[0]!.split(',')).toEqual(RECORD_COLUMNS.map((c) => c.key));
     // Every view field is a column (besides the raw twin of the delivery time).
-    expect(RECORD_COLUMNS.map((c) => c.key).filter((k) => !k.endsWith('_raw')).sort()).toEqual(Object.keys(v21).sort());
+    expect(
+      RECORD_COLUMNS.map((c) => c.key)
+        .filter((k) => !k.endsWith('_raw'))
+        .sort(),
+    ).toEqual(Object.keys(v21).sort());
   });
 
   it('v1 CSV rows carry the mapped values', async () => {
@@ -160,7 +178,12 @@ describe('toRecordView', () => {
       string
     >[];
     expect(rows).toHaveLength(12);
-    expect(rows[11]).toMatchObject({ status: '5000', carrier: '100003', tracking: 'Stopped', stop_reason: 'ByRequest' });
+    expect(rows[11]).toMatchObject({
+      status: '5000',
+      carrier: '100003',
+      tracking: 'Stopped',
+      stop_reason: 'ByRequest',
+    });
   });
 
   it('tables show carrier names from the lookup; CSV keeps the code', async () => {
@@ -203,7 +226,11 @@ describe('toDetailsView', () => {
 
   it('Correios: raw time used when time_iso is null, delivery time from the milestone', () => {
     const d = toDetailsView(accepted(V2_DETAILS[0])[0], 'v2');
-    expect(d.events[0]).toMatchObject({ time_iso: null, time_raw: '2026-06-30 14:23:00', translation: 'Object delivered to the recipient' });
+    expect(d.events[0]).toMatchObject({
+      time_iso: null,
+      time_raw: '2026-06-30 14:23:00',
+      translation: 'Object delivered to the recipient',
+    });
     expect(d.events[0]!.providers).toEqual([{ key: 2151, name: 'Correios' }]);
     expect(d.delivered).toBe('2026-06-30 14:23:00');
     expect(d.origin).toMatchObject({ country: 'BR', city: 'SAO PAULO' });
@@ -219,7 +246,9 @@ describe('toDetailsView', () => {
   });
 
   it('"--" for days_after_order reads as no value', () => {
-    const item = structuredClone(accepted(V2_DETAILS[0])[0]) as { track_info: { time_metrics: Record<string, unknown> } };
+    const item = structuredClone(accepted(V2_DETAILS[0])[0]) as {
+      track_info: { time_metrics: Record<string, unknown> };
+    };
     item.track_info.time_metrics.days_after_order = '--';
     expect(toDetailsView(item, 'v2').metrics?.days_after_order).toBeNull();
   });
@@ -248,7 +277,15 @@ describe('toDetailsView', () => {
     const dest = item.track_info.tracking.providers[0]!;
     const origin = structuredClone(dest);
     origin.provider = { ...origin.provider, key: 3011, name: 'China Post' };
-    origin.events = [dest.events[2], { ...(dest.events[2] as object), description: 'Posted abroad', time_iso: '2026-06-20T08:00:00+08:00', time_utc: '2026-06-20T00:00:00Z' }];
+    origin.events = [
+      dest.events[2],
+      {
+        ...(dest.events[2] as object),
+        description: 'Posted abroad',
+        time_iso: '2026-06-20T08:00:00+08:00',
+        time_utc: '2026-06-20T00:00:00Z',
+      },
+    ];
     item.track_info.tracking.providers.push(origin);
     const d = toDetailsView(item, 'v2');
     expect(d.providers.map((p) => p.name)).toEqual(['Correios', 'China Post']);
@@ -260,13 +297,21 @@ describe('toDetailsView', () => {
 
   it('v1: w1/w2, z1/z2 merged newest first, `a` kept as given, unknown e raw', () => {
     const doc = toDetailsView(accepted('real-v1/doc-gettrackinfo-example.json')[0], 'v1');
-    expect(doc).toMatchObject({ version: 'v1', carrier: 3011, final_carrier: 18031, status: 'InTransit', sub_status: null });
+    expect(doc).toMatchObject({
+      version: 'v1',
+      carrier: 3011,
+      final_carrier: 18031,
+      status: 'InTransit',
+      sub_status: null,
+    });
     expect(doc.events.map((e) => e.time_raw)).toEqual(['2015-05-31 00:00', '2015-05-13 14:47']);
     expect(doc.events.map((e) => e.providers[0]?.key)).toEqual([18031, 3011]);
     expect(doc.origin.country).toBe('301');
     expect(doc.latest_event?.description).toBe('移交海关');
 
-    const unknown = accepted('real-v1/gettrackinfo_with_unknown_status_response.json').map((i) => toDetailsView(i, 'v1'));
+    const unknown = accepted('real-v1/gettrackinfo_with_unknown_status_response.json').map((i) =>
+      toDetailsView(i, 'v1'),
+    );
     expect(unknown.map((d) => d.status)).toEqual(['NotFound', 'InTransit', '5000']);
 
     const real = accepted('real-v1/gettrackinfo_success_response.json').map((i) => toDetailsView(i, 'v1'));
@@ -278,13 +323,27 @@ describe('toDetailsView', () => {
   });
 
   it('DETAILS_COLUMNS give one row per number with the same keys for v1 and v2', async () => {
-    const views = [toDetailsView(accepted(V2_DETAILS[2])[0], 'v2'), toDetailsView(accepted('real-v1/doc-gettrackinfo-example.json')[0], 'v1')];
+    const views = [
+      toDetailsView(accepted(V2_DETAILS[2])[0], 'v2'),
+      toDetailsView(accepted('real-v1/doc-gettrackinfo-example.json')[0], 'v1'),
+    ];
     const io = createTestIO();
     await printRows(io, views, DETAILS_COLUMNS, 'csv');
     const rows = parse(io.stdoutText(), { columns: true }) as Record<string, string>[];
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toMatchObject({ number: 'YT2616912345678901', status: 'InTransit', sub_status: 'InTransit_Arrival', events: '3' });
-    expect(rows[1]).toMatchObject({ number: 'RM101474005CN', carrier: '3011', final_carrier: '18031', status: 'InTransit', sub_status: '' });
+    expect(rows[0]).toMatchObject({
+      number: 'YT2616912345678901',
+      status: 'InTransit',
+      sub_status: 'InTransit_Arrival',
+      events: '3',
+    });
+    expect(rows[1]).toMatchObject({
+      number: 'RM101474005CN',
+      carrier: '3011',
+      final_carrier: '18031',
+      status: 'InTransit',
+      sub_status: '',
+    });
   });
 });
 

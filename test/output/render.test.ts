@@ -201,7 +201,12 @@ describe('printRows', () => {
   });
 
   it('terminal text is sanitised in tables and TSV; JSON and CSV keep the data', async () => {
-    const evil: Row = { id: 9, name: 'a\x1b]8;;https://evil.example/\x1b\\b\x1b]8;;\x1b\\\x1b[31mc\u202ed\x9b2J\te\nf', when: null, ok: true };
+    const evil: Row = {
+      id: 9,
+      name: 'a\x1b]8;;https://evil.example/\x1b\\b\x1b]8;;\x1b\\\x1b[31mc\u202ed\x9b2J\te\nf',
+      when: null,
+      ok: true,
+    };
     const table = capture({ tty: true, level: 0 });
     await printRows(table, [evil], COLUMNS, undefined);
     expect(table.stdoutText()).not.toContain(ESC);
@@ -289,7 +294,11 @@ describe('printItemResults', () => {
   it('ndjson: one line per item with result first', async () => {
     const io = capture({ tty: false });
     await printItemResults(io, results, REGISTER_ITEM_COLUMNS, 'ndjson');
-    const lines = io.stdoutText().trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = io
+      .stdoutText()
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(2);
     expect(lines[0]).toEqual({ result: 'accepted', ...results.accepted[0] });
     expect(Object.keys(lines[0])[0]).toBe('result');
@@ -327,13 +336,16 @@ describe('printItemResults', () => {
     const tsv = capture({ tty: false });
     await printItemResults(tsv, results, ITEM_COLUMNS, undefined);
     expect(tsv.stdoutText()).toBe(
-      "AA123456789BR\t2151\taccepted\t\t\torder-1042\n1234\t0\trejected\t-18010012\tThe format of '1234' is invalid.\t\n",
+      "AA123456789BR\t2151\taccepted\t\t\torder-1042\n1234\t0\trejected\t-18010012\tThe format of '1234' is " +
+        'invalid.\t\n',
     );
     const tty = capture({ tty: true, level: 1 });
     await printItemResults(tty, results, ITEM_COLUMNS, undefined);
     expect(tty.stdoutText()).toContain(`${ESC}[32maccepted${ESC}[39m`);
     expect(tty.stdoutText()).toContain(`${ESC}[31mrejected${ESC}[39m`);
-    expect(stripVTControlCharacters(tty.stdoutText()).split('\n')[0]).toMatch(/^NUMBER\s+CARRIER\s+RESULT\s+ERROR\s+MESSAGE/);
+    expect(stripVTControlCharacters(tty.stdoutText()).split('\n')[0]).toMatch(
+      /^NUMBER\s+CARRIER\s+RESULT\s+ERROR\s+MESSAGE/,
+    );
     expect(tty.stdoutText()).toContain(`${ESC}[1mNUMBER${ESC}[22m`);
   });
 
@@ -350,7 +362,12 @@ describe('printItemResults', () => {
   it('adds result columns to a column set that lacks them', async () => {
     const io = capture({ tty: false });
     const cols: Column<{ number?: unknown }>[] = [{ key: 'number', header: 'NUMBER', value: (r) => String(r.number) }];
-    await printItemResults(io, { accepted: [{ number: 'A1' }], rejected: [{ number: 'B2', error: { code: -1, message: 'no' } }] }, cols, 'csv');
+    await printItemResults(
+      io,
+      { accepted: [{ number: 'A1' }], rejected: [{ number: 'B2', error: { code: -1, message: 'no' } }] },
+      cols,
+      'csv',
+    );
     expect(io.stdoutText()).toBe('number,result,error_code,error_message\nA1,accepted,,\nB2,rejected,-1,no\n');
   });
 });
@@ -400,7 +417,6 @@ describe('printObject', () => {
     expect(tsv.stdoutText()).toContain('max_track_daily\t0\n');
   });
 });
-
 
 describe('narrow terminals', () => {
   it('keep the first (identifying) column whole while others are shortened', async () => {

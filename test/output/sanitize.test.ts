@@ -61,8 +61,11 @@ describe('unterminated sequences', () => {
     expect(sanitizeTerminalText('a\x1b]0;no end')).not.toContain('\x1b');
   });
 
-  it('a sequence ends at the next introducer: each unterminated one drops alone, and a later one is still whole', () => {
-    expect(sanitizeTerminalText('a\x9dx\x90y\x9dz\x07b')).toBe('axyb');
-    expect(sanitizeTerminalText('\x9dab\x90cd\x1b]ef'.repeat(3))).toBe('abcdef'.repeat(3));
-  });
+  it(
+    'a sequence ends at the next introducer: each unterminated one drops alone, and a later one is ' + 'still whole',
+    () => {
+      expect(sanitizeTerminalText('a\x9dx\x90y\x9dz\x07b')).toBe('axyb');
+      expect(sanitizeTerminalText('\x9dab\x90cd\x1b]ef'.repeat(3))).toBe('abcdef'.repeat(3));
+    },
+  );
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { rowLines, shorten, shortenStart, tableLayout, withoutTrailingSpaces, type LayoutColumn } from '../../src/output/table.js';
+import {
+  rowLines,
+  shorten,
+  shortenStart,
+  tableLayout,
+  withoutTrailingSpaces,
+  type LayoutColumn,
+} from '../../src/output/table.js';
 
 const header = (h: string, extra: Partial<LayoutColumn> = {}): LayoutColumn => ({ header: h, ...extra });
 const names = (cols: readonly LayoutColumn[], shown: readonly number[]) => shown.map((i) => cols[i]!.header);
@@ -108,7 +115,12 @@ describe('room for rows that come later', () => {
 });
 
 describe('rowLines', () => {
-  const cols = [header('NUMBER'), header('CARRIER', { shrink: 10 }), header('STATUS'), header('MESSAGE', { shrink: 10, wrap: true })];
+  const cols = [
+    header('NUMBER'),
+    header('CARRIER', { shrink: 10 }),
+    header('STATUS'),
+    header('MESSAGE', { shrink: 10, wrap: true }),
+  ];
   const layout = { shown: [0, 1, 2, 3], widths: [13, 15, 9, 20] };
   const plain = (t: string) => t;
 

@@ -10,7 +10,11 @@ const plain = new Chalk({ level: 0 });
 const NOW = Date.parse('2026-07-01T12:00:00Z');
 const opts = { now: NOW, width: 80 };
 
-function page(item: unknown, version: 'v1' | 'v2' | 'v2.1' = 'v2', extra: Partial<Parameters<typeof renderTrackingPage>[2]> = {}) {
+function page(
+  item: unknown,
+  version: 'v1' | 'v2' | 'v2.1' = 'v2',
+  extra: Partial<Parameters<typeof renderTrackingPage>[2]> = {},
+) {
   return renderTrackingPage(toDetailsView(item, version), plain, { ...opts, ...extra });
 }
 
@@ -54,7 +58,11 @@ describe('renderTrackingPage (v2 fixtures)', () => {
     expect(text).toMatch(/○ Departed\s+not reported/);
     expect(text).toMatch(/Route\s+SAO PAULO, SP, 01000-000, BR → RECIFE, PE, 50000-000, BR/);
     expect(text).toMatch(/Days\s+6 after order · 5 in transit/);
-    const [e1, e2, e3] = positions(text, ['Objeto entregue ao destinatário', 'Objeto saiu para entrega', 'Objeto postado']);
+    const [e1, e2, e3] = positions(text, [
+      'Objeto entregue ao destinatário',
+      'Objeto saiu para entrega',
+      'Objeto postado',
+    ]);
     expect(ascending([e1!, e2!, e3!])).toBe(true);
     expect(text).toContain('Object delivered to the recipient');
     expect(text).toContain('2026-06-30 14:23  RECIFE, PE  Correios');
@@ -73,30 +81,46 @@ describe('renderTrackingPage (v2 fixtures)', () => {
     expect(text).toMatch(/last update (3 days|4 days|\d+ h) ago/);
   });
 
-  it('Yanwen, in transit: milestones from events and status, estimate with source, unknown sub-status tolerated', () => {
-    const text = page(accepted(V2_DETAILS[2])[0]);
-    expect(text).toContain('In transit — arrived at destination port');
-    const strip = ['○ Info received', '● Picked up', '● Departed', '● Arrived', '○ Out for delivery', '○ Delivered'];
-    expect(ascending(positions(text, strip))).toBe(true);
-    expect(text).not.toContain('Returning');
-    expect(text).not.toContain('Available for pickup');
-    expect(text).toMatch(/Expected\s+2026-07-08 – 2026-07-12 \(estimated by the service\)/);
-    expect(text).toContain('Route     CN → US');
-    const events = text.slice(text.indexOf('Events (3, newest first)'));
-    expect(ascending(positions(events, ['2026-06-29 21:05 +08:00', '2026-06-26 16:30 +08:00', '2026-06-24 09:00 +08:00']))).toBe(true);
-    expect(ascending(positions(events, ['Arrived at destination country port', 'Hypothetical status', 'Picked up']))).toBe(true);
-    expect(events).toContain('LOS ANGELES, US  Yanwen');
-  });
+  it(
+    'Yanwen, in transit: milestones from events and status, estimate with source, unknown sub-status ' + 'tolerated',
+    () => {
+      const text = page(accepted(V2_DETAILS[2])[0]);
+      expect(text).toContain('In transit — arrived at destination port');
+      const strip = ['○ Info received', '● Picked up', '● Departed', '● Arrived', '○ Out for delivery', '○ Delivered'];
+      expect(ascending(positions(text, strip))).toBe(true);
+      expect(text).not.toContain('Returning');
+      expect(text).not.toContain('Available for pickup');
+      expect(text).toMatch(/Expected\s+2026-07-08 – 2026-07-12 \(estimated by the service\)/);
+      expect(text).toContain('Route     CN → US');
+      const events = text.slice(text.indexOf('Events (3, newest first)'));
+      expect(
+        ascending(positions(events, ['2026-06-29 21:05 +08:00', '2026-06-26 16:30 +08:00', '2026-06-24 09:00 +08:00'])),
+      ).toBe(true);
+      expect(
+        ascending(positions(events, ['Arrived at destination country port', 'Hypothetical status', 'Picked up'])),
+      ).toBe(true);
+      expect(events).toContain('LOS ANGELES, US  Yanwen');
+    },
+  );
 
   it('an estimate in the past is flagged overdue unless delivered', () => {
-    const text = renderTrackingPage(toDetailsView(accepted(V2_DETAILS[2])[0], 'v2'), plain, { now: Date.parse('2026-08-01T00:00:00Z'), width: 80 });
+    const text = renderTrackingPage(toDetailsView(accepted(V2_DETAILS[2])[0], 'v2'), plain, {
+      now: Date.parse('2026-08-01T00:00:00Z'),
+      width: 80,
+    });
     expect(text).toContain('overdue');
     expect(page(accepted(V2_DETAILS[0])[0])).not.toContain('overdue');
   });
 
   it('AvailableForPickup appears only when it occurs', () => {
-    const item = structuredClone(accepted(V2_DETAILS[2])[0]) as { track_info: { latest_status: Record<string, string> } };
-    item.track_info.latest_status = { status: 'AvailableForPickup', sub_status: 'AvailableForPickup_Other', sub_status_descr: '' };
+    const item = structuredClone(accepted(V2_DETAILS[2])[0]) as {
+      track_info: { latest_status: Record<string, string> };
+    };
+    item.track_info.latest_status = {
+      status: 'AvailableForPickup',
+      sub_status: 'AvailableForPickup_Other',
+      sub_status_descr: '',
+    };
     const text = page(item);
     expect(text).toContain('Available for pickup');
     expect(ascending(positions(text, ['● Arrived', '● Available for pickup', '○ Out for delivery']))).toBe(true);
@@ -111,9 +135,16 @@ describe('renderTrackingPage (v2 fixtures)', () => {
 
   it('v2.1 customs statuses are highlighted', () => {
     const item = structuredClone(accepted(V2_DETAILS[2])[0]) as {
-      track_info: { latest_status: Record<string, string | null>; tracking: { providers: { events: { sub_status: string }[] }[] } };
+      track_info: {
+        latest_status: Record<string, string | null>;
+        tracking: { providers: { events: { sub_status: string }[] }[] };
+      };
     };
-    item.track_info.latest_status = { status: 'InTransit', sub_status: 'InTransit_CustomsProcessing', sub_status_descr: null };
+    item.track_info.latest_status = {
+      status: 'InTransit',
+      sub_status: 'InTransit_CustomsProcessing',
+      sub_status_descr: null,
+    };
     item.track_info.tracking.providers[0]!.events[0]!.sub_status = 'InTransit_CustomsProcessing';
     item.track_info.tracking.providers[0]!.events[1]!.sub_status = 'InTransit_Departure';
     const text = page(item, 'v2.1');
@@ -189,7 +220,9 @@ describe('renderTrackingPage (v2 fixtures)', () => {
 describe('renderTrackingPage (v1)', () => {
   it('numeric status, events newest first, carriers by code and name, no milestones', () => {
     const item = accepted('real-v1/doc-gettrackinfo-example.json')[0];
-    const text = page(item, 'v1', { carrierName: (k) => (k === 3011 ? 'China Post' : k === 18031 ? 'La Poste' : undefined) });
+    const text = page(item, 'v1', {
+      carrierName: (k) => (k === 3011 ? 'China Post' : k === 18031 ? 'La Poste' : undefined),
+    });
     expect(text.split('\n')[0]).toBe('RM101474005CN  ·  3011 China Post  ·  last mile 18031 La Poste');
     expect(text.split('\n')[1]).toBe('In transit');
     expect(text).not.toContain('Progress');
@@ -208,14 +241,41 @@ describe('renderTrackingPage (v1)', () => {
   });
 
   it('works out no "last update ... ago" from event times without a zone (the carrier\'s wall clock)', () => {
-    const track = (a: string) => ({ w1: 3011, w2: 0, b: 301, c: 0, e: 10, z0: { a, c: 'X', d: '', z: 'Seen' }, z1: [{ a, c: 'X', d: '', z: 'Seen' }], z2: [] });
+    const track = (a: string) => ({
+      w1: 3011,
+      w2: 0,
+      b: 301,
+      c: 0,
+      e: 10,
+      z0: { a, c: 'X', d: '', z: 'Seen' },
+      z1: [{ a, c: 'X', d: '', z: 'Seen' }],
+      z2: [],
+    });
     const text = page({ number: 'RR123456789CN', track: track('2026-07-01 02:00') }, 'v1');
     expect(text).toContain('2026-07-01 02:00  X');
     expect(text).not.toMatch(/last update/);
   });
 
   it('event times that are not times are kept as given', () => {
-    const text = page({ number: 'RR123456789CN', track: { w1: 3011, w2: 0, b: 301, c: 0, e: 10, z0: null, z1: [{ a: 'sometime Tuesday', c: 'X', d: '', z: 'Odd' }, { a: '', c: '', d: '', z: 'No time' }], z2: [] } }, 'v1');
+    const text = page(
+      {
+        number: 'RR123456789CN',
+        track: {
+          w1: 3011,
+          w2: 0,
+          b: 301,
+          c: 0,
+          e: 10,
+          z0: null,
+          z1: [
+            { a: 'sometime Tuesday', c: 'X', d: '', z: 'Odd' },
+            { a: '', c: '', d: '', z: 'No time' },
+          ],
+          z2: [],
+        },
+      },
+      'v1',
+    );
     expect(text).toContain('sometime Tuesday  X');
     expect(text).toMatch(/time unknown\s+3011\n\s+No time/);
   });
@@ -223,10 +283,16 @@ describe('renderTrackingPage (v1)', () => {
 
 describe('helpers', () => {
   it('eventTimeText prefers time_iso as local wall time, then raw, then UTC', () => {
-    expect(eventTimeText({ time_iso: '2026-06-29T21:05:00+08:00', time_utc: '2026-06-29T13:05:00Z', time_raw: null })).toBe('2026-06-29 21:05 +08:00');
-    expect(eventTimeText({ time_iso: null, time_utc: null, time_raw: '2026-06-30 14:23:00 -03:00' })).toBe('2026-06-30 14:23 -03:00');
+    expect(
+      eventTimeText({ time_iso: '2026-06-29T21:05:00+08:00', time_utc: '2026-06-29T13:05:00Z', time_raw: null }),
+    ).toBe('2026-06-29 21:05 +08:00');
+    expect(eventTimeText({ time_iso: null, time_utc: null, time_raw: '2026-06-30 14:23:00 -03:00' })).toBe(
+      '2026-06-30 14:23 -03:00',
+    );
     expect(eventTimeText({ time_iso: '30/06/2026 14h23', time_utc: null, time_raw: null })).toBe('30/06/2026 14h23');
-    expect(eventTimeText({ time_iso: null, time_utc: '2026-06-29T13:05:00Z', time_raw: null })).toBe('2026-06-29 13:05 UTC');
+    expect(eventTimeText({ time_iso: null, time_utc: '2026-06-29T13:05:00Z', time_raw: null })).toBe(
+      '2026-06-29 13:05 UTC',
+    );
   });
 
   it('wrapText splits on spaces and breaks words longer than a line', () => {

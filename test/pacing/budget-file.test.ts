@@ -44,7 +44,7 @@ describe('BudgetFile', () => {
     expect(() => blocked.update((s) => s)).not.toThrow();
   });
 
-  it('a directory in place of the file fails the write with the system\'s reason', () => {
+  it("a directory in place of the file fails the write with the system's reason", () => {
     const file = new BudgetFile(path.join(tempDir(), 'budget.json'));
     mkdirSync(file.path);
     expect(file.read()).toEqual({ starts: [], holdUntil: 0 });

@@ -34,7 +34,7 @@ describe('admit', () => {
     expect(got).toMatchObject({ start: 6000, next: { starts: [5500, 6000] } });
   });
 
-  it('waits for a hold, saying whose: the file\'s reason, or this process\'s own when it is longer', () => {
+  it("waits for a hold, saying whose: the file's reason, or this process's own when it is longer", () => {
     expect(admit(state([], 5800, 'unavailable'), 5000, window, noHold)).toEqual({
       wait: 800,
       hold: { until: 5800, reason: 'unavailable' },

@@ -96,7 +96,7 @@ describe('FilePacer', () => {
     expect((JSON.parse(readFileSync(file, 'utf8')) as { holdUntil: number }).holdUntil).toBe(0);
   });
 
-  it("announces a hold set by another process once, however many starts wait for it", async () => {
+  it('announces a hold set by another process once, however many starts wait for it', async () => {
     const file = path.join(tempDir(), 'budget.json');
     const other = new FilePacer({ file, perSecond: 3 });
     other.backoff(800, 'unavailable');
@@ -120,7 +120,6 @@ describe('FilePacer', () => {
     expect((err as TrkError).message).toContain(dir);
     expect((err as TrkError).toLine()).toMatch(/TRK_STATE_DIR/);
   });
-
 });
 
 describe('FilePacer: starts counted from when requests leave', () => {
@@ -146,7 +145,10 @@ describe('FilePacer: starts counted from when requests leave', () => {
     // After a 429 a window and the old margin is no longer enough.
     p.backoff(0, 'rate-limited');
     t += 1030;
-    const waited = await Promise.race([p.acquire().then(() => 'admitted'), new Promise((r) => setTimeout(() => r('held'), 30))]);
+    const waited = await Promise.race([
+      p.acquire().then(() => 'admitted'),
+      new Promise((r) => setTimeout(() => r('held'), 30)),
+    ]);
     expect(waited).toBe('held');
   });
 

@@ -40,7 +40,7 @@ describe('openSharedBudget', () => {
     await budget.close();
   });
 
-  it('a budget folder that cannot be made: reads at this process\'s pace after a warning, writes refused', async () => {
+  it("a budget folder that cannot be made: reads at this process's pace after a warning, writes refused", async () => {
     const opts = options({
       makePrivateDirectory: () => {
         throw Object.assign(new Error('read-only'), { code: 'EROFS' });

@@ -46,7 +46,7 @@ describe('pacer', () => {
     const pacer = createPacer({ perSecond: 3, marginMs: 50, now: clock.now, sleep: clock.sleep });
     const starts: number[] = [];
     let seed = 42;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let burst = 0; burst < 40; burst++) {
       clock.t += Math.floor(rand() * 1500);
       const n = 1 + Math.floor(rand() * 6);
@@ -54,7 +54,8 @@ describe('pacer', () => {
     }
     const sorted = [...starts].sort((a, b) => a - b);
     expect(maxInWindow(sorted, 1050)).toBeLessThanOrEqual(3);
-    for (let i = 3; i < sorted.length; i++) expect((sorted[i] as number) - (sorted[i - 3] as number)).toBeGreaterThanOrEqual(1050);
+    for (let i = 3; i < sorted.length; i++)
+      expect((sorted[i] as number) - (sorted[i - 3] as number)).toBeGreaterThanOrEqual(1050);
   });
 
   it('does not limit concurrency: starts are admitted without anything being released', async () => {
@@ -88,11 +89,19 @@ describe('pacer', () => {
   it('caps a hold at a minute and announces it once, whatever the number of waiting starts', async () => {
     const clock = fakeClock();
     const told: [number, string][] = [];
-    const pacer = createPacer({ perSecond: 3, marginMs: 0, now: clock.now, sleep: clock.sleep, onHold: (ms, r) => told.push([ms, r]) });
+    const pacer = createPacer({
+      perSecond: 3,
+      marginMs: 0,
+      now: clock.now,
+      sleep: clock.sleep,
+      onHold: (ms, r) => told.push([ms, r]),
+    });
     await pacer.acquire();
     pacer.backoff(86_400_000);
     const starts: number[] = [];
-    await Promise.all([pacer.acquire(), pacer.acquire(), pacer.acquire()].map((p) => p.then(() => starts.push(clock.t))));
+    await Promise.all(
+      [pacer.acquire(), pacer.acquire(), pacer.acquire()].map((p) => p.then(() => starts.push(clock.t))),
+    );
     expect(starts).toEqual([60_000, 60_000, 60_000]);
     expect(told).toEqual([[60_000, 'rate-limited']]);
     // A short hold (under half a second) passes without a word.

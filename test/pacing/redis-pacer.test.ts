@@ -11,7 +11,10 @@ import { RedisBudgetError, RedisPacer, redisHost } from '../../src/pacing/redis-
 import { ROOT, baseEnv, numbers, startEmulator, trk } from '../e2e/helpers.js';
 
 const installed = spawnSync('redis-server', ['--version'], { encoding: 'utf8' }).status === 0;
-if (!installed) console.warn('redis-server is not installed: the tests of the rate budget in Redis are skipped (apt-get install redis-server)');
+if (!installed)
+  console.warn(
+    'redis-server is not installed: the tests of the rate budget in Redis are skipped (apt-get install redis-server)',
+  );
 
 describe('RedisBudgetError', () => {
   it('names the server, never the user or the password, even where a message would quote it', () => {
@@ -39,7 +42,11 @@ describe.skipIf(!installed)('the rate budget in Redis (redis-server on a loopbac
 
   beforeAll(async () => {
     const port = await freePort();
-    server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    server = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
     url = `redis://127.0.0.1:${port}/0`;
     for (let i = 0; ; i++) {
       const probe = createClient({ url, socket: { reconnectStrategy: false } }).on('error', () => {});
@@ -64,7 +71,9 @@ describe.skipIf(!installed)('the rate budget in Redis (redis-server on a loopbac
     const b = new RedisPacer({ url, budget: 'test-two-hosts', perSecond: 3 });
     const starts: number[] = [];
     const t0 = performance.now();
-    await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).acquire().then(() => starts.push(performance.now() - t0))));
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).acquire().then(() => starts.push(performance.now() - t0))),
+    );
     await a.close();
     await b.close();
     starts.sort((x, y) => x - y);
@@ -95,35 +104,48 @@ describe.skipIf(!installed)('the rate budget in Redis (redis-server on a loopbac
     await Promise.all([a, b, c].map((p) => p.close()));
   });
 
-  it('three processes on two hosts importing at once: every number registered, no HTTP 429 from a strict emulator', async () => {
-    const emu = await startEmulator({ rateLimit: 3, speed: 0, quotaTotal: 10_000 });
-    try {
-      const hostA = baseEnv();
-      const hostB = baseEnv();
-      const runs = [hostA, hostA, hostB].map((env, i) => {
-        const file = path.join(env.HOME as string, `numbers-${i}.txt`);
-        writeFileSync(file, `${numbers(120, `RD${i}`).join('\n')}\n`);
-        return trk(['register', '-f', file, '--carrier', '3011', '-q'], { env: { ...env, ...emu.env, HOME: env.HOME, TRK_STATE_DIR: env.TRK_STATE_DIR, TRK_BUDGET_URL: url } });
-      });
-      const results = await Promise.all(runs);
-      for (const r of results) expect(r.code, r.stderr).toBe(0);
-      const state = emu.sandbox.state();
-      expect(state.requests.byStatus['429'] ?? 0).toBe(0);
-      expect(state.account.records).toBe(360);
-    } finally {
-      await emu.close();
-    }
-  });
+  it(
+    'three processes on two hosts importing at once: every number registered, no HTTP 429 from a strict ' + 'emulator',
+    async () => {
+      const emu = await startEmulator({ rateLimit: 3, speed: 0, quotaTotal: 10_000 });
+      try {
+        const hostA = baseEnv();
+        const hostB = baseEnv();
+        const runs = [hostA, hostA, hostB].map((env, i) => {
+          const file = path.join(env.HOME as string, `numbers-${i}.txt`);
+          writeFileSync(file, `${numbers(120, `RD${i}`).join('\n')}\n`);
+          return trk(['register', '-f', file, '--carrier', '3011', '-q'], {
+            env: { ...env, ...emu.env, HOME: env.HOME, TRK_STATE_DIR: env.TRK_STATE_DIR, TRK_BUDGET_URL: url },
+          });
+        });
+        const results = await Promise.all(runs);
+        for (const r of results) expect(r.code, r.stderr).toBe(0);
+        const state = emu.sandbox.state();
+        expect(state.requests.byStatus['429'] ?? 0).toBe(0);
+        expect(state.account.records).toBe(360);
+      } finally {
+        await emu.close();
+      }
+    },
+  );
 
-  it('Redis that cannot be reached fails admissions with a RedisBudgetError naming the server, never the password', async () => {
-    const port = await freePort();
-    const p = new RedisPacer({ url: `redis://user:s3cret@127.0.0.1:${port}/0`, budget: 'test-down', perSecond: 3, timeoutMs: 500 });
-    const err = await p.acquire().catch((e: unknown) => e);
-    await p.close();
-    expect(err).toBeInstanceOf(RedisBudgetError);
-    expect((err as Error).message).toContain(`127.0.0.1:${port}`);
-    expect((err as Error).message).not.toContain('s3cret');
-  });
+  it(
+    'Redis that cannot be reached fails admissions with a RedisBudgetError naming the server, never the ' + 'password',
+    async () => {
+      const port = await freePort();
+      const p = new RedisPacer({
+        url: `redis://user:s3cret@127.0.0.1:${port}/0`,
+        budget: 'test-down',
+        perSecond: 3,
+        timeoutMs: 500,
+      });
+      const err = await p.acquire().catch((e: unknown) => e);
+      await p.close();
+      expect(err).toBeInstanceOf(RedisBudgetError);
+      expect((err as Error).message).toContain(`127.0.0.1:${port}`);
+      expect((err as Error).message).not.toContain('s3cret');
+    },
+  );
 
   /** A second connection, to act on the server behind the pacers' backs. */
   async function admin() {
@@ -167,10 +189,12 @@ describe.skipIf(!installed)('the rate budget in Redis (redis-server on a loopbac
       p.backoff(10, 'unavailable');
       console.log('admitted');`;
     const t0 = Date.now();
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 10_000 });
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
     expect(run.stdout.trim(), run.stderr).toBe('admitted');
     expect(run.status).toBe(0);
     expect(Date.now() - t0).toBeLessThan(5000);
   });
 });
-

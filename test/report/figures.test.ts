@@ -17,7 +17,12 @@ import { NOW, writeFixtureMirror } from './fixture-mirror.js';
 describe('quantiles by linear interpolation between the closest ranks', () => {
   it('interpolates between ranks (n - 1) p', () => {
     // 1 2 3 4: rank 1.5 → 2.5; rank 2.7 → 3.7.
-    const h = [[1, 1], [2, 1], [3, 1], [4, 1]] as const;
+    const h = [
+      [1, 1],
+      [2, 1],
+      [3, 1],
+      [4, 1],
+    ] as const;
     expect(quantile(h, 0.5)).toBe(2.5);
     expect(quantile(h, 0.9)).toBeCloseTo(3.7, 10);
     expect(quantile(h, 0)).toBe(1);
@@ -26,16 +31,43 @@ describe('quantiles by linear interpolation between the closest ranks', () => {
 
   it('reads repeated values from their counts', () => {
     // 3 3 3 8 (n 4): rank 1.5 → 3; rank 2.7 → 3 + 0.7 × 5 = 6.5.
-    expect(quantile([[3, 3], [8, 1]], 0.5)).toBe(3);
-    expect(quantile([[3, 3], [8, 1]], 0.9)).toBeCloseTo(6.5, 10);
+    expect(
+      quantile(
+        [
+          [3, 3],
+          [8, 1],
+        ],
+        0.5,
+      ),
+    ).toBe(3);
+    expect(
+      quantile(
+        [
+          [3, 3],
+          [8, 1],
+        ],
+        0.9,
+      ),
+    ).toBeCloseTo(6.5, 10);
     expect(quantile([[5, 1]], 0.9)).toBe(5);
     expect(quantile([], 0.5)).toBeNull();
   });
 
   it('gives n, p50, p90, mean, min and max rounded to two decimals', () => {
     // 1 2 2 10: mean 15 / 4 = 3.75; p90 rank 2.7 → 2 + 0.7 × 8 = 7.6.
-    expect(transitDays([[1, 1], [2, 2], [10, 1]])).toEqual({ n: 4, p50: 2, p90: 7.6, mean: 3.75, min: 1, max: 10 });
-    expect(transitDays([[1, 2], [2, 1]]).mean).toBe(1.33);
+    expect(
+      transitDays([
+        [1, 1],
+        [2, 2],
+        [10, 1],
+      ]),
+    ).toEqual({ n: 4, p50: 2, p90: 7.6, mean: 3.75, min: 1, max: 10 });
+    expect(
+      transitDays([
+        [1, 2],
+        [2, 1],
+      ]).mean,
+    ).toBe(1.33);
   });
 });
 
@@ -63,12 +95,19 @@ describe('what a terminal draws', () => {
     try {
       await writeFixtureMirror(store);
       for (const by of ['carrier', 'carrier,lane', 'week'] as const) {
-        const r = await buildReport(store, { by, since: undefined, stuckDays: 7, parcels: 20, now: NOW }, () => 'A carrier with a long name');
+        const r = await buildReport(
+          store,
+          { by, since: undefined, stuckDays: 7, parcels: 20, now: NOW },
+          () => 'A carrier with a long name',
+        );
         for (const columns of [60, 80, 120]) {
           const io = createTestIO({ columns, tty: true });
           await printTerminalReport(io, r, { carrierName: () => 'A carrier with a long name' });
           const lines = io.stdoutText().split('\n');
-          expect(lines.filter((l) => textWidth(l) > columns), `${by} at ${columns}`).toEqual([]);
+          expect(
+            lines.filter((l) => textWidth(l) > columns),
+            `${by} at ${columns}`,
+          ).toEqual([]);
           expect(io.stdoutText()).toContain('Stuck, no news for 7 days or more: 3');
           expect(io.stdoutText()).toContain('Exceptions and failed deliveries: 3');
           expect(io.stdoutText()).toMatch(/Registered a week, 2026-05-25 to 2026-06-08, 3 weeks/);
@@ -82,6 +121,8 @@ describe('what a terminal draws', () => {
 
 describe('the page', () => {
   it('escapes what the service and the shop wrote', () => {
-    expect(escapeHtml(`<script>alert("x")</script> & 'y'`)).toBe('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;y&#39;');
+    expect(escapeHtml(`<script>alert("x")</script> & 'y'`)).toBe(
+      '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;y&#39;',
+    );
   });
 });

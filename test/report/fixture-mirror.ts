@@ -30,7 +30,16 @@ const TRACKED = '2026-06-20T06:00:00Z';
 function event(p: FixtureParcel): Record<string, unknown> | null {
   if (p.latest_event === null) return null;
   const sub = p.status === 'Delivered' ? 'Delivered_Other' : (p.sub_status ?? `${p.status}_Other`);
-  return { time_iso: p.latest_event, time_utc: p.latest_event, time_raw: null, description: `${p.status} at ${p.latest_event}`, location: null, stage: null, sub_status: sub, address: null };
+  return {
+    time_iso: p.latest_event,
+    time_utc: p.latest_event,
+    time_raw: null,
+    description: `${p.status} at ${p.latest_event}`,
+    location: null,
+    stage: null,
+    sub_status: sub,
+    address: null,
+  };
 }
 
 export function listItem(p: FixtureParcel): Record<string, unknown> {
@@ -73,21 +82,35 @@ export function detailsItem(p: FixtureParcel): Record<string, unknown> {
         days_of_transit: p.transit ?? 0,
         days_of_transit_done: p.transit ?? 0,
         days_after_last_update: p.days_since_update,
-        estimated_delivery_date: p.eta_to ? { source: 'Official', from: null, to: p.eta_to } : { source: null, from: null, to: null },
+        estimated_delivery_date: p.eta_to
+          ? { source: 'Official', from: null, to: p.eta_to }
+          : { source: null, from: null, to: null },
       },
       // The service tells the delivery's time by its Delivered milestone.
-      milestone: p.delivered ? [{ key_stage: 'Delivered', time_iso: p.delivered, time_utc: p.delivered, time_raw: null }] : [],
+      milestone: p.delivered
+        ? [{ key_stage: 'Delivered', time_iso: p.delivered, time_utc: p.delivered, time_raw: null }]
+        : [],
       misc_info: {},
       tracking: {
         providers_hash: 1,
-        providers: [{ provider: { key: p.carrier }, latest_sync_status: 'Success', latest_sync_time: TRACKED, events: e ? [e] : [] }],
+        providers: [
+          {
+            provider: { key: p.carrier },
+            latest_sync_status: 'Success',
+            latest_sync_time: TRACKED,
+            events: e ? [e] : [],
+          },
+        ],
       },
     },
   };
 }
 
 /** Writes every fixture parcel into `store`, records first, as a sync does; marks the mirror synced at `now`. */
-export async function writeFixtureMirror(store: Store, parcels: readonly FixtureParcel[] = FIXTURE.parcels): Promise<void> {
+export async function writeFixtureMirror(
+  store: Store,
+  parcels: readonly FixtureParcel[] = FIXTURE.parcels,
+): Promise<void> {
   await store.writeRecords(parcels.map((p) => recordRow(listItem(p), p.list_version ?? 'v2.1')));
   await store.writeDetails(
     parcels.map((p) => detailsRow(detailsItem(p), 'v2', new Date(Date.parse(TRACKED)).toISOString())),

@@ -15,7 +15,16 @@ import { FIXTURE, listItem, NOW, writeFixtureMirror, type FixtureParcel } from '
 const NAMES: Record<number, string> = { 3011: 'China Post' };
 const names = (code: number) => NAMES[code];
 
-const zero = { registered: 0, delivered: 0, exceptions: 0, delivery_failures: 0, in_transit: 0, not_found: 0, expired: 0, stuck: 0 };
+const zero = {
+  registered: 0,
+  delivered: 0,
+  exceptions: 0,
+  delivery_failures: 0,
+  in_transit: 0,
+  not_found: 0,
+  expired: 0,
+  stuck: 0,
+};
 const noTransit = { n: 0, p50: null, p90: null, mean: null, min: null, max: null };
 
 // China Post (3011): A1..A9. Delivered A1 10, A2 14, A3 7, A4 20, A9 5 days (A9 listed in v2: its details tell).
@@ -63,9 +72,25 @@ const CN_US = {
   on_time_rate: 0.5,
 };
 // CN → DE: A3 A4 A7 A9. Transit 5 7 20: p50 7; p90 rank 1.8 → 7 + 0.8 × 13 = 17.4; mean 32 / 3 = 10.67. A4, A9 on time.
-const CN_DE = { ...zero, registered: 4, delivered: 3, exceptions: 1, transit_days: { n: 3, p50: 7, p90: 17.4, mean: 10.67, min: 5, max: 20 }, on_time_rate: 1 };
+const CN_DE = {
+  ...zero,
+  registered: 4,
+  delivered: 3,
+  exceptions: 1,
+  transit_days: { n: 3, p50: 7, p90: 17.4, mean: 10.67, min: 5, max: 20 },
+  on_time_rate: 1,
+};
 // US → US: B1 B2 B3 B6, as carrier 100003 less B4 and B5.
-const US_US = { ...zero, registered: 4, delivered: 2, exceptions: 1, expired: 1, stuck: 1, transit_days: CARRIER_100003.transit_days, on_time_rate: 0.5 };
+const US_US = {
+  ...zero,
+  registered: 4,
+  delivered: 2,
+  exceptions: 1,
+  expired: 1,
+  stuck: 1,
+  transit_days: CARRIER_100003.transit_days,
+  on_time_rate: 0.5,
+};
 
 // June's parcels not delivered were all registered in the week of 06-08: B3 (exception, stuck), B4 (failed),
 // A5 A6 A8 (on the way; A5 and A8 stuck), B5 (not found), B6 (expired).
@@ -87,7 +112,8 @@ describe.each(STORE_KINDS)('trk report: the figures of a mirror ($name)', (kind)
   const reportOf = (mirror: Store, by: ReportBy, o: Partial<ReportOptions> = {}) =>
     buildReport(mirror, { by, since: undefined, stuckDays: 7, parcels: undefined, now: NOW, ...o }, names);
   const report = (by: ReportBy, o: Partial<ReportOptions> = {}) => reportOf(store, by, o);
-  const groups = async (by: ReportBy, o: Partial<ReportOptions> = {}) => (await report(by, o)).groups.map((g) => g.group);
+  const groups = async (by: ReportBy, o: Partial<ReportOptions> = {}) =>
+    (await report(by, o)).groups.map((g) => g.group);
 
   it('by carrier: counts, transit days, on-time rate, stuck', async () => {
     expect(await groups('carrier')).toEqual([CHINA_POST, CARRIER_100003]);
@@ -120,7 +146,18 @@ describe.each(STORE_KINDS)('trk report: the figures of a mirror ($name)', (kind)
       { carrier: 100003, carrier_name: null, origin: 'US', destination: 'US', ...US_US },
       { carrier: 3011, carrier_name: 'China Post', origin: 'CN', destination: 'DE', ...CN_DE },
       // B4 B5: nothing delivered, no window.
-      { carrier: 100003, carrier_name: null, origin: 'CN', destination: 'US', ...zero, registered: 2, delivery_failures: 1, not_found: 1, transit_days: noTransit, on_time_rate: null },
+      {
+        carrier: 100003,
+        carrier_name: null,
+        origin: 'CN',
+        destination: 'US',
+        ...zero,
+        registered: 2,
+        delivery_failures: 1,
+        not_found: 1,
+        transit_days: noTransit,
+        on_time_rate: null,
+      },
     ]);
   });
 
@@ -128,8 +165,16 @@ describe.each(STORE_KINDS)('trk report: the figures of a mirror ($name)', (kind)
     expect(await groups('week')).toEqual([
       // A7, registered Friday 05-29.
       { week: '2026-05-25', ...zero, registered: 1, exceptions: 1, transit_days: noTransit, on_time_rate: null },
-      // A1 A2 A3 B1 B2: transit 2 3 7 10 14: p50 7; p90 rank 3.6 → 10 + 0.6 × 4 = 12.4; mean 36 / 5. A1 B2 on time, A2 B1 late.
-      { week: '2026-06-01', ...zero, registered: 5, delivered: 5, transit_days: { n: 5, p50: 7, p90: 12.4, mean: 7.2, min: 2, max: 14 }, on_time_rate: 0.5 },
+      // A1 A2 A3 B1 B2: transit 2 3 7 10 14: p50 7; p90 rank 3.6 → 10 + 0.6 × 4 = 12.4; mean 36 / 5. A1 B2 on time, A2
+      // B1 late.
+      {
+        week: '2026-06-01',
+        ...zero,
+        registered: 5,
+        delivered: 5,
+        transit_days: { n: 5, p50: 7, p90: 12.4, mean: 7.2, min: 2, max: 14 },
+        on_time_rate: 0.5,
+      },
       // A4 A5 A6 A8 A9 B3 B4 B5 B6: transit 5 20: p50 12.5; p90 5 + 0.9 × 15 = 18.5. A4 and A9 on time.
       {
         week: '2026-06-08',
@@ -145,7 +190,8 @@ describe.each(STORE_KINDS)('trk report: the figures of a mirror ($name)', (kind)
   it('by month of registration', async () => {
     expect(await groups('month')).toEqual([
       { month: '2026-05', ...zero, registered: 1, exceptions: 1, transit_days: noTransit, on_time_rate: null },
-      // Transit 2 3 5 7 10 14 20: p50 rank 3 → 7; p90 rank 5.4 → 14 + 0.4 × 6 = 16.4; mean 61 / 7 = 8.71. On time 4 of 6.
+      // Transit 2 3 5 7 10 14 20: p50 rank 3 → 7; p90 rank 5.4 → 14 + 0.4 × 6 = 16.4; mean 61 / 7 = 8.71. On time 4 of
+      // 6.
       {
         month: '2026-06',
         ...JUNE_UNDELIVERED,
@@ -160,11 +206,36 @@ describe.each(STORE_KINDS)('trk report: the figures of a mirror ($name)', (kind)
   it('counts parcels registered since a time, of given carriers and countries', async () => {
     // Since 06-08: A4 A5 A6 A8 A9 (transit 5 20) and B3 B4 B5 B6.
     expect(await groups('carrier', { since: '2026-06-08T00:00:00.000Z' })).toEqual([
-      { carrier: 3011, carrier_name: 'China Post', ...zero, registered: 5, delivered: 2, in_transit: 3, stuck: 2, transit_days: { n: 2, p50: 12.5, p90: 18.5, mean: 12.5, min: 5, max: 20 }, on_time_rate: 1 },
-      { carrier: 100003, carrier_name: null, ...zero, registered: 4, exceptions: 1, delivery_failures: 1, not_found: 1, expired: 1, stuck: 1, transit_days: noTransit, on_time_rate: null },
+      {
+        carrier: 3011,
+        carrier_name: 'China Post',
+        ...zero,
+        registered: 5,
+        delivered: 2,
+        in_transit: 3,
+        stuck: 2,
+        transit_days: { n: 2, p50: 12.5, p90: 18.5, mean: 12.5, min: 5, max: 20 },
+        on_time_rate: 1,
+      },
+      {
+        carrier: 100003,
+        carrier_name: null,
+        ...zero,
+        registered: 4,
+        exceptions: 1,
+        delivery_failures: 1,
+        not_found: 1,
+        expired: 1,
+        stuck: 1,
+        transit_days: noTransit,
+        on_time_rate: null,
+      },
     ]);
     const lanes = await groups('lane', { carriers: [100003], destinations: ['US'] });
-    expect(lanes.map((g) => [g.origin, g.destination, g.registered])).toEqual([['US', 'US', 4], ['CN', 'US', 2]]);
+    expect(lanes.map((g) => [g.origin, g.destination, g.registered])).toEqual([
+      ['US', 'US', 4],
+      ['CN', 'US', 2],
+    ]);
     expect((await groups('lane', { origins: ['CN'] })).map((g) => g.destination)).toEqual(['US', 'DE']);
     expect(await groups('carrier', { carriers: [] })).toEqual([]);
   });
@@ -174,7 +245,12 @@ describe.each(STORE_KINDS)('trk report: the figures of a mirror ($name)', (kind)
     expect((await report('carrier', { stuckDays: 14 })).total.group.stuck).toBe(0);
     // 3 days: A6 still not (its last event two days ago), B4 (event 06-17, three days) now is.
     const r = await report('carrier', { stuckDays: 3 });
-    expect(r.stuck.map((p) => p.number)).toEqual(['1Z0000000000000003', 'RA0000000008CN', 'RA0000000005CN', '1Z0000000000000004']);
+    expect(r.stuck.map((p) => p.number)).toEqual([
+      '1Z0000000000000003',
+      'RA0000000008CN',
+      'RA0000000005CN',
+      '1Z0000000000000004',
+    ]);
   });
 
   it('lists stuck parcels longest without news first, and parcels in trouble latest first', async () => {
@@ -195,16 +271,28 @@ describe.each(STORE_KINDS)('trk report: the figures of a mirror ($name)', (kind)
 
   it('totals every record, gives the weeks the volumes cover and when the mirror was synced', async () => {
     const r = await report('lane');
-    expect(r.total.group).toMatchObject({ registered: 15, delivered: 7, stuck: 3, transit_days: { n: 7, p50: 7, p90: 16.4 }, on_time_rate: 0.6667 });
+    expect(r.total.group).toMatchObject({
+      registered: 15,
+      delivered: 7,
+      stuck: 3,
+      transit_days: { n: 7, p50: 7, p90: 16.4 },
+      on_time_rate: 0.6667,
+    });
     expect(r.weeks).toEqual(['2026-05-25', '2026-06-01', '2026-06-08']);
     expect(r.synced_at).toBe('2026-06-20T11:00:00.000Z');
-    expect([...r.groups[0]!.weekly.entries()]).toEqual([['2026-06-01', 2], ['2026-06-08', 5]]);
+    expect([...r.groups[0]!.weekly.entries()]).toEqual([
+      ['2026-06-01', 2],
+      ['2026-06-08', 5],
+    ]);
   });
 
   it('gives the same figures when it reads them alone (JSON, CSV: no weekly volumes, no parcels listed)', async () => {
     for (const by of ['carrier', 'lane', 'carrier,lane', 'week', 'month'] as const) {
       const alone = await report(by, { figuresOnly: true });
-      expect(alone.groups.map((g) => g.group), by).toEqual(await groups(by));
+      expect(
+        alone.groups.map((g) => g.group),
+        by,
+      ).toEqual(await groups(by));
       expect([alone.stuck, alone.trouble]).toEqual([[], []]);
     }
   });
@@ -222,7 +310,7 @@ describe.each(STORE_KINDS)('trk report: the figures of a mirror ($name)', (kind)
     expect(r.groups[0]!.group).toEqual({ ...CHINA_POST, registered: 10, delivered: 6 });
   });
 
-  it('counts a delivery on time until a day after its window\'s last day began, on the next UTC day too', async () => {
+  it("counts a delivery on time until a day after its window's last day began, on the next UTC day too", async () => {
     // The last day begins 06-12T07:00Z (midnight at -07:00) and ends 06-13T07:00Z: on time at 05:00Z, late at 08:00Z.
     const late = (n: string, delivered: string): FixtureParcel => ({
       ...{ number: `RA00000000${n}CN`, carrier: 3011, from: 'CN', to: 'US', registered: '2026-06-01T10:00:00Z' },
@@ -241,16 +329,33 @@ describe.each(STORE_KINDS)('trk report: the figures of a mirror ($name)', (kind)
     const r = await report('month', { page: true });
     expect(r.page!.carriers.map((g) => g.group)).toEqual([CHINA_POST, CARRIER_100003]);
     expect(r.page!.lanes.map((g) => g.group.registered)).toEqual([7, 4, 4]);
-    expect([...r.total.weekly]).toEqual([['2026-05-25', 1], ['2026-06-01', 5], ['2026-06-08', 9]]);
+    expect([...r.total.weekly]).toEqual([
+      ['2026-05-25', 1],
+      ['2026-06-01', 5],
+      ['2026-06-08', 9],
+    ]);
     // China Post: A7; A1 A2 A3; A4 A5 A6 A8 A9. 100003: B1 B2; B3 B4 B5 B6.
     expect(r.page!.carriers.map((g) => [...g.weekly])).toEqual([
-      [['2026-05-25', 1], ['2026-06-01', 3], ['2026-06-08', 5]],
-      [['2026-06-01', 2], ['2026-06-08', 4]],
+      [
+        ['2026-05-25', 1],
+        ['2026-06-01', 3],
+        ['2026-06-08', 5],
+      ],
+      [
+        ['2026-06-01', 2],
+        ['2026-06-08', 4],
+      ],
     ]);
     const byCarrier = await report('carrier', { page: true });
-    expect(byCarrier.page!.carriers.map((g) => [...g.weekly.values()])).toEqual([[1, 3, 5], [2, 4]]);
+    expect(byCarrier.page!.carriers.map((g) => [...g.weekly.values()])).toEqual([
+      [1, 3, 5],
+      [2, 4],
+    ]);
     // A page by lane keeps its groups' volumes (a terminal's report may be printed with it): A1 A2; A5 A6 A8 B4 B5.
     const byLane = await report('lane', { page: true });
-    expect([...byLane.groups[0]!.weekly]).toEqual([['2026-06-01', 2], ['2026-06-08', 5]]);
+    expect([...byLane.groups[0]!.weekly]).toEqual([
+      ['2026-06-01', 2],
+      ['2026-06-08', 5],
+    ]);
   });
 });

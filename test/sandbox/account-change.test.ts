@@ -27,30 +27,89 @@ describe('changecarrier', () => {
     expect(env).toEqual({ code: 0, data: { accepted: [{ number: CN, carrier: 21051 }], rejected: [] } });
     const rec = t.v2('gettracklist', {}).data.accepted;
     expect(rec).toHaveLength(1);
-    expect(rec[0]).toMatchObject({ carrier: 21051, carrier_change_count: 1, tracking_status: 'Tracking', track_time: null });
+    expect(rec[0]).toMatchObject({
+      carrier: 21051,
+      carrier_change_count: 1,
+      tracking_status: 'Tracking',
+      track_time: null,
+    });
     expect(t.v2('getquota', []).data.quota_used).toBe(2);
     expect(t.v2('gettrackinfo', [{ number: CN, carrier: 3011 }]).data.rejected[0].error.code).toBe(-18019902);
   });
 
   it('final_carrier_new alone changes the last-mile carrier of a postal record', async () => {
     const t = await ready();
-    expect(t.v2('changecarrier', [{ number: CN, final_carrier_new: 21051 }]).data.accepted).toEqual([{ number: CN, carrier: 3011 }]);
-    expect(t.v2('gettracklist', {}).data.accepted[0]).toMatchObject({ carrier: 3011, final_carrier: 21051, carrier_change_count: 1 });
+    expect(t.v2('changecarrier', [{ number: CN, final_carrier_new: 21051 }]).data.accepted).toEqual([
+      { number: CN, carrier: 3011 },
+    ]);
+    expect(t.v2('gettracklist', {}).data.accepted[0]).toMatchObject({
+      carrier: 3011,
+      final_carrier: 21051,
+      carrier_change_count: 1,
+    });
   });
 
   const cases: [string, Record<string, unknown>[], Record<string, unknown>, number, string][] = [
     ['neither new carrier given', [], { number: CN }, -18019804, 'carrier_new or final_carrier_new must be specified'],
-    ['not registered', [], { number: chinaPost(50), carrier_new: 21051 }, -18019805, `number ${chinaPost(50)} not registered under carrier 0, or carrier_old wrong`],
-    ['not registered under carrier_old', [], { number: CN, carrier_old: 21051, carrier_new: 11031 }, -18019805, `number ${CN} not registered under carrier 21051, or carrier_old wrong`],
-    ['final_carrier_old does not match', [], { number: CN, carrier_old: 3011, final_carrier_old: 21051, carrier_new: 11031 }, -18019805, `number ${CN} not registered under carrier 3011, or carrier_old wrong`],
-    ['several carriers without carrier_old', [{ number: CN, carrier: 21051 }], { number: CN, carrier_new: 11031 }, -18019801, 'several carriers registered for the number; give carrier_old'],
-    ['several match final_carrier_old', [{ number: CN, carrier: 21051 }], { number: CN, final_carrier_old: 0, carrier_new: 11031 }, -18019810, 'records matching the update condition are not unique'],
+    [
+      'not registered',
+      [],
+      { number: chinaPost(50), carrier_new: 21051 },
+      -18019805,
+      `number ${chinaPost(50)} not registered under carrier 0, or carrier_old wrong`,
+    ],
+    [
+      'not registered under carrier_old',
+      [],
+      { number: CN, carrier_old: 21051, carrier_new: 11031 },
+      -18019805,
+      `number ${CN} not registered under carrier 21051, or carrier_old wrong`,
+    ],
+    [
+      'final_carrier_old does not match',
+      [],
+      { number: CN, carrier_old: 3011, final_carrier_old: 21051, carrier_new: 11031 },
+      -18019805,
+      `number ${CN} not registered under carrier 3011, or carrier_old wrong`,
+    ],
+    [
+      'several carriers without carrier_old',
+      [{ number: CN, carrier: 21051 }],
+      { number: CN, carrier_new: 11031 },
+      -18019801,
+      'several carriers registered for the number; give carrier_old',
+    ],
+    [
+      'several match final_carrier_old',
+      [{ number: CN, carrier: 21051 }],
+      { number: CN, final_carrier_old: 0, carrier_new: 11031 },
+      -18019810,
+      'records matching the update condition are not unique',
+    ],
     ['carrier_new 0 and nothing else', [], { number: CN, carrier_new: 0 }, -18019811, 'no valid item to change'],
     ['unknown carrier_new', [], { number: CN, carrier_new: 999999 }, -18019802, 'carrier_new 999999 may be wrong'],
-    ['unknown final_carrier_new', [], { number: CN, final_carrier_new: 999999 }, -18019802, 'carrier_new 999999 may be wrong'],
+    [
+      'unknown final_carrier_new',
+      [],
+      { number: CN, final_carrier_new: 999999 },
+      -18019802,
+      'carrier_new 999999 may be wrong',
+    ],
     ['same carrier', [], { number: CN, carrier_new: 3011 }, -18019803, 'old and new carrier are the same'],
-    ['duplicate registration', [{ number: CN, carrier: 21051 }], { number: CN, carrier_old: 3011, carrier_new: 21051 }, -18019809, 'same registration already exists; duplicate not allowed'],
-    ['final carrier on a non-postal carrier', [], { number: CN, carrier_new: 190012, final_carrier_new: 21051 }, -18010016, 'last-mile carrier can only be set for postal services'],
+    [
+      'duplicate registration',
+      [{ number: CN, carrier: 21051 }],
+      { number: CN, carrier_old: 3011, carrier_new: 21051 },
+      -18019809,
+      'same registration already exists; duplicate not allowed',
+    ],
+    [
+      'final carrier on a non-postal carrier',
+      [],
+      { number: CN, carrier_new: 190012, final_carrier_new: 21051 },
+      -18010016,
+      'last-mile carrier can only be set for postal services',
+    ],
     ['number missing', [], { carrier_new: 21051 }, -18010010, 'required data number missing'],
     ['carrier_new not an integer', [], { number: CN, carrier_new: 'x' }, -18010011, 'value of carrier_new invalid'],
   ];
@@ -61,11 +120,14 @@ describe('changecarrier', () => {
 
   it('final_carrier_old singles out one of several records', async () => {
     const t = makeAccount();
-    t.v2('register', [{ number: CN, final_carrier: 21051 }, { number: CN, carrier: 11031 }]);
-    await t.advance(30_000);
-    expect(t.v2('changecarrier', [{ number: CN, final_carrier_old: 21051, final_carrier_new: 3041 }]).data.accepted).toEqual([
-      { number: CN, carrier: 3011 },
+    t.v2('register', [
+      { number: CN, final_carrier: 21051 },
+      { number: CN, carrier: 11031 },
     ]);
+    await t.advance(30_000);
+    expect(
+      t.v2('changecarrier', [{ number: CN, final_carrier_old: 21051, final_carrier_new: 3041 }]).data.accepted,
+    ).toEqual([{ number: CN, carrier: 3011 }]);
   });
 
   it('stopped → -18019806', async () => {
@@ -106,7 +168,9 @@ describe('changecarrier', () => {
 
   it('v1: accepted {number, carrier}, rejected {number, error}', async () => {
     const t = await ready();
-    expect(t.v1('changecarrier', [{ number: CN, carrier_new: 21051 }]).data.accepted).toEqual([{ number: CN, carrier: 21051 }]);
+    expect(t.v1('changecarrier', [{ number: CN, carrier_new: 21051 }]).data.accepted).toEqual([
+      { number: CN, carrier: 21051 },
+    ]);
     expect(t.v1('changecarrier', [{ number: CN, carrier_new: 21051 }]).data.rejected).toEqual([
       { number: CN, error: { code: -18019803, message: 'old and new carrier are the same' } },
     ]);
@@ -127,14 +191,23 @@ describe('changecarrier', () => {
 describe('changeinfo', () => {
   it('v2 changes tag, param and lang; null clears', async () => {
     const t = makeAccount();
-    t.v21('register', [{ number: CN, tag: 'old' }, { number: sampleNumber(100012, 1), param: '1234' }]);
+    t.v21('register', [
+      { number: CN, tag: 'old' },
+      { number: sampleNumber(100012, 1), param: '1234' },
+    ]);
     const env = t.v2('changeinfo', [
       { number: CN, items: { tag: 'new', lang: 'fr' } },
       { number: sampleNumber(100012, 1), carrier: 100012, items: { param: '9876', tag: null } },
     ]);
     expect(env).toEqual({
       code: 0,
-      data: { accepted: [{ number: CN, carrier: 3011 }, { number: sampleNumber(100012, 1), carrier: 100012 }], rejected: [] },
+      data: {
+        accepted: [
+          { number: CN, carrier: 3011 },
+          { number: sampleNumber(100012, 1), carrier: 100012 },
+        ],
+        rejected: [],
+      },
     });
     const list = t.v21('gettracklist', { order_by: 'RegisterTimeAsc' }).data.accepted;
     expect(list[0]).toMatchObject({ tag: 'new', lang: 'fr' });
@@ -156,18 +229,41 @@ describe('changeinfo', () => {
   });
 
   const cases: [string, unknown, number, string][] = [
-    ['not registered', { number: chinaPost(70), items: { tag: 'x' } }, -18019902, `The tracking number '${chinaPost(70)}' does not register, please register first.`],
+    [
+      'not registered',
+      { number: chinaPost(70), items: { tag: 'x' } },
+      -18019902,
+      `The tracking number '${chinaPost(70)}' does not register, please register first.`,
+    ],
     ['items missing', { number: CN }, -18010010, 'required data items missing'],
     ['items not an object', { number: CN, items: 'tag' }, -18010011, 'value of items invalid'],
     ['tag over 100', { number: CN, items: { tag: 'x'.repeat(101) } }, -18010011, 'value of tag invalid'],
     ['unknown lang', { number: CN, items: { lang: 'pt' } }, -18010015, 'value pt of field lang invalid'],
-    ['param of the wrong form', { number: sampleNumber(100012, 1), items: { param: 'abc' } }, -18010011, 'value of param invalid'],
-    ['clearing a required param', { number: sampleNumber(100012, 1), items: { param: null } }, -18010020, 'extra field required: phone number'],
-    ['unknown carrier', { number: CN, carrier: 999999, items: { tag: 'x' } }, -18019910, 'carrier code 999999 incorrect'],
+    [
+      'param of the wrong form',
+      { number: sampleNumber(100012, 1), items: { param: 'abc' } },
+      -18010011,
+      'value of param invalid',
+    ],
+    [
+      'clearing a required param',
+      { number: sampleNumber(100012, 1), items: { param: null } },
+      -18010020,
+      'extra field required: phone number',
+    ],
+    [
+      'unknown carrier',
+      { number: CN, carrier: 999999, items: { tag: 'x' } },
+      -18019910,
+      'carrier code 999999 incorrect',
+    ],
   ];
   it.each(cases)('%s', (_name, item, code, message) => {
     const t = makeAccount();
-    t.v2('register', [{ number: CN, tag: 'keep' }, { number: sampleNumber(100012, 1), param: '1234' }]);
+    t.v2('register', [
+      { number: CN, tag: 'keep' },
+      { number: sampleNumber(100012, 1), param: '1234' },
+    ]);
     expect(errorOf(t.v2('changeinfo', [item]))).toEqual({ code, message });
     // A refused item changes nothing.
     expect(t.v2('gettracklist', { number: CN }).data.accepted[0].tag).toBe('keep');
@@ -176,8 +272,18 @@ describe('changeinfo', () => {
   it('whole-request errors', () => {
     const t = makeAccount();
     expect(t.v2('changeinfo', { number: CN, items: {} }).code).toBe(-18010013);
-    expect(t.v2('changeinfo', Array.from({ length: 41 }, () => ({ number: CN, items: {} }))).code).toBe(-18010014);
-    expect(t.v1('changeinfo', [{ number: CN, items: {} }, { number: CN, items: {} }]).code).toBe(-18010013);
+    expect(
+      t.v2(
+        'changeinfo',
+        Array.from({ length: 41 }, () => ({ number: CN, items: {} })),
+      ).code,
+    ).toBe(-18010014);
+    expect(
+      t.v1('changeinfo', [
+        { number: CN, items: {} },
+        { number: CN, items: {} },
+      ]).code,
+    ).toBe(-18010013);
     expect(t.v1('changeinfo', ['x']).code).toBe(-18010013);
   });
 
@@ -205,7 +311,15 @@ describe('changeinfo', () => {
       code: 0,
       data: {
         accepted: [],
-        rejected: [{ number: '1234567891', error: { code: -18019902, message: "The tracking number '1234567891' does not register, please register first." } }],
+        rejected: [
+          {
+            number: '1234567891',
+            error: {
+              code: -18019902,
+              message: "The tracking number '1234567891' does not register, please register first.",
+            },
+          },
+        ],
       },
     });
   });

@@ -60,7 +60,10 @@ describe('gettrackinfo before the first tracking result', () => {
 describe("v1's z0 without events", () => {
   it('is {} (as the recorded live answer), not null; with events it is the latest one', async () => {
     const t = makeAccount();
-    t.v1('register', [{ number: NOT_FOUND, carrier: 3011 }, { number: DELIVERED, carrier: 3011 }]);
+    t.v1('register', [
+      { number: NOT_FOUND, carrier: 3011 },
+      { number: DELIVERED, carrier: 3011 },
+    ]);
     await t.advance(30 * HOUR);
     const [none, some] = t.v1('gettrackinfo', [{ number: NOT_FOUND }, { number: DELIVERED }]).data.accepted;
     expect(none.track.z0).toEqual({});

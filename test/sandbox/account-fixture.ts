@@ -1,7 +1,12 @@
 // A fast account for tests: fake clock, fake webhook receiver, and shorthands for requests.
 
 import type { Operation } from '../../src/service/vocabulary.js';
-import { Account, type AccountSettings, type AccountState, type WebhookDelivery } from '../../src/sandbox/account/account.js';
+import {
+  Account,
+  type AccountSettings,
+  type AccountState,
+  type WebhookDelivery,
+} from '../../src/sandbox/account/account.js';
 import type { ServedVersion } from '../../src/sandbox/versions.js';
 import { sampleNumber } from '../../src/sandbox/world/index.js';
 

@@ -15,14 +15,22 @@ describe('state table', () => {
   it('register → Tracking', () => {
     const t = makeAccount();
     t.v2('register', [{ number: CN }]);
-    expect(listed(t)[0]).toMatchObject({ tracking_status: 'Tracking', stop_track_time: null, stop_track_reason: null, is_retracked: false });
+    expect(listed(t)[0]).toMatchObject({
+      tracking_status: 'Tracking',
+      stop_track_time: null,
+      stop_track_reason: null,
+      is_retracked: false,
+    });
   });
 
   it('stoptrack → Stopped ByRequest; again → -18019906', () => {
     const t = makeAccount();
     t.v2('register', [{ number: CN }]);
     t.setTime(START + 60_000);
-    expect(t.v2('stoptrack', [{ number: CN }])).toEqual({ code: 0, data: { accepted: [{ number: CN, carrier: 3011 }], rejected: [] } });
+    expect(t.v2('stoptrack', [{ number: CN }])).toEqual({
+      code: 0,
+      data: { accepted: [{ number: CN, carrier: 3011 }], rejected: [] },
+    });
     expect(listed(t)[0]).toMatchObject({
       tracking_status: 'Stopped',
       stop_track_reason: 'ByRequest',
@@ -30,7 +38,12 @@ describe('state table', () => {
     });
     const again = t.v2('stoptrack', [{ number: CN }]);
     expect(again.data.rejected).toEqual([
-      { number: CN, carrier: 3011, tag: null, error: { code: -18019906, message: 'only numbers being tracked can be stopped' } },
+      {
+        number: CN,
+        carrier: 3011,
+        tag: null,
+        error: { code: -18019906, message: 'only numbers being tracked can be stopped' },
+      },
     ]);
   });
 
@@ -40,7 +53,12 @@ describe('state table', () => {
     expect(t.v2('retrack', [{ number: CN }]).data.rejected[0]).toMatchObject({ tag: 'k', error: { code: -18019904 } });
     t.v2('stoptrack', [{ number: CN }]);
     expect(t.v2('retrack', [{ number: CN }]).data.accepted).toEqual([{ number: CN, carrier: 3011 }]);
-    expect(listed(t)[0]).toMatchObject({ tracking_status: 'Tracking', is_retracked: true, stop_track_time: null, stop_track_reason: null });
+    expect(listed(t)[0]).toMatchObject({
+      tracking_status: 'Tracking',
+      is_retracked: true,
+      stop_track_time: null,
+      stop_track_reason: null,
+    });
     t.v2('stoptrack', [{ number: CN }]);
     expect(t.v2('retrack', [{ number: CN }]).data.rejected[0].error).toEqual({
       code: -18019905,
@@ -55,7 +73,10 @@ describe('state table', () => {
     expect(t.v2('deletetrack', [{ number: CN }]).data.accepted).toEqual([{ number: CN, carrier: 3011 }]);
     expect(listed(t)).toEqual([]);
     for (const op of ['stoptrack', 'retrack', 'deletetrack', 'push', 'gettrackinfo'] as Operation[]) {
-      expect(t.v2(op, [{ number: CN }]).data.rejected[0].error).toEqual({ code: -18019902, message: `The tracking number '${CN}' does not register, please register first.` });
+      expect(t.v2(op, [{ number: CN }]).data.rejected[0].error).toEqual({
+        code: -18019902,
+        message: `The tracking number '${CN}' does not register, please register first.`,
+      });
     }
     t.v2('register', [{ number: CN }]);
     expect(t.v2('getquota', []).data.quota_used).toBe(2);
@@ -89,7 +110,12 @@ describe('item errors shared by stoptrack, retrack, deletetrack, push, gettracki
     it(`${op}: whole-request errors`, () => {
       const t = makeAccount();
       expect(t.v2(op, { number: CN }).code).toBe(-18010013);
-      expect(t.v2(op, Array.from({ length: 41 }, () => ({ number: CN }))).code).toBe(-18010014);
+      expect(
+        t.v2(
+          op,
+          Array.from({ length: 41 }, () => ({ number: CN })),
+        ).code,
+      ).toBe(-18010014);
     });
   }
 
@@ -106,7 +132,12 @@ describe('item errors shared by stoptrack, retrack, deletetrack, push, gettracki
     const env = t.v2('retrack', [{ number: CN }]);
     expect(env.data.accepted).toEqual([{ number: CN, carrier: 3011 }]);
     expect(env.data.rejected).toEqual([
-      { number: CN, carrier: 21051, tag: null, error: { code: -18019904, message: 'only stopped numbers can be re-tracked' } },
+      {
+        number: CN,
+        carrier: 21051,
+        tag: null,
+        error: { code: -18019904, message: 'only stopped numbers can be re-tracked' },
+      },
     ]);
     expect(t.v2('gettrackinfo', [{ number: CN }]).data.accepted).toHaveLength(2);
     expect(t.v2('deletetrack', [{ number: CN }]).data.accepted).toHaveLength(2);
@@ -126,7 +157,9 @@ describe('item errors shared by stoptrack, retrack, deletetrack, push, gettracki
     const t = makeAccount();
     t.call(version, 'register', [{ number: CN, carrier: 3011 }]);
     expect(t.call(version, 'stoptrack', [{ number: CN }]).data.accepted).toEqual([{ number: CN, carrier: 3011 }]);
-    expect(t.call(version, 'retrack', [{ number: CN, carrier: 3011 }]).data.accepted).toEqual([{ number: CN, carrier: 3011 }]);
+    expect(t.call(version, 'retrack', [{ number: CN, carrier: 3011 }]).data.accepted).toEqual([
+      { number: CN, carrier: 3011 },
+    ]);
   });
 });
 
@@ -147,11 +180,17 @@ describe('push', () => {
     expect(t.v2('push', [{ number: CN }]).data.rejected[0].error.code).toBe(-18019909);
     await t.advance(30_000);
     const before = t.sent.length;
-    expect(t.v2('push', [{ number: CN }])).toEqual({ code: 0, data: { accepted: [{ number: CN, carrier: 3011 }], rejected: [] } });
+    expect(t.v2('push', [{ number: CN }])).toEqual({
+      code: 0,
+      data: { accepted: [{ number: CN, carrier: 3011 }], rejected: [] },
+    });
     expect(t.sent.length).toBe(before); // queued, not sent by the request
     await t.account.tick();
     expect(t.sent.length).toBe(before + 1);
-    expect(JSON.parse(t.sent.at(-1)?.body ?? '{}')).toMatchObject({ event: 'TRACKING_UPDATED', data: { number: CN, carrier: 3011 } });
+    expect(JSON.parse(t.sent.at(-1)?.body ?? '{}')).toMatchObject({
+      event: 'TRACKING_UPDATED',
+      data: { number: CN, carrier: 3011 },
+    });
   });
 
   it('stopped numbers can be pushed', async () => {

@@ -42,7 +42,9 @@ it('100,000 records: register, first runs, filtered lists, a 40-day jump, save a
   expect(fuzzy.data.accepted.every((r: Json) => r.number.includes('12345'))).toBe(true);
 
   const exact: Json = await time('gettracklist 200 exact numbers', () =>
-    t.v2('gettracklist', { number: Array.from({ length: 200 }, (_, k) => sampleNumber(CARRIERS[k % 5] as number, k)).join(',') }),
+    t.v2('gettracklist', {
+      number: Array.from({ length: 200 }, (_, k) => sampleNumber(CARRIERS[k % 5] as number, k)).join(','),
+    }),
   );
   expect(exact.page.data_total).toBe(200);
 
@@ -51,7 +53,10 @@ it('100,000 records: register, first runs, filtered lists, a 40-day jump, save a
   await time('jump 40 days (one tick)', () => t.advance(40 * DAY));
 
   const json = await time('toJSON + stringify', () => JSON.stringify(t.account.toJSON()));
-  const restored = await time('parse + restore', () => new Account({ settings: t.account.settings, now: t.now, deliver: async () => 200 }, JSON.parse(json)));
+  const restored = await time(
+    'parse + restore',
+    () => new Account({ settings: t.account.settings, now: t.now, deliver: async () => 200 }, JSON.parse(json)),
+  );
   expect(restored.stats().records).toBe(t.account.stats().records);
   const a = restored.handle('v2', 'gettracklist', { tracking_status: 'Stopped', page_no: 7 });
   expect(a).toEqual(t.v2('gettracklist', { tracking_status: 'Stopped', page_no: 7 }));

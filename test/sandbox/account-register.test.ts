@@ -33,7 +33,10 @@ describe('register: whole-request errors', () => {
 
   it('40 items are accepted', () => {
     const t = makeAccount();
-    const env = t.v2('register', Array.from({ length: 40 }, (_, i) => ({ number: chinaPost(i) })));
+    const env = t.v2(
+      'register',
+      Array.from({ length: 40 }, (_, i) => ({ number: chinaPost(i) })),
+    );
     expect(env.data.accepted).toHaveLength(40);
   });
 
@@ -51,7 +54,13 @@ describe('register: item errors', () => {
     ['number too short', 'v2', { number: '1234' }, -18010012, "The format of '1234' is invalid."],
     ['number too long', 'v2', { number: 'A'.repeat(51) }, -18010012, `The format of '${'A'.repeat(51)}' is invalid.`],
     ['number with a space', 'v2.1', { number: 'AB 123456' }, -18010012, "The format of 'AB 123456' is invalid."],
-    ['hyphen in v1', 'v1', { number: 'RR-123456789CN', carrier: 3011 }, -18010012, "The format of 'RR-123456789CN' is invalid."],
+    [
+      'hyphen in v1',
+      'v1',
+      { number: 'RR-123456789CN', carrier: 3011 },
+      -18010012,
+      "The format of 'RR-123456789CN' is invalid.",
+    ],
     ['tag over 100', 'v2', { number: CN, tag: long(101) }, -18010011, 'value of tag invalid'],
     ['tag over 100 (v1)', 'v1', { number: CN, tag: long(101), carrier: 3011 }, -18010011, 'value of tag invalid'],
     ['email over 250', 'v2', { number: CN, email: long(251) }, -18010011, 'value of email invalid'],
@@ -60,19 +69,85 @@ describe('register: item errors', () => {
     ['unknown lang', 'v2', { number: CN, lang: 'xx' }, -18010015, 'value xx of field lang invalid'],
     ['carrier not an integer', 'v2', { number: CN, carrier: 'abc' }, -18010011, 'value of carrier invalid'],
     ['undetectable number', 'v2', { number: 'XX12345678' }, -18019903, 'carrier cannot be detected'],
-    ['unknown code, undetectable', 'v2', { number: 'XX12345678', carrier: 999999 }, -18019910, 'carrier code 999999 incorrect'],
-    ['auto_detection off without carrier', 'v2', { number: CN, auto_detection: false }, -18019903, 'carrier cannot be detected'],
-    ['auto_detection off, carrier null (absent)', 'v2.1', { number: CN, carrier: null, auto_detection: false }, -18019903, 'carrier cannot be detected'],
-    ['final_carrier on a non-postal carrier', 'v2', { number: YANWEN, final_carrier: 21051 }, -18010016, formatCodeMessage(-18010016)],
+    [
+      'unknown code, undetectable',
+      'v2',
+      { number: 'XX12345678', carrier: 999999 },
+      -18019910,
+      'carrier code 999999 incorrect',
+    ],
+    [
+      'auto_detection off without carrier',
+      'v2',
+      { number: CN, auto_detection: false },
+      -18019903,
+      'carrier cannot be detected',
+    ],
+    [
+      'auto_detection off, carrier null (absent)',
+      'v2.1',
+      { number: CN, carrier: null, auto_detection: false },
+      -18019903,
+      'carrier cannot be detected',
+    ],
+    [
+      'final_carrier on a non-postal carrier',
+      'v2',
+      { number: YANWEN, final_carrier: 21051 },
+      -18010016,
+      formatCodeMessage(-18010016),
+    ],
     ['unknown final_carrier', 'v2', { number: CN, final_carrier: 999999 }, -18019910, 'carrier code 999999 incorrect'],
     ['phone param missing (SF)', 'v2', { number: sampleNumber(100012, 1) }, -18010020, formatCodeMessage(-18010020)],
-    ['postal code missing (DPD UK)', 'v2', { number: sampleNumber(100010, 1) }, -18010019, formatCodeMessage(-18010019)],
-    ['country + postal code missing (GLS)', 'v2', { number: sampleNumber(100005, 1) }, -18010018, formatCodeMessage(-18010018)],
-    ['date missing (Toll)', 'v2', { number: sampleNumber(100009, 1), carrier: 100009 }, -18010022, formatCodeMessage(-18010022)],
-    ['v1 extra_param missing (SF)', 'v1', { number: sampleNumber(100012, 1), carrier: 100012 }, -18010020, formatCodeMessage(-18010020)],
-    ['phone param of wrong form', 'v2', { number: sampleNumber(100012, 1), param: '12' }, -18010011, 'value of param invalid'],
-    ['GLS param without country', 'v2', { number: sampleNumber(100005, 1), param: '10115' }, -18010011, 'value of param invalid'],
-    ['Toll param not a date', 'v2', { number: sampleNumber(100009, 1), carrier: 100009, param: '2026-13-45' }, -18010011, 'value of param invalid'],
+    [
+      'postal code missing (DPD UK)',
+      'v2',
+      { number: sampleNumber(100010, 1) },
+      -18010019,
+      formatCodeMessage(-18010019),
+    ],
+    [
+      'country + postal code missing (GLS)',
+      'v2',
+      { number: sampleNumber(100005, 1) },
+      -18010018,
+      formatCodeMessage(-18010018),
+    ],
+    [
+      'date missing (Toll)',
+      'v2',
+      { number: sampleNumber(100009, 1), carrier: 100009 },
+      -18010022,
+      formatCodeMessage(-18010022),
+    ],
+    [
+      'v1 extra_param missing (SF)',
+      'v1',
+      { number: sampleNumber(100012, 1), carrier: 100012 },
+      -18010020,
+      formatCodeMessage(-18010020),
+    ],
+    [
+      'phone param of wrong form',
+      'v2',
+      { number: sampleNumber(100012, 1), param: '12' },
+      -18010011,
+      'value of param invalid',
+    ],
+    [
+      'GLS param without country',
+      'v2',
+      { number: sampleNumber(100005, 1), param: '10115' },
+      -18010011,
+      'value of param invalid',
+    ],
+    [
+      'Toll param not a date',
+      'v2',
+      { number: sampleNumber(100009, 1), carrier: 100009, param: '2026-13-45' },
+      -18010011,
+      'value of param invalid',
+    ],
   ];
   it.each(cases)('%s', (_name, version, item, code, message) => {
     const t = makeAccount();
@@ -93,7 +168,9 @@ describe('register: item errors', () => {
 
   it('v1 rejected items are {number, error}', () => {
     const env = makeAccount().v1('register', [{ number: '1234' }]);
-    expect(env.data.rejected).toEqual([{ number: '1234', error: { code: -18010012, message: "The format of '1234' is invalid." } }]);
+    expect(env.data.rejected).toEqual([
+      { number: '1234', error: { code: -18010012, message: "The format of '1234' is invalid." } },
+    ]);
   });
 
   it('params of the right form are accepted', () => {
@@ -112,12 +189,17 @@ describe('register: item errors', () => {
 describe('register: accepted items and origin', () => {
   it('v2: {origin, number, carrier, tag}', () => {
     const env = makeAccount().v2('register', [{ number: CN, tag: 'order-1', email: 'a@b.c', lang: 'en' }]);
-    expect(env).toEqual({ code: 0, data: { accepted: [{ origin: 1, number: CN, carrier: 3011, tag: 'order-1' }], rejected: [] } });
+    expect(env).toEqual({
+      code: 0,
+      data: { accepted: [{ origin: 1, number: CN, carrier: 3011, tag: 'order-1' }], rejected: [] },
+    });
   });
 
   it('v2.1: adds email and lang', () => {
     const env = makeAccount().v21('register', [{ number: CN, email: 'a@b.c', lang: 'de' }]);
-    expect(env.data.accepted).toEqual([{ origin: 1, number: CN, carrier: 3011, email: 'a@b.c', lang: 'de', tag: null }]);
+    expect(env.data.accepted).toEqual([
+      { origin: 1, number: CN, carrier: 3011, email: 'a@b.c', lang: 'de', tag: null },
+    ]);
   });
 
   it('v1: {origin, number, carrier}', () => {
@@ -133,13 +215,20 @@ describe('register: accepted items and origin', () => {
   it('detects a number registered without carrier (absent or 0) unless v2 detection is explicitly off', () => {
     const t = makeAccount();
     // v1 without carrier, whatever auto_detection says.
-    expect(t.v1('register', [{ number: chinaPost(30) }]).data.accepted).toEqual([{ origin: 1, number: chinaPost(30), carrier: 3011 }]);
-    expect(t.v1('register', [{ number: chinaPost(31), auto_detection: false }]).data.accepted[0]).toMatchObject({ carrier: 3011 });
+    expect(t.v1('register', [{ number: chinaPost(30) }]).data.accepted).toEqual([
+      { origin: 1, number: chinaPost(30), carrier: 3011 },
+    ]);
+    expect(t.v1('register', [{ number: chinaPost(31), auto_detection: false }]).data.accepted[0]).toMatchObject({
+      carrier: 3011,
+    });
     expect(t.v1('register', [{ number: chinaPost(32), carrier: 0 }]).data.accepted[0]).toMatchObject({ carrier: 3011 });
     // v2 as clients that send every field with its zero value do: carrier 0 is a wrong code, so it is detected.
     for (const v of ['v2', 'v21'] as const) {
       const n = chinaPost(v === 'v2' ? 33 : 34);
-      expect(t[v]('register', [{ number: n, carrier: 0, auto_detection: false }]).data.accepted[0]).toMatchObject({ origin: 1, carrier: 3011 });
+      expect(t[v]('register', [{ number: n, carrier: 0, auto_detection: false }]).data.accepted[0]).toMatchObject({
+        origin: 1,
+        carrier: 3011,
+      });
     }
     // No carrier field at all and detection off: nothing can name the carrier.
     expect(rejectedCode(t.v2('register', [{ number: chinaPost(35), auto_detection: false }]))).toBe(-18019903);
@@ -169,7 +258,9 @@ describe('register: accepted items and origin', () => {
     const t = makeAccount();
     const order = { order_no: 'SO-1', order_time: '2026-03-01', remark: 'r'.repeat(1001) };
     expect(t.v2('register', [{ number: CN, ...order }]).data.accepted).toHaveLength(1);
-    t.v21('register', [{ number: chinaPost(2), order_no: 'SO-2', order_time: '2026-03-01T08:00:00+01:00', remark: 'gift' }]);
+    t.v21('register', [
+      { number: chinaPost(2), order_no: 'SO-2', order_time: '2026-03-01T08:00:00+01:00', remark: 'gift' },
+    ]);
     const rec = t.v21('gettracklist', { number: chinaPost(2) }).data.accepted[0];
     expect(rec).toMatchObject({ order_no: 'SO-2', order_time: '2026-03-01T08:00:00+01:00', remark: 'gift' });
     // order_time is shown as the service writes times: ISO to the second, in the zone it was given in (else UTC).
@@ -200,7 +291,15 @@ describe('register: quota', () => {
     t.v2('register', [{ number: CN }]);
     const env = t.v2('register', [{ number: CN, tag: 'again' }]);
     expect(env.data.rejected).toEqual([
-      { number: CN, carrier: 3011, tag: 'again', error: { code: -18019901, message: `The tracking number '${CN}' has been registered, don't need to repeat registration.` } },
+      {
+        number: CN,
+        carrier: 3011,
+        tag: 'again',
+        error: {
+          code: -18019901,
+          message: `The tracking number '${CN}' has been registered, don't need to repeat registration.`,
+        },
+      },
     ]);
     expect(t.v2('getquota', []).data).toMatchObject({ quota_used: 1, today_used: 1 });
   });

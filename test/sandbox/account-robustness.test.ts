@@ -7,9 +7,30 @@ import { mulberry32 } from '../../src/sandbox/world/random.js';
 import { chinaPost, makeAccount } from './account-fixture.js';
 
 const FIELDS = [
-  'number', 'carrier', 'tag', 'param', 'extra_param', 'lang', 'email', 'final_carrier', 'auto_detection', 'order_no',
-  'order_time', 'remark', 'items', 'carrier_old', 'carrier_new', 'final_carrier_old', 'final_carrier_new', 'cacheLevel',
-  'page_no', 'order_by', 'package_status', 'register_time_from', 'push_state', 'tracking_state',
+  'number',
+  'carrier',
+  'tag',
+  'param',
+  'extra_param',
+  'lang',
+  'email',
+  'final_carrier',
+  'auto_detection',
+  'order_no',
+  'order_time',
+  'remark',
+  'items',
+  'carrier_old',
+  'carrier_new',
+  'final_carrier_old',
+  'final_carrier_new',
+  'cacheLevel',
+  'page_no',
+  'order_by',
+  'package_status',
+  'register_time_from',
+  'push_state',
+  'tracking_state',
 ];
 
 it('random bodies never make handle() throw', async () => {
@@ -17,7 +38,18 @@ it('random bodies never make handle() throw', async () => {
   const values = (): unknown => {
     const pick = rng.int(0, 11);
     return [
-      null, true, 0, -1, 1.5, 3011, '', 'x', chinaPost(rng.int(0, 5)), ['a'], { tag: 'x', lang: 'de', param: 5 }, '2026-03-02',
+      null,
+      true,
+      0,
+      -1,
+      1.5,
+      3011,
+      '',
+      'x',
+      chinaPost(rng.int(0, 5)),
+      ['a'],
+      { tag: 'x', lang: 'de', param: 5 },
+      '2026-03-02',
     ][pick];
   };
   const item = (): Record<string, unknown> =>
@@ -33,7 +65,10 @@ it('random bodies never make handle() throw', async () => {
     }
   };
   const t = makeAccount({ settings: { webhookUrl: 'http://127.0.0.1:1/hook' } });
-  t.v2('register', Array.from({ length: 6 }, (_, i) => ({ number: chinaPost(i) })));
+  t.v2(
+    'register',
+    Array.from({ length: 6 }, (_, i) => ({ number: chinaPost(i) })),
+  );
   for (let round = 0; round < 3000; round++) {
     const version = rng.pick(API_VERSIONS);
     const op = rng.pick(OPERATIONS.filter((o) => operationPath(version, o) !== undefined));

@@ -2,7 +2,13 @@
 // retrack, and that a clock jump gives the same account as ticking through the same time.
 
 import { describe, expect, it } from 'vitest';
-import { EXPIRY_AFTER_DELIVERY_MS, EXPIRY_MS, RETENTION_MS, firstRunDelay, runInterval } from '../../src/sandbox/account/tracking.js';
+import {
+  EXPIRY_AFTER_DELIVERY_MS,
+  EXPIRY_MS,
+  RETENTION_MS,
+  firstRunDelay,
+  runInterval,
+} from '../../src/sandbox/account/tracking.js';
 import { findNumber, planShipment, sampleNumber } from '../../src/sandbox/world/index.js';
 import { DAY, HOUR, type Json, START, type TestAccount, advanceBy, chinaPost, makeAccount } from './account-fixture.js';
 
@@ -19,7 +25,10 @@ function lastEventMs(number: string, carrier = 3011): number {
 }
 
 function events(t: TestAccount, number: string): string[] {
-  return t.sent.map((d) => JSON.parse(d.body)).filter((b) => b.data.number === number).map((b) => b.event);
+  return t.sent
+    .map((d) => JSON.parse(d.body))
+    .filter((b) => b.data.number === number)
+    .map((b) => b.event);
 }
 
 describe('schedule rules', () => {
@@ -71,12 +80,19 @@ describe('expiry', () => {
     await advanceBy(t, stopAt - START - HOUR, 12 * HOUR);
     expect(record(t, n).tracking_status).toBe('Tracking');
     await advanceBy(t, 2 * HOUR);
-    expect(record(t, n)).toMatchObject({ tracking_status: 'Stopped', stop_track_reason: 'Expired', stop_track_time: iso(stopAt) });
+    expect(record(t, n)).toMatchObject({
+      tracking_status: 'Stopped',
+      stop_track_reason: 'Expired',
+      stop_track_time: iso(stopAt),
+    });
     const sentEvents = events(t, n);
     expect(sentEvents.at(-1)).toBe('TRACKING_STOPPED');
     expect(sentEvents.filter((e) => e === 'TRACKING_STOPPED')).toHaveLength(1);
     const stoppedBody = JSON.parse(t.sent.at(-1)?.body ?? '{}');
-    expect(stoppedBody).toEqual({ event: 'TRACKING_STOPPED', data: { number: n, carrier: 3011, param: null, tag: 'st' } });
+    expect(stoppedBody).toEqual({
+      event: 'TRACKING_STOPPED',
+      data: { number: n, carrier: 3011, param: null, tag: 'st' },
+    });
     const count = t.sent.length;
     await advanceBy(t, 10 * DAY, DAY);
     expect(t.sent.length).toBe(count);
@@ -90,7 +106,11 @@ describe('expiry', () => {
     await t.advance(stopAt - START - 1);
     expect(record(t, n)).toMatchObject({ tracking_status: 'Tracking', package_status: 'Delivered' });
     await t.advance(1);
-    expect(record(t, n)).toMatchObject({ tracking_status: 'Stopped', stop_track_reason: 'Expired', stop_track_time: iso(stopAt) });
+    expect(record(t, n)).toMatchObject({
+      tracking_status: 'Stopped',
+      stop_track_reason: 'Expired',
+      stop_track_time: iso(stopAt),
+    });
   });
 
   it('never found: 30 days from the tracking start', async () => {
@@ -98,7 +118,12 @@ describe('expiry', () => {
     const n = findNumber(3011, { scenario: 'not_found' }) as string;
     t.v2('register', [{ number: n }]);
     await t.advance(EXPIRY_MS);
-    expect(record(t, n)).toMatchObject({ tracking_status: 'Stopped', stop_track_reason: 'Expired', stop_track_time: iso(START + EXPIRY_MS), package_status: 'NotFound' });
+    expect(record(t, n)).toMatchObject({
+      tracking_status: 'Stopped',
+      stop_track_reason: 'Expired',
+      stop_track_time: iso(START + EXPIRY_MS),
+      package_status: 'NotFound',
+    });
   });
 
   it('invalid number: stopped InvalidCarrier after 3 days, without notification', async () => {
@@ -106,9 +131,15 @@ describe('expiry', () => {
     const n = findNumber(3011, { scenario: 'invalid_code' }) as string;
     t.v2('register', [{ number: n }]);
     await t.advance(HOUR);
-    expect(t.v2('gettrackinfo', [{ number: n }]).data.accepted[0].track_info.latest_status.sub_status).toBe('NotFound_InvalidCode');
+    expect(t.v2('gettrackinfo', [{ number: n }]).data.accepted[0].track_info.latest_status.sub_status).toBe(
+      'NotFound_InvalidCode',
+    );
     await t.advance(3 * DAY);
-    expect(record(t, n)).toMatchObject({ tracking_status: 'Stopped', stop_track_reason: 'InvalidCarrier', stop_track_time: iso(START + 3 * DAY) });
+    expect(record(t, n)).toMatchObject({
+      tracking_status: 'Stopped',
+      stop_track_reason: 'InvalidCarrier',
+      stop_track_time: iso(START + 3 * DAY),
+    });
     expect(events(t, n)).toEqual(['TRACKING_UPDATED']);
     expect(t.v1('gettracklist', {}).data.accepted[0].sr).toBe(4);
   });
@@ -163,8 +194,14 @@ describe('clock jumps and saved state', () => {
 
   function fresh(): TestAccount {
     const t = makeAccount();
-    t.v21('register', numbers.slice(0, 12).map((number) => ({ number })));
-    t.v21('register', numbers.slice(12).map((number) => ({ number, lang: 'fr' })));
+    t.v21(
+      'register',
+      numbers.slice(0, 12).map((number) => ({ number })),
+    );
+    t.v21(
+      'register',
+      numbers.slice(12).map((number) => ({ number, lang: 'fr' })),
+    );
     return t;
   }
 

@@ -16,8 +16,8 @@ describe('track_time, the list update time', () => {
     t.v2('register', [{ number, carrier: 3011 }]);
     await t.advance(30_000);
     const record = () => t.v2('gettracklist', { number }).data.accepted[0];
-    const lastRun = () => t.v2('gettrackinfo', [{ number }]).data.accepted[0].track_info.tracking.providers[0]
-      .latest_sync_time;
+    const lastRun = () =>
+      t.v2('gettrackinfo', [{ number }]).data.accepted[0].track_info.tracking.providers[0].latest_sync_time;
     const look = record().track_time as string;
     expect(look).toBe(lastRun());
 
@@ -37,7 +37,10 @@ describe('track_time, the list update time', () => {
   it('moves when the service stops tracking by itself (expiry), not when asked to stop', async () => {
     const t = makeAccount();
     const quietNumber = findNumber(3011, { scenario: 'stalled' })!;
-    t.v2('register', [{ number: quietNumber, carrier: 3011 }, { number: sampleNumber(3011, 12), carrier: 3011 }]);
+    t.v2('register', [
+      { number: quietNumber, carrier: 3011 },
+      { number: sampleNumber(3011, 12), carrier: 3011 },
+    ]);
     await t.advance(30_000);
     const before = t.v2('gettracklist', { number: sampleNumber(3011, 12) }).data.accepted[0].track_time;
     t.v2('stoptrack', [{ number: sampleNumber(3011, 12) }]);
@@ -82,7 +85,10 @@ class Mirror {
     const numbers = listed.filter((r) => r.track_time !== null).map((r) => r.number as string);
     let changed = 0;
     for (let i = 0; i < numbers.length; i += 40) {
-      const env = this.t.v21('gettrackinfo', numbers.slice(i, i + 40).map((number) => ({ number })));
+      const env = this.t.v21(
+        'gettrackinfo',
+        numbers.slice(i, i + 40).map((number) => ({ number })),
+      );
       for (const item of env.data.accepted) {
         const info = item.track_info;
         const seen = { status: info.latest_status.status, lastEvent: info.latest_event?.time_utc ?? null };

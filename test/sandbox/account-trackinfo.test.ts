@@ -54,7 +54,13 @@ describe('gettrackinfo', () => {
     expect(Object.keys(item)).toEqual(['number', 'tag', 'track']);
     expect(item.track).toMatchObject({ w1: 3011, b: 301 });
     expect(t.v1('gettrackinfo', [{ number: chinaPost(77) }]).data.rejected).toEqual([
-      { number: chinaPost(77), error: { code: -18019902, message: `The tracking number '${chinaPost(77)}' does not register, please register first.` } },
+      {
+        number: chinaPost(77),
+        error: {
+          code: -18019902,
+          message: `The tracking number '${chinaPost(77)}' does not register, please register first.`,
+        },
+      },
     ]);
   });
 
@@ -148,17 +154,32 @@ describe('getRealTimeTrackInfo', () => {
   });
 
   it('an account without real time → -18019912', () => {
-    const env = makeAccount({ settings: { realtimeAllowed: false } }).v2('getRealTimeTrackInfo', [{ number: DELIVERED }]);
-    expect(env).toEqual({ code: -18019912, data: { errors: [{ code: -18019912, message: 'account not authorised for real time' }] } });
+    const env = makeAccount({ settings: { realtimeAllowed: false } }).v2('getRealTimeTrackInfo', [
+      { number: DELIVERED },
+    ]);
+    expect(env).toEqual({
+      code: -18019912,
+      data: { errors: [{ code: -18019912, message: 'account not authorised for real time' }] },
+    });
   });
 
   const items: [string, Record<string, unknown>, number, string][] = [
     ['bad cacheLevel', { number: DELIVERED, cacheLevel: 2 }, -18010015, 'value 2 of field cacheLevel invalid'],
-    ['bad cacheLevel word', { number: DELIVERED, cacheLevel: 'Fast' }, -18010015, 'value Fast of field cacheLevel invalid'],
+    [
+      'bad cacheLevel word',
+      { number: DELIVERED, cacheLevel: 'Fast' },
+      -18010015,
+      'value Fast of field cacheLevel invalid',
+    ],
     ['malformed number', { number: '12' }, -18010012, "The format of '12' is invalid."],
     ['undetectable', { number: 'XX12345678' }, -18019903, 'carrier cannot be detected'],
     ['unsupported carrier', { number: sampleNumber(21051, 1) }, -18019818, 'carrier does not support real time'],
-    ['final_carrier on non-postal', { number: sampleNumber(190012, 1), final_carrier: 21051 }, -18010016, formatCodeMessage(-18010016)],
+    [
+      'final_carrier on non-postal',
+      { number: sampleNumber(190012, 1), final_carrier: 21051 },
+      -18010016,
+      formatCodeMessage(-18010016),
+    ],
     ['param missing', { number: sampleNumber(100012, 1) }, -18010020, formatCodeMessage(-18010020)],
   ];
   it.each(items)('%s', (_name, item, code, message) => {
@@ -172,7 +193,9 @@ describe('getRealTimeTrackInfo', () => {
 
   it('quota: 10 units needed for level 1', () => {
     const t = makeAccount({ settings: { quotaTotal: 9 } });
-    expect(t.v2('getRealTimeTrackInfo', [{ number: DELIVERED, cacheLevel: 1 }]).data.rejected[0].error.code).toBe(-18019908);
+    expect(t.v2('getRealTimeTrackInfo', [{ number: DELIVERED, cacheLevel: 1 }]).data.rejected[0].error.code).toBe(
+      -18019908,
+    );
     expect(t.v2('getRealTimeTrackInfo', [{ number: DELIVERED }]).data.accepted).toHaveLength(1);
   });
 

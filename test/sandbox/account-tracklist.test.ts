@@ -13,10 +13,19 @@ const ALL = [...FIRST, ...LATER];
 async function populated(): Promise<TestAccount> {
   const t = makeAccount({ settings: { webhookUrl: 'http://127.0.0.1:1/hook' } });
   t.webhookStatus = (d) => (FIRST.indexOf(JSON.parse(d.body).data.number) % 3 === 0 ? 500 : 200);
-  t.v2('register', FIRST.slice(0, 40).map((number) => ({ number })));
-  t.v2('register', FIRST.slice(40).map((number) => ({ number, tag: 'five' })));
+  t.v2(
+    'register',
+    FIRST.slice(0, 40).map((number) => ({ number })),
+  );
+  t.v2(
+    'register',
+    FIRST.slice(40).map((number) => ({ number, tag: 'five' })),
+  );
   await t.advance(HOUR);
-  t.v2('register', LATER.map((number) => ({ number, tag: 'later' })));
+  t.v2(
+    'register',
+    LATER.map((number) => ({ number, tag: 'later' })),
+  );
   await t.advance(60_000);
   t.v2('stoptrack', [{ number: FIRST[1] }, { number: FIRST[2] }]);
   return t;
@@ -114,7 +123,9 @@ describe('gettracklist (v2)', () => {
     const later = '2026-03-02T11:00:00Z';
     expect(t.v2('gettracklist', { register_time_from: later }).page.data_total).toBe(5);
     expect(t.v2('gettracklist', { register_time_to: '2026-03-02T10:59:59Z' }).page.data_total).toBe(45);
-    expect(t.v2('gettracklist', { register_time_from: '2026-03-02', register_time_to: '2026-03-02' }).page.data_total).toBe(50);
+    expect(
+      t.v2('gettracklist', { register_time_from: '2026-03-02', register_time_to: '2026-03-02' }).page.data_total,
+    ).toBe(50);
     expect(t.v2('gettracklist', { register_time_to: '2026-03-01' }).page.data_total).toBe(0);
     // No zone = UTC; an offset is honoured.
     expect(t.v2('gettracklist', { register_time_from: '2026-03-02 11:00:00' }).page.data_total).toBe(5);
@@ -129,14 +140,27 @@ describe('gettracklist (v2)', () => {
     expect(trackedLate.page.data_total).toBe(records.filter((r) => Date.parse(r.track_time) >= cut).length);
     // The first 45 were pushed by the tick at 11:00 (the clock jumped an hour), the others a minute later.
     const pushedEarly = t.v2('gettracklist', { push_time_to: '2026-03-02T11:00:00Z' });
-    expect(pushedEarly.page.data_total).toBe(records.filter((r) => r.push_time !== null && Date.parse(r.push_time) <= Date.parse('2026-03-02T11:00:00Z')).length);
+    expect(pushedEarly.page.data_total).toBe(
+      records.filter((r) => r.push_time !== null && Date.parse(r.push_time) <= Date.parse('2026-03-02T11:00:00Z'))
+        .length,
+    );
     expect(pushedEarly.page.data_total).toBe(45);
     expect(t.v2('gettracklist', { push_time_from: '2026-03-02T11:00:01Z' }).page.data_total).toBe(5);
   });
 
   it('filters combine', () => {
-    const env = t.v2('gettracklist', { push_status: 'Failure', tracking_status: 'Tracking', register_time_to: '2026-03-02T10:30:00Z' });
-    const expected = records.filter((r) => r.push_status === 'Failure' && r.tracking_status === 'Tracking' && r.number !== undefined && FIRST.includes(r.number));
+    const env = t.v2('gettracklist', {
+      push_status: 'Failure',
+      tracking_status: 'Tracking',
+      register_time_to: '2026-03-02T10:30:00Z',
+    });
+    const expected = records.filter(
+      (r) =>
+        r.push_status === 'Failure' &&
+        r.tracking_status === 'Tracking' &&
+        r.number !== undefined &&
+        FIRST.includes(r.number),
+    );
     expect(env.page.data_total).toBe(expected.length);
     expect(expected.length).toBeGreaterThan(0);
   });
@@ -167,12 +191,34 @@ describe('gettracklist (v2)', () => {
 
   it('v2 records have exactly the v2 fields', () => {
     expect(Object.keys(records[0])).toEqual([
-      'number', 'param', 'param_type', 'data_origin', 'carrier', 'shipping_country', 'final_carrier', 'recipient_country',
-      'register_time', 'tracking_status', 'package_status', 'track_time', 'push_time', 'push_status', 'push_status_code',
-      'stop_track_time', 'stop_track_reason', 'is_retracked', 'carrier_change_count', 'tag',
+      'number',
+      'param',
+      'param_type',
+      'data_origin',
+      'carrier',
+      'shipping_country',
+      'final_carrier',
+      'recipient_country',
+      'register_time',
+      'tracking_status',
+      'package_status',
+      'track_time',
+      'push_time',
+      'push_status',
+      'push_status_code',
+      'stop_track_time',
+      'stop_track_reason',
+      'is_retracked',
+      'carrier_change_count',
+      'tag',
     ]);
     const failed = records.find((r) => r.number === FIRST[0]);
-    expect(failed).toMatchObject({ push_status: 'Failure', push_status_code: 500, data_origin: 'Api', param_type: 'None' });
+    expect(failed).toMatchObject({
+      push_status: 'Failure',
+      push_status_code: 500,
+      data_origin: 'Api',
+      param_type: 'None',
+    });
     const ok = records.find((r) => r.number === FIRST[4]);
     expect(ok).toMatchObject({ push_status: 'Success', push_status_code: 200, register_time: '2026-03-02T10:00:00Z' });
   });
@@ -187,8 +233,19 @@ describe('gettracklist (v2.1 fields)', () => {
     await t.advance(planShipment(delivered, 3011, t.now()).events.at(-1)!.atMs - t.now() + DAY);
     const [d, q] = t.v21('gettracklist', {}).data.accepted;
     expect(Object.keys(d).slice(20)).toEqual([
-      'email', 'order_no', 'order_time', 'lang', 'remark', 'latest_event_time', 'latest_event_info', 'days_after_order',
-      'days_after_last_update', 'days_of_transit', 'days_of_transit_done', 'delievery_time', 'pickup_time',
+      'email',
+      'order_no',
+      'order_time',
+      'lang',
+      'remark',
+      'latest_event_time',
+      'latest_event_info',
+      'days_after_order',
+      'days_after_last_update',
+      'days_of_transit',
+      'days_of_transit_done',
+      'delievery_time',
+      'pickup_time',
     ]);
     const info = t.v21('gettrackinfo', [{ number: delivered }]).data.accepted[0].track_info;
     expect(d).toMatchObject({
@@ -220,23 +277,26 @@ describe('gettracklist (v2.1 fields)', () => {
     });
   });
 
-  it('days_after_order is "--" without a result (spec), 0 with numericMetrics, in lists, details and webhooks', async () => {
-    const number = findNumber(3011, { scenario: 'not_found' }) as string;
-    const seen = async (numericMetrics: boolean): Promise<unknown[]> => {
-      const t = makeAccount({ numericMetrics, settings: { webhookUrl: 'http://127.0.0.1:9/hook' } });
-      t.v21('register', [{ number }]);
-      await t.advance(1 * DAY);
-      const hook = JSON.parse(t.sent.at(-1)!.body);
-      return [
-        t.v21('gettracklist', {}).data.accepted[0].days_after_order,
-        t.v21('gettrackinfo', [{ number }]).data.accepted[0].track_info.time_metrics.days_after_order,
-        t.v2('getRealTimeTrackInfo', [{ number }]).data.accepted[0].track_info.time_metrics.days_after_order,
-        hook.data.track_info.time_metrics.days_after_order,
-      ];
-    };
-    expect(await seen(false)).toEqual(['--', '--', '--', '--']);
-    expect(await seen(true)).toEqual([0, 0, 0, 0]);
-  });
+  it(
+    'days_after_order is "--" without a result (spec), 0 with numericMetrics, in lists, details and ' + 'webhooks',
+    async () => {
+      const number = findNumber(3011, { scenario: 'not_found' }) as string;
+      const seen = async (numericMetrics: boolean): Promise<unknown[]> => {
+        const t = makeAccount({ numericMetrics, settings: { webhookUrl: 'http://127.0.0.1:9/hook' } });
+        t.v21('register', [{ number }]);
+        await t.advance(1 * DAY);
+        const hook = JSON.parse(t.sent.at(-1)!.body);
+        return [
+          t.v21('gettracklist', {}).data.accepted[0].days_after_order,
+          t.v21('gettrackinfo', [{ number }]).data.accepted[0].track_info.time_metrics.days_after_order,
+          t.v2('getRealTimeTrackInfo', [{ number }]).data.accepted[0].track_info.time_metrics.days_after_order,
+          hook.data.track_info.time_metrics.days_after_order,
+        ];
+      };
+      expect(await seen(false)).toEqual(['--', '--', '--', '--']);
+      expect(await seen(true)).toEqual([0, 0, 0, 0]);
+    },
+  );
 
   it('day metrics of an undelivered parcel follow the clock', async () => {
     const t = makeAccount();
@@ -263,8 +323,36 @@ describe('gettracklist (v1)', () => {
     const env = t.v1('gettracklist', {});
     expect(Object.keys(env)).toEqual(['page', 'code', 'data']);
     const rec = env.data.accepted.find((r: Json) => r.number === FIRST[1]);
-    expect(Object.keys(rec)).toEqual(['number', 'w1', 'w2', 'b', 'c', 'e', 'rt', 'tt', 'pt', 'ps', 'st', 'sr', 'ir', 'ts', 'mc', 'tag', 'refer_key']);
-    expect(rec).toMatchObject({ w1: 3011, w2: 0, b: 301, rt: '2026-03-02 10:00:00', sr: 2, ts: false, ir: false, mc: 0, refer_key: null });
+    expect(Object.keys(rec)).toEqual([
+      'number',
+      'w1',
+      'w2',
+      'b',
+      'c',
+      'e',
+      'rt',
+      'tt',
+      'pt',
+      'ps',
+      'st',
+      'sr',
+      'ir',
+      'ts',
+      'mc',
+      'tag',
+      'refer_key',
+    ]);
+    expect(rec).toMatchObject({
+      w1: 3011,
+      w2: 0,
+      b: 301,
+      rt: '2026-03-02 10:00:00',
+      sr: 2,
+      ts: false,
+      ir: false,
+      mc: 0,
+      refer_key: null,
+    });
     expect(rec.st).toMatch(/^2026-03-02 \d\d:\d\d:\d\d$/);
     const failed = env.data.accepted.find((r: Json) => r.number === FIRST[0]);
     expect(failed.ps).toBe(500);
@@ -272,7 +360,17 @@ describe('gettracklist (v1)', () => {
 
   const v2Of = (number: string): Json => t.v2('gettracklist', { number }).data.accepted[0];
   it('package_status uses v1 codes', () => {
-    const codes: Record<string, number> = { NotFound: 0, InfoReceived: 10, InTransit: 10, OutForDelivery: 10, Expired: 20, AvailableForPickup: 30, DeliveryFailure: 35, Delivered: 40, Exception: 50 };
+    const codes: Record<string, number> = {
+      NotFound: 0,
+      InfoReceived: 10,
+      InTransit: 10,
+      OutForDelivery: 10,
+      Expired: 20,
+      AvailableForPickup: 30,
+      DeliveryFailure: 35,
+      Delivered: 40,
+      Exception: 50,
+    };
     const v1 = t.v1('gettracklist', { page_no: 1 }).data.accepted;
     for (const r of v1) expect(r.e).toBe(codes[v2Of(r.number).package_status]);
     const ten = t.v1('gettracklist', { package_status: 10 });

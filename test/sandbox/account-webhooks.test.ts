@@ -52,7 +52,9 @@ describe('bodies and signatures', () => {
     const { zex: answered, ...answeredTrack } = t.v1('gettrackinfo', [{ number: DELIVERED }]).data.accepted[0].track;
     expect(track).toEqual(answeredTrack);
     const { pickup: _pickup, return: _return, ...answeredTimes } = answered;
-    expect(zex).toEqual(Object.fromEntries(Object.entries(answeredTimes).map(([k, v]) => [k, /^dt/.test(k) ? Number(v) : v])));
+    expect(zex).toEqual(
+      Object.fromEntries(Object.entries(answeredTimes).map(([k, v]) => [k, /^dt/.test(k) ? Number(v) : v])),
+    );
   });
 
   it('settings.webhookVersion overrides the version of registration', async () => {
@@ -146,7 +148,11 @@ describe('delivery policy', () => {
     t.v2('register', [{ number: DELIVERED }]);
     await t.advance(30 * SEC);
     expect(t.account.stats().queuedWebhooks).toBe(0);
-    expect(t.v2('gettracklist', {}).data.accepted[0]).toMatchObject({ push_status: 'NotPushed', push_time: null, push_status_code: null });
+    expect(t.v2('gettracklist', {}).data.accepted[0]).toMatchObject({
+      push_status: 'NotPushed',
+      push_time: null,
+      push_status_code: null,
+    });
     t.account.settings.webhookUrl = HOOK;
     await t.advance(8 * DAY);
     expect(t.sent.length).toBeGreaterThan(0);
@@ -172,7 +178,9 @@ describe('delivery policy', () => {
     const mine = t.sent.map((d) => JSON.parse(d.body)).filter((b) => b.data.number === stalled);
     expect(mine.map((b) => b.event).at(-1)).toBe('TRACKING_STOPPED');
     expect(mine.filter((b) => b.event === 'TRACKING_UPDATED').length).toBeGreaterThan(0);
-    const counts = mine.filter((b) => b.event === 'TRACKING_UPDATED').map((b) => b.data.track_info.tracking.providers.flatMap((p: Json) => p.events).length);
+    const counts = mine
+      .filter((b) => b.event === 'TRACKING_UPDATED')
+      .map((b) => b.data.track_info.tracking.providers.flatMap((p: Json) => p.events).length);
     expect(counts).toEqual([...counts].sort((a, b) => a - b));
   });
 
@@ -210,7 +218,15 @@ describe('stats', () => {
     await t.account.tick();
     expect(t.account.stats()).toMatchObject({ queuedWebhooks: 0 });
     expect(t.account.deliveries()).toEqual([
-      { timeMs: START + 20 * SEC, event: 'TRACKING_UPDATED', number: chinaPost(1), carrier: 3011, attempt: 1, status: 200, url: HOOK },
+      {
+        timeMs: START + 20 * SEC,
+        event: 'TRACKING_UPDATED',
+        number: chinaPost(1),
+        carrier: 3011,
+        attempt: 1,
+        status: 200,
+        url: HOOK,
+      },
     ]);
   });
 });

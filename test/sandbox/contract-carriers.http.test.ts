@@ -38,23 +38,42 @@ const chunks = <T>(items: T[], size: number): T[][] =>
 describe('a sample of 200 carriers of the service list', () => {
   it('registers each under its own code (origin 2), and is addressed by that code afterwards', async () => {
     for (const batch of chunks(SAMPLE, 40)) {
-      const items = batch.map((carrier) => ({ number: numberFor(carrier), carrier, ...(PARAMS[carrier] ? { param: PARAMS[carrier] } : {}) }));
+      const items = batch.map((carrier) => ({
+        number: numberFor(carrier),
+        carrier,
+        ...(PARAMS[carrier] ? { param: PARAMS[carrier] } : {}),
+      }));
       const got = await accepted(s, 'v2', 'register', items);
       expect(got.map((a) => [a.number, a.carrier, a.origin])).toEqual(batch.map((c) => [numberFor(c), c, 2]));
     }
     await s.advance(10 * DAY);
     for (const batch of chunks(SAMPLE, 40)) {
-      const infos = await accepted(s, 'v2', 'gettrackinfo', batch.map((carrier) => ({ number: numberFor(carrier), carrier })));
+      const infos = await accepted(
+        s,
+        'v2',
+        'gettrackinfo',
+        batch.map((carrier) => ({ number: numberFor(carrier), carrier })),
+      );
       expect(infos.map((i) => i.carrier)).toEqual(batch);
       for (const info of infos) {
         // A story of its own carrier: the registered carrier reports the events (or is the one asked, before any).
         const providers = info.track_info.tracking.providers.map((p: any) => p.provider.key);
         expect(providers, `carrier ${info.carrier}`).toContain(info.carrier);
       }
-      await accepted(s, 'v2', 'changeinfo', batch.map((carrier) => ({ number: numberFor(carrier), carrier, items: { tag: 't' } })));
+      await accepted(
+        s,
+        'v2',
+        'changeinfo',
+        batch.map((carrier) => ({ number: numberFor(carrier), carrier, items: { tag: 't' } })),
+      );
     }
     // v1 knows them too.
-    const v1 = await accepted(s, 'v1', 'gettrackinfo', SAMPLE.slice(0, 40).map((carrier) => ({ number: numberFor(carrier), carrier })));
+    const v1 = await accepted(
+      s,
+      'v1',
+      'gettrackinfo',
+      SAMPLE.slice(0, 40).map((carrier) => ({ number: numberFor(carrier), carrier })),
+    );
     expect(v1.map((i) => i.track?.w1)).toEqual(SAMPLE.slice(0, 40));
   });
 });

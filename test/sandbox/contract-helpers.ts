@@ -20,7 +20,6 @@ export const DAY = 24 * HOUR;
 export const VERSIONS: readonly ApiVersion[] = ['v1', 'v2', 'v2.1'];
 export const V2_VERSIONS: readonly ('v2' | 'v2.1')[] = ['v2', 'v2.1'];
 
-
 export { fixtureJson } from '../fixture-files.js';
 
 /**
@@ -104,7 +103,12 @@ export interface TrackState {
 }
 
 /** v1 `sr`: 1 expiry rules, 2 API request, 3 manual operation, 4 invalid carrier. */
-const V1_STOP_REASON: Record<number, TrackState['stop_track_reason']> = { 1: 'Expired', 2: 'ByRequest', 3: 'Manual', 4: 'InvalidCarrier' };
+const V1_STOP_REASON: Record<number, TrackState['stop_track_reason']> = {
+  1: 'Expired',
+  2: 'ByRequest',
+  3: 'Manual',
+  4: 'InvalidCarrier',
+};
 
 /** The gettracklist record(s) of exactly this number (the one-number filter is fuzzy). */
 export async function listed(s: RunningSandbox, version: ApiVersion, number: string): Promise<any[]> {
@@ -128,7 +132,11 @@ export async function stateOf(s: RunningSandbox, version: ApiVersion, number: st
     expect(typeof r.ts).toBe('boolean');
     expect(typeof r.ir).toBe('boolean');
     expect(r.sr === null || [1, 2, 3, 4].includes(r.sr)).toBe(true);
-    return { tracking_status: r.ts ? 'Tracking' : 'Stopped', stop_track_reason: r.sr === null ? null : (V1_STOP_REASON[r.sr] ?? null), is_retracked: r.ir };
+    return {
+      tracking_status: r.ts ? 'Tracking' : 'Stopped',
+      stop_track_reason: r.sr === null ? null : (V1_STOP_REASON[r.sr] ?? null),
+      is_retracked: r.ir,
+    };
   }
   return { tracking_status: r.tracking_status, stop_track_reason: r.stop_track_reason, is_retracked: r.is_retracked };
 }

@@ -77,7 +77,12 @@ beforeAll(async () => {
   hooks = await new Receiver().start();
   s = await openSandbox({ webhookUrl: hooks.url });
   // Stories 60 simulated days long: delivered parcels, one in transit, one returning, one that expires.
-  await accepted(s, 'v1', 'register', [V1_DELIVERED, V1_TRANSIT].map((number) => ({ number })));
+  await accepted(
+    s,
+    'v1',
+    'register',
+    [V1_DELIVERED, V1_TRANSIT].map((number) => ({ number })),
+  );
   await accepted(s, 'v2.1', 'register', [
     { number: CORREIOS, tag: 'order-1042', order_no: '86574382938', order_time: '2026-06-24T10:00:00-03:00' },
     { number: YANWEN },
@@ -127,12 +132,26 @@ const REPLAYS: Replay[] = [
       fixture,
       allowed: [
         ['extra data.accepted[].tag', 'the spec lists tag in v1 gettrackinfo items; the recorded ones lack it'],
-        ['extra data.accepted[].track.ln2', 'the language of the second carrier, as the recorded v1 push and the v1 example carry'],
+        [
+          'extra data.accepted[].track.ln2',
+          'the language of the second carrier, as the recorded v1 push and the v1 example carry',
+        ],
         ['extra data.accepted[].track.ln9', 'as the recorded v1 push carries'],
-        ['extra data.accepted[].track.z0.b', 'b (location mapping, unused) is in the spec\'s v1 event, the recorded push and the v1 example'],
-        ['extra data.accepted[].track.z1[].b', 'b (location mapping, unused) is in the spec\'s v1 event, the recorded push and the v1 example'],
+        [
+          'extra data.accepted[].track.z0.b',
+          "b (location mapping, unused) is in the spec's v1 event, the recorded push and the v1 example",
+        ],
+        [
+          'extra data.accepted[].track.z1[].b',
+          "b (location mapping, unused) is in the spec's v1 event, the recorded push and the v1 example",
+        ],
         ...(fixture.includes('unknown')
-          ? [['enum data.accepted[].track.e', 'the recording carries the unknown status 5000 on purpose; the emulator sends only known codes'] as const]
+          ? [
+              [
+                'enum data.accepted[].track.e',
+                'the recording carries the unknown status 5000 on purpose; the emulator sends only known codes',
+              ] as const,
+            ]
           : []),
       ],
       answer: () => answerOf('v1', 'gettrackinfo', [{ number: V1_DELIVERED }, { number: V1_TRANSIT }]),
@@ -141,8 +160,12 @@ const REPLAYS: Replay[] = [
   {
     fixture: 'real-v1/gettracklist_success_response.json',
     allowed: [
-      ['extra data.accepted[].pt', 'pt (latest push time) is in the spec\'s v1 record; the recorded records lack it'],
-      ['enum data.accepted[].e', 'the recording carries status codes outside the spec\'s list (3000, 4000, 5000); the emulator sends only documented ones'],
+      ['extra data.accepted[].pt', "pt (latest push time) is in the spec's v1 record; the recorded records lack it"],
+      [
+        'enum data.accepted[].e',
+        "the recording carries status codes outside the spec's list (3000, 4000, 5000); the emulator sends only " +
+          'documented ones',
+      ],
     ],
     answer: () => answerOf('v1', 'gettracklist', {}),
   },
@@ -152,14 +175,18 @@ const REPLAYS: Replay[] = [
     allowed: [
       ['extra accepted[].origin', 'the spec and the live answers carry origin; the documentation example does not'],
     ],
-    answer: async () => ((await answerOf('v1', 'register', [{ number: 'RR123456780CN', carrier: 3011 }, { number: '1234' }])) as any).data,
+    answer: async () =>
+      ((await answerOf('v1', 'register', [{ number: 'RR123456780CN', carrier: 3011 }, { number: '1234' }])) as any)
+        .data,
   },
   {
     fixture: 'real-v1/doc-gettrackinfo-example.json',
     allowed: [
       ['extra rejected', 'the example shows accepted only; every answer has rejected too'],
       ['extra accepted[].tag', 'the spec lists tag in v1 gettrackinfo items'],
-      ...['z9', 'ygt9', 'ylt9', 'ln9', 'yt', 'zex'].map((k): Allowed => [`extra accepted[].track.${k}`, 'in the live answers, not in the older example']),
+      ...['z9', 'ygt9', 'ylt9', 'ln9', 'yt', 'zex'].map(
+        (k): Allowed => [`extra accepted[].track.${k}`, 'in the live answers, not in the older example'],
+      ),
     ],
     answer: async () => ((await answerOf('v1', 'gettrackinfo', [{ number: V1_DELIVERED }])) as any).data,
   },
@@ -171,12 +198,16 @@ const REPLAYS: Replay[] = [
   },
   {
     fixture: 'doc-v2/register_mixed.json',
-    allowed: [['extra data.rejected[].tag', 'the spec gives v2 rejected items {number, tag, error}; the sample lacks tag']],
+    allowed: [
+      ['extra data.rejected[].tag', 'the spec gives v2 rejected items {number, tag, error}; the sample lacks tag'],
+    ],
     answer: () => answerOf('v2.1', 'register', [{ number: 'AA123456789BR', tag: 'order-1042' }, { number: '1234' }]),
   },
   {
     fixture: 'doc-v2/register_already_registered.json',
-    allowed: [['extra data.rejected[].tag', 'the spec gives v2 rejected items {number, tag, error}; the sample lacks tag']],
+    allowed: [
+      ['extra data.rejected[].tag', 'the spec gives v2 rejected items {number, tag, error}; the sample lacks tag'],
+    ],
     answer: () => answerOf('v2', 'register', [{ number: 'AA123456789BR' }]),
   },
   ...(
@@ -190,10 +221,18 @@ const REPLAYS: Replay[] = [
       fixture,
       // The returning sample is leaner: of the newer fields it has lang and special_tracking_info only.
       allowed: [
-        ...NEWER_GETTRACKINFO_ITEM.filter(([d]) => fixture !== 'doc-v2/gettrackinfo_exception_returning.json' || /lang|special/.test(d)),
+        ...NEWER_GETTRACKINFO_ITEM.filter(
+          ([d]) => fixture !== 'doc-v2/gettrackinfo_exception_returning.json' || /lang|special/.test(d),
+        ),
         NEWER_PROVIDER,
         ...(fixture.includes('yanwen')
-          ? [['enum data.accepted[].track_info.tracking.providers[].events[].sub_status', 'the sample carries an unknown sub-status on purpose (clients must tolerate it); the emulator sends only documented ones'] as const]
+          ? [
+              [
+                'enum data.accepted[].track_info.tracking.providers[].events[].sub_status',
+                'the sample carries an unknown sub-status on purpose (clients must tolerate it); the emulator ' +
+                  'sends only documented ones',
+              ] as const,
+            ]
           : []),
       ],
       answer: () => answerOf('v2.1', 'gettrackinfo', [{ number }]),
@@ -212,10 +251,12 @@ const REPLAYS: Replay[] = [
       allowed: [
         // The returning sample is leaner: of the newer item fields it has lang and special_tracking_info only.
         ...(fixture.includes('returning')
-          ? NEWER_GETTRACKINFO_ITEM.filter(([d]) => !/lang|special/.test(d)).map(([d]): Allowed => [
-              d.replace('missing', 'extra'),
-              'the newer documentation shows these fields; this sample leaves them out',
-            ])
+          ? NEWER_GETTRACKINFO_ITEM.filter(([d]) => !/lang|special/.test(d)).map(
+              ([d]): Allowed => [
+                d.replace('missing', 'extra'),
+                'the newer documentation shows these fields; this sample leaves them out',
+              ],
+            )
           : []),
         ...(fixture.includes('yanwen')
           ? [
@@ -241,7 +282,10 @@ const REPLAYS: Replay[] = [
     allowed: [
       ['missing data.accepted[].sync_status', 'a field of a newer minor version, not in the spec'],
       ...['days_after_order', 'days_after_last_update', 'days_of_transit', 'days_of_transit_done'].map(
-        (k): Allowed => [`extra data.accepted[].${k}`, 'the spec\'s v2.1 record has the day metrics; the sample lacks them'],
+        (k): Allowed => [
+          `extra data.accepted[].${k}`,
+          "the spec's v2.1 record has the day metrics; the sample lacks them",
+        ],
       ),
     ],
     answer: () => answerOf('v2.1', 'gettracklist', {}),

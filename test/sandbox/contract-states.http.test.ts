@@ -102,7 +102,9 @@ async function expiresAt(t: T, deadline: number): Promise<void> {
   // v2 and v2.1: data {number, carrier, param, tag}; v1: {number, carrier, tag} beside `sign`.
   const data = stopped[0]?.body.data;
   expect(data).toMatchObject({ number: t.n, carrier: 3011 });
-  expect(Object.keys(data).sort()).toEqual(t.v === 'v1' ? ['carrier', 'number', 'tag'] : ['carrier', 'number', 'param', 'tag']);
+  expect(Object.keys(data).sort()).toEqual(
+    t.v === 'v1' ? ['carrier', 'number', 'tag'] : ['carrier', 'number', 'param', 'tag'],
+  );
   if (t.v === 'v1') expect(typeof stopped[0]?.body.sign).toBe('string');
   // "No further TRACKING_UPDATED is sent after TRACKING_STOPPED."
   await t.s.advance(20 * DAY);
@@ -126,7 +128,10 @@ interface StateRow {
 
 const STATE_TABLE: StateRow[] = [
   {
-    from: '(none)', trigger: 'register', condition: 'number accepted', next: 'Tracking',
+    from: '(none)',
+    trigger: 'register',
+    condition: 'number accepted',
+    next: 'Tracking',
     effects: 'quota charged; first result within seconds to minutes; TRACKING_UPDATED',
     run: async (t) => {
       const before = await quotaUsed(t.s);
@@ -140,7 +145,10 @@ const STATE_TABLE: StateRow[] = [
     end: TRACKING,
   },
   {
-    from: 'Tracking', trigger: 'stoptrack', condition: 'number is being tracked', next: 'Stopped (ByRequest)',
+    from: 'Tracking',
+    trigger: 'stoptrack',
+    condition: 'number is being tracked',
+    next: 'Stopped (ByRequest)',
     effects: 'stop_track_time = now; no TRACKING_STOPPED (that is for expiry)',
     run: async (t) => {
       await register(t);
@@ -153,7 +161,10 @@ const STATE_TABLE: StateRow[] = [
     end: stoppedBy('ByRequest'),
   },
   {
-    from: 'Stopped', trigger: 'stoptrack', condition: 'not being tracked', next: 'Stopped (unchanged)',
+    from: 'Stopped',
+    trigger: 'stoptrack',
+    condition: 'not being tracked',
+    next: 'Stopped (unchanged)',
     effects: '-18019906',
     run: async (t) => {
       await register(t);
@@ -163,8 +174,12 @@ const STATE_TABLE: StateRow[] = [
     end: stoppedBy('ByRequest'),
   },
   {
-    from: 'Tracking', trigger: 'expiry rules', condition: '30 days without an event, counted from the tracking start',
-    next: 'Stopped (Expired)', effects: 'TRACKING_STOPPED', number: NO_EVENT,
+    from: 'Tracking',
+    trigger: 'expiry rules',
+    condition: '30 days without an event, counted from the tracking start',
+    next: 'Stopped (Expired)',
+    effects: 'TRACKING_STOPPED',
+    number: NO_EVENT,
     run: async (t) => {
       await register(t);
       await firstResult(t);
@@ -174,8 +189,12 @@ const STATE_TABLE: StateRow[] = [
     end: stoppedBy('Expired'),
   },
   {
-    from: 'Tracking', trigger: 'expiry rules', condition: '30 days without an event update after the last event',
-    next: 'Stopped (Expired)', effects: 'TRACKING_STOPPED', number: GOES_QUIET,
+    from: 'Tracking',
+    trigger: 'expiry rules',
+    condition: '30 days without an event update after the last event',
+    next: 'Stopped (Expired)',
+    effects: 'TRACKING_STOPPED',
+    number: GOES_QUIET,
     run: async (t) => {
       await register(t);
       await advanceTo(t, lastEventOf(t) + DAY);
@@ -186,8 +205,12 @@ const STATE_TABLE: StateRow[] = [
     end: stoppedBy('Expired'),
   },
   {
-    from: 'Tracking', trigger: 'expiry rules', condition: '15 days without an update after delivery',
-    next: 'Stopped (Expired)', effects: 'TRACKING_STOPPED', number: DELIVERED,
+    from: 'Tracking',
+    trigger: 'expiry rules',
+    condition: '15 days without an update after delivery',
+    next: 'Stopped (Expired)',
+    effects: 'TRACKING_STOPPED',
+    number: DELIVERED,
     run: async (t) => {
       await register(t);
       await advanceTo(t, lastEventOf(t) + DAY);
@@ -200,8 +223,12 @@ const STATE_TABLE: StateRow[] = [
     end: stoppedBy('Expired'),
   },
   {
-    from: 'Tracking', trigger: 'carrier found invalid', condition: 'the carrier answers "invalid number"',
-    next: 'Stopped (InvalidCarrier)', effects: 'no TRACKING_STOPPED (only expiry sends it)', number: INVALID,
+    from: 'Tracking',
+    trigger: 'carrier found invalid',
+    condition: 'the carrier answers "invalid number"',
+    next: 'Stopped (InvalidCarrier)',
+    effects: 'no TRACKING_STOPPED (only expiry sends it)',
+    number: INVALID,
     run: async (t) => {
       await register(t);
       await advanceTo(t, START + 10 * DAY);
@@ -211,7 +238,10 @@ const STATE_TABLE: StateRow[] = [
     end: stoppedBy('InvalidCarrier'),
   },
   {
-    from: 'Stopped (ByRequest)', trigger: 'retrack', condition: 'stopped, never re-tracked', next: 'Tracking',
+    from: 'Stopped (ByRequest)',
+    trigger: 'retrack',
+    condition: 'stopped, never re-tracked',
+    next: 'Tracking',
     effects: 'is_retracked true; tracked again from now',
     run: async (t) => {
       await register(t);
@@ -227,8 +257,12 @@ const STATE_TABLE: StateRow[] = [
     end: { tracking_status: 'Tracking', stop_track_reason: null, is_retracked: true },
   },
   {
-    from: 'Stopped (Expired)', trigger: 'retrack', condition: 'stopped, never re-tracked', next: 'Tracking',
-    effects: 'is_retracked true; expiry counted again from the retrack', number: NO_EVENT,
+    from: 'Stopped (Expired)',
+    trigger: 'retrack',
+    condition: 'stopped, never re-tracked',
+    next: 'Tracking',
+    effects: 'is_retracked true; expiry counted again from the retrack',
+    number: NO_EVENT,
     run: async (t) => {
       await register(t);
       await advanceTo(t, START + 31 * DAY);
@@ -240,7 +274,10 @@ const STATE_TABLE: StateRow[] = [
     end: { tracking_status: 'Tracking', stop_track_reason: null, is_retracked: true },
   },
   {
-    from: 'Stopped', trigger: 'retrack', condition: 're-tracked before', next: 'Stopped (unchanged)',
+    from: 'Stopped',
+    trigger: 'retrack',
+    condition: 're-tracked before',
+    next: 'Stopped (unchanged)',
     effects: '-18019905 (each number once only)',
     run: async (t) => {
       await register(t);
@@ -252,7 +289,10 @@ const STATE_TABLE: StateRow[] = [
     end: stoppedBy('ByRequest', true),
   },
   {
-    from: 'Tracking', trigger: 'retrack', condition: 'not stopped', next: 'Tracking (unchanged)',
+    from: 'Tracking',
+    trigger: 'retrack',
+    condition: 'not stopped',
+    next: 'Tracking (unchanged)',
     effects: '-18019904',
     run: async (t) => {
       await register(t);
@@ -262,18 +302,26 @@ const STATE_TABLE: StateRow[] = [
     end: TRACKING,
   },
   {
-    from: 'Tracking', trigger: 'deletetrack', condition: 'number registered', next: 'deleted',
+    from: 'Tracking',
+    trigger: 'deletetrack',
+    condition: 'number registered',
+    next: 'deleted',
     effects: 'irreversible; registering again charges quota again',
     run: async (t) => {
       await register(t);
       await firstResult(t);
-      expect(await accepted(t.s, t.v, 'deletetrack', [{ number: t.n, carrier: 3011 }])).toEqual([{ number: t.n, carrier: 3011 }]);
+      expect(await accepted(t.s, t.v, 'deletetrack', [{ number: t.n, carrier: 3011 }])).toEqual([
+        { number: t.n, carrier: 3011 },
+      ]);
       await registeringAgainChargesAgain(t);
     },
     end: TRACKING,
   },
   {
-    from: 'Stopped', trigger: 'deletetrack', condition: 'number registered', next: 'deleted',
+    from: 'Stopped',
+    trigger: 'deletetrack',
+    condition: 'number registered',
+    next: 'deleted',
     effects: 'irreversible; registering again charges quota again (a new record: not re-tracked)',
     run: async (t) => {
       await register(t);
@@ -287,7 +335,10 @@ const STATE_TABLE: StateRow[] = [
     end: TRACKING,
   },
   {
-    from: '(none)', trigger: 'deletetrack', condition: 'number not registered', next: '(none)',
+    from: '(none)',
+    trigger: 'deletetrack',
+    condition: 'number not registered',
+    next: '(none)',
     effects: '-18019902',
     run: async (t) => {
       expect(rejectedCode(await post(t.s, t.v, 'deletetrack', [{ number: t.n, carrier: 3011 }]))).toBe(-18019902);
@@ -295,7 +346,10 @@ const STATE_TABLE: StateRow[] = [
     end: undefined,
   },
   {
-    from: 'Stopped (ByRequest)', trigger: 'retention period ends', condition: '90 days in the account', next: 'deleted',
+    from: 'Stopped (ByRequest)',
+    trigger: 'retention period ends',
+    condition: '90 days in the account',
+    next: 'deleted',
     effects: '',
     run: async (t) => {
       await register(t);
@@ -310,8 +364,12 @@ const STATE_TABLE: StateRow[] = [
     end: undefined,
   },
   {
-    from: 'Stopped (Expired)', trigger: 'retention period ends', condition: '90 days in the account', next: 'deleted',
-    effects: '', number: NO_EVENT,
+    from: 'Stopped (Expired)',
+    trigger: 'retention period ends',
+    condition: '90 days in the account',
+    next: 'deleted',
+    effects: '',
+    number: NO_EVENT,
     run: async (t) => {
       await register(t);
       const stoppedAt = START + 30 * DAY;
@@ -323,32 +381,45 @@ const STATE_TABLE: StateRow[] = [
     end: undefined,
   },
   {
-    from: 'Tracking', trigger: 'changecarrier', condition: 'first result in', next: 'Tracking (unchanged)',
+    from: 'Tracking',
+    trigger: 'changecarrier',
+    condition: 'first result in',
+    next: 'Tracking (unchanged)',
     effects: 'carrier changed, carrier_change_count 1, one unit charged',
     run: async (t) => {
       await register(t);
       await firstResult(t);
       const before = await quotaUsed(t.s);
-      expect(await accepted(t.s, t.v, 'changecarrier', [{ number: t.n, carrier_new: 21051 }])).toEqual([{ number: t.n, carrier: 21051 }]);
+      expect(await accepted(t.s, t.v, 'changecarrier', [{ number: t.n, carrier_new: 21051 }])).toEqual([
+        { number: t.n, carrier: 21051 },
+      ]);
       expect(await quotaUsed(t.s)).toBe(before + 1);
       expect(await record(t)).toMatchObject({ carrier: 21051, carrier_change_count: 1 });
     },
     end: TRACKING,
   },
   {
-    from: 'Stopped', trigger: 'changecarrier', condition: 'stopped', next: 'Stopped (unchanged)',
+    from: 'Stopped',
+    trigger: 'changecarrier',
+    condition: 'stopped',
+    next: 'Stopped (unchanged)',
     effects: '-18019806',
     run: async (t) => {
       await register(t);
       await firstResult(t);
       await stop(t);
-      expect(rejectedCode(await post(t.s, t.v, 'changecarrier', [{ number: t.n, carrier_new: 21051 }]))).toBe(-18019806);
+      expect(rejectedCode(await post(t.s, t.v, 'changecarrier', [{ number: t.n, carrier_new: 21051 }]))).toBe(
+        -18019806,
+      );
       expect(await record(t)).toMatchObject({ carrier: 3011, carrier_change_count: 0 });
     },
     end: stoppedBy('ByRequest'),
   },
   {
-    from: 'Tracking', trigger: 'changecarrier', condition: '5 changes made', next: 'Tracking (unchanged)',
+    from: 'Tracking',
+    trigger: 'changecarrier',
+    condition: '5 changes made',
+    next: 'Tracking (unchanged)',
     effects: '-18019807',
     run: async (t) => {
       await register(t);
@@ -363,14 +434,21 @@ const STATE_TABLE: StateRow[] = [
     end: TRACKING,
   },
   {
-    from: 'Tracking', trigger: 'changecarrier', condition: 'result of the registration or last change pending',
-    next: 'Tracking (unchanged)', effects: '-18019808',
+    from: 'Tracking',
+    trigger: 'changecarrier',
+    condition: 'result of the registration or last change pending',
+    next: 'Tracking (unchanged)',
+    effects: '-18019808',
     run: async (t) => {
       await register(t);
-      expect(rejectedCode(await post(t.s, t.v, 'changecarrier', [{ number: t.n, carrier_new: 21051 }]))).toBe(-18019808);
+      expect(rejectedCode(await post(t.s, t.v, 'changecarrier', [{ number: t.n, carrier_new: 21051 }]))).toBe(
+        -18019808,
+      );
       await firstResult(t);
       await accepted(t.s, t.v, 'changecarrier', [{ number: t.n, carrier_new: 21051 }]);
-      expect(rejectedCode(await post(t.s, t.v, 'changecarrier', [{ number: t.n, carrier_new: 11031 }]))).toBe(-18019808);
+      expect(rejectedCode(await post(t.s, t.v, 'changecarrier', [{ number: t.n, carrier_new: 11031 }]))).toBe(
+        -18019808,
+      );
       expect(await record(t)).toMatchObject({ carrier: 21051, carrier_change_count: 1 });
     },
     end: TRACKING,
@@ -409,7 +487,8 @@ describe.each(VERSIONS)('state table over HTTP, %s', (v) => {
     await t.rx.close();
   });
 
-  const title = (r: StateRow) => `${r.from} --${r.trigger} [${r.condition}]--> ${r.next}${r.effects ? `; ${r.effects}` : ''}`;
+  const title = (r: StateRow) =>
+    `${r.from} --${r.trigger} [${r.condition}]--> ${r.next}${r.effects ? `; ${r.effects}` : ''}`;
   it.each(titled(STATE_TABLE, title))('%s', async (_title, row) => {
     t.n = row.number ?? ANY;
     await row.run(t);

@@ -7,8 +7,6 @@ import { EMBEDDED_SPEED, startEmbeddedSandbox } from '../../src/sandbox/embedded
 import { startSandbox } from '../../src/sandbox/http/server.js';
 import { call } from './http.js';
 
-
-
 let dir: string;
 beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'trk-embedded-'));
@@ -54,7 +52,8 @@ describe('startEmbeddedSandbox', () => {
 });
 
 describe('one state file, several emulators', () => {
-  const numbersOf = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${String(100000000 + i).slice(-9)}CN`);
+  const numbersOf = (prefix: string, n: number) =>
+    Array.from({ length: n }, (_, i) => `${prefix}${String(100000000 + i).slice(-9)}CN`);
 
   /** Register `numbers` 40 at a time, as a command would, retrying what the rate limit refuses. */
   async function registerAll(url: string, key: string, numbers: string[]): Promise<void> {
@@ -94,13 +93,21 @@ describe('one state file, several emulators', () => {
     };
     await Promise.all([command(a), command(b)]);
     expect(await savedNumbers()).toEqual([...a, ...b].sort());
-    expect(waits).toEqual([expect.stringMatching(/^waiting for another trk --sandbox command \(pid \d+\) to finish with .*sandbox\.json…$/)]);
+    expect(waits).toEqual([
+      expect.stringMatching(/^waiting for another trk --sandbox command \(pid \d+\) to finish with .*sandbox\.json…$/),
+    ]);
     await expect(readFile(path.join(dir, 'sandbox.json.lock'))).rejects.toThrow();
   });
 
   it('an embedded emulator talks to a running sandbox server instead of loading the file, on its clock', async () => {
     const stateFile = path.join(dir, 'sandbox.json');
-    const server = await startSandbox({ stateFile, speed: 0, start: Date.UTC(2026, 5, 1), rateLimit: 0, key: 'server-key' });
+    const server = await startSandbox({
+      stateFile,
+      speed: 0,
+      start: Date.UTC(2026, 5, 1),
+      rateLimit: 0,
+      key: 'server-key',
+    });
     try {
       const sb = await startEmbeddedSandbox(dir);
       expect(sb).toMatchObject({ remote: true, url: server.url, key: 'server-key' });
@@ -121,7 +128,9 @@ describe('one state file, several emulators', () => {
     try {
       const err = await startSandbox({ stateFile }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(TrkError);
-      expect((err as Error).message).toBe(`another sandbox is running on ${stateFile} at ${server.url} (pid ${process.pid})`);
+      expect((err as Error).message).toBe(
+        `another sandbox is running on ${stateFile} at ${server.url} (pid ${process.pid})`,
+      );
     } finally {
       await server.close();
     }
@@ -138,7 +147,9 @@ describe('one state file, several emulators', () => {
     const server = await starting;
     try {
       expect(server.state().account.records).toBe(10);
-      expect(waits).toEqual([expect.stringMatching(/^waiting for a trk --sandbox command \(pid \d+\) to finish with /)]);
+      expect(waits).toEqual([
+        expect.stringMatching(/^waiting for a trk --sandbox command \(pid \d+\) to finish with /),
+      ]);
     } finally {
       await server.close();
     }

@@ -80,7 +80,11 @@ describe('the carriers of the simulated world', () => {
       expect(country.name).toBe(names.get(c._country) ?? c._country_iso);
       expect(country.hub.city, c._country_iso).toMatch(/\S/);
     }
-    expect(countryOf('ES')).toMatchObject({ code: 1918, name: 'Spain', hub: { city: 'MADRID', state: null, postalCode: null } });
+    expect(countryOf('ES')).toMatchObject({
+      code: 1918,
+      name: 'Spain',
+      hub: { city: 'MADRID', state: null, postalCode: null },
+    });
     // The detailed countries keep their cities, states and postal codes.
     expect(countryOf('CN')?.cities.length).toBeGreaterThan(1);
     expect(countryOf('ZZ')).toBeUndefined();
@@ -89,7 +93,11 @@ describe('the carriers of the simulated world', () => {
   it('read back through the carrier list parser, as --sandbox does', () => {
     const carriers = parseCarriers([...sandboxReferenceList('carriers')]);
     expect(carriers).toHaveLength(2621);
-    expect(carriers.find((c) => c.key === 3011)).toMatchObject({ name: 'China Post', countryIso: 'CN', countryKey: 301 });
+    expect(carriers.find((c) => c.key === 3011)).toMatchObject({
+      name: 'China Post',
+      countryIso: 'CN',
+      countryKey: 301,
+    });
     expect(parseCountries([...sandboxReferenceList('countries')])).toHaveLength(229);
   });
 });

@@ -17,12 +17,18 @@ async function requests(url: string): Promise<SandboxRequestLog[]> {
 describe('GET /__sandbox/requests', () => {
   it('lists each request with simulated time, version, operation, items and outcome, oldest first', async () => {
     const s = await sandbox();
-    await call(s.url, '/track/v2/register', { key: s.key, body: JSON.stringify([{ number: 'RR100000001CN' }, { number: '12' }]) });
+    await call(s.url, '/track/v2/register', {
+      key: s.key,
+      body: JSON.stringify([{ number: 'RR100000001CN' }, { number: '12' }]),
+    });
     await call(s.url, '/track/v2/register', { key: s.key, body: JSON.stringify([{ number: 'RR100000001CN' }]) });
     await call(s.url, '/track/v2.2/gettracklist', { key: s.key, body: '{}' });
     await call(s.url, '/track/v2/getquota', { key: 'wrong' });
     await call(s.url, '/track/v2/nothing', { key: s.key });
-    await call(s.url, '/track/v2/register', { key: s.key, body: JSON.stringify(Array.from({ length: 41 }, () => ({ number: 'RR100000001CN' }))) });
+    await call(s.url, '/track/v2/register', {
+      key: s.key,
+      body: JSON.stringify(Array.from({ length: 41 }, () => ({ number: 'RR100000001CN' }))),
+    });
     await call(s.url, '/asset/carrier/info/country.all.json', { method: 'GET' });
     await control(s.url, 'state'); // the observer is not logged
     const log = await requests(s.url);
@@ -49,7 +55,9 @@ describe('GET /__sandbox/requests', () => {
     s.setFaults({ failureRate: 1 });
     await call(s.url, '/track/v2/getquota', { key: s.key });
     s.setFaults({ failureRate: 0, dropRate: 1 });
-    await call(s.url, '/track/v2/register', { key: s.key, body: JSON.stringify([{ number: 'RR100000002CN' }]) }).catch(() => undefined);
+    await call(s.url, '/track/v2/register', { key: s.key, body: JSON.stringify([{ number: 'RR100000002CN' }]) }).catch(
+      () => undefined,
+    );
     s.setFaults({ dropRate: 0, latencyMs: 30 });
     await call(s.url, '/track/v2/getquota', { key: s.key });
     const log = await requests(s.url);
@@ -104,12 +112,56 @@ describe('the --log line', () => {
 
   it.each([
     [entry({}), '2026-06-01T08:00:05Z v2 register 3 items → 200 ok: 2 accepted, 1 rejected (-18019901) 4 ms'],
-    [entry({ rejected: 3, accepted: 0, rejectedCodes: { '-18019901': 2, '-18010012': 1 } }), '2026-06-01T08:00:05Z v2 register 3 items → 200 ok: 0 accepted, 3 rejected (-18019901 ×2, -18010012) 4 ms'],
-    [entry({ items: 41, code: -18010014, accepted: null, rejected: null, rejectedCodes: {} }), '2026-06-01T08:00:05Z v2 register 41 items → 200 -18010014 4 ms'],
-    [entry({ operation: 'getquota', items: 0, status: 401, code: -18010002, accepted: null, rejected: null, rejectedCodes: {} }), '2026-06-01T08:00:05Z v2 getquota 0 items → 401 -18010002 4 ms'],
-    [entry({ operation: 'getquota', items: 1, status: 429, code: 429, accepted: null, rejected: null, rejectedCodes: {}, faults: ['burst 429'] }), '2026-06-01T08:00:05Z v2 getquota 1 item → 429 [injected: burst 429] 4 ms'],
-    [entry({ status: 'dropped', faults: ['drop', 'latency 20 ms'] }), '2026-06-01T08:00:05Z v2 register 3 items → answer dropped [injected: drop, latency 20 ms] 4 ms'],
-    [entry({ version: null, operation: null, path: '/track/v2/nothing', status: 404, code: 404, accepted: null, rejected: null, rejectedCodes: {} }), '2026-06-01T08:00:05Z POST /track/v2/nothing → 404 4 ms'],
+    [
+      entry({ rejected: 3, accepted: 0, rejectedCodes: { '-18019901': 2, '-18010012': 1 } }),
+      '2026-06-01T08:00:05Z v2 register 3 items → 200 ok: 0 accepted, 3 rejected (-18019901 ×2, -18010012) 4 ms',
+    ],
+    [
+      entry({ items: 41, code: -18010014, accepted: null, rejected: null, rejectedCodes: {} }),
+      '2026-06-01T08:00:05Z v2 register 41 items → 200 -18010014 4 ms',
+    ],
+    [
+      entry({
+        operation: 'getquota',
+        items: 0,
+        status: 401,
+        code: -18010002,
+        accepted: null,
+        rejected: null,
+        rejectedCodes: {},
+      }),
+      '2026-06-01T08:00:05Z v2 getquota 0 items → 401 -18010002 4 ms',
+    ],
+    [
+      entry({
+        operation: 'getquota',
+        items: 1,
+        status: 429,
+        code: 429,
+        accepted: null,
+        rejected: null,
+        rejectedCodes: {},
+        faults: ['burst 429'],
+      }),
+      '2026-06-01T08:00:05Z v2 getquota 1 item → 429 [injected: burst 429] 4 ms',
+    ],
+    [
+      entry({ status: 'dropped', faults: ['drop', 'latency 20 ms'] }),
+      '2026-06-01T08:00:05Z v2 register 3 items → answer dropped [injected: drop, latency 20 ms] 4 ms',
+    ],
+    [
+      entry({
+        version: null,
+        operation: null,
+        path: '/track/v2/nothing',
+        status: 404,
+        code: 404,
+        accepted: null,
+        rejected: null,
+        rejectedCodes: {},
+      }),
+      '2026-06-01T08:00:05Z POST /track/v2/nothing → 404 4 ms',
+    ],
   ])('line %#', (e, line) => {
     expect(formatRequestLine(e)).toBe(line);
   });

@@ -30,7 +30,10 @@ async function status(url: string, key: string, path: string, body = '[]'): Prom
 describe('lenient paths (the default)', () => {
   it.each(VARIANTS)('%s: %s reaches its operation', async (_why, path) => {
     const s = await lenient();
-    const a = await call(s.url, path, { key: s.key, body: path.toLowerCase().includes('realtime') ? '[{"number":"RR123456789CN"}]' : '[]' });
+    const a = await call(s.url, path, {
+      key: s.key,
+      body: path.toLowerCase().includes('realtime') ? '[{"number":"RR123456789CN"}]' : '[]',
+    });
     expect(a.status).toBe(200);
     expect(a.json.code).toBe(0);
   });
@@ -48,7 +51,14 @@ describe('lenient paths (the default)', () => {
 
   it('still answers 404 to what names no operation', async () => {
     const s = await lenient();
-    for (const path of ['/track/v1/getquota', '/track/v2/nothing', '/track/v9/register', '/track/v2', '/', '/track/v2/register/x']) {
+    for (const path of [
+      '/track/v1/getquota',
+      '/track/v2/nothing',
+      '/track/v9/register',
+      '/track/v2',
+      '/',
+      '/track/v2/register/x',
+    ]) {
       expect(await status(s.url, s.key, path), path).toBe(404);
     }
     expect((await call(s.url, '/track/v2/getquota', { key: s.key, method: 'GET' })).status).toBe(404);
@@ -63,12 +73,20 @@ describe('lenient paths (the default)', () => {
 describe('strict paths (strictPaths, --strict-paths)', () => {
   it.each(VARIANTS)('%s: %s is 404', async (_why, path) => {
     const s = await strict();
-    expect(await status(s.url, s.key, path, path.toLowerCase().includes('realtime') ? '[{"number":"RR123456789CN"}]' : '[]')).toBe(404);
+    expect(
+      await status(s.url, s.key, path, path.toLowerCase().includes('realtime') ? '[{"number":"RR123456789CN"}]' : '[]'),
+    ).toBe(404);
   });
 
   it('serves the exact paths in each version casing', async () => {
     const s = await strict();
-    for (const path of ['/track/v1/Retrack', '/track/v1/deleteTrack', '/track/v2/retrack', '/track/v2/getquota', '/track/v2.1/deletetrack']) {
+    for (const path of [
+      '/track/v1/Retrack',
+      '/track/v1/deleteTrack',
+      '/track/v2/retrack',
+      '/track/v2/getquota',
+      '/track/v2.1/deletetrack',
+    ]) {
       expect(await status(s.url, s.key, path), path).toBe(200);
     }
   });
@@ -77,14 +95,19 @@ describe('strict paths (strictPaths, --strict-paths)', () => {
 describe('versions after v2.1', () => {
   it.each(['v2.2', 'v2.3', 'v2.4'])('%s answers with v2.1 semantics, in both modes', async (version) => {
     for (const s of [await lenient(), await strict()]) {
-      const reg = await call(s.url, `/track/${version}/register`, { key: s.key, body: JSON.stringify([{ number: `RR12345678${version.at(-1)}CN` }]) });
+      const reg = await call(s.url, `/track/${version}/register`, {
+        key: s.key,
+        body: JSON.stringify([{ number: `RR12345678${version.at(-1)}CN` }]),
+      });
       expect(reg.status).toBe(200);
       // v2.1's accepted items carry email and lang; v2's do not.
       expect(Object.keys(reg.json.data.accepted[0])).toEqual(['origin', 'number', 'carrier', 'email', 'lang', 'tag']);
       const list = await call(s.url, `/track/${version}/gettracklist`, { key: s.key, body: '{}' });
       expect(list.json.data.accepted[0]).toHaveProperty('days_after_order');
       expect(s.state().requests.byOperation[`${version}/register`]).toBe(1);
-      expect(await status(s.url, s.key, `/track/${version}/getRealTimeTrackInfo`, '[{"number":"RR123456789CN"}]')).toBe(200);
+      expect(await status(s.url, s.key, `/track/${version}/getRealTimeTrackInfo`, '[{"number":"RR123456789CN"}]')).toBe(
+        200,
+      );
     }
   });
 

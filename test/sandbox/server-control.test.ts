@@ -112,7 +112,12 @@ describe('POST /__sandbox/faults and /settings', () => {
     expect((await call(s.url, '/track/v2/getquota', { key: s.key })).status).toBe(200);
     expect((await call(s.url, '/track/v2/getquota', { key: s.key })).status).toBe(429);
 
-    for (const body of [{ webhookUrl: 'ftp://x' }, { quotaTotal: -1 }, { ipAllowList: ['300.1.1.1'] }, { colour: 'red' }]) {
+    for (const body of [
+      { webhookUrl: 'ftp://x' },
+      { quotaTotal: -1 },
+      { ipAllowList: ['300.1.1.1'] },
+      { colour: 'red' },
+    ]) {
       expect((await control(s.url, 'settings', body)).status, JSON.stringify(body)).toBe(400);
     }
     expect((await control(s.url, 'settings', { webhookUrl: null })).json.settings.webhookUrl).toBeNull();

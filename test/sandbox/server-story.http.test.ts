@@ -44,11 +44,19 @@ describe('a sandbox with --speed tells its story on its own', () => {
     await vi.waitFor(() => expect(updates()).toBeGreaterThan(24), { timeout: 20_000, interval: 100 });
     const first = await changedSince(s, registered);
     expect(first.length).toBeGreaterThan(0);
-    const details = await post(s, 'v2.1', 'gettrackinfo', first.map((r) => ({ number: r.number })));
+    const details = await post(
+      s,
+      'v2.1',
+      'gettrackinfo',
+      first.map((r) => ({ number: r.number })),
+    );
     expect(details.json.data.accepted.length).toBe(first.length);
 
     // A later look from the latest track_time seen: only records that changed since, each with a later track_time.
-    const watermark = first.map((r) => r.track_time).sort().at(-1)!;
+    const watermark = first
+      .map((r) => r.track_time)
+      .sort()
+      .at(-1)!;
     const seenAt = Date.parse(watermark);
     await vi.waitFor(
       async () => {

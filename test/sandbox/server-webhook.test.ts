@@ -41,7 +41,14 @@ const DAY = 86_400_000;
 describe('webhook delivery', () => {
   let s: RunningSandbox;
   beforeAll(async () => {
-    s = await startSandbox({ speed: 0, start: START, rateLimit: 0, strictPaths: true, webhookUrl: receiverUrl, key: 'hook-key' });
+    s = await startSandbox({
+      speed: 0,
+      start: START,
+      rateLimit: 0,
+      strictPaths: true,
+      webhookUrl: receiverUrl,
+      key: 'hook-key',
+    });
   });
   afterAll(async () => {
     await s.close();
@@ -49,7 +56,10 @@ describe('webhook delivery', () => {
 
   it('pushes TRACKING_UPDATED, signed with the key, once simulated time passes the first result', async () => {
     const number = sampleNumber(3011, 1);
-    const reg = await call(s.url, '/track/v2/register', { key: 'hook-key', body: JSON.stringify([{ number, carrier: 3011 }]) });
+    const reg = await call(s.url, '/track/v2/register', {
+      key: 'hook-key',
+      body: JSON.stringify([{ number, carrier: 3011 }]),
+    });
     expect(reg.json.data.accepted).toHaveLength(1);
     expect(received).toHaveLength(0);
 

@@ -198,11 +198,14 @@ describe('request bodies', () => {
     }
   });
 
-  it.each(['[{"number": "RR1234567', 'not json', '\uFEFF[]', '{"a":1}x'])('answers body %j with -18010013', async (body) => {
-    const a = await call(s.url, '/track/v2/register', { key: s.key, body });
-    expect(a.status).toBe(200);
-    expect(a.json.data.errors[0].code).toBe(-18010013);
-  });
+  it.each(['[{"number": "RR1234567', 'not json', '\uFEFF[]', '{"a":1}x'])(
+    'answers body %j with -18010013',
+    async (body) => {
+      const a = await call(s.url, '/track/v2/register', { key: s.key, body });
+      expect(a.status).toBe(200);
+      expect(a.json.data.errors[0].code).toBe(-18010013);
+    },
+  );
 });
 
 describe('rate limit', () => {
@@ -213,7 +216,10 @@ describe('rate limit', () => {
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429]);
     const refused = answers[3]!;
     expect(refused.headers['retry-after']).toBe('1');
-    expect(refused.json).toEqual({ code: 429, data: { errors: [{ code: 429, message: expect.stringMatching(/3 per second/) }] } });
+    expect(refused.json).toEqual({
+      code: 429,
+      data: { errors: [{ code: 429, message: expect.stringMatching(/3 per second/) }] },
+    });
     const state = s.state();
     expect(state.requests.byStatus).toEqual({ 200: 3, 429: 1 });
     expect(state.requests.rateLimited).toBe(1);
@@ -243,7 +249,15 @@ describe('faults', () => {
     s = await sandbox({ seed: 7 });
   });
   afterEach(() => {
-    s.setFaults({ latencyMs: 0, jitterMs: 0, failureRate: 0, dropRate: 0, burst429: 0, burst429EveryMs: 0, retryAfter: true });
+    s.setFaults({
+      latencyMs: 0,
+      jitterMs: 0,
+      failureRate: 0,
+      dropRate: 0,
+      burst429: 0,
+      burst429EveryMs: 0,
+      retryAfter: true,
+    });
   });
 
   it('adds latency before answering', async () => {

@@ -120,25 +120,35 @@ function compareShapes(rec: Shape, ours: Shape, path: string, key: string, out: 
     for (const t of ourTypes) {
       if (fits(t, recTypes)) continue;
       const sameBase = [...recTypes].some((r) => base(r) === base(t));
-      out.push({ path, kind: sameBase ? 'format' : 'type', detail: `${t} where the recording has ${[...recTypes].join(' | ')}` });
+      out.push({
+        path,
+        kind: sameBase ? 'format' : 'type',
+        detail: `${t} where the recording has ${[...recTypes].join(' | ')}`,
+      });
     }
   }
   const allowed = ENUMS[key];
   if (allowed) {
-    for (const [side, values] of [['recorded', rec.values], ['emulated', ours.values]] as const) {
+    for (const [side, values] of [
+      ['recorded', rec.values],
+      ['emulated', ours.values],
+    ] as const) {
       for (const v of new Set(values)) {
-        if (v !== null && !allowed.includes(v)) out.push({ path, kind: 'enum', detail: `${side} value ${JSON.stringify(v)} outside the enum` });
+        if (v !== null && !allowed.includes(v))
+          out.push({ path, kind: 'enum', detail: `${side} value ${JSON.stringify(v)} outside the enum` });
       }
     }
   }
   if (rec.types.has('object') && ours.types.has('object')) {
     for (const [k, s] of rec.keys) {
       const o = ours.keys.get(k);
-      if (!o) out.push({ path: join(path, k), kind: 'missing', detail: 'in the recording, not in the emulated answer' });
+      if (!o)
+        out.push({ path: join(path, k), kind: 'missing', detail: 'in the recording, not in the emulated answer' });
       else compareShapes(s, o, join(path, k), k, out);
     }
     for (const k of ours.keys.keys()) {
-      if (!rec.keys.has(k)) out.push({ path: join(path, k), kind: 'extra', detail: 'in the emulated answer, not in the recording' });
+      if (!rec.keys.has(k))
+        out.push({ path: join(path, k), kind: 'extra', detail: 'in the emulated answer, not in the recording' });
     }
   }
   if (rec.items && ours.items) compareShapes(rec.items, ours.items, `${path}[]`, key, out);

@@ -29,13 +29,26 @@ const never = () => {
 };
 
 function holderFile(over: Partial<LockHolder>): string {
-  return JSON.stringify({ kind: 'server', pid: process.pid, host: hostname(), processStart: null, url: null, key: null, nonce: 'n', ...over });
+  return JSON.stringify({
+    kind: 'server',
+    pid: process.pid,
+    host: hostname(),
+    processStart: null,
+    url: null,
+    key: null,
+    nonce: 'n',
+    ...over,
+  });
 }
 
 describe('the state file lock', () => {
   it('is held by one at a time; the next is told who holds it and gets it on release', async () => {
     const first = (await acquireStateLock(stateFile, 'server', { busy: never }))!;
-    expect(JSON.parse(await readFile(lockPath(stateFile), 'utf8'))).toMatchObject({ kind: 'server', pid: process.pid, url: null });
+    expect(JSON.parse(await readFile(lockPath(stateFile), 'utf8'))).toMatchObject({
+      kind: 'server',
+      pid: process.pid,
+      url: null,
+    });
     await first.publish('http://127.0.0.1:1234', 'sandbox-key');
     const seen: LockHolder[] = [];
     const second = acquireStateLock(stateFile, 'embedded', {
@@ -77,11 +90,14 @@ describe('the state file lock', () => {
     await lock.release();
   });
 
-  it.runIf(process.platform === 'linux')('takes over a lock whose pid now belongs to a process started later', async () => {
-    await writeFile(lockPath(stateFile), holderFile({ processStart: '1' }));
-    const lock = (await acquireStateLock(stateFile, 'server', { busy: never }))!;
-    await lock.release();
-  });
+  it.runIf(process.platform === 'linux')(
+    'takes over a lock whose pid now belongs to a process started later',
+    async () => {
+      await writeFile(lockPath(stateFile), holderFile({ processStart: '1' }));
+      const lock = (await acquireStateLock(stateFile, 'server', { busy: never }))!;
+      await lock.release();
+    },
+  );
 
   it('takes over a lock file left unreadable, after a grace period', async () => {
     await writeFile(lockPath(stateFile), '');

@@ -24,8 +24,14 @@ describe('answerProblem', () => {
       ['gettracklist', 'doc-v2/gettracklist_page.json'],
       ['getquota', 'doc-v2/getquota.json'],
     ];
-    for (const [op, file] of recorded) expect(answerProblem(op, fixtureJson(file) as Record<string, unknown>), file).toBeUndefined();
-    expect(answerProblem('stoptrack', { ...items([{ number: 'RR123456789CN', carrier: 3011, new_field: [1] }]), extra: true })).toBeUndefined();
+    for (const [op, file] of recorded)
+      expect(answerProblem(op, fixtureJson(file) as Record<string, unknown>), file).toBeUndefined();
+    expect(
+      answerProblem('stoptrack', {
+        ...items([{ number: 'RR123456789CN', carrier: 3011, new_field: [1] }]),
+        extra: true,
+      }),
+    ).toBeUndefined();
   });
 
   it('names what is wrong, by its kind and never its value', () => {
@@ -35,10 +41,16 @@ describe('answerProblem', () => {
     expect(answerProblem('stoptrack', items([], [{ number: 'RR123456789CN', error: { code: '-1' } }]))).toBe(
       'data.rejected[0].error.code is a string, not a number',
     );
-    expect(answerProblem('stoptrack', items([], [{ number: 'RR123456789CN' }]))).toBe('data.rejected[0].error is missing, not an object');
+    expect(answerProblem('stoptrack', items([], [{ number: 'RR123456789CN' }]))).toBe(
+      'data.rejected[0].error is missing, not an object',
+    );
     expect(answerProblem('push', { code: 0, data: { accepted: [] } })).toBe('data.rejected is missing, not a list');
-    expect(answerProblem('gettrackinfo', items([{ number: 7 }]))).toBe('data.accepted[0].number is a number, not a string');
-    expect(answerProblem('register', items([{ number: 'RR123456789CN' }]))).toBe('data.accepted[0].carrier is missing, not a number');
+    expect(answerProblem('gettrackinfo', items([{ number: 7 }]))).toBe(
+      'data.accepted[0].number is a number, not a string',
+    );
+    expect(answerProblem('register', items([{ number: 'RR123456789CN' }]))).toBe(
+      'data.accepted[0].carrier is missing, not a number',
+    );
     expect(answerProblem('getquota', { code: 0, data: null })).toBe('data is null, not an object');
     expect(answerProblem('getquota', { code: 0, data: {} })).toBe('data.quota_total is missing, not a number');
     expect(answerProblem('getquota', { code: 0, data: { quota_total: 1, quota_used: 0, quota_remain: '1' } })).toBe(

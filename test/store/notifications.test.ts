@@ -25,20 +25,41 @@ describe.each(STORE_KINDS)('storing verified notifications ($name)', (kind) => {
 
   it('keeps the details of TRACKING_UPDATED and a change from null for a number the mirror did not know', async () => {
     const writer = new NotificationWriter(await open());
-    const first = await writer.write({ body: updated('YT0000000001', 'InTransit', '2026-06-29T13:00:00Z'), version: 'v2' });
-    expect(first).toEqual({ stored: 'details', change: expect.objectContaining({ from_status: null, to_status: 'InTransit', source: 'webhook' }) });
-    const same = await writer.write({ body: updated('YT0000000001', 'InTransit', '2026-06-30T13:00:00Z'), version: 'v2' });
+    const first = await writer.write({
+      body: updated('YT0000000001', 'InTransit', '2026-06-29T13:00:00Z'),
+      version: 'v2',
+    });
+    expect(first).toEqual({
+      stored: 'details',
+      change: expect.objectContaining({ from_status: null, to_status: 'InTransit', source: 'webhook' }),
+    });
+    const same = await writer.write({
+      body: updated('YT0000000001', 'InTransit', '2026-06-30T13:00:00Z'),
+      version: 'v2',
+    });
     expect(same.change).toBeUndefined();
-    const moved = await writer.write({ body: updated('YT0000000001', 'Delivered', '2026-07-01T13:00:00Z'), version: 'v2' });
-    expect(moved.change).toMatchObject({ from_status: 'InTransit', to_status: 'Delivered', detected_at: '2026-07-01T13:00:00.000Z' });
+    const moved = await writer.write({
+      body: updated('YT0000000001', 'Delivered', '2026-07-01T13:00:00Z'),
+      version: 'v2',
+    });
+    expect(moved.change).toMatchObject({
+      from_status: 'InTransit',
+      to_status: 'Delivered',
+      detected_at: '2026-07-01T13:00:00.000Z',
+    });
     expect((await store!.changes({})).map((c) => c.to_status)).toEqual(['InTransit', 'Delivered']);
   });
 
   it('compares with the status a sync listed when the mirror has no details yet', async () => {
     const s = await open();
-    await s.writeRecords([recordRow({ ...listed, number: 'YT0000000002', carrier: 190012, package_status: 'InTransit' }, 'v2.1')]);
+    await s.writeRecords([
+      recordRow({ ...listed, number: 'YT0000000002', carrier: 190012, package_status: 'InTransit' }, 'v2.1'),
+    ]);
     const writer = new NotificationWriter(s);
-    expect((await writer.write({ body: updated('YT0000000002', 'InTransit', '2026-07-01T13:00:00Z'), version: 'v2' })).change).toBeUndefined();
+    expect(
+      (await writer.write({ body: updated('YT0000000002', 'InTransit', '2026-07-01T13:00:00Z'), version: 'v2' }))
+        .change,
+    ).toBeUndefined();
     expect((await s.pendingDetails(undefined, 10)).map((k) => k.number)).toEqual([]);
   });
 
@@ -56,7 +77,12 @@ describe.each(STORE_KINDS)('storing verified notifications ($name)', (kind) => {
     const s = await open();
     const writer = new NotificationWriter(s);
     const outcomes = await Promise.all(
-      Array.from({ length: 300 }, (_, i) => writer.write({ body: updated(`YT${String(i).padStart(10, '0')}`, 'InTransit', '2026-06-29T13:00:00Z'), version: 'v2' })),
+      Array.from({ length: 300 }, (_, i) =>
+        writer.write({
+          body: updated(`YT${String(i).padStart(10, '0')}`, 'InTransit', '2026-06-29T13:00:00Z'),
+          version: 'v2',
+        }),
+      ),
     );
     expect(outcomes.every((o) => o.stored === 'details')).toBe(true);
     expect(await s.counts()).toEqual({ records: 300, details: 300, changes: 300 });

@@ -65,7 +65,13 @@ describe.each(STORE_KINDS)('the $name store', (kind) => {
   it('keeps every field of a list record as a column, times in one form, and the item as received', async () => {
     const s = await store();
     const row = recordRow(page[0], 'v2.1');
-    expect(row).toMatchObject({ number: 'AA123456789BR', carrier: 2151, order_no: '86574382938', tag: 'order-1042', email: null });
+    expect(row).toMatchObject({
+      number: 'AA123456789BR',
+      carrier: 2151,
+      order_no: '86574382938',
+      tag: 'order-1042',
+      email: null,
+    });
     expect(row.latest_event_time).toBe('2026-06-30T17:23:00.000Z');
     expect(await s.writeRecords([row])).toEqual({ added: 1 });
     expect(await s.writeRecords([row])).toEqual({ added: 0 });
@@ -85,13 +91,25 @@ describe.each(STORE_KINDS)('the $name store', (kind) => {
 
   it('records a change when details move, not on a first sync, and never older over newer', async () => {
     const s = await store();
-    const first = await s.writeDetails([detailsRow(details('InTransit', '2026-06-29T13:00:00Z'), 'v2', '2026-06-29T13:00:00.000Z')], 'sync');
+    const first = await s.writeDetails(
+      [detailsRow(details('InTransit', '2026-06-29T13:00:00Z'), 'v2', '2026-06-29T13:00:00.000Z')],
+      'sync',
+    );
     expect(first.changes).toEqual([]);
     const moved = await s.writeDetails([detailsRow(details('Delivered', '2026-07-02T13:00:00Z'), 'v2', null)], 'sync');
     expect(moved.changes).toEqual([
-      expect.objectContaining({ number: 'YT2616912345678901', from_status: 'InTransit', to_status: 'Delivered', source: 'sync', detected_at: '2026-07-02T13:00:00.000Z' }),
+      expect.objectContaining({
+        number: 'YT2616912345678901',
+        from_status: 'InTransit',
+        to_status: 'Delivered',
+        source: 'sync',
+        detected_at: '2026-07-02T13:00:00.000Z',
+      }),
     ]);
-    const stale = await s.writeDetails([detailsRow(details('Exception', '2026-07-01T13:00:00Z'), 'v2', null)], 'webhook');
+    const stale = await s.writeDetails(
+      [detailsRow(details('Exception', '2026-07-01T13:00:00Z'), 'v2', null)],
+      'webhook',
+    );
     expect(stale).toEqual({ stored: 0, changes: [] });
     const { details: held } = await s.details(['yt2616912345678901']);
     expect(JSON.parse(held[0]!.raw).track_info.latest_status.status).toBe('Delivered');
@@ -100,15 +118,22 @@ describe.each(STORE_KINDS)('the $name store', (kind) => {
   it('takes a notification of a number it did not know as a change from null, with a record', async () => {
     const s = await store();
     const w = await s.writeDetails([detailsRow(details('InTransit', '2026-06-29T13:00:00Z'), 'v2', null)], 'webhook');
-    expect(w.changes).toEqual([expect.objectContaining({ from_status: null, to_status: 'InTransit', source: 'webhook' })]);
+    expect(w.changes).toEqual([
+      expect.objectContaining({ from_status: null, to_status: 'InTransit', source: 'webhook' }),
+    ]);
     expect(await all(s.records({ numbers: ['YT2616912345678901', 'X'] }))).toHaveLength(1);
-    const same = await s.writeDetails([detailsRow(details('InTransit', '2026-06-30T13:00:00Z'), 'v2', null)], 'webhook');
+    const same = await s.writeDetails(
+      [detailsRow(details('InTransit', '2026-06-30T13:00:00Z'), 'v2', null)],
+      'webhook',
+    );
     expect(same.changes).toEqual([]);
   });
 
   it('knows which records need details, and which a full sync did not see', async () => {
     const s = await store();
-    const rows = ['AB0000000003', 'AB0000000001', 'AB0000000002'].map((number) => recordRow({ ...page[0], number }, 'v2.1'));
+    const rows = ['AB0000000003', 'AB0000000001', 'AB0000000002'].map((number) =>
+      recordRow({ ...page[0], number }, 'v2.1'),
+    );
     const full = await s.nextFullSync();
     await s.writeRecords(rows.slice(0, 2), full);
     await s.writeRecords(rows.slice(2));
@@ -121,11 +146,18 @@ describe.each(STORE_KINDS)('the $name store', (kind) => {
   it('finds records by tag pattern, order number, e-mail and search text, any case', async () => {
     const s = await store();
     const rows = [
-      recordRow({ ...page[0], number: 'AB0000000001', tag: 'Order-10030', order_no: '#10030', email: 'Ann@Example.com' }, 'v2.1'),
-      recordRow({ ...page[0], number: 'AB0000000002', tag: 'order-20000', order_no: '#20000', email: 'bob@example.com' }, 'v2.1'),
+      recordRow(
+        { ...page[0], number: 'AB0000000001', tag: 'Order-10030', order_no: '#10030', email: 'Ann@Example.com' },
+        'v2.1',
+      ),
+      recordRow(
+        { ...page[0], number: 'AB0000000002', tag: 'order-20000', order_no: '#20000', email: 'bob@example.com' },
+        'v2.1',
+      ),
     ];
     await s.writeRecords(rows);
-    const numbers = async (q: Parameters<Store['records']>[0]) => (await all(s.records(q))).map((r) => JSON.parse(r.raw).number);
+    const numbers = async (q: Parameters<Store['records']>[0]) =>
+      (await all(s.records(q))).map((r) => JSON.parse(r.raw).number);
     expect(await numbers({ tags: ['order-1*'] })).toEqual(['AB0000000001']);
     expect(await numbers({ tags: ['*003*', 'ORDER-2*'] })).toEqual(['AB0000000001', 'AB0000000002']);
     expect(await numbers({ order: '#20000' })).toEqual(['AB0000000002']);

@@ -41,7 +41,9 @@ const attacker = (i: number, perAddress: number) => `127.0.0.${2 + Math.floor(i 
 
 /** A genuine notification from 127.0.0.1 on a new connection: its status, or the error that ended it, and the time. */
 async function genuine(port: number): Promise<{ status: number | string; ms: number }> {
-  const body = Buffer.from(JSON.stringify({ event: 'TRACKING_STOPPED', data: { number: 'RR123456789CN', carrier: 3011 } }));
+  const body = Buffer.from(
+    JSON.stringify({ event: 'TRACKING_STOPPED', data: { number: 'RR123456789CN', carrier: 3011 } }),
+  );
   const client = new Client(`http://127.0.0.1:${port}`, { localAddress: '127.0.0.1', headersTimeout: 10_000 });
   const t0 = performance.now();
   try {

@@ -50,7 +50,8 @@ describe('trk webhook verify', () => {
   });
 
   it('points at a line ending added to the saved body', async () => {
-    const compact = '{"event":"TRACKING_STOPPED","data":{"number":"AA123456789BR","carrier":2151,"param":null,"tag":""}}';
+    const compact =
+      '{"event":"TRACKING_STOPPED","data":{"number":"AA123456789BR","carrier":2151,"param":null,"tag":""}}';
     const body = await file('with-newline.json', `${compact}\n`);
     const ctx = fakeContext({ settings: { apiKey: KEY } });
     expect(await runWebhookVerify({ body, sign: sha(`${compact}/${KEY}`) }, ctx)).toBe(1);
@@ -59,7 +60,10 @@ describe('trk webhook verify', () => {
 
   it('applies the v1 rule to a body carrying its sign, with or without --v1', async () => {
     const text = fixtureBytes('webhooks/v1-tracking-updated.json').toString('utf8');
-    const resigned = text.replace(/"sign":"[0-9a-f]+"/, `"sign":"${sha(`TRACKING_UPDATED/${rawMember(text, 'data')}/${KEY}`)}"`);
+    const resigned = text.replace(
+      /"sign":"[0-9a-f]+"/,
+      `"sign":"${sha(`TRACKING_UPDATED/${rawMember(text, 'data')}/${KEY}`)}"`,
+    );
     const good = await file('v1.json', resigned);
     const original = await file('v1-original.json', text);
     expect(await runWebhookVerify({ body: good }, fakeContext({ settings: { apiKey: KEY } }))).toBe(0);
@@ -69,17 +73,23 @@ describe('trk webhook verify', () => {
 
   it('needs --sign for a v2 body, a readable file and a key', async () => {
     const body = await file('stopped2.json', BODY);
-    await expect(runWebhookVerify({ body }, fakeContext({ settings: { apiKey: KEY } }))).rejects.toBeInstanceOf(UsageError);
-    await expect(runWebhookVerify({ body: path.join(dir, 'missing.json'), sign: SIGN }, fakeContext())).rejects.toThrow(/no such file/);
-    await expect(runWebhookVerify({ body, sign: SIGN }, fakeContext({ settings: { apiKey: undefined } }))).rejects.toBeInstanceOf(
-      CredentialsError,
+    await expect(runWebhookVerify({ body }, fakeContext({ settings: { apiKey: KEY } }))).rejects.toBeInstanceOf(
+      UsageError,
     );
+    await expect(runWebhookVerify({ body: path.join(dir, 'missing.json'), sign: SIGN }, fakeContext())).rejects.toThrow(
+      /no such file/,
+    );
+    await expect(
+      runWebhookVerify({ body, sign: SIGN }, fakeContext({ settings: { apiKey: undefined } })),
+    ).rejects.toBeInstanceOf(CredentialsError);
   });
 
   it('uses the emulator key with --sandbox', async () => {
     const body = await file('sandbox.json', BODY);
     const sign = sha(Buffer.concat([BODY, Buffer.from('/sandbox-key')]));
-    expect(await runWebhookVerify({ body, sign }, fakeContext({ settings: { sandbox: true, apiKey: undefined } }))).toBe(0);
+    expect(
+      await runWebhookVerify({ body, sign }, fakeContext({ settings: { sandbox: true, apiKey: undefined } })),
+    ).toBe(0);
   });
 });
 
@@ -99,7 +109,11 @@ describe('trk webhook listen', () => {
     while (!ctx.io.stdoutText()) await new Promise((r) => setTimeout(r, 10));
     ctx.interrupt();
     expect(await done).toBe(0);
-    expect(JSON.parse(ctx.io.stdoutText())).toMatchObject({ event: 'TRACKING_STOPPED', number: 'AA123456789BR', verified: true });
+    expect(JSON.parse(ctx.io.stdoutText())).toMatchObject({
+      event: 'TRACKING_STOPPED',
+      number: 'AA123456789BR',
+      verified: true,
+    });
     expect(ctx.io.stderrText()).toMatch(/stopped: 1 notification, 0 refused/);
     await expect(request(url, { method: 'POST', body: '{}' })).rejects.toThrow();
   });
@@ -109,8 +123,8 @@ describe('trk webhook listen', () => {
     await expect(runWebhookListen({ port: '70000' }, ctx)).rejects.toBeInstanceOf(UsageError);
     await expect(runWebhookListen({ port: 0, forwardTo: 'ftp://x' }, ctx)).rejects.toBeInstanceOf(UsageError);
     await expect(runWebhookListen({ port: 0, forwardTo: 'not a url' }, ctx)).rejects.toBeInstanceOf(UsageError);
-    await expect(runWebhookListen({ port: 0 }, fakeContext({ settings: { apiKey: undefined } }))).rejects.toBeInstanceOf(
-      CredentialsError,
-    );
+    await expect(
+      runWebhookListen({ port: 0 }, fakeContext({ settings: { apiKey: undefined } })),
+    ).rejects.toBeInstanceOf(CredentialsError);
   });
 });

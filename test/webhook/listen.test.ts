@@ -8,7 +8,13 @@ import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestIO, type TestIO } from '../../src/io.js';
-import { forwardHeaders, startListener, type Listener, type ListenerOptions, type ReceivedEvent } from '../../src/webhook/listen.js';
+import {
+  forwardHeaders,
+  startListener,
+  type Listener,
+  type ListenerOptions,
+  type ReceivedEvent,
+} from '../../src/webhook/listen.js';
 import { rawMember } from '../../src/webhook/raw-json.js';
 import { headerFrom, headersText, pairedFile, saveNotification } from '../../src/webhook/saved.js';
 import { fixtureBytes } from '../fixture-files.js';
@@ -37,7 +43,8 @@ const updated = (number: string, extra: Record<string, unknown> = {}) =>
     },
   });
 
-const stopped = (number: string) => JSON.stringify({ event: 'TRACKING_STOPPED', data: { number, carrier: 2151, param: null, tag: '' } });
+const stopped = (number: string) =>
+  JSON.stringify({ event: 'TRACKING_STOPPED', data: { number, carrier: 2151, param: null, tag: '' } });
 
 /** The captured v1 push, signed with our key, every other byte unchanged. */
 function v1Body(): string {
@@ -52,10 +59,15 @@ async function post(url: string, body: string | Buffer, headers: Record<string, 
   return { status: res.statusCode, text };
 }
 
-const signed = (body: string | Buffer, key = KEY) => ({ sign: sha(Buffer.concat([Buffer.from(body), Buffer.from(`/${key}`)])) });
+const signed = (body: string | Buffer, key = KEY) => ({
+  sign: sha(Buffer.concat([Buffer.from(body), Buffer.from(`/${key}`)])),
+});
 
 /** The listener keeps counters only; tests keep the events they are shown (onEvent). */
-type TestListener = Omit<Listener, 'waitFor'> & { events: ReceivedEvent[]; waitFor(count: number): Promise<ReceivedEvent[]> };
+type TestListener = Omit<Listener, 'waitFor'> & {
+  events: ReceivedEvent[];
+  waitFor(count: number): Promise<ReceivedEvent[]>;
+};
 
 const open: (TestListener | Server)[] = [];
 const dirs: string[] = [];
@@ -137,7 +149,9 @@ describe('startListener', () => {
     expect(res.status).toBe(200);
     const [ev] = await listener.waitFor(1);
     expect(ev).toMatchObject({ verified: true, version: 'v1' });
-    expect(io.stdoutText()).toContain('9214490221582737950192  21051 USPS  InTransit  2021-07-17 14:35  ANN ARBOR, MI 48104: Shipping Label Created');
+    expect(io.stdoutText()).toContain(
+      '9214490221582737950192  21051 USPS  InTransit  2021-07-17 14:35  ANN ARBOR, MI 48104: Shipping Label Created',
+    );
   });
 
   it('answers 401 to a bad or missing signature, logs it on stderr and prints nothing on stdout', async () => {
@@ -179,7 +193,11 @@ describe('startListener', () => {
     await post(listener.url, b, signed(b));
     await post(listener.url, v1Body());
     await listener.waitFor(3);
-    const lines = io.stdoutText().trim().split('\n').map((l) => JSON.parse(l));
+    const lines = io
+      .stdoutText()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toEqual([
       {
         event: 'TRACKING_UPDATED',
@@ -187,7 +205,11 @@ describe('startListener', () => {
         carrier: 3011,
         status: 'InTransit',
         sub_status: 'InTransit_Departure',
-        latest_event: { time: '2025-02-27T08:15:00+08:00', location: 'Shenzhen', description: 'Departed from sorting centre\x1b[31m' },
+        latest_event: {
+          time: '2025-02-27T08:15:00+08:00',
+          location: 'Shenzhen',
+          description: 'Departed from sorting centre\x1b[31m',
+        },
         received_at: '2025-03-01T12:00:00.250Z',
         verified: true,
       },
@@ -201,7 +223,13 @@ describe('startListener', () => {
         received_at: '2025-03-01T12:00:00.250Z',
         verified: true,
       },
-      expect.objectContaining({ event: 'TRACKING_UPDATED', number: '9214490221582737950192', carrier: 21051, status: 'InTransit', verified: true }),
+      expect.objectContaining({
+        event: 'TRACKING_UPDATED',
+        number: '9214490221582737950192',
+        carrier: 21051,
+        status: 'InTransit',
+        verified: true,
+      }),
     ]);
   });
 
@@ -237,21 +265,25 @@ describe('startListener', () => {
     expect(events.find((e) => !e.verified)!.savedTo).toBeUndefined();
   });
 
-  it('--print: each accepted body whole on stdout, one JSON a line; the event lines on stderr; refused ones nowhere', async () => {
-    const { listener, io } = await listen({ print: true });
-    const oneLine = updated('RR123456789CN');
-    const pretty = Buffer.from(`${JSON.stringify(JSON.parse(updated('RR123456785CN')), null, 2)}\n`);
-    await post(listener.url, oneLine, signed(oneLine));
-    await post(listener.url, pretty, signed(pretty));
-    await post(listener.url, oneLine, signed(oneLine, 'bad'));
-    await listener.waitFor(3);
-    const lines = io.stdoutText().split('\n').filter(Boolean);
-    // As received when it was one line; compacted (strings and numbers untouched) when it was not.
-    expect(lines).toEqual([oneLine, JSON.stringify(JSON.parse(pretty.toString()))]);
-    expect(io.stderrText()).toMatch(/TRACKING_UPDATED {2}RR123456789CN/);
-    expect(io.stderrText()).toMatch(/TRACKING_UPDATED {2}RR123456785CN/);
-    expect(io.stderrText()).toMatch(/401 bad signature/);
-  });
+  it(
+    '--print: each accepted body whole on stdout, one JSON a line; the event lines on stderr; refused ones ' +
+      'nowhere',
+    async () => {
+      const { listener, io } = await listen({ print: true });
+      const oneLine = updated('RR123456789CN');
+      const pretty = Buffer.from(`${JSON.stringify(JSON.parse(updated('RR123456785CN')), null, 2)}\n`);
+      await post(listener.url, oneLine, signed(oneLine));
+      await post(listener.url, pretty, signed(pretty));
+      await post(listener.url, oneLine, signed(oneLine, 'bad'));
+      await listener.waitFor(3);
+      const lines = io.stdoutText().split('\n').filter(Boolean);
+      // As received when it was one line; compacted (strings and numbers untouched) when it was not.
+      expect(lines).toEqual([oneLine, JSON.stringify(JSON.parse(pretty.toString()))]);
+      expect(io.stderrText()).toMatch(/TRACKING_UPDATED {2}RR123456789CN/);
+      expect(io.stderrText()).toMatch(/TRACKING_UPDATED {2}RR123456785CN/);
+      expect(io.stderrText()).toMatch(/401 bad signature/);
+    },
+  );
 
   it('forwards body and headers unchanged with --forward-to and reports the status on stderr', async () => {
     const got: { body: Buffer; headers: IncomingHttpHeaders; raw: string[]; method?: string; url?: string }[] = [];
@@ -259,7 +291,13 @@ describe('startListener', () => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        got.push({ body: Buffer.concat(chunks), headers: req.headers, raw: req.rawHeaders, method: req.method, url: req.url });
+        got.push({
+          body: Buffer.concat(chunks),
+          headers: req.headers,
+          raw: req.rawHeaders,
+          method: req.method,
+          url: req.url,
+        });
         res.writeHead(got.length === 1 ? 202 : 500).end();
       });
     });
@@ -287,7 +325,9 @@ describe('startListener', () => {
     expect(got[1]!.body.toString()).toBe(v1Body());
     expect(events.map((e) => e.forward)).toEqual([{ status: 202 }, { status: 500 }]);
     const err = io.stderrText();
-    expect(err).toMatch(/TRACKING_UPDATED RR123456789CN forwarded to http:\/\/127\.0\.0\.1:\d+\/app\/webhook\?src=trk: 202/);
+    expect(err).toMatch(
+      /TRACKING_UPDATED RR123456789CN forwarded to http:\/\/127\.0\.0\.1:\d+\/app\/webhook\?src=trk: 202/,
+    );
     // A 500 is a forward that failed: kept, and tried again later (test/webhook/forward-queue.test.ts).
     expect(err).toMatch(/TRACKING_UPDATED 9214490221582737950192 not forwarded to .*: 500; again in 1 s/);
   });
@@ -327,7 +367,26 @@ describe('startListener', () => {
   });
 
   it('drops hop-by-hop headers and those named in Connection', () => {
-    const raw = ['Host', 'x', 'Connection', 'keep-alive, X-Hop', 'X-Hop', '1', 'Keep-Alive', 't=5', 'Transfer-Encoding', 'chunked', 'sign', 'ab', 'Content-Length', '3', 'X-A', '1', 'x-a', '2'];
+    const raw = [
+      'Host',
+      'x',
+      'Connection',
+      'keep-alive, X-Hop',
+      'X-Hop',
+      '1',
+      'Keep-Alive',
+      't=5',
+      'Transfer-Encoding',
+      'chunked',
+      'sign',
+      'ab',
+      'Content-Length',
+      '3',
+      'X-A',
+      '1',
+      'x-a',
+      '2',
+    ];
     expect(forwardHeaders(raw)).toEqual(['sign', 'ab', 'X-A', '1', 'x-a', '2']);
   });
 
@@ -348,7 +407,13 @@ describe('startListener', () => {
     expect((await post(listener.url, body)).status).toBe(200);
     expect((await post(listener.url, body, signed(body))).status).toBe(200);
     await listener.waitFor(2);
-    expect(io.stdoutText().trim().split('\n').map((l) => JSON.parse(l).verified)).toEqual([false, true]);
+    expect(
+      io
+        .stdoutText()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).verified),
+    ).toEqual([false, true]);
   });
 
   it('refuses a body over the limit, announced or not, without keeping it; counts every refusal', async () => {
@@ -392,7 +457,10 @@ describe('startListener', () => {
         }),
     );
     for (const sock of sockets) {
-      sock.write(`POST ${u.pathname} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"event":`);
+      sock.write(
+        `POST ${u.pathname} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ` +
+          `100\r\n\r\n{"event":`,
+      );
       await new Promise((r) => setTimeout(r, 50));
     }
     // The third found the one reader busy and the one waiting place taken.
@@ -443,7 +511,9 @@ describe('startListener', () => {
 
   it('reports a port in use', async () => {
     const { listener } = await listen();
-    await expect(startListener({ io: createTestIO(), key: KEY, port: listener.port })).rejects.toThrow(/already in use/);
+    await expect(startListener({ io: createTestIO(), key: KEY, port: listener.port })).rejects.toThrow(
+      /already in use/,
+    );
   });
 
   it('stops listening on close', async () => {
@@ -456,8 +526,21 @@ describe('startListener', () => {
 
 describe('saved notifications', () => {
   it('headers as received, one a line, read back by name in any letter case', () => {
-    const text = headersText('POST', '/hook?x=1', '1.1', ['Host', '127.0.0.1:4242', 'Sign', 'abc', 'X-Multi', 'a', 'x-multi', 'b', 'X-Odd', 'one\r\ntwo']);
-    expect(text).toBe('POST /hook?x=1 HTTP/1.1\nHost: 127.0.0.1:4242\nSign: abc\nX-Multi: a\nx-multi: b\nX-Odd: one two\n');
+    const text = headersText('POST', '/hook?x=1', '1.1', [
+      'Host',
+      '127.0.0.1:4242',
+      'Sign',
+      'abc',
+      'X-Multi',
+      'a',
+      'x-multi',
+      'b',
+      'X-Odd',
+      'one\r\ntwo',
+    ]);
+    expect(text).toBe(
+      'POST /hook?x=1 HTTP/1.1\nHost: 127.0.0.1:4242\nSign: abc\nX-Multi: a\nx-multi: b\nX-Odd: one two\n',
+    );
     expect(headerFrom(text, 'sign')).toBe('abc');
     expect(headerFrom(text, 'x-multi')).toBe('a, b');
     expect(headerFrom(text, 'missing')).toBeUndefined();
@@ -487,7 +570,11 @@ describe('saved notifications', () => {
     const file = path.join(await tempDir(), 'a-file');
     await (await import('node:fs/promises')).writeFile(file, '');
     const io = createTestIO();
-    await expect(startListener({ io, key: KEY, saveDir: file })).rejects.toThrow(/cannot save into .*a-file: a file is in the way/);
-    await expect(startListener({ io, key: KEY, saveDir: path.join(file, 'sub') })).rejects.toMatchObject({ exitCode: 2 });
+    await expect(startListener({ io, key: KEY, saveDir: file })).rejects.toThrow(
+      /cannot save into .*a-file: a file is in the way/,
+    );
+    await expect(startListener({ io, key: KEY, saveDir: path.join(file, 'sub') })).rejects.toMatchObject({
+      exitCode: 2,
+    });
   });
 });

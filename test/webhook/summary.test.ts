@@ -17,7 +17,11 @@ describe('summarizeEvent', () => {
       carrier: 2151,
       status: 'Exception',
       sub_status: 'Exception_Returning',
-      latest_event: { time: '2026-06-27T11:15:00-03:00', location: data.track_info.latest_event.location, description: 'Em devolução ao remetente' },
+      latest_event: {
+        time: '2026-06-27T11:15:00-03:00',
+        location: data.track_info.latest_event.location,
+        description: 'Em devolução ao remetente',
+      },
     });
   });
 
@@ -66,7 +70,15 @@ describe('summarizeEvent', () => {
   });
 
   it('never throws on odd shapes', () => {
-    for (const body of [undefined, null, 'x', 42, [], { data: [] }, { event: 5, data: { number: 7, carrier: '0021051', track_info: 'x' } }]) {
+    for (const body of [
+      undefined,
+      null,
+      'x',
+      42,
+      [],
+      { data: [] },
+      { event: 5, data: { number: 7, carrier: '0021051', track_info: 'x' } },
+    ]) {
       expect(() => summarizeEvent(body)).not.toThrow();
     }
     expect(summarizeEvent({ event: 'E', data: { number: 'N', carrier: '0021051' } }).carrier).toBe(21051);

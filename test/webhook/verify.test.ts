@@ -10,7 +10,13 @@ const sha = (text: string | Buffer) => createHash('sha256').update(text).digest(
 
 const V2_BODY = JSON.stringify({
   event: 'TRACKING_UPDATED',
-  data: { number: 'RR123456789CN', carrier: 3011, param: null, tag: 'café', track_info: { latest_status: { status: 'InTransit' } } },
+  data: {
+    number: 'RR123456789CN',
+    carrier: 3011,
+    param: null,
+    tag: 'café',
+    track_info: { latest_status: { status: 'InTransit' } },
+  },
 });
 
 describe('verifyV2', () => {
@@ -126,7 +132,9 @@ describe('verifyV1', () => {
   it('signs bodies the way it verifies them', () => {
     const body = signedV1Body('TRACKING_STOPPED', { number: 'AB123456789', carrier: 3011, tag: '' }, KEY);
     expect(verifyV1(body, KEY)).toBe(true);
-    expect(JSON.parse(body).sign).toBe(signV1('TRACKING_STOPPED', '{"number":"AB123456789","carrier":3011,"tag":""}', KEY));
+    expect(JSON.parse(body).sign).toBe(
+      signV1('TRACKING_STOPPED', '{"number":"AB123456789","carrier":3011,"tag":""}', KEY),
+    );
     expect(JSON.parse(body).sign).toBe(sha(`TRACKING_STOPPED/{"number":"AB123456789","carrier":3011,"tag":""}/${KEY}`));
   });
 });

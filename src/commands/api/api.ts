@@ -1,5 +1,6 @@
 // trk api: the escape hatch. Sends a body as given to any operation and prints the service's envelope as JSON
-// (CSV and tables are refused: the envelope has no columns), for what the other commands do not cover. Errors of the request as a whole map to exit codes as anywhere else;
+// (CSV and tables are refused: the envelope has no columns), for what the other commands do not cover. Errors of the
+// request as a whole map to exit codes as anywhere else;
 // rejected items give exit 3.
 
 import { unsupported } from '../../api/request-body.js';
@@ -28,7 +29,10 @@ export function parseData(text: string, source: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`${source} is not valid JSON: ${(err as Error).message}`, 'pass a JSON array or object, e.g. --data \'[{"number":"RR123456789CN"}]\'');
+    throw new UsageError(
+      `${source} is not valid JSON: ${(err as Error).message}`,
+      'pass a JSON array or object, e.g. --data \'[{"number":"RR123456789CN"}]\'',
+    );
   }
 }
 

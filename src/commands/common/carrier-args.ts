@@ -32,7 +32,8 @@ export async function resolveCarrierFlags<K extends string>(
     resolve ??= (await import('../../carriers/lookup.js')).carrierResolver(ctx, { carrierMap: opts.carrierMap });
     const code = await resolveOne(resolve, flag, value);
     if (code === undefined) {
-      if (opts.refuseNone) throw new UsageError(`${flag} ${JSON.stringify(String(value))} names no carrier`, `${opts.refuseNone}`);
+      if (opts.refuseNone)
+        throw new UsageError(`${flag} ${JSON.stringify(String(value))} names no carrier`, `${opts.refuseNone}`);
       ctx.info(`${flag} ${JSON.stringify(String(value))} names no carrier: none is sent`);
     }
     out[key] = code;
@@ -56,7 +57,9 @@ async function resolveOne(resolve: Resolve, flag: string, value: unknown): Promi
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     // `carrier "DHL" is ambiguous: ...` → `--to "DHL" is ambiguous: ...`, so the message says which flag.
-    const message = err.message.startsWith('carrier ') ? `${flag} ${err.message.slice('carrier '.length)}` : `${flag}: ${err.message}`;
+    const message = err.message.startsWith('carrier ')
+      ? `${flag} ${err.message.slice('carrier '.length)}`
+      : `${flag}: ${err.message}`;
     throw new UsageError(message, err.hint);
   }
 }

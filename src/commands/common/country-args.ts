@@ -10,7 +10,11 @@ import { searchCountries } from '../../carriers/search.js';
 const ISO_CODE = /^[A-Za-z]{2}$/;
 
 /** The ISO codes of `values` given to `flag`; undefined when the flag was not given. */
-export async function resolveCountryArgs(ctx: Context, flag: string, values: readonly string[] | undefined): Promise<string[] | undefined> {
+export async function resolveCountryArgs(
+  ctx: Context,
+  flag: string,
+  values: readonly string[] | undefined,
+): Promise<string[] | undefined> {
   if (values === undefined) return undefined;
   let byName: ((name: string) => string) | undefined;
   const out: string[] = [];
@@ -35,8 +39,15 @@ async function countryResolver(ctx: Context, flag: string): Promise<(name: strin
     const exact = found.filter((c) => c.matchNames.includes(normalise(name)));
     const chosen = exact.length === 1 ? exact : found;
     if (chosen.length === 1) return iso.get(chosen[0]!.key)!;
-    if (chosen.length === 0) throw new UsageError(`${flag} ${JSON.stringify(name)} names no country`, 'give an ISO code such as US or DE, or see "trk countries NAME"');
+    if (chosen.length === 0)
+      throw new UsageError(
+        `${flag} ${JSON.stringify(name)} names no country`,
+        'give an ISO code such as US or DE, or see "trk countries NAME"',
+      );
     const names = chosen.slice(0, 5).map((c) => `${c.name} (${iso.get(c.key)})`);
-    throw new UsageError(`${flag} ${JSON.stringify(name)} names several countries: ${names.join(', ')}${chosen.length > 5 ? ', ...' : ''}`, 'give its ISO code');
+    throw new UsageError(
+      `${flag} ${JSON.stringify(name)} names several countries: ${names.join(', ')}${chosen.length > 5 ? ', ...' : ''}`,
+      'give its ISO code',
+    );
   };
 }

@@ -11,7 +11,14 @@ import type { Context } from '../../context.js';
 import type { IO } from '../../io.js';
 import { COMPACT_DETAILS, detailsColumns, itemColumns } from '../../output/columns.js';
 import { toDetailsView, type DetailsView } from '../../service/records.js';
-import { createItemResultsWriter, isWide, printItemResults, printRows, resolveFormat, type ItemResultsWriter } from '../../output/render.js';
+import {
+  createItemResultsWriter,
+  isWide,
+  printItemResults,
+  printRows,
+  resolveFormat,
+  type ItemResultsWriter,
+} from '../../output/render.js';
 import { UsageError } from '../../errors.js';
 import { sanitizeTerminalText } from '../../terminal-text.js';
 import { tableNames, viewNames } from './names.js';
@@ -30,12 +37,17 @@ export interface DetailsPrintOptions {
  */
 export function showsPages(ctx: Context, count: number, opts: DetailsPrintOptions = {}): boolean {
   const output = outputOf(ctx);
-  if (output.columns !== undefined || isWide(output) || resolveFormat(opts.io ?? ctx.io, output) !== 'table') return false;
+  if (output.columns !== undefined || isWide(output) || resolveFormat(opts.io ?? ctx.io, output) !== 'table')
+    return false;
   return opts.pages === true || (ctx.global.output === undefined && count <= 1);
 }
 
 /** The writer of details as they come (see the top of this file). */
-export async function detailsWriter(ctx: Context, version: ApiVersion, opts: DetailsPrintOptions = {}): Promise<ItemResultsWriter> {
+export async function detailsWriter(
+  ctx: Context,
+  version: ApiVersion,
+  opts: DetailsPrintOptions = {},
+): Promise<ItemResultsWriter> {
   const pager = opts.io ? undefined : await startPagerFor(ctx);
   const io = pager?.io ?? opts.io ?? ctx.io;
   const inner = await formatWriter(ctx, io, version, opts);
@@ -47,7 +59,11 @@ export async function detailsWriter(ctx: Context, version: ApiVersion, opts: Det
       await pager?.end();
     }
   };
-  return { write: (results) => inner.write(results), end: thenPager(() => inner.end()), abort: thenPager(() => inner.abort()) };
+  return {
+    write: (results) => inner.write(results),
+    end: thenPager(() => inner.end()),
+    abort: thenPager(() => inner.abort()),
+  };
 }
 
 /** `-o text` is a summary of each parcel, not columns: refused with --columns before anything is sent. */
@@ -57,11 +73,17 @@ export function checkTextOutput(ctx: Context): void {
   }
 }
 
-async function formatWriter(ctx: Context, io: IO, version: ApiVersion, opts: DetailsPrintOptions): Promise<ItemResultsWriter> {
+async function formatWriter(
+  ctx: Context,
+  io: IO,
+  version: ApiVersion,
+  opts: DetailsPrintOptions,
+): Promise<ItemResultsWriter> {
   const output = outputOf(ctx);
   const resolved = resolveFormat(io, output);
   if (resolved === 'text') return summaryWriter(ctx, io, version);
-  if ((resolved === 'json' || resolved === 'ndjson') && output.columns === undefined) return createItemResultsWriter(io, [], output);
+  if ((resolved === 'json' || resolved === 'ndjson') && output.columns === undefined)
+    return createItemResultsWriter(io, [], output);
   const names = await tableNames(ctx);
   const viewOpts = await viewNames(ctx, version);
   const all = detailsColumns(names);
@@ -72,7 +94,9 @@ async function formatWriter(ctx: Context, io: IO, version: ApiVersion, opts: Det
       const views = gathered.accepted.map((item) => toDetailsView(item, version, viewOpts));
       if (showsPages(ctx, views.length, { ...opts, io })) {
         const { renderTrackingPage } = await import('../../output/tracking-page.js');
-        const pages = views.map((v) => renderTrackingPage(v, io.color, { now: ctx.now(), width: io.columns, ...names }));
+        const pages = views.map((v) =>
+          renderTrackingPage(v, io.color, { now: ctx.now(), width: io.columns, ...names }),
+        );
         if (pages.length > 0) io.out(`${pages.map((p) => p.replace(/\n*$/, '\n')).join('\n')}`);
       } else {
         // The compact table, unless every column was asked for (-o wide).
@@ -116,7 +140,8 @@ async function summaryWriter(ctx: Context, io: IO, version: ApiVersion): Promise
   const block = (text: string) => io.out(`${blocks++ === 0 ? '' : '\n'}${text}`);
   return {
     write(results) {
-      for (const item of results.accepted) block(renderSummary(toDetailsView(item, version, viewOpts), { carrierName }));
+      for (const item of results.accepted)
+        block(renderSummary(toDetailsView(item, version, viewOpts), { carrierName }));
       for (const r of results.rejected) block(`Tracking number ${oneLine(r.number)}: ${oneLine(r.error.message)}\n`);
     },
     end: async () => {},
@@ -127,7 +152,12 @@ async function summaryWriter(ctx: Context, io: IO, version: ApiVersion): Promise
 const oneLine = (s: string) => sanitizeTerminalText(s, { singleLine: true }).trim();
 
 /** Details in one go (trk realtime, each look of --watch). */
-export async function printDetails(ctx: Context, results: ItemResults<unknown>, version: ApiVersion, opts: DetailsPrintOptions = {}): Promise<void> {
+export async function printDetails(
+  ctx: Context,
+  results: ItemResults<unknown>,
+  version: ApiVersion,
+  opts: DetailsPrintOptions = {},
+): Promise<void> {
   const writer = await detailsWriter(ctx, version, opts);
   writer.write(results);
   await writer.end();

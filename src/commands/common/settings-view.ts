@@ -50,6 +50,8 @@ export const SETTING_COLUMNS: readonly Column<SettingRow>[] = [
 ];
 
 /** `{ "base-url": { "value": ..., "source": ... }, ... }` for --json. */
-export function settingsObject(rows: readonly SettingRow[]): Record<string, { value: string | null; source: SettingSource }> {
+export function settingsObject(
+  rows: readonly SettingRow[],
+): Record<string, { value: string | null; source: SettingSource }> {
   return Object.fromEntries(rows.map((r) => [r.key, { value: r.value, source: r.source }]));
 }

@@ -23,9 +23,23 @@ const completion: Declare = (cmd, invoke) =>
         'trk completion powershell | Out-String | Invoke-Expression   # in $PROFILE',
       ),
     )
-    .action((shell) => lazy(invoke, () => import('./completion.js'), (m, ctx) => m.runCompletion({ shell, program: rootOf(cmd) }, ctx)));
+    .action((shell) =>
+      lazy(
+        invoke,
+        () => import('./completion.js'),
+        (m, ctx) => m.runCompletion({ shell, program: rootOf(cmd) }, ctx),
+      ),
+    );
 
 const complete: Declare = (cmd, invoke) =>
-  prints(cmd, []).argument('<kind>').action((kind) => lazy(invoke, () => import('./completion.js'), (m, ctx) => m.runCompleteValues({ kind }, ctx)));
+  prints(cmd, [])
+    .argument('<kind>')
+    .action((kind) =>
+      lazy(
+        invoke,
+        () => import('./completion.js'),
+        (m, ctx) => m.runCompleteValues({ kind }, ctx),
+      ),
+    );
 
 export const declarations: Readonly<Record<string, Declare>> = { completion, __complete: complete };

@@ -10,7 +10,8 @@ import { UsageError } from '../../errors.js';
 
 function aliasName(key: string): string {
   const name = key.slice(CARRIER_ALIAS_PREFIX.length).trim();
-  if (foldName(name) === '') throw new UsageError(`${key} names no carrier alias`, 'give carrier-alias.NAME, e.g. carrier-alias.DHL');
+  if (foldName(name) === '')
+    throw new UsageError(`${key} names no carrier alias`, 'give carrier-alias.NAME, e.g. carrier-alias.DHL');
   return name;
 }
 
@@ -21,7 +22,9 @@ function without(aliases: Readonly<Record<string, number>>, name: string): Recor
 
 export async function getAlias(key: string, ctx: Context): Promise<number> {
   const name = aliasName(key);
-  const found = Object.entries((await ctx.settings()).carrierAliases ?? {}).find(([n]) => foldName(n) === foldName(name));
+  const found = Object.entries((await ctx.settings()).carrierAliases ?? {}).find(
+    ([n]) => foldName(n) === foldName(name),
+  );
   if (found) ctx.io.out(`${found[1]}\n`);
   else ctx.info(`${key} is not set`);
   return 0;
@@ -44,6 +47,10 @@ export async function setAlias(key: string, value: string | undefined, s: Settin
   if (code !== undefined) aliases[name] = code;
   store.set(s.profile, { carrierAliases: aliases });
   const meaning = code === 0 ? 'no carrier (the service detects it)' : String(code);
-  ctx.info(code === undefined ? `removed ${CARRIER_ALIAS_PREFIX}${name} from profile "${s.profile}"` : `${CARRIER_ALIAS_PREFIX}${name} = ${meaning} in profile "${s.profile}"`);
+  ctx.info(
+    code === undefined
+      ? `removed ${CARRIER_ALIAS_PREFIX}${name} from profile "${s.profile}"`
+      : `${CARRIER_ALIAS_PREFIX}${name} = ${meaning} in profile "${s.profile}"`,
+  );
   return 0;
 }

@@ -2,7 +2,15 @@
 // with `trk auth login`, which verifies it first. A profile that is not saved is refused (a typo must not create
 // one); `config set --create` makes it.
 
-import { CARRIER_ALIAS_PREFIX, CONFIG_KEYS, CONFIG_KEY_FIELD, CONFIG_KEY_HELP, checkConfigKey, validateConfigValue, type ConfigKey } from '../../config/keys.js';
+import {
+  CARRIER_ALIAS_PREFIX,
+  CONFIG_KEYS,
+  CONFIG_KEY_FIELD,
+  CONFIG_KEY_HELP,
+  checkConfigKey,
+  validateConfigValue,
+  type ConfigKey,
+} from '../../config/keys.js';
 import { unknownProfileError } from '../../config/profile-rules.js';
 import { SANDBOX_PROFILE, type Settings } from '../../config/settings.js';
 import type { Context } from '../../context.js';
@@ -49,19 +57,28 @@ export interface ConfigSetOptions {
 async function targetProfile(ctx: Context, create: boolean): Promise<Settings> {
   const s = await ctx.settings({ newProfile: true });
   if (!s.savedProfiles.includes(s.profile) && s.profile !== SANDBOX_PROFILE && !create) {
-    throw unknownProfileError(s.profile, s.savedProfiles, s.sources.profile, `add --create to create profile "${s.profile}"`);
+    throw unknownProfileError(
+      s.profile,
+      s.savedProfiles,
+      s.sources.profile,
+      `add --create to create profile "${s.profile}"`,
+    );
   }
   return s;
 }
 
 function refuseKey(key: ConfigKey): void {
   if (key === 'api-key') {
-    throw new UsageError('the API key is not set with "trk config"', 'run "trk auth login", which verifies the key before saving it; "trk auth logout" removes it');
+    throw new UsageError(
+      'the API key is not set with "trk config"',
+      'run "trk auth login", which verifies the key before saving it; "trk auth logout" removes it',
+    );
   }
 }
 
 export async function runConfigSet(opts: ConfigSetOptions, ctx: Context): Promise<number> {
-  if (opts.key.startsWith(CARRIER_ALIAS_PREFIX)) return setAlias(opts.key, opts.value, await targetProfile(ctx, opts.create === true), ctx);
+  if (opts.key.startsWith(CARRIER_ALIAS_PREFIX))
+    return setAlias(opts.key, opts.value, await targetProfile(ctx, opts.create === true), ctx);
   const key = checkConfigKey(opts.key);
   refuseKey(key);
   const value = validateConfigValue(key, opts.value);
@@ -72,7 +89,10 @@ export async function runConfigSet(opts: ConfigSetOptions, ctx: Context): Promis
   store.set(s.profile, { [CONFIG_KEY_FIELD[key]]: value });
   ctx.info(`${key} = ${shownValue(value)} in ${created ? 'new ' : ''}profile "${s.profile}"`);
   if (created && store.currentName() !== s.profile) {
-    ctx.info(`profile "${s.profile}" is not the active one: use it with --profile ${s.profile}, or "trk auth switch ${s.profile}"`);
+    ctx.info(
+      `profile "${s.profile}" is not the active one: use it with --profile ${s.profile}, or "trk auth switch ` +
+        `${s.profile}"`,
+    );
   }
   noteEnvironment(ctx, s, key);
   return 0;

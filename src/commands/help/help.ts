@@ -24,7 +24,10 @@ export const HELP_TOPIC_DESCRIPTIONS: readonly { name: (typeof HELP_TOPICS)[numb
 ];
 
 export function exitCodeText(width: number = HELP_WIDTH): string {
-  return `Exit codes of trk:\n\n${layoutItems(EXIT_CODE_HELP.map(([code, text]) => [String(code), text] as const), width)}\n`;
+  return `Exit codes of trk:\n\n${layoutItems(
+    EXIT_CODE_HELP.map(([code, text]) => [String(code), text] as const),
+    width,
+  )}\n`;
 }
 
 export async function runHelp(opts: HelpOptions, ctx: Context): Promise<number> {
@@ -43,7 +46,10 @@ export async function runHelp(opts: HelpOptions, ctx: Context): Promise<number> 
   for (const name of opts.topic) {
     const sub = cmd.commands.find((c) => c.name() === name || c.aliases().includes(name));
     if (!sub) {
-      throw new UsageError(`no help for "${topic}"`, `run "trk --help" for the commands, or "trk help ${HELP_TOPICS.join('|')}"`);
+      throw new UsageError(
+        `no help for "${topic}"`,
+        `run "trk --help" for the commands, or "trk help ${HELP_TOPICS.join('|')}"`,
+      );
     }
     cmd = sub;
   }

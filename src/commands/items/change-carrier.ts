@@ -11,8 +11,15 @@ export type ChangeCarrierOptions = ItemSourceOptions;
 
 export async function runChangeCarrier(opts: ChangeCarrierOptions, ctx: Context): Promise<number> {
   // The service would refuse every item with -18019804; numbers given as arguments have no columns to say it.
-  if (opts.numbers.length > 0 && opts.fields?.carrier_new === undefined && opts.fields?.final_carrier_new === undefined) {
-    throw new UsageError('nothing to change', 'give the new carrier with --to <code> or the new last-mile carrier with --final-to <code>');
+  if (
+    opts.numbers.length > 0 &&
+    opts.fields?.carrier_new === undefined &&
+    opts.fields?.final_carrier_new === undefined
+  ) {
+    throw new UsageError(
+      'nothing to change',
+      'give the new carrier with --to <code> or the new last-mile carrier with --final-to <code>',
+    );
   }
   return runItemCommand(ctx, {
     operation: 'changecarrier',

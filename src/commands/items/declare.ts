@@ -47,22 +47,52 @@ function withInput<A extends unknown[], O extends OptionValues, G extends Option
     .addOption(
       new Option(
         '-f, --file <file>',
-        "read numbers from a file (- for stdin): CSV or TSV with a header (number, carrier, tag, ...), one number a line, or trk's own JSON/NDJSON output",
+        'read numbers from a file (- for stdin): CSV or TSV with a header (number, carrier, tag, ...), one ' +
+          "number a line, or trk's own JSON/NDJSON output",
       ),
     )
-    .addOption(new Option('--dry-run', 'check the input and report requests, time and the quota a run needs; send nothing'))
-    .addOption(new Option('--rejects <file>', 'write rejected and set-aside rows here: the input columns plus input_line, error_code, error_message'))
-    .addOption(new Option('--skip-invalid', 'send the valid rows and set the invalid ones aside (in --rejects FILE, or listed), exit 3'))
-    .addOption(new Option('--column <name=field>', 'read the input column NAME as FIELD, e.g. tracking_no=number (repeatable)').argParser(repeated))
-    .addOption(new Option('--delimiter <char>', "the columns' separator: , ; tab or | (default: the one of the header line)"))
-    .addOption(new Option('--carrier-map <file>', 'carrier names of this input and their codes, one name,code row a line (see trk carriers --aliases)'));
+    .addOption(
+      new Option('--dry-run', 'check the input and report requests, time and the quota a run needs; send nothing'),
+    )
+    .addOption(
+      new Option(
+        '--rejects <file>',
+        'write rejected and set-aside rows here: the input columns plus input_line, error_code, error_message',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--skip-invalid',
+        'send the valid rows and set the invalid ones aside (in --rejects FILE, or listed), exit 3',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--column <name=field>',
+        'read the input column NAME as FIELD, e.g. tracking_no=number (repeatable)',
+      ).argParser(repeated),
+    )
+    .addOption(
+      new Option('--delimiter <char>', "the columns' separator: , ; tab or | (default: the one of the header line)"),
+    )
+    .addOption(
+      new Option(
+        '--carrier-map <file>',
+        'carrier names of this input and their codes, one name,code row a line (see trk carriers --aliases)',
+      ),
+    );
 }
 
 /** Writes over a file or a pipe are remembered: resumed when interrupted, not sent twice when finished. */
 function remembered<A extends unknown[], O extends OptionValues, G extends OptionValues>(c: Command<A, O, G>) {
   return c
     .addOption(new Option('--restart', 'start over instead of resuming an interrupted run of the same input'))
-    .addOption(new Option('--again', 'send an input that was fully sent before (runs are remembered, so a re-run does not pay twice)'));
+    .addOption(
+      new Option(
+        '--again',
+        'send an input that was fully sent before (runs are remembered, so a re-run does not pay twice)',
+      ),
+    );
 }
 
 function engineFlags(numbers: string[], o: EngineOptions): ItemFlags {
@@ -84,13 +114,22 @@ const register: Declare = (cmd, invoke) =>
   withColumns(withFieldFlags(remembered(withInput(cmd)), 'register'), REGISTER_COLUMN_NAMES)
     .addHelpText(
       'after',
-      examples('trk register RR123456789CN --carrier 3011', 'trk register -f numbers.csv --tag batch-7', 'cut -d, -f1 orders.csv | trk register --json'),
+      examples(
+        'trk register RR123456789CN --carrier 3011',
+        'trk register -f numbers.csv --tag batch-7',
+        'cut -d, -f1 orders.csv | trk register --json',
+      ),
     )
     .action((numbers, o) =>
-      lazy(invoke, () => import('./register.js'), async (m, ctx) => {
-        const fields = await fieldFlagValues(ctx, 'register', o, o.carrierMap);
-        return m.runRegister({ ...engineFlags(numbers, o), fields }, ctx);
-      }, o),
+      lazy(
+        invoke,
+        () => import('./register.js'),
+        async (m, ctx) => {
+          const fields = await fieldFlagValues(ctx, 'register', o, o.carrierMap);
+          return m.runRegister({ ...engineFlags(numbers, o), fields }, ctx);
+        },
+        o,
+      ),
     );
 
 /** stop, retrack, delete and push: one operation on each number, with an optional carrier. */
@@ -99,36 +138,71 @@ function action(name: 'stop' | 'retrack' | 'push', example: string): Declare {
     withColumns(withFieldFlags(remembered(withInput(cmd)), operationOfCommand(name)), ITEM_COLUMN_NAMES)
       .addHelpText('after', examples(example, `trk list --status Exception -o ids | trk ${name}`))
       .action((numbers, o) =>
-        lazy(invoke, () => import('./actions.js'), async (m, ctx) => {
-          const fields = await fieldFlagValues(ctx, operationOfCommand(name), o, o.carrierMap);
-          return m.runItemAction(name, { ...engineFlags(numbers, o), fields }, ctx);
-        }, o),
+        lazy(
+          invoke,
+          () => import('./actions.js'),
+          async (m, ctx) => {
+            const fields = await fieldFlagValues(ctx, operationOfCommand(name), o, o.carrierMap);
+            return m.runItemAction(name, { ...engineFlags(numbers, o), fields }, ctx);
+          },
+          o,
+        ),
       );
 }
 
 const del: Declare = (cmd, invoke) =>
   withColumns(
-    withFieldFlags(remembered(withInput(cmd)), 'deletetrack')
-      .option('--ignore-missing', 'count a number that is not registered as deleted (exit 0) instead of rejected'),
+    withFieldFlags(remembered(withInput(cmd)), 'deletetrack').option(
+      '--ignore-missing',
+      'count a number that is not registered as deleted (exit 0) instead of rejected',
+    ),
     ITEM_COLUMN_NAMES,
   )
-    .addHelpText('after', examples('trk delete RR123456789CN', 'trk delete -f old.csv --yes', 'trk list --status Expired -o ids | trk delete --yes --ignore-missing'))
+    .addHelpText(
+      'after',
+      examples(
+        'trk delete RR123456789CN',
+        'trk delete -f old.csv --yes',
+        'trk list --status Expired -o ids | trk delete --yes --ignore-missing',
+      ),
+    )
     .action((numbers, o) =>
-      lazy(invoke, () => import('./actions.js'), async (m, ctx) => {
-        const fields = await fieldFlagValues(ctx, 'deletetrack', o, o.carrierMap);
-        return m.runItemAction('delete', { ...engineFlags(numbers, o), fields, ignoreMissing: o.ignoreMissing }, ctx);
-      }, o),
+      lazy(
+        invoke,
+        () => import('./actions.js'),
+        async (m, ctx) => {
+          const fields = await fieldFlagValues(ctx, 'deletetrack', o, o.carrierMap);
+          return m.runItemAction('delete', { ...engineFlags(numbers, o), fields, ignoreMissing: o.ignoreMissing }, ctx);
+        },
+        o,
+      ),
     );
 
 const info: Declare = (cmd, invoke) =>
   withWatch(
     withColumns(
       withFieldFlags(withInput(prints(cmd, OUTPUT_FORMATS)), 'gettrackinfo')
-        .addOption(choiceList('--status <status>', 'show only numbers whose latest main status is this (any case; comma separated for any of several)', PACKAGE_STATUSES))
         .addOption(
-          choiceList('--sub-status <sub-status>', 'show only numbers whose latest sub-status is this (any case; comma separated for any of several)', subStatuses('v2.1')),
+          choiceList(
+            '--status <status>',
+            'show only numbers whose latest main status is this (any case; comma separated for any of several)',
+            PACKAGE_STATUSES,
+          ),
         )
-        .addOption(new Option('--page', 'the full tracking page of each number, where a table would be printed (by default several numbers make a compact table)'))
+        .addOption(
+          choiceList(
+            '--sub-status <sub-status>',
+            'show only numbers whose latest sub-status is this (any case; comma separated for any of several)',
+            subStatuses('v2.1'),
+          ),
+        )
+        .addOption(
+          new Option(
+            '--page',
+            'the full tracking page of each number, where a table would be printed (by default several numbers ' +
+              'make a compact table)',
+          ),
+        )
         .addOption(new Option('--offline', 'answer from the mirror ("trk sync") instead of the service: no request'))
         .addOption(dbOption())
         .addOption(relativeOption())
@@ -183,22 +257,38 @@ const info: Declare = (cmd, invoke) =>
 
 const changeCarrier: Declare = (cmd, invoke) =>
   withColumns(withFieldFlags(remembered(withInput(cmd)), 'changecarrier'), ITEM_COLUMN_NAMES)
-    .addHelpText('after', examples('trk change-carrier RR123456789CN --to 190008', 'trk change-carrier RR123456789CN --to "Yanwen"'))
+    .addHelpText(
+      'after',
+      examples('trk change-carrier RR123456789CN --to 190008', 'trk change-carrier RR123456789CN --to "Yanwen"'),
+    )
     .action((numbers, o) =>
-      lazy(invoke, () => import('./change-carrier.js'), async (m, ctx) => {
-        const fields = await fieldFlagValues(ctx, 'changecarrier', o, o.carrierMap);
-        return m.runChangeCarrier({ ...engineFlags(numbers, o), fields }, ctx);
-      }, o),
+      lazy(
+        invoke,
+        () => import('./change-carrier.js'),
+        async (m, ctx) => {
+          const fields = await fieldFlagValues(ctx, 'changecarrier', o, o.carrierMap);
+          return m.runChangeCarrier({ ...engineFlags(numbers, o), fields }, ctx);
+        },
+        o,
+      ),
     );
 
 const update: Declare = (cmd, invoke) =>
   withColumns(withFieldFlags(remembered(withInput(cmd)), operationOfCommand('update')), ITEM_COLUMN_NAMES)
-    .addHelpText('after', examples('trk update RR123456789CN --tag returned-goods', 'trk update -f orders.csv --column order_id=tag'))
+    .addHelpText(
+      'after',
+      examples('trk update RR123456789CN --tag returned-goods', 'trk update -f orders.csv --column order_id=tag'),
+    )
     .action((numbers, o) =>
-      lazy(invoke, () => import('./update.js'), async (m, ctx) => {
-        const fields = await fieldFlagValues(ctx, operationOfCommand('update'), o, o.carrierMap);
-        return m.runUpdate({ ...engineFlags(numbers, o), fields }, ctx);
-      }, o),
+      lazy(
+        invoke,
+        () => import('./update.js'),
+        async (m, ctx) => {
+          const fields = await fieldFlagValues(ctx, operationOfCommand('update'), o, o.carrierMap);
+          return m.runUpdate({ ...engineFlags(numbers, o), fields }, ctx);
+        },
+        o,
+      ),
     );
 
 const realtime: Declare = (cmd, invoke) =>
@@ -208,17 +298,37 @@ const realtime: Declare = (cmd, invoke) =>
       .addOption(carrierOption('carrier code or name (default: detected by the service)'))
       .option('--param <value>', 'extra tracking parameter')
       .addOption(new Option('--final-carrier <carrier>', 'last-mile carrier code or name').argParser(carrierArg))
-      .option('--fresh', 'fetch from the carrier now instead of a result up to 3 hours old (10 quota units instead of 1)')
+      .option(
+        '--fresh',
+        'fetch from the carrier now instead of a result up to 3 hours old (10 quota units instead of 1)',
+      )
       .addOption(relativeOption())
       .addOption(pagerOption()),
     DETAILS_RESULT_COLUMN_NAMES,
   )
     .addHelpText('after', examples('trk realtime RR123456789CN', 'trk realtime RR123456789CN --fresh --yes --json'))
     .action((number, o) =>
-      lazy(invoke, () => import('./realtime.js'), async (m, ctx) => {
-        const codes = await resolveCarriers(ctx, { carrier: ['--carrier', o.carrier], finalCarrier: ['--final-carrier', o.finalCarrier] });
-        return m.runRealtime({ number, carrier: codes.carrier, param: o.param, finalCarrier: codes.finalCarrier, fresh: o.fresh === true }, ctx);
-      }, o),
+      lazy(
+        invoke,
+        () => import('./realtime.js'),
+        async (m, ctx) => {
+          const codes = await resolveCarriers(ctx, {
+            carrier: ['--carrier', o.carrier],
+            finalCarrier: ['--final-carrier', o.finalCarrier],
+          });
+          return m.runRealtime(
+            {
+              number,
+              carrier: codes.carrier,
+              param: o.param,
+              finalCarrier: codes.finalCarrier,
+              fresh: o.fresh === true,
+            },
+            ctx,
+          );
+        },
+        o,
+      ),
     );
 
 export const declarations: Readonly<Record<string, Declare>> = {

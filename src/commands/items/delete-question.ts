@@ -26,10 +26,14 @@ export async function deleteQuestion(ctx: Context, opts: ItemActionOptions, numb
       return await lookedUp(ctx, opts);
     } catch (err) {
       if (ctx.signal.aborted) throw err;
-      ctx.debug(`delete: could not look the numbers up (${err instanceof Error ? err.message : String(err)}); asking by numbers`);
+      ctx.debug(
+        `delete: could not look the numbers up (${err instanceof Error ? err.message : String(err)}); asking by ` +
+          `numbers`,
+      );
     }
   }
-  const every = opts.fields?.carrier === undefined ? ' (a number without a carrier goes under every carrier that holds it)' : '';
+  const every =
+    opts.fields?.carrier === undefined ? ' (a number without a carrier goes under every carrier that holds it)' : '';
   return `Delete ${plural(numbers, 'number')} from the account${every}? ${UNDONE}`;
 }
 
@@ -43,11 +47,19 @@ async function lookedUp(ctx: Context, opts: ItemActionOptions): Promise<string> 
   const name = await carrierNames(ctx);
   const lines = records.slice(0, LISTED_MAX).map((r) => `  ${recordLine(r, name)}`);
   if (records.length > LISTED_MAX) lines.push(`  … and ${plural(records.length - LISTED_MAX, 'more record')}`);
-  if (missing.length > 0) lines.push(`  not registered${opts.fields?.carrier === undefined ? '' : ` under ${opts.fields?.carrier}`}: ${missing.join(', ')}`);
+  if (missing.length > 0)
+    lines.push(
+      `  not registered${opts.fields?.carrier === undefined ? '' : ` under ${opts.fields?.carrier}`}: ` +
+        `${missing.join(', ')}`,
+    );
   for (const line of lines) ctx.io.err(sanitizeTerminalText(line));
   if (records.length === 0) return `None of the numbers is registered: send the deletion anyway? ${UNDONE}`;
-  const of = records.length === typed.size - missing.length ? '' : ` of ${plural(typed.size - missing.length, 'number')}`;
-  return `Delete ${records.length === 1 ? 'this record' : `these ${plural(records.length, 'record')}`}${of} from the account? ${UNDONE}`;
+  const of =
+    records.length === typed.size - missing.length ? '' : ` of ${plural(typed.size - missing.length, 'number')}`;
+  return (
+    `Delete ${records.length === 1 ? 'this record' : `these ${plural(records.length, 'record')}`}${of} ` +
+    `from the account? ${UNDONE}`
+  );
 }
 
 function recordLine(r: TrackRecord, name: (key: number) => string | undefined): string {

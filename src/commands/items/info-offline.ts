@@ -26,7 +26,10 @@ function rejected(number: string, carrier: number | undefined, code: number, mes
   return { number, ...(carrier === undefined ? {} : { carrier }), error: { code, message } };
 }
 
-/** Records whose order number, e-mail or tag is `text` (any case); else whose number, tag, order number or e-mail starts with it. */
+/**
+ * Records whose order number, e-mail or tag is `text` (any case); else whose number, tag, order number or e-mail starts
+ * with it.
+ */
 export async function findInMirror(store: Store, text: string): Promise<RecordKey[]> {
   const keys = new Map<string, RecordKey>();
   const collect = async (query: Parameters<Store['records']>[0]) => {
@@ -60,7 +63,9 @@ class MirrorReader {
       this.results.accepted.push(JSON.parse(d.raw));
     }
     for (const k of withoutDetails) {
-      this.results.rejected.push(rejected(k.number, k.carrier, -18019909, 'no tracking details in the mirror yet: run "trk sync"'));
+      this.results.rejected.push(
+        rejected(k.number, k.carrier, -18019909, 'no tracking details in the mirror yet: run "trk sync"'),
+      );
     }
     if (details.length === 0 && withoutDetails.length === 0) {
       this.results.rejected.push(rejected(number, carrier, -18019902, formatCodeMessage(-18019902, number)));
@@ -71,7 +76,9 @@ class MirrorReader {
   async term(text: string, carrier: number | undefined): Promise<void> {
     const keys = (await findInMirror(this.store, text)).filter((k) => carrier === undefined || k.carrier === carrier);
     if (keys.length === 0) {
-      this.results.rejected.push(rejected(text, carrier, -18019902, `no parcel in the mirror has the order number, e-mail or tag "${text}"`));
+      this.results.rejected.push(
+        rejected(text, carrier, -18019902, `no parcel in the mirror has the order number, e-mail or tag "${text}"`),
+      );
     }
     for (const k of keys) await this.number(k.number, k.carrier);
   }
@@ -83,9 +90,13 @@ class MirrorReader {
 }
 
 function checkOptions(opts: OfflineInfoOptions): void {
-  if (opts.watch) throw new UsageError('--watch asks the service again and again, not the mirror', 'drop --offline, or --watch');
+  if (opts.watch)
+    throw new UsageError('--watch asks the service again and again, not the mirror', 'drop --offline, or --watch');
   if (opts.dryRun || opts.rejects !== undefined || opts.skipInvalid || opts.restart || opts.again) {
-    throw new UsageError('--offline sends nothing: --dry-run, --rejects, --skip-invalid, --restart and --again do not apply', 'drop them');
+    throw new UsageError(
+      '--offline sends nothing: --dry-run, --rejects, --skip-invalid, --restart and --again do not apply',
+      'drop them',
+    );
   }
 }
 
@@ -134,7 +145,8 @@ async function printFromMirror(
   };
   let pending = 0;
   for await (const row of rows) {
-    const carrier = row.carrier !== undefined && /^\d+$/.test(String(row.carrier)) ? Number(row.carrier) : opts.fields?.carrier;
+    const carrier =
+      row.carrier !== undefined && /^\d+$/.test(String(row.carrier)) ? Number(row.carrier) : opts.fields?.carrier;
     if (pattern.test(row.number)) await reader.number(row.number, carrier);
     else await reader.term(row.number, carrier);
     // Written a few hundred at a time: an input of any length takes flat memory.
@@ -153,7 +165,8 @@ async function printFromMirror(
 /** trk find TEXT: a customer's parcel by order number, e-mail, tag or number, shown as its tracking page. */
 export async function runFind(opts: { text: string; db?: string | undefined }, ctx: Context): Promise<number> {
   const text = opts.text.trim();
-  if (text === '') throw new UsageError('nothing to find', 'give an order number, an e-mail, a tag or a tracking number');
+  if (text === '')
+    throw new UsageError('nothing to find', 'give an order number, an e-mail, a tag or a tracking number');
   const store = await openMirror(ctx, { db: opts.db, mustExist: true });
   try {
     const keys = await findInMirror(store, text);

@@ -35,14 +35,22 @@ export async function runRealtime(opts: RealtimeOptions, ctx: Context): Promise<
   const item = realtimeItem(opts);
   checkTextOutput(ctx);
   if (!numberPattern(apiVersion).test(item.number)) {
-    throw new UsageError(`invalid tracking number ${show(item.number)}`, `tracking numbers are 5 to 50 letters, digits${apiVersion === 'v1' ? '' : ' or hyphens'}; nothing was sent`);
+    throw new UsageError(
+      `invalid tracking number ${show(item.number)}`,
+      `tracking numbers are 5 to 50 letters, digits${apiVersion === 'v1' ? '' : ' or hyphens'}; nothing was sent`,
+    );
   }
   const body = wireBody('getRealTimeTrackInfo', apiVersion, item);
   if (opts.fresh) {
     const units = REALTIME_CACHE_COST[1];
-    await confirmOrRefuse(ctx, `Fetch ${item.number} fresh from the carrier? This costs ${units} quota units instead of ${REALTIME_CACHE_COST[0]}.`, {
-      what: `--fresh (${units} quota units)`,
-    });
+    await confirmOrRefuse(
+      ctx,
+      `Fetch ${item.number} fresh from the carrier? This costs ${units} quota units instead of ` +
+        `${REALTIME_CACHE_COST[0]}.`,
+      {
+        what: `--fresh (${units} quota units)`,
+      },
+    );
   }
   const api = await ctx.api();
   // Charging: never cut short once sent, and never sent twice by a retry (the client's policy).

@@ -22,7 +22,10 @@ export interface ItemSourceOptions extends ItemFlags {
  * How an item command prints the service's items: one row each, carrier names beside codes in a table, written
  * as they come. `origin` adds register's column of how each carrier was settled.
  */
-export async function itemResultsPrinter(ctx: Context, opts: { origin?: boolean } = {}): Promise<() => Promise<ItemResultsWriter>> {
+export async function itemResultsPrinter(
+  ctx: Context,
+  opts: { origin?: boolean } = {},
+): Promise<() => Promise<ItemResultsWriter>> {
   const columns = itemColumns({ ...opts, ...(await tableNames(ctx)) });
   return async () => createItemResultsWriter(ctx.io, columns, outputOf(ctx));
 }
@@ -37,7 +40,9 @@ export async function inputCarrierResolver(ctx: Context, carrierMap?: string): P
   return (text) => {
     // Once loaded, a value seen before is answered at once: no promise per row of a long file.
     if (resolve) return resolve(text);
-    loading ??= import('../../carriers/lookup.js').then(({ carrierResolver }) => (resolve = carrierResolver(ctx, { carrierMap })));
+    loading ??= import('../../carriers/lookup.js').then(
+      ({ carrierResolver }) => (resolve = carrierResolver(ctx, { carrierMap })),
+    );
     return loading.then(() => resolve!(text));
   };
 }
@@ -47,7 +52,11 @@ export async function inputCarrierResolver(ctx: Context, carrierMap?: string): P
  * and without it nothing is sent (exit 2): a script must say what it means. A question that takes work to put
  * (delete looks its records up) is a function, called only when someone is asked.
  */
-export async function confirmOrRefuse(ctx: Context, question: string | (() => Promise<string>), refusal: { what: string }): Promise<void> {
+export async function confirmOrRefuse(
+  ctx: Context,
+  question: string | (() => Promise<string>),
+  refusal: { what: string },
+): Promise<void> {
   if (ctx.global.yes) return;
   if (!ctx.io.canPrompt()) {
     throw new UsageError(`${refusal.what} needs confirmation`, 'pass --yes to confirm; nothing was sent');

@@ -1,6 +1,14 @@
 // Declaration of `trk list`: registered numbers matching filters, page by page.
 
-import { DATA_ORIGINS, LIMITS, ORDER_BY, PACKAGE_STATUSES, PUSH_STATUSES, subStatuses, TRACKING_STATUSES } from '../../service/vocabulary.js';
+import {
+  DATA_ORIGINS,
+  LIMITS,
+  ORDER_BY,
+  PACKAGE_STATUSES,
+  PUSH_STATUSES,
+  subStatuses,
+  TRACKING_STATUSES,
+} from '../../service/vocabulary.js';
 import { RECORD_COLUMN_NAMES } from '../../output/column-names.js';
 import { TERMINAL_LIST_LIMIT } from '../../output/format.js';
 import {
@@ -32,8 +40,8 @@ const filters = (cmd: BareCommand) =>
   cmd
     .addOption(choiceList('--status <status>', `main package status (${OR}; any case)`, PACKAGE_STATUSES))
     .addOption(
-      new Option('--carrier <carrier>', 'carrier code or name (repeat for any of several)').argParser((v: string, prev: string[] | undefined) =>
-        repeated(carrierArg(v), prev),
+      new Option('--carrier <carrier>', 'carrier code or name (repeat for any of several)').argParser(
+        (v: string, prev: string[] | undefined) => repeated(carrierArg(v), prev),
       ),
     )
     .addOption(choiceList('--tracking <state>', `tracking state (${OR})`, TRACKING_STATUSES))
@@ -46,41 +54,70 @@ const filters = (cmd: BareCommand) =>
     .option('--pushed-until <time>', 'last pushed at or before')
     .addOption(choiceList('--push-status <status>', `result of the last webhook push (${OR})`, PUSH_STATUSES))
     .addOption(
-      new Option('--push-code <code>', `HTTP status the webhook answered (${OR})`).argParser((v: string, prev: number[] | undefined) => [
-        ...(prev ?? []),
-        ...v.split(',').filter((s) => s.trim() !== '').map(nonNegativeInt('an HTTP status')),
-      ]),
+      new Option('--push-code <code>', `HTTP status the webhook answered (${OR})`).argParser(
+        (v: string, prev: number[] | undefined) => [
+          ...(prev ?? []),
+          ...v
+            .split(',')
+            .filter((s) => s.trim() !== '')
+            .map(nonNegativeInt('an HTTP status')),
+        ],
+      ),
     )
     .option('--stopped-since <time>', 'tracking stopped at or after')
     .option('--stopped-until <time>', 'tracking stopped at or before')
     .addOption(
       new Option(
         '--number <numbers>',
-        `only these numbers (comma separated or repeated; one number matches partially, more than ${LIMITS.listNumberFilterMax} are looked up ${LIMITS.listNumberFilterMax} at a time)`,
+        `only these numbers (comma separated or repeated; one number matches partially, more than ` +
+          `${LIMITS.listNumberFilterMax} are looked up ${LIMITS.listNumberFilterMax} at a time)`,
       ).argParser(listOf('tracking number')),
     )
     .addOption(
-      new Option('--tag <text>', 'only records whose tag is this, any case; * matches any text (checked by trk on every page fetched; repeat for any of several)').argParser(
-        repeated,
-      ),
+      new Option(
+        '--tag <text>',
+        'only records whose tag is this, any case; * matches any text (checked by trk on every page fetched; ' +
+          'repeat for any of several)',
+      ).argParser(repeated),
     )
     .addOption(
       choiceList(
         '--sub-status <sub-status>',
-        `only records whose latest sub-status is this (checked by trk: one extra request a page for the tracking details, no quota; ${OR})`,
+        `only records whose latest sub-status is this (checked by trk: one extra request a page for the ` +
+          `tracking details, no quota; ${OR})`,
         subStatuses('v2.1'),
       ),
     )
-    .option('--order <order-no>', 'only the record of this order number, any case (v2.1 records; instant with --offline)')
-    .option('--email <address>', 'only records of this customer e-mail, any case (v2.1 records; instant with --offline)')
-    .option('--search <text>', 'records whose number, tag, order number or e-mail is this text or starts with it, any case')
-    .addOption(new Option('--stale <age>', 'parcels still tracked, not delivered, whose latest event is older than this (7d, 12h)').argParser(ageArg))
+    .option(
+      '--order <order-no>',
+      'only the record of this order number, any case (v2.1 records; instant with --offline)',
+    )
+    .option(
+      '--email <address>',
+      'only records of this customer e-mail, any case (v2.1 records; instant with --offline)',
+    )
+    .option(
+      '--search <text>',
+      'records whose number, tag, order number or e-mail is this text or starts with it, any case',
+    )
+    .addOption(
+      new Option(
+        '--stale <age>',
+        'parcels still tracked, not delivered, whose latest event is older than this (7d, 12h)',
+      ).argParser(ageArg),
+    )
     .option('--offline', 'answer from the mirror ("trk sync") instead of the service: no request, every filter instant')
     .addOption(dbOption())
     .addOption(choiceOf('--order-by <order>', 'sort order (any case)', ORDER_BY))
-    .addOption(new Option('--limit <n>', `stop after n records (default on a terminal: ${TERMINAL_LIST_LIMIT})`).argParser(positiveInt('--limit')))
+    .addOption(
+      new Option('--limit <n>', `stop after n records (default on a terminal: ${TERMINAL_LIST_LIMIT})`).argParser(
+        positiveInt('--limit'),
+      ),
+    )
     .option('--all', `every record, also on a terminal (where the default is the first ${TERMINAL_LIST_LIMIT})`)
-    .addOption(new Option('--page <n>', `only this page (${LIMITS.pageSize} records a page)`).argParser(positiveInt('--page')))
+    .addOption(
+      new Option('--page <n>', `only this page (${LIMITS.pageSize} records a page)`).argParser(positiveInt('--page')),
+    )
     .addOption(relativeOption())
     .addOption(pagerOption());
 
@@ -92,7 +129,8 @@ const list: Declare = (cmd, invoke) =>
         notes(
           'Several values of one filter mean any of them: one query per value, merged, each record once. --tag and ' +
             '--sub-status are checked by trk on the records fetched, so every page of the other filters is read.',
-          `On a terminal the first ${TERMINAL_LIST_LIMIT} records are shown (--all for every one) through the pager; piped, every record.`,
+          `On a terminal the first ${TERMINAL_LIST_LIMIT} records are shown (--all for every one) through the ` +
+            `pager; piped, every record.`,
         ),
         examples(
           'trk list --status delivered --json',
@@ -115,7 +153,11 @@ const list: Declare = (cmd, invoke) =>
           const { resolveCarrierFlags } = await import('../common/carrier-args.js');
           const carriers: number[] = [];
           for (const value of o.carrier ?? []) {
-            const { carrier } = await resolveCarrierFlags(ctx, { carrier: ['--carrier', value] }, { refuseNone: 'a list filter needs a carrier: drop --carrier to list every carrier' });
+            const { carrier } = await resolveCarrierFlags(
+              ctx,
+              { carrier: ['--carrier', value] },
+              { refuseNone: 'a list filter needs a carrier: drop --carrier to list every carrier' },
+            );
             if (carrier !== undefined && !carriers.includes(carrier)) carriers.push(carrier);
           }
           return m.runList(

@@ -35,7 +35,9 @@ export interface ListOptions {
   order?: string | undefined;
   /** Checked here (v2.1 records) or in the mirror: this customer e-mail, any case. */
   email?: string | undefined;
-  /** Checked here (v2.1 records) or in the mirror: number, tag, order number or e-mail equal to or starting with this. */
+  /**
+   * Checked here (v2.1 records) or in the mirror: number, tag, order number or e-mail equal to or starting with this.
+   */
   search?: string | undefined;
   /** Still tracked, not delivered, and no event for this long (ms). */
   stale?: number | undefined;
@@ -73,7 +75,10 @@ function time(value: unknown, flag: string, now: number): string | undefined {
   if (typeof value !== 'string') return undefined;
   const iso = parseTimeArg(value, now);
   if (iso === undefined) {
-    throw new UsageError(`${flag} "${value}" is not a time`, 'give an ISO time (2024-05-01, 2024-05-01T12:00Z) or an age such as 30m, 12h, 7d, 2w');
+    throw new UsageError(
+      `${flag} "${value}" is not a time`,
+      'give an ISO time (2024-05-01, 2024-05-01T12:00Z) or an age such as 30m, 12h, 7d, 2w',
+    );
   }
   return iso;
 }
@@ -90,13 +95,16 @@ export function distinctNumbers(numbers: readonly string[]): string[] {
 export function statusesToAsk(opts: Pick<ListOptions, 'status' | 'subStatus'>): readonly string[] | undefined {
   const status = opts.status?.length ? opts.status : undefined;
   if (!opts.subStatus?.length) return status;
-  const mains = [...new Set(opts.subStatus.map((s) => mainStatusOf(s)).filter((m): m is PackageStatus => m !== undefined))];
+  const mains = [
+    ...new Set(opts.subStatus.map((s) => mainStatusOf(s)).filter((m): m is PackageStatus => m !== undefined)),
+  ];
   if (status === undefined) return mains;
   const both = mains.filter((m) => status.includes(m));
   if (both.length === 0) {
     throw new UsageError(
       `no record can be ${status.join(' or ')} with sub-status ${opts.subStatus.join(' or ')}`,
-      `a sub-status belongs to one status (${opts.subStatus.map((s) => `${s}: ${mainStatusOf(s)}`).join(', ')}); drop --status`,
+      `a sub-status belongs to one status ` +
+        `(${opts.subStatus.map((s) => `${s}: ${mainStatusOf(s)}`).join(', ')}); drop --status`,
     );
   }
   return both;
@@ -123,7 +131,10 @@ export function buildListFilters(opts: ListOptions, now: number): TrackListFilte
     const since = time(opts[sinceKey], `--${name}-since`, now);
     const until = time(opts[untilKey], `--${name}-until`, now);
     if (since !== undefined && until !== undefined && Date.parse(since) > Date.parse(until)) {
-      throw new UsageError(`--${name}-since (${since}) is after --${name}-until (${until})`, 'swap them, or widen the range');
+      throw new UsageError(
+        `--${name}-since (${since}) is after --${name}-until (${until})`,
+        'swap them, or widen the range',
+      );
     }
     if (since !== undefined) (base as Record<string, unknown>)[from] = since;
     if (until !== undefined) (base as Record<string, unknown>)[to] = until;
@@ -156,7 +167,14 @@ export function buildListFilters(opts: ListOptions, now: number): TrackListFilte
  */
 export function tagMatcher(patterns: readonly string[]): (tag: string | null) => boolean {
   const regexes = patterns.map(
-    (p) => new RegExp(`^${p.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'is'),
+    (p) =>
+      new RegExp(
+        `^${p
+          .split('*')
+          .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*')}$`,
+        'is',
+      ),
   );
   return (tag) => tag !== null && regexes.some((r) => r.test(tag));
 }

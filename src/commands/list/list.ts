@@ -25,7 +25,6 @@ import { listPages } from './pages.js';
 
 export { buildListFilters, type ListOptions } from './filters.js';
 
-
 /** The records to show: --limit, else every one off a terminal or with --all, else the first 100. */
 export function listLimit(opts: ListOptions, stdoutIsTTY: boolean): { limit: number; byDefault: boolean } {
   if (opts.limit !== undefined) return { limit: opts.limit, byDefault: false };
@@ -35,12 +34,19 @@ export function listLimit(opts: ListOptions, stdoutIsTTY: boolean): { limit: num
 
 /** Flags that cannot go together, and what the version cannot do: refused before anything is sent. */
 function checkOptions(opts: ListOptions, version: string): void {
-  if (opts.all && opts.limit !== undefined) throw new UsageError('--all and --limit contradict each other', 'give one of them');
-  if (opts.all && opts.page !== undefined) throw new UsageError('--all and --page contradict each other', 'give one of them');
-  if (opts.every !== undefined && !opts.watch) throw new UsageError('--every is the pace of --watch', 'add --watch, or drop --every');
-  if (opts.watch && opts.page !== undefined) throw new UsageError('--watch looks at the whole list, not one page', 'drop --page');
+  if (opts.all && opts.limit !== undefined)
+    throw new UsageError('--all and --limit contradict each other', 'give one of them');
+  if (opts.all && opts.page !== undefined)
+    throw new UsageError('--all and --page contradict each other', 'give one of them');
+  if (opts.every !== undefined && !opts.watch)
+    throw new UsageError('--every is the pace of --watch', 'add --watch, or drop --every');
+  if (opts.watch && opts.page !== undefined)
+    throw new UsageError('--watch looks at the whole list, not one page', 'drop --page');
   if (version !== 'v2.1' && (opts.order || opts.email || opts.search)) {
-    throw new UsageError('--order, --email and --search read fields of v2.1 records', 'add --offline to ask the mirror, or use --api-version v2.1');
+    throw new UsageError(
+      '--order, --email and --search read fields of v2.1 records',
+      'add --offline to ask the mirror, or use --api-version v2.1',
+    );
   }
   if (version === 'v1' && opts.subStatus?.length) {
     throw new UsageError('the v1 API has no sub-statuses', 'filter with --status, or use --api-version v2 or v2.1');
@@ -65,7 +71,9 @@ export function listRecords(
   // Each query gives at most `limit` records to the merged list, unless records are checked here (--tag).
   const local = checksLocally(opts);
   const most = Number.isFinite(limit) && !local ? Math.ceil(limit / LIMITS.pageSize) : undefined;
-  const queries = filters.map((f) => listPages(api, f, { from: opts.page, only: opts.page !== undefined, most, signal }));
+  const queries = filters.map((f) =>
+    listPages(api, f, { from: opts.page, only: opts.page !== undefined, most, signal }),
+  );
   const merged = mergeQueries(queries, opts.orderBy, onProgress);
   const check = localChecks(api, opts, signal, now);
   if (!check) return merged;
@@ -76,7 +84,8 @@ export function listRecords(
 }
 
 export async function runList(opts: ListOptions & { db?: string | undefined }, ctx: Context): Promise<number> {
-  if (opts.db !== undefined) throw new UsageError('--db names the mirror, which only --offline reads', 'add --offline, or drop --db');
+  if (opts.db !== undefined)
+    throw new UsageError('--db names the mirror, which only --offline reads', 'add --offline, or drop --db');
   const { apiVersion } = await ctx.settings();
   checkOptions(opts, apiVersion);
   const many = opts.numbers !== undefined && distinctNumbers(opts.numbers).length > LIMITS.listNumberFilterMax;
@@ -121,7 +130,9 @@ export async function runList(opts: ListOptions & { db?: string | undefined }, c
     const p = progress;
     if (pager?.started) return;
     if (p.pagesTotal !== undefined && p.pagesDone < p.pagesTotal && opts.page === undefined) {
-      counter.show(`page ${fmt(p.pagesDone)} of ${fmt(p.pagesTotal)}${local ? ` · ${plural(shown, 'match', 'matches')}` : ''}`);
+      counter.show(
+        `page ${fmt(p.pagesDone)} of ${fmt(p.pagesTotal)}${local ? ` · ${plural(shown, 'match', 'matches')}` : ''}`,
+      );
     }
   };
   try {
@@ -136,7 +147,8 @@ export async function runList(opts: ListOptions & { db?: string | undefined }, c
       );
       shown += take.length;
       if (shown >= limit) {
-        cut = take.length < batch.length || progress.pagesTotal === undefined || progress.pagesDone < progress.pagesTotal;
+        cut =
+          take.length < batch.length || progress.pagesTotal === undefined || progress.pagesDone < progress.pagesTotal;
         break;
       }
       count();
@@ -180,7 +192,10 @@ export function summary(
  */
 async function listMany(opts: ListOptions, ctx: Context): Promise<number> {
   if (opts.page !== undefined || opts.limit !== undefined || opts.watch) {
-    throw new UsageError(`--page, --limit and --watch cannot be used with more than ${LIMITS.listNumberFilterMax} numbers`, 'drop them');
+    throw new UsageError(
+      `--page, --limit and --watch cannot be used with more than ${LIMITS.listNumberFilterMax} numbers`,
+      'drop them',
+    );
   }
   const { apiVersion } = await ctx.settings();
   for (const f of buildListFilters({ ...opts, numbers: undefined }, ctx.now())) wireBody('gettracklist', apiVersion, f);

@@ -17,13 +17,20 @@ export type RecordCheck = (records: TrackRecord[]) => Promise<TrackRecord[]>;
 
 type LocalOptions = Pick<ListOptions, 'tag' | 'subStatus' | 'order' | 'email' | 'search' | 'stale'>;
 
-/** Whether records are checked here (--tag, --sub-status...): the service's counts then say nothing of what is shown. */
+/**
+ * Whether records are checked here (--tag, --sub-status...): the service's counts then say nothing of what is shown.
+ */
 export function checksLocally(opts: LocalOptions): boolean {
   return Boolean(opts.tag?.length || opts.subStatus?.length || opts.order || opts.email || opts.search || opts.stale);
 }
 
 /** The checks the options ask for, or undefined when the service's filters are all there is. */
-export function localChecks(api: ApiClient, opts: LocalOptions, signal: AbortSignal, now = Date.now()): RecordCheck | undefined {
+export function localChecks(
+  api: ApiClient,
+  opts: LocalOptions,
+  signal: AbortSignal,
+  now = Date.now(),
+): RecordCheck | undefined {
   const tag = opts.tag?.length ? tagMatcher(opts.tag) : undefined;
   const subs = opts.subStatus?.length ? new Set(opts.subStatus) : undefined;
   const fields = recordFieldCheck(opts);
@@ -42,14 +49,23 @@ export function localChecks(api: ApiClient, opts: LocalOptions, signal: AbortSig
 }
 
 /** The latest sub-status of each record, by record key (number and carrier). */
-export async function subStatuses(api: ApiClient, records: readonly TrackRecord[], signal: AbortSignal): Promise<Map<string, string>> {
+export async function subStatuses(
+  api: ApiClient,
+  records: readonly TrackRecord[],
+  signal: AbortSignal,
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  for (const [key, view] of await detailsOf(api, records, signal)) if (view.sub_status !== null) out.set(key, view.sub_status);
+  for (const [key, view] of await detailsOf(api, records, signal))
+    if (view.sub_status !== null) out.set(key, view.sub_status);
   return out;
 }
 
 /** The tracking details of each record, by record key, 40 a request. */
-async function detailsOf(api: ApiClient, records: readonly TrackRecord[], signal: AbortSignal): Promise<Map<string, DetailsView>> {
+async function detailsOf(
+  api: ApiClient,
+  records: readonly TrackRecord[],
+  signal: AbortSignal,
+): Promise<Map<string, DetailsView>> {
   const out = new Map<string, DetailsView>();
   for (let i = 0; i < records.length; i += LIMITS.itemsPerRequest) {
     const items = records.slice(i, i + LIMITS.itemsPerRequest).map((r) => ({
@@ -91,12 +107,19 @@ function recordFieldCheck(opts: LocalOptions): ((r: TrackRecord) => boolean) | u
  */
 function staleCheck(api: ApiClient, before: number, signal: AbortSignal): RecordCheck {
   return async (records) => {
-    const open = records.filter((r) => (r.tracking_status === 'Tracking' || r.ts === true || r.ts === 1) && toRecordView(r, api.version).status !== 'Delivered');
+    const open = records.filter(
+      (r) =>
+        (r.tracking_status === 'Tracking' || r.ts === true || r.ts === 1) &&
+        toRecordView(r, api.version).status !== 'Delivered',
+    );
     const needDetails = open.filter((r) => !('latest_event_time' in r));
     const latest = needDetails.length ? await detailsOf(api, needDetails, signal) : new Map<string, DetailsView>();
     return open.filter((r) => {
       const view = latest.get(recordKey(r));
-      const event = 'latest_event_time' in r ? r.latest_event_time : (view?.latest_event?.time_utc ?? view?.latest_event?.time_iso ?? null);
+      const event =
+        'latest_event_time' in r
+          ? r.latest_event_time
+          : (view?.latest_event?.time_utc ?? view?.latest_event?.time_iso ?? null);
       const at = epochOf(event ?? null) ?? epochOf(toRecordView(r, api.version).registered);
       return at !== null && at < before;
     });

@@ -56,12 +56,25 @@ export async function* mergeQueries(
   order: OrderBy | string | undefined,
   onProgress: (p: ListProgress) => void,
 ): AsyncGenerator<TrackRecord[]> {
-  const queues: Queue[] = queries.map((pages) => ({ pages, records: [], done: false, pagesDone: 0, pageTotal: undefined, dataTotal: undefined }));
+  const queues: Queue[] = queries.map((pages) => ({
+    pages,
+    records: [],
+    done: false,
+    pagesDone: 0,
+    pageTotal: undefined,
+    dataTotal: undefined,
+  }));
   const report = () => {
     const started = queues.every((q) => q.pagesDone > 0 || q.done);
     const sum = (k: 'pageTotal' | 'dataTotal') =>
-      started && queues.every((q) => q[k] !== undefined || q.done) ? queues.reduce((s, q) => s + (q[k] ?? 0), 0) : undefined;
-    onProgress({ pagesDone: queues.reduce((s, q) => s + q.pagesDone, 0), pagesTotal: sum('pageTotal'), dataTotal: sum('dataTotal') });
+      started && queues.every((q) => q[k] !== undefined || q.done)
+        ? queues.reduce((s, q) => s + (q[k] ?? 0), 0)
+        : undefined;
+    onProgress({
+      pagesDone: queues.reduce((s, q) => s + q.pagesDone, 0),
+      pagesTotal: sum('pageTotal'),
+      dataTotal: sum('dataTotal'),
+    });
   };
   const fill = async (q: Queue) => {
     while (!q.done && q.records.length === 0) {

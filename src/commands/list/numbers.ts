@@ -11,7 +11,11 @@ import { listPages } from './pages.js';
  * Every record of `numbers` (several carriers may hold one number). The service matches one number partially
  * and several exactly, so records of other numbers are dropped here.
  */
-export async function recordsOfNumbers(api: ApiClient, numbers: readonly string[], signal: AbortSignal): Promise<TrackRecord[]> {
+export async function recordsOfNumbers(
+  api: ApiClient,
+  numbers: readonly string[],
+  signal: AbortSignal,
+): Promise<TrackRecord[]> {
   const distinct = [...new Set(numbers.map((n) => n.trim().toUpperCase()).filter(Boolean))];
   const wanted = new Set(distinct);
   const out: TrackRecord[] = [];

@@ -59,11 +59,14 @@ export function recordQuery(opts: ListOptions, now: number): RecordQuery {
 }
 
 export async function runOfflineList(opts: ListOptions & { db?: string | undefined }, ctx: Context): Promise<number> {
-  if (opts.watch) throw new UsageError('--watch asks the service again and again, not the mirror', 'drop --offline, or --watch');
-  if (opts.all && opts.limit !== undefined) throw new UsageError('--all and --limit contradict each other', 'give one of them');
+  if (opts.watch)
+    throw new UsageError('--watch asks the service again and again, not the mirror', 'drop --offline, or --watch');
+  if (opts.all && opts.limit !== undefined)
+    throw new UsageError('--all and --limit contradict each other', 'give one of them');
   const query = recordQuery(opts, ctx.now());
   const { limit } = listLimit(opts, ctx.io.stdoutIsTTY);
-  if (opts.page !== undefined) Object.assign(query, { limit: LIMITS.pageSize, offset: (opts.page - 1) * LIMITS.pageSize });
+  if (opts.page !== undefined)
+    Object.assign(query, { limit: LIMITS.pageSize, offset: (opts.page - 1) * LIMITS.pageSize });
   else if (Number.isFinite(limit)) query.limit = limit;
   const store = await openMirror(ctx, { db: opts.db, mustExist: true });
   try {

@@ -33,16 +33,24 @@ export interface ListPagesOptions {
  * that cannot be right fails the read, see src/api/pages.ts). The consumer stops early by leaving its loop (the
  * pages in flight are aborted and nothing more is fetched).
  */
-export async function* listPages(api: ApiClient, filter: TrackListFilter, opts: ListPagesOptions): AsyncGenerator<ListPage> {
+export async function* listPages(
+  api: ApiClient,
+  filter: TrackListFilter,
+  opts: ListPagesOptions,
+): AsyncGenerator<ListPage> {
   const from = opts.from ?? 1;
   const most = opts.only ? 1 : opts.most;
   const pages = readPages<Envelope<TrackRecord>>({
     start: from,
     fetch: async (pageNo, stop) => {
       // Reading changes nothing on the service, so an interrupt may cut a request short.
-      return api.call<TrackRecord>('gettracklist', wireBody('gettracklist', api.version, { ...filter, page_no: pageNo }), {
-        signal: AbortSignal.any([opts.signal, stop]),
-      });
+      return api.call<TrackRecord>(
+        'gettracklist',
+        wireBody('gettracklist', api.version, { ...filter, page_no: pageNo }),
+        {
+          signal: AbortSignal.any([opts.signal, stop]),
+        },
+      );
     },
     facts: trackListFacts,
     pageSize: LIMITS.pageSize,

@@ -20,7 +20,12 @@ import { subStatuses } from './local.js';
 import { recordKey } from './merge.js';
 import { recordsOfNumbers } from './numbers.js';
 
-export async function watchList(ctx: Context, api: ApiClient, filters: readonly TrackListFilter[], opts: ListOptions): Promise<number> {
+export async function watchList(
+  ctx: Context,
+  api: ApiClient,
+  filters: readonly TrackListFilter[],
+  opts: ListOptions,
+): Promise<number> {
   const { limit } = listLimit(opts, ctx.io.stdoutIsTTY);
   const columns = recordColumns(await tableNames(ctx));
   const viewOpts = await viewNames(ctx, api.version);
@@ -41,7 +46,11 @@ export async function watchList(ctx: Context, api: ApiClient, filters: readonly 
       shown.map((r) => recordForJson(r, api.version)),
     );
     const seen = await watched.update(shown);
-    return { text: out.text(), finished: seen.size > 0 && seen.delivered + seen.returned === seen.size, note: noteOf(seen) };
+    return {
+      text: out.text(),
+      finished: seen.size > 0 && seen.delivered + seen.returned === seen.size,
+      note: noteOf(seen),
+    };
   });
 }
 
@@ -98,7 +107,15 @@ class Watched {
   /** The records as they are now; one no longer in the account stops being watched. */
   async #refresh(stale: readonly TrackRecord[]): Promise<void> {
     if (stale.length === 0) return;
-    const now = new Map((await recordsOfNumbers(this.#api, stale.map((r) => String(r.number)), this.#signal)).map((r) => [recordKey(r), r]));
+    const now = new Map(
+      (
+        await recordsOfNumbers(
+          this.#api,
+          stale.map((r) => String(r.number)),
+          this.#signal,
+        )
+      ).map((r) => [recordKey(r), r]),
+    );
     for (const r of stale) {
       const key = recordKey(r);
       const current = now.get(key);
@@ -108,9 +125,15 @@ class Watched {
   }
 
   async #checkReturned(): Promise<void> {
-    const exceptions = [...this.#records.entries()].filter(([key, r]) => r.package_status === 'Exception' && !this.#returned.has(key));
+    const exceptions = [...this.#records.entries()].filter(
+      ([key, r]) => r.package_status === 'Exception' && !this.#returned.has(key),
+    );
     if (exceptions.length === 0) return;
-    const subs = await subStatuses(this.#api, exceptions.map(([, r]) => r), this.#signal);
+    const subs = await subStatuses(
+      this.#api,
+      exceptions.map(([, r]) => r),
+      this.#signal,
+    );
     for (const [key] of exceptions) if (subs.get(key) === 'Exception_Returned') this.#returned.add(key);
   }
 }

@@ -31,7 +31,10 @@ const time = (header: string, get: (c: ChangeRow) => string | null): Omit<Column
 });
 
 /** The columns of a change; JSON prints them by these keys. */
-export const CHANGE_COLUMNS: readonly Column<ChangeRow>[] = columnsByName<ChangeRow, (typeof CHANGE_COLUMN_NAMES)[number]>(CHANGE_COLUMN_NAMES, {
+export const CHANGE_COLUMNS: readonly Column<ChangeRow>[] = columnsByName<
+  ChangeRow,
+  (typeof CHANGE_COLUMN_NAMES)[number]
+>(CHANGE_COLUMN_NAMES, {
   id: { header: 'ID', value: (c) => c.id, wide: 9 },
   detected_at: time('DETECTED', (c) => c.detected_at || null),
   number: { header: 'NUMBER', value: (c) => c.number, id: true },
@@ -53,11 +56,17 @@ function flushed(stdout: NodeJS.WritableStream): Promise<void> {
 
 export async function runChanges(opts: ChangesOptions, ctx: Context): Promise<number> {
   if (opts.cursor !== undefined && !CURSOR_NAME.test(opts.cursor)) {
-    throw new UsageError(`cursor name "${opts.cursor}" is not a name`, 'use letters, digits, dots, hyphens and underscores, e.g. nightly');
+    throw new UsageError(
+      `cursor name "${opts.cursor}" is not a name`,
+      'use letters, digits, dots, hyphens and underscores, e.g. nightly',
+    );
   }
   const sinceIso = opts.since === undefined ? undefined : parseTimeArg(opts.since, ctx.now());
   if (opts.since !== undefined && sinceIso === undefined) {
-    throw new UsageError(`--since "${opts.since}" is not a time`, 'give an age such as 24h or 7d, or an ISO time (2026-06-01, 2026-06-01T12:00Z)');
+    throw new UsageError(
+      `--since "${opts.since}" is not a time`,
+      'give an age such as 24h or 7d, or an ISO time (2026-06-01, 2026-06-01T12:00Z)',
+    );
   }
   const output = outputOf(ctx);
   const store = await openMirror(ctx, { db: opts.db, mustExist: true });
@@ -67,7 +76,11 @@ export async function runChanges(opts: ChangesOptions, ctx: Context): Promise<nu
     // A cursor looks at every change after it, in one read, and passes them all (those the filters leave out
     // too: a filtered cursor subscribes to those changes), so that none written meanwhile is passed unseen.
     const looked = await store.changes(opts.cursor === undefined ? { since, status: opts.status } : { afterId: after });
-    const changes = looked.filter((c) => (since === undefined || c.detected_at >= since) && (!opts.status?.length || opts.status.includes(c.to_status ?? '')));
+    const changes = looked.filter(
+      (c) =>
+        (since === undefined || c.detected_at >= since) &&
+        (!opts.status?.length || opts.status.includes(c.to_status ?? '')),
+    );
     const writer = createRowWriter(ctx.io, CHANGE_COLUMNS, output);
     writer.write(changes);
     await writer.end();
@@ -76,9 +89,12 @@ export async function runChanges(opts: ChangesOptions, ctx: Context): Promise<nu
       try {
         await flushed(ctx.io.stdout);
       } catch (err) {
-        throw new TrkError(`the output could not be written (${(err as Error).message}); the cursor "${opts.cursor}" stays where it was`, {
-          exitCode: EXIT.failure,
-        });
+        throw new TrkError(
+          `the output could not be written (${(err as Error).message}); the cursor "${opts.cursor}" stays where it was`,
+          {
+            exitCode: EXIT.failure,
+          },
+        );
       }
       const to = looked.at(-1)?.id;
       if (to !== undefined) await store.advanceCursor(opts.cursor, to);

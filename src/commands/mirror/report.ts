@@ -39,7 +39,8 @@ const DAY_MS = 86_400_000;
 function sinceOf(text: string | undefined, now: number): string | undefined {
   if (text === undefined) return undefined;
   const iso = parseTimeArg(text, now);
-  if (iso === undefined) throw new UsageError(`--since "${text}" is not a time`, 'give an age such as 30d or 12w, or a date (2026-06-01)');
+  if (iso === undefined)
+    throw new UsageError(`--since "${text}" is not a time`, 'give an age such as 30d or 12w, or a date (2026-06-01)');
   return canonicalTime(iso) ?? undefined;
 }
 
@@ -47,7 +48,11 @@ async function carrierCodes(ctx: Context, values: readonly string[] | undefined)
   if (values === undefined) return undefined;
   const codes: number[] = [];
   for (const value of values) {
-    const { carrier } = await resolveCarrierFlags(ctx, { carrier: ['--carrier', value] }, { refuseNone: 'a report filter needs a carrier: drop --carrier to report on every carrier' });
+    const { carrier } = await resolveCarrierFlags(
+      ctx,
+      { carrier: ['--carrier', value] },
+      { refuseNone: 'a report filter needs a carrier: drop --carrier to report on every carrier' },
+    );
     if (carrier !== undefined) codes.push(carrier);
   }
   return codes;
@@ -57,13 +62,18 @@ async function carrierCodes(ctx: Context, values: readonly string[] | undefined)
 async function sayAge(store: Store, ctx: Context): Promise<void> {
   ctx.info(await mirrorAgeLine(store, ctx.now()));
   const synced = await store.state('synced_at');
-  if (synced !== undefined && ctx.now() - Date.parse(synced) > DAY_MS) ctx.info('the mirror is over a day old: "trk sync" updates it');
+  if (synced !== undefined && ctx.now() - Date.parse(synced) > DAY_MS)
+    ctx.info('the mirror is over a day old: "trk sync" updates it');
 }
 
 export async function runReport(opts: ReportCommandOptions, ctx: Context): Promise<number> {
   const now = ctx.now();
   const since = sinceOf(opts.since, now);
-  if (opts.html !== undefined && opts.html.trim() === '') throw new UsageError('--html is empty', 'give a file to write the page to, e.g. --html report.html, or - for stdout');
+  if (opts.html !== undefined && opts.html.trim() === '')
+    throw new UsageError(
+      '--html is empty',
+      'give a file to write the page to, e.g. --html report.html, or - for stdout',
+    );
   const carriers = await carrierCodes(ctx, opts.carrier);
   const origins = await resolveCountryArgs(ctx, '--from', opts.from);
   const destinations = await resolveCountryArgs(ctx, '--to', opts.to);
@@ -75,9 +85,26 @@ export async function runReport(opts: ReportCommandOptions, ctx: Context): Promi
     const format = page && ctx.global.output === undefined ? undefined : resolveFormat(ctx.io, outputOf(ctx));
     const parcels = opts.all ? undefined : page ? PAGE_PARCELS : PARCELS_SHOWN;
     const figuresOnly = !page && format !== 'table';
-    const report = await buildReport(store, { by: opts.by, since, carriers, origins, destinations, stuckDays: opts.stuckDays, parcels, page, figuresOnly, now }, names);
+    const report = await buildReport(
+      store,
+      {
+        by: opts.by,
+        since,
+        carriers,
+        origins,
+        destinations,
+        stuckDays: opts.stuckDays,
+        parcels,
+        page,
+        figuresOnly,
+        now,
+      },
+      names,
+    );
     await sayAge(store, ctx);
-    if (report.groups.some((g) => g.group.carrier !== undefined && g.group.carrier !== 0 && g.group.carrier_name === null)) {
+    if (
+      report.groups.some((g) => g.group.carrier !== undefined && g.group.carrier !== 0 && g.group.carrier_name === null)
+    ) {
       ctx.info('carriers by code: "trk carriers" fetches their names');
     }
     if (page) await writePage(ctx, report, opts.html!, names);
@@ -88,7 +115,12 @@ export async function runReport(opts: ReportCommandOptions, ctx: Context): Promi
   }
 }
 
-async function writePage(ctx: Context, report: Report, file: string, names: (code: number) => string | undefined): Promise<void> {
+async function writePage(
+  ctx: Context,
+  report: Report,
+  file: string,
+  names: (code: number) => string | undefined,
+): Promise<void> {
   const { reportPage } = await import('../../report/html.js');
   const html = await reportPage(report, { carrierName: names, now: ctx.now() });
   if (file === '-') {
@@ -99,7 +131,10 @@ async function writePage(ctx: Context, report: Report, file: string, names: (cod
   try {
     writeFileSync(file, html);
   } catch (err) {
-    throw new UsageError(`cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'give a file in a folder you can write to');
+    throw new UsageError(
+      `cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      'give a file in a folder you can write to',
+    );
   }
   ctx.info(`wrote ${file} (${Math.ceil(Buffer.byteLength(html) / 1024)} KB)`);
 }
@@ -110,7 +145,9 @@ async function print(ctx: Context, report: Report, names: (code: number) => stri
   const format = resolveFormat(ctx.io, output);
   const groups = report.groups.map((g) => g.group);
   if (format === 'json') {
-    ctx.io.out(`${JSON.stringify({ synced_at: report.synced_at, since: report.since, by: report.by, groups }, null, 2)}\n`);
+    ctx.io.out(
+      `${JSON.stringify({ synced_at: report.synced_at, since: report.since, by: report.by, groups }, null, 2)}\n`,
+    );
     return;
   }
   if (format === 'table') {

@@ -6,6 +6,13 @@ import { examples, lazy, withColumns, type Declare } from '../define.js';
 const quota: Declare = (cmd, invoke) =>
   withColumns(cmd, QUOTA_FIELD_NAMES)
     .addHelpText('after', examples('trk quota', 'trk quota --json', 'trk quota --columns quota_remain | cut -f2'))
-    .action((o) => lazy(invoke, () => import('./quota.js'), (m, ctx) => m.runQuota({}, ctx), o));
+    .action((o) =>
+      lazy(
+        invoke,
+        () => import('./quota.js'),
+        (m, ctx) => m.runQuota({}, ctx),
+        o,
+      ),
+    );
 
 export const declarations: Readonly<Record<string, Declare>> = { quota };

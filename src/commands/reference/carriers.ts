@@ -20,7 +20,10 @@ export interface CarriersOptions {
   refresh?: boolean | undefined;
 }
 
-export const CARRIER_COLUMNS: readonly Column<Carrier>[] = columnsByName<Carrier, (typeof CARRIER_COLUMN_NAMES)[number]>(CARRIER_COLUMN_NAMES, {
+export const CARRIER_COLUMNS: readonly Column<Carrier>[] = columnsByName<
+  Carrier,
+  (typeof CARRIER_COLUMN_NAMES)[number]
+>(CARRIER_COLUMN_NAMES, {
   key: { header: 'CODE', value: (c) => c.key, id: true },
   name: { header: 'NAME', value: (c) => c.name, shrink: 16 },
   country: { header: 'COUNTRY', value: (c) => c.countryIso },
@@ -38,7 +41,12 @@ interface AliasRow {
 const ALIAS_COLUMNS: readonly Column<AliasRow>[] = [
   { key: 'name', header: 'NAME', value: (r) => r.name },
   { key: 'code', header: 'CODE', value: (r) => r.code, id: true },
-  { key: 'carrier', header: 'CARRIER', value: (r) => r.carrier, display: (r) => r.carrier ?? (r.code === 0 ? '(none: detected)' : '(not in the list)') },
+  {
+    key: 'carrier',
+    header: 'CARRIER',
+    value: (r) => r.carrier,
+    display: (r) => r.carrier ?? (r.code === 0 ? '(none: detected)' : '(not in the list)'),
+  },
   { key: 'from', header: 'FROM', value: (r) => r.from },
 ];
 
@@ -58,6 +66,14 @@ export async function runCarriers(opts: CarriersOptions, ctx: Context): Promise<
   const found = searchCarriers(carriers, opts.query);
   const total = describeList(list, carriers.length, ['carrier', 'carriers'], ctx.now());
   ctx.info(opts.query ? `${found.length} of ${total} match "${opts.query}"` : total);
-  await paged(ctx, (io) => printRows(io, found, CARRIER_COLUMNS, outputOf(ctx), found.map((c) => c.raw)));
+  await paged(ctx, (io) =>
+    printRows(
+      io,
+      found,
+      CARRIER_COLUMNS,
+      outputOf(ctx),
+      found.map((c) => c.raw),
+    ),
+  );
   return EXIT.ok;
 }

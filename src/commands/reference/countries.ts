@@ -26,14 +26,14 @@ interface CountryRow {
   iso: string | undefined;
 }
 
-export const COUNTRY_COLUMNS: readonly Column<CountryRow>[] = columnsByName<CountryRow, (typeof COUNTRY_COLUMN_NAMES)[number]>(
-  COUNTRY_COLUMN_NAMES,
-  {
-    key: { header: 'KEY', value: (r) => r.country.key, id: true },
-    iso: { header: 'ISO', value: (r) => r.iso },
-    name: { header: 'NAME', value: (r) => r.country.name, shrink: 16 },
-  },
-);
+export const COUNTRY_COLUMNS: readonly Column<CountryRow>[] = columnsByName<
+  CountryRow,
+  (typeof COUNTRY_COLUMN_NAMES)[number]
+>(COUNTRY_COLUMN_NAMES, {
+  key: { header: 'KEY', value: (r) => r.country.key, id: true },
+  iso: { header: 'ISO', value: (r) => r.iso },
+  name: { header: 'NAME', value: (r) => r.country.name, shrink: 16 },
+});
 
 export async function runCountries(opts: CountriesOptions, ctx: Context): Promise<number> {
   const refresh = opts.refresh === true;
@@ -50,6 +50,14 @@ export async function runCountries(opts: CountriesOptions, ctx: Context): Promis
   const total = describeList(list, countries.length, ['country', 'countries'], ctx.now());
   ctx.info(opts.query ? `${found.length} of ${total} match "${opts.query}"` : total);
   const rows = found.map((country) => ({ country, iso: iso.get(country.key) }));
-  await paged(ctx, (io) => printRows(io, rows, COUNTRY_COLUMNS, outputOf(ctx), found.map((c) => c.raw)));
+  await paged(ctx, (io) =>
+    printRows(
+      io,
+      rows,
+      COUNTRY_COLUMNS,
+      outputOf(ctx),
+      found.map((c) => c.raw),
+    ),
+  );
   return EXIT.ok;
 }

@@ -8,14 +8,22 @@ const carriers: Declare = (cmd, invoke) =>
     cmd
       .argument('[query]', 'a code, a name or part of one, or a country code')
       .option('--refresh', 'fetch the list again even when the cached copy is fresh')
-      .option('--aliases', 'list the carrier aliases in force instead (built in, carrier-alias.NAME of the profile, --carrier-map)')
+      .option(
+        '--aliases',
+        'list the carrier aliases in force instead (built in, carrier-alias.NAME of the profile, --carrier-map)',
+      )
       .option('--carrier-map <file>', 'with --aliases: include the aliases of this name,code file')
       .addOption(pagerOption()),
     CARRIER_COLUMN_NAMES,
   )
     .addHelpText(
       'after',
-      examples('trk carriers dhl', 'trk carriers 3011 --json', 'trk carriers post --columns key,name -o csv', 'trk carriers --aliases --carrier-map carriers.csv'),
+      examples(
+        'trk carriers dhl',
+        'trk carriers 3011 --json',
+        'trk carriers post --columns key,name -o csv',
+        'trk carriers --aliases --carrier-map carriers.csv',
+      ),
     )
     .action((query, o) =>
       lazy(
@@ -38,6 +46,13 @@ const countries: Declare = (cmd, invoke) =>
     COUNTRY_COLUMN_NAMES,
   )
     .addHelpText('after', examples('trk countries brazil', 'trk countries BR'))
-    .action((query, o) => lazy(invoke, () => import('./countries.js'), (m, ctx) => m.runCountries({ query, refresh: o.refresh === true }, ctx), o));
+    .action((query, o) =>
+      lazy(
+        invoke,
+        () => import('./countries.js'),
+        (m, ctx) => m.runCountries({ query, refresh: o.refresh === true }, ctx),
+        o,
+      ),
+    );
 
 export const declarations: Readonly<Record<string, Declare>> = { carriers, countries };

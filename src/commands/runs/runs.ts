@@ -13,15 +13,22 @@ import { outputOf } from '../common/output.js';
 
 // What a run is (its id, to resume or forget it), how far it got and over which input never go; on a narrow
 // terminal the command, then when it ran (an age in tables, the time in machine formats), then the profile do.
-const COLUMNS: readonly Column<RunEntry>[] = columnsByName<RunEntry, (typeof RUN_COLUMN_NAMES)[number]>(RUN_COLUMN_NAMES, {
-  id: { header: 'ID', value: (r) => r.id, id: true },
-  state: { header: 'STATE', value: (r) => r.state },
-  command: { header: 'COMMAND', value: (r) => r.command, wide: 20 },
-  input: { header: 'INPUT', value: (r) => r.input, shrink: 10, keepEnd: true },
-  when: { header: 'WHEN', value: (r) => r.when, time: true, age: true, wide: 25 },
-  done: { header: 'DONE', value: (r) => r.done, display: (r) => (r.total === undefined ? fmt(r.done) : `${fmt(r.done)} of ${fmt(r.total)}`) },
-  account: { header: 'PROFILE', value: (r) => r.account, shrink: 10, wide: 30 },
-});
+const COLUMNS: readonly Column<RunEntry>[] = columnsByName<RunEntry, (typeof RUN_COLUMN_NAMES)[number]>(
+  RUN_COLUMN_NAMES,
+  {
+    id: { header: 'ID', value: (r) => r.id, id: true },
+    state: { header: 'STATE', value: (r) => r.state },
+    command: { header: 'COMMAND', value: (r) => r.command, wide: 20 },
+    input: { header: 'INPUT', value: (r) => r.input, shrink: 10, keepEnd: true },
+    when: { header: 'WHEN', value: (r) => r.when, time: true, age: true, wide: 25 },
+    done: {
+      header: 'DONE',
+      value: (r) => r.done,
+      display: (r) => (r.total === undefined ? fmt(r.done) : `${fmt(r.done)} of ${fmt(r.total)}`),
+    },
+    account: { header: 'PROFILE', value: (r) => r.account, shrink: 10, wide: 30 },
+  },
+);
 
 export type RunsListOptions = Record<string, never>;
 
@@ -38,8 +45,11 @@ export interface RunsForgetOptions {
 }
 
 export async function runRunsForget(opts: RunsForgetOptions, ctx: Context): Promise<number> {
-  if (opts.all === (opts.ids.length > 0)) {
-    throw new UsageError(opts.all ? 'give run ids or --all, not both' : 'no run given', 'give the ids "trk runs" shows, or --all');
+  if (opts.all === opts.ids.length > 0) {
+    throw new UsageError(
+      opts.all ? 'give run ids or --all, not both' : 'no run given',
+      'give the ids "trk runs" shows, or --all',
+    );
   }
   const folders = runFolders(stateDir(ctx.env));
   let forgotten = 0;

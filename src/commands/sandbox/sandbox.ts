@@ -112,7 +112,8 @@ export async function sandboxOptions(opts: SandboxStartOptions, env: NodeJS.Proc
   }
   if (opts.start !== undefined) {
     const start = Date.parse(opts.start);
-    if (!Number.isFinite(start)) throw new UsageError(`--start "${opts.start}" is not a time`, 'e.g. --start 2026-06-01T00:00:00Z');
+    if (!Number.isFinite(start))
+      throw new UsageError(`--start "${opts.start}" is not a time`, 'e.g. --start 2026-06-01T00:00:00Z');
     out.start = start;
   }
   set('latencyMs', whole('latency', opts.latency));
@@ -171,14 +172,18 @@ export async function runSandboxStart(opts: SandboxStartOptions, ctx: Context): 
     ctx.io.out(`TRK_BASE_URL=${sandbox.url}\nTRK_API_KEY=${sandbox.key}\nTRK_RES_URL=${sandbox.url}\n`);
   }
   const speed = sandbox.clock.speed === 1 ? 'real time' : `×${sandbox.clock.speed}`;
-  ctx.info(`sandbox listening on ${sandbox.url} (simulated time ${new Date(sandbox.clock.now()).toISOString()}, ${speed})`);
+  ctx.info(
+    `sandbox listening on ${sandbox.url} (simulated time ${new Date(sandbox.clock.now()).toISOString()}, ${speed})`,
+  );
   ctx.info(options.stateFile === undefined ? 'state kept in memory only' : `state file ${options.stateFile}`);
   ctx.info(`control: ${sandbox.url}/__sandbox/state; stop with Ctrl-C`);
 
   await stopRequested(ctx.signal);
   ctx.info('stopping the sandbox…');
   await sandbox.close();
-  ctx.info(options.stateFile === undefined ? 'sandbox stopped' : `sandbox stopped; state saved to ${options.stateFile}`);
+  ctx.info(
+    options.stateFile === undefined ? 'sandbox stopped' : `sandbox stopped; state saved to ${options.stateFile}`,
+  );
 }
 
 /** Resolves on Ctrl-C (the context's signal) or SIGTERM (CI stopping a background sandbox). */
@@ -204,9 +209,15 @@ export async function runSandboxReset(opts: SandboxResetOptions, ctx: Context): 
   // A running sandbox would write its state back on its next save: the reset would not hold.
   const holder = await currentStateHolder(path);
   if (holder) {
-    const who = holder.kind === 'server' ? `a sandbox server${holder.url === null ? '' : ` at ${holder.url}`}` : 'a trk --sandbox command';
+    const who =
+      holder.kind === 'server'
+        ? `a sandbox server${holder.url === null ? '' : ` at ${holder.url}`}`
+        : 'a trk --sandbox command';
     throw new TrkError(`${who} (pid ${holder.pid}) is using ${path}`, {
-      hint: holder.kind === 'server' ? 'stop it first, or reset it while it runs: POST /__sandbox/reset' : 'run the reset again once that command is done',
+      hint:
+        holder.kind === 'server'
+          ? 'stop it first, or reset it while it runs: POST /__sandbox/reset'
+          : 'run the reset again once that command is done',
     });
   }
   const removed = await removeStateFile(path);

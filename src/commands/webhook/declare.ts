@@ -16,9 +16,16 @@ const webhook: Declare = (cmd, invoke) => {
   cmd
     .command('verify')
     .description("check a notification's signature against the API key")
-    .argument('[file]', 'the body as received, or its .headers file, as "webhook listen --save" keeps them (the sign is read from the .headers file beside the body)')
+    .argument(
+      '[file]',
+      'the body as received, or its .headers file, as "webhook listen --save" keeps them (the sign is read from ' +
+        'the .headers file beside the body)',
+    )
     .option('--body <file>', 'file holding the body exactly as received (- for stdin)')
-    .option('--headers <file>', 'file holding the headers as received ("Name: value" lines): the sign header is read from it')
+    .option(
+      '--headers <file>',
+      'file holding the headers as received ("Name: value" lines): the sign header is read from it',
+    )
     .option('--sign <value>', 'value of the sign header (v2, v2.1)')
     .option('--v1', 'apply the v1 rule (the sign is in the body)')
     .addHelpText(
@@ -31,8 +38,11 @@ const webhook: Declare = (cmd, invoke) => {
       ),
     )
     .action((file, o) =>
-      lazy(invoke, () => import('./webhook.js'), (m, ctx) =>
-        m.runWebhookVerify({ file, body: o.body, headers: o.headers, sign: o.sign, v1: o.v1 === true }, ctx),
+      lazy(
+        invoke,
+        () => import('./webhook.js'),
+        (m, ctx) =>
+          m.runWebhookVerify({ file, body: o.body, headers: o.headers, sign: o.sign, v1: o.v1 === true }, ctx),
       ),
     );
   // One line per notification: for people (table) or one JSON object a line (json, ndjson); no CSV.
@@ -44,7 +54,10 @@ const webhook: Declare = (cmd, invoke) => {
     .option('--host <address>', 'address to listen on')
     .option('--path <path>', 'URL path to accept notifications on')
     .option('--forward-to <url>', 'forward each verified notification to this URL (again, while the app fails)')
-    .option('--save <dir>', 'save each notification in this folder: the body as received (.json) and its headers (.headers)')
+    .option(
+      '--save <dir>',
+      'save each notification in this folder: the body as received (.json) and its headers (.headers)',
+    )
     .option('--print', 'print each body whole on stdout, one JSON a line (for jq); the event lines go to stderr')
     .option(
       '--store',
@@ -56,26 +69,29 @@ const webhook: Declare = (cmd, invoke) => {
       'after',
       examples(
         'trk webhook listen --port 4242 --forward-to http://localhost:3000/hook --save ./hooks',
-        'trk webhook listen --print | jq -c \'{number: .data.number, status: .data.track_info.latest_status.status}\'',
+        "trk webhook listen --print | jq -c '{number: .data.number, status: .data.track_info.latest_status.status}'",
         'trk webhook listen --host 0.0.0.0 --port 4242 --store --db postgres://trk@db.internal/trk',
       ),
     )
     .action((o) =>
-      lazy(invoke, () => import('./listen.js'), (m, ctx) =>
-        m.runWebhookListen(
-          {
-            port: o.port,
-            host: o.host,
-            path: o.path,
-            forwardTo: o.forwardTo,
-            save: o.save,
-            print: o.print === true,
-            store: o.store === true,
-            db: o.db,
-            skipVerify: o.skipVerify === true,
-          },
-          ctx,
-        ),
+      lazy(
+        invoke,
+        () => import('./listen.js'),
+        (m, ctx) =>
+          m.runWebhookListen(
+            {
+              port: o.port,
+              host: o.host,
+              path: o.path,
+              forwardTo: o.forwardTo,
+              save: o.save,
+              print: o.print === true,
+              store: o.store === true,
+              db: o.db,
+              skipVerify: o.skipVerify === true,
+            },
+            ctx,
+          ),
       ),
     );
   cmd
@@ -91,7 +107,11 @@ const webhook: Declare = (cmd, invoke) => {
       ),
     )
     .action((paths, o) =>
-      lazy(invoke, () => import('./replay.js'), (m, ctx) => m.runWebhookReplay({ paths, forwardTo: o.forwardTo }, ctx)),
+      lazy(
+        invoke,
+        () => import('./replay.js'),
+        (m, ctx) => m.runWebhookReplay({ paths, forwardTo: o.forwardTo }, ctx),
+      ),
     );
 };
 

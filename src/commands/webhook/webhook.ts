@@ -60,7 +60,10 @@ async function verifyInput(opts: WebhookVerifyOptions): Promise<VerifyInput> {
   }
   if (bodyFile === undefined && headersFile !== undefined) bodyFile = pairedFile(headersFile);
   if (bodyFile === undefined) {
-    throw new UsageError('no body to verify', 'give the saved body file (trk webhook verify hooks/x.json), or --body FILE (- for stdin)');
+    throw new UsageError(
+      'no body to verify',
+      'give the saved body file (trk webhook verify hooks/x.json), or --body FILE (- for stdin)',
+    );
   }
   const sign = opts.sign?.trim();
   if (sign) return { bodyFile, sign, signFrom: '--sign' };
@@ -74,7 +77,11 @@ async function verifyInput(opts: WebhookVerifyOptions): Promise<VerifyInput> {
     } catch (err) {
       throw unreadable(file, err, 'give a headers file saved by "trk webhook listen --save"');
     }
-    if (text === undefined && headersFile !== undefined) throw new UsageError(`cannot read ${file}: no such file`, 'give a headers file saved by "trk webhook listen --save"');
+    if (text === undefined && headersFile !== undefined)
+      throw new UsageError(
+        `cannot read ${file}: no such file`,
+        'give a headers file saved by "trk webhook listen --save"',
+      );
     const fromFile = text === undefined ? undefined : headerFrom(text, 'sign')?.trim();
     if (fromFile) return { bodyFile, sign: fromFile, signFrom: `the sign header in ${file}` };
   }
@@ -90,7 +97,12 @@ export interface VerifyVerdict {
 }
 
 const VERDICT_COLUMNS: readonly Column<VerifyVerdict>[] = [
-  { key: 'genuine', header: 'GENUINE', value: (v) => v.genuine, style: (t, v, c) => (v.genuine ? c.green(t) : c.red(t)) },
+  {
+    key: 'genuine',
+    header: 'GENUINE',
+    value: (v) => v.genuine,
+    style: (t, v, c) => (v.genuine ? c.green(t) : c.red(t)),
+  },
   { key: 'rule', header: 'RULE', value: (v) => v.rule },
   { key: 'body', header: 'BODY', value: (v) => v.body },
   { key: 'sign_from', header: 'SIGN FROM', value: (v) => v.sign_from },
@@ -113,14 +125,20 @@ export async function runWebhookVerify(opts: WebhookVerifyOptions, ctx: Context)
   else {
     throw new UsageError(
       '--sign is required',
-      "pass the value of the notification's sign header, or its headers file (--headers); v1 bodies carry it themselves: --v1",
+      "pass the value of the notification's sign header, or its headers file (--headers); v1 bodies carry it " +
+        'themselves: --v1',
     );
   }
 
   const genuine = rule === 'v2' ? verifyV2(raw, sign!, key) : verifyV1(raw, key, sign || undefined);
   const what = rule === 'v2' ? `sign header (from ${input.signFrom})` : 'v1 sign';
   if (ctx.global.output !== undefined) {
-    const verdict: VerifyVerdict = { genuine, rule, body: input.bodyFile, sign_from: rule === 'v1' && !sign ? 'the body' : input.signFrom };
+    const verdict: VerifyVerdict = {
+      genuine,
+      rule,
+      body: input.bodyFile,
+      sign_from: rule === 'v1' && !sign ? 'the body' : input.signFrom,
+    };
     await printRows(ctx.io, [verdict], VERDICT_COLUMNS, ctx.global.output);
   }
   if (genuine) {
@@ -130,7 +148,11 @@ export async function runWebhookVerify(opts: WebhookVerifyOptions, ctx: Context)
   ctx.io.err(`not genuine: the ${what} does not match the body and the key`);
   if (rule === 'v1' && detectVersion(raw) !== 'v1' && !sign) ctx.io.err('the body carries no sign field');
   // The usual cause of a false negative: an editor or `echo` added a line ending to the saved body.
-  if (rule === 'v2' && /\r?\n$/.test(raw.toString('latin1')) && verifyV2(raw.toString('utf8').replace(/\r?\n$/, ''), sign!, key)) {
+  if (
+    rule === 'v2' &&
+    /\r?\n$/.test(raw.toString('latin1')) &&
+    verifyV2(raw.toString('utf8').replace(/\r?\n$/, ''), sign!, key)
+  ) {
     ctx.io.err('it would match without the line ending at the end of the file: save the body exactly as received');
   }
   return EXIT.failure;

@@ -355,4 +355,3 @@ export class Account implements AccountCore {
     this.#webhooks.restore(state.queue, state.nextSeq, state.deliveries);
   }
 }
-

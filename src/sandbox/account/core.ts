@@ -35,5 +35,15 @@ export interface AccountCore {
 /** What a registration gives a new record; the rest of its state starts at defaults. */
 export type NewRecord = Pick<
   RecordState,
-  'number' | 'carrier' | 'finalCarrier' | 'param' | 'tag' | 'email' | 'lang' | 'orderNo' | 'orderTime' | 'remark' | 'version'
+  | 'number'
+  | 'carrier'
+  | 'finalCarrier'
+  | 'param'
+  | 'tag'
+  | 'email'
+  | 'lang'
+  | 'orderNo'
+  | 'orderTime'
+  | 'remark'
+  | 'version'
 >;

@@ -23,7 +23,12 @@ type MetricFields = Pick<
  */
 export function dayMetrics(rec: MetricFields, now: number, numeric = false): DayMetrics {
   if (rec.firstEventMs === null) {
-    return { days_after_order: numeric ? 0 : '--', days_after_last_update: 0, days_of_transit: 0, days_of_transit_done: 0 };
+    return {
+      days_after_order: numeric ? 0 : '--',
+      days_after_last_update: 0,
+      days_of_transit: 0,
+      days_of_transit_done: 0,
+    };
   }
   const delivered = rec.status === 'Delivered' && rec.deliveredMs !== null;
   // Delivered: counted to the delivery date; otherwise to today.

@@ -46,9 +46,13 @@ export function normaliseTime(value: unknown): string | undefined {
   return t === undefined ? undefined : `${t.date}T${t.time}${t.zone}`;
 }
 
-function timeParts(value: unknown): { ms: number; date: string; time: string; zone: string; dateOnly: boolean } | undefined {
+function timeParts(
+  value: unknown,
+): { ms: number; date: string; time: string; zone: string; dateOnly: boolean } | undefined {
   if (typeof value !== 'string') return undefined;
-  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(value.trim());
+  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(
+    value.trim(),
+  );
   if (!m) return undefined;
   const [, date, hm, sec, zone] = m;
   const z = zone === undefined ? 'Z' : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone.toUpperCase();

@@ -66,7 +66,10 @@ export class WebhookQueue {
   }
 
   restore(queue: QueuedNotification[], nextSeq: number, log: DeliveryLogEntry[]): void {
-    this.#heap = new MinHeap<QueuedNotification>((e) => e.dueMs, queue.map((e) => ({ ...e })));
+    this.#heap = new MinHeap<QueuedNotification>(
+      (e) => e.dueMs,
+      queue.map((e) => ({ ...e })),
+    );
     this.nextSeq = nextSeq;
     this.log = log.slice(-LOG_MAX);
   }
@@ -130,7 +133,12 @@ export class WebhookQueue {
     if (entry.event === 'TRACKING_STOPPED') rec.stopNotifiedMs = Math.max(rec.stopNotifiedMs ?? 0, entry.snapshotMs);
     const sentAt = core.now();
     const version = core.webhookVersion(rec);
-    const { headers, body } = signedWebhook(version, entry.event, this.#data(rec, entry, version, sentAt), core.settings.key);
+    const { headers, body } = signedWebhook(
+      version,
+      entry.event,
+      this.#data(rec, entry, version, sentAt),
+      core.settings.key,
+    );
     this.#inFlight++;
     let status: number;
     try {

@@ -79,7 +79,8 @@ export function controlHandler(
 
 /** `{"seconds": N}`, `{"ms": N}` or `{"until": "<ISO time>"}` → ms to advance. */
 function advanceMs(input: unknown, now: number): number {
-  if (typeof input !== 'object' || input === null) throw new RangeError('advance takes {"seconds": N} or {"until": "<ISO time>"}');
+  if (typeof input !== 'object' || input === null)
+    throw new RangeError('advance takes {"seconds": N} or {"until": "<ISO time>"}');
   const { seconds, ms, until } = input as Record<string, unknown>;
   if (typeof seconds === 'number' && seconds >= 0 && Number.isFinite(seconds)) return seconds * 1000;
   if (typeof ms === 'number' && ms >= 0 && Number.isFinite(ms)) return ms;

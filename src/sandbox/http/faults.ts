@@ -49,7 +49,8 @@ export function parseFaults(input: unknown): Partial<Faults> {
   const out: Partial<Faults> = {};
   for (const [field, value] of Object.entries(input)) {
     if ((RATES as readonly string[]).includes(field)) {
-      if (typeof value !== 'number' || !(value >= 0 && value <= 1)) throw new RangeError(`${field} must be a number from 0 to 1`);
+      if (typeof value !== 'number' || !(value >= 0 && value <= 1))
+        throw new RangeError(`${field} must be a number from 0 to 1`);
       out[field as (typeof RATES)[number]] = value;
     } else if ((DURATIONS as readonly string[]).includes(field) || field === 'burst429') {
       if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {

@@ -168,7 +168,10 @@ export function readOutcome(entry: SandboxRequestLog, envelope: unknown): void {
  * `2026-06-01T08:00:05Z v2 register 3 items → 200 ok: 2 accepted, 1 rejected (-18019901) 4 ms`.
  */
 export function formatRequestLine(e: SandboxRequestLog): string {
-  const what = e.operation === null ? `${e.method} ${e.path}` : `${e.version} ${e.operation} ${e.items} item${e.items === 1 ? '' : 's'}`;
+  const what =
+    e.operation === null
+      ? `${e.method} ${e.path}`
+      : `${e.version} ${e.operation} ${e.items} item${e.items === 1 ? '' : 's'}`;
   let outcome: string;
   if (e.status === 'dropped') outcome = 'answer dropped';
   else if (e.status === 200 && e.code === 0 && e.accepted !== null) {

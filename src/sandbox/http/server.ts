@@ -83,7 +83,6 @@ async function serverLock(stateFile: string, opts: SandboxOptions): Promise<Stat
   }
 }
 
-
 /** A running emulator: the parts of the pipeline, the HTTP server in front of them, and its lifecycle. */
 class Sandbox implements RunningSandbox {
   url = '';

@@ -9,7 +9,12 @@ export function httpError(status: number, code: number, message: string): Record
 }
 
 /** A JSON answer with a Content-Length (keep-alive connections need it). */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',

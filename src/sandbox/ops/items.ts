@@ -17,7 +17,12 @@ export interface ResolveOptions {
  * number ("if carrier is omitted and the number exists under several carriers, every record is
  * processed"). Unknown carrier code → -18019910; nothing registered → -18019902.
  */
-export function resolveRecords(core: AccountCore, version: ApiVersion, item: Item, opts: ResolveOptions = {}): RecordState[] {
+export function resolveRecords(
+  core: AccountCore,
+  version: ApiVersion,
+  item: Item,
+  opts: ResolveOptions = {},
+): RecordState[] {
   const number = readNumber(item, version, false);
   const carrier = readCarrierField(item, 'carrier');
   if (carrier === undefined || carrier === 0) {

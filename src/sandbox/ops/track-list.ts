@@ -118,7 +118,8 @@ function bodyFields(body: unknown): Fields {
 function enumField<T extends string>(fields: Fields, name: string, values: readonly T[]): T | undefined {
   const v = fields[name];
   if (v === undefined) return undefined;
-  if (typeof v !== 'string' || !(values as readonly string[]).includes(v)) throw new ItemReject(-18010015, String(v), name);
+  if (typeof v !== 'string' || !(values as readonly string[]).includes(v))
+    throw new ItemReject(-18010015, String(v), name);
   return v as T;
 }
 
@@ -158,10 +159,11 @@ function timeRange(
   const from = bound(fromName, false);
   const to = bound(toName, true);
   if (from !== undefined) predicates.push((r) => (get(r) ?? Number.NEGATIVE_INFINITY) >= from);
-  if (to !== undefined) predicates.push((r) => {
-    const t = get(r);
-    return t !== null && t <= to;
-  });
+  if (to !== undefined)
+    predicates.push((r) => {
+      const t = get(r);
+      return t !== null && t <= to;
+    });
 }
 
 /** The number filter: one number = substring match, several (comma separated, at most 200) = exact. */
@@ -169,7 +171,10 @@ function numberFilter(fields: Fields, query: ListQuery): void {
   const v = fields.number;
   if (v === undefined) return;
   if (typeof v !== 'string') throw new ItemReject(-18010011, 'number');
-  const numbers = v.split(',').map(normaliseNumber).filter((n) => n !== '');
+  const numbers = v
+    .split(',')
+    .map(normaliseNumber)
+    .filter((n) => n !== '');
   if (numbers.length > LIMITS.listNumberFilterMax) throw new ItemReject(-18010014);
   if (numbers.length === 1) {
     const part = numbers[0] as string;
@@ -237,4 +242,3 @@ function parseV1(body: unknown): ListQuery {
   timeRange(fields, p, 'stop_time_from', 'stop_time_to', (r) => r.stopMs);
   return query;
 }
-

@@ -38,7 +38,9 @@ function load(): Catalog {
       countryKeys.set(entry._country_iso, entry._country);
     }
   }
-  const countryNames = new Map<number, string>(sandboxReferenceList('countries').map((c: CountryListEntry) => [c.key, c._name]));
+  const countryNames = new Map<number, string>(
+    sandboxReferenceList('countries').map((c: CountryListEntry) => [c.key, c._name]),
+  );
   catalog = { carriers, countryKeys, countryNames };
   return catalog;
 }

@@ -174,7 +174,13 @@ export function countryOf(iso: string): Country | undefined {
   if (listed) {
     // Without a city in cities.ts the country's name stands for the place.
     const city = seat ? c(seat[0], null, null, seat[1], seat[2]) : c(listed.name.toUpperCase(), null, null, null, null);
-    country = Object.freeze({ iso: code, code: listed.code, name: listed.name, hub: city, cities: Object.freeze([city]) });
+    country = Object.freeze({
+      iso: code,
+      code: listed.code,
+      name: listed.name,
+      hub: city,
+      cities: Object.freeze([city]),
+    });
   }
   others.set(code, country);
   return country;

@@ -340,8 +340,14 @@ interface Step {
   scale: Scale;
 }
 
-const step = (phrase: PhraseId, role: Role, place: Place, minH: number, maxH: number, scale: Scale = 'fixed'): Step =>
-  ({ phrase, role, place, minH, maxH, scale });
+const step = (
+  phrase: PhraseId,
+  role: Role,
+  place: Place,
+  minH: number,
+  maxH: number,
+  scale: Scale = 'fixed',
+): Step => ({ phrase, role, place, minH, maxH, scale });
 
 function fullChain(international: boolean, withInfo: boolean, withPickup: boolean): Step[] {
   const s: Step[] = [];

@@ -446,7 +446,12 @@ export type V1TrackForm = 'answer' | 'webhook';
  * the pickup, dtD the delivery, dtL the latest event; psex 4001 once delivered (Delivered_Other, the one value
  * recorded), else 0; pickup whether the carrier reported a pickup; return 1 while returning, 2 once returned.
  */
-function v1Extension(shipment: Shipment, count: number, snap: StatusSnapshot, form: V1TrackForm): Record<string, unknown> {
+function v1Extension(
+  shipment: Shipment,
+  count: number,
+  snap: StatusSnapshot,
+  form: V1TrackForm,
+): Record<string, unknown> {
   const events = shipment.events;
   const m = marks(events, count);
   const first = count > 0 ? (events[0] as SimEvent).atMs : 0;
@@ -469,7 +474,12 @@ function v1Extension(shipment: Shipment, count: number, snap: StatusSnapshot, fo
  * delivered parcel (days_of_transit_done), -1 otherwise; `ygt*` are simulated query durations in ms;
  * `ylt*` the last tracking time in UTC, `2079-01-01 00:00:00` for a carrier slot that is not used.
  */
-export function v1TrackAt(shipment: Shipment, knownUntilMs: number, nowMs: number, form: V1TrackForm = 'answer'): V1Track {
+export function v1TrackAt(
+  shipment: Shipment,
+  knownUntilMs: number,
+  nowMs: number,
+  form: V1TrackForm = 'answer',
+): V1Track {
   const count = knownCount(shipment, knownUntilMs);
   const known = shipment.events.slice(0, count);
   const snap = statusAt(shipment, knownUntilMs);

@@ -19,10 +19,8 @@ const PAGE_FIELDS = ['data_total', 'page_total', 'page_no', 'page_size'] as cons
 /** accepted[] and rejected[] of an item operation; `carrier` says whether accepted items must name theirs. */
 export function itemLists(opts: { carrier: boolean }): AnswerCheck {
   return (data) =>
-    list(data, 'accepted', (item, at) => acceptedItem(item, at, opts.carrier)) ??
-    list(data, 'rejected', rejectedItem);
+    list(data, 'accepted', (item, at) => acceptedItem(item, at, opts.carrier)) ?? list(data, 'rejected', rejectedItem);
 }
-
 
 /** getquota: its numbers are numbers. */
 export const quotaFields: AnswerCheck = (data) => {

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { REALTIME_UNSUPPORTED_CARRIERS } from '../../../src/service/vocabulary.js';
-import { PARAM_REQUIRED_CODE, SIM_CARRIERS, findCarrier, postalCarrierOf } from '../../../src/sandbox/world/carriers.js';
+import {
+  PARAM_REQUIRED_CODE,
+  SIM_CARRIERS,
+  findCarrier,
+  postalCarrierOf,
+} from '../../../src/sandbox/world/carriers.js';
 import { COUNTRIES, v1CountryCode } from '../../../src/sandbox/world/places.js';
 import { fixtureJson } from './helpers.js';
 
@@ -11,7 +16,9 @@ interface RefCarrier {
 }
 
 const reference = new Map(fixtureJson<RefCarrier[]>('reference/apicarrier.all.json').map((c) => [Number(c.key), c]));
-const countries = new Map(fixtureJson<Array<{ key: number; _name: string }>>('reference/country.all.json').map((c) => [c.key, c._name]));
+const countries = new Map(
+  fixtureJson<Array<{ key: number; _name: string }>>('reference/country.all.json').map((c) => [c.key, c._name]),
+);
 
 describe('simulated carriers', () => {
   it('are real carriers of the service list, named as it names them', () => {
@@ -37,7 +44,9 @@ describe('simulated carriers', () => {
   });
 
   it('refuse real time exactly for the carriers the service names', () => {
-    const refused = SIM_CARRIERS.filter((c) => !c.realtime).map((c) => c.key).sort();
+    const refused = SIM_CARRIERS.filter((c) => !c.realtime)
+      .map((c) => c.key)
+      .sort();
     expect(refused).toEqual([...REALTIME_UNSUPPORTED_CARRIERS].sort());
   });
 
@@ -47,7 +56,12 @@ describe('simulated carriers', () => {
       expect(withForm.length, form).toBeGreaterThanOrEqual(1);
       expect(withForm.every((c) => !c.postal)).toBe(true);
     }
-    expect(PARAM_REQUIRED_CODE).toEqual({ CountryPostalCode: -18010018, PostalCode: -18010019, PhoneLast4Digits: -18010020, Date: -18010022 });
+    expect(PARAM_REQUIRED_CODE).toEqual({
+      CountryPostalCode: -18010018,
+      PostalCode: -18010019,
+      PhoneLast4Digits: -18010020,
+      Date: -18010022,
+    });
   });
 
   it('have unique codes, sane offsets and their countries simulated', () => {

@@ -50,12 +50,18 @@ describe('detectCarrier without a carrier code', () => {
     expect(detected(number)).toEqual({ key, origin: 3 });
   });
 
-  it.each(['XX123456789CN', 'xx0000000001', 'ABCDEFGHIJ', 'NODIGITS-AT-ALL', 'AB123', 'A1B2C3', 'RR123456789RU', 'RR123456789ZZ'])(
-    '%s cannot be detected',
-    (number) => {
-      expect(detectCarrier(number)).toBeUndefined();
-    },
-  );
+  it.each([
+    'XX123456789CN',
+    'xx0000000001',
+    'ABCDEFGHIJ',
+    'NODIGITS-AT-ALL',
+    'AB123',
+    'A1B2C3',
+    'RR123456789RU',
+    'RR123456789ZZ',
+  ])('%s cannot be detected', (number) => {
+    expect(detectCarrier(number)).toBeUndefined();
+  });
 
   it('treats 0 as no code', () => {
     expect(detected('RR123456789CN', 0)).toEqual({ key: 3011, origin: 1 });

@@ -4,7 +4,6 @@ import { PHRASES } from '../../../src/sandbox/world/phrases.js';
 import type { PhraseId } from '../../../src/sandbox/world/phrases.js';
 import type { Shipment, SimEvent } from '../../../src/sandbox/world/shipment.js';
 
-
 export { fixtureJson } from '../../fixture-files.js';
 
 export const ms = (iso: string): number => Date.parse(iso);
@@ -14,7 +13,16 @@ const ADDRESS = { country: 'CN', state: null, city: null, street: null, postal_c
 /** An event of phrase `phrase` at `iso` (UTC) reported by `provider` (default Yanwen, +08:00). */
 export function ev(iso: string, phrase: PhraseId, provider = 190012): SimEvent {
   const p = PHRASES[phrase];
-  return { atMs: ms(iso), subStatus: p.sub, stage: p.stage, description: p.text.en, phrase, location: 'SHENZHEN, CN', address: ADDRESS, provider };
+  return {
+    atMs: ms(iso),
+    subStatus: p.sub,
+    stage: p.stage,
+    description: p.text.en,
+    phrase,
+    location: 'SHENZHEN, CN',
+    address: ADDRESS,
+    provider,
+  };
 }
 
 /** A hand-built shipment with the given events (oldest first). */

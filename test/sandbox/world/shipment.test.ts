@@ -84,7 +84,8 @@ describe('scenarios', () => {
   it('keep events in time order, each from one of the providers', () => {
     for (const [n, k] of pop.slice(0, 1000)) {
       const plan = planShipment(n, k, START);
-      for (let i = 1; i < plan.events.length; i++) expect(plan.events[i]!.atMs).toBeGreaterThan(plan.events[i - 1]!.atMs);
+      for (let i = 1; i < plan.events.length; i++)
+        expect(plan.events[i]!.atMs).toBeGreaterThan(plan.events[i - 1]!.atMs);
       for (const e of plan.events) expect(plan.route).toContain(e.provider);
       for (const e of plan.events) expect(e.atMs % 60_000).toBe(0);
     }
@@ -214,7 +215,12 @@ describe('routes and providers', () => {
 
 describe('findNumber', () => {
   it('finds numbers by final sub-status for any carrier', () => {
-    for (const sub of ['Exception_Lost', 'DeliveryFailure_InvalidAddress', 'InTransit_CustomsRequiringInformation', 'Expired_Other']) {
+    for (const sub of [
+      'Exception_Lost',
+      'DeliveryFailure_InvalidAddress',
+      'InTransit_CustomsRequiringInformation',
+      'Expired_Other',
+    ]) {
       const n = findNumber(21051, { finalSubStatus: sub });
       expect(n, sub).toBeDefined();
       expect(scenarioOf(n!, 21051).finalSubStatus).toBe(sub);

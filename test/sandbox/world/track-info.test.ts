@@ -29,7 +29,12 @@ describe('time metrics (the five rules)', () => {
   const delivered = ev('2026-06-12T06:00:00Z', 'delivered');
 
   it('no result: days_after_order is the placeholder, the others 0', () => {
-    expect(metrics([])).toEqual({ days_after_order: '--', days_of_transit: 0, days_of_transit_done: 0, days_after_last_update: 0 });
+    expect(metrics([])).toEqual({
+      days_after_order: '--',
+      days_of_transit: 0,
+      days_of_transit_done: 0,
+      days_after_last_update: 0,
+    });
   });
 
   it('rule 1: delivered counts delivery minus first event; otherwise now minus first event', () => {
@@ -39,7 +44,10 @@ describe('time metrics (the five rules)', () => {
 
   it('rule 2: 0 when delivered or returned, else now minus last event', () => {
     expect(metrics([info, pickup, delivered]).days_after_last_update).toBe(0);
-    expect(metrics([pickup, ev('2026-06-20T00:00:00Z', 'returning'), ev('2026-07-01T00:00:00Z', 'returned')]).days_after_last_update).toBe(0);
+    expect(
+      metrics([pickup, ev('2026-06-20T00:00:00Z', 'returning'), ev('2026-07-01T00:00:00Z', 'returned')])
+        .days_after_last_update,
+    ).toBe(0);
     expect(metrics([pickup, ev('2026-06-20T00:00:00Z', 'returning')]).days_after_last_update).toBe(20);
     expect(metrics([info, pickup, sorted]).days_after_last_update).toBe(35);
   });
@@ -110,7 +118,14 @@ describe('statusAt', () => {
 
   it('is NotFound_Other before any event is known', () => {
     const snap = statusAt(s, ms('2026-05-31T00:00:00Z'));
-    expect(snap).toMatchObject({ status: 'NotFound', subStatus: 'NotFound_Other', eventCount: 0, firstEventMs: null, lastEventMs: null, latestEvent: null });
+    expect(snap).toMatchObject({
+      status: 'NotFound',
+      subStatus: 'NotFound_Other',
+      eventCount: 0,
+      firstEventMs: null,
+      lastEventMs: null,
+      latestEvent: null,
+    });
     expect(snap.shippingCountry).toBeNull();
     expect(snap.nextChangeMs).toBe(events[0]!.atMs);
   });
@@ -131,7 +146,12 @@ describe('statusAt', () => {
 
   it('ends delivered, and its fingerprint changes only with the result', () => {
     const a = statusAt(s, ms('2026-06-09T00:00:00Z'));
-    expect(a).toMatchObject({ status: 'Delivered', subStatus: 'Delivered_Other', deliveredMs: events[3]!.atMs, nextChangeMs: null });
+    expect(a).toMatchObject({
+      status: 'Delivered',
+      subStatus: 'Delivered_Other',
+      deliveredMs: events[3]!.atMs,
+      nextChangeMs: null,
+    });
     expect(statusAt(s, ms('2026-06-20T00:00:00Z')).fingerprint).toBe(a.fingerprint);
     expect(statusAt(s, ms('2026-06-05T00:00:00Z')).fingerprint).not.toBe(a.fingerprint);
   });
@@ -139,7 +159,10 @@ describe('statusAt', () => {
   it('turns NotFound_InvalidCode once the carrier has said so', () => {
     const inv = shipment([], { invalidCodeAtMs: ms('2026-06-01T00:00:00Z'), startMs: ms('2026-06-01T00:00:00Z') });
     expect(statusAt(inv, ms('2026-05-31T00:00:00Z')).subStatus).toBe('NotFound_Other');
-    expect(statusAt(inv, ms('2026-06-01T00:00:00Z'))).toMatchObject({ status: 'NotFound', subStatus: 'NotFound_InvalidCode' });
+    expect(statusAt(inv, ms('2026-06-01T00:00:00Z'))).toMatchObject({
+      status: 'NotFound',
+      subStatus: 'NotFound_InvalidCode',
+    });
     expect(nextChangeAfter(inv, ms('2026-05-31T00:00:00Z'))).toBe(ms('2026-06-01T00:00:00Z'));
     expect(nextChangeAfter(inv, ms('2026-06-01T00:00:00Z'))).toBeNull();
   });
@@ -229,7 +252,10 @@ describe('trackInfoAt', () => {
     const v2 = trackInfoAt(s, NOW, NOW, 'v2');
     const v21 = trackInfoAt(s, NOW, NOW, 'v2.1');
     expect(v2.latest_status).toMatchObject({ status: 'InTransit', sub_status: 'InTransit_Other' });
-    expect(v21.latest_status).toMatchObject({ status: 'InTransit', sub_status: 'InTransit_CustomsRequiringInformation' });
+    expect(v21.latest_status).toMatchObject({
+      status: 'InTransit',
+      sub_status: 'InTransit_CustomsRequiringInformation',
+    });
     expect(v21.latest_status.sub_status_descr).toMatch(/customs/i);
     for (const c of CUSTOMS_SUB_STATUSES) expect(toV2SubStatus(c)).toBe('InTransit_Other');
     expect(toV2SubStatus('InTransit_Arrival')).toBe('InTransit_Arrival');
@@ -265,18 +291,42 @@ describe('trackInfoAt', () => {
     const de = trackInfoAt(intlPostal, end, end, 'v2', 'de');
     const origin = de.tracking.providers[1]!.events.at(-1)!;
     expect(origin.description).toBe('收到电子信息，等待揽收');
-    expect(origin.description_translation).toEqual({ lang: 'de', description: 'Die Sendung wurde elektronisch angekündigt' });
+    expect(origin.description_translation).toEqual({
+      lang: 'de',
+      description: 'Die Sendung wurde elektronisch angekündigt',
+    });
     expect(trackInfoAt(intlPostal, end, end, 'v2', 'xx').latest_event!.description_translation).toBeNull();
   });
 
   it('lists all key stages in order, null where not reached, return stages only for returns', () => {
     const s = shipment([ev('2026-06-01T03:00:00Z', 'pickedUp'), ev('2026-06-04T03:00:00Z', 'departed')]);
     const m = trackInfoAt(s, NOW, NOW, 'v2').milestone;
-    expect(m.map((x) => x.key_stage)).toEqual(['InfoReceived', 'PickedUp', 'Departure', 'Arrival', 'OutForDelivery', 'Delivered']);
+    expect(m.map((x) => x.key_stage)).toEqual([
+      'InfoReceived',
+      'PickedUp',
+      'Departure',
+      'Arrival',
+      'OutForDelivery',
+      'Delivered',
+    ]);
     expect(m.map((x) => x.time_utc)).toEqual([null, '2026-06-01T03:00:00Z', '2026-06-04T03:00:00Z', null, null, null]);
-    const r = shipment([ev('2026-06-01T03:00:00Z', 'pickedUp'), ev('2026-06-02T03:00:00Z', 'availableForPickup'), ev('2026-06-09T03:00:00Z', 'returning')]);
+    const r = shipment([
+      ev('2026-06-01T03:00:00Z', 'pickedUp'),
+      ev('2026-06-02T03:00:00Z', 'availableForPickup'),
+      ev('2026-06-09T03:00:00Z', 'returning'),
+    ]);
     const rm = trackInfoAt(r, NOW, NOW, 'v2').milestone;
-    expect(rm.map((x) => x.key_stage)).toEqual(['InfoReceived', 'PickedUp', 'Departure', 'Arrival', 'AvailableForPickup', 'OutForDelivery', 'Delivered', 'Returning', 'Returned']);
+    expect(rm.map((x) => x.key_stage)).toEqual([
+      'InfoReceived',
+      'PickedUp',
+      'Departure',
+      'Arrival',
+      'AvailableForPickup',
+      'OutForDelivery',
+      'Delivered',
+      'Returning',
+      'Returned',
+    ]);
     expect(rm.find((x) => x.key_stage === 'Returning')!.time_utc).toBe('2026-06-09T03:00:00Z');
     expect(rm.find((x) => x.key_stage === 'Returned')!.time_utc).toBeNull();
     expect(trackInfoAt(shipment([]), NOW, NOW, 'v2').milestone).toEqual([]);
@@ -303,7 +353,9 @@ describe('trackInfoAt', () => {
     const origin = (info: typeof a) => info.tracking.providers.find((p) => p.provider.key === intlPostal.route[0])!;
     expect(origin(c).events_hash).not.toBe(origin(a).events_hash);
     expect(Number.isInteger(c.tracking.providers_hash)).toBe(true);
-    expect(trackInfoAt(intlPostal, e[2]!.atMs, NOW, 'v2', 'fr').tracking.providers_hash).toBe(c.tracking.providers_hash);
+    expect(trackInfoAt(intlPostal, e[2]!.atMs, NOW, 'v2', 'fr').tracking.providers_hash).toBe(
+      c.tracking.providers_hash,
+    );
   });
 
   it('carries the estimate as the service, the carrier or nobody gives it', () => {
@@ -322,21 +374,25 @@ describe('trackInfoAt', () => {
   });
 
   it('has the fields of the recorded gettrackinfo answers', () => {
-    const fixture = fixtureJson<{ data: { accepted: Array<{ track_info: Record<string, unknown> }> } }>('doc-v2/gettrackinfo_correios_2151.json');
+    const fixture = fixtureJson<{ data: { accepted: Array<{ track_info: Record<string, unknown> }> } }>(
+      'doc-v2/gettrackinfo_correios_2151.json',
+    );
     const want = fixture.data.accepted[0]!.track_info;
     const got = trackInfoAt(intlPostal, end, end, 'v2.1') as unknown as Record<string, Record<string, unknown>>;
     for (const key of Object.keys(want)) expect(got).toHaveProperty(key);
     for (const part of ['time_metrics', 'misc_info', 'latest_status'] as const) {
       for (const key of Object.keys(want[part] as object)) expect(got[part]).toHaveProperty(key);
     }
-    const wantEvent = Object.keys((want.latest_event as object));
+    const wantEvent = Object.keys(want.latest_event as object);
     for (const key of wantEvent) expect(got.latest_event).toHaveProperty(key);
     expect(got.misc_info!.local_key).toBe(intlPostal.route[1]);
   });
 });
 
 describe('v1TrackAt', () => {
-  const fixture = fixtureJson<{ data: { accepted: Array<{ track: Record<string, unknown> }> } }>('real-v1/gettrackinfo_success_response.json');
+  const fixture = fixtureJson<{ data: { accepted: Array<{ track: Record<string, unknown> }> } }>(
+    'real-v1/gettrackinfo_success_response.json',
+  );
   const recorded = fixture.data.accepted[0]!.track;
 
   it('has every field of the recorded v1 track, with the same types', () => {
@@ -358,11 +414,14 @@ describe('v1TrackAt', () => {
   });
 
   it('gives zex the recorded webhook shape in webhook bodies: numbers, no pickup nor return', () => {
-    const hook = fixtureJson<{ data: { track: { zex: Record<string, unknown> } } }>('webhooks/v1-tracking-updated.json');
+    const hook = fixtureJson<{ data: { track: { zex: Record<string, unknown> } } }>(
+      'webhooks/v1-tracking-updated.json',
+    );
     const plan = planShipment(findNumber(3011, { scenario: 'delivered' })!, 3011, START);
     const zex = v1TrackAt(plan, START + 60 * DAY, START + 60 * DAY, 'webhook').zex as Record<string, unknown>;
     expect(Object.keys(zex)).toEqual(Object.keys(hook.data.track.zex));
-    for (const [key, value] of Object.entries(hook.data.track.zex)) expect(typeof zex[key], `zex.${key}`).toBe(typeof value);
+    for (const [key, value] of Object.entries(hook.data.track.zex))
+      expect(typeof zex[key], `zex.${key}`).toBe(typeof value);
   });
 
   it('fills zex from the story: first event, transit start, pickup, delivery, latest event', () => {
@@ -383,7 +442,8 @@ describe('v1TrackAt', () => {
 
   it('splits events by carrier, newest first, and marks the delivery', () => {
     let plan = planShipment(sampleNumber(3011, 0), 3011, START);
-    for (let i = 1; !(plan.route.length === 2 && plan.scenario === 'delivered'); i++) plan = planShipment(sampleNumber(3011, i), 3011, START);
+    for (let i = 1; !(plan.route.length === 2 && plan.scenario === 'delivered'); i++)
+      plan = planShipment(sampleNumber(3011, i), 3011, START);
     const end = START + 60 * DAY;
     const t: V1Track = v1TrackAt(plan, end, end);
     expect(t.w1).toBe(3011);
@@ -405,7 +465,17 @@ describe('v1TrackAt', () => {
     const plan = planShipment(findNumber(100003, { scenario: 'stalled' })!, 100003, START);
     const end = START + 60 * DAY;
     const t = v1TrackAt(plan, end, end);
-    expect(t).toMatchObject({ w1: 100003, w2: 0, z2: [], is2: 0, ylt2: '2079-01-01 00:00:00', ygt2: 0, f: -1, z9: [], yt: '' });
+    expect(t).toMatchObject({
+      w1: 100003,
+      w2: 0,
+      z2: [],
+      is2: 0,
+      ylt2: '2079-01-01 00:00:00',
+      ygt2: 0,
+      f: -1,
+      z9: [],
+      yt: '',
+    });
     expect(t.e).toBe(V1_PACKAGE_STATUS_CODE.InTransit);
   });
 
