@@ -4,6 +4,7 @@
 import type { Column } from '../output/render.js';
 import { fmt } from '../text.js';
 import type { GroupFigures, ReportBy, ReportGroup, TransitDays } from './figures.js';
+import { REPORT_COUNTS } from '../store/report-sql.js';
 
 /** The fields naming a group of each grouping, in the order JSON and CSV give them. */
 export const GROUP_FIELDS: Readonly<Record<ReportBy, readonly (keyof ReportGroup)[]>> = {
@@ -14,16 +15,6 @@ export const GROUP_FIELDS: Readonly<Record<ReportBy, readonly (keyof ReportGroup
   month: ['month'],
 };
 
-const COUNTS = [
-  'registered',
-  'delivered',
-  'exceptions',
-  'delivery_failures',
-  'in_transit',
-  'not_found',
-  'expired',
-  'stuck',
-] as const;
 const TRANSIT = ['n', 'p50', 'p90', 'mean', 'min', 'max'] as const satisfies readonly (keyof TransitDays)[];
 
 /** Columns of CSV and tab-separated lines for a report by `by`. */
@@ -34,7 +25,7 @@ export function machineColumns(by: ReportBy): Column<GroupFigures>[] {
       header: f,
       value: (g: GroupFigures) => g.group[f] as string | number | null | undefined,
     })),
-    ...COUNTS.map((f) => ({ key: f, header: f, value: (g: GroupFigures) => g.group[f] })),
+    ...REPORT_COUNTS.map((f) => ({ key: f, header: f, value: (g: GroupFigures) => g.group[f] })),
     ...TRANSIT.map((f) => ({
       key: `transit_days_${f}`,
       header: f,

@@ -3,6 +3,7 @@
 // store's rows in, plain objects out, so that every figure can be checked against values worked out by hand.
 
 import type { ReportCounts, ReportKey, ReportRegistered, ReportTransit, ReportWindows } from '../store/types.js';
+import { REPORT_COUNTS } from '../store/report-sql.js';
 
 export const REPORT_BY = ['carrier', 'lane', 'carrier,lane', 'week', 'month'] as const;
 export type ReportBy = (typeof REPORT_BY)[number];
@@ -156,17 +157,6 @@ interface Building {
   transit: Map<number, number>;
 }
 
-const COUNT_FIELDS = [
-  'registered',
-  'delivered',
-  'exceptions',
-  'delivery_failures',
-  'in_transit',
-  'not_found',
-  'expired',
-  'stuck',
-] as const;
-
 export interface StoreRows {
   counts: readonly ReportCounts[];
   windows: readonly ReportWindows[];
@@ -198,7 +188,7 @@ export function reportGroups(
     if (!g) {
       g = {
         fields,
-        counts: Object.fromEntries(COUNT_FIELDS.map((f) => [f, 0])) as Building['counts'],
+        counts: Object.fromEntries(REPORT_COUNTS.map((f) => [f, 0])) as Building['counts'],
         windows: { with_window: 0, on_time: 0 },
         weekly: new Map(),
         transit: new Map(),
@@ -209,7 +199,7 @@ export function reportGroups(
   };
   for (const row of rows.counts) {
     const g = groupOf(row);
-    for (const f of COUNT_FIELDS) g.counts[f] += row[f];
+    for (const f of REPORT_COUNTS) g.counts[f] += row[f];
   }
   for (const row of rows.registered) {
     if (row.day === null || row.registered === 0) continue;
@@ -259,7 +249,7 @@ const EMPTY: ReportCounts = {
   origin: null,
   destination: null,
   day: null,
-  ...(Object.fromEntries(COUNT_FIELDS.map((f) => [f, 0])) as Building['counts']),
+  ...(Object.fromEntries(REPORT_COUNTS.map((f) => [f, 0])) as Building['counts']),
 };
 
 /** The Mondays a report's weekly volumes cover: from the first week with a registration to the last. */
