@@ -137,8 +137,8 @@ describe('createContext', () => {
       expect(io.stderrText().trim().split('\n')).toEqual([
         expect.stringMatching(
           new RegExp(
-            String.raw`^warning: cannot use the rate budget file .*state.*: a file is in the way of a folder \((E` +
-              String.raw`NOTDIR|EEXIST)\); pacing requests in this process only$`,
+            '^warning: cannot use the rate budget file .*state.*: a file is in the way of a folder ' +
+              String.raw`\((ENOTDIR|EEXIST)\); pacing requests in this process only$`,
           ),
         ),
       ]);

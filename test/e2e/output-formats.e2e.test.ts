@@ -238,8 +238,8 @@ function expectHonoured(c: Case, format: Format, r: Result): void {
 }
 
 const REFUSAL = new RegExp(
-  String.raw`^(".*" (prints no data on stdout, so .* does not apply|prints no JSON, so --jq does not ap` +
-    String.raw`ply|cannot print \w+)|--jq filters JSON)`,
+  '^(".*" (prints no data on stdout, so .* does not apply|prints no JSON, so --jq does not apply|' +
+    String.raw`cannot print \w+)|--jq filters JSON)`,
 );
 
 /** Exit 2 and the refusal, as a line or, when JSON was asked for, as a JSON error. */

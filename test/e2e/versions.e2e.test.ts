@@ -483,8 +483,8 @@ describe('every command under v1, v2 and v2.1', () => {
     expect(
       eventHeads(page21.stdout).some((l) =>
         new RegExp(
-          String.raw`\((picked up by the carrier|on its way|left the origin port|arrived at destination port|th` +
-            String.raw`e carrier has the order data, pickup pending|out for delivery|delivered)\)$`,
+          String.raw`\((picked up by the carrier|on its way|left the origin port|arrived at destination port|` +
+            String.raw`the carrier has the order data, pickup pending|out for delivery|delivered)\)$`,
         ).test(l),
       ),
     ).toBe(true);

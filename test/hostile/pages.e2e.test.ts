@@ -39,7 +39,7 @@ async function against(paging: Paging, args: readonly string[]) {
 
 const DOES_NOT_ADD_UP: Record<Exclude<Paging, 'overcount'>, RegExp> = {
   repeat: new RegExp(
-    String.raw`^trk: the service's pages do not add up: page 2 repeats page 1, but the service announced ` +
+    "^trk: the service's pages do not add up: page 2 repeats page 1, but the service announced " +
       String.raw`1,000,000,000 pages \(40,000,000,000 records\): what was read is incomplete`,
   ),
   infinite: /^trk: the service's pages do not add up: page 2 repeats page 1, but the service announced Infinity pages/,
