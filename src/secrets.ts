@@ -39,8 +39,9 @@ export function redactingIO<T extends IO>(io: T): T {
     // Wrapped when first used: a pager's stdout is its input, and starts the pager.
     stdout: { get: once(() => redactingStream(io.stdout)), enumerable: true },
     stderr: { get: once(() => redactingStream(io.stderr)), enumerable: true },
-    out: { value: (text: string) => io.out(redact(text)), enumerable: true },
-    err: { value: (line: string) => io.err(redact(line)), enumerable: true },
+    // Writable as an IO's own are: the progress line puts its err in place while it is drawn.
+    out: { value: (text: string) => io.out(redact(text)), enumerable: true, writable: true },
+    err: { value: (line: string) => io.err(redact(line)), enumerable: true, writable: true },
   });
 }
 

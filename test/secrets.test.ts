@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTestIO } from '../src/io.js';
+import { createProgress } from '../src/items/progress.js';
 import { addSecret, redact, redactingIO } from '../src/secrets.js';
 
 describe('secrets', () => {
@@ -17,6 +18,21 @@ describe('secrets', () => {
     // The wrapped IO still tells what the streams are.
     expect(io.stdoutIsTTY).toBe(false);
     expect(io.columns).toBe(raw.columns);
+  });
+
+  it("a terminal's progress bar puts its status lines in place on the redacted IO, and takes them back", () => {
+    const key = 'k3y-progress-0123456789-XYZ';
+    addSecret(key);
+    const raw = createTestIO({ tty: true, columns: 80 });
+    const io = redactingIO(raw);
+    const plain = io.err;
+    const progress = createProgress(io, { label: 'register', mode: 'bar', ceilingPerSecond: 120, redrawMs: 60_000 });
+    expect(io.err).not.toBe(plain);
+    io.err(`a wait announced with ${key}`);
+    progress.stop();
+    expect(io.err).toBe(plain);
+    expect(raw.stderrText()).toContain('a wait announced with ***');
+    expect(raw.stderrText()).not.toContain(key);
   });
 
   it('values too short to tell from ordinary text are not redacted', () => {
