@@ -6,7 +6,8 @@
 //   npm run build && node bench/parse-1m.mjs [rows=1000000]     (5000000, or 5e6, for five million)
 //
 // Targets: a 1,000,000-row file peaks under 150 MB of RSS, and memory stays flat in the row count: 5,000,000 rows
-// peak close to 1,000,000 (repeats are found in partitions on disk, src/items/repeats.ts).
+// peak close to 1,000,000 (repeats are found in partitions on disk, src/items/repeats.ts, and each line's request
+// hash goes to disk past the first 256 Ki lines, src/items/digest.ts).
 
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';

@@ -11,7 +11,9 @@
 
 import { ITEM_FIELDS } from '../service/fields.js';
 import type { Item } from './fields.js';
-import { nodeCrypto } from '../node.js';
+import path from 'node:path';
+import { nodeCrypto, nodeFs } from '../node.js';
+import { scratchDir, scratchWrite } from './scratch.js';
 
 /** The request of one row, field by field in the one order of ITEM_FIELDS (wire names are the body's business). */
 export function requestText(item: Item): string {
@@ -53,21 +55,76 @@ export function chunkDigest(hashes: readonly number[]): bigint {
 }
 
 /**
- * textHash by line, in blocks of 64 Ki lines: 4 bytes a line and no more (a doubling array holds up to twice the
- * lines, and three times while it grows: 5,000,000 lines peaked at 60 MB where 20 MB are needed).
+ * textHash by line, 4 bytes a line in blocks of 64 Ki lines. The first blocks stay in memory; the later ones go to
+ * a private temporary file as they fill, so that memory stays flat in the row count (5,000,000 lines would hold
+ * 20 MB). Lines are set in increasing order, and read back in nearly increasing order (a chunk's lines), so one
+ * block read back is kept. `dispose` removes the file.
  */
 export class LineHashes {
   static readonly #BLOCK = 1 << 16;
+  /** Blocks kept in memory: inputs of up to 256 Ki lines never touch the disk. */
+  static readonly #IN_MEMORY = 4;
   readonly #blocks: Uint32Array[] = [];
+  /** The block being filled past the ones in memory, its index, and the file it goes to. */
+  #filling: { index: number; hashes: Uint32Array } | undefined;
+  #readBack: { index: number; hashes: Uint32Array } | undefined;
+  #file: { dir: string; fd: number } | undefined;
+
+  /** `dir`: where the temporary file goes; default the system's temporary folder. */
+  constructor(private readonly dir?: string) {}
 
   set(line: number, hash: number): void {
     const b = Math.floor(line / LineHashes.#BLOCK);
-    while (this.#blocks.length <= b) this.#blocks.push(new Uint32Array(LineHashes.#BLOCK));
-    this.#blocks[b]![line % LineHashes.#BLOCK] = hash;
+    const at = line % LineHashes.#BLOCK;
+    if (b < LineHashes.#IN_MEMORY) {
+      while (this.#blocks.length <= b) this.#blocks.push(new Uint32Array(LineHashes.#BLOCK));
+      this.#blocks[b]![at] = hash;
+      return;
+    }
+    if (this.#filling?.index !== b) {
+      if (this.#filling) this.#write(this.#filling);
+      // The block written last is reused: a block once left is never set again.
+      const hashes = this.#filling?.hashes.fill(0) ?? new Uint32Array(LineHashes.#BLOCK);
+      this.#filling = { index: b, hashes };
+    }
+    this.#filling.hashes[at] = hash;
   }
 
   get(line: number): number {
-    return this.#blocks[Math.floor(line / LineHashes.#BLOCK)]?.[line % LineHashes.#BLOCK] ?? 0;
+    const b = Math.floor(line / LineHashes.#BLOCK);
+    const at = line % LineHashes.#BLOCK;
+    if (b < LineHashes.#IN_MEMORY) return this.#blocks[b]?.[at] ?? 0;
+    if (this.#filling?.index === b) return this.#filling.hashes[at]!;
+    if (this.#readBack?.index !== b) this.#readBack = this.#read(b, this.#readBack?.hashes);
+    return this.#readBack.hashes[at]!;
+  }
+
+  /** Removes the temporary file, if there is one. */
+  dispose(): void {
+    if (!this.#file) return;
+    const { closeSync, rmSync } = nodeFs();
+    closeSync(this.#file.fd);
+    rmSync(this.#file.dir, { recursive: true, force: true });
+    this.#file = undefined;
+  }
+
+  #write(block: { index: number; hashes: Uint32Array }): void {
+    if (!this.#file) {
+      const dir = scratchDir(this.dir, 'lines');
+      this.#file = { dir, fd: nodeFs().openSync(path.join(dir, 'hashes.bin'), 'w+', 0o600) };
+    }
+    scratchWrite(this.#file.dir, this.#file.fd, block.hashes, block.hashes.byteLength, this.#offset(block.index));
+  }
+
+  /** A block from the file; a block never written (no row in its lines) reads as zeros. */
+  #read(index: number, reuse: Uint32Array | undefined): { index: number; hashes: Uint32Array } {
+    const hashes = reuse?.fill(0) ?? new Uint32Array(LineHashes.#BLOCK);
+    if (this.#file) nodeFs().readSync(this.#file.fd, hashes, 0, hashes.byteLength, this.#offset(index));
+    return { index, hashes };
+  }
+
+  #offset(index: number): number {
+    return (index - LineHashes.#IN_MEMORY) * LineHashes.#BLOCK * 4;
   }
 }
 

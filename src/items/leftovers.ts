@@ -1,8 +1,13 @@
 // What runs leave behind: journals of runs never resumed, spool copies of stdin of killed runs. Whether their
 // owner still runs decides whether they may go.
 
-import { readdirSync, readFileSync, rmSync, statSync, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import path from 'node:path';
+import { nodeFs } from '../node.js';
+
+// Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up"): the checking pass of
+// `trk info N` comes here (src/items/scratch.ts).
+const { readdirSync, readFileSync, rmSync, statSync } = nodeFs();
 
 /** Whether another process still runs (its pid is taken over by nobody else we could signal). */
 export function isAlive(pid: number): boolean {

@@ -42,7 +42,7 @@ export interface ItemPlan {
   replaces?: { when: string; done: number; leftBehind: number };
 }
 
-export function sumOver(values: readonly number[], chunks: ReadonlySet<number>): number {
+export function sumOver(values: ArrayLike<number>, chunks: ReadonlySet<number>): number {
   let sum = 0;
   for (const c of chunks) sum += values[c] ?? 0;
   return sum;

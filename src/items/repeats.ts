@@ -9,12 +9,12 @@
 // (the row's cost, or that it repeats or conflicts), for the counts of the plan and the sending pass.
 
 import path from 'node:path';
-import { tmpdir } from 'node:os';
 import { Chunker } from './chunker.js';
 import { nodeFs } from '../node.js';
+import { scratchDir, scratchWrite } from './scratch.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { mkdtempSync, openSync, readFileSync, rmSync, writeSync, closeSync } = nodeFs();
+const { openSync, readSync, rmSync, closeSync } = nodeFs();
 
 const PARTITIONS = 64;
 /** Records a partition keeps in memory before they go to its file. */
@@ -54,7 +54,7 @@ export interface RowPlan {
    * Items and quota units of each request, in the chunks the sending pass makes; `onChunk` hears each chunk's
    * lines, in order.
    */
-  chunks(size: number, onChunk?: ChunkLines): { chunkItems: number[]; chunkUnits: number[] };
+  chunks(size: number, onChunk?: ChunkLines): { chunkItems: Uint32Array; chunkUnits: Uint32Array };
 }
 
 /** Hears a chunk's index and its lines, in order. */
@@ -63,10 +63,15 @@ export type ChunkLines = (index: number, lines: number[]) => void;
 export class RepeatFinder {
   readonly #buffers = Array.from({ length: PARTITIONS }, () => new Uint32Array(BUFFERED * WORDS));
   readonly #filled = new Uint32Array(PARTITIONS);
+  /** Bytes of each partition's file. */
+  readonly #spilled = new Float64Array(PARTITIONS);
   #files: (number | undefined)[] = [];
   #dir: string | undefined;
-  #lines = new Uint8Array(1024);
+  readonly #lines = new LineBytes();
   #maxLine = 0;
+  /** A partition's records and their order while it is decided: one buffer each, reused for every partition. */
+  #sorting: Uint32Array | undefined;
+  #order: Uint32Array | undefined;
 
   constructor(private readonly opts: RepeatOptions = {}) {}
 
@@ -118,9 +123,12 @@ export class RepeatFinder {
   /** Decides the rows of one partition; returns how many repeat an earlier one. */
   #decide(records: Uint32Array, conflicts: Map<number, number>, groups: Map<number, string>): number {
     const count = records.length / WORDS;
-    const order = Array.from({ length: count }, (_, i) => i * WORDS);
+    if (!this.#order || this.#order.length < count) this.#order = new Uint32Array(Math.ceil(count * 1.1));
+    const order = this.#order.subarray(0, count);
+    for (let i = 0; i < count; i++) order[i] = i * WORDS;
     // By number, then request key, then line: each key's first row comes first.
-    order.sort(
+    sortInPlace(
+      order,
       (a, b) =>
         cmp(records, a, b, 0) ||
         cmp(records, a, b, 1) ||
@@ -148,10 +156,10 @@ export class RepeatFinder {
       }
       const line = records[r + 6]!;
       if (this.opts.anyRepeat || (records[r + 4] === records[first + 4] && records[r + 5] === records[first + 5])) {
-        this.#lines[line] = REPEAT;
+        this.#lines.set(line, REPEAT);
         repeats += 1;
       } else {
-        this.#lines[line] = CONFLICT;
+        this.#lines.set(line, CONFLICT);
         conflicts.set(line, records[first + 6]!);
       }
     }
@@ -162,7 +170,7 @@ export class RepeatFinder {
   /** A number kept under several carriers: its rows share a chunking key, so no request carries it twice. */
   #group(
     records: Uint32Array,
-    order: number[],
+    order: Uint32Array,
     from: number,
     to: number,
     kept: number,
@@ -172,38 +180,35 @@ export class RepeatFinder {
     for (let i = from; i < to; i++) {
       const r = order[i]!;
       const line = records[r + 6]!;
-      if (this.#lines[line]! <= KEPT_MAX) groups.set(line, `${records[r]}:${records[r + 1]}`);
+      if (this.#lines.get(line) <= KEPT_MAX) groups.set(line, `${records[r]}:${records[r + 1]}`);
     }
   }
 
   #setLine(line: number, value: number): void {
-    if (line >= this.#lines.length) {
-      let size = this.#lines.length;
-      while (size <= line) size *= 2;
-      const grown = new Uint8Array(size);
-      grown.set(this.#lines);
-      this.#lines = grown;
-    }
-    this.#lines[line] = value;
+    this.#lines.set(line, value);
     if (line > this.#maxLine) this.#maxLine = line;
   }
 
   #spill(p: number): void {
-    this.#dir ??= mkdtempSync(path.join(this.opts.dir ?? tmpdir(), 'trk-rows-'));
+    this.#dir ??= scratchDir(this.opts.dir, 'rows');
     const fd = (this.#files[p] ??= openSync(path.join(this.#dir, `${p}.bin`), 'w+', 0o600));
     const buf = this.#buffers[p]!;
-    writeSync(fd, buf, 0, this.#filled[p]! * WORDS * 4);
+    scratchWrite(this.#dir, fd, buf, this.#filled[p]! * WORDS * 4, this.#spilled[p]!);
+    this.#spilled[p]! += this.#filled[p]! * WORDS * 4;
     this.#filled[p] = 0;
   }
 
+  /** A partition's records, its spilled ones read into one buffer used for every partition in turn. */
   #partition(p: number): Uint32Array {
     const inMemory = this.#buffers[p]!.subarray(0, this.#filled[p]! * WORDS);
     const fd = this.#files[p];
     if (fd === undefined) return inMemory;
-    const spilled = readFileSync(path.join(this.#dir!, `${p}.bin`));
-    const all = new Uint32Array(spilled.length / 4 + inMemory.length);
-    all.set(new Uint32Array(spilled.buffer, spilled.byteOffset, spilled.length / 4));
-    all.set(inMemory, spilled.length / 4);
+    const spilledBytes = this.#spilled[p]!;
+    const words = spilledBytes / 4 + inMemory.length;
+    if (!this.#sorting || this.#sorting.length < words) this.#sorting = new Uint32Array(Math.ceil(words * 1.1));
+    const all = this.#sorting.subarray(0, words);
+    readSync(fd, all, 0, spilledBytes, 0);
+    all.set(inMemory, spilledBytes / 4);
     return all;
   }
 
@@ -219,8 +224,108 @@ function cmp(records: Uint32Array, a: number, b: number, word: number): number {
   return records[a + word]! - records[b + word]!;
 }
 
+/**
+ * Sorts `order` in place by `compare`, which holds no two entries equal: a quicksort that allocates nothing, where
+ * Array.prototype.sort copies what it sorts into work arrays (some 40 MB of garbage over the partitions of
+ * 5,000,000 rows).
+ */
+export function sortInPlace(order: Uint32Array, compare: (a: number, b: number) => number): void {
+  const swap = (i: number, j: number) => {
+    const t = order[i]!;
+    order[i] = order[j]!;
+    order[j] = t;
+  };
+  const ranges = [0, order.length - 1];
+  while (ranges.length > 0) {
+    let hi = ranges.pop()!;
+    let lo = ranges.pop()!;
+    while (hi - lo > 16) {
+      const mid = (lo + hi) >>> 1;
+      if (compare(order[mid]!, order[lo]!) < 0) swap(lo, mid);
+      if (compare(order[hi]!, order[lo]!) < 0) swap(lo, hi);
+      if (compare(order[hi]!, order[mid]!) < 0) swap(mid, hi);
+      const pivot = order[mid]!;
+      let i = lo;
+      let j = hi;
+      while (i <= j) {
+        while (compare(order[i]!, pivot) < 0) i++;
+        while (compare(order[j]!, pivot) > 0) j--;
+        if (i <= j) swap(i++, j--);
+      }
+      // The larger side waits; the smaller is sorted first, so that at most log2(n) ranges wait.
+      if (j - lo < hi - i) {
+        ranges.push(i, hi);
+        hi = j;
+      } else {
+        ranges.push(lo, j);
+        lo = i;
+      }
+    }
+    for (let k = lo + 1; k <= hi; k++) {
+      const v = order[k]!;
+      let m = k - 1;
+      while (m >= lo && compare(order[m]!, v) > 0) {
+        order[m + 1] = order[m]!;
+        m--;
+      }
+      order[m + 1] = v;
+    }
+  }
+}
+
+/** A byte by line, in blocks of 64 Ki lines: no array doubled and copied as the input grows. */
+class LineBytes {
+  readonly #blocks: Uint8Array[] = [];
+
+  get(line: number): number {
+    return this.#blocks[line >>> 16]?.[line & 0xffff] ?? 0;
+  }
+
+  set(line: number, value: number): void {
+    const b = line >>> 16;
+    while (this.#blocks.length <= b) this.#blocks.push(new Uint8Array(1 << 16));
+    this.#blocks[b]![line & 0xffff] = value;
+  }
+}
+
+/** A line's byte says its row is to be sent. */
+function isKept(value: number): boolean {
+  return value > 0 && value <= KEPT_MAX;
+}
+
+/** Items and quota units by chunk index. */
+class ChunkCounts {
+  #items: Uint32Array;
+  #units: Uint32Array;
+  #length = 0;
+
+  constructor(expected: number) {
+    this.#items = new Uint32Array(expected);
+    this.#units = new Uint32Array(expected);
+  }
+
+  set(index: number, items: number, units: number): void {
+    if (index >= this.#items.length) {
+      const grow = (from: Uint32Array) => {
+        const to = new Uint32Array(Math.max(index + 1, from.length * 2));
+        to.set(from);
+        return to;
+      };
+      this.#items = grow(this.#items);
+      this.#units = grow(this.#units);
+    }
+    this.#items[index] = items;
+    this.#units[index] = units;
+    this.#length = Math.max(this.#length, index + 1);
+  }
+
+  done(): { chunkItems: Uint32Array; chunkUnits: Uint32Array } {
+    return { chunkItems: this.#items.subarray(0, this.#length), chunkUnits: this.#units.subarray(0, this.#length) };
+  }
+}
+
 function planOf(
-  lines: Uint8Array,
+  lines: LineBytes,
   maxLine: number,
   repeats: number,
   conflicts: Map<number, number>,
@@ -230,24 +335,29 @@ function planOf(
     repeats,
     conflicts,
     decision(line) {
-      const v = line <= maxLine ? lines[line]! : 0;
+      const v = lines.get(line);
       return v === 0 ? 'none' : v === REPEAT ? 'repeat' : v === CONFLICT ? 'conflict' : v === SENT ? 'sent' : 'keep';
     },
     leaveOut(line) {
-      if (line > maxLine || lines[line] === 0 || lines[line]! > KEPT_MAX) return false;
-      lines[line] = SENT;
+      if (!isKept(lines.get(line))) return false;
+      lines.set(line, SENT);
       return true;
     },
     chunks(size, onChunk) {
       // The chunker's own rules, on keys that are equal exactly where numbers are: each row is its own key but
       // for a number kept under several carriers.
       const chunker = new Chunker(size);
-      const chunkItems: number[] = [];
-      const chunkUnits: number[] = [];
+      let kept = 0;
+      for (let line = 1; line <= maxLine; line++) if (isKept(lines.get(line))) kept += 1;
+      // Typed, and sized once: chunks are full but where a number under several carriers moves a row on.
+      const counts = new ChunkCounts(Math.ceil(kept / size) + 1);
       const count = (chunks: ReturnType<Chunker['flush']>) => {
         for (const c of chunks) {
-          chunkItems[c.index] = c.rows.length;
-          chunkUnits[c.index] = c.rows.reduce((sum, r) => sum + lines[r.line]! - 1, 0);
+          counts.set(
+            c.index,
+            c.rows.length,
+            c.rows.reduce((sum, r) => sum + lines.get(r.line) - 1, 0),
+          );
           onChunk?.(
             c.index,
             c.rows.map((r) => r.line),
@@ -255,12 +365,11 @@ function planOf(
         }
       };
       for (let line = 1; line <= maxLine; line++) {
-        const v = lines[line]!;
-        if (v === 0 || v > KEPT_MAX) continue;
+        if (!isKept(lines.get(line))) continue;
         count(chunker.push({ line, cells: NO_CELLS, item: NO_ITEM, key: groups.get(line) ?? `#${line}` }));
       }
       count(chunker.flush());
-      return { chunkItems, chunkUnits };
+      return counts.done();
     },
   };
 }

@@ -60,9 +60,9 @@ export interface ScanResult {
   /** Quota units the valid rows cost. */
   units: number;
   /** Items per chunk, by chunk index. */
-  chunkItems: number[];
+  chunkItems: Uint32Array;
   /** Quota units per chunk. */
-  chunkUnits: number[];
+  chunkUnits: Uint32Array;
   problems: ProblemList;
   /** sha256 of every valid row's request, in order (rows left out too); empty for arguments. */
   digest: string;
@@ -85,7 +85,20 @@ export function chunkSize(op: ItemOperation, version: ApiVersion): number {
 export async function scanInput(source: ItemSource, opts: ScanOptions): Promise<ScanResult> {
   // Arguments are not remembered as runs (src/items/runs.ts) and cannot change: nothing to digest, and no crypto to
   // load for `trk info N`.
-  const digests = source.kind === 'arguments' ? undefined : { run: new RunDigest(), lines: new LineHashes() };
+  const digests =
+    source.kind === 'arguments' ? undefined : { run: new RunDigest(), lines: new LineHashes(opts.tempDir) };
+  try {
+    return await checkingPass(source, opts, digests);
+  } finally {
+    digests?.lines.dispose();
+  }
+}
+
+async function checkingPass(
+  source: ItemSource,
+  opts: ScanOptions,
+  digests: { run: RunDigest; lines: LineHashes } | undefined,
+): Promise<ScanResult> {
   const opened = await openRows(source, readOptions(opts));
   const problems = new ProblemList(opts.showProblems ?? 20);
   const finder = new RepeatFinder({ anyRepeat: opts.operation === 'gettracklist', dir: opts.tempDir });
@@ -129,7 +142,7 @@ export async function scanInput(source: ItemSource, opts: ScanOptions): Promise<
   const digestOf = (_: number, lines: number[]) =>
     chunkDigests.push(chunkDigest(lines.map((l) => digests!.lines.get(l))));
   const { chunkItems, chunkUnits } = plan.chunks(chunkSize(opts.operation, opts.version), digests && digestOf);
-  const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+  const sum = (values: Uint32Array) => values.reduce((a, b) => a + b, 0);
   return {
     layout: opened.layout,
     items: sum(chunkItems),

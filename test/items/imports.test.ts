@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { RepeatFinder } from '../../src/items/repeats.js';
+import { RepeatFinder, sortInPlace } from '../../src/items/repeats.js';
 import { scanInput } from '../../src/items/scan.js';
 import { show } from '../../src/output/sanitize.js';
 import {
@@ -110,6 +110,26 @@ describe('repeated rows', () => {
     const { chunkItems, chunkUnits } = plan.chunks(40);
     expect(chunkItems.reduce((a, b) => a + b, 0)).toBe(150_000);
     expect(chunkUnits.reduce((a, b) => a + b, 0)).toBe(150_000);
+  });
+
+  it('counts every request of a number under many carriers, one a request', () => {
+    const finder = new RepeatFinder({ dir: tempDir() });
+    for (let line = 1; line <= 10; line++) finder.add(line, 'X1', `X1/${line}`, 'same', 2);
+    finder.add(11, 'X2', 'X2/3011', 'same', 1);
+    const { chunkItems, chunkUnits } = finder.finish().chunks(40);
+    expect([...chunkItems]).toEqual([2, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    expect([...chunkUnits]).toEqual([3, 2, 2, 2, 2, 2, 2, 2, 2, 2]);
+  });
+
+  it('sorts in place as Array.prototype.sort does', () => {
+    const random = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 1e9));
+    const inputs = [[], [5], [2, 1], random(17), random(1000), random(100_000)];
+    const ascending = Array.from({ length: 5000 }, (_, i) => i);
+    for (const values of [...inputs, ascending, [...ascending].reverse(), Array(300).fill(7)]) {
+      const order = Uint32Array.from(values.keys());
+      sortInPlace(order, (a, b) => values[a]! - values[b]! || a - b);
+      expect([...order].map((i) => values[i])).toEqual([...values].sort((a, b) => a - b));
+    }
   });
 
   it('keeps a number under two carriers out of one request, as the chunker does', async () => {

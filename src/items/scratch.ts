@@ -1,0 +1,57 @@
+// Scratch files of a long input's checking pass (the repeat finder's partitions, the line hashes): each in a
+// private folder of its own inside the run's spool folder, which is made first where it is missing (a file
+// input never made it). A folder that cannot be made or written is named in one line, with what to do.
+
+import path from 'node:path';
+import { tmpdir } from 'node:os';
+import { ensurePrivateDir } from '../config/paths.js';
+import { TrkError } from '../errors.js';
+import { nodeFs } from '../node.js';
+import { isAlive } from './leftovers.js';
+import { fsReason } from './source.js';
+
+const NAME = /^trk-(?:rows|lines)-(\d+)-/;
+/** A dead run's folder older than this goes even if its process id was taken since. */
+const PRUNE_MS = 24 * 3600 * 1000;
+
+/** A new private folder in `parent` (the system's temporary folder by default): `trk-<what>-<pid>-<suffix>`. */
+export function scratchDir(parent: string | undefined, what: 'rows' | 'lines'): string {
+  const base = parent ?? tmpdir();
+  try {
+    ensurePrivateDir(base);
+    pruneDeadRuns(base);
+    return nodeFs().mkdtempSync(path.join(base, `trk-${what}-${process.pid}-`));
+  } catch (err) {
+    throw cannotKeep(base, err);
+  }
+}
+
+function pruneDeadRuns(dir: string): void {
+  const { readdirSync, rmSync, statSync } = nodeFs();
+  for (const name of readdirSync(dir)) {
+    const pid = NAME.exec(name)?.[1];
+    if (pid === undefined || Number(pid) === process.pid) continue;
+    const folder = path.join(dir, name);
+    try {
+      if (!isAlive(Number(pid)) || Date.now() - statSync(folder).mtimeMs > PRUNE_MS)
+        rmSync(folder, { recursive: true, force: true });
+    } catch {
+      // gone meanwhile, or not ours to remove: left as it is
+    }
+  }
+}
+
+/** Writes `data` at `position` of a scratch file in `dir`. */
+export function scratchWrite(dir: string, fd: number, data: NodeJS.ArrayBufferView, bytes: number, position: number) {
+  try {
+    nodeFs().writeSync(fd, data, 0, bytes, position);
+  } catch (err) {
+    throw cannotKeep(path.dirname(dir), err);
+  }
+}
+
+function cannotKeep(dir: string, err: unknown): TrkError {
+  return new TrkError(`cannot keep the checking pass's temporary files in ${dir}: ${fsReason(err)}`, {
+    hint: 'free some space there, or set TRK_STATE_DIR to another folder',
+  });
+}
