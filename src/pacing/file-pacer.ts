@@ -11,7 +11,7 @@
 // the event loop (stalls.ts), the starts of the requests admitted and not yet written are moved to its end, so
 // that other processes see them as late as they will leave; a request already written is not delayed by this
 // process's stall, and is left as it is (moving it would hold back the next starts for nothing). After a 429 this
-// process widens its margin for the rest of the run, as the in-process pacer does.
+// process widens its margin for a while, as the in-process pacer does (Margin, pacer.ts).
 
 import { setTimeout as delay } from 'node:timers/promises';
 import { SHARED_MARGIN_MS } from './budget.js';
@@ -115,8 +115,9 @@ export class FilePacer implements Pacer {
     try {
       return this.#file.tryLocked(() => {
         const state = this.#file.read();
-        const window = { perSecond: this.#perSecond, windowMs: 1000 + this.#margin.ms };
-        const got = admit(state, this.#now(), window, this.#localHold);
+        const now = this.#now();
+        const window = { perSecond: this.#perSecond, windowMs: 1000 + this.#margin.at(now) };
+        const got = admit(state, now, window, this.#localHold);
         this.#lastHold = got.held;
         if ('start' in got) this.#file.write(got.next);
         return got;

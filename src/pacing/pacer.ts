@@ -5,8 +5,8 @@
 // A start is recorded when it is admitted, then moved to when the request is actually written to its
 // connection (Admission.sent, told by the transport): a request that waits for a new connection, or for an
 // event loop busy elsewhere, must not count as having left earlier than it did. After a 429 the margin is
-// widened for the rest of the run (WIDEN_MARGIN_MS): whatever brought arrivals closer than the margin allowed
-// for (a loaded machine, a jittery network) is likely to do it again.
+// widened (WIDEN_MARGIN_MS), and narrowed again after each quiet minute: whatever brought arrivals closer than
+// the margin allowed for (a loaded machine, a jittery network) is likely to do it again soon, if not for ever.
 // One pacer per process (processPacer), shared by every client, so that concurrent work cannot exceed the rate
 // together; processes sharing a key share a budget file instead (file-pacer.ts), or Redis (redis-pacer.ts).
 
@@ -91,23 +91,32 @@ export const DEFAULT_MARGIN_MS = 100;
  */
 export const WIDEN_MARGIN_MS = 50;
 export const WIDEN_MARGIN_MAX_MS = 200;
+/**
+ * After this long without a 429 the margin narrows by WIDEN_MARGIN_MS again, down to where it started: what brought
+ * arrivals too close (a burst of load on the machine, a jittery minute of the network) often passes, and a run of
+ * an hour (a first sync, a large import) should not pay 5 % to its end for one 429 in its first minute. Should
+ * the cause stay, it costs a 429 a minute at most, which the rate budget waits out.
+ */
+export const NARROW_AFTER_MS = 60_000;
 
 /**
- * A pacer's margin, widened after a 429 for the rest of the run: whatever brought arrivals closer than the margin
- * allowed for (a loaded machine, a jittery network) is likely to do it again.
+ * A pacer's margin, widened after a 429 and narrowed again after each quiet minute: whatever brought arrivals
+ * closer than the margin allowed for (a loaded machine, a jittery network) is likely to do it again soon.
  */
 export class Margin {
-  #ms: number;
+  #widened: number;
   readonly #initial: number;
   #widenedAt = -Infinity;
 
   constructor(initialMs: number) {
     this.#initial = Math.max(0, initialMs);
-    this.#ms = this.#initial;
+    this.#widened = this.#initial;
   }
 
-  get ms(): number {
-    return this.#ms;
+  /** The margin at `now` (the clock `held` is told). */
+  at(now: number): number {
+    const quietMinutes = Math.max(0, Math.floor((now - this.#widenedAt) / NARROW_AFTER_MS));
+    return Math.max(this.#initial, this.#widened - quietMinutes * WIDEN_MARGIN_MS);
   }
 
   /**
@@ -117,7 +126,7 @@ export class Margin {
    */
   held(reason: WaitReason, now: number): void {
     if (reason !== 'rate-limited' || now - this.#widenedAt < 1000) return;
-    this.#ms = Math.min(this.#initial + WIDEN_MARGIN_MAX_MS, this.#ms + WIDEN_MARGIN_MS);
+    this.#widened = Math.min(this.#initial + WIDEN_MARGIN_MAX_MS, this.at(now) + WIDEN_MARGIN_MS);
     this.#widenedAt = now;
   }
 }
@@ -162,7 +171,7 @@ export function createPacer(opts: PacerOptions): Pacer {
     let until = holdUntil;
     if (starts.length >= perSecond) {
       const nth = (starts[starts.length - perSecond] as { t: number }).t;
-      until = Math.max(until, nth + 1000 + margin.ms);
+      until = Math.max(until, nth + 1000 + margin.at(t));
     }
     return Math.max(0, until - t);
   }

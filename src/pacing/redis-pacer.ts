@@ -162,7 +162,7 @@ export class RedisPacer implements Pacer {
 
   /** Takes a start named `member` if the budget allows one now (wait 0), else says how long to wait, and why. */
   async #take(member: string): Promise<{ wait: number; holdLeft: number; reason: string | undefined }> {
-    const windowMs = 1000 + this.#margin.ms;
+    const windowMs = 1000 + this.#margin.at(monotonicMs());
     const answer = await this.#run((c) => c.take(this.#starts, this.#holdKey, this.#perSecond, windowMs, member));
     const [wait, holdLeft, reason] = answer as unknown[];
     return {

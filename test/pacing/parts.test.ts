@@ -8,12 +8,24 @@ describe('Margin', () => {
   it('widens by 50 ms after a 429, at most once a second and 200 ms in all; other holds leave it', () => {
     const m = new Margin(30);
     m.held('unavailable', 0);
-    expect(m.ms).toBe(30);
+    expect(m.at(0)).toBe(30);
     m.held('rate-limited', 0);
     m.held('rate-limited', 999);
-    expect(m.ms).toBe(80);
+    expect(m.at(999)).toBe(80);
     for (let t = 1000; t < 10_000; t += 1000) m.held('rate-limited', t);
-    expect(m.ms).toBe(230);
+    expect(m.at(9000)).toBe(230);
+  });
+
+  it('narrows by 50 ms after each minute without a 429, down to where it started', () => {
+    const m = new Margin(30);
+    m.held('rate-limited', 0);
+    m.held('rate-limited', 1000);
+    expect(m.at(60_999)).toBe(130);
+    expect(m.at(61_000)).toBe(80);
+    expect(m.at(121_000)).toBe(30);
+    expect(m.at(3_600_000)).toBe(30);
+    m.held('rate-limited', 130_000); // from 30 again, not from 130
+    expect(m.at(130_000)).toBe(80);
   });
 });
 

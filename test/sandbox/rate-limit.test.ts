@@ -51,6 +51,17 @@ describe('RateLimiter', () => {
     }
   });
 
+  it('counts an arrival decided after a later one at its own time', () => {
+    const clock = fakeNow();
+    const limiter = new RateLimiter(2, clock.now);
+    expect(limiter.take('k', 5100).ok).toBe(true);
+    expect(limiter.take('k', 5000).ok).toBe(true); // its body came in after the other's
+    clock.pass(1050);
+    // 5000 left the window, 5100 has not: one more fits, a second does not until 6100.
+    expect(limiter.take('k').ok).toBe(true);
+    expect(limiter.take('k')).toEqual({ ok: false, retryAfterMs: 50 });
+  });
+
   it('keeps keys apart, and 0 turns the limit off', () => {
     const clock = fakeNow();
     const limiter = new RateLimiter(1, clock.now);

@@ -272,9 +272,9 @@ describe('the API pipeline, step by step', () => {
     const limiter = new RateLimiter(3);
     const order: string[] = [];
     const take = limiter.take.bind(limiter);
-    vi.spyOn(limiter, 'take').mockImplementation((key) => {
+    vi.spyOn(limiter, 'take').mockImplementation((key, at) => {
       order.push('counted');
-      return take(key);
+      return take(key, at);
     });
     const handle = t.account.handle.bind(t.account);
     vi.spyOn(t.account, 'handle').mockImplementation((...args) => {
@@ -298,6 +298,36 @@ describe('the API pipeline, step by step', () => {
     await Promise.all([request(), request()]);
     // Working out the first answer before counting the second counted the second late (by that work's time).
     expect(order).toEqual(['counted', 'counted', 'answered', 'answered']);
+  });
+
+  it('counts a request when its headers came, not when its body was read', async () => {
+    const t = makeAccount({ settings: { key: 'k' } });
+    let now = 10_000;
+    const api = new ApiPipeline({
+      account: t.account,
+      injector: new FaultInjector({}, { seed: 1 }),
+      limiter: new RateLimiter(1, () => now),
+      counters: new RequestCounters(),
+      recorder: new RequestRecorder(() => T0),
+      strictPaths: true,
+      changed: () => {},
+      onError: (err) => {
+        throw err;
+      },
+    });
+    const headers = { svctoken: 'k', 'content-type': 'application/json' };
+    const slow = new PassThrough() as unknown as IncomingMessage & PassThrough;
+    Object.assign(slow, { method: 'POST', headers, socket: { remoteAddress: '127.0.0.1' }, complete: true });
+    const first = fakeResponse();
+    const answered = api.handle(slow, first, '/track/v2/getquota');
+    now += 600; // the body comes in while the service is busy with others
+    slow.end('[]');
+    await answered;
+    expect(first.sent?.status).toBe(200);
+    now += 500; // 1.1 s after the first request reached the service, 0.5 s after its body
+    const second = fakeResponse();
+    await api.handle(fakeRequest('POST', headers, '[]'), second, '/track/v2/getquota');
+    expect(second.sent?.status).toBe(200);
   });
 
   it('a body that is not JSON is answered 200 -18010013 without reaching the account', async () => {

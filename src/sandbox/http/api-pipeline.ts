@@ -71,6 +71,9 @@ export class ApiPipeline {
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    // The service counts a request when it reaches its edge: once its headers are read, before its body, which
+    // may come in after the answers of others were worked out.
+    const arrived = this.#p.limiter.now();
     this.#p.counters.received();
     const route = req.method === 'POST' ? routeOf(path, this.#p.strictPaths) : undefined;
     this.#name(res, route);
@@ -78,7 +81,7 @@ export class ApiPipeline {
     const body = await readBody(req, MAX_BODY_BYTES);
     if (!route) return this.#answer(res, NOT_FOUND);
     if (body === undefined) return this.#answer(res, TOO_LARGE);
-    const refusal = this.#admission(req, res);
+    const refusal = this.#admission(req, res, arrived);
     if (refusal) return this.#answer(res, refusal);
     // The answer is worked out once the requests that arrived with this one are counted too: the service counts
     // arrivals at its edge, whatever its backends are busy with, and working out an answer first (tens of
@@ -104,13 +107,13 @@ export class ApiPipeline {
   }
 
   /** Steps 3-5: authentication, then 429 (burst, rate limit), then an injected failure. */
-  #admission(req: IncomingMessage, res: ServerResponse): Answer | undefined {
+  #admission(req: IncomingMessage, res: ServerResponse, arrived: number): Answer | undefined {
     const token = typeof req.headers.svctoken === 'string' ? req.headers.svctoken : undefined;
     const caller = req.socket.remoteAddress ?? '';
-    return authRefusal(this.#p.account.settings, token, caller) ?? this.#throttled(res) ?? this.#injectedFailure(res);
+    return authRefusal(this.#p.account.settings, token, caller) ?? this.#throttled(res, arrived) ?? this.#injectedFailure(res);
   }
 
-  #throttled(res: ServerResponse): Answer | undefined {
+  #throttled(res: ServerResponse, arrived: number): Answer | undefined {
     const { injector, limiter, counters, recorder } = this.#p;
     const burst = injector.burst();
     if (burst !== undefined) {
@@ -118,7 +121,7 @@ export class ApiPipeline {
       recorder.fault(res, 'burst 429');
       return this.#tooMany(burst, 'Too many requests.');
     }
-    const rate = limiter.take(this.#p.account.settings.key);
+    const rate = limiter.take(this.#p.account.settings.key, arrived);
     if (rate.ok) return undefined;
     counters.rateLimited();
     return this.#tooMany(rate.retryAfterMs, `Too many requests: at most ${limiter.perSecond} per second.`);

@@ -22,6 +22,11 @@ export class RateLimiter {
     this.#now = now;
   }
 
+  /** The limiter's clock: when a request arrives. */
+  now(): number {
+    return this.#now();
+  }
+
   get perSecond(): number {
     return this.#perSecond;
   }
@@ -32,25 +37,27 @@ export class RateLimiter {
   }
 
   /**
-   * Decide on one arrival. Only admitted requests are counted: a refused request was not served, and
-   * counting it would lock out a client that retries a little too early for ever.
+   * Decide on one arrival, at `at` (when its request was received; by default now). Only admitted requests are
+   * counted: a refused request was not served, and counting it would lock out a client that retries a little too
+   * early for ever. An arrival decided after a later one (its body came in more slowly) is counted in its place.
    */
-  take(key: string): RateDecision {
+  take(key: string, at: number = this.#now()): RateDecision {
     const limit = this.#perSecond;
     if (limit === 0) return { ok: true };
-    const now = this.#now();
     let log = this.#arrivals.get(key);
     if (!log) {
       log = [];
       this.#arrivals.set(key, log);
     }
-    // Half-open window (now - 1 s, now]: an arrival exactly one second after another no longer sees it.
-    while (log.length > 0 && (log[0] as number) <= now - RATE_WINDOW_MS) log.shift();
+    // Half-open window (at - 1 s, at]: an arrival exactly one second after another no longer sees it.
+    while (log.length > 0 && (log[0] as number) <= at - RATE_WINDOW_MS) log.shift();
     if (log.length >= limit) {
       const oldest = log[0] as number;
-      return { ok: false, retryAfterMs: Math.max(1, Math.ceil(oldest + RATE_WINDOW_MS - now)) };
+      return { ok: false, retryAfterMs: Math.max(1, Math.ceil(oldest + RATE_WINDOW_MS - at)) };
     }
-    log.push(now);
+    let i = log.length;
+    while (i > 0 && (log[i - 1] as number) > at) i--;
+    log.splice(i, 0, at);
     return { ok: true };
   }
 
