@@ -48,8 +48,8 @@ export interface RowPlan {
    * confirmed, src/items/sent.ts), or `none` for a line that held no checked row.
    */
   decision(line: number): 'keep' | 'repeat' | 'conflict' | 'sent' | 'none';
-  /** Leaves a kept row out of what is sent (`sent`); false for a row that was not kept. */
-  leaveOut(line: number): boolean;
+  /** Rows left out (`sent`): kept, and confirmed by an earlier run of the file. */
+  readonly sent: number;
   /**
    * Items and quota units of each request, in the chunks the sending pass makes; `onChunk` hears each chunk's
    * lines, in order.
@@ -69,6 +69,7 @@ export class RepeatFinder {
   #dir: string | undefined;
   readonly #lines = new LineBytes();
   #maxLine = 0;
+  #sent = 0;
   /** A partition's records and their order while it is decided: one buffer each, reused for every partition. */
   #sorting: Uint32Array | undefined;
   #order: Uint32Array | undefined;
@@ -77,10 +78,12 @@ export class RepeatFinder {
 
   /**
    * A checked row: `number` as the service stores it, `key` the request's identity (number and carrier),
-   * `content` every value sent, `cost` its quota units.
+   * `content` every value sent, `cost` its quota units; `sentBefore`: an earlier run of the file had its request
+   * confirmed, so that it is left out unless it repeats or conflicts with an earlier row.
    */
-  add(line: number, number: string, key: string, content: string, cost: number): void {
-    this.#setLine(line, Math.min(Math.max(cost, 0), KEPT_MAX - 1) + 1);
+  add(line: number, number: string, key: string, content: string, cost: number, sentBefore = false): void {
+    this.#setLine(line, sentBefore ? SENT : Math.min(Math.max(cost, 0), KEPT_MAX - 1) + 1);
+    if (sentBefore) this.#sent += 1;
     hash64(number);
     const [n1, n2] = [H1, H2];
     const p = n1 % PARTITIONS;
@@ -112,7 +115,7 @@ export class RepeatFinder {
     } finally {
       this.#removeFiles();
     }
-    return planOf(this.#lines, this.#maxLine, repeats, conflicts, groups);
+    return planOf(this.#lines, this.#maxLine, { repeats, sent: this.#sent, conflicts }, groups);
   }
 
   /** Removes the temporary files of a pass that ended early. */
@@ -156,10 +159,10 @@ export class RepeatFinder {
       }
       const line = records[r + 6]!;
       if (this.opts.anyRepeat || (records[r + 4] === records[first + 4] && records[r + 5] === records[first + 5])) {
-        this.#lines.set(line, REPEAT);
+        this.#decided(line, REPEAT);
         repeats += 1;
       } else {
-        this.#lines.set(line, CONFLICT);
+        this.#decided(line, CONFLICT);
         conflicts.set(line, records[first + 6]!);
       }
     }
@@ -182,6 +185,12 @@ export class RepeatFinder {
       const line = records[r + 6]!;
       if (this.#lines.get(line) <= KEPT_MAX) groups.set(line, `${records[r]}:${records[r + 1]}`);
     }
+  }
+
+  /** A row found to repeat or conflict with an earlier one: no longer counted as left out. */
+  #decided(line: number, value: typeof REPEAT | typeof CONFLICT): void {
+    if (this.#lines.get(line) === SENT) this.#sent -= 1;
+    this.#lines.set(line, value);
   }
 
   #setLine(line: number, value: number): void {
@@ -327,21 +336,14 @@ class ChunkCounts {
 function planOf(
   lines: LineBytes,
   maxLine: number,
-  repeats: number,
-  conflicts: Map<number, number>,
+  counts: Pick<RowPlan, 'repeats' | 'sent' | 'conflicts'>,
   groups: Map<number, string>,
 ): RowPlan {
   return {
-    repeats,
-    conflicts,
+    ...counts,
     decision(line) {
       const v = lines.get(line);
       return v === 0 ? 'none' : v === REPEAT ? 'repeat' : v === CONFLICT ? 'conflict' : v === SENT ? 'sent' : 'keep';
-    },
-    leaveOut(line) {
-      if (!isKept(lines.get(line))) return false;
-      lines.set(line, SENT);
-      return true;
     },
     chunks(size, onChunk) {
       // The chunker's own rules, on keys that are equal exactly where numbers are: each row is its own key but

@@ -103,7 +103,7 @@ async function checkingPass(
   const problems = new ProblemList(opts.showProblems ?? 20);
   const finder = new RepeatFinder({ anyRepeat: opts.operation === 'gettracklist', dir: opts.tempDir });
   const tally = new InputTally(opts.operation, opened.layout);
-  const left = { lines: [] as number[], digests: new DigestList() };
+  const skippedDigests = new DigestList();
   let rows = 0;
   try {
     for await (const row of checkedRows(opened, opts, (line, message) => problems.add(line, message), tally)) {
@@ -114,18 +114,17 @@ async function checkingPass(
         digests.lines.set(row.line, textHash(text));
       }
       opts.onValid?.(row);
+      const digest = opts.skip ? rowDigest(row.item, text) : undefined;
+      const sentBefore = digest !== undefined && (opts.skip?.(digest) ?? false);
+      if (sentBefore) skippedDigests.push(digest);
       finder.add(
         row.line,
         row.key,
         duplicateKey(opts.operation, row.item),
         contentOf(row.item),
         unitCost(opts.operation, row.item),
+        sentBefore,
       );
-      const digest = opts.skip ? rowDigest(row.item, text) : undefined;
-      if (digest !== undefined && opts.skip?.(digest)) {
-        left.lines.push(row.line);
-        left.digests.push(digest);
-      }
       opts.onRow?.(rows, problems.count);
     }
   } catch (err) {
@@ -136,8 +135,6 @@ async function checkingPass(
   const where = opened.layout.format === 'arguments' ? 'argument' : 'line';
   for (const [line, earlier] of [...plan.conflicts].sort((a, b) => a[0] - b[0]))
     problems.add(line, conflict(where, earlier));
-  // A row confirmed before is left out; a repeat of it, or one in conflict with another, is decided already.
-  const skipped = left.lines.filter((line) => plan.leaveOut(line)).length;
   const chunkDigests = new DigestList();
   const digestOf = (_: number, lines: number[]) =>
     chunkDigests.push(chunkDigest(lines.map((l) => digests!.lines.get(l))));
@@ -152,8 +149,8 @@ async function checkingPass(
     problems,
     digest: digests?.run.hex() ?? '',
     chunkDigests,
-    skipped,
-    skippedDigests: left.digests,
+    skipped: plan.sent,
+    skippedDigests,
     plan,
     notes: tally.notes(opts.operation === 'gettracklist' ? 0 : plan.repeats),
   };
