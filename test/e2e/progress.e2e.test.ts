@@ -82,7 +82,8 @@ async function withRun(columns: number, test: (emu: Emulator, dir: string, list:
 
 describe.skipIf(!HAS_SCRIPT)('register -f with its progress bar in a terminal', () => {
   for (const columns of [60, 80]) {
-    it.concurrent(`at ${columns} columns: the bar in place, then the summary and notes wrapped, every number registered`, async () => {
+    const name = `at ${columns} columns: the bar in place, then the summary and notes wrapped, every number registered`;
+    it.concurrent(name, async () => {
       await withRun(columns, async (emu, dir, list) => {
         const file = path.join(dir, 'orders_export.csv');
         writeFileSync(file, shopExport(list));
