@@ -25,6 +25,7 @@ import { chunkSize, inputChunks, type ScanOptions, type ScanResult } from './sca
 import type { SentRecord } from './sent.js';
 import type { ItemSource } from './source.js';
 import { alreadyPaid, serviceLookup } from './registered.js';
+import { say } from './notices.js';
 
 /** Progress of a run that shows none. */
 const NO_PROGRESS: Progress = { inPlace: false, phase() {}, update() {}, waiting() {}, stop() {} };
@@ -149,7 +150,8 @@ export abstract class RunBase {
       if (this.ctx.signal.aborted) {
         throw new InterruptedError('interrupted before sending; nothing was sent', stopExitCode(this.ctx.signal));
       }
-      this.ctx.info(
+      say(
+        this.ctx,
         `could not look up which numbers are registered already (${(err as Error).message}): ` +
           'sending; the service refuses what the quota does not cover',
       );

@@ -57,6 +57,7 @@ import type { ProgressMode } from './progress.js';
 import { listSome } from './read.js';
 import type { RunSummary } from './results.js';
 import { countRows, RunBase, type Memory, type Standing } from './run-base.js';
+import { say, tell } from './notices.js';
 import type { LeftBehind } from './runs.js';
 import { parseDelimiter, type Delimiter } from './read-text.js';
 import { scanInput, type ScanOptions, type ScanResult } from './scan.js';
@@ -350,7 +351,8 @@ class ItemRun extends RunBase {
     if (leaveNothingOut) sentId = null;
     const damaged = record.state === 'damaged' || runs.finishedRecordDamaged(folders, identity);
     if (damaged) {
-      this.ctx.info(
+      say(
+        this.ctx,
         `the record of an earlier run of ${this.source.display} is damaged: ` +
           'what it may have sent is looked up before anything is sent again',
       );
@@ -395,7 +397,8 @@ class ItemRun extends RunBase {
     for (const { journal, left } of standing.replaced) {
       if (left.known) continue;
       // A journal without a rows log (an older trk's): its rows cannot be told; the new file's are all sent.
-      this.ctx.info(
+      say(
+        this.ctx,
         `the interrupted run of ${when(journal.modified)} did not keep its rows: what it never sent is not known`,
       );
     }
@@ -460,7 +463,7 @@ class ItemRun extends RunBase {
       );
       if (paid) plan.registered = { items: paid.items, units: paid.units };
     }
-    for (const line of [...planLines(plan), ...scan.notes]) this.ctx.io.err(line);
+    for (const line of [...planLines(plan), ...scan.notes]) tell(this.ctx.io, line);
     // A real run that cannot look up what is registered warns and sends: no refusal to predict then.
     const lookedUp = plan.registered !== undefined || this.op !== 'register';
     if (!plan.finishedBefore && q && lookedUp) {
@@ -479,18 +482,19 @@ class ItemRun extends RunBase {
   #nothingToSend(plan: ItemPlan, scan: ScanResult, standing: Standing | undefined): ItemReport | undefined {
     const report = (exitCode: ExitCode): ItemReport => ({ plan, results: EMPTY, exitCode, source: this.source.kind });
     if (plan.finishedBefore) {
-      this.ctx.info(finishedLine(this.source.display, this.op, plan.finishedBefore));
+      say(this.ctx, finishedLine(this.source.display, this.op, plan.finishedBefore));
       return report(EXIT.ok);
     }
     if (scan.items > 0 || (standing?.replaced.length ?? 0) > 0) return undefined;
     if (plan.sentBefore) {
-      this.ctx.info(
+      say(
+        this.ctx,
         `${this.source.display}: ${sentBeforeText(plan.sentBefore, 0)}: ` +
           'nothing was sent: pass --again to send them again',
       );
       return report(EXIT.ok);
     }
-    if (scan.problems.count === 0) this.ctx.info(`no tracking numbers in ${this.source.display}: nothing to do`);
+    if (scan.problems.count === 0) say(this.ctx, `no tracking numbers in ${this.source.display}: nothing to do`);
     return report(scan.problems.count > 0 ? EXIT.failure : EXIT.ok);
   }
 }
@@ -528,9 +532,9 @@ function refuseFileOnlyFlags(flags: ItemFlags): void {
 function reportLayout(ctx: Context, source: ItemSource, op: ItemOperation, scan: ScanResult): void {
   const { layout } = scan;
   if (layout.detail) ctx.debug(layout.detail);
-  if (layout.note) ctx.info(layout.note);
+  if (layout.note) say(ctx, layout.note);
   if (layout.ignored.length > 0) {
-    ctx.info(`${source.display}: ignored ${listSome(layout.ignored)}: not used by trk ${commandName(op)}`);
+    say(ctx, `${source.display}: ignored ${listSome(layout.ignored)}: not used by trk ${commandName(op)}`);
   }
 }
 
@@ -538,7 +542,8 @@ function reportProblems(ctx: Context, source: ItemSource, scan: ScanResult, flag
   const { problems } = scan;
   if (problems.count === 0) return;
   if (flags.skipInvalid) {
-    ctx.info(
+    say(
+      ctx,
       `${source.display}: ${plural(problems.count, 'invalid row')} set aside (--skip-invalid); ` +
         `sending the other ${fmt(scan.items)}`,
     );
@@ -552,7 +557,7 @@ function reportProblems(ctx: Context, source: ItemSource, scan: ScanResult, flag
     );
   }
   // Every problem at once (the first 20), so an input is fixed in one go; the error line closes the list.
-  for (const line of lines) ctx.io.err(line);
+  for (const line of lines) tell(ctx.io, line);
   throw new UsageError(
     `${fmt(problems.count)} problems in ${source.display}; nothing was sent`,
     'fix the lines above and run again, or pass --skip-invalid to send the rest',

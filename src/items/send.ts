@@ -25,6 +25,7 @@ import { runChunks, type RunnerResult } from './runner.js';
 import type { LeftBehind } from './runs.js';
 import type { ScanResult } from './scan.js';
 import { ensurePrivateDir } from '../config/paths.js';
+import { say, tell } from './notices.js';
 
 /** What a run that sends keeps while it does. */
 interface Sending {
@@ -84,7 +85,8 @@ export class RunSender extends RunBase {
     // --restart after other requests: the old runs' journals go too, without a word about them.
     if (this.flags.restart) for (const { journal: old } of standing.replaced) memory.runs.retireJournal(old);
     if (journal.damagedAt !== undefined) {
-      this.ctx.info(
+      say(
+        this.ctx,
         `the saved progress of this run is damaged (line ${journal.damagedAt}): ` +
           'what it does not show is looked up before anything is sent again',
       );
@@ -96,11 +98,12 @@ export class RunSender extends RunBase {
   #sayWhereFrom(journal: Journal | undefined, scan: ScanResult, doneNow: ReadonlySet<number>, plan: ItemPlan): void {
     if (journal?.resumed && doneNow.size > 0) {
       const left = scan.items - sumOver(scan.chunkItems, doneNow);
-      this.ctx.info(`resuming an interrupted run: ${fmt(scan.items - left)} done, ${fmt(left)} to go`);
+      say(this.ctx, `resuming an interrupted run: ${fmt(scan.items - left)} done, ${fmt(left)} to go`);
     }
-    if (plan.sentBefore) this.ctx.info(`${this.source.display}: ${sentBeforeText(plan.sentBefore, scan.items)}`);
+    if (plan.sentBefore) say(this.ctx, `${this.source.display}: ${sentBeforeText(plan.sentBefore, scan.items)}`);
     if (plan.replaces) {
-      this.ctx.info(
+      say(
+        this.ctx,
         `${this.source.display} changed since an interrupted run of it (${when(plan.replaces.when)}): ` +
           'starting a new run of the file as it is now',
       );
@@ -155,7 +158,7 @@ export class RunSender extends RunBase {
     const then = standing?.replaced[0]?.journal.modified ?? Date.now();
     for (const left of leftBehind) this.#nameLeftBehind(sink, left, then);
     if (named > 0) {
-      this.ctx.info(`${leftBehindText(named)}: they are named in ${sink.rejectsFile ?? 'the rejects file'}`);
+      say(this.ctx, `${leftBehindText(named)}: they are named in ${sink.rejectsFile ?? 'the rejects file'}`);
     }
     // What the file's runs confirmed: the rows left out as sent before, and those this run gets done.
     const confirmed = this.source.kind === 'file' && this.memory ? scan.skippedDigests : undefined;
@@ -272,7 +275,8 @@ export class RunSender extends RunBase {
     if (!failed && rejectsFailure !== undefined) throw rejectsFailure;
     if (!failed) return summary;
     if (this.memory) {
-      this.ctx.info(
+      say(
+        this.ctx,
         result.error instanceof TrkError && /changed since it was checked/.test(result.error.message)
           ? 'progress is saved'
           : 'progress is saved: run the same command again to resume',
@@ -314,11 +318,11 @@ export class RunSender extends RunBase {
         : failedOutright
           ? []
           : [compactSummary(summary)];
-    for (const line of [...lines, ...scan.notes]) this.ctx.info(line);
+    for (const line of [...lines, ...scan.notes]) say(this.ctx, line);
     if (this.ctx.global.quiet) {
       const line = setAsideLine(summary, rejectsFile);
-      if (line) this.ctx.io.err(line);
-    } else for (const line of sink.invalidLines) this.ctx.io.err(`${line} (set aside)`);
+      if (line) tell(this.ctx.io, line);
+    } else for (const line of sink.invalidLines) tell(this.ctx.io, `${line} (set aside)`);
   }
 
   /** A finished run's record, the file's confirmed requests, and the interrupted runs it replaced retired. */

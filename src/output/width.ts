@@ -74,3 +74,39 @@ export function wrapText(text: string, width: number): string[] {
   push();
   return lines;
 }
+
+/**
+ * A status line wrapped between words at `width`, for a terminal: continuation lines two columns further in than
+ * the line starts, so a wrapped message reads as one. Spaces inside a line are kept (the summary's aligned
+ * counts); a word longer than a line (a path) is cut as wrapText cuts it. A line that fits is returned as is.
+ */
+export function wrapNotice(line: string, width: number): string[] {
+  if (textWidth(line) <= width) return [line];
+  const indent = /^ */.exec(line)![0];
+  const hang = `${indent}  `;
+  const lines: string[] = [];
+  let text = indent;
+  let used = indent.length;
+  const startLine = () => {
+    lines.push(text);
+    text = hang;
+    used = hang.length;
+  };
+  for (const [, gap = '', word = ''] of line.slice(indent.length).matchAll(/( *)(\S+)/g)) {
+    const fresh = text === indent || text === hang;
+    const size = textWidth(word);
+    if (!fresh && used + gap.length + size > width) startLine();
+    else if (!fresh) {
+      text += gap;
+      used += gap.length;
+    }
+    const pieces = used + size > width ? wrapText(word, width - used) : [word];
+    pieces.forEach((piece, i) => {
+      if (i > 0) startLine();
+      text += piece;
+      used += textWidth(piece);
+    });
+  }
+  lines.push(text);
+  return lines;
+}

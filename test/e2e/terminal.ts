@@ -97,11 +97,19 @@ export interface DrawnResult {
 
 export function trkInTerminal(
   args: readonly string[],
-  opts: { env: NodeJS.ProcessEnv; columns: number; rows?: number; timeoutMs?: number },
+  opts: {
+    env: NodeJS.ProcessEnv;
+    columns: number;
+    rows?: number;
+    timeoutMs?: number;
+    /** stdout into this file, stderr alone on the terminal (as `trk ... > out.json` at a prompt). */
+    stdoutFile?: string;
+  },
 ): Promise<DrawnResult> {
+  const redirect = opts.stdoutFile === undefined ? '' : ` > ${quote(opts.stdoutFile)}`;
   const command =
     `stty cols ${opts.columns} rows ${opts.rows ?? 40}; exec ${quote(process.execPath)} ` +
-    `${quote(BIN)} ${args.map(quote).join(' ')}`;
+    `${quote(BIN)} ${args.map(quote).join(' ')}${redirect}`;
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
       env: { ...opts.env, TERM: 'xterm-256color' },
