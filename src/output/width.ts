@@ -78,7 +78,7 @@ export function wrapText(text: string, width: number): string[] {
 /**
  * A status line wrapped between words at `width`, for a terminal: continuation lines two columns further in than
  * the line starts, so a wrapped message reads as one. Spaces inside a line are kept (the summary's aligned
- * counts); a word longer than a line (a path) is cut as wrapText cuts it. A line that fits is returned as is.
+ * counts); a word longer than a line (a path) stays whole on a line of its own. A line that fits is returned as is.
  */
 export function wrapNotice(line: string, width: number): string[] {
   if (textWidth(line) <= width) return [line];
@@ -100,12 +100,10 @@ export function wrapNotice(line: string, width: number): string[] {
       text += gap;
       used += gap.length;
     }
-    const pieces = used + size > width ? wrapText(word, width - used) : [word];
-    pieces.forEach((piece, i) => {
-      if (i > 0) startLine();
-      text += piece;
-      used += textWidth(piece);
-    });
+    // A word longer than the line (a path) stays whole on a line of its own: the terminal folds it, and it is
+    // copied in one piece, which a path cut in two is not.
+    text += word;
+    used += size;
   }
   lines.push(text);
   return lines;

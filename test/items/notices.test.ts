@@ -40,6 +40,9 @@ const messages = [
   setAsideLine(summary, REJECTS)!,
 ];
 
+/** A line of more than one word: only a single word longer than the terminal (a path) may be wider. */
+const manyWords = (line: string) => /\S\s+\S/.test(line);
+
 const words = (lines: readonly string[]) => lines.join(' ').split(/\s+/).filter(Boolean).join(' ');
 
 describe('a run’s messages on a terminal of 60 columns', () => {
@@ -48,10 +51,9 @@ describe('a run’s messages on a terminal of 60 columns', () => {
   it('are wrapped between words, no line wider than the terminal, every word kept in order', () => {
     for (const message of messages) {
       const lines = noticeLines(tty, message);
-      for (const line of lines)
+      for (const line of lines.filter(manyWords))
         expect(textWidth(line), `${JSON.stringify(line)} of ${message}`).toBeLessThanOrEqual(60);
-      expect(lines.join('').replace(/\s+/g, '')).toBe(message.replace(/\s+/g, ''));
-      if (!message.includes(REJECTS)) expect(words(lines)).toBe(words([message]));
+      expect(words(lines)).toBe(words([message]));
     }
   });
 
@@ -60,11 +62,8 @@ describe('a run’s messages on a terminal of 60 columns', () => {
       '100 rows named no carrier ("Other", "N/A", empty): sent',
       '  without one, for the service to detect',
     ]);
-    expect(noticeLines(tty, `  46 rows written to ${REJECTS}`)).toEqual([
-      '  46 rows written to',
-      '    /home/shop/.local/state/trk/rejects/2026-11-26T02-00-04-',
-      '    register-shipments.csv',
-    ]);
+    // A path longer than the line stays whole, on a line of its own: copied in one piece.
+    expect(noticeLines(tty, `  46 rows written to ${REJECTS}`)).toEqual(['  46 rows written to', `    ${REJECTS}`]);
     expect(
       noticeLines(tty, '  registered         2,054  (12 confirmed by looking them up after a lost answer)'),
     ).toEqual(['  registered         2,054  (12 confirmed by looking them up', '    after a lost answer)']);
@@ -119,6 +118,6 @@ describe('a run of a file on a terminal of 60 columns', () => {
     const second = await says();
     // The 10 rows of "Other" now name their carrier: other requests, sent again.
     expect(words(second)).toMatch(/: 70 rows already sent by the run of \d{4}-\d\d-\d\d; 20 new/);
-    for (const line of [...first, ...second]) expect(textWidth(line), line).toBeLessThanOrEqual(60);
+    for (const line of [...first, ...second].filter(manyWords)) expect(textWidth(line), line).toBeLessThanOrEqual(60);
   });
 });
