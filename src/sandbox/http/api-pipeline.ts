@@ -110,7 +110,11 @@ export class ApiPipeline {
   #admission(req: IncomingMessage, res: ServerResponse, arrived: number): Answer | undefined {
     const token = typeof req.headers.svctoken === 'string' ? req.headers.svctoken : undefined;
     const caller = req.socket.remoteAddress ?? '';
-    return authRefusal(this.#p.account.settings, token, caller) ?? this.#throttled(res, arrived) ?? this.#injectedFailure(res);
+    return (
+      authRefusal(this.#p.account.settings, token, caller) ??
+      this.#throttled(res, arrived) ??
+      this.#injectedFailure(res)
+    );
   }
 
   #throttled(res: ServerResponse, arrived: number): Answer | undefined {
