@@ -228,14 +228,20 @@ describe('the API pipeline, step by step', () => {
     expect(parseApiBody('application/json', Buffer.from('[1,'))).toBeUndefined();
   });
 
-  function pipeline(faults: ConstructorParameters<typeof FaultInjector>[0] = {}) {
-    const t = makeAccount({ settings: { key: 'k' } });
+  /** A pipeline over `account` (a fresh one by default), its parts other than these as the server makes them. */
+  function apiPipeline(
+    parts: {
+      account?: ReturnType<typeof makeAccount>['account'];
+      limiter?: RateLimiter;
+      faults?: ConstructorParameters<typeof FaultInjector>[0];
+    } = {},
+  ) {
     const counters = new RequestCounters();
     const changed = vi.fn();
     const api = new ApiPipeline({
-      account: t.account,
-      injector: new FaultInjector(faults, { seed: 1 }),
-      limiter: new RateLimiter(1),
+      account: parts.account ?? makeAccount({ settings: { key: 'k' } }).account,
+      injector: new FaultInjector(parts.faults ?? {}, { seed: 1 }),
+      limiter: parts.limiter ?? new RateLimiter(1),
       counters,
       recorder: new RequestRecorder(() => T0),
       strictPaths: true,
@@ -244,6 +250,11 @@ describe('the API pipeline, step by step', () => {
         throw err;
       },
     });
+    return { api, counters, changed };
+  }
+
+  function pipeline(faults: ConstructorParameters<typeof FaultInjector>[0] = {}) {
+    const { api, counters, changed } = apiPipeline({ faults });
     const send = async (path: string, key: string, body = '[]', contentType = 'application/json') => {
       const res = fakeResponse();
       const req = fakeRequest('POST', { svctoken: key, 'content-type': contentType }, body);
@@ -281,18 +292,7 @@ describe('the API pipeline, step by step', () => {
       order.push('answered');
       return handle(...args);
     });
-    const api = new ApiPipeline({
-      account: t.account,
-      injector: new FaultInjector({}, { seed: 1 }),
-      limiter,
-      counters: new RequestCounters(),
-      recorder: new RequestRecorder(() => T0),
-      strictPaths: true,
-      changed: () => {},
-      onError: (err) => {
-        throw err;
-      },
-    });
+    const { api } = apiPipeline({ account: t.account, limiter });
     const headers = { svctoken: 'k', 'content-type': 'application/json' };
     const request = () => api.handle(fakeRequest('POST', headers, '[]'), fakeResponse(), '/track/v2/getquota');
     await Promise.all([request(), request()]);
@@ -301,20 +301,8 @@ describe('the API pipeline, step by step', () => {
   });
 
   it('counts a request when its headers came, not when its body was read', async () => {
-    const t = makeAccount({ settings: { key: 'k' } });
     let now = 10_000;
-    const api = new ApiPipeline({
-      account: t.account,
-      injector: new FaultInjector({}, { seed: 1 }),
-      limiter: new RateLimiter(1, () => now),
-      counters: new RequestCounters(),
-      recorder: new RequestRecorder(() => T0),
-      strictPaths: true,
-      changed: () => {},
-      onError: (err) => {
-        throw err;
-      },
-    });
+    const { api } = apiPipeline({ limiter: new RateLimiter(1, () => now) });
     const headers = { svctoken: 'k', 'content-type': 'application/json' };
     const slow = new PassThrough() as unknown as IncomingMessage & PassThrough;
     Object.assign(slow, { method: 'POST', headers, socket: { remoteAddress: '127.0.0.1' }, complete: true });
