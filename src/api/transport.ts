@@ -12,7 +12,7 @@
 // (ECONNREFUSED, ECONNRESET, ...) and undici's (UND_ERR_CONNECT_TIMEOUT, ...); an answer longer than the limit
 // is cut off and reported as such, never read whole.
 
-import { nodeV8 } from '../node.js';
+import { keepHeapSmall } from '../heap.js';
 
 export interface TransportRequest {
   url: string;
@@ -106,21 +106,6 @@ export function createTransport(baseUrl: string, env: NodeJS.ProcessEnv): Transp
       await Promise.all(open.map((t) => (t.status === 'fulfilled' ? t.value.close() : undefined)));
     },
   };
-}
-
-/**
- * A second request makes a long run (an input of thousands of numbers, every page of a long list, --watch), whose
- * answers are a few hundred kilobytes each that die young. V8 doubles its young generation whenever a collection
- * finds much of it alive, up to 16 MiB a semi-space on 64-bit Node, and lets the old generation grow before it
- * collects it: 30-50 MiB more peak memory for a run that the service's pace (3 requests a second) leaves idle
- * most of the time anyway. `trk info -f` of 5,000 numbers peaked at 101-103 / 111 / 119-120 MiB on Node 20 / 22
- * / 24; with the young generation kept at its size, 70-73 / 78 / 94-103 MiB; with V8 also optimising for size,
- * 69 / 77 / 86 MiB. That costs a run of 42 s some 0.1-0.2 s of CPU (bench/info-memory.mjs). V8 reads these
- * flags when it decides, so setting them while running takes effect (the flags that size the heap are read once,
- * at start).
- */
-function keepHeapSmall(): void {
-  nodeV8().setFlagsFromString('--semi-space-growth-factor=1 --optimize-for-size');
 }
 
 function loadUndici(proxies: ProxySettings | undefined): Promise<Transport> {

@@ -11,6 +11,7 @@ import { itemsPerRequest, unitCost } from '../service/operations/index.js';
 import type { ApiVersion } from '../service/vocabulary.js';
 import { isNoCarrier } from '../carriers/names.js';
 import { TrkError, UsageError } from '../errors.js';
+import { keepHeapSmall } from '../heap.js';
 import { plural } from '../text.js';
 import { Chunker, type Chunk, type ChunkRow } from './chunker.js';
 import type { ColumnMapping, Item, ItemField, ItemOperation, RowValues } from './fields.js';
@@ -77,6 +78,9 @@ export interface ScanResult {
   notes: string[];
 }
 
+/** Rows past which an input is long: its checking pass keeps V8's heap small (src/heap.ts). */
+const LONG_INPUT_ROWS = 100_000;
+
 export function chunkSize(op: ItemOperation, version: ApiVersion): number {
   return itemsPerRequest(version, op);
 }
@@ -108,6 +112,7 @@ async function checkingPass(
   try {
     for await (const row of checkedRows(opened, opts, (line, message) => problems.add(line, message), tally)) {
       rows += 1;
+      if (rows === LONG_INPUT_ROWS) keepHeapSmall();
       const text = digests ? requestText(row.item) : undefined;
       if (digests && text !== undefined) {
         digests.run.add(text);

@@ -1,0 +1,20 @@
+// V8's heap kept small for a long run, whichever part of trk finds the run long.
+
+import { nodeV8 } from './node.js';
+
+/**
+ * A long run: a second request (an input of thousands of numbers, every page of a long list, --watch), whose
+ * answers are a few hundred kilobytes each that die young, or the checking pass of a long input, whose rows do
+ * (src/items/scan.ts). V8 doubles its young generation whenever a collection finds much of it alive (up to 16 MiB a
+ * semi-space on 64-bit Node 20 and 22, more on 24) and lets the old generation grow before it collects it: 30-50 MiB
+ * more peak memory for a run that the service's pace (3 requests a second) leaves idle most of the time anyway, and
+ * on Node 24 a checking pass that grew with its input (5,000,000 rows: 221 MB against 144 for 1,000,000).
+ * `trk info -f` of 5,000 numbers peaked at 101-103 / 111 / 119-120 MiB on Node 20 / 22 / 24; with the young
+ * generation kept at its size, 70-73 / 78 / 94-103 MiB; with V8 also optimising for size, 69 / 77 / 86 MiB. That
+ * costs a run of 42 s some 0.1-0.2 s of CPU (bench/info-memory.mjs), and the checking pass 8 % (Node 20) to 25 %
+ * (Node 24) of its time (bench/parse-1m.mjs). V8 reads these flags when it decides, so setting them while running
+ * takes effect (the flags that size the heap are read once, at start).
+ */
+export function keepHeapSmall(): void {
+  nodeV8().setFlagsFromString('--semi-space-growth-factor=1 --optimize-for-size');
+}
