@@ -39,7 +39,10 @@ export function processStartTime(pid: number): string | undefined {
   return started !== undefined && /^\d+$/.test(started) ? started : undefined;
 }
 
-/** Remove the files of `dir` that `stale` says may go; a file raced away by its owner is left alone. */
+/**
+ * Remove the files (and folders, with what they hold) of `dir` that `stale` says may go; one raced away by its owner
+ * is left alone.
+ */
 export function pruneFiles(dir: string, stale: (name: string, stat: Stats, file: string) => boolean): void {
   let names: string[];
   try {
@@ -50,7 +53,7 @@ export function pruneFiles(dir: string, stale: (name: string, stat: Stats, file:
   for (const name of names) {
     const file = path.join(dir, name);
     try {
-      if (stale(name, statSync(file), file)) rmSync(file, { force: true });
+      if (stale(name, statSync(file), file)) rmSync(file, { recursive: true, force: true });
     } catch {
       // raced with another process: nothing to do
     }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { ensurePrivateDir } from '../config/paths.js';
 import { TrkError } from '../errors.js';
 import { nodeFs } from '../node.js';
-import { isAlive } from './leftovers.js';
+import { isAlive, pruneFiles } from './leftovers.js';
 import { fsReason } from './source.js';
 
 const NAME = /^trk-(?:rows|lines)-(\d+)-/;
@@ -27,18 +27,10 @@ export function scratchDir(parent: string | undefined, what: 'rows' | 'lines'): 
 }
 
 function pruneDeadRuns(dir: string): void {
-  const { readdirSync, rmSync, statSync } = nodeFs();
-  for (const name of readdirSync(dir)) {
-    const pid = NAME.exec(name)?.[1];
-    if (pid === undefined || Number(pid) === process.pid) continue;
-    const folder = path.join(dir, name);
-    try {
-      if (!isAlive(Number(pid)) || Date.now() - statSync(folder).mtimeMs > PRUNE_MS)
-        rmSync(folder, { recursive: true, force: true });
-    } catch {
-      // gone meanwhile, or not ours to remove: left as it is
-    }
-  }
+  pruneFiles(dir, (name, st) => {
+    const pid = Number(NAME.exec(name)?.[1]);
+    return pid > 0 && pid !== process.pid && (!isAlive(pid) || Date.now() - st.mtimeMs > PRUNE_MS);
+  });
 }
 
 /** Writes `data` at `position` of a scratch file in `dir`. */
