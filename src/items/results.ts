@@ -102,7 +102,8 @@ interface RejectsOutput {
 }
 
 export class ResultSink {
-  readonly results: ItemResults = { accepted: [], rejected: [] };
+  /** Collected items by chunk: requests answer in any order, the output follows the input's. */
+  readonly #collected: { chunk: number; items: ItemResults }[] = [];
   #accepted = 0;
   #verified = 0;
   #already = 0;
@@ -192,11 +193,17 @@ export class ResultSink {
       accepted: retagged.length > 0 ? [...outcome.accepted, ...retagged] : outcome.accepted,
       rejected: [...outcome.rejected, ...outcome.already.filter((a) => !tagged.includes(a))],
     };
-    if (this.#o.collect) {
-      for (const a of merged.accepted) this.results.accepted.push(a);
-      for (const r of merged.rejected) this.results.rejected.push(r);
-    }
+    if (this.#o.collect) this.#collected.push({ chunk: chunk.index, items: merged });
     this.#o.onItems?.(merged);
+  }
+
+  /** The items collected (with `collect`), in the order of the input's chunks. */
+  get results(): ItemResults {
+    const byChunk = [...this.#collected].sort((a, b) => a.chunk - b.chunk);
+    return {
+      accepted: byChunk.flatMap((c) => c.items.accepted),
+      rejected: byChunk.flatMap((c) => c.items.rejected),
+    };
   }
 
   /** A row set aside by --skip-invalid: into the rejects file, or listed on stderr at the end. */
