@@ -39,7 +39,7 @@ export interface RepeatOptions {
 
 /** The decisions of the checking pass, by line. */
 export interface RowPlan {
-  /** Rows sent once although written more than once. */
+  /** Rows this run reads anew that repeat an earlier row (sent once); not those an earlier run went past. */
   readonly repeats: number;
   /** Line → the earlier line a row conflicts with. */
   readonly conflicts: ReadonlyMap<number, number>;
@@ -48,7 +48,7 @@ export interface RowPlan {
    * confirmed, src/items/sent.ts), or `none` for a line that held no checked row.
    */
   decision(line: number): 'keep' | 'repeat' | 'conflict' | 'sent' | 'none';
-  /** Rows left out (`sent`): kept, and confirmed by an earlier run of the file. */
+  /** Rows left out (`sent`): confirmed, or passed over as repeats, by an earlier run of the file. */
   readonly sent: number;
   /**
    * Items and quota units of each request, in the chunks the sending pass makes; `onChunk` hears each chunk's
@@ -79,7 +79,7 @@ export class RepeatFinder {
   /**
    * A checked row: `number` as the service stores it, `key` the request's identity (number and carrier),
    * `content` every value sent, `cost` its quota units; `sentBefore`: an earlier run of the file had its request
-   * confirmed, so that it is left out unless it repeats or conflicts with an earlier row.
+   * confirmed, so that it is left out (and not counted as a repeat) unless it conflicts with an earlier row.
    */
   add(line: number, number: string, key: string, content: string, cost: number, sentBefore = false): void {
     this.#setLine(line, sentBefore ? SENT : Math.min(Math.max(cost, 0), KEPT_MAX - 1) + 1);
@@ -159,6 +159,9 @@ export class RepeatFinder {
       }
       const line = records[r + 6]!;
       if (this.opts.anyRepeat || (records[r + 4] === records[first + 4] && records[r + 5] === records[first + 5])) {
+        // A repeat an earlier run of the file already went past stays among the rows it sent: this run's
+        // notes speak of the rows this run reads anew.
+        if (this.#lines.get(line) === SENT) continue;
         this.#decided(line, REPEAT);
         repeats += 1;
       } else {

@@ -110,7 +110,7 @@ async function checkingPass(
   const skippedDigests = new DigestList();
   let rows = 0;
   try {
-    for await (const row of checkedRows(opened, opts, (line, message) => problems.add(line, message), tally)) {
+    for await (const row of checkedRows(opened, opts, (line, message) => problems.add(line, message))) {
       rows += 1;
       if (rows === LONG_INPUT_ROWS) keepHeapSmall();
       const text = digests ? requestText(row.item) : undefined;
@@ -122,6 +122,8 @@ async function checkingPass(
       const digest = opts.skip ? rowDigest(row.item, text) : undefined;
       const sentBefore = digest !== undefined && (opts.skip?.(digest) ?? false);
       if (sentBefore) skippedDigests.push(digest);
+      // The notes speak of the rows this run sends: a grown file's earlier rows were spoken of by their run.
+      else if (row.read) tally.add(row.read);
       finder.add(
         row.line,
         row.key,
@@ -222,7 +224,7 @@ export async function* inputChunks(
   const where = opened.layout.format === 'arguments' ? 'argument' : 'line';
   let chunks = 0;
   try {
-    for await (const row of checkedRows(opened, opts, problem, undefined, (r) => (current = r))) {
+    for await (const row of checkedRows(opened, opts, problem, (r) => (current = r))) {
       lastLine = row.line;
       const decision = plan.decision(row.line);
       if (decision === 'repeat' || decision === 'sent') continue;
@@ -247,6 +249,12 @@ export async function* inputChunks(
   }
 }
 
+/** A row read otherwise than written: no carrier (with the cell as written), a number tidied (as written, as read). */
+interface ReadOtherwise {
+  noCarrier?: string | undefined;
+  tidied?: [string, string];
+}
+
 /** What was read otherwise than written, counted over the checking pass for the notes of the summary. */
 class InputTally {
   tidied = 0;
@@ -262,17 +270,18 @@ class InputTally {
     this.#carrierColumn = layout.columns.includes('carrier');
   }
 
-  /** A row whose carrier cell was empty or a word for none, where a carrier column was read. */
-  rowWithoutCarrier(cell: string | undefined): void {
-    if (!this.#carrierColumn) return;
-    this.noCarrier += 1;
-    if (this.noCarrierWords.size < 4)
-      this.noCarrierWords.add(cell === undefined || cell === '' ? 'empty' : JSON.stringify(cell));
-  }
-
-  numberTidied(from: string, to: string): void {
-    this.tidied += 1;
-    this.tidyExample ??= [from, to];
+  add(read: ReadOtherwise): void {
+    // A carrier left empty counts where a carrier column was read: without one, no row names a carrier.
+    if ('noCarrier' in read && this.#carrierColumn) {
+      this.noCarrier += 1;
+      const cell = read.noCarrier;
+      if (this.noCarrierWords.size < 4)
+        this.noCarrierWords.add(cell === undefined || cell === '' ? 'empty' : JSON.stringify(cell));
+    }
+    if (read.tidied) {
+      this.tidied += 1;
+      this.tidyExample ??= read.tidied;
+    }
   }
 
   notes(repeats: number): string[] {
@@ -294,16 +303,15 @@ class InputTally {
 }
 
 /**
- * The rows of an opened input that pass every check; the others go to `onProblem`. Repeats are the caller's
- * concern (repeats.ts). `tally` counts what was read otherwise than written.
+ * The rows of an opened input that pass every check, each with what was read otherwise than written; the others
+ * go to `onProblem`. Repeats are the caller's concern (repeats.ts).
  */
 export async function* checkedRows(
   opened: OpenedInput,
   opts: ScanOptions,
   onProblem: (line: number, message: string) => void,
-  tally?: InputTally,
   onRow?: (row: InputRow) => void,
-): AsyncGenerator<ChunkRow> {
+): AsyncGenerator<ChunkRow & { read: ReadOtherwise | undefined }> {
   const { layout } = opened;
   for await (const row of opened.rows) {
     onRow?.(row);
@@ -321,7 +329,6 @@ export async function* checkedRows(
     const carrierCell = own.carrier;
     dropNoCarrier(own);
     const values = withDefaults(own, opts.defaults);
-    if (values.carrier === undefined) tally?.rowWithoutCarrier(carrierCell);
     if (
       opts.resolveCarrier &&
       !(await namesToCodes(values, opts.resolveCarrier, (message) => onProblem(row.line, message)))
@@ -330,8 +337,10 @@ export async function* checkedRows(
     const { item, problems, tidied } = checkValues(values, opts);
     for (const p of problems) onProblem(row.line, p);
     if (!item || bad) continue;
-    if (tidied) tally?.numberTidied(values.number ?? '', item.number);
-    yield { line: row.line, cells: row.cells, item, key: item.number.toUpperCase() };
+    let read: ReadOtherwise | undefined;
+    if (values.carrier === undefined) read = { noCarrier: carrierCell };
+    if (tidied) (read ??= {}).tidied = [values.number ?? '', item.number];
+    yield { line: row.line, cells: row.cells, item, key: item.number.toUpperCase(), read };
   }
 }
 

@@ -141,6 +141,25 @@ describe('a finished file run again', () => {
     expectOnce(e, grown);
   });
 
+  it("speaks of the rows it reads anew: the earlier rows' repeats and empty carriers were said by their run", async () => {
+    const { e, dir, fresh } = await setup();
+    const [a, b, c, d] = numberList(4);
+    const first = `number,carrier\n${a},3011\n${b},3011\n${a},3011\n${c},\n`;
+    const file = writeInput(dir, 'shop.csv', first);
+    const one = fresh();
+    expect((await run(one, { operation: 'register', file })).exitCode).toBe(0);
+    expect(one.io.stderrText()).toMatch(/^1 repeated row sent once$/m);
+    expect(one.io.stderrText()).toMatch(/^1 row named no carrier \(empty\)/m);
+    // Grown by a row of its own and a repeat of a row the first run sent.
+    writeFileSync(file, `${first}${d},3011\n${b},3011\n`);
+    const two = fresh();
+    const report = await run(two, { operation: 'register', file });
+    expect(report.summary).toMatchObject({ total: 1, accepted: 1 });
+    expect(two.io.stderrText()).toMatch(/shop\.csv: 5 rows already sent by the run of [\d-]+; 1 new\n/);
+    expect(two.io.stderrText()).not.toMatch(/repeated row|named no carrier/);
+    expectOnce(e, [a!, b!, c!, d!]);
+  });
+
   it('rows rejected before are sent again with the new ones; --again sends everything', async () => {
     const { e, dir, fresh } = await setup();
     const good = numberList(5);
