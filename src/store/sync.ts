@@ -114,6 +114,12 @@ export class SyncRun {
    * pending for the next sync rather than be asked for again and again).
    */
   readonly #asked = new Set<string>();
+  /**
+   * Records an incremental sync listed: its queries overlap (a record registered and tracked since the watermark
+   * is in two), and the summary counts records, not rows of answers. Small as the changes are; a full listing
+   * reads each record once and keeps no such set.
+   */
+  readonly #listedKeys = new Set<string>();
   /** The listing failed: the details workers stop too. */
   #halted = false;
   #progress: SyncProgress = { phase: 'records', pagesDone: 0, pagesTotal: 0, detailsDone: 0 };
@@ -239,10 +245,16 @@ export class SyncRun {
       for (const r of rows) if (r.as_of > this.#latestSeen) this.#latestSeen = r.as_of;
       const { added } = await this.#store.writeRecords(rows, fullSync);
       this.#listed.notify();
-      this.#summary.records_listed += rows.length;
+      this.#summary.records_listed += fullSync === undefined ? this.#newlyListed(rows) : rows.length;
       this.#summary.records_added += added;
       this.#report({ pagesDone: this.#progress.pagesDone + 1 });
     }
+  }
+
+  #newlyListed(rows: readonly RecordKey[]): number {
+    const before = this.#listedKeys.size;
+    for (const r of rows) this.#listedKeys.add(idOf(r));
+    return this.#listedKeys.size - before;
   }
 
   async #fullListing(client: ApiClient): Promise<void> {

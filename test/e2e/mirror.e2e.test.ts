@@ -260,6 +260,27 @@ describe.each(STORE_KINDS)('an incremental sync costs what changed ($name)', (ki
 
 describe.each(STORE_KINDS)('a mirror under concurrent writers and crashes ($name)', (kind) => {
   if (kind.missing) return void it.skip(kind.missing, () => {});
+  it('counts each record it lists once, although a new one is in the queries by register and by track time', async () => {
+    const emu = await startEmulator({ speed: 0, start: START });
+    try {
+      const env = await mirrorEnv(emu, kind);
+      // Stopped records whose times no longer move, then ten new ones, registered and tracked since the sync.
+      const old = numbers(20, 'RO');
+      await register(emu, env, old, 20, HOUR);
+      expect((await trk(['stop', ...old, '-q'], { env })).code).toBe(0);
+      await emu.sandbox.advance(24 * HOUR);
+      await sync(env);
+      await register(emu, env, numbers(10, 'RP'), 10, 10 * 60_000);
+      const s = await sync(env);
+      // The 20 stopped ones again (the first sync's watermark is their stop, the latest time it saw), and the 10
+      // new ones once each: 30 of 30, not 40.
+      expect(s).toMatchObject({ full: false, records_listed: 30, records_added: 10, details_fetched: 10 });
+      expect(s.requests).toBeLessThanOrEqual(6);
+    } finally {
+      await emu.close();
+    }
+  }, 120_000);
+
   it('resumes after SIGKILL without asking again for the details it stored', async () => {
     const emu = await startEmulator({ speed: 0, start: START, latencyMs: 150 });
     try {
