@@ -245,7 +245,7 @@ complete -c trk -n '__trk_path_is '\''list'\''' -l all -d 'every record, also on
 complete -c trk -n '__trk_path_is '\''list'\''' -l page -r -F -d 'only this page (40 records a page)'
 complete -c trk -n '__trk_path_is '\''list'\''' -l relative -d 'show times in tables as ages (3h ago) instead of dates in your time zone'
 complete -c trk -n '__trk_path_is '\''list'\''' -l no-pager -d 'print straight to the terminal instead of through the pager (TRK_PAGER, PAGER, less -FRX)'
-complete -c trk -n '__trk_path_is '\''list'\''' -l columns -x -a '(__trk_values number carrier final_carrier status tracking registered tracked pushed push_status push_code stopped stop_reason retracked carrier_changes tag origin_country destination_country latest_event_time latest_event days_after_order days_of_transit delivered order_no remark delivered_raw)' -d 'print these columns, comma separated, in every format (alias --fields)'
+complete -c trk -n '__trk_path_is '\''list'\''' -l columns -x -a '(__trk_values number carrier final_carrier status tracking registered tracked pushed push_status push_code stopped stop_reason retracked carrier_changes tag origin_country destination_country latest_event_time latest_event days_after_order days_of_transit delivered order_no remark email delivered_raw)' -d 'print these columns, comma separated, in every format (alias --fields)'
 complete -c trk -n '__trk_path_is '\''list'\''' -l watch -d 'look again every --every and redraw the list when it changed; stop when every shipment is delivered or returned'
 complete -c trk -n '__trk_path_is '\''list'\''' -l every -r -F -d 'pace of --watch, e.g. 30s, 10m, 1h (default 10m; each look is a request)'
 complete -c trk -n '__trk_path_is '\''list'\''' -s V -l version -d 'print the version'

@@ -49,6 +49,23 @@ const ALIASES: ReadonlyMap<string, ItemField> = new Map(
 );
 
 /**
+ * Names that mean a field only in one platform's export, known by its other columns: Shopify's orders export
+ * calls the order number `Name` (`#1001`), beside its `Lineitem name`; elsewhere a `Name` is a customer's.
+ */
+const PLATFORM_COLUMNS: readonly { mark: string; columns: ReadonlyMap<string, ItemField> }[] = [
+  { mark: 'lineitem_name', columns: new Map([['name', 'order_no']]) },
+];
+
+/** The platform names (normalised) a header's columns make mean a field: PLATFORM_COLUMNS. */
+export function platformColumns(header: readonly string[]): ReadonlyMap<string, ItemField> {
+  const names = new Set(header.map(normaliseName));
+  const out = new Map<string, ItemField>();
+  for (const platform of PLATFORM_COLUMNS)
+    if (names.has(platform.mark)) for (const [name, field] of platform.columns) out.set(name, field);
+  return out;
+}
+
+/**
  * Header cell or JSON key → a normal name: lower case, accents dropped, `#` read as "number", every run of
  * characters other than letters and digits one underscore, none at the ends (`Tracking No.` → `tracking_no`,
  * `Order #` → `order_number`). (Not "tracking" alone: that is a column of trk's own tables, a status.)
@@ -67,6 +84,17 @@ export function normaliseName(cell: string): string {
 export function isAliasName(name: string, mapping: ColumnMapping = NO_MAPPING): boolean {
   const n = normaliseName(name);
   return !mapping.has(n) && !isItemField(n) && ALIASES.has(n);
+}
+
+/**
+ * How telling a name is for its field, lowest first: the field's own name or a --column mapping (-1), then the
+ * registry's shop names in their order (`Order Number` before `Order ID`), then any other (a platform's).
+ */
+export function nameRank(name: string, field: ItemField, mapping: ColumnMapping = NO_MAPPING): number {
+  if (!isAliasName(name, mapping) && fieldOfName(name, mapping) === field) return -1;
+  const n = normaliseName(name);
+  const at = (fieldSpec(field).columns ?? []).findIndex((c) => normaliseName(c) === n);
+  return at < 0 ? Number.MAX_SAFE_INTEGER : at;
 }
 
 /**

@@ -44,6 +44,7 @@ export async function openJsonRows(
         width: undefined,
         ignored: [],
         otherVersion: new Map(),
+        laterVersion: [],
       };
     } else if (isObject(value)) {
       layout = headerLayout(Object.keys(flatten(value)), 'json', source.display, opts);

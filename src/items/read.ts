@@ -14,8 +14,11 @@ import { Transform, type Readable } from 'node:stream';
 import type { ApiVersion } from '../service/vocabulary.js';
 import { UsageError } from '../errors.js';
 import { restoreCell } from '../output/csv-cell.js';
+import { fieldSpec } from '../service/fields.js';
 import {
   fieldOfName,
+  nameRank,
+  platformColumns,
   isAliasName,
   misspelled,
   normaliseName,
@@ -57,6 +60,11 @@ export interface InputLayout {
    * value there is a problem of that row, since sending it without would lose the value.
    */
   otherVersion: Map<ItemField, ApiVersion>;
+  /**
+   * Shop columns (`Order Number`, Shopify's `Name`) of a field the operation takes only in a later API version:
+   * not sent, with a note naming the version that would send them.
+   */
+  laterVersion: { column: string; field: ItemField; since: ApiVersion }[];
   /** Said once on stderr about how the input was read (a header-less table). */
   note?: string;
   /** How the text was read (encoding, delimiter), said with -v. */
@@ -232,6 +240,7 @@ function listLayout(cells: number, opts: ReadOptions): InputLayout {
     width: cells,
     ignored: [],
     otherVersion: new Map(),
+    laterVersion: [],
   };
   // NUMBER,CARRIER rows given to an operation without carriers (list --number) just have the carrier ignored.
   if (cells === 2) {
@@ -327,11 +336,16 @@ export function headerLayout(
     width: format === 'json' ? undefined : names.length,
     ignored: [],
     otherVersion: new Map(),
+    laterVersion: [],
   };
   const typos: string[] = [];
-  const seen = new Set<ItemField>();
+  /** Each field's column so far: where, and how telling its name is (nameRank). */
+  const taken = new Map<ItemField, { at: number; written: string; rank: number }>();
+  const platform = platformColumns(names);
   for (const written of names) {
-    const field = fieldOfName(written, opts.mapping);
+    const named = fieldOfName(written, opts.mapping);
+    const platformField = named === undefined ? platform.get(normaliseName(written)) : undefined;
+    const field = named ?? platformField;
     if (field === undefined) {
       const near = normaliseName(written) === '' ? undefined : misspelled(written, used);
       if (near !== undefined) typos.push(`${written} (${near}?)`);
@@ -345,21 +359,36 @@ export function headerLayout(
         'keep one of them, or map them with --column',
       );
     if (used.includes(field)) {
-      if (seen.has(field)) throw twice();
-      seen.add(field);
+      const column = { at: layout.columns.length, written, rank: nameRank(written, field, opts.mapping) };
       layout.columns.push(field);
+      const earlier = taken.get(field);
+      if (earlier === undefined) {
+        taken.set(field, column);
+        continue;
+      }
+      // Two shop names of one field (WooCommerce's Order ID beside its Order Number): the more telling is read,
+      // the other ignored. Never for the request's identity, the number and carriers: a wrong pick would send
+      // other requests than the shop meant.
+      if (isRequestIdentity(field) || column.rank === earlier.rank) throw twice();
+      const [kept, dropped] = column.rank < earlier.rank ? [column, earlier] : [earlier, column];
+      layout.columns[dropped.at] = undefined;
+      layout.ignored.push(dropped.written);
+      taken.set(field, kept);
       continue;
     }
     const since = versionIntroducing(field);
-    // A shop's own name for a field this version cannot send (`Order ID` on v2) is ignored like any column the
-    // command does not use; the field's own name (as fields.ts spells it) means it, and a row's value there is
-    // refused.
-    const otherVersionTakes =
-      since !== undefined && takesInSomeVersion(opts.operation, field) && !isAliasName(written, opts.mapping);
+    // A shop's own name for a field this version cannot send (`Order ID` on v2) is left out, with a note naming
+    // the version that sends it; the field's own name (as fields.ts spells it) means it, and a row's value there
+    // is refused.
+    const laterVersion = since !== undefined && takesInSomeVersion(opts.operation, field);
+    const byShopName = platformField !== undefined || isAliasName(written, opts.mapping);
+    const otherVersionTakes = laterVersion && !byShopName;
     if (otherVersionTakes) {
-      if (seen.has(field)) throw twice();
-      seen.add(field);
+      if (taken.has(field)) throw twice();
+      taken.set(field, { at: layout.columns.length, written, rank: -1 });
       layout.otherVersion.set(field, since as ApiVersion);
+    } else if (laterVersion) {
+      layout.laterVersion.push({ column: written, field, since: since as ApiVersion });
     } else {
       layout.ignored.push(written);
     }
@@ -374,6 +403,11 @@ export function headerLayout(
   }
   if (!layout.columns.includes('number')) throw noNumberColumn(display, names, opts);
   return layout;
+}
+
+/** Fields that make a request what it is: two columns of one of them are the shop's to settle. */
+function isRequestIdentity(field: ItemField): boolean {
+  return field === 'number' || fieldSpec(field).kind === 'carrier';
 }
 
 function takesInSomeVersion(op: ItemOperation, field: ItemField): boolean {

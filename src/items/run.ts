@@ -536,6 +536,14 @@ function reportLayout(ctx: Context, source: ItemSource, op: ItemOperation, scan:
   if (layout.ignored.length > 0) {
     say(ctx, `${source.display}: ignored ${listSome(layout.ignored)}: not used by trk ${commandName(op)}`);
   }
+  for (const since of new Set(layout.laterVersion.map((c) => c.since))) {
+    const columns = layout.laterVersion.filter((c) => c.since === since).map((c) => `${c.column} (${c.field})`);
+    say(
+      ctx,
+      `${source.display}: ${listSome(columns)} not sent: API ${since} takes ${columns.length === 1 ? 'it' : 'them'} ` +
+        `(--api-version ${since}, or trk config set api-version ${since})`,
+    );
+  }
 }
 
 function reportProblems(ctx: Context, source: ItemSource, scan: ScanResult, flags: ItemFlags): void {

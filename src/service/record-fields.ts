@@ -42,7 +42,13 @@ export const RECORD_FIELDS = {
     column: { header: 'TAG', after: 'carrier_changes', shrink: 10, wide: 10 },
   },
   // v1 records carry none; an item of either shape is read for it all the same.
-  email: { kind: 'text', wire: { v2: 'email', v1: 'email' }, reference: {}, filter: 'email' },
+  email: {
+    kind: 'text',
+    wire: { v2: 'email', v1: 'email' },
+    reference: {},
+    filter: 'email',
+    column: { header: 'EMAIL', after: 'delivered', shrink: 10, wide: 40, extra: true },
+  },
   order_no: {
     kind: 'text',
     wire: { v2: 'order_no' },

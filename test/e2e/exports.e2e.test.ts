@@ -37,6 +37,7 @@ const CASES: [file: string, expected: Record<string, number>, notes: RegExp[]][]
     [
       /^2 repeated rows sent once$/m,
       /^2 rows named no carrier \("Other"\): sent without one, for the service to detect$/m,
+      /shopify-fulfillments\.csv: Name \(order_no\) not sent: API v2\.1 takes it \(--api-version v2\.1, or trk config/,
     ],
   ],
   [
@@ -48,7 +49,10 @@ const CASES: [file: string, expected: Record<string, number>, notes: RegExp[]][]
       '123456789013': 100003, // "Fedex"
       '1Z999AA10123456792': 100002, // "N/A": detected
     },
-    [/written with spaces or dots/],
+    [
+      /written with spaces or dots/,
+      /: Order ID \(order_no\), Order Number \(order_no\) not sent: API v2\.1 takes them/,
+    ],
   ],
   [
     'shipstation-shipments.csv',
@@ -84,6 +88,27 @@ const CASES: [file: string, expected: Record<string, number>, notes: RegExp[]][]
 ];
 
 describe('shop exports import with -f alone', () => {
+  it("on v2.1 send order numbers and e-mails for trk find: Shopify's Name, WooCommerce's Order Number", async () => {
+    const v21 = await startEmulator();
+    try {
+      const env = { ...v21.env, TRK_RES_URL: v21.sandbox.url, TRK_API_VERSION: 'v2.1' };
+      for (const file of ['shopify-fulfillments.csv', 'woocommerce-orders.csv']) {
+        const r = await trk(['register', '-f', path.join(EXPORTS, file)], { env });
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stderr).not.toMatch(/not sent/);
+      }
+      const orders = Object.fromEntries(
+        [...v21.sandbox.account.store.values()].map((rec) => [rec.number, [rec.orderNo, rec.email]]),
+      );
+      expect(orders).toMatchObject({
+        '1Z999AA10123456784': ['#1001', 'anna.berg@example.com'],
+        '9205500000000000000001': ['2041', 'grace@example.org'],
+      });
+    } finally {
+      await v21.close();
+    }
+  });
+
   it.each(CASES)('%s', async (file, expected, notes) => {
     const env = { ...emu.env, TRK_RES_URL: emu.sandbox.url };
     const r = await trk(['register', '-f', path.join(EXPORTS, file), '-v'], { env });

@@ -260,7 +260,7 @@ describe.each(STORE_KINDS)('an incremental sync costs what changed ($name)', (ki
 
 describe.each(STORE_KINDS)('a mirror under concurrent writers and crashes ($name)', (kind) => {
   if (kind.missing) return void it.skip(kind.missing, () => {});
-  it('counts each record it lists once, although a new one is in the queries by register and by track time', async () => {
+  it('counts each record it lists once, though a new one is in the queries by register and by track time', async () => {
     const emu = await startEmulator({ speed: 0, start: START });
     try {
       const env = await mirrorEnv(emu, kind);

@@ -141,7 +141,7 @@ describe('a finished file run again', () => {
     expectOnce(e, grown);
   });
 
-  it("speaks of the rows it reads anew: the earlier rows' repeats and empty carriers were said by their run", async () => {
+  it("speaks of the rows it reads anew: the earlier rows' repeats and empty carriers were said before", async () => {
     const { e, dir, fresh } = await setup();
     const [a, b, c, d] = numberList(4);
     const first = `number,carrier\n${a},3011\n${b},3011\n${a},3011\n${c},\n`;

@@ -50,12 +50,45 @@ describe('column names shops use', () => {
     expect(values).toEqual([{ number: 'RR000000001CN' }]);
   });
 
-  it("ignores an order column on v2 (its field is v2.1's) instead of refusing every row", async () => {
+  it("leaves out an order column on v2 (its field is v2.1's), naming the version, not refusing rows", async () => {
     const { layout, values } = await read('Order ID,Tracking Number\n1042,RR000000001CN\n');
     expect(values).toEqual([{ number: 'RR000000001CN' }]);
-    expect(layout.ignored).toEqual(['Order ID']);
+    expect(layout.ignored).toEqual([]);
+    expect(layout.laterVersion).toEqual([{ column: 'Order ID', field: 'order_no', since: 'v2.1' }]);
     const v21 = await read('Order ID,Tracking Number\n1042,RR000000001CN\n', { version: 'v2.1' });
     expect(v21.values).toEqual([{ number: 'RR000000001CN', order_no: '1042' }]);
+  });
+
+  it("reads Shopify's Name as the order number beside its Lineitem name, and nowhere else", async () => {
+    const shopify = 'Name,Email,Tracking Number,Lineitem name\n#1001,a@example.com,RR000000001CN,Mug\n';
+    const { values } = await read(shopify, { version: 'v2.1' });
+    expect(values).toEqual([{ number: 'RR000000001CN', email: 'a@example.com', order_no: '#1001' }]);
+    expect((await read(shopify)).layout.laterVersion).toEqual([{ column: 'Name', field: 'order_no', since: 'v2.1' }]);
+    // A customer's name elsewhere.
+    const other = await read('Name,Tracking Number\nAnna Berg,RR000000001CN\n', { version: 'v2.1' });
+    expect(other.values).toEqual([{ number: 'RR000000001CN' }]);
+    expect(other.layout.ignored).toEqual(['Name']);
+    // A header naming its own order column keeps it.
+    const both = await read('Name,Order Number,Tracking Number,Lineitem name\n#1,A-1,RR000000001CN,Mug\n', {
+      version: 'v2.1',
+    });
+    expect(both.values).toEqual([{ number: 'RR000000001CN', order_no: 'A-1' }]);
+  });
+
+  it("reads the more telling of two shop names of one field (WooCommerce's Order Number beside Order ID)", async () => {
+    const woo = 'Order ID,Order Number,Billing Email,Tracking Number\n812,2041,g@example.org,RR000000001CN\n';
+    const { layout, values } = await read(woo, { version: 'v2.1' });
+    expect(values).toEqual([{ number: 'RR000000001CN', order_no: '2041', email: 'g@example.org' }]);
+    expect(layout.ignored).toEqual(['Order ID']);
+    // The field's own name comes first; two of it, or two columns of numbers or carriers, are the shop's to settle.
+    const own = await read('order_no,Order ID,number\nA-1,812,RR000000001CN\n', { version: 'v2.1' });
+    expect(own.values).toEqual([{ number: 'RR000000001CN', order_no: 'A-1' }]);
+    for (const header of [
+      'order_no,order_no,number',
+      'Tracking Number,Tracking Code',
+      'number,Courier,Tracking Company',
+    ])
+      expect((await refusal(read(`${header}\nA,B,C\n`, { version: 'v2.1' }))).message).toMatch(/two columns mean/);
   });
 
   it('a header with no known column names the columns and the --column to use', async () => {

@@ -106,6 +106,7 @@ describe('toRecordView', () => {
       delivered: null,
       order_no: null,
       remark: null,
+      email: null,
     } satisfies RecordView);
   });
 

@@ -33,11 +33,11 @@ describe('the registry of record fields', () => {
   });
 
   it("places the fields' list columns where list has always shown them", () => {
-    // The CSV header `trk list -o csv` has always printed.
+    // The CSV header `trk list -o csv` has always printed, with the e-mail added before the text as sent.
     const header =
       'number,carrier,final_carrier,status,tracking,registered,tracked,pushed,push_status,push_code,stopped,' +
       'stop_reason,retracked,carrier_changes,tag,origin_country,destination_country,latest_event_time,latest_event,' +
-      'days_after_order,days_of_transit,delivered,order_no,remark,delivered_raw';
+      'days_after_order,days_of_transit,delivered,order_no,remark,email,delivered_raw';
     expect(RECORD_COLUMN_NAMES.join(',')).toBe(header);
     expect(COLUMN_FIELDS.every((f) => RECORD_COLUMN_NAMES.includes(f))).toBe(true);
     expect(() => withFieldColumns(['number'])).toThrow(/follows an unknown column/);
