@@ -4,8 +4,9 @@
 // --rejects FILE), and the service's items go to stdout only when a format is asked for (--json, --csv, -o):
 // a table of a hundred thousand "accepted" rows helps nobody and costs memory. Numbers given as arguments get
 // their results printed as well, as do reads (info, list), whose results are the point of the command.
-// The items are written as their chunks settle, never gathered: `info -f` of any number of numbers with --json
-// takes flat memory (src/output/render.ts createItemResultsWriter). A run that fails part-way leaves output that
+// The items are written as their chunks settle, in the input's order (a chunk answered early waits for the ones
+// before it, a bounded while: src/items/in-order.ts), never gathered: `info -f` of any number of numbers with
+// --json takes flat memory (src/output/render.ts createItemResultsWriter). A run that fails part-way leaves output that
 // cannot pass for a complete one (ItemResultsWriter.abort), as a list that fails part-way does.
 
 import path from 'node:path';

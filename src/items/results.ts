@@ -11,6 +11,7 @@ import type { Stringifier } from 'csv-stringify';
 import { codeInfo, formatCodeMessage } from '../service/codes.js';
 import { commandName, doneWord, itemOperationSpec } from '../service/operations/index.js';
 import type { ItemResults, RejectedItem } from '../service/types.js';
+import { InOrder } from './in-order.js';
 import { fileReason, TrkError, UsageError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { REJECT_COLUMNS } from '../output/column-names.js';
@@ -102,8 +103,12 @@ interface RejectsOutput {
 }
 
 export class ResultSink {
-  /** Collected items by chunk: requests answer in any order, the output follows the input's. */
-  readonly #collected: { chunk: number; items: ItemResults }[] = [];
+  /** The items collected (with `collect`), in the input's order. */
+  readonly results: ItemResults = { accepted: [], rejected: [] };
+  /** Each chunk's output (items, rejects file) goes in the input's order (in-order.ts). */
+  readonly #inOrder = new InOrder<{ chunk: Chunk; rejected: readonly RejectedItem[]; items: ItemResults }>((out) =>
+    this.#output(out.chunk, out.rejected, out.items),
+  );
   #accepted = 0;
   #verified = 0;
   #already = 0;
@@ -186,24 +191,27 @@ export class ResultSink {
         this.#byCode.set(key, { code, message, count: 1 });
       }
     }
-    if (this.#rejects && outcome.rejected.length > 0) this.#writeRejects(chunk.rows, outcome.rejected);
     // Registered before and now tagged as asked: what the command was for is done, and the row says so.
     const retagged = tagged.map(({ error: _error, ...item }) => item as Record<string, unknown>);
     const merged = {
       accepted: retagged.length > 0 ? [...outcome.accepted, ...retagged] : outcome.accepted,
       rejected: [...outcome.rejected, ...outcome.already.filter((a) => !tagged.includes(a))],
     };
-    if (this.#o.collect) this.#collected.push({ chunk: chunk.index, items: merged });
-    this.#o.onItems?.(merged);
+    this.#inOrder.add(chunk.index, { chunk, rejected: outcome.rejected, items: merged }, chunk.rows.length);
   }
 
-  /** The items collected (with `collect`), in the order of the input's chunks. */
-  get results(): ItemResults {
-    const byChunk = [...this.#collected].sort((a, b) => a.chunk - b.chunk);
-    return {
-      accepted: byChunk.flatMap((c) => c.items.accepted),
-      rejected: byChunk.flatMap((c) => c.items.rejected),
-    };
+  /** Outputs the chunks still waiting for an earlier one: the run ends (a chunk given up never comes). */
+  flush(): void {
+    this.#inOrder.flush();
+  }
+
+  #output(chunk: Chunk, rejected: readonly RejectedItem[], items: ItemResults): void {
+    if (this.#rejects && rejected.length > 0) this.#writeRejects(chunk.rows, rejected);
+    if (this.#o.collect) {
+      for (const a of items.accepted) this.results.accepted.push(a);
+      for (const r of items.rejected) this.results.rejected.push(r);
+    }
+    this.#o.onItems?.(items);
   }
 
   /** A row set aside by --skip-invalid: into the rejects file, or listed on stderr at the end. */
@@ -264,6 +272,7 @@ export class ResultSink {
 
   /** Finish the rejects file and put it in place (also after a failed run: what was rejected is data). */
   async close(): Promise<void> {
+    this.flush();
     const rejects = this.#rejects;
     if (!rejects) return;
     this.#rejects = undefined;

@@ -259,6 +259,8 @@ export class RunSender extends RunBase {
     // A rejects file that could not be written fails the run once the summary says what was done.
     let rejectsFailure: unknown;
     try {
+      // What waits for a chunk that never came goes out before the rows left undone are named.
+      sink.flush();
       if (unsettled + pending > 0) await this.#nameUndone(sink, sending, result);
     } finally {
       rejectsFailure = await sink.close().then(
