@@ -65,6 +65,8 @@ export interface InputLayout {
    * not sent, with a note naming the version that would send them.
    */
   laterVersion: { column: string; field: ItemField; since: ApiVersion }[];
+  /** Columns of a field another column names more tellingly (`Order ID` beside `Order Number`): not read. */
+  passedOver?: { column: string; read: string; field: ItemField }[];
   /** Said once on stderr about how the input was read (a header-less table). */
   note?: string;
   /** How the text was read (encoding, delimiter), said with -v. */
@@ -372,7 +374,7 @@ export function headerLayout(
       if (isRequestIdentity(field) || column.rank === earlier.rank) throw twice();
       const [kept, dropped] = column.rank < earlier.rank ? [column, earlier] : [earlier, column];
       layout.columns[dropped.at] = undefined;
-      layout.ignored.push(dropped.written);
+      (layout.passedOver ??= []).push({ column: dropped.written, read: kept.written, field });
       taken.set(field, kept);
       continue;
     }

@@ -536,6 +536,11 @@ function reportLayout(ctx: Context, source: ItemSource, op: ItemOperation, scan:
   if (layout.ignored.length > 0) {
     say(ctx, `${source.display}: ignored ${listSome(layout.ignored)}: not used by trk ${commandName(op)}`);
   }
+  for (const c of layout.passedOver ?? [])
+    say(
+      ctx,
+      `${source.display}: ${c.column} not read: ${c.read} gives ${c.field} (or --column '${c.column}=${c.field}')`,
+    );
   for (const since of new Set(layout.laterVersion.map((c) => c.since))) {
     const columns = layout.laterVersion.filter((c) => c.since === since).map((c) => `${c.column} (${c.field})`);
     say(

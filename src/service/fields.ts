@@ -22,7 +22,10 @@ export interface FieldSpec {
   /** The item commands' flag (`--tag <text>`; a switch is the flag that turns it off); none for `number`. */
   readonly flag?: string;
   readonly help?: string;
-  /** Other names of its column, as shop platforms and spreadsheets in several languages write them. */
+  /**
+   * Other names of its column, as shop platforms and spreadsheets in several languages write them. The order
+   * counts: of two columns of one field (not the number or a carrier), the one named earlier here is read.
+   */
   readonly columns?: readonly string[];
 }
 

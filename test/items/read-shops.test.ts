@@ -79,7 +79,8 @@ describe('column names shops use', () => {
     const woo = 'Order ID,Order Number,Billing Email,Tracking Number\n812,2041,g@example.org,RR000000001CN\n';
     const { layout, values } = await read(woo, { version: 'v2.1' });
     expect(values).toEqual([{ number: 'RR000000001CN', order_no: '2041', email: 'g@example.org' }]);
-    expect(layout.ignored).toEqual(['Order ID']);
+    expect(layout.ignored).toEqual([]);
+    expect(layout.passedOver).toEqual([{ column: 'Order ID', read: 'Order Number', field: 'order_no' }]);
     // The field's own name comes first; two of it, or two columns of numbers or carriers, are the shop's to settle.
     const own = await read('order_no,Order ID,number\nA-1,812,RR000000001CN\n', { version: 'v2.1' });
     expect(own.values).toEqual([{ number: 'RR000000001CN', order_no: 'A-1' }]);
