@@ -14,7 +14,7 @@ import { Transform, type Readable } from 'node:stream';
 import type { ApiVersion } from '../service/vocabulary.js';
 import { UsageError } from '../errors.js';
 import { restoreCell } from '../output/csv-cell.js';
-import { fieldSpec } from '../service/fields.js';
+import { CARRIER_FIELDS } from '../service/fields.js';
 import {
   fieldOfName,
   nameRank,
@@ -409,7 +409,7 @@ export function headerLayout(
 
 /** Fields that make a request what it is: two columns of one of them are the shop's to settle. */
 function isRequestIdentity(field: ItemField): boolean {
-  return field === 'number' || fieldSpec(field).kind === 'carrier';
+  return field === 'number' || CARRIER_FIELDS.includes(field);
 }
 
 function takesInSomeVersion(op: ItemOperation, field: ItemField): boolean {
