@@ -15,6 +15,7 @@ import type { HoldListener, Pacer, WaitReason } from './pacing/pacer.js';
 import { RateBudgets } from './rate-budgets.js';
 import { SettingsSource } from './settings-source.js';
 import { sanitizeTerminalText } from './terminal-text.js';
+import { clock } from './clock.js';
 
 export interface ContextOptions {
   io: IO;
@@ -121,7 +122,7 @@ class CommandContext implements Context {
     this.global = Object.freeze({ ...opts.global });
     this.signal = opts.signal ?? new AbortController().signal;
     this.debugOn = debugEnabled(this.env, this.global.verbose);
-    this.realNow = opts.now ?? (() => Date.now());
+    this.realNow = opts.now ?? (() => clock().now());
     this.source = opts.settings ?? new SettingsSource(this.io, this.env, this.global);
     this.budgets = new RateBudgets({
       env: this.env,
@@ -234,7 +235,11 @@ class CommandContext implements Context {
 
   private async startSandbox(): Promise<{ baseUrl: string; apiKey: string }> {
     const { startEmbeddedSandbox } = await import('./sandbox/index.js');
-    const sandbox = await startEmbeddedSandbox(stateDir(this.env), { onWait: this.info, signal: this.signal });
+    const sandbox = await startEmbeddedSandbox(stateDir(this.env), {
+      onWait: this.info,
+      signal: this.signal,
+      time: clock(),
+    });
     this.closers.push(() => sandbox.close());
     // From now on "now" is the emulator's simulated time, what relative times (`--tracked-since 1h`) mean to the
     // service being rehearsed.

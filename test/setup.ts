@@ -1,3 +1,6 @@
+import { setClock } from '../src/clock.js';
+import { SkippingClock } from './skipping-clock.js';
+
 // Tests talk to the project's own emulator on 127.0.0.1 and nothing else. Any code path that would fall back
 // to the real service's default addresses (the API or the carrier lists) gets a closed loopback port instead,
 // and no proxy from the environment applies.
@@ -15,3 +18,6 @@ for (const name of [
 ]) {
   delete process.env[name];
 }
+
+// Time is the tests' clock: waits take no time and are counted (test/skipping-clock.ts).
+setClock(new SkippingClock());

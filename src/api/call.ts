@@ -6,9 +6,9 @@
 // announced), and a bulk run queues its requests there on purpose. Once an attempt may have been processed, every
 // later failure is ambiguous too, and an answer after it is marked as re-sent (retry.ts).
 
-import { setTimeout as delay } from 'node:timers/promises';
+import { clock } from '../clock.js';
 import { InterruptedError } from '../errors.js';
-import { MAX_HOLD_MS, monotonicMs, type Admission, type Pacer, type WaitReason } from '../pacing/pacer.js';
+import { MAX_HOLD_MS, type Admission, type Pacer, type WaitReason } from '../pacing/pacer.js';
 import { decodeAnswer, networkError } from './answers.js';
 import type { RequestLog } from './client.js';
 import {
@@ -108,7 +108,7 @@ export class Call {
       throw this.#stopped(reason);
     }
     if (!this.#deadline) {
-      this.#startedAt = monotonicMs();
+      this.#startedAt = clock().monotonic();
       this.#deadline = AbortSignal.timeout(this.#budgetMs);
       this.#waitSignal = this.#signal ? AbortSignal.any([this.#signal, this.#deadline]) : this.#deadline;
     }
@@ -116,7 +116,7 @@ export class Call {
   }
 
   #left(): number {
-    return this.#budgetMs - (monotonicMs() - this.#startedAt);
+    return this.#budgetMs - (clock().monotonic() - this.#startedAt);
   }
 
   /** One attempt, logged; its envelope, marked when an earlier attempt may have been processed. */
@@ -124,20 +124,20 @@ export class Call {
     const { timeoutMs } = this.#s;
     // The attempt is cut short by the deadline rather than by its own timeout: say so when it times out.
     const cut = this.#maxAttempts > 1 && remaining < timeoutMs ? this.#budgetMs : undefined;
-    const started = monotonicMs();
+    const started = clock().monotonic();
     try {
       const onSent = admission ? () => admission.sent() : undefined;
       const { status, envelope } = await this.#send(Math.min(timeoutMs, remaining), cut, onSent);
       if (this.#ambiguous) markResent(envelope);
       const note = this.#ambiguous ? { note: 're-sent after an ambiguous failure' } : {};
-      this.#log({ status, ms: monotonicMs() - started, attempt, ...note });
+      this.#log({ status, ms: clock().monotonic() - started, attempt, ...note });
       return envelope;
     } catch (err) {
       if (err instanceof ServiceError) {
         // An earlier attempt may have been processed, whatever this one got back.
         if (this.#ambiguous) err.delivery = 'unknown';
         err.attempts = attempt;
-        this.#log({ status: err.httpStatus ?? 'error', ms: monotonicMs() - started, attempt, note: noteOf(err) });
+        this.#log({ status: err.httpStatus ?? 'error', ms: clock().monotonic() - started, attempt, note: noteOf(err) });
       }
       throw err;
     }
@@ -204,7 +204,7 @@ export class Call {
   async #pause(err: ServiceError, ms: number): Promise<void> {
     this.#s.onWait?.(waitReason(err), ms);
     try {
-      await delay(ms, undefined, this.#waitSignal ? { signal: this.#waitSignal } : {});
+      await clock().sleep(ms, this.#waitSignal);
     } catch (reason) {
       throw this.#stopped(reason);
     }

@@ -34,6 +34,7 @@ import {
   TimeoutError,
   TLS_CODE,
 } from './errors.js';
+import { clock } from '../clock.js';
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -103,7 +104,10 @@ export function waitReason(err: unknown): WaitReason {
  * `Retry-After` in milliseconds: delay-seconds (`120`) or an HTTP date, at most MAX_HOLD_MS. Undefined when
  * absent or unreadable; a date in the past gives 0.
  */
-export function parseRetryAfter(value: string | string[] | undefined, nowMs: number = Date.now()): number | undefined {
+export function parseRetryAfter(
+  value: string | string[] | undefined,
+  nowMs: number = clock().now(),
+): number | undefined {
   const raw = Array.isArray(value) ? value[0] : value;
   if (raw === undefined) return undefined;
   const text = raw.trim();

@@ -52,6 +52,7 @@ import { isAlive, processStartTime, pruneFiles } from './leftovers.js';
 import { rowsLogFile } from './rows-log.js';
 import type { SourceKind } from './source.js';
 import { nodeCrypto } from '../node.js';
+import { clock } from '../clock.js';
 
 export const JOURNAL_FORMAT = 3;
 const PRUNE_AFTER_MS = 30 * 24 * 3600 * 1000;
@@ -166,7 +167,7 @@ export class Journal {
           t: 'head',
           format: JOURNAL_FORMAT,
           ...opts.identity,
-          created: new Date(opts.now ?? Date.now()).toISOString(),
+          created: new Date(opts.now ?? clock().now()).toISOString(),
           sent: opts.sentId ?? null,
           unknownPast: journal.#unknownPast,
         });

@@ -12,6 +12,7 @@
 import type { IO } from '../io.js';
 import { textWidth } from '../output/width.js';
 import { duration, fmt } from '../text.js';
+import { clock } from '../clock.js';
 
 export type ProgressMode = 'bar' | 'lines' | 'none';
 
@@ -108,7 +109,7 @@ export function cut(text: string, width: number): string {
 
 export function createProgress(io: IO, opts: ProgressOptions): Progress {
   if (opts.mode === 'none') return { inPlace: false, phase() {}, update() {}, waiting() {}, stop() {} };
-  const now = opts.now ?? Date.now;
+  const now = opts.now ?? (() => clock().now());
   let started = now();
   let counts: ProgressCounts | undefined;
   let phase = '';

@@ -66,6 +66,7 @@ import { fsReason, openSource, type ItemSource, type SourceFlags } from './sourc
 import { nodeFs } from '../node.js';
 import { ensurePrivateDir, stateDir } from '../config/paths.js';
 import { refuseOwnFile } from '../config/own-files.js';
+import { clock } from '../clock.js';
 
 export type { ItemPlan } from './plan.js';
 
@@ -170,7 +171,7 @@ class ItemRun extends RunBase {
       state,
       source,
       // Durations and dates of runs on the real clock: ctx.now() is the service's, simulated under --sandbox.
-      started: Date.now(),
+      started: clock().now(),
       scanOpts: {
         operation: opts.operation,
         version,
@@ -272,10 +273,10 @@ class ItemRun extends RunBase {
   async #check(): Promise<ScanResult> {
     // A long input is still being checked when the quota is asked for (it costs nothing), so that the answer is
     // there when the check ends; a short one, or one with a problem so far, sends nothing before it is checked.
-    const scanStarted = Date.now();
+    const scanStarted = clock().monotonic();
     const overlapQuota = this.#asksQuota()
       ? (items: number, problems: number) => {
-          if (problems === 0 && items % 1000 === 0 && Date.now() - scanStarted > QUOTA_OVERLAP_AFTER_MS) {
+          if (problems === 0 && items % 1000 === 0 && clock().monotonic() - scanStarted > QUOTA_OVERLAP_AFTER_MS) {
             this.#askQuota();
           }
         }

@@ -47,6 +47,7 @@ import { requestBody } from '../api/request-body.js';
 import type { Chunk, ChunkRow } from './chunker.js';
 import { isCharging, isReadOnly, type ItemOperation } from './fields.js';
 import type { ChunkOutcome, Journal } from './journal.js';
+import { clock } from '../clock.js';
 
 export interface RunnerOptions {
   operation: ItemOperation;
@@ -180,7 +181,7 @@ class Runner {
   constructor(opts: RunnerOptions) {
     this.#o = opts;
     this.#op = opts.operation;
-    this.#now = opts.now ?? Date.now;
+    this.#now = opts.now ?? (() => clock().now());
     this.#source = opts.chunks[Symbol.asyncIterator]();
   }
 
@@ -330,13 +331,16 @@ class Runner {
 
   #changed(timeoutMs?: number): Promise<void> {
     return new Promise((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
+      const woken = new AbortController();
       const done = () => {
-        if (timer) clearTimeout(timer);
+        woken.abort();
         resolve();
       };
       this.#wakers.push(done);
-      if (timeoutMs !== undefined) timer = setTimeout(done, timeoutMs);
+      if (timeoutMs !== undefined)
+        clock()
+          .sleep(timeoutMs, woken.signal)
+          .then(done, () => {});
     });
   }
 

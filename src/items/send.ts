@@ -26,6 +26,7 @@ import type { LeftBehind } from './runs.js';
 import type { ScanResult } from './scan.js';
 import { ensurePrivateDir } from '../config/paths.js';
 import { say, tell } from './notices.js';
+import { clock } from '../clock.js';
 
 /** What a run that sends keeps while it does. */
 interface Sending {
@@ -205,7 +206,7 @@ export class RunSender extends RunBase {
     const progress = this.progressFor(commandName(this.op));
     progress.phase('waiting for the first answer');
     // A bar shows the client's waits in place; status lines between its redraws would only repeat them.
-    if (progress.inPlace) this.ctx.showWaits?.((words, ms) => progress.waiting(words, Date.now() + ms));
+    if (progress.inPlace) this.ctx.showWaits?.((words, ms) => progress.waiting(words, clock().now() + ms));
     let first = true;
     try {
       return await runChunks({
@@ -237,7 +238,7 @@ export class RunSender extends RunBase {
               : reason === 'unavailable'
                 ? 'service unavailable'
                 : 'network trouble';
-          progress.waiting(why, Date.now() + ms);
+          progress.waiting(why, clock().now() + ms);
           this.ctx.debug(`${why}: every start paused for ${Math.round(ms)} ms`);
         },
         onDebug: (line) => this.ctx.debug(line),
@@ -268,7 +269,7 @@ export class RunSender extends RunBase {
         (err: unknown) => err,
       );
     }
-    const summary = sink.summary(Date.now() - this.started);
+    const summary = sink.summary(clock().now() - this.started);
     const failed = result.error !== undefined || summary.unsettled > 0;
     if (!failed) await this.opts.beforeSummary?.();
     // A rejects file that could not be written is not named as written.

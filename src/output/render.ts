@@ -17,6 +17,7 @@ import { tsvField } from './sanitize.js';
 import { Spill } from './spill.js';
 import { rowLines, tableLayout, type Layout, type LayoutColumn } from './table.js';
 import { tableTime, type TimeStyle } from './times.js';
+import { clock } from '../clock.js';
 
 export { sanitizeTerminalText } from '../terminal-text.js';
 export { textWidth } from './width.js';
@@ -205,7 +206,7 @@ function rowWriter<T>(io: IO, columns: readonly Column<T>[], output: Output, com
     case 'table': {
       const wide = isWide(output);
       const shown = named || wide ? chosen : chosen.filter((c) => !c.extra);
-      return tableWriter(io, shown, { wide, named, complete, times: spec.times ?? { now: Date.now() } });
+      return tableWriter(io, shown, { wide, named, complete, times: spec.times ?? { now: clock().now() } });
     }
   }
 }
@@ -619,7 +620,7 @@ export async function printObject<T extends object>(
   interface Pair {
     field: Column<T>;
   }
-  const times = spec.times ?? { now: Date.now() };
+  const times = spec.times ?? { now: clock().now() };
   const pairs: Pair[] = chosen.map((field) => ({ field }));
   const pairColumns: Column<Pair>[] = [
     { key: 'field', header: 'FIELD', value: (p) => (fmt === 'tsv' ? p.field.key : p.field.header) },

@@ -13,7 +13,7 @@
 // process's stall, and is left as it is (moving it would hold back the next starts for nothing). After a 429 this
 // process widens its margin for a while, as the in-process pacer does (Margin, pacer.ts).
 
-import { setTimeout as delay } from 'node:timers/promises';
+import { clock } from '../clock.js';
 import { SHARED_MARGIN_MS } from './budget.js';
 import { BudgetFile, BudgetFileError } from './budget-file.js';
 import { admit, movedByStall, movedToSent, withHold, type Admit, type Hold } from './budget-window.js';
@@ -69,7 +69,7 @@ export class FilePacer implements Pacer {
     if (!Number.isInteger(opts.perSecond) || opts.perSecond < 1) throw new RangeError(`invalid rate ${opts.perSecond}`);
     this.#perSecond = opts.perSecond;
     this.#margin = new Margin(opts.marginMs ?? SHARED_MARGIN_MS);
-    this.#now = opts.now ?? Date.now;
+    this.#now = opts.now ?? (() => clock().now());
     const staleLockMs = opts.staleLockMs;
     this.#file = new BudgetFile(opts.file, { ...(staleLockMs === undefined ? {} : { staleLockMs }), now: this.#now });
     this.#announce = holdAnnouncer(opts.onHold);
@@ -106,7 +106,7 @@ export class FilePacer implements Pacer {
       if (got?.hold) this.#announce(got.hold.until, this.#now(), got.hold.reason);
       // Lock busy: try again in a moment. Else sleep until the window opens (re-checked: others may take it).
       const ms = got === undefined ? 2 + Math.random() * 3 : Math.min(got.wait, 1000);
-      await delay(Math.max(1, Math.ceil(ms)), undefined, signal ? { signal } : {});
+      await clock().sleep(Math.max(1, Math.ceil(ms)), signal);
     }
   }
 

@@ -10,7 +10,7 @@
 // One pacer per process (processPacer), shared by every client, so that concurrent work cannot exceed the rate
 // together; processes sharing a key share a budget file instead (file-pacer.ts), or Redis (redis-pacer.ts).
 
-import { setTimeout as delay } from 'node:timers/promises';
+import { clock } from '../clock.js';
 import { LIMITS } from '../service/vocabulary.js';
 
 /** Why starts are held: a 429, the service unavailable, or the network failing. */
@@ -138,20 +138,12 @@ interface Waiter {
   onAbort: (() => void) | undefined;
 }
 
-/**
- * Milliseconds on a monotonic clock, for the pacer and the client's deadlines. Not `performance.now()`: the first
- * use of `performance` loads Node's perf_hooks internals, some 0.4 ms of every command.
- */
-export function monotonicMs(): number {
-  return Number(process.hrtime.bigint()) / 1e6;
-}
-
 export function createPacer(opts: PacerOptions): Pacer {
   if (!Number.isInteger(opts.perSecond) || opts.perSecond < 1) throw new RangeError(`invalid rate ${opts.perSecond}`);
   const perSecond = opts.perSecond;
   const margin = new Margin(opts.marginMs);
-  const now = opts.now ?? monotonicMs;
-  const sleep = opts.sleep ?? defaultSleep;
+  const now = opts.now ?? (() => clock().monotonic());
+  const sleep = opts.sleep ?? ((ms: number, signal: AbortSignal) => clock().sleep(ms, signal));
 
   /**
    * Start times of the latest admitted requests, oldest first: twice the rate, so that a start moved later by
@@ -242,10 +234,6 @@ export function createPacer(opts: PacerOptions): Pacer {
       holdReason = reason;
     },
   };
-}
-
-async function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
-  await delay(ms, undefined, { signal });
 }
 
 let shared: Pacer | undefined;

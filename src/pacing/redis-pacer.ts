@@ -18,12 +18,12 @@
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createClient } from '@redis/client';
+import { clock } from '../clock.js';
 import { BudgetError, SHARED_MARGIN_MS } from './budget.js';
 import {
   holdAnnouncer,
   Margin,
   MAX_HOLD_MS,
-  monotonicMs,
   type AcquireOptions,
   type Admission,
   type HoldListener,
@@ -127,10 +127,11 @@ export class RedisPacer implements Pacer {
 
   async acquire(signal?: AbortSignal, _opts?: AcquireOptions): Promise<Admission> {
     const member = memberName();
+    // Waits for the budget on Redis's clock (TIME), which every host shares and no test of this one can skip.
     const sleep = (ms: number) => delay(Math.max(1, Math.ceil(ms)), undefined, signal ? { signal } : {});
     for (;;) {
       signal?.throwIfAborted();
-      const held = this.#localHold - monotonicMs();
+      const held = this.#localHold - clock().monotonic();
       if (held > 0) {
         await sleep(held);
         continue;
@@ -143,10 +144,10 @@ export class RedisPacer implements Pacer {
   }
 
   backoff(ms: number, reason: WaitReason = 'rate-limited'): void {
-    this.#margin.held(reason, monotonicMs());
+    this.#margin.held(reason, clock().monotonic());
     if (!(ms > 0)) return;
     const capped = Math.min(ms, MAX_HOLD_MS);
-    this.#localHold = Math.max(this.#localHold, monotonicMs() + capped);
+    this.#localHold = Math.max(this.#localHold, clock().monotonic() + capped);
     // For every host to see; if Redis cannot be told, the hold still applies here.
     void this.#run((c) => c.hold(this.#holdKey, Math.ceil(capped), reason)).catch(() => {});
   }
@@ -162,7 +163,7 @@ export class RedisPacer implements Pacer {
 
   /** Takes a start named `member` if the budget allows one now (wait 0), else says how long to wait, and why. */
   async #take(member: string): Promise<{ wait: number; holdLeft: number; reason: string | undefined }> {
-    const windowMs = 1000 + this.#margin.at(monotonicMs());
+    const windowMs = 1000 + this.#margin.at(clock().monotonic());
     const answer = await this.#run((c) => c.take(this.#starts, this.#holdKey, this.#perSecond, windowMs, member));
     const [wait, holdLeft, reason] = answer as unknown[];
     return {
@@ -174,7 +175,7 @@ export class RedisPacer implements Pacer {
 
   #announceHold(leftMs: number, reason: string | undefined): void {
     const why = HOLD_REASONS.find((r) => r === reason) ?? 'rate-limited';
-    const t = monotonicMs();
+    const t = clock().monotonic();
     this.#announce(t + leftMs, t, why);
   }
 

@@ -3,8 +3,10 @@
 // after it, later than recorded, and the request admitted one window after them can arrive less than a second
 // after them: a 429. So the event loop is watched while requests are being admitted, and a stall is told to the
 // budget, which moves the starts of the requests not yet written to its end (movedByStall in budget-window.ts).
+// A stall is the machine's, measured on its own clock (a test's clock that skips waits is no stall), and told in
+// the time of clock(), which the budget keeps.
 
-import { monotonicMs } from './pacer.js';
+import { clock, systemClock } from '../clock.js';
 
 const WATCH_EVERY_MS = 10;
 /** The watch stops this long after the last admission, so an idle process has no timer running. */
@@ -27,7 +29,7 @@ export class StallWatch {
 
   /** An admission: watch from now until WATCH_IDLE_MS after the last one. */
   touch(): void {
-    this.#lastTouch = monotonicMs();
+    this.#lastTouch = systemClock.monotonic();
     if (this.#timer) return;
     this.#last = this.#lastTouch;
     this.#timer = setInterval(() => this.#tick(), WATCH_EVERY_MS);
@@ -39,9 +41,9 @@ export class StallWatch {
   }
 
   #tick(): void {
-    const t = monotonicMs();
+    const t = systemClock.monotonic();
     const late = t - this.#last - WATCH_EVERY_MS;
-    if (late > this.#thresholdMs) this.#onStall(Math.ceil(late), Date.now() - Math.ceil(t - this.#last));
+    if (late > this.#thresholdMs) this.#onStall(Math.ceil(late), clock().now() - Math.ceil(t - this.#last));
     this.#last = t;
     if (t - this.#lastTouch > WATCH_IDLE_MS) {
       clearInterval(this.#timer);

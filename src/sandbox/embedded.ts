@@ -19,6 +19,7 @@ import { performance } from 'node:perf_hooks';
 import { InterruptedError } from '../errors.js';
 import { DAY } from './account/time.js';
 import { LOCK_NOTICE_MS, startSandbox } from './http/server.js';
+import type { SandboxTime } from './http/types.js';
 import { SANDBOX_STATE_FILE } from './paths.js';
 import { acquireStateLock, type LockHolder, type StateLock } from './state-lock.js';
 
@@ -43,6 +44,8 @@ export interface EmbeddedSandboxOptions {
   onWait?: (line: string) => void;
   /** Aborts waiting for the state file. */
   signal?: AbortSignal;
+  /** The command's clock, which the emulator's rate limit and simulated time then follow. */
+  time?: SandboxTime;
 }
 
 export async function startEmbeddedSandbox(
@@ -97,6 +100,7 @@ export async function startEmbeddedSandbox(
     // trk's own client: it must use the spec's exact paths.
     strictPaths: true,
     ...(opts.onError === undefined ? {} : { onError: opts.onError }),
+    ...(opts.time === undefined ? {} : { time: opts.time }),
   });
   return {
     url: sandbox.url,

@@ -1,12 +1,18 @@
-// End-to-end harness: the project's emulator in this process on 127.0.0.1, and the built CLI (bin/trk.js,
-// `npm run build` first; `npm test` does) spawned against it with a private config and state folder.
+// End-to-end harness: the project's emulator in this process on 127.0.0.1, and trk run against it with a private
+// config and state folder: in this process through its entry (src/cli.ts runCli, with captured streams that are
+// not terminals, 80 columns as a pipe has), or, where the process itself is what is tested (exit status, signals,
+// pipes, a terminal, cron's empty environment), the built CLI (bin/trk.js; `npm test` builds it) spawned.
 
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
+import { runCli } from '../../src/cli.js';
+import { clock } from '../../src/clock.js';
+import { createTestIO } from '../../src/io.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/http/server.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -28,8 +34,15 @@ export interface Emulator {
 }
 
 export async function startEmulator(opts: SandboxOptions = {}): Promise<Emulator> {
-  assertBuilt();
-  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', rateLimit: 3, strictPaths: true, ...opts });
+  // On the tests' clock, as trk in this process is: both see the time its waits skip alike.
+  const sandbox = await startSandbox({
+    port: 0,
+    host: '127.0.0.1',
+    rateLimit: 3,
+    strictPaths: true,
+    time: clock(),
+    ...opts,
+  });
   return {
     sandbox,
     env: { ...baseEnv(), TRK_BASE_URL: sandbox.url, TRK_API_KEY: sandbox.key },
@@ -62,7 +75,25 @@ export interface Result {
   stderr: string;
 }
 
-export function trk(args: readonly string[], opts: { env: NodeJS.ProcessEnv; input?: string }): Promise<Result> {
+export interface RunOptions {
+  env: NodeJS.ProcessEnv;
+  /** What stdin holds (a file or a pipe, not a terminal); empty by default. */
+  input?: string;
+  /** Aborts the command as Ctrl-C does. */
+  signal?: AbortSignal;
+}
+
+/** One trk command line in this process, as a shell would run it with stdin, stdout and stderr not terminals. */
+export async function trk(args: readonly string[], opts: RunOptions): Promise<Result> {
+  const stdin = Readable.from(opts.input ? [Buffer.from(opts.input)] : []);
+  const io = createTestIO({ stdin, columns: 80 });
+  const code = await runCli([...args], { io, env: opts.env, ...(opts.signal ? { signal: opts.signal } : {}) });
+  return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
+}
+
+/** One trk command line in a process of its own (bin/trk.js): for what only a process shows. */
+export function trkProcess(args: readonly string[], opts: { env: NodeJS.ProcessEnv; input?: string }): Promise<Result> {
+  assertBuilt();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       env: opts.env,
@@ -94,8 +125,8 @@ export function parseCsv(text: string): Record<string, string>[] {
 export async function emulatorList(emu: Emulator, filter: Record<string, unknown>): Promise<Record<string, unknown>[]> {
   const all: Record<string, unknown>[] = [];
   for (let page = 1; ; ) {
-    // Stay under the emulator's rate limit; a 429 (trk's own requests in the same second) is simply retried.
-    await new Promise((r) => setTimeout(r, 400));
+    // Within the emulator's rate limit, on its clock; a 429 (trk's own requests in the same second) is retried.
+    await clock().sleep(400);
     const res = await fetch(`${emu.sandbox.url}/track/v2/gettracklist`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', svctoken: emu.sandbox.key },

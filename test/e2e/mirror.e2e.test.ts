@@ -14,7 +14,7 @@ import { SqliteStore } from '../../src/store/sqlite.js';
 import type { SyncSummary } from '../../src/store/sync.js';
 import type { Store } from '../../src/store/types.js';
 import { STORE_KINDS, type StoreKind } from '../store/kinds.js';
-import { numbers, ROOT, startEmulator, trk, type Emulator } from './helpers.js';
+import { numbers, ROOT, startEmulator, trk, trkProcess, type Emulator } from './helpers.js';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-06-01T00:00:00Z');
@@ -321,7 +321,11 @@ describe.each(STORE_KINDS)('a mirror under concurrent writers and crashes ($name
       const list = numbers(200, 'RC');
       await register(emu, env, list, 40);
       await emu.sandbox.advance(2 * 24 * HOUR);
-      const [a, b] = await Promise.all([trk(['sync', '--json'], { env }), trk(['sync', '--json'], { env })]);
+      // Two processes, as two cron jobs are: SQLite's locks are between connections, not within one process.
+      const [a, b] = await Promise.all([
+        trkProcess(['sync', '--json'], { env }),
+        trkProcess(['sync', '--json'], { env }),
+      ]);
       expect([a.code, b.code], a.stderr + b.stderr).toEqual([0, 0]);
       expect(await count(env, 'records')).toBe(200);
       expect(await count(env, 'details')).toBe(200);
@@ -333,9 +337,10 @@ describe.each(STORE_KINDS)('a mirror under concurrent writers and crashes ($name
       const store = await openStore(env);
       try {
         const writer = new NotificationWriter(store);
-        const running = [trk(['sync', '--json'], { env }), trk(['sync', '--json'], { env })];
+        const running = [trkProcess(['sync', '--json'], { env }), trkProcess(['sync', '--json'], { env })];
         for (const data of fresh.accepted) {
           await writer.write({ body: { event: 'TRACKING_UPDATED', data }, version: 'v2' });
+          // Real time: the notifications are spread over the syncs of the other processes.
           await new Promise((r) => setTimeout(r, 20));
         }
         const done = await Promise.all(running);

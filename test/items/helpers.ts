@@ -17,6 +17,7 @@ import type { ItemSource } from '../../src/items/source.js';
 import { runItems, type ItemRunOptions } from '../../src/items/run.js';
 import { Readable } from 'node:stream';
 import { afterEach } from 'vitest';
+import { clock } from '../../src/clock.js';
 
 export function tempDir(prefix = 'trk-bulk-'): string {
   return mkdtempSync(path.join(tmpdir(), prefix));
@@ -90,7 +91,7 @@ export interface BulkSandbox {
 export async function bulkSandbox(
   opts: SandboxOptions & { version?: ApiVersion; timeoutMs?: number } = {},
 ): Promise<BulkSandbox> {
-  const sandbox = await startSandbox({ rateLimit: 3, strictPaths: true, ...opts });
+  const sandbox = await startSandbox({ rateLimit: 3, strictPaths: true, time: clock(), ...opts });
   const pacer = createPacer({ perSecond: 3, marginMs: 30 });
   const client = createApiClient({
     baseUrl: sandbox.url,

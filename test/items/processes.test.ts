@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { numberList, registrations, tempDir, writeInput } from './helpers.js';
+import { clock } from '../../src/clock.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -31,7 +32,7 @@ afterEach(async () => {
 });
 
 async function sandbox(opts: Parameters<typeof startSandbox>[0]): Promise<RunningSandbox> {
-  const s = await startSandbox({ rateLimit: 3, strictPaths: true, ...opts });
+  const s = await startSandbox({ rateLimit: 3, strictPaths: true, time: clock(), ...opts });
   sandboxes.push(s);
   return s;
 }

@@ -3,12 +3,12 @@
 // when the last look was; elsewhere (a log, a pipe) the output is printed again, whole, each time it changed.
 // Ctrl-C stops watching (exit 130, so that `trk info X --watch && notify` does not notify).
 
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context } from '../../context.js';
 import { InterruptedError, stopExitCode } from '../../errors.js';
 import type { IO } from '../../io.js';
 import { statusLine } from '../../output/status-line.js';
 import { duration } from '../../text.js';
+import { clock } from '../../clock.js';
 
 /** The default pace of --watch: tracking details change when the service next hears from the carrier. */
 export const DEFAULT_EVERY_MS = 10 * 60_000;
@@ -49,7 +49,7 @@ export async function watch(ctx: Context, everyMs: number, look: () => Promise<L
     const at = new Date().toTimeString().slice(0, 5);
     status.show(`${seen.note} · looked at ${at}, next in ${duration(everyMs / 1000)} · Ctrl-C to stop`);
     try {
-      await sleep(everyMs, undefined, { signal: ctx.signal });
+      await clock().sleep(everyMs, ctx.signal);
     } catch {
       status.clear();
       throw new InterruptedError('interrupted', stopExitCode(ctx.signal));

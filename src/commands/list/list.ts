@@ -22,6 +22,7 @@ import { buildListFilters, distinctNumbers, type ListOptions } from './filters.j
 import { checksLocally, localChecks } from './local.js';
 import { mergeQueries, recordKey, type ListProgress } from './merge.js';
 import { listPages } from './pages.js';
+import { clock } from '../../clock.js';
 
 export { buildListFilters, type ListOptions } from './filters.js';
 
@@ -66,7 +67,7 @@ export function listRecords(
   /** Records wanted at most: pages beyond them are not asked for. */
   limit = Number.POSITIVE_INFINITY,
   /** The service's time, which --stale counts back from. */
-  now = Date.now(),
+  now = clock().now(),
 ): AsyncGenerator<TrackRecord[]> {
   // Each query gives at most `limit` records to the merged list, unless records are checked here (--tag).
   const local = checksLocally(opts);

@@ -12,6 +12,7 @@ import { epochOf } from '../../service/times.js';
 import { FILTER_FIELDS, SEARCHED_FIELDS, recordFieldSpec, type RecordField } from '../../service/record-fields.js';
 import { tagMatcher, type ListOptions } from './filters.js';
 import { recordKey } from './merge.js';
+import { clock } from '../../clock.js';
 
 export type RecordCheck = (records: TrackRecord[]) => Promise<TrackRecord[]>;
 
@@ -29,7 +30,7 @@ export function localChecks(
   api: ApiClient,
   opts: LocalOptions,
   signal: AbortSignal,
-  now = Date.now(),
+  now = clock().now(),
 ): RecordCheck | undefined {
   const tag = opts.tag?.length ? tagMatcher(opts.tag) : undefined;
   const subs = opts.subStatus?.length ? new Set(opts.subStatus) : undefined;

@@ -7,6 +7,7 @@ import { statusLine } from '../../output/status-line.js';
 import { openMirror } from '../../store/open.js';
 import type { SyncProgress, SyncSummary } from '../../store/sync.js';
 import { duration, fmt, plural } from '../../text.js';
+import { clock } from '../../clock.js';
 
 export interface SyncCommandOptions {
   full?: boolean | undefined;
@@ -54,7 +55,7 @@ export async function runSync(opts: SyncCommandOptions, ctx: Context): Promise<n
       client: (version) => ctx.api(version === s.apiVersion ? undefined : version),
       // The mirror's age is this machine's business: the offline reads count it on the same clock (under --sandbox
       // they start no emulator, whose clock runs ahead).
-      now: () => Date.now(),
+      now: () => clock().now(),
       signal: ctx.signal,
       onProgress: (p) => line.show(progressText(p)),
     });

@@ -31,9 +31,12 @@ export async function restoreState(opts: SandboxOptions): Promise<Restored> {
 /** A saved clock carries on (speed is every start's own); else a fresh one at `start` (default now). */
 export function clockFrom(saved: SandboxStateFile | undefined, opts: SandboxOptions): SimClock {
   const speed = opts.speed ?? 1;
-  if (!saved) return new SimClock({ speed, ...(opts.start === undefined ? {} : { start: opts.start }) });
+  const time = opts.time;
+  const realNow = time ? { realNow: () => time.now() } : {};
+  if (!saved) return new SimClock({ speed, ...realNow, ...(opts.start === undefined ? {} : { start: opts.start }) });
   return SimClock.resume(saved.clock, {
     speed,
+    ...realNow,
     catchUp: opts.catchUp ?? 0,
     ...(opts.catchUpMaxMs === undefined ? {} : { catchUpMaxMs: opts.catchUpMaxMs }),
   });

@@ -107,9 +107,14 @@ class Sandbox implements RunningSandbox {
     this.#opts = opts;
     this.#lock = lock;
     ({ clock: this.clock, account: this.account, saver: this.#saver, deliveries: this.#deliveries } = restored);
-    this.#limiter = new RateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
+    const time = opts.time;
+    const monotonic = time ? () => time.monotonic() : undefined;
+    this.#limiter = new RateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT, monotonic);
     const seed = opts.seed === undefined ? {} : { seed: opts.seed };
-    this.#injector = new FaultInjector(parseFaults(faultOptions(opts)), seed);
+    this.#injector = new FaultInjector(parseFaults(faultOptions(opts)), {
+      ...seed,
+      ...(monotonic ? { now: monotonic } : {}),
+    });
     this.#recorder = new RequestRecorder(() => this.clock.now(), opts.onRequest);
     const saver = this.#saver;
     this.#ticker = new Ticker(this.account, saver && (() => saver.changed()), this.#onError);

@@ -10,7 +10,22 @@ import type { Faults } from './faults.js';
 import type { SandboxRequestLog } from './request-log.js';
 import type { RequestStats } from './stats.js';
 
+/**
+ * The real time an emulator reads: when requests arrive (its rate limit), when fault bursts come, what its simulated
+ * clock runs from. The machine's by default; a client in the same process passes its own clock, so that both count
+ * the time its waits skip (a test's clock) alike. Injected latency is waited in the machine's time: it stands for
+ * the network, which a client's time limits race.
+ */
+export interface SandboxTime {
+  /** Wall-clock milliseconds since the epoch. */
+  now(): number;
+  /** Milliseconds on a monotonic clock. */
+  monotonic(): number;
+}
+
 export interface SandboxOptions extends Partial<Faults> {
+  /** Default the machine's time. */
+  time?: SandboxTime;
   /** 0 (default) = a free port. */
   port?: number;
   /** Default 127.0.0.1. */

@@ -3,6 +3,8 @@
 // goes at once. A notification that keeps failing goes to the back, so that it holds up no other, and after
 // `maxAttempts` is left alone (it stays on disk for `trk webhook replay`).
 
+import { clock } from '../../clock.js';
+
 export interface RetryLimits {
   firstDelayMs: number;
   maxDelayMs: number;
@@ -17,7 +19,8 @@ export interface Retry {
 export class RetrySchedule<T extends Retry> {
   private readonly waiting: T[] = [];
   private delay: number;
-  private timer: NodeJS.Timeout | undefined;
+  /** Ends the wait before the next attempt. */
+  private pause: AbortController | undefined;
   private busy: Promise<boolean> | undefined;
   private stopped = false;
 
@@ -56,16 +59,16 @@ export class RetrySchedule<T extends Retry> {
   appBack(): void {
     this.delay = this.limits.firstDelayMs;
     if (this.busy !== undefined || this.stopped || this.waiting.length === 0) return;
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.pause?.abort();
+    this.pause = undefined;
     void this.next();
   }
 
   /** No more attempts; an attempt in flight finishes (the caller aborts it). */
   stop(): void {
     this.stopped = true;
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.pause?.abort();
+    this.pause = undefined;
   }
 
   /** Resolves once the attempt in flight, if any, has ended. */
@@ -74,11 +77,15 @@ export class RetrySchedule<T extends Retry> {
   }
 
   private schedule(): void {
-    if (this.timer !== undefined || this.busy !== undefined || this.stopped || this.waiting.length === 0) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.next();
-    }, this.delay);
+    if (this.pause !== undefined || this.busy !== undefined || this.stopped || this.waiting.length === 0) return;
+    const pause = new AbortController();
+    this.pause = pause;
+    clock()
+      .sleep(this.delay, pause.signal)
+      .then(() => {
+        this.pause = undefined;
+        void this.next();
+      }, noop);
   }
 
   private async next(): Promise<void> {
@@ -99,3 +106,6 @@ export class RetrySchedule<T extends Retry> {
     this.schedule();
   }
 }
+
+// An ended wait: appBack() tried at once, or stop().
+const noop = (): void => {};

@@ -6,6 +6,7 @@ import { mkdir, mkdtemp, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeSaved, saveNotification } from '../saved.js';
 import { fileStamp } from './lines.js';
+import { clock } from '../../clock.js';
 
 export interface SpoolEntry {
   /** The body file; the headers file is beside it. */
@@ -74,7 +75,7 @@ export class Spool {
   private ensureFolder(): Promise<string> {
     this.folder ??= (async () => {
       await mkdir(this.root, { recursive: true });
-      this.made = await mkdtemp(join(this.root, `${fileStamp(Date.now())}-`));
+      this.made = await mkdtemp(join(this.root, `${fileStamp(clock().now())}-`));
       return this.made;
     })();
     return this.folder;
