@@ -85,7 +85,8 @@ export function writeSent(file: string, digests: BigUint64Array, updated: string
   ensurePrivateDir(path.dirname(file));
   const cutoff = Date.now() - KEEP_SENT_MS;
   pruneFiles(path.dirname(file), (name, st) => name.endsWith('.bin') && st.mtimeMs < cutoff);
-  const id = `${Date.now().toString(36)}-${process.pid}`;
+  // Unique however quickly one process writes it again (a script running commands in one process).
+  const id = `${Date.now().toString(36)}-${process.pid}-${nodeCrypto().randomBytes(4).toString('hex')}`;
   const head = Buffer.from(`${JSON.stringify({ format: FORMAT, count: digests.length, updated, id })}\n`, 'utf8');
   const body = Buffer.alloc(digests.length * 8);
   for (let i = 0; i < digests.length; i++) body.writeBigUInt64BE(digests[i] as bigint, i * 8);

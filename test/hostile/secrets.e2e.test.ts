@@ -6,6 +6,8 @@ import { baseEnv, trk } from '../e2e/helpers.js';
 import { hostileServerForTests, type LeakMode } from './server.js';
 
 const KEY = 'hostile-secret-key-0123456789abc';
+/** Per request, a real time limit: nothing here hangs, so it is long enough that a loaded machine never meets it. */
+const TIMEOUT = '10s';
 
 const hostile = hostileServerForTests();
 
@@ -29,7 +31,7 @@ const SHOWS: Record<LeakMode, RegExp> = {
 describe.each(Object.keys(SHOWS) as LeakMode[])('a service that sends the key back: %s', (mode) => {
   it.each([[[] as string[]], [['-v']]])('no command prints it (flags %j)', async (flags) => {
     hostile().setMode(mode);
-    const env = { ...baseEnv(), TRK_BASE_URL: hostile().url, TRK_API_KEY: KEY, TRK_TIMEOUT: '1500ms' };
+    const env = { ...baseEnv(), TRK_BASE_URL: hostile().url, TRK_API_KEY: KEY, TRK_TIMEOUT: TIMEOUT };
     let shown = false;
     for (const args of COMMANDS) {
       const r = await trk([...flags, ...args], { env });
@@ -45,7 +47,7 @@ describe.each(Object.keys(SHOWS) as LeakMode[])('a service that sends the key ba
 describe('auth login with a key the service sends back', () => {
   it('never prints the key it verifies', async () => {
     hostile().setMode('echo-key');
-    const env = { ...baseEnv(), TRK_BASE_URL: hostile().url, TRK_TIMEOUT: '1500ms' };
+    const env = { ...baseEnv(), TRK_BASE_URL: hostile().url, TRK_TIMEOUT: TIMEOUT };
     const r = await trk(['auth', 'login', '--with-key-stdin', '-v'], { env, input: `${KEY}\n` });
     expect(`${r.stdout}${r.stderr}`).not.toContain(KEY);
     expect(r.stderr).toMatch(/key \*\*\* may not do this/);
