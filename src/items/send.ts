@@ -331,7 +331,7 @@ export class RunSender extends RunBase {
   /** A finished run's record, the file's confirmed requests, and the interrupted runs it replaced retired. */
   #remember(memory: Memory, standing: Standing, scan: ScanResult, summary: RunSummary, sending: Sending): void {
     const { runs, journals, sent, folders } = memory;
-    const finished = new Date().toISOString();
+    const finished = new Date(clock().now()).toISOString();
     runs.recordFinished(folders, {
       key: journals.runKey(standing.identity),
       identity: standing.identity,

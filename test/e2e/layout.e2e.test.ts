@@ -81,9 +81,11 @@ describe.runIf(hasScript())('trk list at 60, 80 and 120 columns, later pages lon
 });
 
 describe.runIf(hasScript())('trk runs at 60, 80 and 120 columns', () => {
-  it.each([60, 80, 120])('%i columns: no row wraps; the input keeps its file name', async (columns) => {
+  /** A state folder of its own holding two runs over files deep in a long path; `trk runs` only reads it. */
+  let runsEnv: NodeJS.ProcessEnv;
+  beforeAll(async () => {
     const home = mkdtempSync(path.join(tmpdir(), 'trk-runs-'));
-    const runsEnv = { ...env, TRK_STATE_DIR: path.join(home, 'state') };
+    runsEnv = { ...env, TRK_STATE_DIR: path.join(home, 'state') };
     const dir = path.join(home, 'shop', 'exports', 'orders', '2026', 'november', 'daily');
     mkdirSync(dir, { recursive: true });
     for (const i of [1, 2]) {
@@ -92,6 +94,9 @@ describe.runIf(hasScript())('trk runs at 60, 80 and 120 columns', () => {
       const r = await trk(['-q', 'register', '-f', file, '--carrier', '3011'], { env: runsEnv });
       expect(r.code, r.stderr).toBe(0);
     }
+  });
+
+  it.each([60, 80, 120])('%i columns: no row wraps; the input keeps its file name', async (columns) => {
     const r = await trkInTerminal(['runs'], { env: runsEnv, columns });
     expect(r.code, r.screen).toBe(0);
     const shown = lines(r.screen);
@@ -121,6 +126,7 @@ describe.runIf(hasScript())('rejection messages in a table', () => {
 describe.runIf(hasScript())('list --tag through the pager', () => {
   it('shows the page counter until the first match starts the pager', async () => {
     const pager = fakePager();
+    // Real time, as the spawned trk waits: the second page is still on its way when the first one is counted.
     emu.sandbox.setFaults({ latencyMs: 300 });
     try {
       const r = await trkInTerminal(['list', '--tag', 'late-*'], {

@@ -1,6 +1,6 @@
-// trk report, the built CLI, on a mirror of the report fixtures (no service at all: the report sends nothing, and
-// needs no key): every output format, the filters, the mirror's age, bad input, and the report in a terminal of
-// 60, 80 and 120 columns; the same report of the same mirror in PostgreSQL.
+// trk report on a mirror of the report fixtures (no service at all: the report sends nothing, and needs no key):
+// every output format, the filters, the mirror's age, bad input, and the report in a terminal of 60, 80 and 120
+// columns (the built CLI in a pseudo-terminal); the same report of the same mirror in PostgreSQL.
 
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -10,6 +10,8 @@ import { fakePager, hasScript, trkInTerminal } from './terminal.js';
 
 const DAY = 86_400_000;
 let emu: Emulator;
+/** Told the simulated time at which each API request answered 200 began (the watch tests). */
+const answers = new Set<(atMs: number) => void>();
 const registered = numbers(130, 'TB');
 const tagOf = (i: number) =>
   i % 10 === 0
@@ -17,7 +19,12 @@ const tagOf = (i: number) =>
     : `order-${1000 + i}`;
 
 beforeAll(async () => {
-  emu = await startEmulator({ speed: 0 });
+  emu = await startEmulator({
+    speed: 0,
+    onRequest: (entry) => {
+      if (entry.status === 200) for (const listener of answers) listener(Date.parse(entry.time));
+    },
+  });
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'trk-tables-')), 'numbers.csv');
   writeFileSync(file, `number,tag\n${registered.map((n, i) => `${n},${tagOf(i)}`).join('\n')}\n`);
   const r = await trk(['register', '-f', file, '--carrier', '3011', '-q'], { env: emu.env });
@@ -30,6 +37,30 @@ afterAll(async () => {
 });
 
 const lines = (text: string) => text.split('\n').filter((l) => l.trim() !== '');
+
+/**
+ * Moves the shipments on `steps` times by `by`, each time once `watching` has had an answer given at the state
+ * the last move made: it looks at every state, whatever the pace of the machine. Ends early when the watch does.
+ */
+async function moveOnWhileWatched(watching: Promise<unknown>, steps: number, by: number): Promise<void> {
+  const ended = watching.then(
+    () => 'ended' as const,
+    () => 'ended' as const,
+  );
+  for (let step = 0; step < steps; step++) {
+    const since = Math.trunc(emu.sandbox.state().timeMs);
+    let listener = (_atMs: number) => {};
+    const looked = new Promise<'looked'>((resolve) => {
+      listener = (atMs) => {
+        if (atMs >= since) resolve('looked');
+      };
+      answers.add(listener);
+    });
+    const next = await Promise.race([looked, ended]).finally(() => answers.delete(listener));
+    if (next === 'ended') return;
+    await emu.sandbox.advance(by);
+  }
+}
 
 describe.runIf(hasScript())('in a terminal', () => {
   it('list: the first 100 records through the pager, then how to see every one', async () => {
@@ -196,10 +227,7 @@ describe('piped', () => {
       ['list', '--number', number, '--status', 'InTransit', '--watch', '--every', '1s', '-o', 'ndjson'],
       { env: emu.env },
     );
-    for (let i = 0; i < 15; i++) {
-      await new Promise((r) => setTimeout(r, 300));
-      await emu.sandbox.advance(2 * DAY);
-    }
+    await moveOnWhileWatched(watching, 15, 2 * DAY);
     const r = await watching;
     expect(r.code, r.stderr).toBe(0);
     // It was seen in transit, and is delivered (or returned) now: no longer in the list, yet the watch ended.
@@ -213,10 +241,7 @@ describe('piped', () => {
     expect(reg.code, reg.stderr).toBe(0);
     const watching = trk(['info', number, '--watch', '--every', '1s', '-o', 'ndjson'], { env: emu.env });
     // The shipment moves on while it is watched: a month of simulated time, a few days at a time.
-    for (let i = 0; i < 15; i++) {
-      await new Promise((r) => setTimeout(r, 300));
-      await emu.sandbox.advance(2 * DAY);
-    }
+    await moveOnWhileWatched(watching, 15, 2 * DAY);
     const r = await watching;
     expect(r.code, r.stderr).toBe(0);
     const looks = lines(r.stdout).map((l) => JSON.parse(l) as { track_info: { latest_status: { status: string } } });

@@ -46,7 +46,7 @@ export async function watch(ctx: Context, everyMs: number, look: () => Promise<L
       ctx.info(`${seen.note}: done watching`);
       return 0;
     }
-    const at = new Date().toTimeString().slice(0, 5);
+    const at = new Date(clock().now()).toTimeString().slice(0, 5);
     status.show(`${seen.note} · looked at ${at}, next in ${duration(everyMs / 1000)} · Ctrl-C to stop`);
     try {
       await clock().sleep(everyMs, ctx.signal);
