@@ -68,6 +68,7 @@ export function inTerminal(
       child.stdin.write(step.send);
       advance();
     };
+    // Real time: a bound on a process of its own that stopped answering, so that a hang fails instead of waiting.
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(
@@ -119,6 +120,7 @@ export function trkInTerminal(
     let raw = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (raw += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (raw += d));
+    // Real time: a bound on a process of its own, so that a hang fails instead of waiting.
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
     child.on('error', reject);
     child.on('close', (code) => {
