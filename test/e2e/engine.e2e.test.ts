@@ -1,14 +1,16 @@
-// One path for every item, through the built CLI: arguments, a pipe, -f FILE and -f - get the same checks, the
-// same exactly-once sending under faults, the same quota check and the same exit codes; runs of files and pipes
-// are remembered (never paid twice without --again), resumed after kill -9 or SIGTERM, and never confused with a
-// run of other options or of a file edited since.
+// One path for every item: arguments, a pipe, -f FILE and -f - get the same checks, the same exactly-once sending
+// under faults, the same quota check and the same exit codes; runs of files and pipes are remembered (never paid
+// twice without --again), resumed after kill -9 or SIGTERM, and never confused with a run of other options or of a
+// file edited since. Commands run in this process; the ones stopped by a signal are processes of the built CLI.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as realDelay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, numbers, parseCsv, startEmulator, trk, type Emulator } from './helpers.js';
+import { clock } from '../../src/clock.js';
+import { ROOT, assertBuilt, numbers, parseCsv, startEmulator, trk, type Emulator } from './helpers.js';
 import { startHostileServer, type HostileServer } from '../hostile/server.js';
 
 let emu: Emulator;
@@ -30,7 +32,9 @@ const file = (name: string, text: string) => {
   writeFileSync(p, text);
   return p;
 };
-const registrations = (n: string) => [...emu.sandbox.account.store.values()].filter((r) => r.number === n).length;
+const registrations = (n: string) => emu.sandbox.account.store.forNumber(n).length;
+/** How many of `list` the emulator holds. */
+const registeredOf = (list: readonly string[]) => list.filter((n) => registrations(n) > 0).length;
 const registerSends = () => emu.sandbox.state().requests.byOperation['v2/register'] ?? 0;
 
 /** Every number registered exactly once, none missing. */
@@ -159,12 +163,11 @@ describe('runs of files and pipes are remembered', () => {
     const list = numbers(240, 'RK');
     const f = file('killed.txt', `${list.join('\n')}\n`);
     // Once the first answers are back and journaled, while the chunks after them are in flight.
-    await stopMidway(['register', '-f', f, '--carrier', '3011'], list, {
-      registered: 80,
+    await stopMidway(['register', '-f', f, '--carrier', '3011'], () => registeredOf(list) >= 80, {
       thenMs: 400,
       signal: 'SIGKILL',
     });
-    const done = list.filter((n) => registrations(n) > 0).length;
+    const done = registeredOf(list);
     expect(done).toBeLessThan(240);
     const resumed = await run(['register', '-f', f, '--carrier', '3011']);
     expect(resumed.code, resumed.stderr).toBe(0);
@@ -176,8 +179,7 @@ describe('runs of files and pipes are remembered', () => {
   it('SIGTERM finishes what is in flight, saves, summarises and exits 143; the same command resumes', async () => {
     const list = numbers(240, 'RT');
     const input = `${list.join('\n')}\n`;
-    const { code, stderr } = await stopMidway(['register', '--carrier', '3011'], list, {
-      registered: 40,
+    const { code, stderr } = await stopMidway(['register', '--carrier', '3011'], () => registeredOf(list) >= 40, {
       signal: 'SIGTERM',
       input,
     });
@@ -197,14 +199,13 @@ describe('runs of files and pipes are remembered', () => {
       const f = file('random-kills.txt', `${list.join('\n')}\n`);
       const random = mulberry32(20261124);
       for (let k = 0; k < 4; k++) {
-        const before = list.filter((n) => registrations(n) > 0).length;
         // Somewhere between the next chunk and a few chunks later, sometimes while a request is on the wire.
-        await stopMidway(['register', '-f', f, '--carrier', '3011'], list, {
-          registered: Math.min(list.length, before + 1 + Math.floor(random() * 80)),
+        const target = Math.min(list.length, registeredOf(list) + 1 + Math.floor(random() * 80));
+        await stopMidway(['register', '-f', f, '--carrier', '3011'], () => registeredOf(list) >= target, {
           thenMs: Math.floor(random() * 300),
           signal: random() < 0.5 ? 'SIGKILL' : 'SIGTERM',
         });
-        if (list.every((n) => registrations(n) > 0)) break;
+        if (registeredOf(list) === list.length) break;
       }
       const last = await run(['register', '-f', f, '--carrier', '3011']);
       expect(last.code, last.stderr).toBe(0);
@@ -215,7 +216,7 @@ describe('runs of files and pipes are remembered', () => {
   it('an interrupted run gives way to one with other options, never exit 2; --restart drops it quietly', async () => {
     const list = numbers(160, 'RO');
     const f = file('options.txt', `${list.join('\n')}\n`);
-    await stopMidway(['register', '-f', f, '--carrier', '3011'], list, { registered: 40, signal: 'SIGKILL' });
+    await stopMidway(['register', '-f', f, '--carrier', '3011'], () => registeredOf(list) >= 40, { signal: 'SIGKILL' });
     const other = await run(['register', '-f', f, '--carrier', '3011', '--tag', 'x']);
     expect(other.code, other.stderr).toBe(0);
     expect(other.stderr).toMatch(/options\.txt changed since an interrupted run of it \(.*\): starting a new run/);
@@ -224,7 +225,12 @@ describe('runs of files and pipes are remembered', () => {
     // Every number carries the tag: the ones registered before got it with a free change of their info.
     for (const n of list) expect([...emu.sandbox.account.store.values()].find((r) => r.number === n)?.tag, n).toBe('x');
     const tagged = ['register', '-f', f, '--carrier', '3011', '--tag', 'y', '--again'];
-    await stopMidway(tagged, list, { registered: 0, thenMs: 1500, signal: 'SIGKILL' });
+    const taggedY = () => list.filter((n) => emu.sandbox.account.store.forNumber(n)[0]?.tag === 'y').length;
+    // Killed once its first chunk is done, the others not: a run left interrupted, with other options.
+    await stopMidway(tagged, () => taggedY() > 0, { signal: 'SIGKILL' });
+    expect(taggedY()).toBeLessThan(list.length);
+    const interrupted = parseCsv((await run(['runs', '--csv'])).stdout);
+    expect(interrupted.filter((r) => r.input === f && r.state === 'interrupted')).toHaveLength(1);
     const restarted = await run(['register', '-f', f, '--carrier', '3011', '--restart', '-q']);
     expect(restarted.code, restarted.stderr).toBe(0);
     expect(restarted.stderr).toBe('');
@@ -367,10 +373,11 @@ describe('a service that keeps failing', () => {
       hostile.setMode('html-502', { path: /register$/ });
       const env = { ...emu.env, TRK_BASE_URL: hostile.url, TRK_TIMEOUT: '1s' };
       const f = file('failing.txt', `${numbers(80, 'RF').join('\n')}\n`);
-      const started = Date.now();
+      // The time trk saw pass: its back-offs skipped by the tests' clock count as they would in real time.
+      const started = clock().monotonic();
       const r = await run(['register', '-f', f, '--carrier', '3011'], undefined, env);
       expect(r.code, r.stderr).toBe(1);
-      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(clock().monotonic() - started).toBeLessThan(20_000);
       expect(r.stderr).toMatch(/progress is saved/);
       expect(r.stderr.trim().split('\n').at(-1)).toMatch(
         /^trk: server error of the service \(HTTP 502\).*--timeout deadline/,
@@ -383,14 +390,16 @@ describe('a service that keeps failing', () => {
 });
 
 /**
- * Runs trk against a slow emulator (300 ms a request) and sends it `signal` once `registered` numbers of `list`
- * are in the account (and `thenMs` later): what it printed on stderr and how it ended.
+ * Runs the built CLI (a process: what is tested is how it ends on a signal) against a slow emulator (300 ms a
+ * request) and sends it `signal` once `until` holds (and `thenMs` later): what it printed on stderr and its code.
  */
 async function stopMidway(
   args: string[],
-  list: readonly string[],
-  opts: { registered: number; thenMs?: number; signal: NodeJS.Signals; input?: string },
+  until: () => boolean,
+  opts: { thenMs?: number; signal: NodeJS.Signals; input?: string },
 ): Promise<{ code: number | null; stderr: string }> {
+  assertBuilt();
+  await budgetForAProcess();
   emu.sandbox.setFaults({ latencyMs: 300 });
   try {
     const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), ...args], {
@@ -399,12 +408,24 @@ async function stopMidway(
     });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const closed = new Promise<number | null>((r) => child.on('close', r));
+    child.stdin.on('error', () => {});
     child.stdin.end(opts.input ?? '');
-    while (list.filter((n) => registrations(n) > 0).length < opts.registered) await sleep(50);
-    if (opts.thenMs) await sleep(opts.thenMs);
+    try {
+      // Real time: the process runs on the machine's clock; bounded, and given up if it ended on its own.
+      for (const deadline = Date.now() + 20_000; !until(); await realDelay(20)) {
+        if (child.exitCode !== null) throw new Error(`trk ended (${child.exitCode}) before it was stopped: ${stderr}`);
+        if (Date.now() > deadline) throw new Error(`trk never got there in 20 s: ${stderr}`);
+      }
+      // Real time, as the process lives it: the moment its requests are at.
+      if (opts.thenMs) await realDelay(opts.thenMs);
+    } catch (err) {
+      child.kill('SIGKILL');
+      await closed;
+      throw err;
+    }
     child.kill(opts.signal);
-    const code = await new Promise<number | null>((r) => child.on('close', r));
-    return { code, stderr };
+    return { code: await closed, stderr };
   } finally {
     emu.sandbox.setFaults({ latencyMs: 0 });
   }
@@ -422,6 +443,13 @@ function mulberry32(seed: number): () => number {
   };
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
+/**
+ * A process of trk paces itself on the machine's clock, which is behind the tests' by the waits they skipped: the
+ * budget file's times, written on the tests' clock, would be holds and starts still to come for it. It starts from
+ * an empty budget, and a second passes on the emulator's clock (the tests') so that what trk sent from the tests'
+ * process no longer counts against the new one.
+ */
+async function budgetForAProcess(): Promise<void> {
+  rmSync(path.join(emu.env.TRK_STATE_DIR!, 'budget'), { recursive: true, force: true });
+  await clock().sleep(1000);
 }

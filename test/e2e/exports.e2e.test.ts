@@ -1,6 +1,6 @@
-// Shop exports as shops write them (test/fixtures/exports/, see its README) imported by the built CLI with no
-// flag but -f, against the emulator on 127.0.0.1, whose carrier list trk reads by name: each registers the right
-// numbers under the right carriers, once each, and exits 0.
+// Shop exports as shops write them (test/fixtures/exports/, see its README) imported by trk with no flag but -f,
+// against the emulator on 127.0.0.1, whose carrier list trk reads by name: each registers the right numbers under
+// the right carriers, once each, and exits 0.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturePath } from '../fixture-files.js';

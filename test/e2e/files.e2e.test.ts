@@ -1,6 +1,8 @@
-// The files trk keeps and the files it writes, through the built CLI: a profiles file others can read is made
-// private with a warning; no file trk is told to write (--rejects, webhook listen --save, sandbox --state) may be one
-// of its own; output that cannot be written (a full disk: /dev/full, or `ulimit -f`) ends in one line, exit 1.
+// The files trk keeps and the files it writes: a profiles file others can read is made private with a warning; no
+// file trk is told to write (--rejects, webhook listen --save, sandbox --state) may be one of its own; output that
+// cannot be written (a full disk: /dev/full, or `ulimit -f`) ends in one line, exit 1. Commands run in this process;
+// the ones writing to a full disk are processes of the built CLI, whose stdout is that file and whose file size
+// limit is the shell's.
 import { spawn } from 'node:child_process';
 import {
   chmodSync,
@@ -11,13 +13,15 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseEnv, numbers, ROOT, startEmulator, trk, type Emulator } from './helpers.js';
+import { clock } from '../../src/clock.js';
+import { assertBuilt, baseEnv, numbers, ROOT, startEmulator, trk, type Emulator } from './helpers.js';
 
 let emu: Emulator;
 
@@ -138,7 +142,13 @@ describe('files trk is told to write are never its own', () => {
  * trk with its output files limited to `kb` KB (`ulimit -f`: a write past it fails with EFBIG, as on a full disk)
  * and stdout sent to `stdout` (a path, or /dev/full).
  */
-function limited(args: readonly string[], env: NodeJS.ProcessEnv, opts: { kb?: number; stdout: string }) {
+async function limited(args: readonly string[], env: NodeJS.ProcessEnv, opts: { kb?: number; stdout: string }) {
+  assertBuilt();
+  // The process paces itself on the machine's clock, behind the tests' by the waits they skipped: it starts from an
+  // empty budget (its file's times were written on the tests' clock), and a second passes on the emulator's clock
+  // so that what trk sent from the tests' process no longer counts against the new one.
+  rmSync(path.join(env.TRK_STATE_DIR!, 'budget'), { recursive: true, force: true });
+  await clock().sleep(1000);
   return new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
     const out = openSync(opts.stdout, 'w');
     const limit = opts.kb === undefined ? '' : `ulimit -f ${opts.kb}; `;
@@ -153,6 +163,7 @@ function limited(args: readonly string[], env: NodeJS.ProcessEnv, opts: { kb?: n
     closeSync(out);
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    // A bound in real time on a process that hangs: it runs on the machine's clock.
     const kill = setTimeout(() => child.kill('SIGKILL'), 60_000);
     child.on('error', reject);
     child.on('close', (code) => {

@@ -25,20 +25,24 @@ function loadedModules(
 ): Promise<Loaded> {
   assertBuilt();
   const dir = mkdtempSync(path.join(tmpdir(), 'trk-hooks-'));
+  // Each URL is appended to a file before the module it names is loaded: lines on stderr written from the thread
+  // of asynchronous hooks (Node before 22.15) can be lost when a command as short as --help exits first.
+  const log = path.join(dir, 'loaded.txt');
+  writeFileSync(log, '');
+  const record = `if (r.url.startsWith('file:')) appendFileSync(${JSON.stringify(log)}, r.url + '\\n');`;
   const hooks = path.join(dir, 'hooks.mjs');
   writeFileSync(
     hooks,
-    `export async function resolve(s, c, next) { const r = await next(s, c); if (r.url.startsWith('file:')) ` +
-      `process.stderr.write('LOADED ' + r.url + '\\n'); return r; }\n`,
+    `import { appendFileSync } from 'node:fs';\n` +
+      `export async function resolve(s, c, next) { const r = await next(s, c); ${record} return r; }\n`,
   );
-  // Synchronous hooks where Node has them (22.15+): asynchronous ones run on a thread of their own whose
-  // lines can be lost when a command as short as --version exits first.
+  // Synchronous hooks where Node has them (22.15+), else asynchronous ones on a thread of their own.
   const register = path.join(dir, 'register.mjs');
   writeFileSync(
     register,
-    `import module from 'node:module';\n` +
-      `if (module.registerHooks) module.registerHooks({ resolve(s, c, next) { const r = next(s, c); if ` +
-      `(r.url.startsWith('file:')) process.stderr.write('LOADED ' + r.url + '\\n'); return r; } });\n` +
+    `import module from 'node:module';\nimport { appendFileSync } from 'node:fs';\n` +
+      `if (module.registerHooks) module.registerHooks({ resolve(s, c, next) { const r = next(s, c); ${record} ` +
+      `return r; } });\n` +
       `else module.register(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
   );
   const chunks = JSON.parse(readFileSync(path.join(ROOT, 'lib', 'modules.json'), 'utf8')) as Record<string, string[]>;
@@ -56,12 +60,8 @@ function loadedModules(
     child.on('error', reject);
     child.on('close', (code) => {
       if (!okCodes.includes(code ?? -1)) return reject(new Error(`exit ${code}: ${err}`));
-      const lines = err.split('\n');
-      const files = [
-        ...new Set(
-          lines.filter((l) => l.startsWith('LOADED ')).map((l) => path.relative(ROOT, fileURLToPath(l.slice(7)))),
-        ),
-      ];
+      const urls = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+      const files = [...new Set(urls.map((u) => path.relative(ROOT, fileURLToPath(u))))];
       const modules = files.flatMap((f) => (f.startsWith('lib/') ? (chunks[f.slice(4)] ?? []) : []));
       resolve({ files, modules });
     });
@@ -228,8 +228,13 @@ describe('Ctrl-C', () => {
       });
       let err = '';
       child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-      // Wait until the request is in flight (it is held by the emulator's latency).
-      for (let i = 0; i < 100 && emu.requests() === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      // Wait until the request is in flight (it is held by the emulator's latency), bounded.
+      for (const deadline = Date.now() + 20_000; emu.requests() === 0 && child.exitCode === null; ) {
+        if (Date.now() > deadline) throw new Error(`no request in 20 s: ${err}`);
+        // Real time: the process starts on the machine's clock.
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(child.exitCode, err).toBeNull();
       child.kill('SIGINT');
       const code = await new Promise<number | null>((r) => child.on('close', r));
       expect(code).toBe(130);

@@ -1,12 +1,15 @@
-// The life of a run of a file through the built CLI: stopped at any moment, its file changed, run again with other
-// options or another night's export, against an account that holds some of its numbers already.
+// The life of a run of a file: stopped at any moment, its file changed, run again with other options or another
+// night's export, against an account that holds some of its numbers already. Commands run in this process; the
+// ones stopped by a signal are processes of the built CLI.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as realDelay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, baseEnv, numbers, parseCsv, startEmulator, trk, type Emulator } from './helpers.js';
+import { clock } from '../../src/clock.js';
+import { ROOT, assertBuilt, baseEnv, numbers, parseCsv, startEmulator, trk, type Emulator } from './helpers.js';
 
 let emu: Emulator;
 let dir: string;
@@ -25,21 +28,38 @@ const file = (name: string, text: string) => {
   writeFileSync(p, text);
   return p;
 };
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * Real time, bounded: waits until `until` holds while a process (on the machine's clock) or the emulator's latency
+ * (a real timer) brings it about; fails at once when `gone` says what it waited on ended first.
+ */
+async function poll(until: () => boolean, what: string, gone?: () => string | undefined): Promise<void> {
+  // Real time: what is waited for happens on the machine's clock (a process, the emulator's latency).
+  for (const deadline = Date.now() + 20_000; !until(); await realDelay(10)) {
+    const ended = gone?.();
+    if (ended !== undefined) throw new Error(`ended before ${what}: ${ended}`);
+    if (Date.now() > deadline) throw new Error(`not ${what} in 20 s`);
+  }
+}
 
 describe('signals', () => {
   it('SIGTERM early (starting, checking the file, asking for the quota) exits 143, never 130', async () => {
+    assertBuilt();
     const f = file('early.txt', `${numbers(2000, 'ET').join('\n')}\n`);
     emu.sandbox.setFaults({ latencyMs: 800 });
     try {
       const quotaAsks = () => emu.sandbox.state().requests.byOperation['v2/getquota'] ?? 0;
-      const moments: (() => Promise<void>)[] = [
-        () => sleep(0),
-        () => sleep(150),
+      const moments: ((child: ChildProcess) => Promise<void>)[] = [
+        () => realDelay(0), // Starting; real time, the machine's clock the process runs on.
+        () => realDelay(150), // Checking the file; real time, the machine's clock the process runs on.
         // The quota request is on the wire (it waits 800 ms for its answer).
-        async () => {
+        async (child) => {
           const before = quotaAsks();
-          while (quotaAsks() === before) await sleep(10);
+          await poll(
+            () => quotaAsks() > before,
+            'asking for the quota',
+            () => (child.exitCode === null ? undefined : `exit ${child.exitCode}`),
+          );
         },
       ];
       for (const [i, moment] of moments.entries()) {
@@ -56,7 +76,10 @@ describe('signals', () => {
         const exited = new Promise<[number | null, NodeJS.Signals | null]>((r) =>
           child.on('close', (code, signal) => r([code, signal])),
         );
-        await moment();
+        await moment(child).catch((err: unknown) => {
+          child.kill('SIGKILL');
+          throw err;
+        });
         child.kill('SIGTERM');
         const [code, signal] = await exited;
         // Before trk has its handler, Node's default ends the process by the signal: a shell sees 143 too.
@@ -71,14 +94,16 @@ describe('signals', () => {
 
 const run = (args: string[], input?: string, env: NodeJS.ProcessEnv = emu.env) =>
   trk(args, { env, ...(input === undefined ? {} : { input }) });
-const registered = (n: string) => [...emu.sandbox.account.store.values()].filter((r) => r.number === n);
+const registered = (n: string) => emu.sandbox.account.store.forNumber(n);
 const registerSends = () => emu.sandbox.state().requests.byOperation['v2/register'] ?? 0;
 
 /**
- * Runs trk against a slow emulator; once `until` holds, does `then` to it (sends it a signal, changes its file),
- * and waits for it to end: its exit code and what it printed.
+ * Runs the built CLI (a process: what is tested is how it ends on a signal) against a slow emulator, sends it
+ * `signal` once `until` holds, and waits for it to end: its exit code and what it printed.
  */
-async function midway(args: string[], until: () => boolean, then: (child: ChildProcess) => void) {
+async function stopWhen(args: string[], until: () => boolean, signal: NodeJS.Signals = 'SIGTERM') {
+  assertBuilt();
+  await budgetForAProcess();
   emu.sandbox.setFaults({ latencyMs: 300 });
   try {
     const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), ...args], {
@@ -89,17 +114,19 @@ async function midway(args: string[], until: () => boolean, then: (child: ChildP
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out.stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (out.stderr += d));
     const exited = new Promise<number | null>((r) => child.on('close', r));
-    while (!until()) await sleep(20);
-    then(child);
+    await poll(until, 'stopped', () =>
+      child.exitCode === null ? undefined : `exit ${child.exitCode}: ${out.stderr}`,
+    ).catch(async (err: unknown) => {
+      child.kill('SIGKILL');
+      await exited;
+      throw err;
+    });
+    child.kill(signal);
     return { code: await exited, ...out };
   } finally {
     emu.sandbox.setFaults({ latencyMs: 0 });
   }
 }
-
-/** As `midway`, stopping it with `signal`. */
-const stopWhen = (args: string[], until: () => boolean, signal: NodeJS.Signals = 'SIGTERM') =>
-  midway(args, until, (child) => child.kill(signal));
 
 const countOf = (list: readonly string[], test: (n: string) => boolean) => list.filter(test).length;
 
@@ -259,10 +286,32 @@ describe('what is charged, what is sent again, what is set aside', () => {
     const f = file('changing.csv', wide(list));
     const args = ['register', '-f', f, '--carrier', '3011', '--json'];
     const started = () => countOf(list, (n) => registered(n).length > 0) > 0;
-    const r = await midway(args, started, () => writeFileSync(f, wide(list.slice(0, 500))));
+    // Answers held 300 ms: the first chunks are registered while the run is still reading the file.
+    emu.sandbox.setFaults({ latencyMs: 300 });
+    let r: Awaited<ReturnType<typeof run>>;
+    try {
+      let ended = false;
+      const running = run(args).finally(() => (ended = true));
+      await poll(started, 'started', () => (ended ? 'the run' : undefined));
+      writeFileSync(f, wide(list.slice(0, 500)));
+      r = await running;
+    } finally {
+      emu.sandbox.setFaults({ latencyMs: 0 });
+    }
     expect(r.code, r.stderr).toBe(1);
     expect(() => JSON.parse(r.stdout)).toThrow();
     expect(r.stderr).toMatch(/changing\.csv changed since it was checked/);
     expect(countOf(list, (n) => registered(n).length > 0)).toBeLessThan(1000);
   });
 });
+
+/**
+ * A process of trk paces itself on the machine's clock, which is behind the tests' by the waits they skipped: the
+ * budget file's times, written on the tests' clock, would be holds and starts still to come for it. It starts from
+ * an empty budget, and a second passes on the emulator's clock (the tests') so that what trk sent from the tests'
+ * process no longer counts against the new one.
+ */
+async function budgetForAProcess(): Promise<void> {
+  rmSync(path.join(emu.env.TRK_STATE_DIR!, 'budget'), { recursive: true, force: true });
+  await clock().sleep(1000);
+}
