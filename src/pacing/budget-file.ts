@@ -130,8 +130,9 @@ export class BudgetFile {
 
   #removeStaleLock(): void {
     try {
-      // Old, or from the future (the clock was set back): either way no live process is inside the lock.
-      if (Math.abs(this.#now() - statSync(this.#lock).mtimeMs) > this.#staleMs) rmSync(this.#lock, { force: true });
+      // Old, or from the future (the clock was set back): either way no live process is inside the lock. The file's
+      // time is the machine's, and so is what it is held against (not the budget's clock, which a test moves on).
+      if (Math.abs(Date.now() - statSync(this.#lock).mtimeMs) > this.#staleMs) rmSync(this.#lock, { force: true });
     } catch {
       // released meanwhile
     }

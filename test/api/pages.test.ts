@@ -1,5 +1,5 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { clock } from '../../src/clock.js';
 import { PagingError, readPages, type PagedRead, type PageFacts } from '../../src/api/pages.js';
 
 interface Page {
@@ -23,7 +23,7 @@ function paged(total: number | undefined, latency: (n: number) => number, overri
       log.open += 1;
       log.mostOpen = Math.max(log.mostOpen, log.open);
       try {
-        await delay(latency(n), undefined, { signal });
+        await clock().sleep(latency(n), signal);
       } catch (err) {
         log.aborted += 1;
         throw err;
@@ -69,7 +69,7 @@ describe('readPages', () => {
       fetch: async (n, signal) => {
         outstanding += 1;
         most = Math.max(most, outstanding);
-        await delay(n === 2 ? 80 : 2, undefined, { signal });
+        await clock().sleep(n === 2 ? 80 : 2, signal);
         return { n, total: 30 };
       },
     });
@@ -97,7 +97,7 @@ describe('readPages', () => {
         fetch: async (n, signal) => {
           open += 1;
           try {
-            await delay(n === 4 ? 1 : 10, undefined, { signal });
+            await clock().sleep(n === 4 ? 1 : 10, signal);
           } finally {
             open -= 1;
           }
@@ -140,7 +140,7 @@ describe('readPages against counts that cannot be right', () => {
       start: 1,
       fetch: async (n) => {
         fetched.push(n);
-        await delay(1);
+        await clock().sleep(1);
         return page(n);
       },
       facts: (p) => p,

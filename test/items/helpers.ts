@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApiClient, type ApiClient } from '../../src/api/client.js';
-import { createPacer, type Pacer } from '../../src/pacing/pacer.js';
+import { createPacer, stoppablePacer, type Pacer } from '../../src/pacing/pacer.js';
 import type { ApiVersion } from '../../src/service/vocabulary.js';
 import type { Settings } from '../../src/config/settings.js';
 import type { Context, GlobalOptions } from '../../src/context.js';
@@ -168,5 +168,32 @@ export function runEngine(ctx: Context, opts: RunOptions) {
     retryBaseMs: 50,
     ...rest,
     flags: { numbers: numbers ?? [], file, dryRun, rejects: rejectsFile, restart, again, skipInvalid, columns },
+  });
+}
+
+/**
+ * A client like the context's (paced by its budget, stopped by its Ctrl-C) that sends the first `writes` requests
+ * that change something and holds later ones until the context is interrupted; reads go as usual. In real time a
+ * run's answers come long before its next window opens, so a run interrupted after some answers has not sent what
+ * later windows would; on the tests' clock every window opens at once, and this holds back what real time would.
+ */
+export async function clientSendingWrites(ctx: TestContext, sandbox: RunningSandbox, writes: number) {
+  const budget = await ctx.pacer();
+  let sent = 0;
+  const gate: Pacer = {
+    acquire(signal, opts) {
+      if (opts?.readOnly || ++sent <= writes) return budget.acquire(signal, opts);
+      return new Promise((_, reject) => {
+        if (signal?.aborted) reject(signal.reason);
+        signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+      });
+    },
+    backoff: (ms, reason) => budget.backoff(ms, reason),
+  };
+  return createApiClient({
+    baseUrl: sandbox.url,
+    apiKey: sandbox.key,
+    version: 'v2',
+    pacer: stoppablePacer(gate, ctx.signal),
   });
 }

@@ -13,6 +13,7 @@ import {
   writeInput,
   type BulkSandbox,
   type RunOptions,
+  clientSendingWrites,
 } from './helpers.js';
 
 let env: BulkSandbox | undefined;
@@ -62,7 +63,8 @@ describe('runItems: register from a file', () => {
     expectExactlyOnce(e, numbers);
     const tags = [...e.sandbox.account.store.values()].map((r) => r.tag).sort();
     expect(tags).toContain('t89');
-    expect(ctx.io.stderrText()).toMatch(/register: 90 numbers in \d+s\n/);
+    // The rate shows once a run has taken 2 s: one window past the first, and however long the machine took.
+    expect(ctx.io.stderrText()).toMatch(/register: 90 numbers in \d+s( \([\d.]+\/s\))?\n/);
     expect(ctx.io.stderrText()).toMatch(/registered\s+90/);
     // Complete: the journal is gone.
     expect(readdirSync(path.join(dir, 'state', 'journals'))).toEqual([]);
@@ -289,15 +291,19 @@ describe('runItems: faults', () => {
     const numbers = numberList(400);
     const file = writeInput(dir, 'in.txt', `${numbers.join('\n')}\n`);
     let settledChunks = 0;
+    // Real time sends two windows of chunks before the third answer: the quota check's and the next.
+    const client = await clientSendingWrites(ctx, e.sandbox, 5);
     const first = run(ctx, {
       operation: 'register',
       file,
+      client,
       onItems: () => {
         settledChunks += 1;
         if (settledChunks === 3) ctx.abort();
       },
     }).catch((x: unknown) => x);
     const err = await first;
+    await client.close();
     expect(err).toBeInstanceOf(InterruptedError);
     expect((err as InterruptedError).exitCode).toBe(130);
     const done = e.sandbox.account.store.size;
@@ -373,14 +379,18 @@ describe('runItems: what an account refusal or a damaged journal leaves', () => 
     const numbers = numberList(200);
     const file = writeInput(dir, 'in.txt', `${numbers.join('\n')}\n`);
     let settled = 0;
+    // The two chunks of the first window are sent; Ctrl-C comes with their answers.
+    const client = await clientSendingWrites(ctx, e.sandbox, 2);
     const first = await run(ctx, {
       operation: 'register',
       file,
+      client,
       onItems: () => {
         settled += 1;
         if (settled === 2) ctx.abort();
       },
     }).catch((x: unknown) => x);
+    await client.close();
     expect(first).toBeInstanceOf(InterruptedError);
     const journals = path.join(dir, 'state', 'journals');
     const [name] = readdirSync(journals).filter((f) => f.endsWith('.jsonl'));
@@ -424,15 +434,18 @@ describe('runItems: remembered runs', () => {
     // --again, interrupted after two chunks.
     const third = fresh();
     let settled = 0;
+    const client = await clientSendingWrites(third, e.sandbox, 2);
     const cut = await run(third, {
       operation: 'register',
       file,
       again: true,
+      client,
       onItems: () => {
         settled += 1;
         if (settled === 2) third.abort();
       },
     }).catch((x: unknown) => x);
+    await client.close();
     expect(cut).toBeInstanceOf(InterruptedError);
     const fourth = fresh();
     const resumed = await run(fourth, { operation: 'register', file });

@@ -1,7 +1,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { Chalk } from 'chalk';
 import { parse } from 'csv-parse/sync';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createTestIO, type TestIO } from '../../src/io.js';
 import {
   createRowWriter,
@@ -189,9 +189,11 @@ describe('printRows', () => {
     const io = capture({ tty: false });
     const w = createRowWriter(io, COLUMNS, 'csv');
     w.write([ROWS[0]!]);
-    // csv-stringify loads lazily; let it arrive, then every write goes straight out.
-    await new Promise((r) => setTimeout(r, 50));
-    expect(io.stdoutText()).toBe('id,name,when,ok\n1,alpha,2026-06-30T18:01:12Z,true\n');
+    // csv-stringify loads lazily; once it has, every write goes straight out.
+    await vi.waitFor(() => expect(io.stdoutText()).toBe('id,name,when,ok\n1,alpha,2026-06-30T18:01:12Z,true\n'), {
+      timeout: 5000,
+      interval: 5,
+    });
     for (let i = 0; i < 20; i++) w.write([{ ...ROWS[0]!, id: 100 + i }]);
     const before = io.chunks.length;
     expect(before).toBeGreaterThanOrEqual(21);

@@ -1,10 +1,46 @@
 import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { clock, setClock, type Clock } from '../../src/clock.js';
 import { BudgetFileError } from '../../src/pacing/budget-file.js';
 import { FilePacer } from '../../src/pacing/file-pacer.js';
 import type { TrkError } from '../../src/errors.js';
 import { tempDir } from '../items/helpers.js';
+import { SkippingClock, testClock } from '../skipping-clock.js';
+
+/** The skipping clock without the machine's time: only waits move it, so a start is read as it was admitted. */
+class WaitsOnlyClock extends SkippingClock {
+  readonly #epoch = Date.now();
+  override now(): number {
+    return this.#epoch + this.skippedMs;
+  }
+  override monotonic(): number {
+    return this.skippedMs;
+  }
+}
+
+/** Runs `fn` with `next` in force, then puts the clock back. */
+async function withClock<T>(next: Clock, fn: () => Promise<T>): Promise<T> {
+  const previous = setClock(next);
+  try {
+    return await fn();
+  } finally {
+    setClock(previous);
+  }
+}
+
+/** The tests' clock, but each wait is first told to `onSleep` (which may abort the sleeper). */
+function toldOfSleeps(onSleep: (ms: number) => void): Clock {
+  const c = testClock();
+  return {
+    now: () => c.now(),
+    monotonic: () => c.monotonic(),
+    sleep: (ms, signal) => {
+      onSleep(ms);
+      return c.sleep(ms, signal);
+    },
+  };
+}
 
 /** The largest number of starts inside any window of `windowMs`. */
 function busiestWindow(starts: number[], windowMs: number): number {
@@ -26,14 +62,16 @@ describe('FilePacer', () => {
     const starts: number[] = [];
     const take = async (p: typeof a) => {
       await p.acquire();
-      starts.push(Date.now());
+      starts.push(clock().now());
     };
-    const t0 = Date.now();
-    await Promise.all([...Array.from({ length: 6 }, () => take(a)), ...Array.from({ length: 6 }, () => take(b))]);
-    expect(starts).toHaveLength(12);
-    expect(busiestWindow(starts, 1000)).toBeLessThanOrEqual(3);
-    // 12 starts at 3 a second: the last waits at least three windows.
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(3000);
+    await withClock(new WaitsOnlyClock(), async () => {
+      const t0 = clock().now();
+      await Promise.all([...Array.from({ length: 6 }, () => take(a)), ...Array.from({ length: 6 }, () => take(b))]);
+      expect(starts).toHaveLength(12);
+      expect(busiestWindow(starts, 1000)).toBeLessThanOrEqual(3);
+      // 12 starts at 3 a second: the last waits at least three windows.
+      expect(clock().now() - t0).toBeGreaterThanOrEqual(3000);
+    });
   });
 
   it('a backoff in one process holds the starts of the other', async () => {
@@ -41,22 +79,28 @@ describe('FilePacer', () => {
     const a = new FilePacer({ file, perSecond: 3 });
     const b = new FilePacer({ file, perSecond: 3 });
     a.backoff(600);
-    expect(a.heldUntil()).toBeGreaterThan(Date.now());
-    const t0 = Date.now();
+    expect(a.heldUntil()).toBeGreaterThan(clock().now());
+    const t0 = clock().now();
     await b.acquire();
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(550);
+    expect(clock().now() - t0).toBeGreaterThanOrEqual(550);
   });
 
   it('an aborted caller stops waiting at once and takes no start', async () => {
     const file = path.join(tempDir(), 'budget.json');
     const p = new FilePacer({ file, perSecond: 1 });
+    const startsIn = () => (JSON.parse(readFileSync(file, 'utf8')) as { starts: number[] }).starts;
     await p.acquire();
+    const [first] = startsIn();
     const controller = new AbortController();
-    const waiting = p.acquire(controller.signal);
-    setTimeout(() => controller.abort(new Error('stop')), 50);
-    const t0 = Date.now();
-    await expect(waiting).rejects.toThrow('stop');
-    expect(Date.now() - t0).toBeLessThan(500);
+    // Aborted as soon as it starts waiting for the next window.
+    const aborting = toldOfSleeps(() => controller.abort(new Error('stop')));
+    const skipped = testClock().skippedMs;
+    await withClock(aborting, () => expect(p.acquire(controller.signal)).rejects.toThrow('stop'));
+    // It did not wait the window out...
+    expect(testClock().skippedMs).toBe(skipped);
+    // ...and took no start: the next caller's comes one window after the first, not two.
+    await p.acquire();
+    expect(Math.max(...startsIn()) - (first as number)).toBeLessThan(2000);
   });
 
   it('removes a stale lock left by a killed process', async () => {
@@ -72,7 +116,7 @@ describe('FilePacer', () => {
   it('caps a hold at a minute, in this process and in the file', () => {
     const file = path.join(tempDir(), 'budget.json');
     const p = new FilePacer({ file, perSecond: 3 });
-    const t0 = Date.now();
+    const t0 = clock().now();
     p.backoff(86_400_000);
     expect(p.heldUntil() - t0).toBeLessThanOrEqual(60_000 + 50);
     const state = JSON.parse(readFileSync(file, 'utf8')) as { holdUntil: number; holdReason: string };
@@ -83,15 +127,15 @@ describe('FilePacer', () => {
 
   it('treats a hold further ahead than any can be, and a lock from the future, as stale', async () => {
     const file = path.join(tempDir(), 'budget.json');
-    writeFileSync(file, JSON.stringify({ starts: [], holdUntil: Date.now() + 86_400_000 }));
+    writeFileSync(file, JSON.stringify({ starts: [], holdUntil: clock().now() + 86_400_000 }));
     writeFileSync(`${file}.lock`, '999999999');
     const future = (Date.now() + 3_600_000) / 1000;
     utimesSync(`${file}.lock`, future, future);
     const holds: number[] = [];
     const p = new FilePacer({ file, perSecond: 3, onHold: (ms) => holds.push(ms) });
-    const t0 = Date.now();
+    const t0 = clock().now();
     await p.acquire();
-    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(clock().now() - t0).toBeLessThan(1000);
     expect(holds).toEqual([]);
     expect((JSON.parse(readFileSync(file, 'utf8')) as { holdUntil: number }).holdUntil).toBe(0);
   });
@@ -142,14 +186,18 @@ describe('FilePacer: starts counted from when requests leave', () => {
     // One start a window, counted from when the first was written.
     t = 1_000_040 + 1030;
     await p.acquire();
-    // After a 429 a window and the old margin is no longer enough.
+    // After a 429 a window and the old margin is no longer enough: the start waits (and is then let go).
     p.backoff(0, 'rate-limited');
     t += 1030;
-    const waited = await Promise.race([
-      p.acquire().then(() => 'admitted'),
-      new Promise((r) => setTimeout(() => r('held'), 30)),
-    ]);
-    expect(waited).toBe('held');
+    const stop = new AbortController();
+    const waits: number[] = [];
+    const waiting = toldOfSleeps((ms) => {
+      waits.push(ms);
+      stop.abort(new Error('held'));
+    });
+    await withClock(waiting, () => expect(p.acquire(stop.signal)).rejects.toThrow('held'));
+    // The margin widened by 50 ms: the start would wait that long.
+    expect(waits).toEqual([50]);
   });
 
   it('a stall moves the starts of requests not yet written to its end, and leaves those already written', async () => {
@@ -161,14 +209,16 @@ describe('FilePacer: starts counted from when requests leave', () => {
     await admitted(p);
     // The event loop blocked (a long synchronous write); a request admitted and written as it ended, before the
     // watch got to run, had not left during the stall.
-    const until = Date.now() + 120;
-    while (Date.now() < until) {
+    const until = clock().now() + 120;
+    while (clock().now() < until) {
       // block the event loop
     }
     const after = await admitted(p);
     after.sent();
     const writtenAfter = Math.max(...starts(file));
-    await new Promise((r) => setTimeout(r, 40));
+    const seen = starts(file);
+    // The stall watch ticks on the machine's timers (a stall is real time): wait for it to move the unsent start.
+    await vi.waitFor(() => expect(starts(file)).not.toEqual(seen), { timeout: 5000, interval: 5 });
     const now = starts(file);
     // Already on their way: this process's stall delays neither.
     expect(now).toContain(writtenBefore);

@@ -1,7 +1,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { clock } from '../../src/clock.js';
 import { TrkError } from '../../src/errors.js';
 import { EMBEDDED_SPEED, startEmbeddedSandbox } from '../../src/sandbox/embedded.js';
 import { startSandbox } from '../../src/sandbox/http/server.js';
@@ -17,7 +18,8 @@ afterEach(async () => {
 
 describe('startEmbeddedSandbox', () => {
   it('serves on a loopback port, keeps state in <stateDir>/sandbox.json, rate limit on', async () => {
-    const sb = await startEmbeddedSandbox(dir);
+    // Its real time standing still: the four requests arrive within one second, however long they take.
+    const sb = await startEmbeddedSandbox(dir, { time: { now: () => Date.UTC(2026, 5, 1), monotonic: () => 0 } });
     try {
       expect(sb.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(sb.key).toBe('sandbox-key');
@@ -38,11 +40,11 @@ describe('startEmbeddedSandbox', () => {
   });
 
   it('moves simulated time on between two runs, by the real time between them times the speed', async () => {
-    const first = await startEmbeddedSandbox(dir);
+    const first = await startEmbeddedSandbox(dir, { time: clock() });
     await first.close();
     const t1 = JSON.parse(await readFile(path.join(dir, 'sandbox.json'), 'utf8')).clock.time as number;
-    await new Promise((r) => setTimeout(r, 50));
-    const second = await startEmbeddedSandbox(dir);
+    await clock().sleep(50);
+    const second = await startEmbeddedSandbox(dir, { time: clock() });
     await second.close();
     const t2 = JSON.parse(await readFile(path.join(dir, 'sandbox.json'), 'utf8')).clock.time as number;
     // At least 50 ms down × 60 = 3 simulated seconds.
@@ -62,7 +64,7 @@ describe('one state file, several emulators', () => {
       for (;;) {
         const a = await call(url, '/track/v2/register', { key, body });
         if (a.status === 429) {
-          await new Promise((r) => setTimeout(r, 400));
+          await clock().sleep(400);
           continue;
         }
         expect(a.json.data.accepted).toHaveLength(Math.min(40, numbers.length - i));
@@ -78,15 +80,17 @@ describe('one state file, several emulators', () => {
   };
 
   it('two embedded emulators take turns: the second waits (saying so), and no write is lost', async () => {
-    // 280 each: 7 requests at 3 a second keep the first one busy for over a second, so the second says it waits.
+    // 280 each: 7 requests at 3 a second, some refused and sent again.
     const a = numbersOf('RA', 280);
     const b = numbersOf('RB', 280);
     const waits: string[] = [];
     const command = async (numbers: string[]) => {
-      const sb = await startEmbeddedSandbox(dir, { onWait: (line) => waits.push(line) });
+      const sb = await startEmbeddedSandbox(dir, { onWait: (line) => waits.push(line), time: clock() });
       try {
         expect(sb.remote).toBe(false);
         await registerAll(sb.url, sb.key, numbers);
+        // The first keeps the file until the second has said it waits (after a second of the machine's time).
+        await vi.waitFor(() => expect(waits).toHaveLength(1), { timeout: 10_000, interval: 20 });
       } finally {
         await sb.close();
       }
@@ -138,11 +142,12 @@ describe('one state file, several emulators', () => {
 
   it('a sandbox server waits for an embedded emulator to finish with the file, then loads what it wrote', async () => {
     const stateFile = path.join(dir, 'sandbox.json');
-    const sb = await startEmbeddedSandbox(dir);
+    const sb = await startEmbeddedSandbox(dir, { time: clock() });
     await registerAll(sb.url, sb.key, numbersOf('RD', 10));
     const waits: string[] = [];
     const starting = startSandbox({ stateFile, speed: 0, rateLimit: 0, onWait: (line) => waits.push(line) });
-    await new Promise((r) => setTimeout(r, 1300));
+    // Said after a second of the machine's time: the lock is shared with other processes.
+    await vi.waitFor(() => expect(waits).toHaveLength(1), { timeout: 10_000, interval: 20 });
     await sb.close();
     const server = await starting;
     try {

@@ -5,6 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { clock } from '../../src/clock.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/http/server.js';
 import { call, control, register, sandboxStarter } from './http.js';
 
@@ -142,9 +143,9 @@ describe('POST /__sandbox/reset', () => {
 
 describe('simulated clock', () => {
   it('runs at the given speed', async () => {
-    const s = await sandbox({ speed: 3600 });
+    const s = await sandbox({ speed: 3600, time: clock() });
     const t0 = (await control(s.url, 'state')).json.timeMs as number;
-    await new Promise((r) => setTimeout(r, 50));
+    await clock().sleep(50);
     const t1 = (await control(s.url, 'state')).json.timeMs as number;
     // At least 50 real ms × 3600 = 3 simulated minutes.
     expect(t1 - t0).toBeGreaterThanOrEqual(180_000);
@@ -202,10 +203,11 @@ describe('persistence', () => {
 
   it('lets options given at start win over saved settings, and catches up time when asked', async () => {
     const stateFile = path.join(dir, 'sandbox.json');
-    const first = await startSandbox({ stateFile, speed: 0, start: START, rateLimit: 0, quotaTotal: 5 });
+    const time = clock();
+    const first = await startSandbox({ stateFile, speed: 0, start: START, rateLimit: 0, quotaTotal: 5, time });
     await first.close();
-    await new Promise((r) => setTimeout(r, 20));
-    const second = await startSandbox({ stateFile, speed: 0, rateLimit: 0, quotaTotal: 9, catchUp: 3_600_000 });
+    await clock().sleep(20);
+    const second = await startSandbox({ stateFile, speed: 0, rateLimit: 0, quotaTotal: 9, catchUp: 3_600_000, time });
     try {
       expect(second.account.settings.quotaTotal).toBe(9);
       // 20+ real ms down × 3600 s per ms = at least 20 hours.

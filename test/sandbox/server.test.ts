@@ -209,8 +209,14 @@ describe('request bodies', () => {
 });
 
 describe('rate limit', () => {
+  /** The emulator's real time, standing still until a test moves it: requests arrive when the test says. */
+  const stoppedTime = () => {
+    const time = { ms: 0, now: () => START + time.ms, monotonic: () => time.ms };
+    return time;
+  };
+
   it('answers the 4th request in a second 429 with Retry-After and a JSON body', async () => {
-    const s = await sandbox({ rateLimit: 3 });
+    const s = await sandbox({ rateLimit: 3, time: stoppedTime() });
     const answers = [];
     for (let i = 0; i < 4; i++) answers.push(await call(s.url, '/track/v2/getquota', { key: s.key }));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429]);
@@ -228,14 +234,17 @@ describe('rate limit', () => {
   });
 
   it('lets requests through when spaced over the window', async () => {
-    const s = await sandbox({ rateLimit: 3 });
+    const time = stoppedTime();
+    const s = await sandbox({ rateLimit: 3, time });
     for (let i = 0; i < 3; i++) expect((await call(s.url, '/track/v2/getquota', { key: s.key })).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 1050));
+    time.ms += 1050;
     for (let i = 0; i < 3; i++) expect((await call(s.url, '/track/v2/getquota', { key: s.key })).status).toBe(200);
+    // ...and only then: the window counts again from there.
+    expect((await call(s.url, '/track/v2/getquota', { key: s.key })).status).toBe(429);
   });
 
   it('does not count unauthenticated requests against the key', async () => {
-    const s = await sandbox({ rateLimit: 2 });
+    const s = await sandbox({ rateLimit: 2, time: stoppedTime() });
     for (let i = 0; i < 5; i++) expect((await call(s.url, '/track/v2/getquota', { key: 'x' })).status).toBe(401);
     expect((await call(s.url, '/track/v2/getquota', { key: s.key })).status).toBe(200);
     expect((await call(s.url, '/track/v2/getquota', { key: s.key })).status).toBe(200);
@@ -262,6 +271,7 @@ describe('faults', () => {
 
   it('adds latency before answering', async () => {
     s.setFaults({ latencyMs: 150, jitterMs: 20 });
+    // Real time: injected latency stands for the network, waited in the machine's time.
     const started = Date.now();
     expect((await call(s.url, '/track/v2/getquota', { key: s.key })).status).toBe(200);
     expect(Date.now() - started).toBeGreaterThanOrEqual(145);

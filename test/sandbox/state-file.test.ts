@@ -105,8 +105,8 @@ describe('StateSaver', () => {
     await saver.close();
     expect(snapshots).toBe(3);
     expect((await readStateFile(path))?.account).toEqual({ n: 200 });
-    saver.changed(); // ignored after close
-    await new Promise((r) => setTimeout(r, 50));
+    saver.changed(); // ignored after close: nothing left for a flush to write
+    await saver.flush();
     expect(snapshots).toBe(3);
   });
 
@@ -117,8 +117,7 @@ describe('StateSaver', () => {
     const errors: unknown[] = [];
     const saver = new StateSaver({ path, minIntervalMs: 1, snapshot: () => state({}), onError: (e) => errors.push(e) });
     saver.changed();
-    await new Promise((r) => setTimeout(r, 100));
-    expect(errors.length).toBeGreaterThanOrEqual(1);
+    await vi.waitFor(() => expect(errors.length).toBeGreaterThanOrEqual(1), { timeout: 5000, interval: 5 });
     await expect(saver.flush()).rejects.toThrow();
     // The failed write left no temporary file behind.
     expect((await readdir(dir)).sort()).toEqual(['taken']);

@@ -118,6 +118,7 @@ describe.each(STORE_KINDS)('writers at once on one mirror ($name)', (kind) => {
         seen.push(...changes.map((c) => c.id));
         if (changes.length > 0) await reader!.advanceCursor('nightly', changes.at(-1)!.id);
         if (done) return;
+        // Real time: a pause between reads, while the writers' connections go on.
         await new Promise((r) => setTimeout(r, 1));
       }
     };

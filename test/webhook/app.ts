@@ -1,5 +1,5 @@
 // What the listener's forward tests share: an app to forward to, a URL where none listens, signed notifications,
-// and temporary folders, all closed or removed after each test.
+// temporary folders, all closed or removed after each test, and a wait for what the listener says.
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
@@ -70,4 +70,10 @@ export async function deadUrl(): Promise<string> {
   const down = await app();
   await down.close();
   return down.url;
+}
+
+/** Resolves once `check()` holds, polled until the test's time limit. */
+export async function until(check: () => boolean): Promise<void> {
+  // Real time: what is waited for comes from sockets and files.
+  while (!check()) await new Promise((r) => setTimeout(r, 10));
 }

@@ -11,6 +11,7 @@ import { CredentialsError, UsageError } from '../../src/errors.js';
 import { rawMember } from '../../src/webhook/raw-json.js';
 import { fakeContext } from '../fake-context.js';
 import { fixtureBytes } from '../fixture-files.js';
+import { until } from './app.js';
 
 const KEY = 'cmd-test-key';
 const sha = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
@@ -97,16 +98,13 @@ describe('trk webhook listen', () => {
   it('prints its URL, takes notifications in, and stops cleanly on Ctrl-C', async () => {
     const ctx = fakeContext({ settings: { apiKey: KEY }, global: { output: 'json' } });
     const done = runWebhookListen({ port: 0, path: '/in' }, ctx);
-    let url: string | undefined;
-    while (!url) {
-      await new Promise((r) => setTimeout(r, 10));
-      url = /Listening on (\S+)/.exec(ctx.io.stderrText())?.[1];
-    }
+    await until(() => /Listening on \S+/.test(ctx.io.stderrText()));
+    const url = /Listening on (\S+)/.exec(ctx.io.stderrText())![1]!;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/in$/);
     const res = await request(url, { method: 'POST', body: BODY, headers: { sign: SIGN } });
     await res.body.dump();
     expect(res.statusCode).toBe(200);
-    while (!ctx.io.stdoutText()) await new Promise((r) => setTimeout(r, 10));
+    await until(() => ctx.io.stdoutText() !== '');
     ctx.interrupt();
     expect(await done).toBe(0);
     expect(JSON.parse(ctx.io.stdoutText())).toMatchObject({

@@ -6,6 +6,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
+import { clock } from '../../src/clock.js';
 import { createTestIO, type TestIO } from '../../src/io.js';
 import { startListener, type Listener, type ListenerOptions, type Sink } from '../../src/webhook/listen.js';
 import { headerFrom } from '../../src/webhook/saved.js';
@@ -36,10 +37,11 @@ async function post(url: string, body: Buffer): Promise<number> {
   return res.statusCode;
 }
 
-async function until(what: string, check: () => boolean, timeoutMs = 5000): Promise<void> {
+async function until(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
   const start = Date.now();
   while (!check()) {
     if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    // Real time: polls for what sockets and files bring.
     await new Promise((r) => setTimeout(r, 10));
   }
 }
@@ -154,7 +156,8 @@ describe('sinks', () => {
       return s;
     });
     await until('the write', () => written.length === 0 && release !== undefined);
-    await new Promise((r) => setTimeout(r, 100));
+    // Turns enough for an answer sent meanwhile to come back.
+    await clock().sleep(100);
     expect(answered).toBe(false);
     release();
     expect(await answer).toBe(200);

@@ -10,7 +10,7 @@ import { UsageError } from '../../src/errors.js';
 import { createTestIO } from '../../src/io.js';
 import { forwardHeaders, startListener } from '../../src/webhook/listen.js';
 import { fakeContext } from '../fake-context.js';
-import { afterTest, app, deadUrl, signed, stopped, tempDir } from './app.js';
+import { afterTest, app, deadUrl, signed, stopped, tempDir, until } from './app.js';
 
 const KEY = 'replay-test-key';
 const sha = (body: Buffer) => signed(body, KEY).sign;
@@ -131,14 +131,11 @@ describe('trk webhook listen --forward-to', () => {
     const down = { url: await deadUrl() };
     const ctx = fakeContext({ settings: { apiKey: KEY }, env: { TRK_STATE_DIR: state } });
     const done = runWebhookListen({ port: 0, forwardTo: down.url }, ctx);
-    let url: string | undefined;
-    while (!url) {
-      await new Promise((r) => setTimeout(r, 10));
-      url = /Listening on (\S+)/.exec(ctx.io.stderrText())?.[1];
-    }
+    await until(() => /Listening on \S+/.test(ctx.io.stderrText()));
+    const url = /Listening on (\S+)/.exec(ctx.io.stderrText())![1]!;
     const replay = `trk webhook replay ${dir} --forward-to ${down.url}`;
     const earlier = `1 notification not forwarded by an earlier run: ${replay}`;
-    while (!ctx.io.stderrText().includes(earlier)) await new Promise((r) => setTimeout(r, 10));
+    await until(() => ctx.io.stderrText().includes(earlier));
     const body = stopped('AA000000009BR');
     const res = await request(url, {
       method: 'POST',
@@ -146,8 +143,7 @@ describe('trk webhook listen --forward-to', () => {
       headers: { sign: sha(body) },
     });
     await res.body.dump();
-    while (!/not forwarded to .*AA000000009BR|AA000000009BR not forwarded/.test(ctx.io.stderrText()))
-      await new Promise((r) => setTimeout(r, 10));
+    await until(() => /not forwarded to .*AA000000009BR|AA000000009BR not forwarded/.test(ctx.io.stderrText()));
     ctx.interrupt();
     expect(await done).toBe(0);
     expect(ctx.io.stderrText()).toMatch(/stopped: 1 notification, 0 refused; 0 forwarded, 1 failed/);
