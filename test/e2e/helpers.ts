@@ -13,6 +13,7 @@ import { parse } from 'csv-parse/sync';
 import { runCli } from '../../src/cli.js';
 import { clock } from '../../src/clock.js';
 import { createTestIO } from '../../src/io.js';
+import { RATE_WINDOW_MS } from '../../src/sandbox/http/rate-limit.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/http/server.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -91,9 +92,23 @@ export async function trk(args: readonly string[], opts: RunOptions): Promise<Re
   return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
 }
 
+/**
+ * Before a process of its own starts against an emulator of this process: that process paces itself on the
+ * machine's time, while the emulator counts on the tests' clock, which runs ahead by the waits it skipped. One
+ * window of that clock passes first, so the requests trk made in this process are behind it, as they would be for a
+ * command started after them.
+ */
+export async function beforeProcess(): Promise<void> {
+  await clock().sleep(RATE_WINDOW_MS + 100);
+}
+
 /** One trk command line in a process of its own (bin/trk.js): for what only a process shows. */
-export function trkProcess(args: readonly string[], opts: { env: NodeJS.ProcessEnv; input?: string }): Promise<Result> {
+export async function trkProcess(
+  args: readonly string[],
+  opts: { env: NodeJS.ProcessEnv; input?: string },
+): Promise<Result> {
   assertBuilt();
+  await beforeProcess();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       env: opts.env,
@@ -140,4 +155,70 @@ export async function emulatorList(emu: Emulator, filter: Record<string, unknown
     if (page >= env.page.page_total) return all;
     page += 1;
   }
+}
+
+/** A trk command that runs until stopped (a server, a listener), in this process: read while it runs. */
+export interface RunningTrk {
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the first match of `pattern` in what it printed on `stream`; rejects if it ends first. */
+  printed(pattern: RegExp, stream?: 'stdout' | 'stderr'): Promise<RegExpExecArray>;
+  /** Ctrl-C. */
+  interrupt(): void;
+  /** Its outcome, once it ended. */
+  done: Promise<Result>;
+}
+
+/** One trk command line in this process that runs until interrupted, as trk() runs one that ends by itself. */
+export function trkRunning(args: readonly string[], opts: { env: NodeJS.ProcessEnv; input?: string }): RunningTrk {
+  const stdin = Readable.from(opts.input ? [Buffer.from(opts.input)] : []);
+  const io = createTestIO({ stdin, columns: 80 });
+  const watchers = new Set<() => void>();
+  const wake = () =>
+    queueMicrotask(() => {
+      for (const w of [...watchers]) w();
+    });
+  const { out, err } = io;
+  io.out = (text) => {
+    out(text);
+    wake();
+  };
+  io.err = (line) => {
+    err(line);
+    wake();
+  };
+  for (const stream of [io.stdout, io.stderr]) {
+    const write = stream.write.bind(stream) as (...a: unknown[]) => boolean;
+    stream.write = ((...a: unknown[]) => {
+      const flowing = write(...a);
+      wake();
+      return flowing;
+    }) as typeof stream.write;
+  }
+  const ctrlC = new AbortController();
+  let ended = false;
+  const done = runCli([...args], { io, env: opts.env, signal: ctrlC.signal }).then((code) => {
+    ended = true;
+    wake();
+    return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
+  });
+  const text = (stream: 'stdout' | 'stderr') => (stream === 'stdout' ? io.stdoutText() : io.stderrText());
+  return {
+    stdout: () => io.stdoutText(),
+    stderr: () => io.stderrText(),
+    printed: (pattern, stream = 'stderr') =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const m = pattern.exec(text(stream));
+          if (!m && !ended) return;
+          watchers.delete(check);
+          if (m) resolve(m);
+          else reject(new Error(`trk ${args.join(' ')} ended without printing ${pattern}:\n${io.stderrText()}`));
+        };
+        watchers.add(check);
+        check();
+      }),
+    interrupt: () => ctrlC.abort(),
+    done,
+  };
 }

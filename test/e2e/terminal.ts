@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { ROOT } from './helpers.js';
+import { beforeProcess, ROOT } from './helpers.js';
 
 const BIN = path.join(ROOT, 'bin', 'trk.js');
 
@@ -42,10 +42,11 @@ export function plain(text: string): string {
     .replace(/\r/g, '');
 }
 
-export function inTerminal(
+export async function inTerminal(
   args: readonly string[],
   opts: { env: NodeJS.ProcessEnv; steps?: readonly Step[]; columns?: number; timeoutMs?: number },
 ): Promise<TerminalResult> {
+  await beforeProcess();
   const command =
     `stty cols ${opts.columns ?? 100} rows 40; exec ${quote(process.execPath)} ${quote(BIN)} ` +
     `${args.map(quote).join(' ')}`;
@@ -96,7 +97,7 @@ export interface DrawnResult {
   raw: string;
 }
 
-export function trkInTerminal(
+export async function trkInTerminal(
   args: readonly string[],
   opts: {
     env: NodeJS.ProcessEnv;
@@ -107,6 +108,7 @@ export function trkInTerminal(
     stdoutFile?: string;
   },
 ): Promise<DrawnResult> {
+  await beforeProcess();
   const redirect = opts.stdoutFile === undefined ? '' : ` > ${quote(opts.stdoutFile)}`;
   const command =
     `stty cols ${opts.columns} rows ${opts.rows ?? 40}; exec ${quote(process.execPath)} ` +
