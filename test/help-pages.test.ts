@@ -7,7 +7,7 @@ import { runCli } from '../src/cli.js';
 import { createTestIO } from '../src/io.js';
 import { HELP_WIDTH, helpPageKey, helpWidth, storedHelpPage as stored } from '../src/help-pages.js';
 import { commandPaths, helpCommandLines, printedHelp } from '../src/write-help-pages.js';
-import { assertBuilt, baseEnv, ROOT, trk } from './e2e/helpers.js';
+import { assertBuilt, baseEnv, ROOT, trkProcess } from './e2e/helpers.js';
 
 describe('help pages', () => {
   it('the built file holds the page of every command, each as trk lays it out now', async () => {
@@ -28,11 +28,14 @@ describe('help pages', () => {
   it('a page from the file is what the command prints laid out live', async () => {
     const env = baseEnv();
     for (const args of [['--help'], ['auth', 'login', '--help'], ['help', 'list']]) {
-      const stored = await trk(args, { env });
-      // A global flag makes the command line one the file does not hold: commander lays the page out.
-      const live = await trk(['--no-color', ...args], { env });
+      // The built CLI's entry (bin/trk.js) prints a page from the file: a process of its own, its output a pipe.
+      const stored = await trkProcess(args, { env });
+      // A global flag makes the command line one the file does not hold: commander lays the page out, as wide as
+      // for a pipe (trk in this process takes the captured output's columns as a terminal's).
+      const io = createTestIO({ columns: HELP_WIDTH });
+      expect(await runCli(['--no-color', ...args], { io, env })).toBe(0);
       expect(stored.code).toBe(0);
-      expect(stored.stdout).toBe(live.stdout);
+      expect(stored.stdout).toBe(io.stdoutText());
       expect(stored.stderr).toBe('');
     }
   });

@@ -127,3 +127,60 @@ export function helpExamples(root: string): { page: string; line: string }[] {
   }
   return out;
 }
+
+/** One trk command of a line: its arguments, and the files its stdin comes from and its stdout goes to. */
+export interface TrkCommand {
+  args: string[];
+  from?: string;
+  to?: string;
+  /** Its stdout is the next command's stdin (`|`), not the line's. */
+  piped?: boolean;
+}
+
+/**
+ * The trk commands of a line that needs no shell but for what joins them: words plain or quoted (no expansion
+ * in them), `< file` and `> file`, commands joined by `|` and `&&`, a trailing comment. Undefined for anything
+ * else (a variable, a glob, a loop, another program), which bash runs.
+ */
+export function trkCommands(line: string): TrkCommand[] | undefined {
+  const commands: { words: string[]; piped: boolean }[] = [{ words: [], piped: false }];
+  let word: string | undefined;
+  const end = () => {
+    if (word !== undefined) commands.at(-1)!.words.push(word);
+    word = undefined;
+  };
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === ' ' || c === '\t') end();
+    else if (c === "'" || c === '"') {
+      const close = line.indexOf(c, i + 1);
+      const quoted = line.slice(i + 1, close);
+      if (close < 0 || (c === '"' && /[$`\\!]/.test(quoted))) return undefined;
+      word = (word ?? '') + quoted;
+      i = close;
+    } else if (c === '#' && word === undefined) break;
+    else if (c === '&' && word === undefined && line[i + 1] === '&') {
+      commands.push({ words: [], piped: false });
+      i++;
+    } else if (c === '|' && word === undefined && line[i + 1] !== '|') {
+      commands.at(-1)!.piped = true;
+      commands.push({ words: [], piped: false });
+    } else if ((c === '<' || c === '>') && word === undefined && line[i + 1] !== c) commands.at(-1)!.words.push(c);
+    else if (/[|;&()$`\\*?[\]{}<>!]/.test(c) || (c === '~' && word === undefined)) return undefined;
+    else word = (word ?? '') + c;
+  }
+  end();
+  const out: TrkCommand[] = [];
+  for (const { words, piped } of commands) {
+    if (words[0] !== 'trk') return undefined;
+    const command: TrkCommand = { args: [], ...(piped ? { piped } : {}) };
+    for (let i = 1; i < words.length; i++) {
+      const w = words[i]!;
+      if (w !== '<' && w !== '>') command.args.push(w);
+      else if (words[i + 1] === undefined || words[i + 1] === '<' || words[i + 1] === '>') return undefined;
+      else command[w === '<' ? 'from' : 'to'] = words[++i];
+    }
+    out.push(command);
+  }
+  return out;
+}

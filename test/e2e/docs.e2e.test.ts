@@ -1,28 +1,40 @@
 // Every shell example of README.md, docs/*.md, ARCHITECTURE.md and the help pages runs, as written, against one
-// emulator on 127.0.0.1: the built trk on the PATH, a throw-away HOME with the files the examples name (from
-// test/fixtures/docs and test/fixtures/exports), the account seeded with parcels of every status and a mirror.
-// An example fails the test when it exits with a code it is not said to end with, or prints an error line.
-// Examples marked as not run (test/docs/examples.ts) are counted and each has its reason.
+// emulator on 127.0.0.1, in a throw-away HOME with the files the examples name (from test/fixtures/docs and
+// test/fixtures/exports), the account seeded with parcels of every status and a mirror. A line of trk commands
+// alone (words plain or quoted, `< file`, `> file`, joined by `|` or `&&`) runs in this process, in the example's
+// folder; a line only a shell runs (a variable, a glob, a loop, another program) runs in bash, with the built trk
+// on the PATH. A server or a watch is stopped as by Ctrl-C once it printed and ran a second. An example fails the
+// test when it exits with a code it is not said to end with, or prints an error line. Examples marked as not run
+// (test/docs/examples.ts) are counted and each has its reason.
 //
 // Each source's examples run in turn in a HOME of their own, a few sources at once; examples that change the
 // parcels others read (stop, delete, change-carrier...) run afterwards one at a time, on a parcel set back first.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clock } from '../../src/clock.js';
 import { signedV1Body, signV2 } from '../../src/webhook/verify.js';
-import { type Example, helpExamples, markdownExamples, markdownFiles, STOPPED_EXITS } from '../docs/examples.js';
+import {
+  type Example,
+  helpExamples,
+  markdownExamples,
+  markdownFiles,
+  STOPPED_EXITS,
+  type TrkCommand,
+  trkCommands,
+} from '../docs/examples.js';
 import { HELP_EXITS, HELP_NOT_RUN, HELP_UNTIL_STOPPED } from '../docs/help-examples.js';
 import { fixturePath } from '../fixture-files.js';
-import { type Emulator, ROOT, startEmulator, trk } from './helpers.js';
+import { type Emulator, ROOT, startEmulator, trk, trkRunning } from './helpers.js';
 
 const DAY = 86_400_000;
 const PARALLEL = 3;
-/** A server or a watch is stopped this long after it first printed. */
+/** A server or a watch is stopped this long after it first printed (on the clock in this process, real in bash). */
 const STOP_AFTER_MS = 1000;
 /** Examples that change the parcels other examples read: one at a time, after the others. */
 const CHANGES_PARCELS = /\btrk (stop|retrack|delete|change-carrier|update|realtime)\b|\bsandbox reset\b/;
@@ -30,7 +42,7 @@ const CHANGES_PARCELS = /\btrk (stop|retrack|delete|change-carrier|update|realti
 const ERROR_LINE =
   /^(trk: (?!interrupting:|interrupted$)|\{"error":)|command not found|No such file or directory|syntax error/m;
 /** Examples that do not run (cron lines, PostgreSQL, a terminal's prompts...): more is a decision, made here. */
-const NOT_RUN = 43;
+const NOT_RUN = 45;
 /** The parcel most examples name, registered afresh before each example that changes parcels. */
 const PARCEL = 'RR123456789CN';
 
@@ -118,7 +130,95 @@ interface Outcome {
   stderr: string;
 }
 
-function run(example: Example, at: { env: NodeJS.ProcessEnv; cwd: string }): Promise<Outcome> {
+type Place = { env: NodeJS.ProcessEnv; cwd: string };
+
+/** Commands in this process take turns: each runs in its example's folder, made the process's current one. */
+let turn: Promise<unknown> = Promise.resolve();
+function inFolder<T>(at: Place, f: () => Promise<T>): Promise<T> {
+  const mine = turn.then(async () => {
+    const cwd = process.cwd();
+    const tz = process.env.TZ;
+    process.chdir(at.cwd);
+    process.env.TZ = at.env.TZ;
+    try {
+      return await f();
+    } finally {
+      process.chdir(cwd);
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    }
+  });
+  turn = mine.catch(() => {});
+  return mine;
+}
+
+/**
+ * A line of trk commands in this process, as bash runs it with pipefail: a pipe's commands in turn, each one's
+ * stdout the next one's stdin, the line's pipes in turn while each ends with 0.
+ */
+function runHere(example: Example, commands: TrkCommand[], at: Place): Promise<Outcome> {
+  return inFolder(at, async () => {
+    const outcome: Outcome = { example, code: 0, stdout: '', stderr: '' };
+    /** What the pipe passes on, and the exit code of its last command that failed. */
+    let piped: string | undefined;
+    let failed = 0;
+    for (const { args, from, to, piped: pipes } of commands) {
+      if (from !== undefined && !existsSync(from))
+        return { ...outcome, code: 1, stderr: `${outcome.stderr}bash: ${from}: No such file or directory\n` };
+      const input = from === undefined ? piped : readFileSync(from, 'utf8');
+      const r = await trk(args, { env: at.env, ...(input === undefined ? {} : { input }) });
+      outcome.stderr += r.stderr;
+      if (to !== undefined) writeFileSync(to, r.stdout);
+      const out = to === undefined ? r.stdout : '';
+      if (r.code !== 0) failed = r.code ?? 1;
+      if (pipes) {
+        piped = out;
+        continue;
+      }
+      outcome.stdout += out;
+      outcome.code = failed;
+      if (failed !== 0) break;
+      piped = undefined;
+    }
+    return outcome;
+  });
+}
+
+/** A server or a watch in this process: stopped as by Ctrl-C once it printed and ran a moment on the clock. */
+function runUntilStopped(example: Example, args: string[], at: Place): Promise<Outcome> {
+  return inFolder(at, async () => {
+    const running = trkRunning(args, { env: at.env });
+    // A bound in real time: one that never prints is stopped all the same.
+    const cap = setTimeout(() => running.interrupt(), 30_000);
+    try {
+      await Promise.any([running.printed(/\S/, 'stdout'), running.printed(/\S/, 'stderr')]);
+      await clock().sleep(STOP_AFTER_MS);
+    } catch {
+      // It ended without printing: its exit code says how.
+    } finally {
+      running.interrupt();
+      clearTimeout(cap);
+    }
+    return { example, ...(await running.done) };
+  });
+}
+
+/** The trk commands of an example that runs in this process; undefined for one that bash runs. */
+function hereCommands(example: Example): TrkCommand[] | undefined {
+  const commands = trkCommands(example.line);
+  if (!example.untilStopped || commands === undefined) return commands;
+  // A server or a watch piped into another trk, or writing to a file, is left to bash.
+  const [only, ...more] = commands;
+  return more.length === 0 && only!.from === undefined && only!.to === undefined ? commands : undefined;
+}
+
+function run(example: Example, at: Place): Promise<Outcome> {
+  const commands = hereCommands(example);
+  if (!commands) return runInShell(example, at);
+  return example.untilStopped ? runUntilStopped(example, commands[0]!.args, at) : runHere(example, commands, at);
+}
+
+function runInShell(example: Example, at: Place): Promise<Outcome> {
   return new Promise((resolve, reject) => {
     // A group of its own, so that Ctrl-C reaches every process of a pipeline, as a terminal sends it.
     const child = spawn('bash', ['-o', 'pipefail', '-c', example.line], { env: at.env, cwd: at.cwd, detached: true });
@@ -133,9 +233,10 @@ function run(example: Example, at: { env: NodeJS.ProcessEnv; cwd: string }): Pro
     };
     let stopping: NodeJS.Timeout | undefined;
     const printed = () => {
+      // Real time: the server or watch is a process of its own, on the machine's clock; it runs a moment.
       if (example.untilStopped && !stopping) stopping = setTimeout(interrupt, STOP_AFTER_MS);
     };
-    // One that never prints is stopped all the same.
+    // One that never prints is stopped all the same (a bound in real time, as above).
     const cap = example.untilStopped ? setTimeout(interrupt, 30_000) : undefined;
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
       stdout += d;
@@ -275,10 +376,38 @@ describe('the examples of the documentation and of the help pages', () => {
     // Examples that need a program this machine lacks are skipped, saying so, as the completion tests are.
     if (missing.length > 0)
       console.log(`not installed: ${missing.join(', ')}; skipped: ${examples.filter(needsMissing).length}`);
+    // What runs in this process, and what needs bash.
+    expect(trkCommands('trk auth login --profile shop-eu --with-key-stdin < key.txt   # saves shop-eu')).toEqual([
+      { args: ['auth', 'login', '--profile', 'shop-eu', '--with-key-stdin'], from: 'key.txt' },
+    ]);
+    expect(trkCommands('trk list --status Delivered --csv > delivered.csv && trk stop -f delivered.csv')).toEqual([
+      { args: ['list', '--status', 'Delivered', '--csv'], to: 'delivered.csv' },
+      { args: ['stop', '-f', 'delivered.csv'] },
+    ]);
+    expect(trkCommands(`trk find '#10030' --jq '.[] | [.a, "b"]' --tag "order-10*"`)).toEqual([
+      { args: ['find', '#10030', '--jq', '.[] | [.a, "b"]', '--tag', 'order-10*'] },
+    ]);
+    expect(trkCommands('trk list --status Exception -o ids | trk push --json')).toEqual([
+      { args: ['list', '--status', 'Exception', '-o', 'ids'], piped: true },
+      { args: ['push', '--json'] },
+    ]);
+    for (const line of [
+      'trk quota --columns quota_remain | cut -f2',
+      'printf %s "$TRK_API_KEY" | trk auth login --with-key-stdin',
+      'mkdir -p ~/.zfunc && trk completion zsh > ~/.zfunc/_trk',
+      'for f in hooks/*.json; do trk webhook verify -q "$f" || echo "forged: $f"; done',
+      'trk webhook verify hooks/*.json',
+      'trk info "$N"',
+      'trk list >> all.csv',
+    ])
+      expect(trkCommands(line), line).toBeUndefined();
+    const here = runnable.filter((e) => hereCommands(e) !== undefined).length;
+    expect(here).toBeGreaterThan(100);
     const shown = new Set(helpExamples(ROOT).map((e) => e.line));
     for (const line of [...Object.keys(HELP_NOT_RUN), ...Object.keys(HELP_EXITS)]) expect(shown, line).toContain(line);
     console.log(
-      `${runnable.length} examples run, ${skipped.length} not run:\n` +
+      `${runnable.length} examples run (${here} in this process, ${runnable.length - here} in bash), ` +
+        `${skipped.length} not run:\n` +
         skipped.map((e) => `  ${e.where}: ${e.line.slice(0, 70)} (${e.skip})`).join('\n'),
     );
   });
@@ -291,8 +420,11 @@ describe('the examples of the documentation and of the help pages', () => {
       const group = / webhook listen /.test(` ${e.line} `) ? 'listeners' : e.untilStopped ? e.where + e.line : e.source;
       groups.set(group, [...(groups.get(group) ?? []), e]);
     }
-    // The longest first, so that the workers end together.
-    const reading = await runGroups([...groups.values()].sort((a, b) => b.length - a.length));
+    // The longest first, so that the workers end together: a line bash runs starts processes (a server or a
+    // watch there runs for a second or more), a line of trk commands takes a moment of this process.
+    const cost = (group: Example[]) =>
+      group.reduce((sum, e) => sum + (hereCommands(e) ? 1 : e.untilStopped ? 10 : 3), 0);
+    const reading = await runGroups([...groups.values()].sort((a, b) => cost(b) - cost(a)));
     const changing = await runGroups([runnable.filter(changes)], setBackParcel);
     const faults = [...reading, ...changing].flatMap((o) => {
       const why = fault(o);

@@ -1,7 +1,9 @@
-// The mirror end to end: the built CLI against the emulator on 127.0.0.1. First sync, incremental sync after the
+// The mirror end to end: trk against the emulator on 127.0.0.1. First sync, incremental sync after the
 // emulator's clock moved parcels, --full after deletions, a sync killed with SIGKILL then resumed, two syncs at
 // once, notifications stored while a sync runs, offline reads equal to online ones, changes with a cursor across
-// a failed run. Each against the mirror in a SQLite file and in a PostgreSQL database (test/store/kinds.ts).
+// a failed run. Each against the mirror in a SQLite file and in a PostgreSQL database (test/store/kinds.ts). The
+// built CLI runs as a process of its own where the process is the subject: killed, two at once, its stdout on a
+// full disk, a listener stopped with Ctrl-C.
 
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -14,7 +16,7 @@ import { SqliteStore } from '../../src/store/sqlite.js';
 import type { SyncSummary } from '../../src/store/sync.js';
 import type { Store } from '../../src/store/types.js';
 import { STORE_KINDS, type StoreKind } from '../store/kinds.js';
-import { numbers, ROOT, startEmulator, trk, trkProcess, type Emulator } from './helpers.js';
+import { beforeProcess, numbers, ROOT, startEmulator, trk, trkProcess, type Emulator } from './helpers.js';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-06-01T00:00:00Z');
@@ -287,9 +289,11 @@ describe.each(STORE_KINDS)('a mirror under concurrent writers and crashes ($name
       const env = await mirrorEnv(emu, kind);
       await register(emu, env, numbers(400, 'RK'), 40);
       await emu.sandbox.advance(2 * 24 * HOUR);
+      await beforeProcess();
       const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), 'sync', '-q'], { env, stdio: 'ignore' });
       let stored = 0;
       for (let i = 0; i < 400 && stored === 0; i++) {
+        // Real time: the sync is a process of its own, on the machine's clock; polled for at most 40 s.
         await new Promise((r) => setTimeout(r, 100));
         try {
           stored = await count(env, 'details');
@@ -381,6 +385,7 @@ function spawnTrk(args: string[], env: NodeJS.ProcessEnv) {
 }
 
 async function until<T>(what: string, get: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
+  // Real time: what a process of its own prints comes when it does; polled for at most `ms`.
   for (const start = Date.now(); ; await new Promise((r) => setTimeout(r, 50))) {
     const v = await get();
     if (v !== undefined) return v;

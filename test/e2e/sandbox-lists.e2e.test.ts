@@ -2,7 +2,7 @@
 // reachable (baseEnv points it at a closed port) and nothing written to the lists' cache.
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { assertBuilt, baseEnv, trk } from './helpers.js';
+import { baseEnv, trk } from './helpers.js';
 
 const cacheEntries = (env: NodeJS.ProcessEnv): string[] => {
   try {
@@ -14,7 +14,6 @@ const cacheEntries = (env: NodeJS.ProcessEnv): string[] => {
 
 describe('--sandbox carrier and country lists', () => {
   it('registers by carrier name, searches the carriers and names them in tables', async () => {
-    assertBuilt();
     const env = baseEnv();
     const reg = await trk(['--sandbox', 'register', 'RR123456789CN', '--carrier', 'China Post', '--json'], { env });
     expect(reg.code, reg.stderr).toBe(0);

@@ -1,8 +1,7 @@
-// Profiles, default outputs and errors as data, end to end: bin/trk.js spawned against the emulator, piped.
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, baseEnv, parseCsv, startEmulator, trk, type Emulator, type Result } from './helpers.js';
+// Profiles, default outputs and errors as data, end to end: trk against the emulator, its output piped.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { clock } from '../../src/clock.js';
+import { baseEnv, parseCsv, startEmulator, trk, trkRunning, type Emulator, type Result } from './helpers.js';
 
 let emu: Emulator;
 let other: Emulator;
@@ -17,6 +16,10 @@ afterAll(async () => {
   await emu?.close();
   await other?.close();
 });
+
+// Each test is a machine of its own on the same two accounts (a fresh state folder, so a rate budget of its own):
+// a second passes between them, so that the requests counted are this test's alone, never a retried 429.
+beforeEach(() => clock().sleep(1000));
 
 /** A fresh config folder, no key in the environment. */
 function freshEnv(): NodeJS.ProcessEnv {
@@ -365,28 +368,22 @@ describe('sandbox start', () => {
     const env = baseEnv();
     delete env.TRK_API_KEY;
     delete env.TRK_BASE_URL;
-    const child = spawn(
-      process.execPath,
-      [path.join(ROOT, 'bin', 'trk.js'), 'sandbox', 'start', '--no-state', '--speed', '0'],
-      {
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+    // A key of its own: the default one is a secret to this process since the commands before used it (trk
+    // redacts the keys a process has used), and would be printed as ***, as it is not by a process of its own.
+    const key = 'settings-start-0123456789abcdef';
+    const server = trkRunning(['sandbox', 'start', '--no-state', '--speed', '0', '--key', key], { env });
     try {
-      const deadline = Date.now() + 10_000;
-      while (!stdout.includes('TRK_RES_URL=') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await server.printed(/TRK_RES_URL=/, 'stdout');
       const vars = Object.fromEntries(
-        stdout
+        server
+          .stdout()
           .trim()
           .split('\n')
           .map((l) => l.split('=', 2) as [string, string]),
       );
       expect(Object.keys(vars)).toEqual(['TRK_BASE_URL', 'TRK_API_KEY', 'TRK_RES_URL']);
       expect(vars.TRK_RES_URL).toBe(vars.TRK_BASE_URL);
+      expect(vars.TRK_API_KEY).toBe(key);
       // baseEnv points TRK_RES_URL at a closed port: the printed value replaces it, as sourcing the lines would.
       const reg = await trk(['register', 'RR123456789CN', '--carrier', 'China Post', '--json'], {
         env: { ...env, ...vars },
@@ -394,8 +391,8 @@ describe('sandbox start', () => {
       expect(reg.code, reg.stderr).toBe(0);
       expect(reg.stdout).toMatch(/"carrier":\s*3011/);
     } finally {
-      child.kill('SIGINT');
+      server.interrupt();
     }
-    expect(await exited).toBe(0);
+    expect((await server.done).code).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
-// Webhooks end to end: the emulator delivers to trk's own receiver (startListener in this process, and the
-// spawned `trk webhook listen`), signatures are checked against the spec's rule computed here independently,
-// and a failed delivery is retried 600 s of simulated time later, with the outcome visible in `trk list`.
+// Webhooks end to end: the emulator delivers to trk's own receiver (startListener, and `trk webhook listen`, in
+// this process and as a process of its own stopped with Ctrl-C), signatures are checked against the spec's rule
+// computed here independently, and a failed delivery is retried 600 s of simulated time later, with the outcome
+// visible in `trk list`.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { SANDBOX_KEY } from '../../src/sandbox/http/server.js';
 import { startListener, type Listener, type ReceivedEvent } from '../../src/webhook/listen.js';
 import { rawMember } from '../../src/webhook/raw-json.js';
 import { app, deadUrl } from '../webhook/app.js';
-import { ROOT, numbers, parseCsv, startEmulator, trk, type Emulator } from './helpers.js';
+import { ROOT, numbers, parseCsv, startEmulator, trk, trkRunning, type Emulator } from './helpers.js';
 
 const SECOND = 1000;
 const sha = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
@@ -25,25 +26,32 @@ const failedOnce = new Set<string>();
 
 /** Every delivery the listener handled, kept here: the listener itself keeps counters only. */
 const received: ReceivedEvent[] = [];
+/** Told of each delivery as the listener handles it. */
+const watchers = new Set<() => void>();
 const eventsOf = (number: string) => received.filter((e) => e.summary.number === number);
 
-async function until<T>(what: string, get: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = get();
-    if (v !== undefined) return v;
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** The `n`-th delivery of `number`, once the listener has handled it. */
+function nth(number: string, n: number): Promise<ReceivedEvent> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const ev = eventsOf(number)[n - 1];
+      if (!ev) return;
+      watchers.delete(check);
+      resolve(ev);
+    };
+    watchers.add(check);
+    check();
+  });
 }
-
-const nth = (number: string, n: number) => until(`delivery ${n} of ${number}`, () => eventsOf(number)[n - 1]);
 
 beforeAll(async () => {
   listener = await startListener({
     io: createTestIO(),
     key: SANDBOX_KEY,
-    onEvent: (ev) => received.push(ev),
+    onEvent: (ev) => {
+      received.push(ev);
+      for (const w of [...watchers]) w();
+    },
     respond: (ev) => {
       const number = ev.summary.number ?? '';
       if (!failFirst.has(number) || failedOnce.has(number)) return undefined;
@@ -96,15 +104,48 @@ function expectV1Signed(ev: ReceivedEvent): void {
   expect(body.sign).toBe(sha(`${body.event}/${rawMember(text, 'data')}/${SANDBOX_KEY}`));
 }
 
-/** `trk webhook listen ...` as a process of its own: its output so far, its exit, and the URL it listens on. */
+const LISTENING = /Listening on (http:\/\/127\.0\.0\.1:\d+\/hook)/;
+
+/** `trk webhook listen ...` as a process of its own: its output so far, what it prints, its exit. */
 function spawnListener(args: string[], env: NodeJS.ProcessEnv) {
   const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const out = { stdout: '', stderr: '' };
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (out.stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (out.stderr += d));
+  const seen = new Set<() => void>();
+  let closed = false;
+  const wake = () => {
+    for (const w of [...seen]) w();
+  };
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    out.stdout += d;
+    wake();
+  });
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    out.stderr += d;
+    wake();
+  });
+  const exited = new Promise<number | null>((r) =>
+    child.on('close', (code) => {
+      closed = true;
+      wake();
+      r(code);
+    }),
+  );
+  /** The first match of `pattern` in what it printed on `stream`, as it comes; rejects if it exits first. */
+  const printed = (pattern: RegExp, stream: 'stdout' | 'stderr' = 'stderr') =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const m = pattern.exec(out[stream]);
+        if (!m && !closed) return;
+        seen.delete(check);
+        if (m) resolve(m);
+        else reject(new Error(`trk ${args.join(' ')} exited without printing ${pattern}:\n${out.stderr}`));
+      };
+      seen.add(check);
+      check();
+    });
   return {
     child,
     get stdout() {
@@ -113,8 +154,8 @@ function spawnListener(args: string[], env: NodeJS.ProcessEnv) {
     get stderr() {
       return out.stderr;
     },
-    exited: new Promise<number | null>((r) => child.on('close', (code) => r(code))),
-    url: until('the listening line', () => /Listening on (http:\/\/127\.0\.0\.1:\d+\/hook)/.exec(out.stderr)?.[1]),
+    exited,
+    printed,
   };
 }
 
@@ -197,9 +238,10 @@ describe('webhooks from the emulator to trk’s receiver', () => {
       const list = await trk(['list', '--push-status', 'Failure', '--json'], { env: emu.env });
       expect((JSON.parse(list.stdout) as { number: string }[]).map((r) => r.number)).toEqual([failing]);
 
-      // Not before 600 s...
+      // Not before 600 s: advance() returns once what fell due was delivered and answered, so a retry due by now
+      // would have been sent, and handled by the listener before it answered.
       await emu.sandbox.advance(599 * SECOND);
-      await new Promise((r) => setTimeout(r, 300));
+      expect(emu.sandbox.account.deliveries().filter((d) => d.number === failing)).toHaveLength(1);
       expect(eventsOf(failing!)).toHaveLength(1);
       // ...and at 600 s.
       await emu.sandbox.advance(1 * SECOND);
@@ -243,11 +285,12 @@ describe('webhooks from the emulator to trk’s receiver', () => {
       const proc = spawnListener(['webhook', 'listen', '--port', '0', '--json'], env);
       const { child, exited } = proc;
       try {
-        const url = await proc.url;
+        const url = (await proc.printed(LISTENING))[1]!;
         emu.sandbox.setSettings({ webhookUrl: url });
         await register('v1', viaCli!);
         await emu.sandbox.advance(60 * SECOND);
-        const line = await until('a JSON line', () => proc.stdout.split('\n').find((l) => l.includes(viaCli!)));
+        // A whole line: what came so far may end within one.
+        const line = (await proc.printed(new RegExp(`^(.*${viaCli}.*)\n`, 'm'), 'stdout'))[1]!;
         expect(JSON.parse(line)).toMatchObject({
           event: 'TRACKING_UPDATED',
           number: viaCli,
@@ -262,7 +305,7 @@ describe('webhooks from the emulator to trk’s receiver', () => {
           body: JSON.stringify({ event: 'TRACKING_UPDATED', data: { number: viaCli } }),
         });
         expect(forged.status).toBe(401);
-        await until('the refusal on stderr', () => (/401 bad signature/.test(proc.stderr) ? true : undefined));
+        await proc.printed(/401 bad signature/);
       } finally {
         emu.sandbox.setSettings({ webhookUrl: listener.url });
         child.kill('SIGINT');
@@ -279,25 +322,22 @@ describe('webhooks from the emulator to trk’s receiver', () => {
       const dir = mkdtempSync(path.join(tmpdir(), 'trk-hooks-'));
       const hooks = path.join(dir, 'hooks');
       const env = { ...emu.env };
-      const proc = spawnListener(
-        ['webhook', 'listen', '--port', '0', '--save', hooks, '--print', '--jq', '.data.number'],
+      const run = trkRunning(['webhook', 'listen', '--port', '0', '--save', hooks, '--print', '--jq', '.data.number'], {
         env,
-      );
-      const { child, exited } = proc;
+      });
       try {
-        const url = await proc.url;
-        emu.sandbox.setSettings({ webhookUrl: url });
+        emu.sandbox.setSettings({ webhookUrl: (await run.printed(LISTENING))[1]! });
         await register('v2', saved!);
         await emu.sandbox.advance(60 * SECOND);
         // The body went through the jq program as soon as it came: the number alone, raw.
-        await until('the number on stdout', () => (proc.stdout.split('\n').includes(saved!) ? true : undefined));
+        await run.printed(new RegExp(`^${saved}$`, 'm'), 'stdout');
         // The event line went to stderr, so that stdout holds nothing but bodies.
-        expect(proc.stderr).toContain(`TRACKING_UPDATED  ${saved}`);
+        expect(run.stderr()).toContain(`TRACKING_UPDATED  ${saved}`);
       } finally {
         emu.sandbox.setSettings({ webhookUrl: listener.url });
-        child.kill('SIGINT');
+        run.interrupt();
       }
-      expect(await exited).toBe(0);
+      expect((await run.done).code).toBe(0);
 
       const { readdirSync, readFileSync } = await import('node:fs');
       const files = readdirSync(hooks)
@@ -352,20 +392,21 @@ describe('webhooks from the emulator to trk’s receiver', () => {
     const [queued] = numbers(1, 'WQ');
     const env = { ...emu.env };
     const downUrl = await deadUrl();
-    const proc = spawnListener(['webhook', 'listen', '--port', '0', '--forward-to', downUrl], env);
+    const run = trkRunning(['webhook', 'listen', '--port', '0', '--forward-to', downUrl], { env });
     try {
-      emu.sandbox.setSettings({ webhookUrl: await proc.url });
+      emu.sandbox.setSettings({ webhookUrl: (await run.printed(LISTENING))[1]! });
       await register('v2', queued!);
       await emu.sandbox.advance(60 * SECOND);
-      const failed = `${queued} not forwarded to ${downUrl}`;
-      await until('the failed forward', () => (proc.stderr.includes(failed) ? true : undefined));
+      await run.printed(new RegExp(`${queued} not forwarded to `));
+      expect(run.stderr()).toContain(`${queued} not forwarded to ${downUrl}`);
     } finally {
       emu.sandbox.setSettings({ webhookUrl: listener.url });
-      proc.child.kill('SIGINT');
+      run.interrupt();
     }
-    expect(await proc.exited).toBe(0);
-    expect(proc.stderr).toMatch(/stopped: 1 notification, 0 refused; 0 forwarded, 1 failed/);
-    const dir = /is kept in (\S+): trk webhook replay \1 --forward-to/.exec(proc.stderr)?.[1];
+    const { code, stderr } = await run.done;
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/stopped: 1 notification, 0 refused; 0 forwarded, 1 failed/);
+    const dir = /is kept in (\S+): trk webhook replay \1 --forward-to/.exec(stderr)?.[1];
     expect(dir).toContain(path.join(String(env.TRK_STATE_DIR), 'webhook-queue'));
 
     // The app is up now.
