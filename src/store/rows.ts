@@ -139,6 +139,7 @@ export function detailsRow(
     eta_to: canonicalTime(m?.eta_to),
     delivery_time: canonicalTime(v.delivered_at),
     latest_event_time: canonicalTime(v.latest_event?.time_utc ?? v.latest_event?.time_iso ?? v.latest_event?.time_raw),
+    latest_event_time_sent: v.latest_event?.time_iso ?? null,
     latest_event: v.latest_event?.description ?? null,
     tag: v.tag,
     param: v.param,

@@ -269,10 +269,11 @@ export abstract class SqlStore implements Store {
       return;
     }
     if (held.record.track_time !== null && row.as_of !== '' && row.as_of < held.record.track_time) return;
+    // The copy of the list answer gets the time as the service writes it there; the column keeps it comparable.
     const raw = patchRaw(held.record.raw, {
       package_status: row.package_status,
       tag: row.tag,
-      latest_event_time: row.latest_event_time,
+      latest_event_time: row.latest_event_time_sent ?? row.latest_event_time,
       latest_event_info: row.latest_event,
     });
     await tx.run(

@@ -73,6 +73,11 @@ export interface DetailsRow extends RecordKey {
   eta_to: string | null;
   delivery_time: string | null;
   latest_event_time: string | null;
+  /**
+   * The latest event's time as the service wrote it (in its carrier's offset, as the list answer shows it): what a
+   * notification patches into the record's copy of that answer. Not a column.
+   */
+  latest_event_time_sent: string | null;
   latest_event: string | null;
   tag: string | null;
   param: string | null;

@@ -129,6 +129,18 @@ describe.each(STORE_KINDS)('the $name store', (kind) => {
     expect(same.changes).toEqual([]);
   });
 
+  it("patches a notification's news into the record as the list answer writes it, time in the carrier's offset", async () => {
+    const s = await store();
+    const listed = { ...page[0], number: yanwen.number, carrier: yanwen.carrier, track_time: '2026-06-28T00:00:00Z' };
+    await s.writeRecords([recordRow(listed, 'v2')]);
+    await s.writeDetails([detailsRow(details('InTransit', '2026-06-29T13:00:00Z'), 'v2', null)], 'webhook');
+    const [record] = await all(s.records({ numbers: [yanwen.number] }));
+    const raw = JSON.parse(record!.raw);
+    // As `trk list` online shows it (and `list --offline` must): not the mirror's UTC form of the same moment.
+    expect(raw.latest_event_time).toBe(yanwen.track_info.latest_event.time_iso);
+    expect(raw.package_status).toBe('InTransit');
+  });
+
   it('knows which records need details, and which a full sync did not see', async () => {
     const s = await store();
     const rows = ['AB0000000003', 'AB0000000001', 'AB0000000002'].map((number) =>
