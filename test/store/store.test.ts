@@ -129,7 +129,7 @@ describe.each(STORE_KINDS)('the $name store', (kind) => {
     expect(same.changes).toEqual([]);
   });
 
-  it("patches a notification's news into the record as the list answer writes it, time in the carrier's offset", async () => {
+  it("patches a notification's news into the record as the list answer writes it (the carrier's offset)", async () => {
     const s = await store();
     const listed = { ...page[0], number: yanwen.number, carrier: yanwen.carrier, track_time: '2026-06-28T00:00:00Z' };
     await s.writeRecords([recordRow(listed, 'v2')]);
