@@ -36,6 +36,7 @@ export function trkMeasured(args: readonly string[], env: NodeJS.ProcessEnv, inp
     });
     let stdout = '';
     let stderr = '';
+    // Real time: a bound on a process of its own, so that a hang fails its test instead of waiting.
     const killer = setTimeout(() => child.kill('SIGKILL'), KILL_AFTER_MS);
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
