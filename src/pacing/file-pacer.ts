@@ -10,17 +10,27 @@
 // (Admission.sent, see pacer.ts): a request waiting for a connection counts from when it leaves. After a stall of
 // the event loop (stalls.ts), the starts of the requests admitted and not yet written are moved to its end, so
 // that other processes see them as late as they will leave; a request already written is not delayed by this
-// process's stall, and is left as it is (moving it would hold back the next starts for nothing). After a 429 this
+// process's stall, and is left as it is (moving it would hold back the next starts for nothing). Whenever the next
+// start is reckoned, those not written yet are moved to then as well: they leave no earlier. After a 429 this
 // process widens its margin for a while, as the in-process pacer does (Margin, pacer.ts).
 
 import { clock } from '../clock.js';
 import { SHARED_MARGIN_MS } from './budget.js';
 import { BudgetFile, BudgetFileError } from './budget-file.js';
-import { admit, movedByStall, movedToSent, withHold, type Admit, type Hold } from './budget-window.js';
+import {
+  admit,
+  movedByStall,
+  movedToSent,
+  withHold,
+  type Admit,
+  type BudgetState,
+  type Hold,
+} from './budget-window.js';
 import {
   holdAnnouncer,
   Margin,
   MAX_HOLD_MS,
+  UNSENT_LEAVES_LATER_MS,
   type AcquireOptions,
   type Admission,
   type HoldListener,
@@ -63,7 +73,7 @@ export class FilePacer implements Pacer {
   /** A hold set by this process: kept even when it could not be written (lock busy). */
   #localHold: Hold = { until: 0, reason: 'rate-limited' };
   /** The starts of this process's requests not yet written: what a stall delays. */
-  readonly #unsent = new Set<{ start: number }>();
+  readonly #unsent = new Set<Unsent>();
 
   constructor(opts: FilePacerOptions) {
     if (!Number.isInteger(opts.perSecond) || opts.perSecond < 1) throw new RangeError(`invalid rate ${opts.perSecond}`);
@@ -114,12 +124,14 @@ export class FilePacer implements Pacer {
   #attempt(): Admit | undefined {
     try {
       return this.#file.tryLocked(() => {
-        const state = this.#file.read();
         const now = this.#now();
+        const read = this.#file.read();
+        const state = this.#unsentLeavingNow(read, now);
         const window = { perSecond: this.#perSecond, windowMs: 1000 + this.#margin.at(now) };
         const got = admit(state, now, window, this.#localHold);
         this.#lastHold = got.held;
         if ('start' in got) this.#file.write(got.next);
+        else if (state !== read) this.#file.write(state);
         return got;
       });
     } catch (err) {
@@ -127,12 +139,25 @@ export class FilePacer implements Pacer {
     }
   }
 
+  /** The state with this process's starts admitted and not yet written moved to `now`: they leave no earlier. */
+  #unsentLeavingNow(state: BudgetState, now: number): BudgetState {
+    const late = [...this.#unsent].filter((e) => e.start < now && now - e.admitted < UNSENT_LEAVES_LATER_MS);
+    if (late.length === 0) return state;
+    const starts = movedByStall(
+      state.starts,
+      late.map((e) => e.start),
+      now,
+    );
+    for (const e of late) e.start = now;
+    return { ...state, starts };
+  }
+
   /** The admission of a start recorded at `admitted`: sent() moves it to when the request left. */
   #admission(admitted: number): Admission {
-    // Where its start is now: moved by stalls until the request is written.
-    const entry = { start: admitted };
+    // Where its start is now: moved by stalls, or by later admissions, until the request is written.
+    const entry = { admitted, start: admitted };
     // One admitted long ago and never written was aborted: forgotten, so that a long run keeps no list of them.
-    for (const e of this.#unsent) if (e.start < admitted - FORGET_UNSENT_MS) this.#unsent.delete(e);
+    for (const e of this.#unsent) if (e.admitted < admitted - FORGET_UNSENT_MS) this.#unsent.delete(e);
     this.#unsent.add(entry);
     return {
       sent: () => {
@@ -156,4 +181,10 @@ export class FilePacer implements Pacer {
     // Found from there by the next stall, or by sent(), rather than another start between.
     for (const e of delayed) e.start = end;
   }
+}
+
+/** A start admitted here whose request is not written yet: when it was admitted, and where its start is now. */
+interface Unsent {
+  admitted: number;
+  start: number;
 }

@@ -50,6 +50,13 @@ export interface Pacer {
   backoff(ms: number, reason?: WaitReason): void;
 }
 
+/**
+ * A request admitted and not written yet leaves no earlier than now, so the next start is reckoned from now for it
+ * (the event loop, a busy machine or the connections hold it back): for this long after its admission, after which
+ * it is taken to have failed before it left (a refused connection), and holds the budget back no more.
+ */
+export const UNSENT_LEAVES_LATER_MS = 5_000;
+
 /** Called once per hold, when a start first has to wait for it: nothing waits silently. */
 export type HoldListener = (ms: number, reason: WaitReason) => void;
 
@@ -149,7 +156,7 @@ export function createPacer(opts: PacerOptions): Pacer {
    * Start times of the latest admitted requests, oldest first: twice the rate, so that a start moved later by
    * its request's late departure is still counted among the latest.
    */
-  const starts: { t: number }[] = [];
+  const starts: Start[] = [];
   const queue: Waiter[] = [];
   let holdUntil = -Infinity;
   let holdReason: WaitReason = 'rate-limited';
@@ -158,11 +165,23 @@ export function createPacer(opts: PacerOptions): Pacer {
   /** Cancels the pump's current sleep, when every waiter has gone. */
   let sleeping: AbortController | undefined;
 
+  /** Moves the starts admitted and not written yet to `t`: they leave no earlier. */
+  function unsentLeaveAt(t: number): void {
+    let moved = false;
+    for (const s of starts) {
+      if (s.sent || s.t >= t || t - s.admitted >= UNSENT_LEAVES_LATER_MS) continue;
+      s.t = t;
+      moved = true;
+    }
+    if (moved) starts.sort((a, b) => a.t - b.t);
+  }
+
   /** Milliseconds until the next start is allowed (0: now). */
   function waitFor(t: number): number {
+    unsentLeaveAt(t);
     let until = holdUntil;
     if (starts.length >= perSecond) {
-      const nth = (starts[starts.length - perSecond] as { t: number }).t;
+      const nth = (starts[starts.length - perSecond] as Start).t;
       until = Math.max(until, nth + 1000 + margin.at(t));
     }
     return Math.max(0, until - t);
@@ -189,11 +208,13 @@ export function createPacer(opts: PacerOptions): Pacer {
         }
         const waiter = queue.shift() as Waiter;
         if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
-        const start = { t: now() };
+        const admitted = now();
+        const start: Start = { t: admitted, admitted, sent: false };
         starts.push(start);
         if (starts.length > 2 * perSecond) starts.shift();
         waiter.resolve({
           sent() {
+            start.sent = true;
             const t = now();
             if (t <= start.t) return;
             start.t = t;
@@ -253,4 +274,11 @@ export function stoppablePacer(inner: Pacer, stop: AbortSignal): Pacer {
     acquire: (signal, opts) => inner.acquire(signal ? AbortSignal.any([signal, stop]) : stop, opts),
     backoff: (ms, reason) => inner.backoff(ms, reason),
   };
+}
+
+/** A start the in-process pacer admitted: where it is now (moved to when its request left), and since when. */
+interface Start {
+  t: number;
+  admitted: number;
+  sent: boolean;
 }

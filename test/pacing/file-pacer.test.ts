@@ -89,7 +89,8 @@ describe('FilePacer', () => {
     const file = path.join(tempDir(), 'budget.json');
     const p = new FilePacer({ file, perSecond: 1 });
     const startsIn = () => (JSON.parse(readFileSync(file, 'utf8')) as { starts: number[] }).starts;
-    await p.acquire();
+    // Its request written at once, as the transport tells the pacer.
+    (await p.acquire())?.sent();
     const [first] = startsIn();
     const controller = new AbortController();
     // Aborted as soon as it starts waiting for the next window.
@@ -175,6 +176,25 @@ describe('FilePacer: starts counted from when requests leave', () => {
     return admission;
   };
 
+  it('a start admitted and not written yet leaves no earlier than now: the next is reckoned from then', async () => {
+    const file = path.join(tempDir(), 'budget.json');
+    let t = 1_000_000;
+    const p = new FilePacer({ file, perSecond: 1, marginMs: 30, stallMs: 0, now: () => t });
+    await admitted(p);
+    // A window later its request has still not left (a busy event loop, no connection yet)...
+    t += 1500;
+    const stop = new AbortController();
+    const waits: number[] = [];
+    const waiting = toldOfSleeps((ms) => {
+      waits.push(ms);
+      stop.abort(new Error('held'));
+    });
+    await withClock(waiting, () => expect(p.acquire(stop.signal)).rejects.toThrow('held'));
+    // ...so the next start waits a window from now (at most a second at a time), and others see it leave now.
+    expect(waits).toEqual([1000]);
+    expect(starts(file)).toEqual([1_001_500]);
+  });
+
   it('sent() moves the admitted start to when the request was written; after a 429 the window is wider', async () => {
     const file = path.join(tempDir(), 'budget.json');
     let t = 1_000_000;
@@ -185,7 +205,7 @@ describe('FilePacer: starts counted from when requests leave', () => {
     expect(starts(file)).toEqual([1_000_040]);
     // One start a window, counted from when the first was written.
     t = 1_000_040 + 1030;
-    await p.acquire();
+    (await admitted(p)).sent();
     // After a 429 a window and the old margin is no longer enough: the start waits (and is then let go).
     p.backoff(0, 'rate-limited');
     t += 1030;

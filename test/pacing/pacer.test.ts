@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createPacer, processPacer } from '../../src/pacing/pacer.js';
+import {
+  createPacer,
+  processPacer,
+  UNSENT_LEAVES_LATER_MS,
+  type Admission,
+  type Pacer,
+} from '../../src/pacing/pacer.js';
 
 /** A fake clock: sleeping advances it, so the pacer's waits take no real time. */
 function fakeClock() {
@@ -18,6 +24,13 @@ function fakeClock() {
   return clock;
 }
 
+/** A start taken and its request written at once, as the transport tells the pacer. */
+async function leave(pacer: Pacer, signal?: AbortSignal): Promise<Admission | void> {
+  const admission = await pacer.acquire(signal);
+  admission?.sent();
+  return admission;
+}
+
 /** No more than `n` starts in any window shorter than `windowMs`. */
 function maxInWindow(starts: number[], windowMs: number): number {
   let max = 0;
@@ -34,7 +47,7 @@ describe('pacer', () => {
     const clock = fakeClock();
     const pacer = createPacer({ perSecond: 3, marginMs: 100, now: clock.now, sleep: clock.sleep });
     const starts: number[] = [];
-    await Promise.all(Array.from({ length: 10 }, () => pacer.acquire().then(() => starts.push(clock.t))));
+    await Promise.all(Array.from({ length: 10 }, () => leave(pacer).then(() => starts.push(clock.t))));
     expect(starts).toHaveLength(10);
     expect(maxInWindow(starts, 1100)).toBe(3);
     // ...and no slower than needed: the 10th start comes right after three full windows.
@@ -50,7 +63,7 @@ describe('pacer', () => {
     for (let burst = 0; burst < 40; burst++) {
       clock.t += Math.floor(rand() * 1500);
       const n = 1 + Math.floor(rand() * 6);
-      await Promise.all(Array.from({ length: n }, () => pacer.acquire().then(() => starts.push(clock.t))));
+      await Promise.all(Array.from({ length: n }, () => leave(pacer).then(() => starts.push(clock.t))));
     }
     const sorted = [...starts].sort((a, b) => a - b);
     expect(maxInWindow(sorted, 1050)).toBeLessThanOrEqual(3);
@@ -62,27 +75,27 @@ describe('pacer', () => {
     const clock = fakeClock();
     const pacer = createPacer({ perSecond: 3, marginMs: 100, now: clock.now, sleep: clock.sleep });
     // Three requests start at once and are "in flight" (never released); nothing waited.
-    await Promise.all([pacer.acquire(), pacer.acquire(), pacer.acquire()]);
+    await Promise.all([leave(pacer), leave(pacer), leave(pacer)]);
     expect(clock.sleeps).toEqual([]);
     expect(clock.t).toBe(0);
     // Once the window has passed, three more start while the first three are still in flight.
     clock.t += 1100;
-    await Promise.all([pacer.acquire(), pacer.acquire(), pacer.acquire()]);
+    await Promise.all([leave(pacer), leave(pacer), leave(pacer)]);
     expect(clock.sleeps).toEqual([]);
   });
 
   it('holds every start after backoff()', async () => {
     const clock = fakeClock();
     const pacer = createPacer({ perSecond: 3, marginMs: 0, now: clock.now, sleep: clock.sleep });
-    await pacer.acquire();
+    await leave(pacer);
     pacer.backoff(5000);
     const starts: number[] = [];
-    await Promise.all([pacer.acquire(), pacer.acquire()].map((p) => p.then(() => starts.push(clock.t))));
+    await Promise.all([leave(pacer), leave(pacer)].map((p) => p.then(() => starts.push(clock.t))));
     expect(starts).toEqual([5000, 5000]);
     // A shorter backoff does not shorten a longer one already set.
     pacer.backoff(2000);
     pacer.backoff(100);
-    await pacer.acquire();
+    await leave(pacer);
     expect(clock.t).toBe(7000);
   });
 
@@ -96,17 +109,15 @@ describe('pacer', () => {
       sleep: clock.sleep,
       onHold: (ms, r) => told.push([ms, r]),
     });
-    await pacer.acquire();
+    await leave(pacer);
     pacer.backoff(86_400_000);
     const starts: number[] = [];
-    await Promise.all(
-      [pacer.acquire(), pacer.acquire(), pacer.acquire()].map((p) => p.then(() => starts.push(clock.t))),
-    );
+    await Promise.all([leave(pacer), leave(pacer), leave(pacer)].map((p) => p.then(() => starts.push(clock.t))));
     expect(starts).toEqual([60_000, 60_000, 60_000]);
     expect(told).toEqual([[60_000, 'rate-limited']]);
     // A short hold (under half a second) passes without a word.
     pacer.backoff(300, 'network');
-    await pacer.acquire();
+    await leave(pacer);
     expect(told).toHaveLength(1);
   });
 
@@ -123,10 +134,10 @@ describe('pacer', () => {
         signal.addEventListener('abort', () => reject(signal.reason), { once: true });
       });
     const pacer = createPacer({ perSecond: 1, marginMs: 0, now: clock.now, sleep });
-    await pacer.acquire();
+    await leave(pacer);
     const controller = new AbortController();
     const aborted = pacer.acquire(controller.signal);
-    const next = pacer.acquire();
+    const next = leave(pacer);
     await Promise.resolve();
     controller.abort(new Error('stop'));
     await expect(aborted).rejects.toThrow('stop');
@@ -147,35 +158,56 @@ describe('pacer: starts counted from when requests leave, margin widened after a
   it('a request written later than it was admitted counts from when it was written', async () => {
     const clock = fakeClock();
     const pacer = createPacer({ perSecond: 3, marginMs: 100, now: clock.now, sleep: clock.sleep });
-    const [first] = await Promise.all([pacer.acquire(), pacer.acquire(), pacer.acquire()]);
+    const [first] = await Promise.all([pacer.acquire(), leave(pacer), leave(pacer)]);
     // The first request waited for its connection: it left at 400, not at 0.
     clock.t = 400;
     first?.sent();
     // Starts at 0, 0 and 400: the fourth and fifth may go a window plus the margin after the two that left at 0,
     // the sixth only after the one that left at 400 (it would have gone at 1100 had that one counted from 0).
-    await pacer.acquire();
-    await pacer.acquire();
+    await leave(pacer);
+    await leave(pacer);
     expect(clock.t).toBe(1100);
-    await pacer.acquire();
+    await leave(pacer);
     expect(clock.t).toBe(1500);
   });
 
   it('after a 429 the margin is wider for the rest of the run (once a second however often it is told)', async () => {
     const clock = fakeClock();
     const pacer = createPacer({ perSecond: 1, marginMs: 100, now: clock.now, sleep: clock.sleep });
-    await pacer.acquire();
-    await pacer.acquire();
+    await leave(pacer);
+    await leave(pacer);
     expect(clock.t).toBe(1100);
     pacer.backoff(0, 'rate-limited');
     pacer.backoff(0, 'rate-limited');
-    await pacer.acquire();
+    await leave(pacer);
     expect(clock.t).toBe(1100 + 1150);
     // A failing service is no reason to widen it.
     clock.t += 2000;
     pacer.backoff(0, 'unavailable');
     const at = clock.t;
-    await pacer.acquire();
-    await pacer.acquire();
+    await leave(pacer);
+    await leave(pacer);
     expect(clock.t - at).toBe(1150);
+  });
+
+  it('a request admitted and not written yet leaves no earlier than now: the next start is reckoned from then', async () => {
+    const clock = fakeClock();
+    const pacer = createPacer({ perSecond: 3, marginMs: 100, now: clock.now, sleep: clock.sleep });
+    // Three admitted at 0 whose requests are held back (a busy event loop, no connection yet)...
+    const held = await Promise.all([pacer.acquire(), pacer.acquire(), pacer.acquire()]);
+    // ...do not let a fourth go at 1100 beside them: it waits until a window after they can have left.
+    const fourth = leave(pacer);
+    await new Promise((resolve) => setImmediate(resolve));
+    clock.t = 900;
+    for (const a of held) a?.sent();
+    await fourth;
+    expect(clock.t).toBeGreaterThanOrEqual(900 + 1100);
+    // One never written (it failed before it left) holds the budget back for a while only.
+    const clock2 = fakeClock();
+    const p2 = createPacer({ perSecond: 1, marginMs: 0, now: clock2.now, sleep: clock2.sleep });
+    await p2.acquire();
+    await leave(p2);
+    expect(clock2.t).toBeGreaterThanOrEqual(UNSENT_LEAVES_LATER_MS);
+    expect(clock2.t).toBeLessThan(UNSENT_LEAVES_LATER_MS + 2000);
   });
 });
