@@ -190,7 +190,7 @@ describe('pacer: starts counted from when requests leave, margin widened after a
     expect(clock.t - at).toBe(1150);
   });
 
-  it('a request admitted and not written yet leaves no earlier than now: the next start is reckoned from it', async () => {
+  it('a request admitted and not written yet leaves no earlier than now: the next start counts from it', async () => {
     const clock = fakeClock();
     const pacer = createPacer({ perSecond: 3, marginMs: 100, now: clock.now, sleep: clock.sleep });
     // Three admitted at 0 whose requests are held back (a busy event loop, no connection yet)...
