@@ -176,13 +176,8 @@ describe('FilePacer: starts counted from when requests leave', () => {
     return admission;
   };
 
-  it('a start admitted and not written yet leaves no earlier than now: the next is reckoned from then', async () => {
-    const file = path.join(tempDir(), 'budget.json');
-    let t = 1_000_000;
-    const p = new FilePacer({ file, perSecond: 1, marginMs: 30, stallMs: 0, now: () => t });
-    await admitted(p);
-    // A window later its request has still not left (a busy event loop, no connection yet)...
-    t += 1500;
+  /** The wait the next start would begin with (the caller gives up there). */
+  const waitsBeforeNext = async (p: FilePacer): Promise<number[]> => {
     const stop = new AbortController();
     const waits: number[] = [];
     const waiting = toldOfSleeps((ms) => {
@@ -190,6 +185,17 @@ describe('FilePacer: starts counted from when requests leave', () => {
       stop.abort(new Error('held'));
     });
     await withClock(waiting, () => expect(p.acquire(stop.signal)).rejects.toThrow('held'));
+    return waits;
+  };
+
+  it('a start admitted and not written yet leaves no earlier than now: the next is reckoned from then', async () => {
+    const file = path.join(tempDir(), 'budget.json');
+    let t = 1_000_000;
+    const p = new FilePacer({ file, perSecond: 1, marginMs: 30, stallMs: 0, now: () => t });
+    await admitted(p);
+    // A window later its request has still not left (a busy event loop, no connection yet)...
+    t += 1500;
+    const waits = await waitsBeforeNext(p);
     // ...so the next start waits a window from now (at most a second at a time), and others see it leave now.
     expect(waits).toEqual([1000]);
     expect(starts(file)).toEqual([1_001_500]);
@@ -209,13 +215,7 @@ describe('FilePacer: starts counted from when requests leave', () => {
     // After a 429 a window and the old margin is no longer enough: the start waits (and is then let go).
     p.backoff(0, 'rate-limited');
     t += 1030;
-    const stop = new AbortController();
-    const waits: number[] = [];
-    const waiting = toldOfSleeps((ms) => {
-      waits.push(ms);
-      stop.abort(new Error('held'));
-    });
-    await withClock(waiting, () => expect(p.acquire(stop.signal)).rejects.toThrow('held'));
+    const waits = await waitsBeforeNext(p);
     // The margin widened by 50 ms: the start would wait that long.
     expect(waits).toEqual([50]);
   });
