@@ -60,7 +60,9 @@ const stop = () => {
   for (const child of busy) child.kill('SIGKILL');
 };
 process.on('exit', stop);
+// Stopped from outside: the busy processes go too (they would spin on after this script otherwise).
 process.on('SIGINT', () => process.exit(130));
+process.on('SIGTERM', () => process.exit(143));
 
 let failed = 0;
 for (let run = 1; run <= opts.times; run++) {
