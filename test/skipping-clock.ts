@@ -26,8 +26,9 @@ export class SkippingClock implements Clock {
   readonly #sleepers: Sleeper[] = [];
   #waking = false;
 
+  /** Whole milliseconds, as Date.now() tells them. */
   now(): number {
-    return systemClock.now() + this.#skipped;
+    return Math.floor(systemClock.now() + this.#skipped);
   }
 
   monotonic(): number {
