@@ -3,13 +3,21 @@
 
 import type { Stats } from 'node:fs';
 import path from 'node:path';
-import { nodeFs } from '../node.js';
+import { nodeCrypto, nodeFs } from '../node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up"): the checking pass of
 // `trk info N` comes here (src/items/scratch.ts).
 const { readdirSync, readFileSync, rmSync, statSync } = nodeFs();
 
 /** Whether another process still runs (its pid is taken over by nobody else we could signal). */
+/**
+ * A name part of this process (its pid first, as isAlive reads it back), unique however quickly one process makes
+ * another (a script running commands in one process).
+ */
+export function uniqueStamp(): string {
+  return `${process.pid}-${Date.now().toString(36)}-${nodeCrypto().randomBytes(4).toString('hex')}`;
+}
+
 export function isAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {

@@ -13,7 +13,7 @@
 import path from 'node:path';
 import { ensurePrivateDir } from '../config/paths.js';
 import { sortedHas } from './digest.js';
-import { pruneFiles } from './leftovers.js';
+import { pruneFiles, uniqueStamp } from './leftovers.js';
 import type { RunIdentity } from './journal.js';
 import { nodeCrypto, nodeFs } from '../node.js';
 
@@ -85,8 +85,7 @@ export function writeSent(file: string, digests: BigUint64Array, updated: string
   ensurePrivateDir(path.dirname(file));
   const cutoff = Date.now() - KEEP_SENT_MS;
   pruneFiles(path.dirname(file), (name, st) => name.endsWith('.bin') && st.mtimeMs < cutoff);
-  // Unique however quickly one process writes it again (a script running commands in one process).
-  const id = `${Date.now().toString(36)}-${process.pid}-${nodeCrypto().randomBytes(4).toString('hex')}`;
+  const id = uniqueStamp();
   const head = Buffer.from(`${JSON.stringify({ format: FORMAT, count: digests.length, updated, id })}\n`, 'utf8');
   const body = Buffer.alloc(digests.length * 8);
   for (let i = 0; i < digests.length; i++) body.writeBigUInt64BE(digests[i] as bigint, i * 8);

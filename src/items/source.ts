@@ -13,7 +13,7 @@ import { ensurePrivateDir } from '../config/paths.js';
 import { TrkError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
 import { detectEncoding, hasNul, LineGuard, MAX_LINE_BYTES } from './read-text.js';
-import { nodeCrypto, nodeFs, nodeFsPromises } from '../node.js';
+import { nodeFs, nodeFsPromises } from '../node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { closeSync, createReadStream, createWriteStream, openSync, realpathSync, rmSync, statSync } = nodeFs();
@@ -165,8 +165,8 @@ async function spoolStream(
 ): Promise<ItemSource> {
   ensurePrivateDir(spoolDir);
   await pruneSpool(spoolDir);
-  const unique = `${process.pid}-${Date.now().toString(36)}-${nodeCrypto().randomBytes(4).toString('hex')}`;
-  const spool = path.join(spoolDir, `stdin-${unique}.csv`);
+  const { uniqueStamp } = await import('./leftovers.js');
+  const spool = path.join(spoolDir, `stdin-${uniqueStamp()}.csv`);
   const check = new SpoolCheck(display, limits);
   try {
     await pipeline(
