@@ -19,17 +19,17 @@ _trk_subcommands() {
 _trk_options() {
   case "$1" in
     '') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'register') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--delimiter' '--carrier-map' '--restart' '--again' '--carrier' '--param' '--tag' '--lang' '--email' '--final-carrier' '--no-auto-detection' '--order-no' '--order-time' '--remark' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'stop') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--delimiter' '--carrier-map' '--restart' '--again' '--carrier' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'retrack') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--delimiter' '--carrier-map' '--restart' '--again' '--carrier' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'delete') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--delimiter' '--carrier-map' '--restart' '--again' '--carrier' '--ignore-missing' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'push') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--delimiter' '--carrier-map' '--restart' '--again' '--carrier' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'register') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--ignore-column' '--delimiter' '--carrier-map' '--restart' '--again' '--carrier' '--param' '--tag' '--lang' '--email' '--final-carrier' '--no-auto-detection' '--order-no' '--order-time' '--remark' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'stop') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--ignore-column' '--delimiter' '--carrier-map' '--restart' '--again' '--carrier' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'retrack') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--ignore-column' '--delimiter' '--carrier-map' '--restart' '--again' '--carrier' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'delete') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--ignore-column' '--delimiter' '--carrier-map' '--restart' '--again' '--carrier' '--ignore-missing' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'push') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--ignore-column' '--delimiter' '--carrier-map' '--restart' '--again' '--carrier' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'list') printf '%s\n' '--status' '--carrier' '--tracking' '--origin' '--registered-since' '--registered-until' '--tracked-since' '--tracked-until' '--pushed-since' '--pushed-until' '--push-status' '--push-code' '--stopped-since' '--stopped-until' '--number' '--tag' '--sub-status' '--order' '--email' '--search' '--stale' '--offline' '--db' '--order-by' '--limit' '--all' '--page' '--relative' '--no-pager' '--columns' '--watch' '--every' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'info') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--delimiter' '--carrier-map' '--carrier' '--status' '--sub-status' '--page' '--offline' '--db' '--relative' '--no-pager' '--columns' '--watch' '--every' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'info') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--ignore-column' '--delimiter' '--carrier-map' '--carrier' '--status' '--sub-status' '--page' '--offline' '--db' '--relative' '--no-pager' '--columns' '--watch' '--every' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'quota') printf '%s\n' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'realtime') printf '%s\n' '--carrier' '--param' '--final-carrier' '--fresh' '--relative' '--no-pager' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'change-carrier') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--delimiter' '--carrier-map' '--restart' '--again' '--to' '--from' '--final-to' '--final-from' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'update') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--delimiter' '--carrier-map' '--restart' '--again' '--carrier' '--tag' '--param' '--lang' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'change-carrier') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--ignore-column' '--delimiter' '--carrier-map' '--restart' '--again' '--to' '--from' '--final-to' '--final-from' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'update') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--ignore-column' '--delimiter' '--carrier-map' '--restart' '--again' '--carrier' '--tag' '--param' '--lang' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'sync') printf '%s\n' '--full' '--db' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'changes') printf '%s\n' '--columns' '--relative' '--since' '--status' '--cursor' '--db' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'find') printf '%s\n' '--columns' '--db' '--relative' '--no-pager' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
@@ -81,6 +81,7 @@ _trk_takes_value() {
     'register|--file'|\
     'register|--rejects'|\
     'register|--column'|\
+    'register|--ignore-column'|\
     'register|--delimiter'|\
     'register|--carrier-map'|\
     'register|--carrier'|\
@@ -104,6 +105,7 @@ _trk_takes_value() {
     'stop|--file'|\
     'stop|--rejects'|\
     'stop|--column'|\
+    'stop|--ignore-column'|\
     'stop|--delimiter'|\
     'stop|--carrier-map'|\
     'stop|--carrier'|\
@@ -119,6 +121,7 @@ _trk_takes_value() {
     'retrack|--file'|\
     'retrack|--rejects'|\
     'retrack|--column'|\
+    'retrack|--ignore-column'|\
     'retrack|--delimiter'|\
     'retrack|--carrier-map'|\
     'retrack|--carrier'|\
@@ -134,6 +137,7 @@ _trk_takes_value() {
     'delete|--file'|\
     'delete|--rejects'|\
     'delete|--column'|\
+    'delete|--ignore-column'|\
     'delete|--delimiter'|\
     'delete|--carrier-map'|\
     'delete|--carrier'|\
@@ -149,6 +153,7 @@ _trk_takes_value() {
     'push|--file'|\
     'push|--rejects'|\
     'push|--column'|\
+    'push|--ignore-column'|\
     'push|--delimiter'|\
     'push|--carrier-map'|\
     'push|--carrier'|\
@@ -198,6 +203,7 @@ _trk_takes_value() {
     'info|--file'|\
     'info|--rejects'|\
     'info|--column'|\
+    'info|--ignore-column'|\
     'info|--delimiter'|\
     'info|--carrier-map'|\
     'info|--carrier'|\
@@ -236,6 +242,7 @@ _trk_takes_value() {
     'change-carrier|--file'|\
     'change-carrier|--rejects'|\
     'change-carrier|--column'|\
+    'change-carrier|--ignore-column'|\
     'change-carrier|--delimiter'|\
     'change-carrier|--carrier-map'|\
     'change-carrier|--to'|\
@@ -254,6 +261,7 @@ _trk_takes_value() {
     'update|--file'|\
     'update|--rejects'|\
     'update|--column'|\
+    'update|--ignore-column'|\
     'update|--delimiter'|\
     'update|--carrier-map'|\
     'update|--carrier'|\

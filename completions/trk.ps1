@@ -16,17 +16,17 @@ $__trkSubcommands['help sandbox'] = @('start', 'reset')
 $__trkSubcommands['help webhook'] = @('verify', 'listen', 'replay')
 $__trkOptions = [System.Collections.Hashtable]::new([System.StringComparer]::Ordinal)
 $__trkOptions[''] = @('-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
-$__trkOptions['register'] = @('-f', '--file', '--dry-run', '--rejects', '--skip-invalid', '--column', '--delimiter', '--carrier-map', '--restart', '--again', '--carrier', '--param', '--tag', '--lang', '--email', '--final-carrier', '--no-auto-detection', '--order-no', '--order-time', '--remark', '--columns', '-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
-$__trkOptions['stop'] = @('-f', '--file', '--dry-run', '--rejects', '--skip-invalid', '--column', '--delimiter', '--carrier-map', '--restart', '--again', '--carrier', '--columns', '-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
-$__trkOptions['retrack'] = @('-f', '--file', '--dry-run', '--rejects', '--skip-invalid', '--column', '--delimiter', '--carrier-map', '--restart', '--again', '--carrier', '--columns', '-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
-$__trkOptions['delete'] = @('-f', '--file', '--dry-run', '--rejects', '--skip-invalid', '--column', '--delimiter', '--carrier-map', '--restart', '--again', '--carrier', '--ignore-missing', '--columns', '-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
-$__trkOptions['push'] = @('-f', '--file', '--dry-run', '--rejects', '--skip-invalid', '--column', '--delimiter', '--carrier-map', '--restart', '--again', '--carrier', '--columns', '-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
+$__trkOptions['register'] = @('-f', '--file', '--dry-run', '--rejects', '--skip-invalid', '--column', '--ignore-column', '--delimiter', '--carrier-map', '--restart', '--again', '--carrier', '--param', '--tag', '--lang', '--email', '--final-carrier', '--no-auto-detection', '--order-no', '--order-time', '--remark', '--columns', '-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
+$__trkOptions['stop'] = @('-f', '--file', '--dry-run', '--rejects', '--skip-invalid', '--column', '--ignore-column', '--delimiter', '--carrier-map', '--restart', '--again', '--carrier', '--columns', '-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
+$__trkOptions['retrack'] = @('-f', '--file', '--dry-run', '--rejects', '--skip-invalid', '--column', '--ignore-column', '--delimiter', '--carrier-map', '--restart', '--again', '--carrier', '--columns', '-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
+$__trkOptions['delete'] = @('-f', '--file', '--dry-run', '--rejects', '--skip-invalid', '--column', '--ignore-column', '--delimiter', '--carrier-map', '--restart', '--again', '--carrier', '--ignore-missing', '--columns', '-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
+$__trkOptions['push'] = @('-f', '--file', '--dry-run', '--rejects', '--skip-invalid', '--column', '--ignore-column', '--delimiter', '--carrier-map', '--restart', '--again', '--carrier', '--columns', '-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
 $__trkOptions['list'] = @('--status', '--carrier', '--tracking', '--origin', '--registered-since', '--registered-until', '--tracked-since', '--tracked-until', '--pushed-since', '--pushed-until', '--push-status', '--push-code', '--stopped-since', '--stopped-until', '--number', '--tag', '--sub-status', '--order', '--email', '--search', '--stale', '--offline', '--db', '--order-by', '--limit', '--all', '--page', '--relative', '--no-pager', '--columns', '--watch', '--every', '-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
-$__trkOptions['info'] = @('-f', '--file', '--dry-run', '--rejects', '--skip-invalid', '--column', '--delimiter', '--carrier-map', '--carrier', '--status', '--sub-status', '--page', '--offline', '--db', '--relative', '--no-pager', '--columns', '--watch', '--every', '-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
+$__trkOptions['info'] = @('-f', '--file', '--dry-run', '--rejects', '--skip-invalid', '--column', '--ignore-column', '--delimiter', '--carrier-map', '--carrier', '--status', '--sub-status', '--page', '--offline', '--db', '--relative', '--no-pager', '--columns', '--watch', '--every', '-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
 $__trkOptions['quota'] = @('--columns', '-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
 $__trkOptions['realtime'] = @('--carrier', '--param', '--final-carrier', '--fresh', '--relative', '--no-pager', '--columns', '-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
-$__trkOptions['change-carrier'] = @('-f', '--file', '--dry-run', '--rejects', '--skip-invalid', '--column', '--delimiter', '--carrier-map', '--restart', '--again', '--to', '--from', '--final-to', '--final-from', '--columns', '-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
-$__trkOptions['update'] = @('-f', '--file', '--dry-run', '--rejects', '--skip-invalid', '--column', '--delimiter', '--carrier-map', '--restart', '--again', '--carrier', '--tag', '--param', '--lang', '--columns', '-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
+$__trkOptions['change-carrier'] = @('-f', '--file', '--dry-run', '--rejects', '--skip-invalid', '--column', '--ignore-column', '--delimiter', '--carrier-map', '--restart', '--again', '--to', '--from', '--final-to', '--final-from', '--columns', '-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
+$__trkOptions['update'] = @('-f', '--file', '--dry-run', '--rejects', '--skip-invalid', '--column', '--ignore-column', '--delimiter', '--carrier-map', '--restart', '--again', '--carrier', '--tag', '--param', '--lang', '--columns', '-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
 $__trkOptions['sync'] = @('--full', '--db', '-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
 $__trkOptions['changes'] = @('--columns', '--relative', '--since', '--status', '--cursor', '--db', '-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
 $__trkOptions['find'] = @('--columns', '--db', '--relative', '--no-pager', '-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
@@ -110,7 +110,8 @@ $__trkHelp['register|--file'] = 'read numbers from a file (- for stdin): CSV or 
 $__trkHelp['register|--dry-run'] = 'check the input and report requests, time and the quota a run needs; send nothing'
 $__trkHelp['register|--rejects'] = 'write rejected and set-aside rows here: the input columns plus input_line, error_code, error_message'
 $__trkHelp['register|--skip-invalid'] = 'send the valid rows and set the invalid ones aside (in --rejects FILE, or listed), exit 3'
-$__trkHelp['register|--column'] = 'read the input column NAME as FIELD, e.g. tracking_no=number (repeatable)'
+$__trkHelp['register|--column'] = 'read the input column NAME as FIELD, e.g. tracking_no=number, or Notes=- to pass it over (repeatable)'
+$__trkHelp['register|--ignore-column'] = 'pass the input column NAME over, as --column NAME=- (repeatable)'
 $__trkHelp['register|--delimiter'] = 'the columns'' separator: , ; tab or | (default: the one of the header line)'
 $__trkHelp['register|--carrier-map'] = 'carrier names of this input and their codes, one name,code row a line (see trk carriers --aliases)'
 $__trkHelp['register|--restart'] = 'start over instead of resuming an interrupted run of the same input'
@@ -131,7 +132,8 @@ $__trkHelp['stop|--file'] = 'read numbers from a file (- for stdin): CSV or TSV 
 $__trkHelp['stop|--dry-run'] = 'check the input and report requests, time and the quota a run needs; send nothing'
 $__trkHelp['stop|--rejects'] = 'write rejected and set-aside rows here: the input columns plus input_line, error_code, error_message'
 $__trkHelp['stop|--skip-invalid'] = 'send the valid rows and set the invalid ones aside (in --rejects FILE, or listed), exit 3'
-$__trkHelp['stop|--column'] = 'read the input column NAME as FIELD, e.g. tracking_no=number (repeatable)'
+$__trkHelp['stop|--column'] = 'read the input column NAME as FIELD, e.g. tracking_no=number, or Notes=- to pass it over (repeatable)'
+$__trkHelp['stop|--ignore-column'] = 'pass the input column NAME over, as --column NAME=- (repeatable)'
 $__trkHelp['stop|--delimiter'] = 'the columns'' separator: , ; tab or | (default: the one of the header line)'
 $__trkHelp['stop|--carrier-map'] = 'carrier names of this input and their codes, one name,code row a line (see trk carriers --aliases)'
 $__trkHelp['stop|--restart'] = 'start over instead of resuming an interrupted run of the same input'
@@ -143,7 +145,8 @@ $__trkHelp['retrack|--file'] = 'read numbers from a file (- for stdin): CSV or T
 $__trkHelp['retrack|--dry-run'] = 'check the input and report requests, time and the quota a run needs; send nothing'
 $__trkHelp['retrack|--rejects'] = 'write rejected and set-aside rows here: the input columns plus input_line, error_code, error_message'
 $__trkHelp['retrack|--skip-invalid'] = 'send the valid rows and set the invalid ones aside (in --rejects FILE, or listed), exit 3'
-$__trkHelp['retrack|--column'] = 'read the input column NAME as FIELD, e.g. tracking_no=number (repeatable)'
+$__trkHelp['retrack|--column'] = 'read the input column NAME as FIELD, e.g. tracking_no=number, or Notes=- to pass it over (repeatable)'
+$__trkHelp['retrack|--ignore-column'] = 'pass the input column NAME over, as --column NAME=- (repeatable)'
 $__trkHelp['retrack|--delimiter'] = 'the columns'' separator: , ; tab or | (default: the one of the header line)'
 $__trkHelp['retrack|--carrier-map'] = 'carrier names of this input and their codes, one name,code row a line (see trk carriers --aliases)'
 $__trkHelp['retrack|--restart'] = 'start over instead of resuming an interrupted run of the same input'
@@ -155,7 +158,8 @@ $__trkHelp['delete|--file'] = 'read numbers from a file (- for stdin): CSV or TS
 $__trkHelp['delete|--dry-run'] = 'check the input and report requests, time and the quota a run needs; send nothing'
 $__trkHelp['delete|--rejects'] = 'write rejected and set-aside rows here: the input columns plus input_line, error_code, error_message'
 $__trkHelp['delete|--skip-invalid'] = 'send the valid rows and set the invalid ones aside (in --rejects FILE, or listed), exit 3'
-$__trkHelp['delete|--column'] = 'read the input column NAME as FIELD, e.g. tracking_no=number (repeatable)'
+$__trkHelp['delete|--column'] = 'read the input column NAME as FIELD, e.g. tracking_no=number, or Notes=- to pass it over (repeatable)'
+$__trkHelp['delete|--ignore-column'] = 'pass the input column NAME over, as --column NAME=- (repeatable)'
 $__trkHelp['delete|--delimiter'] = 'the columns'' separator: , ; tab or | (default: the one of the header line)'
 $__trkHelp['delete|--carrier-map'] = 'carrier names of this input and their codes, one name,code row a line (see trk carriers --aliases)'
 $__trkHelp['delete|--restart'] = 'start over instead of resuming an interrupted run of the same input'
@@ -168,7 +172,8 @@ $__trkHelp['push|--file'] = 'read numbers from a file (- for stdin): CSV or TSV 
 $__trkHelp['push|--dry-run'] = 'check the input and report requests, time and the quota a run needs; send nothing'
 $__trkHelp['push|--rejects'] = 'write rejected and set-aside rows here: the input columns plus input_line, error_code, error_message'
 $__trkHelp['push|--skip-invalid'] = 'send the valid rows and set the invalid ones aside (in --rejects FILE, or listed), exit 3'
-$__trkHelp['push|--column'] = 'read the input column NAME as FIELD, e.g. tracking_no=number (repeatable)'
+$__trkHelp['push|--column'] = 'read the input column NAME as FIELD, e.g. tracking_no=number, or Notes=- to pass it over (repeatable)'
+$__trkHelp['push|--ignore-column'] = 'pass the input column NAME over, as --column NAME=- (repeatable)'
 $__trkHelp['push|--delimiter'] = 'the columns'' separator: , ; tab or | (default: the one of the header line)'
 $__trkHelp['push|--carrier-map'] = 'carrier names of this input and their codes, one name,code row a line (see trk carriers --aliases)'
 $__trkHelp['push|--restart'] = 'start over instead of resuming an interrupted run of the same input'
@@ -212,7 +217,8 @@ $__trkHelp['info|--file'] = 'read numbers from a file (- for stdin): CSV or TSV 
 $__trkHelp['info|--dry-run'] = 'check the input and report requests, time and the quota a run needs; send nothing'
 $__trkHelp['info|--rejects'] = 'write rejected and set-aside rows here: the input columns plus input_line, error_code, error_message'
 $__trkHelp['info|--skip-invalid'] = 'send the valid rows and set the invalid ones aside (in --rejects FILE, or listed), exit 3'
-$__trkHelp['info|--column'] = 'read the input column NAME as FIELD, e.g. tracking_no=number (repeatable)'
+$__trkHelp['info|--column'] = 'read the input column NAME as FIELD, e.g. tracking_no=number, or Notes=- to pass it over (repeatable)'
+$__trkHelp['info|--ignore-column'] = 'pass the input column NAME over, as --column NAME=- (repeatable)'
 $__trkHelp['info|--delimiter'] = 'the columns'' separator: , ; tab or | (default: the one of the header line)'
 $__trkHelp['info|--carrier-map'] = 'carrier names of this input and their codes, one name,code row a line (see trk carriers --aliases)'
 $__trkHelp['info|--carrier'] = 'only the record under this carrier (code or name)'
@@ -239,7 +245,8 @@ $__trkHelp['change-carrier|--file'] = 'read numbers from a file (- for stdin): C
 $__trkHelp['change-carrier|--dry-run'] = 'check the input and report requests, time and the quota a run needs; send nothing'
 $__trkHelp['change-carrier|--rejects'] = 'write rejected and set-aside rows here: the input columns plus input_line, error_code, error_message'
 $__trkHelp['change-carrier|--skip-invalid'] = 'send the valid rows and set the invalid ones aside (in --rejects FILE, or listed), exit 3'
-$__trkHelp['change-carrier|--column'] = 'read the input column NAME as FIELD, e.g. tracking_no=number (repeatable)'
+$__trkHelp['change-carrier|--column'] = 'read the input column NAME as FIELD, e.g. tracking_no=number, or Notes=- to pass it over (repeatable)'
+$__trkHelp['change-carrier|--ignore-column'] = 'pass the input column NAME over, as --column NAME=- (repeatable)'
 $__trkHelp['change-carrier|--delimiter'] = 'the columns'' separator: , ; tab or | (default: the one of the header line)'
 $__trkHelp['change-carrier|--carrier-map'] = 'carrier names of this input and their codes, one name,code row a line (see trk carriers --aliases)'
 $__trkHelp['change-carrier|--restart'] = 'start over instead of resuming an interrupted run of the same input'
@@ -254,7 +261,8 @@ $__trkHelp['update|--file'] = 'read numbers from a file (- for stdin): CSV or TS
 $__trkHelp['update|--dry-run'] = 'check the input and report requests, time and the quota a run needs; send nothing'
 $__trkHelp['update|--rejects'] = 'write rejected and set-aside rows here: the input columns plus input_line, error_code, error_message'
 $__trkHelp['update|--skip-invalid'] = 'send the valid rows and set the invalid ones aside (in --rejects FILE, or listed), exit 3'
-$__trkHelp['update|--column'] = 'read the input column NAME as FIELD, e.g. tracking_no=number (repeatable)'
+$__trkHelp['update|--column'] = 'read the input column NAME as FIELD, e.g. tracking_no=number, or Notes=- to pass it over (repeatable)'
+$__trkHelp['update|--ignore-column'] = 'pass the input column NAME over, as --column NAME=- (repeatable)'
 $__trkHelp['update|--delimiter'] = 'the columns'' separator: , ; tab or | (default: the one of the header line)'
 $__trkHelp['update|--carrier-map'] = 'carrier names of this input and their codes, one name,code row a line (see trk carriers --aliases)'
 $__trkHelp['update|--restart'] = 'start over instead of resuming an interrupted run of the same input'
@@ -415,6 +423,7 @@ $__trkTakesValue['register|-f'] = $true
 $__trkTakesValue['register|--file'] = $true
 $__trkTakesValue['register|--rejects'] = $true
 $__trkTakesValue['register|--column'] = $true
+$__trkTakesValue['register|--ignore-column'] = $true
 $__trkTakesValue['register|--delimiter'] = $true
 $__trkTakesValue['register|--carrier-map'] = $true
 $__trkTakesValue['register|--carrier'] = $true
@@ -438,6 +447,7 @@ $__trkTakesValue['stop|-f'] = $true
 $__trkTakesValue['stop|--file'] = $true
 $__trkTakesValue['stop|--rejects'] = $true
 $__trkTakesValue['stop|--column'] = $true
+$__trkTakesValue['stop|--ignore-column'] = $true
 $__trkTakesValue['stop|--delimiter'] = $true
 $__trkTakesValue['stop|--carrier-map'] = $true
 $__trkTakesValue['stop|--carrier'] = $true
@@ -453,6 +463,7 @@ $__trkTakesValue['retrack|-f'] = $true
 $__trkTakesValue['retrack|--file'] = $true
 $__trkTakesValue['retrack|--rejects'] = $true
 $__trkTakesValue['retrack|--column'] = $true
+$__trkTakesValue['retrack|--ignore-column'] = $true
 $__trkTakesValue['retrack|--delimiter'] = $true
 $__trkTakesValue['retrack|--carrier-map'] = $true
 $__trkTakesValue['retrack|--carrier'] = $true
@@ -468,6 +479,7 @@ $__trkTakesValue['delete|-f'] = $true
 $__trkTakesValue['delete|--file'] = $true
 $__trkTakesValue['delete|--rejects'] = $true
 $__trkTakesValue['delete|--column'] = $true
+$__trkTakesValue['delete|--ignore-column'] = $true
 $__trkTakesValue['delete|--delimiter'] = $true
 $__trkTakesValue['delete|--carrier-map'] = $true
 $__trkTakesValue['delete|--carrier'] = $true
@@ -483,6 +495,7 @@ $__trkTakesValue['push|-f'] = $true
 $__trkTakesValue['push|--file'] = $true
 $__trkTakesValue['push|--rejects'] = $true
 $__trkTakesValue['push|--column'] = $true
+$__trkTakesValue['push|--ignore-column'] = $true
 $__trkTakesValue['push|--delimiter'] = $true
 $__trkTakesValue['push|--carrier-map'] = $true
 $__trkTakesValue['push|--carrier'] = $true
@@ -532,6 +545,7 @@ $__trkTakesValue['info|-f'] = $true
 $__trkTakesValue['info|--file'] = $true
 $__trkTakesValue['info|--rejects'] = $true
 $__trkTakesValue['info|--column'] = $true
+$__trkTakesValue['info|--ignore-column'] = $true
 $__trkTakesValue['info|--delimiter'] = $true
 $__trkTakesValue['info|--carrier-map'] = $true
 $__trkTakesValue['info|--carrier'] = $true
@@ -570,6 +584,7 @@ $__trkTakesValue['change-carrier|-f'] = $true
 $__trkTakesValue['change-carrier|--file'] = $true
 $__trkTakesValue['change-carrier|--rejects'] = $true
 $__trkTakesValue['change-carrier|--column'] = $true
+$__trkTakesValue['change-carrier|--ignore-column'] = $true
 $__trkTakesValue['change-carrier|--delimiter'] = $true
 $__trkTakesValue['change-carrier|--carrier-map'] = $true
 $__trkTakesValue['change-carrier|--to'] = $true
@@ -588,6 +603,7 @@ $__trkTakesValue['update|-f'] = $true
 $__trkTakesValue['update|--file'] = $true
 $__trkTakesValue['update|--rejects'] = $true
 $__trkTakesValue['update|--column'] = $true
+$__trkTakesValue['update|--ignore-column'] = $true
 $__trkTakesValue['update|--delimiter'] = $true
 $__trkTakesValue['update|--carrier-map'] = $true
 $__trkTakesValue['update|--carrier'] = $true

@@ -9,6 +9,11 @@ export function plural(n: number, word: string, many = `${word}s`): string {
  * 1234567 → `1,234,567`. Grouped by hand: toLocaleString loads the ICU locale data, some 3 ms and several MB
  * at the first call, and commands print a count on every run.
  */
+/** `a`, `a and b`, `a, b and c`. */
+export function listWords(words: readonly string[]): string {
+  return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+}
+
 export function fmt(n: number): string {
   return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }

@@ -15,7 +15,7 @@ import type { Context } from '../context.js';
 import { listUrl, loadList, readCachedList, type ListName, type LoadedList } from './lists.js';
 import { countryIsoByKey, parseCarriers, parseCountries, type Carrier, type Country } from './parse.js';
 import { UsageError } from '../errors.js';
-import { foldName, isCarrierName } from './names.js';
+import { foldName, isCarrierName, type LooseReading } from './names.js';
 import { resolveCarrier, type ResolveOptions } from './search.js';
 import { aliasEntries } from './aliases.js';
 
@@ -114,17 +114,20 @@ export interface ResolverOptions extends ResolveOptions {
  * remembered, so a CSV of many rows costs one lookup per distinct value, and a value seen before is answered
  * without waiting.
  */
-export function carrierResolver(
-  ctx: Context,
-  opts: ResolverOptions = {},
-): (text: string) => CarrierResolution | Promise<CarrierResolution> {
+export function carrierResolver(ctx: Context, opts: ResolverOptions = {}): CarrierResolver {
   let cached: Promise<Carrier[] | undefined> | undefined;
   let full: Promise<Carrier[]> | undefined;
   let loaded: Carrier[] | undefined;
   let aliases: Promise<ReadonlyMap<string, number>> | undefined;
   const memo = new Map<string, CarrierResolution | UsageError>();
+  const loose: string[] = [];
+  const onLoose = (text: string, carrier: Carrier, how: LooseReading) =>
+    loose.push(
+      `carrier "${text}" read as ${carrier.name} (${carrier.key}), ` +
+        (how === 'service' ? 'its service level left out' : 'the one carrier so named'),
+    );
   const settle = async (t: string): Promise<CarrierResolution> => {
-    const resolveOpts = { ...opts, aliases: await (aliases ??= carrierAliases(ctx, opts.carrierMap)) };
+    const resolveOpts = { ...opts, onLoose, aliases: await (aliases ??= carrierAliases(ctx, opts.carrierMap)) };
     // Words for no carrier, numbers and aliases need no more than the cached list, to check codes.
     let list: Carrier[] | undefined;
     if (isCarrierName(t, resolveOpts.aliases)) {
@@ -136,7 +139,7 @@ export function carrierResolver(
     }
     return resolveCarrier(t, list, resolveOpts);
   };
-  return (text) => {
+  const resolver = (text: string) => {
     const t = text.trim();
     if (memo.has(t)) {
       const known = memo.get(t);
@@ -154,7 +157,13 @@ export function carrierResolver(
       },
     );
   };
+  return Object.assign(resolver, { notes: () => [...loose] });
 }
+
+/** A carrier value → its code (see carrierResolver); `notes` names the values read loosely, once each. */
+export type CarrierResolver = ((text: string) => CarrierResolution | Promise<CarrierResolution>) & {
+  notes: () => string[];
+};
 
 /** Aliases in force, folded name → code: built in, then the profile's, then `--carrier-map`'s (the last wins). */
 export async function carrierAliases(

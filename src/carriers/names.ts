@@ -90,3 +90,36 @@ export const BUILT_IN_ALIASES: Readonly<Record<string, number>> = {
   uspsstampscom: 21051,
   colissimo: 6051,
 };
+
+/** How a name was read as a carrier other than by its exact name: a service level left out, or a generic word added. */
+export type LooseReading = 'service' | 'short';
+
+/**
+ * Words of a carrier's service level, folded, as shops' platforms write them after the carrier's name (`UPS
+ * Ground`, `USPS Priority Mail`, `Royal Mail Tracked 48`, `FedEx Home Delivery`, `DHL Express Worldwide`).
+ */
+const SERVICE_WORDS: ReadonlySet<string> = new Set([
+  ...['ground', 'priority', 'mail', 'express', 'tracked', 'signed', 'for', 'worldwide', 'international', 'intl'],
+  ...['home', 'delivery', 'standard', 'economy', 'saver', 'next', 'day', 'nextday', 'sameday', 'same', 'first'],
+  ...['second', 'class', '1st', '2nd', 'parcel', 'parcels', 'packet', 'plus', 'premium', 'overnight', 'advantage'],
+  ...['select', 'smartpost', '2day', '3day', 'am', 'service', 'small', 'large', 'letter', 'flat', 'rate'],
+  ...['envelope', 'box', 'registered', 'certified', 'domestic', 'signature', 'required', 'insured', 'package'],
+  ...['retail', 'media', 'airmail', 'air', 'surface', 'business', 'guaranteed', 'special', 'by', 'classic'],
+  ...['europe', 'world', 'connect', 'medium', 'prime', 'returns', 'return', 'label'],
+]);
+
+/** Whether a word (as written) is part of a service level: a service word, a weight or weight range, a time. */
+export function isServiceWord(word: string): boolean {
+  const w = word.toLowerCase();
+  if (/^\d+([.,]\d+)?(-\d+([.,]\d+)?)?(kg|g|lbs?|oz)?$/.test(w) || /^\d{1,2}(am|pm)$/.test(w)) return true;
+  return SERVICE_WORDS.has(foldName(word));
+}
+
+/**
+ * Last words of carriers' names that say what kind of carrier it is, not which: `Deutsche Post` means "Deutsche Post
+ * Mail" where no other carrier's name is `Deutsche Post` and such a word.
+ */
+export const GENERIC_LAST_WORDS: ReadonlySet<string> = new Set([
+  ...['mail', 'post', 'express', 'parcel', 'parcels', 'paket', 'logistics', 'courier', 'delivery', 'shipping'],
+  ...['service', 'services', 'group', 'freight'],
+]);

@@ -30,8 +30,13 @@ export interface CheckOptions {
   flagsOnly?: boolean | undefined;
 }
 
-/** A code for a carrier name; throws a UsageError (unknown, ambiguous) that becomes the row's problem. */
-export type CarrierResolver = (text: string) => number | undefined | Promise<number | undefined>;
+/**
+ * A code for a carrier name; throws a UsageError (unknown, ambiguous) that becomes the row's problem. `notes` says
+ * which names it read loosely (a service level left out), once each, for the summary.
+ */
+export type CarrierResolver = ((text: string) => number | undefined | Promise<number | undefined>) & {
+  notes?: () => string[];
+};
 
 export interface Problem {
   line: number;

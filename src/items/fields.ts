@@ -4,7 +4,7 @@
 // to `trk stop` or `trk push` as it is. A column that looks like a misspelling of a field the operation uses is
 // refused instead: ignoring `carier` would send every row without its carrier.
 
-import { fieldSpec, ITEM_FIELDS, type ItemField } from '../service/fields.js';
+import { ITEM_FIELDS, type ItemField } from '../service/fields.js';
 import {
   ITEM_OPERATIONS,
   operationClass,
@@ -19,6 +19,15 @@ import {
   REGISTER_COLUMN_NAMES,
   REJECT_COLUMNS,
 } from '../output/column-names.js';
+import {
+  CARRIER_FILL_COLUMNS,
+  COLUMN_PREFIXES,
+  FIELD_COLUMNS,
+  ORDER_COLUMNS,
+  PARAM_SOURCE_COLUMNS,
+  PLATFORM_COLUMNS,
+  SERVICE_COLUMNS,
+} from './shop-columns.js';
 
 export type { ItemField } from '../service/fields.js';
 export type { Item, ItemOperation } from '../service/operations/index.js';
@@ -40,29 +49,54 @@ export function isItemField(name: string): name is ItemField {
   return (ITEM_FIELDS as readonly string[]).includes(name);
 }
 
-/**
- * Column names that mean a field (the registry's `columns`), compared folded (normaliseName): `Tracking No.` is
- * `tracking_no`, `Numéro de suivi` is `numero_de_suivi`.
- */
+/** Column names that mean a field (shop-columns.ts), folded (normaliseName). */
 const ALIASES: ReadonlyMap<string, ItemField> = new Map(
-  ITEM_FIELDS.flatMap((field) => (fieldSpec(field).columns ?? []).map((n) => [normaliseName(n), field] as const)),
+  (Object.entries(FIELD_COLUMNS) as [ItemField, readonly string[]][]).flatMap(([field, names]) =>
+    names.map((n) => [normaliseName(n), field] as const),
+  ),
 );
 
-/**
- * Names that mean a field only in one platform's export, known by its other columns: Shopify's orders export
- * calls the order number `Name` (`#1001`), beside its `Lineitem name`; elsewhere a `Name` is a customer's.
- */
-const PLATFORM_COLUMNS: readonly { mark: string; columns: ReadonlyMap<string, ItemField> }[] = [
-  { mark: 'lineitem_name', columns: new Map([['name', 'order_no']]) },
-];
-
-/** The platform names (normalised) a header's columns make mean a field: PLATFORM_COLUMNS. */
+/** The platform names (normalised) a header's columns make mean a field (shop-columns.ts PLATFORM_COLUMNS). */
 export function platformColumns(header: readonly string[]): ReadonlyMap<string, ItemField> {
   const names = new Set(header.map(normaliseName));
   const out = new Map<string, ItemField>();
-  for (const platform of PLATFORM_COLUMNS)
-    if (names.has(platform.mark)) for (const [name, field] of platform.columns) out.set(name, field);
+  for (const platform of PLATFORM_COLUMNS) {
+    if (!names.has(normaliseName(platform.mark))) continue;
+    for (const [name, field] of Object.entries(platform.columns)) out.set(normaliseName(name), field);
+  }
   return out;
+}
+
+/** Folded names of the registry's other columns: read for the carrier or its param, or describing the order. */
+const KNOWN_SHOP_NAMES: ReadonlySet<string> = new Set(
+  [...CARRIER_FILL_COLUMNS, ...SERVICE_COLUMNS, ...Object.values(PARAM_SOURCE_COLUMNS).flat(), ...ORDER_COLUMNS].map(
+    normaliseName,
+  ),
+);
+
+const PREFIXES: ReadonlySet<string> = new Set(COLUMN_PREFIXES.map(normaliseName));
+
+/**
+ * The name a header cell is read by: as written, or, for `PREFIX: NAME` where PREFIX is an export app's
+ * (`Fulfillment: Tracking Number`) and the whole is no name trk knows, NAME.
+ */
+export function readingName(cell: string, mapping: ColumnMapping = NO_MAPPING): string {
+  const whole = normaliseName(cell);
+  if (mapping.has(whole) || isItemField(whole) || ALIASES.has(whole) || KNOWN_SHOP_NAMES.has(whole)) return cell;
+  const m = /^([^:]+):\s*(.*\S)\s*$/.exec(cell);
+  return m && PREFIXES.has(normaliseName(m[1] as string)) ? (m[2] as string) : cell;
+}
+
+/** Index of the first of `names` (normalised) among `registry`'s, the earliest in the registry; -1 for none. */
+export function bestColumn(names: readonly string[], registry: readonly string[]): number {
+  let best = -1;
+  let bestRank = Number.MAX_SAFE_INTEGER;
+  const ranks = new Map(registry.map((n, i) => [normaliseName(n), i] as const));
+  names.forEach((name, i) => {
+    const rank = ranks.get(normaliseName(name));
+    if (rank !== undefined && rank < bestRank) [best, bestRank] = [i, rank];
+  });
+  return best;
 }
 
 /**
@@ -93,7 +127,7 @@ export function isAliasName(name: string, mapping: ColumnMapping = NO_MAPPING): 
 export function nameRank(name: string, field: ItemField, mapping: ColumnMapping = NO_MAPPING): number {
   if (!isAliasName(name, mapping) && fieldOfName(name, mapping) === field) return -1;
   const n = normaliseName(name);
-  const at = (fieldSpec(field).columns ?? []).findIndex((c) => normaliseName(c) === n);
+  const at = (FIELD_COLUMNS[field] ?? []).findIndex((c) => normaliseName(c) === n);
   return at < 0 ? Number.MAX_SAFE_INTEGER : at;
 }
 
@@ -104,13 +138,21 @@ export function nameRank(name: string, field: ItemField, mapping: ColumnMapping 
 export function fieldOfName(name: string, mapping: ColumnMapping = NO_MAPPING): ItemField | undefined {
   const n = normaliseName(name);
   const mapped = mapping.get(n);
-  if (mapped !== undefined) return mapped;
+  if (mapped !== undefined) return mapped ?? undefined;
   if (isItemField(n)) return n;
   return ALIASES.get(n);
 }
 
-/** `--column tracking_number=number`: names of the input (normalised) → fields. */
-export type ColumnMapping = ReadonlyMap<string, ItemField>;
+/**
+ * `--column tracking_number=number`: names of the input (normalised) → fields; null for a column passed over on
+ * purpose (`--column Notes=-`, `--ignore-column Notes`).
+ */
+export type ColumnMapping = ReadonlyMap<string, ItemField | null>;
+
+/** Whether `name` is a column the user passed over on purpose. */
+export function isPassedOver(name: string, mapping: ColumnMapping = NO_MAPPING): boolean {
+  return mapping.get(normaliseName(name)) === null;
+}
 const NO_MAPPING: ColumnMapping = new Map();
 
 /**
@@ -127,7 +169,8 @@ const TRK_OUTPUT_COLUMNS: ReadonlySet<string> = new Set([
 /** The field `name` is likely a misspelling of (one or two letters off), among `fields`. */
 export function misspelled(name: string, fields: readonly string[]): string | undefined {
   const n = normaliseName(name);
-  if (n.length < 3 || TRK_OUTPUT_COLUMNS.has(n) || isItemField(n) || ALIASES.has(n)) return undefined;
+  if (n.length < 3 || TRK_OUTPUT_COLUMNS.has(n) || isItemField(n) || ALIASES.has(n) || KNOWN_SHOP_NAMES.has(n))
+    return undefined;
   return fields.find((f) => editDistance(n, f) <= (f.length <= 5 ? 1 : 2));
 }
 
@@ -153,16 +196,26 @@ function editDistance(a: string, b: string): number {
   return (d[a.length] as number[])[b.length] as number;
 }
 
-/** Parse `--column NAME=FIELD` values into a mapping; throws a message for a bad one. */
-export function parseColumnMapping(values: readonly string[]): ColumnMapping {
-  const mapping = new Map<string, ItemField>();
+/**
+ * Parse `--column NAME=FIELD` values (FIELD `-`: pass NAME over) and `--ignore-column NAME` ones into a mapping;
+ * throws a message for a bad one.
+ */
+export function parseColumnMapping(values: readonly string[], ignored: readonly string[] = []): ColumnMapping {
+  const mapping = new Map<string, ItemField | null>();
   for (const value of values) {
     const m = /^(.+?)=(.+)$/.exec(value);
-    const field = m ? normaliseName(m[2] as string) : '';
-    if (!m || !isItemField(field)) {
-      throw new Error(`--column ${value}: give NAME=FIELD, FIELD one of ${ITEM_FIELDS.join(', ')}`);
+    const target = m ? (m[2] as string).trim() : '';
+    const field = target === '-' ? null : normaliseName(target);
+    if (!m || (field !== null && !isItemField(field))) {
+      throw new Error(
+        `--column ${value}: give NAME=FIELD, FIELD one of ${ITEM_FIELDS.join(', ')}, or - to pass NAME over`,
+      );
     }
     mapping.set(normaliseName(m[1] as string), field);
+  }
+  for (const name of ignored) {
+    if (normaliseName(name) === '') throw new Error(`--ignore-column ${JSON.stringify(name)}: give a column's name`);
+    mapping.set(normaliseName(name), null);
   }
   return mapping;
 }

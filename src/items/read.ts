@@ -16,9 +16,12 @@ import { UsageError } from '../errors.js';
 import { restoreCell } from '../output/csv-cell.js';
 import { CARRIER_FIELDS } from '../service/fields.js';
 import {
+  bestColumn,
   fieldOfName,
+  isPassedOver,
   nameRank,
   platformColumns,
+  readingName,
   isAliasName,
   misspelled,
   normaliseName,
@@ -39,6 +42,7 @@ import {
   type Delimiter,
 } from './read-text.js';
 import type { ItemSource } from './source.js';
+import { CARRIER_FILL_COLUMNS, PARAM_SOURCE_COLUMNS, SERVICE_COLUMNS, type ParamSource } from './shop-columns.js';
 
 export type InputFormat = 'csv' | 'tsv' | 'list' | 'json' | 'arguments';
 
@@ -67,6 +71,15 @@ export interface InputLayout {
   laterVersion: { column: string; field: ItemField; since: ApiVersion }[];
   /** Columns of a field another column names more tellingly (`Order ID` beside `Order Number`): not read. */
   passedOver?: { column: string; read: string; field: ItemField }[];
+  /** The column naming the order (by any name, sent or not): rows of one order share its values (scan.ts). */
+  orderColumn?: number;
+  /**
+   * Columns that stand in for the carrier where its own column gives none (shop-columns.ts): the shop's own
+   * provider (`fill`), the shipping service (`service`).
+   */
+  carrierColumns?: { fill?: number; service?: number };
+  /** Columns of the recipient's postal code, country and phone, read for carriers that need a param (param.ts). */
+  paramSources?: Partial<Record<ParamSource, number>>;
   /** Said once on stderr about how the input was read (a header-less table). */
   note?: string;
   /** How the text was read (encoding, delimiter), said with -v. */
@@ -343,17 +356,21 @@ export function headerLayout(
   const typos: string[] = [];
   /** Each field's column so far: where, and how telling its name is (nameRank). */
   const taken = new Map<ItemField, { at: number; written: string; rank: number }>();
+  const reading = names.map((n) => readingName(n, opts.mapping));
   const platform = platformColumns(names);
-  for (const written of names) {
-    const named = fieldOfName(written, opts.mapping);
-    const platformField = named === undefined ? platform.get(normaliseName(written)) : undefined;
+  const standIns = standInColumns(reading, used, opts);
+  names.forEach((written, at) => {
+    const name = reading[at] as string;
+    const named = fieldOfName(name, opts.mapping);
+    const platformField = named === undefined ? platform.get(normaliseName(name)) : undefined;
     const field = named ?? platformField;
     if (field === undefined) {
-      const near = normaliseName(written) === '' ? undefined : misspelled(written, used);
+      const near = normaliseName(name) === '' || isPassedOver(name, opts.mapping) ? undefined : misspelled(name, used);
       if (near !== undefined) typos.push(`${written} (${near}?)`);
-      else if (normaliseName(written) !== '') layout.ignored.push(written);
+      else if (normaliseName(name) !== '' && !isPassedOver(name, opts.mapping) && !standIns.read.has(at))
+        layout.ignored.push(written);
       layout.columns.push(undefined);
-      continue;
+      return;
     }
     const twice = () =>
       new UsageError(
@@ -361,12 +378,12 @@ export function headerLayout(
         'keep one of them, or map them with --column',
       );
     if (used.includes(field)) {
-      const column = { at: layout.columns.length, written, rank: nameRank(written, field, opts.mapping) };
+      const column = { at: layout.columns.length, written, rank: nameRank(name, field, opts.mapping) };
       layout.columns.push(field);
       const earlier = taken.get(field);
       if (earlier === undefined) {
         taken.set(field, column);
-        continue;
+        return;
       }
       // Two shop names of one field (WooCommerce's Order ID beside its Order Number): the more telling is read,
       // the other ignored. Never for the request's identity, the number and carriers: a wrong pick would send
@@ -376,14 +393,14 @@ export function headerLayout(
       layout.columns[dropped.at] = undefined;
       (layout.passedOver ??= []).push({ column: dropped.written, read: kept.written, field });
       taken.set(field, kept);
-      continue;
+      return;
     }
     const since = versionIntroducing(field);
     // A shop's own name for a field this version cannot send (`Order ID` on v2) is left out, with a note naming
     // the version that sends it; the field's own name (as fields.ts spells it) means it, and a row's value there
     // is refused.
     const laterVersion = since !== undefined && takesInSomeVersion(opts.operation, field);
-    const byShopName = platformField !== undefined || isAliasName(written, opts.mapping);
+    const byShopName = platformField !== undefined || isAliasName(name, opts.mapping);
     const otherVersionTakes = laterVersion && !byShopName;
     if (otherVersionTakes) {
       if (taken.has(field)) throw twice();
@@ -395,7 +412,8 @@ export function headerLayout(
       layout.ignored.push(written);
     }
     layout.columns.push(otherVersionTakes ? field : undefined);
-  }
+  });
+  Object.assign(layout, standIns.layout, orderColumnOf(reading, platform, opts));
   if (typos.length > 0) {
     throw new UsageError(
       `${display}: unknown column${typos.length === 1 ? '' : 's'} ${typos.join(', ')}`,
@@ -405,6 +423,57 @@ export function headerLayout(
   }
   if (!layout.columns.includes('number')) throw noNumberColumn(display, names, opts);
   return layout;
+}
+
+/**
+ * The registry's columns that stand in for the carrier or make its param (shop-columns.ts), where the operation
+ * sends those fields and no --column mapping says otherwise; `read` holds their positions.
+ */
+function standInColumns(
+  reading: readonly string[],
+  used: readonly string[],
+  opts: ReadOptions,
+): { layout: Pick<InputLayout, 'carrierColumns' | 'paramSources'>; read: Set<number> } {
+  const free = reading.map((n) => (opts.mapping?.has(normaliseName(n)) ? '' : n));
+  const read = new Set<number>();
+  const pick = (registry: readonly string[]): number | undefined => {
+    const at = bestColumn(free, registry);
+    if (at < 0) return undefined;
+    read.add(at);
+    return at;
+  };
+  const layout: Pick<InputLayout, 'carrierColumns' | 'paramSources'> = {};
+  if (used.includes('carrier')) {
+    const fill = pick(CARRIER_FILL_COLUMNS);
+    const service = pick(SERVICE_COLUMNS);
+    if (fill !== undefined || service !== undefined)
+      layout.carrierColumns = { ...(fill !== undefined && { fill }), ...(service !== undefined && { service }) };
+  }
+  if (used.includes('param')) {
+    const sources: Partial<Record<ParamSource, number>> = {};
+    for (const source of Object.keys(PARAM_SOURCE_COLUMNS) as ParamSource[]) {
+      const at = pick(PARAM_SOURCE_COLUMNS[source]);
+      if (at !== undefined) sources[source] = at;
+    }
+    if (Object.keys(sources).length > 0) layout.paramSources = sources;
+  }
+  return { layout, read };
+}
+
+/** The column naming the order, by whatever name (sent in this version or not): the most telling of them. */
+function orderColumnOf(
+  reading: readonly string[],
+  platform: ReadonlyMap<string, ItemField>,
+  opts: ReadOptions,
+): Pick<InputLayout, 'orderColumn'> {
+  let best: { at: number; rank: number } | undefined;
+  reading.forEach((name, at) => {
+    const field = fieldOfName(name, opts.mapping) ?? platform.get(normaliseName(name));
+    if (field !== 'order_no') return;
+    const rank = nameRank(name, field, opts.mapping);
+    if (best === undefined || rank < best.rank) best = { at, rank };
+  });
+  return best === undefined ? {} : { orderColumn: (best as { at: number }).at };
 }
 
 /** Fields that make a request what it is: two columns of one of them are the shop's to settle. */

@@ -9,6 +9,7 @@ import type { WriteStream } from 'node:fs';
 import path from 'node:path';
 import type { Stringifier } from 'csv-stringify';
 import { codeInfo, formatCodeMessage } from '../service/codes.js';
+import { PARAM_REQUIRED_CODE } from '../service/param-forms.js';
 import { commandName, doneWord, itemOperationSpec } from '../service/operations/index.js';
 import type { ItemResults, RejectedItem } from '../service/types.js';
 import { InOrder } from './in-order.js';
@@ -24,6 +25,8 @@ import { duration, fmt, plural } from '../text.js';
 import type { InputLayout, InputRow } from './read.js';
 import { fsReason } from './source.js';
 import { nodeFs } from '../node.js';
+
+const PARAM_CODES: ReadonlySet<number> = new Set(Object.values(PARAM_REQUIRED_CODE));
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { createWriteStream, renameSync, rmSync, statSync } = nodeFs();
@@ -373,8 +376,11 @@ export function summaryLines(s: RunSummary, rejectsFile?: string): string[] {
   if (s.notFound > 0) lines.push(`${pad('not registered')}${fmt(s.notFound)}`);
   if (s.rejected > 0) {
     lines.push(`${pad('rejected')}${fmt(s.rejected)}`);
-    for (const c of s.rejectedByCode.slice(0, 8))
+    for (const c of s.rejectedByCode.slice(0, 8)) {
       lines.push(`    ${c.code === 0 ? 'no answer' : c.code} ${c.message}: ${fmt(c.count)}`);
+      // A missing param is the input's to give: say which column gives it.
+      if (PARAM_CODES.has(c.code)) lines.push(`      ${codeInfo(c.code)?.hint}`);
+    }
     if (s.rejectedByCode.length > 8) lines.push(`    ... and ${s.rejectedByCode.length - 8} more codes`);
   }
   if (s.invalid > 0) lines.push(`${pad('invalid, not sent')}${fmt(s.invalid)}`);

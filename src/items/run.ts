@@ -87,6 +87,8 @@ export interface ItemFlags extends SourceFlags {
   skipInvalid?: boolean | undefined;
   /** `--column NAME=FIELD`. */
   columns?: readonly string[] | undefined;
+  /** `--ignore-column NAME`: columns passed over on purpose. */
+  ignoreColumns?: readonly string[] | undefined;
   /** `--carrier-map FILE`: carrier aliases of this run (name,code rows). */
   carrierMap?: string | undefined;
   /** `--delimiter`: the columns' separator (`;`, `tab`, ...), instead of the one of the header line. */
@@ -193,7 +195,8 @@ class ItemRun extends RunBase {
     let mapping: ColumnMapping | undefined;
     let delimiter: Delimiter | undefined;
     try {
-      mapping = flags.columns && flags.columns.length > 0 ? parseColumnMapping(flags.columns) : undefined;
+      const named = [...(flags.columns ?? []), ...(flags.ignoreColumns ?? [])];
+      mapping = named.length > 0 ? parseColumnMapping(flags.columns ?? [], flags.ignoreColumns) : undefined;
       delimiter = flags.delimiter === undefined ? undefined : parseDelimiter(flags.delimiter);
     } catch (err) {
       throw new UsageError((err as Error).message);

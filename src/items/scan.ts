@@ -11,12 +11,15 @@ import { itemsPerRequest, unitCost } from '../service/operations/index.js';
 import type { ApiVersion } from '../service/vocabulary.js';
 import { isNoCarrier } from '../carriers/names.js';
 import { TrkError, UsageError } from '../errors.js';
+import { show } from '../output/sanitize.js';
 import { keepHeapSmall } from '../heap.js';
-import { plural } from '../text.js';
+import { listWords, plural } from '../text.js';
 import { Chunker, type Chunk, type ChunkRow } from './chunker.js';
 import type { ColumnMapping, Item, ItemField, ItemOperation, RowValues } from './fields.js';
 import { openRows, rowValues, type InputLayout, type InputRow, type OpenedInput } from './read.js';
 import type { Delimiter } from './read-text.js';
+import { RowsWithoutNumber, SharedOrderCells } from './order-rows.js';
+import { paramFromColumns } from './param.js';
 import { RepeatFinder, type RowPlan } from './repeats.js';
 import { chunkDigest, DigestList, LineHashes, requestText, rowDigest, RunDigest, textHash } from './digest.js';
 import type { ItemSource } from './source.js';
@@ -74,6 +77,8 @@ export interface ScanResult {
   skippedDigests: DigestList;
   /** What was decided of each line: the sending pass follows it. */
   plan: RowPlan;
+  /** What differs between a conflicting row and the earlier one, by line (the first conflicts). */
+  conflictDetails: ReadonlyMap<number, string>;
   /** Said once with the summary: how the input was read where it was not as written (repeats, tidied numbers). */
   notes: string[];
 }
@@ -108,9 +113,14 @@ async function checkingPass(
   const finder = new RepeatFinder({ anyRepeat: opts.operation === 'gettracklist', dir: opts.tempDir });
   const tally = new InputTally(opts.operation, opened.layout);
   const skippedDigests = new DigestList();
+  const withoutNumber = new RowsWithoutNumber(opened.layout);
   let rows = 0;
   try {
-    for await (const row of checkedRows(opened, opts, (line, message) => problems.add(line, message))) {
+    const handlers = {
+      onProblem: (line: number, message: string) => problems.add(line, message),
+      onNoNumber: (row: InputRow) => withoutNumber.add(row),
+    };
+    for await (const row of checkedRows(opened, opts, handlers)) {
       rows += 1;
       if (rows === LONG_INPUT_ROWS) keepHeapSmall();
       const text = digests ? requestText(row.item) : undefined;
@@ -138,10 +148,12 @@ async function checkingPass(
     finder.discard();
     throw err;
   }
+  if (rows === 0 && problems.count === 0 && withoutNumber.rows > 0) throw noNumberAnywhere(source, opened.layout);
   const plan = finder.finish();
   const where = opened.layout.format === 'arguments' ? 'argument' : 'line';
+  const details = plan.conflicts.size > 0 ? await conflictDetails(source, opts, plan.conflicts) : new Map();
   for (const [line, earlier] of [...plan.conflicts].sort((a, b) => a[0] - b[0]))
-    problems.add(line, conflict(where, earlier));
+    problems.add(line, details.get(line) ?? conflict(where, earlier));
   const chunkDigests = new DigestList();
   const digestOf = (_: number, lines: number[]) =>
     chunkDigests.push(chunkDigest(lines.map((l) => digests!.lines.get(l))));
@@ -159,8 +171,66 @@ async function checkingPass(
     skipped: plan.sent,
     skippedDigests,
     plan,
-    notes: tally.notes(opts.operation === 'gettracklist' ? 0 : plan.repeats),
+    conflictDetails: details,
+    notes: [
+      ...[withoutNumber.note()].filter((n) => n !== undefined),
+      ...tally.notes(opts.operation === 'gettracklist' ? 0 : plan.repeats),
+      ...(opts.resolveCarrier?.notes?.() ?? []),
+    ],
   };
+}
+
+/** A table whose number column is empty on every row: the wrong column, most likely. */
+function noNumberAnywhere(source: ItemSource, layout: InputLayout): UsageError {
+  const column = layout.header[layout.columns.indexOf('number')] ?? 'number';
+  return new UsageError(
+    `${source.display}: no row has a tracking number (column ${JSON.stringify(column)} is empty throughout)`,
+    `name the column that holds them with --column 'NAME=number'; nothing was sent`,
+  );
+}
+
+/** Conflicts past which the generic message stands: naming each one's values reads the input once more. */
+const DETAILED_CONFLICTS = 1000;
+
+/**
+ * What differs between each conflicting row and the earlier row it conflicts with (`tag "b" where line 2 has
+ * "a"`), from one more reading of the input, for the first DETAILED_CONFLICTS conflicts.
+ */
+async function conflictDetails(
+  source: ItemSource,
+  opts: ScanOptions,
+  conflicts: ReadonlyMap<number, number>,
+): Promise<Map<number, string>> {
+  const shown = [...conflicts].sort((a, b) => a[0] - b[0]).slice(0, DETAILED_CONFLICTS);
+  const wanted = new Set(shown.flat());
+  const items = new Map<number, Item>();
+  const opened = await openRows(source, readOptions(opts));
+  try {
+    for await (const row of checkedRows(opened, opts, { onProblem: () => {} }))
+      if (wanted.has(row.line)) items.set(row.line, row.item);
+  } finally {
+    opened.close();
+  }
+  const where = opened.layout.format === 'arguments' ? 'argument' : 'line';
+  const out = new Map<number, string>();
+  for (const [line, earlier] of shown) {
+    const [now, before] = [items.get(line), items.get(earlier)];
+    if (now && before) out.set(line, differences(now, before, `${where} ${earlier}`));
+  }
+  return out;
+}
+
+/** `same number and carrier as line 2, with tag "b" where it has "a", no lang where it has "en" (keep one ...)`. */
+function differences(now: Item, before: Item, earlier: string): string {
+  const fields = [...new Set([...Object.keys(now), ...Object.keys(before)])] as (keyof Item)[];
+  const differing = fields
+    .filter((f) => now[f] !== before[f])
+    .map((f) => {
+      const [a, b] = [now[f], before[f]];
+      const here = a === undefined ? `no ${f}` : `${f} ${show(String(a))}`;
+      return `${here} where it has ${b === undefined ? 'none' : show(String(b))}`;
+    });
+  return `same number and carrier as ${earlier}, with ${differing.join(', ')} (keep one of the two rows)`;
 }
 
 function readOptions(opts: ScanOptions) {
@@ -182,7 +252,7 @@ function conflict(where: string, earlier: number): string {
 }
 
 /** What the sending pass checks the input against. */
-export type ScannedChunks = Pick<ScanResult, 'plan' | 'chunkDigests' | 'chunkItems'>;
+export type ScannedChunks = Pick<ScanResult, 'plan' | 'chunkDigests' | 'chunkItems' | 'conflictDetails'>;
 
 const STOPPED = 'stopped before sending what it holds now';
 
@@ -224,11 +294,12 @@ export async function* inputChunks(
   const where = opened.layout.format === 'arguments' ? 'argument' : 'line';
   let chunks = 0;
   try {
-    for await (const row of checkedRows(opened, opts, problem, (r) => (current = r))) {
+    for await (const row of checkedRows(opened, opts, { onProblem: problem, onRow: (r) => (current = r) })) {
       lastLine = row.line;
       const decision = plan.decision(row.line);
       if (decision === 'repeat' || decision === 'sent') continue;
-      if (decision === 'conflict') problem(row.line, conflict(where, plan.conflicts.get(row.line) ?? 0));
+      if (decision === 'conflict')
+        problem(row.line, scanned.conflictDetails.get(row.line) ?? conflict(where, plan.conflicts.get(row.line) ?? 0));
       else if (decision === 'none') throw changed(`${source.locate(row.line)}: a row that was not there`);
       else {
         for (const chunk of chunker.push(row)) {
@@ -253,6 +324,8 @@ export async function* inputChunks(
 interface ReadOtherwise {
   noCarrier?: string | undefined;
   tidied?: [string, string];
+  /** The columns a param was made from. */
+  param?: string[];
 }
 
 /** What was read otherwise than written, counted over the checking pass for the notes of the summary. */
@@ -261,6 +334,8 @@ class InputTally {
   tidyExample: [string, string] | undefined;
   noCarrier = 0;
   readonly noCarrierWords = new Set<string>();
+  param = 0;
+  readonly paramColumns = new Set<string>();
   readonly #carrierColumn: boolean;
 
   constructor(
@@ -282,6 +357,10 @@ class InputTally {
       this.tidied += 1;
       this.tidyExample ??= read.tidied;
     }
+    if (read.param) {
+      this.param += 1;
+      for (const c of read.param) this.paramColumns.add(c);
+    }
   }
 
   notes(repeats: number): string[] {
@@ -298,50 +377,93 @@ class InputTally {
       const detect = this.op === 'register' ? ': sent without one, for the service to detect' : ': sent without one';
       out.push(`${plural(this.noCarrier, 'row')} named no carrier (${[...this.noCarrierWords].join(', ')})${detect}`);
     }
+    if (this.param > 0) {
+      out.push(
+        `${plural(this.param, 'row')} sent with the param ` +
+          `${this.param === 1 ? 'its carrier needs' : 'their carriers need'}, ` +
+          `made from ${listWords([...this.paramColumns])}`,
+      );
+    }
     return out;
   }
 }
 
+/** What happens to the rows of an opened input besides the checked ones. */
+export interface RowHandlers {
+  /** A row's problem (it is not yielded). */
+  onProblem: (line: number, message: string) => void;
+  /** Every row, as it is read. */
+  onRow?: ((row: InputRow) => void) | undefined;
+  /** A row of a table with no tracking number (an order not shipped yet): passed over. */
+  onNoNumber?: ((row: InputRow) => void) | undefined;
+}
+
 /**
  * The rows of an opened input that pass every check, each with what was read otherwise than written; the others
- * go to `onProblem`. Repeats are the caller's concern (repeats.ts).
+ * go to `onProblem`. Rows of one parcel share the values the first of them gave (order-rows.ts); rows of a table
+ * without a number are passed over. Repeats are the caller's concern (repeats.ts).
  */
 export async function* checkedRows(
   opened: OpenedInput,
   opts: ScanOptions,
-  onProblem: (line: number, message: string) => void,
-  onRow?: (row: InputRow) => void,
+  handlers: RowHandlers,
 ): AsyncGenerator<ChunkRow & { read: ReadOtherwise | undefined }> {
   const { layout } = opened;
+  const { onProblem } = handlers;
+  const shared = new SharedOrderCells(layout);
   for await (const row of opened.rows) {
-    onRow?.(row);
-    let bad = false;
-    const width = checkWidth(row, layout);
-    if (width !== undefined) {
-      onProblem(row.line, width);
-      bad = true;
+    handlers.onRow?.(row);
+    const cells = shared.cellsOf(row);
+    const filled = cells === row.cells ? row : { line: row.line, cells: [...cells] };
+    const versionProblems: string[] = [];
+    const own = rowValues(filled, layout, (field, since) =>
+      versionProblems.push(`${field} needs API ${since} or later (--api-version ${since}), or leave it empty`),
+    );
+    if (own.number === undefined && layout.hasHeader && layout.format !== 'arguments') {
+      handlers.onNoNumber?.(row);
+      continue;
     }
-    const otherVersion = (field: ItemField, since: ApiVersion) => {
-      onProblem(row.line, `${field} needs API ${since} or later (--api-version ${since}), or leave it empty`);
-      bad = true;
-    };
-    const own = rowValues(row, layout, otherVersion);
+    const width = checkWidth(row, layout);
+    for (const p of [...(width === undefined ? [] : [width]), ...versionProblems]) onProblem(row.line, p);
+    const bad = width !== undefined || versionProblems.length > 0;
     const carrierCell = own.carrier;
     dropNoCarrier(own);
     const values = withDefaults(own, opts.defaults);
+    const standIns = carrierStandIns(filled.cells, layout);
     if (
       opts.resolveCarrier &&
-      !(await namesToCodes(values, opts.resolveCarrier, (message) => onProblem(row.line, message)))
+      !(await namesToCodes(values, opts.resolveCarrier, standIns, (message) => onProblem(row.line, message)))
     )
       continue;
+    const made = values.param === undefined ? paramFromColumns(carrierCode(values), filled.cells, layout) : undefined;
+    if (made) values.param = made.value;
     const { item, problems, tidied } = checkValues(values, opts);
     for (const p of problems) onProblem(row.line, p);
     if (!item || bad) continue;
     let read: ReadOtherwise | undefined;
     if (values.carrier === undefined) read = { noCarrier: carrierCell };
     if (tidied) (read ??= {}).tidied = [values.number ?? '', item.number];
+    if (made) (read ??= {}).param = made.columns;
     yield { line: row.line, cells: row.cells, item, key: item.number.toUpperCase(), read };
   }
+}
+
+/** The carrier code of resolved values, if any. */
+function carrierCode(values: RowValues): number | undefined {
+  return values.carrier === undefined || !/^\d+$/.test(values.carrier) ? undefined : Number(values.carrier);
+}
+
+/** The cells that stand in for the carrier where its column gives none (shop-columns.ts). */
+interface CarrierStandIns {
+  fill?: string | undefined;
+  service?: string | undefined;
+}
+
+function carrierStandIns(cells: readonly string[], layout: InputLayout): CarrierStandIns {
+  const at = layout.carrierColumns;
+  if (at === undefined) return {};
+  const cell = (i: number | undefined) => (i === undefined ? undefined : cells[i] || undefined);
+  return { fill: cell(at.fill), service: cell(at.service) };
 }
 
 /** Carrier cells that say "no carrier" (`Other`, `-`, `N/A`) are empty cells: a flag's default applies under them. */
@@ -356,27 +478,64 @@ function dropNoCarrier(values: RowValues): void {
 /**
  * Carrier names and codes in `values` replaced by checked codes (or removed: a name for no carrier). An unknown
  * or ambiguous name, or an unknown code, is the row's problem (false); anything else the resolver throws (the
- * carrier list cannot be fetched) ends the pass. A value met before is answered without waiting.
+ * carrier list cannot be fetched) ends the pass. A value met before is answered without waiting. The carrier
+ * comes from its stand-ins where its own cell gives none, or names several carriers of which the service names one.
  */
 async function namesToCodes(
   values: RowValues,
   resolve: CarrierResolver,
+  standIns: CarrierStandIns,
   onProblem: (message: string) => void,
 ): Promise<boolean> {
+  if (values.carrier === undefined && standIns.fill !== undefined && !isNoCarrier(standIns.fill))
+    values.carrier = standIns.fill;
   let ok = true;
   for (const column of Object.keys(values) as ItemField[]) {
     const text = values[column];
     if (text === undefined || !isCarrierColumn(column)) continue;
     try {
-      const answer = resolve(text);
-      const code = answer instanceof Promise ? await answer : answer;
+      const code = await resolve(text);
       if (code === undefined) delete values[column];
       else values[column] = String(code);
     } catch (err) {
       if (!(err instanceof UsageError)) throw err;
+      const byService = column === 'carrier' ? await serviceCarrier(resolve, standIns.service, err) : undefined;
+      if (byService !== undefined) {
+        values[column] = String(byService);
+        continue;
+      }
       onProblem(`${column}: ${err.message}`);
       ok = false;
     }
   }
+  if (values.carrier === undefined) {
+    const byService = await serviceCarrier(resolve, standIns.service, undefined);
+    if (byService !== undefined) values.carrier = String(byService);
+  }
   return ok;
+}
+
+/**
+ * The carrier a service cell names beyond doubt (`UPS® Ground`), where the carrier cell named none (`refused`
+ * undefined) or several (`refused` an ambiguous name: the service's carrier must be one of them); undefined
+ * otherwise: most services name no carrier ("Standard"), and are passed over without a word.
+ */
+async function serviceCarrier(
+  resolve: CarrierResolver,
+  service: string | undefined,
+  refused: UsageError | undefined,
+): Promise<number | undefined> {
+  if (service === undefined || isNoCarrier(service)) return undefined;
+  // The carriers a refused name stood for (carriers/search.ts AmbiguousCarrierError), without loading the search.
+  const candidates = (refused as { candidates?: readonly { key: number }[] } | undefined)?.candidates;
+  if (refused !== undefined && candidates === undefined) return undefined;
+  let code: number | undefined;
+  try {
+    code = await resolve(service);
+  } catch (err) {
+    if (err instanceof UsageError) return undefined;
+    throw err;
+  }
+  if (candidates !== undefined && !candidates.some((c) => c.key === code)) return undefined;
+  return code;
 }

@@ -51,12 +51,19 @@ export const SERVICE_CODES: Readonly<Record<number, CodeInfo>> = {
   },
   [-18010018]: {
     message: 'extra field required: country code and postal code',
-    hint: 'pass --param <country>-<postal code>, e.g. --param US-10001',
+    hint:
+      'pass --param <country>-<postal code>, e.g. --param US-10001; in a file, a param column, or columns ' +
+      'Postal Code and Country (or Shipping Zip and Shipping Country)',
   },
-  [-18010019]: { message: 'extra field required: postal code', hint: 'pass --param <postal code>' },
+  [-18010019]: {
+    message: 'extra field required: postal code',
+    hint: 'pass --param <postal code>; in a file, a param column, or a Postal Code (or Shipping Zip) column',
+  },
   [-18010020]: {
     message: 'extra field required: phone number',
-    hint: 'pass --param with the last 4 digits of the phone',
+    hint:
+      'pass --param with the last 4 digits of the phone; in a file, a param column, or a Phone (or Shipping ' +
+      'Phone) column',
   },
   [-18010022]: {
     message: 'extra information (a date) required to continue tracking',

@@ -1,8 +1,8 @@
 // ONE registry of the request fields trk reads from input columns and flags, named as the service's v2 request
 // fields. For each: its name on the wire where a version calls it otherwise, what its values are (the check of a
-// cell or a flag), its limit, its flag and help text, and the names shops give its column. Checks (items/check.ts),
-// column names (items/fields.ts), body builders and the item commands' flags (commands/items/field-flags.ts) read
-// it; which operation takes a field in which version is the operation's module's.
+// cell or a flag), its limit, its flag and help text. Checks (items/check.ts), body builders and the item commands'
+// flags (commands/items/field-flags.ts) read it; which operation takes a field in which version is the operation's
+// module's; the names shops give its column are items/shop-columns.ts's.
 //
 // The order is the order of a request's digest (src/items/digest.ts): a field is added at the end.
 
@@ -22,66 +22,16 @@ export interface FieldSpec {
   /** The item commands' flag (`--tag <text>`; a switch is the flag that turns it off); none for `number`. */
   readonly flag?: string;
   readonly help?: string;
-  /**
-   * Other names of its column, as shop platforms and spreadsheets in several languages write them. The order
-   * counts: of two columns of one field (not the number or a carrier), the one named earlier here is read.
-   */
-  readonly columns?: readonly string[];
 }
 
 export const FIELDS = {
   number: {
     kind: 'text',
-    columns: [
-      'Tracking Number',
-      'TrackingNumber',
-      'Tracking No.',
-      'Tracking #',
-      'Tracking Code',
-      'Tracking ID',
-      'Tracking Numbers',
-      'Tracking Number(s)',
-      'Shipment Tracking Number',
-      'No',
-      'Sendungsnummer',
-      'Sendungsverfolgungsnummer',
-      'Trackingnummer',
-      'Tracking-Nummer',
-      'Numéro de suivi',
-      'Numéro de suivi colis',
-      'Número de seguimiento',
-      'Codice di tracciabilità',
-      'Numero di tracciamento',
-      'Track & Trace',
-      '追踪号',
-      '运单号',
-      '快递单号',
-      '物流单号',
-    ],
   },
   carrier: {
     kind: 'carrier',
     flag: '--carrier <carrier>',
     help: 'carrier code or name (default: detected by the service)',
-    columns: [
-      'Tracking Company',
-      'Tracking Provider',
-      'Shipping Carrier',
-      'Carrier Name',
-      'Courier',
-      'Shipping Company',
-      'Shipping Provider',
-      'Versanddienstleister',
-      'Paketdienst',
-      'Transporteur',
-      'Transportista',
-      'Corriere',
-      'Vervoerder',
-      '承运商',
-      '物流商',
-      // v1 answers (what `trk list --json` prints against v1) call the carriers w1 and w2.
-      'w1',
-    ],
   },
   param: {
     kind: 'text',
@@ -101,25 +51,11 @@ export const FIELDS = {
     limit: { max: LIMITS.emailMaxLength, noun: 'an e-mail' },
     flag: '--email <address>',
     help: 'customer e-mail for notifications',
-    columns: [
-      'Email',
-      'E-Mail',
-      'Customer Email',
-      'Billing Email',
-      'Buyer Email',
-      'Recipient Email',
-      'E-Mail-Adresse',
-      'Adresse e-mail',
-      'Courriel',
-      'Correo electrónico',
-      'Indirizzo email',
-    ],
   },
   final_carrier: {
     kind: 'carrier',
     flag: '--final-carrier <carrier>',
     help: 'last-mile carrier code or name (postal numbers only)',
-    columns: ['w2'],
   },
   auto_detection: {
     kind: 'switch',
@@ -131,20 +67,6 @@ export const FIELDS = {
     since: 'v2.1',
     flag: '--order-no <text>',
     help: 'order number (v2.1)',
-    columns: [
-      'Order',
-      'Order #',
-      'Order No',
-      'Order Number',
-      'Order ID',
-      'Order Name',
-      'Bestellnummer',
-      'Numéro de commande',
-      'Número de pedido',
-      'Numero ordine',
-      'Ordernummer',
-      '订单号',
-    ],
   },
   order_time: { kind: 'text', since: 'v2.1', flag: '--order-time <time>', help: 'order date or time (v2.1)' },
   remark: {

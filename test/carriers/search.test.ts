@@ -95,7 +95,9 @@ describe('resolveCarrier', () => {
         return e as AmbiguousCarrierError;
       }
     })();
-    expect(err?.hint).toBe('pass the code, or keep an alias for the name: trk config set carrier-alias.DHL CODE');
+    expect(err?.hint).toBe(
+      'pass the code, or name it once: trk config set carrier-alias.DHL CODE (or --carrier-map FILE of name,code rows)',
+    );
   });
 
   it('takes Other, Unknown, -, N/A and empty text for no carrier, before any list', () => {
@@ -150,5 +152,51 @@ describe('resolveCarrier', () => {
       /unknown carrier "no such carrier anywhere"/,
     );
     expect(() => resolveCarrier('DHL Express', undefined)).toThrow(UsageError);
+  });
+
+  it('reads a carrier name followed by its service level as that carrier, saying so', () => {
+    const heard: string[] = [];
+    const onLoose = (text: string, c: { key: number }, how: string) => heard.push(`${text}=${c.key}/${how}`);
+    const read = (text: string) => resolveCarrier(text, carriers, { onLoose });
+    expect(read('UPS Ground')).toBe(100002);
+    expect(read('UPS® Ground')).toBe(100002);
+    expect(read('USPS Priority Mail')).toBe(21051);
+    expect(read('Royal Mail Tracked 48')).toBe(11031);
+    expect(read('FedEx Home Delivery®')).toBe(100003);
+    expect(read('DHL Express Worldwide')).toBe(100001);
+    expect(read('DHL Paket 0-31.5kg')).toBe(7041);
+    // An exact name is never read loosely: UPS Mail Innovations is a carrier of its own.
+    expect(read('UPS Mail Innovations')).toBe(100398);
+    expect(heard).toEqual([
+      'UPS Ground=100002/service',
+      'UPS® Ground=100002/service',
+      'USPS Priority Mail=21051/service',
+      'Royal Mail Tracked 48=11031/service',
+      'FedEx Home Delivery®=100003/service',
+      'DHL Express Worldwide=100001/service',
+      'DHL Paket 0-31.5kg=7041/service',
+    ]);
+  });
+
+  it("reads one carrier's name less a generic last word as that carrier, and only one", () => {
+    expect(resolveCarrier('Deutsche Post', carriers)).toBe(7044);
+    // DHL Express, DHL Paket, DHL Freight, ...: several, so refused, listing them.
+    expect(() => resolveCarrier('DHL', carriers)).toThrow(AmbiguousCarrierError);
+  });
+
+  it('never reads more than a service level after a name: no prefix guessing', () => {
+    // "Grond" is no service level; "Mother" is part of Mothership.
+    const err = (() => {
+      try {
+        resolveCarrier('UPS Grond', carriers);
+      } catch (e) {
+        return e as UsageError;
+      }
+    })();
+    expect(err?.message).toMatch(/^unknown carrier "UPS Grond": close: UPS \(100002\), UPS Mail Innovations/);
+    expect(err?.hint).toMatch(/trk config set 'carrier-alias.UPS Grond' CODE \(or --carrier-map FILE/);
+    expect(() => resolveCarrier('Mother', carriers)).toThrow(AmbiguousCarrierError);
+    expect(resolveCarrier('Other', carriers)).toBeUndefined();
+    expect(() => resolveCarrier('Zyxw Logistics', carriers)).toThrow(/: no carrier's name is close$/);
   });
 });

@@ -120,7 +120,7 @@ describe('carrier flags take a code or a name', () => {
     expect(r.code).toBe(2);
     expect(r.calls).toEqual([]);
     expect(r.line).toMatch(
-      /^--carrier "DHL" is part of carriers' names: .*DHL Express \(100001\).*: pass the code, or keep an alias/,
+      /^--carrier "DHL" is part of carriers' names: .*DHL Express \(100001\).*: pass the code, or .*--carrier-map/,
     );
     const to = await parse(['change-carrier', 'RR123456789CN', '--to', 'dhl']);
     expect(to.code).toBe(2);

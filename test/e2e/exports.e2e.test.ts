@@ -85,7 +85,70 @@ const CASES: [file: string, expected: Record<string, number>, notes: RegExp[]][]
     },
     [/^1 row named no carrier \("Autre"\)/m],
   ],
+  [
+    'shopify-orders.csv',
+    {
+      '1Z999AA10123456801': 100002, // "UPS Ground", two line items
+      '9400100000000000000801': 21051, // "USPS Priority Mail"
+      RR123456801GB: 11031, // "Royal Mail Tracked 48"
+      '808012345601': 100005, // GLS, with the param made of Shipping Country and Shipping Zip
+      RR123456802DE: 7044, // "Deutsche Post": Deutsche Post Mail
+      SF1234567801: 100012, // SF Express, with the last 4 digits of Shipping Phone
+      '1234567801': 100001, // "DHL Express Worldwide", a partly shipped order
+    },
+    [
+      /^2 orders without a tracking number passed over$/m,
+      /^3 repeated rows sent once$/m,
+      /^carrier "UPS Ground" read as UPS \(100002\), its service level left out$/m,
+      /^carrier "Deutsche Post" read as Deutsche Post Mail \(7044\), the one carrier so named$/m,
+      /^3 rows sent with the param their carriers need, made from Shipping Country, Shipping Zip and Shipping Phone$/m,
+      /: ignored .*: not used by trk register$/m,
+    ],
+  ],
+  [
+    'export-app-orders.csv',
+    { JJD000000000000003001: 7041, '3SABCD0000003003': 14041 },
+    [/^1 order without a tracking number passed over$/m, /^1 repeated row sent once$/m],
+  ],
+  [
+    'woocommerce-custom-provider.csv',
+    { H01HYA0000002101: 100331, RR123456803GB: 11031, JD0000000000002104: 100017 },
+    [/^1 order without a tracking number passed over$/m],
+  ],
+  [
+    'sendcloud-parcels.csv',
+    {
+      '3SABCD0000004001': 14041, // "PostNL Standard 0-23kg" beside PostNL
+      JJD000000000000004002: 7041, // "DHL" names several: its service "DHL Paket 0-31.5kg" says which
+      '808012344003': 100005, // GLS, with the param made of Country and Postal code
+    },
+    [
+      /^1 order without a tracking number passed over$/m,
+      /^1 row sent with the param its carrier needs, made from Country and Postal code$/m,
+    ],
+  ],
 ];
+
+/** number → param the emulator holds. */
+function params(numbers: readonly string[]): Record<string, string | null> {
+  const out: Record<string, string | null> = {};
+  for (const r of emu.sandbox.account.store.values()) if (numbers.includes(r.number)) out[r.number] = r.param;
+  return out;
+}
+
+/** A file written into the shop's folder of the test's home. */
+async function shopFile(name: string, text: string): Promise<string> {
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  const dir = path.join(emu.env.HOME!, 'shop');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, name), text);
+  return path.join(dir, name);
+}
+
+async function fixtureText(name: string): Promise<string> {
+  const { readFileSync } = await import('node:fs');
+  return readFileSync(path.join(EXPORTS, name), 'utf8');
+}
 
 describe('shop exports import with -f alone', () => {
   it("on v2.1 send order numbers and e-mails for trk find: Shopify's Name, WooCommerce's Order Number", async () => {
@@ -114,12 +177,81 @@ describe('shop exports import with -f alone', () => {
     const env = { ...emu.env, TRK_RES_URL: emu.sandbox.url };
     const r = await trk(['register', '-f', path.join(EXPORTS, file), '-v'], { env });
     expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/set aside|rejected/);
     expect(r.stdout).toBe('');
     expect(registered(Object.keys(expected))).toEqual(expected);
     for (const note of notes) expect(r.stderr).toMatch(note);
     expect(r.stderr).toMatch(
       new RegExp(`columns separated by ${file.includes('excel') ? 'semicolons' : 'commas'} \\(from the first line\\)`),
     );
+  });
+
+  it('sends the param a carrier needs from the postal code, country and phone columns', async () => {
+    const env = { ...emu.env, TRK_RES_URL: emu.sandbox.url };
+    for (const file of ['shopify-orders.csv', 'sendcloud-parcels.csv'])
+      expect((await trk(['register', '-f', path.join(EXPORTS, file)], { env })).code).toBe(0);
+    expect(params(['808012345601', 'SF1234567801', '808012344003', '1Z999AA10123456801'])).toEqual({
+      '808012345601': 'GB-M1 1AE',
+      SF1234567801: '1234',
+      '808012344003': 'BE-1000',
+      '1Z999AA10123456801': null,
+    });
+  });
+
+  it('a rejection for a missing param names the columns that give it', async () => {
+    const env = { ...emu.env, TRK_RES_URL: emu.sandbox.url };
+    const file = await shopFile('gls.csv', 'number,carrier\n808012349901,GLS\n');
+    const r = await trk(['register', '-f', file], { env });
+    expect(r.code, r.stderr).toBe(1); // every row failed
+    expect(r.stderr).toMatch(/-18010018 extra field required: country code and postal code: 1\n\s+pass --param .*/);
+    expect(r.stderr).toMatch(/columns Postal Code and Country \(or Shipping Zip and Shipping Country\)/);
+  });
+
+  it('an order of several line items, its tags on the first row only, sends its tags once with --column', async () => {
+    const env = { ...emu.env, TRK_RES_URL: emu.sandbox.url };
+    const refused = await trk(['register', '-f', path.join(EXPORTS, 'shopify-orders.csv'), '--dry-run'], { env });
+    expect(refused.stderr).not.toMatch(/unknown column/);
+    const file = await shopFile(
+      'tags.csv',
+      (await fixtureText('shopify-orders.csv')).replace(/1Z999AA10123456801/g, '1Z999AA10123456811'),
+    );
+    const r = await trk(['register', '-f', file, '--column', 'Tags=tag'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const tags = [...emu.sandbox.account.store.values()].filter((rec) => rec.number === '1Z999AA10123456811');
+    expect(tags.map((rec) => rec.tag)).toEqual(['vip, wholesale']);
+  });
+
+  it('a real conflict between two rows of one number names the column and both values', async () => {
+    const env = { ...emu.env, TRK_RES_URL: emu.sandbox.url };
+    const file = await shopFile(
+      'conflict.csv',
+      'Name,Tracking Number,Tracking Company,Tags,Lineitem name\n#1,1Z999AA10123456821,UPS,red,a\n' +
+        '#1,1Z999AA10123456821,UPS,,b\n#2,1Z999AA10123456821,UPS,blue,c\n',
+    );
+    const r = await trk(['register', '-f', file, '--column', 'Tags=tag'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /line 4: same number and carrier as line 2, with tag "blue" where it has "red" \(keep one of the two rows\)/,
+    );
+    expect(r.stderr).not.toMatch(/line 3/);
+  });
+
+  it('a file whose number column is empty throughout is refused; --ignore-column passes a column over', async () => {
+    const env = { ...emu.env, TRK_RES_URL: emu.sandbox.url };
+    const empty = await shopFile('empty.csv', 'Name,Tracking Number,Lineitem name\n#1,,a\n#2,,b\n');
+    const r = await trk(['register', '-f', empty], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no row has a tracking number \(column "Tracking Number" is empty throughout\)/);
+    const typo = await shopFile('typo.csv', 'number,carier\n1Z999AA10123456831,x\n');
+    expect((await trk(['register', '-f', typo], { env })).stderr).toMatch(/unknown column carier \(carrier\?\)/);
+    for (const flags of [
+      ['--ignore-column', 'carier'],
+      ['--column', 'carier=-'],
+    ]) {
+      const ok = await trk(['register', '-f', typo, '--again', ...flags], { env });
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(ok.stderr).not.toMatch(/carier/);
+    }
   });
 
   it(

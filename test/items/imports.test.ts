@@ -67,7 +67,7 @@ describe('repeated rows', () => {
     const err = await runEngine(ctx, { operation: 'register', file }).catch((x: unknown) => x);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as UsageError).message).toBe(
-      `${file} line 5: same number and carrier as line 2, with other values (keep one of the two rows)`,
+      `${file} line 5: same number and carrier as line 2, with tag "c" where it has "a" (keep one of the two rows)`,
     );
     expect(e.sandbox.account.quota.used).toBe(0);
   });

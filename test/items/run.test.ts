@@ -96,7 +96,8 @@ describe('runItems: register from a file', () => {
       `${file} line 4: tag longer than 100 characters (101)`,
       `${file} line 5: carrier "China Post" is not a carrier code (a whole number from the carrier list)`,
       `${file} line 6: lang "klingon" is not one of en, ja, fr, da, th, de, es, zh-hans`,
-      `${file} line 7: same number and carrier as line 2, with other values (keep one of the two rows)`,
+      `${file} line 7: same number and carrier as line 2, with tag "again" where it has "ok", no lang where it has ` +
+        `"en", no email where it has "a@b.c" (keep one of the two rows)`,
       `${file} line 8: email longer than 250 characters (251)`,
     ]);
     expect(e.sandbox.state().requests.total).toBe(0);

@@ -38,6 +38,7 @@ export async function resolveCarrierFlags<K extends string>(
     }
     out[key] = code;
   }
+  for (const note of resolve?.notes() ?? []) ctx.info(note);
   return out;
 }
 
@@ -48,7 +49,7 @@ export interface CarrierFlagOptions {
   refuseNone?: string | undefined;
 }
 
-type Resolve = (text: string) => number | undefined | Promise<number | undefined>;
+type Resolve = ReturnType<typeof import('../../carriers/lookup.js').carrierResolver>;
 
 async function resolveOne(resolve: Resolve, flag: string, value: unknown): Promise<number | undefined> {
   try {

@@ -34,6 +34,7 @@ interface EngineOptions {
   rejects?: string;
   skipInvalid?: true;
   column?: string[];
+  ignoreColumn?: string[];
   delimiter?: string;
   carrierMap?: string;
   restart?: true;
@@ -69,7 +70,13 @@ function withInput<A extends unknown[], O extends OptionValues, G extends Option
     .addOption(
       new Option(
         '--column <name=field>',
-        'read the input column NAME as FIELD, e.g. tracking_no=number (repeatable)',
+        'read the input column NAME as FIELD, e.g. tracking_no=number, or Notes=- to pass it over (repeatable)',
+      ).argParser(repeated),
+    )
+    .addOption(
+      new Option(
+        '--ignore-column <name>',
+        'pass the input column NAME over, as --column NAME=- (repeatable)',
       ).argParser(repeated),
     )
     .addOption(
@@ -103,6 +110,7 @@ function engineFlags(numbers: string[], o: EngineOptions): ItemFlags {
     rejects: o.rejects,
     skipInvalid: o.skipInvalid,
     columns: o.column,
+    ignoreColumns: o.ignoreColumn,
     delimiter: o.delimiter,
     carrierMap: o.carrierMap,
     restart: o.restart,

@@ -37,7 +37,7 @@ export async function itemResultsPrinter(
 export async function inputCarrierResolver(ctx: Context, carrierMap?: string): Promise<CarrierResolver> {
   let resolve: ReturnType<typeof import('../../carriers/lookup.js').carrierResolver> | undefined;
   let loading: Promise<unknown> | undefined;
-  return (text) => {
+  const lazy = (text: string) => {
     // Once loaded, a value seen before is answered at once: no promise per row of a long file.
     if (resolve) return resolve(text);
     loading ??= import('../../carriers/lookup.js').then(
@@ -45,6 +45,7 @@ export async function inputCarrierResolver(ctx: Context, carrierMap?: string): P
     );
     return loading.then(() => resolve!(text));
   };
+  return Object.assign(lazy, { notes: () => resolve?.notes() ?? [] });
 }
 
 /**

@@ -4,20 +4,14 @@
 // does not serve, and the detection patterns of detect.ts. Every other carrier of the service's list is a
 // generic carrier of the world (catalog.ts).
 
+import { PARAM_FORMS, PARAM_REQUIRED_CODE, type ParamForm } from '../../service/param-forms.js';
 import { REALTIME_UNSUPPORTED_CARRIERS } from '../../service/vocabulary.js';
 import { catalogCarrier } from './catalog.js';
 import type { TextLang } from './phrases.js';
 
-/** Form of the extra parameter a carrier needs (the service's `param_type` names). */
-export type CarrierParamForm = 'CountryPostalCode' | 'PostalCode' | 'PhoneLast4Digits' | 'Date';
-
-/** Error code the service answers when a carrier's extra parameter is missing at registration. */
-export const PARAM_REQUIRED_CODE: Readonly<Record<CarrierParamForm, number>> = {
-  CountryPostalCode: -18010018,
-  PostalCode: -18010019,
-  PhoneLast4Digits: -18010020,
-  Date: -18010022,
-};
+/** Form of the extra parameter a carrier needs (the service's `param_type` names): service/param-forms.ts. */
+export type CarrierParamForm = ParamForm;
+export { PARAM_REQUIRED_CODE };
 
 export interface SimCarrier {
   readonly key: number;
@@ -57,7 +51,7 @@ export interface SimCarrier {
   readonly trouble: number;
 }
 
-type CarrierSpec = Omit<SimCarrier, 'realtime' | 'origins' | 'destinations' | 'country'> & {
+type CarrierSpec = Omit<SimCarrier, 'realtime' | 'origins' | 'destinations' | 'country' | 'param'> & {
   country: string;
   origins?: readonly string[];
   destinations?: readonly string[];
@@ -68,6 +62,7 @@ const carrier = (spec: CarrierSpec): SimCarrier =>
     ...spec,
     origins: spec.origins ?? [spec.country],
     destinations: spec.destinations ?? [],
+    ...(PARAM_FORMS.has(spec.key) && { param: PARAM_FORMS.get(spec.key) }),
     realtime: !REALTIME_UNSUPPORTED_CARRIERS.has(spec.key),
   });
 
@@ -350,7 +345,6 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
     postal: false,
     utcOffsetMinutes: 480,
     lang: 'zh-hans',
-    param: 'PhoneLast4Digits',
     serviceTypes: ['SF International Standard Express', 'SF Economy Express'],
   }),
   carrier({
@@ -365,7 +359,6 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
     postal: false,
     utcOffsetMinutes: 0,
     lang: 'en',
-    param: 'PostalCode',
     serviceTypes: ['Next Day', 'DPD Classic'],
     destinations: ['GB', 'GB', 'GB', 'DE', 'FR', 'NL'],
   }),
@@ -381,7 +374,6 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
     postal: false,
     utcOffsetMinutes: 0,
     lang: 'en',
-    param: 'CountryPostalCode',
     serviceTypes: ['BusinessParcel', 'EuroBusinessParcel'],
     origins: ['GB', 'DE', 'NL', 'FR'],
     destinations: ['GB', 'DE', 'NL', 'FR'],
@@ -413,7 +405,6 @@ export const SIM_CARRIERS: readonly SimCarrier[] = Object.freeze([
     postal: false,
     utcOffsetMinutes: 600,
     lang: 'en',
-    param: 'Date',
     serviceTypes: ['Toll IPEC Road Express', 'Toll Priority'],
     destinations: ['AU', 'AU', 'AU', 'SG'],
   }),
