@@ -432,10 +432,8 @@ describe('connection failures', () => {
   });
 
   it('connection refused → NetworkError not-sent, retried even for register', async () => {
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    // Port 1: no test can listen there (a port closed after listening could be taken by another test's server).
+    const port = 1;
     const logs: RequestLog[] = [];
     const e = await failure(
       client({ baseUrl: `http://127.0.0.1:${port}`, onRequest: (l) => logs.push(l) }).call('register', [

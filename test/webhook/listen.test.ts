@@ -355,16 +355,20 @@ describe('startListener', () => {
   });
 
   it('reports a forward that fails without changing its answer to the sender', async () => {
-    const dead = createServer();
+    // An app that drops every connection, kept listening: a closed port could be taken by another test's server.
+    const dead = createServer((req) => req.socket.destroy());
     await new Promise<void>((r) => dead.listen(0, '127.0.0.1', r));
     const port = (dead.address() as AddressInfo).port;
-    await new Promise((r) => dead.close(r));
-    const { listener, io } = await listen({ forwardTo: `http://127.0.0.1:${port}/` });
-    const body = stopped('AA123456789BR');
-    expect((await post(listener.url, body, signed(body))).status).toBe(200);
-    const [ev] = await listener.waitFor(1);
-    expect(ev!.forward?.error).toBeTruthy();
-    expect(io.stderrText()).toMatch(/TRACKING_STOPPED AA123456789BR not forwarded to/);
+    try {
+      const { listener, io } = await listen({ forwardTo: `http://127.0.0.1:${port}/` });
+      const body = stopped('AA123456789BR');
+      expect((await post(listener.url, body, signed(body))).status).toBe(200);
+      const [ev] = await listener.waitFor(1);
+      expect(ev!.forward?.error).toBeTruthy();
+      expect(io.stderrText()).toMatch(/TRACKING_STOPPED AA123456789BR not forwarded to/);
+    } finally {
+      await new Promise((r) => dead.close(r));
+    }
   });
 
   it('drops hop-by-hop headers and those named in Connection', () => {
