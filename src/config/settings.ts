@@ -108,9 +108,14 @@ export function resolveSettings(input: ResolveInput): Settings {
   const sources = {} as Settings['sources'];
 
   // The profile's own source: 'profile' means the one chosen in the store with `trk config use`.
+  // Decision: --sandbox is the profile "sandbox" unless --profile names another. The emulator is an account of its
+  // own (its mirror is sandbox.db whatever the profile), so its settings (carrier aliases, an output format) live in
+  // that profile rather than in the active one or in "default", and a profile made for it never points at the real
+  // service (a profile named "sandbox" always means the emulator). As a flag it beats TRK_PROFILE.
   const profile =
     pickRaw(sources, 'profile', [
       ['flag', nonEmpty(flags.profile), '--profile'],
+      ['flag', flags.sandbox ? SANDBOX_PROFILE : undefined, '--sandbox'],
       ['env', nonEmpty(env.TRK_PROFILE), 'TRK_PROFILE'],
       ['profile', nonEmpty(store?.currentName()), 'the current profile'],
     ])?.value ?? fallback(sources, 'profile', DEFAULT_PROFILE_NAME);

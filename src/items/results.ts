@@ -1,9 +1,10 @@
 // What an item run produced: counts for the summary and the exit code, the rows set aside for the rejects file
 // (`--rejects FILE`, or one of trk's own in the state folder: the input's own columns plus input_line, error_code
-// and error_message, so the file can be fixed and imported again), and, when asked for, the merged
-// accepted/rejected items of the service for output. Counts are of numbers, never of requests. Rows that are not
-// the service's rejections are set aside the same way: those a run never sent because it stopped (`not-done`),
-// and those an interrupted run of the file never sent that the new file no longer holds (`not-sent`).
+// and error_message, so the file can be fixed and imported again), and, when asked for, the merged accepted,
+// already (in the state asked for) and rejected items of the service for output. Counts are of numbers, never of
+// requests. Rows that are not the service's rejections are set aside the same way: those a run never sent because
+// it stopped (`not-done`), and those an interrupted run of the file never sent that the new file no longer holds
+// (`not-sent`).
 
 import type { WriteStream } from 'node:fs';
 import path from 'node:path';
@@ -107,7 +108,7 @@ interface RejectsOutput {
 
 export class ResultSink {
   /** The items collected (with `collect`), in the input's order. */
-  readonly results: ItemResults = { accepted: [], rejected: [] };
+  readonly results: ItemResults = { accepted: [], already: [], rejected: [] };
   /** Each chunk's output (items, rejects file) goes in the input's order (in-order.ts). */
   readonly #inOrder = new InOrder<{ chunk: Chunk; rejected: readonly RejectedItem[]; items: ItemResults }>((out) =>
     this.#output(out.chunk, out.rejected, out.items),
@@ -198,7 +199,8 @@ export class ResultSink {
     const retagged = tagged.map(({ error: _error, ...item }) => item as Record<string, unknown>);
     const merged = {
       accepted: retagged.length > 0 ? [...outcome.accepted, ...retagged] : outcome.accepted,
-      rejected: [...outcome.rejected, ...outcome.already.filter((a) => !tagged.includes(a))],
+      already: outcome.already.filter((a) => !tagged.includes(a)),
+      rejected: outcome.rejected,
     };
     this.#inOrder.add(chunk.index, { chunk, rejected: outcome.rejected, items: merged }, chunk.rows.length);
   }
@@ -212,6 +214,7 @@ export class ResultSink {
     if (this.#rejects && rejected.length > 0) this.#writeRejects(chunk.rows, rejected);
     if (this.#o.collect) {
       for (const a of items.accepted) this.results.accepted.push(a);
+      for (const a of items.already ?? []) this.results.already!.push(a);
       for (const r of items.rejected) this.results.rejected.push(r);
     }
     this.#o.onItems?.(items);

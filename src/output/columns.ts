@@ -13,7 +13,7 @@ import {
   RECORD_COLUMN_NAMES,
   REGISTER_COLUMN_NAMES,
 } from './column-names.js';
-import { RESULT_COLUMNS, type Cell, type Column } from './render.js';
+import { RESULT_COLUMNS, type Cell, type Column, type ItemOutcome } from './render.js';
 import {
   toCarrierCode,
   type CarrierCode,
@@ -271,13 +271,13 @@ export const COMPACT_DETAILS: readonly DetailsColumnName[] = [
 
 // ---- results of item commands (register, stop, retrack, delete, push, change...) ----
 
-/** An accepted or rejected item as the item columns read it: any of the service's fields, plus the result. */
+/** An item's result as the item columns read it: any of the service's fields, plus the result. */
 export interface ItemResultRow {
   number?: unknown;
   carrier?: unknown;
   origin?: unknown;
   tag?: unknown;
-  result?: 'accepted' | 'rejected';
+  result?: ItemOutcome;
   error?: ItemError;
   [extra: string]: unknown;
 }

@@ -429,8 +429,22 @@ export async function printRows<T>(
   await w.end();
 }
 
-/** What item columns see: the service's item with `result`; rejected items also carry `error`. */
-export type ItemRow<A> = A & { result: 'accepted' | 'rejected'; error?: ItemError };
+/**
+ * What became of an item, the words of every format: done as asked, already in the state asked for (registered,
+ * stopped, ... before: done too, the summary's "already registered"), or refused by the service. One word for every
+ * command, as `accepted` is: the command says which state, and the service's code and message stay on the row.
+ */
+export type ItemOutcome = 'accepted' | 'already' | 'rejected';
+
+/** What item columns see: the service's item with `result`; already and rejected items also carry `error`. */
+export type ItemRow<A> = A & { result: ItemOutcome; error?: ItemError };
+
+const OUTCOME_STYLE: Readonly<Record<ItemOutcome, (t: string, c: ChalkInstance) => string>> = {
+  accepted: (t, c) => c.green(t),
+  // Nothing to do about it: no colour that calls for attention.
+  already: (t) => t,
+  rejected: (t, c) => c.red(t),
+};
 
 /** Columns every item-result table has; added after the given ones when the set lacks them. */
 export const RESULT_COLUMNS: readonly Column<ItemRow<object>>[] = [
@@ -438,7 +452,7 @@ export const RESULT_COLUMNS: readonly Column<ItemRow<object>>[] = [
     key: 'result',
     header: 'RESULT',
     value: (r) => r.result,
-    style: (t, r, c) => (r.result === 'accepted' ? c.green(t) : c.red(t)),
+    style: (t, r, c) => OUTCOME_STYLE[r.result](t, c),
   },
   { key: 'error_code', header: 'ERROR', value: (r) => r.error?.code },
   // Messages say what to do: never cut, wrapped over more lines of the row.
@@ -447,11 +461,12 @@ export const RESULT_COLUMNS: readonly Column<ItemRow<object>>[] = [
 
 /**
  * Results of an item command, written as its chunks settle. json: `{"accepted":[...],"rejected":[...]}` with the
- * service's items; ndjson: one line per item with `"result":"accepted"|"rejected"`; csv/table/tsv: one row per
- * item with a result column, rejected rows carrying error code and message. Accepted items come first, as they
- * arrive (only a terminal table holds them, for its widths); rejected ones are held back until the end, on disk
- * beyond a megabyte (spill.ts), so that the output of any number of items takes flat memory. With --columns every
- * format prints those columns (JSON and NDJSON by key); `-o ids` prints the accepted items' ids only.
+ * service's items (a write's with `"already":[...]` between them); ndjson: one line per item with `"result"` (an
+ * ItemOutcome); csv/table/tsv: one row per item with a result column, already and rejected rows carrying the
+ * service's code and message. Accepted items come first, as they arrive (only a terminal table holds them, for its
+ * widths); already and rejected ones are held back until the end, in that order, on disk beyond a megabyte
+ * (spill.ts), so that the output of any number of items takes flat memory. With --columns every format prints
+ * those columns (JSON and NDJSON by key); `-o ids` prints the accepted items' ids only.
  *
  * The columns are applied to accepted and rejected items alike, so they must read fields defensively (a rejected
  * item has `number`, maybe `carrier` and `tag`, and `error`). Columns keyed `result`, `error_code` and
@@ -460,7 +475,7 @@ export const RESULT_COLUMNS: readonly Column<ItemRow<object>>[] = [
  */
 export interface ItemResultsWriter<A = unknown> {
   write(results: ItemResults<A>): void;
-  /** Finish: the held-back rejected items, then the closing of the document. */
+  /** Finish: the held-back items (already, then rejected), then the closing of the document. */
   end(): Promise<void>;
   /**
    * Finish after a failure: as RowWriter.abort (a JSON document left open, a CSV record left in an open quote,
@@ -471,7 +486,34 @@ export interface ItemResultsWriter<A = unknown> {
 
 export interface ItemView<A, V> {
   accepted(item: A): V;
+  /** An item the service answered with an error: rejected, or already in the state asked for. */
   rejected(item: A & { error: ItemError }): V;
+}
+
+export interface ItemWriterOptions {
+  /** A write's results: JSON has an `already` array, empty too, so that its shape does not depend on the answers. */
+  already?: boolean;
+}
+
+/** The items held back until the end, by outcome, in the order they are written then. */
+class HeldItems {
+  readonly already = new Spill();
+  readonly rejected = new Spill();
+
+  hold(results: ItemResults<unknown>): void {
+    for (const a of results.already ?? []) this.already.push(a);
+    for (const r of results.rejected) this.rejected.push(r);
+  }
+
+  async *drain(): AsyncGenerator<[item: unknown, outcome: ItemOutcome]> {
+    for await (const a of this.already.drain()) yield [a, 'already'];
+    for await (const r of this.rejected.drain()) yield [r, 'rejected'];
+  }
+
+  discard(): void {
+    this.already.discard();
+    this.rejected.discard();
+  }
 }
 
 export function createItemResultsWriter<A, V = A>(
@@ -479,23 +521,23 @@ export function createItemResultsWriter<A, V = A>(
   columns: readonly Column<V>[],
   format: Output,
   view?: ItemView<A, V>,
+  opts: ItemWriterOptions = {},
 ): ItemResultsWriter<A> {
   const fmt = resolveFormat(io, format);
   // With --columns, JSON and NDJSON print the rows by column like any other format.
   const named = specOf(format).columns !== undefined;
-  const held = new Spill();
-  if (fmt === 'json' && !named) return jsonItemsWriter(io, held);
+  const held = new HeldItems();
+  if (fmt === 'json' && !named) return jsonItemsWriter(io, held, opts.already === true);
   if (fmt === 'ndjson' && !named) {
-    const line = (item: unknown, result: 'accepted' | 'rejected') =>
-      `${JSON.stringify(withResult(item as object, result))}\n`;
+    const line = (item: unknown, result: ItemOutcome) => `${JSON.stringify(withResult(item as object, result))}\n`;
     return {
       write(results) {
         const text = results.accepted.map((a) => line(a, 'accepted')).join('');
         if (text !== '') io.out(text);
-        for (const r of results.rejected) held.push(r);
+        held.hold(results);
       },
       async end() {
-        for await (const r of held.drain()) io.out(line(r, 'rejected'));
+        for await (const [item, outcome] of held.drain()) io.out(line(item, outcome));
       },
       async abort() {
         held.discard();
@@ -514,12 +556,12 @@ export function createItemResultsWriter<A, V = A>(
     if (gathered) gathered.push(...batch);
     else rows!.write(batch);
   };
-  const rejectedRow = (item: unknown) => {
+  const heldRow = (item: unknown, outcome: ItemOutcome) => {
     const r = item as A & { error: ItemError };
-    return withResult(view ? view.rejected(r) : (r as unknown as V), 'rejected');
+    return withResult(view ? view.rejected(r) : (r as unknown as V), outcome);
   };
   const flushHeld = async () => {
-    for await (const r of held.drain()) put([rejectedRow(r)]);
+    for await (const [item, outcome] of held.drain()) put([heldRow(item, outcome)]);
   };
   const finish = async () => {
     if (gathered) await printRows(io, gathered, all, format);
@@ -529,8 +571,8 @@ export function createItemResultsWriter<A, V = A>(
     write(results) {
       if (results.accepted.length > 0)
         put(results.accepted.map((a) => withResult(view ? view.accepted(a) : (a as unknown as V), 'accepted')));
-      // Ids name what the command did something to: rejected numbers are not among them.
-      if (fmt !== 'ids') for (const r of results.rejected) held.push(r);
+      // Ids name what the command did something to: numbers already as asked, or rejected, are not among them.
+      if (fmt !== 'ids') held.hold(results);
     },
     async end() {
       await flushHeld();
@@ -550,23 +592,31 @@ export function createItemResultsWriter<A, V = A>(
 }
 
 /**
- * `{"accepted": [...], "rejected": [...]}` as JSON.stringify(results, null, 2) writes it, accepted items as they come.
+ * `{"accepted": [...], "rejected": [...]}` (a write's with `"already": [...]` between) as JSON.stringify(results,
+ * null, 2) writes it, accepted items as they come.
  */
-function jsonItemsWriter(io: IO, held: Spill): ItemResultsWriter<unknown> {
+function jsonItemsWriter(io: IO, held: HeldItems, withAlready: boolean): ItemResultsWriter<unknown> {
   let accepted = 0;
   const element = (item: unknown) => `    ${(JSON.stringify(item, null, 2) ?? 'null').replace(/\n/g, '\n    ')}`;
+  /** `"key": [...]` of held-back items, after what came before it. */
+  const array = async (key: string, items: Spill) => {
+    io.out(`,\n  "${key}": `);
+    let n = 0;
+    for await (const r of items.drain()) io.out(`${n++ === 0 ? '[\n' : ',\n'}${element(r)}`);
+    io.out(n === 0 ? '[]' : '\n  ]');
+  };
   return {
     write(results) {
       let text = '';
       for (const a of results.accepted) text += `${accepted++ === 0 ? '{\n  "accepted": [\n' : ',\n'}${element(a)}`;
       if (text !== '') io.out(text);
-      for (const r of results.rejected) held.push(r);
+      held.hold(results);
     },
     async end() {
-      io.out(accepted === 0 ? '{\n  "accepted": [],\n  "rejected": ' : '\n  ],\n  "rejected": ');
-      let rejected = 0;
-      for await (const r of held.drain()) io.out(`${rejected++ === 0 ? '[\n' : ',\n'}${element(r)}`);
-      io.out(rejected === 0 ? '[]\n}\n' : '\n  ]\n}\n');
+      io.out(accepted === 0 ? '{\n  "accepted": []' : '\n  ]');
+      if (withAlready) await array('already', held.already);
+      await array('rejected', held.rejected);
+      io.out('\n}\n');
     },
     async abort() {
       held.discard();
@@ -589,7 +639,7 @@ export async function printItemResults<A>(
 }
 
 // `result` first for readability, and always ours even if the service one day sends a field of that name.
-function withResult<A>(item: A, result: 'accepted' | 'rejected'): ItemRow<A> {
+function withResult<A>(item: A, result: ItemOutcome): ItemRow<A> {
   return Object.assign({ result }, item, { result }) as ItemRow<A>;
 }
 

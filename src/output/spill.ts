@@ -1,8 +1,8 @@
-// Items held back until the end of an output: the rejected items of an item command come after every accepted
-// one (in its JSON document as in its rows), while answers settle in any order. They are kept as JSON lines, in
-// memory up to a ceiling and beyond it in a private temporary file, so that holding them back costs no more
-// memory for a million rejected numbers than for ten. The items are the service's, parsed from JSON: a line
-// read back is the item as it was.
+// Items held back until the end of an output: the already and rejected items of an item command come after
+// every accepted one (in its JSON document as in its rows), while answers settle in any order. They are kept as
+// JSON lines, in memory up to a ceiling and beyond it in a private temporary file, so that holding them back costs
+// no more memory for a million rejected numbers than for ten. The items are the service's, parsed from JSON: a
+// line read back is the item as it was.
 
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -40,6 +40,11 @@ export interface PageInfo {
 /** Accepted/rejected pair, merged over chunks for item commands. */
 export interface ItemResults<A = Record<string, unknown>> {
   accepted: A[];
+  /**
+   * Writes only: items the service answered with an "already in that state" code (registered already, stopped
+   * already, ...), which trk counts as done. Kept apart from `rejected`, which is only what the service refused.
+   */
+  already?: RejectedItem[];
   rejected: RejectedItem[];
 }
 

@@ -94,7 +94,8 @@ describe('runRegister', () => {
     const fake = createFake({ handler: rejecting(['RR000000001CN']), global: { output: 'csv' } });
     const code = await runRegister({ ...base, numbers: numbers(3) }, fake.ctx);
     expect(code).toBe(0);
-    expect(fake.io.stdoutText()).toMatch(/RR000000001CN.*rejected.*-18019901.*already registered/);
+    expect(fake.io.stdoutText()).toMatch(/RR000000001CN,.*,already,-18019901,.*already registered/);
+    expect(fake.io.stdoutText()).not.toContain('rejected');
     expect(fake.io.stderrText()).toContain('registered 2, already registered 1');
     expect(fake.io.stderrText()).not.toContain('rejected 1');
   });

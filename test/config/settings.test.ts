@@ -233,6 +233,19 @@ describe('resolveSettings', () => {
     expect(resolveSettings({ flags: {}, env: { TRK_PROFILE: 'sandbox' } }).sandbox).toBe(true);
     expect(resolveSettings({ flags: {}, env: {} }).sandbox).toBe(false);
   });
+
+  it('--sandbox uses the profile "sandbox" over the environment\'s and the active one; --profile wins', () => {
+    const store = memoryStore({ work: { apiVersion: 'v1' }, sandbox: { carrierAliases: { DHL: 7041 } } }, 'work');
+    const s = resolveSettings({ flags: { sandbox: true }, env: { TRK_PROFILE: 'work' }, store });
+    expect([s.profile, s.sources.profile, s.apiVersion, s.carrierAliases]).toEqual([
+      'sandbox',
+      'flag',
+      'v2',
+      { DHL: 7041 },
+    ]);
+    const named = resolveSettings({ flags: { sandbox: true, profile: 'work' }, env: {}, store });
+    expect([named.profile, named.sandbox, named.apiVersion]).toEqual(['work', true, 'v1']);
+  });
 });
 
 describe('config keys', () => {

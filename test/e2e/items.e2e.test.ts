@@ -2,7 +2,7 @@
 // (exit 2, nothing sent), in table, JSON and CSV.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ const hookBodies: string[] = [];
 
 interface ItemsJson {
   accepted: { number: string; carrier?: number }[];
+  already: { number: string; error: { code: number; message: string } }[];
   rejected: { number: string; error: { code: number; message: string } }[];
 }
 
@@ -63,26 +64,58 @@ describe('register', () => {
     expect(r.stderr).toContain('registered 45');
   });
 
-  it(
-    "CSV: registering again shows the service's rejection but counts as already registered, exit 0 as " + 'with -f',
-    async () => {
-      const fresh = numbers(1, 'RN')[0]!;
-      const r = await run(['register', batch[0]!, fresh, '--carrier', '3011', '--csv']);
-      expect(r.code).toBe(0);
-      const rows = parseCsv(r.stdout);
-      expect(rows.find((x) => x.number === fresh)).toMatchObject({ result: 'accepted' });
-      expect(rows.find((x) => x.number === batch[0])).toMatchObject({ result: 'rejected', error_code: '-18019901' });
-      expect(r.stderr).toContain('registered 1, already registered 1');
-      const viaFile = await run(['register', '-f', '-', '--carrier', '3011'], `${batch[0]}\n`);
-      expect(viaFile.code).toBe(r.code);
-    },
-  );
+  it('CSV: registering again is "already" with the service\'s code, as counted; exit 0 as with -f', async () => {
+    const fresh = numbers(1, 'RN')[0]!;
+    const r = await run(['register', batch[0]!, fresh, '--carrier', '3011', '--csv']);
+    expect(r.code).toBe(0);
+    const rows = parseCsv(r.stdout);
+    expect(rows.find((x) => x.number === fresh)).toMatchObject({ result: 'accepted' });
+    expect(rows.find((x) => x.number === batch[0])).toMatchObject({ result: 'already', error_code: '-18019901' });
+    expect(r.stdout).not.toContain('rejected');
+    expect(r.stderr).toContain('registered 1, already registered 1');
+    const viaFile = await run(['register', '-f', '-', '--carrier', '3011'], `${batch[0]}\n`);
+    expect(viaFile.code).toBe(r.code);
+  });
 
-  it('table: from stdin, the rejected row shows its error', async () => {
+  it("table: from stdin, the row of a number registered already says so, with the service's code", async () => {
     const r = await run(['register', '-o', 'table', '--carrier', '3011'], `${batch[1]}\n`);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/NUMBER/);
-    expect(r.stdout).toMatch(new RegExp(`${batch[1]}.*rejected.*-18019901`));
+    expect(r.stdout).toMatch(new RegExp(`${batch[1]}.* already +-18019901`));
+    expect(r.stdout).not.toContain('rejected');
+  });
+
+  it('every format: a number registered already is "already", one the service refused is "rejected"', async () => {
+    const [old, fresh] = [batch[2]!, numbers(1, 'RX')[0]!];
+    const register = (...format: string[]) => run(['register', old, '--carrier', '3011', ...format]);
+    const piped = await register();
+    expect(piped.stdout).toMatch(new RegExp(`^${old}\t3011\t\talready\t-18019901\t`, 'm'));
+    expect(parseCsv((await register('--csv')).stdout)[0]).toMatchObject({ number: old, result: 'already' });
+    for (const table of ['table', 'wide'])
+      expect((await register('-o', table)).stdout).toMatch(new RegExp(`^${old} +3011 +already +-18019901 `, 'm'));
+    const doc = json(await register('--json'));
+    expect([doc.accepted, doc.rejected]).toEqual([[], []]);
+    expect(doc.already).toEqual([
+      expect.objectContaining({ number: old, error: expect.objectContaining({ code: -18019901 }) }),
+    ]);
+    const line = JSON.parse((await register('-o', 'ndjson')).stdout) as { result: string; number: string };
+    expect([line.result, line.number]).toEqual(['already', old]);
+    const picked = await register('--columns', 'number,result', '--json');
+    expect(JSON.parse(picked.stdout)).toEqual([{ number: old, result: 'already' }]);
+    // Only what the service refused goes to the rejects file, and is called rejected: a carrier it does not have
+    // (trk checks codes only against a cached list, and there is none here).
+    const rejects = path.join(mkdtempSync(path.join(tmpdir(), 'trk-outcomes-')), 'rejects.csv');
+    const input = `number,carrier\n${old},3011\n${fresh},3011\nXX000000001XX,999999\n`;
+    const mixed = await run(['register', '-f', '-', '--rejects', rejects, '--csv'], input);
+    expect(mixed.code, mixed.stderr).toBe(3);
+    expect(parseCsv(mixed.stdout).map((x) => [x.number, x.result])).toEqual([
+      [fresh, 'accepted'],
+      [old, 'already'],
+      ['XX000000001XX', 'rejected'],
+    ]);
+    expect(mixed.stderr).toMatch(/already registered +1$/m);
+    expect(mixed.stderr).toMatch(/rejected +1$/m);
+    expect(parseCsv(readFileSync(rejects, 'utf8')).map((x) => x.number)).toEqual(['XX000000001XX']);
   });
 
   it('bad input: a malformed number, a malformed file, a missing file, v2.1 fields on v2', async () => {
@@ -140,8 +173,14 @@ describe('stop, retrack, delete, push, update, change-carrier, info', () => {
     const again = await run(['stop', a!, '--json']);
     expect(again.code).toBe(0);
     expect(again.stderr).toContain('already stopped 1');
-    expect(json(again).rejected).toEqual([
+    expect(json(again).rejected).toEqual([]);
+    expect(json(again).already).toEqual([
       expect.objectContaining({ number: a, error: expect.objectContaining({ code: -18019906 }) }),
+    ]);
+    const csv = await run(['stop', a!, 'UNREG0000005', '--csv']);
+    expect(parseCsv(csv.stdout).map((x) => [x.number, x.result])).toEqual([
+      [a, 'already'],
+      ['UNREG0000005', 'rejected'],
     ]);
   });
 
@@ -275,10 +314,10 @@ describe('every item command in every format', () => {
     ['CSV', ['--csv']],
   ] as const;
 
-  /** The number shows in the output as accepted (or rejected) in the format's own way. */
-  function shows(r: Result, format: string, number: string, result: 'accepted' | 'rejected') {
+  /** The number shows in the output as accepted (already, or rejected) in the format's own way. */
+  function shows(r: Result, format: string, number: string, result: 'accepted' | 'already' | 'rejected') {
     if (format === 'JSON') {
-      const out = JSON.parse(r.stdout) as { accepted: { number: string }[]; rejected: { number: string }[] };
+      const out = JSON.parse(r.stdout) as Record<typeof result, { number: string }[]>;
       expect(out[result].map((x) => x.number)).toContain(number);
     } else if (format === 'CSV') {
       expect(parseCsv(r.stdout)).toContainEqual(expect.objectContaining({ number, result }));
@@ -294,7 +333,7 @@ describe('every item command in every format', () => {
       const n = numbers(1, `F${format.slice(0, 1).toUpperCase()}`)[0]!;
       const missing = `ZZ${format.toUpperCase()}0000000`;
       // Each step: a success, then a second command the service refuses, with its exit code: 1 when nothing was
-      // done, 0 when the number already is as asked (stopped twice, re-tracked while tracking).
+      // done (rejected), 0 when the number already is as asked (already: stopped twice, re-tracked while tracking).
       const steps: [string[], string[], number][] = [
         [['register', n, '--carrier', '3011'], ['register', `XX${format.toUpperCase()}0000000`], 1],
         [['update', n, '--tag', 'x'], ['update', missing, '--tag', 'x'], 1],
@@ -303,6 +342,7 @@ describe('every item command in every format', () => {
         [['stop', n], ['stop', n], 0],
         [['retrack', n], ['retrack', n], 0],
         [['delete', n, '--yes'], ['delete', n, '--yes'], 1],
+        [['register', n, '--carrier', '3011'], ['delete', missing, '--yes', '--ignore-missing'], 0],
       ];
       for (const [ok, bad, code] of steps) {
         // Push needs a first tracking result.
@@ -312,7 +352,7 @@ describe('every item command in every format', () => {
         shows(good, format, n, 'accepted');
         const refused = await run([...bad, ...flags]);
         expect(refused.code, `${bad.join(' ')}: ${refused.stderr}`).toBe(code);
-        shows(refused, format, bad[1]!, 'rejected');
+        shows(refused, format, bad[1]!, code === 0 ? 'already' : 'rejected');
       }
     },
   );

@@ -396,3 +396,67 @@ describe('sandbox start', () => {
     expect((await server.done).code).toBe(0);
   });
 });
+
+describe('carrier aliases', () => {
+  /** `trk config list` as rows of one format, the aliases' alone. */
+  async function listedAliases(env: NodeJS.ProcessEnv, ...flags: string[]): Promise<Record<string, string>> {
+    const csv = await trk(['config', 'list', '--csv', ...flags], { env });
+    expect(csv.code, csv.stderr).toBe(0);
+    const rows = parseCsv(csv.stdout).filter((r) => r.key!.startsWith('carrier-alias.'));
+    return Object.fromEntries(rows.map((r) => [r.key!, `${r.value} ${r.source}`]));
+  }
+
+  it('under --sandbox are kept apart from every account, used by register, shown by config list', async () => {
+    const env = freshEnv();
+    const set = await trk(['config', 'set', 'carrier-alias.DHL', '7041', '--sandbox'], { env });
+    expect(set.code, set.stderr).toBe(0);
+    expect(oneLine(set)).toBe('carrier-alias.DHL = 7041 in profile "sandbox"');
+    // No profile pointing at the real service was made for it.
+    expect((await profiles(env)).map((p) => [p.name, p.api_key])).toEqual([['sandbox', null]]);
+    const got = await trk(['config', 'get', 'carrier-alias.dhl', '--sandbox'], { env });
+    expect(got.stdout).toBe('7041\n');
+    // An account's commands do not see the sandbox's aliases.
+    expect((await trk(['config', 'get', 'carrier-alias.DHL'], { env })).stdout).toBe('');
+
+    const reg = await trk(['register', 'JJD000000000000000091', '--carrier', 'DHL', '--sandbox', '--json'], { env });
+    expect(reg.code, reg.stderr).toBe(0);
+    expect(reg.stdout).toMatch(/"carrier":\s*7041/);
+
+    expect(await listedAliases(env, '--sandbox')).toEqual({ 'carrier-alias.DHL': '7041 profile' });
+    const piped = await trk(['config', 'list', '--sandbox'], { env });
+    expect(piped.stdout).toMatch(/^carrier-alias\.DHL\t7041\tprofile$/m);
+    for (const table of ['table', 'wide']) {
+      const shown = await trk(['config', 'list', '--sandbox', '-o', table], { env });
+      expect(shown.stdout).toMatch(/^carrier-alias\.DHL +7041 +profile$/m);
+    }
+    const json = JSON.parse((await trk(['config', 'list', '--sandbox', '--json'], { env })).stdout) as Record<
+      string,
+      unknown
+    >;
+    expect(json['carrier-alias.DHL']).toEqual({ value: '7041', source: 'profile' });
+    const ndjson = await trk(['config', 'list', '--sandbox', '-o', 'ndjson'], { env });
+    expect(ndjson.stdout).toContain('{"key":"carrier-alias.DHL","value":"7041","source":"profile"}');
+
+    const unset = await trk(['config', 'unset', 'carrier-alias.DHL', '--sandbox'], { env });
+    expect(oneLine(unset)).toBe('removed carrier-alias.DHL from profile "sandbox"');
+    expect(await listedAliases(env, '--sandbox')).toEqual({});
+  });
+
+  it('of a named profile are set, used by register and listed under --profile, and stay its own', async () => {
+    const env = freshEnv();
+    await login(env, 'shop-eu', emu);
+    await login(env, 'shop-us', emu);
+    const set = await trk(['config', 'set', 'carrier-alias.Post', '7044', '--profile', 'shop-us'], { env });
+    expect(oneLine(set)).toBe('carrier-alias.Post = 7044 in profile "shop-us"');
+    const reg = await trk(['register', '00340434161234567892', '--carrier', 'Post', '--profile', 'shop-us'], { env });
+    expect(reg.code, reg.stderr).toBe(0);
+    const held = [...emu.sandbox.account.store.values()].find((r) => r.number === '00340434161234567892');
+    expect(held?.carrier).toBe(7044);
+    expect(await listedAliases(env, '--profile', 'shop-us')).toEqual({ 'carrier-alias.Post': '7044 profile' });
+    expect(await listedAliases(env, '--profile', 'shop-eu')).toEqual({});
+    const missing = await trk(['config', 'unset', 'carrier-alias.Post', '--profile', 'shop-eu'], { env });
+    expect(oneLine(missing)).toBe('carrier-alias.Post is not set in profile "shop-eu"');
+    expect((await trk(['config', 'unset', 'carrier-alias.Post', '--profile', 'shop-us'], { env })).code).toBe(0);
+    expect(await listedAliases(env, '--profile', 'shop-us')).toEqual({});
+  });
+});

@@ -73,6 +73,28 @@ describe('ResultSink', () => {
     await sink.close();
     expect(sink.results.accepted.map((a) => a.number)).toEqual(['C', 'D']);
   });
+  it('hands on numbers already in the state asked for as their own outcome, never as rejected', async () => {
+    const rejectsFile = path.join(tempDir(), 'rejects.csv');
+    const sink = new ResultSink({
+      operation: 'register',
+      layout: layout as unknown as InputLayout,
+      total: 3,
+      collect: true,
+      rejectsFile,
+      locate: (line) => `line ${line}`,
+    });
+    await sink.open();
+    const registered = { number: 'B', error: { code: -18019901, message: 'registered already' } };
+    sink.settle(
+      chunk(0, ['A', 'B', 'C']),
+      { accepted: [{ number: 'A' }], rejected: [rejected('C')], already: [registered] },
+      false,
+    );
+    await sink.close();
+    expect(sink.results).toEqual({ accepted: [{ number: 'A' }], already: [registered], rejected: [rejected('C')] });
+    expect(readFileSync(rejectsFile, 'utf8')).not.toMatch(/^B,/m);
+    expect(sink.summary(0)).toMatchObject({ accepted: 1, already: 1, rejected: 1 });
+  });
 });
 
 describe('InOrder', () => {

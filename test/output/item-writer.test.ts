@@ -109,6 +109,55 @@ describe('item results written as they come', () => {
   });
 });
 
+describe('numbers already in the state asked for', () => {
+  const already = (n: number) => ({
+    number: `RA${String(n).padStart(9, '0')}CN`,
+    carrier: 3011,
+    error: { code: -18019901, message: 'registered already' },
+  });
+  const WRITES: ItemResults[] = [
+    { accepted: [item(1)], already: [already(1)], rejected: [rejected(1)] },
+    { accepted: [item(2)], already: [already(2)], rejected: [] },
+  ];
+
+  async function written(format: 'json' | 'ndjson' | 'csv' | 'table' | 'ids' | undefined, tty = false) {
+    const io = createTestIO({ tty });
+    const writer = createItemResultsWriter(io, ITEM_COLUMNS, format, undefined, { already: true });
+    for (const c of WRITES) writer.write(c);
+    await writer.end();
+    return io.stdoutText();
+  }
+
+  it('JSON: their own array between the accepted and the rejected, always there for a write', async () => {
+    expect(JSON.parse(await written('json'))).toEqual({
+      accepted: [item(1), item(2)],
+      already: [already(1), already(2)],
+      rejected: [rejected(1)],
+    });
+    const io = createTestIO();
+    const writer = createItemResultsWriter(io, ITEM_COLUMNS, 'json', undefined, { already: true });
+    await writer.end();
+    expect(JSON.parse(io.stdoutText())).toEqual({ accepted: [], already: [], rejected: [] });
+  });
+
+  it('NDJSON, CSV and tables: result "already", after the accepted, before the rejected; not among ids', async () => {
+    const lines = (await written('ndjson')).trim().split('\n');
+    expect(lines.map((l) => [JSON.parse(l).result, JSON.parse(l).number])).toEqual([
+      ['accepted', item(1).number],
+      ['accepted', item(2).number],
+      ['already', already(1).number],
+      ['already', already(2).number],
+      ['rejected', rejected(1).number],
+    ]);
+    const rows = parse(await written('csv'), { columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => r.result)).toEqual(['accepted', 'accepted', 'already', 'already', 'rejected']);
+    expect(rows[2]).toMatchObject({ error_code: '-18019901', error_message: 'registered already' });
+    expect(await written(undefined)).toMatch(/^RA000000001CN\t3011\talready\t-18019901\t/m);
+    expect(await written('table', true)).toMatch(/^RA000000001CN +3011 +already +-18019901 /m);
+    expect(await written('ids')).not.toContain('RA0');
+  });
+});
+
 describe('held-back items', () => {
   it('beyond the memory ceiling go to a private file, come back in order, and the file goes', async () => {
     const spill = new Spill(200);

@@ -2,7 +2,7 @@
 // shown whole, nor the password of an address (Redis's, PostgreSQL's).
 
 import type { Settings, SettingSource } from '../../config/settings.js';
-import { maskKey } from '../../config/keys.js';
+import { CARRIER_ALIAS_PREFIX, maskKey } from '../../config/keys.js';
 import type { Column } from '../../output/render.js';
 import { isPostgresLocation, shownLocation } from '../../store/postgres-url.js';
 
@@ -41,6 +41,15 @@ export function settingRows(s: Settings): SettingRow[] {
     },
     { key: 'db', value: s.db === undefined ? null : shownValue(s.db), source: s.sources.db },
   ];
+}
+
+/** The profile's carrier aliases as settings (`carrier-alias.DHL 7041`), for `trk config list`. */
+export function aliasRows(s: Pick<Settings, 'carrierAliases'>): SettingRow[] {
+  return Object.entries(s.carrierAliases ?? {}).map(([name, code]) => ({
+    key: `${CARRIER_ALIAS_PREFIX}${name}`,
+    value: String(code),
+    source: 'profile',
+  }));
 }
 
 export const SETTING_COLUMNS: readonly Column<SettingRow>[] = [

@@ -43,7 +43,13 @@ export async function setAlias(key: string, value: string | undefined, s: Settin
   }
   const { openProfileStore } = await import('../../config/profiles.js');
   const store = openProfileStore(ctx.env);
-  const aliases = without(store.get(s.profile)?.carrierAliases ?? {}, name);
+  const saved = store.get(s.profile)?.carrierAliases ?? {};
+  const aliases = without(saved, name);
+  if (code === undefined && Object.keys(aliases).length === Object.keys(saved).length) {
+    // Nothing to remove: the file stays as it is (no empty profile is saved for it).
+    ctx.info(`${CARRIER_ALIAS_PREFIX}${name} is not set in profile "${s.profile}"`);
+    return 0;
+  }
   if (code !== undefined) aliases[name] = code;
   store.set(s.profile, { carrierAliases: aliases });
   const meaning = code === 0 ? 'no carrier (the service detects it)' : String(code);

@@ -16,7 +16,7 @@ import { SANDBOX_PROFILE, type Settings } from '../../config/settings.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { printRows, resolveFormat } from '../../output/render.js';
-import { SETTING_COLUMNS, settingRows, settingsObject, shownValue } from '../common/settings-view.js';
+import { SETTING_COLUMNS, aliasRows, settingRows, settingsObject, shownValue } from '../common/settings-view.js';
 import { getAlias, setAlias } from './carrier-alias.js';
 
 export interface ConfigGetOptions {
@@ -135,7 +135,8 @@ function envName(key: string): string {
 export type ConfigListOptions = Record<string, never>;
 
 export async function runConfigList(_opts: ConfigListOptions, ctx: Context): Promise<number> {
-  const rows = settingRows(await ctx.settings());
+  const s = await ctx.settings();
+  const rows = [...settingRows(s), ...aliasRows(s)];
   if (resolveFormat(ctx.io, ctx.global.output) === 'json') {
     ctx.io.out(`${JSON.stringify(settingsObject(rows), null, 2)}\n`);
   } else {

@@ -35,6 +35,7 @@ const config: Declare = (cmd, invoke) => {
         'trk config set api-version v2.1',
         'trk config set output json                 # the default output of this profile',
         'trk config set base-url https://staging.example.com --profile staging --create',
+        'trk config set carrier-alias.DHL 7041 --sandbox   # "DHL" means carrier 7041 in the sandbox',
       ),
     )
     .action((key, value, o) =>
@@ -57,7 +58,7 @@ const config: Declare = (cmd, invoke) => {
     );
   cmd
     .command('list')
-    .description('print every setting with its value and where it came from')
+    .description('print every setting and carrier alias with its value and where it came from')
     .addHelpText('after', examples('trk config list', 'trk config list --profile shop-eu --csv'))
     .action(() =>
       lazy(

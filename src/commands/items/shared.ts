@@ -27,7 +27,7 @@ export async function itemResultsPrinter(
   opts: { origin?: boolean } = {},
 ): Promise<() => Promise<ItemResultsWriter>> {
   const columns = itemColumns({ ...opts, ...(await tableNames(ctx)) });
-  return async () => createItemResultsWriter(ctx.io, columns, outputOf(ctx));
+  return async () => createItemResultsWriter(ctx.io, columns, outputOf(ctx), undefined, { already: true });
 }
 
 /**
