@@ -10,11 +10,21 @@ export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
 /** A line longer than this is not a row of a shop export (a CSV row is further bounded by read.ts). */
 export const MAX_LINE_BYTES = 1024 * 1024;
 
+/** The byte-order mark of each encoding that has one. */
+const BOMS: Readonly<Partial<Record<TextEncoding, readonly number[]>>> = {
+  'utf-16le': [0xff, 0xfe],
+  'utf-16be': [0xfe, 0xff],
+  'utf-8': [0xef, 0xbb, 0xbf],
+};
+
+/** Whether `head` starts with the byte-order mark of `encoding`. */
+function hasBom(head: Uint8Array, encoding: TextEncoding): boolean {
+  return BOMS[encoding]?.every((byte, i) => head[i] === byte) ?? false;
+}
+
 /** The encoding of an input, from its first bytes (a byte-order mark, else the shape of its bytes). */
 export function detectEncoding(head: Uint8Array): TextEncoding {
-  if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
-  if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
-  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf-8';
+  for (const encoding of ['utf-16le', 'utf-16be', 'utf-8'] as const) if (hasBom(head, encoding)) return encoding;
   // UTF-16 without a mark: ASCII text has a zero in every other byte.
   let evenZeros = 0;
   let oddZeros = 0;
@@ -170,4 +180,36 @@ export function detectDelimiter(line: string): Delimiter {
     }
   }
   return best;
+}
+
+export type LineEnding = '\r\n' | '\n' | '\r';
+
+/**
+ * How a delimited input is written: its encoding, whether it starts with a byte-order mark, its delimiter and
+ * line endings. The files trk writes from it (its rejects file) are written the same way, so that they open
+ * as it did: a German Excel's `;` file in Excel's columns, its "€" whole.
+ */
+export interface TextDialect {
+  encoding: TextEncoding;
+  bom: boolean;
+  delimiter: Delimiter;
+  lineEnding: LineEnding;
+}
+
+export function textDialect(head: Uint8Array, encoding: TextEncoding, delimiter: Delimiter): TextDialect {
+  return { encoding, bom: hasBom(head, encoding), delimiter, lineEnding: lineEndingOf(decodeHead(head, encoding)) };
+}
+
+/**
+ * The line ending most lines of the text end with (a header written with CRLF above rows with LF takes the rows'
+ * LF); CRLF before LF before CR on a tie, and LF for text of one line, as trk writes its own files.
+ */
+function lineEndingOf(text: string): LineEnding {
+  const counts: Record<LineEnding, number> = { '\r\n': 0, '\n': 0, '\r': 0 };
+  for (const [ending] of text.matchAll(/\r\n|\n|\r/g)) counts[ending as LineEnding] += 1;
+  let most: LineEnding | undefined;
+  for (const ending of ['\r\n', '\n', '\r'] as const) {
+    if (counts[ending] > (most === undefined ? 0 : counts[most])) most = ending;
+  }
+  return most ?? '\n';
 }

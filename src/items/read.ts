@@ -38,8 +38,10 @@ import {
   detectDelimiter,
   detectEncoding,
   hasNul,
+  textDialect,
   utf8Lines,
   type Delimiter,
+  type TextDialect,
 } from './read-text.js';
 import type { ItemSource } from './source.js';
 import { CARRIER_FILL_COLUMNS, PARAM_SOURCE_COLUMNS, SERVICE_COLUMNS, type ParamSource } from './shop-columns.js';
@@ -84,6 +86,8 @@ export interface InputLayout {
   note?: string;
   /** How the text was read (encoding, delimiter), said with -v. */
   detail?: string;
+  /** How delimited text is written, for the rejects file to be written alike (none for JSON and arguments). */
+  dialect?: TextDialect;
 }
 
 export interface InputRow {
@@ -143,6 +147,7 @@ export async function openRows(
   const firstLine = head.split(/\r\n|\n|\r/, 1)[0] ?? '';
   const delimiter = opts.delimiter ?? detectDelimiter(firstLine);
   const opened = await openDelimitedRows(stream, delimiter, source, opts);
+  opened.layout.dialect = textDialect(headBytes, encoding, delimiter);
   opened.layout.detail =
     `${source.display}: columns separated by ${DELIMITER_NAMES[delimiter]} ` +
     `(${opts.delimiter ? '--delimiter' : 'from the first line'})` +

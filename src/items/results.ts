@@ -1,9 +1,10 @@
 // What an item run produced: counts for the summary and the exit code, the rows set aside for the rejects file
 // (`--rejects FILE`, or one of trk's own in the state folder: the input's own columns plus input_line, error_code
-// and error_message, so the file can be fixed and imported again), and, when asked for, the merged accepted,
-// already (in the state asked for) and rejected items of the service for output. Counts are of numbers, never of
-// requests. Rows that are not the service's rejections are set aside the same way: those a run never sent because
-// it stopped (`not-done`), and those an interrupted run of the file never sent that the new file no longer holds
+// and error_message, in the input's delimiter, line endings and encoding, so the file can be fixed and imported
+// again, and opens in a spreadsheet as the input did), and, when asked for, the merged accepted, already (in the
+// state asked for) and rejected items of the service for output. Counts are of numbers, never of requests. Rows
+// that are not the service's rejections are set aside the same way: those a run never sent because it stopped
+// (`not-done`), and those an interrupted run of the file never sent that the new file no longer holds
 // (`not-sent`).
 
 import type { WriteStream } from 'node:fs';
@@ -24,6 +25,8 @@ import type { ChunkOutcome } from './journal.js';
 import type { ProgressCounts } from './progress.js';
 import { duration, fmt, plural } from '../text.js';
 import type { InputLayout, InputRow } from './read.js';
+import type { TextDialect } from './read-text.js';
+import { encodingStream } from './write-text.js';
 import { fsReason } from './source.js';
 import { nodeFs } from '../node.js';
 
@@ -31,6 +34,9 @@ const PARAM_CODES: ReadonlySet<number> = new Set(Object.values(PARAM_REQUIRED_CO
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { createWriteStream, renameSync, rmSync, statSync } = nodeFs();
+
+/** The rejects file of an input with no dialect of its own (JSON, arguments): CSV as trk writes it. */
+const TRK_CSV: TextDialect = { encoding: 'utf-8', bom: false, delimiter: ',', lineEnding: '\n' };
 
 /** error_code of a row set aside by --skip-invalid (it never reached the service). */
 export const INVALID_CODE = 'invalid';
@@ -102,6 +108,8 @@ interface RejectsOutput {
   tmp: string;
   /** Input columns copied (all but earlier reject columns). */
   keep: number[];
+  /** Tab-separated: cells as they are, on one line (see #write). */
+  tabs: boolean;
   /** The first write that failed (a full disk): the file is given up, and close() says so. */
   failed?: unknown;
 }
@@ -148,9 +156,14 @@ export class ResultSink {
     const keep = header
       .map((_, i) => i)
       .filter((i) => !(REJECT_COLUMNS as readonly string[]).includes((header[i] ?? '').trim().toLowerCase()));
+    const dialect = this.#o.layout.dialect ?? TRK_CSV;
     const stringifier = stringify({
       header: true,
       columns: [...keep.map((i) => header[i] as string), ...REJECT_COLUMNS],
+      delimiter: dialect.delimiter,
+      record_delimiter: dialect.lineEnding,
+      // Tab-separated text is read unquoted (read.ts): its cells are made one line instead.
+      ...(dialect.delimiter === '\t' ? { quote: false } : {}),
     });
     const cannot = (why: string) =>
       new UsageError(
@@ -164,8 +177,8 @@ export class ResultSink {
       file.once('open', () => resolve());
       file.once('error', (err) => reject(cannot(fsReason(err))));
     });
-    stringifier.pipe(file);
-    const rejects: RejectsOutput = { stringifier, file, tmp, keep };
+    stringifier.pipe(encodingStream(dialect.encoding, dialect.bom)).pipe(file);
+    const rejects: RejectsOutput = { stringifier, file, tmp, keep, tabs: dialect.delimiter === '\t' };
     // A write that fails later (the disk fills during a long run) is kept for close(), which reports it.
     file.on('error', (err) => (rejects.failed ??= err));
     this.#rejects = rejects;
@@ -265,10 +278,15 @@ export class ResultSink {
     }
   }
 
-  /** One row of the rejects file, its formula-like cells neutralised unless --raw-csv. */
+  /**
+   * One row of the rejects file, its formula-like cells neutralised unless --raw-csv. Tab-separated text is
+   * read as it is, neither quoted nor neutralised (read.ts), so its cells go as they are, on one line: an input
+   * cell holds no tab or line break, trk's own messages may.
+   */
   #write(cells: readonly string[]): void {
     this.#written += 1;
-    (this.#rejects as RejectsOutput).stringifier.write(cells.map((c) => csvCell(c, this.#o.rawCsv)));
+    const { stringifier, tabs } = this.#rejects as RejectsOutput;
+    stringifier.write(cells.map((c) => (tabs ? c.replace(/[\t\r\n]+/g, ' ') : csvCell(c, this.#o.rawCsv))));
   }
 
   /** The rejects file, if the run has one with rows in it (one it made on demand and left empty is none). */

@@ -22,6 +22,7 @@ import { exitCodeOf, leftBehindText, ResultSink, setAsideLine, summaryLines, typ
 import { countRows, RunBase, type Memory, type RunFields, type Standing } from './run-base.js';
 import type { ItemReport, ItemRunOptions } from './run.js';
 import { runChunks, type RunnerResult } from './runner.js';
+import type { InputLayout } from './read.js';
 import type { LeftBehind } from './runs.js';
 import type { ScanResult } from './scan.js';
 import { ensurePrivateDir } from '../config/paths.js';
@@ -149,7 +150,7 @@ export class RunSender extends RunBase {
       layout: scan.layout,
       total: scan.items,
       collect: this.opts.collect ?? true,
-      rejectsFile: this.flags.rejects ?? (own ? await this.#ownRejectsFile() : undefined),
+      rejectsFile: this.flags.rejects ?? (own ? await this.#ownRejectsFile(scan.layout) : undefined),
       rejectsOnDemand: this.flags.rejects === undefined,
       rawCsv: this.ctx.io.rawCsv,
       locate: this.source.locate,
@@ -166,16 +167,20 @@ export class RunSender extends RunBase {
     return { sink, confirmed, settled: new Map() };
   }
 
-  /** `<state>/rejects/2026-11-25T02-00-00-register-orders.csv`; rejects files older than 30 days go. */
-  async #ownRejectsFile(): Promise<string> {
+  /**
+   * `<state>/rejects/2026-11-25T02-00-00-register-orders.csv` (`.tsv` when it is tab-separated, as its input:
+   * a spreadsheet opens a `.csv` by its own delimiter); rejects files older than 30 days go.
+   */
+  async #ownRejectsFile(layout: InputLayout): Promise<string> {
     const { pruneFiles } = await import('./leftovers.js');
     const dir = ensurePrivateDir(path.join(this.state, 'rejects'));
     const cutoff = Date.now() - 30 * 24 * 3600 * 1000;
-    pruneFiles(dir, (name, st) => name.endsWith('.csv') && st.mtimeMs < cutoff);
+    pruneFiles(dir, (name, st) => /\.[ct]sv$/.test(name) && st.mtimeMs < cutoff);
+    const extension = layout.dialect?.delimiter === '\t' ? 'tsv' : 'csv';
     const stamp = new Date(this.started).toISOString().slice(0, 19).replace(/:/g, '-');
     const input =
       this.source.kind === 'file' ? path.basename(this.source.display).replace(/\.[^.]*$/, '') : this.source.kind;
-    return path.join(dir, `${stamp}-${commandName(this.op)}-${input.replace(/[^\w.-]+/g, '_')}.csv`);
+    return path.join(dir, `${stamp}-${commandName(this.op)}-${input.replace(/[^\w.-]+/g, '_')}.${extension}`);
   }
 
   #nameLeftBehind(sink: ResultSink, left: LeftBehind, modified: number): void {

@@ -56,6 +56,33 @@ describe('ResultSink', () => {
     expect(sink.counts()).toEqual({ done: 6, total: 6, rejected: 3 });
   });
 
+  it.each([
+    [
+      'Windows-1252: what the code page cannot hold in trk\'s own columns becomes "?"',
+      { encoding: 'windows-1252', bom: false, delimiter: ';', lineEnding: '\r\n' },
+      Buffer.from('number;input_line;error_code;error_message\r\nn\xb0 1;2;invalid;Y?lmaz ? \x80\r\n', 'latin1'),
+    ],
+    [
+      'tab-separated: cells as they are, a tab or line break in a message a space',
+      { encoding: 'utf-8', bom: false, delimiter: '\t', lineEnding: '\n' },
+      Buffer.from('number\tinput_line\terror_code\terror_message\nn° 1\t2\tinvalid\t"=a" b c Yılmaz → €\n'),
+    ],
+  ] as const)("a rejects file in its input's dialect, %s", async (_what, dialect, bytes) => {
+    const rejectsFile = path.join(tempDir(), 'rejects.csv');
+    const sink = new ResultSink({
+      operation: 'register',
+      layout: { ...layout, dialect } as unknown as InputLayout,
+      total: 1,
+      collect: false,
+      rejectsFile,
+      locate: (line) => `line ${line}`,
+    });
+    await sink.open();
+    sink.invalid({ line: 2, cells: ['n° 1'] }, dialect.delimiter === '\t' ? '"=a"\tb\r\nc Yılmaz → €' : 'Yılmaz → €');
+    await sink.close();
+    expect(readFileSync(rejectsFile).toString('latin1')).toBe(bytes.toString('latin1'));
+  });
+
   it('lets out at its end what waited for a request that never came (a chunk given up)', async () => {
     const sink = new ResultSink({
       operation: 'register',
