@@ -4,7 +4,7 @@
 
 import { Readable, Writable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
-import { nodeTty } from './node.js';
+import { nodeFs, nodeTty } from './node.js';
 
 export interface IO {
   readonly stdin: Readable;
@@ -13,6 +13,11 @@ export interface IO {
   readonly stdinIsTTY: boolean;
   readonly stdoutIsTTY: boolean;
   readonly stderrIsTTY: boolean;
+  /**
+   * Where stdout goes: a terminal, a file, a device (/dev/null), or a pipe or socket, whose reader trk cannot see
+   * take what it wrote (`trk changes --cursor` moves only past what it knows was taken).
+   */
+  readonly stdoutTarget: OutputTarget;
   /** Terminal width of stdout (80 when unknown). */
   readonly columns: number;
   /** Terminal width of stderr, where status lines and the progress line go (80 when unknown). */
@@ -28,6 +33,20 @@ export interface IO {
   out(text: string): void;
   /** Write one status line to stderr (newline added). */
   err(line: string): void;
+}
+
+export type OutputTarget = 'terminal' | 'file' | 'device' | 'pipe';
+
+/** Where file descriptor `fd` leads, asked of the descriptor itself. */
+export function outputTarget(fd: number): OutputTarget {
+  try {
+    const stat = nodeFs().fstatSync(fd);
+    if (stat.isFile()) return 'file';
+    if (stat.isCharacterDevice()) return nodeTty().isatty(fd) ? 'terminal' : 'device';
+  } catch {
+    // A closed descriptor: nothing can be known to reach anyone.
+  }
+  return 'pipe';
 }
 
 export interface ColorOptions {
@@ -103,6 +122,7 @@ export async function createProcessIO(opts: ProcessIOOptions = {}): Promise<IO> 
     stdinIsTTY,
     stdoutIsTTY,
     stderrIsTTY,
+    stdoutTarget: outputTarget(1),
     columns: process.stdout.columns || 80,
     stderrColumns: process.stderr.columns || process.stdout.columns || 80,
     color,
@@ -121,7 +141,7 @@ export interface TestIO extends IO {
 }
 
 export function createTestIO(
-  opts: { stdin?: Readable; tty?: boolean; columns?: number; rawCsv?: boolean } = {},
+  opts: { stdin?: Readable; tty?: boolean; columns?: number; rawCsv?: boolean; stdoutTarget?: OutputTarget } = {},
 ): TestIO {
   const outChunks: string[] = [];
   const errChunks: string[] = [];
@@ -143,6 +163,8 @@ export function createTestIO(
     stdinIsTTY: tty,
     stdoutIsTTY: tty,
     stderrIsTTY: tty,
+    // What a test captures is kept whole, as a file keeps it.
+    stdoutTarget: opts.stdoutTarget ?? (tty ? 'terminal' : 'file'),
     columns: opts.columns ?? 100,
     stderrColumns: opts.columns ?? 100,
     color: NO_COLOR,

@@ -146,7 +146,7 @@ export const SERVICE_COLUMNS: readonly string[] = [
   'Método de envío',
 ];
 
-/** Where the values of a carrier's extra parameter come from (service/param-forms.ts says which carrier needs which). */
+/** Where a carrier's param's values come from (service/param-forms.ts says which carrier needs which). */
 export type ParamSource = 'postal_code' | 'country' | 'phone';
 
 /**

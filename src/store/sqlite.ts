@@ -93,6 +93,15 @@ class SqliteConnection implements Sql {
   }
 }
 
+/** Creates `file` readable by its owner alone, unless it exists. */
+function createPrivately(file: string): void {
+  try {
+    closeSync(openSync(file, 'wx', 0o600));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+}
+
 export class SqliteStore extends SqlStore {
   readonly location: string;
   protected readonly sql: SqliteConnection;
@@ -109,8 +118,10 @@ export class SqliteStore extends SqlStore {
    * commit is on disk when it returns.
    */
   static async open(file: string, opts: { durable?: boolean } = {}): Promise<SqliteStore> {
-    // Account data: created for the owner alone (SQLite would follow the umask).
-    closeSync(openSync(file, 'a', 0o600));
+    // Account data: created for the owner alone (SQLite would follow the umask). Only when it is new: closing a
+    // descriptor of a file this process has open in SQLite would drop that connection's locks (POSIX locks are
+    // the process's), and another process could then take the write-ahead log from under it.
+    createPrivately(file);
     let db: Db;
     try {
       db = new Database(file, { timeout: BUSY_TIMEOUT_MS });

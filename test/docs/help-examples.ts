@@ -4,8 +4,8 @@
 
 export const HELP_NOT_RUN: Readonly<Record<string, string>> = {
   '0 * * * * trk sync -q   # in a crontab: hourly': 'a crontab line',
-  ['trk changes --cursor nightly --status Exception,DeliveryFailure -o table | ' +
-    'mail -s "parcels in trouble" ops@example.com']: 'sends mail',
+  ['trk changes --cursor nightly --status Exception,DeliveryFailure -o table --exec \'mail -s "parcels in ' +
+    'trouble" ops@example.com\'']: 'sends mail',
   'trk auth login': 'asks for the key on a terminal',
   'trk auth login                                 # the active profile (the first one becomes active)':
     'asks for the key on a terminal',

@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { runCli } from '../../src/cli.js';
 import { clock } from '../../src/clock.js';
-import { createTestIO } from '../../src/io.js';
+import { createTestIO, type OutputTarget } from '../../src/io.js';
 import { RATE_WINDOW_MS } from '../../src/sandbox/http/rate-limit.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/http/server.js';
 
@@ -82,12 +82,14 @@ export interface RunOptions {
   input?: string;
   /** Aborts the command as Ctrl-C does. */
   signal?: AbortSignal;
+  /** Where stdout goes, as the command sees it; a file by default (what it wrote is captured whole). */
+  stdoutTarget?: OutputTarget;
 }
 
 /** One trk command line in this process, as a shell would run it with stdin, stdout and stderr not terminals. */
 export async function trk(args: readonly string[], opts: RunOptions): Promise<Result> {
   const stdin = Readable.from(opts.input ? [Buffer.from(opts.input)] : []);
-  const io = createTestIO({ stdin, columns: 80 });
+  const io = createTestIO({ stdin, columns: 80, ...(opts.stdoutTarget && { stdoutTarget: opts.stdoutTarget }) });
   const code = await runCli([...args], { io, env: opts.env, ...(opts.signal ? { signal: opts.signal } : {}) });
   return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
 }

@@ -209,6 +209,46 @@ describe.each(STORE_KINDS)('trk sync and the offline reads ($name)', (kind) => {
     ).toBe(true);
   }, 60_000);
 
+  it('moves a cursor only past changes it knows were taken: never by a pipe alone, by --exec, or by --ack', async () => {
+    await emu.sandbox.advance(3 * 24 * HOUR);
+    expect((await sync(env)).changes).toBeGreaterThan(0);
+    const all = (await trk(['changes', '--cursor', 'probe', '-o', 'ndjson'], { env })).stdout;
+    expect(all).not.toBe('');
+    // A consumer that fails, reading everything or not: the cursor stays, whatever the output's size.
+    await beforeProcess();
+    const bin = `"${process.execPath}" "${path.join(ROOT, 'bin', 'trk.js')}"`;
+    for (const consumer of ['(cat > /dev/null; exit 1)', 'head -c 10 > /dev/null']) {
+      const failed = await shell(`${bin} changes --cursor piped -o ndjson | ${consumer}`, env);
+      // Told either way: a pipe trk cannot see read, or one that broke under it.
+      expect(failed.stderr).toMatch(/cursor "piped" (not moved: the changes went into a pipe|stays where it was)/);
+    }
+    const file = path.join(String(env.HOME), 'taken.ndjson');
+    const taken = await trk(['changes', '--cursor', 'piped', '-o', 'ndjson', '--exec', `cat > '${file}'`], { env });
+    expect(taken.code, taken.stderr).toBe(0);
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(file, 'utf8')).toBe(all);
+    // Taken: nothing left for the cursor, and no command is run for nothing.
+    const again = await trk(['changes', '--cursor', 'piped', '--exec', `echo ran > '${file}'`], { env });
+    expect(again.code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(all);
+    // A command that fails: its status is trk's, and the cursor stays.
+    const refused = await trk(['changes', '--cursor', 'execd', '--exec', 'cat > /dev/null; exit 7'], { env });
+    expect(refused.code).toBe(7);
+    expect(refused.stderr).toMatch(/--exec cat > \/dev\/null; exit 7 exited with 7; the cursor "execd" stays/);
+    expect((await trk(['changes', '--cursor', 'execd', '-o', 'ndjson'], { env })).stdout).toBe(all);
+    // Into a pipe in this process: the same, and --ack moves the cursor to where that read reached.
+    const piped = await trk(['changes', '--cursor', 'acked', '-o', 'ndjson'], { env, stdoutTarget: 'pipe' });
+    expect(piped.stdout).toBe(all);
+    expect((await trk(['changes', '--cursor', 'acked', '-o', 'ndjson'], { env, stdoutTarget: 'pipe' })).stdout).toBe(
+      all,
+    );
+    const ack = await trk(['changes', '--cursor', 'acked', '--ack'], { env });
+    expect(ack.stderr).toMatch(/cursor "acked" moved to change \d+/);
+    expect((await trk(['changes', '--cursor', 'acked', '-o', 'ndjson'], { env })).stdout).toBe('');
+    expect((await trk(['changes', '--cursor', 'acked', '--ack'], { env })).stderr).toMatch(/nothing to acknowledge/);
+    expect((await trk(['changes', '--ack'], { env })).code).toBe(2);
+  }, 60_000);
+
   it('takes out of the mirror with --full what was deleted on the service, and only then', async () => {
     const gone = list.slice(100, 105);
     expect((await trk(['delete', ...gone, '--yes', '-q'], { env })).code).toBe(0);
@@ -221,6 +261,17 @@ describe.each(STORE_KINDS)('trk sync and the offline reads ($name)', (kind) => {
     expect(JSON.parse(offline.stdout)).toEqual([]);
   }, 60_000);
 });
+
+/** A shell command line, as cron runs one; resolves with its exit code and stderr. */
+function shell(line: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', line], { env });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
 
 /** Runs trk with its stdout on /dev/full: every write fails (ENOSPC). Resolves with the exit code. */
 function runToDevFull(args: string[], env: NodeJS.ProcessEnv): Promise<number | null> {

@@ -1,8 +1,13 @@
 // trk changes: the status changes the mirror learnt (from syncs and from the webhook), oldest first, in every
 // output format. With --cursor NAME, only those that cursor has not seen, and the cursor moves past them only once
-// they are written completely: a night whose output failed gets them again the next night.
+// trk knows they were taken, so that a night whose consumer failed gets them again the next night:
+//   - written to a file, a terminal or a device, flushed (a file to its disk) without an error;
+//   - handed to `--exec CMD` on its stdin, and CMD exited 0 (its failure is trk's exit status);
+//   - acknowledged: into a pipe trk cannot see its reader take them, so the cursor stays, the position read is
+//     kept as pending, and `trk changes --cursor NAME --ack` moves the cursor there once the reader succeeded.
 
 import type { Context } from '../../context.js';
+import { runWithInput } from '../../exec.js';
 import { TrkError, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { columnsByName } from '../../output/columns.js';
@@ -12,7 +17,7 @@ import { createRowWriter } from '../../output/render.js';
 import { mirrorAgeLine } from '../../store/age.js';
 import { openMirror } from '../../store/open.js';
 import { canonicalTime } from '../../store/rows.js';
-import type { ChangeRow } from '../../store/types.js';
+import type { ChangeRow, Store } from '../../store/types.js';
 import { plural } from '../../text.js';
 import { parseTimeArg } from '../list/time.js';
 import { outputOf } from '../common/output.js';
@@ -21,6 +26,10 @@ export interface ChangesOptions {
   since?: string | undefined;
   status?: readonly string[] | undefined;
   cursor?: string | undefined;
+  /** `--exec CMD`: the changes on CMD's stdin; the cursor moves when CMD exits 0. */
+  exec?: string | undefined;
+  /** `--ack`: move the cursor to where its last read into a pipe reached. */
+  ack?: boolean | undefined;
   db?: string | undefined;
 }
 
@@ -54,13 +63,11 @@ function flushed(stdout: NodeJS.WritableStream): Promise<void> {
   return new Promise((resolve, reject) => stdout.write('', (err) => (err ? reject(err) : resolve())));
 }
 
+/** The mirror's state entry that keeps where a cursor's last unacknowledged read reached. */
+const pendingKey = (cursor: string) => `cursor_pending.${cursor}`;
+
 export async function runChanges(opts: ChangesOptions, ctx: Context): Promise<number> {
-  if (opts.cursor !== undefined && !CURSOR_NAME.test(opts.cursor)) {
-    throw new UsageError(
-      `cursor name "${opts.cursor}" is not a name`,
-      'use letters, digits, dots, hyphens and underscores, e.g. nightly',
-    );
-  }
+  checkFlags(opts);
   const sinceIso = opts.since === undefined ? undefined : parseTimeArg(opts.since, ctx.now());
   if (opts.since !== undefined && sinceIso === undefined) {
     throw new UsageError(
@@ -68,9 +75,9 @@ export async function runChanges(opts: ChangesOptions, ctx: Context): Promise<nu
       'give an age such as 24h or 7d, or an ISO time (2026-06-01, 2026-06-01T12:00Z)',
     );
   }
-  const output = outputOf(ctx);
   const store = await openMirror(ctx, { db: opts.db, mustExist: true });
   try {
+    if (opts.ack && opts.cursor !== undefined) return await acknowledge(store, opts.cursor, ctx);
     const after = opts.cursor === undefined ? 0 : await store.cursor(opts.cursor);
     const since = canonicalTime(sinceIso) ?? undefined;
     // A cursor looks at every change after it, in one read, and passes them all (those the filters leave out
@@ -81,27 +88,104 @@ export async function runChanges(opts: ChangesOptions, ctx: Context): Promise<nu
         (since === undefined || c.detected_at >= since) &&
         (!opts.status?.length || opts.status.includes(c.to_status ?? '')),
     );
-    const writer = createRowWriter(ctx.io, CHANGE_COLUMNS, output);
-    writer.write(changes);
-    await writer.end();
-    if (opts.cursor !== undefined) {
-      // What the cursor passes must have left trk: a failed write keeps the changes for the next run.
-      try {
-        await flushed(ctx.io.stdout);
-      } catch (err) {
-        throw new TrkError(
-          `the output could not be written (${(err as Error).message}); the cursor "${opts.cursor}" stays where it was`,
-          {
-            exitCode: EXIT.failure,
-          },
-        );
-      }
-      const to = looked.at(-1)?.id;
-      if (to !== undefined) await store.advanceCursor(opts.cursor, to);
+    const failed = opts.exec !== undefined ? await handToCommand(opts.exec, changes, ctx) : undefined;
+    if (failed !== undefined) {
+      const stays = opts.cursor === undefined ? '' : `; the cursor "${opts.cursor}" stays where it was`;
+      ctx.io.err(`trk: --exec ${opts.exec} ${failed.how}${stays}`);
+      return failed.code;
     }
+    const taken = opts.exec !== undefined || (await writeOut(changes, opts, ctx));
+    const to = looked.at(-1)?.id;
+    if (opts.cursor !== undefined && to !== undefined) await settleCursor(store, opts.cursor, to, taken, ctx);
     ctx.info(`${plural(changes.length, 'change')} · ${await mirrorAgeLine(store, ctx.now())}`);
     return 0;
   } finally {
     await store.close();
   }
+}
+
+function checkFlags(opts: ChangesOptions): void {
+  if (opts.cursor !== undefined && !CURSOR_NAME.test(opts.cursor)) {
+    throw new UsageError(
+      `cursor name "${opts.cursor}" is not a name`,
+      'use letters, digits, dots, hyphens and underscores, e.g. nightly',
+    );
+  }
+  if (opts.ack && opts.cursor === undefined)
+    throw new UsageError('--ack acknowledges a cursor', 'give it: trk changes --cursor NAME --ack');
+  if (opts.ack && (opts.exec !== undefined || opts.since !== undefined || opts.status?.length))
+    throw new UsageError('--ack prints no change', 'give --ack with --cursor NAME alone');
+  if (opts.exec !== undefined && opts.exec.trim() === '')
+    throw new UsageError('--exec needs a command', "give one, e.g. --exec 'mail -s changes ops@example.com'");
+}
+
+/** The changes on stdout; whether trk knows they were taken (a pipe's reader it cannot see). */
+async function writeOut(changes: readonly ChangeRow[], opts: ChangesOptions, ctx: Context): Promise<boolean> {
+  const writer = createRowWriter(ctx.io, CHANGE_COLUMNS, outputOf(ctx));
+  writer.write(changes);
+  await writer.end();
+  if (opts.cursor === undefined) return true;
+  try {
+    await flushed(ctx.io.stdout);
+  } catch (err) {
+    throw new TrkError(
+      `the output could not be written (${(err as Error).message}); the cursor "${opts.cursor}" stays where it was`,
+      { exitCode: EXIT.failure },
+    );
+  }
+  return ctx.io.stdoutTarget !== 'pipe';
+}
+
+/**
+ * The changes on `command`'s stdin, in the output format asked for: undefined once it exited 0, else how it failed
+ * and the exit status trk ends with (the command's own). Its output is trk's. No change runs no command: a night
+ * with nothing to say mails nothing.
+ */
+async function handToCommand(
+  command: string,
+  changes: readonly ChangeRow[],
+  ctx: Context,
+): Promise<{ how: string; code: number } | undefined> {
+  if (changes.length === 0) {
+    ctx.debug(`no change: --exec ${command} not run`);
+    return undefined;
+  }
+  const status = await runWithInput(command, ctx, (io) => {
+    const writer = createRowWriter(io, CHANGE_COLUMNS, outputOf(ctx));
+    writer.write(changes);
+    return writer.end();
+  });
+  if (status.code === 0) return undefined;
+  return status.code === null
+    ? { how: `was ended by ${status.signal}`, code: EXIT.failure }
+    : { how: `exited with ${status.code}`, code: status.code };
+}
+
+/** Moves the cursor past what was taken, or keeps the position read as pending, saying which on stderr. */
+async function settleCursor(store: Store, cursor: string, to: number, taken: boolean, ctx: Context): Promise<void> {
+  if (taken) {
+    await store.advanceCursor(cursor, to);
+    await store.setState({ [pendingKey(cursor)]: '0' });
+    ctx.debug(`cursor "${cursor}" moved to change ${to}`);
+    return;
+  }
+  await store.setState({ [pendingKey(cursor)]: String(to) });
+  ctx.io.err(
+    `warning: cursor "${cursor}" not moved: the changes went into a pipe, and trk cannot see its reader take them; ` +
+      `once it did: trk changes --cursor ${cursor} --ack (or let trk run it: --exec 'CMD')`,
+  );
+}
+
+/** `--ack`: the cursor moved to where its last read into a pipe reached. */
+async function acknowledge(store: Store, cursor: string, ctx: Context): Promise<number> {
+  const pending = Number((await store.state(pendingKey(cursor))) ?? 0);
+  const at = await store.cursor(cursor);
+  if (!(pending > at)) {
+    ctx.info(`cursor "${cursor}": nothing to acknowledge (it is at change ${at})`);
+    return 0;
+  }
+  await store.advanceCursor(cursor, pending);
+  await store.setState({ [pendingKey(cursor)]: '0' });
+  ctx.info(`cursor "${cursor}" moved to change ${pending}`);
+  return 0;
 }

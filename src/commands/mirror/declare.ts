@@ -67,8 +67,10 @@ const changes: Declare = (cmd, invoke) =>
     )
     .option(
       '--cursor <name>',
-      'only the changes this named cursor has not seen; it moves past them once they are written',
+      'only the changes this named cursor has not seen; it moves past them once they are taken (see below)',
     )
+    .option('--exec <command>', 'hand the changes to COMMAND on its stdin (run by sh); the cursor moves if it exits 0')
+    .option('--ack', 'move --cursor NAME past the changes its last read wrote into a pipe, once they were taken')
     .addOption(dbOption())
     .addHelpText(
       'after',
@@ -76,12 +78,16 @@ const changes: Declare = (cmd, invoke) =>
         notes(
           'Every status change the mirror learnt, from "trk sync" and from the webhook\'s notifications, oldest ' +
             "first. A record's first sync is no change.",
+          'A cursor moves only when trk knows the changes were taken: written to a file or a terminal, or handed to ' +
+            "--exec COMMAND that exited 0 (its exit status is trk's otherwise). Into a pipe it stays, and --ack " +
+            'moves it once the reader succeeded.',
         ),
         examples(
           'trk changes --since 24h',
           'trk changes --status Exception,DeliveryFailure --json',
-          'trk changes --cursor nightly --status Exception,DeliveryFailure -o table | mail -s "parcels in ' +
-            'trouble" ops@example.com',
+          'trk changes --cursor nightly --status Exception,DeliveryFailure -o table --exec \'mail -s "parcels in ' +
+            'trouble" ops@example.com\'',
+          'trk changes --cursor feed -o ndjson | gzip >> feed.ndjson.gz && trk changes --cursor feed --ack',
         ),
       ),
     )
@@ -89,7 +95,8 @@ const changes: Declare = (cmd, invoke) =>
       lazy(
         invoke,
         () => import('./changes.js'),
-        (m, ctx) => m.runChanges({ since: o.since, status: o.status, cursor: o.cursor, db: o.db }, ctx),
+        (m, ctx) =>
+          m.runChanges({ since: o.since, status: o.status, cursor: o.cursor, exec: o.exec, ack: o.ack, db: o.db }, ctx),
         o,
       ),
     );
