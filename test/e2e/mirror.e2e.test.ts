@@ -209,7 +209,7 @@ describe.each(STORE_KINDS)('trk sync and the offline reads ($name)', (kind) => {
     ).toBe(true);
   }, 60_000);
 
-  it('moves a cursor only past changes it knows were taken: never by a pipe alone, by --exec, or by --ack', async () => {
+  it('moves a cursor only past changes it knows were taken: not by a pipe alone, by --exec, by --ack', async () => {
     await emu.sandbox.advance(3 * 24 * HOUR);
     expect((await sync(env)).changes).toBeGreaterThan(0);
     const all = (await trk(['changes', '--cursor', 'probe', '-o', 'ndjson'], { env })).stdout;
