@@ -19,6 +19,7 @@ import {
   type Sql,
 } from './sql.js';
 import { RECORD_COLUMNS } from './schema.js';
+import { findQuery, type FindDialect } from './find-sql.js';
 import { SHOWN_REFERENCE_FIELDS, type ParcelReferences } from '../service/record-fields.js';
 import {
   REPORT_COUNTS,
@@ -113,6 +114,8 @@ export abstract class SqlStore implements Store {
   protected abstract readonly sql: Sql;
   /** How the report's SQL says what this database says its own way (report-sql.ts). */
   protected abstract readonly reportDialect: ReportDialect;
+  /** How this database reads the index of trigrams find goes through (find-sql.ts). */
+  protected abstract readonly findDialect: FindDialect;
   abstract close(): Promise<void>;
 
   async state(name: string): Promise<string | undefined> {
@@ -336,6 +339,12 @@ export abstract class SqlStore implements Store {
     for await (const rows of this.sql.batches(sql, params, 1000)) {
       yield rows.map((r) => ({ raw: String(r.raw), api_version: String(r.api_version) }));
     }
+  }
+
+  async find(text: string, limit: number): Promise<RecordKey[]> {
+    const { sql, params } = findQuery(text, limit, this.findDialect);
+    const rows = await this.sql.all(sql, params, { planEachRun: true });
+    return rows.map((r) => ({ number: String(r.number), carrier: int(r.carrier) }));
   }
 
   async details(

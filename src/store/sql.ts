@@ -10,9 +10,18 @@ import { FILTER_FIELDS, SEARCHED_FIELDS } from '../service/record-fields.js';
 export type Param = string | number | null;
 export type Row = Record<string, unknown>;
 
+/** How a query is run. */
+export interface QueryOptions {
+  /**
+   * Planned for the values of each run: a query whose best plan depends on them (a text searched for), which a
+   * server would otherwise run by one plan for every value after a few runs (PostgreSQL's generic plans).
+   */
+  planEachRun?: boolean;
+}
+
 /** A connection, as the store's logic uses it. */
 export interface Sql {
-  all(sql: string, params?: readonly Param[]): Promise<Row[]>;
+  all(sql: string, params?: readonly Param[], opts?: QueryOptions): Promise<Row[]>;
   /** Writes only inside transaction(): on a shared connection, a write outside one could join another's. */
   run(sql: string, params?: readonly Param[]): Promise<{ changes: number }>;
   // In a transaction, statements run in the order they are called, whether or not the caller waited for the one
