@@ -11,6 +11,8 @@ import {
   NEXT_FULL_SYNC,
   PENDING_DETAILS,
   recordsQuery,
+  recordsWithoutDetails,
+  detailsOfNumber,
   UNSEEN,
   UPSERT_DETAILS,
   UPSERT_RECORD,
@@ -352,20 +354,12 @@ export abstract class SqlStore implements Store {
     carrier?: number,
   ): Promise<{ details: StoredRecord[]; withoutDetails: RecordKey[] }> {
     const out = { details: [] as StoredRecord[], withoutDetails: [] as RecordKey[] };
-    const byCarrier = carrier === undefined ? '' : ' AND carrier = ?';
+    const byCarrier = carrier !== undefined;
     for (const number of numbers) {
       const params = [number.trim().toLowerCase(), ...(carrier === undefined ? [] : [carrier])];
-      const found = await this.sql.all(
-        `SELECT raw, api_version FROM details WHERE lower(number) = ?${byCarrier} ORDER BY carrier`,
-        params,
-      );
+      const found = await this.sql.all(detailsOfNumber(byCarrier), params);
       out.details.push(...found.map((r) => ({ raw: String(r.raw), api_version: String(r.api_version) })));
-      const bare = await this.sql.all(
-        'SELECT number, carrier FROM records r WHERE lower(number) = ?' +
-          `${byCarrier} AND NOT EXISTS (SELECT 1 FROM details d WHERE d.number = r.number AND d.carrier = ` +
-          `r.carrier) ORDER BY carrier`,
-        params,
-      );
+      const bare = await this.sql.all(recordsWithoutDetails(byCarrier), params);
       out.withoutDetails.push(...bare.map((r) => ({ number: String(r.number), carrier: int(r.carrier) })));
     }
     return out;

@@ -84,6 +84,20 @@ WHERE (r.number, r.carrier) > (?, ?) AND (
 )
 ORDER BY r.number, r.carrier LIMIT ?`;
 
+// A number's records by the index of the number: `+carrier` is no column SQLite may look up by an index, which,
+// without statistics, it would otherwise do by the report's index (migration 3), whose first column is the carrier:
+// every record of the carrier read for one number.
+const OF_NUMBER = (byCarrier: boolean) => `lower(number) = ?${byCarrier ? ' AND +carrier = ?' : ''}`;
+
+/** The details of a number (of every carrier, or of one: its parameters the number in lower case, the carrier). */
+export const detailsOfNumber = (byCarrier: boolean) =>
+  `SELECT raw, api_version FROM details WHERE ${OF_NUMBER(byCarrier)} ORDER BY carrier`;
+
+/** The records of a number without details, as detailsOfNumber. */
+export const recordsWithoutDetails = (byCarrier: boolean) =>
+  `SELECT number, carrier FROM records r WHERE ${OF_NUMBER(byCarrier)} AND NOT EXISTS ` +
+  '(SELECT 1 FROM details d WHERE d.number = r.number AND d.carrier = r.carrier) ORDER BY carrier';
+
 export const UNSEEN = `SELECT number, carrier FROM records
 WHERE (number, carrier) > (?, ?) AND (seen_full_sync IS NULL OR seen_full_sync <> ?)
 ORDER BY number, carrier LIMIT ?`;

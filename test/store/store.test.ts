@@ -5,6 +5,7 @@ import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
 import { REPORT_INDEXES } from '../../src/store/report-sql.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, POSTGRES, SQLITE } from '../../src/store/schema.js';
+import { detailsOfNumber, recordsWithoutDetails } from '../../src/store/sql.js';
 import { detailsRow, recordRow } from '../../src/store/rows.js';
 import type { RecordQuery, Store } from '../../src/store/types.js';
 import { fixtureJson } from '../fixture-files.js';
@@ -46,6 +47,27 @@ describe('the SQLite store', () => {
       expect(made.map((r) => (r as { sql: string }).sql)).toEqual(expect.arrayContaining([...REPORT_INDEXES]));
     } finally {
       indexes.close();
+    }
+  });
+});
+
+describe('the SQLite store, without statistics', () => {
+  const sqlite = STORE_KINDS.find((k) => k.name === 'SQLite')!;
+
+  it("looks a number up by the number's index, with a carrier too (not by the report's, the carrier's)", async () => {
+    const file = await sqlite.fresh();
+    await sqlite.open(file);
+    const db = new Database(file, { readonly: true });
+    try {
+      for (const byCarrier of [false, true]) {
+        for (const sql of [detailsOfNumber(byCarrier), recordsWithoutDetails(byCarrier)]) {
+          const params = byCarrier ? ['rr123456789cn', 3011] : ['rr123456789cn'];
+          const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[];
+          expect(plan[0]!.detail, sql).toMatch(/^SEARCH \w+ USING INDEX (records|details)_number_any_case /);
+        }
+      }
+    } finally {
+      db.close();
     }
   });
 });
