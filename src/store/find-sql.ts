@@ -44,9 +44,11 @@ export const SQLITE_FIND_INDEX: readonly string[] = [
 const TRIGRAM_OPERANDS = FIND_COLUMNS.map((c) => `lower(${c}) %1$s.gin_trgm_ops`).join(', ');
 
 /**
- * PostgreSQL: a GIN index of pg_trgm, in whatever schema the extension lives. Where the server lacks pg_trgm or the
- * user may not create it (or its operator class cannot be found), the block undoes itself and the migration goes
- * on without the index: find reads the records instead (docs/mirror.md).
+ * PostgreSQL: a GIN index of pg_trgm, in whatever schema the extension lives, and the statistics of its expressions,
+ * without which the planner takes the index for texts most records hold and leaves it for rare ones (autovacuum
+ * keeps them after). Where the server lacks pg_trgm or the user may not create it (or its operator class cannot be
+ * found), the block undoes itself and the migration goes on without the index: find reads the records instead
+ * (docs/mirror.md).
  */
 export const POSTGRES_FIND_INDEX: readonly string[] = [
   `DO $$
@@ -55,6 +57,7 @@ BEGIN
   CREATE EXTENSION IF NOT EXISTS pg_trgm;
   SELECT extnamespace::regnamespace::text INTO trgm FROM pg_extension WHERE extname = 'pg_trgm';
   EXECUTE format('CREATE INDEX records_text ON records USING gin (${TRIGRAM_OPERANDS})', trgm);
+  ANALYZE records;
 EXCEPTION WHEN insufficient_privilege OR undefined_file OR undefined_object OR feature_not_supported THEN
   NULL;
 END $$`,
