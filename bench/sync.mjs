@@ -5,8 +5,11 @@
 //    trk's peak RSS.
 // 2. An incremental sync after the emulator's clock moved ~1 % of the records (their tracking runs came due):
 //    its requests, records listed and details asked for, beside the first sync's.
-// 3. `trk list --offline --search TEXT` on a mirror of 100,000 records, beside `trk list --offline --limit 1` on
-//    the same mirror (the same start, no search): the search's own cost is the difference.
+// 3. `trk list --offline --search TEXT` and `trk find TEXT` on a mirror of 100,000 records, beside `trk list
+//    --offline --limit 1` on the same mirror (the same start, no search): the search's own cost is the difference.
+//    Then find's query alone (the store's find(), the median of 21 runs in this process), for texts one record,
+//    many, every or no record holds, and texts shorter than a trigram, beside the yardstick of the same store's
+//    lookup of one number (what `trk info --offline NUMBER` reads, through a B-tree).
 // 4. Notifications stored a second (src/store/notifications.ts), 8 and 64 in flight (a listener that reads that many
 //    bodies at once and answers each after its commit), and the RSS half-way and at the end: flat memory.
 // Each figure for the mirror in a SQLite file and in a PostgreSQL database of a throw-away server on 127.0.0.1
@@ -15,13 +18,16 @@
 //   npm run build && node bench/sync.mjs [records=20000] [mirrorRecords=100000] [notifications=20000]
 //
 // Targets: ≥ 0.9 of the ceiling at both latencies with 0 × 429 and flat memory; the incremental sync's requests
-// proportional to the records that moved; the search in milliseconds; ≥ 500 notifications a second.
+// proportional to the records that moved; the search and find in milliseconds (find's query within a few times the
+// lookup of a number, a text of 3 characters or more); ≥ 500 notifications a second. records=0 and
+// notifications=0 leave out those figures.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import postgres from 'postgres';
 import { NotificationWriter } from '../dist/store/notifications.js';
 import { PostgresStore } from '../dist/store/postgres.js';
 import { recordRow } from '../dist/store/rows.js';
@@ -51,7 +57,7 @@ const STORES = [
 const label = (store) => store.name.padEnd(10);
 
 /** Runs trk, returns seconds, its JSON stdout and its peak RSS (MiB, when /usr/bin/time is there). */
-function run(env, args) {
+function run(env, args, exits = [0]) {
   const cmd = gnuTime ? [gnuTime, '-f', '%M', process.execPath, trk, ...args] : [process.execPath, trk, ...args];
   const t0 = performance.now();
   const r = spawnSync(cmd[0], cmd.slice(1), {
@@ -61,7 +67,7 @@ function run(env, args) {
     maxBuffer: 1 << 28,
   });
   const seconds = (performance.now() - t0) / 1000;
-  if (r.status !== 0) throw new Error(`trk ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  if (!exits.includes(r.status)) throw new Error(`trk ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   const rss = gnuTime ? Number(r.stderr.trim().split('\n').pop()) / 1024 : undefined;
   return { seconds, stdout: r.stdout, rss };
 }
@@ -203,7 +209,7 @@ async function offlineSearch(kind) {
     const written = ((performance.now() - t0) / 1000).toFixed(1);
     console.log(`${label(kind)} a mirror of ${mirrorRecords.toLocaleString('en-US')} records written in ${written} s`);
     const env = trkEnv(home, { key: 'unused' });
-    const best = (args) => Math.min(...Array.from({ length: 5 }, () => run(env, args).seconds * 1000));
+    const best = (args, exits) => Math.min(...Array.from({ length: 5 }, () => run(env, args, exits).seconds * 1000));
     const yardstick = best(['list', '--offline', '--db', file, '--limit', '1', '--json']);
     const middle = Math.floor(mirrorRecords / 2);
     for (const text of [`customer${middle}@`, `#${middle}`, `RR${100000001 + middle}`]) {
@@ -213,8 +219,64 @@ async function offlineSearch(kind) {
           `${yardstick.toFixed(0)} ms; the search's own ${(ms - yardstick).toFixed(0)} ms)`,
       );
     }
+    // These records have no details: find says so of each it found (exit 1), as of a text none has.
+    for (const text of ['2041', `der-${middle}`, 'zz']) {
+      const ms = best(['find', '--db', file, text, '--json'], [1]);
+      console.log(
+        `  find ${text.padEnd(38)} ${ms.toFixed(0)} ms (list --offline --limit 1: ${yardstick.toFixed(0)} ms; ` +
+          `find's own ${(ms - yardstick).toFixed(0)} ms)`,
+      );
+    }
+    await findQueries(kind, file, middle, 'as written');
+    if (kind.name === 'PostgreSQL') {
+      // What autovacuum does to a table a sync wrote, within a minute or so: the GIN index's pending entries merged,
+      // the statistics the planner chooses by.
+      const db = postgres(file, { max: 1, onnotice: () => {} });
+      await db.unsafe('VACUUM ANALYZE records');
+      await db.end();
+      await findQueries(kind, file, middle, 'after VACUUM ANALYZE, as autovacuum leaves it');
+    }
   } finally {
     rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** Milliseconds `fn` takes: the median of 21 runs, after one. */
+async function median(fn) {
+  await fn();
+  const times = [];
+  for (let i = 0; i < 21; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  return times.sort((a, b) => a - b)[10];
+}
+
+/** The store's find() on the mirror at `location`, beside its lookup of one number. */
+async function findQueries(kind, location, middle, when) {
+  const store = await kind.open(location);
+  try {
+    const yardstick = await median(() => store.details([`RR${100000001 + middle}CN`]));
+    console.log(`  find's query (${when}); yardstick: the lookup of one number, ${yardstick.toFixed(2)} ms`);
+    for (const [text, what] of [
+      ['2041', 'part of an order number'],
+      [`customer${middle}@`, 'part of an e-mail: one record'],
+      [`der-${middle}`, 'part of a tag: one record'],
+      ['example.com', 'every record: the first 100'],
+      ['nothing-here', 'no record'],
+      ['41', 'shorter than a trigram, many records'],
+      ['zz', 'shorter than a trigram, no record: all read'],
+    ]) {
+      let found = 0;
+      const ms = await median(async () => {
+        found = (await store.find(text, 101)).length;
+      });
+      const figures = `${String(found).padStart(3)} found  ${ms.toFixed(2).padStart(7)} ms`;
+      console.log(`    ${text.padEnd(20)} ${what.padEnd(44)} ${figures}  yardstick × ${(ms / yardstick).toFixed(1)}`);
+    }
+  } finally {
+    await store.close();
   }
 }
 
@@ -296,7 +358,7 @@ async function notificationsStored(kind, inFlight) {
 }
 
 try {
-  for (const kind of STORES) {
+  for (const kind of notifications > 0 ? STORES : []) {
     await notificationsStored(kind, 8);
     await notificationsStored(kind, 64);
   }

@@ -1,10 +1,10 @@
 // ONE registry of the fields a registration record (a gettracklist item) carries that trk reads as they are sent,
 // the answer side's counterpart of fields.ts. For each: its name on the wire in each shape of record, what its
-// values are, whether it says whose parcel it is (a customer reference: `--search` and `find` look at its start, a
-// report shows it), the list flag that matches it whole, and its list column. The key is the field's name in the
-// mirror's records table (store/rows.ts keeps every field) and, for a field with a list column, in the record view
-// (records.ts) and `trk list`'s columns. Fields that trk derives (statuses, v1's codes, carriers, countries, times
-// shown in tables) stay with their readers in records.ts.
+// values are, whether it says whose parcel it is (a customer reference: `--search` looks at its start, `find` at
+// any part of it, a report shows it), the list flag that matches it whole, and its list column. The key is the
+// field's name in the mirror's records table (store/rows.ts keeps every field) and, for a field with a list column,
+// in the record view (records.ts) and `trk list`'s columns. Fields that trk derives (statuses, v1's codes,
+// carriers, countries, times shown in tables) stay with their readers in records.ts.
 // Light: command declarations read the column names from here.
 //
 // The order is the order of the mirror's record columns (store/schema.ts).
@@ -106,7 +106,7 @@ export function withFieldColumns<N extends string>(names: readonly N[]): (N | Co
   return out;
 }
 
-/** What `--search` looks at besides the number (the start of any of them, any case). */
+/** What `--search` (the start, any case) and `find` (any part) look at besides the number. */
 export const SEARCHED_FIELDS = RECORD_FIELD_NAMES.filter((f) => recordFieldSpec(f).reference);
 
 /** The field each exact list flag matches. */

@@ -16,7 +16,8 @@ import { TrkError, UsageError } from '../errors.js';
 import { addSecret } from '../secrets.js';
 import { withoutPassword, parsePostgresUrl, type PostgresTarget } from './postgres-url.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, POSTGRES, SCHEMA_VERSION } from './schema.js';
-import type { Param, Row, Sql } from './sql.js';
+import type { Param, QueryOptions, Row, Sql } from './sql.js';
+import { POSTGRES_FIND } from './find-sql.js';
 import { POSTGRES_REPORT } from './report-sql.js';
 import { SqlStore } from './sql-store.js';
 import type { RecordKey } from './types.js';
@@ -76,13 +77,16 @@ class PostgresConnection implements Sql {
     this.#tx = tx;
   }
 
-  #query(sql: string, params: readonly Param[]) {
-    return (this.#tx ?? this.#db).unsafe(numbered(sql), params.map(param), { prepare: true });
+  #query(sql: string, params: readonly Param[], opts: QueryOptions = {}) {
+    // A named statement, kept on the connection, is planned for generic values after five runs; the unnamed one is
+    // planned for the values it is run with.
+    const prepare = opts.planEachRun !== true;
+    return (this.#tx ?? this.#db).unsafe(numbered(sql), params.map(param), { prepare });
   }
 
-  async all(sql: string, params: readonly Param[] = []): Promise<Row[]> {
+  async all(sql: string, params: readonly Param[] = [], opts?: QueryOptions): Promise<Row[]> {
     try {
-      return [...(await this.#query(sql, params))] as Row[];
+      return [...(await this.#query(sql, params, opts))] as Row[];
     } catch (err) {
       throw this.#error(err);
     }
@@ -160,6 +164,7 @@ export class PostgresStore extends SqlStore {
   readonly location: string;
   protected readonly sql: PostgresConnection;
   protected readonly reportDialect = POSTGRES_REPORT;
+  protected readonly findDialect = POSTGRES_FIND;
   readonly #db: postgres.Sql;
 
   private constructor(target: PostgresTarget, db: postgres.Sql) {

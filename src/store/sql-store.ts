@@ -11,6 +11,8 @@ import {
   NEXT_FULL_SYNC,
   PENDING_DETAILS,
   recordsQuery,
+  recordsWithoutDetails,
+  detailsOfNumber,
   UNSEEN,
   UPSERT_DETAILS,
   UPSERT_RECORD,
@@ -19,6 +21,7 @@ import {
   type Sql,
 } from './sql.js';
 import { RECORD_COLUMNS } from './schema.js';
+import { findQuery, type FindDialect } from './find-sql.js';
 import { SHOWN_REFERENCE_FIELDS, type ParcelReferences } from '../service/record-fields.js';
 import {
   REPORT_COUNTS,
@@ -113,6 +116,8 @@ export abstract class SqlStore implements Store {
   protected abstract readonly sql: Sql;
   /** How the report's SQL says what this database says its own way (report-sql.ts). */
   protected abstract readonly reportDialect: ReportDialect;
+  /** How this database reads the index of trigrams find goes through (find-sql.ts). */
+  protected abstract readonly findDialect: FindDialect;
   abstract close(): Promise<void>;
 
   async state(name: string): Promise<string | undefined> {
@@ -338,25 +343,23 @@ export abstract class SqlStore implements Store {
     }
   }
 
+  async find(text: string, limit: number): Promise<RecordKey[]> {
+    const { sql, params } = findQuery(text, limit, this.findDialect);
+    const rows = await this.sql.all(sql, params, { planEachRun: true });
+    return rows.map((r) => ({ number: String(r.number), carrier: int(r.carrier) }));
+  }
+
   async details(
     numbers: readonly string[],
     carrier?: number,
   ): Promise<{ details: StoredRecord[]; withoutDetails: RecordKey[] }> {
     const out = { details: [] as StoredRecord[], withoutDetails: [] as RecordKey[] };
-    const byCarrier = carrier === undefined ? '' : ' AND carrier = ?';
+    const byCarrier = carrier !== undefined;
     for (const number of numbers) {
       const params = [number.trim().toLowerCase(), ...(carrier === undefined ? [] : [carrier])];
-      const found = await this.sql.all(
-        `SELECT raw, api_version FROM details WHERE lower(number) = ?${byCarrier} ORDER BY carrier`,
-        params,
-      );
+      const found = await this.sql.all(detailsOfNumber(byCarrier), params);
       out.details.push(...found.map((r) => ({ raw: String(r.raw), api_version: String(r.api_version) })));
-      const bare = await this.sql.all(
-        'SELECT number, carrier FROM records r WHERE lower(number) = ?' +
-          `${byCarrier} AND NOT EXISTS (SELECT 1 FROM details d WHERE d.number = r.number AND d.carrier = ` +
-          `r.carrier) ORDER BY carrier`,
-        params,
-      );
+      const bare = await this.sql.all(recordsWithoutDetails(byCarrier), params);
       out.withoutDetails.push(...bare.map((r) => ({ number: String(r.number), carrier: int(r.carrier) })));
     }
     return out;

@@ -10,9 +10,18 @@ import { FILTER_FIELDS, SEARCHED_FIELDS } from '../service/record-fields.js';
 export type Param = string | number | null;
 export type Row = Record<string, unknown>;
 
+/** How a query is run. */
+export interface QueryOptions {
+  /**
+   * Planned for the values of each run: a query whose best plan depends on them (a text searched for), which a
+   * server would otherwise run by one plan for every value after a few runs (PostgreSQL's generic plans).
+   */
+  planEachRun?: boolean;
+}
+
 /** A connection, as the store's logic uses it. */
 export interface Sql {
-  all(sql: string, params?: readonly Param[]): Promise<Row[]>;
+  all(sql: string, params?: readonly Param[], opts?: QueryOptions): Promise<Row[]>;
   /** Writes only inside transaction(): on a shared connection, a write outside one could join another's. */
   run(sql: string, params?: readonly Param[]): Promise<{ changes: number }>;
   // In a transaction, statements run in the order they are called, whether or not the caller waited for the one
@@ -74,6 +83,20 @@ WHERE (r.number, r.carrier) > (?, ?) AND (
   OR (coalesce(d.package_status, '') <> coalesce(r.package_status, '') AND d.as_of < coalesce(r.track_time, ''))
 )
 ORDER BY r.number, r.carrier LIMIT ?`;
+
+// A number's records by the index of the number: `+carrier` is no column SQLite may look up by an index, which,
+// without statistics, it would otherwise do by the report's index (migration 3), whose first column is the carrier:
+// every record of the carrier read for one number.
+const OF_NUMBER = (byCarrier: boolean) => `lower(number) = ?${byCarrier ? ' AND +carrier = ?' : ''}`;
+
+/** The details of a number (of every carrier, or of one: its parameters the number in lower case, the carrier). */
+export const detailsOfNumber = (byCarrier: boolean) =>
+  `SELECT raw, api_version FROM details WHERE ${OF_NUMBER(byCarrier)} ORDER BY carrier`;
+
+/** The records of a number without details, as detailsOfNumber. */
+export const recordsWithoutDetails = (byCarrier: boolean) =>
+  `SELECT number, carrier FROM records r WHERE ${OF_NUMBER(byCarrier)} AND NOT EXISTS ` +
+  '(SELECT 1 FROM details d WHERE d.number = r.number AND d.carrier = r.carrier) ORDER BY carrier';
 
 export const UNSEEN = `SELECT number, carrier FROM records
 WHERE (number, carrier) > (?, ?) AND (seen_full_sync IS NULL OR seen_full_sync <> ?)

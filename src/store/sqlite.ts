@@ -11,6 +11,7 @@ import { TrkError } from '../errors.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION, SQLITE } from './schema.js';
 import type { Param, Row, Sql } from './sql.js';
 import { SqlStore } from './sql-store.js';
+import { SQLITE_FIND } from './find-sql.js';
 import { SQLITE_REPORT } from './report-sql.js';
 import { nodeFs } from '../node.js';
 
@@ -106,6 +107,7 @@ export class SqliteStore extends SqlStore {
   readonly location: string;
   protected readonly sql: SqliteConnection;
   protected readonly reportDialect = SQLITE_REPORT;
+  protected readonly findDialect = SQLITE_FIND;
 
   private constructor(location: string, sql: SqliteConnection) {
     super();

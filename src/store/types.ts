@@ -286,6 +286,11 @@ export interface Store {
 
   /** The records matching `query`, in its order, a batch at a time. */
   records(query: RecordQuery): AsyncIterable<StoredRecord[]>;
+  /**
+   * `trk find`: the first `limit` records holding `text` in any part of their number, tag, order number or e-mail,
+   * literally, letters A to Z in any case, in the order the mirror first saw them (find-sql.ts).
+   */
+  find(text: string, limit: number): Promise<RecordKey[]>;
   /** Details of these numbers (every carrier of each), and the records of those that have none. */
   details(
     numbers: readonly string[],

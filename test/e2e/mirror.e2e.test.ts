@@ -178,6 +178,42 @@ describe.each(STORE_KINDS)('trk sync and the offline reads ($name)', (kind) => {
     const none = await trk(['find', 'nobody@example.com'], { env });
     expect(none.code).toBe(1);
     expect(none.stdout).toBe('');
+    expect(none.stderr).toContain(
+      'trk: no parcel in the mirror has "nobody@example.com" in its tracking number, order number, e-mail or tag ' +
+        '(any part; letters A to Z in any case): run "trk sync" if it is new (mirror synced ',
+    );
+  }, 60_000);
+
+  it('finds a parcel by any part of its order number, e-mail, tag or number, literally, in any case', async () => {
+    // What register() gave parcel i, and the parcels holding a text in any of it (the rule, written plainly).
+    const references = (i: number) => [list[i]!, `order-${i}`, `#${10000 + i}`, `customer${i}@example.com`];
+    const holders = (text: string) =>
+      list.filter((_, i) => references(i).some((v) => v.toLowerCase().includes(text.toLowerCase()))).sort();
+    const find = async (text: string) => {
+      const r = await trk(['find', text, '--json'], { env });
+      const found = r.code === 0 ? JSON.parse(r.stdout).accepted.map((d: { number: string }) => d.number) : [];
+      return { code: r.code, found: found.sort(), stderr: r.stderr };
+    };
+    // The order number is "#10042": a part of it, of the e-mail, of the tag, of the number; any case.
+    for (const text of ['10042', 'TOMER42@EXAMPLE', 'der-42', list[42]!.slice(4, 10)]) {
+      expect(holders(text), text).toContain(list[42]);
+      expect(await find(text), text).toMatchObject({ code: 0, found: holders(text) });
+    }
+    // Shorter than the index's trigrams: found all the same.
+    expect(holders('42').length).toBeGreaterThan(1);
+    expect((await find('42')).found).toEqual(holders('42'));
+    expect((await find('7')).found).toEqual(holders('7'));
+    expect(await find('q')).toMatchObject({ code: 1, found: [] });
+    // LIKE's wildcards, its escape character and quotes are characters like any other.
+    for (const text of ['%', '_', '%42', '1_0', '\\', "o'42", '"42"', '0%']) {
+      const r = await find(text);
+      expect(r.code, text).toBe(1);
+      expect(JSON.parse(r.stderr).error.message, text).toContain(`no parcel in the mirror has "${text}" in its`);
+    }
+    // Held by more than are shown: the first ones, and a line that says so.
+    const many = await find('RM');
+    expect(many.found).toHaveLength(100);
+    expect(many.stderr).toContain('more than 100 parcels have "RM": the first 100 shown; give more of it\n');
   }, 60_000);
 
   it('records the status changes a later sync finds, and a cursor passes them only once written', async () => {

@@ -1,5 +1,6 @@
 // The registry of the fields a record carries as sent (src/service/record-fields.ts) and what is derived from it:
-// the list's columns in their order, the mirror's columns and indexes, the offline search, the report's reference.
+// the list's columns in their order, the mirror's columns and indexes, the offline search and find, the report's
+// reference.
 // The migrations already written are frozen: a field added to the registry needs a new migration, not an edit.
 
 import { describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import {
   withFieldColumns,
 } from '../../src/service/record-fields.js';
 import { register } from '../../src/service/operations/register.js';
+import { FIND_COLUMNS } from '../../src/store/find-sql.js';
 import { recordRow } from '../../src/store/rows.js';
 import { MIGRATIONS, POSTGRES, RECORD_COLUMNS, SQLITE } from '../../src/store/schema.js';
 import { recordsQuery } from '../../src/store/sql.js';
@@ -30,6 +32,10 @@ describe('the registry of record fields', () => {
     for (const field of ['number', ...SEARCHED_FIELDS]) {
       expect(statements).toContain(`ON records (lower(${field}))`);
     }
+  });
+
+  it('lets find look in the number and every customer reference, as the index of migration 4 holds them', () => {
+    expect([...FIND_COLUMNS].sort()).toEqual(['number', ...SEARCHED_FIELDS].sort());
   });
 
   it("places the fields' list columns where list has always shown them", () => {

@@ -1,13 +1,15 @@
 // The store's behaviour, run against each store (kinds.ts): the SQLite file and a PostgreSQL database.
 import { statSync } from 'node:fs';
 import Database from 'libsql';
+import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
 import { REPORT_INDEXES } from '../../src/store/report-sql.js';
-import { SqliteStore } from '../../src/store/sqlite.js';
+import { MIGRATIONS, MIGRATIONS_TABLE, POSTGRES, SQLITE } from '../../src/store/schema.js';
+import { detailsOfNumber, recordsWithoutDetails } from '../../src/store/sql.js';
 import { detailsRow, recordRow } from '../../src/store/rows.js';
 import type { RecordQuery, Store } from '../../src/store/types.js';
 import { fixtureJson } from '../fixture-files.js';
-import { all, freshStore, STORE_KINDS } from './kinds.js';
+import { all, freshStore, STORE_KINDS, type StoreKind } from './kinds.js';
 
 const page = fixtureJson('doc-v2/gettracklist_page.json').data.accepted as Record<string, unknown>[];
 const yanwen = fixtureJson('doc-v2/gettrackinfo_yanwen_190012.json').data.accepted[0] as Record<string, any>;
@@ -31,12 +33,13 @@ describe('the SQLite store', () => {
 
   it("gives a mirror migrated to 2 the report's indexes as they are now (migration 3)", async () => {
     const file = await sqlite.fresh();
-    await (await SqliteStore.open(file)).close();
     // As the trk of migration 2 left it: its index of records in another order, no index of returned parcels.
-    const db = new Database(file);
-    db.exec('DELETE FROM migrations WHERE version = 3; DROP INDEX records_report; DROP INDEX details_returned');
-    db.exec('CREATE INDEX records_report ON records (carrier, (substr(register_time, 1, 10)), origin_country)');
-    db.close();
+    await execute(sqlite, file, [
+      ...MIGRATIONS.slice(0, 2).flatMap((m) => m(SQLITE)),
+      'CREATE INDEX records_report ON records (carrier, (substr(register_time, 1, 10)), origin_country)',
+      MIGRATIONS_TABLE,
+      'INSERT INTO migrations (version) VALUES (1), (2)',
+    ]);
     await sqlite.open(file);
     const indexes = new Database(file, { readonly: true });
     try {
@@ -44,6 +47,27 @@ describe('the SQLite store', () => {
       expect(made.map((r) => (r as { sql: string }).sql)).toEqual(expect.arrayContaining([...REPORT_INDEXES]));
     } finally {
       indexes.close();
+    }
+  });
+});
+
+describe('the SQLite store, without statistics', () => {
+  const sqlite = STORE_KINDS.find((k) => k.name === 'SQLite')!;
+
+  it("looks a number up by the number's index, with a carrier too (not by the report's, the carrier's)", async () => {
+    const file = await sqlite.fresh();
+    await sqlite.open(file);
+    const db = new Database(file, { readonly: true });
+    try {
+      for (const byCarrier of [false, true]) {
+        for (const sql of [detailsOfNumber(byCarrier), recordsWithoutDetails(byCarrier)]) {
+          const params = byCarrier ? ['rr123456789cn', 3011] : ['rr123456789cn'];
+          const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[];
+          expect(plan[0]!.detail, sql).toMatch(/^SEARCH \w+ USING INDEX (records|details)_number_any_case /);
+        }
+      }
+    } finally {
+      db.close();
     }
   });
 });
@@ -194,11 +218,144 @@ describe.each(STORE_KINDS)('the $name store', (kind) => {
     expect(await numbers({ tags: ['order-1003*'] })).toEqual(['AB0000000001']);
   });
 
+  it('finds any part of a number, tag, order number or e-mail, literally, letters A to Z in any case', async () => {
+    const s = await store();
+    const parcels: [string, string | null, string | null, string | null][] = [
+      ['AB0000000001', '50%_off', '#2041', 'Ann@Example.com'],
+      ['AB0000000002', '50x off', '#12041', "o'brien@example.com"],
+      ['AB0000000003', 'a\\b "quoted"', '#99', '\u00dcBER@example.de'],
+      ['AB0000000004', 'order-5000', null, null],
+      ['CD0000020410', null, null, null],
+    ];
+    await s.writeRecords(
+      parcels.map(([number, tag, order_no, email]) =>
+        recordRow({ ...page[0], number, carrier: 3011, tag, order_no, email }, 'v2.1'),
+      ),
+    );
+    const found = async (text: string, limit = 100) => (await s.find(text, limit)).map((k) => k.number.slice(-2));
+    // In the order the mirror first saw them.
+    expect(await found('2041')).toEqual(['01', '02', '10']);
+    expect(await found('#2041')).toEqual(['01']);
+    expect(await found('ANN@EXAMPLE.')).toEqual(['01']);
+    expect(await found('ab000000000')).toEqual(['01', '02', '03', '04']);
+    expect(await found('0', 2)).toEqual(['01', '02']);
+    // Wildcards of LIKE, its escape character and quotes match themselves, however short the text.
+    for (const [text, numbers] of [
+      ['%_o', ['01']],
+      ['0%', ['01']],
+      ['%', ['01']],
+      ['_', ['01']],
+      ['%_', ['01']],
+      ['0_', []],
+      ["o'b", ['02']],
+      ["'", ['02']],
+      ['"quoted"', ['03']],
+      ['"', ['03']],
+      ['a\\b', ['03']],
+      ['\\', ['03']],
+      ['x o', ['02']],
+      ['nothing here', []],
+    ] as const) {
+      expect(await found(text), text).toEqual(numbers);
+    }
+    // Other letters as written, on every database alike.
+    expect(await found('\u00dcbEr')).toEqual(['03']);
+    expect(await found('\u00fcber')).toEqual([]);
+    // Two characters of three UTF-16 units: shorter than a trigram.
+    await s.writeRecords([recordRow({ ...page[0], number: 'EF0000000005', carrier: 3011, tag: '\u{1F4E6}1' }, 'v2.1')]);
+    expect(await found('\u{1F4E6}1')).toEqual(['05']);
+  });
+
   it('keeps a cursor that only moves forward', async () => {
     const s = await store();
     expect(await s.cursor('nightly')).toBe(0);
     await s.advanceCursor('nightly', 5);
     await s.advanceCursor('nightly', 3);
     expect(await s.cursor('nightly')).toBe(5);
+  });
+});
+
+describe.each(STORE_KINDS)('the $name store of an older trk', (kind) => {
+  if (kind.missing) return void it.skip(kind.missing, () => {});
+
+  it('gives a mirror of schema 3 the index find reads through (migration 4), holding its records', async () => {
+    const location = await kind.fresh();
+    // As the trk of schema 3 left it, with a record.
+    const older = [
+      ...MIGRATIONS.slice(0, 3).flatMap((m) => m(kind.name === 'SQLite' ? SQLITE : POSTGRES)),
+      MIGRATIONS_TABLE,
+      'INSERT INTO migrations (version) VALUES (1), (2), (3)',
+      "INSERT INTO records (number, carrier, api_version, raw, order_no, as_of) VALUES ('AB0000000001', 3011, " +
+        "'v2.1', '{}', '#2041', '')",
+    ];
+    await execute(kind, location, older);
+    const s = await kind.open(location);
+    expect(await s.find('2041', 10)).toEqual([{ number: 'AB0000000001', carrier: 3011 }]);
+    await s.writeRecords([recordRow({ ...page[0], number: 'AB0000000002', order_no: '#12041' }, 'v2.1')]);
+    expect((await s.find('2041', 10)).map((k) => k.number)).toEqual(['AB0000000001', 'AB0000000002']);
+  });
+});
+
+/** Runs `statements` on the database at `location`, in order, as sqlite3 or psql would. */
+async function execute(kind: StoreKind, location: string, statements: readonly string[]): Promise<void> {
+  if (kind.name === 'SQLite') {
+    const db = new Database(location);
+    try {
+      for (const s of statements) db.exec(s);
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const db = postgres(location, { max: 1, onnotice: () => {} });
+  try {
+    for (const s of statements) await db.unsafe(s);
+  } finally {
+    await db.end();
+  }
+}
+
+const pg = STORE_KINDS.find((k) => k.name === 'PostgreSQL')!;
+
+describe.skipIf(pg.missing !== undefined)('the PostgreSQL store and pg_trgm', () => {
+  /** Whether the mirror at `location` has find's trigram index, and whether the server has pg_trgm to make one. */
+  async function trigrams(location: string): Promise<{ index: boolean; available: boolean }> {
+    const db = postgres(location, { max: 1, onnotice: () => {} });
+    try {
+      const [row] = await db.unsafe(
+        "SELECT to_regclass('records_text') IS NOT NULL AS index, " +
+          "EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'pg_trgm') AS available",
+      );
+      return { index: row!.index === true, available: row!.available === true };
+    } finally {
+      await db.end();
+    }
+  }
+
+  it('indexes trigrams with pg_trgm where the server has it', async () => {
+    const location = await pg.fresh();
+    await (await pg.open(location)).close();
+    const { index, available } = await trigrams(location);
+    expect(index).toBe(available);
+  });
+
+  it('finds all the same, by reading the records, where the user may not create the extension', async () => {
+    const location = await pg.fresh();
+    const role = `finder_${process.pid}`;
+    await execute(pg, location, [
+      `CREATE ROLE ${role} LOGIN PASSWORD 'finder-pw'`,
+      `GRANT CREATE ON SCHEMA public TO ${role}`,
+    ]);
+    const url = new URL(location);
+    url.username = role;
+    url.password = 'finder-pw';
+    const s = await pg.open(url.toString());
+    await s.writeRecords([
+      recordRow({ ...page[0], number: 'AB0000000001', order_no: '#2041', tag: '50%_off' }, 'v2.1'),
+      recordRow({ ...page[0], number: 'AB0000000002', order_no: '#12041', tag: '50x off' }, 'v2.1'),
+    ]);
+    expect(await trigrams(location)).toMatchObject({ index: false });
+    expect((await s.find('2041', 10)).map((k) => k.number)).toEqual(['AB0000000001', 'AB0000000002']);
+    expect((await s.find('0%_', 10)).map((k) => k.number)).toEqual(['AB0000000001']);
   });
 });

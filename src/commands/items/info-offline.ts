@@ -26,11 +26,22 @@ function rejected(number: string, carrier: number | undefined, code: number, mes
   return { number, ...(carrier === undefined ? {} : { carrier }), error: { code, message } };
 }
 
+/** Parcels find shows at most: more are said to be there. */
+export const FIND_LIMIT = 100;
+
+/** That no parcel matched, saying what find matches (the rule is store/find-sql.ts's). */
+function noneHolds(text: string): string {
+  return (
+    `no parcel in the mirror has "${text}" in its tracking number, order number, e-mail or tag ` +
+    '(any part; letters A to Z in any case)'
+  );
+}
+
 /**
- * Records whose order number, e-mail or tag is `text` (any case); else whose number, tag, order number or e-mail starts
- * with it.
+ * Records whose order number, e-mail or tag is `text` (any case); else the first FIND_LIMIT that hold it in any part
+ * of their number, tag, order number or e-mail, and whether more do.
  */
-export async function findInMirror(store: Store, text: string): Promise<RecordKey[]> {
+export async function findInMirror(store: Store, text: string): Promise<{ keys: RecordKey[]; more: boolean }> {
   const keys = new Map<string, RecordKey>();
   const collect = async (query: Parameters<Store['records']>[0]) => {
     for await (const batch of store.records(query)) {
@@ -45,8 +56,9 @@ export async function findInMirror(store: Store, text: string): Promise<RecordKe
   await collect({ order: exact });
   await collect({ email: exact });
   if (!exact.includes('*')) await collect({ tags: [exact] });
-  if (keys.size === 0) await collect({ search: exact, limit: 100 });
-  return [...keys.values()];
+  if (keys.size > 0) return { keys: [...keys.values()], more: false };
+  const held = await store.find(exact, FIND_LIMIT + 1);
+  return { keys: held.slice(0, FIND_LIMIT), more: held.length > FIND_LIMIT };
 }
 
 class MirrorReader {
@@ -74,12 +86,9 @@ class MirrorReader {
 
   /** Something that is not a tracking number: the parcels it names in the mirror. */
   async term(text: string, carrier: number | undefined): Promise<void> {
-    const keys = (await findInMirror(this.store, text)).filter((k) => carrier === undefined || k.carrier === carrier);
-    if (keys.length === 0) {
-      this.results.rejected.push(
-        rejected(text, carrier, -18019902, `no parcel in the mirror has the order number, e-mail or tag "${text}"`),
-      );
-    }
+    const { keys: found } = await findInMirror(this.store, text);
+    const keys = found.filter((k) => carrier === undefined || k.carrier === carrier);
+    if (keys.length === 0) this.results.rejected.push(rejected(text, carrier, -18019902, noneHolds(text)));
     for (const k of keys) await this.number(k.number, k.carrier);
   }
 
@@ -162,19 +171,22 @@ async function printFromMirror(
   return missing > 0 ? EXIT.partial : EXIT.ok;
 }
 
-/** trk find TEXT: a customer's parcel by order number, e-mail, tag or number, shown as its tracking page. */
+/** trk find TEXT: a customer's parcel by any part of its order number, e-mail, tag or number, as its tracking page. */
 export async function runFind(opts: { text: string; db?: string | undefined }, ctx: Context): Promise<number> {
   const text = opts.text.trim();
   if (text === '')
     throw new UsageError('nothing to find', 'give an order number, an e-mail, a tag or a tracking number');
   const store = await openMirror(ctx, { db: opts.db, mustExist: true });
   try {
-    const keys = await findInMirror(store, text);
+    const { keys, more } = await findInMirror(store, text);
     if (keys.length === 0) {
-      throw new TrkError(`no parcel in the mirror has the order number, e-mail, tag or number "${text}"`, {
+      throw new TrkError(noneHolds(text), {
         exitCode: EXIT.failure,
-        hint: `try part of it, or run "trk sync" if it is new (${await mirrorAgeLine(store, ctx.now())})`,
+        hint: `run "trk sync" if it is new (${await mirrorAgeLine(store, ctx.now())})`,
       });
+    }
+    if (more) {
+      ctx.info(`more than ${FIND_LIMIT} parcels have "${text}": the first ${FIND_LIMIT} shown; give more of it`);
     }
     const rows = (async function* () {
       yield* keys;

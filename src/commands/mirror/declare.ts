@@ -103,13 +103,16 @@ const changes: Declare = (cmd, invoke) =>
 
 const find: Declare = (cmd, invoke) =>
   withColumns(
-    cmd.argument('<text>', 'an order number, e-mail, tag or tracking number (or the start of one)'),
+    cmd.argument('<text>', 'any part of an order number, e-mail, tag or tracking number (letters A to Z in any case)'),
     DETAILS_RESULT_COLUMN_NAMES,
   )
     .addOption(dbOption())
     .addOption(relativeOption())
     .addOption(pagerOption())
-    .addHelpText('after', examples('trk find "#10030"', 'trk find ann@example.com', 'trk find order-10030 --json'))
+    .addHelpText(
+      'after',
+      examples('trk find "#10030"', 'trk find 10030', 'trk find ann@example.com', 'trk find order-10030 --json'),
+    )
     .action((text, o) =>
       lazy(
         invoke,
