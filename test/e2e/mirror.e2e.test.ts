@@ -316,6 +316,43 @@ describe.each(STORE_KINDS)('details that follow their record ($name)', (kind) =>
   }, 120_000);
 });
 
+/** A gettrackinfo answer that gives each record twice. */
+function detailsTwice(body: string, path: string): string {
+  if (!path.endsWith('/gettrackinfo')) return body;
+  const env = JSON.parse(body) as { data?: { accepted?: unknown[] } };
+  if (env.data?.accepted) env.data.accepted = env.data.accepted.flatMap((item) => [item, item]);
+  return JSON.stringify(env);
+}
+
+describe.each(STORE_KINDS)('a sync whose answers repeat records ($name)', (kind) => {
+  if (kind.missing) return void it.skip(kind.missing, () => {});
+  it('counts each record once in every count of its summary', async () => {
+    const emu = await startEmulator({ speed: 0, start: START });
+    // And each answer of details gives every record twice.
+    const proxy = await startRecorder(emu.sandbox.url, { answer: detailsTwice });
+    try {
+      const env = { ...(await mirrorEnv(emu, kind)), TRK_BASE_URL: proxy.url };
+      const list = numbers(130, 'RD');
+      await register(emu, env, list, 40);
+      await emu.sandbox.advance(2 * 24 * HOUR);
+      // Each page after the first starts with the last 2 records of the page before: 136 records served for 130.
+      emu.sandbox.setFaults({ pageOverlap: 2 });
+      const once = { records_listed: 130, records_deleted: 0 };
+      expect(await sync(env)).toMatchObject({ ...once, full: true, records_added: 130, details_fetched: 130 });
+      await emu.sandbox.advance(2 * 24 * HOUR);
+      const later = await sync(env);
+      expect(later).toMatchObject({ ...once, full: false, records_added: 0, details_fetched: 130 });
+      const changes = JSON.parse((await trk(['changes', '--json'], { env })).stdout) as { number: string }[];
+      expect(new Set(changes.map((c) => c.number)).size).toBe(later.changes);
+      expect(await sync(env, '--full')).toMatchObject({ ...once, full: true, records_added: 0 });
+      expect(await count(env, 'records')).toBe(130);
+    } finally {
+      await proxy.close();
+      await emu.close();
+    }
+  }, 120_000);
+});
+
 describe.each(STORE_KINDS)('a mirror under concurrent writers and crashes ($name)', (kind) => {
   if (kind.missing) return void it.skip(kind.missing, () => {});
   it('counts each record it lists once, though a new one is in the queries by register and by track time', async () => {
