@@ -4,9 +4,10 @@
 // - Incremental by default: the records whose registration, tracking, push or stop time is at or after the latest
 //   service time the last sync saw (less a margin, for answers the service wrote late), one query each, in the
 //   order of that time, so that records moving during the read go to the end rather than shift pages; then the
-//   details of the records whose track time or status moved, or that have none. A first sync, and `--full`, read
-//   every record instead, and take out of the mirror those the service no longer has (each confirmed missing by
-//   an exact lookup before it goes: a page that shifted during the read must not delete a record).
+//   details of the records whose track time moved past the tracking their details answer, or that have none. A
+//   first sync, and `--full`, read every record instead, and take out of the mirror those the service no longer
+//   has (each confirmed missing by an exact lookup before it goes: a page that shifted during the read must not
+//   delete a record).
 // - Several requests in flight (pages as src/api/pages.ts reads them, details by a pool of workers), all through
 //   the context's client, whose pacer holds the shared rate budget.
 // - Crash-safe: each page's records and each answer's details are one transaction; the watermark is written
