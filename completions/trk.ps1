@@ -47,7 +47,7 @@ $__trkOptions['config set'] = @('--create', '-V', '--version', '--profile', '--b
 $__trkOptions['config unset'] = @('-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
 $__trkOptions['config list'] = @('-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
 $__trkOptions['sandbox'] = @('-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
-$__trkOptions['sandbox start'] = @('--port', '--host', '--key', '--webhook', '--speed', '--state', '--no-state', '--start', '--latency', '--jitter', '--failure-rate', '--drop-rate', '--burst-429', '--burst-every', '--burst-for', '--no-retry-after', '--rate-limit', '--quota', '--daily-cap', '--ip-allow', '--disabled', '--no-realtime', '--tick', '--seed', '--numeric-metrics', '--strict-paths', '--log', '-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
+$__trkOptions['sandbox start'] = @('--port', '--host', '--key', '--webhook', '--speed', '--state', '--no-state', '--start', '--latency', '--jitter', '--failure-rate', '--drop-rate', '--burst-429', '--burst-every', '--burst-for', '--no-retry-after', '--page-overlap', '--rate-limit', '--quota', '--daily-cap', '--ip-allow', '--disabled', '--no-realtime', '--tick', '--seed', '--numeric-metrics', '--strict-paths', '--log', '-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
 $__trkOptions['sandbox reset'] = @('--state', '-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
 $__trkOptions['carriers'] = @('--refresh', '--aliases', '--carrier-map', '--no-pager', '--columns', '-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
 $__trkOptions['countries'] = @('--refresh', '--no-pager', '--columns', '-V', '--version', '--profile', '--base-url', '--api-version', '--sandbox', '-o', '--output', '--json', '--csv', '--jq', '-q', '--quiet', '-v', '--verbose', '-y', '--yes', '--no-color', '--timeout', '--raw-csv', '-h', '--help')
@@ -334,6 +334,7 @@ $__trkHelp['sandbox start|--burst-429'] = 'answer 429 to the next n requests'
 $__trkHelp['sandbox start|--burst-every'] = 'periodic 429 bursts every this many ms'
 $__trkHelp['sandbox start|--burst-for'] = '...each lasting this many ms'
 $__trkHelp['sandbox start|--no-retry-after'] = 'answer 429 without Retry-After'
+$__trkHelp['sandbox start|--page-overlap'] = 'list pages repeat n records of the page before'
 $__trkHelp['sandbox start|--rate-limit'] = 'requests per second per key (default 3; 0 = off)'
 $__trkHelp['sandbox start|--quota'] = 'total quota of the account'
 $__trkHelp['sandbox start|--daily-cap'] = 'daily registration cap (0 = none)'
@@ -794,6 +795,7 @@ $__trkTakesValue['sandbox start|--drop-rate'] = $true
 $__trkTakesValue['sandbox start|--burst-429'] = $true
 $__trkTakesValue['sandbox start|--burst-every'] = $true
 $__trkTakesValue['sandbox start|--burst-for'] = $true
+$__trkTakesValue['sandbox start|--page-overlap'] = $true
 $__trkTakesValue['sandbox start|--rate-limit'] = $true
 $__trkTakesValue['sandbox start|--quota'] = $true
 $__trkTakesValue['sandbox start|--daily-cap'] = $true

@@ -40,7 +40,8 @@ export function canonicalMs(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-function latest(times: readonly (string | null)[]): string {
+/** The latest of these canonical times (they compare as text), '' for none. */
+export function latest(times: readonly (string | null)[]): string {
   return times.reduce<string>((max, t) => (t !== null && t > max ? t : max), '');
 }
 

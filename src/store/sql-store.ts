@@ -9,13 +9,16 @@ import {
   KEY,
   keysIn,
   NEXT_FULL_SYNC,
+  olderDetails,
   PENDING_DETAILS,
   recordsQuery,
   recordsWithoutDetails,
   detailsOfNumber,
+  trackedOf,
   UNSEEN,
   UPSERT_DETAILS,
   UPSERT_RECORD,
+  type DetailsTimes,
   type Param,
   type Row,
   type Sql,
@@ -99,7 +102,7 @@ function changeOf(row: Row): ChangeRow {
 
 /** What the mirror held of a record before new details. */
 interface Held {
-  details: { package_status: string | null; sub_status: string | null; as_of: string } | undefined;
+  details: (DetailsTimes & { package_status: string | null; sub_status: string | null }) | undefined;
   record:
     | { package_status: string | null; track_time: string | null; register_time: string | null; raw: string }
     | undefined;
@@ -178,15 +181,10 @@ export abstract class SqlStore implements Store {
 
   /** One record's details, decided on what the mirror held of it. */
   private async writeOne(tx: Sql, row: DetailsRow, held: Held, source: ChangeSource, out: DetailsWrite): Promise<void> {
-    // Older than what the mirror holds (a notification overtaken by a sync, or the reverse): nothing to do.
-    if (held.details && row.as_of < held.details.as_of) return;
-    // Details as new as the record's tracking are current for it: a sync need not ask for them again.
-    const current = held.record && row.as_of >= (held.record.track_time ?? '') ? held.record.track_time : null;
-    const stored = {
-      ...row,
-      register_time: row.register_time ?? held.record?.register_time ?? null,
-      record_track_time: row.record_track_time ?? current,
-    };
+    // Older than what the mirror holds (a notification overtaken by a sync, or the reverse): nothing to do. The
+    // details held answer a tracking as late as these were asked for with, so the record is not wanted again.
+    if (held.details && olderDetails(row, held.details)) return;
+    const stored = { ...row, register_time: row.register_time ?? held.record?.register_time ?? null };
     // Decided on what the mirror held, so sent together (see Sql).
     const [, , change] = await Promise.all([
       tx.run(UPSERT_DETAILS, [
@@ -206,7 +204,10 @@ export abstract class SqlStore implements Store {
     const params = keys.flatMap(keyOf);
     const these = keysIn(keys.length);
     const [details, records] = await Promise.all([
-      tx.all(`SELECT number, carrier, package_status, sub_status, as_of FROM details WHERE ${these}`, params),
+      tx.all(
+        `SELECT number, carrier, package_status, sub_status, as_of, record_track_time FROM details WHERE ${these}`,
+        params,
+      ),
       tx.all(
         `SELECT number, carrier, package_status, track_time, register_time, raw FROM records WHERE ${these}`,
         params,
@@ -215,7 +216,12 @@ export abstract class SqlStore implements Store {
     const held = new Map<string, Held>();
     const of = (row: Row): Held => held.get(rowId(row)) ?? { details: undefined, record: undefined };
     for (const d of details) {
-      const details = { package_status: str(d.package_status), sub_status: str(d.sub_status), as_of: String(d.as_of) };
+      const details = {
+        package_status: str(d.package_status),
+        sub_status: str(d.sub_status),
+        as_of: String(d.as_of),
+        record_track_time: str(d.record_track_time),
+      };
       held.set(rowId(d), { ...of(d), details });
     }
     for (const r of records) {
@@ -247,8 +253,8 @@ export abstract class SqlStore implements Store {
       from_sub_status: held.details?.sub_status ?? null,
       to_sub_status: row.sub_status,
       event_time: row.latest_event_time,
-      // When the service found it: its tracking time, from its own answer.
-      detected_at: row.as_of || row.record_track_time || row.latest_event_time || '',
+      // When the service found it: the tracking the details answer, from its own answers.
+      detected_at: trackedOf(row) || row.latest_event_time || '',
       source,
     };
     const names = Object.keys(change) as (keyof typeof change)[];

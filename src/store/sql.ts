@@ -3,6 +3,7 @@
 // nothing else a dialect has alone. What a database needs of its own (opening, locking, transactions) is behind
 // `Sql`; the store's logic (sql-store.ts) is written against it.
 
+import { latest } from './rows.js';
 import { DETAILS_COLUMNS, RECORD_COLUMNS } from './schema.js';
 import { CHOICE_COLUMNS, type RecordKey, type RecordQuery } from './types.js';
 import { FILTER_FIELDS, SEARCHED_FIELDS } from '../service/record-fields.js';
@@ -47,20 +48,53 @@ export interface Sql {
   lockChanges(): Promise<void>;
 }
 
-function upsert(table: string, columns: readonly string[]): string {
+/** `newer` compares the row offered (`excluded`) with the row held (the table's name). */
+function upsert(table: string, columns: readonly string[], newer: (offered: string, held: string) => string): string {
   const all = ['number', 'carrier', ...columns];
   const set = columns.map((c) => `${c} = excluded.${c}`).join(', ');
   return (
     `INSERT INTO ${table} (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')}) ` +
     // Never older over newer: the service's own time of what is stored decides (equal: the later answer wins,
     // which brings what changed without a new time, such as a tag).
-    `ON CONFLICT (number, carrier) DO UPDATE SET ${set} WHERE excluded.as_of >= ${table}.as_of`
+    `ON CONFLICT (number, carrier) DO UPDATE SET ${set} WHERE ${newer('excluded', table)}`
   );
 }
 
-export const UPSERT_RECORD = upsert('records', RECORD_COLUMNS);
+/** What decides whether details are newer than others: their tracking (trackedOf), then their providers' time. */
+export interface DetailsTimes {
+  as_of: string;
+  record_track_time: string | null;
+}
+
+/**
+ * The tracking of the record that details answer: the record's track time they were asked for with, or their
+ * providers' latest sync when that is later (a notification's own time). It decides which details are newer, and
+ * whether they are current for the record: the providers' time alone can go back in a later answer (the service
+ * sends such answers) while the record's tracking moved on. trackedSql says the same in SQL.
+ */
+export function trackedOf(d: DetailsTimes): string {
+  return latest([d.record_track_time, d.as_of]);
+}
+
+/** trackedOf of the details row `d` (a table's name or alias), in SQL. */
+function trackedSql(d: string): string {
+  return `CASE WHEN coalesce(${d}.record_track_time, '') > ${d}.as_of THEN ${d}.record_track_time ELSE ${d}.as_of END`;
+}
+
+/** Whether details `a` are older than `b`: of an earlier tracking, or of the same with an earlier providers' time. */
+export function olderDetails(a: DetailsTimes, b: DetailsTimes): boolean {
+  const [ta, tb] = [trackedOf(a), trackedOf(b)];
+  return ta < tb || (ta === tb && a.as_of < b.as_of);
+}
+
+export const UPSERT_RECORD = upsert('records', RECORD_COLUMNS, (offered, held) => `${offered}.as_of >= ${held}.as_of`);
 export const DETAILS_WITH_SOURCE = [...DETAILS_COLUMNS, 'source'] as const;
-export const UPSERT_DETAILS = upsert('details', DETAILS_WITH_SOURCE);
+/** Guarded as olderDetails decides. */
+export const UPSERT_DETAILS = upsert(
+  'details',
+  DETAILS_WITH_SOURCE,
+  (offered, held) => `(${trackedSql(offered)}, ${offered}.as_of) >= (${trackedSql(held)}, ${held}.as_of)`,
+);
 
 export const KEY = 'number = ? AND carrier = ?';
 
@@ -74,14 +108,14 @@ export const NEXT_FULL_SYNC =
   "INSERT INTO sync_state (name, value) VALUES ('full_sync_count', '1') ON CONFLICT (name) DO UPDATE " +
   'SET value = CAST(CAST(sync_state.value AS INTEGER) + 1 AS TEXT) RETURNING value';
 
-/** Records whose details are missing, asked for with an older track time, or of a status the record no longer has. */
+/**
+ * Records whose details are missing, or answer an earlier tracking than the record's (trackedOf). Details fetched
+ * for the record's track time answer it whatever they say, stored or found older than those held (which then answer
+ * a tracking as late): a record is asked for again only once it moves.
+ */
 export const PENDING_DETAILS = `SELECT r.number, r.carrier, r.track_time FROM records r
 LEFT JOIN details d ON d.number = r.number AND d.carrier = r.carrier
-WHERE (r.number, r.carrier) > (?, ?) AND (
-  d.number IS NULL
-  OR coalesce(d.record_track_time, '') < coalesce(r.track_time, '')
-  OR (coalesce(d.package_status, '') <> coalesce(r.package_status, '') AND d.as_of < coalesce(r.track_time, ''))
-)
+WHERE (r.number, r.carrier) > (?, ?) AND (d.number IS NULL OR ${trackedSql('d')} < coalesce(r.track_time, ''))
 ORDER BY r.number, r.carrier LIMIT ?`;
 
 // A number's records by the index of the number: `+carrier` is no column SQLite may look up by an index, which,

@@ -56,7 +56,10 @@ export interface DetailsRow extends RecordKey {
   /** The service's latest tracking of these details (the providers' latest sync); '' when it has none yet. */
   as_of: string;
   providers_hash: number | null;
-  /** The record's track_time the details were asked for with (sync); what tells whether they are current. */
+  /**
+   * The record's track_time the details were asked for with (sync), null for a notification: with as_of, the
+   * tracking they answer (trackedOf in sql.ts), which tells which details are newer and whether they are current.
+   */
   record_track_time: string | null;
   package_status: string | null;
   sub_status: string | null;
@@ -272,13 +275,15 @@ export interface Store {
   /** One page of records in one transaction; those of a full sync are marked as seen by it. */
   writeRecords(rows: readonly RecordRow[], fullSync?: number): Promise<{ added: number }>;
   /**
-   * One answer's details in one transaction: stored unless the mirror holds newer ones; a change is recorded
-   * when the status moved (a sync's first details of a record are no change; a webhook's always compare).
+   * One answer's details in one transaction: stored unless the mirror holds newer ones (of a later tracking of the
+   * record, or of the same with a later providers' time), which then answer the record's tracking as well; a change
+   * is recorded when the status moved (a sync's first details of a record are no change; a webhook's always
+   * compare).
    */
   writeDetails(rows: readonly DetailsRow[], source: ChangeSource): Promise<DetailsWrite>;
   /** TRACKING_STOPPED: the record is no longer tracked (expired). */
   markStopped(key: RecordKey, fields: { tag: string | null; param: string | null }): Promise<void>;
-  /** Records whose details are missing or older than their track time or status, after `after`, in key order. */
+  /** Records whose details are missing or answer an earlier tracking than theirs, after `after`, in key order. */
   pendingDetails(after: RecordKey | undefined, limit: number): Promise<(RecordKey & { track_time: string | null })[]>;
   /** Records a full sync did not see, after `after`, in key order. */
   unseen(fullSync: number, after: RecordKey | undefined, limit: number): Promise<RecordKey[]>;

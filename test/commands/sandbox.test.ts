@@ -40,6 +40,7 @@ describe('sandboxOptions', () => {
         start: '2026-06-01T00:00:00Z',
         numericMetrics: true,
         strictPaths: true,
+        pageOverlap: 3,
       },
       { TRK_STATE_DIR: dir },
     );
@@ -58,6 +59,7 @@ describe('sandboxOptions', () => {
       realtimeAllowed: false,
       numericMetrics: true,
       strictPaths: true,
+      pageOverlap: 3,
     });
     expect((await sandboxOptions({ state: false }, {})).stateFile).toBeUndefined();
     expect((await sandboxOptions({ state: '/x/y.json' }, {})).stateFile).toBe('/x/y.json');
@@ -72,6 +74,7 @@ describe('sandboxOptions', () => {
     [{ start: 'soon' }, /--start/],
     [{ quota: 1.5 }, /--quota/],
     [{ tick: 0 }, /--tick/],
+    [{ pageOverlap: 40 }, /--page-overlap must be less than a page \(40 records\)/],
   ])('refuses %j as a usage error', async (opts, message) => {
     const err = await sandboxOptions(opts, {}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);

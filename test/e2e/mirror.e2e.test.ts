@@ -17,6 +17,7 @@ import type { SyncSummary } from '../../src/store/sync.js';
 import type { Store } from '../../src/store/types.js';
 import { STORE_KINDS, type StoreKind } from '../store/kinds.js';
 import { beforeProcess, numbers, ROOT, startEmulator, trk, trkProcess, type Emulator } from './helpers.js';
+import { startRecorder } from './recorder.js';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-06-01T00:00:00Z');
@@ -345,6 +346,98 @@ describe.each(STORE_KINDS)('an incremental sync costs what changed ($name)', (ki
       await emu.close();
     }
   }, 180_000);
+});
+
+/**
+ * A gettrackinfo answer as the service sends one once its providers of a record changed: the providers' latest sync
+ * earlier than an answer before said, while the record's tracking moved on.
+ */
+function providersSyncedEarlier(body: string, path: string): string {
+  if (!path.endsWith('/gettrackinfo')) return body;
+  const env = JSON.parse(body) as { data?: { accepted?: { track_info?: { tracking?: { providers?: object[] } } }[] } };
+  for (const item of env.data?.accepted ?? []) {
+    for (const p of item.track_info?.tracking?.providers ?? [])
+      Object.assign(p, { latest_sync_time: '2026-06-01T01:00:00Z' });
+  }
+  return JSON.stringify(env);
+}
+
+describe.each(STORE_KINDS)('details that follow their record ($name)', (kind) => {
+  if (kind.missing) return void it.skip(kind.missing, () => {});
+  it("takes details of a newer tracking whose providers' time went back, and asks for them once", async () => {
+    const emu = await startEmulator({ speed: 0, start: START });
+    let earlier = false;
+    const proxy = await startRecorder(emu.sandbox.url, {
+      answer: (body, path) => (earlier ? providersSyncedEarlier(body, path) : body),
+    });
+    try {
+      // Every sync through the proxy: a mirror belongs to the address it was first synced from.
+      const env = { ...(await mirrorEnv(emu, kind)), TRK_BASE_URL: proxy.url };
+      const list = numbers(40, 'RB');
+      await register(emu, env, list, 40);
+      await emu.sandbox.advance(24 * HOUR);
+      await sync(env);
+      const statuses = async (args: string[]) =>
+        new Map(
+          (
+            JSON.parse((await trk([...args, '--json'], { env })).stdout) as { number: string; package_status: string }[]
+          ).map((r) => [r.number, r.package_status]),
+        );
+      const before = await statuses(['list', '--offline']);
+      await emu.sandbox.advance(4 * 24 * HOUR);
+      earlier = true;
+      const moved = await sync(env);
+      const listed = await statuses(['list', '--offline']);
+      const changed = list.filter((n) => before.get(n) !== listed.get(n));
+      expect(changed.length).toBeGreaterThan(0);
+      expect(moved).toMatchObject({ details_fetched: 40, changes: changed.length });
+      const info = JSON.parse((await trk(['info', '--offline', ...list, '--json'], { env })).stdout) as {
+        accepted: { number: string; track_info: { latest_status: { status: string } } }[];
+      };
+      expect(new Map(info.accepted.map((d) => [d.number, d.track_info.latest_status.status]))).toEqual(listed);
+      expect(await sync(env)).toMatchObject({ details_fetched: 0, changes: 0 });
+    } finally {
+      await proxy.close();
+      await emu.close();
+    }
+  }, 120_000);
+});
+
+/** A gettrackinfo answer that gives each record twice. */
+function detailsTwice(body: string, path: string): string {
+  if (!path.endsWith('/gettrackinfo')) return body;
+  const env = JSON.parse(body) as { data?: { accepted?: unknown[] } };
+  if (env.data?.accepted) env.data.accepted = env.data.accepted.flatMap((item) => [item, item]);
+  return JSON.stringify(env);
+}
+
+describe.each(STORE_KINDS)('a sync whose answers repeat records ($name)', (kind) => {
+  if (kind.missing) return void it.skip(kind.missing, () => {});
+  it('counts each record once in every count of its summary', async () => {
+    const emu = await startEmulator({ speed: 0, start: START });
+    // And each answer of details gives every record twice.
+    const proxy = await startRecorder(emu.sandbox.url, { answer: detailsTwice });
+    try {
+      const env = { ...(await mirrorEnv(emu, kind)), TRK_BASE_URL: proxy.url };
+      const list = numbers(130, 'RD');
+      await register(emu, env, list, 40);
+      await emu.sandbox.advance(2 * 24 * HOUR);
+      // Each page after the first starts with the last 2 records of the page before: 136 records served for 130.
+      emu.sandbox.setFaults({ pageOverlap: 2 });
+      const once = { records_listed: 130, records_deleted: 0 };
+      expect(await sync(env)).toMatchObject({ ...once, full: true, records_added: 130, details_fetched: 130 });
+      await emu.sandbox.advance(2 * 24 * HOUR);
+      const later = await sync(env);
+      expect(later).toMatchObject({ ...once, full: false, records_added: 0, details_fetched: 130 });
+      const changes = JSON.parse((await trk(['changes', '--json'], { env })).stdout) as { number: string }[];
+      expect(new Set(changes.map((c) => c.number)).size).toBe(later.changes);
+      expect(await sync(env, '--full')).toMatchObject({ ...once, full: true, records_added: 0 });
+      expect(await count(env, 'records')).toBe(130);
+    } finally {
+      await proxy.close();
+      await emu.close();
+    }
+  }, 120_000);
 });
 
 describe.each(STORE_KINDS)('a mirror under concurrent writers and crashes ($name)', (kind) => {

@@ -1,6 +1,7 @@
 // A recording pass-through between trk and the emulator, both on 127.0.0.1: every request is forwarded as it
 // came and kept (path, headers, body) with the status it got, so tests can check exactly what trk put on the
-// wire (paths and their casing, request shapes per API version) as well as what the emulator made of it.
+// wire (paths and their casing, request shapes per API version) as well as what the emulator made of it. An answer
+// may be rewritten on its way back (`answer`), to give trk what the service can send and the emulator does not.
 
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,7 +27,12 @@ export interface Recorder {
   close(): Promise<void>;
 }
 
-export async function startRecorder(target: string): Promise<Recorder> {
+export interface RecorderOptions {
+  /** The answer's body as trk gets it, from the emulator's and the request's path. */
+  answer?: (body: string, path: string) => string;
+}
+
+export async function startRecorder(target: string, opts: RecorderOptions = {}): Promise<Recorder> {
   const requests: RecordedRequest[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -51,7 +57,7 @@ export async function startRecorder(target: string): Promise<Recorder> {
       const path = req.url ?? '/';
       void fetch(`${target}${path}`, { method: req.method ?? 'POST', headers, ...(raw === '' ? {} : { body: raw }) })
         .then(async (answer) => {
-          const text = await answer.text();
+          const text = (opts.answer ?? ((body) => body))(await answer.text(), path);
           requests.push({ method: req.method ?? '', path, headers: req.headers, raw, body, status: answer.status });
           const out: Record<string, string> = {
             'content-type': answer.headers.get('content-type') ?? 'application/json',

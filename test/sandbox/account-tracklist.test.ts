@@ -62,6 +62,23 @@ describe('gettracklist (v2)', () => {
     expect(t.v2('gettracklist', undefined).page.data_total).toBe(50);
   });
 
+  it('pages that overlap when injected: each after the first starts with records of the one before', () => {
+    const page = (pageNo: number, pageOverlap: number) =>
+      t.account.handle('v2', 'gettracklist', { page_no: pageNo }, { pageOverlap }) as Json;
+    const numbersOf = (env: Json) => env.data.accepted.map((r: Json) => r.number);
+    const first = page(1, 3);
+    expect(first.page).toEqual({ data_total: 53, page_total: 2, page_no: 1, page_size: 40 });
+    expect(numbersOf(first)).toEqual(ALL.slice(0, 40));
+    // Every record still comes: 3 again, then the 10 the first page left.
+    expect(numbersOf(page(2, 3))).toEqual(ALL.slice(37));
+    expect(numbersOf(page(3, 3))).toEqual([]);
+    // 50 records of pages overlapping by 39: 40, then one new record a page.
+    expect(page(1, 39).page).toMatchObject({ data_total: 50 + 10 * 39, page_total: 11 });
+    expect(numbersOf(page(11, 39))).toEqual(ALL.slice(10));
+    expect(numbersOf(page(12, 39))).toEqual([]);
+    expect(page(2, 0).page).toMatchObject({ data_total: 50, page_total: 2 });
+  });
+
   it('default order is registration order, oldest first; RegisterTimeDesc reverses it', () => {
     expect(records.map((r) => r.number)).toEqual(ALL);
     const desc = t.v2('gettracklist', { order_by: 'RegisterTimeDesc' }).data.accepted.map((r: Json) => r.number);

@@ -3,10 +3,11 @@ import { FaultInjector, NO_FAULTS, parseFaults, seededRandom } from '../../src/s
 
 describe('parseFaults', () => {
   it('accepts a partial setting', () => {
-    expect(parseFaults({ failureRate: 0.25, latencyMs: 20, retryAfter: false })).toEqual({
+    expect(parseFaults({ failureRate: 0.25, latencyMs: 20, retryAfter: false, pageOverlap: 39 })).toEqual({
       failureRate: 0.25,
       latencyMs: 20,
       retryAfter: false,
+      pageOverlap: 39,
     });
   });
 
@@ -16,6 +17,8 @@ describe('parseFaults', () => {
     [{ latencyMs: 2.5 }, /latencyMs/],
     [{ burst429: '3' }, /burst429/],
     [{ retryAfter: 1 }, /retryAfter/],
+    [{ pageOverlap: 40 }, /pageOverlap must be a whole number from 0 to 39/],
+    [{ pageOverlap: 1.5 }, /pageOverlap/],
     [{ failurerate: 0.1 }, /unknown fault "failurerate"/],
     [[], /object/],
   ])('refuses %j', (input, message) => {

@@ -266,6 +266,7 @@ describe('faults', () => {
       burst429: 0,
       burst429EveryMs: 0,
       retryAfter: true,
+      pageOverlap: 0,
     });
   });
 
@@ -324,6 +325,17 @@ describe('faults', () => {
     expect(Number(a.headers['retry-after'])).toBeGreaterThanOrEqual(29);
     s.setFaults({ burst429EveryMs: 0 });
     expect((await call(s.url, '/track/v2/getquota', { key: s.key })).status).toBe(200);
+  });
+
+  it('repeats records of the page before at the start of a list page, and logs it', async () => {
+    for (let i = 0; i < 41; i++) expect((await register(s, `RR9100${String(i).padStart(5, '0')}CN`)).status).toBe(200);
+    s.setFaults({ pageOverlap: 2 });
+    const page = async (n: number) =>
+      (await call(s.url, '/track/v2/gettracklist', { key: s.key, body: JSON.stringify({ page_no: n }) })).json;
+    const [first, second] = [await page(1), await page(2)];
+    expect(second.data.accepted.slice(0, 2)).toEqual(first.data.accepted.slice(38));
+    const log = await call(s.url, '/__sandbox/requests', { method: 'GET' });
+    expect(log.json.requests.at(-1)).toMatchObject({ operation: 'gettracklist', faults: ['page overlap 2'] });
   });
 
   it('refuses unknown or impossible faults', () => {

@@ -139,6 +139,60 @@ describe.each(STORE_KINDS)('the $name store', (kind) => {
     expect(JSON.parse(held[0]!.raw).track_info.latest_status.status).toBe('Delivered');
   });
 
+  it("takes details that answer a newer tracking of the record, though their providers' time went back", async () => {
+    const s = await store();
+    const listed = (status: string, trackTime: string) =>
+      recordRow(
+        { ...page[0], number: yanwen.number, carrier: yanwen.carrier, package_status: status, track_time: trackTime },
+        'v2',
+      );
+    const synced = async (record: ReturnType<typeof listed>, item: Record<string, any>) => {
+      await s.writeRecords([record]);
+      const [pending] = await s.pendingDetails(undefined, 10);
+      return s.writeDetails([detailsRow(item, 'v2', pending!.track_time)], 'sync');
+    };
+    await synced(listed('NotFound', '2026-06-29T13:00:00Z'), details('NotFound', '2026-06-29T13:00:00Z'));
+    // Tracked again a day later: InTransit, though the answer's providers say they synced a day before that.
+    const moved = await synced(
+      listed('InTransit', '2026-06-30T13:00:00Z'),
+      details('InTransit', '2026-06-28T13:00:00Z'),
+    );
+    expect(moved.stored).toBe(1);
+    expect(moved.changes).toEqual([
+      expect.objectContaining({
+        from_status: 'NotFound',
+        to_status: 'InTransit',
+        detected_at: '2026-06-30T13:00:00.000Z',
+      }),
+    ]);
+    const { details: held } = await s.details([yanwen.number]);
+    expect(JSON.parse(held[0]!.raw).track_info.latest_status.status).toBe('InTransit');
+    expect(await s.pendingDetails(undefined, 10)).toEqual([]);
+  });
+
+  it('asks for details no more once fetched for the record as it stands, whatever they say', async () => {
+    const s = await store();
+    const record = { ...page[0], number: yanwen.number, carrier: yanwen.carrier, track_time: '2026-06-30T13:00:00Z' };
+    await s.writeRecords([recordRow({ ...record, package_status: 'InTransit' }, 'v2')]);
+    const [asked] = await s.pendingDetails(undefined, 10);
+    // A notification of a later tracking is stored while the sync's request is on its way: the sync's answer is
+    // the older, and the record's tracking is answered all the same.
+    await s.writeDetails([detailsRow(details('InTransit', '2026-06-30T19:00:00Z'), 'v2', null)], 'webhook');
+    const older = await s.writeDetails(
+      [detailsRow(details('NotFound', '2026-06-30T12:00:00Z'), 'v2', asked!.track_time)],
+      'sync',
+    );
+    expect(older).toEqual({ stored: 0, changes: [] });
+    expect(await s.pendingDetails(undefined, 10)).toEqual([]);
+    // Details whose status is not the list's, fetched for the record's tracking time: what the service says.
+    await s.writeRecords([
+      recordRow({ ...record, package_status: 'Delivered', track_time: '2026-07-01T13:00:00Z' }, 'v2'),
+    ]);
+    const [again] = await s.pendingDetails(undefined, 10);
+    await s.writeDetails([detailsRow(details('InTransit', '2026-07-01T12:00:00Z'), 'v2', again!.track_time)], 'sync');
+    expect(await s.pendingDetails(undefined, 10)).toEqual([]);
+  });
+
   it('takes a notification of a number it did not know as a change from null, with a record', async () => {
     const s = await store();
     const w = await s.writeDetails([detailsRow(details('InTransit', '2026-06-29T13:00:00Z'), 'v2', null)], 'webhook');

@@ -80,6 +80,11 @@ const declareStart: Declare = (cmd, invoke) => {
     .addOption(new Option('--burst-for <ms>', '...each lasting this many ms').argParser(nonNegativeInt('--burst-for')))
     .option('--no-retry-after', 'answer 429 without Retry-After')
     .addOption(
+      new Option('--page-overlap <n>', 'list pages repeat n records of the page before').argParser(
+        nonNegativeInt('--page-overlap'),
+      ),
+    )
+    .addOption(
       new Option('--rate-limit <n>', 'requests per second per key (default 3; 0 = off)').argParser(
         nonNegativeInt('--rate-limit'),
       ),
@@ -139,6 +144,7 @@ const declareStart: Declare = (cmd, invoke) => {
             burstFor: o.burstFor,
             // Only what was switched off or on reaches the emulator's options; the rest keep their defaults.
             retryAfter: o.retryAfter === false ? false : undefined,
+            pageOverlap: o.pageOverlap,
             rateLimit: o.rateLimit,
             quota: o.quota,
             dailyCap: o.dailyCap,

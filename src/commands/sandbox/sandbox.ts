@@ -6,6 +6,7 @@ import type { Context } from '../../context.js';
 import { TrkError, UsageError } from '../../errors.js';
 import type { SandboxOptions } from '../../sandbox/index.js';
 import { refuseOwnFile } from '../../config/own-files.js';
+import { LIMITS } from '../../service/vocabulary.js';
 
 export interface SandboxStartOptions {
   /** 0 or absent = a free port. */
@@ -38,6 +39,8 @@ export interface SandboxStartOptions {
   burstFor?: number;
   /** false = 429 answers without Retry-After (`--no-retry-after`). */
   retryAfter?: boolean;
+  /** List pages after the first repeat this many records of the page before (less than a page). */
+  pageOverlap?: number;
   /** Requests per second per key; default 3; 0 = off. */
   rateLimit?: number;
   /** Total quota of the account. */
@@ -124,6 +127,11 @@ export async function sandboxOptions(opts: SandboxStartOptions, env: NodeJS.Proc
   set('burst429EveryMs', whole('burst-every', opts.burstEvery));
   set('burst429ForMs', whole('burst-for', opts.burstFor));
   set('retryAfter', opts.retryAfter);
+  const overlap = whole('page-overlap', opts.pageOverlap);
+  if (overlap !== undefined && overlap >= LIMITS.pageSize) {
+    throw new UsageError(`--page-overlap must be less than a page (${LIMITS.pageSize} records)`);
+  }
+  set('pageOverlap', overlap);
   set('rateLimit', whole('rate-limit', opts.rateLimit));
   set('quotaTotal', whole('quota', opts.quota));
   set('maxTrackDaily', whole('daily-cap', opts.dailyCap));

@@ -80,13 +80,14 @@ export class Account implements AccountCore {
 
   /**
    * One request, after the transport's checks passed, answered by the operation's handler in the emulator's
-   * table (src/sandbox/ops/table.ts). Always answered with HTTP 200.
+   * table (src/sandbox/ops/table.ts), shaped by the faults `injected` that reach into answers (http/faults.ts).
+   * Always answered with HTTP 200.
    */
-  handle(version: ServedVersion, op: Operation, body: unknown): Envelope {
+  handle(version: ServedVersion, op: Operation, body: unknown, injected: { pageOverlap?: number } = {}): Envelope {
     // Work that fell due since the last tick is done first, so that answers never show a stale schedule
     // (webhook sending stays with tick(): it is asynchronous).
     this.#processRuns(this.now());
-    return dispatch(this, op, { version: rulesOf(version), served: version, body });
+    return dispatch(this, op, { version: rulesOf(version), served: version, body, ...injected });
   }
 
   /** Process everything due up to now(): tracking runs, expiry, retention, then the webhook queue. */

@@ -8,7 +8,8 @@
 //   5. injected failure → 500 or 503; the account never sees the request
 //   6. Content-Type not application/json, or a body that is not JSON → 200 with data.errors -18010013
 //      (an empty body goes on to the account as no body)
-//   7. account.handle(); injected loss: processed, then the socket is destroyed without an answer
+//   7. account.handle(), list pages overlapping when injected; injected loss: processed, then the socket is
+//      destroyed without an answer
 // Injected latency delays every answer of steps 1-7. Each step is a method (or a pure function) of its own.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -92,7 +93,7 @@ export class ApiPipeline {
     if (!parsed) return this.#answer(res, { status: 200, body: requestError(-18010013) });
     const entry = this.#p.recorder.entryOf(res);
     if (entry) entry.items = itemCount(parsed.value);
-    const envelope = this.#dispatch(route, parsed.value);
+    const envelope = this.#dispatch(res, route, parsed.value);
     if (envelope === undefined) return this.#answer(res, INTERNAL);
     if (this.#p.injector.drop()) return this.#drop(req, res, envelope);
     return this.#answer(res, { status: 200, body: envelope });
@@ -149,10 +150,12 @@ export class ApiPipeline {
   }
 
   /** Step 7: the account answers; undefined when it failed (a bug: reported, answered 500). */
-  #dispatch(route: Route, body: unknown): Envelope | undefined {
+  #dispatch(res: ServerResponse, route: Route, body: unknown): Envelope | undefined {
+    const { pageOverlap } = this.#p.injector.faults;
+    if (pageOverlap > 0 && route.op === 'gettracklist') this.#p.recorder.fault(res, `page overlap ${pageOverlap}`);
     let envelope: Envelope;
     try {
-      envelope = this.#p.account.handle(route.served, route.op, body);
+      envelope = this.#p.account.handle(route.served, route.op, body, { pageOverlap });
     } catch (err) {
       this.#p.onError(err);
       return undefined;

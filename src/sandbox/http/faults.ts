@@ -1,8 +1,9 @@
 // Faults the emulator can inject into API answers, to rehearse what the real service does on a bad day:
-// slow answers, 500/503, answers lost after the work was done, and bursts of 429. Random choices come from
-// a seedable generator so that a rehearsal can be replayed exactly.
+// slow answers, 500/503, answers lost after the work was done, bursts of 429, and list pages that repeat records
+// of the page before. Random choices come from a seedable generator so that a rehearsal can be replayed exactly.
 
 import { performance } from 'node:perf_hooks';
+import { LIMITS } from '../../service/vocabulary.js';
 import { mulberry32 } from '../world/random.js';
 
 export interface Faults {
@@ -22,6 +23,11 @@ export interface Faults {
   burst429ForMs: number;
   /** Send `Retry-After` with 429 answers; off to rehearse a client that must back off on its own. */
   retryAfter: boolean;
+  /**
+   * gettracklist pages after the first start with this many records of the page before, as the service's pages do
+   * when records move ahead between two page reads (applied by ops/track-list.ts); less than a page.
+   */
+  pageOverlap: number;
 }
 
 export const NO_FAULTS: Readonly<Faults> = Object.freeze({
@@ -33,6 +39,7 @@ export const NO_FAULTS: Readonly<Faults> = Object.freeze({
   burst429EveryMs: 0,
   burst429ForMs: 0,
   retryAfter: true,
+  pageOverlap: 0,
 });
 
 const RATES = ['failureRate', 'dropRate'] as const;
@@ -57,6 +64,11 @@ export function parseFaults(input: unknown): Partial<Faults> {
         throw new RangeError(`${field} must be a whole number >= 0`);
       }
       out[field as (typeof DURATIONS)[number] | 'burst429'] = value;
+    } else if (field === 'pageOverlap') {
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value >= LIMITS.pageSize) {
+        throw new RangeError(`pageOverlap must be a whole number from 0 to ${LIMITS.pageSize - 1}`);
+      }
+      out.pageOverlap = value;
     } else if (field === 'retryAfter') {
       if (typeof value !== 'boolean') throw new RangeError('retryAfter must be true or false');
       out.retryAfter = value;

@@ -304,6 +304,7 @@ function faultOptions(opts: SandboxOptions): Record<string, unknown> {
     'burst429EveryMs',
     'burst429ForMs',
     'retryAfter',
+    'pageOverlap',
   ] as const) {
     if (opts[field] !== undefined) out[field] = opts[field];
   }

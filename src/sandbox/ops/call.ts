@@ -10,4 +10,6 @@ export interface OperationCall {
   served: ServedVersion;
   /** The parsed body; undefined when there was none. */
   body: unknown;
+  /** Injected (http/faults.ts): records each list page after the first repeats of the page before. */
+  pageOverlap?: number;
 }

@@ -49,17 +49,31 @@ export function getTrackList(core: AccountCore, call: OperationCall): Envelope {
   const matches = filter(core, query);
   sortRecords(matches, query.orderBy);
   const size = LIMITS.pageSize;
-  const total = matches.length;
-  const start = (query.pageNo - 1) * size;
+  const paging = pagingOf(matches.length, call.pageOverlap ?? 0);
+  const start = (query.pageNo - 1) * paging.stride;
   const now = core.now();
-  const page = matches.slice(start, start + size);
+  // A page past the end is empty (with an overlap, one would otherwise repeat the last page's records).
+  const page = query.pageNo > paging.pages ? [] : matches.slice(start, start + size);
   const accepted =
     version === 'v1' ? page.map((r) => v1ListRecord(core, r)) : page.map((r) => v2ListRecord(core, r, served, now));
   return {
-    page: { data_total: total, page_total: Math.ceil(total / size), page_no: query.pageNo, page_size: size },
+    page: { data_total: paging.served, page_total: paging.pages, page_no: query.pageNo, page_size: size },
     code: 0,
     data: { accepted },
   };
+}
+
+/**
+ * The pages of `total` matches: where each starts (`stride` records after the one before), how many there are, and
+ * how many records they serve. With an injected overlap (http/faults.ts), every page after the first starts with the
+ * last `overlap` records of the page before, as when records moved ahead between two page reads; the counts are of
+ * the list as served, so that every record still comes.
+ */
+export function pagingOf(total: number, overlap: number): { stride: number; pages: number; served: number } {
+  const size = LIMITS.pageSize;
+  const stride = size - overlap;
+  const pages = total <= size ? Math.ceil(total / size) : 1 + Math.ceil((total - size) / stride);
+  return { stride, pages, served: total + overlap * Math.max(0, pages - 1) };
 }
 
 function filter(core: AccountCore, query: ListQuery): RecordState[] {
