@@ -14,8 +14,9 @@ import {
   type ConfigKey,
   type Profile,
 } from './keys.js';
-import { configDir, ensurePrivateDir } from './paths.js';
-import { fileReason, keepPrivate, profileFileError, profileFromStored } from './profile-file.js';
+import { configDir } from './paths.js';
+import { ensureFolder, PRIVATE_FILE_MODE } from './private-files.js';
+import { fileReason, keepProfilesPrivate, profileFileError, profileFromStored } from './profile-file.js';
 
 export type { Profile } from './keys.js';
 
@@ -52,17 +53,17 @@ export function checkProfileName(name: string): string {
   );
 }
 
-/** The profiles file for reading and writing; one others could read is made private first (keepPrivate). */
+/** The profiles file for reading and writing; one others could read is made private first (keepProfilesPrivate). */
 export function openProfileStore(env: NodeJS.ProcessEnv, warn: (line: string) => void = () => {}): ProfileStore {
-  const dir = ensurePrivateDir(configDir(env));
+  const dir = ensureFolder(configDir(env));
   const file = path.join(dir, 'config.json');
-  keepPrivate(file, warn);
+  keepProfilesPrivate(file, warn);
   let conf: Conf<StoreShape>;
   try {
     conf = new Conf<StoreShape>({
       cwd: dir,
       configName: 'config',
-      configFileMode: 0o600,
+      configFileMode: PRIVATE_FILE_MODE,
       // Profile names may contain dots; they are keys, not paths.
       accessPropertiesByDotNotation: false,
     });
