@@ -144,7 +144,7 @@ class CommandContext implements Context {
   };
 
   /** A warning, shown even with --quiet: something to fix (a state folder that cannot be written, a public file). */
-  private readonly warn = (line: string): void => this.io.err(sanitizeTerminalText(line));
+  readonly warn = (line: string): void => this.io.err(sanitizeTerminalText(line));
 
   readonly settings = (opts?: SettingsOptions): Promise<Settings> => this.source.settings(opts);
 

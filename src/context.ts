@@ -94,6 +94,8 @@ export interface Context {
   info(line: string): void;
   /** Debug line on stderr with --verbose or TRK_DEBUG=1. */
   debug(line: string): void;
+  /** A warning on stderr, shown even with --quiet: something to fix (a file of customers' data others could read). */
+  warn(line: string): void;
   /**
    * Show waits (a hold after a 429, a pause before a retry) somewhere else than as status lines: a progress line
    * shows them in place. `undefined` puts them back on status lines.

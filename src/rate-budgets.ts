@@ -4,7 +4,8 @@
 // the first request, never at start-up.
 
 import { LIMITS } from './service/vocabulary.js';
-import { ensurePrivateDir, stateDir } from './config/paths.js';
+import { stateDir } from './config/paths.js';
+import { ensureFolder } from './config/private-files.js';
 import type { BudgetTarget } from './context.js';
 import type { HoldListener, Pacer } from './pacing/pacer.js';
 import type { SettingsSource } from './settings-source.js';
@@ -69,7 +70,7 @@ export class RateBudgets {
       baseUrl: target.baseUrl,
       apiKey: target.apiKey,
       stateDirectory: stateDir(this.opts.env),
-      makePrivateDirectory: ensurePrivateDir,
+      makePrivateDirectory: ensureFolder,
       budgetUrl,
       perSecond: LIMITS.requestsPerSecond,
       onHold: this.opts.onHold,

@@ -60,6 +60,7 @@ export function fakeContextOf(
       if (!parts.global.quiet) parts.io.err(line);
     },
     debug: () => {},
+    warn: (line) => parts.io.err(line),
     // Starts every request at once: these contexts talk to fakes, not to a rate-limited service.
     pacer: async () => ({ acquire: async () => {}, backoff: () => {} }),
     dispose: async () => {},

@@ -3,6 +3,7 @@
 // rows), beside the few built in (names.ts). `trk carriers --aliases` shows them all. A code of 0, or a word
 // for no carrier, makes the name mean "no carrier: let the service detect it".
 
+import { MAX_ALIAS_NAME, keyNameProblem } from '../config/keys.js';
 import type { Settings } from '../config/settings.js';
 import { UsageError } from '../errors.js';
 import { BUILT_IN_ALIASES, foldName, isNoCarrier } from './names.js';
@@ -67,6 +68,12 @@ export function readCarrierMap(file: string): AliasEntry[] {
       throw new UsageError(
         `--carrier-map ${file} line ${i + 1}: give name,code`,
         'one carrier name and its code a line',
+      );
+    const problem = keyNameProblem(name, MAX_ALIAS_NAME);
+    if (problem !== undefined)
+      throw new UsageError(
+        `--carrier-map ${file} line ${i + 1}: ${problem}`,
+        "give the carrier's name as your shop writes it",
       );
     try {
       out.push({ name, code: parseAliasCode(code), from: file });

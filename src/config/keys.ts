@@ -58,7 +58,31 @@ export function isConfigKey(name: string): name is ConfigKey {
 /** Throws a UsageError listing the keys when `name` is not one. */
 export function checkConfigKey(name: string): ConfigKey {
   if (isConfigKey(name)) return name;
-  throw new UsageError(`unknown setting "${name}"`, `use one of ${CONFIG_KEYS.join(', ')}`);
+  throw new UsageError(`unknown setting ${JSON.stringify(name)}`, `use one of ${CONFIG_KEYS.join(', ')}`);
+}
+
+/** The longest carrier alias name: a carrier's name with room to spare, not a paragraph. */
+export const MAX_ALIAS_NAME = 100;
+
+/** The names every object has from its prototype, and `prototype`: as keys they change an object, not a field. */
+const OBJECT_WORDS: ReadonlySet<string> = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
+
+/** True when `name` would touch an object's prototype or methods as a key (`__proto__`, `constructor`, ...). */
+export function isObjectWord(name: string): boolean {
+  return OBJECT_WORDS.has(name);
+}
+
+/**
+ * Why `name` (trimmed) cannot be kept as a key of the profiles file, or undefined when it can. Decision: a key
+ * names something to a person and to a JSON object alike, so it is refused when it is an object's own word
+ * (`__proto__` would set nothing, `constructor` would shadow a method), holds a control or invisible format
+ * character (a line break would split the file's listing, a bidi mark would hide what it says), or is too long.
+ */
+export function keyNameProblem(name: string, max: number): string | undefined {
+  if (isObjectWord(name)) return `${JSON.stringify(name)} is a word of JavaScript objects, not a name`;
+  if (/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(name)) return `${JSON.stringify(name)} holds a control character`;
+  if (name.length > max) return `${JSON.stringify(name.slice(0, 20))}... is longer than ${max} characters`;
+  return undefined;
 }
 
 /** Validate and normalise a value for `key`; `source` names where it came from, for the message. */

@@ -1,12 +1,9 @@
 // Where trk keeps its files, after the XDG base directory convention, each overridable for tests and
-// unusual setups. Relative XDG values are ignored, as the convention requires.
+// unusual setups. Relative XDG values are ignored, as the convention requires. How private the folders and what
+// they hold are: private-files.ts.
 
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { nodeFs } from '../node.js';
-
-// Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { chmodSync, mkdirSync } = nodeFs();
 
 type Env = NodeJS.ProcessEnv;
 
@@ -33,17 +30,6 @@ export function cacheDir(env: Env): string {
  */
 export function dataDir(env: Env): string {
   return resolveDir(env, 'TRK_DATA_DIR', 'XDG_DATA_HOME', ['.local', 'share']);
-}
-
-/**
- * Create `dir` (and missing parents) readable by the owner only: the config folder holds the API key, and
- * journals hold account data. A folder that already exists is left as its owner set it.
- */
-export function ensurePrivateDir(dir: string): string {
-  const created = mkdirSync(dir, { recursive: true, mode: 0o700 });
-  // mkdir's mode is filtered by the umask; set it exactly on what was created here.
-  if (created !== undefined) chmodSync(dir, 0o700);
-  return dir;
 }
 
 function resolveDir(env: Env, own: string, xdg: string, fallback: string[]): string {

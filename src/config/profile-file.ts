@@ -8,10 +8,11 @@ import path from 'node:path';
 import { fileReason, UsageError } from '../errors.js';
 import { CARRIER_ALIAS_FIELD, CONFIG_KEYS, CONFIG_KEY_FIELD, type ConfigKey, type Profile } from './keys.js';
 import { configDir } from './paths.js';
+import { keepPrivate, type Warn } from './private-files.js';
 import { nodeFs } from '../node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { chmodSync, readFileSync, statSync } = nodeFs();
+const { readFileSync } = nodeFs();
 
 /** What settings resolution and completion read of the profiles. */
 export interface ProfileReader {
@@ -70,46 +71,23 @@ export function profileFromStored(stored: unknown): Profile | undefined {
 /**
  * The profiles file holds API keys: as ssh does with a private key, a file others may read (or a folder others may
  * enter) is not left so. It is set to 0600 (the folder to 0700), and `warn` says so, once: the next run finds it
- * private. Nothing is done where modes mean nothing (Windows) or the file is missing.
+ * private (private-files.ts).
  */
-export function keepPrivate(file: string, warn: (line: string) => void): void {
-  if (process.platform === 'win32') return;
-  for (const [target, mode, what] of [
-    [path.dirname(file), 0o700, 'config folder'],
-    [file, 0o600, 'config file'],
-  ] as const) {
-    let current: number;
-    try {
-      current = statSync(target).mode & 0o777;
-    } catch {
-      continue;
-    }
-    if ((current & 0o077) === 0) continue;
-    const was = `${what} ${target} could be read by others (mode ${octal(current)}), and it holds API keys`;
-    try {
-      chmodSync(target, mode);
-      warn(`warning: the ${was}: set to ${octal(mode)}`);
-    } catch (err) {
-      const fix = `chmod ${octal(mode)} ${target}`;
-      warn(`warning: the ${was}; it could not be set to ${octal(mode)} (${fileReason(err)}): ${fix}`);
-    }
-  }
-}
-
-function octal(mode: number): string {
-  return `0${mode.toString(8).padStart(3, '0')}`;
+export function keepProfilesPrivate(file: string, warn: Warn): void {
+  keepPrivate(path.dirname(file), 'config folder', warn, 'API keys');
+  keepPrivate(file, 'config file', warn, 'API keys');
 }
 
 /**
  * The profiles as they are on disk now, read once. Throws a UsageError for a file that cannot be read. A file
- * others can read is made private, with a warning (keepPrivate).
+ * others can read is made private, with a warning (keepProfilesPrivate).
  */
 export function readProfiles(env: NodeJS.ProcessEnv, warn: (line: string) => void = () => {}): ProfileReader {
   const file = profileFile(env);
   let data: unknown;
   try {
     data = JSON.parse(readFileSync(file, 'utf8'));
-    keepPrivate(file, warn);
+    keepProfilesPrivate(file, warn);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw profileFileError(file, err);
   }

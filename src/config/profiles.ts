@@ -6,9 +6,17 @@
 import path from 'node:path';
 import Conf from 'conf';
 import { TrkError, UsageError } from '../errors.js';
-import { CARRIER_ALIAS_FIELD, CONFIG_KEYS, CONFIG_KEY_FIELD, type ConfigKey, type Profile } from './keys.js';
-import { configDir, ensurePrivateDir } from './paths.js';
-import { fileReason, keepPrivate, profileFileError, profileFromStored } from './profile-file.js';
+import {
+  CARRIER_ALIAS_FIELD,
+  CONFIG_KEYS,
+  CONFIG_KEY_FIELD,
+  isObjectWord,
+  type ConfigKey,
+  type Profile,
+} from './keys.js';
+import { configDir } from './paths.js';
+import { ensureFolder, PRIVATE_FILE_MODE } from './private-files.js';
+import { fileReason, keepProfilesPrivate, profileFileError, profileFromStored } from './profile-file.js';
 
 export type { Profile } from './keys.js';
 
@@ -37,24 +45,25 @@ const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 /** Throws a UsageError unless `name` can name a profile. */
 export function checkProfileName(name: string): string {
-  if (PROFILE_NAME.test(name)) return name;
+  if (PROFILE_NAME.test(name) && !isObjectWord(name)) return name;
   throw new UsageError(
-    `invalid profile name "${name}"`,
-    'use letters, digits, ".", "_" or "-" (at most 64, starting with a letter or digit)',
+    `invalid profile name ${JSON.stringify(name)}`,
+    'use letters, digits, ".", "_" or "-" (at most 64, starting with a letter or digit; not a word of JavaScript ' +
+      'objects such as constructor)',
   );
 }
 
-/** The profiles file for reading and writing; one others could read is made private first (keepPrivate). */
+/** The profiles file for reading and writing; one others could read is made private first (keepProfilesPrivate). */
 export function openProfileStore(env: NodeJS.ProcessEnv, warn: (line: string) => void = () => {}): ProfileStore {
-  const dir = ensurePrivateDir(configDir(env));
+  const dir = ensureFolder(configDir(env));
   const file = path.join(dir, 'config.json');
-  keepPrivate(file, warn);
+  keepProfilesPrivate(file, warn);
   let conf: Conf<StoreShape>;
   try {
     conf = new Conf<StoreShape>({
       cwd: dir,
       configName: 'config',
-      configFileMode: 0o600,
+      configFileMode: PRIVATE_FILE_MODE,
       // Profile names may contain dots; they are keys, not paths.
       accessPropertiesByDotNotation: false,
     });
@@ -81,12 +90,13 @@ export function openProfileStore(env: NodeJS.ProcessEnv, warn: (line: string) =>
   return {
     path: conf.path,
     get(name) {
-      return profileFromStored(profiles()[name]);
+      const all = profiles();
+      return Object.hasOwn(all, name) ? profileFromStored(all[name]) : undefined;
     },
     set(name, patch) {
       checkProfileName(name);
       const all = profiles();
-      const next: StoredProfile = { ...(all[name] ?? {}) };
+      const next: StoredProfile = { ...(Object.hasOwn(all, name) ? all[name] : {}) };
       for (const key of CONFIG_KEYS) {
         const field = CONFIG_KEY_FIELD[key];
         if (!(field in patch)) continue;
@@ -104,7 +114,7 @@ export function openProfileStore(env: NodeJS.ProcessEnv, warn: (line: string) =>
     },
     remove(name) {
       const all = profiles();
-      if (!(name in all)) return false;
+      if (!Object.hasOwn(all, name)) return false;
       delete all[name];
       save(() => {
         conf.set('profiles', all);

@@ -14,6 +14,7 @@ import type { Item } from './fields.js';
 import path from 'node:path';
 import { nodeCrypto, nodeFs } from '../node.js';
 import { scratchDir, scratchWrite } from './scratch.js';
+import { PRIVATE_FILE_MODE } from '../config/private-files.js';
 
 /** The request of one row, field by field in the one order of ITEM_FIELDS (wire names are the body's business). */
 export function requestText(item: Item): string {
@@ -111,7 +112,7 @@ export class LineHashes {
   #write(block: { index: number; hashes: Uint32Array }): void {
     if (!this.#file) {
       const dir = scratchDir(this.dir, 'lines');
-      this.#file = { dir, fd: nodeFs().openSync(path.join(dir, 'hashes.bin'), 'w+', 0o600) };
+      this.#file = { dir, fd: nodeFs().openSync(path.join(dir, 'hashes.bin'), 'w+', PRIVATE_FILE_MODE) };
     }
     scratchWrite(this.#file.dir, this.#file.fd, block.hashes, block.hashes.byteLength, this.#offset(block.index));
   }

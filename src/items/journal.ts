@@ -45,7 +45,7 @@ import {
 import path from 'node:path';
 import type { ApiVersion } from '../service/vocabulary.js';
 import type { RejectedItem } from '../service/types.js';
-import { ensurePrivateDir } from '../config/paths.js';
+import { keepPrivate, ownFolder, PRIVATE_FILE_MODE, type Warn } from '../config/private-files.js';
 import { TrkError } from '../errors.js';
 import type { ItemOperation } from './fields.js';
 import { isAlive, processStartTime, pruneFiles } from './leftovers.js';
@@ -101,6 +101,8 @@ export interface JournalOpenOptions {
   sentId?: string | undefined;
   /** Nothing is known of what was sent before (a damaged record): every chunk is taken as maybe sent. */
   unknownPast?: boolean | undefined;
+  /** Says when the folder or a journal found open to others was made private. */
+  warn: Warn;
 }
 
 /** A journal read without taking it over: for --dry-run and `trk runs`. */
@@ -151,14 +153,15 @@ export class Journal {
   }
 
   static open(opts: JournalOpenOptions): Journal {
-    ensurePrivateDir(opts.dir);
+    ownFolder(opts.dir, 'journals folder', opts.warn);
     pruneOld(opts.dir);
     const file = path.join(opts.dir, `${runKey(opts.identity)}.jsonl`);
     const lockFile = `${file}.lock`;
     takeRunLock(lockFile);
     try {
       if (opts.restart) rmSync(file, { force: true });
-      const fd = openSync(file, constants.O_RDWR | constants.O_CREAT | constants.O_APPEND, 0o600);
+      keepPrivate(file, 'journal', opts.warn);
+      const fd = openSync(file, constants.O_RDWR | constants.O_CREAT | constants.O_APPEND, PRIVATE_FILE_MODE);
       const journal = new Journal(file, lockFile, fd, fstatSync(fd).size > 0);
       journal.#load();
       if (fstatSync(fd).size === 0) {

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { Chunker } from './chunker.js';
 import { nodeFs } from '../node.js';
 import { scratchDir, scratchWrite } from './scratch.js';
+import { PRIVATE_FILE_MODE } from '../config/private-files.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { openSync, readSync, rmSync, closeSync } = nodeFs();
@@ -203,7 +204,7 @@ export class RepeatFinder {
 
   #spill(p: number): void {
     this.#dir ??= scratchDir(this.opts.dir, 'rows');
-    const fd = (this.#files[p] ??= openSync(path.join(this.#dir, `${p}.bin`), 'w+', 0o600));
+    const fd = (this.#files[p] ??= openSync(path.join(this.#dir, `${p}.bin`), 'w+', PRIVATE_FILE_MODE));
     const buf = this.#buffers[p]!;
     scratchWrite(this.#dir, fd, buf, this.#filled[p]! * WORDS * 4, this.#spilled[p]!);
     this.#spilled[p]! += this.#filled[p]! * WORDS * 4;

@@ -29,6 +29,7 @@ import type { TextDialect } from './read-text.js';
 import { encodingStream } from './write-text.js';
 import { fsReason } from './source.js';
 import { nodeFs } from '../node.js';
+import { keepPrivate, PRIVATE_FILE_MODE, type Warn } from '../config/private-files.js';
 
 const PARAM_CODES: ReadonlySet<number> = new Set(Object.values(PARAM_REQUIRED_CODE));
 
@@ -100,6 +101,8 @@ export interface ResultSinkOptions {
   onItems?: ((results: ItemResults) => void) | undefined;
   /** Invalid rows listed on stderr when there is no rejects file: the first this many. */
   listInvalid?: number;
+  /** Says when a rejects file found open to others is replaced by a private one (private-files.ts). */
+  warn: Warn;
 }
 
 interface RejectsOutput {
@@ -172,7 +175,7 @@ export class ResultSink {
       );
     if (isDirectory(target)) throw cannot('it is a directory');
     const tmp = path.join(path.dirname(path.resolve(target)), `.${path.basename(target)}.${process.pid}.tmp`);
-    const file = createWriteStream(tmp, { mode: 0o600 });
+    const file = createWriteStream(tmp, { mode: PRIVATE_FILE_MODE });
     await new Promise<void>((resolve, reject) => {
       file.once('open', () => resolve());
       file.once('error', (err) => reject(cannot(fsReason(err))));
@@ -319,11 +322,20 @@ export class ResultSink {
     try {
       // trk's own file, with nothing to say: not made at all.
       if (this.#o.rejectsOnDemand && this.#written === 0) rmSync(rejects.tmp, { force: true });
-      else renameSync(rejects.tmp, this.#o.rejectsFile as string);
+      else this.#putInPlace(rejects.tmp, this.#o.rejectsFile as string);
     } catch (err) {
       rmSync(rejects.tmp, { force: true });
       throw new UsageError(`cannot write the rejects file ${this.#o.rejectsFile}: ${fsReason(err)}`);
     }
+  }
+
+  /**
+   * The finished rejects file replaces what was there: 0600, as it was made. A file there that others could read is
+   * set so first, saying so: its rows are customers' data, and the replacement takes its mode away.
+   */
+  #putInPlace(tmp: string, target: string): void {
+    keepPrivate(target, 'rejects file', this.#o.warn);
+    renameSync(tmp, target);
   }
 
   /** Give up the rejects file (nothing was sent after all). */

@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import type { Chunk } from './chunker.js';
 import { rowDigest } from './digest.js';
 import { nodeFs } from '../node.js';
+import { PRIVATE_FILE_MODE } from '../config/private-files.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { createReadStream, createWriteStream, renameSync, rmSync } = nodeFs();
@@ -30,7 +31,7 @@ export function rowsLogFile(journalFile: string): string {
 /** Write the rows of `chunks` (the input read once more, checked chunk by chunk) to `file`, whole or not at all. */
 export async function writeRowsLog(file: string, chunks: AsyncIterable<Chunk>): Promise<void> {
   const tmp = `${file}.${process.pid}.tmp`;
-  const out = createWriteStream(tmp, { mode: 0o600 });
+  const out = createWriteStream(tmp, { mode: PRIVATE_FILE_MODE });
   const done = new Promise<void>((resolve, reject) => {
     out.once('finish', resolve);
     out.once('error', reject);

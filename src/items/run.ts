@@ -64,7 +64,8 @@ import { scanInput, type ScanOptions, type ScanResult } from './scan.js';
 import { RunSender } from './send.js';
 import { fsReason, openSource, type ItemSource, type SourceFlags } from './source.js';
 import { nodeFs } from '../node.js';
-import { ensurePrivateDir, stateDir } from '../config/paths.js';
+import { stateDir } from '../config/paths.js';
+import { ensureFolder } from '../config/private-files.js';
 import { refuseOwnFile } from '../config/own-files.js';
 import { clock } from '../clock.js';
 
@@ -207,7 +208,7 @@ class ItemRun extends RunBase {
     }
     const state = stateDir(ctx.env);
     // A file or a pipe needs the state folder (a pipe's copy, a write's journal): one clear line before anything.
-    if (flags.numbers.length === 0) writableFolder(state, ensurePrivateDir);
+    if (flags.numbers.length === 0) writableFolder(state, ensureFolder);
     const spool = path.join(state, 'spool');
     const source = await openSource(flags, ctx.io, spool);
     return new ItemRun(ctx, opts, settings, { mapping, delimiter, tempDir: spool }, state, source);

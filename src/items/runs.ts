@@ -14,7 +14,7 @@
 
 import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ensurePrivateDir } from '../config/paths.js';
+import { ownFolder, PRIVATE_FILE_MODE, type Warn } from '../config/private-files.js';
 import { DigestList } from './digest.js';
 import { isCharging } from './fields.js';
 import { Journal, runKey, type ChunkOutcome, type JournalSummary, type RunIdentity } from './journal.js';
@@ -79,11 +79,11 @@ export function findFinished(folders: RunFolders, id: RunIdentity): FinishedRun 
   return best;
 }
 
-export function recordFinished(folders: RunFolders, run: FinishedRun): void {
-  ensurePrivateDir(folders.finished);
+export function recordFinished(folders: RunFolders, run: FinishedRun, warn: Warn): void {
+  ownFolder(folders.finished, 'runs folder', warn);
   const file = path.join(folders.finished, `${run.key}.json`);
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(run, null, 2)}\n`, { mode: 0o600 });
+  writeFileSync(tmp, `${JSON.stringify(run, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
   renameSync(tmp, file);
 }
 

@@ -4,7 +4,7 @@
 
 import path from 'node:path';
 import { tmpdir } from 'node:os';
-import { ensurePrivateDir } from '../config/paths.js';
+import { ensureFolder } from '../config/private-files.js';
 import { TrkError } from '../errors.js';
 import { nodeFs } from '../node.js';
 import { isAlive, pruneFiles } from './leftovers.js';
@@ -18,7 +18,8 @@ const PRUNE_MS = 24 * 3600 * 1000;
 export function scratchDir(parent: string | undefined, what: 'rows' | 'lines'): string {
   const base = parent ?? tmpdir();
   try {
-    ensurePrivateDir(base);
+    // The system's temporary folder by default: anyone's, so never changed; what is made in it is private.
+    ensureFolder(base);
     pruneDeadRuns(base);
     return nodeFs().mkdtempSync(path.join(base, `trk-${what}-${process.pid}-`));
   } catch (err) {

@@ -25,7 +25,7 @@ import { runChunks, type RunnerResult } from './runner.js';
 import type { InputLayout } from './read.js';
 import type { LeftBehind } from './runs.js';
 import type { ScanResult } from './scan.js';
-import { ensurePrivateDir } from '../config/paths.js';
+import { ownFolder } from '../config/private-files.js';
 import { say, tell } from './notices.js';
 import { clock } from '../clock.js';
 
@@ -83,6 +83,7 @@ export class RunSender extends RunBase {
       sentId: standing.sentId ?? undefined,
       // A resumed journal keeps what its head says; a new one looks up what a damaged record may have sent.
       unknownPast: standing.unknownPast,
+      warn: this.ctx.warn,
     });
     // --restart after other requests: the old runs' journals go too, without a word about them.
     if (this.flags.restart) for (const { journal: old } of standing.replaced) memory.runs.retireJournal(old);
@@ -155,6 +156,7 @@ export class RunSender extends RunBase {
       rawCsv: this.ctx.io.rawCsv,
       locate: this.source.locate,
       onItems: this.opts.onItems,
+      warn: this.ctx.warn,
     });
     await sink.open();
     const then = standing?.replaced[0]?.journal.modified ?? Date.now();
@@ -173,7 +175,7 @@ export class RunSender extends RunBase {
    */
   async #ownRejectsFile(layout: InputLayout): Promise<string> {
     const { pruneFiles } = await import('./leftovers.js');
-    const dir = ensurePrivateDir(path.join(this.state, 'rejects'));
+    const dir = ownFolder(path.join(this.state, 'rejects'), 'rejects folder', this.ctx.warn);
     const cutoff = Date.now() - 30 * 24 * 3600 * 1000;
     pruneFiles(dir, (name, st) => /\.[ct]sv$/.test(name) && st.mtimeMs < cutoff);
     const extension = layout.dialect?.delimiter === '\t' ? 'tsv' : 'csv';
@@ -337,21 +339,19 @@ export class RunSender extends RunBase {
   #remember(memory: Memory, standing: Standing, scan: ScanResult, summary: RunSummary, sending: Sending): void {
     const { runs, journals, sent, folders } = memory;
     const finished = new Date(clock().now()).toISOString();
-    runs.recordFinished(folders, {
-      key: journals.runKey(standing.identity),
-      identity: standing.identity,
-      finished,
-      counts: {
-        total: summary.total,
-        sentBefore: scan.skipped,
-        accepted: summary.accepted,
-        already: summary.already,
-        rejected: summary.rejected,
-        invalid: summary.invalid,
-      },
-    });
+    const counts = {
+      total: summary.total,
+      sentBefore: scan.skipped,
+      accepted: summary.accepted,
+      already: summary.already,
+      rejected: summary.rejected,
+      invalid: summary.invalid,
+    };
+    const key = journals.runKey(standing.identity);
+    runs.recordFinished(folders, { key, identity: standing.identity, finished, counts }, this.ctx.warn);
     if (sending.confirmed) {
-      sent.writeSent(sent.sentFile(folders.sent, standing.identity), sending.confirmed.sortedUnique(), finished);
+      const file = sent.sentFile(folders.sent, standing.identity);
+      sent.writeSent(file, sending.confirmed.sortedUnique(), finished, this.ctx.warn);
     }
     for (const { journal } of standing.replaced) runs.retireJournal(journal);
   }

@@ -11,7 +11,7 @@
 // run asks `SentRows.has` alone, so a mirror can stand beside it without the run changing.
 
 import path from 'node:path';
-import { ensurePrivateDir } from '../config/paths.js';
+import { ownFolder, PRIVATE_FILE_MODE, type Warn } from '../config/private-files.js';
 import { sortedHas } from './digest.js';
 import { pruneFiles, uniqueStamp } from './leftovers.js';
 import type { RunIdentity } from './journal.js';
@@ -81,8 +81,8 @@ function parseSent(bytes: Buffer): SentRows | undefined {
 }
 
 /** Replace the record with `digests` (sorted, each once); returns its id. Records of files not run for long go. */
-export function writeSent(file: string, digests: BigUint64Array, updated: string): string {
-  ensurePrivateDir(path.dirname(file));
+export function writeSent(file: string, digests: BigUint64Array, updated: string, warn: Warn): string {
+  ownFolder(path.dirname(file), 'sent folder', warn);
   const cutoff = Date.now() - KEEP_SENT_MS;
   pruneFiles(path.dirname(file), (name, st) => name.endsWith('.bin') && st.mtimeMs < cutoff);
   const id = uniqueStamp();
@@ -90,7 +90,7 @@ export function writeSent(file: string, digests: BigUint64Array, updated: string
   const body = Buffer.alloc(digests.length * 8);
   for (let i = 0; i < digests.length; i++) body.writeBigUInt64BE(digests[i] as bigint, i * 8);
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, Buffer.concat([head, body]), { mode: 0o600 });
+  writeFileSync(tmp, Buffer.concat([head, body]), { mode: PRIVATE_FILE_MODE });
   renameSync(tmp, file);
   return id;
 }

@@ -9,9 +9,10 @@ import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ensurePrivateDir } from '../config/paths.js';
+import { ownFolder, PRIVATE_FILE_MODE, type Warn } from '../config/private-files.js';
 import { TrkError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
+import { sanitizeTerminalText } from '../terminal-text.js';
 import { detectEncoding, hasNul, LineGuard, MAX_LINE_BYTES } from './read-text.js';
 import { nodeFs, nodeFsPromises } from '../node.js';
 
@@ -78,11 +79,11 @@ export async function openSource(
     throw new UsageError('give the numbers as arguments or with -f, not both', 'put them all in the file');
   }
   if (flags.numbers.length > 0) return argumentsSource(flags.numbers);
-  if (flags.file === '-' || (flags.file === undefined && !io.stdinIsTTY))
-    return spoolStream(io.stdin, 'stdin', spoolDir, limits);
+  const spool = { dir: spoolDir, warn: (line: string) => io.err(sanitizeTerminalText(line)), limits };
+  if (flags.file === '-' || (flags.file === undefined && !io.stdinIsTTY)) return spoolStream(io.stdin, 'stdin', spool);
   if (flags.file === undefined) throw new UsageError('no tracking numbers given', NO_NUMBERS_HINT);
   const file = flags.file;
-  if (statOf(file)?.isFIFO()) return spoolStream(createReadStream(path.resolve(file)), file, spoolDir, limits);
+  if (statOf(file)?.isFIFO()) return spoolStream(createReadStream(path.resolve(file)), file, spool);
   return fileSource(file);
 }
 
@@ -160,10 +161,9 @@ function fileSource(file: string): ItemSource {
 async function spoolStream(
   input: Readable,
   display: string,
-  spoolDir: string,
-  limits: SpoolLimits,
+  { dir: spoolDir, warn, limits }: { dir: string; warn: Warn; limits: SpoolLimits },
 ): Promise<ItemSource> {
-  ensurePrivateDir(spoolDir);
+  ownFolder(spoolDir, 'spool folder', warn);
   await pruneSpool(spoolDir);
   const { uniqueStamp } = await import('./leftovers.js');
   const spool = path.join(spoolDir, `stdin-${uniqueStamp()}.csv`);
@@ -178,7 +178,7 @@ async function spoolStream(
           yield buf;
         }
       },
-      createWriteStream(spool, { mode: 0o600 }),
+      createWriteStream(spool, { mode: PRIVATE_FILE_MODE }),
     );
   } catch (err) {
     rmSync(spool, { force: true });

@@ -7,6 +7,7 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { nodeFs } from '../node.js';
+import { PRIVATE_FILE_MODE } from '../config/private-files.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } = nodeFs();
@@ -68,7 +69,7 @@ export class Spill {
   #toFile(): void {
     if (this.#fd === undefined) {
       this.#dir = mkdtempSync(path.join(tmpdir(), 'trk-output-'));
-      this.#fd = openSync(path.join(this.#dir, 'items.ndjson'), 'wx', 0o600);
+      this.#fd = openSync(path.join(this.#dir, 'items.ndjson'), 'wx', PRIVATE_FILE_MODE);
     }
     writeSync(this.#fd, this.#lines.join(''));
     this.#lines = [];

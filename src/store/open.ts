@@ -12,7 +12,8 @@ import { TrkError, UsageError } from '../errors.js';
 import { isPostgresLocation } from './postgres-url.js';
 import type { Store } from './types.js';
 import { nodeCrypto, nodeFs } from '../node.js';
-import { dataDir, ensurePrivateDir } from '../config/paths.js';
+import { dataDir } from '../config/paths.js';
+import { ensureFolder, ownFolder } from '../config/private-files.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { existsSync } = nodeFs();
@@ -35,7 +36,7 @@ export async function mirrorLocation(ctx: Context, opts: MirrorOptions): Promise
   }
   const s = await ctx.settings();
   if (s.db !== undefined) return located(s.db);
-  const dir = ensurePrivateDir(path.join(dataDir(ctx.env), 'mirrors'));
+  const dir = ownFolder(path.join(dataDir(ctx.env), 'mirrors'), 'mirrors folder', ctx.warn);
   // Profile names are file-name safe already (src/config/profile-rules.ts); encoded all the same.
   return path.join(dir, `${encodeURIComponent(s.sandbox ? 'sandbox' : s.profile)}.db`);
 }
@@ -74,11 +75,10 @@ export async function openMirror(
       hint: 'run "trk sync" first (or name the mirror with --db)',
     });
   }
-  if (!opts.mustExist) {
-    ensurePrivateDir(path.dirname(file));
-  }
+  // The folder of a file named with --db may hold other things: made when missing, else left as it is.
+  if (!opts.mustExist) ensureFolder(path.dirname(file));
   const { SqliteStore } = await import('./sqlite.js');
-  return SqliteStore.open(file, { durable: opts.durable ?? true });
+  return SqliteStore.open(file, { durable: opts.durable ?? true, warn: ctx.warn });
 }
 
 /** The account a mirror belongs to, without the key itself: a hash of the address and the key. */

@@ -14,6 +14,7 @@ import { SqlStore } from './sql-store.js';
 import { SQLITE_FIND } from './find-sql.js';
 import { SQLITE_REPORT } from './report-sql.js';
 import { nodeFs } from '../node.js';
+import { keepPrivate, PRIVATE_FILE_MODE, type Warn } from '../config/private-files.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { closeSync, openSync } = nodeFs();
@@ -94,10 +95,14 @@ class SqliteConnection implements Sql {
   }
 }
 
-/** Creates `file` readable by its owner alone, unless it exists. */
+/**
+ * Creates `file` readable by its owner alone (SQLite would follow the umask), unless it exists: closing a
+ * descriptor of a file this process has open in SQLite would drop that connection's locks (POSIX locks are the
+ * process's), and another process could then take the write-ahead log from under it.
+ */
 function createPrivately(file: string): void {
   try {
-    closeSync(openSync(file, 'wx', 0o600));
+    closeSync(openSync(file, 'wx', PRIVATE_FILE_MODE));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
@@ -117,13 +122,10 @@ export class SqliteStore extends SqlStore {
 
   /**
    * Opens (creating it readable by its owner only) and migrates the mirror at `file`. `durable` (default): each
-   * commit is on disk when it returns.
+   * commit is on disk when it returns. `warn` says when a file of it that others could read was made private.
    */
-  static async open(file: string, opts: { durable?: boolean } = {}): Promise<SqliteStore> {
-    // Account data: created for the owner alone (SQLite would follow the umask). Only when it is new: closing a
-    // descriptor of a file this process has open in SQLite would drop that connection's locks (POSIX locks are
-    // the process's), and another process could then take the write-ahead log from under it.
-    createPrivately(file);
+  static async open(file: string, opts: { durable?: boolean; warn?: Warn } = {}): Promise<SqliteStore> {
+    keepMirrorPrivate(file, opts.warn ?? (() => {}));
     let db: Db;
     try {
       db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
@@ -147,6 +149,16 @@ export class SqliteStore extends SqlStore {
   async close(): Promise<void> {
     this.sql.close();
   }
+}
+
+/**
+ * Account data, for the owner alone: the file made 0600 before SQLite opens it, and SQLite gives the -wal and -shm it
+ * creates the database file's mode (it would follow the umask for the file itself). Found open to others, the file
+ * and the -wal and -shm a killed writer left are set to 0600 first (private-files.ts).
+ */
+function keepMirrorPrivate(file: string, warn: Warn): void {
+  for (const part of [file, `${file}-wal`, `${file}-shm`]) keepPrivate(part, 'mirror file', warn);
+  createPrivately(file);
 }
 
 /** Runs the migrations the file lacks, once, under the write lock (two first syncs at once migrate once). */

@@ -5,6 +5,7 @@
 
 import { readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PRIVATE_FILE_MODE } from '../config/private-files.js';
 
 export const BODY_SUFFIX = '.json';
 export const HEADERS_SUFFIX = '.headers';
@@ -57,19 +58,19 @@ export async function readIfThere(file: string): Promise<string | undefined> {
 
 /**
  * Saves a notification as `<base>.json` and `<base>.headers` in `dir`, never over a file that is there: the first
- * free `<base>`, `<base>-2`, ... Returns the body file's path.
+ * free `<base>`, `<base>-2`, ... Both 0600: they hold customers' data. Returns the body file's path.
  */
 export async function saveNotification(dir: string, base: string, body: Buffer, headers: string): Promise<string> {
   for (let n = 1; ; n++) {
     const stem = join(dir, n === 1 ? base : `${base}-${n}`);
     try {
-      await writeFile(`${stem}${BODY_SUFFIX}`, body, { flag: 'wx' });
+      await writeFile(`${stem}${BODY_SUFFIX}`, body, { flag: 'wx', mode: PRIVATE_FILE_MODE });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST' && n <= 1000) continue;
       throw e;
     }
     try {
-      await writeFile(`${stem}${HEADERS_SUFFIX}`, headers, { flag: 'wx' });
+      await writeFile(`${stem}${HEADERS_SUFFIX}`, headers, { flag: 'wx', mode: PRIVATE_FILE_MODE });
       return `${stem}${BODY_SUFFIX}`;
     } catch (e) {
       // A headers file without its body (left by hand): neither is overwritten; the pair goes to the next name.

@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cacheDir, configDir, ensurePrivateDir, stateDir } from '../../src/config/paths.js';
+import { describe, expect, it } from 'vitest';
+import { cacheDir, configDir, stateDir } from '../../src/config/paths.js';
 
 describe('paths', () => {
   it('own variable > XDG > home', () => {
@@ -20,23 +17,5 @@ describe('paths', () => {
   it('ignores relative XDG values and empty variables', () => {
     expect(configDir({ XDG_CONFIG_HOME: 'rel', HOME: '/home/u' })).toBe('/home/u/.config/trk');
     expect(configDir({ TRK_CONFIG_DIR: '', HOME: '/home/u' })).toBe('/home/u/.config/trk');
-  });
-
-  describe('ensurePrivateDir', () => {
-    let tmp: string | undefined;
-    afterEach(() => {
-      if (tmp) rmSync(tmp, { recursive: true, force: true });
-    });
-
-    it('creates folders 0700', () => {
-      tmp = mkdtempSync(path.join(tmpdir(), 'trk-paths-'));
-      const dir = path.join(tmp, 'a', 'b');
-      ensurePrivateDir(dir);
-      expect(statSync(dir).mode & 0o777).toBe(0o700);
-      expect(statSync(path.join(tmp, 'a')).mode & 0o777).toBe(0o700);
-      // Idempotent.
-      ensurePrivateDir(dir);
-      expect(statSync(dir).isDirectory()).toBe(true);
-    });
   });
 });

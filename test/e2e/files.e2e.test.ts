@@ -19,7 +19,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { clock } from '../../src/clock.js';
 import { assertBuilt, baseEnv, numbers, ROOT, startEmulator, trk, type Emulator } from './helpers.js';
 
@@ -68,6 +68,90 @@ describe.skipIf(process.platform === 'win32')('a profiles file others can read',
     expect(modeOf(dir)).toBe(0o700);
     const again = await trk(['-q', 'quota', '--json'], { env });
     expect(again.stderr).toBe('');
+  });
+});
+
+describe.skipIf(process.platform === 'win32')("files that hold customers' data", () => {
+  // A umask of 0: a file or folder whose mode trk does not set itself would be open to everyone.
+  let umask: number;
+  beforeEach(() => {
+    umask = process.umask(0);
+  });
+  afterEach(() => {
+    process.umask(umask);
+  });
+
+  /** A fresh machine on the emulator's account. */
+  const freshEnv = (): NodeJS.ProcessEnv => ({
+    ...baseEnv(),
+    TRK_BASE_URL: emu.sandbox.url,
+    TRK_API_KEY: emu.sandbox.key,
+  });
+
+  function input(env: NodeJS.ProcessEnv, prefix: string): string {
+    const file = path.join(env.HOME!, `${prefix}.csv`);
+    writeFileSync(file, `number,carrier\n${numbers(2, prefix).join(',3011\n')},3011\nbad,3011\n`);
+    return file;
+  }
+
+  const warnings = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('warning:'));
+
+  it('a mirror copied with mode 0644: sync --db sets it to 0600, warning once; the next sync is quiet', async () => {
+    const env = freshEnv();
+    const original = path.join(env.HOME!, 'mirror.db');
+    const first = await trk(['sync', '--db', original], { env });
+    expect(first.code, first.stderr).toBe(0);
+    expect(modeOf(original)).toBe(0o600);
+    const copy = path.join(env.HOME!, 'copy.db');
+    writeFileSync(copy, readFileSync(original), { mode: 0o644 });
+    const synced = await trk(['sync', '--db', copy], { env });
+    expect(synced.code, synced.stderr).toBe(0);
+    expect(modeOf(copy)).toBe(0o600);
+    expect(warnings(synced.stderr)).toEqual([
+      `warning: the mirror file ${copy} could be read by others (mode 0644), and it holds customers' data: set to 0600`,
+    ]);
+    expect(warnings((await trk(['sync', '--db', copy], { env })).stderr)).toEqual([]);
+  });
+
+  it('rejects trk names and runs it remembers: 0600 in 0700 folders, a folder found open set so', async () => {
+    const env = freshEnv();
+    const rejects = path.join(env.TRK_STATE_DIR!, 'rejects');
+    mkdirSync(rejects, { recursive: true, mode: 0o755 });
+    const r = await trk(['register', '-f', input(env, 'PO'), '--skip-invalid'], { env });
+    expect(r.code, r.stderr).toBe(3);
+    expect(warnings(r.stderr)).toEqual([
+      `warning: the rejects folder ${rejects} could be read by others (mode 0755), and it holds customers' data: ` +
+        'set to 0700',
+    ]);
+    for (const folder of ['rejects', 'runs', 'sent']) {
+      const dir = path.join(env.TRK_STATE_DIR!, folder);
+      expect([folder, modeOf(dir)]).toEqual([folder, 0o700]);
+      const files = readdirSync(dir);
+      expect(files.length, folder).toBeGreaterThan(0);
+      for (const f of files) expect([f, modeOf(path.join(dir, f))]).toEqual([f, 0o600]);
+    }
+  });
+
+  it("--rejects in the user's folder: the folder left as it is; the file 0600, one found 0644 set so", async () => {
+    const env = freshEnv();
+    const desktop = path.join(env.HOME!, 'Desktop');
+    mkdirSync(desktop, { mode: 0o755 });
+    const made = path.join(desktop, 'made.csv');
+    const first = await trk(['register', '-f', input(env, 'PN'), '--skip-invalid', '--rejects', made], { env });
+    expect(first.code, first.stderr).toBe(3);
+    expect(modeOf(made)).toBe(0o600);
+    expect(warnings(first.stderr)).toEqual([]);
+    const found = path.join(desktop, 'found.csv');
+    writeFileSync(found, 'old\n', { mode: 0o644 });
+    const r = await trk(['register', '-f', input(env, 'PF'), '--skip-invalid', '--rejects', found], { env });
+    expect(r.code, r.stderr).toBe(3);
+    expect(modeOf(found)).toBe(0o600);
+    expect(readFileSync(found, 'utf8')).toMatch(/^number,carrier,input_line/);
+    expect(modeOf(desktop)).toBe(0o755);
+    expect(warnings(r.stderr)).toEqual([
+      `warning: the rejects file ${found} could be read by others (mode 0644), and it holds customers' data: ` +
+        'set to 0600',
+    ]);
   });
 });
 

@@ -1,4 +1,6 @@
 // Profiles, default outputs and errors as data, end to end: trk against the emulator, its output piped.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { clock } from '../../src/clock.js';
 import { baseEnv, parseCsv, startEmulator, trk, trkRunning, type Emulator, type Result } from './helpers.js';
@@ -458,5 +460,42 @@ describe('carrier aliases', () => {
     expect(oneLine(missing)).toBe('carrier-alias.Post is not set in profile "shop-eu"');
     expect((await trk(['config', 'unset', 'carrier-alias.Post', '--profile', 'shop-us'], { env })).code).toBe(0);
     expect(await listedAliases(env, '--profile', 'shop-us')).toEqual({});
+  });
+
+  it('that are not plain names are refused by set, get and unset with exit 2, and nothing is written', async () => {
+    const env = freshEnv();
+    expect((await trk(['config', 'set', 'carrier-alias.DHL', '7041', '--sandbox'], { env })).code).toBe(0);
+    const file = path.join(env.TRK_CONFIG_DIR!, 'config.json');
+    const before = readFileSync(file, 'utf8');
+    for (const name of ['__proto__', 'constructor', 'prototype', 'toString', 'Royal\u0007Mail', 'DHL\nExpress', '']) {
+      for (const args of [
+        ['set', `carrier-alias.${name}`, '3011'],
+        ['get', `carrier-alias.${name}`],
+        ['unset', `carrier-alias.${name}`],
+      ]) {
+        const r = await trk(['config', ...args, '--sandbox'], { env });
+        expect(r.code, `${JSON.stringify(args)}: ${r.stderr}`).toBe(2);
+        expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
+        expect(r.stderr).toMatch(/carrier-alias\.NAME/);
+      }
+    }
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    for (const key of ['__proto__', 'constructor', '', 'output\u0000']) {
+      const r = await trk(['config', 'set', key, 'json', '--sandbox'], { env });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
+      expect(r.stderr).toMatch(/use one of base-url/);
+    }
+    for (const profile of ['constructor', 'toString']) {
+      const r = await trk(['config', 'set', 'output', 'json', '--profile', profile, '--create'], { env });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/invalid profile name/);
+    }
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    const map = path.join(env.TRK_CONFIG_DIR!, 'carriers.csv');
+    writeFileSync(map, 'DHL,7041\n__proto__,3011\n');
+    const mapped = await trk(['carriers', '--aliases', '--carrier-map', map], { env });
+    expect(mapped.code, mapped.stderr).toBe(2);
+    expect(mapped.stderr).toMatch(/line 2: "__proto__" is a word of JavaScript objects/);
   });
 });

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Journal, runKey, type RunIdentity } from '../../src/items/journal.js';
@@ -20,8 +20,8 @@ const ID: RunIdentity = {
   options: {},
 };
 
-function open(dir: string, restart = false) {
-  return Journal.open({ dir, identity: ID, restart });
+function open(dir: string, restart = false, warn: (line: string) => void = () => {}) {
+  return Journal.open({ dir, identity: ID, restart, warn });
 }
 
 describe('Journal', () => {
@@ -46,6 +46,35 @@ describe('Journal', () => {
     again.complete();
     expect(existsSync(again.file)).toBe(false);
   });
+
+  it.skipIf(process.platform === 'win32')(
+    'is made 0600 in a 0700 folder; one found open to others (and its folder) is set so, with a warning each',
+    () => {
+      const umask = process.umask(0);
+      try {
+        const dir = path.join(tempDir(), 'journals');
+        const j = open(dir);
+        j.markSent(0);
+        j.close();
+        expect([statSync(dir).mode & 0o777, statSync(j.file).mode & 0o777]).toEqual([0o700, 0o600]);
+        chmodSync(j.file, 0o644);
+        chmodSync(dir, 0o755);
+        const lines: string[] = [];
+        const again = open(dir, false, (line) => lines.push(line));
+        expect([statSync(dir).mode & 0o777, statSync(j.file).mode & 0o777]).toEqual([0o700, 0o600]);
+        expect(lines).toEqual([
+          `warning: the journals folder ${dir} could be read by others (mode 0755), and it holds customers' data: ` +
+            'set to 0700',
+          `warning: the journal ${j.file} could be read by others (mode 0644), and it holds customers' data: ` +
+            'set to 0600',
+        ]);
+        expect(again.wasSent(0)).toBe(true);
+        again.close();
+      } finally {
+        process.umask(umask);
+      }
+    },
+  );
 
   it('drops a torn last line (a kill in the middle of a write) and appends after it cleanly', () => {
     const dir = tempDir();

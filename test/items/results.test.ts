@@ -24,6 +24,7 @@ describe('ResultSink', () => {
     const printed: ItemResults[] = [];
     const rejectsFile = path.join(tempDir(), 'rejects.csv');
     const sink = new ResultSink({
+      warn: () => {},
       operation: 'register',
       layout: layout as unknown as InputLayout,
       total: 6,
@@ -70,6 +71,7 @@ describe('ResultSink', () => {
   ] as const)("a rejects file in its input's dialect, %s", async (_what, dialect, bytes) => {
     const rejectsFile = path.join(tempDir(), 'rejects.csv');
     const sink = new ResultSink({
+      warn: () => {},
       operation: 'register',
       layout: { ...layout, dialect } as unknown as InputLayout,
       total: 1,
@@ -85,6 +87,7 @@ describe('ResultSink', () => {
 
   it('lets out at its end what waited for a request that never came (a chunk given up)', async () => {
     const sink = new ResultSink({
+      warn: () => {},
       operation: 'register',
       layout: layout as unknown as InputLayout,
       total: 4,
@@ -103,6 +106,7 @@ describe('ResultSink', () => {
   it('hands on numbers already in the state asked for as their own outcome, never as rejected', async () => {
     const rejectsFile = path.join(tempDir(), 'rejects.csv');
     const sink = new ResultSink({
+      warn: () => {},
       operation: 'register',
       layout: layout as unknown as InputLayout,
       total: 3,

@@ -3,15 +3,18 @@
 
 import { parseAliasCode } from '../../carriers/aliases.js';
 import { foldName } from '../../carriers/names.js';
-import { CARRIER_ALIAS_PREFIX } from '../../config/keys.js';
+import { CARRIER_ALIAS_PREFIX, MAX_ALIAS_NAME, keyNameProblem } from '../../config/keys.js';
 import type { Settings } from '../../config/settings.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 
+/** The alias `key` names; a name that is empty or not a plain name (keyNameProblem) is refused, exit 2. */
 function aliasName(key: string): string {
   const name = key.slice(CARRIER_ALIAS_PREFIX.length).trim();
-  if (foldName(name) === '')
-    throw new UsageError(`${key} names no carrier alias`, 'give carrier-alias.NAME, e.g. carrier-alias.DHL');
+  const fix = "give carrier-alias.NAME with a carrier's name as your shop writes it, e.g. carrier-alias.DHL";
+  if (foldName(name) === '') throw new UsageError(`${JSON.stringify(key)} names no carrier alias`, fix);
+  const problem = keyNameProblem(name, MAX_ALIAS_NAME);
+  if (problem !== undefined) throw new UsageError(`carrier alias ${problem}`, fix);
   return name;
 }
 

@@ -3,6 +3,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { IO } from '../../io.js';
+import { notificationProblem } from '../../service/webhook-body.js';
 import { parseJsonBody } from '../raw-json.js';
 import { summarizeEvent } from '../summary.js';
 import type { Admission } from './admission.js';
@@ -12,6 +13,9 @@ import type { RefusalLog } from './refusals.js';
 import type { Sink } from './sinks/sink.js';
 import type { Limits, ReceivedEvent } from './types.js';
 import { verifyNotification } from './verification.js';
+
+/** What a refused notification is answered, by status. */
+const REFUSAL_TEXT: Readonly<Record<number, string>> = { 401: 'bad signature\n', 400: 'not a notification\n' };
 
 /** Refused bodies up to this size are parsed to name their event and number in the log line. */
 const SHOWN_REFUSED_BYTES = 64 * 1024;
@@ -55,7 +59,7 @@ export class Pipeline {
     const raw = await this.admitAndRead(req, res, receivedAt);
     if (raw === undefined) return;
     const ev = this.received(req, raw, receivedAt);
-    if (!ev.accepted) return this.refuseSignature(ev, req, res);
+    if (!ev.accepted) return this.refuse(ev, req, res);
     await this.takeIn(ev, res);
   }
 
@@ -140,13 +144,18 @@ export class Pipeline {
     return this.countRefused();
   }
 
-  /** The notification as received and judged: signature, whether it is taken in, the status to answer. */
+  /**
+   * The notification as received and judged: signature, then shape, whether it is taken in, the status to answer.
+   * The shape is judged only once the signature holds (or is not asked for): a forger learns nothing of it.
+   */
   private received(req: IncomingMessage, raw: Buffer, receivedAt: number): ReceivedEvent {
     const verdict = verifyNotification(raw, req.headers.sign, this.p.key);
-    const accepted = verdict.verified || !this.p.verify;
+    const trusted = verdict.verified || !this.p.verify;
     // A refused body's event and number are shown when it is small; a large one (a flood) is not worth parsing.
-    const body = accepted || raw.length <= SHOWN_REFUSED_BYTES ? parseJsonBody(raw) : undefined;
-    const problem = verdict.verified && body === undefined ? 'genuine but not JSON' : verdict.problem;
+    const body = trusted || raw.length <= SHOWN_REFUSED_BYTES ? parseJsonBody(raw) : undefined;
+    const misshapen = trusted ? notificationProblem(body, verdict.version ?? 'v2') : undefined;
+    const accepted = trusted && misshapen === undefined;
+    const problem = misshapen === undefined ? verdict.problem : `body not of the documented shape (${misshapen})`;
     const ev: ReceivedEvent = {
       receivedAt,
       path: (req.url ?? '/').split('?')[0]!,
@@ -162,7 +171,7 @@ export class Pipeline {
       version: verdict.version,
       verified: verdict.verified,
       accepted,
-      status: accepted ? 200 : 401,
+      status: accepted ? 200 : trusted ? 400 : 401,
       summary: summarizeEvent(body),
       ...(problem === undefined ? {} : { problem }),
     };
@@ -170,13 +179,14 @@ export class Pipeline {
     return ev;
   }
 
-  private refuseSignature(ev: ReceivedEvent, req: IncomingMessage, res: ServerResponse): void {
-    res.writeHead(ev.status, { 'content-type': 'text/plain' }).end(ev.status === 401 ? 'bad signature\n' : '');
+  /** A notification whose signature (401) or shape (400) is refused: answered, logged, counted, nothing kept. */
+  private refuse(ev: ReceivedEvent, req: IncomingMessage, res: ServerResponse): void {
+    res.writeHead(ev.status, { 'content-type': 'text/plain' }).end(REFUSAL_TEXT[ev.status] ?? '');
     const what = named(ev);
     const red = this.p.io.colorErr.red;
     const from = req.socket.remoteAddress;
     const about = `${ev.problem}${what ? `: ${what}` : ''}`;
-    this.p.refusals.log(`${isoSeconds(ev.receivedAt)} ${red('401')} ${about} from ${from}`);
+    this.p.refusals.log(`${isoSeconds(ev.receivedAt)} ${red(String(ev.status))} ${about} from ${from}`);
     this.p.record(ev);
   }
 

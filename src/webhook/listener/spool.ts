@@ -2,11 +2,12 @@
 // folder of the listener's own, so that `trk webhook replay` reads it as it reads a --save folder. Its bounds are
 // counted here: a notification that would pass them is not kept (the caller says so).
 
-import { mkdir, mkdtemp, rmdir } from 'node:fs/promises';
+import { mkdtemp, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeSaved, saveNotification } from '../saved.js';
 import { fileStamp } from './lines.js';
 import { clock } from '../../clock.js';
+import { ownFolder, type Warn } from '../../config/private-files.js';
 
 export interface SpoolEntry {
   /** The body file; the headers file is beside it. */
@@ -28,6 +29,8 @@ export class Spool {
   constructor(
     private readonly root: string,
     readonly limits: SpoolLimits,
+    /** Says when the queue's folder, found open to others, was made private. */
+    private readonly warn: Warn,
   ) {}
 
   /** The folder, once the first notification made it. */
@@ -74,7 +77,9 @@ export class Spool {
 
   private ensureFolder(): Promise<string> {
     this.folder ??= (async () => {
-      await mkdir(this.root, { recursive: true });
+      // trk's own folder (the state folder's webhook-queue, or one in the system's temporary folder): 0700, and
+      // each run's folder in it too (mkdtemp), the files 0600 (saved.ts).
+      ownFolder(this.root, 'forward queue folder', this.warn);
       this.made = await mkdtemp(join(this.root, `${fileStamp(clock().now())}-`));
       return this.made;
     })();

@@ -119,7 +119,10 @@ export interface ReceivedEvent {
   /** The signature rule applied: header `sign` → v2 (v2 and v2.1), `sign` in the body → v1. */
   version: SignatureVersion | undefined;
   verified: boolean;
-  /** Whether it was taken in (printed, saved, forwarded): verified, or verification switched off. */
+  /**
+   * Whether it was taken in (printed, saved, forwarded): verified, or verification switched off, and of the
+   * documented shape (src/service/webhook-body.ts).
+   */
   accepted: boolean;
   /** Why it was refused or what was odd about it. */
   problem?: string;
@@ -135,9 +138,9 @@ export interface ReceivedEvent {
 export interface ListenerCounts {
   /** Notifications to the path, handled completely (accepted and refused). */
   handled: number;
-  /** Taken in: verified, or verification switched off. */
+  /** Taken in: verified (or verification switched off), and of the documented shape. */
   accepted: number;
-  /** Refused: bad or missing signature, too large, too slow, too many at once, cut off. */
+  /** Refused: bad or missing signature, not of the documented shape, too large, too slow, too many at once, cut off. */
   refused: number;
 }
 

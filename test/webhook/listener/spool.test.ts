@@ -16,7 +16,7 @@ async function root(): Promise<string> {
 
 describe('Spool', () => {
   it('keeps each notification as a saved pair in a folder of its own, made with the first', async () => {
-    const spool = new Spool(await root(), { maxCount: 10, maxBytes: 1000 });
+    const spool = new Spool(await root(), { maxCount: 10, maxBytes: 1000 }, () => {});
     expect(spool.dir).toBeUndefined();
     const entry = await spool.put(
       '20250301T120000.250Z-TRACKING_STOPPED-RR1',
@@ -34,7 +34,7 @@ describe('Spool', () => {
   });
 
   it('refuses past its count or its bytes, and has room again once one is removed', async () => {
-    const spool = new Spool(await root(), { maxCount: 2, maxBytes: 100 });
+    const spool = new Spool(await root(), { maxCount: 2, maxBytes: 100 }, () => {});
     const a = await spool.put('a', Buffer.alloc(40), 'h');
     expect(await spool.put('big', Buffer.alloc(60), 'h')).toBe('full'); // 41 + 61 > 100
     const b = await spool.put('b', Buffer.alloc(10), 'h');
@@ -46,7 +46,7 @@ describe('Spool', () => {
   });
 
   it('notifications arriving together keep to the bound', async () => {
-    const spool = new Spool(await root(), { maxCount: 3, maxBytes: 10_000 });
+    const spool = new Spool(await root(), { maxCount: 3, maxBytes: 10_000 }, () => {});
     const all = await Promise.all(Array.from({ length: 10 }, (_, i) => spool.put(`n${i}`, Buffer.from('{}'), 'h')));
     expect(all.filter((e) => e === 'full')).toHaveLength(7);
     expect(await readdir(spool.dir!)).toHaveLength(6);
@@ -54,11 +54,11 @@ describe('Spool', () => {
 
   it('removes its folder at the stop when nothing is left in it, and keeps it otherwise', async () => {
     const r = await root();
-    const empty = new Spool(r, { maxCount: 10, maxBytes: 1000 });
+    const empty = new Spool(r, { maxCount: 10, maxBytes: 1000 }, () => {});
     const e = await empty.put('x', Buffer.from('{}'), 'h');
     await empty.remove(e as Exclude<typeof e, 'full'>);
     await empty.close();
-    const kept = new Spool(r, { maxCount: 10, maxBytes: 1000 });
+    const kept = new Spool(r, { maxCount: 10, maxBytes: 1000 }, () => {});
     await kept.put('y', Buffer.from('{}'), 'h');
     await kept.close();
     expect(await readdir(r)).toEqual([path.basename(kept.dir!)]);
@@ -67,7 +67,7 @@ describe('Spool', () => {
   it('a disk that refuses is an error, and what it did not keep is not counted', async () => {
     const file = path.join(path.dirname(await root()), 'a-file');
     await (await import('node:fs/promises')).writeFile(file, '');
-    const spool = new Spool(file, { maxCount: 1, maxBytes: 1000 });
+    const spool = new Spool(file, { maxCount: 1, maxBytes: 1000 }, () => {});
     await expect(spool.put('x', Buffer.from('{}'), 'h')).rejects.toThrow();
     expect(spool.size).toBe(0);
   });

@@ -55,7 +55,7 @@ export class ForwardSink implements Sink {
     private readonly opts: ForwardOptions,
   ) {
     this.forwarder = new Forwarder(opts.target, opts.timeoutMs);
-    this.spool = new Spool(opts.queueRoot, opts.queue);
+    this.spool = new Spool(opts.queueRoot, opts.queue, (line) => io.err(clean(line)));
     this.retries = new RetrySchedule(
       opts.queue,
       (w) => this.retry(w),

@@ -2,8 +2,8 @@
 // line and headers as received (src/webhook/saved.ts), named by time, event and number. The forward queue keeps
 // its notifications the same way.
 
-import { mkdir } from 'node:fs/promises';
 import type { IO } from '../../../io.js';
+import { ensureFolder } from '../../../config/private-files.js';
 import { TrkError, UsageError } from '../../../errors.js';
 import { headersText, saveNotification } from '../../saved.js';
 import { clean, fileStamp } from '../lines.js';
@@ -22,10 +22,13 @@ export function requestHead(ev: ReceivedEvent): string {
   return headersText(r.method, r.url, r.httpVersion, r.rawHeaders);
 }
 
-/** The --save folder, created when missing; a file in its way is refused in words rather than as EEXIST. */
+/**
+ * The --save folder, created 0700 when missing (its missing parents too); one that is there is the user's and left
+ * as it is (private-files.ts). A file in its way is refused in words rather than as EEXIST.
+ */
 export async function makeSaveDir(dir: string): Promise<void> {
   try {
-    await mkdir(dir, { recursive: true });
+    ensureFolder(dir);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EEXIST' || code === 'ENOTDIR') {
