@@ -1,20 +1,13 @@
 // Files of customers' data are 0600 in 0700 folders, whether trk makes them or finds them; a folder the user named
 // is left as it is. Modes are checked under a umask of 0, which would leave anything not set exactly open to all.
-import { chmodSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { modeOf, underOpenUmask } from '../open-umask.js';
 import { ensureFolder, keepPrivate, ownFolder } from '../../src/config/private-files.js';
 
-const modeOf = (p: string) => statSync(p).mode & 0o777;
-
-let umask: number;
-beforeEach(() => {
-  umask = process.umask(0);
-});
-afterEach(() => {
-  process.umask(umask);
-});
+underOpenUmask();
 
 function collect(): { warn: (line: string) => void; lines: string[] } {
   const lines: string[] = [];

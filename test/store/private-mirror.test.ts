@@ -1,20 +1,13 @@
 // The mirror in a SQLite file holds customers' data: it, its -wal and its -shm are 0600 whether trk makes them or
 // finds them (a mirror copied with cp), whatever the umask (set to 0 here: anything not set exactly is open to all).
-import { chmodSync, copyFileSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { modeOf, underOpenUmask } from '../open-umask.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
 
-const modeOf = (p: string) => statSync(p).mode & 0o777;
-
-let umask: number;
-beforeEach(() => {
-  umask = process.umask(0);
-});
-afterEach(() => {
-  process.umask(umask);
-});
+underOpenUmask();
 
 async function written(file: string, warn: (line: string) => void = () => {}): Promise<SqliteStore> {
   const store = await SqliteStore.open(file, { warn });

@@ -1,24 +1,17 @@
 // Notifications hold customers' data: saved (--save) and queued (--forward-to) files are 0600 in 0700 folders,
 // whatever the umask (0 here: anything not set exactly would be open to all). A --save folder the user had already
 // is left as it is; the forward queue's folder is trk's own, set to 0700 with a warning when found open.
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { request } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { modeOf, underOpenUmask } from '../open-umask.js';
 import { createTestIO } from '../../src/io.js';
 import { startListener, type ListenerOptions } from '../../src/webhook/listen.js';
 import { afterTest, app, signed, stopped, tempDir } from './app.js';
 
 const KEY = 'private-files-key';
-const modeOf = (p: string) => statSync(p).mode & 0o777;
-
-let umask: number;
-beforeEach(() => {
-  umask = process.umask(0);
-});
-afterEach(() => {
-  process.umask(umask);
-});
+underOpenUmask();
 
 async function listenAndPost(opts: Partial<ListenerOptions>) {
   const io = createTestIO();
@@ -54,7 +47,7 @@ describe.skipIf(process.platform === 'win32')('webhook listen', () => {
     expect(io.stderrText()).not.toMatch(/warning/);
   });
 
-  it('--forward-to: queued files 0600 in 0700 folders; a queue folder found open is set to 0700, saying so', async () => {
+  it('--forward-to: queued files 0600 in 0700 folders; a queue folder found open set to 0700, saying so', async () => {
     const root = path.join(await tempDir(), 'webhook-queue');
     mkdirSync(root, { mode: 0o755 });
     // The app refuses, and the next attempt is far off: the notification stays queued past the stop.

@@ -1,5 +1,6 @@
 // Declaration of `trk sandbox`: the service emulator as a foreground process, and forgetting its state.
 
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { InvalidArgumentError } from '../../commander.js';
 import {
   examples,
@@ -32,31 +33,9 @@ const nonNegativeNumber =
     return n;
   };
 
-/**
- * `trk sandbox start`: the emulator's options, each a knob of its behaviour or a fault to inject. The printed lines
- * are plain NAME=value (what env files of docker and systemd take too): sourcing them needs `set -a` so that trk, a
- * child of the shell, sees them.
- */
-const declareStart: Declare = (cmd, invoke) => {
-  // NAME=value lines by default (env files), or one JSON object.
-  prints(cmd.command('start'), ['json', 'ndjson'])
-    .description(
-      'run the emulator in the foreground until Ctrl-C; prints TRK_BASE_URL, TRK_API_KEY and TRK_RES_URL on stdout',
-    )
-    .addOption(
-      new Option('--port <port>', 'port to listen on (default: a free port)').argParser(nonNegativeInt('a port')),
-    )
-    .option('--host <address>', 'address to listen on (default 127.0.0.1)')
-    .option('--key <key>', 'API key the emulator accepts (default sandbox-key; a test key, not a secret)')
-    .option('--webhook <url>', 'webhook URL the account pushes notifications to')
-    .addOption(
-      new Option('--speed <factor>', 'simulated seconds per real second (default 1)').argParser(
-        nonNegativeNumber('--speed'),
-      ),
-    )
-    .option('--state <file>', 'state file (default <state dir>/sandbox.json)')
-    .option('--no-state', 'keep the state in memory only')
-    .option('--start <time>', 'simulated start time of a new sandbox (ISO)')
+/** The faults `trk sandbox start` can inject: latency, failures, lost answers, 429 bursts, overlapping pages. */
+function withFaults<A extends unknown[], O extends OptionValues, G extends OptionValues>(c: Command<A, O, G>) {
+  return c
     .addOption(new Option('--latency <ms>', 'delay every answer').argParser(nonNegativeInt('--latency')))
     .addOption(new Option('--jitter <ms>', 'random extra delay up to this').argParser(nonNegativeInt('--jitter')))
     .addOption(
@@ -83,7 +62,35 @@ const declareStart: Declare = (cmd, invoke) => {
       new Option('--page-overlap <n>', 'list pages repeat n records of the page before').argParser(
         nonNegativeInt('--page-overlap'),
       ),
+    );
+}
+
+/**
+ * `trk sandbox start`: the emulator's options, each a knob of its behaviour or a fault to inject. The printed lines
+ * are plain NAME=value (what env files of docker and systemd take too): sourcing them needs `set -a` so that trk, a
+ * child of the shell, sees them.
+ */
+const declareStart: Declare = (cmd, invoke) => {
+  // NAME=value lines by default (env files), or one JSON object.
+  const started = prints(cmd.command('start'), ['json', 'ndjson'])
+    .description(
+      'run the emulator in the foreground until Ctrl-C; prints TRK_BASE_URL, TRK_API_KEY and TRK_RES_URL on stdout',
     )
+    .addOption(
+      new Option('--port <port>', 'port to listen on (default: a free port)').argParser(nonNegativeInt('a port')),
+    )
+    .option('--host <address>', 'address to listen on (default 127.0.0.1)')
+    .option('--key <key>', 'API key the emulator accepts (default sandbox-key; a test key, not a secret)')
+    .option('--webhook <url>', 'webhook URL the account pushes notifications to')
+    .addOption(
+      new Option('--speed <factor>', 'simulated seconds per real second (default 1)').argParser(
+        nonNegativeNumber('--speed'),
+      ),
+    )
+    .option('--state <file>', 'state file (default <state dir>/sandbox.json)')
+    .option('--no-state', 'keep the state in memory only')
+    .option('--start <time>', 'simulated start time of a new sandbox (ISO)');
+  withFaults(started)
     .addOption(
       new Option('--rate-limit <n>', 'requests per second per key (default 3; 0 = off)').argParser(
         nonNegativeInt('--rate-limit'),
