@@ -95,10 +95,39 @@ export function mirrorAccount(s: Pick<Settings, 'sandbox' | 'baseUrl' | 'apiKey'
 export async function claimMirror(store: Store, account: string): Promise<void> {
   const held = await store.state('account');
   if (held === undefined) await store.setState({ account });
-  else if (held !== account) {
-    throw new UsageError(
-      `the mirror ${store.location} belongs to another account (another key or address)`,
-      'give this account a mirror of its own with --db (a file or a postgres:// address), or TRK_DB',
-    );
+  else if (held !== account) throw anotherAccount(store.location);
+}
+
+/**
+ * Refuses the mirror of another account to a command that reads it, as a sync refuses it: its answers would pass for
+ * this account's. Where no key is set at all (a host that keeps only the mirror, for reports) there is no account to
+ * tell it from, and any mirror is read.
+ */
+async function refuseAnotherAccount(store: Store, s: Settings): Promise<void> {
+  if (s.apiKey === undefined && !s.sandbox) return;
+  const held = await store.state('account');
+  if (held !== undefined && held !== mirrorAccount(s)) throw anotherAccount(store.location);
+}
+
+function anotherAccount(location: string): UsageError {
+  return new UsageError(
+    `the mirror ${location} belongs to another account (another key or address)`,
+    "name this account's mirror with --db (a file or a postgres:// address) or TRK_DB, or use the profile of the " +
+      "mirror's account (--profile NAME)",
+  );
+}
+
+/**
+ * Opens the mirror for a command that reads it: one that exists (an offline read refuses a mirror never synced
+ * rather than answer from an empty one), and is this account's.
+ */
+export async function openMirrorToRead(ctx: Context, opts: MirrorOptions): Promise<Store> {
+  const store = await openMirror(ctx, { ...opts, mustExist: true });
+  try {
+    await refuseAnotherAccount(store, await ctx.settings());
+  } catch (err) {
+    await store.close();
+    throw err;
   }
+  return store;
 }

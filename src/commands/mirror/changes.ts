@@ -10,7 +10,7 @@ import type { Column } from '../../output/render.js';
 import { CHANGE_COLUMN_NAMES } from './change-columns.js';
 import { createRowWriter } from '../../output/render.js';
 import { mirrorAgeLine } from '../../store/age.js';
-import { openMirror } from '../../store/open.js';
+import { openMirrorToRead } from '../../store/open.js';
 import { canonicalTime } from '../../store/rows.js';
 import type { ChangeRow } from '../../store/types.js';
 import { plural } from '../../text.js';
@@ -69,7 +69,7 @@ export async function runChanges(opts: ChangesOptions, ctx: Context): Promise<nu
     );
   }
   const output = outputOf(ctx);
-  const store = await openMirror(ctx, { db: opts.db, mustExist: true });
+  const store = await openMirrorToRead(ctx, { db: opts.db });
   try {
     const after = opts.cursor === undefined ? 0 : await store.cursor(opts.cursor);
     const since = canonicalTime(sinceIso) ?? undefined;
