@@ -77,8 +77,10 @@ export async function openMirror(
   if (!opts.mustExist) {
     ensurePrivateDir(path.dirname(file));
   }
-  const { SqliteStore } = await import('./sqlite.js');
-  return SqliteStore.open(file, { durable: opts.durable ?? true });
+  const { SqliteStore, canWrite } = await import('./sqlite.js');
+  // A reader of a file it cannot write reads it as it is; a writer is told it cannot write it.
+  const readOnly = opts.mustExist === true && !canWrite(file);
+  return SqliteStore.open(file, { durable: opts.durable ?? true, readOnly });
 }
 
 /** The account a mirror belongs to, without the key itself: a hash of the address and the key. */

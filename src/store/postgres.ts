@@ -189,6 +189,14 @@ export class PostgresStore extends SqlStore {
   async close(): Promise<void> {
     await this.#db.end({ timeout: 5 });
   }
+
+  async writable(): Promise<boolean> {
+    const [row] = await this.sql.all(
+      "SELECT current_setting('transaction_read_only') = 'off' AND has_table_privilege('cursors', 'INSERT') " +
+        "AND has_table_privilege('cursors', 'UPDATE') AS writable",
+    );
+    return row?.writable === true;
+  }
 }
 
 function connectOptions(t: PostgresTarget, durable: boolean): postgres.Options<Record<string, never>> {
@@ -345,6 +353,11 @@ function storeError(err: unknown, t: PostgresTarget): Error {
       hint:
         "grant the address's user the right to create tables in its schema (the first sync makes them) " +
         'and to read and write them',
+    });
+  }
+  if (code === '25006') {
+    return new TrkError(`the mirror's database at ${servers} is read-only here (${text})`, {
+      hint: 'give the address of the primary server, with a user that may write the mirror',
     });
   }
   if (code === '55P03') {

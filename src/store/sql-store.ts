@@ -114,6 +114,7 @@ export abstract class SqlStore implements Store {
   /** How the report's SQL says what this database says its own way (report-sql.ts). */
   protected abstract readonly reportDialect: ReportDialect;
   abstract close(): Promise<void>;
+  abstract writable(): Promise<boolean>;
 
   async state(name: string): Promise<string | undefined> {
     const rows = await this.sql.all('SELECT value FROM sync_state WHERE name = ?', [name]);

@@ -3,19 +3,22 @@
 // for a writer that must know its commit is on disk (the listener answers 200 after it) synchronous=FULL, else
 // NORMAL (a sync: still consistent after a power cut, which can only lose its last commits, asked for again by the
 // next sync; and no disk flush blocking each page, as every libsql call blocks the process); a busy timeout,
-// so that two syncs and a listener writing at once queue for the lock instead of failing. Loaded only by the
-// commands that open the mirror.
+// so that two syncs and a listener writing at once queue for the lock instead of failing. A file this process cannot
+// write (a read-only file system, a folder of another user) is opened read-only, for the commands that only read it.
+// Loaded only by the commands that open the mirror.
 
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Database from 'libsql';
 import { TrkError } from '../errors.js';
-import { MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION, SQLITE } from './schema.js';
+import { MIGRATIONS, MIGRATIONS_TABLE, READABLE_FROM, SCHEMA_VERSION, SQLITE } from './schema.js';
 import type { Param, Row, Sql } from './sql.js';
 import { SqlStore } from './sql-store.js';
 import { SQLITE_REPORT } from './report-sql.js';
 import { nodeFs } from '../node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
-const { closeSync, openSync } = nodeFs();
+const { accessSync, closeSync, constants, openSync, statSync } = nodeFs();
 
 /** How long a write waits for another writer's transaction before it gives up. */
 export const BUSY_TIMEOUT_MS = 15_000;
@@ -27,9 +30,12 @@ class SqliteConnection implements Sql {
   readonly #db: Db;
   readonly #statements = new Map<string, Database.Statement<Param[]>>();
   #queue: Promise<unknown> = Promise.resolve();
+  /** Opened read-only: every write fails. */
+  readonly readOnly: boolean;
 
-  constructor(db: Db) {
+  constructor(db: Db, readOnly: boolean) {
     this.#db = db;
+    this.readOnly = readOnly;
   }
 
   #statement(sql: string) {
@@ -106,22 +112,27 @@ export class SqliteStore extends SqlStore {
 
   /**
    * Opens (creating it readable by its owner only) and migrates the mirror at `file`. `durable` (default): each
-   * commit is on disk when it returns.
+   * commit is on disk when it returns. `readOnly`: opened to read only, as it is (see openToRead).
    */
-  static async open(file: string, opts: { durable?: boolean } = {}): Promise<SqliteStore> {
-    // Account data: created for the owner alone (SQLite would follow the umask).
-    closeSync(openSync(file, 'a', 0o600));
+  static async open(file: string, opts: { durable?: boolean; readOnly?: boolean } = {}): Promise<SqliteStore> {
+    if (opts.readOnly) return new SqliteStore(file, new SqliteConnection(openToRead(file), true));
+    try {
+      // Account data: created for the owner alone (SQLite would follow the umask).
+      closeSync(openSync(file, 'a', 0o600));
+    } catch (err) {
+      throw new TrkError(`cannot write the mirror ${file} (${(err as NodeJS.ErrnoException).code})`, {
+        hint: 'give a file trk can write with --db, or TRK_DB',
+      });
+    }
     let db: Db;
     try {
       db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
       db.exec('PRAGMA journal_mode = WAL');
       db.exec(`PRAGMA synchronous = ${opts.durable === false ? 'NORMAL' : 'FULL'}`);
     } catch (err) {
-      throw new TrkError(`cannot open the mirror ${file}: ${(err as Error).message}`, {
-        hint: 'give another file with --db, or TRK_DB',
-      });
+      throw cannotOpen(file, err);
     }
-    const store = new SqliteStore(file, new SqliteConnection(db));
+    const store = new SqliteStore(file, new SqliteConnection(db, false));
     try {
       await migrate(store.sql, file);
     } catch (err) {
@@ -131,9 +142,112 @@ export class SqliteStore extends SqlStore {
     return store;
   }
 
+  async writable(): Promise<boolean> {
+    return !this.sql.readOnly;
+  }
+
   async close(): Promise<void> {
     this.sql.close();
   }
+}
+
+/**
+ * Whether this process can write the mirror's file and make its journal beside it. A read-only file system refuses
+ * root as well; a file of another user refuses others.
+ */
+export function canWrite(file: string): boolean {
+  try {
+    accessSync(file, constants.W_OK);
+    accessSync(path.dirname(file), constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function cannotOpen(file: string, err: unknown): TrkError {
+  return new TrkError(`cannot open the mirror ${file}: ${(err as Error).message}`, {
+    hint: 'give another file with --db, or TRK_DB',
+  });
+}
+
+/**
+ * The file opened read-only, without writing it or beside it. Its journal is read where it can be (a writer
+ * elsewhere has it open, or this process may make its index); else the file alone is read as one that cannot change
+ * (immutable), which is only the mirror if no writes wait in a journal beside it.
+ */
+function openToRead(file: string): Db {
+  const open = (params: string) => {
+    const db = new Database(`${pathToFileURL(file).href}?${params}`, { timeout: BUSY_TIMEOUT_MS });
+    try {
+      // The first read of the file: where its journal cannot be opened, it fails here.
+      db.prepare('SELECT count(*) FROM sqlite_schema').get();
+      return db;
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  };
+  let db: Db;
+  try {
+    db = open('mode=ro');
+  } catch (err) {
+    if (!JOURNAL_REFUSED.has(primaryCode(err))) throw cannotOpen(file, err);
+    if (journalSize(file) > 0) {
+      throw new TrkError(
+        `the mirror ${file} has writes in its journal ${file}-wal that cannot be read where trk cannot write`,
+        { hint: 'read it where it can be written, or copy it there with its -wal and -shm files' },
+      );
+    }
+    db = open('immutable=1');
+  }
+  checkReadable(db, file);
+  return db;
+}
+
+/**
+ * SQLite's codes for a journal it can neither open nor make: CANTOPEN (on a read-only file system), READONLY (its
+ * READONLY_DIRECTORY, in a folder of another user).
+ */
+const JOURNAL_REFUSED = new Set<number | undefined>([14, 8]);
+
+/** SQLite's primary result code of an error (its extended code's low byte). */
+function primaryCode(err: unknown): number | undefined {
+  const raw = (err as { rawCode?: unknown }).rawCode;
+  return typeof raw === 'number' ? raw & 0xff : undefined;
+}
+
+function journalSize(file: string): number {
+  try {
+    return statSync(`${file}-wal`).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** A mirror read as it is must be of a schema this trk reads (it cannot migrate it). */
+function checkReadable(db: Db, file: string): void {
+  const hasTable = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'migrations'").get();
+  const row = hasTable ? (db.prepare('SELECT max(version) AS version FROM migrations').get() as Row) : undefined;
+  const version = Number(row?.version ?? 0);
+  if (version > SCHEMA_VERSION) {
+    db.close();
+    throw newerSchema(file, version);
+  }
+  if (version < READABLE_FROM) {
+    db.close();
+    throw new TrkError(
+      `the mirror ${file} is of an older trk (schema ${version}) and cannot be brought up to date here`,
+      { hint: 'run "trk sync" where it can be written, or give another mirror with --db' },
+    );
+  }
+}
+
+function newerSchema(file: string, version: number): TrkError {
+  return new TrkError(
+    `the mirror ${file} was written by a newer trk (schema ${version}, this trk knows ${SCHEMA_VERSION})`,
+    { hint: 'upgrade trk, or give another file with --db' },
+  );
 }
 
 /** Runs the migrations the file lacks, once, under the write lock (two first syncs at once migrate once). */
@@ -142,14 +256,7 @@ async function migrate(sql: SqliteConnection, file: string): Promise<void> {
   await sql.transaction(async (tx) => {
     const [row] = await tx.all('SELECT max(version) AS version FROM migrations');
     const current = Number(row?.version ?? 0);
-    if (current > SCHEMA_VERSION) {
-      throw new TrkError(
-        `the mirror ${file} was written by a newer trk (schema ${current}, this trk knows ${SCHEMA_VERSION})`,
-        {
-          hint: 'upgrade trk, or give another file with --db',
-        },
-      );
-    }
+    if (current > SCHEMA_VERSION) throw newerSchema(file, current);
     for (let v = current + 1; v <= SCHEMA_VERSION; v++) {
       for (const statement of MIGRATIONS[v - 1]!(SQLITE)) await tx.run(statement);
       await tx.run('INSERT INTO migrations (version) VALUES (?)', [v]);

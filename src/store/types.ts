@@ -262,6 +262,11 @@ export interface Store {
   /** Where the mirror is, for messages (a path; never a password). */
   readonly location: string;
   close(): Promise<void>;
+  /**
+   * Whether this process can write the mirror: not one on a read-only file system, a standby server or for a user
+   * who may only read (what a reader would write: its cursors).
+   */
+  writable(): Promise<boolean>;
 
   /** A value of the sync state (watermark, list version, account, times of the last syncs). */
   state(name: string): Promise<string | undefined>;

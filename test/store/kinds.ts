@@ -18,7 +18,7 @@ export interface StoreKind {
   /** The location of a new, empty mirror. */
   fresh(): Promise<string>;
   /** Opens the mirror at `location` (closed after the test). */
-  open(location: string, opts?: { durable?: boolean; mustExist?: boolean }): Promise<Store>;
+  open(location: string, opts?: { durable?: boolean; mustExist?: boolean; readOnly?: boolean }): Promise<Store>;
   /**
    * `n` writers of one mirror, as `n` hosts would be: separate connections to a server; one store shared for
    * SQLite, whose writers in one process share its connection (two processes are in the end-to-end tests).

@@ -46,6 +46,39 @@ describe('the SQLite store', () => {
       indexes.close();
     }
   });
+
+  it('opened read-only, reads the mirror as it is and writes nothing, not even its migrations', async () => {
+    const file = await sqlite.fresh();
+    const writer = await sqlite.open(file);
+    await writer.writeRecords([recordRow(page[0], 'v2.1')]);
+    await writer.close();
+    // As a trk of migration 2 left it: migrations after the first add indexes, which a read does without.
+    const db = new Database(file);
+    db.exec('DELETE FROM migrations WHERE version = 3');
+    db.close();
+    const reader = await sqlite.open(file, { readOnly: true });
+    expect(await reader.writable()).toBe(false);
+    expect(await all(reader.records({}))).toHaveLength(1);
+    await expect(reader.setState({ account: 'a1' })).rejects.toThrow(/readonly/);
+    const migrations = new Database(file);
+    expect(migrations.prepare('SELECT max(version) AS v FROM migrations').get()).toMatchObject({ v: 2 });
+    migrations.close();
+    expect(await (await sqlite.open(file)).writable()).toBe(true);
+  });
+
+  it('refuses to read as it is a mirror of a newer trk, or one that holds no mirror', async () => {
+    const newer = await sqlite.fresh();
+    await (await sqlite.open(newer)).close();
+    const db = new Database(newer);
+    db.exec('INSERT INTO migrations (version) VALUES (99)');
+    db.close();
+    await expect(sqlite.open(newer, { readOnly: true })).rejects.toThrow(/was written by a newer trk \(schema 99,/);
+    const empty = await sqlite.fresh();
+    new Database(empty).close();
+    await expect(sqlite.open(empty, { readOnly: true })).rejects.toThrow(
+      /is of an older trk \(schema 0\) and cannot be brought up to date here/,
+    );
+  });
 });
 
 describe.each(STORE_KINDS)('the $name store', (kind) => {
@@ -60,6 +93,16 @@ describe.each(STORE_KINDS)('the $name store', (kind) => {
     expect(await a.counts()).toEqual({ records: 0, details: 0, changes: 0 });
     expect(await b.counts()).toEqual({ records: 0, details: 0, changes: 0 });
     expect(await b.state('account')).toBe('a1');
+  });
+
+  it('tells whether it can be written: not in a session the database lets read only', async () => {
+    const location = await kind.fresh();
+    expect(await (await kind.open(location)).writable()).toBe(true);
+    const readOnly =
+      kind.name === 'SQLite'
+        ? await kind.open(location, { readOnly: true })
+        : await kind.open(`${location}&default_transaction_read_only=on`);
+    expect(await readOnly.writable()).toBe(false);
   });
 
   it('keeps every field of a list record as a column, times in one form, and the item as received', async () => {

@@ -71,6 +71,13 @@ export async function runChanges(opts: ChangesOptions, ctx: Context): Promise<nu
   const output = outputOf(ctx);
   const store = await openMirrorToRead(ctx, { db: opts.db });
   try {
+    // Refused before anything is printed: changes printed with a cursor that cannot move would come again.
+    if (opts.cursor !== undefined && !(await store.writable())) {
+      throw new UsageError(
+        `the mirror ${store.location} cannot be written here: the cursor "${opts.cursor}" cannot move`,
+        'read the changes with --since instead, or where the mirror can be written',
+      );
+    }
     const after = opts.cursor === undefined ? 0 : await store.cursor(opts.cursor);
     const since = canonicalTime(sinceIso) ?? undefined;
     // A cursor looks at every change after it, in one read, and passes them all (those the filters leave out
