@@ -9,10 +9,11 @@ import type { Settings } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { debugEnabled } from '../debug.js';
 import { TrkError, UsageError } from '../errors.js';
+import { DamagedFiles, damagedMirror } from './damage.js';
 import { isPostgresLocation } from './postgres-url.js';
 import type { Store } from './types.js';
 import { nodeCrypto, nodeFs } from '../node.js';
-import { dataDir, ensurePrivateDir } from '../config/paths.js';
+import { dataDir, ensurePrivateDir, stateDir } from '../config/paths.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { existsSync } = nodeFs();
@@ -77,10 +78,32 @@ export async function openMirror(
   if (!opts.mustExist) {
     ensurePrivateDir(path.dirname(file));
   }
+  return openMirrorFile(ctx, file, { reader: opts.mustExist === true, durable: opts.durable ?? true });
+}
+
+/**
+ * The SQLite file: refused if it was found damaged as it is (damage.ts); checked whole if it changed since; opened
+ * read-only for a reader that cannot write it (a writer is told it cannot write it).
+ */
+async function openMirrorFile(ctx: Context, file: string, opts: { reader: boolean; durable: boolean }): Promise<Store> {
   const { SqliteStore, canWrite } = await import('./sqlite.js');
-  // A reader of a file it cannot write reads it as it is; a writer is told it cannot write it.
-  const readOnly = opts.mustExist === true && !canWrite(file);
-  return SqliteStore.open(file, { durable: opts.durable ?? true, readOnly });
+  const damaged = new DamagedFiles(stateDir(ctx.env));
+  const known = damaged.recall(file);
+  if (known.state === 'damaged') throw damagedMirror(`the mirror ${file}`, known.detail);
+  const readOnly = opts.reader && !canWrite(file);
+  const found = (detail: string) => damaged.remember(file, detail);
+  const store = await SqliteStore.open(file, { durable: opts.durable, readOnly, found });
+  if (known.state === 'changed') {
+    // A copy put in its place, or a new file: read whole, or refused again.
+    try {
+      await store.check();
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+    damaged.forget(file);
+  }
+  return store;
 }
 
 /** The account a mirror belongs to, without the key itself: a hash of the address and the key. */

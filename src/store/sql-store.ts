@@ -115,6 +115,7 @@ export abstract class SqlStore implements Store {
   protected abstract readonly reportDialect: ReportDialect;
   abstract close(): Promise<void>;
   abstract writable(): Promise<boolean>;
+  abstract check(): Promise<void>;
 
   async state(name: string): Promise<string | undefined> {
     const rows = await this.sql.all('SELECT value FROM sync_state WHERE name = ?', [name]);

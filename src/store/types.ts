@@ -267,6 +267,11 @@ export interface Store {
    * who may only read (what a reader would write: its cursors).
    */
   writable(): Promise<boolean>;
+  /**
+   * Reads every page of the mirror, and fails naming it where one is damaged (SQLite's quick check; a PostgreSQL
+   * server checks each page as it reads it). O(size): for a sync once a day, not for reads.
+   */
+  check(): Promise<void>;
 
   /** A value of the sync state (watermark, list version, account, times of the last syncs). */
   state(name: string): Promise<string | undefined>;

@@ -3,11 +3,23 @@
 // Each against the mirror in a SQLite file and in a PostgreSQL database where the case applies (test/store/kinds.ts).
 
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  renameSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'libsql';
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clock } from '../../src/clock.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
 import { STORE_KINDS } from '../store/kinds.js';
 import { assertBuilt, numbers, ROOT, startEmulator, trk, type Emulator, type Result } from './helpers.js';
@@ -253,6 +265,122 @@ describe('a mirror in a database this session cannot write (PostgreSQL)', () => 
       // As on a standby server, or for a user the database lets read only.
       const readOnly = { ...env, TRK_DB: `${env.TRK_DB}&default_transaction_read_only=on` };
       await expectReadOnlyMirror((args) => trk(args, { env: readOnly }), expected, list[0]!);
+    } finally {
+      await emu.close();
+    }
+  }, 60_000);
+});
+
+/** The file as no writer has it open: every commit written into it, and its journal empty. */
+function checkpointed(file: string): void {
+  const db = new Database(file);
+  db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  db.close();
+}
+
+/** Overwrites the first page of a table or index of the SQLite file with bytes that are no page, as a bad disk does. */
+function damagePage(file: string, name: string): void {
+  checkpointed(file);
+  const db = new Database(file);
+  const { rootpage } = db.prepare('SELECT rootpage FROM sqlite_schema WHERE name = ?').get(name) as {
+    rootpage: number;
+  };
+  const { page_size: size } = db.prepare('PRAGMA page_size').get() as { page_size: number };
+  db.close();
+  const fd = openSync(file, 'r+');
+  try {
+    writeSync(fd, Buffer.alloc(size, 0xa5), 0, size, (rootpage - 1) * size);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const DAMAGED = /^trk: the mirror \S+ is damaged \(.+\): make a new one with "trk sync --full --db NEW\.db" /;
+
+/** The command refuses the mirror as damaged, in one line, printing nothing and asking the service nothing. */
+async function expectDamaged(emu: Emulator, args: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
+  const before = emu.requests();
+  const r = await trk(args, { env });
+  expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(1);
+  expect(r.stdout, args.join(' ')).toBe('');
+  expect(r.stderr, args.join(' ')).toMatch(DAMAGED);
+  expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+  expect(emu.requests(), args.join(' ')).toBe(before);
+}
+
+describe('a SQLite mirror with damaged pages', () => {
+  let emu: Emulator;
+  let env: NodeJS.ProcessEnv;
+  let list: string[];
+  let good: string;
+
+  beforeAll(async () => {
+    emu = await startEmulator({ speed: 0, start: START });
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'trk-damaged-')), 'm.db');
+    ({ env, list } = await syncedMirror(emu, file));
+    checkpointed(file);
+    good = path.join(mkdtempSync(path.join(tmpdir(), 'trk-good-')), 'm.db');
+    copyFileSync(file, good);
+  }, 60_000);
+  afterAll(() => emu.close());
+
+  it('is named with the way out by the read that meets the damage, and refused by every command after', async () => {
+    damagePage(String(env.TRK_DB), 'details');
+    await expectDamaged(emu, ['info', '--offline', list[0]!], env);
+    // The records are whole, but the mirror is not: the commands that read only them refuse it too.
+    for (const args of [...readingCommands(list[0]!), ['sync']]) await expectDamaged(emu, args, env);
+  }, 60_000);
+
+  it('is read again once a whole copy takes its place, in the same file or as another', async () => {
+    copyFileSync(good, String(env.TRK_DB));
+    const inPlace = await trk(['list', '--offline', '--json'], { env });
+    expect(inPlace.code, inPlace.stderr).toBe(0);
+    expect(JSON.parse(inPlace.stdout)).toHaveLength(3);
+    damagePage(String(env.TRK_DB), 'records');
+    await expectDamaged(emu, ['list', '--offline'], env);
+    const copy = path.join(path.dirname(good), 'copy.db');
+    copyFileSync(good, copy);
+    renameSync(copy, String(env.TRK_DB));
+    expect((await trk(['list', '--offline'], { env })).code).toBe(0);
+  }, 60_000);
+
+  it("is found by the day's first sync, before it asks anything, where no read met the damage", async () => {
+    const file = String(env.TRK_DB);
+    copyFileSync(good, `${file}.new`);
+    renameSync(`${file}.new`, file);
+    expect((await trk(['sync', '-q'], { env })).code).toBe(0);
+    damagePage(file, 'changes_detected_at');
+    await clock().sleep(DAY);
+    await expectDamaged(emu, ['sync'], env);
+    await expectDamaged(emu, ['list', '--offline'], env);
+  }, 60_000);
+});
+
+describe('a PostgreSQL mirror with damaged pages', () => {
+  if (pg.missing) return void it.skip(pg.missing, () => {});
+  it('is named with the way out by the read that meets the damage', async () => {
+    const emu = await startEmulator({ speed: 0, start: START });
+    try {
+      const location = await pg.fresh();
+      const { env } = await syncedMirror(emu, location);
+      // What the server says of a page whose checksum fails, for every read of the records.
+      const admin = postgres(location, { onnotice: () => {}, max: 1 });
+      try {
+        await admin.unsafe(
+          'CREATE FUNCTION damaged() RETURNS boolean LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION USING ' +
+            "ERRCODE = 'XX001', MESSAGE = 'invalid page in block 0 of relation base/16384/16390'; END $$",
+        );
+        await admin.unsafe('ALTER TABLE records RENAME TO records_whole');
+        await admin.unsafe('CREATE VIEW records AS SELECT * FROM records_whole WHERE damaged()');
+      } finally {
+        await admin.end();
+      }
+      const r = await trk(['list', '--offline'], { env });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(
+        /^trk: the mirror's database at 127\.0\.0\.1:\d+ is damaged \(invalid page in block 0 of relation \S+\): fill /,
+      );
     } finally {
       await emu.close();
     }

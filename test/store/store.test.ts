@@ -1,7 +1,8 @@
 // The store's behaviour, run against each store (kinds.ts): the SQLite file and a PostgreSQL database.
-import { statSync } from 'node:fs';
+import { closeSync, openSync, statSync, writeSync } from 'node:fs';
 import Database from 'libsql';
 import { describe, expect, it } from 'vitest';
+import type { TrkError } from '../../src/errors.js';
 import { REPORT_INDEXES } from '../../src/store/report-sql.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
 import { detailsRow, recordRow } from '../../src/store/rows.js';
@@ -64,6 +65,37 @@ describe('the SQLite store', () => {
     expect(migrations.prepare('SELECT max(version) AS v FROM migrations').get()).toMatchObject({ v: 2 });
     migrations.close();
     expect(await (await sqlite.open(file)).writable()).toBe(true);
+  });
+
+  it('names the file and the way out where a page is damaged: in a query, and in its check of every page', async () => {
+    const file = await sqlite.fresh();
+    const found: string[] = [];
+    const store = await sqlite.open(file, { found: (detail) => found.push(detail) });
+    await store.writeRecords([recordRow(page[0], 'v2.1')]);
+    await store.check();
+    const db = new Database(file);
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    const { rootpage } = db.prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'records'").get() as {
+      rootpage: number;
+    };
+    db.close();
+    const fd = openSync(file, 'r+');
+    writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, (rootpage - 1) * 4096);
+    closeSync(fd);
+    const reader = await sqlite.open(file, { found: (detail) => found.push(detail) });
+    const wayOut = /: make a new one with "trk sync --full --db NEW\.db" and read that, or move this one aside/;
+    for (const [failing, detail] of [
+      [all(reader.records({})), 'database disk image is malformed'],
+      [reader.check(), 'quick check: '],
+    ] as const) {
+      const err = (await failing.then(
+        () => undefined,
+        (e: unknown) => e,
+      )) as TrkError;
+      expect(err.toLine()).toMatch(new RegExp(`^the mirror ${file} is damaged \\(${detail}`));
+      expect(err.toLine()).toMatch(wayOut);
+    }
+    expect(found).toEqual(['database disk image is malformed', expect.stringMatching(/^quick check: /)]);
   });
 
   it('refuses to read as it is a mirror of a newer trk, or one that holds no mirror', async () => {
