@@ -9,10 +9,11 @@ import type { Settings } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { debugEnabled } from '../debug.js';
 import { TrkError, UsageError } from '../errors.js';
+import { DamagedFiles, damagedMirror } from './damage.js';
 import { isPostgresLocation } from './postgres-url.js';
 import type { Store } from './types.js';
 import { nodeCrypto, nodeFs } from '../node.js';
-import { dataDir } from '../config/paths.js';
+import { dataDir, stateDir } from '../config/paths.js';
 import { ensureFolder, ownFolder } from '../config/private-files.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
@@ -77,8 +78,32 @@ export async function openMirror(
   }
   // The folder of a file named with --db may hold other things: made when missing, else left as it is.
   if (!opts.mustExist) ensureFolder(path.dirname(file));
-  const { SqliteStore } = await import('./sqlite.js');
-  return SqliteStore.open(file, { durable: opts.durable ?? true, warn: ctx.warn });
+  return openMirrorFile(ctx, file, { reader: opts.mustExist === true, durable: opts.durable ?? true });
+}
+
+/**
+ * The SQLite file: refused if it was found damaged as it is (damage.ts); checked whole if it changed since; opened
+ * read-only for a reader that cannot write it (a writer is told it cannot write it).
+ */
+async function openMirrorFile(ctx: Context, file: string, opts: { reader: boolean; durable: boolean }): Promise<Store> {
+  const { SqliteStore, canWrite } = await import('./sqlite.js');
+  const damaged = new DamagedFiles(stateDir(ctx.env));
+  const known = damaged.recall(file);
+  if (known.state === 'damaged') throw damagedMirror(`the mirror ${file}`, known.detail);
+  const readOnly = opts.reader && !canWrite(file);
+  const found = (detail: string) => damaged.remember(file, detail);
+  const store = await SqliteStore.open(file, { durable: opts.durable, readOnly, found, warn: ctx.warn });
+  if (known.state === 'changed') {
+    // A copy put in its place, or a new file: read whole, or refused again.
+    try {
+      await store.check();
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+    damaged.forget(file);
+  }
+  return store;
 }
 
 /** The account a mirror belongs to, without the key itself: a hash of the address and the key. */
@@ -95,10 +120,39 @@ export function mirrorAccount(s: Pick<Settings, 'sandbox' | 'baseUrl' | 'apiKey'
 export async function claimMirror(store: Store, account: string): Promise<void> {
   const held = await store.state('account');
   if (held === undefined) await store.setState({ account });
-  else if (held !== account) {
-    throw new UsageError(
-      `the mirror ${store.location} belongs to another account (another key or address)`,
-      'give this account a mirror of its own with --db (a file or a postgres:// address), or TRK_DB',
-    );
+  else if (held !== account) throw anotherAccount(store.location);
+}
+
+/**
+ * Refuses the mirror of another account to a command that reads it, as a sync refuses it: its answers would pass for
+ * this account's. Where no key is set at all (a host that keeps only the mirror, for reports) there is no account to
+ * tell it from, and any mirror is read.
+ */
+async function refuseAnotherAccount(store: Store, s: Settings): Promise<void> {
+  if (s.apiKey === undefined && !s.sandbox) return;
+  const held = await store.state('account');
+  if (held !== undefined && held !== mirrorAccount(s)) throw anotherAccount(store.location);
+}
+
+function anotherAccount(location: string): UsageError {
+  return new UsageError(
+    `the mirror ${location} belongs to another account (another key or address)`,
+    "name this account's mirror with --db (a file or a postgres:// address) or TRK_DB, or use the profile of the " +
+      "mirror's account (--profile NAME)",
+  );
+}
+
+/**
+ * Opens the mirror for a command that reads it: one that exists (an offline read refuses a mirror never synced
+ * rather than answer from an empty one), and is this account's.
+ */
+export async function openMirrorToRead(ctx: Context, opts: MirrorOptions): Promise<Store> {
+  const store = await openMirror(ctx, { ...opts, mustExist: true });
+  try {
+    await refuseAnotherAccount(store, await ctx.settings());
+  } catch (err) {
+    await store.close();
+    throw err;
   }
+  return store;
 }

@@ -14,6 +14,7 @@
 import postgres from 'postgres';
 import { TrkError, UsageError } from '../errors.js';
 import { addSecret } from '../secrets.js';
+import { damagedMirror } from './damage.js';
 import { withoutPassword, parsePostgresUrl, type PostgresTarget } from './postgres-url.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, POSTGRES, SCHEMA_VERSION } from './schema.js';
 import type { Param, QueryOptions, Row, Sql } from './sql.js';
@@ -194,6 +195,17 @@ export class PostgresStore extends SqlStore {
   async close(): Promise<void> {
     await this.#db.end({ timeout: 5 });
   }
+
+  /** Nothing to read ahead: the server checks each page as it reads it (its checksum too, where those are on). */
+  async check(): Promise<void> {}
+
+  async writable(): Promise<boolean> {
+    const [row] = await this.sql.all(
+      "SELECT current_setting('transaction_read_only') = 'off' AND has_table_privilege('cursors', 'INSERT') " +
+        "AND has_table_privilege('cursors', 'UPDATE') AS writable",
+    );
+    return row?.writable === true;
+  }
 }
 
 function connectOptions(t: PostgresTarget, durable: boolean): postgres.Options<Record<string, never>> {
@@ -350,6 +362,15 @@ function storeError(err: unknown, t: PostgresTarget): Error {
       hint:
         "grant the address's user the right to create tables in its schema (the first sync makes them) " +
         'and to read and write them',
+    });
+  }
+  // data_corrupted, index_corrupted: a page the server read is not what it wrote.
+  if (code === 'XX001' || code === 'XX002') {
+    return damagedMirror(`the mirror's database at ${servers}`, text, 'database');
+  }
+  if (code === '25006') {
+    return new TrkError(`the mirror's database at ${servers} is read-only here (${text})`, {
+      hint: 'give the address of the primary server, with a user that may write the mirror',
     });
   }
   if (code === '55P03') {

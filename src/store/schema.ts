@@ -177,4 +177,10 @@ ${columns(DETAILS_COLUMNS, d)},
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
+/**
+ * The oldest schema this trk reads without migrating it, where it cannot (a mirror it cannot write): the migrations
+ * after the first add indexes only. A migration that changes what reads see raises it.
+ */
+export const READABLE_FROM = 1;
+
 export const MIGRATIONS_TABLE = 'CREATE TABLE IF NOT EXISTS migrations (version INTEGER PRIMARY KEY)';

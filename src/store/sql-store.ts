@@ -122,6 +122,8 @@ export abstract class SqlStore implements Store {
   /** How this database reads the index of trigrams find goes through (find-sql.ts). */
   protected abstract readonly findDialect: FindDialect;
   abstract close(): Promise<void>;
+  abstract writable(): Promise<boolean>;
+  abstract check(): Promise<void>;
 
   async state(name: string): Promise<string | undefined> {
     const rows = await this.sql.all('SELECT value FROM sync_state WHERE name = ?', [name]);

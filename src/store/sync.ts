@@ -68,6 +68,10 @@ export interface SyncSummary {
 
 const LIST_VERSION = 'list_version';
 const WATERMARK = 'watermark';
+/** When a sync last read every page of the mirror (its check). */
+const CHECKED_AT = 'checked_at';
+/** How often a sync checks every page: damage no read met is found within a day of hourly syncs. */
+const CHECK_EVERY_MS = 24 * 3_600_000;
 
 /** The incremental queries: each time field from the watermark on, in that field's order where the version can sort. */
 const SINCE: readonly [keyof TrackListFilter, string | undefined][] = [
@@ -157,8 +161,18 @@ export class SyncRun {
     };
   }
 
+  /** Once a day, before anything is asked or written: every page read, a damaged mirror refused (open.ts). */
+  async #checkDaily(): Promise<void> {
+    const checked = await this.#store.state(CHECKED_AT);
+    const now = this.#opts.now();
+    if (checked !== undefined && now - Date.parse(checked) < CHECK_EVERY_MS) return;
+    await this.#store.check();
+    await this.#store.setState({ [CHECKED_AT]: canonicalMs(now) });
+  }
+
   async run(): Promise<SyncSummary> {
     await claimMirror(this.#store, this.#opts.account);
+    await this.#checkDaily();
     const watermark = await this.#store.state(WATERMARK);
     const full = this.#opts.full === true || watermark === undefined;
     this.#summary.full = full;

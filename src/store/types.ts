@@ -265,6 +265,16 @@ export interface Store {
   /** Where the mirror is, for messages (a path; never a password). */
   readonly location: string;
   close(): Promise<void>;
+  /**
+   * Whether this process can write the mirror: not one on a read-only file system, a standby server or for a user
+   * who may only read (what a reader would write: its cursors).
+   */
+  writable(): Promise<boolean>;
+  /**
+   * Reads every page of the mirror, and fails naming it where one is damaged (SQLite's quick check; a PostgreSQL
+   * server checks each page as it reads it). O(size): for a sync once a day, not for reads.
+   */
+  check(): Promise<void>;
 
   /** A value of the sync state (watermark, list version, account, times of the last syncs). */
   state(name: string): Promise<string | undefined>;

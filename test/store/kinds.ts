@@ -11,6 +11,14 @@ import { SqliteStore } from '../../src/store/sqlite.js';
 import type { Store } from '../../src/store/types.js';
 import { postgresMissing, startPostgres, type PostgresServer } from '../postgres-server.mjs';
 
+/** What either store's open takes (each ignores what is not its own). */
+export interface StoreOpenOptions {
+  durable?: boolean;
+  mustExist?: boolean;
+  readOnly?: boolean;
+  found?: (detail: string) => void;
+}
+
 export interface StoreKind {
   name: 'SQLite' | 'PostgreSQL';
   /** Why this kind is skipped here, or undefined. */
@@ -18,7 +26,7 @@ export interface StoreKind {
   /** The location of a new, empty mirror. */
   fresh(): Promise<string>;
   /** Opens the mirror at `location` (closed after the test). */
-  open(location: string, opts?: { durable?: boolean; mustExist?: boolean }): Promise<Store>;
+  open(location: string, opts?: StoreOpenOptions): Promise<Store>;
   /**
    * `n` writers of one mirror, as `n` hosts would be: separate connections to a server; one store shared for
    * SQLite, whose writers in one process share its connection (two processes are in the end-to-end tests).

@@ -1,8 +1,9 @@
 // The store's behaviour, run against each store (kinds.ts): the SQLite file and a PostgreSQL database.
-import { statSync } from 'node:fs';
+import { closeSync, openSync, statSync, writeSync } from 'node:fs';
 import Database from 'libsql';
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
+import type { TrkError } from '../../src/errors.js';
 import { REPORT_INDEXES } from '../../src/store/report-sql.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, POSTGRES, SQLITE } from '../../src/store/schema.js';
 import { detailsOfNumber, recordsWithoutDetails } from '../../src/store/sql.js';
@@ -49,6 +50,70 @@ describe('the SQLite store', () => {
       indexes.close();
     }
   });
+
+  it('opened read-only, reads the mirror as it is and writes nothing, not even its migrations', async () => {
+    const file = await sqlite.fresh();
+    const writer = await sqlite.open(file);
+    await writer.writeRecords([recordRow(page[0], 'v2.1')]);
+    await writer.close();
+    // As a trk of migration 2 left it: migrations after the first add indexes, which a read does without.
+    const db = new Database(file);
+    db.exec('DELETE FROM migrations WHERE version = 3');
+    db.close();
+    const reader = await sqlite.open(file, { readOnly: true });
+    expect(await reader.writable()).toBe(false);
+    expect(await all(reader.records({}))).toHaveLength(1);
+    await expect(reader.setState({ account: 'a1' })).rejects.toThrow(/readonly/);
+    const migrations = new Database(file);
+    expect(migrations.prepare('SELECT max(version) AS v FROM migrations').get()).toMatchObject({ v: 2 });
+    migrations.close();
+    expect(await (await sqlite.open(file)).writable()).toBe(true);
+  });
+
+  it('names the file and the way out where a page is damaged: in a query, and in its check of every page', async () => {
+    const file = await sqlite.fresh();
+    const found: string[] = [];
+    const store = await sqlite.open(file, { found: (detail) => found.push(detail) });
+    await store.writeRecords([recordRow(page[0], 'v2.1')]);
+    await store.check();
+    const db = new Database(file);
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    const { rootpage } = db.prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'records'").get() as {
+      rootpage: number;
+    };
+    db.close();
+    const fd = openSync(file, 'r+');
+    writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, (rootpage - 1) * 4096);
+    closeSync(fd);
+    const reader = await sqlite.open(file, { found: (detail) => found.push(detail) });
+    const wayOut = /: make a new one with "trk sync --full --db NEW\.db" and read that, or move this one aside/;
+    for (const [failing, detail] of [
+      [all(reader.records({})), 'database disk image is malformed'],
+      [reader.check(), 'quick check: '],
+    ] as const) {
+      const err = (await failing.then(
+        () => undefined,
+        (e: unknown) => e,
+      )) as TrkError;
+      expect(err.toLine()).toMatch(new RegExp(`^the mirror ${file} is damaged \\(${detail}`));
+      expect(err.toLine()).toMatch(wayOut);
+    }
+    expect(found).toEqual(['database disk image is malformed', expect.stringMatching(/^quick check: /)]);
+  });
+
+  it('refuses to read as it is a mirror of a newer trk, or one that holds no mirror', async () => {
+    const newer = await sqlite.fresh();
+    await (await sqlite.open(newer)).close();
+    const db = new Database(newer);
+    db.exec('INSERT INTO migrations (version) VALUES (99)');
+    db.close();
+    await expect(sqlite.open(newer, { readOnly: true })).rejects.toThrow(/was written by a newer trk \(schema 99,/);
+    const empty = await sqlite.fresh();
+    new Database(empty).close();
+    await expect(sqlite.open(empty, { readOnly: true })).rejects.toThrow(
+      /is of an older trk \(schema 0\) and cannot be brought up to date here/,
+    );
+  });
 });
 
 describe('the SQLite store, without statistics', () => {
@@ -84,6 +149,16 @@ describe.each(STORE_KINDS)('the $name store', (kind) => {
     expect(await a.counts()).toEqual({ records: 0, details: 0, changes: 0 });
     expect(await b.counts()).toEqual({ records: 0, details: 0, changes: 0 });
     expect(await b.state('account')).toBe('a1');
+  });
+
+  it('tells whether it can be written: not in a session the database lets read only', async () => {
+    const location = await kind.fresh();
+    expect(await (await kind.open(location)).writable()).toBe(true);
+    const readOnly =
+      kind.name === 'SQLite'
+        ? await kind.open(location, { readOnly: true })
+        : await kind.open(`${location}&default_transaction_read_only=on`);
+    expect(await readOnly.writable()).toBe(false);
   });
 
   it('keeps every field of a list record as a column, times in one form, and the item as received', async () => {

@@ -11,7 +11,7 @@ import { TrkError, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { formatCodeMessage } from '../../service/codes.js';
 import { mirrorAgeLine } from '../../store/age.js';
-import { openMirror } from '../../store/open.js';
+import { openMirrorToRead } from '../../store/open.js';
 import type { RecordKey, Store } from '../../store/types.js';
 import { detailsWriter } from '../common/details.js';
 import { matching, type InfoOptions } from './info.js';
@@ -111,7 +111,7 @@ function checkOptions(opts: OfflineInfoOptions): void {
 
 export async function runOfflineInfo(opts: OfflineInfoOptions, ctx: Context): Promise<number> {
   checkOptions(opts);
-  const store = await openMirror(ctx, { db: opts.db, mustExist: true });
+  const store = await openMirrorToRead(ctx, { db: opts.db });
   try {
     const { inputNumbers } = await import('../../items/command.js');
     return await printFromMirror(ctx, store, inputNumbers(ctx, { numbers: opts.numbers, file: opts.file }), opts);
@@ -176,7 +176,7 @@ export async function runFind(opts: { text: string; db?: string | undefined }, c
   const text = opts.text.trim();
   if (text === '')
     throw new UsageError('nothing to find', 'give an order number, an e-mail, a tag or a tracking number');
-  const store = await openMirror(ctx, { db: opts.db, mustExist: true });
+  const store = await openMirrorToRead(ctx, { db: opts.db });
   try {
     const { keys, more } = await findInMirror(store, text);
     if (keys.length === 0) {

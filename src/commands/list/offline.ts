@@ -9,7 +9,7 @@ import { recordForJson, toRecordView } from '../../service/records.js';
 import { createRowWriter } from '../../output/render.js';
 import type { ApiVersion } from '../../service/vocabulary.js';
 import { mirrorAgeLine } from '../../store/age.js';
-import { openMirror } from '../../store/open.js';
+import { openMirrorToRead } from '../../store/open.js';
 import { canonicalTime } from '../../store/rows.js';
 import type { RecordQuery, TimeColumn } from '../../store/types.js';
 import { plural } from '../../text.js';
@@ -68,7 +68,7 @@ export async function runOfflineList(opts: ListOptions & { db?: string | undefin
   if (opts.page !== undefined)
     Object.assign(query, { limit: LIMITS.pageSize, offset: (opts.page - 1) * LIMITS.pageSize });
   else if (Number.isFinite(limit)) query.limit = limit;
-  const store = await openMirror(ctx, { db: opts.db, mustExist: true });
+  const store = await openMirrorToRead(ctx, { db: opts.db });
   try {
     const viewOpts = await viewNames(ctx, 'v2.1');
     const columns = recordColumns(await tableNames(ctx));

@@ -15,7 +15,7 @@ import type { Column } from '../../output/render.js';
 import { CHANGE_COLUMN_NAMES } from './change-columns.js';
 import { createRowWriter } from '../../output/render.js';
 import { mirrorAgeLine } from '../../store/age.js';
-import { openMirror } from '../../store/open.js';
+import { openMirrorToRead } from '../../store/open.js';
 import { canonicalTime } from '../../store/rows.js';
 import type { ChangeRow, Store } from '../../store/types.js';
 import { plural } from '../../text.js';
@@ -75,8 +75,15 @@ export async function runChanges(opts: ChangesOptions, ctx: Context): Promise<nu
       'give an age such as 24h or 7d, or an ISO time (2026-06-01, 2026-06-01T12:00Z)',
     );
   }
-  const store = await openMirror(ctx, { db: opts.db, mustExist: true });
+  const store = await openMirrorToRead(ctx, { db: opts.db });
   try {
+    // Refused before anything is printed: changes printed with a cursor that cannot move would come again.
+    if (opts.cursor !== undefined && !(await store.writable())) {
+      throw new UsageError(
+        `the mirror ${store.location} cannot be written here: the cursor "${opts.cursor}" cannot move`,
+        'read the changes with --since instead, or where the mirror can be written',
+      );
+    }
     if (opts.ack && opts.cursor !== undefined) return await acknowledge(store, opts.cursor, ctx);
     const after = opts.cursor === undefined ? 0 : await store.cursor(opts.cursor);
     const since = canonicalTime(sinceIso) ?? undefined;

@@ -11,7 +11,7 @@ import { machineColumns } from '../../report/columns.js';
 import { PAGE_PARCELS, PARCELS_SHOWN, buildReport, type Report } from '../../report/report.js';
 import type { ReportBy } from '../../report/figures.js';
 import { mirrorAgeLine } from '../../store/age.js';
-import { openMirror } from '../../store/open.js';
+import { openMirrorToRead } from '../../store/open.js';
 import { canonicalTime } from '../../store/rows.js';
 import type { Store } from '../../store/types.js';
 import { resolveCarrierFlags } from '../common/carrier-args.js';
@@ -77,7 +77,7 @@ export async function runReport(opts: ReportCommandOptions, ctx: Context): Promi
   const carriers = await carrierCodes(ctx, opts.carrier);
   const origins = await resolveCountryArgs(ctx, '--from', opts.from);
   const destinations = await resolveCountryArgs(ctx, '--to', opts.to);
-  const store = await openMirror(ctx, { db: opts.db, mustExist: true });
+  const store = await openMirrorToRead(ctx, { db: opts.db });
   try {
     const { carrierNames } = await import('../../carriers/lookup.js');
     const names = await carrierNames(ctx);
