@@ -178,9 +178,9 @@ ${columns(DETAILS_COLUMNS, d)},
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /**
- * The oldest schema this trk reads without migrating it, where it cannot (a mirror it cannot write): the migrations
- * after the first add indexes only. A migration that changes what reads see raises it.
+ * The oldest schema this trk reads without migrating it, where it cannot (a mirror it cannot write). A migration
+ * that changes what reads see raises it: 4 made the table of trigrams `trk find` reads on SQLite (find-sql.ts).
  */
-export const READABLE_FROM = 1;
+export const READABLE_FROM = 4;
 
 export const MIGRATIONS_TABLE = 'CREATE TABLE IF NOT EXISTS migrations (version INTEGER PRIMARY KEY)';
