@@ -41,10 +41,10 @@ describe.skipIf(missing !== undefined).each(STORE_KINDS)('the report page of hos
         page,
         async (p, seen) => {
           // Markup would have made these; the page's own charts are SVG drawn when it was written, with no handler.
-          const injected = await p.evaluate(() => ({
-            elements: document.querySelectorAll('img, iframe, object, embed, [onload], [onerror], [src]').length,
-            beaconScripts: [...document.scripts].filter((s) => s.textContent?.includes('beacon')).length,
-          }));
+          const injected = {
+            elements: await p.$$eval('img, iframe, object, embed, [onload], [onerror], [src]', (els) => els.length),
+            beaconScripts: await p.$$eval('script', (ss) => ss.filter((s) => s.textContent?.includes('beacon')).length),
+          };
           expect(injected).toEqual({ elements: 0, beaconScripts: 0 });
           const cells = async (table: string) =>
             p.$$eval(`#${table} tbody td`, (tds) => tds.map((td) => td.textContent ?? ''));
