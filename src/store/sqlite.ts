@@ -126,12 +126,14 @@ export class SqliteStore extends SqlStore {
    */
   static async open(file: string, opts: { durable?: boolean; warn?: Warn } = {}): Promise<SqliteStore> {
     keepMirrorPrivate(file, opts.warn ?? (() => {}));
-    let db: Db;
+    let db: Db | undefined;
     try {
       db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
       db.exec('PRAGMA journal_mode = WAL');
       db.exec(`PRAGMA synchronous = ${opts.durable === false ? 'NORMAL' : 'FULL'}`);
     } catch (err) {
+      // Closed, so that a file that is no mirror keeps no connection, nor the -wal and -shm it made beside it.
+      db?.close();
       throw new TrkError(`cannot open the mirror ${file}: ${(err as Error).message}`, {
         hint: 'give another file with --db, or TRK_DB',
       });
