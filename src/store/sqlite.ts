@@ -27,11 +27,13 @@ type Db = InstanceType<typeof Database>;
 /** One connection; its transactions run one after the other (the store's callers may overlap). */
 class SqliteConnection implements Sql {
   readonly #db: Db;
+  readonly #file: string;
   readonly #statements = new Map<string, Database.Statement<Param[]>>();
   #queue: Promise<unknown> = Promise.resolve();
 
-  constructor(db: Db) {
+  constructor(db: Db, file: string) {
     this.#db = db;
+    this.#file = file;
   }
 
   #statement(sql: string) {
@@ -79,7 +81,7 @@ class SqliteConnection implements Sql {
         return result;
       } catch (err) {
         if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
-        throw err;
+        throw writeError(err, this.#file);
       }
     });
     this.#queue = run.catch(() => {});
@@ -93,6 +95,16 @@ class SqliteConnection implements Sql {
   close(): void {
     this.#db.close();
   }
+}
+
+/** A write the disk refused (full, or failing) as one line that names the mirror and what to do; others as they are. */
+function writeError(err: unknown, file: string): unknown {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  if (typeof code !== 'string' || !/^SQLITE_(FULL|IOERR)/.test(code)) return err;
+  return new TrkError(`cannot write the mirror ${file}: ${(err as Error).message}`, {
+    hint: 'make room on its disk, or give another file with --db or TRK_DB; what was written before is kept',
+    cause: err,
+  });
 }
 
 /**
@@ -138,7 +150,7 @@ export class SqliteStore extends SqlStore {
         hint: 'give another file with --db, or TRK_DB',
       });
     }
-    const store = new SqliteStore(file, new SqliteConnection(db));
+    const store = new SqliteStore(file, new SqliteConnection(db, file));
     try {
       await migrate(store.sql, file);
     } catch (err) {

@@ -1,17 +1,19 @@
 // Mirrors trk cannot use: a SQLite file cut short, a file that is no database (an image, plain text), the mirror
-// of another account, a PostgreSQL address with a wrong password. Each command that meets one says so in one line
-// on stderr that names the mirror, exits with a failure, prints no secret, and leaves the mirror as it was. The
-// wording of what reading commands say is left free here: only that they name the mirror.
+// of another account, a disk that fills during a sync, a PostgreSQL address with a wrong password. Each command
+// that meets one says so in one line on stderr that names the mirror, exits with a failure, prints no secret, and
+// leaves the mirror as it was (a sync that fills the disk keeps what it had committed, and the next one goes on).
+// The wording of what reading commands say is left free here: only that they name the mirror.
 
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORE_KINDS, type StoreKind } from '../store/kinds.js';
-import { numbers, ROOT, startEmulator, trk, trkRunning, type Emulator, type Result } from './helpers.js';
-import { HOUR, mirrorEnv, mirrorFile, register, START, sync } from './mirror-helpers.js';
+import { beforeProcess, numbers, ROOT, startEmulator, trk, trkRunning, type Emulator, type Result } from './helpers.js';
+import { count, HOUR, mirrorEnv, mirrorFile, register, START, sync } from './mirror-helpers.js';
 
 /** The commands that open the mirror: the two that write it first (a sync, a listener that stores). */
 const WRITERS = [['sync'], ['webhook', 'listen', '--port', '0', '--store']];
@@ -174,6 +176,56 @@ describe.each(STORE_KINDS)("another account's mirror ($name)", (kind) => {
     } finally {
       await mine.close();
       await theirs.close();
+    }
+  }, 60_000);
+});
+
+const prlimit = (() => {
+  try {
+    execFileSync('prlimit', ['--fsize=1000000', 'true']);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe.skipIf(!prlimit)('a sync that fills the disk (SQLite)', () => {
+  it('stops with one line naming the mirror, keeps what it committed, and the next sync goes on', async () => {
+    const emu = await startEmulator({ speed: 0, start: START });
+    try {
+      const env = await mirrorEnv(emu, STORE_KINDS[0]!);
+      await register(emu, env, numbers(40, 'RF'), 40);
+      await sync(env);
+      const file = mirrorFile(env);
+      const room = statSync(file).size;
+      await register(emu, env, numbers(400, 'RG'), 200);
+      await emu.sandbox.advance(2 * 24 * HOUR);
+      // No file may grow past the mirror's size: its write-ahead log fills while the sync writes (the kernel's
+      // limit on a file's size, which any user may lower for a process, in place of a full disk).
+      await beforeProcess();
+      const bin = path.join(ROOT, 'bin', 'trk.js');
+      const child = spawn('prlimit', [`--fsize=${room}`, process.execPath, bin, 'sync'], { env });
+      const out = { stdout: '', stderr: '' };
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (out.stdout += d));
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (out.stderr += d));
+      const code = await new Promise<number | null>((r) => child.on('close', r));
+      const line = expectRefused({ code, ...out }, file, [String(env.TRK_API_KEY)], 'sync');
+      expect(line).toContain('--db');
+      expect(code).toBe(1);
+      // What was committed is whole: the file passes SQLite's check, and the next sync completes the mirror.
+      const db = new Database(file, { readonly: true });
+      try {
+        expect(db.prepare('PRAGMA integrity_check').get()).toMatchObject({ integrity_check: 'ok' });
+      } finally {
+        db.close();
+      }
+      const kept = await count(env, 'records');
+      expect(kept).toBeGreaterThanOrEqual(40);
+      expect(kept).toBeLessThan(440);
+      await sync(env);
+      expect([await count(env, 'records'), await count(env, 'details')]).toEqual([440, 440]);
+    } finally {
+      await emu.close();
     }
   }, 60_000);
 });
