@@ -1,8 +1,9 @@
 // Mirrors trk cannot use: a SQLite file cut short, a file that is no database (an image, plain text), the mirror
-// of another account, a disk that fills during a sync, a PostgreSQL address with a wrong password. Each command
-// that meets one says so in one line on stderr that names the mirror, exits with a failure, prints no secret, and
-// leaves the mirror as it was (a sync that fills the disk keeps what it had committed, and the next one goes on).
-// The wording of what reading commands say is left free here: only that they name the mirror.
+// of another account, a disk that fills during a sync, a PostgreSQL address with a wrong password, a database
+// whose schema is missing or holds another application's tables. Each command that meets one says so in one line
+// on stderr that names the mirror, exits with a failure, prints no secret, and leaves the mirror as it was (a sync
+// that fills the disk keeps what it had committed, and the next one goes on). The wording of what reading commands
+// say is left free here: only that they name the mirror.
 
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -251,5 +252,33 @@ describe.skipIf(pg.missing !== undefined)('a PostgreSQL mirror trk cannot use', 
       expect(r.stderr).toMatch(/password/);
     }
     expect(await inDatabase(url)).toEqual({});
+  }, 60_000);
+
+  it('refuses a schema that is missing, or holds the tables of another application, and changes nothing', async () => {
+    const env = await mirrorEnv(emu, pg);
+    const url = String(env.TRK_DB);
+    const password = new URL(url).password;
+    const admin = postgres(url, { max: 1, onnotice: () => {} });
+    try {
+      await admin.unsafe(
+        "CREATE TABLE records (id serial PRIMARY KEY, note text); INSERT INTO records (note) VALUES ('theirs');" +
+          'CREATE SCHEMA shop; CREATE TABLE shop.changes (id int PRIMARY KEY); INSERT INTO shop.changes VALUES (7)',
+      );
+    } finally {
+      await admin.end();
+    }
+    const before = await inDatabase(url);
+    const server = `127.0.0.1:${new URL(url).port}`;
+    for (const db of [`${url}&search_path=nowhere`, url, `${url}&search_path=shop`]) {
+      for (const args of [...WRITERS, ...READERS]) {
+        const r = await run(args, { ...env, TRK_DB: db });
+        const what = `${db.slice(url.length)} ${args.join(' ')}`;
+        // Named by its server, or by its address without the password, which holds the server.
+        const line = expectRefused(r, server, [password, String(env.TRK_API_KEY)], what);
+        // The writers say what to do about it.
+        if (WRITERS.includes(args)) expect(line.trimEnd(), what).toMatch(/: [^:]*(schema|database)[^:]*$/);
+        expect(await inDatabase(url), what).toEqual(before);
+      }
+    }
   }, 60_000);
 });
