@@ -357,6 +357,13 @@ function storeError(err: unknown, t: PostgresTarget): Error {
       hint: 'create the schema search_path names (CREATE SCHEMA name), or name another',
     });
   }
+  if (code === '42P07') {
+    return new TrkError(`the mirror's database at ${servers}: ${text}`, {
+      hint:
+        'its schema holds tables of something else: give the mirror a schema of its own (CREATE SCHEMA trk, then ' +
+        'search_path=trk in the address) or a database of its own',
+    });
+  }
   if (code === '42501') {
     return new TrkError(`the mirror's database at ${servers}: ${text}`, {
       hint:

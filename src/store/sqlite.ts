@@ -115,7 +115,7 @@ class SqliteConnection implements Sql {
         return result;
       } catch (err) {
         if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
-        throw err;
+        throw writeError(err, this.#file);
       }
     });
     this.#queue = run.catch(() => {});
@@ -129,6 +129,16 @@ class SqliteConnection implements Sql {
   close(): void {
     this.#db.close();
   }
+}
+
+/** A write the disk refused (full, or failing) as one line that names the mirror and what to do; others as they are. */
+function writeError(err: unknown, file: string): unknown {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  if (typeof code !== 'string' || !/^SQLITE_(FULL|IOERR)/.test(code)) return err;
+  return new TrkError(`cannot write the mirror ${file}: ${(err as Error).message}`, {
+    hint: 'make room on its disk, or give another file with --db or TRK_DB; what was written before is kept',
+    cause: err,
+  });
 }
 
 /**
@@ -176,12 +186,14 @@ export class SqliteStore extends SqlStore {
         hint: 'give a file trk can write with --db, or TRK_DB',
       });
     }
-    let db: Db;
+    let db: Db | undefined;
     try {
       db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
       db.exec('PRAGMA journal_mode = WAL');
       db.exec(`PRAGMA synchronous = ${opts.durable === false ? 'NORMAL' : 'FULL'}`);
     } catch (err) {
+      // Closed, so that a file that is no mirror keeps no connection, nor the -wal and -shm it made beside it.
+      db?.close();
       throw cannotOpen(file, err, opts.found);
     }
     const store = new SqliteStore(file, connect(db, false));

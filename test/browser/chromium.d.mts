@@ -5,5 +5,5 @@ export function chromiumMissing(): string | undefined;
 export function withPage<T>(
   file: string,
   use: (page: Page, seen: { problems: string[]; requests: string[] }) => Promise<T>,
-  opts?: { width?: number; height?: number },
+  opts?: { width?: number; height?: number; offline?: boolean },
 ): Promise<T>;

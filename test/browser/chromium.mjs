@@ -1,7 +1,8 @@
 // Headless Chromium for the tests of pages trk writes (and for the README's screenshot): the machine's own
 // Chromium (Debian's `chromium` package; CHROMIUM names another), driven by playwright-core, which never downloads
-// a browser. Each launch has an empty profile of its own and no network at all: a page must show everything from
-// what it holds. Where no Chromium is installed, `chromiumMissing()` says so and the tests skip.
+// a browser. Each launch has an empty profile of its own and no network at all (unless a test opens it to count
+// what a page would fetch): a page must show everything from what it holds. Where no Chromium is installed,
+// `chromiumMissing()` says so and the tests skip.
 
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,10 +37,11 @@ const FLAGS = [
 
 /**
  * Opens `file` from disk in a new headless Chromium with the network off, and hands `use` the page once it has
- * loaded; every console message and page error is collected in `problems`. The browser and its profile are gone
- * when it resolves.
+ * loaded; every console message and page error is collected in `problems`, every request the page makes in
+ * `requests`. The browser and its profile are gone when it resolves. `offline: false` lets the page reach the
+ * network (a test's own server on 127.0.0.1 that counts what reaches it).
  */
-export async function withPage(file, use, { width = 1100, height = 900 } = {}) {
+export async function withPage(file, use, { width = 1100, height = 900, offline = true } = {}) {
   const executablePath = chromiumPath();
   if (!executablePath) throw new Error(chromiumMissing());
   const { chromium } = await import('playwright-core');
@@ -47,7 +49,7 @@ export async function withPage(file, use, { width = 1100, height = 900 } = {}) {
   const context = await chromium.launchPersistentContext(profile, {
     executablePath,
     headless: true,
-    offline: true,
+    offline,
     args: FLAGS,
     viewport: { width, height },
   });
