@@ -65,11 +65,12 @@ export async function app(statuses: number[] = []): Promise<App> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/app`, got, close };
 }
 
-/** A URL nothing listens on: an app that is down. */
+/**
+ * A URL nothing listens on: an app that is down. Port 1, where no test can listen (a port closed after listening
+ * could be taken by another test's server on a busy machine).
+ */
 export async function deadUrl(): Promise<string> {
-  const down = await app();
-  await down.close();
-  return down.url;
+  return 'http://127.0.0.1:1/app';
 }
 
 /** Resolves once `check()` holds, polled until the test's time limit. */
