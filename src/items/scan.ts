@@ -475,6 +475,9 @@ function dropNoCarrier(values: RowValues): void {
   }
 }
 
+/** Refusals whose way out was said: the resolver answers a name it refused with the same error every time. */
+const hinted = new WeakSet<UsageError>();
+
 /**
  * Carrier names and codes in `values` replaced by checked codes (or removed: a name for no carrier). An unknown
  * or ambiguous name, or an unknown code, is the row's problem (false); anything else the resolver throws (the
@@ -504,7 +507,10 @@ async function namesToCodes(
         values[column] = String(byService);
         continue;
       }
-      onProblem(`${column}: ${err.message}`);
+      // The way out (an alias, --carrier-map) once per name refused, with its first row.
+      const first = err.hint !== undefined && !hinted.has(err);
+      if (first) hinted.add(err);
+      onProblem(`${column}: ${err.message}${first ? `; ${err.hint}` : ''}`);
       ok = false;
     }
   }

@@ -269,6 +269,11 @@ describe('shop exports import with -f alone', () => {
         /line 2: carrier: carrier "DHL" is part of carriers' names: DHL ACTIVETRACING \(100216\)/,
       );
       expect(refused.stderr).toMatch(/line 3: carrier: carrier "Post" is part of carriers' names/);
+      // The way out, once per name refused.
+      expect(refused.stderr).toMatch(
+        /; pass the code, or name it once: trk config set carrier-alias\.DHL CODE \(or --carrier-map/,
+      );
+      expect(refused.stderr.match(/carrier-alias\.DHL/g)).toHaveLength(1);
       const map = path.join(dir, 'carriers.csv');
       writeFileSync(map, 'name,code\nDHL,7041\n');
       expect((await trk(['config', 'set', 'carrier-alias.Post', '7044', '--create'], { env })).code).toBe(0);
