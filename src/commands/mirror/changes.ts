@@ -7,7 +7,7 @@
 //     kept as pending, and `trk changes --cursor NAME --ack` moves the cursor there once the reader succeeded.
 
 import type { Context } from '../../context.js';
-import { runWithInput } from '../../exec.js';
+import { runWithInput } from '../common/exec.js';
 import { TrkError, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { columnsByName } from '../../output/columns.js';
