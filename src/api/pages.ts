@@ -51,7 +51,7 @@ export interface PagedRead<P> {
   window?: number | undefined;
 }
 
-export const DEFAULT_PAGE_WINDOW = 8;
+const DEFAULT_PAGE_WINDOW = 8;
 
 /** The service's pages contradict each other or their counts: what was read is not the whole list. */
 export class PagingError extends TrkError {
@@ -71,7 +71,7 @@ function count(n: number | undefined): number | undefined {
  * The last page of a read from `start`, from what its first page says: `page_total`, bounded by the pages
  * `data_total` records fill and by `most`; undefined when none of them says.
  */
-export function lastPage(first: PageFacts, start: number, pageSize: number, most?: number): number | undefined {
+function lastPage(first: PageFacts, start: number, pageSize: number, most?: number): number | undefined {
   const total = count(first.total);
   const bounds = [count(first.pages), total === undefined ? undefined : Math.ceil(total / pageSize)];
   if (most !== undefined) bounds.push(start - 1 + most);
@@ -80,7 +80,7 @@ export function lastPage(first: PageFacts, start: number, pageSize: number, most
 }
 
 /** A short string naming a page's records: numbers and carriers hashed (53 bits, cyrb53). */
-export function fingerprintOf(keys: readonly string[]): string {
+function fingerprintOf(keys: readonly string[]): string {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   for (const key of keys) {
@@ -100,7 +100,7 @@ export function fingerprintOf(keys: readonly string[]): string {
  * What a gettracklist answer says of itself, for PageCheck: its records (by number and carrier, `w1` in v1) and
  * the counts of the whole read.
  */
-export function trackListFacts(envelope: Envelope<unknown>): PageFacts {
+function trackListFacts(envelope: Envelope<unknown>): PageFacts {
   const records = (envelope.data?.accepted ?? []) as Record<string, unknown>[];
   const keys = records.map((r) => `${String(r?.number)}\u0000${String(r?.carrier ?? r?.w1 ?? '')}`);
   const pages = envelope.page?.page_total;
@@ -111,7 +111,7 @@ export function trackListFacts(envelope: Envelope<unknown>): PageFacts {
  * The pages of one read checked in order, from its first: whether each is the last, and a PagingError when one
  * repeats an earlier page or ends the read before the last page the service announced.
  */
-export class PageCheck {
+class PageCheck {
   readonly #start: number;
   readonly #pageSize: number;
   readonly #most: number | undefined;
