@@ -10,6 +10,8 @@
 //   - import() is for the command-action boundary (the command line, the registry, each command's declaration) and
 //     for the heavy parts named below; everything else is imported statically;
 //   - Node's built-ins are handed out by src/node.ts alone (process.getBuiltinModule nowhere else);
+//   - the service's list is paged through by one reader, trackListPages in src/api/pages.ts: no other module asks
+//     for a page of gettracklist but the first, nor takes the paging under that reader (readPages, the checks);
 //   - no function of src/ is over 120 lines: a large unit is a class with small methods, or small modules.
 //   - the service's model (src/service/: vocabulary, codes, records) imports nothing else of trk, and it is all the
 //     emulator takes of the product.
@@ -49,6 +51,12 @@ const IMPORT = new RegExp(
   'g',
 );
 
+/** What `spec`, imported by `file`, names: a module of src/ (relative to it), else the package as written. */
+function resolved(file: string, spec: string): string {
+  if (!spec.startsWith('.')) return spec;
+  return path.relative(SRC, path.resolve(path.dirname(file), spec)).replace(/\.js$/, '.ts');
+}
+
 function importsOf(file: string, text: string): Import[] {
   const from = path.relative(SRC, file);
   const out: Import[] = [];
@@ -58,10 +66,7 @@ function importsOf(file: string, text: string): Import[] {
     const dynamic = m[4] !== undefined && m[3] === undefined;
     const typeOnly = m[1] !== undefined || m[3] !== undefined || m[5] !== undefined;
     const kind = dynamic ? 'dynamic' : typeOnly ? 'type' : 'static';
-    const to = spec.startsWith('.')
-      ? path.relative(SRC, path.resolve(path.dirname(file), spec)).replace(/\.js$/, '.ts')
-      : spec;
-    out.push({ from, to, kind });
+    out.push({ from, to: resolved(file, spec), kind });
   }
   return out;
 }
@@ -201,6 +206,66 @@ const HEAVY: ReadonlyMap<string, string> = fromPaths({
   'commands/list/watch.ts': '--watch',
 });
 
+/** The one reader of the service's list, and what other modules may take of its module. */
+const LIST_READER = path.join('api', 'pages.ts');
+const READER_EXPORTS = [
+  'trackListPages',
+  'TrackListPage',
+  'TrackListQuery',
+  'TrackListRead',
+  'SendPage',
+  'PagingError',
+];
+/** The service's model (it writes page_no into a body) and the emulator (it serves pages): no readers of the list. */
+const SERVES_PAGES = (file: string) => ['service', 'sandbox'].includes(top(file));
+
+/**
+ * Where a module of src/ pages through the service's list by itself (`items/x.ts:3 page_no: n`):
+ *   - a `page_no` in an object other than the first page's (`page_no: 1`, a one-page probe), or a `page` other than
+ *     1 given to a call that names 'gettracklist' (the engine's bodies: `requestBody('gettracklist', v, items,
+ *     { page })`);
+ *   - anything but the reader and its types taken from the reader's module (its paging, readPages, under it).
+ */
+function pagingOutsideReader(file: string, text: string): string[] {
+  const from = path.relative(SRC, file);
+  if (from === LIST_READER || SERVES_PAGES(from)) return [];
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const at = (node: ts.Node) => `${from}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`;
+  const out: string[] = [];
+  const notFirstPage = (p: ts.ObjectLiteralElementLike, names: readonly string[]) =>
+    (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) &&
+    ts.isIdentifier(p.name) &&
+    names.includes(p.name.text) &&
+    !(ts.isPropertyAssignment(p) && ts.isNumericLiteral(p.initializer) && p.initializer.text === '1');
+  const visit = (node: ts.Node) => {
+    if (ts.isObjectLiteralExpression(node)) {
+      const pageNames =
+        ts.isCallExpression(node.parent) && namesTrackList(node.parent) ? ['page_no', 'page'] : ['page_no'];
+      for (const p of node.properties) if (notFirstPage(p, pageNames)) out.push(`${at(p)} ${p.getText(source)}`);
+    }
+    const spec = (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier;
+    if (spec && ts.isStringLiteral(spec) && resolved(file, spec.text) === LIST_READER) {
+      for (const name of importedNames(node as ts.ImportDeclaration | ts.ExportDeclaration)) {
+        if (!READER_EXPORTS.includes(name)) out.push(`${at(node)} imports ${name} of ${LIST_READER}`);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
+const namesTrackList = (call: ts.CallExpression) =>
+  call.arguments.some((a) => ts.isStringLiteralLike(a) && a.text === 'gettracklist');
+
+/** The names an import or re-export takes (`*` for a whole module). */
+function importedNames(node: ts.ImportDeclaration | ts.ExportDeclaration): string[] {
+  const bindings = ts.isImportDeclaration(node) ? node.importClause?.namedBindings : node.exportClause;
+  if (ts.isImportDeclaration(node) && node.importClause?.name) return ['default'];
+  if (!bindings || ts.isNamespaceImport(bindings) || ts.isNamespaceExport(bindings)) return ['*'];
+  return bindings.elements.map((e) => (e.propertyName ?? e.name).text);
+}
+
 describe('architecture', () => {
   it('reads the imports it checks', () => {
     expect(IMPORTS.length).toBeGreaterThan(300);
@@ -315,6 +380,37 @@ describe('architecture', () => {
   it("Node's built-ins are taken in src/node.ts alone", () => {
     const taking = sourceFiles(SRC).filter((f) => /\bgetBuiltinModule\b/.test(readFileSync(f, 'utf8')));
     expect(taking.map((f) => path.relative(SRC, f))).toEqual(['node.ts']);
+  });
+
+  it("one reader of the service's list: no other module pages through gettracklist", () => {
+    const readers = IMPORTS.filter((i) => i.to === LIST_READER && i.kind !== 'type').map((i) => top(i.from));
+    // The list's command, the item engine and the mirror's sync all read through it.
+    expect(new Set(readers)).toEqual(new Set(['commands', 'items', 'store']));
+    const paging = sourceFiles(SRC).flatMap((f) => pagingOutsideReader(f, readFileSync(f, 'utf8')));
+    expect(paging).toEqual([]);
+  });
+
+  it('would catch a module paging through the list by itself (the checks themselves work)', () => {
+    const file = path.join(SRC, 'items', 'x.ts');
+    const text = [
+      "import { readPages, trackListPages, type TrackListPage } from '../api/pages.js';",
+      "export { PageCheck } from '../api/pages.js';",
+      "const probe = wireBody('gettracklist', version, { page_no: 1, number: 'TRK-PROBE' });",
+      'for (let page = 1; ; page++) {',
+      "  const body = requestBody('gettracklist', version, items, { page });",
+      "  await client.call('gettracklist', wireBody('gettracklist', v, { ...filter, page_no: pageNo }));",
+      '}',
+      "const shown = { page: 2, label: 'not a request' };",
+    ].join('\n');
+    expect(pagingOutsideReader(file, text)).toEqual([
+      `${path.join('items', 'x.ts')}:1 imports readPages of ${LIST_READER}`,
+      `${path.join('items', 'x.ts')}:2 imports PageCheck of ${LIST_READER}`,
+      `${path.join('items', 'x.ts')}:5 page`,
+      `${path.join('items', 'x.ts')}:6 page_no: pageNo`,
+    ]);
+    // The reader itself, and the emulator serving pages, page as they must.
+    expect(pagingOutsideReader(path.join(SRC, LIST_READER), text)).toEqual([]);
+    expect(pagingOutsideReader(path.join(SRC, 'sandbox', 'x.ts'), text)).toEqual([]);
   });
 
   it(`no function is over ${MAX_FUNCTION_LINES} lines`, () => {

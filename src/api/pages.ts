@@ -1,22 +1,28 @@
-// Every page of a paged read at the service's ceiling. One page at a time, a list runs at one page per round
-// trip: with a second of latency, a third of the 3 requests a second the service allows. So once the first page
-// says how many there are, the next ones are asked for several at a time (the pacer still starts no more than
-// 3 a second) and handed on strictly in order: a page that comes early waits until those before it are handed
-// on. At most `window` pages are in flight or waiting at once, so memory stays flat however long the list, and
-// however slowly the reader takes them (a pager that is not scrolled).
-// Without a page count (an answer without page information), pages are read one after the other until one is
-// short.
+// Every page of a list, and THE reader of the service's list (trackListPages): what `trk list`, `trk sync`, the
+// item engine's lookups and the registered-number lookup all page through; no other module asks for a page of
+// gettracklist (test/architecture.test.ts holds it).
+//
+// One page at a time, a list runs at one page per round trip: with a second of latency, a third of the
+// 3 requests a second the service allows. So once the first page says how many there are, the next ones are
+// asked for several at a time (the pacer still starts no more than 3 a second) and handed on strictly in order:
+// a page that comes early waits until those before it are handed on. At most `window` pages are in flight or
+// waiting at once, so memory stays flat however long the list, and however slowly the reader takes them (a pager
+// that is not scrolled). Without a page count (an answer without page information), pages are read one after
+// the other until one is short.
 //
 // The service's counts are not trusted blindly: a `page_total` of a billion (or one that does not parse as a
 // finite number) with the same page served again and again would otherwise be read for ever. The pages read
 // are bounded by what `data_total` records fill, a short or empty page is the last one, and a page that repeats
 // an earlier one, or a short page before the last page the service announced, ends the read with a PagingError
-// naming the inconsistency: what was read cannot be the whole list. The item engine's paged lookups
-// (src/items/runner.ts) check their pages with the same PageCheck.
+// naming the inconsistency: what was read cannot be the whole list.
 
-import { TrkError } from '../errors.js';
+import { InterruptedError, TrkError, stopExitCode } from '../errors.js';
 import { fmt, plural } from '../text.js';
-import type { Envelope } from '../service/types.js';
+import type { Item } from '../service/operations/index.js';
+import type { Envelope, TrackListFilter, TrackRecord } from '../service/types.js';
+import { LIMITS, type ApiVersion } from '../service/vocabulary.js';
+import type { ApiClient } from './client.js';
+import { requestBody, wireBody } from './request-body.js';
 
 /** What one page says: its records (how many, and a fingerprint of which), and the counts of the whole read. */
 export interface PageFacts {
@@ -41,11 +47,11 @@ export interface PagedRead<P> {
   pageSize: number;
   /** Pages wanted at most from `start` (--limit, --page); default every one. */
   most?: number | undefined;
-  /** Pages in flight or waiting to be handed on, at most; default 8. */
-  window?: number;
+  /** Pages in flight or waiting to be handed on, at most (1: one after the other); default 8. */
+  window?: number | undefined;
 }
 
-export const DEFAULT_PAGE_WINDOW = 8;
+const DEFAULT_PAGE_WINDOW = 8;
 
 /** The service's pages contradict each other or their counts: what was read is not the whole list. */
 export class PagingError extends TrkError {
@@ -65,7 +71,7 @@ function count(n: number | undefined): number | undefined {
  * The last page of a read from `start`, from what its first page says: `page_total`, bounded by the pages
  * `data_total` records fill and by `most`; undefined when none of them says.
  */
-export function lastPage(first: PageFacts, start: number, pageSize: number, most?: number): number | undefined {
+function lastPage(first: PageFacts, start: number, pageSize: number, most?: number): number | undefined {
   const total = count(first.total);
   const bounds = [count(first.pages), total === undefined ? undefined : Math.ceil(total / pageSize)];
   if (most !== undefined) bounds.push(start - 1 + most);
@@ -74,7 +80,7 @@ export function lastPage(first: PageFacts, start: number, pageSize: number, most
 }
 
 /** A short string naming a page's records: numbers and carriers hashed (53 bits, cyrb53). */
-export function fingerprintOf(keys: readonly string[]): string {
+function fingerprintOf(keys: readonly string[]): string {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   for (const key of keys) {
@@ -94,7 +100,7 @@ export function fingerprintOf(keys: readonly string[]): string {
  * What a gettracklist answer says of itself, for PageCheck: its records (by number and carrier, `w1` in v1) and
  * the counts of the whole read.
  */
-export function trackListFacts(envelope: Envelope<unknown>): PageFacts {
+function trackListFacts(envelope: Envelope<unknown>): PageFacts {
   const records = (envelope.data?.accepted ?? []) as Record<string, unknown>[];
   const keys = records.map((r) => `${String(r?.number)}\u0000${String(r?.carrier ?? r?.w1 ?? '')}`);
   const pages = envelope.page?.page_total;
@@ -105,7 +111,7 @@ export function trackListFacts(envelope: Envelope<unknown>): PageFacts {
  * The pages of one read checked in order, from its first: whether each is the last, and a PagingError when one
  * repeats an earlier page or ends the read before the last page the service announced.
  */
-export class PageCheck {
+class PageCheck {
   readonly #start: number;
   readonly #pageSize: number;
   readonly #most: number | undefined;
@@ -151,9 +157,9 @@ export class PageCheck {
 }
 
 /**
- * The pages in order (see the top of this file). Leaving the loop early aborts the pages in flight; a failed page
- * ends the read with its error, and so does a page that cannot be right (PagingError). Either way the generator
- * finishes once nothing is in flight.
+ * The pages of any paged read in order (see the top of this file): what trackListPages reads the list with.
+ * Leaving the loop early aborts the pages in flight; a failed page ends the read with its error, and so does a page
+ * that cannot be right (PagingError). Either way the generator finishes once nothing is in flight.
  */
 export async function* readPages<P>(read: PagedRead<P>): AsyncGenerator<P> {
   const stop = new AbortController();
@@ -186,4 +192,98 @@ export async function* readPages<P>(read: PagedRead<P>): AsyncGenerator<P> {
     stop.abort();
     await Promise.allSettled(inFlight.values());
   }
+}
+
+/** What a gettracklist query matches: a filter, the numbers of the item engine's rows, or both. */
+export interface TrackListQuery {
+  /** v2 names, without page_no. */
+  filter?: TrackListFilter | undefined;
+  /** Rows whose numbers are looked up (200 at most): added to the filter as its number. */
+  items?: readonly Item[] | undefined;
+}
+
+/** A page's request as a caller sends it; `stop` is aborted when the read ends before its answer is needed. */
+export type SendPage<R> = (body: unknown, stop: AbortSignal) => Promise<Envelope<R>>;
+
+export interface TrackListRead<R> {
+  client: Pick<ApiClient, 'call' | 'version'>;
+  /** The version the bodies are written in; default the client's. */
+  version?: ApiVersion | undefined;
+  query: TrackListQuery;
+  /** The first page to read (--page); default 1. */
+  from?: number | undefined;
+  /** Pages wanted at most (--limit, --page): no page beyond them is asked for. */
+  most?: number | undefined;
+  /** Pages in flight or waiting at once (1: one after the other); default DEFAULT_PAGE_WINDOW. */
+  window?: number | undefined;
+  /**
+   * Ctrl-C: cuts the requests short, and a page that comes in spite of it (a client that does not cut reads
+   * short) is not handed on (InterruptedError).
+   */
+  signal?: AbortSignal | undefined;
+  /** Each request the client's call makes, as it is made (a summary's count of requests). */
+  onRequest?: (() => void) | undefined;
+  /**
+   * Sends a page's request through the caller's own retries and pacing (the item engine's, which counts its own
+   * requests) rather than the client's call with its retries.
+   */
+  send?: SendPage<R> | undefined;
+}
+
+export interface TrackListPage<R> {
+  pageNo: number;
+  /** The page's records, as sent. */
+  records: R[];
+  /** The query's last page, as far as the service's counts agree (page_total bounded by data_total), once known. */
+  pageTotal: number | undefined;
+  /** The counts as this page sent them, unchecked. */
+  dataTotal: number | undefined;
+  sentPageTotal: number | undefined;
+}
+
+/**
+ * The pages of one gettracklist query, in order, from `from` to the last one (see the top of this file). The
+ * consumer stops early by leaving its loop: the pages in flight are aborted and nothing more is asked for.
+ */
+export async function* trackListPages<R = TrackRecord>(read: TrackListRead<R>): AsyncGenerator<TrackListPage<R>> {
+  const from = read.from ?? 1;
+  const version = read.version ?? read.client.version;
+  const send = read.send ?? clientSend(read);
+  const envelopes = readPages<Envelope<R>>({
+    start: from,
+    fetch: (pageNo, stop) => send(pageBody(version, read.query, pageNo), stop),
+    facts: trackListFacts,
+    pageSize: LIMITS.pageSize,
+    most: read.most,
+    window: read.window,
+  });
+  let pageNo = from;
+  let pageTotal: number | undefined;
+  for await (const envelope of envelopes) {
+    if (read.signal?.aborted) throw new InterruptedError('interrupted', stopExitCode(read.signal));
+    // The whole query's, not bounded by `most`: what a progress counter counts up to.
+    if (pageNo === from) pageTotal = lastPage(trackListFacts(envelope), from, LIMITS.pageSize);
+    yield {
+      pageNo: pageNo++,
+      records: envelope.data?.accepted ?? [],
+      pageTotal,
+      dataTotal: envelope.page?.data_total,
+      sentPageTotal: envelope.page?.page_total,
+    };
+  }
+}
+
+/** The client's call, with its retries; reading changes nothing on the service, so Ctrl-C may cut it short. */
+function clientSend<R>(read: TrackListRead<R>): SendPage<R> {
+  return (body, stop) => {
+    read.onRequest?.();
+    const signal = read.signal ? AbortSignal.any([read.signal, stop]) : stop;
+    return read.client.call<R>('gettracklist', body, { signal });
+  };
+}
+
+/** Page `pageNo` of the query in `version`: the engine's rows as the operation writes items, else the filter. */
+function pageBody(version: ApiVersion, query: TrackListQuery, pageNo: number): unknown {
+  if (query.items) return requestBody('gettracklist', version, query.items, { filter: query.filter, page: pageNo });
+  return wireBody('gettracklist', version, { ...query.filter, page_no: pageNo });
 }

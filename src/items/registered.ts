@@ -14,9 +14,8 @@
 
 import type { ApiClient } from '../api/client.js';
 import { unitCost } from '../service/operations/index.js';
-import { PageCheck, trackListFacts } from '../api/pages.js';
+import { trackListPages } from '../api/pages.js';
 import { LIMITS, type ApiVersion } from '../service/vocabulary.js';
-import { requestBody } from '../api/request-body.js';
 import type { Chunk } from './chunker.js';
 import type { Item, ItemOperation } from './fields.js';
 
@@ -32,13 +31,10 @@ export function serviceLookup(client: ApiClient, version: ApiVersion, signal: Ab
   return {
     async registered(items) {
       const found: Registrations = new Map();
-      // Every page, checked as a list's are (src/api/pages.ts): pages that cannot be right end the lookup.
-      const check = new PageCheck(1, LIMITS.pageSize);
-      for (let page = 1, last = false; !last; page++) {
-        const body = requestBody('gettracklist', version, items, { page });
-        const envelope = await client.call('gettracklist', body, { signal });
-        last = check.isLast(page, trackListFacts(envelope));
-        for (const record of envelope.data?.accepted ?? []) {
+      // Every page, one after the other, checked as a list's are: pages that cannot be right end the lookup.
+      const pages = trackListPages<Record<string, unknown>>({ client, version, query: { items }, window: 1, signal });
+      for await (const page of pages) {
+        for (const record of page.records) {
           const key = typeof record.number === 'string' ? record.number.trim().toUpperCase() : undefined;
           if (key === undefined) continue;
           const carriers = found.get(key) ?? new Set();

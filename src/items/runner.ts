@@ -36,7 +36,7 @@ import type { ApiClient } from '../api/client.js';
 import { codeInfo, formatCodeMessage, isAccountRefusal } from '../service/codes.js';
 import { EnvelopeError, RateLimitError, RequestAbortedError, ServiceError, formatSeconds } from '../api/errors.js';
 import { itemsPerRequest, itemOperationSpec, operationOfCommand } from '../service/operations/index.js';
-import { DEFAULT_PAGE_WINDOW, PageCheck, PagingError, trackListFacts, type PageFacts } from '../api/pages.js';
+import { trackListPages, type TrackListPage, type TrackListQuery } from '../api/pages.js';
 import type { Pacer, WaitReason } from '../pacing/pacer.js';
 import { shouldRetry, waitReason } from '../api/retry.js';
 import { LIMITS, type ApiVersion } from '../service/vocabulary.js';
@@ -125,31 +125,32 @@ interface Pending {
   limitedSince: number;
   /** Why its last send failed: what a give-up reports, rather than a failed lookup of it. */
   sendError?: ServiceError;
-  /** gettracklist: the chunk's pages as they come, checked in order (src/api/pages.ts). */
-  pages?: ChunkPages;
   /** register: rows whose tag is still to be applied, with the item of the outcome that says what became of them. */
   retag?: Map<string, { row: ChunkRow; item: Record<string, unknown> }>;
   /** Follow-up requests of the chunk not answered yet. */
   tagsLeft?: number;
 }
 
-interface ChunkPages {
-  check: PageCheck;
-  /** Each page's records that the chunk asked for, and what the page says. */
-  got: Map<number, { records: Record<string, unknown>[]; facts: PageFacts }>;
-  /** The next page to check; the last one asked for; the last one, once a page said so. */
-  next: number;
-  launched: number;
-  end?: number;
-  /** Settled: pages still in flight are dropped when they come. */
-  done?: boolean;
+type Answer = Envelope<Record<string, unknown>>;
+
+/**
+ * A page of a lookup (`verify`: chunks whose answers were lost; `page`: a chunk of `trk list`), asked for by its
+ * read of the list (trackListPages) and sent by a worker like any request, with the run's retries and holds.
+ */
+interface PageWork {
+  kind: 'verify' | 'page';
+  chunks: Pending[];
+  body: unknown;
+  /** Its read ended before it was sent: it is not sent (again). */
+  dropped: boolean;
+  answer(envelope: Answer): void;
+  drop(reason: unknown): void;
 }
 
-type Work =
-  | { kind: 'send'; p: Pending }
-  | { kind: 'verify'; ps: Pending[]; page: number; found: Map<string, Record<string, unknown>[]>; check?: PageCheck }
-  | { kind: 'page'; p: Pending; page: number }
-  | TagWork;
+type Work = { kind: 'send'; p: Pending } | PageWork | TagWork;
+
+/** What a page still asked for hears once the run is over: the read it belongs to ends unsettled. */
+class RunOver extends Error {}
 
 /** The operation that applies the tag of a number registered already: trk update's. */
 const RETAG = operationOfCommand('update');
@@ -168,6 +169,13 @@ class Runner {
   readonly #source: AsyncIterator<Chunk>;
   #sourceDone = false;
   readonly #ready: Work[] = [];
+  /** Pages the reads of the list ask for, in the order asked: taken before anything else. */
+  readonly #pages: PageWork[] = [];
+  /** Pages asked for and not answered yet (ended with the run, if it ends first). */
+  readonly #asked = new Set<PageWork>();
+  /** Reads of the list under way: the run waits for them, as they may still ask for pages. */
+  readonly #reads = new Set<Promise<void>>();
+  #over = false;
   readonly #unverified: { p: Pending; notBefore: number }[] = [];
   #active = 0;
   #pulling = 0;
@@ -197,6 +205,7 @@ class Runner {
       await Promise.all(Array.from({ length: n }, () => this.#worker()));
     } finally {
       this.#o.stop.removeEventListener('abort', onStop);
+      await this.#endReads();
       if (!this.#sourceDone) await this.#source.return?.();
     }
     const result: RunnerResult = {
@@ -242,8 +251,8 @@ class Runner {
         await this.#changed(hold);
         continue;
       }
-      const retry = this.#ready.shift();
-      if (retry) return retry;
+      const ready = this.#take(this.#pages) ?? this.#take(this.#ready);
+      if (ready) return ready;
       const verify = this.#takeVerify();
       if (verify) return verify;
       if (!this.#sourceDone) {
@@ -259,7 +268,8 @@ class Runner {
         this.#wake();
         continue;
       }
-      if (this.#active === 0 && this.#pulling === 0 && this.#unverified.length === 0) return undefined;
+      const busy = this.#active + this.#pulling + this.#reads.size + this.#unverified.length;
+      if (busy === 0) return undefined;
       const soonest = Math.min(...this.#unverified.map((u) => u.notBefore));
       await this.#changed(Number.isFinite(soonest) ? Math.max(1, soonest - this.#now()) : undefined);
     }
@@ -306,7 +316,7 @@ class Runner {
           return this.#takeVerify() ?? undefined;
         }
       }
-      return this.#op === 'gettracklist' ? { kind: 'page', p, page: 1 } : { kind: 'send', p };
+      return this.#op === 'gettracklist' ? this.#startRead(() => this.#listChunk(p)) : { kind: 'send', p };
     }
   }
 
@@ -326,7 +336,76 @@ class Runner {
       ps.push(u.p);
       this.#unverified.splice(i, 1);
     }
-    return ps.length > 0 ? { kind: 'verify', ps, page: 1, found: new Map() } : undefined;
+    return ps.length > 0 ? this.#startRead(() => this.#verify(ps)) : undefined;
+  }
+
+  /** The next work of `queue` whose read still wants it. */
+  #take(queue: Work[]): Work | undefined {
+    let work = queue.shift();
+    while (work && 'dropped' in work && work.dropped) work = queue.shift();
+    return work;
+  }
+
+  // ---- reads of the list ----
+
+  /** Starts a read of the list; the page it asks for first, when it is the next to go. */
+  #startRead(read: () => Promise<void>): Work | undefined {
+    const reading: Promise<void> = read()
+      // Pages that cannot be right (PagingError), a body the version cannot express: the run stops.
+      .catch((err) => {
+        if (!(err instanceof RunOver)) this.#fail(err);
+      })
+      .finally(() => {
+        this.#reads.delete(reading);
+        this.#wake();
+      });
+    this.#reads.add(reading);
+    return this.#take(this.#pages);
+  }
+
+  /** The pages of `query` for `chunks`, each sent by a worker; `window` pages in flight at most. */
+  #pagesOf(
+    kind: PageWork['kind'],
+    chunks: Pending[],
+    query: TrackListQuery,
+    window?: number,
+  ): AsyncGenerator<TrackListPage<Record<string, unknown>>> {
+    const { client, version } = this.#o;
+    const send = (body: unknown, stop: AbortSignal) => this.#askPage(kind, chunks, body, stop);
+    return trackListPages({ client, version, query, window, send });
+  }
+
+  #askPage(kind: PageWork['kind'], chunks: Pending[], body: unknown, stop: AbortSignal): Promise<Answer> {
+    if (this.#over) return Promise.reject(new RunOver());
+    return new Promise((resolve, reject) => {
+      const work: PageWork = {
+        kind,
+        chunks,
+        body,
+        dropped: false,
+        answer: (envelope) => {
+          this.#asked.delete(work);
+          resolve(envelope);
+        },
+        drop: (reason) => {
+          if (!this.#asked.delete(work)) return;
+          work.dropped = true;
+          reject(reason);
+        },
+      };
+      this.#asked.add(work);
+      // The read ended early (pages that cannot be right): what it still asked for is not sent.
+      stop.addEventListener('abort', () => work.drop(stop.reason), { once: true });
+      this.#pages.push(work);
+      this.#wake();
+    });
+  }
+
+  /** The run is over: pages still asked for end their reads unsettled, and the reads are let finish. */
+  async #endReads(): Promise<void> {
+    this.#over = true;
+    for (const work of this.#asked) work.drop(new RunOver());
+    await Promise.all(this.#reads);
   }
 
   #changed(timeoutMs?: number): Promise<void> {
@@ -387,20 +466,13 @@ class Runner {
     // A 429 streak ends with any answer; ambiguous failures are counted over the chunk's whole life (a lookup
     // that works says nothing about the next send of the chunk).
     for (const p of chunks) p.limited = 0;
-    try {
-      if (work.kind === 'send') this.#answered(work.p, envelope);
-      else if (work.kind === 'verify') this.#verified(work, envelope);
-      else if (work.kind === 'tag') this.#tagged(work, envelope);
-      else this.#paged(work, envelope);
-    } catch (err) {
-      // Pages that cannot be right: what they hold cannot settle anything.
-      if (!(err instanceof PagingError)) throw err;
-      this.#fail(err);
-    }
+    if (work.kind === 'send') this.#answered(work.p, envelope);
+    else if (work.kind === 'tag') this.#tagged(work, envelope);
+    else work.answer(envelope);
   }
 
   #request(work: Work): { op: 'gettracklist' | ItemOperation; body: unknown; chunks: Pending[] } {
-    const { version, listFilter } = this.#o;
+    const { version } = this.#o;
     if (work.kind === 'send') {
       return {
         op: this.#op,
@@ -421,24 +493,8 @@ class Runner {
       }));
       return { op: RETAG, body: requestBody(RETAG, version, items), chunks: [work.p] };
     }
-    if (work.kind === 'page') {
-      return {
-        op: 'gettracklist',
-        body: requestBody(
-          'gettracklist',
-          version,
-          work.p.open.map((r) => r.item),
-          { filter: listFilter, page: work.page },
-        ),
-        chunks: [work.p],
-      };
-    }
-    const items = work.ps.flatMap((p) => p.open.map((r) => r.item));
-    return {
-      op: 'gettracklist',
-      body: requestBody('gettracklist', version, items, { page: work.page }),
-      chunks: work.ps,
-    };
+    // A page of a lookup, as its read wrote it.
+    return { op: 'gettracklist', body: work.body, chunks: work.chunks };
   }
 
   #requeue(work: Work): void {
@@ -447,6 +503,8 @@ class Runner {
   }
 
   #failed(work: Work, err: unknown, chunks: Pending[]): void {
+    // Its read is over already, with what ended it.
+    if ((work.kind === 'verify' || work.kind === 'page') && work.dropped) return;
     if (!(err instanceof ServiceError)) {
       this.#fail(err);
       return;
@@ -593,24 +651,26 @@ class Runner {
     else this.#ready.unshift({ kind: 'send', p });
   }
 
-  #verified(work: Extract<Work, { kind: 'verify' }>, envelope: Envelope<Record<string, unknown>>): void {
-    for (const record of envelope.data?.accepted ?? []) {
-      const key = keyOf(record.number);
-      const list = work.found.get(key);
-      if (list) list.push(record);
-      else work.found.set(key, [record]);
+  /**
+   * Looks up the chunks whose answers were lost, every page one after the other: what is found registered counts as
+   * accepted (`verified`), the rest is sent again.
+   */
+  async #verify(ps: Pending[]): Promise<void> {
+    const found = new Map<string, Record<string, unknown>[]>();
+    const items = ps.flatMap((p) => p.open.map((r) => r.item));
+    for await (const page of this.#pagesOf('verify', ps, { items }, 1)) {
+      for (const record of page.records) {
+        const key = keyOf(record.number);
+        const list = found.get(key);
+        if (list) list.push(record);
+        else found.set(key, [record]);
+      }
     }
-    // One page after the other, up to the last one the service's counts and its pages agree on.
-    const check = (work.check ??= new PageCheck(1, LIMITS.pageSize));
-    if (!check.isLast(work.page, trackListFacts(envelope))) {
-      this.#ready.unshift({ ...work, page: work.page + 1 });
-      return;
-    }
-    this.#verifications += work.ps.length;
-    for (const p of work.ps) {
+    this.#verifications += ps.length;
+    for (const p of ps) {
       const still: ChunkRow[] = [];
       for (const row of p.open) {
-        const record = (work.found.get(row.key) ?? []).find((r) => this.#matches(row, r));
+        const record = (found.get(row.key) ?? []).find((r) => this.#matches(row, r));
         if (!record) {
           still.push(row);
           continue;
@@ -650,32 +710,14 @@ class Runner {
     return out;
   }
 
-  #paged(work: Extract<Work, { kind: 'page' }>, envelope: Envelope<Record<string, unknown>>): void {
-    const p = work.p;
-    p.pages ??= { check: new PageCheck(1, LIMITS.pageSize), got: new Map(), next: 1, launched: 1 };
-    const pages: ChunkPages = p.pages;
-    if (pages.done) return;
+  /** gettracklist: the records of a chunk's numbers, every page, several in flight as a list's are. */
+  async #listChunk(p: Pending): Promise<void> {
     const wanted = new Set(p.open.map((r) => r.key));
-    // One number is a substring match for the service: keep the exact ones only.
-    const records = (envelope.data?.accepted ?? []).filter((record) => wanted.has(keyOf(record.number)));
-    pages.got.set(work.page, { records, facts: trackListFacts(envelope) });
-    // Pages are checked in order; the ones after them are asked for several at once, as one list's are
-    // (src/api/pages.ts): the pacer starts them at its pace, at most a window ahead of the pages checked.
-    while (pages.end === undefined && pages.got.has(pages.next)) {
-      if (pages.check.isLast(pages.next, pages.got.get(pages.next)!.facts)) pages.end = pages.next;
-      pages.next += 1;
+    const query = { items: p.open.map((r) => r.item), filter: this.#o.listFilter };
+    for await (const page of this.#pagesOf('page', [p], query)) {
+      // One number is a substring match for the service: keep the exact ones only.
+      p.accepted.push(...page.records.filter((record) => wanted.has(keyOf(record.number))));
     }
-    if (pages.end === undefined) {
-      const last = pages.check.last;
-      const until = last === undefined ? pages.next : Math.min(last, pages.next - 1 + DEFAULT_PAGE_WINDOW);
-      const more: Work[] = [];
-      while (pages.launched < until) more.push({ kind: 'page', p, page: ++pages.launched });
-      this.#ready.unshift(...more);
-      return;
-    }
-    for (let page = 1; page <= pages.end; page++) p.accepted.push(...pages.got.get(page)!.records);
-    pages.done = true;
-    pages.got.clear();
     const found = new Set(p.accepted.map((r) => keyOf(r.number)));
     this.#settle(p, p.open.filter((r) => !found.has(r.key)).length);
   }

@@ -19,7 +19,7 @@
 import type { ApiClient } from '../api/client.js';
 import { wireBody } from '../api/request-body.js';
 import { AuthenticationError, EndpointNotFoundError } from '../api/errors.js';
-import { readPages, trackListFacts } from '../api/pages.js';
+import { trackListPages, type TrackListQuery } from '../api/pages.js';
 import { LIMITS, type ApiVersion } from '../service/vocabulary.js';
 import type { Envelope, TrackListFilter } from '../service/types.js';
 import { InterruptedError, stopExitCode } from '../errors.js';
@@ -232,14 +232,9 @@ export class SyncRun {
     }
   }
 
-  async #call<A>(
-    client: ApiClient,
-    op: 'gettracklist' | 'gettrackinfo',
-    body: unknown,
-    stop?: AbortSignal,
-  ): Promise<Envelope<A>> {
+  async #call<A>(client: ApiClient, op: 'gettracklist' | 'gettrackinfo', body: unknown): Promise<Envelope<A>> {
     this.#summary.requests += 1;
-    return client.call<A>(op, body, { signal: stop ? AbortSignal.any([this.#opts.signal, stop]) : this.#opts.signal });
+    return client.call<A>(op, body, { signal: this.#opts.signal });
   }
 
   #checkStopped(): void {
@@ -251,28 +246,27 @@ export class SyncRun {
     this.#opts.onProgress?.(this.#progress);
   }
 
+  /** The pages of `query`, checked against the service's counts (src/api/pages.ts), each request counted. */
+  #pages(client: ApiClient, query: TrackListQuery) {
+    return trackListPages<Record<string, unknown>>({
+      client,
+      query,
+      signal: this.#opts.signal,
+      onRequest: () => {
+        this.#summary.requests += 1;
+      },
+    });
+  }
+
   /** Every page of one query, each written in one transaction as it comes. */
   async #listQuery(client: ApiClient, filter: TrackListFilter, fullSync?: number): Promise<void> {
     const totalBefore = this.#progress.pagesTotal ?? 0;
-    const pages = readPages<Envelope>({
-      start: 1,
-      fetch: (pageNo, stop) =>
-        this.#call(
-          client,
-          'gettracklist',
-          wireBody('gettracklist', client.version, { ...filter, page_no: pageNo }),
-          stop,
-        ),
-      // Checked against the service's counts, as a list's pages are (src/api/pages.ts).
-      facts: trackListFacts,
-      pageSize: LIMITS.pageSize,
-    });
-    let first = true;
-    for await (const env of pages) {
-      this.#checkStopped();
-      if (first && env.page?.page_total !== undefined) this.#report({ pagesTotal: totalBefore + env.page.page_total });
-      first = false;
-      const rows = (env.data?.accepted ?? []).map((item) => recordRow(item, client.version));
+    // A page that comes after Ctrl-C is not handed on: nothing of it is written.
+    for await (const page of this.#pages(client, { filter })) {
+      if (page.pageNo === 1 && page.sentPageTotal !== undefined) {
+        this.#report({ pagesTotal: totalBefore + page.sentPageTotal });
+      }
+      const rows = page.records.map((item) => recordRow(item, client.version));
       for (const r of rows) if (r.as_of > this.#latestSeen) this.#latestSeen = r.as_of;
       const { added } = await this.#store.writeRecords(rows, fullSync);
       this.#listed.notify();
@@ -316,22 +310,8 @@ export class SyncRun {
       const numbers = [...new Set(unseen.map((k) => k.number))];
       // One number is a partial match for the service; the records it names are checked exactly here.
       const filter = { number: numbers.join(',') };
-      for await (const env of readPages<Envelope>({
-        start: 1,
-        fetch: (pageNo, stop) =>
-          this.#call(
-            client,
-            'gettracklist',
-            wireBody('gettracklist', client.version, { ...filter, page_no: pageNo }),
-            stop,
-          ),
-        facts: trackListFacts,
-        pageSize: LIMITS.pageSize,
-      })) {
-        for (const item of env.data?.accepted ?? []) {
-          const row = recordRow(item, client.version);
-          present.add(idOf(row));
-        }
+      for await (const page of this.#pages(client, { filter })) {
+        for (const item of page.records) present.add(idOf(recordRow(item, client.version)));
       }
       const gone = unseen.filter((k) => !present.has(idOf(k)));
       this.#summary.records_deleted += await this.#store.deleteRecords(gone);

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { clock } from '../../src/clock.js';
-import { PagingError, readPages, type PagedRead, type PageFacts } from '../../src/api/pages.js';
+import type { ApiClient } from '../../src/api/client.js';
+import { PagingError, readPages, trackListPages, type PagedRead, type PageFacts } from '../../src/api/pages.js';
+import { InterruptedError } from '../../src/errors.js';
+import type { Envelope } from '../../src/service/types.js';
 
 interface Page {
   n: number;
@@ -226,5 +229,137 @@ describe('readPages against counts that cannot be right', () => {
     const { pages } = await handed(read);
     expect(pages).toBe(2);
     expect(fetched).toEqual([1, 2]);
+  });
+});
+
+describe('trackListPages: the one reader of the list', () => {
+  /** A list of `total` records, 40 a page, each named by its number; records every body asked for. */
+  function list(total: number, opts: { version?: 'v1' | 'v2' | 'v2.1'; onCall?: () => void } = {}) {
+    const bodies: Record<string, unknown>[] = [];
+    const answer = (body: Record<string, unknown>): Envelope<Record<string, unknown>> => {
+      const pageNo = Number(body.page_no);
+      const first = (pageNo - 1) * 40;
+      const count = Math.max(0, Math.min(40, total - first));
+      const accepted = Array.from({ length: count }, (_, i) => ({ number: `N${first + i + 1}`, carrier: 1 }));
+      const page = { data_total: total, page_total: Math.ceil(total / 40), page_no: pageNo, page_size: 40 };
+      return { code: 0, data: { accepted }, page };
+    };
+    const client = {
+      version: opts.version ?? 'v2',
+      call: async (_op: string, body: unknown) => {
+        bodies.push(body as Record<string, unknown>);
+        opts.onCall?.();
+        await clock().sleep(1);
+        return answer(body as Record<string, unknown>);
+      },
+    } as unknown as Pick<ApiClient, 'call' | 'version'>;
+    return { client, bodies, answer };
+  }
+
+  async function pagesOf<R>(pages: AsyncIterable<R>): Promise<R[]> {
+    const out: R[] = [];
+    for await (const page of pages) out.push(page);
+    return out;
+  }
+
+  it('asks for every page of the filter, page_no counting up, and hands them on with the counts', async () => {
+    const { client, bodies } = list(100);
+    let requests = 0;
+    const pages = await pagesOf(
+      trackListPages({ client, query: { filter: { package_status: 'Delivered' } }, onRequest: () => requests++ }),
+    );
+    expect(pages.map((p) => [p.pageNo, p.records.length, p.pageTotal, p.dataTotal, p.sentPageTotal])).toEqual([
+      [1, 40, 3, 100, 3],
+      [2, 40, 3, 100, 3],
+      [3, 20, 3, 100, 3],
+    ]);
+    expect(bodies.map((b) => [b.package_status, b.page_no]).sort()).toEqual([
+      ['Delivered', 1],
+      ['Delivered', 2],
+      ['Delivered', 3],
+    ]);
+    expect(requests).toBe(3);
+  });
+
+  it("from a page, at most some pages; the total still the whole query's", async () => {
+    const { client, bodies } = list(400);
+    const pages = await pagesOf(trackListPages({ client, query: {}, from: 3, most: 2 }));
+    expect(pages.map((p) => [p.pageNo, p.pageTotal])).toEqual([
+      [3, 10],
+      [4, 10],
+    ]);
+    expect(bodies.map((b) => b.page_no).sort()).toEqual([3, 4]);
+  });
+
+  it("the engine's rows as the operation writes them: their numbers once each, in the version's names", async () => {
+    const { client, bodies } = list(3, { version: 'v1' });
+    const items = [{ number: 'A1' }, { number: 'A1', carrier: 3 }, { number: 'B2' }];
+    await pagesOf(trackListPages({ client, query: { items, filter: { package_status: 'Delivered' } } }));
+    expect(bodies).toHaveLength(1);
+    // v1 names a status by its code.
+    expect(bodies[0]).toEqual({ number: 'A1,B2', package_status: 40, page_no: 1 });
+  });
+
+  it('one page after the other with a window of one', async () => {
+    let open = 0;
+    let most = 0;
+    const { client } = list(200);
+    const call = client.call.bind(client);
+    const counting = {
+      version: client.version,
+      call: async (op: 'gettracklist', body: unknown) => {
+        most = Math.max(most, ++open);
+        try {
+          return await call(op, body);
+        } finally {
+          open -= 1;
+        }
+      },
+    } as unknown as Pick<ApiClient, 'call' | 'version'>;
+    expect(await pagesOf(trackListPages({ client: counting, query: {}, window: 1 }))).toHaveLength(5);
+    expect(most).toBe(1);
+  });
+
+  it("sends through the caller's own sending when given (its retries, its count), never the client's", async () => {
+    const { client, bodies, answer } = list(50);
+    const sent: unknown[] = [];
+    const pages = await pagesOf(
+      trackListPages({
+        client: { ...client, call: () => Promise.reject(new Error('not the client')) },
+        query: {},
+        send: async (body) => {
+          sent.push(body);
+          return answer(body as Record<string, unknown>);
+        },
+      }),
+    );
+    expect(pages.map((p) => p.records.length)).toEqual([40, 10]);
+    expect(sent).toHaveLength(2);
+    expect(bodies).toEqual([]);
+  });
+
+  it('a page that comes in spite of Ctrl-C is not handed on', async () => {
+    const stop = new AbortController();
+    // A client that does not cut reads short.
+    const { client } = list(200, { onCall: () => stop.abort() });
+    const handed: number[] = [];
+    const read = async () => {
+      for await (const page of trackListPages({ client, query: {}, signal: stop.signal })) handed.push(page.pageNo);
+    };
+    await expect(read()).rejects.toBeInstanceOf(InterruptedError);
+    expect(handed).toEqual([]);
+  });
+
+  it('pages that cannot be right end the read with a PagingError', async () => {
+    const { client } = list(200);
+    const same = {
+      version: client.version,
+      call: async () => ({
+        code: 0,
+        data: { accepted: Array.from({ length: 40 }, () => ({ number: 'SAME', carrier: 1 })) },
+        page: { data_total: 200, page_total: 5, page_no: 1, page_size: 40 },
+      }),
+    } as unknown as Pick<ApiClient, 'call' | 'version'>;
+    await expect(pagesOf(trackListPages({ client: same, query: {} }))).rejects.toBeInstanceOf(PagingError);
   });
 });

@@ -2,7 +2,10 @@
 
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { clock } from '../../src/clock.js';
+import { InterruptedError } from '../../src/errors.js';
 import {
   bulkSandbox,
   numberList,
@@ -129,6 +132,37 @@ describe('item operations other than register', () => {
     expect(
       existsSync(path.join(dir, 'state', 'journals')) ? readdirSync(path.join(dir, 'state', 'journals')) : [],
     ).toEqual([]);
+  });
+
+  it('list --number beyond 200, the service failing now and then: each page sent again by the run', async () => {
+    const { e, dir, run } = await setup({ seed: 5 });
+    const numbers = numberList(450);
+    await run({ operation: 'register', file: writeInput(dir, 'reg.txt', `${numbers.join('\n')}\n`) });
+    const file = writeInput(dir, 'q.txt', `${[...numbers, 'RR999999991CN'].join('\n')}\n`);
+    e.sandbox.setFaults({ failureRate: 0.2 });
+    const report = await run({ operation: 'gettracklist', file });
+    e.sandbox.setFaults({ failureRate: 0 });
+    expect(e.sandbox.state().requests.injected.failures).toBeGreaterThan(0);
+    expect(report.results.accepted.map((r) => r.number).sort()).toEqual([...numbers].sort());
+    expect(report.summary?.notFound).toBe(1);
+  });
+
+  it('list --number beyond 200, Ctrl-C among its pages: interrupted at once, and nothing more is asked', async () => {
+    const { e, dir, ctx } = await setup({ latencyMs: 150 });
+    const numbers = numberList(450);
+    await runEngine(ctx(), { operation: 'register', file: writeInput(dir, 'reg.txt', `${numbers.join('\n')}\n`) });
+    const asked = () => e.sandbox.state().requests.byOperation['v2/gettracklist'] ?? 0;
+    const before = asked();
+    const c = ctx();
+    const running = runEngine(c, { operation: 'gettracklist', file: writeInput(dir, 'q.txt', numbers.join('\n')) });
+    while (asked() === before) await nextTurn();
+    c.abort();
+    await expect(running).rejects.toBeInstanceOf(InterruptedError);
+    const atStop = asked();
+    expect(atStop - before).toBeGreaterThan(0);
+    expect(atStop - before).toBeLessThan(12);
+    await clock().sleep(5_000);
+    expect(asked()).toBe(atStop);
   });
 
   it('list --number keeps to one exact number when a call holds a single one', async () => {

@@ -5,6 +5,7 @@
 // pager. Off a terminal every record is listed.
 
 import type { ApiClient } from '../../api/client.js';
+import { trackListPages } from '../../api/pages.js';
 import { wireBody } from '../../api/request-body.js';
 import { LIMITS } from '../../service/vocabulary.js';
 import type { TrackListFilter, TrackRecord } from '../../service/types.js';
@@ -21,7 +22,6 @@ import { TERMINAL_LIST_LIMIT } from '../../output/format.js';
 import { buildListFilters, distinctNumbers, type ListOptions } from './filters.js';
 import { checksLocally, localChecks } from './local.js';
 import { mergeQueries, recordKey, type ListProgress } from './merge.js';
-import { listPages } from './pages.js';
 import { clock } from '../../clock.js';
 
 export { buildListFilters, type ListOptions } from './filters.js';
@@ -72,8 +72,10 @@ export function listRecords(
   // Each query gives at most `limit` records to the merged list, unless records are checked here (--tag).
   const local = checksLocally(opts);
   const most = Number.isFinite(limit) && !local ? Math.ceil(limit / LIMITS.pageSize) : undefined;
-  const queries = filters.map((f) =>
-    listPages(api, f, { from: opts.page, only: opts.page !== undefined, most, signal }),
+  // --page: that page alone.
+  const pages = opts.page !== undefined ? 1 : most;
+  const queries = filters.map((filter) =>
+    trackListPages({ client: api, query: { filter }, from: opts.page, most: pages, signal }),
   );
   const merged = mergeQueries(queries, opts.orderBy, onProgress);
   const check = localChecks(api, opts, signal, now);

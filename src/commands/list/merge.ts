@@ -6,9 +6,12 @@
 import type { OrderBy } from '../../service/vocabulary.js';
 import type { TrackRecord } from '../../service/types.js';
 import { epochOf } from '../../service/times.js';
-import type { ListPage } from './pages.js';
+import type { TrackListPage } from '../../api/pages.js';
 
 /** How far the fetching has got, over every query. */
+/** A page of one query, as the list's reader hands it on. */
+type ListPage = TrackListPage<TrackRecord>;
+
 export interface ListProgress {
   pagesDone: number;
   /** Every page of every query, once each query's first page said. */

@@ -3,9 +3,9 @@
 // page of each; reads cost no quota.
 
 import type { ApiClient } from '../../api/client.js';
+import { trackListPages } from '../../api/pages.js';
 import { LIMITS } from '../../service/vocabulary.js';
 import type { TrackRecord } from '../../service/types.js';
-import { listPages } from './pages.js';
 
 /**
  * Every record of `numbers` (several carriers may hold one number). The service matches one number partially
@@ -21,7 +21,7 @@ export async function recordsOfNumbers(
   const out: TrackRecord[] = [];
   for (let i = 0; i < distinct.length; i += LIMITS.listNumberFilterMax) {
     const number = distinct.slice(i, i + LIMITS.listNumberFilterMax).join(',');
-    for await (const page of listPages(api, { number }, { signal })) {
+    for await (const page of trackListPages({ client: api, query: { filter: { number } }, signal })) {
       out.push(...page.records.filter((r) => wanted.has(String(r.number).toUpperCase())));
     }
   }
