@@ -177,12 +177,20 @@ export function runEngine(ctx: Context, opts: RunOptions) {
  * run's answers come long before its next window opens, so a run interrupted after some answers has not sent what
  * later windows would; on the tests' clock every window opens at once, and this holds back what real time would.
  */
-export async function clientSendingWrites(ctx: TestContext, sandbox: RunningSandbox, writes: number) {
+export async function clientSendingWrites(
+  ctx: TestContext,
+  sandbox: RunningSandbox,
+  writes: number,
+  opts: { interruptWhenHeld?: boolean } = {},
+) {
   const budget = await ctx.pacer();
   let sent = 0;
   const gate: Pacer = {
-    acquire(signal, opts) {
-      if (opts?.readOnly || ++sent <= writes) return budget.acquire(signal, opts);
+    acquire(signal, acquireOpts) {
+      if (acquireOpts?.readOnly || ++sent <= writes) return budget.acquire(signal, acquireOpts);
+      // Ctrl-C at the first write held at the latest: a run whose admitted writes settled fewer chunks than its
+      // test waits for (a request sent again on a busy machine) is interrupted all the same, never left waiting.
+      if (opts.interruptWhenHeld) ctx.abort();
       return new Promise((_, reject) => {
         if (signal?.aborted) reject(signal.reason);
         signal?.addEventListener('abort', () => reject(signal.reason), { once: true });

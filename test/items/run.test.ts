@@ -293,7 +293,7 @@ describe('runItems: faults', () => {
     const file = writeInput(dir, 'in.txt', `${numbers.join('\n')}\n`);
     let settledChunks = 0;
     // Real time sends two windows of chunks before the third answer: the quota check's and the next.
-    const client = await clientSendingWrites(ctx, e.sandbox, 5);
+    const client = await clientSendingWrites(ctx, e.sandbox, 5, { interruptWhenHeld: true });
     const first = run(ctx, {
       operation: 'register',
       file,
@@ -308,7 +308,7 @@ describe('runItems: faults', () => {
     expect(err).toBeInstanceOf(InterruptedError);
     expect((err as InterruptedError).exitCode).toBe(130);
     const done = e.sandbox.account.store.size;
-    expect(done).toBeGreaterThanOrEqual(120);
+    expect(done).toBeGreaterThanOrEqual(40);
     expect(done).toBeLessThan(400);
     const journals = readdirSync(path.join(dir, 'state', 'journals'));
     expect(journals.filter((f) => f.endsWith('.jsonl'))).toHaveLength(1);
