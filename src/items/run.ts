@@ -43,7 +43,7 @@ import {
   when,
   type ItemPlan,
 } from './plan.js';
-import { listSome } from './read.js';
+import { listSome } from './header-layout.js';
 import { countRows, RunBase } from './run-base.js';
 import { RunMemory, type Standing } from './run-memory.js';
 import type { ItemFlags, ItemReport, ItemRunOptions } from './run-options.js';
