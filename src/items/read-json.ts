@@ -7,7 +7,8 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { normaliseName } from './fields.js';
-import { headerLayout, type InputLayout, type InputRow, type OpenedInput, type ReadOptions } from './read.js';
+import { headerLayout } from './header-layout.js';
+import type { InputLayout, InputRow, OpenedInput, ReadOptions } from './read.js';
 import type { ItemSource } from './source.js';
 
 /** An element bigger than this is not a record of trk's (a details answer is a few KiB). */

@@ -1,7 +1,7 @@
 // What the two halves of an item run share: ItemRun (src/items/run.ts) checks the input, finds where it stands
-// against the runs before it and makes the plan; RunSender (src/items/send.ts) sends it and says how it went.
-// Both read the same settings, input and records, show progress the same way, and may look up which numbers of
-// what is left are registered already (a dry run to say so, a short quota before it refuses).
+// against the runs before it (src/items/run-memory.ts) and makes the plan; RunSender (src/items/send.ts) sends it
+// and says how it went. Both read the same settings, input and records, show progress the same way, and may look
+// up which numbers of what is left are registered already (a dry run to say so, a short quota before it refuses).
 
 import type { ApiClient } from '../api/client.js';
 import type { ApiVersion } from '../service/vocabulary.js';
@@ -15,48 +15,18 @@ import { EXIT } from '../exit-codes.js';
 import { fmt, plural } from '../text.js';
 import type { Chunk } from './chunker.js';
 import type { ItemOperation } from './fields.js';
-import type { JournalSummary, RunIdentity } from './journal.js';
 import { sumOver } from './plan.js';
 import type { Progress } from './progress.js';
 import type { InputRow } from './read.js';
-import type { ItemFlags, ItemRunOptions } from './run.js';
-import type { FinishedRun, LeftBehind, RunFolders } from './runs.js';
+import type { RunMemory } from './run-memory.js';
+import type { ItemFlags, ItemRunOptions } from './run-options.js';
 import { chunkSize, inputChunks, type ScanOptions, type ScanResult } from './scan.js';
-import type { SentRecord } from './sent.js';
 import type { ItemSource } from './source.js';
 import { alreadyPaid, serviceLookup } from './registered.js';
 import { say } from './notices.js';
 
 /** Progress of a run that shows none. */
 const NO_PROGRESS: Progress = { inPlace: false, phase() {}, update() {}, waiting() {}, stop() {} };
-
-/** What a run of a file or a pipe knows of the runs before it (loaded only for them: `trk stop N` does not). */
-export interface Memory {
-  runs: typeof import('./runs.js');
-  journals: typeof import('./journal.js');
-  sent: typeof import('./sent.js');
-  folders: RunFolders;
-  /** Requests earlier runs of this file confirmed (a file, without --again). */
-  record: SentRecord;
-}
-
-/** Where a checked input stands against the runs before it. */
-export interface Standing {
-  identity: RunIdentity;
-  finished?: FinishedRun | undefined;
-  /** This very run, interrupted: resumed. */
-  same?: JournalSummary | undefined;
-  /** Interrupted runs of the same input with other requests, and what each leaves. */
-  replaced: { journal: JournalSummary; left: LeftBehind }[];
-  /** What the run leaves out as sent before, named for its journal (a resume must leave out the same). */
-  sentId: string | null;
-  /** A record of an earlier run is damaged (or the journal of this one cannot be trusted): look up first. */
-  unknownPast: boolean;
-  /** The journal of this very run was made leaving out other rows: it is started over, looking up first. */
-  sameUnusable: boolean;
-  /** The journal of this very run left nothing out (an interrupted --again): its input is read as it did. */
-  leaveNothingOut: boolean;
-}
 
 /** What a run knows, handed from one half to the other. */
 export interface RunFields {
@@ -74,7 +44,7 @@ export interface RunFields {
   scanOpts: ScanOptions;
   renderer: typeof import('./progress.js') | undefined;
   quota: Promise<Partial<QuotaRecord>> | undefined;
-  memory: Memory | undefined;
+  memory: RunMemory | undefined;
 }
 
 export abstract class RunBase {

@@ -20,27 +20,17 @@
 // the summary and stops with the signal's exit code. A run with rows left undone never exits 0.
 
 import path from 'node:path';
-import type { ApiClient } from '../api/client.js';
-import type { Pacer } from '../pacing/pacer.js';
 import { commandName } from '../service/operations/index.js';
-import type { ItemResults, TrackListFilter } from '../service/types.js';
+import type { ItemResults } from '../service/types.js';
 import type { Settings } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { InterruptedError, stopExitCode, TrkError, UsageError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { fmt, plural } from '../text.js';
-import type { CarrierResolver } from './check.js';
 import { checkDefaults } from './check.js';
 import type { Chunk } from './chunker.js';
-import { DigestList, sortedHas } from './digest.js';
-import {
-  isCharging,
-  isReadOnly,
-  parseColumnMapping,
-  type ColumnMapping,
-  type ItemOperation,
-  type RowValues,
-} from './fields.js';
+import { sortedHas } from './digest.js';
+import { isCharging, isReadOnly, parseColumnMapping, type ColumnMapping, type ItemOperation } from './fields.js';
 import type { RunIdentity } from './journal.js';
 import {
   finishedLine,
@@ -53,16 +43,15 @@ import {
   when,
   type ItemPlan,
 } from './plan.js';
-import type { ProgressMode } from './progress.js';
-import { listSome } from './read.js';
-import type { RunSummary } from './results.js';
-import { countRows, RunBase, type Memory, type Standing } from './run-base.js';
+import { listSome } from './header-layout.js';
+import { countRows, RunBase } from './run-base.js';
+import { RunMemory, type Standing } from './run-memory.js';
+import type { ItemFlags, ItemReport, ItemRunOptions } from './run-options.js';
 import { say, tell } from './notices.js';
-import type { LeftBehind } from './runs.js';
 import { parseDelimiter, type Delimiter } from './read-text.js';
 import { scanInput, type ScanOptions, type ScanResult } from './scan.js';
 import { RunSender } from './send.js';
-import { fsReason, openSource, type ItemSource, type SourceFlags } from './source.js';
+import { fsReason, openSource, type ItemSource } from './source.js';
 import { nodeFs } from '../node.js';
 import { stateDir } from '../config/paths.js';
 import { ensureFolder } from '../config/private-files.js';
@@ -70,75 +59,10 @@ import { refuseOwnFile } from '../config/own-files.js';
 import { clock } from '../clock.js';
 
 export type { ItemPlan } from './plan.js';
+export type { ItemFlags, ItemReport, ItemRunOptions } from './run-options.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { accessSync, constants } = nodeFs();
-
-/** The flags every item command takes (see src/commands/items/flags.ts). */
-export interface ItemFlags extends SourceFlags {
-  /** `--dry-run`: check and report, send nothing. */
-  dryRun?: boolean | undefined;
-  /** `--restart`: discard the journal of an interrupted run and start from the top. */
-  restart?: boolean | undefined;
-  /** `--again`: send an input that was fully sent before. */
-  again?: boolean | undefined;
-  /** `--rejects FILE`: the rejected rows, ready to fix and import again. */
-  rejects?: string | undefined;
-  /** `--skip-invalid`: send the valid rows, set the invalid ones aside. */
-  skipInvalid?: boolean | undefined;
-  /** `--column NAME=FIELD`. */
-  columns?: readonly string[] | undefined;
-  /** `--ignore-column NAME`: columns passed over on purpose. */
-  ignoreColumns?: readonly string[] | undefined;
-  /** `--carrier-map FILE`: carrier aliases of this run (name,code rows). */
-  carrierMap?: string | undefined;
-  /** `--delimiter`: the columns' separator (`;`, `tab`, ...), instead of the one of the header line. */
-  delimiter?: string | undefined;
-}
-
-export interface ItemRunOptions {
-  operation: ItemOperation;
-  flags: ItemFlags;
-  /** Values from flags for every row (`--carrier`, `--tag`, ...), by field; a row's own cell wins. */
-  defaults?: RowValues | undefined;
-  /** gettracklist: the other filters of `trk list`. */
-  listFilter?: TrackListFilter | undefined;
-  /** Rejection codes counted as done (delete --ignore-missing). */
-  alsoAlready?: readonly number[] | undefined;
-  /** Keep the service's items for output; off, only counts are kept. Default true. */
-  collect?: boolean | undefined;
-  /** Each settled chunk's items as they come. */
-  onItems?: ((results: ItemResults) => void) | undefined;
-  /**
-   * Once every request has settled and the run did not fail, before the summary: the output is finished first,
-   * so that on a terminal the summary follows the table rather than coming before it.
-   */
-  beforeSummary?: (() => Promise<void>) | undefined;
-  /** Carrier names in the input → codes. */
-  resolveCarrier?: CarrierResolver | undefined;
-  /** Called once the input is checked and before anything is sent (delete's confirmation). */
-  confirm?: ((plan: ItemPlan) => Promise<void>) | undefined;
-  /** Work in progress at once; default 8. */
-  concurrency?: number | undefined;
-  /** Default: none for arguments; for files and pipes a bar on a terminal, a line every 30 s elsewhere. */
-  progress?: ProgressMode | undefined;
-  /** The client and its pacer; default the context's (paced by the budget shared by every trk on the key). */
-  client?: ApiClient | undefined;
-  pacer?: Pacer | undefined;
-  /** Tuning for tests. */
-  verifyDelayMs?: number | undefined;
-  retryBaseMs?: number | undefined;
-}
-
-export interface ItemReport {
-  plan: ItemPlan;
-  /** Absent for a dry run and a run not sent again. */
-  summary?: RunSummary;
-  /** The merged accepted/rejected items (empty unless `collect`). */
-  results: ItemResults;
-  exitCode: ExitCode;
-  source: ItemSource['kind'];
-}
 
 const EMPTY: ItemResults = { accepted: [], rejected: [] };
 
@@ -238,7 +162,7 @@ class ItemRun extends RunBase {
     let scan = await this.#check();
     let standing: Standing | undefined;
     if (this.memory) {
-      standing = await this.#stand(this.memory, scan);
+      standing = await this.memory.stand(this.ctx, this.#identity(scan.digest), this.flags, this.source);
       if (standing.replaced.length > 0 && !this.flags.restart) scan = await this.#giveWay(standing);
       else if (standing.leaveNothingOut) scan = await this.#checkWithoutSkip();
     }
@@ -255,21 +179,10 @@ class ItemRun extends RunBase {
 
   // ---- before sending ----
 
-  async #recall(): Promise<Memory> {
-    const [runs, journals, sent] = await Promise.all([
-      import('./runs.js'),
-      import('./journal.js'),
-      import('./sent.js'),
-    ]);
-    const folders = runs.runFolders(this.state);
-    const memory: Memory = { runs, journals, sent, folders, record: { state: 'none' } };
-    if (this.source.kind === 'file' && !this.flags.again) {
-      memory.record = sent.readSent(sent.sentFile(folders.sent, this.#identity('')));
-      if (memory.record.state === 'sound') {
-        const rows = memory.record.rows;
-        this.scanOpts = { ...this.scanOpts, skip: (digest) => rows.has(digest) };
-      }
-    }
+  async #recall(): Promise<RunMemory> {
+    const memory = await RunMemory.recall(this.state, this.source, this.flags, this.#identity(''));
+    const record = memory.record;
+    if (record.state === 'sound') this.scanOpts = { ...this.scanOpts, skip: (digest) => record.rows.has(digest) };
     return memory;
   }
 
@@ -321,56 +234,6 @@ class ItemRun extends RunBase {
       account: { profile: s.profile, baseUrl: s.sandbox ? 'sandbox' : s.baseUrl, version: this.version },
       input: { kind: source.kind, display: source.display, name: source.name, digest },
       options: runOptions(this.opts),
-    };
-  }
-
-  /** The runs before this one of the same input: finished, interrupted (this very run, or others), damaged. */
-  async #stand(memory: Memory, scan: ScanResult): Promise<Standing> {
-    const { runs, folders, record } = memory;
-    const identity = this.#identity(scan.digest);
-    const found = runs.findInterrupted(folders, identity);
-    const running = found.others.find((j) => j.running);
-    if (running) {
-      const command = running.identity?.command ?? commandName(this.op);
-      throw new TrkError(
-        `another trk process is running trk ${command} on ${this.source.display} (since ${when(running.modified)})`,
-        {
-          hint: 'run again once it has finished; nothing was sent',
-        },
-      );
-    }
-    const replaced = this.flags.restart
-      ? found.others.map((journal) => ({ journal, left: emptyLeft() }))
-      : await Promise.all(found.others.map(async (journal) => ({ journal, left: await runs.leftBehind(journal) })));
-    // Named by what it leaves out: the record of sent rows, and the interrupted runs whose confirmed rows join it.
-    const joining = this.flags.restart ? [] : replaced.map((r) => r.journal.key).sort();
-    let sentId =
-      record.state === 'sound' || joining.length > 0
-        ? [record.state === 'sound' ? record.rows.id : 'none', ...joining].join('+')
-        : null;
-    // A resume must read its input as the interrupted run did: leaving nothing out (it was sent --again) can be
-    // done again; leaving out another record's rows cannot, and that journal is started over, looking up first.
-    const madeWith = found.same === undefined || this.flags.restart ? sentId : (found.same.sentId ?? null);
-    const leaveNothingOut = madeWith !== sentId && madeWith === null && joining.length === 0;
-    const sameUnusable = madeWith !== sentId && !leaveNothingOut;
-    if (leaveNothingOut) sentId = null;
-    const damaged = record.state === 'damaged' || runs.finishedRecordDamaged(folders, identity);
-    if (damaged) {
-      say(
-        this.ctx,
-        `the record of an earlier run of ${this.source.display} is damaged: ` +
-          'what it may have sent is looked up before anything is sent again',
-      );
-    }
-    return {
-      identity,
-      finished: runs.findFinished(folders, identity),
-      same: sameUnusable ? undefined : found.same,
-      replaced,
-      sentId,
-      unknownPast: damaged || sameUnusable,
-      sameUnusable,
-      leaveNothingOut,
     };
   }
 
@@ -502,10 +365,6 @@ class ItemRun extends RunBase {
     if (scan.problems.count === 0) say(this.ctx, `no tracking numbers in ${this.source.display}: nothing to do`);
     return report(scan.problems.count > 0 ? EXIT.failure : EXIT.ok);
   }
-}
-
-function emptyLeft(): LeftBehind {
-  return { confirmed: new DigestList(), notSent: new Map(), maybeSent: new Map(), known: false };
 }
 
 /** The state folder, made if needed, or one line naming why it cannot be written (exit 1, nothing sent). */

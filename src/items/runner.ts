@@ -24,30 +24,34 @@
 // Every request of a chunk is preceded by a `send` line in the journal and its outcome followed by a `done` line,
 // so a run killed at any point resumes by verifying exactly the chunks whose fate it did not see.
 //
-// register with a tag, of a number registered already (-18019901): the registration costs nothing and changes
-// nothing, so the tag is applied as `trk update --tag` applies it (free: only the tag is sent) before the chunk is
-// settled, and the item says so (`tag_applied`); where the service refuses it, the item is rejected with a message
-// that says the tag was not applied and how to apply it. A number found registered by a lookup, under another tag,
-// alike.
+// register with a tag, of a number registered already: the tag is applied as `trk update --tag` applies it before
+// the chunk is settled (src/items/registered-tags.ts).
 //
 // Ctrl-C (the `stop` signal): no request starts any more; requests in flight finish and are recorded.
+//
+// The runner schedules and sends; its parts do the rest: the reads of the list whose pages its workers send
+// (src/items/list-reads.ts), the lookups after lost answers (src/items/lost-answers.ts), the tags of numbers
+// registered already (src/items/registered-tags.ts), what an answer means and how a chunk is settled
+// (src/items/chunk-answers.ts).
 
 import type { ApiClient } from '../api/client.js';
-import { codeInfo, formatCodeMessage, isAccountRefusal } from '../service/codes.js';
-import { EnvelopeError, RateLimitError, RequestAbortedError, ServiceError, formatSeconds } from '../api/errors.js';
-import { itemsPerRequest, itemOperationSpec, operationOfCommand } from '../service/operations/index.js';
-import { trackListPages, type TrackListPage, type TrackListQuery } from '../api/pages.js';
+import { isAccountRefusal } from '../service/codes.js';
+import { EnvelopeError, RequestAbortedError, ServiceError } from '../api/errors.js';
 import type { Pacer, WaitReason } from '../pacing/pacer.js';
 import { shouldRetry, waitReason } from '../api/retry.js';
-import { LIMITS, type ApiVersion } from '../service/vocabulary.js';
-import type { Envelope, ItemError, RejectedItem, TrackListFilter } from '../service/types.js';
-import { TrkError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
+import type { ApiVersion } from '../service/vocabulary.js';
+import type { TrackListFilter } from '../service/types.js';
 import { requestBody } from '../api/request-body.js';
-import type { Chunk, ChunkRow } from './chunker.js';
-import { isCharging, isReadOnly, type ItemOperation } from './fields.js';
+import type { Chunk } from './chunker.js';
+import { isCharging, type ItemOperation } from './fields.js';
 import type { ChunkOutcome, Journal } from './journal.js';
 import { clock } from '../clock.js';
+import { ChunkAnswers } from './chunk-answers.js';
+import { nextAttempt } from './chunk-retries.js';
+import { pendingOf, takeWanted, type Answer, type Pending, type RunnerCalls, type Work } from './chunk-work.js';
+import { ListReads } from './list-reads.js';
+import { LostAnswers } from './lost-answers.js';
+import { RegisteredTags, RETAG } from './registered-tags.js';
 
 export interface RunnerOptions {
   operation: ItemOperation;
@@ -98,66 +102,6 @@ export interface RunnerResult {
   verifications: number;
 }
 
-const MAX_PAUSE_MS = 30_000;
-const DEFAULT_MAX_FAILURES = 8;
-const DEFAULT_MAX_CHUNK_MS = 10 * 60_000;
-/** A chunk may meet this many times more 429s in a row than other failures before the run gives up. */
-const MAX_LIMITED_FACTOR = 10;
-
-interface Pending {
-  chunk: Chunk;
-  /** The rows this work settles: the whole chunk, or what an earlier run left pending. */
-  part: ChunkRow[];
-  open: ChunkRow[];
-  accepted: Record<string, unknown>[];
-  rejected: RejectedItem[];
-  already: RejectedItem[];
-  /** What an earlier run settled of this chunk (journaled together with this run's part). */
-  prior?: ChunkOutcome;
-  /** A request of this chunk may have been processed without us seeing the answer. */
-  afterUnknown: boolean;
-  /** Ambiguous failures so far (a 429 is not one: it says when to come back); never reset by a lookup. */
-  failures: number;
-  /** When the first of them happened. */
-  firstFailureAt: number;
-  /** 429s in a row, and since when. */
-  limited: number;
-  limitedSince: number;
-  /** Why its last send failed: what a give-up reports, rather than a failed lookup of it. */
-  sendError?: ServiceError;
-  /** register: rows whose tag is still to be applied, with the item of the outcome that says what became of them. */
-  retag?: Map<string, { row: ChunkRow; item: Record<string, unknown> }>;
-  /** Follow-up requests of the chunk not answered yet. */
-  tagsLeft?: number;
-}
-
-type Answer = Envelope<Record<string, unknown>>;
-
-/**
- * A page of a lookup (`verify`: chunks whose answers were lost; `page`: a chunk of `trk list`), asked for by its
- * read of the list (trackListPages) and sent by a worker like any request, with the run's retries and holds.
- */
-interface PageWork {
-  kind: 'verify' | 'page';
-  chunks: Pending[];
-  body: unknown;
-  /** Its read ended before it was sent: it is not sent (again). */
-  dropped: boolean;
-  answer(envelope: Answer): void;
-  drop(reason: unknown): void;
-}
-
-type Work = { kind: 'send'; p: Pending } | PageWork | TagWork;
-
-/** What a page still asked for hears once the run is over: the read it belongs to ends unsettled. */
-class RunOver extends Error {}
-
-/** The operation that applies the tag of a number registered already: trk update's. */
-const RETAG = operationOfCommand('update');
-
-/** register: the tags of numbers registered already, applied as trk update applies them. */
-type TagWork = { kind: 'tag'; p: Pending; rows: ChunkRow[] };
-
 export async function runChunks(opts: RunnerOptions): Promise<RunnerResult> {
   return new Runner(opts).run();
 }
@@ -169,21 +113,16 @@ class Runner {
   readonly #source: AsyncIterator<Chunk>;
   #sourceDone = false;
   readonly #ready: Work[] = [];
-  /** Pages the reads of the list ask for, in the order asked: taken before anything else. */
-  readonly #pages: PageWork[] = [];
-  /** Pages asked for and not answered yet (ended with the run, if it ends first). */
-  readonly #asked = new Set<PageWork>();
-  /** Reads of the list under way: the run waits for them, as they may still ask for pages. */
-  readonly #reads = new Set<Promise<void>>();
-  #over = false;
-  readonly #unverified: { p: Pending; notBefore: number }[] = [];
+  readonly #reads: ListReads;
+  readonly #lost: LostAnswers;
+  readonly #tags: RegisteredTags;
+  readonly #answers: ChunkAnswers;
   #active = 0;
   #pulling = 0;
   #halted = false;
   #error: unknown;
   #holdUntil = 0;
   #requests = 0;
-  #verifications = 0;
   #wakers: (() => void)[] = [];
 
   constructor(opts: RunnerOptions) {
@@ -191,6 +130,20 @@ class Runner {
     this.#op = opts.operation;
     this.#now = opts.now ?? (() => clock().now());
     this.#source = opts.chunks[Symbol.asyncIterator]();
+    const runner: RunnerCalls = {
+      now: () => this.#now(),
+      wake: () => this.#wake(),
+      fail: (err) => this.#fail(err),
+      first: (work) => this.#ready.unshift(work),
+      later: (work) => this.#ready.push(work),
+      settle: (p, notFound, pending) => this.#answers.settle(p, notFound, pending),
+      debug: (line) => this.#o.onDebug?.(line),
+    };
+    this.#reads = new ListReads(opts.client, opts.version, runner);
+    this.#tags = new RegisteredTags(this.#op, opts.version, runner);
+    const delayMs = opts.verifyDelayMs ?? 1000;
+    this.#lost = new LostAnswers(this.#op, { runner, reads: this.#reads, tags: this.#tags, delayMs });
+    this.#answers = new ChunkAnswers(opts, { runner, lost: this.#lost, tags: this.#tags });
   }
 
   async run(): Promise<RunnerResult> {
@@ -205,13 +158,13 @@ class Runner {
       await Promise.all(Array.from({ length: n }, () => this.#worker()));
     } finally {
       this.#o.stop.removeEventListener('abort', onStop);
-      await this.#endReads();
+      await this.#reads.end();
       if (!this.#sourceDone) await this.#source.return?.();
     }
     const result: RunnerResult = {
       interrupted: this.#o.stop.aborted,
       requests: this.#requests,
-      verifications: this.#verifications,
+      verifications: this.#lost.verifications,
     };
     if (this.#error !== undefined) result.error = this.#error;
     return result;
@@ -251,9 +204,9 @@ class Runner {
         await this.#changed(hold);
         continue;
       }
-      const ready = this.#take(this.#pages) ?? this.#take(this.#ready);
+      const ready = this.#reads.nextPage() ?? takeWanted(this.#ready);
       if (ready) return ready;
-      const verify = this.#takeVerify();
+      const verify = this.#lost.next();
       if (verify) return verify;
       if (!this.#sourceDone) {
         // A worker waiting for the input counts as busy: it may bring work the others must stay for.
@@ -268,9 +221,9 @@ class Runner {
         this.#wake();
         continue;
       }
-      const busy = this.#active + this.#pulling + this.#reads.size + this.#unverified.length;
+      const busy = this.#active + this.#pulling + this.#reads.size + this.#lost.size;
       if (busy === 0) return undefined;
-      const soonest = Math.min(...this.#unverified.map((u) => u.notBefore));
+      const soonest = this.#lost.soonest;
       await this.#changed(Number.isFinite(soonest) ? Math.max(1, soonest - this.#now()) : undefined);
     }
   }
@@ -285,19 +238,7 @@ class Runner {
       }
       const chunk = r.value;
       const journal = this.#o.journal;
-      const p: Pending = {
-        chunk,
-        part: chunk.rows,
-        open: chunk.rows,
-        accepted: [],
-        rejected: [],
-        already: [],
-        afterUnknown: false,
-        failures: 0,
-        firstFailureAt: 0,
-        limited: 0,
-        limitedSince: 0,
-      };
+      const p = pendingOf(chunk);
       if (journal?.isDone(chunk.index)) {
         const outcome = journal.outcome(chunk.index) as ChunkOutcome;
         this.#o.onSettled(chunk, outcome, true);
@@ -312,100 +253,13 @@ class Runner {
       if (journal?.wasSent(chunk.index)) {
         p.afterUnknown = true;
         if (isCharging(this.#op)) {
-          this.#unverified.push({ p, notBefore: 0 });
-          return this.#takeVerify() ?? undefined;
+          this.#lost.add(p, 'now');
+          return this.#lost.next() ?? undefined;
         }
       }
-      return this.#op === 'gettracklist' ? this.#startRead(() => this.#listChunk(p)) : { kind: 'send', p };
+      if (this.#op !== 'gettracklist') return { kind: 'send', p };
+      return this.#reads.start(() => this.#reads.listChunk(p, this.#o.listFilter));
     }
-  }
-
-  /** Chunks waiting for a lookup whose time has come, as many as one gettracklist call can check. */
-  #takeVerify(): Work | undefined {
-    const now = this.#now();
-    const ps: Pending[] = [];
-    const keys = new Set<string>();
-    for (let i = 0; i < this.#unverified.length; ) {
-      const u = this.#unverified[i] as { p: Pending; notBefore: number };
-      const add = new Set(u.p.open.map((r) => r.key).filter((k) => !keys.has(k)));
-      if (u.notBefore > now || keys.size + add.size > LIMITS.listNumberFilterMax) {
-        i++;
-        continue;
-      }
-      for (const k of add) keys.add(k);
-      ps.push(u.p);
-      this.#unverified.splice(i, 1);
-    }
-    return ps.length > 0 ? this.#startRead(() => this.#verify(ps)) : undefined;
-  }
-
-  /** The next work of `queue` whose read still wants it. */
-  #take(queue: Work[]): Work | undefined {
-    let work = queue.shift();
-    while (work && 'dropped' in work && work.dropped) work = queue.shift();
-    return work;
-  }
-
-  // ---- reads of the list ----
-
-  /** Starts a read of the list; the page it asks for first, when it is the next to go. */
-  #startRead(read: () => Promise<void>): Work | undefined {
-    const reading: Promise<void> = read()
-      // Pages that cannot be right (PagingError), a body the version cannot express: the run stops.
-      .catch((err) => {
-        if (!(err instanceof RunOver)) this.#fail(err);
-      })
-      .finally(() => {
-        this.#reads.delete(reading);
-        this.#wake();
-      });
-    this.#reads.add(reading);
-    return this.#take(this.#pages);
-  }
-
-  /** The pages of `query` for `chunks`, each sent by a worker; `window` pages in flight at most. */
-  #pagesOf(
-    kind: PageWork['kind'],
-    chunks: Pending[],
-    query: TrackListQuery,
-    window?: number,
-  ): AsyncGenerator<TrackListPage<Record<string, unknown>>> {
-    const { client, version } = this.#o;
-    const send = (body: unknown, stop: AbortSignal) => this.#askPage(kind, chunks, body, stop);
-    return trackListPages({ client, version, query, window, send });
-  }
-
-  #askPage(kind: PageWork['kind'], chunks: Pending[], body: unknown, stop: AbortSignal): Promise<Answer> {
-    if (this.#over) return Promise.reject(new RunOver());
-    return new Promise((resolve, reject) => {
-      const work: PageWork = {
-        kind,
-        chunks,
-        body,
-        dropped: false,
-        answer: (envelope) => {
-          this.#asked.delete(work);
-          resolve(envelope);
-        },
-        drop: (reason) => {
-          if (!this.#asked.delete(work)) return;
-          work.dropped = true;
-          reject(reason);
-        },
-      };
-      this.#asked.add(work);
-      // The read ended early (pages that cannot be right): what it still asked for is not sent.
-      stop.addEventListener('abort', () => work.drop(stop.reason), { once: true });
-      this.#pages.push(work);
-      this.#wake();
-    });
-  }
-
-  /** The run is over: pages still asked for end their reads unsettled, and the reads are let finish. */
-  async #endReads(): Promise<void> {
-    this.#over = true;
-    for (const work of this.#asked) work.drop(new RunOver());
-    await Promise.all(this.#reads);
   }
 
   #changed(timeoutMs?: number): Promise<void> {
@@ -450,7 +304,7 @@ class Runner {
     // On disk before the request can leave (the client's pacer may hold it a moment longer).
     if (journal && work.kind === 'send') journal.markSent(work.p.chunk.index);
     this.#requests += 1;
-    let envelope: Envelope<Record<string, unknown>>;
+    let envelope: Answer;
     try {
       envelope = await this.#o.client.call<Record<string, unknown>>(op, body, { retry: false });
     } catch (err) {
@@ -466,33 +320,17 @@ class Runner {
     // A 429 streak ends with any answer; ambiguous failures are counted over the chunk's whole life (a lookup
     // that works says nothing about the next send of the chunk).
     for (const p of chunks) p.limited = 0;
-    if (work.kind === 'send') this.#answered(work.p, envelope);
-    else if (work.kind === 'tag') this.#tagged(work, envelope);
+    if (work.kind === 'send') this.#answers.answered(work.p, envelope);
+    else if (work.kind === 'tag') this.#tags.tagged(work, envelope);
     else work.answer(envelope);
   }
 
   #request(work: Work): { op: 'gettracklist' | ItemOperation; body: unknown; chunks: Pending[] } {
-    const { version } = this.#o;
     if (work.kind === 'send') {
-      return {
-        op: this.#op,
-        body: requestBody(
-          this.#op,
-          version,
-          work.p.open.map((r) => r.item),
-        ),
-        chunks: [work.p],
-      };
+      const items = work.p.open.map((r) => r.item);
+      return { op: this.#op, body: requestBody(this.#op, this.#o.version, items), chunks: [work.p] };
     }
-    if (work.kind === 'tag') {
-      // The tag alone: a lang or a param sent along could cost quota or change more than was asked.
-      const items = work.rows.map((row) => ({
-        number: row.item.number,
-        carrier: this.#retagCarrier(work.p, row),
-        tag: row.item.tag,
-      }));
-      return { op: RETAG, body: requestBody(RETAG, version, items), chunks: [work.p] };
-    }
+    if (work.kind === 'tag') return { op: RETAG, body: this.#tags.body(work), chunks: [work.p] };
     // A page of a lookup, as its read wrote it.
     return { op: 'gettracklist', body: work.body, chunks: work.chunks };
   }
@@ -512,7 +350,7 @@ class Runner {
     const code = err.serviceCode;
     if (err instanceof EnvelopeError && code !== undefined && !shouldRetry('gettrackinfo', err)) {
       if (work.kind === 'tag' && !isAccountRefusal(code)) {
-        this.#tagged(work, undefined, { code, message: err.message });
+        this.#tags.tagged(work, undefined, { code, message: err.message });
         return;
       }
       if (isAccountRefusal(code) || work.kind !== 'send') {
@@ -520,10 +358,7 @@ class Runner {
         return;
       }
       // The whole request was refused for what it carried: every item of it is rejected with that code.
-      const p = work.p;
-      for (const row of p.open) p.rejected.push({ number: row.item.number, error: { code, message: err.message } });
-      p.open = [];
-      this.#settle(p);
+      this.#answers.rejectAll(work.p, code, err.message);
       return;
     }
     // Not transient (authentication, a wrong address, TLS): nothing will get better.
@@ -531,33 +366,14 @@ class Runner {
       this.#fail(err);
       return;
     }
-    const limited = err instanceof RateLimitError;
-    const now = this.#now();
-    for (const p of chunks) {
-      if (limited ? p.limited === 0 : p.failures === 0) p[limited ? 'limitedSince' : 'firstFailureAt'] = now;
-    }
-    const failures = Math.max(...chunks.map((p) => (limited ? (p.limited += 1) : (p.failures += 1))));
-    // Ambiguous failures count over the chunk's life; a 429 streak ends with any answer.
-    const since = Math.min(...chunks.map((p) => (limited ? p.limitedSince : p.firstFailureAt)));
     this.#o.onDebug?.(
       `${work.kind} chunk ${chunks.map((p) => p.chunk.index).join(',')}: ${err.message} (${err.delivery})`,
     );
-    const maxFailures = this.#o.maxFailures ?? DEFAULT_MAX_FAILURES;
-    const maxMs = this.#o.maxChunkMs ?? DEFAULT_MAX_CHUNK_MS;
     if (work.kind === 'send') work.p.sendError = err;
-    const base = this.#o.retryBaseMs ?? 1000;
-    const pause = limited
-      ? Math.min(MAX_PAUSE_MS, err.retryAfterMs ?? base)
-      : Math.min(MAX_PAUSE_MS, err.retryAfterMs ?? base * 2 ** (failures - 1) * (0.5 + Math.random() / 2));
-    const outOfTime = now + pause - since > maxMs;
-    if (failures >= maxFailures * (limited ? MAX_LIMITED_FACTOR : 1) || outOfTime) {
+    const pause = nextAttempt(chunks, err, this.#now(), this.#o);
+    if (pause instanceof ServiceError) {
       // The run stops with the chunk's failure, saying it was the last; the journal keeps the chunk "maybe sent".
-      const reported = chunks.find((p) => p.sendError)?.sendError ?? err;
-      reported.attempts = failures;
-      reported.gaveUp = outOfTime
-        ? `the next attempt would come after the ${formatSeconds(maxMs)} the --timeout deadline allows`
-        : `gave up after ${failures} attempts`;
-      this.#fail(reported);
+      this.#fail(pause);
       return;
     }
     this.#pause(pause, waitReason(err));
@@ -565,275 +381,11 @@ class Runner {
     if (work.kind === 'send' && processedMaybe) {
       work.p.afterUnknown = true;
       if (isCharging(this.#op)) {
-        this.#unverified.push({ p: work.p, notBefore: this.#now() + (this.#o.verifyDelayMs ?? 1000) });
+        this.#lost.add(work.p);
         return;
       }
     }
     // Not sent, or harmless to repeat (a read, a lookup, a write that costs nothing).
     this.#ready.unshift(work);
   }
-
-  // ---- answers ----
-
-  #answered(p: Pending, envelope: Envelope<Record<string, unknown>>): void {
-    const answered = new Set<string>();
-    // Only the numbers this request carried: an answer naming others (a confused or hostile service) must not
-    // count as work done ("registered 9" for 2 numbers). A write's item named twice, word for word, counts once;
-    // a number of several records (a stop without a carrier, v1 details of each carrier) is named once per record.
-    const asked = new Set(p.open.map((r) => r.key));
-    const seen = isReadOnly(this.#op) ? undefined : new Set<string>();
-    const takes = (item: { number?: unknown }): boolean => {
-      const key = keyOf(item.number);
-      const text = seen ? JSON.stringify(item) : '';
-      if (!asked.has(key) || seen?.has(text)) {
-        this.#o.onDebug?.(`chunk ${p.chunk.index}: ${String(item.number)} not asked, or named twice: ignored`);
-        return false;
-      }
-      seen?.add(text);
-      answered.add(key);
-      return true;
-    };
-    for (const item of envelope.data?.accepted ?? []) if (takes(item)) p.accepted.push(item);
-    const spec = itemOperationSpec(this.#op);
-    const already = new Set([
-      ...(spec.already?.codes ?? []),
-      ...(this.#o.alsoAlready ?? []),
-      ...(p.afterUnknown ? (spec.alreadyAfterResend ?? []) : []),
-    ]);
-    const refused: { key: string; code: number }[] = [];
-    for (const item of envelope.data?.rejected ?? []) {
-      if (!takes(item)) continue;
-      const code = item.error?.code;
-      if (typeof code === 'number' && isAccountRefusal(code)) refused.push({ key: keyOf(item.number), code });
-      else if (typeof code === 'number' && already.has(code)) p.already.push(item);
-      else p.rejected.push(item);
-    }
-    if (refused.length > 0) {
-      // Not the item's fault: the rest stays to do, and the run stops with one line naming the fix.
-      const pending = new Set(refused.map((r) => r.key));
-      for (const row of p.open) {
-        if (!answered.has(row.key))
-          p.rejected.push({
-            number: row.item.number,
-            error: { code: 0, message: 'no answer from the service for this item' },
-          });
-      }
-      p.open = p.open.filter((r) => pending.has(r.key));
-      this.#settle(
-        p,
-        undefined,
-        p.open.map((r) => r.key),
-      );
-      this.#fail(accountRefusal(refused[0]!.code));
-      return;
-    }
-    p.open = p.open.filter((r) => !answered.has(r.key));
-    if (p.open.length === 0) {
-      this.#settleOrTag(p);
-      return;
-    }
-    // Items the answer does not mention: their fate is as unknown as after a lost answer.
-    if (p.failures === 0) p.firstFailureAt = this.#now();
-    p.failures += 1;
-    this.#o.onDebug?.(`chunk ${p.chunk.index}: ${p.open.length} items missing from the answer`);
-    if (p.failures >= (this.#o.maxFailures ?? DEFAULT_MAX_FAILURES)) {
-      for (const row of p.open)
-        p.rejected.push({
-          number: row.item.number,
-          error: { code: 0, message: 'no answer from the service for this item' },
-        });
-      p.open = [];
-      this.#settle(p);
-      return;
-    }
-    p.afterUnknown = true;
-    if (isCharging(this.#op)) this.#unverified.push({ p, notBefore: this.#now() + (this.#o.verifyDelayMs ?? 1000) });
-    else this.#ready.unshift({ kind: 'send', p });
-  }
-
-  /**
-   * Looks up the chunks whose answers were lost, every page one after the other: what is found registered counts as
-   * accepted (`verified`), the rest is sent again.
-   */
-  async #verify(ps: Pending[]): Promise<void> {
-    const found = new Map<string, Record<string, unknown>[]>();
-    const items = ps.flatMap((p) => p.open.map((r) => r.item));
-    for await (const page of this.#pagesOf('verify', ps, { items }, 1)) {
-      for (const record of page.records) {
-        const key = keyOf(record.number);
-        const list = found.get(key);
-        if (list) list.push(record);
-        else found.set(key, [record]);
-      }
-    }
-    this.#verifications += ps.length;
-    for (const p of ps) {
-      const still: ChunkRow[] = [];
-      for (const row of p.open) {
-        const record = (found.get(row.key) ?? []).find((r) => this.#matches(row, r));
-        if (!record) {
-          still.push(row);
-          continue;
-        }
-        const accepted = this.#asAccepted(row, record);
-        p.accepted.push(accepted);
-        // Registered, but not with the tag asked for: registered before, or its tag changed since.
-        const otherTag = row.item.tag !== undefined && record.tag !== row.item.tag;
-        if (this.#op === 'register' && otherTag) this.#markRetag(p, row, accepted);
-      }
-      this.#o.onDebug?.(
-        `chunk ${p.chunk.index}: ${p.open.length - still.length} of ${p.open.length} found registered after a ` +
-          `lost answer`,
-      );
-      p.open = still;
-      if (still.length === 0) this.#settleOrTag(p);
-      else this.#ready.unshift({ kind: 'send', p });
-    }
-  }
-
-  /** Whether a registration record shows that the row's request was processed. */
-  #matches(row: ChunkRow, record: Record<string, unknown>): boolean {
-    const carrier = recordCarrier(record);
-    const item = row.item;
-    if (this.#op === 'changecarrier') {
-      if (item.carrier_new !== undefined && carrier !== item.carrier_new) return false;
-      if (item.final_carrier_new !== undefined && recordFinalCarrier(record) !== item.final_carrier_new) return false;
-      return true;
-    }
-    return item.carrier === undefined || carrier === item.carrier;
-  }
-
-  #asAccepted(row: ChunkRow, record: Record<string, unknown>): Record<string, unknown> {
-    const out: Record<string, unknown> = { number: record.number ?? row.item.number, carrier: recordCarrier(record) };
-    if (this.#op === 'register' && 'tag' in record) out.tag = record.tag;
-    out.verified = true;
-    return out;
-  }
-
-  /** gettracklist: the records of a chunk's numbers, every page, several in flight as a list's are. */
-  async #listChunk(p: Pending): Promise<void> {
-    const wanted = new Set(p.open.map((r) => r.key));
-    const query = { items: p.open.map((r) => r.item), filter: this.#o.listFilter };
-    for await (const page of this.#pagesOf('page', [p], query)) {
-      // One number is a substring match for the service: keep the exact ones only.
-      p.accepted.push(...page.records.filter((record) => wanted.has(keyOf(record.number))));
-    }
-    const found = new Set(p.accepted.map((r) => keyOf(r.number)));
-    this.#settle(p, p.open.filter((r) => !found.has(r.key)).length);
-  }
-
-  // ---- register --tag of numbers registered already ----
-
-  #markRetag(p: Pending, row: ChunkRow, item: Record<string, unknown>): void {
-    (p.retag ??= new Map()).set(row.key, { row, item });
-  }
-
-  /** Settle the chunk, or first apply the tags its already registered numbers were asked to carry. */
-  #settleOrTag(p: Pending): void {
-    if (this.#op === 'register' && p.tagsLeft === undefined) {
-      const rows = new Map(p.part.map((r) => [r.key, r]));
-      for (const item of p.already) {
-        const row = rows.get(keyOf(item.number));
-        if (row?.item.tag !== undefined) this.#markRetag(p, row, item as unknown as Record<string, unknown>);
-      }
-    }
-    const todo = [...(p.retag?.values() ?? [])].map((r) => r.row);
-    if (todo.length === 0 || p.tagsLeft !== undefined) {
-      this.#settle(p);
-      return;
-    }
-    const per = itemsPerRequest(this.#o.version, RETAG);
-    p.tagsLeft = 0;
-    for (let i = 0; i < todo.length; i += per) {
-      p.tagsLeft += 1;
-      this.#ready.push({ kind: 'tag', p, rows: todo.slice(i, i + per) });
-    }
-    this.#wake();
-  }
-
-  /** The carrier of a follow-up: the row's, else the one the service named for the number. */
-  #retagCarrier(p: Pending, row: ChunkRow): number | undefined {
-    return row.item.carrier ?? recordCarrier(p.retag?.get(row.key)?.item ?? {});
-  }
-
-  /** A follow-up answered (or refused as a whole, `refusal`): each item says whether its tag was applied. */
-  #tagged(work: TagWork, envelope: Envelope<Record<string, unknown>> | undefined, refusal?: ItemError): void {
-    const p = work.p;
-    const applied = new Set((envelope?.data?.accepted ?? []).map((a) => keyOf(a.number)));
-    const refused = new Map((envelope?.data?.rejected ?? []).map((r) => [keyOf(r.number), r.error]));
-    for (const row of work.rows) {
-      const entry = p.retag?.get(row.key);
-      if (!entry) continue;
-      if (applied.has(row.key)) {
-        entry.item.tag = row.item.tag;
-        entry.item.tag_applied = true;
-        continue;
-      }
-      const why = refusal ?? refused.get(row.key) ?? { code: 0, message: 'no answer from the service for this item' };
-      this.#tagNotApplied(p, row, entry.item, why);
-    }
-    p.tagsLeft = (p.tagsLeft ?? 1) - 1;
-    if (p.tagsLeft === 0) this.#settle(p);
-  }
-
-  /** The tag was refused: the item is rejected, saying so and how to apply it. */
-  #tagNotApplied(p: Pending, row: ChunkRow, item: Record<string, unknown>, why: ItemError): void {
-    const already = p.already.indexOf(item as unknown as RejectedItem);
-    if (already >= 0) p.already.splice(already, 1);
-    else p.accepted.splice(p.accepted.indexOf(item), 1);
-    const message =
-      `registered already, but the tag was not applied (${why.message}): apply it with ` +
-      `trk update ${row.item.number} --tag ${JSON.stringify(row.item.tag)}`;
-    const code = typeof why.code === 'number' ? why.code : 0;
-    p.rejected.push({ number: row.item.number, error: { code, message }, tag_applied: false } as RejectedItem);
-  }
-
-  #settle(p: Pending, notFound?: number, pending?: string[]): void {
-    const outcome: ChunkOutcome = { accepted: p.accepted, rejected: p.rejected, already: p.already };
-    if (notFound !== undefined) outcome.notFound = notFound;
-    if (pending !== undefined && pending.length > 0) outcome.pending = pending;
-    if (this.#o.journal && !isReadOnly(this.#op)) {
-      // The journal holds the chunk's whole outcome: what an earlier run settled and what this one did.
-      const prior = p.prior;
-      this.#o.journal.markDone(
-        p.chunk.index,
-        prior
-          ? {
-              ...outcome,
-              accepted: [...prior.accepted, ...outcome.accepted],
-              rejected: [...prior.rejected, ...outcome.rejected],
-              already: [...prior.already, ...outcome.already],
-            }
-          : outcome,
-      );
-    }
-    this.#o.onSettled({ index: p.chunk.index, rows: p.part }, outcome, false);
-  }
-}
-
-/** The account refused what was left (quota, daily limit, webhook URL, authentication): one line, its fix. */
-function accountRefusal(code: number): TrkError {
-  const info = codeInfo(code);
-  return new TrkError(
-    `the service refused the account: ${formatCodeMessage(code).replace(/\s*\{\d\}/g, '')} (${code})`,
-    {
-      exitCode: info?.auth ? EXIT.auth : EXIT.failure,
-      ...(info?.hint ? { hint: `${info.hint}, then run the same command again` } : {}),
-    },
-  );
-}
-
-function keyOf(number: unknown): string {
-  return typeof number === 'string' ? number.trim().toUpperCase() : String(number ?? '');
-}
-
-/** Carrier of a list record: `carrier` in v2, `w1` in v1. */
-function recordCarrier(record: Record<string, unknown>): number | undefined {
-  const c = record.carrier ?? record.w1;
-  return typeof c === 'number' ? c : typeof c === 'string' && /^\d+$/.test(c) ? Number(c) : undefined;
-}
-
-function recordFinalCarrier(record: Record<string, unknown>): number | undefined {
-  const c = record.final_carrier ?? record.w2;
-  return typeof c === 'number' ? c : undefined;
 }

@@ -19,8 +19,9 @@ import { isReadOnly, type ItemOperation } from './fields.js';
 import type { Journal } from './journal.js';
 import { quotaForPlan, quotaShort, refuseShortQuota, sentBeforeText, sumOver, when, type ItemPlan } from './plan.js';
 import { exitCodeOf, leftBehindText, ResultSink, setAsideLine, summaryLines, type RunSummary } from './results.js';
-import { countRows, RunBase, type Memory, type RunFields, type Standing } from './run-base.js';
-import type { ItemReport, ItemRunOptions } from './run.js';
+import { countRows, RunBase, type RunFields } from './run-base.js';
+import type { Standing } from './run-memory.js';
+import type { ItemReport, ItemRunOptions } from './run-options.js';
 import { runChunks, type RunnerResult } from './runner.js';
 import type { InputLayout } from './read.js';
 import type { LeftBehind } from './runs.js';
@@ -48,7 +49,7 @@ export class RunSender extends RunBase {
 
   async send(plan: ItemPlan, scan: ScanResult, standing: Standing | undefined): Promise<ItemReport> {
     const runtime = await itemRuntime(this.ctx, this.opts);
-    let journal = standing ? this.#openJournal(standing) : undefined;
+    let journal = standing ? this.memory?.openJournal(this.ctx, standing, this.flags) : undefined;
     try {
       const doneNow = new Set<number>();
       if (journal) for (let c = 0; c < scan.chunkItems.length; c++) if (journal.isDone(c)) doneNow.add(c);
@@ -61,7 +62,7 @@ export class RunSender extends RunBase {
       const result = await this.#runChunks(scan, runtime, journal, sending);
       const summary = await this.#finishOutput(scan, result, sending);
       if (journal && standing && this.memory) {
-        this.#remember(this.memory, standing, scan, summary, sending);
+        this.memory.remember(this.ctx, standing, scan, summary, sending.confirmed);
         journal.complete();
         journal = undefined;
       }
@@ -71,30 +72,6 @@ export class RunSender extends RunBase {
       if (journal?.isFresh) journal.complete();
       else journal?.close();
     }
-  }
-
-  #openJournal(standing: Standing): Journal {
-    const memory = this.memory as Memory;
-    const restart = this.flags.restart === true || standing.sameUnusable;
-    const journal = memory.journals.Journal.open({
-      dir: memory.folders.journals,
-      identity: standing.identity,
-      restart,
-      sentId: standing.sentId ?? undefined,
-      // A resumed journal keeps what its head says; a new one looks up what a damaged record may have sent.
-      unknownPast: standing.unknownPast,
-      warn: this.ctx.warn,
-    });
-    // --restart after other requests: the old runs' journals go too, without a word about them.
-    if (this.flags.restart) for (const { journal: old } of standing.replaced) memory.runs.retireJournal(old);
-    if (journal.damagedAt !== undefined) {
-      say(
-        this.ctx,
-        `the saved progress of this run is damaged (line ${journal.damagedAt}): ` +
-          'what it does not show is looked up before anything is sent again',
-      );
-    }
-    return journal;
   }
 
   /** Resuming, leaving out what was sent before, replacing an interrupted run: said before anything is sent. */
@@ -333,27 +310,6 @@ export class RunSender extends RunBase {
       const line = setAsideLine(summary, rejectsFile);
       if (line) tell(this.ctx.io, line);
     } else for (const line of sink.invalidLines) tell(this.ctx.io, `${line} (set aside)`);
-  }
-
-  /** A finished run's record, the file's confirmed requests, and the interrupted runs it replaced retired. */
-  #remember(memory: Memory, standing: Standing, scan: ScanResult, summary: RunSummary, sending: Sending): void {
-    const { runs, journals, sent, folders } = memory;
-    const finished = new Date(clock().now()).toISOString();
-    const counts = {
-      total: summary.total,
-      sentBefore: scan.skipped,
-      accepted: summary.accepted,
-      already: summary.already,
-      rejected: summary.rejected,
-      invalid: summary.invalid,
-    };
-    const key = journals.runKey(standing.identity);
-    runs.recordFinished(folders, { key, identity: standing.identity, finished, counts }, this.ctx.warn);
-    if (sending.confirmed) {
-      const file = sent.sentFile(folders.sent, standing.identity);
-      sent.writeSent(file, sending.confirmed.sortedUnique(), finished, this.ctx.warn);
-    }
-    for (const { journal } of standing.replaced) runs.retireJournal(journal);
   }
 }
 
