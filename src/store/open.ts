@@ -10,7 +10,7 @@ import type { Context } from '../context.js';
 import { debugEnabled } from '../debug.js';
 import { TrkError, UsageError } from '../errors.js';
 import { DamagedFiles, damagedMirror } from './damage.js';
-import { isPostgresLocation } from './postgres-url.js';
+import { isPostgresLocation } from '../config/postgres-url.js';
 import type { Store } from './types.js';
 import { nodeCrypto, nodeFs } from '../node.js';
 import { dataDir, stateDir } from '../config/paths.js';

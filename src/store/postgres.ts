@@ -15,7 +15,7 @@ import postgres from 'postgres';
 import { TrkError, UsageError } from '../errors.js';
 import { addSecret } from '../secrets.js';
 import { damagedMirror } from './damage.js';
-import { withoutPassword, parsePostgresUrl, type PostgresTarget } from './postgres-url.js';
+import { withoutPassword, parsePostgresUrl, type PostgresTarget } from '../config/postgres-url.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, POSTGRES, SCHEMA_VERSION } from './schema.js';
 import type { Param, QueryOptions, Row, Sql } from './sql.js';
 import { POSTGRES_FIND } from './find-sql.js';
