@@ -176,7 +176,7 @@ const HEAVY: ReadonlyMap<string, string> = fromPaths({
   'sandbox/index.ts': 'the emulator (--sandbox, trk sandbox)',
   'sandbox/embedded.ts': 'the embedded emulator',
   'sandbox/http/server.ts': "the emulator's server",
-  'store/open.ts': 'the mirror (sync, --offline)',
+  'mirror/open.ts': 'the mirror (sync, --offline)',
   'store/sqlite.ts': 'a mirror in a file (libsql)',
   'store/postgres.ts': 'a mirror in PostgreSQL',
   'items/progress.ts': 'the progress line, for a terminal',
@@ -196,7 +196,7 @@ const HEAVY: ReadonlyMap<string, string> = fromPaths({
   'config/profiles.ts': 'writing the profile file (conf)',
   'carriers/shipped.ts': 'the lists shipped with trk (node:fs/promises)',
   'carriers/lists.ts': 'the carrier lists, fetched and cached (node:fs/promises)',
-  'store/sync.ts': "the mirror's sync",
+  'mirror/sync.ts': "the mirror's sync",
   'report/html.ts': 'the HTML report (echarts)',
   'webhook/saved.ts': 'saved notifications (node:fs/promises)',
   'webhook/replay.ts': 'replaying saved notifications (node:fs/promises)',
@@ -385,7 +385,7 @@ describe('architecture', () => {
   it("one reader of the service's list: no other module pages through gettracklist", () => {
     const readers = IMPORTS.filter((i) => i.to === LIST_READER && i.kind !== 'type').map((i) => top(i.from));
     // The list's command, the item engine and the mirror's sync all read through it.
-    expect(new Set(readers)).toEqual(new Set(['commands', 'items', 'store']));
+    expect(new Set(readers)).toEqual(new Set(['commands', 'items', 'mirror']));
     const paging = sourceFiles(SRC).flatMap((f) => pagingOutsideReader(f, readFileSync(f, 'utf8')));
     expect(paging).toEqual([]);
   });
