@@ -3,7 +3,7 @@
 // store's rows in, plain objects out, so that every figure can be checked against values worked out by hand.
 
 import type { ReportCounts, ReportKey, ReportRegistered, ReportTransit, ReportWindows } from '../store/types.js';
-import { REPORT_COUNTS } from '../store/report-sql.js';
+import { REPORT_COUNTS } from '../store/types.js';
 
 export const REPORT_BY = ['carrier', 'lane', 'carrier,lane', 'week', 'month'] as const;
 export type ReportBy = (typeof REPORT_BY)[number];

@@ -27,7 +27,6 @@ import { RECORD_COLUMNS } from './schema.js';
 import { findQuery, type FindDialect } from './find-sql.js';
 import { SHOWN_REFERENCE_FIELDS, type ParcelReferences } from '../service/record-fields.js';
 import {
-  REPORT_COUNTS,
   reportParcelsQuery,
   reportRecordsQuery,
   reportRegisteredQuery,
@@ -35,6 +34,7 @@ import {
   reportWindowsQuery,
   type ReportDialect,
 } from './report-sql.js';
+import { REPORT_COUNTS } from './types.js';
 import type {
   ChangeQuery,
   ChangeRow,
