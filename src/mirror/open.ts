@@ -83,8 +83,8 @@ export async function openMirror(
 }
 
 /**
- * The SQLite file: refused if it was found damaged as it is (damaged-files.ts); checked whole if it changed since; opened
- * read-only for a reader that cannot write it (a writer is told it cannot write it).
+ * The SQLite file: refused if it was found damaged as it is (damaged-files.ts); checked whole if it changed since;
+ * opened read-only for a reader that cannot write it (a writer is told it cannot write it).
  */
 async function openMirrorFile(ctx: Context, file: string, opts: { reader: boolean; durable: boolean }): Promise<Store> {
   const { SqliteStore, canWrite } = await import('../store/sqlite.js');
