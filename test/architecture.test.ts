@@ -14,7 +14,11 @@
 //     for a page of gettracklist but the first, nor takes the paging under that reader (readPages, the checks);
 //   - no function of src/ is over 120 lines: a large unit is a class with small methods, or small modules.
 //   - the service's model (src/service/: vocabulary, codes, records) imports nothing else of trk, and it is all the
-//     emulator takes of the product.
+//     emulator takes of the product;
+//   - the store (src/store/) is persistence alone: it imports nothing of trk but the leaves named in STORE_LEAVES
+//     (never the client, the commands, the engine, the output, the listener, the context, nor the mirror's work in
+//     src/mirror/, which imports it); the report takes of it only its interface (store/types.ts); no class of it is
+//     over 300 lines.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -120,11 +124,12 @@ const BELOW: Readonly<Record<string, readonly string[]>> = {
   api: ['commands', 'items', 'output', 'config'],
   pacing: ['commands', 'items', 'output', 'config'],
   output: ['commands', 'items'],
-  config: ['commands', 'items'],
+  config: ['commands', 'items', 'store', 'mirror'],
   carriers: ['commands', 'items'],
   webhook: ['commands', 'items'],
-  store: ['commands', 'items'],
-  report: ['commands', 'items'],
+  store: ['commands', 'items', 'mirror'],
+  mirror: ['commands', 'items'],
+  report: ['commands', 'items', 'mirror'],
   sandbox: ['commands', 'items', 'output'],
   completion: ['items'],
 };
@@ -205,6 +210,50 @@ const HEAVY: ReadonlyMap<string, string> = fromPaths({
   'commands/common/watch.ts': '--watch',
   'commands/list/watch.ts': '--watch',
 });
+
+/**
+ * What the store (src/store/) may import of trk outside itself: leaves that import nothing of a layer. The typed
+ * errors and Node's built-ins; the key kept out of output (a PostgreSQL password); a PostgreSQL address as the
+ * settings read it and the private mode of customers' files (config/, both leaves); the service's vocabulary and
+ * its records (the answers the mirror's rows are made of). Packages (libsql, postgres) and Node's modules are no
+ * part of trk.
+ */
+const STORE_LEAVES = [
+  'errors.ts',
+  'node.ts',
+  'secrets.ts',
+  'config/postgres-url.ts',
+  'config/private-files.ts',
+  'service/vocabulary.ts',
+  'service/records.ts',
+  'service/record-fields.ts',
+  'service/times.ts',
+].map(native);
+/** Imports of the store that leave it for anything but its leaves. */
+const storeReachingOut = (imports: readonly Import[]) =>
+  imports.filter(
+    (i) => top(i.from) === 'store' && isProduct(i.to) && top(i.to) !== 'store' && !STORE_LEAVES.includes(i.to),
+  );
+/** What the report may take of the store: its interface, never its SQL or its engines. */
+const STORE_INTERFACE = path.join('store', 'types.ts');
+const MAX_STORE_CLASS_LINES = 300;
+
+/** The classes of a file with a body, and their length in lines (`sql-store.ts:53 SqlStore`). */
+function classLengths(file: string, text: string): FunctionLength[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const lineOf = (pos: number) => source.getLineAndCharacterOfPosition(pos).line + 1;
+  const out: FunctionLength[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isClassLike(node)) {
+      const start = lineOf(node.getStart(source));
+      const name = node.name?.text ?? '(anonymous)';
+      out.push({ name: `${path.relative(SRC, file)}:${start} ${name}`, lines: lineOf(node.getEnd()) - start + 1 });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
 
 /** The one reader of the service's list, and what other modules may take of its module. */
 const LIST_READER = path.join('api', 'pages.ts');
@@ -314,6 +363,67 @@ describe('architecture', () => {
     );
     expect(IMPORTS.some((i) => top(i.from) === 'sandbox' && top(i.to) === 'service')).toBe(true);
     expect(wrong.map(show)).toEqual([]);
+  });
+
+  it("the store is persistence alone: it imports nothing of trk but its leaves; the mirror's work imports it", () => {
+    const out = IMPORTS.filter((i) => top(i.from) === 'store' && isProduct(i.to) && top(i.to) !== 'store');
+    // It does take leaves (errors, the service's records), and the mirror's work takes it.
+    expect(out.length).toBeGreaterThan(5);
+    expect(IMPORTS.some((i) => top(i.from) === 'mirror' && top(i.to) === 'store')).toBe(true);
+    expect(storeReachingOut(IMPORTS).map(show)).toEqual([]);
+  });
+
+  it('the report takes of the store its interface alone (store/types.ts)', () => {
+    const reaching = IMPORTS.filter((i) => top(i.from) === 'report' && top(i.to) === 'store');
+    expect(reaching.length).toBeGreaterThan(0);
+    expect(reaching.filter((i) => i.to !== STORE_INTERFACE).map(show)).toEqual([]);
+  });
+
+  it(`no class of the store is over ${MAX_STORE_CLASS_LINES} lines`, () => {
+    const files = sourceFiles(path.join(SRC, 'store'));
+    const lengths = files.flatMap((f) => classLengths(f, readFileSync(f, 'utf8')));
+    expect(lengths.map((c) => c.name.split(' ')[1])).toContain('SqlStore');
+    const long = lengths.filter((c) => c.lines > MAX_STORE_CLASS_LINES).map((c) => `${c.name}: ${c.lines} lines`);
+    expect(long).toEqual([]);
+  });
+
+  it('would catch the store reaching out, or a long class (the checks themselves work)', () => {
+    const bad = importsOf(
+      path.join(SRC, 'store', 'x.ts'),
+      [
+        "import type { ApiClient } from '../api/client.js';",
+        "import type { Context } from '../context.js';",
+        "import { claimMirror } from '../mirror/open.js';",
+        "import { ago } from '../output/times.js';",
+        "import type { Sink } from '../webhook/listen.js';",
+        "import { settingsOf } from '../config/settings.js';",
+        "import { TrkError } from '../errors.js';",
+        "import { recordFields } from '../service/records.js';",
+        "import { keepPrivate } from '../config/private-files.js';",
+        "import { KEY } from './sql.js';",
+        "import Database from 'libsql';",
+      ].join('\n'),
+    );
+    expect(storeReachingOut(bad).map((i) => i.to)).toEqual(
+      [
+        'api/client.ts',
+        'context.ts',
+        'mirror/open.ts',
+        'output/times.ts',
+        'webhook/listen.ts',
+        'config/settings.ts',
+      ].map(native),
+    );
+    // The store reaching into the mirror's work is a layer broken too; the mirror taking the store is not.
+    expect(upward(bad).map((i) => i.to)).toEqual([path.join('mirror', 'open.ts')]);
+    const mirror = importsOf(path.join(SRC, 'mirror', 'x.ts'), "import { SqliteStore } from '../store/sqlite.js';");
+    expect(upward(mirror)).toEqual([]);
+    const body = Array.from({ length: 300 }, (_, i) => `  a${i} = ${i};`).join('\n');
+    const found = classLengths(path.join(SRC, 'store', 'x.ts'), `export class Long {\n${body}\n}\nclass Short {}\n`);
+    expect(found).toEqual([
+      { name: `${path.join('store', 'x.ts')}:1 Long`, lines: 302 },
+      { name: `${path.join('store', 'x.ts')}:303 Short`, lines: 1 },
+    ]);
   });
 
   it('commands reach the item engine through its entry points, never its chunking or input reading', () => {

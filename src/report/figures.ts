@@ -1,4 +1,4 @@
-// The figures of `trk report`, from the rows the store counts (src/store/report-sql.ts): groups by carrier, lane,
+// The figures of `trk report`, from the rows the store counts (src/store/report-reads.ts): groups by carrier, lane,
 // both, week or month of registration; transit-day percentiles; the on-time rate; weekly volumes. Pure: the
 // store's rows in, plain objects out, so that every figure can be checked against values worked out by hand.
 
