@@ -4,7 +4,7 @@
 import { UsageError } from '../errors.js';
 import { API_VERSIONS, type ApiVersion } from '../service/vocabulary.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/format.js';
-import { isPostgresLocation, parsePostgresUrl } from '../store/postgres-url.js';
+import { isPostgresLocation, parsePostgresUrl } from './postgres-url.js';
 
 export const CONFIG_KEYS = ['base-url', 'api-version', 'api-key', 'res-url', 'output', 'budget-url', 'db'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
@@ -135,7 +135,7 @@ export function parseBudgetUrl(value: string, source: string): string {
 
 /**
  * Where the mirror is kept: a file path, taken as given (relative paths from the working folder), or a PostgreSQL
- * address, checked here (src/store/postgres-url.ts) so that a wrong one is refused before anything starts.
+ * address, checked here (src/config/postgres-url.ts) so that a wrong one is refused before anything starts.
  */
 export function parseDbLocation(value: string, source: string): string {
   const text = value.trim();

@@ -4,7 +4,7 @@
 import type { Column } from '../output/render.js';
 import { fmt } from '../text.js';
 import type { GroupFigures, ReportBy, ReportGroup, TransitDays } from './figures.js';
-import { REPORT_COUNTS } from '../store/report-sql.js';
+import { REPORT_COUNTS } from '../store/types.js';
 
 /** The fields naming a group of each grouping, in the order JSON and CSV give them. */
 export const GROUP_FIELDS: Readonly<Record<ReportBy, readonly (keyof ReportGroup)[]>> = {

@@ -1,9 +1,9 @@
-// The figures of `trk report`, from the rows the store counts (src/store/report-sql.ts): groups by carrier, lane,
+// The figures of `trk report`, from the rows the store counts (src/store/report-reads.ts): groups by carrier, lane,
 // both, week or month of registration; transit-day percentiles; the on-time rate; weekly volumes. Pure: the
 // store's rows in, plain objects out, so that every figure can be checked against values worked out by hand.
 
 import type { ReportCounts, ReportKey, ReportRegistered, ReportTransit, ReportWindows } from '../store/types.js';
-import { REPORT_COUNTS } from '../store/report-sql.js';
+import { REPORT_COUNTS } from '../store/types.js';
 
 export const REPORT_BY = ['carrier', 'lane', 'carrier,lane', 'week', 'month'] as const;
 export type ReportBy = (typeof REPORT_BY)[number];

@@ -1,6 +1,6 @@
 // The mirror in a PostgreSQL database, for several hosts (listeners behind a load balancer, cron hosts), through
 // `postgres` (postgres.js: no dependencies of its own, its types included, libpq's sslmode meanings, and queries
-// of one transaction pipelined). Loaded only when the mirror's address names PostgreSQL (open.ts).
+// of one transaction pipelined). Loaded only when the mirror's address names PostgreSQL (src/mirror/open.ts).
 //
 // The store's logic and SQL are the SQLite store's (sql-store.ts, sql.ts); what differs is here:
 // - Transactions run side by side under READ COMMITTED. Each write transaction first takes a transaction-scoped
@@ -14,8 +14,8 @@
 import postgres from 'postgres';
 import { TrkError, UsageError } from '../errors.js';
 import { addSecret } from '../secrets.js';
-import { damagedMirror } from './damage.js';
-import { withoutPassword, parsePostgresUrl, type PostgresTarget } from './postgres-url.js';
+import { damagedMirror } from './damaged.js';
+import { withoutPassword, parsePostgresUrl, type PostgresTarget } from '../config/postgres-url.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, POSTGRES, SCHEMA_VERSION } from './schema.js';
 import type { Param, QueryOptions, Row, Sql } from './sql.js';
 import { POSTGRES_FIND } from './find-sql.js';

@@ -125,22 +125,10 @@ function filters(q: ReportQuery, t: 'r' | 'd', first: readonly string[] = []): {
   return { where: parts.length ? ` WHERE ${parts.join(' AND ')}` : '', params };
 }
 
-/** The counts of a group, in the order of the rows of reportRecordsQuery. */
-export const REPORT_COUNTS = [
-  'registered',
-  'delivered',
-  'exceptions',
-  'delivery_failures',
-  'in_transit',
-  'not_found',
-  'expired',
-  'stuck',
-] as const;
-
 /**
  * The records' counts and transit days in one pass, by `keys` and by transit days (`days`: those of delivered
- * parcels, NULL for the others), so that a group may take several rows: the counts of REPORT_COUNTS, and `known`,
- * the delivered parcels of the row whose records tell their transit days (the others' are in their details:
+ * parcels, NULL for the others), so that a group may take several rows: the counts of REPORT_COUNTS (types.ts), and
+ * `known`, the delivered parcels of the row whose records tell their transit days (the others' are in their details:
  * reportTransitInDetailsQuery).
  */
 export function reportRecordsQuery(q: ReportQuery, keys: readonly ReportKey[]): Query {

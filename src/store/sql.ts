@@ -11,6 +11,12 @@ import { FILTER_FIELDS, SEARCHED_FIELDS } from '../service/record-fields.js';
 export type Param = string | number | null;
 export type Row = Record<string, unknown>;
 
+/** A row's value as text, else null (each database's driver gives its own types). */
+export const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+/** A row's value as a number (a count, a carrier; a missing one is 0). */
+export const int = (v: unknown): number => Number(v ?? 0);
+export const intOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
 /** How a query is run. */
 export interface QueryOptions {
   /**

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'libsql';
 import { TrkError } from '../errors.js';
-import { damagedMirror } from './damage.js';
+import { damagedMirror } from './damaged.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, READABLE_FROM, SCHEMA_VERSION, SQLITE } from './schema.js';
 import type { Param, Row, Sql } from './sql.js';
 import { SqlStore } from './sql-store.js';
@@ -28,7 +28,7 @@ export const BUSY_TIMEOUT_MS = 15_000;
 
 type Db = InstanceType<typeof Database>;
 
-/** What to do when a file is found damaged, besides saying so (open.ts remembers it). */
+/** What to do when a file is found damaged, besides saying so (src/mirror/open.ts remembers it). */
 export type DamageFound = (detail: string) => void;
 
 /**

@@ -188,6 +188,21 @@ export interface ReportQuery {
 }
 
 /**
+ * The counts of a group (ReportCounts), in the order of the rows of the report's query (report-sql.ts): what the
+ * report's figures add up and its columns show.
+ */
+export const REPORT_COUNTS = [
+  'registered',
+  'delivered',
+  'exceptions',
+  'delivery_failures',
+  'in_transit',
+  'not_found',
+  'expired',
+  'stuck',
+] as const;
+
+/**
  * Counts of the records of one group (one value of each key asked for; null for keys not asked for, or unknown), or
  * of a part of it.
  */

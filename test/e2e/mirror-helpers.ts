@@ -9,7 +9,7 @@ import Database from 'libsql';
 import { expect } from 'vitest';
 import { PostgresStore } from '../../src/store/postgres.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
-import type { SyncSummary } from '../../src/store/sync.js';
+import type { SyncSummary } from '../../src/mirror/sync.js';
 import type { Store } from '../../src/store/types.js';
 import type { StoreKind } from '../store/kinds.js';
 import { ROOT, trk, type Emulator } from './helpers.js';

@@ -195,7 +195,7 @@ describe('start-up', () => {
             'dist/output/pager.js',
             'dist/items/progress.js',
             'dist/carriers/lookup.js',
-            'dist/store/open.js',
+            'dist/mirror/open.js',
           ];
           others.push('dist/store/sqlite.js', 'dist/store/postgres.js');
           for (const unused of others) {

@@ -4,7 +4,7 @@
 import type { Settings, SettingSource } from '../../config/settings.js';
 import { CARRIER_ALIAS_PREFIX, maskKey } from '../../config/keys.js';
 import type { Column } from '../../output/render.js';
-import { isPostgresLocation, shownLocation } from '../../store/postgres-url.js';
+import { isPostgresLocation, shownLocation } from '../../config/postgres-url.js';
 
 /** A setting's value as it may be shown: an address's password as ***. */
 export function shownValue(value: string): string {

@@ -10,8 +10,8 @@ import type { Context } from '../../context.js';
 import { TrkError, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { formatCodeMessage } from '../../service/codes.js';
-import { mirrorAgeLine } from '../../store/age.js';
-import { openMirrorToRead } from '../../store/open.js';
+import { mirrorAgeLine } from '../../mirror/age.js';
+import { openMirrorToRead } from '../../mirror/open.js';
 import type { RecordKey, Store } from '../../store/types.js';
 import { detailsWriter } from '../common/details.js';
 import { matching, type InfoOptions } from './info.js';
@@ -125,7 +125,7 @@ export async function runOfflineInfo(opts: OfflineInfoOptions, ctx: Context): Pr
  * online info, which says what is wrong with the arguments.
  */
 export async function runLookupInfo(opts: OfflineInfoOptions, ctx: Context): Promise<number> {
-  const { mirrorLocation, mirrorMayExist } = await import('../../store/open.js');
+  const { mirrorLocation, mirrorMayExist } = await import('../../mirror/open.js');
   const location = await mirrorLocation(ctx, { db: opts.db });
   if (!mirrorMayExist(location)) return runInfo(opts, ctx);
   return runOfflineInfo(opts, ctx);

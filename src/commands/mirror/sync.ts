@@ -1,11 +1,11 @@
-// trk sync: the account into its mirror (src/store/sync.ts). A progress line on a terminal, the summary on
+// trk sync: the account into its mirror (src/mirror/sync.ts). A progress line on a terminal, the summary on
 // stderr, and with --json the summary as an object on stdout. Exit codes as every command: 0 done, 1 stopped by
 // the service or the network (the mirror keeps what was written), 2 usage, 4 credentials, 130/143 interrupted.
 
 import type { Context } from '../../context.js';
 import { statusLine } from '../../output/status-line.js';
-import { openMirror } from '../../store/open.js';
-import type { SyncProgress, SyncSummary } from '../../store/sync.js';
+import { openMirror } from '../../mirror/open.js';
+import type { SyncProgress, SyncSummary } from '../../mirror/sync.js';
 import { duration, fmt, plural } from '../../text.js';
 import { clock } from '../../clock.js';
 
@@ -40,8 +40,8 @@ export async function runSync(opts: SyncCommandOptions, ctx: Context): Promise<n
   // The client first: it starts the emulator under --sandbox and refuses a missing key before a file is made.
   await ctx.api();
   const [{ SyncRun }, { mirrorAccount }] = await Promise.all([
-    import('../../store/sync.js'),
-    import('../../store/open.js'),
+    import('../../mirror/sync.js'),
+    import('../../mirror/open.js'),
   ]);
   const store = await openMirror(ctx, { db: opts.db, durable: false });
   const line = statusLine(ctx.io, ctx.global.quiet !== true);

@@ -9,7 +9,7 @@ import type { Context } from '../../context.js';
 import { DEFAULT_LISTEN_PORT, startListener, type ListenerOptions, type Sink } from '../../webhook/listen.js';
 import { NO_KEY_HINT, parseForwardUrl, queueRoot, signingKey } from './common.js';
 import { refuseOwnFile } from '../../config/own-files.js';
-import { StoreSink } from '../../store/webhook-sink.js';
+import { StoreSink } from '../../mirror/webhook-sink.js';
 
 export interface WebhookListenOptions {
   port?: number | string | undefined;
@@ -43,7 +43,7 @@ function checkStore(opts: WebhookListenOptions): void {
 
 /** The mirror's sink of --store: the mirror opened (made if new) and claimed for this account. */
 async function storeSink(opts: WebhookListenOptions, ctx: Context): Promise<{ sink: Sink; location: string }> {
-  const { claimMirror, mirrorAccount, openMirror } = await import('../../store/open.js');
+  const { claimMirror, mirrorAccount, openMirror } = await import('../../mirror/open.js');
   // Each commit on disk before it returns: the service is told 200 once the notification is kept.
   const store = await openMirror(ctx, { db: opts.db, durable: true });
   try {

@@ -7,7 +7,7 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { createTestIO } from '../../../src/io.js';
 import { notificationProblem } from '../../../src/service/webhook-body.js';
-import { StoreSink } from '../../../src/store/webhook-sink.js';
+import { StoreSink } from '../../../src/mirror/webhook-sink.js';
 import { SqliteStore } from '../../../src/store/sqlite.js';
 import { startListener, type ListenerOptions } from '../../../src/webhook/listen.js';
 import { rawMember } from '../../../src/webhook/raw-json.js';

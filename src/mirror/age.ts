@@ -2,7 +2,7 @@
 // (the time trk keeps, on the service's clock under --sandbox).
 
 import { ago } from '../output/times.js';
-import type { Store } from './types.js';
+import type { Store } from '../store/types.js';
 
 /** `mirror synced 3h ago (2026-06-01T18:00:00Z)`, or a warning when no sync ever finished. */
 export async function mirrorAgeLine(store: Store, now: number): Promise<string> {

@@ -24,8 +24,8 @@ import { LIMITS, type ApiVersion } from '../service/vocabulary.js';
 import type { Envelope, TrackListFilter } from '../service/types.js';
 import { InterruptedError, stopExitCode } from '../errors.js';
 import { claimMirror } from './open.js';
-import { canonicalMs, detailsRow, recordRow } from './rows.js';
-import type { RecordKey, Store } from './types.js';
+import { canonicalMs, detailsRow, recordRow } from '../store/rows.js';
+import type { RecordKey, Store } from '../store/types.js';
 
 /** Records a listing rereads before the watermark: answers the service wrote a little after their time (a commit
  * that took seconds); a wider margin costs every sync the records tracked in it. */

@@ -6,8 +6,8 @@
 
 import { plural } from '../text.js';
 import type { ReceivedEvent, Sink } from '../webhook/listen.js';
-import { NotificationWriter } from './notifications.js';
-import type { Store } from './types.js';
+import { NotificationWriter } from '../store/notifications.js';
+import type { Store } from '../store/types.js';
 
 /** The service waits about 5 s for an answer: a write still running after this is answered 503. */
 export const STORE_DEADLINE_MS = 4_000;

@@ -2,12 +2,12 @@
 // write that fails or takes too long (the listener then answers 503 and the service sends it again).
 
 import { describe, expect, it, vi } from 'vitest';
-import { StoreSink } from '../../src/store/webhook-sink.js';
+import { StoreSink } from '../../src/mirror/webhook-sink.js';
 import type { Store } from '../../src/store/types.js';
 import type { ReceivedEvent } from '../../src/webhook/listen.js';
 import { summarizeEvent } from '../../src/webhook/summary.js';
 import { fixtureJson } from '../fixture-files.js';
-import { all, freshStore, STORE_KINDS } from './kinds.js';
+import { all, freshStore, STORE_KINDS } from '../store/kinds.js';
 
 const yanwen = fixtureJson('doc-v2/gettrackinfo_yanwen_190012.json').data.accepted[0] as Record<string, unknown>;
 

@@ -9,9 +9,10 @@ import type { Settings } from '../config/settings.js';
 import type { Context } from '../context.js';
 import { debugEnabled } from '../debug.js';
 import { TrkError, UsageError } from '../errors.js';
-import { DamagedFiles, damagedMirror } from './damage.js';
-import { isPostgresLocation } from './postgres-url.js';
-import type { Store } from './types.js';
+import { DamagedFiles } from './damaged-files.js';
+import { damagedMirror } from '../store/damaged.js';
+import { isPostgresLocation } from '../config/postgres-url.js';
+import type { Store } from '../store/types.js';
 import { nodeCrypto, nodeFs } from '../node.js';
 import { dataDir, stateDir } from '../config/paths.js';
 import { ensureFolder, ownFolder } from '../config/private-files.js';
@@ -64,7 +65,7 @@ export async function openMirror(
 ): Promise<Store> {
   const file = await mirrorLocation(ctx, opts);
   if (isPostgresLocation(file)) {
-    const [{ PostgresStore }, source] = await Promise.all([import('./postgres.js'), sourceOf(ctx, opts)]);
+    const [{ PostgresStore }, source] = await Promise.all([import('../store/postgres.js'), sourceOf(ctx, opts)]);
     // With --verbose, a line naming the server (its address without the password) and whether TLS is on.
     const log = debugEnabled(ctx.env, ctx.global.verbose) ? (line: string) => ctx.debug(line) : undefined;
     const durable = opts.durable ?? true;
@@ -82,11 +83,11 @@ export async function openMirror(
 }
 
 /**
- * The SQLite file: refused if it was found damaged as it is (damage.ts); checked whole if it changed since; opened
- * read-only for a reader that cannot write it (a writer is told it cannot write it).
+ * The SQLite file: refused if it was found damaged as it is (damaged-files.ts); checked whole if it changed since;
+ * opened read-only for a reader that cannot write it (a writer is told it cannot write it).
  */
 async function openMirrorFile(ctx: Context, file: string, opts: { reader: boolean; durable: boolean }): Promise<Store> {
-  const { SqliteStore, canWrite } = await import('./sqlite.js');
+  const { SqliteStore, canWrite } = await import('../store/sqlite.js');
   const damaged = new DamagedFiles(stateDir(ctx.env));
   const known = damaged.recall(file);
   if (known.state === 'damaged') throw damagedMirror(`the mirror ${file}`, known.detail);

@@ -1,8 +1,8 @@
 // A PostgreSQL address for the mirror (`--db postgres://...`, TRK_DB, the profile's db), read as libpq reads one:
 // `postgres[ql]://[user[:password]@][host[:port][,host[:port]...]][/database][?param=value&...]`, with sslmode,
 // sslrootcert, sslcert, sslkey, connect_timeout, application_name and password among the parameters, and any other
-// parameter passed to the server as a setting (search_path=trk, options=-c...). Pure and light: the settings read
-// it to check a value, and the store to connect.
+// parameter passed to the server as a setting (search_path=trk, options=-c...). Pure and light, a setting's value:
+// the settings read it to check a value, and the store (src/store/postgres.ts) to connect.
 //
 // The password is never shown: messages quote `shown`, in which it is `***`, and never the address as given.
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseDbLocation } from '../../src/config/keys.js';
 import type { TrkError } from '../../src/errors.js';
-import { isPostgresLocation, parsePostgresUrl, shownLocation, withoutPassword } from '../../src/store/postgres-url.js';
+import { isPostgresLocation, parsePostgresUrl, shownLocation, withoutPassword } from '../../src/config/postgres-url.js';
 
 /** The message and hint of what `fn` throws. */
 function thrown(fn: () => unknown): string {

@@ -1,27 +1,14 @@
-// A damaged mirror: what is said of it, and which SQLite files were found damaged. A read meets damage only in the
-// pages it reads (a check of every page costs 0.45 s per 100,000 records, and seconds at a million: too much for reads
-// that answer in milliseconds); so a file found damaged, by a read or by a sync's daily check (sync.ts), is
-// remembered in the state folder, and every later command refuses it, whatever pages it would read, until another
-// file takes its place or the file changes and a check finds it whole.
+// Which SQLite files of the mirror were found damaged (what is said of one: src/store/damaged.ts). A read meets
+// damage only in the pages it reads (a check of every page costs 0.45 s per 100,000 records, and seconds at a
+// million: too much for reads that answer in milliseconds); so a file found damaged, by a read or by a sync's daily
+// check (sync.ts), is remembered in the state folder, and every later command refuses it, whatever pages it would
+// read, until another file takes its place or the file changes and a check finds it whole.
 
 import path from 'node:path';
-import { TrkError } from '../errors.js';
 import { nodeFs } from '../node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { mkdirSync, readFileSync, statSync, writeFileSync } = nodeFs();
-
-const WAY_OUT = {
-  file:
-    'make a new one with "trk sync --full --db NEW.db" and read that, or move this one aside and run ' +
-    '"trk sync --full"',
-  database: 'fill a new database with "trk sync --full --db postgres://.../NEW" and read that (an index: REINDEX)',
-};
-
-/** The mirror found damaged (`subject`: "the mirror FILE", or its database), with the way out: a new one, synced. */
-export function damagedMirror(subject: string, detail: string, kind: keyof typeof WAY_OUT = 'file'): TrkError {
-  return new TrkError(`${subject} is damaged (${detail})`, { hint: WAY_OUT[kind] });
-}
 
 interface Remembered {
   /** The file as it was when found damaged: device, inode, size, modification time. */

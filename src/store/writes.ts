@@ -1,0 +1,259 @@
+// The mirror's writes of records and details, over any SQL connection (sql.ts), for SqlStore. Every write is one
+// transaction that first locks the records it touches (a server's transactions run side by side); every upsert is
+// guarded by the service's own time of what it writes, so that two syncs and two listeners writing at once, on one
+// host or several, lose nothing and never put older data over newer. New details that move a record's status add
+// a change (changes.ts reads them).
+
+import { recordFromDetails, recordRow } from './rows.js';
+import {
+  DETAILS_WITH_SOURCE,
+  int,
+  KEY,
+  keysIn,
+  olderDetails,
+  str,
+  trackedOf,
+  UPSERT_DETAILS,
+  UPSERT_RECORD,
+  type DetailsTimes,
+  type Param,
+  type Row,
+  type Sql,
+} from './sql.js';
+import { RECORD_COLUMNS } from './schema.js';
+import type { ChangeRow, ChangeSource, DetailsRow, DetailsWrite, RecordKey, RecordRow } from './types.js';
+
+/**
+ * The rows in rounds where each record comes once: the statements of a round are sent together (a server runs them
+ * in one round trip), and a record given twice is written a second time only once the first is.
+ */
+function rounds<R extends RecordKey>(rows: readonly R[]): R[][] {
+  const out: R[][] = [];
+  const seen = new Map<string, number>();
+  for (const row of rows) {
+    const id = idOf(row);
+    const n = seen.get(id) ?? 0;
+    seen.set(id, n + 1);
+    (out[n] ??= []).push(row);
+  }
+  return out;
+}
+
+/** What the mirror held of a record before new details. */
+interface Held {
+  details: (DetailsTimes & { package_status: string | null; sub_status: string | null }) | undefined;
+  record:
+    | { package_status: string | null; track_time: string | null; register_time: string | null; raw: string }
+    | undefined;
+}
+const NOTHING_HELD: Held = { details: undefined, record: undefined };
+
+const idOf = (k: RecordKey): string => `${k.number}\u0000${k.carrier}`;
+const rowId = (row: Row): string => idOf({ number: String(row.number), carrier: int(row.carrier) });
+const keyOf = (k: RecordKey): Param[] => [k.number, k.carrier];
+const SEEN_BY_FULL_SYNC = `UPDATE records SET seen_full_sync = ? WHERE ${KEY}`;
+const upsertRecord = (tx: Sql, row: RecordRow) =>
+  tx.run(UPSERT_RECORD, [row.number, row.carrier, ...RECORD_COLUMNS.map((c) => row[c])]);
+
+/** Records of a list's answers; `fullSync`: the full sync that saw them. */
+export async function writeRecords(
+  sql: Sql,
+  rows: readonly RecordRow[],
+  fullSync: number | undefined,
+): Promise<{ added: number }> {
+  if (rows.length === 0) return { added: 0 };
+  return sql.transaction(async (tx) => {
+    // The locks, what the mirror knew, then the writes: sent together, run in this order (see Sql).
+    const locked = tx.lockRecords(rows);
+    let added = 0;
+    for (const round of rounds(rows)) {
+      const [known] = await Promise.all([
+        tx.all(`SELECT number FROM records WHERE ${keysIn(round.length)}`, round.flatMap(keyOf)),
+        locked,
+        ...round.flatMap((row) => [
+          upsertRecord(tx, row),
+          ...(fullSync === undefined ? [] : [tx.run(SEEN_BY_FULL_SYNC, [fullSync, row.number, row.carrier])]),
+        ]),
+      ]);
+      added += round.length - known.length;
+    }
+    return { added };
+  });
+}
+
+/** Details of tracking answers or notifications, each decided on what the mirror held of its record. */
+export async function writeDetails(sql: Sql, rows: readonly DetailsRow[], source: ChangeSource): Promise<DetailsWrite> {
+  if (rows.length === 0) return { stored: 0, changes: [] };
+  return sql.transaction(async (tx) => {
+    // The locks, then what the mirror holds: sent together, run in this order (see Sql).
+    const locked = tx.lockRecords(rows);
+    const out: DetailsWrite = { stored: 0, changes: [] };
+    for (const round of rounds(rows)) {
+      const [held] = await Promise.all([heldOf(tx, round), locked]);
+      await Promise.all(round.map((row) => writeOne(tx, row, held.get(idOf(row)) ?? NOTHING_HELD, source, out)));
+    }
+    out.changes.sort((a, b) => a.id - b.id);
+    return out;
+  });
+}
+
+/** One record's details, decided on what the mirror held of it. */
+async function writeOne(tx: Sql, row: DetailsRow, held: Held, source: ChangeSource, out: DetailsWrite): Promise<void> {
+  // Older than what the mirror holds (a notification overtaken by a sync, or the reverse): nothing to do. The
+  // details held answer a tracking as late as these were asked for with, so the record is not wanted again.
+  if (held.details && olderDetails(row, held.details)) return;
+  const stored = { ...row, register_time: row.register_time ?? held.record?.register_time ?? null };
+  // Decided on what the mirror held, so sent together (see Sql).
+  const [, , change] = await Promise.all([
+    tx.run(UPSERT_DETAILS, [
+      row.number,
+      row.carrier,
+      ...DETAILS_WITH_SOURCE.map((c) => (c === 'source' ? source : stored[c])),
+    ]),
+    source === 'webhook' ? recordFromNotification(tx, row, held) : undefined,
+    changeOf(tx, row, held, source),
+  ]);
+  out.stored += 1;
+  if (change) out.changes.push(change);
+}
+
+/** What the mirror holds of each of these records (each once), by idOf. */
+async function heldOf(tx: Sql, keys: readonly RecordKey[]): Promise<Map<string, Held>> {
+  const params = keys.flatMap(keyOf);
+  const these = keysIn(keys.length);
+  const [details, records] = await Promise.all([
+    tx.all(
+      `SELECT number, carrier, package_status, sub_status, as_of, record_track_time FROM details WHERE ${these}`,
+      params,
+    ),
+    tx.all(
+      `SELECT number, carrier, package_status, track_time, register_time, raw FROM records WHERE ${these}`,
+      params,
+    ),
+  ]);
+  const held = new Map<string, Held>();
+  const of = (row: Row): Held => held.get(rowId(row)) ?? { details: undefined, record: undefined };
+  for (const d of details) {
+    const details = {
+      package_status: str(d.package_status),
+      sub_status: str(d.sub_status),
+      as_of: String(d.as_of),
+      record_track_time: str(d.record_track_time),
+    };
+    held.set(rowId(d), { ...of(d), details });
+  }
+  for (const r of records) {
+    const record = {
+      package_status: str(r.package_status),
+      track_time: str(r.track_time),
+      register_time: str(r.register_time),
+      raw: String(r.raw),
+    };
+    held.set(rowId(r), { ...of(r), record });
+  }
+  return held;
+}
+
+/**
+ * The change new details make, recorded: the status held before (the details', else for a notification the
+ * record's, else none) against the new one. A sync's first details of a record are its first sync: no change.
+ */
+async function changeOf(tx: Sql, row: DetailsRow, held: Held, source: ChangeSource): Promise<ChangeRow | undefined> {
+  if (!held.details && source === 'sync') return undefined;
+  const from = held.details ? held.details.package_status : (held.record?.package_status ?? null);
+  const known = held.details !== undefined || held.record !== undefined;
+  if (known && from === row.package_status) return undefined;
+  const change: Omit<ChangeRow, 'id'> = {
+    number: row.number,
+    carrier: row.carrier,
+    from_status: from,
+    to_status: row.package_status,
+    from_sub_status: held.details?.sub_status ?? null,
+    to_sub_status: row.sub_status,
+    event_time: row.latest_event_time,
+    // When the service found it: the tracking the details answer, from its own answers.
+    detected_at: trackedOf(row) || row.latest_event_time || '',
+    source,
+  };
+  const names = Object.keys(change) as (keyof typeof change)[];
+  // The lock for changes, then the change: sent together, run in this order (see Sql).
+  const [, [inserted]] = await Promise.all([
+    tx.lockChanges(),
+    tx.all(
+      `INSERT INTO changes (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) RETURNING id`,
+      names.map((k) => change[k]),
+    ),
+  ]);
+  return { ...change, id: int(inserted?.id) };
+}
+
+/**
+ * A notification's details brought to the record: its status and latest event, when they are at least as new
+ * as the record's tracking time; a number the mirror did not list yet gets a record made from them.
+ */
+async function recordFromNotification(tx: Sql, row: DetailsRow, held: Held): Promise<void> {
+  if (!held.record) {
+    await upsertRecord(tx, recordFromDetails(row));
+    return;
+  }
+  if (held.record.track_time !== null && row.as_of !== '' && row.as_of < held.record.track_time) return;
+  // The copy of the list answer gets the time as the service writes it there; the column keeps it comparable.
+  const raw = patchRaw(held.record.raw, {
+    package_status: row.package_status,
+    tag: row.tag,
+    latest_event_time: row.latest_event_time_sent ?? row.latest_event_time,
+    latest_event_info: row.latest_event,
+  });
+  await tx.run(
+    `UPDATE records SET package_status = ?, tag = ?, latest_event_time = ?, latest_event_info = ?, raw = ? ` +
+      `WHERE ${KEY}`,
+    [row.package_status, row.tag, row.latest_event_time, row.latest_event, raw, row.number, row.carrier],
+  );
+}
+
+/** A record the service stopped tracking (a notification of it); a number the mirror did not know gets a record. */
+export async function markStopped(
+  sql: Sql,
+  key: RecordKey,
+  fields: { tag: string | null; param: string | null },
+): Promise<void> {
+  await sql.transaction(async (tx) => {
+    await tx.lockRecords([key]);
+    const [r] = await tx.all(`SELECT raw FROM records WHERE ${KEY}`, [key.number, key.carrier]);
+    const stop = { tracking_status: 'Stopped', stop_track_reason: 'Expired' };
+    if (!r) {
+      const raw = { number: key.number, carrier: key.carrier, param: fields.param, tag: fields.tag, ...stop };
+      await upsertRecord(tx, { ...recordRow(raw, 'v2'), as_of: '' });
+      return;
+    }
+    await tx.run(`UPDATE records SET tracking_status = ?, stop_track_reason = ?, raw = ? WHERE ${KEY}`, [
+      stop.tracking_status,
+      stop.stop_track_reason,
+      patchRaw(String(r.raw), stop),
+      key.number,
+      key.carrier,
+    ]);
+  });
+}
+
+/** Records and their details taken out; how many records were. */
+export async function deleteRecords(sql: Sql, keys: readonly RecordKey[]): Promise<number> {
+  return sql.transaction(async (tx) => {
+    await tx.lockRecords(keys);
+    const done = await Promise.all(
+      keys.flatMap((k) => [
+        tx.run(`DELETE FROM details WHERE ${KEY}`, [k.number, k.carrier]),
+        tx.run(`DELETE FROM records WHERE ${KEY}`, [k.number, k.carrier]),
+      ]),
+    );
+    // Every other one is a record's.
+    return done.reduce((n, r, i) => n + (i % 2 === 1 ? r.changes : 0), 0);
+  });
+}
+
+/** A stored list item with those of `fields` it has set (a v1 item, of other names, is left as received). */
+function patchRaw(raw: string, fields: Record<string, unknown>): string {
+  const item = JSON.parse(raw) as Record<string, unknown>;
+  for (const [k, v] of Object.entries(fields)) if (k in item) item[k] = v;
+  return JSON.stringify(item);
+}
