@@ -2,7 +2,7 @@
 // words and their order kept; piped, one line per message as scripts grep them.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createTestIO } from '../../src/io.js';
+import { createTestIO } from '../test-io.js';
 import { noticeLines } from '../../src/items/notices.js';
 import { sentBeforeText } from '../../src/items/plan.js';
 import { setAsideLine, summaryLines, type RunSummary } from '../../src/items/results.js';

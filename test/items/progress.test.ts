@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createTestIO } from '../../src/io.js';
+import { createTestIO } from '../test-io.js';
 import { createProgress, cut, fitBarLine, progressMode } from '../../src/items/progress.js';
 import { exitCodeOf, summaryLines, type RunSummary } from '../../src/items/results.js';
 import { textWidth } from '../../src/output/width.js';

@@ -1,7 +1,7 @@
 // Golden tables at 60, 80 and 120 columns: what people see of a list, of details of several numbers, and of the
 // quota. A change here is a change of what trk looks like: read the diff before updating (vitest -u).
 import { describe, expect, it } from 'vitest';
-import { createTestIO } from '../../src/io.js';
+import { createTestIO } from '../test-io.js';
 import { COMPACT_DETAILS, detailsColumns, QUOTA_FIELDS, recordColumns } from '../../src/output/columns.js';
 import { toDetailsView, toRecordView } from '../../src/service/records.js';
 import { printObject, printRows, type Column, type OutputSpec } from '../../src/output/render.js';

@@ -2,7 +2,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { Chalk } from 'chalk';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it, vi } from 'vitest';
-import { createTestIO, type TestIO } from '../../src/io.js';
+import { createTestIO, type TestIO } from '../test-io.js';
 import {
   createRowWriter,
   printItemResults,

@@ -2,7 +2,7 @@
 // the whole report within 60, 80 and 120 columns).
 
 import { describe, expect, it } from 'vitest';
-import { createTestIO } from '../../src/io.js';
+import { createTestIO } from '../test-io.js';
 import { quantile, transitDays, weekOf, weeksBetween } from '../../src/report/figures.js';
 import { escapeHtml } from '../../src/report/html.js';
 import { buildReport } from '../../src/report/report.js';
