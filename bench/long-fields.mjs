@@ -15,6 +15,10 @@ import { toDetailsView, toRecordView } from '../dist/service/records.js';
 import { createRowWriter } from '../dist/output/render.js';
 import { renderTrackingPage } from '../dist/output/tracking-page.js';
 import { NO_COLOR } from '../dist/io.js';
+import { loadTextWidths } from '../dist/output/width.js';
+
+// As a command laying out text for people has it (src/cli.ts).
+await loadTextWidths();
 
 const SMALL = 32 * 1024;
 const LARGE = 256 * 1024;
