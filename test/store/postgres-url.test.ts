@@ -68,7 +68,8 @@ describe('a PostgreSQL address for the mirror', () => {
     try {
       for (const sslmode of ['prefer', 'require', 'verify-ca'] as const) {
         const t = parsePostgresUrl(
-          `postgres://trk@db/shop?sslmode=${sslmode}&sslrootcert=/nowhere/ca.pem&sslcert=/nowhere/c.pem&sslkey=/nowhere/k`,
+          `postgres://trk@db/shop?sslmode=${sslmode}&sslrootcert=/nowhere/ca.pem` +
+            '&sslcert=/nowhere/c.pem&sslkey=/nowhere/k',
           '--db',
         );
         expect(t).toMatchObject({
