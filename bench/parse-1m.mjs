@@ -16,7 +16,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { openSource } from '../dist/items/source.js';
-import { createTestIO } from '../dist/io.js';
+import { createCapturedIO } from '../dist/captured-io.js';
 import { scanInput } from '../dist/items/scan.js';
 
 const rows = Number(process.argv[2] === '--pass' ? 0 : (process.argv[2] ?? 1_000_000));
@@ -27,7 +27,7 @@ if (process.argv[2] === '--pass') {
   // The measured part, in a process of its own so that generating the file does not count.
   const file = process.argv[3];
   const started = performance.now();
-  const source = await openSource({ numbers: [], file }, createTestIO(), path.dirname(file));
+  const source = await openSource({ numbers: [], file }, createCapturedIO(), path.dirname(file));
   const scan = await scanInput(source, { operation: 'register', version: 'v2' });
   const seconds = (performance.now() - started) / 1000;
   if (scan.problems.count !== 0) throw new Error(`unexpected problems: ${scan.problems.lines().join('; ')}`);

@@ -13,6 +13,7 @@ import { EXIT, type ExitCode } from './exit-codes.js';
 import { HELP_WIDTH, helpWidth } from './help-pages.js';
 import type { IO } from './io.js';
 import type { OutputFormat } from './output/format.js';
+import { loadTextWidths } from './output/width.js';
 import type { SettingsSource } from './settings-source.js';
 import { redact, redactingIO } from './secrets.js';
 import { sanitizeTerminalText } from './terminal-text.js';
@@ -35,6 +36,15 @@ export interface ErrorOutcome {
   line: string;
   /** Extra lines for --verbose (a stack trace). */
   detail?: string;
+}
+
+/**
+ * Whether a command lays text out for people, whose widths string-width measures (src/output/width.ts): a table,
+ * asked for or automatic on a terminal (the tracking page and the report's too), and what stderr shows on a terminal
+ * (the progress line, wrapped notices). JSON, CSV and lines for programs need no widths.
+ */
+export function laysOutText(io: IO, output: OutputFormat | undefined): boolean {
+  return io.stderrIsTTY || output === 'table' || output === 'wide' || (output === undefined && io.stdoutIsTTY);
 }
 
 /** What `{"error": ...}` holds. */
@@ -309,6 +319,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       if (global.output === undefined && formats.length > 0)
         global = await withDefaultOutput(global, formats, env, settings);
       if (commandOutput) applyOutputFlags(global, commandOutput);
+      if (laysOutText(ctxIO, global.output)) await loadTextWidths();
       const ctx: Context = createContext({
         io: ctxIO,
         env,

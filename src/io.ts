@@ -2,7 +2,7 @@
 // whether prompting is allowed. Data goes to stdout, everything else to stderr. Commands never touch
 // process.stdout/stderr/stdin directly; tests pass a captured IO instead.
 
-import { Readable, Writable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
 import { nodeFs, nodeTty } from './node.js';
 
@@ -131,49 +131,5 @@ export async function createProcessIO(opts: ProcessIOOptions = {}): Promise<IO> 
     canPrompt: () => stdinIsTTY && stdoutIsTTY,
     out: (text) => void process.stdout.write(text),
     err: (line) => void process.stderr.write(`${line}\n`),
-  };
-}
-
-/** A captured IO for tests: everything written is kept as strings. */
-export interface TestIO extends IO {
-  stdoutText(): string;
-  stderrText(): string;
-}
-
-export function createTestIO(
-  opts: { stdin?: Readable; tty?: boolean; columns?: number; rawCsv?: boolean; stdoutTarget?: OutputTarget } = {},
-): TestIO {
-  const outChunks: string[] = [];
-  const errChunks: string[] = [];
-  const sink = (chunks: string[]) =>
-    new Writable({
-      write(chunk: Buffer | string, _enc, cb) {
-        chunks.push(chunk.toString());
-        cb();
-      },
-    });
-  const tty = opts.tty ?? false;
-  const stdout = sink(outChunks);
-  const stderr = sink(errChunks);
-  const stdin = opts.stdin ?? Readable.from([]);
-  return {
-    stdin,
-    stdout,
-    stderr,
-    stdinIsTTY: tty,
-    stdoutIsTTY: tty,
-    stderrIsTTY: tty,
-    // What a test captures is kept whole, as a file keeps it.
-    stdoutTarget: opts.stdoutTarget ?? (tty ? 'terminal' : 'file'),
-    columns: opts.columns ?? 100,
-    stderrColumns: opts.columns ?? 100,
-    color: NO_COLOR,
-    colorErr: NO_COLOR,
-    ...(opts.rawCsv ? { rawCsv: true } : {}),
-    canPrompt: () => tty,
-    out: (text) => void outChunks.push(text),
-    err: (line) => void errChunks.push(`${line}\n`),
-    stdoutText: () => outChunks.join(''),
-    stderrText: () => errChunks.join(''),
   };
 }

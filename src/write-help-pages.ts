@@ -9,7 +9,7 @@ import { HELP_TOPICS } from './commands/help/help.js';
 import { buildProgram } from './commands/registry.js';
 import { HELP_PAGES_FILE, HELP_WIDTH, helpPageKey } from './help-pages.js';
 import { packageFile } from './package-files.js';
-import { createTestIO } from './io.js';
+import { createCapturedIO } from './captured-io.js';
 
 /** Every command path (`[]`, `['list']`, `['auth', 'login']`), hidden commands left out unless asked for. */
 export async function commandPaths(opts: { hidden?: boolean } = {}): Promise<string[][]> {
@@ -30,7 +30,7 @@ export async function commandPaths(opts: { hidden?: boolean } = {}): Promise<str
 
 /** What a command line prints on stdout, when it exits 0 and says nothing on stderr; undefined otherwise. */
 export async function printedHelp(argv: string[]): Promise<string | undefined> {
-  const io = createTestIO({ columns: HELP_WIDTH });
+  const io = createCapturedIO({ columns: HELP_WIDTH });
   const code = await runCli(argv, { io, env: {} });
   return code === 0 && io.stderrText() === '' ? io.stdoutText() : undefined;
 }

@@ -255,6 +255,7 @@ const HEAVY: ReadonlyMap<string, string> = fromPaths({
   chalk: 'colour, for a terminal',
   '@inquirer/prompts': 'questions, for a terminal',
   'csv-parse': 'reading CSV input',
+  'string-width': 'widths of text beyond ASCII, for output laid out for people',
   'csv-stringify': 'writing CSV',
   'csv-stringify/sync': 'writing CSV',
   'jq-wasm': '--jq',

@@ -7,7 +7,7 @@ import { createContext } from '../src/context-impl.js';
 import { debugEnabled } from '../src/debug.js';
 import { BudgetFileError } from '../src/pacing/budget-file.js';
 import { CredentialsError, UsageError } from '../src/errors.js';
-import { createTestIO } from '../src/io.js';
+import { createTestIO } from './test-io.js';
 import { startSandbox } from '../src/sandbox/index.js';
 
 const dirs = () => ({

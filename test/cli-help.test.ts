@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli.js';
 import { commandPaths } from '../src/write-help-pages.js';
-import { createTestIO } from '../src/io.js';
+import { createTestIO } from './test-io.js';
 
 // Every command below trk, hidden ones included (trk itself has a test of its own).
 const paths = (await commandPaths({ hidden: true })).filter((p) => p.length > 0);

@@ -14,7 +14,7 @@ import {
   runCli,
 } from '../src/cli.js';
 import { CredentialsError, InterruptedError, UsageError } from '../src/errors.js';
-import { createTestIO } from '../src/io.js';
+import { createTestIO } from './test-io.js';
 
 const env = () => ({
   TRK_RES_URL: 'http://127.0.0.1:9',

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { ApiClient, CallOptions } from '../src/api/client.js';
 import { noApiKeyError } from '../src/errors.js';
-import { createTestIO, type TestIO } from '../src/io.js';
+import { createTestIO, type TestIO } from './test-io.js';
 import type { Envelope } from '../src/service/types.js';
 import type { ApiVersion, Operation } from '../src/service/vocabulary.js';
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli.js';
 import { exampleLines, layoutItem, wrapWords } from '../src/commands/help-layout.js';
 import { globalOptions } from '../src/commands/define.js';
-import { createTestIO } from '../src/io.js';
+import { createTestIO } from './test-io.js';
 import { commandPaths } from '../src/write-help-pages.js';
 
 const WIDTHS = [60, 80, 120] as const;

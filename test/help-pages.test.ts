@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli.js';
-import { createTestIO } from '../src/io.js';
+import { createTestIO } from './test-io.js';
 import { HELP_WIDTH, helpPageKey, helpWidth, storedHelpPage as stored } from '../src/help-pages.js';
 import { commandPaths, helpCommandLines, printedHelp } from '../src/write-help-pages.js';
 import { assertBuilt, baseEnv, ROOT, trkProcess } from './e2e/helpers.js';

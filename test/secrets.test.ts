@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTestIO } from '../src/io.js';
+import { createTestIO } from './test-io.js';
 import { createProgress } from '../src/items/progress.js';
 import { addSecret, redact, redactingIO } from '../src/secrets.js';
 

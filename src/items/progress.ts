@@ -10,7 +10,7 @@
 // bring dependencies for layout this does not need.
 
 import type { IO } from '../io.js';
-import { textWidth } from '../output/width.js';
+import { drawnCharacters, textWidth } from '../output/width.js';
 import { duration, fmt } from '../text.js';
 import { clock } from '../clock.js';
 
@@ -100,9 +100,11 @@ function bar(ratio: number, width: number): string {
 export function cut(text: string, width: number): string {
   if (textWidth(text) <= width) return text;
   let out = '';
-  for (const ch of text) {
-    if (textWidth(out + ch) > width - 1) break;
-    out += ch;
+  let used = 0;
+  for (const ch of drawnCharacters(text)) {
+    if (used + ch.width > width - 1) break;
+    out += ch.text;
+    used += ch.width;
   }
   return `${out}…`;
 }

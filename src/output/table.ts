@@ -16,7 +16,7 @@
 // may be cut, takes it back.
 // Messages (`wrap`) are never cut: they go on over more lines of their column.
 
-import { textWidth, wrapText } from './width.js';
+import { drawnCharacters, textWidth, wrapText } from './width.js';
 
 export interface LayoutColumn {
   header: string;
@@ -193,11 +193,10 @@ export function shorten(text: string, width: number): string {
   if (width <= 0) return '';
   let out = '';
   let used = 0;
-  for (const ch of text) {
-    const w = textWidth(ch);
-    if (used + w > width - 1) break;
-    out += ch;
-    used += w;
+  for (const ch of drawnCharacters(text)) {
+    if (used + ch.width > width - 1) break;
+    out += ch.text;
+    used += ch.width;
   }
   // `2151 Correios …` reads as two words: the space before the ellipsis goes.
   return `${out.trimEnd()}…`;
@@ -207,11 +206,14 @@ export function shorten(text: string, width: number): string {
 export function shortenStart(text: string, width: number): string {
   if (textWidth(text) <= width) return text;
   if (width <= 0) return '';
-  const chars = [...text];
+  const chars = [...drawnCharacters(text)];
   let used = 0;
   let from = chars.length;
-  while (from > 0 && used + textWidth(chars[from - 1]!) <= width - 1) used += textWidth(chars[--from]!);
-  return `…${chars.slice(from).join('')}`;
+  while (from > 0 && used + chars[from - 1]!.width <= width - 1) used += chars[--from]!.width;
+  return `…${chars
+    .slice(from)
+    .map((ch) => ch.text)
+    .join('')}`;
 }
 
 /**

@@ -6,7 +6,7 @@ import { runSandboxReset, runSandboxStart, sandboxOptions } from '../../src/comm
 import type { Context } from '../../src/context.js';
 import { TrkError, UsageError } from '../../src/errors.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { createTestIO, type TestIO } from '../../src/io.js';
+import { createTestIO, type TestIO } from '../test-io.js';
 import { createFake } from '../fake-context.js';
 import { call } from '../sandbox/http.js';
 

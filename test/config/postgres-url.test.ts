@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseDbLocation } from '../../src/config/keys.js';
 import type { TrkError } from '../../src/errors.js';
 import { isPostgresLocation, parsePostgresUrl, shownLocation, withoutPassword } from '../../src/config/postgres-url.js';
@@ -46,6 +46,44 @@ describe('a PostgreSQL address for the mirror', () => {
       // libpq's default: TLS when the server offers it.
       sslmode: 'prefer',
     });
+  });
+
+  it('names a Unix socket by its folder, in the host part percent-encoded or as host=', () => {
+    for (const address of [
+      'postgres://%2Fvar%2Frun%2Fpostgresql:5433/trk',
+      'postgres:///trk?host=%2Fvar%2Frun%2Fpostgresql&port=5433',
+    ]) {
+      expect(parsePostgresUrl(address, '--db'), address).toMatchObject({
+        hosts: ['/var/run/postgresql'],
+        ports: [5433],
+        database: 'trk',
+      });
+    }
+  });
+
+  it('is read without reading its certificate files or warning about its sslmode', () => {
+    // The settings check an address where the files may not be (`trk config set db` on another host): they are
+    // read when a connection is made (src/store/postgres.ts), with a message of trk's own.
+    const emitWarning = vi.spyOn(process, 'emitWarning');
+    try {
+      for (const sslmode of ['prefer', 'require', 'verify-ca'] as const) {
+        const t = parsePostgresUrl(
+          `postgres://trk@db/shop?sslmode=${sslmode}&sslrootcert=/nowhere/ca.pem` +
+            '&sslcert=/nowhere/c.pem&sslkey=/nowhere/k',
+          '--db',
+        );
+        expect(t).toMatchObject({
+          sslmode,
+          sslrootcert: '/nowhere/ca.pem',
+          sslcert: '/nowhere/c.pem',
+          sslkey: '/nowhere/k',
+        });
+      }
+      expect(parsePostgresUrl('postgres://db/shop?sslrootcert=system', '--db').sslrootcert).toBe('system');
+      expect(emitWarning).not.toHaveBeenCalled();
+    } finally {
+      emitWarning.mockRestore();
+    }
   });
 
   it('is shown without its password, wherever the address carries it', () => {

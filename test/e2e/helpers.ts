@@ -12,7 +12,8 @@ import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { runCli } from '../../src/cli.js';
 import { clock } from '../../src/clock.js';
-import { createTestIO, type OutputTarget } from '../../src/io.js';
+import type { OutputTarget } from '../../src/io.js';
+import { createTestIO } from '../test-io.js';
 import { RATE_WINDOW_MS } from '../../src/sandbox/http/rate-limit.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/http/server.js';
 

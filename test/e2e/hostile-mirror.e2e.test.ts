@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli.js';
-import { createTestIO } from '../../src/io.js';
+import { createTestIO } from '../test-io.js';
 import { STORE_KINDS } from '../store/kinds.js';
 import { trk } from './helpers.js';
 import { CONTROLS, ESCAPES, hostileMirror, SQL, type HostileMirror } from './hostile-mirror.js';

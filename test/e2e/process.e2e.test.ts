@@ -101,7 +101,7 @@ function loadedBuiltins(args: string[], env: NodeJS.ProcessEnv, okCodes: readonl
 
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 
-const HEAVY = ['chalk', 'undici', 'conf', '@inquirer', 'cli-table3', 'csv-parse', 'csv-stringify'];
+const HEAVY = ['chalk', 'undici', 'conf', '@inquirer', 'cli-table3', 'csv-parse', 'csv-stringify', 'string-width'];
 
 describe('start-up', () => {
   it.each([[['--help']], [['list', '--help']], [['help', 'auth', 'login']], [['stop', '-h']]])(
@@ -182,8 +182,8 @@ describe('start-up', () => {
           const what = args.join(' ');
           expect(modules, what).toContain('dist/api/transport-http.js');
           // (The Redis client is loaded only when a budget URL names Redis, libsql or postgres only when the mirror is
-          // opened.)
-          for (const name of ['undici', 'conf', 'chalk', '@redis', 'libsql', 'postgres']) {
+          // opened, string-width only for text laid out for people.)
+          for (const name of ['undici', 'conf', 'chalk', '@redis', 'libsql', 'postgres', 'string-width']) {
             expect(
               files.filter((f) => f.startsWith(`node_modules/${name}`)),
               `${what}: ${name}`,
@@ -216,6 +216,16 @@ describe('start-up', () => {
       }
     },
   );
+
+  it('a table loads string-width, to measure text beyond ASCII as a terminal draws it', async () => {
+    const emu = await startEmulator({ speed: 0 });
+    try {
+      const { files } = await loadedModules(['list', '-o', 'table'], emu.env);
+      expect(files.some((f) => f.startsWith('node_modules/string-width'))).toBe(true);
+    } finally {
+      await emu.close();
+    }
+  });
 });
 
 describe('Ctrl-C', () => {

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestIO } from '../../src/io.js';
+import { createTestIO } from '../test-io.js';
 import { SANDBOX_KEY } from '../../src/sandbox/http/server.js';
 import { startListener, type Listener, type ReceivedEvent } from '../../src/webhook/listen.js';
 import { rawMember } from '../../src/webhook/raw-json.js';

@@ -10,7 +10,7 @@ import type { ApiVersion } from '../../src/service/vocabulary.js';
 import type { Settings } from '../../src/config/settings.js';
 import type { Context, GlobalOptions } from '../../src/context.js';
 import { createContext } from '../../src/context-impl.js';
-import { createTestIO, type TestIO } from '../../src/io.js';
+import { createTestIO, type TestIO } from '../test-io.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { refusingPrompter } from '../fake-context.js';
 import type { ItemSource } from '../../src/items/source.js';

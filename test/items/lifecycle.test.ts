@@ -275,7 +275,7 @@ describe('a cut-off night never blocks the next', () => {
     );
     writeFileSync(file, lines(list.slice(0, 100)));
     // A terminal: asked, and answered no.
-    const { createTestIO } = await import('../../src/io.js');
+    const { createTestIO } = await import('../test-io.js');
     const tty = testContext({
       stateDir: path.join(dir, 'state'),
       io: createTestIO({ tty: true }),

@@ -1,12 +1,12 @@
 // A run's summary and notes on a 60-column terminal: wrapped between words, never wider than the terminal, the
 // words and their order kept; piped, one line per message as scripts grep them.
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { createTestIO } from '../../src/io.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestIO } from '../test-io.js';
 import { noticeLines } from '../../src/items/notices.js';
 import { sentBeforeText } from '../../src/items/plan.js';
 import { setAsideLine, summaryLines, type RunSummary } from '../../src/items/results.js';
-import { textWidth, wrapNotice } from '../../src/output/width.js';
+import { loadTextWidths, textWidth, wrapNotice } from '../../src/output/width.js';
 import { numberList, runEngine, sandboxPerTest, tempDir, testContext, writeInput } from './helpers.js';
 
 const REJECTS = '/home/shop/.local/state/trk/rejects/2026-11-26T02-00-04-register-shipments.csv';
@@ -44,6 +44,9 @@ const messages = [
 const manyWords = (line: string) => /\S\s+\S/.test(line);
 
 const words = (lines: readonly string[]) => lines.join(' ').split(/\s+/).filter(Boolean).join(' ');
+
+// Widths as a terminal draws them, as for a command laying out text for people (src/cli.ts loads them).
+beforeAll(loadTextWidths);
 
 describe('a run’s messages on a terminal of 60 columns', () => {
   const tty = createTestIO({ tty: true, columns: 60 });

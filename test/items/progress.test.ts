@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createTestIO } from '../../src/io.js';
+import { beforeAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createTestIO } from '../test-io.js';
 import { createProgress, cut, fitBarLine, progressMode } from '../../src/items/progress.js';
 import { exitCodeOf, summaryLines, type RunSummary } from '../../src/items/results.js';
-import { textWidth } from '../../src/output/width.js';
+import { loadTextWidths, textWidth } from '../../src/output/width.js';
 import { duration } from '../../src/text.js';
 
 beforeEach(() => {
@@ -16,6 +16,9 @@ afterEach(() => {
 function lastLine(text: string): string {
   return text.split('\r\x1b[2K').at(-1) ?? '';
 }
+
+// Widths as a terminal draws them, as for a command laying out text for people (src/cli.ts loads them).
+beforeAll(loadTextWidths);
 
 describe('progress', () => {
   it('picks a bar on a terminal, lines elsewhere, nothing with --quiet', () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { createTestIO } from '../../src/io.js';
+import { createTestIO } from '../test-io.js';
 import { fieldOfName, parseColumnMapping, type ItemField } from '../../src/items/fields.js';
 import { FIELDS, ITEM_FIELDS } from '../../src/service/fields.js';
 import { openRows, rowValues, type InputRow } from '../../src/items/read.js';

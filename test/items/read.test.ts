@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { ApiVersion } from '../../src/service/vocabulary.js';
 import { UsageError } from '../../src/errors.js';
-import { createTestIO } from '../../src/io.js';
+import { createTestIO } from '../test-io.js';
 import { parseColumnMapping, type ItemOperation } from '../../src/items/fields.js';
 import { openRows, rowValues, type InputRow } from '../../src/items/read.js';
 import { argumentsSource, openSource } from '../../src/items/source.js';

@@ -239,7 +239,7 @@ describe('runItems: register from a file', () => {
 
   it('reads stdin with -f -', async () => {
     const { Readable } = await import('node:stream');
-    const { createTestIO } = await import('../../src/io.js');
+    const { createTestIO } = await import('../test-io.js');
     env = await bulkSandbox();
     const dir = tempDir();
     const io = createTestIO({ stdin: Readable.from([`number\n${numberList(3).join('\n')}\n`]) });
@@ -494,7 +494,7 @@ describe('runItems: answers are checked against the request', () => {
 describe('runItems: a state folder that cannot be written', () => {
   it('is one clear error before anything is read or sent, for a file and for stdin', async () => {
     const { Readable } = await import('node:stream');
-    const { createTestIO } = await import('../../src/io.js');
+    const { createTestIO } = await import('../test-io.js');
     env = await bulkSandbox();
     const dir = tempDir();
     // A file where the state folder should be: mkdir fails as it does in a read-only folder (root writes anywhere).

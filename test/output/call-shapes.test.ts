@@ -7,7 +7,7 @@ import type {
   RegisterAccepted,
   TrackRecord,
 } from '../../src/service/types.js';
-import { createTestIO } from '../../src/io.js';
+import { createTestIO } from '../test-io.js';
 import { ITEM_COLUMNS, QUOTA_FIELDS, REGISTER_ITEM_COLUMNS, recordColumns } from '../../src/output/columns.js';
 import { toRecordView } from '../../src/service/records.js';
 import { createRowWriter, printItemResults, printObject } from '../../src/output/render.js';

@@ -1,7 +1,7 @@
 // CSV injection: formula-like cells get a quote, numbers stay numbers, trk reads its own cells back unchanged.
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { createTestIO } from '../../src/io.js';
+import { createTestIO } from '../test-io.js';
 import { csvCell, restoreCell } from '../../src/output/csv-cell.js';
 import { printItemResults, printRows, type Column } from '../../src/output/render.js';
 

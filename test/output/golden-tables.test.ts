@@ -1,11 +1,12 @@
 // Golden tables at 60, 80 and 120 columns: what people see of a list, of details of several numbers, and of the
 // quota. A change here is a change of what trk looks like: read the diff before updating (vitest -u).
-import { describe, expect, it } from 'vitest';
-import { createTestIO } from '../../src/io.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestIO } from '../test-io.js';
 import { COMPACT_DETAILS, detailsColumns, QUOTA_FIELDS, recordColumns } from '../../src/output/columns.js';
 import { toDetailsView, toRecordView } from '../../src/service/records.js';
 import { printObject, printRows, type Column, type OutputSpec } from '../../src/output/render.js';
 import { accepted, fixture, V2_DETAILS } from './fixtures.js';
+import { loadTextWidths } from '../../src/output/width.js';
 
 const NOW = Date.parse('2026-07-01T12:00:00Z');
 const TIMES = { zone: 'Europe/Berlin', now: NOW };
@@ -56,6 +57,9 @@ async function table<T>(
   await printRows(io, rows, columns, { times: TIMES, ...spec });
   return io.stdoutText();
 }
+
+// Widths as a terminal draws them, as for a command laying out text for people (src/cli.ts loads them).
+beforeAll(loadTextWidths);
 
 describe.each([60, 80, 120])('at %i columns', (width) => {
   it('trk list', async () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import type { ItemResults } from '../../src/service/types.js';
-import { createTestIO } from '../../src/io.js';
+import { createTestIO } from '../test-io.js';
 import { ITEM_COLUMNS } from '../../src/output/columns.js';
 import { createItemResultsWriter, printItemResults } from '../../src/output/render.js';
 import { Spill } from '../../src/output/spill.js';

@@ -1,6 +1,6 @@
 // --jq over captured output: jq's semantics on each JSON value a command writes, in whatever pieces it writes it.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestIO } from '../../src/io.js';
+import { createTestIO } from '../test-io.js';
 import { jqOutput, loadJqProgram, type JqLimits } from '../../src/output/jq.js';
 import type { JqWorker } from '../../src/output/jq-worker.js';
 import { InterruptedError, UsageError } from '../../src/errors.js';

@@ -1,7 +1,7 @@
 // What scripts pick (--columns, -o ids) and what people read (-o wide, times, counts) in every format.
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { createTestIO } from '../../src/io.js';
+import { createTestIO } from '../test-io.js';
 import { ITEM_COLUMNS, QUOTA_FIELDS, recordColumns } from '../../src/output/columns.js';
 import { toRecordView, type RecordView } from '../../src/service/records.js';
 import { createRowWriter, printItemResults, printObject, printRows, type OutputSpec } from '../../src/output/render.js';

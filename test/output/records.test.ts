@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { createTestIO } from '../../src/io.js';
+import { createTestIO } from '../test-io.js';
 import { DETAILS_COLUMNS, RECORD_COLUMNS, recordColumns } from '../../src/output/columns.js';
 import {
   mergeEvents,

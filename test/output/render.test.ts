@@ -1,8 +1,8 @@
 import { stripVTControlCharacters } from 'node:util';
 import { Chalk } from 'chalk';
 import { parse } from 'csv-parse/sync';
-import { describe, expect, it, vi } from 'vitest';
-import { createTestIO, type TestIO } from '../../src/io.js';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestIO, type TestIO } from '../test-io.js';
 import {
   createRowWriter,
   printItemResults,
@@ -13,6 +13,7 @@ import {
 } from '../../src/output/render.js';
 import { ITEM_COLUMNS, QUOTA_FIELDS, REGISTER_ITEM_COLUMNS } from '../../src/output/columns.js';
 import { fixture } from './fixtures.js';
+import { loadTextWidths } from '../../src/output/width.js';
 
 interface Row {
   id: number;
@@ -53,6 +54,9 @@ function capture(opts: { tty: boolean; level?: 0 | 1 | 2 | 3; columns?: number }
 }
 
 const ESC = '\x1b';
+
+// Widths as a terminal draws them, as for a command laying out text for people (src/cli.ts loads them).
+beforeAll(loadTextWidths);
 
 describe('format resolution', () => {
   it('automatic is a table on a terminal and TSV when piped', () => {

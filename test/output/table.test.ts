@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   rowLines,
   shorten,
@@ -7,9 +7,13 @@ import {
   withoutTrailingSpaces,
   type LayoutColumn,
 } from '../../src/output/table.js';
+import { loadTextWidths } from '../../src/output/width.js';
 
 const header = (h: string, extra: Partial<LayoutColumn> = {}): LayoutColumn => ({ header: h, ...extra });
 const names = (cols: readonly LayoutColumn[], shown: readonly number[]) => shown.map((i) => cols[i]!.header);
+
+// Widths as a terminal draws them, as for a command laying out text for people (src/cli.ts loads them).
+beforeAll(loadTextWidths);
 
 describe('tableLayout', () => {
   // A list-like table: the number, a long tag, and ranked columns that should stay.

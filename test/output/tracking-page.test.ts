@@ -1,10 +1,11 @@
 import { Chalk } from 'chalk';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { subStatuses } from '../../src/service/vocabulary.js';
 import { toDetailsView } from '../../src/service/records.js';
 import { SUB_STATUS_WORDS, statusLine } from '../../src/output/status-words.js';
 import { eventTimeText, milestoneStrip, renderTrackingPage, wrapText } from '../../src/output/tracking-page.js';
 import { accepted, V2_DETAILS } from './fixtures.js';
+import { loadTextWidths } from '../../src/output/width.js';
 
 const plain = new Chalk({ level: 0 });
 const NOW = Date.parse('2026-07-01T12:00:00Z');
@@ -30,6 +31,9 @@ function positions(text: string, parts: string[]): number[] {
 function ascending(xs: number[]): boolean {
   return xs.every((x, i) => i === 0 || xs[i - 1]! < x);
 }
+
+// Widths as a terminal draws them, as for a command laying out text for people (src/cli.ts loads them).
+beforeAll(loadTextWidths);
 
 describe('status words', () => {
   it('has words for all 30 sub-statuses', () => {

@@ -1,18 +1,21 @@
 // The pure parts of the report: quantiles from a histogram, weeks, and what the terminal draws (sparklines, bars,
 // the whole report within 60, 80 and 120 columns).
 
-import { describe, expect, it } from 'vitest';
-import { createTestIO } from '../../src/io.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestIO } from '../test-io.js';
 import { quantile, transitDays, weekOf, weeksBetween } from '../../src/report/figures.js';
 import { escapeHtml } from '../../src/report/html.js';
 import { buildReport } from '../../src/report/report.js';
 import { printTerminalReport, sparkline, transitBar } from '../../src/report/terminal.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
-import { textWidth } from '../../src/output/width.js';
+import { loadTextWidths, textWidth } from '../../src/output/width.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { NOW, writeFixtureMirror } from './fixture-mirror.js';
+
+// Widths as a terminal draws them, as for a command laying out text for people (src/cli.ts loads them).
+beforeAll(loadTextWidths);
 
 describe('quantiles by linear interpolation between the closest ranks', () => {
   it('interpolates between ranks (n - 1) p', () => {

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { Client } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestIO } from '../../src/io.js';
+import { createTestIO } from '../test-io.js';
 import { startListener, type Listener, type ListenerOptions } from '../../src/webhook/listen.js';
 
 const KEY = 'availability-test-key';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { clock } from '../../src/clock.js';
-import { createTestIO, type TestIO } from '../../src/io.js';
+import { createTestIO, type TestIO } from '../test-io.js';
 import { startListener, type Listener, type ListenerOptions, type Sink } from '../../src/webhook/listen.js';
 import { headerFrom } from '../../src/webhook/saved.js';
 import { afterTest, app, deadUrl, signed, stopped, tempDir } from './app.js';

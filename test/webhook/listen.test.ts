@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clock } from '../../src/clock.js';
-import { createTestIO, type TestIO } from '../../src/io.js';
+import { createTestIO, type TestIO } from '../test-io.js';
 import {
   forwardHeaders,
   startListener,

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { modeOf, underOpenUmask } from '../open-umask.js';
-import { createTestIO } from '../../src/io.js';
+import { createTestIO } from '../test-io.js';
 import { startListener, type ListenerOptions } from '../../src/webhook/listen.js';
 import { afterTest, app, signed, stopped, tempDir } from './app.js';
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { runWebhookListen } from '../../src/commands/webhook/listen.js';
 import { runWebhookReplay } from '../../src/commands/webhook/replay.js';
 import { UsageError } from '../../src/errors.js';
-import { createTestIO } from '../../src/io.js';
+import { createTestIO } from '../test-io.js';
 import { forwardHeaders, startListener } from '../../src/webhook/listen.js';
 import { fakeContext } from '../fake-context.js';
 import { afterTest, app, deadUrl, signed, stopped, tempDir, until } from './app.js';

@@ -5,7 +5,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { createTestIO } from '../../../src/io.js';
+import { createTestIO } from '../../test-io.js';
 import { notificationProblem } from '../../../src/service/webhook-body.js';
 import { StoreSink } from '../../../src/mirror/webhook-sink.js';
 import { SqliteStore } from '../../../src/store/sqlite.js';

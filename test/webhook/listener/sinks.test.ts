@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { createTestIO } from '../../../src/io.js';
+import { createTestIO } from '../../test-io.js';
 import { DEFAULT_QUEUE_LIMITS } from '../../../src/webhook/listener/limits.js';
 import { ForwardSink } from '../../../src/webhook/listener/sinks/forward.js';
 import { PrintSink } from '../../../src/webhook/listener/sinks/print.js';
