@@ -427,6 +427,10 @@ describe('carrier aliases', () => {
     expect(await listedAliases(env, '--sandbox')).toEqual({ 'carrier-alias.DHL': '7041 profile' });
     const piped = await trk(['config', 'list', '--sandbox'], { env });
     expect(piped.stdout).toMatch(/^carrier-alias\.DHL\t7041\tprofile$/m);
+    // Requests go to the emulator in the process, not to the service's addresses.
+    expect(piped.stdout).toMatch(/^base-url\t\(the built-in sandbox\)\tflag$/m);
+    expect(piped.stdout).toMatch(/^res-url\t\(the built-in sandbox\)\tflag$/m);
+    expect((await trk(['config', 'list'], { env })).stdout).toMatch(/^base-url\thttps:\/\/\S+\t/m);
     for (const table of ['table', 'wide']) {
       const shown = await trk(['config', 'list', '--sandbox', '-o', table], { env });
       expect(shown.stdout).toMatch(/^carrier-alias\.DHL +7041 +profile$/m);

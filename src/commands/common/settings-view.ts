@@ -26,13 +26,19 @@ export interface SettingRow {
   source: SettingSource;
 }
 
+/** What the sandbox's settings show where a real account's addresses would be: the emulator in this process. */
+export const SANDBOX_ADDRESS = '(the built-in sandbox)';
+
 export function settingRows(s: Settings): SettingRow[] {
+  // Under the sandbox the service's addresses are not used: showing them would say requests go there.
+  const address = (value: string, source: SettingSource) =>
+    s.sandbox ? { value: SANDBOX_ADDRESS, source: s.sources.profile } : { value, source };
   return [
     { key: 'profile', value: s.profile, source: s.sources.profile },
-    { key: 'base-url', value: s.baseUrl, source: s.sources.baseUrl },
+    { key: 'base-url', ...address(s.baseUrl, s.sources.baseUrl) },
     { key: 'api-version', value: s.apiVersion, source: s.sources.apiVersion },
     { key: 'api-key', value: s.apiKey === undefined ? null : maskKey(s.apiKey), source: s.sources.apiKey },
-    { key: 'res-url', value: s.resUrl, source: s.sources.resUrl },
+    { key: 'res-url', ...address(s.resUrl, s.sources.resUrl) },
     { key: 'output', value: s.output ?? null, source: s.sources.output },
     {
       key: 'budget-url',
