@@ -6,6 +6,11 @@
 import { plural } from '../text.js';
 import type { InputLayout, InputRow } from './read.js';
 
+/** The order a row belongs to, as its export names it; empty where the export names no order. */
+function orderOf(row: InputRow, layout: InputLayout): string {
+  return layout.orderColumn === undefined ? '' : (row.cells[layout.orderColumn] ?? '');
+}
+
 /**
  * The cells of a row with its blanks filled from the row before it, where both are rows of one parcel: the same
  * order (where a column names it) and the same number as written. Only neighbours are compared, as exports write an
@@ -21,7 +26,7 @@ export class SharedOrderCells {
 
   cellsOf(row: InputRow): readonly string[] {
     if (!this.layout.hasHeader || this.#numberAt < 0) return row.cells;
-    const order = this.layout.orderColumn === undefined ? '' : (row.cells[this.layout.orderColumn] ?? '');
+    const order = orderOf(row, this.layout);
     const number = row.cells[this.#numberAt] ?? '';
     const before = this.#previous;
     const sameParcel = before !== undefined && number !== '' && before.number === number && before.order === order;
@@ -44,7 +49,7 @@ export class RowsWithoutNumber {
 
   add(row: InputRow): void {
     this.rows += 1;
-    const order = this.layout.orderColumn === undefined ? '' : (row.cells[this.layout.orderColumn] ?? '');
+    const order = orderOf(row, this.layout);
     if (order === '' || this.#orders.size >= ORDERS_REMEMBERED) this.#unnamed += 1;
     else this.#orders.add(order);
   }

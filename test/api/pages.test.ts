@@ -143,6 +143,7 @@ describe('readPages against counts that cannot be right', () => {
       start: 1,
       fetch: async (n) => {
         fetched.push(n);
+        // On the tests' clock (no real time): a page answers after the others were asked, as over a network.
         await clock().sleep(1);
         return page(n);
       },
@@ -249,6 +250,7 @@ describe('trackListPages: the one reader of the list', () => {
       call: async (_op: string, body: unknown) => {
         bodies.push(body as Record<string, unknown>);
         opts.onCall?.();
+        // On the tests' clock (no real time): an answer comes after the requests in flight were sent.
         await clock().sleep(1);
         return answer(body as Record<string, unknown>);
       },

@@ -2,13 +2,12 @@
 // HOME, stdin from /dev/null) against the built-in sandbox, on two nights in a row: a good night prints nothing and
 // exits 0, so that cron mails nobody. The lines are read from the documents, so a recipe that changes is run as it
 // is; what only a shop's machine has (its key file, its folders, its mail) is put in its place.
-import { spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixturePath } from '../fixture-files.js';
-import { ROOT } from './helpers.js';
+import { ROOT, shellLine } from './helpers.js';
 
 const DOCUMENTS = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).map((f) => path.join('docs', f))];
 
@@ -37,21 +36,6 @@ function onThisMachine(command: string, shop: string): string {
     .replace(/\btrk (\w+)/g, 'trk $1 --sandbox');
 }
 
-/** `sh -c LINE` under cron's environment; resolves with its exit code and everything it printed. */
-function asCron(line: string, home: string, bin: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', line], {
-      env: { PATH: `/usr/bin:/bin:${bin}`, HOME: home },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
-  });
-}
-
 describe('crontab lines of the README and the docs, under cron', () => {
   const lines = cronLines();
 
@@ -74,8 +58,9 @@ describe('crontab lines of the README and the docs, under cron', () => {
     for (const night of [1, 2]) {
       for (const { doc, command } of lines) {
         const line = onThisMachine(command, shop);
-        const r = await asCron(line, home, bin);
-        expect({ night, doc, line, ...r }).toEqual({ night, doc, line, code: 0, output: '' });
+        // Cron's environment: PATH and HOME alone.
+        const r = await shellLine(line, { PATH: `/usr/bin:/bin:${bin}`, HOME: home });
+        expect({ night, doc, line, ...r }).toEqual({ night, doc, line, code: 0, stdout: '', stderr: '' });
       }
     }
   }, 120_000);

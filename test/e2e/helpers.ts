@@ -225,3 +225,19 @@ export function trkRunning(args: readonly string[], opts: { env: NodeJS.ProcessE
     done,
   };
 }
+
+/** A shell command line (`sh -c`), stdin empty, as cron and scripts run one: its exit code and what it printed. */
+export function shellLine(
+  line: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', line], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotificationWriter } from '../../src/store/notifications.js';
 import { STORE_KINDS } from '../store/kinds.js';
-import { beforeProcess, numbers, ROOT, startEmulator, trk, trkProcess, type Emulator } from './helpers.js';
+import { beforeProcess, numbers, ROOT, shellLine, startEmulator, trk, trkProcess, type Emulator } from './helpers.js';
 import {
   count,
   HOUR,
@@ -189,7 +189,7 @@ describe.each(STORE_KINDS)('trk sync and the offline reads ($name)', (kind) => {
     await beforeProcess();
     const bin = `"${process.execPath}" "${path.join(ROOT, 'bin', 'trk.js')}"`;
     for (const consumer of ['(cat > /dev/null; exit 1)', 'head -c 10 > /dev/null']) {
-      const failed = await shell(`${bin} changes --cursor piped -o ndjson | ${consumer}`, env);
+      const failed = await shellLine(`${bin} changes --cursor piped -o ndjson | ${consumer}`, env);
       // Told either way: a pipe trk cannot see read, or one that broke under it.
       expect(failed.stderr).toMatch(/cursor "piped" (not moved: the changes went into a pipe|stays where it was)/);
     }
@@ -232,17 +232,6 @@ describe.each(STORE_KINDS)('trk sync and the offline reads ($name)', (kind) => {
     expect(JSON.parse(offline.stdout)).toEqual([]);
   }, 60_000);
 });
-
-/** A shell command line, as cron runs one; resolves with its exit code and stderr. */
-function shell(line: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', line], { env });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stderr }));
-  });
-}
 
 /** Runs trk with its stdout on /dev/full: every write fails (ENOSPC). Resolves with the exit code. */
 function runToDevFull(args: string[], env: NodeJS.ProcessEnv): Promise<number | null> {

@@ -171,8 +171,7 @@ async function handToCommand(
 /** Moves the cursor past what was taken, or keeps the position read as pending, saying which on stderr. */
 async function settleCursor(store: Store, cursor: string, to: number, taken: boolean, ctx: Context): Promise<void> {
   if (taken) {
-    await store.advanceCursor(cursor, to);
-    await store.setState({ [pendingKey(cursor)]: '0' });
+    await moveCursor(store, cursor, to);
     ctx.debug(`cursor "${cursor}" moved to change ${to}`);
     return;
   }
@@ -183,6 +182,12 @@ async function settleCursor(store: Store, cursor: string, to: number, taken: boo
   );
 }
 
+/** The cursor past change `to`, with nothing left pending for `--ack`. */
+async function moveCursor(store: Store, cursor: string, to: number): Promise<void> {
+  await store.advanceCursor(cursor, to);
+  await store.setState({ [pendingKey(cursor)]: '0' });
+}
+
 /** `--ack`: the cursor moved to where its last read into a pipe reached. */
 async function acknowledge(store: Store, cursor: string, ctx: Context): Promise<number> {
   const pending = Number((await store.state(pendingKey(cursor))) ?? 0);
@@ -191,8 +196,7 @@ async function acknowledge(store: Store, cursor: string, ctx: Context): Promise<
     ctx.info(`cursor "${cursor}": nothing to acknowledge (it is at change ${at})`);
     return 0;
   }
-  await store.advanceCursor(cursor, pending);
-  await store.setState({ [pendingKey(cursor)]: '0' });
+  await moveCursor(store, cursor, pending);
   ctx.info(`cursor "${cursor}" moved to change ${pending}`);
   return 0;
 }
