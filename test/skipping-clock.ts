@@ -25,10 +25,15 @@ export class SkippingClock implements Clock {
   #skipped = 0;
   readonly #sleepers: Sleeper[] = [];
   #waking = false;
+  /** Wall time at monotonic 0: the wall clock read from the monotonic one, so that both move together. */
+  readonly #wallAtZero = systemClock.now() - systemClock.monotonic();
 
-  /** Whole milliseconds, as Date.now() tells them. */
+  /**
+   * Whole milliseconds, as Date.now() tells them, moving with monotonic(): a sleep of N ms moves it by N at least
+   * (Date.now() read anew is whole milliseconds of its own, and could lag a skip by one).
+   */
   now(): number {
-    return Math.floor(systemClock.now() + this.#skipped);
+    return Math.floor(this.#wallAtZero + this.monotonic());
   }
 
   monotonic(): number {
