@@ -9,12 +9,12 @@
 // Target (issue 19): linear time, so the 256 KB layout takes about 8 times the 32 KB one (the yardstick, measured
 // in the same run). A ratio above 16 is reported as a failure (exit 1); quadratic layout shows 40-64.
 
-import { createCapturedIO } from '../dist/captured-io.js';
+import { createCapturedIO } from '../dist/io/captured-io.js';
 import { recordColumns } from '../dist/output/columns.js';
 import { toDetailsView, toRecordView } from '../dist/service/records.js';
 import { createRowWriter } from '../dist/output/render.js';
 import { renderTrackingPage } from '../dist/output/tracking-page.js';
-import { NO_COLOR } from '../dist/io.js';
+import { NO_COLOR } from '../dist/io/io.js';
 import { loadTextWidths } from '../dist/output/width.js';
 
 // As a command laying out text for people has it (src/cli.ts).

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { openSource } from '../dist/items/source.js';
-import { createCapturedIO } from '../dist/captured-io.js';
+import { createCapturedIO } from '../dist/io/captured-io.js';
 import { scanInput } from '../dist/items/scan.js';
 
 const rows = Number(process.argv[2] === '--pass' ? 0 : (process.argv[2] ?? 1_000_000));

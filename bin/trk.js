@@ -4,7 +4,7 @@
 // the build writes (src/help-pages.ts) when it holds the one asked for.
 const argv = process.argv.slice(2);
 const asksHelp = argv[0] === 'help' || argv.at(-1) === '--help' || argv.at(-1) === '-h';
-// Node's own object, as src/node.ts hands it out to the rest of trk, which is not loaded yet.
+// Node's own object, as src/core/node.ts hands it out to the rest of trk, which is not loaded yet.
 const { readFileSync } = process.getBuiltinModule('node:fs');
 let page;
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {

@@ -3,22 +3,22 @@
 // the IO (chalk), the context and every command module are imported only when a command actually runs.
 
 import type { Command, CommanderError as CommanderErrorType } from 'commander';
-import { CommanderError } from './commander.js';
+import { CommanderError } from './commands/commander.js';
 import { applyOutputFlags, formatsOf } from './commands/define.js';
 import { buildProgram, commandOf, type Invoker } from './commands/registry.js';
-import type { Context, GlobalOptions } from './context.js';
-import { debugEnabled } from './debug.js';
-import { InterruptedError, OutputError, stopExitCode, TrkError, UsageError } from './errors.js';
-import { EXIT, type ExitCode } from './exit-codes.js';
+import type { Context, GlobalOptions } from './context/context.js';
+import { debugEnabled } from './core/debug.js';
+import { InterruptedError, OutputError, stopExitCode, TrkError, UsageError } from './core/errors.js';
+import { EXIT, type ExitCode } from './core/exit-codes.js';
 import { HELP_WIDTH, helpWidth } from './help-pages.js';
-import type { IO } from './io.js';
+import type { IO } from './io/io.js';
 import type { OutputFormat } from './output/format.js';
 import { loadTextWidths } from './output/width.js';
-import type { SettingsSource } from './settings-source.js';
-import { redact, redactingIO } from './secrets.js';
-import { sanitizeTerminalText } from './terminal-text.js';
-import { packageVersion } from './version.js';
-import { nodeFs } from './node.js';
+import type { SettingsSource } from './context/settings-source.js';
+import { redact, redactingIO } from './io/secrets.js';
+import { sanitizeTerminalText } from './io/terminal-text.js';
+import { packageVersion } from './core/version.js';
+import { nodeFs } from './core/node.js';
 
 export interface CliOptions {
   /** Captured streams for tests; default the process's. */
@@ -304,11 +304,11 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       // files asynchronously, and the reads then overlap.
       const [run, processIO, { createContext, SettingsSource }] = await Promise.all([
         load(),
-        io ? undefined : import('./io.js'),
-        import('./context-impl.js'),
+        io ? undefined : import('./io/io.js'),
+        import('./context/context-impl.js'),
       ]);
       io ??= await processIO!.createProcessIO({ noColor: global.color === false, rawCsv: global.rawCsv === true, env });
-      // Whatever the command and the errors print, the API key never is (src/secrets.ts).
+      // Whatever the command and the errors print, the API key never is (src/io/secrets.ts).
       io = redactingIO(io);
       const { jqOutput } = jq === undefined ? { jqOutput: undefined } : await import('./output/jq.js');
       const filtered = jq === undefined ? undefined : jqOutput!(io, jq, global.jq!, opts.signal);

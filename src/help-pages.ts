@@ -1,7 +1,7 @@
 // Help pages read from a file instead of being laid out by commander. `trk --help` and `trk COMMAND --help` are
 // what people type most when they are unsure, and loading commander and the command's declarations for them
 // costs more than starting Node. `npm run build` writes every help page, as trk prints it, into
-// lib/help-pages.json (src/write-help-pages.ts); bin/trk.js prints a page from there when the command line is
+// lib/help-pages.json (src/build/write-help-pages.ts); bin/trk.js prints a page from there when the command line is
 // exactly one that the file holds. Help is laid out for at most HELP_WIDTH columns, so the pages hold for any
 // terminal at least that wide (and when no terminal is there); a narrower terminal gets help laid out live. A test
 // keeps the file equal to what commander prints.

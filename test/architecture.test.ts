@@ -1,5 +1,6 @@
 // The boundaries of the code, as ARCHITECTURE.md draws them, held by reading every import of src/:
-//   - layers: commands → items → api, never back (and the lower modules never reach up into either);
+//   - an order of layers (MAY_IMPORT) that names every folder and file at the top of src/ (at most five files)
+//     with what each may import: nothing imports upward, no two layers import each other;
 //   - the emulator takes of the product only the service's vocabulary and where trk keeps its files, and carriers
 //     never reach into it; completion reads the command tree only in its build step;
 //   - api talks to the service and leaves rendering (output) and settings (config) to its callers, which pass it
@@ -9,7 +10,7 @@
 //     never loads it;
 //   - import() is for the command-action boundary (the command line, the registry, each command's declaration) and
 //     for the heavy parts named below; everything else is imported statically;
-//   - Node's built-ins are handed out by src/node.ts alone (process.getBuiltinModule nowhere else);
+//   - Node's built-ins are handed out by src/core/node.ts alone (process.getBuiltinModule nowhere else);
 //   - the service's list is paged through by one reader, trackListPages in src/api/pages.ts: no other module asks
 //     for a page of gettracklist but the first, nor takes the paging under that reader (readPages, the checks);
 //   - no function of src/ is over 120 lines: a large unit is a class with small methods, or small modules;
@@ -208,31 +209,79 @@ const VALUE_CYCLES: ReadonlyMap<string, string> = new Map(
 );
 
 /** The folders each folder of src/ stands below, and so never imports. */
-const BELOW: Readonly<Record<string, readonly string[]>> = {
-  items: ['commands'],
-  api: ['commands', 'items', 'output', 'config'],
-  pacing: ['commands', 'items', 'output', 'config'],
-  output: ['commands', 'items'],
-  config: ['commands', 'items', 'store', 'mirror'],
-  carriers: ['commands', 'items'],
-  webhook: ['commands', 'items'],
-  store: ['commands', 'items', 'mirror'],
-  mirror: ['commands', 'items'],
-  report: ['commands', 'items', 'mirror'],
-  sandbox: ['commands', 'items', 'output'],
-  completion: ['items'],
+/**
+ * The order of layers, lowest first: each folder of src/ and each file at its top, with what it may import besides
+ * itself. A layer names only layers before it, so nothing imports upward and no two layers import each other.
+ * service/ is the service's model; core/ the leaves every layer may take (errors, exit codes, the clock, Node's
+ * built-ins, files' modes); io/ the process's streams; the shared budget (pacing/) is below the client (api/), which
+ * leaves rendering (output/) and settings (config/) to its callers; the store is persistence alone, the mirror's
+ * work above it; commands/ assemble everything; completion/ reads the command tree it is given; build/ holds the
+ * build steps that write the help pages, man pages and completion scripts from the command tree.
+ */
+const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
+  'package-files.ts': [],
+  'help-pages.ts': [],
+  service: [],
+  core: ['service', 'package-files.ts'],
+  io: ['core'],
+  output: ['service', 'core', 'io'],
+  config: ['service', 'core', 'output'],
+  pacing: ['service', 'core'],
+  api: ['service', 'core', 'io', 'pacing'],
+  store: ['service', 'core', 'io', 'config'],
+  webhook: ['service', 'core', 'io'],
+  sandbox: ['service', 'core', 'package-files.ts'],
+  context: ['service', 'core', 'io', 'output', 'config', 'pacing', 'api', 'sandbox'],
+  carriers: ['package-files.ts', 'core', 'config', 'api', 'context'],
+  items: ['service', 'core', 'io', 'output', 'config', 'pacing', 'api', 'context', 'carriers'],
+  mirror: ['service', 'core', 'output', 'config', 'api', 'store', 'webhook', 'context'],
+  report: ['service', 'core', 'io', 'output', 'store'],
+  completion: [],
+  commands: [
+    'help-pages.ts',
+    'service',
+    'core',
+    'io',
+    'output',
+    'config',
+    'api',
+    'store',
+    'webhook',
+    'sandbox',
+    'context',
+    'carriers',
+    'items',
+    'mirror',
+    'report',
+    'completion',
+  ],
+  'cli.ts': ['help-pages.ts', 'core', 'io', 'output', 'config', 'api', 'context', 'commands'],
+  build: ['package-files.ts', 'help-pages.ts', 'core', 'io', 'completion', 'commands', 'cli.ts'],
 };
+/** At most this many files at the top of src/: the command line and what must sit there (see MAY_IMPORT). */
+const MAX_ROOT_FILES = 5;
 
-/** Imports that reach up a layer. */
-const upward = (imports: readonly Import[]) => imports.filter((i) => BELOW[top(i.from)]?.includes(top(i.to)));
+/** Imports that break the order of layers: to a layer not named before the importer's own in MAY_IMPORT. */
+const outOfOrder = (imports: readonly Import[], order = MAY_IMPORT) =>
+  imports.filter(
+    (i) => isProduct(i.to) && top(i.to) !== top(i.from) && !(order[top(i.from)] ?? []).includes(top(i.to)),
+  );
+
+/** Layers that name one not before them in the order (which would let two layers import each other). */
+const namedOutOfOrder = (order: Readonly<Record<string, readonly string[]>>) => {
+  const layers = Object.keys(order);
+  return layers.flatMap((layer, at) =>
+    (order[layer] ?? []).filter((below) => !layers.slice(0, at).includes(below)).map((b) => `${layer} → ${b}`),
+  );
+};
 
 /**
  * What the emulator takes of the product: the service's vocabulary (its versions, limits, enums, codes and the shapes
  * of its answers) and where trk keeps its files. Never the product's reading of the service (its operation table,
  * its bodies, its webhook signing, its carrier lists): a misreading would then agree with itself.
  */
-/** Files at the top of src/ that are no layer (the typed errors, the package's own files, Node's built-ins). */
-const SHARED = ['errors.ts', 'exit-codes.ts', 'package-files.ts', 'node.ts'];
+/** The leaves the emulator may take: the typed errors, the package's own files, Node's built-ins. */
+const SHARED = ['core/errors.ts', 'core/exit-codes.ts', 'package-files.ts', 'core/node.ts'].map(native);
 /** What the emulator may take of the product: the service's model, not the product's operation modules. */
 const sandboxMayUse = (to: string) =>
   (top(to) === 'service' && path.dirname(to) !== path.join('service', 'operations')) || SHARED.includes(to);
@@ -278,7 +327,7 @@ const HEAVY: ReadonlyMap<string, string> = fromPaths({
   'output/pager.ts': 'the pager, for a terminal',
   'output/jq.ts': '--jq',
   'carriers/lookup.ts': 'the carrier list, for names rather than codes',
-  'prompter.ts': 'questions, for a terminal',
+  'context/prompter.ts': 'questions, for a terminal',
   'items/command.ts': 'the item engine, for `trk list` of many numbers',
   'items/source.ts': "a file or a pipe of input (Node's file streams)",
   'items/read.ts': "reading rows of input (Node's streams)",
@@ -309,11 +358,11 @@ const HEAVY: ReadonlyMap<string, string> = fromPaths({
  * part of trk.
  */
 const STORE_LEAVES = [
-  'errors.ts',
-  'node.ts',
-  'secrets.ts',
+  'core/errors.ts',
+  'core/node.ts',
+  'io/secrets.ts',
   'config/postgres-url.ts',
-  'config/private-files.ts',
+  'core/private-files.ts',
   'service/vocabulary.ts',
   'service/records.ts',
   'service/record-fields.ts',
@@ -406,8 +455,22 @@ describe('architecture', () => {
     });
   });
 
-  it('layers: commands → items → api, never back; api imports neither output nor config', () => {
-    expect(upward(IMPORTS).map(show)).toEqual([]);
+  it('every import keeps to the order of layers, which names every folder and file at the top of src/', () => {
+    expect(readdirSync(SRC).sort()).toEqual(Object.keys(MAY_IMPORT).sort());
+    expect(readdirSync(SRC).filter((name) => name.endsWith('.ts')).length).toBeLessThanOrEqual(MAX_ROOT_FILES);
+    expect(namedOutOfOrder(MAY_IMPORT)).toEqual([]);
+    expect(outOfOrder(IMPORTS).map(show)).toEqual([]);
+  });
+
+  it('would catch a layer importing upward, a layer named out of order, a folder left out (the checks work)', () => {
+    const store = importsOf(path.join(SRC, 'store', 'x.ts'), "import { syncMirror } from '../mirror/sync.js';");
+    expect(outOfOrder(store).map((i) => i.to)).toEqual([path.join('mirror', 'sync.ts')]);
+    const core = importsOf(path.join(SRC, 'core', 'x.ts'), "import { IO } from '../io/io.js';");
+    expect(outOfOrder(core).map((i) => i.to)).toEqual([path.join('io', 'io.ts')]);
+    const root = importsOf(path.join(SRC, 'x.ts'), "import { main } from './cli.js';");
+    expect(outOfOrder(root).map((i) => i.to)).toEqual(['cli.ts']);
+    expect(namedOutOfOrder({ io: ['core'], core: ['io'] })).toEqual(['io → core']);
+    expect(namedOutOfOrder({ core: [], io: ['core'] })).toEqual([]);
   });
 
   it("pacing is below api, and takes nothing of it: the service's vocabulary comes from service/", () => {
@@ -455,14 +518,14 @@ describe('architecture', () => {
       path.join(SRC, 'store', 'x.ts'),
       [
         "import type { ApiClient } from '../api/client.js';",
-        "import type { Context } from '../context.js';",
+        "import type { Context } from '../context/context.js';",
         "import { claimMirror } from '../mirror/open.js';",
         "import { ago } from '../output/times.js';",
         "import type { Sink } from '../webhook/listen.js';",
         "import { settingsOf } from '../config/settings.js';",
-        "import { TrkError } from '../errors.js';",
+        "import { TrkError } from '../core/errors.js';",
         "import { recordFields } from '../service/records.js';",
-        "import { keepPrivate } from '../config/private-files.js';",
+        "import { keepPrivate } from '../core/private-files.js';",
         "import { KEY } from './sql.js';",
         "import Database from 'libsql';",
       ].join('\n'),
@@ -470,7 +533,7 @@ describe('architecture', () => {
     expect(storeReachingOut(bad).map((i) => i.to)).toEqual(
       [
         'api/client.ts',
-        'context.ts',
+        'context/context.ts',
         'mirror/open.ts',
         'output/times.ts',
         'webhook/listen.ts',
@@ -478,9 +541,11 @@ describe('architecture', () => {
       ].map(native),
     );
     // The store reaching into the mirror's work is a layer broken too; the mirror taking the store is not.
-    expect(upward(bad).map((i) => i.to)).toEqual([path.join('mirror', 'open.ts')]);
+    expect(outOfOrder(bad).map((i) => i.to)).toEqual(
+      ['api/client.ts', 'context/context.ts', 'mirror/open.ts', 'output/times.ts', 'webhook/listen.ts'].map(native),
+    );
     const mirror = importsOf(path.join(SRC, 'mirror', 'x.ts'), "import { SqliteStore } from '../store/sqlite.js';");
-    expect(upward(mirror)).toEqual([]);
+    expect(outOfOrder(mirror)).toEqual([]);
   });
 
   it('commands reach the item engine through its entry points, never its chunking or input reading', () => {
@@ -507,13 +572,12 @@ describe('architecture', () => {
     expect(wrong.map(show)).toEqual([]);
   });
 
-  it('completion reads the command tree it is given; only its build step (write-files.ts) imports the commands', () => {
+  it('completion reads the command tree it is given; its build step (in build/) imports the commands', () => {
     // The build step writes the completion scripts from the command tree (src/commands/registry.ts), so that they
-    // always match the commands; the rest of completion/ works on the tree's description (spec.ts) alone.
-    const BUILD_STEP = path.join('completion', 'write-files.ts');
-    const reaching = IMPORTS.filter((i) => top(i.from) === 'completion' && top(i.to) === 'commands');
-    expect(reaching.length).toBeGreaterThan(0);
-    expect(reaching.filter((i) => i.from !== BUILD_STEP).map(show)).toEqual([]);
+    // always match the commands; completion/ works on the tree's description (spec.ts) alone.
+    const BUILD_STEP = path.join('build', 'write-completions.ts');
+    expect(IMPORTS.some((i) => i.from === BUILD_STEP && top(i.to) === 'commands')).toBe(true);
+    expect(IMPORTS.filter((i) => top(i.from) === 'completion' && top(i.to) === 'commands').map(show)).toEqual([]);
   });
 
   it('product code reaches the emulator through src/sandbox/index.ts only, and never at start-up', () => {
@@ -544,9 +608,9 @@ describe('architecture', () => {
     expect(wrong.map(show)).toEqual([]);
   });
 
-  it("Node's built-ins are taken in src/node.ts alone", () => {
+  it("Node's built-ins are taken in src/core/node.ts alone", () => {
     const taking = sourceFiles(SRC).filter((f) => /\bgetBuiltinModule\b/.test(readFileSync(f, 'utf8')));
-    expect(taking.map((f) => path.relative(SRC, f))).toEqual(['node.ts']);
+    expect(taking.map((f) => path.relative(SRC, f))).toEqual([path.join('core', 'node.ts')]);
   });
 
   it("one reader of the service's list: no other module pages through gettracklist", () => {
@@ -682,7 +746,7 @@ describe('architecture', () => {
       path.join(SRC, 'api', 'x.ts'),
       ["import { sanitize } from '../output/sanitize.js';", "import { t } from '../config/timeout.js';"].join('\n'),
     );
-    expect(upward(api).map((i) => i.to)).toEqual([
+    expect(outOfOrder(api).map((i) => i.to)).toEqual([
       path.join('output', 'sanitize.ts'),
       path.join('config', 'timeout.ts'),
     ]);

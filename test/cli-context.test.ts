@@ -3,10 +3,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createContext } from '../src/context-impl.js';
-import { debugEnabled } from '../src/debug.js';
+import { createContext } from '../src/context/context-impl.js';
+import { debugEnabled } from '../src/core/debug.js';
 import { BudgetFileError } from '../src/pacing/budget-file.js';
-import { CredentialsError, UsageError } from '../src/errors.js';
+import { CredentialsError, UsageError } from '../src/core/errors.js';
 import { createTestIO } from './test-io.js';
 import { startSandbox } from '../src/sandbox/index.js';
 

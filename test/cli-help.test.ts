@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli.js';
-import { commandPaths } from '../src/write-help-pages.js';
+import { commandPaths } from '../src/build/write-help-pages.js';
 import { createTestIO } from './test-io.js';
 
 // Every command below trk, hidden ones included (trk itself has a test of its own).

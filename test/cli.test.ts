@@ -13,7 +13,7 @@ import {
   resolveOutputFormat,
   runCli,
 } from '../src/cli.js';
-import { CredentialsError, InterruptedError, UsageError } from '../src/errors.js';
+import { CredentialsError, InterruptedError, UsageError } from '../src/core/errors.js';
 import { createTestIO } from './test-io.js';
 
 const env = () => ({
@@ -323,7 +323,7 @@ describe('global options are settled before the context is made', () => {
   });
 
   it("the context's options cannot be changed once it is made", async () => {
-    const { createContext } = await import('../src/context-impl.js');
+    const { createContext } = await import('../src/context/context-impl.js');
     const ctx = createContext({ io: createTestIO(), env: env(), global: { output: 'json' } });
     expect(() => {
       (ctx.global as { output?: string }).output = 'csv';

@@ -1,9 +1,9 @@
-// The one clock (src/clock.ts) and the tests' clock that skips waits (test/skipping-clock.ts), which every other test
-// relies on: a wait takes no real time, the clock is as much later, sleepers wake in the order of their times, and
+// The one clock (src/core/clock.ts) and the tests' clock that skips waits (test/skipping-clock.ts), which every other
+// test relies on: a wait takes no real time, the clock is as much later, sleepers wake in the order of their times, and
 // an abort ends a wait at once.
 
 import { describe, expect, it } from 'vitest';
-import { clock, setClock, systemClock } from '../src/clock.js';
+import { clock, setClock, systemClock } from '../src/core/clock.js';
 import { SkippingClock, testClock } from './skipping-clock.js';
 
 describe('the clock in force', () => {

@@ -5,13 +5,13 @@
 // tree (test/commands/run-program.ts) and run with it.
 
 import type { Settings } from '../src/config/settings.js';
-import type { Context, GlobalOptions, Prompter } from '../src/context.js';
+import type { Context, GlobalOptions, Prompter } from '../src/context/context.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { ApiClient, CallOptions } from '../src/api/client.js';
-import { noApiKeyError } from '../src/errors.js';
+import { noApiKeyError } from '../src/core/errors.js';
 import { createTestIO, type TestIO } from './test-io.js';
 import type { Envelope } from '../src/service/types.js';
 import type { ApiVersion, Operation } from '../src/service/vocabulary.js';

@@ -7,7 +7,7 @@ import { runCli } from '../src/cli.js';
 import { exampleLines, layoutItem, wrapWords } from '../src/commands/help-layout.js';
 import { globalOptions } from '../src/commands/define.js';
 import { createTestIO } from './test-io.js';
-import { commandPaths } from '../src/write-help-pages.js';
+import { commandPaths } from '../src/build/write-help-pages.js';
 
 const WIDTHS = [60, 80, 120] as const;
 const paths = await commandPaths();

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli.js';
 import { createTestIO } from './test-io.js';
 import { HELP_WIDTH, helpPageKey, helpWidth, storedHelpPage as stored } from '../src/help-pages.js';
-import { commandPaths, helpCommandLines, printedHelp } from '../src/write-help-pages.js';
+import { commandPaths, helpCommandLines, printedHelp } from '../src/build/write-help-pages.js';
 import { assertBuilt, baseEnv, ROOT, trkProcess } from './e2e/helpers.js';
 
 describe('help pages', () => {

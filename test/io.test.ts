@@ -1,6 +1,6 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { chalkFor, NO_COLOR } from '../src/io.js';
+import { chalkFor, NO_COLOR } from '../src/io/io.js';
 
 describe('colour without chalk', () => {
   it('NO_COLOR writes what chalk at level 0 writes, however styles are chained', () => {

@@ -1,4 +1,4 @@
-// Man pages generated from the command tree (src/write-man-pages.ts): committed in man/ as the build writes them,
+// Man pages generated from the command tree (src/build/write-man-pages.ts): committed in man/ as the build writes them,
 // shipped by package.json, and valid roff that names what `trk help` names.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -6,8 +6,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../src/commands/registry.js';
 import { globalOptions } from '../src/commands/define.js';
-import { manPages, MAN_DIR } from '../src/write-man-pages.js';
-import { commandPaths } from '../src/write-help-pages.js';
+import { manPages, MAN_DIR } from '../src/build/write-man-pages.js';
+import { commandPaths } from '../src/build/write-help-pages.js';
 import { ROOT } from './e2e/helpers.js';
 
 const pages = await manPages();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTestIO } from './test-io.js';
 import { createProgress } from '../src/items/progress.js';
-import { addSecret, redact, redactingIO } from '../src/secrets.js';
+import { addSecret, redact, redactingIO } from '../src/io/secrets.js';
 
 describe('secrets', () => {
   it('the key is taken out of everything written through the IO: data, lines, stream writes', () => {

@@ -1,4 +1,4 @@
-import { setClock } from '../src/clock.js';
+import { setClock } from '../src/core/clock.js';
 import { SkippingClock } from './skipping-clock.js';
 
 // Tests talk to the project's own emulator on 127.0.0.1 and nothing else. Any code path that would fall back

@@ -1,4 +1,4 @@
-// The tests' clock (src/clock.ts): its waits take no time, and it counts the time they skip. A sleep of a second
+// The tests' clock (src/core/clock.ts): its waits take no time, and it counts the time they skip. A sleep of a second
 // resolves as soon as the event loop has had a few turns to itself, and the clock is then a second later, for
 // every part of trk and for an emulator in the same process alike: a pace of 3 requests a second, a back-off, a
 // Retry-After of a minute cost nothing, and what trk sees of them (starts a window apart, a request after the
@@ -10,7 +10,7 @@
 // clock moves on, as it would be in the real second that the wait stands for.
 
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { clock, systemClock, type Clock } from '../src/clock.js';
+import { clock, systemClock, type Clock } from '../src/core/clock.js';
 
 /** Turns of the event loop before a wake: enough for a request written to a loopback socket to be read. */
 const TURNS = 8;

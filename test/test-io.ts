@@ -1,9 +1,9 @@
-// A captured IO for tests (src/captured-io.ts), made a terminal, given stdin or another kind of stdout when a test
+// A captured IO for tests (src/io/captured-io.ts), made a terminal, given stdin or another kind of stdout when a test
 // asks: everything written is kept as strings.
 
 import { Readable } from 'node:stream';
-import { type CapturedIO, createCapturedIO } from '../src/captured-io.js';
-import type { OutputTarget } from '../src/io.js';
+import { type CapturedIO, createCapturedIO } from '../src/io/captured-io.js';
+import type { OutputTarget } from '../src/io/io.js';
 
 export type TestIO = CapturedIO;
 

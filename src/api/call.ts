@@ -6,8 +6,8 @@
 // announced), and a bulk run queues its requests there on purpose. Once an attempt may have been processed, every
 // later failure is ambiguous too, and an answer after it is marked as re-sent (retry.ts).
 
-import { clock } from '../clock.js';
-import { InterruptedError } from '../errors.js';
+import { clock } from '../core/clock.js';
+import { InterruptedError } from '../core/errors.js';
 import { MAX_HOLD_MS, type Admission, type Pacer, type WaitReason } from '../pacing/pacer.js';
 import { decodeAnswer, networkError } from './answers.js';
 import type { RequestLog } from './client.js';

@@ -10,9 +10,9 @@
 // endless body, and reading it whole would take the memory of the machine). The POSTs go through transport.ts:
 // node:http for requests one at a time, undici once they overlap or behind a proxy.
 
-import { CredentialsError, noApiKeyError } from '../errors.js';
+import { CredentialsError, noApiKeyError } from '../core/errors.js';
 import { processPacer, type Pacer, type WaitReason } from '../pacing/pacer.js';
-import { addSecret } from '../secrets.js';
+import { addSecret } from '../io/secrets.js';
 import { unsupported } from './request-body.js';
 import { Call, type CallSettings } from './call.js';
 import { operationPath } from '../service/operations/index.js';
@@ -20,7 +20,7 @@ import { callDeadlineMs, DEFAULT_RETRY } from './retry.js';
 import { LIMITS, type ApiVersion, type Operation } from '../service/vocabulary.js';
 import { createTransport, type Transport } from './transport.js';
 import type { Envelope } from '../service/types.js';
-import { packageVersion } from '../version.js';
+import { packageVersion } from '../core/version.js';
 
 export { resentAfterAmbiguousFailure } from './retry.js';
 
@@ -106,7 +106,7 @@ class ServiceClient implements ApiClient {
 
   constructor(opts: ApiClientOptions) {
     checkApiKey(opts.apiKey);
-    // Whatever the service sends back, the key it was sent is never printed (src/secrets.ts).
+    // Whatever the service sends back, the key it was sent is never printed (src/io/secrets.ts).
     addSecret(opts.apiKey);
     this.version = opts.version;
     this.#base = opts.baseUrl.replace(/\/+$/, '');

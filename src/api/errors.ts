@@ -5,9 +5,9 @@
 //
 // This module is light on purpose (no undici): commands import it for `instanceof` checks.
 
-import { EXIT, type ExitCode } from '../exit-codes.js';
-import { TrkError } from '../errors.js';
-import { sanitizeTerminalText } from '../terminal-text.js';
+import { EXIT, type ExitCode } from '../core/exit-codes.js';
+import { TrkError } from '../core/errors.js';
+import { sanitizeTerminalText } from '../io/terminal-text.js';
 import { codeInfo, formatCodeMessage, LOGIN_HINT } from '../service/codes.js';
 import { formatBytes } from './read-bounded.js';
 import { operationClass } from '../service/operations/index.js';

@@ -16,8 +16,8 @@
 // an earlier one, or a short page before the last page the service announced, ends the read with a PagingError
 // naming the inconsistency: what was read cannot be the whole list.
 
-import { InterruptedError, TrkError, stopExitCode } from '../errors.js';
-import { fmt, plural } from '../text.js';
+import { InterruptedError, TrkError, stopExitCode } from '../core/errors.js';
+import { fmt, plural } from '../core/text.js';
 import type { Item } from '../service/operations/index.js';
 import type { Envelope, TrackListFilter, TrackRecord } from '../service/types.js';
 import { LIMITS, type ApiVersion } from '../service/vocabulary.js';

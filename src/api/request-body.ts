@@ -2,7 +2,7 @@
 // version cannot express refused as a usage error naming the fix (exit 2, nothing sent), never silently dropped:
 // a tag or filter that quietly vanishes would do something the user did not ask.
 
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import {
   itemsBody,
   operationBody,

@@ -34,7 +34,7 @@ import {
   TimeoutError,
   TLS_CODE,
 } from './errors.js';
-import { clock } from '../clock.js';
+import { clock } from '../core/clock.js';
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */

@@ -1,12 +1,12 @@
 // The lean transport (see transport.ts): node:http and node:https with keep-alive, for requests made one at a
-// time. The modules are taken from src/node.ts rather than imported: an ES module's `import` of node:http builds
+// time. The modules are taken from src/core/node.ts rather than imported: an ES module's `import` of node:http builds
 // a namespace that loads the undici bundled with Node 22 and 24 (some 25 ms), which is what this transport is
 // here to avoid. node:https (and with it TLS) is loaded only for an https:// address.
 
 import type * as Http from 'node:http';
 import type * as Https from 'node:https';
 import { utf8, type Transport, type TransportAnswer, type TransportRequest } from './transport.js';
-import { nodeHttp, nodeHttps } from '../node.js';
+import { nodeHttp, nodeHttps } from '../core/node.js';
 
 /** As undici: a connection not made within 10 s is given up, and the request was certainly not sent. */
 const CONNECT_TIMEOUT_MS = 10_000;

@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import type * as Undici from 'undici';
 import type { Dispatcher } from 'undici';
 import { utf8, type ProxySettings, type Transport, type TransportAnswer, type TransportRequest } from './transport.js';
-import { nodeV8 } from '../node.js';
+import { nodeV8 } from '../core/node.js';
 
 /** `proxies` undefined: no proxy applies. */
 export function createUndiciTransport(proxies: ProxySettings | undefined): Transport {

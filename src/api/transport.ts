@@ -12,7 +12,7 @@
 // (ECONNREFUSED, ECONNRESET, ...) and undici's (UND_ERR_CONNECT_TIMEOUT, ...); an answer longer than the limit
 // is cut off and reported as such, never read whole.
 
-import { keepHeapSmall } from '../heap.js';
+import { keepHeapSmall } from '../core/heap.js';
 
 export interface TransportRequest {
   url: string;

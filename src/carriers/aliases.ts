@@ -5,9 +5,9 @@
 
 import { MAX_ALIAS_NAME, keyNameProblem } from '../config/keys.js';
 import type { Settings } from '../config/settings.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { BUILT_IN_ALIASES, foldName, isNoCarrier } from './names.js';
-import { nodeFs } from '../node.js';
+import { nodeFs } from '../core/node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { readFileSync } = nodeFs();

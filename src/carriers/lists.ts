@@ -10,7 +10,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatSeconds } from '../api/errors.js';
 import { formatBytes, readBounded } from '../api/read-bounded.js';
-import { TrkError } from '../errors.js';
+import { TrkError } from '../core/errors.js';
 
 export const LISTS = {
   carriers: { file: 'apicarrier.all.json', what: 'carrier list' },

@@ -11,10 +11,10 @@
 
 import { cacheDir } from '../config/paths.js';
 import { requestTimeoutMs } from '../config/timeout.js';
-import type { Context } from '../context.js';
+import type { Context } from '../context/context.js';
 import { listUrl, loadList, readCachedList, type ListName, type LoadedList } from './lists.js';
 import { countryIsoByKey, parseCarriers, parseCountries, type Carrier, type Country } from './parse.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { foldName, isCarrierName, type LooseReading } from './names.js';
 import { resolveCarrier, type ResolveOptions } from './search.js';
 import { aliasEntries } from './aliases.js';

@@ -2,7 +2,7 @@
 // then detects it), or a number that cannot be a code (`-1`), refused here rather than sent to the lookup. Kept
 // apart from the lists and their search, so that reading a file of codes loads nothing more.
 
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 
 /**
  * Comparison form of a carrier name: accents dropped, lower case, nothing but letters and digits

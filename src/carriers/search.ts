@@ -1,6 +1,6 @@
 // Finding carriers and countries by what people type: a code, a name or part of one, a country code.
 
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import {
   foldName,
   GENERIC_LAST_WORDS,

@@ -4,10 +4,10 @@
 // else; its action imports the run module (and through it undici, conf, prompts, tables) only when it runs.
 
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import { Argument, InvalidArgumentError, Option } from '../commander.js';
+import { Argument, InvalidArgumentError, Option } from './commander.js';
 import { API_VERSIONS } from '../service/vocabulary.js';
-import type { Context, GlobalOptions } from '../context.js';
-import { UsageError } from '../errors.js';
+import type { Context, GlobalOptions } from '../context/context.js';
+import { UsageError } from '../core/errors.js';
 import { OUTPUT_FORMATS, ROW_FORMATS, type OutputFormat } from '../output/format.js';
 
 /** What a command does once its options are parsed: returns the exit code (undefined = 0). */

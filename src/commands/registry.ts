@@ -3,7 +3,7 @@
 // in full: `trk stop ...` loads the item declarations and nothing else, and `trk --help` lists the commands from
 // this table alone. `trk help`, completion and the tests ask for the whole tree.
 
-import { Command } from '../commander.js';
+import { Command } from './commander.js';
 import type { Command as PlainCommand } from 'commander';
 import type { AddHelpTextContext } from '@commander-js/extra-typings';
 import { GLOBAL_VALUE_FLAGS, globalOptions, type BareCommand, type Declare, type Invoker } from './define.js';

@@ -1,7 +1,7 @@
 // The settings a profile can hold, by the names `trk config get|set|list` use, with one validator each.
 // Pure (no conf): commands and settings resolution import it freely.
 
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { API_VERSIONS, type ApiVersion } from '../service/vocabulary.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/format.js';
 import { isPostgresLocation, parsePostgresUrl } from './postgres-url.js';

@@ -5,9 +5,9 @@
 // so that a link or a relative path to the same file is refused too.
 
 import path from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { configDir, stateDir } from './paths.js';
-import { nodeFs } from '../node.js';
+import { nodeFs } from '../core/node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { realpathSync } = nodeFs();

@@ -6,7 +6,7 @@
 //
 // The password is never shown: messages quote `shown`, in which it is `***`, and never the address as given.
 
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 
 export type SslMode = 'disable' | 'allow' | 'prefer' | 'require' | 'verify-ca' | 'verify-full';
 const SSL_MODES: readonly SslMode[] = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'];

@@ -5,11 +5,11 @@
 // API keys).
 
 import path from 'node:path';
-import { fileReason, UsageError } from '../errors.js';
+import { fileReason, UsageError } from '../core/errors.js';
 import { CARRIER_ALIAS_FIELD, CONFIG_KEYS, CONFIG_KEY_FIELD, type ConfigKey, type Profile } from './keys.js';
 import { configDir } from './paths.js';
-import { keepPrivate, type Warn } from './private-files.js';
-import { nodeFs } from '../node.js';
+import { keepPrivate, type Warn } from '../core/private-files.js';
+import { nodeFs } from '../core/node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { readFileSync } = nodeFs();
@@ -27,7 +27,7 @@ export function profileFile(env: NodeJS.ProcessEnv): string {
   return path.join(configDir(env), 'config.json');
 }
 
-export { fileReason } from '../errors.js';
+export { fileReason } from '../core/errors.js';
 
 /**
  * The file could not be read. It holds API keys, so nothing of its content is ever shown: a JSON parser's

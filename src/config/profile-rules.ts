@@ -7,7 +7,7 @@
 // TRK_API_KEY), and "sandbox", which means the emulator. Only `trk auth login` and `trk config set --create`
 // accept a new name: they create it.
 
-import { CredentialsError, noApiKeyError, UsageError } from '../errors.js';
+import { CredentialsError, noApiKeyError, UsageError } from '../core/errors.js';
 import { isKnownProfile, type Settings, type SettingSource } from './settings.js';
 
 /** `saved profiles: a, b` or `no profile is saved yet`. */

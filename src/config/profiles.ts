@@ -5,7 +5,7 @@
 
 import path from 'node:path';
 import Conf from 'conf';
-import { TrkError, UsageError } from '../errors.js';
+import { TrkError, UsageError } from '../core/errors.js';
 import {
   CARRIER_ALIAS_FIELD,
   CONFIG_KEYS,
@@ -15,7 +15,7 @@ import {
   type Profile,
 } from './keys.js';
 import { configDir } from './paths.js';
-import { ensureFolder, PRIVATE_FILE_MODE } from './private-files.js';
+import { ensureFolder, PRIVATE_FILE_MODE } from '../core/private-files.js';
 import { fileReason, keepProfilesPrivate, profileFileError, profileFromStored } from './profile-file.js';
 
 export type { Profile } from './keys.js';

@@ -3,7 +3,7 @@
 // process lists. Pure apart from reading TRK_API_KEY_FILE; the store is passed in, so conf stays unloaded
 // unless the caller opened it.
 
-import { CredentialsError } from '../errors.js';
+import { CredentialsError } from '../core/errors.js';
 import { DEFAULT_API_VERSION, type ApiVersion } from '../service/vocabulary.js';
 import type { OutputFormat } from '../output/format.js';
 import {
@@ -15,7 +15,7 @@ import {
   parseServiceUrl,
   type Profile,
 } from './keys.js';
-import { nodeFs } from '../node.js';
+import { nodeFs } from '../core/node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { readFileSync } = nodeFs();

@@ -1,7 +1,7 @@
 // The per-request time limit: `--timeout <duration>` or TRK_TIMEOUT, e.g. `30s`, `2m`, `1500ms` (a bare number
 // is seconds). The flag wins over the variable. Pure; a bad value is a usage error naming where it came from.
 
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { LIMITS } from '../service/vocabulary.js';
 
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000 } as const;

@@ -5,7 +5,7 @@
 
 import { commandName, rowLacks } from '../service/operations/index.js';
 import { API_VERSIONS, numberPattern, type ApiVersion } from '../service/vocabulary.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { CARRIER_FIELDS, parseField } from '../service/fields.js';
 import {
   identityCarrier,

@@ -7,8 +7,8 @@
 
 import { codeInfo, formatCodeMessage, isAccountRefusal } from '../service/codes.js';
 import { itemOperationSpec } from '../service/operations/index.js';
-import { TrkError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
+import { TrkError } from '../core/errors.js';
+import { EXIT } from '../core/exit-codes.js';
 import { isCharging, isReadOnly, type ItemOperation } from './fields.js';
 import type { ChunkOutcome } from './journal.js';
 import { DEFAULT_MAX_FAILURES, keyOf, noAnswer, type Answer, type Pending, type RunnerCalls } from './chunk-work.js';

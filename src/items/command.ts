@@ -12,8 +12,8 @@
 import path from 'node:path';
 import type { FieldValues } from '../service/fields.js';
 import type { TrackListFilter } from '../service/types.js';
-import type { Context } from '../context.js';
-import { EXIT } from '../exit-codes.js';
+import type { Context } from '../context/context.js';
+import { EXIT } from '../core/exit-codes.js';
 import type { CarrierResolver } from './check.js';
 import { isReadOnly, type ItemOperation, type RowValues } from './fields.js';
 import type { ItemResultsWriter } from '../output/render.js';

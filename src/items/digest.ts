@@ -12,9 +12,9 @@
 import { ITEM_FIELDS } from '../service/fields.js';
 import type { Item } from './fields.js';
 import path from 'node:path';
-import { nodeCrypto, nodeFs } from '../node.js';
+import { nodeCrypto, nodeFs } from '../core/node.js';
 import { scratchDir, scratchWrite } from './scratch.js';
-import { PRIVATE_FILE_MODE } from '../config/private-files.js';
+import { PRIVATE_FILE_MODE } from '../core/private-files.js';
 
 /** The request of one row, field by field in the one order of ITEM_FIELDS (wire names are the body's business). */
 export function requestText(item: Item): string {

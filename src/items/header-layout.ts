@@ -4,7 +4,7 @@
 // no column of numbers, a misspelled name) with the --column that would read it.
 
 import type { ApiVersion } from '../service/vocabulary.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { CARRIER_FIELDS } from '../service/fields.js';
 import {
   bestColumn,

@@ -45,14 +45,14 @@ import {
 import path from 'node:path';
 import type { ApiVersion } from '../service/vocabulary.js';
 import type { RejectedItem } from '../service/types.js';
-import { keepPrivate, ownFolder, PRIVATE_FILE_MODE, type Warn } from '../config/private-files.js';
-import { TrkError } from '../errors.js';
+import { keepPrivate, ownFolder, PRIVATE_FILE_MODE, type Warn } from '../core/private-files.js';
+import { TrkError } from '../core/errors.js';
 import type { ItemOperation } from './fields.js';
 import { isAlive, processStartTime, pruneFiles } from './leftovers.js';
 import { rowsLogFile } from './rows-log.js';
 import type { SourceKind } from './source.js';
-import { nodeCrypto } from '../node.js';
-import { clock } from '../clock.js';
+import { nodeCrypto } from '../core/node.js';
+import { clock } from '../core/clock.js';
 
 export const JOURNAL_FORMAT = 3;
 const PRUNE_AFTER_MS = 30 * 24 * 3600 * 1000;

@@ -3,7 +3,7 @@
 
 import type { Stats } from 'node:fs';
 import path from 'node:path';
-import { nodeCrypto, nodeFs } from '../node.js';
+import { nodeCrypto, nodeFs } from '../core/node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up"): the checking pass of
 // `trk info N` comes here (src/items/scratch.ts).

@@ -2,8 +2,8 @@
 // each message wrapped between words at the terminal's width (wrapNotice), as help pages and the tracking page
 // wrap theirs; piped, in a log or in cron mail, one line per message, as scripts grep them.
 
-import type { Context } from '../context.js';
-import type { IO } from '../io.js';
+import type { Context } from '../context/context.js';
+import type { IO } from '../io/io.js';
 import { wrapNotice } from '../output/width.js';
 
 /** The lines a message of a run takes on stderr. */

@@ -3,7 +3,7 @@
 // parcel share what the first of them gave, and rows with no number are passed over and counted, by order where the
 // export names its orders.
 
-import { plural } from '../text.js';
+import { plural } from '../core/text.js';
 import type { InputLayout, InputRow } from './read.js';
 
 /** The order a row belongs to, as its export names it; empty where the export names no order. */

@@ -9,10 +9,10 @@
 // libraries on offer write to process.stderr themselves (we write through IO, so tests capture it) and
 // bring dependencies for layout this does not need.
 
-import type { IO } from '../io.js';
+import type { IO } from '../io/io.js';
 import { drawnCharacters, textWidth } from '../output/width.js';
-import { duration, fmt } from '../text.js';
-import { clock } from '../clock.js';
+import { duration, fmt } from '../core/text.js';
+import { clock } from '../core/clock.js';
 
 export type ProgressMode = 'bar' | 'lines' | 'none';
 

@@ -5,7 +5,7 @@
 
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { normaliseName } from './fields.js';
 import { headerLayout } from './header-layout.js';
 import type { InputLayout, InputRow, OpenedInput, ReadOptions } from './read.js';

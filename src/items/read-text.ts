@@ -3,7 +3,7 @@
 // and a bound on the length of a line, so that one endless line cannot take the memory of the process.
 
 import { Transform, type Readable } from 'node:stream';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 
 export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
 

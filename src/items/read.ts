@@ -12,7 +12,7 @@
 
 import { Transform, type Readable } from 'node:stream';
 import type { ApiVersion } from '../service/vocabulary.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { restoreCell } from '../output/csv-cell.js';
 import {
   fieldOfName,

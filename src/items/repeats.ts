@@ -10,9 +10,9 @@
 
 import path from 'node:path';
 import { Chunker } from './chunker.js';
-import { nodeFs } from '../node.js';
+import { nodeFs } from '../core/node.js';
 import { scratchDir, scratchWrite } from './scratch.js';
-import { PRIVATE_FILE_MODE } from '../config/private-files.js';
+import { PRIVATE_FILE_MODE } from '../core/private-files.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { openSync, readSync, rmSync, closeSync } = nodeFs();

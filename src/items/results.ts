@@ -15,21 +15,21 @@ import { PARAM_REQUIRED_CODE } from '../service/param-forms.js';
 import { commandName, doneWord, itemOperationSpec } from '../service/operations/index.js';
 import type { ItemResults, RejectedItem } from '../service/types.js';
 import { InOrder } from './in-order.js';
-import { fileReason, TrkError, UsageError } from '../errors.js';
-import { EXIT, type ExitCode } from '../exit-codes.js';
+import { fileReason, TrkError, UsageError } from '../core/errors.js';
+import { EXIT, type ExitCode } from '../core/exit-codes.js';
 import { REJECT_COLUMNS } from '../output/column-names.js';
 import { csvCell } from '../output/csv-cell.js';
 import type { Chunk, ChunkRow } from './chunker.js';
 import type { ItemOperation } from './fields.js';
 import type { ChunkOutcome } from './journal.js';
 import type { ProgressCounts } from './progress.js';
-import { duration, fmt, plural } from '../text.js';
+import { duration, fmt, plural } from '../core/text.js';
 import type { InputLayout, InputRow } from './read.js';
 import type { TextDialect } from './read-text.js';
 import { encodingStream } from './write-text.js';
 import { fsReason } from './source.js';
-import { nodeFs } from '../node.js';
-import { keepPrivate, PRIVATE_FILE_MODE, type Warn } from '../config/private-files.js';
+import { nodeFs } from '../core/node.js';
+import { keepPrivate, PRIVATE_FILE_MODE, type Warn } from '../core/private-files.js';
 
 const PARAM_CODES: ReadonlySet<number> = new Set(Object.values(PARAM_REQUIRED_CODE));
 

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Chunk } from './chunker.js';
 import { rowDigest } from './digest.js';
-import { nodeFs } from '../node.js';
-import { PRIVATE_FILE_MODE } from '../config/private-files.js';
+import { nodeFs } from '../core/node.js';
+import { PRIVATE_FILE_MODE } from '../core/private-files.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { createReadStream, createWriteStream, renameSync, rmSync } = nodeFs();

@@ -3,12 +3,12 @@
 // where a checked input stands against earlier runs (finished, this very run interrupted, interrupted runs of the
 // file with other requests, damaged records), the journal opened or resumed, and a finished run's record.
 
-import type { Context } from '../context.js';
-import { TrkError } from '../errors.js';
+import type { Context } from '../context/context.js';
+import { TrkError } from '../core/errors.js';
 import { DigestList } from './digest.js';
 import type { Journal, JournalSummary, RunIdentity } from './journal.js';
 import { when } from './plan.js';
-import { clock } from '../clock.js';
+import { clock } from '../core/clock.js';
 import { say } from './notices.js';
 import type { RunSummary } from './results.js';
 import type { ItemFlags } from './run-options.js';

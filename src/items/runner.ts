@@ -45,7 +45,7 @@ import { requestBody } from '../api/request-body.js';
 import type { Chunk } from './chunker.js';
 import { isCharging, type ItemOperation } from './fields.js';
 import type { ChunkOutcome, Journal } from './journal.js';
-import { clock } from '../clock.js';
+import { clock } from '../core/clock.js';
 import { ChunkAnswers } from './chunk-answers.js';
 import { nextAttempt } from './chunk-retries.js';
 import { pendingOf, takeWanted, type Answer, type Pending, type RunnerCalls, type Work } from './chunk-work.js';

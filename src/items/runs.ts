@@ -14,7 +14,7 @@
 
 import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ownFolder, PRIVATE_FILE_MODE, type Warn } from '../config/private-files.js';
+import { ownFolder, PRIVATE_FILE_MODE, type Warn } from '../core/private-files.js';
 import { DigestList } from './digest.js';
 import { isCharging } from './fields.js';
 import { Journal, runKey, type ChunkOutcome, type JournalSummary, type RunIdentity } from './journal.js';

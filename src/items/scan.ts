@@ -10,10 +10,10 @@
 import { itemsPerRequest, unitCost } from '../service/operations/index.js';
 import type { ApiVersion } from '../service/vocabulary.js';
 import { isNoCarrier } from '../carriers/names.js';
-import { TrkError, UsageError } from '../errors.js';
+import { TrkError, UsageError } from '../core/errors.js';
 import { show } from '../output/sanitize.js';
-import { keepHeapSmall } from '../heap.js';
-import { listWords, plural } from '../text.js';
+import { keepHeapSmall } from '../core/heap.js';
+import { listWords, plural } from '../core/text.js';
 import { Chunker, type Chunk, type ChunkRow } from './chunker.js';
 import type { ColumnMapping, Item, ItemField, ItemOperation, RowValues } from './fields.js';
 import { openRows, rowValues, type InputLayout, type InputRow, type OpenedInput } from './read.js';
@@ -83,7 +83,7 @@ export interface ScanResult {
   notes: string[];
 }
 
-/** Rows past which an input is long: its checking pass keeps V8's heap small (src/heap.ts). */
+/** Rows past which an input is long: its checking pass keeps V8's heap small (src/core/heap.ts). */
 const LONG_INPUT_ROWS = 100_000;
 
 export function chunkSize(op: ItemOperation, version: ApiVersion): number {

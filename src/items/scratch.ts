@@ -4,9 +4,9 @@
 
 import path from 'node:path';
 import { tmpdir } from 'node:os';
-import { ensureFolder } from '../config/private-files.js';
-import { TrkError } from '../errors.js';
-import { nodeFs } from '../node.js';
+import { ensureFolder } from '../core/private-files.js';
+import { TrkError } from '../core/errors.js';
+import { nodeFs } from '../core/node.js';
 import { isAlive, pruneFiles } from './leftovers.js';
 import { fsReason } from './source.js';
 

@@ -10,9 +10,9 @@ import { commandName, doneWord, itemOperationSpec } from '../service/operations/
 import { callDeadlineMs } from '../api/retry.js';
 import { requestTimeoutMs } from '../config/timeout.js';
 import type { Pacer } from '../pacing/pacer.js';
-import type { Context } from '../context.js';
-import { InterruptedError, stopExitCode, TrkError } from '../errors.js';
-import { fmt } from '../text.js';
+import type { Context } from '../context/context.js';
+import { InterruptedError, stopExitCode, TrkError } from '../core/errors.js';
+import { fmt } from '../core/text.js';
 import type { Chunk } from './chunker.js';
 import { type DigestList, rowDigest } from './digest.js';
 import { isReadOnly, type ItemOperation } from './fields.js';
@@ -26,9 +26,9 @@ import { runChunks, type RunnerResult } from './runner.js';
 import type { InputLayout } from './read.js';
 import type { LeftBehind } from './runs.js';
 import type { ScanResult } from './scan.js';
-import { ownFolder } from '../config/private-files.js';
+import { ownFolder } from '../core/private-files.js';
 import { say, tell } from './notices.js';
-import { clock } from '../clock.js';
+import { clock } from '../core/clock.js';
 
 /** What a run that sends keeps while it does. */
 interface Sending {

@@ -11,11 +11,11 @@
 // run asks `SentRows.has` alone, so a mirror can stand beside it without the run changing.
 
 import path from 'node:path';
-import { ownFolder, PRIVATE_FILE_MODE, type Warn } from '../config/private-files.js';
+import { ownFolder, PRIVATE_FILE_MODE, type Warn } from '../core/private-files.js';
 import { sortedHas } from './digest.js';
 import { pruneFiles, uniqueStamp } from './leftovers.js';
 import type { RunIdentity } from './journal.js';
-import { nodeCrypto, nodeFs } from '../node.js';
+import { nodeCrypto, nodeFs } from '../core/node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { readFileSync, renameSync, rmSync, statSync, writeFileSync } = nodeFs();

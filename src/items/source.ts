@@ -9,12 +9,12 @@ import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ownFolder, PRIVATE_FILE_MODE, type Warn } from '../config/private-files.js';
-import { TrkError, UsageError } from '../errors.js';
-import type { IO } from '../io.js';
-import { sanitizeTerminalText } from '../terminal-text.js';
+import { ownFolder, PRIVATE_FILE_MODE, type Warn } from '../core/private-files.js';
+import { TrkError, UsageError } from '../core/errors.js';
+import type { IO } from '../io/io.js';
+import { sanitizeTerminalText } from '../io/terminal-text.js';
 import { detectEncoding, hasNul, LineGuard, MAX_LINE_BYTES } from './read-text.js';
-import { nodeFs, nodeFsPromises } from '../node.js';
+import { nodeFs, nodeFsPromises } from '../core/node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { closeSync, createReadStream, createWriteStream, openSync, realpathSync, rmSync, statSync } = nodeFs();

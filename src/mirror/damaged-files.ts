@@ -5,7 +5,7 @@
 // read, until another file takes its place or the file changes and a check finds it whole.
 
 import path from 'node:path';
-import { nodeFs } from '../node.js';
+import { nodeFs } from '../core/node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { mkdirSync, readFileSync, statSync, writeFileSync } = nodeFs();

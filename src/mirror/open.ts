@@ -6,16 +6,16 @@
 
 import path from 'node:path';
 import type { Settings } from '../config/settings.js';
-import type { Context } from '../context.js';
-import { debugEnabled } from '../debug.js';
-import { TrkError, UsageError } from '../errors.js';
+import type { Context } from '../context/context.js';
+import { debugEnabled } from '../core/debug.js';
+import { TrkError, UsageError } from '../core/errors.js';
 import { DamagedFiles } from './damaged-files.js';
 import { damagedMirror } from '../store/damaged.js';
 import { isPostgresLocation } from '../config/postgres-url.js';
 import type { Store } from '../store/types.js';
-import { nodeCrypto, nodeFs } from '../node.js';
+import { nodeCrypto, nodeFs } from '../core/node.js';
 import { dataDir, stateDir } from '../config/paths.js';
-import { ensureFolder, ownFolder } from '../config/private-files.js';
+import { ensureFolder, ownFolder } from '../core/private-files.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { existsSync } = nodeFs();

@@ -22,7 +22,7 @@ import { AuthenticationError, EndpointNotFoundError } from '../api/errors.js';
 import { trackListPages, type TrackListQuery } from '../api/pages.js';
 import { LIMITS, type ApiVersion } from '../service/vocabulary.js';
 import type { Envelope, TrackListFilter } from '../service/types.js';
-import { InterruptedError, stopExitCode } from '../errors.js';
+import { InterruptedError, stopExitCode } from '../core/errors.js';
 import { claimMirror } from './open.js';
 import { canonicalMs, detailsRow, recordRow } from '../store/rows.js';
 import type { RecordKey, Store } from '../store/types.js';

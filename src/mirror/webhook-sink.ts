@@ -4,7 +4,7 @@
 // finish before the service stops waiting, makes the answer 503, and the service sends the notification again later
 // (writing it twice changes nothing: the upserts keep the newest details, and an unchanged status is no change).
 
-import { plural } from '../text.js';
+import { plural } from '../core/text.js';
 import type { ReceivedEvent, Sink } from '../webhook/listen.js';
 import { NotificationWriter } from '../store/notifications.js';
 import type { Store } from '../store/types.js';

@@ -21,7 +21,7 @@ import {
   type EventView,
   type RecordView,
 } from '../service/records.js';
-import { fmt } from '../text.js';
+import { fmt } from '../core/text.js';
 import { COLUMN_FIELDS, recordFieldSpec, type ColumnField } from '../service/record-fields.js';
 import { datePart, isoWithOffset } from '../service/times.js';
 

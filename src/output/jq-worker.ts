@@ -9,7 +9,7 @@
 
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { TrkError } from '../errors.js';
+import { TrkError } from '../core/errors.js';
 
 export interface JqLimits {
   /** One run of the program may take this long (ms). */

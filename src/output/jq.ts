@@ -11,8 +11,8 @@
 // be stopped: Ctrl-C, SIGTERM and a time limit terminate the worker, and so does a program that takes more memory
 // than the cap. jq's own abort (its 256 MB heap exhausted) becomes one line, never jq's `Aborted()`.
 
-import { InterruptedError, stopExitCode, TrkError, UsageError } from '../errors.js';
-import type { IO } from '../io.js';
+import { InterruptedError, stopExitCode, TrkError, UsageError } from '../core/errors.js';
+import type { IO } from '../io/io.js';
 import { JqWorker, type JqLimits } from './jq-worker.js';
 
 export type { JqLimits } from './jq-worker.js';

@@ -14,8 +14,8 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
-import type { IO } from '../io.js';
-import { redactingIO } from '../secrets.js';
+import type { IO } from '../io/io.js';
+import { redactingIO } from '../io/secrets.js';
 
 export const DEFAULT_PAGER = 'less -FRX';
 
@@ -103,7 +103,7 @@ export function startPager(io: IO, env: NodeJS.ProcessEnv, opts: { enabled?: boo
     },
   });
   return {
-    // The pager's input is output too: the API key never reaches it (src/secrets.ts).
+    // The pager's input is output too: the API key never reaches it (src/io/secrets.ts).
     io: redactingIO(paged),
     quit: quitter.signal,
     get started() {

@@ -6,20 +6,20 @@
 // get a leading quote (csv-cell.ts; --raw-csv keeps them as received).
 
 import type { ChalkInstance } from 'chalk';
-import type { IO } from '../io.js';
+import type { IO } from '../io/io.js';
 import type { ItemError, ItemResults } from '../service/types.js';
-import { UsageError } from '../errors.js';
-import { fmt } from '../text.js';
+import { UsageError } from '../core/errors.js';
+import { fmt } from '../core/text.js';
 import { csvCell } from './csv-cell.js';
 import type { OutputFormat } from './format.js';
-import { sanitizeTerminalText } from '../terminal-text.js';
+import { sanitizeTerminalText } from '../io/terminal-text.js';
 import { tsvField } from './sanitize.js';
 import { Spill } from './spill.js';
 import { rowLines, tableLayout, type Layout, type LayoutColumn } from './table.js';
 import { tableTime, type TimeStyle } from './times.js';
-import { clock } from '../clock.js';
+import { clock } from '../core/clock.js';
 
-export { sanitizeTerminalText } from '../terminal-text.js';
+export { sanitizeTerminalText } from '../io/terminal-text.js';
 export { textWidth } from './width.js';
 
 export type Cell = string | number | boolean | null | undefined;

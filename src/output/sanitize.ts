@@ -1,7 +1,7 @@
 // Text from carriers and users in tab-separated lines and messages: cleaned of terminal controls by
 // terminal-text.ts (shared with the service's errors) and made one line. JSON and CSV keep the data as sent.
 
-import { sanitizeTerminalText } from '../terminal-text.js';
+import { sanitizeTerminalText } from '../io/terminal-text.js';
 
 /** A cell value as safe one-line text for a tab-separated line. */
 export function tsvField(s: string): string {

@@ -6,8 +6,8 @@
 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { nodeFs } from '../node.js';
-import { PRIVATE_FILE_MODE } from '../config/private-files.js';
+import { nodeFs } from '../core/node.js';
+import { PRIVATE_FILE_MODE } from '../core/private-files.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } = nodeFs();

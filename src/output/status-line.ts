@@ -2,7 +2,7 @@
 // log or a pipe gets the final status line only. Never wider than the terminal, since a line that wraps leaves
 // a copy behind at every redraw.
 
-import type { IO } from '../io.js';
+import type { IO } from '../io/io.js';
 import { shorten } from './table.js';
 
 export interface StatusLine {

@@ -10,7 +10,7 @@ import { carrierText, styleStatus } from './columns.js';
 import { isCustomsSubStatus, type DetailsView, type EventView, type PlaceView } from '../service/records.js';
 import { textWidth } from './render.js';
 import { wrapText } from './width.js';
-import { sanitizeTerminalText } from '../terminal-text.js';
+import { sanitizeTerminalText } from '../io/terminal-text.js';
 import { stageWords, statusLine, subStatusWords } from './status-words.js';
 import { datePart, epochOf, wallTime } from '../service/times.js';
 import { humanDuration } from './times.js';

@@ -6,7 +6,7 @@
 
 import { BudgetError } from './budget.js';
 import { parseBudget, type BudgetState } from './budget-window.js';
-import { nodeFs } from '../node.js';
+import { nodeFs } from '../core/node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } = nodeFs();

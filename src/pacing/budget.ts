@@ -4,9 +4,9 @@
 // and what happens when neither can be used.
 
 import path from 'node:path';
-import { TrkError } from '../errors.js';
+import { TrkError } from '../core/errors.js';
 import type { AcquireOptions, Pacer } from './pacer.js';
-import { nodeCrypto } from '../node.js';
+import { nodeCrypto } from '../core/node.js';
 
 /**
  * Added to the one-second window of a shared budget. The service counts arrivals, and a request can take a few

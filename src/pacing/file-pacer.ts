@@ -14,7 +14,7 @@
 // start is reckoned, those not written yet are moved to then as well: they leave no earlier. After a 429 this
 // process widens its margin for a while, as the in-process pacer does (Margin, pacer.ts).
 
-import { clock } from '../clock.js';
+import { clock } from '../core/clock.js';
 import { SHARED_MARGIN_MS } from './budget.js';
 import { BudgetFile, BudgetFileError } from './budget-file.js';
 import {

@@ -10,7 +10,7 @@
 // One pacer per process (processPacer), shared by every client, so that concurrent work cannot exceed the rate
 // together; processes sharing a key share a budget file instead (file-pacer.ts), or Redis (redis-pacer.ts).
 
-import { clock } from '../clock.js';
+import { clock } from '../core/clock.js';
 import { LIMITS } from '../service/vocabulary.js';
 
 /** Why starts are held: a 429, the service unavailable, or the network failing. */

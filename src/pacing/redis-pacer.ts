@@ -18,7 +18,7 @@
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createClient } from '@redis/client';
-import { clock } from '../clock.js';
+import { clock } from '../core/clock.js';
 import { BudgetError, SHARED_MARGIN_MS } from './budget.js';
 import {
   holdAnnouncer,

@@ -6,7 +6,7 @@
 // A stall is the machine's, measured on its own clock (a test's clock that skips waits is no stall), and told in
 // the time of clock(), which the budget keeps.
 
-import { clock, systemClock } from '../clock.js';
+import { clock, systemClock } from '../core/clock.js';
 
 const WATCH_EVERY_MS = 10;
 /** The watch stops this long after the last admission, so an idle process has no timer running. */

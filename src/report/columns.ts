@@ -2,7 +2,7 @@
 // `transit_days_p50`...), and the table a terminal shows (rates beside counts, days rounded to one decimal).
 
 import type { Column } from '../output/render.js';
-import { fmt } from '../text.js';
+import { fmt } from '../core/text.js';
 import type { GroupFigures, ReportBy, ReportGroup, TransitDays } from './figures.js';
 import { REPORT_COUNTS } from '../store/types.js';
 

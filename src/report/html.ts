@@ -7,7 +7,7 @@ import { groupLabel, GROUP_FIELDS, percent } from './columns.js';
 import type { GroupFigures } from './figures.js';
 import { svgChart, transitOption, troubleOption, volumeOption } from './charts.js';
 import type { ListedParcel, Report } from './report.js';
-import { fmt } from '../text.js';
+import { fmt } from '../core/text.js';
 import { parcelReference } from '../service/record-fields.js';
 
 export interface PageOptions {

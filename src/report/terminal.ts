@@ -4,11 +4,11 @@
 // useful columns first); colour only where the IO has it, and the bars read without it.
 
 import type { ChalkInstance } from 'chalk';
-import type { IO } from '../io.js';
+import type { IO } from '../io/io.js';
 import { printRows, type Column } from '../output/render.js';
 import { shorten } from '../output/table.js';
 import { textWidth } from '../output/width.js';
-import { fmt, plural } from '../text.js';
+import { fmt, plural } from '../core/text.js';
 import { groupLabel, tableColumns } from './columns.js';
 import type { GroupFigures } from './figures.js';
 import type { ListedParcel, Report } from './report.js';

@@ -16,7 +16,7 @@
 
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { InterruptedError } from '../errors.js';
+import { InterruptedError } from '../core/errors.js';
 import { DAY } from './account/time.js';
 import { LOCK_NOTICE_MS, startSandbox } from './http/server.js';
 import type { SandboxTime } from './http/types.js';

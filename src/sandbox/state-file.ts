@@ -5,7 +5,7 @@
 
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { TrkError } from '../errors.js';
+import { TrkError } from '../core/errors.js';
 import { type ClockState, isClockState } from './clock.js';
 
 export const STATE_FILE_VERSION = 1;

@@ -1,7 +1,7 @@
 // A damaged mirror, as both engines say it (sqlite.ts, postgres.ts): what is damaged, and the way out, a new one,
 // synced. Which files were found damaged is remembered by the mirror's opening (src/mirror/damaged-files.ts).
 
-import { TrkError } from '../errors.js';
+import { TrkError } from '../core/errors.js';
 
 const WAY_OUT = {
   file:

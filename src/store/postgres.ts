@@ -12,8 +12,8 @@
 // - The password is never shown: messages name the address with `***`, and errors are rewritten without it.
 
 import postgres from 'postgres';
-import { TrkError, UsageError } from '../errors.js';
-import { addSecret } from '../secrets.js';
+import { TrkError, UsageError } from '../core/errors.js';
+import { addSecret } from '../io/secrets.js';
 import { damagedMirror } from './damaged.js';
 import { withoutPassword, parsePostgresUrl, type PostgresTarget } from '../config/postgres-url.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, POSTGRES, SCHEMA_VERSION } from './schema.js';
@@ -22,7 +22,7 @@ import { POSTGRES_FIND } from './find-sql.js';
 import { POSTGRES_REPORT } from './report-sql.js';
 import { SqlStore } from './sql-store.js';
 import type { RecordKey } from './types.js';
-import { nodeCrypto, nodeFs } from '../node.js';
+import { nodeCrypto, nodeFs } from '../core/node.js';
 
 /** Advisory lock keys of trk's own (bigint), apart from the records' (hashes of their keys). */
 const MIGRATIONS_LOCK = '7382659213504417001';
@@ -178,7 +178,7 @@ export class PostgresStore extends SqlStore {
   /** Connects to the database of `url`, and migrates it (creating the mirror unless `mustExist`). */
   static async open(url: string, opts: PostgresOpenOptions = {}): Promise<PostgresStore> {
     const target = parsePostgresUrl(url, opts.source ?? "the mirror's address");
-    // Whatever carries it back, the password is not printed (src/secrets.ts; messages here mask it themselves).
+    // Whatever carries it back, the password is not printed (src/io/secrets.ts; messages here mask it themselves).
     if (target.password) for (const p of [target.password, encodeURIComponent(target.password)]) addSecret(p);
     const db = postgres(connectOptions(target, opts.durable ?? true));
     const store = new PostgresStore(target, db);

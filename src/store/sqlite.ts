@@ -10,15 +10,15 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'libsql';
-import { TrkError } from '../errors.js';
+import { TrkError } from '../core/errors.js';
 import { damagedMirror } from './damaged.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, READABLE_FROM, SCHEMA_VERSION, SQLITE } from './schema.js';
 import type { Param, Row, Sql } from './sql.js';
 import { SqlStore } from './sql-store.js';
 import { SQLITE_FIND } from './find-sql.js';
 import { SQLITE_REPORT } from './report-sql.js';
-import { nodeFs } from '../node.js';
-import { keepPrivate, PRIVATE_FILE_MODE, type Warn } from '../config/private-files.js';
+import { nodeFs } from '../core/node.js';
+import { keepPrivate, PRIVATE_FILE_MODE, type Warn } from '../core/private-files.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { accessSync, closeSync, constants, openSync, statSync } = nodeFs();

@@ -5,8 +5,8 @@
 
 import { readdir, rmdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { UsageError } from '../errors.js';
-import type { IO } from '../io.js';
+import { UsageError } from '../core/errors.js';
+import type { IO } from '../io/io.js';
 import { forwarded, Forwarder, type ForwardResult } from './forward.js';
 import { eventLabel, forwardLine } from './listener/lines.js';
 import { parseJsonBody } from './raw-json.js';

@@ -5,7 +5,7 @@
 
 import { readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PRIVATE_FILE_MODE } from '../config/private-files.js';
+import { PRIVATE_FILE_MODE } from '../core/private-files.js';
 
 export const BODY_SUFFIX = '.json';
 export const HEADERS_SUFFIX = '.headers';

@@ -27,9 +27,9 @@ import {
   TimeoutError,
 } from '../../src/api/errors.js';
 import { createPacer, type Pacer } from '../../src/pacing/pacer.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { fixtureBytes, fixtureJson } from '../fixture-files.js';
-import { clock } from '../../src/clock.js';
+import { clock } from '../../src/core/clock.js';
 import { testClock } from '../skipping-clock.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

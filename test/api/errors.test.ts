@@ -9,7 +9,7 @@ import {
   describeCode,
   isAuthCode,
 } from '../../src/api/errors.js';
-import { TrkError } from '../../src/errors.js';
+import { TrkError } from '../../src/core/errors.js';
 
 describe('service errors', () => {
   it('are TrkErrors carrying operation, status, code and delivery', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { clock } from '../../src/clock.js';
+import { clock } from '../../src/core/clock.js';
 import type { ApiClient } from '../../src/api/client.js';
 import { PagingError, readPages, trackListPages, type PagedRead, type PageFacts } from '../../src/api/pages.js';
-import { InterruptedError } from '../../src/errors.js';
+import { InterruptedError } from '../../src/core/errors.js';
 import type { Envelope } from '../../src/service/types.js';
 
 interface Page {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clock } from '../../src/clock.js';
+import { clock } from '../../src/core/clock.js';
 import { createHttpTransport } from '../../src/api/transport-http.js';
 import { createUndiciTransport } from '../../src/api/transport-undici.js';
 import {

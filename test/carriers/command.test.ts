@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { carrierNames, carrierResolver, countryNames } from '../../src/carriers/lookup.js';
 import { AmbiguousCarrierError } from '../../src/carriers/search.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { runCarriers } from '../../src/commands/reference/carriers.js';
 import { runCountries } from '../../src/commands/reference/countries.js';
 import type { OutputFormat } from '../../src/output/format.js';

@@ -12,7 +12,7 @@ import {
   STALE_AFTER_MS,
   type LoadListOptions,
 } from '../../src/carriers/lists.js';
-import { TrkError } from '../../src/errors.js';
+import { TrkError } from '../../src/core/errors.js';
 import { startReferenceServer, type ReferenceServer } from './reference-server.js';
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCarriers, parseCountries } from '../../src/carriers/parse.js';
 import { AmbiguousCarrierError, resolveCarrier, searchCarriers, searchCountries } from '../../src/carriers/search.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { REFERENCE } from '../fixture-files.js';
 
 const carriers = parseCarriers(JSON.parse(readFileSync(path.join(REFERENCE, 'apicarrier.all.json'), 'utf8')));

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { findOperation, parseData, runApi } from '../../src/commands/api/api.js';
 import { runChangeCarrier } from '../../src/commands/items/change-carrier.js';
 import { runUpdate } from '../../src/commands/items/update.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { createFake, rejecting, type Fake } from '../fake-context.js';
 
 /** What was sent to `op` (the engine reads the quota first for operations that cost it). */

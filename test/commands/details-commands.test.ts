@@ -4,7 +4,7 @@ import type { Envelope } from '../../src/service/types.js';
 import { runInfo } from '../../src/commands/items/info.js';
 import { runQuota } from '../../src/commands/quota/quota.js';
 import { realtimeItem, runRealtime } from '../../src/commands/items/realtime.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { createFake, type Handler } from '../fake-context.js';
 import { fixtureJson } from '../fixture-files.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runItemAction } from '../../src/commands/items/actions.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { acceptAll, createFake, rejecting, type Handler } from '../fake-context.js';
 
 /** The account holds these numbers under these carriers (gettracklist); other operations are accepted. */

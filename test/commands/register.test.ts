@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runRegister, type RegisterOptions } from '../../src/commands/items/register.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { createFake, rejecting } from '../fake-context.js';
 
 const base: RegisterOptions = { numbers: [] };

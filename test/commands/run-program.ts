@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { errorOutcome, readGlobalOptions } from '../../src/cli.js';
 import { applyOutputFlags } from '../../src/commands/define.js';
 import { buildProgram } from '../../src/commands/registry.js';
-import type { GlobalOptions } from '../../src/context.js';
+import type { GlobalOptions } from '../../src/context/context.js';
 import type { Fake } from '../fake-context.js';
 
 /** The exit code as the CLI would give it, and what was thrown (undefined when nothing was). */

@@ -8,7 +8,7 @@ import { runAuthLogin, runAuthLogout, runAuthStatus } from '../../src/commands/a
 import { runConfigGet, runConfigList, runConfigSet } from '../../src/commands/config/config.js';
 import { exitCodeText, runHelp } from '../../src/commands/help/help.js';
 import { openProfileStore } from '../../src/config/profiles.js';
-import { EXIT_CODE_HELP } from '../../src/exit-codes.js';
+import { EXIT_CODE_HELP } from '../../src/core/exit-codes.js';
 import { createFake, fakeSettings } from '../fake-context.js';
 
 const tempEnv = () => ({ TRK_CONFIG_DIR: mkdtempSync(path.join(tmpdir(), 'trk-cfg-')) });

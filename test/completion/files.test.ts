@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { COMPLETION_FILES, completionScripts } from '../../src/completion/write-files.js';
+import { COMPLETION_FILES, completionScripts } from '../../src/build/write-completions.js';
 import { powershellBalanced } from './powershell-syntax.js';
 
 describe('completions/', () => {

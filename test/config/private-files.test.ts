@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { modeOf, underOpenUmask } from '../open-umask.js';
-import { ensureFolder, keepPrivate, ownFolder } from '../../src/config/private-files.js';
+import { ensureFolder, keepPrivate, ownFolder } from '../../src/core/private-files.js';
 
 underOpenUmask();
 

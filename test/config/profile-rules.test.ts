@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkKnownProfile, missingKeyError, unknownProfileError } from '../../src/config/profile-rules.js';
 import { isKnownProfile } from '../../src/config/settings.js';
 import { resolveSettings, type Profile, type ProfileReader } from '../../src/config/settings.js';
-import { type CredentialsError, UsageError } from '../../src/errors.js';
+import { type CredentialsError, UsageError } from '../../src/core/errors.js';
 
 function store(profiles: Record<string, Profile>, current?: string): ProfileReader {
   return { get: (name) => profiles[name], currentName: () => current, list: () => Object.keys(profiles).sort() };

@@ -11,7 +11,7 @@ import {
   type Profile,
   type ProfileReader,
 } from '../../src/config/settings.js';
-import { CredentialsError, UsageError } from '../../src/errors.js';
+import { CredentialsError, UsageError } from '../../src/core/errors.js';
 
 function memoryStore(profiles: Record<string, Profile>, current?: string): ProfileReader {
   return { get: (name) => profiles[name], currentName: () => current, list: () => Object.keys(profiles).sort() };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseDuration, requestTimeoutMs } from '../../src/config/timeout.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 
 describe('request time limit', () => {
   it('reads 30s, 2m, 1500ms and bare seconds', () => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as realDelay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clock } from '../../src/clock.js';
+import { clock } from '../../src/core/clock.js';
 import { ROOT, assertBuilt, numbers, parseCsv, startEmulator, trk, type Emulator } from './helpers.js';
 import { startHostileServer, type HostileServer } from '../hostile/server.js';
 

@@ -20,7 +20,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { clock } from '../../src/clock.js';
+import { clock } from '../../src/core/clock.js';
 import { assertBuilt, baseEnv, numbers, ROOT, startEmulator, trk, type Emulator } from './helpers.js';
 
 let emu: Emulator;

@@ -19,7 +19,7 @@ import path from 'node:path';
 import Database from 'libsql';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clock } from '../../src/clock.js';
+import { clock } from '../../src/core/clock.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
 import { STORE_KINDS } from '../store/kinds.js';
 import { assertBuilt, numbers, ROOT, startEmulator, trk, type Emulator, type Result } from './helpers.js';

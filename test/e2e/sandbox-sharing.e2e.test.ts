@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { clock } from '../../src/clock.js';
+import { clock } from '../../src/core/clock.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { assertBuilt, baseEnv, numbers, ROOT, trk, trkProcess } from './helpers.js';
 

@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { clock } from '../../src/clock.js';
+import { clock } from '../../src/core/clock.js';
 import { baseEnv, parseCsv, startEmulator, trk, trkRunning, type Emulator, type Result } from './helpers.js';
 
 let emu: Emulator;

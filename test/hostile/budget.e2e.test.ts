@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clock } from '../../src/clock.js';
+import { clock } from '../../src/core/clock.js';
 import { budgetFile } from '../../src/pacing/budget.js';
 import { baseEnv, startEmulator, trk, type Emulator } from '../e2e/helpers.js';
 import { testClock } from '../skipping-clock.js';

@@ -334,7 +334,7 @@ export async function startHostileServer(opts: HostileOptions): Promise<HostileS
         req.socket.destroy();
         return;
       case 'hang':
-        // No timer here: what ends the request is trk's own time limit, a real one (src/clock.ts).
+        // No timer here: what ends the request is trk's own time limit, a real one (src/core/clock.ts).
         return;
       case 'endless':
         res.writeHead(200, { 'content-type': 'application/json' });

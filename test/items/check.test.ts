@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Chunker, type ChunkRow } from '../../src/items/chunker.js';
 import { checkDefaults, checkValues, ProblemList } from '../../src/items/check.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 
 const v2 = { operation: 'register' as const, version: 'v2' as const };
 

@@ -8,8 +8,8 @@ import { createApiClient, type ApiClient } from '../../src/api/client.js';
 import { createPacer, stoppablePacer, type Pacer } from '../../src/pacing/pacer.js';
 import type { ApiVersion } from '../../src/service/vocabulary.js';
 import type { Settings } from '../../src/config/settings.js';
-import type { Context, GlobalOptions } from '../../src/context.js';
-import { createContext } from '../../src/context-impl.js';
+import type { Context, GlobalOptions } from '../../src/context/context.js';
+import { createContext } from '../../src/context/context-impl.js';
 import { createTestIO, type TestIO } from '../test-io.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { refusingPrompter } from '../fake-context.js';
@@ -17,7 +17,7 @@ import type { ItemSource } from '../../src/items/source.js';
 import { runItems, type ItemRunOptions } from '../../src/items/run.js';
 import { Readable } from 'node:stream';
 import { afterEach } from 'vitest';
-import { clock } from '../../src/clock.js';
+import { clock } from '../../src/core/clock.js';
 
 export function tempDir(prefix = 'trk-bulk-'): string {
   return mkdtempSync(path.join(tmpdir(), prefix));

@@ -2,7 +2,7 @@
 // cells that name no carrier, and codes the carrier list does not have.
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { RepeatFinder, sortInPlace } from '../../src/items/repeats.js';
 import { scanInput } from '../../src/items/scan.js';
 import { show } from '../../src/output/sanitize.js';

@@ -2,7 +2,7 @@ import { appendFileSync, chmodSync, existsSync, readFileSync, statSync, writeFil
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Journal, runKey, type RunIdentity } from '../../src/items/journal.js';
-import { TrkError } from '../../src/errors.js';
+import { TrkError } from '../../src/core/errors.js';
 import { processStartTime } from '../../src/items/leftovers.js';
 import { tempDir } from './helpers.js';
 

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
-import { InterruptedError, TrkError } from '../../src/errors.js';
+import { InterruptedError, TrkError } from '../../src/core/errors.js';
 import { parseCsv } from '../e2e/helpers.js';
 import {
   type bulkSandbox,

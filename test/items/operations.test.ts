@@ -4,8 +4,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clock } from '../../src/clock.js';
-import { InterruptedError } from '../../src/errors.js';
+import { clock } from '../../src/core/clock.js';
+import { InterruptedError } from '../../src/core/errors.js';
 import {
   bulkSandbox,
   numberList,

@@ -3,7 +3,7 @@ import { createTestIO } from '../test-io.js';
 import { createProgress, cut, fitBarLine, progressMode } from '../../src/items/progress.js';
 import { exitCodeOf, summaryLines, type RunSummary } from '../../src/items/results.js';
 import { loadTextWidths, textWidth } from '../../src/output/width.js';
-import { duration } from '../../src/text.js';
+import { duration } from '../../src/core/text.js';
 
 beforeEach(() => {
   vi.useFakeTimers();

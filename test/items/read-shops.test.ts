@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { createTestIO } from '../test-io.js';
 import { fieldOfName, parseColumnMapping, type ItemField } from '../../src/items/fields.js';
 import { FIELDS, ITEM_FIELDS } from '../../src/service/fields.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { ApiVersion } from '../../src/service/vocabulary.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { createTestIO } from '../test-io.js';
 import { parseColumnMapping, type ItemOperation } from '../../src/items/fields.js';
 import { openRows, rowValues, type InputRow } from '../../src/items/read.js';

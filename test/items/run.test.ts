@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
-import { InterruptedError, TrkError, UsageError } from '../../src/errors.js';
+import { InterruptedError, TrkError, UsageError } from '../../src/core/errors.js';
 import {
   bulkSandbox,
   numberList,

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createTestIO } from '../test-io.js';
 import { jqOutput, loadJqProgram, type JqLimits } from '../../src/output/jq.js';
 import type { JqWorker } from '../../src/output/jq-worker.js';
-import { InterruptedError, UsageError } from '../../src/errors.js';
+import { InterruptedError, UsageError } from '../../src/core/errors.js';
 
 const LIMITS: JqLimits = { timeoutMs: 30_000 };
 const started: JqWorker[] = [];

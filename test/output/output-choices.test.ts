@@ -5,7 +5,7 @@ import { createTestIO } from '../test-io.js';
 import { ITEM_COLUMNS, QUOTA_FIELDS, recordColumns } from '../../src/output/columns.js';
 import { toRecordView, type RecordView } from '../../src/service/records.js';
 import { createRowWriter, printItemResults, printObject, printRows, type OutputSpec } from '../../src/output/render.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { accepted, fixture } from './fixtures.js';
 
 const RAW = accepted('doc-v2/gettracklist_page.json');

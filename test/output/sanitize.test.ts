@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tsvField } from '../../src/output/sanitize.js';
-import { sanitizeTerminalText } from '../../src/terminal-text.js';
+import { sanitizeTerminalText } from '../../src/io/terminal-text.js';
 import { sanitizeTerminalText as reexported } from '../../src/output/render.js';
 
 describe('sanitizeTerminalText', () => {

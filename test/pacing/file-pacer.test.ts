@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { clock, setClock, type Clock } from '../../src/clock.js';
+import { clock, setClock, type Clock } from '../../src/core/clock.js';
 import { BudgetFileError } from '../../src/pacing/budget-file.js';
 import { FilePacer } from '../../src/pacing/file-pacer.js';
-import type { TrkError } from '../../src/errors.js';
+import type { TrkError } from '../../src/core/errors.js';
 import { tempDir } from '../items/helpers.js';
 import { SkippingClock, testClock } from '../skipping-clock.js';
 

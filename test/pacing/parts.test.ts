@@ -1,6 +1,6 @@
 // The small parts of the pacers: the margin widened after a 429, callers taking turns, the stall watch.
 import { describe, expect, it, vi } from 'vitest';
-import { clock } from '../../src/clock.js';
+import { clock } from '../../src/core/clock.js';
 import { Margin } from '../../src/pacing/pacer.js';
 import { StallWatch } from '../../src/pacing/stalls.js';
 import { Turns } from '../../src/pacing/turns.js';

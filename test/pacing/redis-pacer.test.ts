@@ -7,7 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '@redis/client';
-import { clock } from '../../src/clock.js';
+import { clock } from '../../src/core/clock.js';
 import { RedisBudgetError, RedisPacer, redisHost } from '../../src/pacing/redis-pacer.js';
 import type { SandboxRequestLog } from '../../src/sandbox/index.js';
 import { ROOT, baseEnv, numbers, startEmulator, trk } from '../e2e/helpers.js';

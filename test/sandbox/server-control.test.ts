@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { clock } from '../../src/clock.js';
+import { clock } from '../../src/core/clock.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/http/server.js';
 import { call, control, register, sandboxStarter } from './http.js';
 

@@ -2,7 +2,7 @@
 // self-signed certificate), and failures said in one line that never carries the password.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TrkError } from '../../src/errors.js';
+import { TrkError } from '../../src/core/errors.js';
 import { PostgresStore } from '../../src/store/postgres.js';
 import { postgresMissing, startPostgres, type PostgresServer } from '../postgres-server.mjs';
 

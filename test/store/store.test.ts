@@ -3,7 +3,7 @@ import { closeSync, openSync, statSync, writeSync } from 'node:fs';
 import Database from 'libsql';
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
-import type { TrkError } from '../../src/errors.js';
+import type { TrkError } from '../../src/core/errors.js';
 import { REPORT_INDEXES } from '../../src/store/report-sql.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, POSTGRES, READABLE_FROM, SQLITE } from '../../src/store/schema.js';
 import { detailsOfNumber, recordsWithoutDetails } from '../../src/store/sql.js';

@@ -7,7 +7,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runWebhookListen } from '../../src/commands/webhook/listen.js';
 import { runWebhookVerify } from '../../src/commands/webhook/webhook.js';
-import { CredentialsError, UsageError } from '../../src/errors.js';
+import { CredentialsError, UsageError } from '../../src/core/errors.js';
 import { rawMember } from '../../src/webhook/raw-json.js';
 import { fakeContext } from '../fake-context.js';
 import { fixtureBytes } from '../fixture-files.js';

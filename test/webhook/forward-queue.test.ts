@@ -6,7 +6,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { clock } from '../../src/clock.js';
+import { clock } from '../../src/core/clock.js';
 import { createTestIO, type TestIO } from '../test-io.js';
 import { startListener, type Listener, type ListenerOptions, type Sink } from '../../src/webhook/listen.js';
 import { headerFrom } from '../../src/webhook/saved.js';

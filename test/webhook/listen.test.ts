@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clock } from '../../src/clock.js';
+import { clock } from '../../src/core/clock.js';
 import { createTestIO, type TestIO } from '../test-io.js';
 import {
   forwardHeaders,

@@ -6,7 +6,7 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { runWebhookListen } from '../../src/commands/webhook/listen.js';
 import { runWebhookReplay } from '../../src/commands/webhook/replay.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { createTestIO } from '../test-io.js';
 import { forwardHeaders, startListener } from '../../src/webhook/listen.js';
 import { fakeContext } from '../fake-context.js';

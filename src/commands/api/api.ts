@@ -6,10 +6,10 @@
 import { unsupported } from '../../api/request-body.js';
 import { API_VERSIONS, OPERATIONS, type Operation } from '../../service/vocabulary.js';
 import { operationClass, operationPath } from '../../service/operations/index.js';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { EXIT } from '../../exit-codes.js';
-import { readAll } from '../../stdin.js';
+import type { Context } from '../../context/context.js';
+import { UsageError } from '../../core/errors.js';
+import { EXIT } from '../../core/exit-codes.js';
+import { readAll } from '../../io/stdin.js';
 
 export interface ApiOptions {
   operation: string;

@@ -18,12 +18,12 @@ import { missingKeyError, savedProfilesText, unknownProfileError } from '../../c
 import type { Profile, ProfileStore } from '../../config/profiles.js';
 import { DEFAULT_BASE_URL, DEFAULT_PROFILE_NAME, DEFAULT_RES_URL, type Settings } from '../../config/settings.js';
 import { DEFAULT_API_VERSION } from '../../service/vocabulary.js';
-import type { Context } from '../../context.js';
-import { requestOptions } from '../../context-impl.js';
-import { CredentialsError, UsageError } from '../../errors.js';
+import type { Context } from '../../context/context.js';
+import { requestOptions } from '../../context/context-impl.js';
+import { CredentialsError, UsageError } from '../../core/errors.js';
 import { printRows, resolveFormat, type Column } from '../../output/render.js';
-import { readAll } from '../../stdin.js';
-import { fmt } from '../../text.js';
+import { readAll } from '../../io/stdin.js';
+import { fmt } from '../../core/text.js';
 import { SETTING_COLUMNS, settingRows, settingsObject } from '../common/settings-view.js';
 
 const INVALID_KEY = -18010002;

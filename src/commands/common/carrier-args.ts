@@ -4,8 +4,8 @@
 // numeric codes keep working offline; the first name fetches the list when there is no cached copy. A flag and
 // a cell of a file resolve alike (carriers/search.ts): `--carrier Other` names no carrier, as an "Other" cell does.
 
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import type { Context } from '../../context/context.js';
+import { UsageError } from '../../core/errors.js';
 
 /** By key: the flag's name (for messages) and its value as typed (undefined when the flag was not given). */
 export type CarrierFlags<K extends string> = Readonly<Record<K, readonly [flag: string, value: unknown]>>;

@@ -2,8 +2,8 @@
 // countries, or a country's name. A code needs no list; the first name loads the country list (and the carrier
 // list, which alone gives the ISO code of each country), as a carrier name loads the carrier list.
 
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import type { Context } from '../../context/context.js';
+import { UsageError } from '../../core/errors.js';
 import { countryIsoByKey, normalise } from '../../carriers/parse.js';
 import { searchCountries } from '../../carriers/search.js';
 

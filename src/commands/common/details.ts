@@ -7,8 +7,8 @@
 
 import type { ApiVersion } from '../../service/vocabulary.js';
 import type { ItemResults } from '../../service/types.js';
-import type { Context } from '../../context.js';
-import type { IO } from '../../io.js';
+import type { Context } from '../../context/context.js';
+import type { IO } from '../../io/io.js';
 import { COMPACT_DETAILS, detailsColumns, itemColumns } from '../../output/columns.js';
 import { toDetailsView, type DetailsView } from '../../service/records.js';
 import {
@@ -19,8 +19,8 @@ import {
   resolveFormat,
   type ItemResultsWriter,
 } from '../../output/render.js';
-import { UsageError } from '../../errors.js';
-import { sanitizeTerminalText } from '../../terminal-text.js';
+import { UsageError } from '../../core/errors.js';
+import { sanitizeTerminalText } from '../../io/terminal-text.js';
 import { tableNames, viewNames } from './names.js';
 import { outputOf, startPagerFor } from './output.js';
 

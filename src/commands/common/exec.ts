@@ -2,8 +2,8 @@
 // with what trk writes for them on their stdin and their output passed on as trk's own.
 
 import { spawn } from 'node:child_process';
-import type { Context } from '../../context.js';
-import { NO_COLOR, type IO } from '../../io.js';
+import type { Context } from '../../context/context.js';
+import { NO_COLOR, type IO } from '../../io/io.js';
 
 export interface ExitStatus {
   code: number | null;

@@ -3,7 +3,7 @@
 // code is loaded only when names are shown.
 
 import type { ApiVersion } from '../../service/vocabulary.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/context.js';
 import type { ColumnOptions } from '../../output/columns.js';
 import type { ViewOptions } from '../../service/records.js';
 import { resolveFormat } from '../../output/render.js';

@@ -2,8 +2,8 @@
 // --columns, and how tables show times (the reader's zone from TZ, ages with --relative, counted from the
 // service's clock).
 
-import type { Context } from '../../context.js';
-import type { IO } from '../../io.js';
+import type { Context } from '../../context/context.js';
+import type { IO } from '../../io/io.js';
 import type { OutputFormat } from '../../output/format.js';
 import type { Pager } from '../../output/pager.js';
 import type { OutputSpec } from '../../output/render.js';

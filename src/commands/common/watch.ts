@@ -3,12 +3,12 @@
 // when the last look was; elsewhere (a log, a pipe) the output is printed again, whole, each time it changed.
 // Ctrl-C stops watching (exit 130, so that `trk info X --watch && notify` does not notify).
 
-import type { Context } from '../../context.js';
-import { InterruptedError, stopExitCode } from '../../errors.js';
-import type { IO } from '../../io.js';
+import type { Context } from '../../context/context.js';
+import { InterruptedError, stopExitCode } from '../../core/errors.js';
+import type { IO } from '../../io/io.js';
 import { statusLine } from '../../output/status-line.js';
-import { duration } from '../../text.js';
-import { clock } from '../../clock.js';
+import { duration } from '../../core/text.js';
+import { clock } from '../../core/clock.js';
 
 /** The default pace of --watch: tracking details change when the service next hears from the carrier. */
 export const DEFAULT_EVERY_MS = 10 * 60_000;

@@ -5,8 +5,8 @@
 import type { Command } from 'commander';
 import { completionTree } from '../../completion/spec.js';
 import { generateCompletion, type Shell } from '../../completion/scripts.js';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import type { Context } from '../../context/context.js';
+import { UsageError } from '../../core/errors.js';
 import { HELP_TOPIC_DESCRIPTIONS } from '../help/help.js';
 import { parseCarriers } from '../../carriers/parse.js';
 

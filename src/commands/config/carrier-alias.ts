@@ -5,8 +5,8 @@ import { parseAliasCode } from '../../carriers/aliases.js';
 import { foldName } from '../../carriers/names.js';
 import { CARRIER_ALIAS_PREFIX, MAX_ALIAS_NAME, keyNameProblem } from '../../config/keys.js';
 import type { Settings } from '../../config/settings.js';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import type { Context } from '../../context/context.js';
+import { UsageError } from '../../core/errors.js';
 
 /** The alias `key` names; a name that is empty or not a plain name (keyNameProblem) is refused, exit 2. */
 function aliasName(key: string): string {

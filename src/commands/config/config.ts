@@ -13,8 +13,8 @@ import {
 } from '../../config/keys.js';
 import { unknownProfileError } from '../../config/profile-rules.js';
 import { SANDBOX_PROFILE, type Settings } from '../../config/settings.js';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import type { Context } from '../../context/context.js';
+import { UsageError } from '../../core/errors.js';
 import { printRows, resolveFormat } from '../../output/render.js';
 import { SETTING_COLUMNS, aliasRows, settingRows, settingsObject, shownValue } from '../common/settings-view.js';
 import { getAlias, setAlias } from './carrier-alias.js';

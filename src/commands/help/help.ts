@@ -3,9 +3,9 @@
 
 import type { Command } from 'commander';
 import type { Command as TypedCommand } from '@commander-js/extra-typings';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { EXIT_CODE_HELP } from '../../exit-codes.js';
+import type { Context } from '../../context/context.js';
+import { UsageError } from '../../core/errors.js';
+import { EXIT_CODE_HELP } from '../../core/exit-codes.js';
 import { HELP_WIDTH } from '../../help-pages.js';
 import { globalOptionsPage, layoutItems, pageWidth } from '../help-layout.js';
 

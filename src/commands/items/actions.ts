@@ -2,8 +2,8 @@
 // in the operation, in delete asking first, and in delete's --ignore-missing, so they share this run function.
 
 import type { NumberCarrierOperation } from '../../service/operations/index.js';
-import type { Context } from '../../context.js';
-import { plural } from '../../text.js';
+import type { Context } from '../../context/context.js';
+import { plural } from '../../core/text.js';
 import { confirmOrRefuse, inputCarrierResolver, itemResultsPrinter, type ItemSourceOptions } from './shared.js';
 import { runItemCommand } from '../../items/command.js';
 import { deleteQuestion } from './delete-question.js';

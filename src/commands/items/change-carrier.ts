@@ -2,8 +2,8 @@
 // per number; registration with the new carrier is charged once it succeeds. The flags apply to every row; a
 // file may carry carrier_new / final_carrier_new columns of its own instead.
 
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import type { Context } from '../../context/context.js';
+import { UsageError } from '../../core/errors.js';
 import { inputCarrierResolver, itemResultsPrinter, type ItemSourceOptions } from './shared.js';
 import { runItemCommand } from '../../items/command.js';
 

@@ -5,10 +5,10 @@
 // a carrier means. Loaded only when someone is asked.
 
 import type { TrackRecord } from '../../service/types.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/context.js';
 import { carrierText } from '../../output/columns.js';
-import { sanitizeTerminalText } from '../../terminal-text.js';
-import { plural } from '../../text.js';
+import { sanitizeTerminalText } from '../../io/terminal-text.js';
+import { plural } from '../../core/text.js';
 import type { ItemActionOptions } from './actions.js';
 import { recordsOfNumbers } from '../list/numbers.js';
 

@@ -3,7 +3,7 @@
 // field: a flag is written once, its value reaches the engine under its field's name with no mapping in between.
 
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/context.js';
 import { FIELDS, type FieldSpec, type FieldValues, type ItemField } from '../../service/fields.js';
 import { flagFields, flagHelp, type ItemOperation } from '../../service/operations/index.js';
 import { LANGUAGES } from '../../service/vocabulary.js';

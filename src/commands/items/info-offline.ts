@@ -6,9 +6,9 @@
 
 import { LIMITS, numberPattern, type ApiVersion } from '../../service/vocabulary.js';
 import type { ItemResults, RejectedItem } from '../../service/types.js';
-import type { Context } from '../../context.js';
-import { TrkError, UsageError } from '../../errors.js';
-import { EXIT } from '../../exit-codes.js';
+import type { Context } from '../../context/context.js';
+import { TrkError, UsageError } from '../../core/errors.js';
+import { EXIT } from '../../core/exit-codes.js';
 import { formatCodeMessage } from '../../service/codes.js';
 import { mirrorAgeLine } from '../../mirror/age.js';
 import { openMirrorToRead } from '../../mirror/open.js';

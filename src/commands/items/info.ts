@@ -4,13 +4,13 @@
 import { wireBody } from '../../api/request-body.js';
 import { LIMITS, numberPattern, type ApiVersion } from '../../service/vocabulary.js';
 import type { ItemResults } from '../../service/types.js';
-import type { Context } from '../../context.js';
-import { TrkError, UsageError } from '../../errors.js';
-import { EXIT } from '../../exit-codes.js';
+import type { Context } from '../../context/context.js';
+import { TrkError, UsageError } from '../../core/errors.js';
+import { EXIT } from '../../core/exit-codes.js';
 import { toDetailsView, type DetailsView } from '../../service/records.js';
 import { resolveFormat, type ItemResultsWriter } from '../../output/render.js';
 import { show } from '../../output/sanitize.js';
-import { fmt } from '../../text.js';
+import { fmt } from '../../core/text.js';
 import { checkTextOutput, detailsWriter, printDetails } from '../common/details.js';
 import { outputOf } from '../common/output.js';
 import { inputCarrierResolver, type ItemSourceOptions } from './shared.js';

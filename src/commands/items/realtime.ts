@@ -4,9 +4,9 @@
 import { wireBody } from '../../api/request-body.js';
 import { numberPattern, REALTIME_CACHE_COST } from '../../service/vocabulary.js';
 import type { RealtimeRequestItem } from '../../service/types.js';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { EXIT } from '../../exit-codes.js';
+import type { Context } from '../../context/context.js';
+import { UsageError } from '../../core/errors.js';
+import { EXIT } from '../../core/exit-codes.js';
 import { show } from '../../output/sanitize.js';
 import { checkTextOutput, printDetails } from '../common/details.js';
 import { confirmOrRefuse } from './shared.js';

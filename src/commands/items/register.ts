@@ -1,7 +1,7 @@
 // trk register: register tracking numbers for automatic tracking. Costs quota per accepted number (one more
 // with --lang). Flags apply to every row without a value of its own.
 
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/context.js';
 import { inputCarrierResolver, itemResultsPrinter, type ItemSourceOptions } from './shared.js';
 import { runItemCommand } from '../../items/command.js';
 

@@ -2,9 +2,9 @@
 // item engine (src/items/): the flags every one of them takes, how they print the service's items, carrier
 // names in input columns, and the confirmation before something irreversible.
 
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/context.js';
 import type { FieldValues } from '../../service/fields.js';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../core/errors.js';
 import type { ItemFlags } from '../../items/command.js';
 import type { CarrierResolver } from '../../items/check.js';
 import { itemColumns } from '../../output/columns.js';

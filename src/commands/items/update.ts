@@ -1,8 +1,8 @@
 // trk update: change the tag, extra parameter or translation language of numbers. The flags apply
 // to every row; a file may carry tag, param and lang columns of its own instead.
 
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import type { Context } from '../../context/context.js';
+import { UsageError } from '../../core/errors.js';
 import { inputCarrierResolver, itemResultsPrinter, type ItemSourceOptions } from './shared.js';
 import { runItemCommand } from '../../items/command.js';
 import { operationOfCommand } from '../../service/operations/index.js';

@@ -6,7 +6,7 @@
 
 import { LIMITS, mainStatusOf, type PackageStatus } from '../../service/vocabulary.js';
 import type { TrackListFilter } from '../../service/types.js';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../core/errors.js';
 import { parseTimeArg } from './time.js';
 
 export interface ListOptions {

@@ -9,20 +9,20 @@ import { trackListPages } from '../../api/pages.js';
 import { wireBody } from '../../api/request-body.js';
 import { LIMITS } from '../../service/vocabulary.js';
 import type { TrackListFilter, TrackRecord } from '../../service/types.js';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import type { Context } from '../../context/context.js';
+import { UsageError } from '../../core/errors.js';
 import { recordColumns } from '../../output/columns.js';
 import { recordForJson, toRecordView } from '../../service/records.js';
 import { createRowWriter } from '../../output/render.js';
 import { statusLine } from '../../output/status-line.js';
-import { fmt, plural } from '../../text.js';
+import { fmt, plural } from '../../core/text.js';
 import { tableNames, viewNames } from '../common/names.js';
 import { outputOf, startPagerFor } from '../common/output.js';
 import { TERMINAL_LIST_LIMIT } from '../../output/format.js';
 import { buildListFilters, distinctNumbers, type ListOptions } from './filters.js';
 import { checksLocally, localChecks } from './local.js';
 import { mergeQueries, recordKey, type ListProgress } from './merge.js';
-import { clock } from '../../clock.js';
+import { clock } from '../../core/clock.js';
 
 export { buildListFilters, type ListOptions } from './filters.js';
 

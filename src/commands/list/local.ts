@@ -12,7 +12,7 @@ import { epochOf } from '../../service/times.js';
 import { FILTER_FIELDS, SEARCHED_FIELDS, recordFieldSpec, type RecordField } from '../../service/record-fields.js';
 import { tagMatcher, type ListOptions } from './filters.js';
 import { recordKey } from './merge.js';
-import { clock } from '../../clock.js';
+import { clock } from '../../core/clock.js';
 
 export type RecordCheck = (records: TrackRecord[]) => Promise<TrackRecord[]>;
 

@@ -2,8 +2,8 @@
 // same output (each record as the service sent it to the sync), no request; the mirror's age on stderr. Chosen at
 // the command's boundary (declare.ts), so the online list keeps no trace of it.
 
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import type { Context } from '../../context/context.js';
+import { UsageError } from '../../core/errors.js';
 import { recordColumns } from '../../output/columns.js';
 import { recordForJson, toRecordView } from '../../service/records.js';
 import { createRowWriter } from '../../output/render.js';
@@ -12,7 +12,7 @@ import { mirrorAgeLine } from '../../mirror/age.js';
 import { openMirrorToRead } from '../../mirror/open.js';
 import { canonicalTime } from '../../store/rows.js';
 import type { RecordQuery, TimeColumn } from '../../store/types.js';
-import { plural } from '../../text.js';
+import { plural } from '../../core/text.js';
 import { tableNames, viewNames } from '../common/names.js';
 import { outputOf, startPagerFor } from '../common/output.js';
 import { buildListFilters, distinctNumbers, statusesToAsk, type ListOptions } from './filters.js';

@@ -6,11 +6,11 @@
 
 import type { ApiClient } from '../../api/client.js';
 import type { TrackListFilter, TrackRecord } from '../../service/types.js';
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/context.js';
 import { recordColumns } from '../../output/columns.js';
 import { recordForJson, toRecordView } from '../../service/records.js';
 import { printRows } from '../../output/render.js';
-import { fmt } from '../../text.js';
+import { fmt } from '../../core/text.js';
 import { tableNames, viewNames } from '../common/names.js';
 import { outputOf } from '../common/output.js';
 import { captureIO, DEFAULT_EVERY_MS, watch } from '../common/watch.js';

@@ -1,6 +1,6 @@
 // Values the mirror's flags take: ages (`--stale 7d`) and starting points (`--since 24h`, `--since 2026-06-01`).
 
-import { InvalidArgumentError, Option } from '../../commander.js';
+import { InvalidArgumentError, Option } from '../commander.js';
 
 const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
 

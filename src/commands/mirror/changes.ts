@@ -6,10 +6,10 @@
 //   - acknowledged: into a pipe trk cannot see its reader take them, so the cursor stays, the position read is
 //     kept as pending, and `trk changes --cursor NAME --ack` moves the cursor there once the reader succeeded.
 
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/context.js';
 import { runWithInput } from '../common/exec.js';
-import { TrkError, UsageError } from '../../errors.js';
-import { EXIT } from '../../exit-codes.js';
+import { TrkError, UsageError } from '../../core/errors.js';
+import { EXIT } from '../../core/exit-codes.js';
 import { columnsByName } from '../../output/columns.js';
 import type { Column } from '../../output/render.js';
 import { CHANGE_COLUMN_NAMES } from './change-columns.js';
@@ -18,7 +18,7 @@ import { mirrorAgeLine } from '../../mirror/age.js';
 import { openMirrorToRead } from '../../mirror/open.js';
 import { canonicalTime } from '../../store/rows.js';
 import type { ChangeRow, Store } from '../../store/types.js';
-import { plural } from '../../text.js';
+import { plural } from '../../core/text.js';
 import { parseTimeArg } from '../list/time.js';
 import { outputOf } from '../common/output.js';
 

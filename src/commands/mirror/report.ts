@@ -3,9 +3,9 @@
 // CSV for scripts; on a terminal a report to look at (src/report/terminal.ts); --html FILE a page to open or mail
 // (src/report/html.ts, loaded only then).
 
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { EXIT } from '../../exit-codes.js';
+import type { Context } from '../../context/context.js';
+import { UsageError } from '../../core/errors.js';
+import { EXIT } from '../../core/exit-codes.js';
 import { createRowWriter, resolveFormat } from '../../output/render.js';
 import { machineColumns } from '../../report/columns.js';
 import { PAGE_PARCELS, PARCELS_SHOWN, buildReport, type Report } from '../../report/report.js';
@@ -18,7 +18,7 @@ import { resolveCarrierFlags } from '../common/carrier-args.js';
 import { resolveCountryArgs } from '../common/country-args.js';
 import { outputOf, paged } from '../common/output.js';
 import { parseTimeArg } from '../list/time.js';
-import { nodeFs } from '../../node.js';
+import { nodeFs } from '../../core/node.js';
 import { printTerminalReport } from '../../report/terminal.js';
 
 export interface ReportCommandOptions {

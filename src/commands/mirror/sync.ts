@@ -2,12 +2,12 @@
 // stderr, and with --json the summary as an object on stdout. Exit codes as every command: 0 done, 1 stopped by
 // the service or the network (the mirror keeps what was written), 2 usage, 4 credentials, 130/143 interrupted.
 
-import type { Context } from '../../context.js';
+import type { Context } from '../../context/context.js';
 import { statusLine } from '../../output/status-line.js';
 import { openMirror } from '../../mirror/open.js';
 import type { SyncProgress, SyncSummary } from '../../mirror/sync.js';
-import { duration, fmt, plural } from '../../text.js';
-import { clock } from '../../clock.js';
+import { duration, fmt, plural } from '../../core/text.js';
+import { clock } from '../../core/clock.js';
 
 export interface SyncCommandOptions {
   full?: boolean | undefined;

@@ -2,8 +2,8 @@
 
 import { wireBody } from '../../api/request-body.js';
 import type { QuotaRecord } from '../../service/types.js';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import type { Context } from '../../context/context.js';
+import { UsageError } from '../../core/errors.js';
 import { QUOTA_FIELDS } from '../../output/columns.js';
 import { printObject } from '../../output/render.js';
 import { outputOf } from '../common/output.js';

@@ -1,8 +1,8 @@
 // trk carriers [QUERY]: search the service's carrier list (codes and names), cached with its age.
 
 import type { Carrier } from '../../carriers/parse.js';
-import type { Context } from '../../context.js';
-import { EXIT } from '../../exit-codes.js';
+import type { Context } from '../../context/context.js';
+import { EXIT } from '../../core/exit-codes.js';
 import { CARRIER_COLUMN_NAMES } from '../../output/column-names.js';
 import { columnsByName } from '../../output/columns.js';
 import type { Column } from '../../output/render.js';

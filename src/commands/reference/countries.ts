@@ -2,8 +2,8 @@
 // and what carriers give as `_country`; the ISO codes beside them are learnt from the carrier list.
 
 import type { Country } from '../../carriers/parse.js';
-import type { Context } from '../../context.js';
-import { EXIT } from '../../exit-codes.js';
+import type { Context } from '../../context/context.js';
+import { EXIT } from '../../core/exit-codes.js';
 import { COUNTRY_COLUMN_NAMES } from '../../output/column-names.js';
 import { columnsByName } from '../../output/columns.js';
 import type { Column } from '../../output/render.js';

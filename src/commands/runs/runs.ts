@@ -1,12 +1,12 @@
 // trk runs [list] | trk runs forget: what trk remembers of item runs over files and pipes (src/items/runs.ts).
 
 import { stateDir } from '../../config/paths.js';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import type { Context } from '../../context/context.js';
+import { UsageError } from '../../core/errors.js';
 import { forgetRuns, listRuns, runFolders, type RunEntry } from '../../items/runs.js';
 import type { Column } from '../../output/render.js';
 import { printRows } from '../../output/render.js';
-import { fmt, plural } from '../../text.js';
+import { fmt, plural } from '../../core/text.js';
 import { RUN_COLUMN_NAMES } from '../../output/column-names.js';
 import { columnsByName } from '../../output/columns.js';
 import { outputOf } from '../common/output.js';

@@ -1,7 +1,7 @@
 // Declaration of `trk sandbox`: the service emulator as a foreground process, and forgetting its state.
 
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import { InvalidArgumentError } from '../../commander.js';
+import { InvalidArgumentError } from '../commander.js';
 import {
   examples,
   lazy,

@@ -2,8 +2,8 @@
 // and rehearsals (the way stripe-mock is run), and a way to forget what it holds.
 
 import { stateDir } from '../../config/paths.js';
-import type { Context } from '../../context.js';
-import { TrkError, UsageError } from '../../errors.js';
+import type { Context } from '../../context/context.js';
+import { TrkError, UsageError } from '../../core/errors.js';
 import type { SandboxOptions } from '../../sandbox/index.js';
 import { refuseOwnFile } from '../../config/own-files.js';
 import { LIMITS } from '../../service/vocabulary.js';

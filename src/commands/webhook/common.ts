@@ -2,7 +2,7 @@
 
 import { join } from 'node:path';
 import type { Settings } from '../../config/settings.js';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../core/errors.js';
 import { LOGIN_HINT } from '../../service/codes.js';
 
 export const NO_KEY_HINT = `signatures are made with the account's API key: ${LOGIN_HINT}`;

@@ -2,10 +2,10 @@
 // them in the account's mirror (--store), until Ctrl-C; then sum up.
 
 import { stateDir } from '../../config/paths.js';
-import { CredentialsError, UsageError } from '../../errors.js';
-import { EXIT } from '../../exit-codes.js';
-import { plural } from '../../text.js';
-import type { Context } from '../../context.js';
+import { CredentialsError, UsageError } from '../../core/errors.js';
+import { EXIT } from '../../core/exit-codes.js';
+import { plural } from '../../core/text.js';
+import type { Context } from '../../context/context.js';
 import { DEFAULT_LISTEN_PORT, startListener, type ListenerOptions, type Sink } from '../../webhook/listen.js';
 import { NO_KEY_HINT, parseForwardUrl, queueRoot, signingKey } from './common.js';
 import { refuseOwnFile } from '../../config/own-files.js';

@@ -4,11 +4,11 @@
 import { resolve, sep } from 'node:path';
 import { stateDir } from '../../config/paths.js';
 import { requestTimeoutMs } from '../../config/timeout.js';
-import type { Context } from '../../context.js';
-import { stopExitCode, UsageError } from '../../errors.js';
-import { EXIT } from '../../exit-codes.js';
+import type { Context } from '../../context/context.js';
+import { stopExitCode, UsageError } from '../../core/errors.js';
+import { EXIT } from '../../core/exit-codes.js';
 import type { Column } from '../../output/render.js';
-import { fmt, plural } from '../../text.js';
+import { fmt, plural } from '../../core/text.js';
 import { replay, savedBodies, type Replayed } from '../../webhook/replay.js';
 import { parseForwardUrl, queueRoot } from './common.js';
 import { printRows } from '../../output/render.js';

@@ -1,11 +1,11 @@
 // trk webhook verify: check a notification the service sent to the account's webhook URL.
 
 import { readFile } from 'node:fs/promises';
-import type { Context } from '../../context.js';
-import { CredentialsError, UsageError } from '../../errors.js';
-import { EXIT } from '../../exit-codes.js';
+import type { Context } from '../../context/context.js';
+import { CredentialsError, UsageError } from '../../core/errors.js';
+import { EXIT } from '../../core/exit-codes.js';
 import type { Column } from '../../output/render.js';
-import { readBytes } from '../../stdin.js';
+import { readBytes } from '../../io/stdin.js';
 import { NO_KEY_HINT, signingKey } from './common.js';
 import { printRows } from '../../output/render.js';
 import { detectVersion, verifyV1, verifyV2 } from '../../webhook/verify.js';

@@ -12,7 +12,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { InterruptedError, TrkError } from '../../errors.js';
+import { InterruptedError, TrkError } from '../../core/errors.js';
 import type { Account } from '../account/account.js';
 import type { SimClock } from '../clock.js';
 import { applyAccountSettings, DEFAULT_RATE_LIMIT, parseSettingsPatch, type SettingsPatch } from '../settings.js';

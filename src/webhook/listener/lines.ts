@@ -2,7 +2,7 @@
 // --print, and the times in them. Pure.
 
 import type { ChalkInstance } from 'chalk';
-import { sanitizeTerminalText } from '../../terminal-text.js';
+import { sanitizeTerminalText } from '../../io/terminal-text.js';
 import { forwarded, type ForwardResult } from '../forward.js';
 import { compactJson } from '../raw-json.js';
 import type { ReceivedEvent } from './types.js';

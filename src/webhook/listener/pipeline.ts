@@ -2,7 +2,7 @@
 // the signature, the sinks' writes, the answer, then the sinks' work that the sender need not wait for.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { IO } from '../../io.js';
+import type { IO } from '../../io/io.js';
 import { notificationProblem } from '../../service/webhook-body.js';
 import { parseJsonBody } from '../raw-json.js';
 import { summarizeEvent } from '../summary.js';

@@ -3,7 +3,7 @@
 // goes at once. A notification that keeps failing goes to the back, so that it holds up no other, and after
 // `maxAttempts` is left alone (it stays on disk for `trk webhook replay`).
 
-import { clock } from '../../clock.js';
+import { clock } from '../../core/clock.js';
 
 export interface RetryLimits {
   firstDelayMs: number;

@@ -6,8 +6,8 @@ import { mkdtemp, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeSaved, saveNotification } from '../saved.js';
 import { fileStamp } from './lines.js';
-import { clock } from '../../clock.js';
-import { ownFolder, type Warn } from '../../config/private-files.js';
+import { clock } from '../../core/clock.js';
+import { ownFolder, type Warn } from '../../core/private-files.js';
 
 export interface SpoolEntry {
   /** The body file; the headers file is beside it. */

@@ -1,7 +1,7 @@
 // What the listener is given and what it hands back: its options, one received notification, its counts.
 
 import type { IncomingHttpHeaders } from 'node:http';
-import type { IO } from '../../io.js';
+import type { IO } from '../../io/io.js';
 import type { EventSummary } from '../summary.js';
 import type { SignatureVersion } from '../verify.js';
 import type { ForwardResult } from '../forward.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NO_COLOR } from '../../../src/io.js';
+import { NO_COLOR } from '../../../src/io/io.js';
 import {
   bodyLine,
   eventLabel,

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { clock, setClock, type Clock } from '../../../src/clock.js';
+import { clock, setClock, type Clock } from '../../../src/core/clock.js';
 import { RetrySchedule, type Retry } from '../../../src/webhook/listener/retry.js';
 
 interface Item extends Retry {

@@ -2,8 +2,8 @@
 // to the app once the sender has its answer, and sent again with backoff while the app fails; what the app never
 // took stays on disk for `trk webhook replay`, and the summary counts it. Bounds and decisions: limits.ts.
 
-import type { IO } from '../../../io.js';
-import { fmt, plural } from '../../../text.js';
+import type { IO } from '../../../io/io.js';
+import { fmt, plural } from '../../../core/text.js';
 import { forwarded, Forwarder, type ForwardResult } from '../../forward.js';
 import { readSaved, type SavedNotification } from '../../saved.js';
 import { clean, eventLabel, forwardLine, type ForwardReport } from '../lines.js';

@@ -1,7 +1,7 @@
 // The print sink: one line per notification on stdout (for people, or JSON with --json); with --print the body
 // itself goes to stdout, one JSON a line, and the event line to stderr.
 
-import type { IO } from '../../../io.js';
+import type { IO } from '../../../io/io.js';
 import { bodyLine, humanLine, isoSeconds, jsonLine } from '../lines.js';
 import type { ReceivedEvent } from '../types.js';
 import type { Sink } from './sink.js';

@@ -2,9 +2,9 @@
 // line and headers as received (src/webhook/saved.ts), named by time, event and number. The forward queue keeps
 // its notifications the same way.
 
-import type { IO } from '../../../io.js';
-import { ensureFolder } from '../../../config/private-files.js';
-import { TrkError, UsageError } from '../../../errors.js';
+import type { IO } from '../../../io/io.js';
+import { ensureFolder } from '../../../core/private-files.js';
+import { TrkError, UsageError } from '../../../core/errors.js';
 import { headersText, saveNotification } from '../../saved.js';
 import { clean, fileStamp } from '../lines.js';
 import type { ReceivedEvent } from '../types.js';

@@ -5,8 +5,8 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildProgram } from '../commands/registry.js';
 import { HELP_TOPIC_DESCRIPTIONS } from '../commands/help/help.js';
-import { completionTree } from './spec.js';
-import { generateCompletion, SHELLS, type Shell } from './scripts.js';
+import { completionTree } from '../completion/spec.js';
+import { generateCompletion, SHELLS, type Shell } from '../completion/scripts.js';
 
 export const COMPLETION_FILES: Readonly<Record<Shell, string>> = {
   bash: 'trk.bash',

@@ -2,13 +2,13 @@
 // before the context, so that the command line can settle the output format from the profile's default before the
 // context is built with it (src/cli.ts), and shared by the context afterwards: the profile file is read once.
 
-import { checkKnownProfile } from './config/profile-rules.js';
-import { readProfiles } from './config/profile-file.js';
-import { isKnownProfile, resolveSettings, type Settings, type SettingFlags } from './config/settings.js';
+import { checkKnownProfile } from '../config/profile-rules.js';
+import { readProfiles } from '../config/profile-file.js';
+import { isKnownProfile, resolveSettings, type Settings, type SettingFlags } from '../config/settings.js';
 import type { GlobalOptions, SettingsOptions } from './context.js';
-import type { IO } from './io.js';
-import { addSecret } from './secrets.js';
-import { sanitizeTerminalText } from './terminal-text.js';
+import type { IO } from '../io/io.js';
+import { addSecret } from '../io/secrets.js';
+import { sanitizeTerminalText } from '../io/terminal-text.js';
 
 export class SettingsSource {
   private resolving: Promise<Settings> | undefined;
@@ -39,7 +39,7 @@ export class SettingsSource {
     // --quiet, as ssh gives one.
     const store = readProfiles(this.env, (line) => this.io.err(sanitizeTerminalText(line)));
     const settings = resolveSettings({ flags: this.flags, env: this.env, store });
-    // The key is never printed, whatever carries it back (src/secrets.ts).
+    // The key is never printed, whatever carries it back (src/io/secrets.ts).
     addSecret(settings.apiKey);
     return settings;
   }

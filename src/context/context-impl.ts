@@ -2,20 +2,20 @@
 // on first use, api() builds the HTTP client (and starts the embedded emulator for --sandbox) on first use,
 // so `trk help exit-codes` or a usage error never opens a file or a socket.
 
-import type { ApiClient, ApiClientOptions } from './api/client.js';
-import { stateDir } from './config/paths.js';
-import { missingKeyError } from './config/profile-rules.js';
-import type { Settings } from './config/settings.js';
-import { requestTimeoutMs } from './config/timeout.js';
+import type { ApiClient, ApiClientOptions } from '../api/client.js';
+import { stateDir } from '../config/paths.js';
+import { missingKeyError } from '../config/profile-rules.js';
+import type { Settings } from '../config/settings.js';
+import { requestTimeoutMs } from '../config/timeout.js';
 import type { BudgetTarget, Context, GlobalOptions, Prompter, SettingsOptions, WaitDisplay } from './context.js';
-import { debugEnabled } from './debug.js';
-import type { IO } from './io.js';
-import type { ApiVersion } from './service/vocabulary.js';
-import type { HoldListener, Pacer, WaitReason } from './pacing/pacer.js';
+import { debugEnabled } from '../core/debug.js';
+import type { IO } from '../io/io.js';
+import type { ApiVersion } from '../service/vocabulary.js';
+import type { HoldListener, Pacer, WaitReason } from '../pacing/pacer.js';
 import { RateBudgets } from './rate-budgets.js';
 import { SettingsSource } from './settings-source.js';
-import { sanitizeTerminalText } from './terminal-text.js';
-import { clock } from './clock.js';
+import { sanitizeTerminalText } from '../io/terminal-text.js';
+import { clock } from '../core/clock.js';
 
 export interface ContextOptions {
   io: IO;
@@ -202,8 +202,8 @@ class CommandContext implements Context {
   private async buildClient(version: ApiVersion | undefined): Promise<ApiClient> {
     const { baseUrl, apiKey, settings: s } = await this.target();
     const [{ createApiClient }, { stoppablePacer }, budget] = await Promise.all([
-      import('./api/client.js'),
-      import('./pacing/pacer.js'),
+      import('../api/client.js'),
+      import('../pacing/pacer.js'),
       this.pacer(),
     ]);
     const client = createApiClient({
@@ -234,7 +234,7 @@ class CommandContext implements Context {
   }
 
   private async startSandbox(): Promise<{ baseUrl: string; apiKey: string }> {
-    const { startEmbeddedSandbox } = await import('./sandbox/index.js');
+    const { startEmbeddedSandbox } = await import('../sandbox/index.js');
     const sandbox = await startEmbeddedSandbox(stateDir(this.env), {
       onWait: this.info,
       signal: this.signal,

@@ -1,5 +1,5 @@
 // An IO that keeps what a command writes as strings, for running a command line into text: the build writes the
-// help pages so (src/write-help-pages.ts). Not a terminal, nothing to read, no colour.
+// help pages so (src/build/write-help-pages.ts). Not a terminal, nothing to read, no colour.
 
 import { Readable, Writable } from 'node:stream';
 import { type IO, NO_COLOR } from './io.js';

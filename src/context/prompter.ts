@@ -3,8 +3,8 @@
 // only after io.canPrompt(); Ctrl-C inside a prompt is an interrupt (exit 130), like anywhere else.
 
 import type { Prompter } from './context.js';
-import { InterruptedError } from './errors.js';
-import type { IO } from './io.js';
+import { InterruptedError } from '../core/errors.js';
+import type { IO } from '../io/io.js';
 
 export function createPrompter(io: IO, signal?: AbortSignal): Prompter {
   const context = () => ({ input: io.stdin, output: io.stderr, ...(signal ? { signal } : {}) });

@@ -4,7 +4,7 @@
 
 import type { Readable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
-import { nodeFs, nodeTty } from './node.js';
+import { nodeFs, nodeTty } from '../core/node.js';
 
 export interface IO {
   readonly stdin: Readable;

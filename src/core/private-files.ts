@@ -17,8 +17,8 @@
 // modes: nothing is checked there.
 
 import path from 'node:path';
-import { fileReason } from '../errors.js';
-import { nodeFs } from '../node.js';
+import { fileReason } from './errors.js';
+import { nodeFs } from './node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").
 const { chmodSync, mkdirSync, statSync } = nodeFs();

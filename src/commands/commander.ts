@@ -4,7 +4,7 @@
 // at run time); import them with `import type` from '@commander-js/extra-typings'.
 
 import type * as Typed from '@commander-js/extra-typings';
-import { nodeModule } from './node.js';
+import { nodeModule } from '../core/node.js';
 
 const commander = nodeModule().createRequire(import.meta.url)('commander') as typeof Typed;
 

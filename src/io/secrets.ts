@@ -29,7 +29,7 @@ export function redact(text: string): string {
 }
 
 /**
- * `io` with the secrets this process knows (src/secrets.ts) taken out of everything written: data, status lines,
+ * `io` with the secrets this process knows (src/io/secrets.ts) taken out of everything written: data, status lines,
  * the progress line, error lines. The one place output passes, so that no caller can forget.
  */
 export function redactingIO<T extends IO>(io: T): T {

@@ -1,7 +1,7 @@
 // trk's version, from package.json, read once a process: the command tree's --version and the user agent of
 // requests both ask for it. (bin/trk.js reads it on its own for a bare --version, before anything is loaded.)
 
-import { packageFile } from './package-files.js';
+import { packageFile } from '../package-files.js';
 import { nodeFs } from './node.js';
 
 // Node's own object, not an ES import of node:fs (ARCHITECTURE.md, "Start-up").

@@ -3,11 +3,11 @@
 // embedded emulator's budget is and reads fall back to when the shared one cannot be used. Pacing is loaded with
 // the first request, never at start-up.
 
-import { LIMITS } from './service/vocabulary.js';
-import { stateDir } from './config/paths.js';
-import { ensureFolder } from './config/private-files.js';
+import { LIMITS } from '../service/vocabulary.js';
+import { stateDir } from '../config/paths.js';
+import { ensureFolder } from '../core/private-files.js';
 import type { BudgetTarget } from './context.js';
-import type { HoldListener, Pacer } from './pacing/pacer.js';
+import type { HoldListener, Pacer } from '../pacing/pacer.js';
 import type { SettingsSource } from './settings-source.js';
 
 export interface RateBudgetsOptions {
@@ -43,7 +43,7 @@ export class RateBudgets {
   }
 
   private ownPace(): Promise<Pacer> {
-    this.local ??= import('./pacing/pacer.js').then(({ createPacer, DEFAULT_MARGIN_MS }) =>
+    this.local ??= import('../pacing/pacer.js').then(({ createPacer, DEFAULT_MARGIN_MS }) =>
       createPacer({ perSecond: LIMITS.requestsPerSecond, marginMs: DEFAULT_MARGIN_MS, onHold: this.opts.onHold }),
     );
     return this.local;
@@ -61,7 +61,7 @@ export class RateBudgets {
 
   private async openShared(target: BudgetTarget): Promise<Pacer> {
     const [{ openSharedBudget }, { budgetUrl }, local] = await Promise.all([
-      import('./pacing/open.js'),
+      import('../pacing/open.js'),
       // resolved(), not settings(): `auth login` verifies a key for a profile that is not saved yet.
       this.opts.settings.resolved(),
       this.ownPace(),

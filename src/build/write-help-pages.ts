@@ -4,12 +4,12 @@
 
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { runCli } from './cli.js';
-import { HELP_TOPICS } from './commands/help/help.js';
-import { buildProgram } from './commands/registry.js';
-import { HELP_PAGES_FILE, HELP_WIDTH, helpPageKey } from './help-pages.js';
-import { packageFile } from './package-files.js';
-import { createCapturedIO } from './captured-io.js';
+import { runCli } from '../cli.js';
+import { HELP_TOPICS } from '../commands/help/help.js';
+import { buildProgram } from '../commands/registry.js';
+import { HELP_PAGES_FILE, HELP_WIDTH, helpPageKey } from '../help-pages.js';
+import { packageFile } from '../package-files.js';
+import { createCapturedIO } from '../io/captured-io.js';
 
 /** Every command path (`[]`, `['list']`, `['auth', 'login']`), hidden commands left out unless asked for. */
 export async function commandPaths(opts: { hidden?: boolean } = {}): Promise<string[][]> {

@@ -6,10 +6,10 @@ import type { EventEmitter } from 'node:events';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Command, Help } from 'commander';
-import { HELP_TOPIC_DESCRIPTIONS } from './commands/help/help.js';
-import { buildProgram, GETTING_STARTED } from './commands/registry.js';
-import { EXIT_CODE_HELP } from './exit-codes.js';
-import { packageFile } from './package-files.js';
+import { HELP_TOPIC_DESCRIPTIONS } from '../commands/help/help.js';
+import { buildProgram, GETTING_STARTED } from '../commands/registry.js';
+import { EXIT_CODE_HELP } from '../core/exit-codes.js';
+import { packageFile } from '../package-files.js';
 
 export const MAN_DIR = 'man';
 

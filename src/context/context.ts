@@ -1,12 +1,12 @@
 // What a command's run function receives. Everything heavy (settings on disk, the HTTP client, an embedded
 // sandbox, prompts) is built lazily on first use, so `trk --help` and `trk completion` never touch them.
 
-import type { ApiClient } from './api/client.js';
-import type { Pacer } from './pacing/pacer.js';
-import type { ApiVersion } from './service/vocabulary.js';
-import type { Settings } from './config/settings.js';
-import type { IO } from './io.js';
-import type { OutputFormat } from './output/format.js';
+import type { ApiClient } from '../api/client.js';
+import type { Pacer } from '../pacing/pacer.js';
+import type { ApiVersion } from '../service/vocabulary.js';
+import type { Settings } from '../config/settings.js';
+import type { IO } from '../io/io.js';
+import type { OutputFormat } from '../output/format.js';
 
 export interface Prompter {
   confirm(message: string, defaultValue?: boolean): Promise<boolean>;
