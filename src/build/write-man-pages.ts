@@ -6,6 +6,7 @@ import type { EventEmitter } from 'node:events';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Command, Help } from 'commander';
+import { examplesOf } from '../commands/help-layout.js';
 import { HELP_TOPIC_DESCRIPTIONS } from '../commands/help/help.js';
 import { buildProgram, GETTING_STARTED } from '../commands/registry.js';
 import { EXIT_CODE_HELP } from '../core/exit-codes.js';
@@ -54,7 +55,7 @@ function commandPath(cmd: Command): string[] {
 
 const visible = (cmd: Command) => cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
 
-/** What a command's help prints after its options (notes, examples), laid out with no width limit. */
+/** A command's notes (printed after its options) and examples (under its description), with no width limit. */
 function afterHelp(cmd: Command): { notes: string[]; examples: string[] } {
   let text = '';
   (cmd as unknown as EventEmitter).emit('afterHelp', {
@@ -62,16 +63,12 @@ function afterHelp(cmd: Command): { notes: string[]; examples: string[] } {
     command: cmd,
     write: (s: string) => void (text += s),
   });
-  const at = text.indexOf('\nExamples:\n');
-  const notes = (at < 0 ? text : text.slice(0, at)).split('\n').filter((l) => l.trim() !== '');
-  const examples =
-    at < 0
-      ? []
-      : text
-          .slice(at + '\nExamples:\n'.length)
-          .split('\n')
-          .filter((l) => l.trim() !== '')
-          .map((l) => l.replace(/^ {2}/, ''));
+  const notes = text.split('\n').filter((l) => l.trim() !== '');
+  const examples = examplesOf(cmd as unknown as Parameters<typeof examplesOf>[0])
+    .split('\n')
+    .slice(1)
+    .filter((l) => l.trim() !== '')
+    .map((l) => l.replace(/^ {2}/, ''));
   return { notes, examples };
 }
 

@@ -1,10 +1,13 @@
 // How help pages are laid out: for the terminal's width (at most HELP_WIDTH), as clap and git do. A term and its
 // description sit side by side when the description keeps MIN_BESIDE columns; narrower, the description goes
 // under its term. Examples too long for the width break at a space into shell continuation lines (` \`), a
-// trailing comment going above its command, so that each still runs when pasted. A command's page shows its
+// trailing comment going above its command, a quoted program (jq's) inside its quotes, so that each still runs
+// when pasted. Examples come right under the description, before the arguments and options (kubectl's order), so
+// that the first screen of a long page shows how the command is used. A command's page shows its
 // own options and examples; the options every command takes are named in one line pointing to `trk help
 // options` (as `kubectl options`), and the program's page names them the same way.
 
+import type { EventEmitter } from 'node:events';
 import type { AddHelpTextContext, Command, Help, HelpConfiguration, Option } from '@commander-js/extra-typings';
 import { HELP_WIDTH } from '../help-pages.js';
 
@@ -69,6 +72,16 @@ function shellWords(line: string): string[] {
   return line.match(/(?:[^\s'"]+|'[^']*'|"(?:[^"\\]|\\.)*")+/g) ?? [];
 }
 
+/**
+ * A single-quoted word too long for a line, broken at its spaces: the line breaks are inside the quotes, so the
+ * program it quotes (jq's, which takes any white space) reads the same, and no ` \` is needed.
+ */
+function quotedLines(word: string, first: number, rest: number): string[] {
+  const lines = wrapWords(word, first);
+  if (lines.length === 1) return lines;
+  return [lines[0] as string, ...wrapWords(lines.slice(1).join(' '), rest)];
+}
+
 /** One example, as lines that fit `width` where a word allows (see the top of this file). */
 export function exampleLines(example: string, width: number): string[] {
   if (INDENT.length + example.length <= width) return [`${INDENT}${example}`];
@@ -86,25 +99,72 @@ export function exampleLines(example: string, width: number): string[] {
       lines.push(`${line} \\`);
       line = CONTINUED;
     }
-    line = line === INDENT || line === CONTINUED ? `${line}${word}` : `${line} ${word}`;
+    const fresh = line === INDENT || line === CONTINUED;
+    if (word.startsWith("'") && line.length + 1 + word.length > width) {
+      const [head, ...tail] = quotedLines(word, width - line.length - (fresh ? 0 : 1), width - CONTINUED.length);
+      lines.push(fresh ? `${line}${head}` : `${line} ${head}`, ...tail.slice(0, -1).map((l) => `${CONTINUED}${l}`));
+      line = `${CONTINUED}${tail.at(-1)}`;
+      continue;
+    }
+    line = fresh ? `${line}${word}` : `${line} ${word}`;
   }
   lines.push(line);
   return lines;
 }
 
-/** Examples shown after a command's help, laid out for the page's width. */
+/**
+ * Which of a command's texts given to addHelpText('after') are asked for: its examples (placed under the
+ * description by formatHelp) or the rest (notes, printed after the options). Commands declare both with one
+ * addHelpText, so one reading of them (examplesOf) takes the examples and commander's own takes the rest.
+ */
+let asked: 'examples' | 'rest' = 'rest';
+
+/** A command's examples as its page shows them (`Examples:` and the lines), '' when it has none. */
+export function examplesOf(cmd: Command): string {
+  let text = '';
+  asked = 'examples';
+  try {
+    (cmd as unknown as EventEmitter).emit('afterHelp', {
+      error: false,
+      command: cmd,
+      write: (s: string) => {
+        text += s;
+      },
+    });
+  } finally {
+    asked = 'rest';
+  }
+  return text.trim();
+}
+
+/** Examples of a command's help, laid out for the page's width (placed under the description: examplesOf). */
 export function examples(...lines: string[]): HelpText {
-  return (context) => `\nExamples:\n${lines.flatMap((l) => exampleLines(l, pageWidth(context))).join('\n')}`;
+  return (context) =>
+    asked === 'examples' ? `Examples:\n${lines.flatMap((l) => exampleLines(l, pageWidth(context))).join('\n')}` : '';
 }
 
 /** Paragraphs of prose after a command's options, wrapped to the page's width. */
 export function notes(...paragraphs: string[]): HelpText {
-  return (context) => `\n${paragraphs.flatMap((p) => wrapWords(p, pageWidth(context))).join('\n')}`;
+  return (context) =>
+    asked === 'rest' ? `\n${paragraphs.flatMap((p) => wrapWords(p, pageWidth(context))).join('\n')}` : '';
 }
 
-/** Several help texts after one another. */
+/** Several help texts after one another (those with nothing to say left out). */
 export function joined(...texts: HelpText[]): HelpText {
-  return (context) => texts.map((t) => t(context)).join('\n');
+  return (context) =>
+    texts
+      .map((t) => t(context))
+      .filter(Boolean)
+      .join('\n');
+}
+
+/** A page with the command's examples under its description (the first paragraph after the usage line). */
+function withExamples(page: string, cmd: Command): string {
+  const shown = examplesOf(cmd);
+  if (!shown) return page;
+  const paragraphs = page.split('\n\n');
+  const at = cmd.description() ? 2 : 1;
+  return [...paragraphs.slice(0, at), shown, ...paragraphs.slice(at)].join('\n\n');
 }
 
 /** `-o, --output` → `-o/--output`: how the line of global options names each. */
@@ -151,10 +211,10 @@ export const HELP_CONFIGURATION: HelpConfiguration = {
   },
   formatHelp(cmd, helper) {
     const base = Object.getPrototypeOf(this).formatHelp as Help['formatHelp'];
-    if (cmd.parent !== null) return base.call(this, cmd, helper);
+    if (cmd.parent !== null) return withExamples(base.call(this, cmd, helper), cmd as Command);
     // trk's own options are the global ones: named in a line instead (still offered by "did you mean").
     const withoutOptions = Object.create(helper, { visibleOptions: { value: () => [] } }) as Help;
-    return base.call(withoutOptions, cmd, withoutOptions);
+    return withExamples(base.call(withoutOptions, cmd, withoutOptions), cmd as Command);
   },
   optionDescription(option) {
     const described = Object.getPrototypeOf(this).optionDescription.call(this, option) as string;
