@@ -58,7 +58,7 @@ describe('laid out for the width', () => {
     expect(Math.max(...list.split('\n').map((l) => l.length))).toBeLessThanOrEqual(80);
   });
 
-  it('the first screen of trk help register (24 lines at 80 columns) shows the usage, common flags, two examples', async () => {
+  it("trk help register's first screen (24 lines of 80 columns): the usage, common flags, two examples", async () => {
     const screen = (await page(['help', 'register'], 80)).split('\n').slice(0, 24).join('\n');
     expect(screen).toMatch(/^Usage: trk register/);
     expect(screen).toContain('Examples:\n  trk register RR123456789CN --carrier 3011\n  trk register -f numbers.csv');
@@ -92,7 +92,7 @@ describe('laid out for the width', () => {
     expect(wrapWords('a bb ccc dddd', 6)).toEqual(['a bb', 'ccc', 'dddd']);
   });
 
-  it('a long example breaks into shell continuation lines, its comment above it, quoted words whole where they fit', () => {
+  it('a long example breaks into shell continuation lines, its comment above, quoted words whole if they fit', () => {
     expect(exampleLines('trk list --status Exception --columns number,carrier,status,tag', 42)).toEqual([
       '  trk list --status Exception --columns \\',
       '      number,carrier,status,tag',
