@@ -1,8 +1,8 @@
 // `trk sync`: the account's records (gettracklist, every page) and their tracking details (gettrackinfo, 40 a
 // request) into the mirror, at the service's ceiling.
 //
-// - Incremental by default: the records whose registration, tracking, push or stop time is at or after the latest
-//   service time the last sync saw (less a margin, for answers the service wrote late), one query each, in the
+// - Incremental by default: the records whose tracking or stop time is at or after the latest service time the last
+//   sync saw (less a margin, for answers the service wrote late), one query each (SINCE says why those two), in the
 //   order of that time, so that records moving during the read go to the end rather than shift pages; then the
 //   details of the records whose track time moved past the tracking their details answer, or that have none. A
 //   first sync, and `--full`, read every record instead, and take out of the mirror those the service no longer
@@ -73,11 +73,20 @@ const CHECKED_AT = 'checked_at';
 /** How often a sync checks every page: damage no read met is found within a day of hourly syncs. */
 const CHECK_EVERY_MS = 24 * 3_600_000;
 
-/** The incremental queries: each time field from the watermark on, in that field's order where the version can sort. */
+/**
+ * The incremental queries, each from the watermark on (in that field's order where the version can sort), and why
+ * each is asked: the tracking time's alone would be what a watermark costs, and one more query is the most this
+ * list may grow by.
+ */
 const SINCE: readonly [keyof TrackListFilter, string | undefined][] = [
-  ['register_time_from', 'RegisterTimeAsc'],
+  // Every run of the service's tracking moves it, changed or not: a new record's first result (within seconds of
+  // its registration), every new event, an automatic stop (expiry, an invalid carrier: taken at a run), a retrack
+  // or a change of carrier once tracked again. A push follows the run that changed the record, whose tracking
+  // time this query meets: a push status that comes after the sync read the record is mirrored at its next run
+  // (or by `webhook listen --store`, which stores the push itself).
   ['track_time_from', 'TrackTimeAsc'],
-  ['push_time_from', 'PushTimeAsc'],
+  // A stop by stoptrack (trk stop, another client) moves no tracking time, and the record is never tracked again:
+  // without this query the mirror would show it tracking for ever.
   ['stop_track_time_from', undefined],
 ];
 

@@ -1,11 +1,12 @@
 // What `trk sync` costs the service, request by request, as the emulator logged them: a first sync asks for every
 // page and the details of every record and nothing else (no request to find out the version, no page read twice,
-// no HTTP 429); an incremental sync asks each list query the watermark needs, and no more.
+// no HTTP 429); an incremental sync asks the pages a watermark on tracking time needs, and one query more.
 
 import { afterEach, describe, expect, it } from 'vitest';
+import { clock } from '../../src/clock.js';
 import type { SandboxRequestLog } from '../../src/sandbox/http/request-log.js';
 import { STORE_KINDS } from '../store/kinds.js';
-import { numbers, startEmulator, type Emulator } from './helpers.js';
+import { emulatorList, numbers, startEmulator, trk, type Emulator } from './helpers.js';
 import { HOUR, mirrorEnv, register, START, sync } from './mirror-helpers.js';
 import { startRecorder } from './recorder.js';
 
@@ -65,7 +66,7 @@ describe('a first sync asks for what it needs alone', () => {
         ...Array(2).fill('/track/v2/gettracklist 200'),
         ...Array(2).fill('/track/v2/gettrackinfo 200'),
       ]);
-      expect(first.requests).toBe(proxy.requests.length);
+      expect(first.requests).toBe(5);
       const mark = proxy.mark();
       const later = await sync(viaProxy);
       expect(later.list_version).toBe('v2');
@@ -74,4 +75,38 @@ describe('a first sync asks for what it needs alone', () => {
       await proxy.close();
     }
   }, 60_000);
+});
+
+describe('an incremental sync costs what changed', () => {
+  let emu: Emulator | undefined;
+  afterEach(() => emu?.close());
+
+  it('asks the pages a watermark on tracking time needs, and one query more (stops by stoptrack)', async () => {
+    const logged = await loggedEmulator();
+    emu = logged.emu;
+    const env = await mirrorEnv(emu, sqlite);
+    // A batch every 18 minutes over 6 hours, so that tracking runs are spread over the clock.
+    const list = numbers(600, 'RW');
+    await register(emu, env, list, 30, 18 * 60_000);
+    await emu.sandbox.advance(24 * HOUR);
+    const first = await sync(env);
+    // Stopped by another client: its tracking time no longer moves.
+    expect((await trk(['stop', list[5]!, '-q'], { env })).code).toBe(0);
+    await emu.sandbox.advance(40 * 60_000);
+    // What a watermark on tracking time reads: the records tracked since the first sync's watermark (less the
+    // margin that rereads answers the service wrote late), 40 a page.
+    const from = new Date(Date.parse(first.watermark!) - 2 * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const tracked = (await emulatorList(emu, { track_time_from: from })).length;
+    expect(tracked).toBeGreaterThan(40);
+    // Those requests were this test's, outside trk's budget: a second for them to leave the service's window.
+    await clock().sleep(1000);
+    logged.log.length = 0;
+    const s = await sync(env);
+    const lists = logged.log.filter(([op]) => op.endsWith('/gettracklist'));
+    expect(lists.length).toBe(Math.ceil(tracked / 40) + 1);
+    expect(logged.log.filter(([, status]) => status !== 200)).toEqual([]);
+    expect(s).toMatchObject({ full: false, requests: logged.log.length });
+    const offline = await trk(['list', '--offline', '--number', list[5]!, '--json'], { env });
+    expect(JSON.parse(offline.stdout)).toMatchObject([{ number: list[5], tracking_status: 'Stopped' }]);
+  }, 120_000);
 });
