@@ -3,7 +3,8 @@
 // Prints one JSON line `{"url":...,"key":...}` on stdout once it listens; answers control requests on stdin:
 //   one JSON line per request, e.g. {"state":true} → the state as one JSON line, {"settings":{...}}, {"faults":{...}},
 //   {"arrivals":"register"} → the arrival times (real ms) of the answered requests of that operation since the
-//   last such request.
+//   last such request; {"log":true} → every request since the last such request, in order of arrival, as
+//   [operation, arrival, answered, status] (real ms of this process's clock; status "dropped" when unanswered).
 // Exits when stdin closes.
 //
 //   node bench/emulator.mjs '{"rateLimit":0,"latencyMs":0}'
@@ -13,14 +14,17 @@ import { startSandbox } from '../dist/sandbox/index.js';
 
 const opts = JSON.parse(process.argv[2] ?? '{}');
 const arrivals = new Map();
+const log = [];
 const sandbox = await startSandbox({
   strictPaths: true,
   ...opts,
-  onRequest: (log) => {
-    if (log.operation === null || log.status !== 200) return;
-    const list = arrivals.get(log.operation) ?? [];
-    list.push(performance.now() - log.ms);
-    arrivals.set(log.operation, list);
+  onRequest: (entry) => {
+    const now = performance.now();
+    if (entry.operation !== null) log.push([entry.operation, now - entry.ms, now, entry.status]);
+    if (entry.operation === null || entry.status !== 200) return;
+    const list = arrivals.get(entry.operation) ?? [];
+    list.push(now - entry.ms);
+    arrivals.set(entry.operation, list);
   },
 });
 process.stdout.write(`${JSON.stringify({ url: sandbox.url, key: sandbox.key })}\n`);
@@ -32,6 +36,7 @@ for await (const line of lines) {
   if (req.settings) sandbox.setSettings(req.settings);
   let answer = { ok: true };
   if (req.state) answer = sandbox.state();
+  if (req.log) answer = log.splice(0).sort((a, b) => a[1] - b[1]);
   if (req.arrivals) {
     answer = (arrivals.get(req.arrivals) ?? []).sort((a, b) => a - b);
     arrivals.delete(req.arrivals);

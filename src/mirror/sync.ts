@@ -1,8 +1,8 @@
 // `trk sync`: the account's records (gettracklist, every page) and their tracking details (gettrackinfo, 40 a
 // request) into the mirror, at the service's ceiling.
 //
-// - Incremental by default: the records whose registration, tracking, push or stop time is at or after the latest
-//   service time the last sync saw (less a margin, for answers the service wrote late), one query each, in the
+// - Incremental by default: the records whose tracking or stop time is at or after the latest service time the last
+//   sync saw (less a margin, for answers the service wrote late), one query each (SINCE says why those two), in the
 //   order of that time, so that records moving during the read go to the end rather than shift pages; then the
 //   details of the records whose track time moved past the tracking their details answer, or that have none. A
 //   first sync, and `--full`, read every record instead, and take out of the mirror those the service no longer
@@ -73,13 +73,35 @@ const CHECKED_AT = 'checked_at';
 /** How often a sync checks every page: damage no read met is found within a day of hourly syncs. */
 const CHECK_EVERY_MS = 24 * 3_600_000;
 
-/** The incremental queries: each time field from the watermark on, in that field's order where the version can sort. */
+/**
+ * The incremental queries, each from the watermark on (in that field's order where the version can sort), and why
+ * each is asked: the tracking time's alone would be what a watermark costs, and one more query is the most this
+ * list may grow by.
+ */
 const SINCE: readonly [keyof TrackListFilter, string | undefined][] = [
-  ['register_time_from', 'RegisterTimeAsc'],
+  // Every run of the service's tracking moves it, changed or not: a new record's first result (within seconds of
+  // its registration), every new event, an automatic stop (expiry, an invalid carrier: taken at a run), a retrack
+  // or a change of carrier once tracked again. A push follows the run that changed the record, whose tracking
+  // time this query meets: a push status that comes after the sync read the record is mirrored at its next run
+  // (or by `webhook listen --store`, which stores the push itself).
   ['track_time_from', 'TrackTimeAsc'],
-  ['push_time_from', 'PushTimeAsc'],
+  // A stop by stoptrack (trk stop, another client) moves no tracking time, and the record is never tracked again:
+  // without this query the mirror would show it tracking for ever.
   ['stop_track_time_from', undefined],
 ];
+
+/** How the list is read: its version, the client of it once settled, and the listing run through it. */
+interface Lister {
+  version: ApiVersion;
+  /** The client of the version the list is read in, once its first answer settled it. */
+  settled: Promise<ApiClient>;
+  list(read: (client: ApiClient) => Promise<void>): Promise<void>;
+}
+
+/** The account cannot use a version: no such endpoint, or the service's code for a version not enabled. */
+function refusesVersion(err: unknown): boolean {
+  return err instanceof EndpointNotFoundError || (err instanceof AuthenticationError && err.serviceCode === -18010005);
+}
 
 type PendingKey = RecordKey & { track_time: string | null };
 
@@ -144,6 +166,8 @@ export class SyncRun {
   /** The listing failed: the details workers stop too. */
   #halted = false;
   #progress: SyncProgress = { phase: 'records', pagesDone: 0, pagesTotal: 0, detailsDone: 0 };
+  /** Told of every page written: the first one settles the version of a first sync (#lister). */
+  #onFirstPage: (() => void) | undefined;
 
   constructor(store: Store, opts: SyncOptions) {
     this.#store = store;
@@ -176,15 +200,13 @@ export class SyncRun {
     const watermark = await this.#store.state(WATERMARK);
     const full = this.#opts.full === true || watermark === undefined;
     this.#summary.full = full;
-    const { client, version } = await this.#listClient();
-    this.#summary.list_version = version;
     this.#latestSeen = watermark ?? '';
+    const lister = await this.#lister();
     // Details are asked for while the list is still read: the requests of both keep the budget busy, and neither
     // phase waits for the last answers of the other.
     const listing = (async () => {
       try {
-        if (full) await this.#fullListing(client);
-        else await this.#listSince(client, watermark!);
+        await lister.list((client) => (full ? this.#fullListing(client) : this.#listSince(client, watermark!)));
       } catch (err) {
         this.#halted = true;
         throw err;
@@ -195,11 +217,11 @@ export class SyncRun {
       // The listing is complete: the next sync starts from what it saw (details still missing are found anyway).
       await this.#store.setState({
         ...(this.#latestSeen ? { [WATERMARK]: this.#latestSeen } : {}),
-        [LIST_VERSION]: version,
+        [LIST_VERSION]: lister.version,
         ...(full ? { last_full_sync_at: canonicalMs(this.#opts.now()) } : {}),
       });
     })();
-    const details = this.#fetchDetails(client);
+    const details = lister.settled.then((client) => this.#fetchDetails(client));
     // Either failing stops the other (their requests share the abort of this run).
     const results = await Promise.allSettled([listing, details]);
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -209,27 +231,41 @@ export class SyncRun {
   }
 
   /**
-   * v2.1 lists carry order number, e-mail, remark and the latest event, which search needs: read in v2.1
-   * whatever the profile's version, unless the account cannot use it (then what the profile's version gives).
+   * The version the list is read in. v2.1 lists carry order number, e-mail, remark and the latest event, which
+   * search needs: read in v2.1 whatever the profile's version, unless the account cannot use it (then what the
+   * profile's version gives). A first sync finds out from the listing's own first answer, with no request of its
+   * own: refused before any page came, the listing starts again in the profile's version. What it found is kept
+   * in the mirror for every later sync.
    */
-  async #listClient(): Promise<{ client: ApiClient; version: ApiVersion }> {
+  async #lister(): Promise<Lister> {
     const known = (await this.#store.state(LIST_VERSION)) as ApiVersion | undefined;
     const preferred: ApiVersion = known ?? 'v2.1';
-    const client = await this.#opts.client(preferred);
-    if (preferred === this.#opts.version || known !== undefined) return { client, version: preferred };
-    try {
-      await this.#call(
-        client,
-        'gettracklist',
-        wireBody('gettracklist', preferred, { page_no: 1, number: 'TRK-PROBE' }),
-      );
-      return { client, version: preferred };
-    } catch (err) {
-      const refused =
-        err instanceof EndpointNotFoundError || (err instanceof AuthenticationError && err.serviceCode === -18010005);
-      if (!refused) throw err;
-      return { client: await this.#opts.client(this.#opts.version), version: this.#opts.version };
-    }
+    const fallback = known === undefined && preferred !== this.#opts.version ? this.#opts.version : undefined;
+    let client = await this.#opts.client(preferred);
+    this.#summary.list_version = preferred;
+    let settle: (c: ApiClient) => void = () => {};
+    const settled = new Promise<ApiClient>((resolve) => (settle = resolve));
+    if (fallback === undefined) settle(client);
+    else this.#onFirstPage = () => settle(client);
+    const lister: Lister = {
+      version: preferred,
+      settled,
+      list: async (read) => {
+        try {
+          await read(client);
+        } catch (err) {
+          if (fallback === undefined || this.#progress.pagesDone > 0 || !refusesVersion(err)) throw err;
+          client = await this.#opts.client(fallback);
+          lister.version = this.#summary.list_version = fallback;
+          settle(client);
+          await read(client);
+        } finally {
+          // The details workers stop with a failed listing: they must not wait for a version for ever.
+          settle(client);
+        }
+      },
+    };
+    return lister;
   }
 
   async #call<A>(client: ApiClient, op: 'gettracklist' | 'gettrackinfo', body: unknown): Promise<Envelope<A>> {
@@ -270,6 +306,7 @@ export class SyncRun {
       for (const r of rows) if (r.as_of > this.#latestSeen) this.#latestSeen = r.as_of;
       const { added } = await this.#store.writeRecords(rows, fullSync);
       this.#listed.notify();
+      this.#onFirstPage?.();
       this.#summary.records_listed += rows.filter((r) => this.#met.mark(r, LISTED)).length;
       this.#summary.records_added += added;
       this.#report({ pagesDone: this.#progress.pagesDone + 1 });

@@ -8,9 +8,15 @@
 // was set back) and is dropped too, so that no such file stops every process on the key.
 
 import { MAX_HOLD_MS, type WaitReason } from './pacer.js';
+import { spacedAfter } from './spacing.js';
 
 export interface BudgetState {
   starts: number[];
+  /**
+   * When the latest start was due by the spacing (spacing.ts): the next is spaced from it, not from when the latest
+   * left. Absent in files of older versions and before any start.
+   */
+  due?: number;
   holdUntil: number;
   /** Why starts are held; absent in files of older versions (then a 429). */
   holdReason?: WaitReason;
@@ -21,7 +27,10 @@ export interface Hold {
   reason: WaitReason;
 }
 
-/** No more than `perSecond` starts in any `windowMs` (a second and the margin). */
+/**
+ * No more than `perSecond` starts in any `windowMs` (a second and the margin), and those spread through it: each
+ * start is due `windowMs / perSecond` after the one before was due (spacing.ts).
+ */
 export interface BudgetWindow {
   perSecond: number;
   windowMs: number;
@@ -48,6 +57,7 @@ export function parseBudget(text: string, now: number): BudgetState {
   const reason = HOLD_REASONS.find((r) => r === parsed?.holdReason);
   return {
     starts: Array.isArray(parsed?.starts) ? parsed.starts.filter((t): t is number => typeof t === 'number') : [],
+    ...(typeof parsed?.due === 'number' ? { due: parsed.due } : {}),
     holdUntil: hold > now + MAX_HOLD_MS ? 0 : hold,
     ...(reason ? { holdReason: reason } : {}),
   };
@@ -62,7 +72,10 @@ export function admit(state: BudgetState, t: number, window: BudgetWindow, local
   const starts = state.starts.filter((s) => s > t - windowMs && s <= t + windowMs).sort((a, b) => a - b);
   const heldUntil = Math.max(state.holdUntil, local.until);
   const held = heldUntil > t ? heldUntil : 0;
-  let until = heldUntil;
+  const spacing = windowMs / perSecond;
+  // A due time more than a window ahead was written before the clock was set back.
+  const due = state.due !== undefined && state.due <= t + windowMs ? state.due : undefined;
+  let until = Math.max(heldUntil, due === undefined ? 0 : due + spacing);
   if (starts.length >= perSecond) until = Math.max(until, (starts[starts.length - perSecond] as number) + windowMs);
   if (until > t) {
     if (!held) return { wait: until - t, held };
@@ -73,6 +86,7 @@ export function admit(state: BudgetState, t: number, window: BudgetWindow, local
   const keepHold = state.holdUntil > t;
   const next: BudgetState = {
     starts: starts.slice(-2 * perSecond),
+    due: spacedAfter(due, t, spacing),
     holdUntil: keepHold ? state.holdUntil : 0,
     ...(keepHold && state.holdReason ? { holdReason: state.holdReason } : {}),
   };

@@ -1,7 +1,9 @@
 // Request pacing. The service allows 3 requests per second and counts arrivals strictly over any one-second
 // span, so the pacer admits no more than N request STARTS in any window of 1000 ms plus a margin (network
-// jitter can bring two requests closer together on arrival than they were at start). It limits starts,
-// not requests in flight: several requests may be under way at once, so latency does not lower throughput.
+// jitter can bring two requests closer together on arrival than they were at start), spread through it (a start
+// due a third of the window after the one before: spacing.ts) rather than in bursts of three
+// with the rest of the window idle. It limits starts, not requests in flight: several requests may be under way
+// at once, so latency does not lower throughput.
 // A start is recorded when it is admitted, then moved to when the request is actually written to its
 // connection (Admission.sent, told by the transport): a request that waits for a new connection, or for an
 // event loop busy elsewhere, must not count as having left earlier than it did. After a 429 the margin is
@@ -12,6 +14,7 @@
 
 import { clock } from '../core/clock.js';
 import { LIMITS } from '../service/vocabulary.js';
+import { spacedAfter } from './spacing.js';
 
 /** Why starts are held: a 429, the service unavailable, or the network failing. */
 export type WaitReason = 'rate-limited' | 'unavailable' | 'network';
@@ -158,6 +161,8 @@ export function createPacer(opts: PacerOptions): Pacer {
    */
   const starts: Start[] = [];
   const queue: Waiter[] = [];
+  /** When the latest start was due by the spacing (spacing.ts). */
+  let due: number | undefined;
   let holdUntil = -Infinity;
   let holdReason: WaitReason = 'rate-limited';
   const announce = holdAnnouncer(opts.onHold);
@@ -179,10 +184,11 @@ export function createPacer(opts: PacerOptions): Pacer {
   /** Milliseconds until the next start is allowed (0: now). */
   function waitFor(t: number): number {
     unsentLeaveAt(t);
-    let until = holdUntil;
+    const windowMs = 1000 + margin.at(t);
+    let until = Math.max(holdUntil, due === undefined ? -Infinity : due + windowMs / perSecond);
     if (starts.length >= perSecond) {
       const nth = (starts[starts.length - perSecond] as Start).t;
-      until = Math.max(until, nth + 1000 + margin.at(t));
+      until = Math.max(until, nth + windowMs);
     }
     return Math.max(0, until - t);
   }
@@ -209,6 +215,7 @@ export function createPacer(opts: PacerOptions): Pacer {
         const waiter = queue.shift() as Waiter;
         if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
         const admitted = now();
+        due = spacedAfter(due, admitted, (1000 + margin.at(admitted)) / perSecond);
         const start: Start = { t: admitted, admitted, sent: false };
         starts.push(start);
         if (starts.length > 2 * perSecond) starts.shift();

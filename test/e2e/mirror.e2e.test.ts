@@ -365,7 +365,7 @@ describe.each(STORE_KINDS)('a sync whose answers repeat records ($name)', (kind)
 
 describe.each(STORE_KINDS)('a mirror under concurrent writers and crashes ($name)', (kind) => {
   if (kind.missing) return void it.skip(kind.missing, () => {});
-  it('counts each record it lists once, though a new one is in the queries by register and by track time', async () => {
+  it('counts each record it lists once, though one is in the queries by stop and by track time', async () => {
     const emu = await startEmulator({ speed: 0, start: START });
     try {
       const env = await mirrorEnv(emu, kind);

@@ -30,6 +30,8 @@ export interface Recorder {
 export interface RecorderOptions {
   /** The answer's body as trk gets it, from the emulator's and the request's path. */
   answer?: (body: string, path: string) => string;
+  /** A status to answer in the emulator's stead (the request not forwarded), e.g. 404 for a version refused. */
+  refuse?: (path: string) => number | undefined;
 }
 
 export async function startRecorder(target: string, opts: RecorderOptions = {}): Promise<Recorder> {
@@ -55,6 +57,12 @@ export async function startRecorder(target: string, opts: RecorderOptions = {}):
         }
       }
       const path = req.url ?? '/';
+      const refused = opts.refuse?.(path);
+      if (refused !== undefined) {
+        requests.push({ method: req.method ?? '', path, headers: req.headers, raw, body, status: refused });
+        res.writeHead(refused, { 'content-type': 'text/plain' }).end('Not Found');
+        return;
+      }
       void fetch(`${target}${path}`, { method: req.method ?? 'POST', headers, ...(raw === '' ? {} : { body: raw }) })
         .then(async (answer) => {
           const text = (opts.answer ?? ((body) => body))(await answer.text(), path);

@@ -18,9 +18,14 @@ const state = (starts: number[], holdUntil = 0, holdReason?: BudgetState['holdRe
 
 describe('admit', () => {
   it('takes a start while fewer than perSecond fall in the window, recording it', () => {
-    expect(admit(state([]), 5000, window, noHold)).toEqual({ start: 5000, next: state([5000]), held: 0 });
+    const due = { due: 5000 };
+    expect(admit(state([]), 5000, window, noHold)).toEqual({
+      start: 5000,
+      next: { ...state([5000]), ...due },
+      held: 0,
+    });
     const third = admit(state([4000, 4500]), 5000, window, noHold);
-    expect(third).toEqual({ start: 5000, next: state([4000, 4500, 5000]), held: 0 });
+    expect(third).toEqual({ start: 5000, next: { ...state([4000, 4500, 5000]), ...due }, held: 0 });
   });
 
   it('waits until the oldest of the last perSecond starts leaves the window', () => {
@@ -50,7 +55,23 @@ describe('admit', () => {
 
   it('keeps a hold still in force when it takes a start, and forgets one that is over', () => {
     const over = admit(state([], 4000, 'network'), 5000, window, noHold);
-    expect(over).toEqual({ start: 5000, next: state([5000]), held: 0 });
+    expect(over).toEqual({ start: 5000, next: { ...state([5000]), due: 5000 }, held: 0 });
+  });
+
+  it('spreads starts through the window: each due a third of it after the one before was due', () => {
+    // The latest was due at 4600: the next is due at 4943, whatever the window would allow.
+    const early = admit({ ...state([4600]), due: 4600 }, 4800, window, noHold);
+    expect('wait' in early && early.wait).toBeCloseTo(143 + 1 / 3);
+    const onTime = admit({ ...state([4600]), due: 4600 }, 4600 + 1030 / 3, window, noHold);
+    expect(onTime).toMatchObject({ next: { due: 4600 + 1030 / 3 } });
+    // Taken 100 ms late: the next is still due a spacing after this one was due (no lateness passed on)...
+    const late = admit({ ...state([4600]), due: 4600 }, 5043, window, noHold);
+    expect(late).toMatchObject({ next: { due: 4600 + 1030 / 3 } });
+    // ...and taken 400 ms late, half a spacing after it at the earliest.
+    const later = admit({ ...state([4600]), due: 4600 }, 5343, window, noHold);
+    expect(later).toMatchObject({ next: { due: 5343 - 1030 / 6 } });
+    // A due time more than a window ahead (the clock was set back) is dropped.
+    expect(admit({ ...state([]), due: 9000 }, 5000, window, noHold)).toMatchObject({ start: 5000 });
   });
 });
 

@@ -73,30 +73,53 @@ describe('pacer', () => {
 
   it('does not limit concurrency: starts are admitted without anything being released', async () => {
     const clock = fakeClock();
-    const pacer = createPacer({ perSecond: 3, marginMs: 100, now: clock.now, sleep: clock.sleep });
-    // Three requests start at once and are "in flight" (never released); nothing waited.
-    await Promise.all([leave(pacer), leave(pacer), leave(pacer)]);
-    expect(clock.sleeps).toEqual([]);
-    expect(clock.t).toBe(0);
-    // Once the window has passed, three more start while the first three are still in flight.
-    clock.t += 1100;
-    await Promise.all([leave(pacer), leave(pacer), leave(pacer)]);
-    expect(clock.sleeps).toEqual([]);
+    // A window of 1.2 s: a start due every 400 ms.
+    const pacer = createPacer({ perSecond: 3, marginMs: 200, now: clock.now, sleep: clock.sleep });
+    // Three requests start a third of the window apart and are "in flight" (never released).
+    const starts: number[] = [];
+    await Promise.all([leave(pacer), leave(pacer), leave(pacer)].map((p) => p.then(() => starts.push(clock.t))));
+    expect(starts).toEqual([0, 400, 800]);
+    // Three more start on the same pace while the first three are still in flight.
+    await Promise.all([leave(pacer), leave(pacer), leave(pacer)].map((p) => p.then(() => starts.push(clock.t))));
+    expect(starts.slice(3)).toEqual([1200, 1600, 2000]);
+  });
+
+  it('spreads starts through the window, and a start that came late passes on at most half a spacing', async () => {
+    const clock = fakeClock();
+    const pacer = createPacer({ perSecond: 3, marginMs: 200, now: clock.now, sleep: clock.sleep });
+    const at = async () => {
+      await leave(pacer);
+      return clock.t;
+    };
+    expect([await at(), await at(), await at()]).toEqual([0, 400, 800]);
+    // The next was due at 1200 and comes 150 ms late (a busy machine): the one after is still due at 1600, no
+    // later; one 300 ms late leaves only half a spacing (200 ms) for the next, and the window still holds.
+    clock.t = 1350;
+    expect(await at()).toBe(1350);
+    expect(await at()).toBe(1600);
+    clock.t = 2300;
+    expect(await at()).toBe(2300);
+    // Half a spacing after it was the window's turn too (a window after 1350); then back on the pace.
+    expect(await at()).toBe(2550);
+    expect(await at()).toBe(2900);
   });
 
   it('holds every start after backoff()', async () => {
     const clock = fakeClock();
-    const pacer = createPacer({ perSecond: 3, marginMs: 0, now: clock.now, sleep: clock.sleep });
+    const pacer = createPacer({ perSecond: 3, marginMs: 200, now: clock.now, sleep: clock.sleep });
     await leave(pacer);
     pacer.backoff(5000);
     const starts: number[] = [];
     await Promise.all([leave(pacer), leave(pacer)].map((p) => p.then(() => starts.push(clock.t))));
-    expect(starts).toEqual([5000, 5000]);
+    // The first when the hold ends, the next half a spacing later (caught up with the pace; the 429 widened the
+    // window to 1.25 s).
+    expect(starts[0]).toBe(5000);
+    expect(starts[1]).toBeCloseTo(5000 + 1250 / 6);
     // A shorter backoff does not shorten a longer one already set.
     pacer.backoff(2000);
     pacer.backoff(100);
     await leave(pacer);
-    expect(clock.t).toBe(7000);
+    expect(clock.t).toBeCloseTo(5000 + 1250 / 6 + 2000);
   });
 
   it('caps a hold at a minute and announces it once, whatever the number of waiting starts', async () => {
@@ -104,7 +127,7 @@ describe('pacer', () => {
     const told: [number, string][] = [];
     const pacer = createPacer({
       perSecond: 3,
-      marginMs: 0,
+      marginMs: 200,
       now: clock.now,
       sleep: clock.sleep,
       onHold: (ms, r) => told.push([ms, r]),
@@ -113,7 +136,7 @@ describe('pacer', () => {
     pacer.backoff(86_400_000);
     const starts: number[] = [];
     await Promise.all([leave(pacer), leave(pacer), leave(pacer)].map((p) => p.then(() => starts.push(clock.t))));
-    expect(starts).toEqual([60_000, 60_000, 60_000]);
+    expect(starts).toEqual([60_000, 60_200, 60_600]);
     expect(told).toEqual([[60_000, 'rate-limited']]);
     // A short hold (under half a second) passes without a word.
     pacer.backoff(300, 'network');
@@ -157,18 +180,17 @@ describe('pacer', () => {
 describe('pacer: starts counted from when requests leave, margin widened after a 429', () => {
   it('a request written later than it was admitted counts from when it was written', async () => {
     const clock = fakeClock();
-    const pacer = createPacer({ perSecond: 3, marginMs: 100, now: clock.now, sleep: clock.sleep });
-    const [first] = await Promise.all([pacer.acquire(), leave(pacer), leave(pacer)]);
-    // The first request waited for its connection: it left at 400, not at 0.
-    clock.t = 400;
+    const pacer = createPacer({ perSecond: 3, marginMs: 200, now: clock.now, sleep: clock.sleep });
+    const first = await pacer.acquire();
+    await leave(pacer);
+    await leave(pacer);
+    expect(clock.t).toBe(800);
+    // The first request waited for its connection: it left at 1000, not at 0. The fourth start, due at 1200 by
+    // the pace, waits a window after it (and would have gone at 1200 had it counted from 0).
+    clock.t = 1000;
     first?.sent();
-    // Starts at 0, 0 and 400: the fourth and fifth may go a window plus the margin after the two that left at 0,
-    // the sixth only after the one that left at 400 (it would have gone at 1100 had that one counted from 0).
     await leave(pacer);
-    await leave(pacer);
-    expect(clock.t).toBe(1100);
-    await leave(pacer);
-    expect(clock.t).toBe(1500);
+    expect(clock.t).toBe(1600);
   });
 
   it('after a 429 the margin is wider for the rest of the run (once a second however often it is told)', async () => {
