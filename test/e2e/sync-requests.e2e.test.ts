@@ -3,7 +3,7 @@
 // no HTTP 429); an incremental sync asks the pages a watermark on tracking time needs, and one query more.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { clock } from '../../src/clock.js';
+import { clock } from '../../src/core/clock.js';
 import type { SandboxRequestLog } from '../../src/sandbox/http/request-log.js';
 import { STORE_KINDS } from '../store/kinds.js';
 import { emulatorList, numbers, startEmulator, trk, type Emulator } from './helpers.js';
