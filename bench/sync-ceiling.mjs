@@ -135,7 +135,8 @@ const line = (who, r) =>
 const service = await account();
 const requests = Math.ceil(count / 40) * 2;
 console.log(
-  `first sync of ${count.toLocaleString('en-US')} records (${requests} requests at least) on ${process.version === node ? process.version : node}, ` +
+  `first sync of ${count.toLocaleString('en-US')} records (${requests} requests at least) on ` +
+    `${process.version === node ? process.version : node}, ` +
     `strict limit of 3 requests/s: trk sync against a request every 1/3 s (bench/interval-sync.mjs), ${pairs} pairs`,
 );
 const burners = [];
