@@ -7,13 +7,13 @@ _trk_subcommands() {
     'auth') printf '%s\n' 'login' 'switch' 'list' 'status' 'logout' ;;
     'config') printf '%s\n' 'get' 'set' 'unset' 'list' ;;
     'sandbox') printf '%s\n' 'start' 'reset' ;;
-    'webhook') printf '%s\n' 'verify' 'listen' 'replay' ;;
+    'webhook') printf '%s\n' 'verify' 'listen' 'replay' 'trigger' ;;
     'help') printf '%s\n' 'register' 'stop' 'retrack' 'delete' 'push' 'list' 'info' 'quota' 'realtime' 'change-carrier' 'update' 'sync' 'changes' 'find' 'report' 'runs' 'api' 'auth' 'config' 'sandbox' 'carriers' 'countries' 'webhook' 'completion' 'exit-codes' 'options' ;;
     'help runs') printf '%s\n' 'list' 'forget' ;;
     'help auth') printf '%s\n' 'login' 'switch' 'list' 'status' 'logout' ;;
     'help config') printf '%s\n' 'get' 'set' 'unset' 'list' ;;
     'help sandbox') printf '%s\n' 'start' 'reset' ;;
-    'help webhook') printf '%s\n' 'verify' 'listen' 'replay' ;;
+    'help webhook') printf '%s\n' 'verify' 'listen' 'replay' 'trigger' ;;
   esac
 }
 _trk_options() {
@@ -58,6 +58,7 @@ _trk_options() {
     'webhook verify') printf '%s\n' '--body' '--headers' '--sign' '--v1' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'webhook listen') printf '%s\n' '--port' '--host' '--path' '--forward-to' '--save' '--print' '--store' '--db' '--skip-verify' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'webhook replay') printf '%s\n' '--forward-to' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'webhook trigger') printf '%s\n' '--number' '--carrier' '--sub-status' '--event' '--to' '--db' '--dry-run' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'completion') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'help') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
   esac
@@ -527,6 +528,19 @@ _trk_takes_value() {
     'webhook replay|--output'|\
     'webhook replay|--jq'|\
     'webhook replay|--timeout'|\
+    'webhook trigger|--number'|\
+    'webhook trigger|--carrier'|\
+    'webhook trigger|--sub-status'|\
+    'webhook trigger|--event'|\
+    'webhook trigger|--to'|\
+    'webhook trigger|--db'|\
+    'webhook trigger|--profile'|\
+    'webhook trigger|--base-url'|\
+    'webhook trigger|--api-version'|\
+    'webhook trigger|-o'|\
+    'webhook trigger|--output'|\
+    'webhook trigger|--jq'|\
+    'webhook trigger|--timeout'|\
     'completion|--profile'|\
     'completion|--base-url'|\
     'completion|--api-version'|\
@@ -602,6 +616,8 @@ _trk_dynamic() {
     'webhook verify|--profile'|\
     'webhook listen|--profile'|\
     'webhook replay|--profile'|\
+    'webhook trigger|--carrier'|\
+    'webhook trigger|--profile'|\
     'completion|--profile'|\
     'help|--profile') return 0 ;;
   esac
@@ -813,6 +829,12 @@ _trk_values() {
     'webhook replay|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'webhook replay|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'webhook replay|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'webhook trigger|--carrier') trk __complete carriers 2>/dev/null ;;
+    'webhook trigger|--event') printf '%s\n' 'TRACKING_UPDATED' 'TRACKING_STOPPED' ;;
+    'webhook trigger|--profile') trk __complete profiles 2>/dev/null ;;
+    'webhook trigger|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'webhook trigger|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'webhook trigger|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'completion|--profile') trk __complete profiles 2>/dev/null ;;
     'completion|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'completion|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;

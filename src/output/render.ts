@@ -106,6 +106,8 @@ export interface RowWriter<T> {
    * tab-separated, ids) keep the lines written, each complete; a terminal table shows the rows that came.
    */
   abort(): Promise<void>;
+  /** The headers of the columns a table left out to fit the terminal (with a value in some row); none elsewhere. */
+  leftOut?(): string[];
 }
 
 /** What is actually rendered: the automatic format resolved against the terminal; `wide` is a table. */
@@ -370,6 +372,8 @@ interface TableOptions {
 // at once with the header; later rows are fitted to the same columns (src/output/table.ts).
 function tableWriter<T>(io: IO, columns: readonly Column<T>[], opts: TableOptions): RowWriter<T> {
   let layout: Layout | undefined;
+  /** Columns with a value in some row. */
+  const filled = new Set<number>();
   const c = io.color;
   const coloured = c.level > 0;
   const spec: LayoutColumn[] = columns.map((col) => ({
@@ -393,6 +397,11 @@ function tableWriter<T>(io: IO, columns: readonly Column<T>[], opts: TableOption
     write(rows) {
       if (rows.length === 0) return;
       const cells = rows.map((r) => columns.map((col) => tableText(col, r, opts.times)));
+      for (const texts of cells) {
+        texts.forEach((t, i) => {
+          if (t !== '') filled.add(i);
+        });
+      }
       let out = '';
       if (!layout) {
         layout = tableLayout(spec, cells, io.columns, { wide: opts.wide });
@@ -413,7 +422,14 @@ function tableWriter<T>(io: IO, columns: readonly Column<T>[], opts: TableOption
     end,
     // People read tables: the rows that came are shown, and the error follows on stderr.
     abort: end,
+    leftOut: () => (layout ? leftOutOf(spec, layout, filled) : []),
   };
+}
+
+/** Ranked columns with a value that the layout does not show. */
+function leftOutOf(spec: readonly LayoutColumn[], layout: Layout, filled: ReadonlySet<number>): string[] {
+  const shown = new Set(layout.shown);
+  return spec.flatMap((c, i) => (c.rank !== undefined && filled.has(i) && !shown.has(i) ? [c.header] : []));
 }
 
 /** Rows in one go. */
@@ -427,6 +443,14 @@ export async function printRows<T>(
   const w = rowWriter(io, columns, format, true);
   w.write(rows, raw);
   await w.end();
+}
+
+/** A table for people, its rows in one go; the headers of the columns it left out to fit the terminal. */
+export async function printTable<T>(io: IO, rows: readonly T[], columns: readonly Column<T>[]): Promise<string[]> {
+  const w = rowWriter(io, columns, 'table', true);
+  w.write(rows);
+  await w.end();
+  return w.leftOut?.() ?? [];
 }
 
 /**

@@ -71,6 +71,9 @@ export function tableColumns(by: ReportBy): Column<GroupFigures>[] {
     week: 'WEEK OF',
     month: 'MONTH',
   }[by];
+  // Kept first, as the terminal narrows: what became of the parcels (delivered, exceptions, failed), then how long
+  // they took and whether on time; stuck parcels and p90 have sections of their own below, and those on the way
+  // are the rest of the parcels.
   return [
     { key: 'group', header, value: (g) => groupLabel(g.group), shrink: 10 },
     { key: 'registered', header: 'PARCELS', value: (g) => g.group.registered, count: true },
@@ -78,24 +81,29 @@ export function tableColumns(by: ReportBy): Column<GroupFigures>[] {
       key: 'delivered',
       header: 'DELIVERED',
       value: (g) => countAndRate(g.group.delivered, g.group.registered),
-      wide: 3,
+      wide: 1,
     },
-    { key: 'in_transit', header: 'ON THE WAY', value: (g) => g.group.in_transit, count: true, wide: 6 },
+    { key: 'in_transit', header: 'ON THE WAY', value: (g) => g.group.in_transit, count: true, wide: 8 },
     {
       key: 'exceptions',
       header: 'EXCEPTIONS',
       value: (g) => countAndRate(g.group.exceptions, g.group.registered),
       wide: 2,
     },
-    { key: 'delivery_failures', header: 'FAILED', value: (g) => g.group.delivery_failures, count: true, wide: 7 },
-    { key: 'stuck', header: 'STUCK', value: (g) => g.group.stuck, count: true, wide: 4 },
-    { key: 'p50', header: 'P50', value: (g) => days(g.group.transit_days.p50), wide: 5 },
-    { key: 'p90', header: 'P90', value: (g) => days(g.group.transit_days.p90), wide: 5 },
+    {
+      key: 'delivery_failures',
+      header: 'FAILED',
+      value: (g) => countAndRate(g.group.delivery_failures, g.group.registered),
+      wide: 3,
+    },
+    { key: 'stuck', header: 'STUCK', value: (g) => g.group.stuck, count: true, wide: 6 },
+    { key: 'p50', header: 'P50', value: (g) => days(g.group.transit_days.p50), wide: 4 },
+    { key: 'p90', header: 'P90', value: (g) => days(g.group.transit_days.p90), wide: 7 },
     {
       key: 'on_time',
       header: 'ON TIME',
       value: (g) => (g.group.on_time_rate === null ? '' : `${Math.round(g.group.on_time_rate * 100)}%`),
-      wide: 1,
+      wide: 5,
     },
   ];
 }

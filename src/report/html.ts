@@ -8,6 +8,7 @@ import type { GroupFigures } from './figures.js';
 import { svgChart, transitOption, troubleOption, volumeOption } from './charts.js';
 import type { ListedParcel, Report } from './report.js';
 import { fmt } from '../core/text.js';
+import { statusLine } from '../output/status-words.js';
 import { parcelReference } from '../service/record-fields.js';
 
 export interface PageOptions {
@@ -37,13 +38,18 @@ const rate = (part: number, whole: number): Cell => ({
   sort: whole === 0 ? undefined : part / whole,
 });
 
-/** A table whose headings sort it; numeric columns sort by value (`data-sort`). */
+/**
+ * A table whose headings sort it; numeric columns sort by value (`data-sort`). Each cell carries its heading
+ * (`data-label`), which a narrow screen shows beside it when the rows are stacked.
+ */
 function table(id: string, headings: readonly string[], rows: readonly (readonly Cell[])[], caption?: string): string {
   const head = headings.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('');
-  const cell = (c: Cell) =>
-    c.sort === undefined
-      ? `<td>${escapeHtml(c.text)}</td>`
-      : `<td class="n" data-sort="${c.sort}">${escapeHtml(c.text)}</td>`;
+  const cell = (c: Cell, i: number) => {
+    const label = ` data-label="${escapeHtml(headings[i] ?? '')}"`;
+    return c.sort === undefined
+      ? `<td${label}>${escapeHtml(c.text)}</td>`
+      : `<td class="n"${label} data-sort="${c.sort}">${escapeHtml(c.text)}</td>`;
+  };
   const body = rows.map((cells) => `<tr>${cells.map(cell).join('')}</tr>`).join('\n');
   const captionHtml = caption ? `<caption>${escapeHtml(caption)}</caption>` : '';
   return (
@@ -95,7 +101,7 @@ function parcelTable(
     { text: p.number },
     { text: names(p.carrier) ?? String(p.carrier) },
     { text: `${p.origin ?? '?'} → ${p.destination ?? '?'}` },
-    { text: p.sub_status ?? p.package_status ?? '' },
+    { text: statusLine(p.package_status, p.sub_status) },
     num(p.days_without_news),
     { text: p.latest_event_time?.slice(0, 10) ?? '' },
     { text: p.latest_event ?? '' },
@@ -106,6 +112,27 @@ function parcelTable(
     ['number', 'carrier', 'lane', 'status', 'days without news', 'latest event on', 'latest event', 'order'],
     rows,
   );
+}
+
+/** The page's title, after what its groups are. */
+const TITLES = {
+  carrier: 'Carrier report',
+  lane: 'Lane report',
+  'carrier,lane': 'Carrier and lane report',
+  week: 'Report by week of registration',
+  month: 'Report by month of registration',
+} as const;
+
+/** Charts are drawn twice: for a wide screen, and for a phone (text at its size there, not shrunk with the chart). */
+const WIDE = 860;
+const NARROW = 360;
+
+async function bothWidths(option: Parameters<typeof svgChart>[0], height: (width: number) => number) {
+  const [wide, narrow] = await Promise.all([
+    svgChart(option, WIDE, height(WIDE)),
+    svgChart(option, NARROW, height(NARROW)),
+  ]);
+  return `<div class="wide">${wide}</div><div class="narrow">${narrow}</div>`;
 }
 
 const BY_HEADING = {
@@ -142,13 +169,18 @@ function listSection(title: string, total: number, parcels: readonly ListedParce
 /** The whole page. */
 export async function reportPage(r: Report, opts: PageOptions): Promise<string> {
   const page = r.page!;
-  const transit = transitOption(page.carriers);
-  const trouble = troubleOption(page.carriers);
+  // A page by lane draws its lanes; every other page its carriers.
+  const byLane = r.by === 'lane';
+  const drawn = byLane ? page.lanes : page.carriers;
+  const transit = transitOption(drawn);
+  const trouble = troubleOption(drawn);
+  const rowsHeight = (rows: number) => (width: number) => 70 + (width < WIDE ? 40 : 34) * rows;
   const charts = await Promise.all([
-    transit.rows === 0 ? '' : svgChart(transit.option, 860, 70 + 34 * transit.rows),
-    r.weeks.length === 0 ? '' : svgChart(volumeOption(page.carriers, r.weeks), 860, 320),
-    trouble.rows === 0 ? '' : svgChart(trouble.option, 860, 70 + 34 * trouble.rows),
+    transit.rows === 0 ? '' : bothWidths(transit.option, rowsHeight(transit.rows)),
+    r.weeks.length === 0 ? '' : bothWidths(volumeOption(page.carriers, r.weeks), (w) => (w < WIDE ? 300 : 320)),
+    trouble.rows === 0 ? '' : bothWidths(trouble.option, rowsHeight(trouble.rows)),
   ]);
+  const what = byLane ? 'lane' : 'carrier';
   const chart = (title: string, svg: string, note: string) =>
     svg === '' ? '' : `<section><h2>${title}</h2><p class="note">${note}</p><div class="chart">${svg}</div></section>`;
   const covers = r.since === null ? 'every parcel in the mirror' : `parcels registered since ${r.since.slice(0, 10)}`;
@@ -168,17 +200,21 @@ export async function reportPage(r: Report, opts: PageOptions): Promise<string> 
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="trk report">
-<title>Carrier report: ${escapeHtml(covers)}</title>
+<title>${TITLES[r.by]}: ${escapeHtml(covers)}</title>
 <style>${STYLE}</style>
 </head>
 <body>
-<header><h1>Carrier report</h1><p>${escapeHtml(subtitle)}</p></header>
+<header><h1>${TITLES[r.by]}</h1><p>${escapeHtml(subtitle)}</p></header>
 ${tiles(r)}
 <section><h2>By ${escapeHtml(by)}</h2>${groupTable('groups', by, r.groups)}</section>
-${chart('Transit time by carrier', charts[0]!, TRANSIT_NOTE)}
+${chart(`Transit time by ${what}`, charts[0]!, TRANSIT_NOTE)}
 ${chart('Parcels registered a week', charts[1]!, 'By the Monday of the week of registration (UTC).')}
-${chart('Exceptions by carrier', charts[2]!, 'Share of each carrier’s parcels now in Exception or DeliveryFailure.')}
-<section><h2>Lanes</h2>${groupTable('lanes', 'lane', page.lanes)}</section>
+${chart(`Exceptions by ${what}`, charts[2]!, `Share of each ${what}’s parcels now an exception or a failed delivery.`)}
+${
+  byLane
+    ? `<section><h2>Carriers</h2>${groupTable('carriers', 'carrier', page.carriers)}</section>`
+    : `<section><h2>Lanes</h2>${groupTable('lanes', 'lane', page.lanes)}</section>`
+}
 ${listSection(`Stuck: no news for ${r.stuck_days} days or more`, r.total.group.stuck, r.stuck, stuckTable)}
 ${listSection('Exceptions and failed deliveries', troubleCount, r.trouble, troubleTable)}
 <footer>Click a column’s heading to sort by it. Written by trk from its mirror of the account;
@@ -201,14 +237,18 @@ small{font-weight:normal;color:#666}
 .tiles{display:flex;flex-wrap:wrap;gap:10px;margin:14px 0}
 .tile{flex:1 1 120px;border:1px solid #e3e3e3;border-radius:6px;padding:8px 12px}
 .tile b{display:block;font-size:20px}.tile span{color:#666;font-size:12px}
-.chart svg{width:100%;height:auto;display:block}
+.chart svg{width:100%;height:auto;display:block}.chart .narrow{display:none}
 table{border-collapse:collapse;width:100%;font-size:13px}
 th,td{padding:4px 8px;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
 th{cursor:pointer;white-space:nowrap;background:#f6f6f6;user-select:none}
 th[aria-sort=ascending]::after{content:" ▲"}th[aria-sort=descending]::after{content:" ▼"}
 td.n{text-align:right;font-variant-numeric:tabular-nums}tbody tr:hover{background:#fafafa}
 footer{margin:32px 0 8px;font-size:12px}code{font-size:12px}
-@media print{th{cursor:auto}}`;
+@media print{th{cursor:auto}}
+@media (max-width:600px){body{padding:8px 12px}.chart .wide{display:none}.chart .narrow{display:block}
+table,tbody,tr,td{display:block;width:auto}thead{position:absolute;left:-9999px}
+tr{border-bottom:1px solid #ddd;padding:6px 0}td{border:0;padding:2px 0;text-align:left;overflow-wrap:anywhere}
+td.n{text-align:left}td::before{content:attr(data-label) ": ";color:#666}}`;
 
 // Sorting: numbers by data-sort (empty cells last), text by the language's order; a second click reverses.
 const SORT_SCRIPT = `

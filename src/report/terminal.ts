@@ -5,9 +5,10 @@
 
 import type { ChalkInstance } from 'chalk';
 import type { IO } from '../io/io.js';
-import { printRows, type Column } from '../output/render.js';
+import { printTable, type Column } from '../output/render.js';
+import { statusLine } from '../output/status-words.js';
 import { shorten } from '../output/table.js';
-import { textWidth } from '../output/width.js';
+import { textWidth, wrapText } from '../output/width.js';
 import { fmt, plural } from '../core/text.js';
 import { groupLabel, tableColumns } from './columns.js';
 import type { GroupFigures } from './figures.js';
@@ -52,6 +53,11 @@ export function transitBar(p50: number, p90: number, max: number, width: number)
 
 const days = (d: number) => (Number.isInteger(d) ? String(d) : d.toFixed(1));
 
+/** A heading wrapped between words to the terminal's width, in bold. */
+function heading(text: string, width: number, c: ChalkInstance): string[] {
+  return wrapText(text, width).map((line) => c.bold(line));
+}
+
 /** The groups drawn, and a note when some are left out. */
 function drawn(r: Report): { groups: GroupFigures[]; note: string } {
   const groups = r.groups.slice(0, DRAWN_GROUPS);
@@ -91,7 +97,7 @@ export function transitSection(r: Report, width: number, c: ChalkInstance): stri
       `${values[i]!.padStart(vw)}`
     );
   });
-  return [c.bold(`Transit days of delivered parcels: median ${c.cyan('█')}, p90 ${c.dim('░')}${note}`), ...lines];
+  return [...heading(`Transit days of delivered parcels: median █, p90 ░${note}`, width, c), ...lines];
 }
 
 /** Registered a week: a sparkline per group (and for all), as many of the latest weeks as fit. */
@@ -109,7 +115,7 @@ export function volumeSection(r: Report, width: number, c: ChalkInstance): strin
     (g, i) =>
       `${label(g, lw)}  ${c.cyan(sparkline(weeks.map((w) => g.weekly.get(w) ?? 0)))}  ${counts[i]!.padStart(cw)}`,
   );
-  return [c.bold(`Registered a week, ${span}${note}`), ...lines];
+  return [...heading(`Registered a week, ${span}${note}`, width, c), ...lines];
 }
 
 /** The columns of listed parcels; `stuck` lists days without news, the others their status. */
@@ -124,15 +130,33 @@ function parcelColumns(names: (code: number) => string | undefined, stuck: boole
           header: 'NO NEWS',
           value: (p) => (p.days_without_news === null ? '' : `${p.days_without_news} d`),
         }
-      : { key: 'status', header: 'STATUS', value: (p) => p.sub_status ?? p.package_status, shrink: 9, wide: 1 },
+      : {
+          key: 'status',
+          header: 'STATUS',
+          value: (p) => statusLine(p.package_status, p.sub_status),
+          shrink: 9,
+          wide: 1,
+        },
     { key: 'latest', header: 'LATEST EVENT', value: (p) => p.latest_event ?? '', shrink: 12, wide: 3 },
     { key: 'order', header: 'ORDER', value: (p) => parcelReference(p), shrink: 6, wide: 5 },
   ];
 }
 
-function listHeading(what: string, count: number, shown: number, c: ChalkInstance): string {
+function listHeading(what: string, count: number, shown: number, width: number, c: ChalkInstance): string[] {
   const more = shown < count ? ` (the first ${shown}; --all for every one)` : '';
-  return c.bold(`${what}: ${fmt(count)}${more}`);
+  return heading(`${what}: ${fmt(count)}${more}`, width, c);
+}
+
+/** A table, then the columns it left out to fit the width, named (a line of its own, wrapped). */
+async function tableOf<T>(io: IO, rows: readonly T[], columns: readonly Column<T>[], width: number): Promise<void> {
+  const left = await printTable(io, rows, columns);
+  if (left.length === 0) return;
+  const note = `Left out to fit ${width} columns: ${left.join(', ')} (a wider terminal, --csv or --json shows them)`;
+  io.out(
+    `${wrapText(note, width)
+      .map((l) => io.color.dim(l))
+      .join('\n')}\n`,
+  );
 }
 
 export interface TerminalOptions {
@@ -146,22 +170,22 @@ export async function printTerminalReport(io: IO, r: Report, opts: TerminalOptio
   const c = io.color;
   const out = (lines: readonly string[]) => lines.length > 0 && io.out(`${lines.join('\n')}\n\n`);
   const [title, covers] = titleLines(r);
-  out([c.bold(title!), c.dim(covers!)]);
+  out([...heading(title!, width, c), ...wrapText(covers!, width).map((l) => c.dim(l))]);
   if (r.total.group.registered === 0) {
-    io.out('No parcel matches: widen --since, or drop --carrier, --from or --to.\n');
+    io.out(`${wrapText('No parcel matches: widen --since, or drop --carrier, --from or --to.', width).join('\n')}\n`);
     return;
   }
-  await printRows(io, [...r.groups, ...(r.groups.length > 1 ? [r.total] : [])], tableColumns(r.by), 'table');
+  await tableOf(io, [...r.groups, ...(r.groups.length > 1 ? [r.total] : [])], tableColumns(r.by), width);
   io.out('\n');
   out(transitSection(r, width, c));
   out(volumeSection(r, width, c));
   const stuck = `Stuck, no news for ${plural(r.stuck_days, 'day')} or more`;
-  out([listHeading(stuck, r.total.group.stuck, r.stuck.length, c)]);
+  out(listHeading(stuck, r.total.group.stuck, r.stuck.length, width, c));
   if (r.stuck.length > 0) {
-    await printRows(io, r.stuck, parcelColumns(opts.carrierName, true), 'table');
+    await tableOf(io, r.stuck, parcelColumns(opts.carrierName, true), width);
     io.out('\n');
   }
   const trouble = r.total.group.exceptions + r.total.group.delivery_failures;
-  out([listHeading('Exceptions and failed deliveries', trouble, r.trouble.length, c)]);
-  if (r.trouble.length > 0) await printRows(io, r.trouble, parcelColumns(opts.carrierName, false), 'table');
+  out(listHeading('Exceptions and failed deliveries', trouble, r.trouble.length, width, c));
+  if (r.trouble.length > 0) await tableOf(io, r.trouble, parcelColumns(opts.carrierName, false), width);
 }

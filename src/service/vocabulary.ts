@@ -111,6 +111,10 @@ export function mainStatusOf(subStatus: string): PackageStatus | undefined {
   return undefined;
 }
 
+/** The events the service notifies the webhook of (Webhooks, Events). */
+export const WEBHOOK_EVENTS = ['TRACKING_UPDATED', 'TRACKING_STOPPED'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
 export const KEY_STAGES = [
   'InfoReceived',
   'PickedUp',

@@ -42,7 +42,7 @@ describe.skipIf(missing !== undefined)('the report page in Chromium', () => {
 
   it('draws its charts at a visible size with no error, sorts a table on click, lists the stuck parcels', async () => {
     await withPage(page, async (p, seen) => {
-      const charts = await p.$$eval('.chart svg', (svgs) =>
+      const charts = await p.$$eval('.chart .wide svg', (svgs) =>
         svgs.map((s) => ({ ...s.getBoundingClientRect().toJSON(), shapes: s.querySelectorAll('path, rect').length })),
       );
       expect(charts).toHaveLength(3);

@@ -21,6 +21,8 @@ export const HELP_NOT_RUN: Readonly<Record<string, string>> = {
   'trk webhook replay ~/.local/state/trk/webhook-queue/* --forward-to http://localhost:3000/hook':
     'needs the app on localhost:3000',
   'trk webhook replay ./hooks --forward-to http://localhost:3000/hook --json': 'needs the app on localhost:3000',
+  'trk webhook trigger --event TRACKING_STOPPED --number RR123456789CN --to http://127.0.0.1:3000/hook':
+    'needs the app on 127.0.0.1:3000',
   'trk completion powershell | Out-String | Invoke-Expression   # in $PROFILE': 'PowerShell',
 };
 
@@ -37,5 +39,9 @@ export const HELP_UNTIL_STOPPED: ReadonlySet<string> = new Set([
 /** Examples that end with another code than 0 by design, and why. */
 export const HELP_EXITS: Readonly<Record<string, { exits: number[]; why: string }>> = {
   'trk webhook verify --body body.json --sign 3f1c...': { exits: [1], why: 'a made-up sign: not genuine' },
+  'trk webhook trigger OutForDelivery --number RR123456789CN': {
+    exits: [1],
+    why: 'no listener at its default address while it runs (with the listeners, one at a time)',
+  },
   'trk runs forget 3f9c2a1b': { exits: [2], why: 'an id "trk runs" lists; this one is made up' },
 };

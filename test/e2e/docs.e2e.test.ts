@@ -42,7 +42,7 @@ const CHANGES_PARCELS = /\btrk (stop|retrack|delete|change-carrier|update|realti
 const ERROR_LINE =
   /^(trk: (?!interrupting:|interrupted$)|\{"error":)|command not found|No such file or directory|syntax error/m;
 /** Examples that do not run (cron lines, PostgreSQL, a terminal's prompts...): more is a decision, made here. */
-const NOT_RUN = 45;
+const NOT_RUN = 46;
 /** The parcel most examples name, registered afresh before each example that changes parcels. */
 const PARCEL = 'RR123456789CN';
 
@@ -417,8 +417,13 @@ describe('the examples of the documentation and of the help pages', () => {
     const changes = (e: Example) => CHANGES_PARCELS.test(e.line) && !e.untilStopped;
     const groups = new Map<string, Example[]>();
     for (const e of runnable.filter((e) => !changes(e))) {
-      // Listeners share a port (4242): one after another. Other servers and watches each in a HOME of its own.
-      const group = / webhook listen /.test(` ${e.line} `) ? 'listeners' : e.untilStopped ? e.where + e.line : e.source;
+      // Listeners share a port (4242): one after another, the trigger that sends there too (none is listening when
+      // it runs). Other servers and watches each in a HOME of its own.
+      const group = / webhook (listen|trigger) /.test(` ${e.line} `)
+        ? 'listeners'
+        : e.untilStopped
+          ? e.where + e.line
+          : e.source;
       groups.set(group, [...(groups.get(group) ?? []), e]);
     }
     // The longest first, so that the workers end together: a line bash runs starts processes (a server or a

@@ -95,7 +95,7 @@ describe('trk report', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^<!doctype html>/);
     expect(r.stdout).not.toMatch(/<script[^>]+src=|<link[^>]+href=|@import|url\(http/);
-    expect(r.stdout.match(/<svg /g)).toHaveLength(3);
+    expect(r.stdout.match(/<svg /g)).toHaveLength(6);
   });
 
   it('refuses bad input with one line, exit 2, and nothing on stdout', async () => {

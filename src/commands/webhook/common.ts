@@ -19,19 +19,19 @@ export async function signingKey(settings: Settings): Promise<string | undefined
   return settings.apiKey;
 }
 
-/** An http(s) URL to forward notifications to, checked before anything listens or is sent. */
-export function parseForwardUrl(v: string): string {
+/** An http(s) URL to send notifications to (`flag` names it), checked before anything listens or is sent. */
+export function parseForwardUrl(v: string, flag = '--forward-to'): string {
   let url: URL;
   try {
     url = new URL(v);
   } catch {
     throw new UsageError(
-      `invalid --forward-to URL "${v}"`,
+      `invalid ${flag} URL "${v}"`,
       'give an http:// or https:// URL, e.g. http://127.0.0.1:3000/webhook',
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`invalid --forward-to URL "${v}"`, 'only http:// and https:// URLs can be forwarded to');
+    throw new UsageError(`invalid ${flag} URL "${v}"`, 'only http:// and https:// URLs can be sent to');
   }
   return url.href;
 }

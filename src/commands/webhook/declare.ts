@@ -1,6 +1,8 @@
 // Declaration of `trk webhook`: check and receive the notifications the service sends.
 
-import { examples, lazy, nonNegativeInt, Option, prints, type Declare } from '../define.js';
+import { PACKAGE_STATUSES, WEBHOOK_EVENTS } from '../../service/vocabulary.js';
+import { DEFAULT_LISTEN_URL } from '../../webhook/address.js';
+import { carrierOption, choiceOf, examples, lazy, nonNegativeInt, Option, prints, type Declare } from '../define.js';
 import { dbOption } from '../mirror/args.js';
 
 const webhook: Declare = (cmd, invoke) => {
@@ -11,6 +13,7 @@ const webhook: Declare = (cmd, invoke) => {
       'trk webhook verify ./hooks/20261123T175200.000Z-TRACKING_UPDATED-RR123456789CN.json',
       'trk webhook listen --print | jq -c .data.number',
       'trk webhook replay ./hooks --forward-to http://localhost:3000/hook',
+      'trk webhook trigger OutForDelivery --number RR123456789CN',
     ),
   );
   cmd
@@ -111,6 +114,50 @@ const webhook: Declare = (cmd, invoke) => {
         invoke,
         () => import('./replay.js'),
         (m, ctx) => m.runWebhookReplay({ paths, forwardTo: o.forwardTo }, ctx),
+      ),
+    );
+  trigger(cmd, invoke);
+};
+
+/** `trk webhook trigger`: a made-up notification of a chosen status, signed and sent to a listener. */
+const trigger: Declare = (cmd, invoke) => {
+  cmd
+    .command('trigger')
+    .description('send a listener a signed notification of a chosen status for a number, to rehearse a set-up')
+    .argument('[status]', `${PACKAGE_STATUSES.join(', ')}; or a sub-status (DeliveryFailure_InvalidAddress)`)
+    .option('--number <number>', 'the tracking number it is about (its tag and parameter come from the mirror)')
+    .addOption(carrierOption("carrier code or name (default: the mirror's for the number)"))
+    .option('--sub-status <name>', "the status's sub-status (default: its first, e.g. Delivered_Other)")
+    .addOption(choiceOf('--event <name>', 'the event (default TRACKING_UPDATED)', WEBHOOK_EVENTS))
+    .option('--to <url>', `the listener's URL (default ${DEFAULT_LISTEN_URL}, where "webhook listen" listens)`)
+    .addOption(dbOption())
+    .option('--dry-run', 'print the body on stdout (and its sign header on stderr) instead of sending it')
+    .addHelpText(
+      'after',
+      examples(
+        'trk webhook trigger OutForDelivery --number RR123456789CN',
+        'trk webhook trigger DeliveryFailure_InvalidAddress --number RR123456789CN --dry-run | jq .data.tag',
+        'trk webhook trigger --event TRACKING_STOPPED --number RR123456789CN --to http://127.0.0.1:3000/hook',
+      ),
+    )
+    .action((status, o) =>
+      lazy(
+        invoke,
+        () => import('./trigger.js'),
+        (m, ctx) =>
+          m.runWebhookTrigger(
+            {
+              status,
+              number: o.number,
+              carrier: o.carrier,
+              subStatus: o.subStatus,
+              event: o.event,
+              to: o.to,
+              db: o.db,
+              dryRun: o.dryRun === true,
+            },
+            ctx,
+          ),
       ),
     );
 };

@@ -9,6 +9,7 @@ import { TrkError } from '../../core/errors.js';
 import { fmt, plural } from '../../core/text.js';
 import { Admission } from './admission.js';
 import { ConnectionGuard } from './connections.js';
+import { DEFAULT_LISTEN_HOST, DEFAULT_LISTEN_PATH } from '../address.js';
 import { DEFAULT_QUEUE_LIMITS, settleLimits } from './limits.js';
 import { normalisePath, Pipeline } from './pipeline.js';
 import { RefusalLog } from './refusals.js';
@@ -18,10 +19,7 @@ import { makeSaveDir, SaveSink } from './sinks/save.js';
 import type { Sink } from './sinks/sink.js';
 import type { Limits, Listener, ListenerCounts, ListenerOptions, ReceivedEvent } from './types.js';
 
-export const DEFAULT_LISTEN_HOST = '127.0.0.1';
-export const DEFAULT_LISTEN_PATH = '/hook';
-/** Port of `trk webhook listen` when none is given (startListener itself defaults to any free port). */
-export const DEFAULT_LISTEN_PORT = 4242;
+export { DEFAULT_LISTEN_HOST, DEFAULT_LISTEN_PATH, DEFAULT_LISTEN_PORT } from '../address.js';
 
 /** The sinks of the options, in the order they are written: the caller's first, then save, forward and print. */
 function sinksOf(opts: ListenerOptions, limits: Limits, now: () => number): Sink[] {
