@@ -11,7 +11,7 @@
 // together; processes sharing a key share a budget file instead (file-pacer.ts), or Redis (redis-pacer.ts).
 
 import { clock } from '../core/clock.js';
-import { LIMITS } from '../service/vocabulary.js';
+import { LIMITS } from '@trk/service/vocabulary.js';
 
 /** Why starts are held: a 429, the service unavailable, or the network failing. */
 export type WaitReason = 'rate-limited' | 'unavailable' | 'network';

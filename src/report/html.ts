@@ -8,7 +8,7 @@ import type { GroupFigures } from './figures.js';
 import { svgChart, transitOption, troubleOption, volumeOption } from './charts.js';
 import type { ListedParcel, Report } from './report.js';
 import { fmt } from '../core/text.js';
-import { parcelReference } from '../service/record-fields.js';
+import { parcelReference } from '@trk/service/record-fields.js';
 
 export interface PageOptions {
   carrierName: (code: number) => string | undefined;
