@@ -4,8 +4,11 @@
 // lazily (import()) in chunks of its own, so a command still loads only what it uses, and merges the small chunks
 // that would otherwise split the code shared by commands into dozens of files. Dependencies stay in node_modules.
 // Every chunk sits at the top of lib/, one level below the package root, as src/package-files.ts expects.
+// trk's own packages (packages/, npm workspaces: @trk/service, @trk/sandbox) are bundled as its modules are, from
+// their compiled dist/: an installed trk carries no workspace and fetches nothing for them, and start-up loads no
+// more files for them (the emulator stays in lazy chunks of its own).
 
-import { rmSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -13,10 +16,13 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 
 rmSync(new URL('./lib/', import.meta.url), { recursive: true, force: true });
 
+/** One of trk's own packages (`@trk/service/vocabulary.js`), bundled rather than imported from node_modules. */
+const ownPackage = (id) => id.startsWith('@trk/');
+
 export default {
   input: { cli: 'dist/cli.js', 'help-pages': 'dist/help-pages.js' },
-  // Packages and Node's modules are imported from where they are installed.
-  external: (id) => !id.startsWith('.') && !id.startsWith('/'),
+  // Packages and Node's modules are imported from where they are installed; trk's own are bundled.
+  external: (id) => !id.startsWith('.') && !id.startsWith('/') && !ownPackage(id),
   output: {
     dir: 'lib',
     format: 'es',
@@ -38,6 +44,22 @@ export default {
     generatedCode: 'es2015',
   },
   plugins: [
+    {
+      // @trk/... as Node resolves it (the workspace's link in node_modules, the package's exports): its dist/.
+      name: 'own-packages',
+      resolveId: (id) => (ownPackage(id) ? fileURLToPath(import.meta.resolve(id)) : null),
+    },
+    {
+      // data/ beside lib/: the service's reference lists, which @trk/service finds one level above its module
+      // (packages/service/src/reference-lists.ts), as the bundle's chunks are.
+      name: 'reference-lists',
+      writeBundle() {
+        rmSync(new URL('./data/', import.meta.url), { recursive: true, force: true });
+        cpSync(new URL('./packages/service/data/', import.meta.url), new URL('./data/', import.meta.url), {
+          recursive: true,
+        });
+      },
+    },
     {
       // lib/modules.json: the compiled modules (dist/...) each chunk holds, for the tests of what a command loads.
       name: 'modules-manifest',

@@ -10,7 +10,7 @@
 //   node bench/emulator.mjs '{"rateLimit":0,"latencyMs":0}'
 
 import { createInterface } from 'node:readline';
-import { startSandbox } from '../dist/sandbox/index.js';
+import { startSandbox } from '@trk/sandbox';
 
 const opts = JSON.parse(process.argv[2] ?? '{}');
 const arrivals = new Map();

@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LIMITS } from '../dist/service/vocabulary.js';
+import { LIMITS } from '@trk/service/vocabulary.js';
 import { installedNodes } from './nodes.mjs';
 import { startService } from './service.mjs';
 import { trkEnv } from './trk-env.mjs';

@@ -11,7 +11,7 @@
 
 import { createCapturedIO } from '../dist/io/captured-io.js';
 import { recordColumns } from '../dist/output/columns.js';
-import { toDetailsView, toRecordView } from '../dist/service/records.js';
+import { toDetailsView, toRecordView } from '@trk/service/records.js';
 import { createRowWriter } from '../dist/output/render.js';
 import { renderTrackingPage } from '../dist/output/tracking-page.js';
 import { NO_COLOR } from '../dist/io/io.js';

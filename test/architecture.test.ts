@@ -1,12 +1,15 @@
-// The boundaries of the code, as ARCHITECTURE.md draws them, held by reading every import of src/:
-//   - an order of layers (MAY_IMPORT) that names every folder and file at the top of src/ (at most five files)
-//     with what each may import: nothing imports upward, no two layers import each other;
-//   - the emulator takes of the product only the service's vocabulary and where trk keeps its files, and carriers
-//     never reach into it; completion reads the command tree only in its build step;
+// The boundaries of the code, as ARCHITECTURE.md draws them, held by reading every import of src/ (the CLI) and of
+// the workspace's packages (packages/<name>/src: @trk/service, @trk/sandbox):
+//   - an order of layers (MAY_IMPORT) that names every folder and file at the top of src/ (at most five files) and
+//     every package, with what each may import: nothing imports upward, no two layers import each other;
+//   - the packages never import the CLI (nothing of packages/, their tests included, reaches into src/), and their
+//     package.json files say the same: trk depends on them, the emulator on the service's description;
+//   - the emulator takes of the service's description its model, never its operation modules, and carriers never
+//     reach into it; completion reads the command tree only in its build step;
 //   - api talks to the service and leaves rendering (output) and settings (config) to its callers, which pass it
 //     numbers and callbacks; the rate budget (pacing) is below api, and takes only the service's vocabulary from it;
 //   - a command reaches the item engine through its entry points only, never its chunking or CSV reading;
-//   - product code reaches the emulator through src/sandbox/index.ts only, lazily (or for types), so start-up
+//   - product code reaches the emulator through its door, src/sandbox.ts, only, lazily (or for types), so start-up
 //     never loads it;
 //   - import() is for the command-action boundary (the command line, the registry, each command's declaration) and
 //     for the heavy parts named below; everything else is imported statically;
@@ -18,27 +21,41 @@
 //     (the one over it today is named, with its reason, in LONG_CLASSES);
 //   - no modules of src/ import values of one another in a cycle (a type-only import loads nothing): the cycles of
 //     today, none in the item engine, are named with their reasons in VALUE_CYCLES.
-//   - the service's model (src/service/: vocabulary, codes, records) imports nothing else of trk, and it is all the
-//     emulator takes of the product;
+//   - the service's model (@trk/service: vocabulary, codes, records) imports nothing else of trk, and it is all the
+//     emulator takes of trk;
 //   - the store (src/store/) is persistence alone: it imports nothing of trk but the leaves named in STORE_LEAVES
 //     (never the client, the commands, the engine, the output, the listener, the context, nor the mirror's work in
 //     src/mirror/, which imports it); the report takes of it only its interface (store/types.ts); no class of it is
 //     over 300 lines.
 
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-const SRC = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src');
+const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SRC = path.join(ROOT, 'src');
+const PACKAGES = path.join(ROOT, 'packages');
+/** The workspace's packages by name (`@trk/service`), each with the folder of its sources. */
+const PACKAGE_SOURCES: ReadonlyMap<string, string> = new Map(
+  readdirSync(PACKAGES).map((dir) => {
+    const pkg = JSON.parse(readFileSync(path.join(PACKAGES, dir, 'package.json'), 'utf8')) as { name: string };
+    return [pkg.name, path.join(PACKAGES, dir, 'src')];
+  }),
+);
 
 interface Import {
-  /** The importing file, relative to src/ (`commands/items/register.ts`). */
+  /** The importing file, relative to src/ (`commands/items/register.ts`), or in a package (`@trk/sandbox/x.ts`). */
   from: string;
-  /** The imported module, relative to src/ (`items/command.ts`), or a package name. */
+  /** The imported module, as `from` names it, or a package name. */
   to: string;
   kind: 'static' | 'type' | 'dynamic';
+}
+
+/** The scripts of a bin/ folder. */
+function binFiles(dir: string): string[] {
+  return path.basename(dir) === 'bin' ? readdirSync(dir).map((name) => path.join(dir, name)) : [];
 }
 
 function sourceFiles(dir: string): string[] {
@@ -60,14 +77,26 @@ const IMPORT = new RegExp(
   'g',
 );
 
-/** What `spec`, imported by `file`, names: a module of src/ (relative to it), else the package as written. */
+/** A file of src/ relative to it; one of a package's sources by the package's name (`@trk/service/fields.ts`). */
+function label(file: string): string {
+  for (const [name, dir] of PACKAGE_SOURCES) {
+    if (file.startsWith(dir + path.sep)) return path.join(name, path.relative(dir, file));
+  }
+  return path.relative(SRC, file);
+}
+
+/** What `spec`, imported by `file`, names: a module of src/ or of a package (as label names it), else the package. */
 function resolved(file: string, spec: string): string {
+  const own = /^(@trk\/[\w-]+)(?:\/(.+))?$/.exec(spec);
+  if (own?.[1] && PACKAGE_SOURCES.has(own[1])) {
+    return path.join(own[1], ...(own[2] ?? 'index.js').replace(/\.js$/, '.ts').split('/'));
+  }
   if (!spec.startsWith('.')) return spec;
-  return path.relative(SRC, path.resolve(path.dirname(file), spec)).replace(/\.js$/, '.ts');
+  return label(path.resolve(path.dirname(file), spec)).replace(/\.js$/, '.ts');
 }
 
 function importsOf(file: string, text: string): Import[] {
-  const from = path.relative(SRC, file);
+  const from = label(file);
   const out: Import[] = [];
   for (const m of text.matchAll(IMPORT)) {
     const spec = m[2] ?? m[4] ?? m[6] ?? '';
@@ -80,8 +109,12 @@ function importsOf(file: string, text: string): Import[] {
   return out;
 }
 
-const IMPORTS = sourceFiles(SRC).flatMap((f) => importsOf(f, readFileSync(f, 'utf8')));
-const top = (p: string) => p.split(path.sep)[0] ?? '';
+/** Every module: the CLI's (src/) and its packages' sources. */
+const SOURCES = [SRC, ...PACKAGE_SOURCES.values()].flatMap((dir) => sourceFiles(dir));
+const IMPORTS = SOURCES.flatMap((f) => importsOf(f, readFileSync(f, 'utf8')));
+/** The layer of a module: its folder (or file) at the top of src/, or its package (`@trk/service`). */
+const top = (p: string) =>
+  p.startsWith('@trk') ? p.split(path.sep).slice(0, 2).join('/') : (p.split(path.sep)[0] ?? '');
 /** A module of src/ (relative to it), not a package or one of Node's. */
 const isProduct = (p: string) => !p.startsWith('node:') && !path.isAbsolute(p) && /\.ts$/.test(p);
 const show = (i: Import) => `${i.from} → ${i.to} (${i.kind})`;
@@ -104,7 +137,7 @@ function functionLengths(file: string, text: string): FunctionLength[] {
     if (ts.isFunctionLike(node) && 'body' in node && node.body) {
       const start = lineOf(node.getStart(source));
       out.push({
-        name: `${path.relative(SRC, file)}:${start} ${functionName(node)}`,
+        name: `${label(file)}:${start} ${functionName(node)}`,
         lines: lineOf(node.getEnd()) - start + 1,
       });
     }
@@ -138,7 +171,7 @@ function classLengths(file: string, text: string): ClassLength[] {
     if (ts.isClassLike(node)) {
       const start = lineOf(node.getStart(source));
       const name = node.name?.text ?? functionName(node);
-      out.push({ name: `${path.relative(SRC, file)} ${name}`, lines: lineOf(node.getEnd()) - start + 1 });
+      out.push({ name: `${label(file)} ${name}`, lines: lineOf(node.getEnd()) - start + 1 });
     }
     ts.forEachChild(node, visit);
   };
@@ -154,7 +187,10 @@ const MAX_CLASS_LINES = 300;
  */
 const LONG_CLASSES: ReadonlyMap<string, { lines: number; why: string }> = new Map(
   Object.entries({
-    'sandbox/account/account.ts Account': { lines: 304, why: "the emulator's account: its records and their story" },
+    '@trk/sandbox/account/account.ts Account': {
+      lines: 304,
+      why: "the emulator's account: its records and their story",
+    },
   }).map(([name, entry]) => [native(name), entry]),
 );
 
@@ -212,34 +248,36 @@ const VALUE_CYCLES: ReadonlyMap<string, string> = new Map(
 /**
  * The order of layers, lowest first: each folder of src/ and each file at its top, with what it may import besides
  * itself. A layer names only layers before it, so nothing imports upward and no two layers import each other.
- * service/ is the service's model; core/ the leaves every layer may take (errors, exit codes, the clock, Node's
- * built-ins, files' modes); io/ the process's streams; the shared budget (pacing/) is below the client (api/), which
- * leaves rendering (output/) and settings (config/) to its callers; the store is persistence alone, the mirror's
- * work above it; commands/ assemble everything; completion/ reads the command tree it is given; build/ holds the
- * build steps that write the help pages, man pages and completion scripts from the command tree.
+ * The packages come first: @trk/service is the service's model, @trk/sandbox the emulator, which takes only that
+ * model; src/sandbox.ts is trk's door to the emulator. core/ the leaves every layer may take (errors, exit codes,
+ * the clock, Node's built-ins, files' modes); io/ the process's streams; the shared budget (pacing/) is below the
+ * client (api/), which leaves rendering (output/) and settings (config/) to its callers; the store is persistence
+ * alone, the mirror's work above it; commands/ assemble everything; completion/ reads the command tree it is given;
+ * build/ holds the build steps that write the help pages, man pages and completion scripts from the command tree.
  */
 const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
+  '@trk/service': [],
+  '@trk/sandbox': ['@trk/service'],
   'package-files.ts': [],
   'help-pages.ts': [],
-  service: [],
-  core: ['service', 'package-files.ts'],
+  core: ['@trk/service', 'package-files.ts'],
   io: ['core'],
-  output: ['service', 'core', 'io'],
-  config: ['service', 'core', 'output'],
-  pacing: ['service', 'core'],
-  api: ['service', 'core', 'io', 'pacing'],
-  store: ['service', 'core', 'io', 'config'],
-  webhook: ['service', 'core', 'io'],
-  sandbox: ['service', 'core', 'package-files.ts'],
-  context: ['service', 'core', 'io', 'output', 'config', 'pacing', 'api', 'sandbox'],
-  carriers: ['package-files.ts', 'core', 'config', 'api', 'context'],
-  items: ['service', 'core', 'io', 'output', 'config', 'pacing', 'api', 'context', 'carriers'],
-  mirror: ['service', 'core', 'output', 'config', 'api', 'store', 'webhook', 'context'],
-  report: ['service', 'core', 'io', 'output', 'store'],
+  output: ['@trk/service', 'core', 'io'],
+  config: ['@trk/service', 'core', 'output'],
+  pacing: ['@trk/service', 'core'],
+  api: ['@trk/service', 'core', 'io', 'pacing'],
+  store: ['@trk/service', 'core', 'io', 'config'],
+  webhook: ['@trk/service', 'core', 'io'],
+  'sandbox.ts': ['@trk/sandbox', 'core'],
+  context: ['@trk/service', 'core', 'io', 'output', 'config', 'pacing', 'api', 'sandbox.ts'],
+  carriers: ['@trk/service', 'package-files.ts', 'core', 'config', 'api', 'context'],
+  items: ['@trk/service', 'core', 'io', 'output', 'config', 'pacing', 'api', 'context', 'carriers'],
+  mirror: ['@trk/service', 'core', 'output', 'config', 'api', 'store', 'webhook', 'context'],
+  report: ['@trk/service', 'core', 'io', 'output', 'store'],
   completion: [],
   commands: [
     'help-pages.ts',
-    'service',
+    '@trk/service',
     'core',
     'io',
     'output',
@@ -247,7 +285,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'api',
     'store',
     'webhook',
-    'sandbox',
+    'sandbox.ts',
     'context',
     'carriers',
     'items',
@@ -276,15 +314,30 @@ const namedOutOfOrder = (order: Readonly<Record<string, readonly string[]>>) => 
 };
 
 /**
- * What the emulator takes of the product: the service's vocabulary (its versions, limits, enums, codes and the shapes
- * of its answers) and where trk keeps its files. Never the product's reading of the service (its operation table,
- * its bodies, its webhook signing, its carrier lists): a misreading would then agree with itself.
+ * What the emulator takes of the service's description: its model (versions, limits, enums, codes, the shapes of
+ * its answers, its reference lists). Never trk's reading of the service (its operation modules, its bodies, its
+ * webhook signing, its carrier lists): a misreading would then agree with itself.
  */
-/** The leaves the emulator may take: the typed errors, the package's own files, Node's built-ins. */
-const SHARED = ['core/errors.ts', 'core/exit-codes.ts', 'package-files.ts', 'core/node.ts'].map(native);
-/** What the emulator may take of the product: the service's model, not the product's operation modules. */
 const sandboxMayUse = (to: string) =>
-  (top(to) === 'service' && path.dirname(to) !== path.join('service', 'operations')) || SHARED.includes(to);
+  (top(to) === '@trk/service' && path.dirname(to) !== path.join('@trk/service', 'operations')) ||
+  top(to) === '@trk/sandbox';
+
+/**
+ * Where a file of packages/ (its sources, tests, bin) imports the CLI: a relative import that leaves its package for
+ * src/, or trk's own modules by any other road (its compiled dist/, lib/, bin/, the package by name). The
+ * repository's test helpers (test/: its clock, its fixtures) are shared by every test of the workspace.
+ */
+function importsTheCli(file: string, text: string): string[] {
+  const cli = ['src', 'dist', 'lib', 'bin'].map((dir) => path.join(ROOT, dir) + path.sep);
+  const intoCli = (spec: string) =>
+    spec === 'trk' ||
+    spec.startsWith('trk/') ||
+    (spec.startsWith('.') && cli.some((dir) => path.resolve(path.dirname(file), spec).startsWith(dir)));
+  return [...text.matchAll(IMPORT)]
+    .map((m) => m[2] ?? m[4] ?? m[6] ?? '')
+    .filter(intoCli)
+    .map((spec) => `${path.relative(ROOT, file)} → ${spec}`);
+}
 
 /**
  * Where import() stands for the command-action boundary: the command line loads the command's run module, the IO
@@ -317,9 +370,10 @@ const HEAVY: ReadonlyMap<string, string> = fromPaths({
   'pacing/pacer.ts': 'the rate budget, with the first request',
   'pacing/open.ts': 'the shared rate budget, with the first request',
   'pacing/redis-pacer.ts': 'a budget in Redis',
-  'sandbox/index.ts': 'the emulator (--sandbox, trk sandbox)',
-  'sandbox/embedded.ts': 'the embedded emulator',
-  'sandbox/http/server.ts': "the emulator's server",
+  'sandbox.ts': 'the emulator, through its door (--sandbox, trk sandbox)',
+  '@trk/sandbox/embedded.ts': 'the embedded emulator',
+  '@trk/sandbox/http/server.ts': "the emulator's server",
+  '@trk/sandbox/foreground.ts': 'the emulator in the foreground (trk sandbox start, trk-sandbox)',
   'mirror/open.ts': 'the mirror (sync, --offline)',
   'store/sqlite.ts': 'a mirror in a file (libsql)',
   'store/postgres.ts': 'a mirror in PostgreSQL',
@@ -363,10 +417,10 @@ const STORE_LEAVES = [
   'io/secrets.ts',
   'config/postgres-url.ts',
   'core/private-files.ts',
-  'service/vocabulary.ts',
-  'service/records.ts',
-  'service/record-fields.ts',
-  'service/times.ts',
+  '@trk/service/vocabulary.ts',
+  '@trk/service/records.ts',
+  '@trk/service/record-fields.ts',
+  '@trk/service/times.ts',
 ].map(native);
 /** Imports of the store that leave it for anything but its leaves. */
 const storeReachingOut = (imports: readonly Import[]) =>
@@ -386,7 +440,7 @@ const READER_EXPORTS = [
   'PagingError',
 ];
 /** The service's model (it writes page_no into a body) and the emulator (it serves pages): no readers of the list. */
-const SERVES_PAGES = (file: string) => ['service', 'sandbox'].includes(top(file));
+const SERVES_PAGES = (file: string) => ['@trk/service', '@trk/sandbox'].includes(top(file));
 
 /**
  * Where a module of src/ pages through the service's list by itself (`items/x.ts:3 page_no: n`):
@@ -396,7 +450,7 @@ const SERVES_PAGES = (file: string) => ['service', 'sandbox'].includes(top(file)
  *   - anything but the reader and its types taken from the reader's module (its paging, readPages, under it).
  */
 function pagingOutsideReader(file: string, text: string): string[] {
-  const from = path.relative(SRC, file);
+  const from = label(file);
   if (from === LIST_READER || SERVES_PAGES(from)) return [];
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const at = (node: ts.Node) => `${from}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`;
@@ -456,7 +510,9 @@ describe('architecture', () => {
   });
 
   it('every import keeps to the order of layers, which names every folder and file at the top of src/', () => {
-    expect(readdirSync(SRC).sort()).toEqual(Object.keys(MAY_IMPORT).sort());
+    const layers = Object.keys(MAY_IMPORT);
+    expect(readdirSync(SRC).sort()).toEqual(layers.filter((l) => !PACKAGE_SOURCES.has(l)).sort());
+    expect([...PACKAGE_SOURCES.keys()].sort()).toEqual(layers.filter((l) => l.startsWith('@trk/')).sort());
     expect(readdirSync(SRC).filter((name) => name.endsWith('.ts')).length).toBeLessThanOrEqual(MAX_ROOT_FILES);
     expect(namedOutOfOrder(MAY_IMPORT)).toEqual([]);
     expect(outOfOrder(IMPORTS).map(show)).toEqual([]);
@@ -473,30 +529,76 @@ describe('architecture', () => {
     expect(namedOutOfOrder({ core: [], io: ['core'] })).toEqual([]);
   });
 
-  it("pacing is below api, and takes nothing of it: the service's vocabulary comes from service/", () => {
+  it("pacing is below api, and takes nothing of it: the service's vocabulary comes from @trk/service", () => {
     const used = IMPORTS.filter((i) => top(i.from) === 'pacing' && top(i.to) === 'api');
-    expect(IMPORTS.some((i) => top(i.from) === 'pacing' && top(i.to) === 'service')).toBe(true);
+    expect(IMPORTS.some((i) => top(i.from) === 'pacing' && top(i.to) === '@trk/service')).toBe(true);
     expect(used.map(show)).toEqual([]);
   });
 
-  it('service imports nothing of trk', () => {
+  it('@trk/service imports nothing of trk', () => {
     const outside = IMPORTS.filter(
-      (i) => top(i.from) === 'service' && (i.to.startsWith('.') || isProduct(i.to)) && top(i.to) !== 'service',
+      (i) => top(i.from) === '@trk/service' && isProduct(i.to) && top(i.to) !== '@trk/service',
     );
-    expect(IMPORTS.filter((i) => top(i.from) === 'service').length).toBeGreaterThan(2);
+    expect(IMPORTS.filter((i) => top(i.from) === '@trk/service').length).toBeGreaterThan(2);
     expect(outside.map(show)).toEqual([]);
   });
 
-  it('the sandbox imports only service/ of the product (and its own index)', () => {
+  it('the emulator (@trk/sandbox) imports only the service package of the workspace', () => {
     const wrong = IMPORTS.filter(
-      (i) =>
-        top(i.from) === 'sandbox' &&
-        isProduct(i.to) &&
-        !['sandbox', 'service'].includes(top(i.to)) &&
-        !SHARED.includes(i.to),
+      (i) => top(i.from) === '@trk/sandbox' && isProduct(i.to) && !['@trk/sandbox', '@trk/service'].includes(top(i.to)),
     );
-    expect(IMPORTS.some((i) => top(i.from) === 'sandbox' && top(i.to) === 'service')).toBe(true);
+    expect(IMPORTS.some((i) => top(i.from) === '@trk/sandbox' && top(i.to) === '@trk/service')).toBe(true);
     expect(wrong.map(show)).toEqual([]);
+  });
+
+  it('the packages never import the CLI: not their sources, tests or commands', () => {
+    const files = readdirSync(PACKAGES).flatMap((dir) =>
+      ['src', 'test', 'bin']
+        .map((sub) => path.join(PACKAGES, dir, sub))
+        .filter((at) => existsSync(at))
+        .flatMap((at) => [...sourceFiles(at), ...binFiles(at)]),
+    );
+    expect(files.length).toBeGreaterThan(100);
+    expect(files.flatMap((f) => importsTheCli(f, readFileSync(f, 'utf8')))).toEqual([]);
+  });
+
+  it('would catch a package importing the CLI (the check itself works)', () => {
+    const at = (...p: string[]) => path.join(PACKAGES, 'sandbox', ...p);
+    // From packages/sandbox/<folder>/ to the root (written so, the repository's own self-containment check reads
+    // these as the imports of a file three levels down, not of this one).
+    const up = '../'.repeat(3);
+    const errors = `import { TrkError } from '${up}src/core/errors.js';`;
+    expect(importsTheCli(at('src', 'x.ts'), errors)).toHaveLength(1);
+    const clock = `const c = await import('${up}src/core/clock.js');`;
+    expect(importsTheCli(at('test', 'x.test.ts'), clock)).toHaveLength(1);
+    expect(importsTheCli(at('bin', 'x.js'), `import { main } from '${up}lib/cli.js';`)).toHaveLength(1);
+    expect(importsTheCli(at('src', 'x.ts'), "import { main } from 'trk/lib/cli.js';")).toHaveLength(1);
+    // Its own modules, the service's description and the repository's test helpers are not the CLI.
+    const fine = [
+      "import { clock } from './clock.js';",
+      "import { LIMITS } from '@trk/service/vocabulary.js';",
+      `import { testClock } from '${up}test/skipping-clock.js';`,
+    ].join('\n');
+    expect(importsTheCli(at('test', 'x.test.ts'), fine)).toEqual([]);
+  });
+
+  it("package.json: trk depends on its packages, the emulator on the service's description, nothing on trk", () => {
+    type Manifest = { name: string; dependencies?: object; devDependencies?: object };
+    const read = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as Manifest;
+    const own = (m: Manifest) =>
+      [...Object.keys(m.dependencies ?? {}), ...Object.keys(m.devDependencies ?? {})]
+        .filter((n) => n === 'trk' || n.startsWith('@trk/'))
+        .sort();
+    const manifests = readdirSync(PACKAGES).map((dir) => read(path.join(PACKAGES, dir)));
+    expect(Object.fromEntries(manifests.map((m) => [m.name, own(m)]))).toEqual({
+      '@trk/sandbox': ['@trk/service'],
+      '@trk/service': [],
+    });
+    // trk's build bundles them (rollup.config.mjs): development dependencies, never fetched by its users.
+    const trk = read(ROOT);
+    const packages = [...PACKAGE_SOURCES.keys()].sort();
+    expect(Object.keys(trk.devDependencies ?? {}).filter((n) => n.startsWith('@trk/'))).toEqual(packages);
+    expect(Object.keys(trk.dependencies ?? {}).filter((n) => n.startsWith('@trk/'))).toEqual([]);
   });
 
   it("the store is persistence alone: it imports nothing of trk but its leaves; the mirror's work imports it", () => {
@@ -524,7 +626,7 @@ describe('architecture', () => {
         "import type { Sink } from '../webhook/listen.js';",
         "import { settingsOf } from '../config/settings.js';",
         "import { TrkError } from '../core/errors.js';",
-        "import { recordFields } from '../service/records.js';",
+        "import { recordFields } from '@trk/service/records.js';",
         "import { keepPrivate } from '../core/private-files.js';",
         "import { KEY } from './sql.js';",
         "import Database from 'libsql';",
@@ -562,12 +664,14 @@ describe('architecture', () => {
   });
 
   it('the emulator routes and signs with its own code, and carriers never reach into it', () => {
-    // The emulator may share the service's model (service/: vocabulary, codes, records), never the product's
-    // reading of it: its operation table, its webhook signing, its carrier lists.
+    // The emulator may share the service's model (@trk/service: vocabulary, codes, records), never trk's reading of
+    // it: its operation modules, its webhook signing, its carrier lists.
     const sandboxReadsProduct = (i: Import) =>
-      top(i.from) === 'sandbox' && top(i.to) !== 'sandbox' && i.to.endsWith('.ts') && !sandboxMayUse(i.to);
-    const carriersReachIn = (i: Import) => top(i.from) === 'carriers' && top(i.to) === 'sandbox';
-    expect(IMPORTS.some((i) => top(i.from) === 'sandbox' && i.to === path.join('service', 'vocabulary.ts'))).toBe(true);
+      top(i.from) === '@trk/sandbox' && isProduct(i.to) && !sandboxMayUse(i.to);
+    const carriersReachIn = (i: Import) =>
+      top(i.from) === 'carriers' && (top(i.to) === '@trk/sandbox' || i.to === 'sandbox.ts');
+    const vocabulary = path.join('@trk/service', 'vocabulary.ts');
+    expect(IMPORTS.some((i) => top(i.from) === '@trk/sandbox' && i.to === vocabulary)).toBe(true);
     const wrong = IMPORTS.filter((i) => sandboxReadsProduct(i) || carriersReachIn(i));
     expect(wrong.map(show)).toEqual([]);
   });
@@ -580,11 +684,12 @@ describe('architecture', () => {
     expect(IMPORTS.filter((i) => top(i.from) === 'completion' && top(i.to) === 'commands').map(show)).toEqual([]);
   });
 
-  it('product code reaches the emulator through src/sandbox/index.ts only, and never at start-up', () => {
-    const crossing = IMPORTS.filter((i) => top(i.from) !== 'sandbox' && top(i.to) === 'sandbox');
-    expect(crossing.length).toBeGreaterThan(0);
-    const wrong = crossing.filter((i) => i.to !== path.join('sandbox', 'index.ts') || i.kind === 'static');
-    expect(wrong.map(show)).toEqual([]);
+  it('product code reaches the emulator through its door (src/sandbox.ts) only, and never at start-up', () => {
+    const crossing = IMPORTS.filter((i) => top(i.from) !== '@trk/sandbox' && top(i.to) === '@trk/sandbox');
+    expect([...new Set(crossing.map((i) => i.from))]).toEqual(['sandbox.ts']);
+    const throughDoor = IMPORTS.filter((i) => i.to === 'sandbox.ts');
+    expect(throughDoor.length).toBeGreaterThan(2);
+    expect(throughDoor.filter((i) => i.kind === 'static').map(show)).toEqual([]);
   });
 
   it('the webhook listener: reached through webhook/listen.ts, its parts never reach up to what assembles them', () => {
@@ -595,7 +700,7 @@ describe('architecture', () => {
       (i) =>
         (inside(i.to) && top(i.from) !== 'webhook') ||
         (inside(i.from) && ASSEMBLY.includes(i.to) && i.from !== ASSEMBLY[0]) ||
-        (top(i.from) === 'webhook' && top(i.to) === 'sandbox'),
+        (top(i.from) === 'webhook' && (top(i.to) === '@trk/sandbox' || i.to === 'sandbox.ts')),
     );
     expect(IMPORTS.some((i) => i.from === ASSEMBLY[0] && i.to === ASSEMBLY[1])).toBe(true);
     expect(wrong.map(show)).toEqual([]);
@@ -617,7 +722,7 @@ describe('architecture', () => {
     const readers = IMPORTS.filter((i) => i.to === LIST_READER && i.kind !== 'type').map((i) => top(i.from));
     // The list's command, the item engine and the mirror's sync all read through it.
     expect(new Set(readers)).toEqual(new Set(['commands', 'items', 'mirror']));
-    const paging = sourceFiles(SRC).flatMap((f) => pagingOutsideReader(f, readFileSync(f, 'utf8')));
+    const paging = SOURCES.flatMap((f) => pagingOutsideReader(f, readFileSync(f, 'utf8')));
     expect(paging).toEqual([]);
   });
 
@@ -641,11 +746,11 @@ describe('architecture', () => {
     ]);
     // The reader itself, and the emulator serving pages, page as they must.
     expect(pagingOutsideReader(path.join(SRC, LIST_READER), text)).toEqual([]);
-    expect(pagingOutsideReader(path.join(SRC, 'sandbox', 'x.ts'), text)).toEqual([]);
+    expect(pagingOutsideReader(path.join(PACKAGE_SOURCES.get('@trk/sandbox')!, 'x.ts'), text)).toEqual([]);
   });
 
   it(`no function is over ${MAX_FUNCTION_LINES} lines`, () => {
-    const lengths = sourceFiles(SRC).flatMap((f) => functionLengths(f, readFileSync(f, 'utf8')));
+    const lengths = SOURCES.flatMap((f) => functionLengths(f, readFileSync(f, 'utf8')));
     expect(lengths.length).toBeGreaterThan(1000);
     const long = lengths.filter((f) => f.lines > MAX_FUNCTION_LINES).map((f) => `${f.name}: ${f.lines} lines`);
     expect(long).toEqual([]);
@@ -667,7 +772,7 @@ describe('architecture', () => {
   });
 
   it(`no class is over ${MAX_CLASS_LINES} lines, but those named with their reasons`, () => {
-    const lengths = sourceFiles(SRC).flatMap((f) => classLengths(f, readFileSync(f, 'utf8')));
+    const lengths = SOURCES.flatMap((f) => classLengths(f, readFileSync(f, 'utf8')));
     expect(lengths.length).toBeGreaterThan(50);
     const long = lengths.filter((c) => c.lines > MAX_CLASS_LINES && c.lines > (LONG_CLASSES.get(c.name)?.lines ?? 0));
     expect(long.map((c) => `${c.name}: ${c.lines} lines`)).toEqual([]);
@@ -724,14 +829,14 @@ describe('architecture', () => {
       file,
       [
         "import { runList } from '../commands/list/list.js';",
-        "const s = await import('../sandbox/http/server.js');",
+        "const s = await import('@trk/sandbox/http/server.js');",
         "import type { A } from './chunker.js';",
         "const p = await import('./plan.js');",
       ].join('\n'),
     );
     expect(bad).toEqual([
       { from: path.join('items', 'x.ts'), to: path.join('commands', 'list', 'list.ts'), kind: 'static' },
-      { from: path.join('items', 'x.ts'), to: path.join('sandbox', 'http', 'server.ts'), kind: 'dynamic' },
+      { from: path.join('items', 'x.ts'), to: path.join('@trk/sandbox', 'http', 'server.ts'), kind: 'dynamic' },
       { from: path.join('items', 'x.ts'), to: path.join('items', 'chunker.ts'), kind: 'type' },
       { from: path.join('items', 'x.ts'), to: path.join('items', 'plan.ts'), kind: 'dynamic' },
     ]);
@@ -752,16 +857,26 @@ describe('architecture', () => {
     ]);
     // The emulator routing with the product's table or signing with its code is refused; the vocabulary is not.
     const emulator = importsOf(
-      path.join(SRC, 'sandbox', 'x.ts'),
+      path.join(PACKAGE_SOURCES.get('@trk/sandbox')!, 'x.ts'),
       [
-        "import { OPERATION_TABLE } from '../service/operations/index.js';",
-        "import { sign } from '../webhook/verify.js';",
-        "import { LIMITS } from '../service/vocabulary.js';",
+        "import { OPERATION_TABLE } from '@trk/service/operations/index.js';",
+        `import { sign } from '${'../'.repeat(3)}src/webhook/verify.js';`,
+        "import { LIMITS } from '@trk/service/vocabulary.js';",
+        "import { clock } from './clock.js';",
       ].join('\n'),
     );
-    expect(emulator.filter((i) => !sandboxMayUse(i.to)).map((i) => i.to)).toEqual([
-      path.join('service', 'operations', 'index.ts'),
+    expect(emulator.filter((i) => isProduct(i.to) && !sandboxMayUse(i.to)).map((i) => i.to)).toEqual([
+      path.join('@trk/service', 'operations', 'index.ts'),
       path.join('webhook', 'verify.ts'),
     ]);
+    // A layer of the CLI taking the emulator but through its door, or the service's description taking the
+    // emulator, is out of order.
+    const context = importsOf(path.join(SRC, 'context', 'x.ts'), "import { startSandbox } from '@trk/sandbox';");
+    expect(outOfOrder(context).map((i) => i.to)).toEqual([path.join('@trk/sandbox', 'index.ts')]);
+    const service = importsOf(
+      path.join(PACKAGE_SOURCES.get('@trk/service')!, 'x.ts'),
+      `import { x } from '${'../'.repeat(2)}sandbox/src/x.js';`,
+    );
+    expect(outOfOrder(service).map((i) => i.to)).toEqual([path.join('@trk/sandbox', 'x.ts')]);
   });
 });

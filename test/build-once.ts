@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** What the build reads. */
-const INPUTS = ['src', 'bin', 'package.json', 'tsconfig.json', 'rollup.config.mjs'];
+const INPUTS = ['src', 'bin', 'packages', 'package.json', 'tsconfig.json', 'rollup.config.mjs'];
 /** What the build writes last: newer than every input when the build is current. */
 const OUTPUT = path.join(ROOT, 'lib', 'modules.json');
 

@@ -8,7 +8,7 @@ import { debugEnabled } from '../src/core/debug.js';
 import { BudgetFileError } from '../src/pacing/budget-file.js';
 import { CredentialsError, UsageError } from '../src/core/errors.js';
 import { createTestIO } from './test-io.js';
-import { startSandbox } from '../src/sandbox/index.js';
+import { startSandbox } from '@trk/sandbox';
 
 const dirs = () => ({
   TRK_CONFIG_DIR: mkdtempSync(path.join(tmpdir(), 'trk-ctx-')),

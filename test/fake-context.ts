@@ -13,8 +13,8 @@ import { Readable } from 'node:stream';
 import type { ApiClient, CallOptions } from '../src/api/client.js';
 import { noApiKeyError } from '../src/core/errors.js';
 import { createTestIO, type TestIO } from './test-io.js';
-import type { Envelope } from '../src/service/types.js';
-import type { ApiVersion, Operation } from '../src/service/vocabulary.js';
+import type { Envelope } from '@trk/service/types.js';
+import type { ApiVersion, Operation } from '@trk/service/vocabulary.js';
 
 export function fakeSettings(version: ApiVersion, apiKey: string | undefined): Settings {
   return {

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SCANNED_DIRS = ['src', 'test', 'bench', 'bin', 'examples', 'completions', '.ci'];
+const SCANNED_DIRS = ['src', 'packages', 'test', 'bench', 'bin', 'examples', 'completions', '.ci'];
 const SKIPPED = new Set(['node_modules', 'dist', '.git', path.join('test', 'fixtures')]);
 const TEXT = /\.(?:[cm]?[jt]s|json|md|sh|txt|csv|ya?ml|bash|zsh|fish)$|^[^.]+$/;
 

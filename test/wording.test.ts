@@ -3,7 +3,7 @@ import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { describeList, type LoadedList } from '../src/carriers/lists.js';
 import { CONFIG_KEY_HELP, parseServiceUrl } from '../src/config/keys.js';
-import { toDetailsView } from '../src/service/records.js';
+import { toDetailsView } from '@trk/service/records.js';
 import { renderTrackingPage } from '../src/output/tracking-page.js';
 import { helpPages } from '../src/build/write-help-pages.js';
 import { accepted, V2_DETAILS } from './output/fixtures.js';

@@ -1,9 +1,9 @@
 // What one attempt's outcome means, decoded here and only here: an HTTP answer becomes an envelope with code 0 of
-// the shape its operation returns (its module's `answer` in src/service/operations/; rejected items are data) or
+// the shape its operation returns (its module's `answer` in @trk/service/operations/; rejected items are data) or
 // a typed ServiceError, and a failure of the transport becomes a NetworkError saying whether the request can have
 // left. Pure: the client (client.ts, call.ts) does the sending.
 
-import { answerProblem } from '../service/operations/index.js';
+import { answerProblem } from '@trk/service/operations/index.js';
 import {
   AuthenticationError,
   EndpointNotFoundError,
@@ -18,8 +18,8 @@ import {
   type ServiceError,
 } from './errors.js';
 import { parseRetryAfter } from './retry.js';
-import type { ApiVersion, Operation } from '../service/vocabulary.js';
-import type { Envelope } from '../service/types.js';
+import type { ApiVersion, Operation } from '@trk/service/vocabulary.js';
+import type { Envelope } from '@trk/service/types.js';
 
 export type AnswerHeaders = Record<string, string | string[] | undefined>;
 

@@ -20,11 +20,11 @@ import {
   TimeoutError,
   formatSeconds,
 } from './errors.js';
-import { operationClass } from '../service/operations/index.js';
+import { operationClass } from '@trk/service/operations/index.js';
 import { markResent, retryDelay, shouldRetry, waitReason, type RetryPolicy } from './retry.js';
-import type { ApiVersion, Operation } from '../service/vocabulary.js';
+import type { ApiVersion, Operation } from '@trk/service/vocabulary.js';
 import type { Transport } from './transport.js';
-import type { Envelope } from '../service/types.js';
+import type { Envelope } from '@trk/service/types.js';
 
 /** What every call of a client shares. */
 export interface CallSettings {

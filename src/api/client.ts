@@ -1,7 +1,7 @@
 // The HTTP client of the service. One POST per attempt to `${baseUrl}/track/<version>/<path>`,
 // started when its pacer admits it (the process-wide one unless another is given), retried by the policy in
 // retry.ts; the attempts of one call are call.ts's. A caller gets either an envelope with code 0 of the shape
-// its operation returns (its module's `answer` in src/service/operations/; rejected items are data) or a typed
+// its operation returns (its module's `answer` in @trk/service/operations/; rejected items are data) or a typed
 // ServiceError (answers.ts).
 // The API key goes into the `svctoken` header and nowhere else: not into logs, messages or errors.
 //
@@ -15,11 +15,11 @@ import { processPacer, type Pacer, type WaitReason } from '../pacing/pacer.js';
 import { addSecret } from '../io/secrets.js';
 import { unsupported } from './request-body.js';
 import { Call, type CallSettings } from './call.js';
-import { operationPath } from '../service/operations/index.js';
+import { operationPath } from '@trk/service/operations/index.js';
 import { callDeadlineMs, DEFAULT_RETRY } from './retry.js';
-import { LIMITS, type ApiVersion, type Operation } from '../service/vocabulary.js';
+import { LIMITS, type ApiVersion, type Operation } from '@trk/service/vocabulary.js';
 import { createTransport, type Transport } from './transport.js';
-import type { Envelope } from '../service/types.js';
+import type { Envelope } from '@trk/service/types.js';
 import { packageVersion } from '../core/version.js';
 
 export { resentAfterAmbiguousFailure } from './retry.js';

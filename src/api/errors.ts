@@ -8,10 +8,10 @@
 import { EXIT, type ExitCode } from '../core/exit-codes.js';
 import { TrkError } from '../core/errors.js';
 import { sanitizeTerminalText } from '../io/terminal-text.js';
-import { codeInfo, formatCodeMessage, LOGIN_HINT } from '../service/codes.js';
+import { codeInfo, formatCodeMessage, LOGIN_HINT } from '@trk/service/codes.js';
 import { formatBytes } from './read-bounded.js';
-import { operationClass } from '../service/operations/index.js';
-import type { Operation } from '../service/vocabulary.js';
+import { operationClass } from '@trk/service/operations/index.js';
+import type { Operation } from '@trk/service/vocabulary.js';
 
 /**
  * What is known about the request's effect on the account:
@@ -207,7 +207,7 @@ function unreadableHint(op: Operation): string {
 
 /**
  * The answer is not what the operation returns: not JSON (a proxy's error page, a truncated body, the wrong
- * server), or JSON of the wrong shape (see src/service/operations/shapes.ts). The request may have been processed.
+ * server), or JSON of the wrong shape (see @trk/service/operations/shapes.ts). The request may have been processed.
  */
 export class InvalidResponseError extends ServiceError {
   constructor(opts: Common & { detail: string }) {

@@ -18,9 +18,9 @@
 
 import { InterruptedError, TrkError, stopExitCode } from '../core/errors.js';
 import { fmt, plural } from '../core/text.js';
-import type { Item } from '../service/operations/index.js';
-import type { Envelope, TrackListFilter, TrackRecord } from '../service/types.js';
-import { LIMITS, type ApiVersion } from '../service/vocabulary.js';
+import type { Item } from '@trk/service/operations/index.js';
+import type { Envelope, TrackListFilter, TrackRecord } from '@trk/service/types.js';
+import { LIMITS, type ApiVersion } from '@trk/service/vocabulary.js';
 import type { ApiClient } from './client.js';
 import { requestBody, wireBody } from './request-body.js';
 

@@ -1,4 +1,4 @@
-// Request bodies on their way to the wire: what the operation modules build (src/service/operations/), with what a
+// Request bodies on their way to the wire: what the operation modules build (@trk/service/operations/), with what a
 // version cannot express refused as a usage error naming the fix (exit 2, nothing sent), never silently dropped:
 // a tag or filter that quietly vanishes would do something the user did not ask.
 
@@ -15,8 +15,8 @@ import {
   type ItemOperation,
   type ListPart,
   type Operation,
-} from '../service/operations/index.js';
-import type { ApiVersion } from '../service/vocabulary.js';
+} from '@trk/service/operations/index.js';
+import type { ApiVersion } from '@trk/service/vocabulary.js';
 
 /** Throws when `version` lacks `op` (v1 has no getquota and no getRealTimeTrackInfo). */
 export function unsupported(version: ApiVersion, op: Operation): void {

@@ -21,8 +21,8 @@
 // `Retry-After: 86400`) would stop every trk process on the key for that long.
 
 import { MAX_HOLD_MS, type WaitReason } from '../pacing/pacer.js';
-import { operationClass } from '../service/operations/index.js';
-import type { Operation } from '../service/vocabulary.js';
+import { operationClass } from '@trk/service/operations/index.js';
+import type { Operation } from '@trk/service/vocabulary.js';
 import {
   AuthenticationError,
   EnvelopeError,

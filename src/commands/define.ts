@@ -5,7 +5,7 @@
 
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { Argument, InvalidArgumentError, Option } from './commander.js';
-import { API_VERSIONS } from '../service/vocabulary.js';
+import { API_VERSIONS } from '@trk/service/vocabulary.js';
 import type { Context, GlobalOptions } from '../context/context.js';
 import { UsageError } from '../core/errors.js';
 import { OUTPUT_FORMATS, ROW_FORMATS, type OutputFormat } from '../output/format.js';

@@ -2,7 +2,7 @@
 // Pure (no conf): commands and settings resolution import it freely.
 
 import { UsageError } from '../core/errors.js';
-import { API_VERSIONS, type ApiVersion } from '../service/vocabulary.js';
+import { API_VERSIONS, type ApiVersion } from '@trk/service/vocabulary.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/format.js';
 import { isPostgresLocation, parsePostgresUrl } from './postgres-url.js';
 

@@ -4,7 +4,7 @@
 // unless the caller opened it.
 
 import { CredentialsError } from '../core/errors.js';
-import { DEFAULT_API_VERSION, type ApiVersion } from '../service/vocabulary.js';
+import { DEFAULT_API_VERSION, type ApiVersion } from '@trk/service/vocabulary.js';
 import type { OutputFormat } from '../output/format.js';
 import {
   parseApiKey,

@@ -2,7 +2,7 @@
 // is seconds). The flag wins over the variable. Pure; a bad value is a usage error naming where it came from.
 
 import { UsageError } from '../core/errors.js';
-import { LIMITS } from '../service/vocabulary.js';
+import { LIMITS } from '@trk/service/vocabulary.js';
 
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000 } as const;
 const DURATION = /^(\d+(?:\.\d+)?)\s*(ms|s|m)?$/i;

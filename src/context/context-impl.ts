@@ -10,7 +10,7 @@ import { requestTimeoutMs } from '../config/timeout.js';
 import type { BudgetTarget, Context, GlobalOptions, Prompter, SettingsOptions, WaitDisplay } from './context.js';
 import { debugEnabled } from '../core/debug.js';
 import type { IO } from '../io/io.js';
-import type { ApiVersion } from '../service/vocabulary.js';
+import type { ApiVersion } from '@trk/service/vocabulary.js';
 import type { HoldListener, Pacer, WaitReason } from '../pacing/pacer.js';
 import { RateBudgets } from './rate-budgets.js';
 import { SettingsSource } from './settings-source.js';
@@ -234,7 +234,7 @@ class CommandContext implements Context {
   }
 
   private async startSandbox(): Promise<{ baseUrl: string; apiKey: string }> {
-    const { startEmbeddedSandbox } = await import('../sandbox/index.js');
+    const { startEmbeddedSandbox } = await import('../sandbox.js');
     const sandbox = await startEmbeddedSandbox(stateDir(this.env), {
       onWait: this.info,
       signal: this.signal,

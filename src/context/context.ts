@@ -3,7 +3,7 @@
 
 import type { ApiClient } from '../api/client.js';
 import type { Pacer } from '../pacing/pacer.js';
-import type { ApiVersion } from '../service/vocabulary.js';
+import type { ApiVersion } from '@trk/service/vocabulary.js';
 import type { Settings } from '../config/settings.js';
 import type { IO } from '../io/io.js';
 import type { OutputFormat } from '../output/format.js';

@@ -3,7 +3,7 @@
 // embedded emulator's budget is and reads fall back to when the shared one cannot be used. Pacing is loaded with
 // the first request, never at start-up.
 
-import { LIMITS } from '../service/vocabulary.js';
+import { LIMITS } from '@trk/service/vocabulary.js';
 import { stateDir } from '../config/paths.js';
 import { ensureFolder } from '../core/private-files.js';
 import type { BudgetTarget } from './context.js';

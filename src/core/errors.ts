@@ -3,7 +3,7 @@
 // src/api/errors.ts.
 
 import { EXIT, type ExitCode } from './exit-codes.js';
-import { LOGIN_HINT } from '../service/codes.js';
+import { LOGIN_HINT } from '@trk/service/codes.js';
 
 export class TrkError extends Error {
   readonly exitCode: ExitCode;

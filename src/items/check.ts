@@ -3,10 +3,10 @@
 // the rows before it (the same number and carrier twice). Problems are collected with their line numbers over
 // one streaming pass, so a file with a thousand mistakes is fixed in one go rather than one error at a time.
 
-import { commandName, rowLacks } from '../service/operations/index.js';
-import { API_VERSIONS, numberPattern, type ApiVersion } from '../service/vocabulary.js';
+import { commandName, rowLacks } from '@trk/service/operations/index.js';
+import { API_VERSIONS, numberPattern, type ApiVersion } from '@trk/service/vocabulary.js';
 import { UsageError } from '../core/errors.js';
-import { CARRIER_FIELDS, parseField } from '../service/fields.js';
+import { CARRIER_FIELDS, parseField } from '@trk/service/fields.js';
 import {
   identityCarrier,
   operationFields,

@@ -5,8 +5,8 @@
 // account is fixed; items an answer does not mention are as unknown as after a lost answer. A settled chunk's
 // whole outcome goes to the journal (with what an earlier run settled of it) and to the run's results.
 
-import { codeInfo, formatCodeMessage, isAccountRefusal } from '../service/codes.js';
-import { itemOperationSpec } from '../service/operations/index.js';
+import { codeInfo, formatCodeMessage, isAccountRefusal } from '@trk/service/codes.js';
+import { itemOperationSpec } from '@trk/service/operations/index.js';
 import { TrkError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
 import { isCharging, isReadOnly, type ItemOperation } from './fields.js';

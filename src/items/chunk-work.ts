@@ -3,7 +3,7 @@
 // in progress, the pieces of work made of it, and what they call back on the runner.
 
 import type { ServiceError } from '../api/errors.js';
-import type { Envelope, RejectedItem } from '../service/types.js';
+import type { Envelope, RejectedItem } from '@trk/service/types.js';
 import type { Chunk, ChunkRow } from './chunker.js';
 import type { ChunkOutcome } from './journal.js';
 

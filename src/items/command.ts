@@ -10,8 +10,8 @@
 // cannot pass for a complete one (ItemResultsWriter.abort), as a list that fails part-way does.
 
 import path from 'node:path';
-import type { FieldValues } from '../service/fields.js';
-import type { TrackListFilter } from '../service/types.js';
+import type { FieldValues } from '@trk/service/fields.js';
+import type { TrackListFilter } from '@trk/service/types.js';
 import type { Context } from '../context/context.js';
 import { EXIT } from '../core/exit-codes.js';
 import type { CarrierResolver } from './check.js';

@@ -9,7 +9,7 @@
 // of the largest files trk reads (a few million) share one with a probability below one in a million. A chunk's
 // digest is made of cheaper 32-bit hashes of its rows, kept by line while the input is checked.
 
-import { ITEM_FIELDS } from '../service/fields.js';
+import { ITEM_FIELDS } from '@trk/service/fields.js';
 import type { Item } from './fields.js';
 import path from 'node:path';
 import { nodeCrypto, nodeFs } from '../core/node.js';

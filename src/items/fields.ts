@@ -4,15 +4,15 @@
 // to `trk stop` or `trk push` as it is. A column that looks like a misspelling of a field the operation uses is
 // refused instead: ignoring `carier` would send every row without its carrier.
 
-import { ITEM_FIELDS, type ItemField } from '../service/fields.js';
+import { ITEM_FIELDS, type ItemField } from '@trk/service/fields.js';
 import {
   ITEM_OPERATIONS,
   operationClass,
   operationFields,
   type Item,
   type ItemOperation,
-} from '../service/operations/index.js';
-import { API_VERSIONS, type ApiVersion } from '../service/vocabulary.js';
+} from '@trk/service/operations/index.js';
+import { API_VERSIONS, type ApiVersion } from '@trk/service/vocabulary.js';
 import {
   DETAILS_RESULT_COLUMN_NAMES,
   RECORD_COLUMN_NAMES,
@@ -29,8 +29,8 @@ import {
   SERVICE_COLUMNS,
 } from './shop-columns.js';
 
-export type { ItemField } from '../service/fields.js';
-export type { Item, ItemOperation } from '../service/operations/index.js';
+export type { ItemField } from '@trk/service/fields.js';
+export type { Item, ItemOperation } from '@trk/service/operations/index.js';
 
 /** Fields any operation of `version` takes: the columns a file for this version may fill. */
 export function versionFields(version: ApiVersion): readonly ItemField[] {

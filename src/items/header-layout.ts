@@ -3,9 +3,9 @@
 // standing in for the carrier or a param; the refusals of a header that cannot be read (two columns of one field,
 // no column of numbers, a misspelled name) with the --column that would read it.
 
-import type { ApiVersion } from '../service/vocabulary.js';
+import type { ApiVersion } from '@trk/service/vocabulary.js';
 import { UsageError } from '../core/errors.js';
-import { CARRIER_FIELDS } from '../service/fields.js';
+import { CARRIER_FIELDS } from '@trk/service/fields.js';
 import {
   bestColumn,
   fieldOfName,

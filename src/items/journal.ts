@@ -43,8 +43,8 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
-import type { ApiVersion } from '../service/vocabulary.js';
-import type { RejectedItem } from '../service/types.js';
+import type { ApiVersion } from '@trk/service/vocabulary.js';
+import type { RejectedItem } from '@trk/service/types.js';
 import { keepPrivate, ownFolder, PRIVATE_FILE_MODE, type Warn } from '../core/private-files.js';
 import { TrkError } from '../core/errors.js';
 import type { ItemOperation } from './fields.js';

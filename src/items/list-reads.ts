@@ -6,8 +6,8 @@
 
 import type { ApiClient } from '../api/client.js';
 import { trackListPages, type TrackListPage, type TrackListQuery } from '../api/pages.js';
-import type { TrackListFilter } from '../service/types.js';
-import type { ApiVersion } from '../service/vocabulary.js';
+import type { TrackListFilter } from '@trk/service/types.js';
+import type { ApiVersion } from '@trk/service/vocabulary.js';
 import {
   keyOf,
   takeWanted,

@@ -4,7 +4,7 @@
 // exact number filter, several chunks a call up to the filter's 200 numbers, after a short wait so the service
 // has finished with it). What is found counts as accepted (`verified: true`), the rest is sent again.
 
-import { LIMITS } from '../service/vocabulary.js';
+import { LIMITS } from '@trk/service/vocabulary.js';
 import type { ChunkRow } from './chunker.js';
 import type { ItemOperation } from './fields.js';
 import { keyOf, recordCarrier, recordFinalCarrier, type Pending, type RunnerCalls, type Work } from './chunk-work.js';

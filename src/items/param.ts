@@ -1,7 +1,7 @@
 // A carrier's extra parameter made from the columns of a shop's export (its postal code, country and phone), for
 // the carriers that need one (service/param-forms.ts), where the row gives no param of its own.
 
-import { PARAM_FORMS, type ParamForm } from '../service/param-forms.js';
+import { PARAM_FORMS, type ParamForm } from '@trk/service/param-forms.js';
 import type { InputLayout } from './read.js';
 import type { ParamSource } from './shop-columns.js';
 

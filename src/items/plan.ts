@@ -3,9 +3,9 @@
 
 import { wireBody } from '../api/request-body.js';
 import type { ApiClient } from '../api/client.js';
-import { commandName, doneWord } from '../service/operations/index.js';
-import { LIMITS, type ApiVersion } from '../service/vocabulary.js';
-import type { QuotaRecord } from '../service/types.js';
+import { commandName, doneWord } from '@trk/service/operations/index.js';
+import { LIMITS, type ApiVersion } from '@trk/service/vocabulary.js';
+import type { QuotaRecord } from '@trk/service/types.js';
 import type { Context } from '../context/context.js';
 import { UsageError } from '../core/errors.js';
 import { duration, fmt, plural } from '../core/text.js';

@@ -11,7 +11,7 @@
 // messages) and its cells as read (for the rejects file).
 
 import { Transform, type Readable } from 'node:stream';
-import type { ApiVersion } from '../service/vocabulary.js';
+import type { ApiVersion } from '@trk/service/vocabulary.js';
 import { UsageError } from '../core/errors.js';
 import { restoreCell } from '../output/csv-cell.js';
 import {

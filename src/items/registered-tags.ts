@@ -4,10 +4,10 @@
 // that says the tag was not applied and how to apply it. A number found registered by a lookup, under another tag,
 // alike (src/items/lost-answers.ts).
 
-import { itemsPerRequest, operationOfCommand } from '../service/operations/index.js';
+import { itemsPerRequest, operationOfCommand } from '@trk/service/operations/index.js';
 import { requestBody } from '../api/request-body.js';
-import type { Envelope, ItemError, RejectedItem } from '../service/types.js';
-import type { ApiVersion } from '../service/vocabulary.js';
+import type { Envelope, ItemError, RejectedItem } from '@trk/service/types.js';
+import type { ApiVersion } from '@trk/service/vocabulary.js';
 import type { ChunkRow } from './chunker.js';
 import type { ItemOperation } from './fields.js';
 import { keyOf, noAnswer, recordCarrier, type Pending, type RunnerCalls, type TagWork } from './chunk-work.js';

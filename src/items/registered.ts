@@ -1,7 +1,7 @@
 // Which rows of a register run are registered already. A repeated registration of the same number with the same
 // carrier costs nothing more: the spec's "consumes one quota unit" (What the service does, 8) is the one unit paid
 // when it was first registered ("no repeat charge during automatic tracking", Limits), and the emulator agrees
-// (src/sandbox/ops/register.ts rejects the repeat with -18019901 before charging). So the quota check counts
+// (@trk/sandbox/ops/register.ts rejects the repeat with -18019901 before charging). So the quota check counts
 // only the other rows, and a dry run says how many are new.
 //
 // The lookup is gettracklist with the exact number filter (200 numbers a request, every page of each), free, sent
@@ -13,9 +13,9 @@
 // and the service is asked for the rest.
 
 import type { ApiClient } from '../api/client.js';
-import { unitCost } from '../service/operations/index.js';
+import { unitCost } from '@trk/service/operations/index.js';
 import { trackListPages } from '../api/pages.js';
-import { LIMITS, type ApiVersion } from '../service/vocabulary.js';
+import { LIMITS, type ApiVersion } from '@trk/service/vocabulary.js';
 import type { Chunk } from './chunker.js';
 import type { Item, ItemOperation } from './fields.js';
 

@@ -10,10 +10,10 @@
 import type { WriteStream } from 'node:fs';
 import path from 'node:path';
 import type { Stringifier } from 'csv-stringify';
-import { codeInfo, formatCodeMessage } from '../service/codes.js';
-import { PARAM_REQUIRED_CODE } from '../service/param-forms.js';
-import { commandName, doneWord, itemOperationSpec } from '../service/operations/index.js';
-import type { ItemResults, RejectedItem } from '../service/types.js';
+import { codeInfo, formatCodeMessage } from '@trk/service/codes.js';
+import { PARAM_REQUIRED_CODE } from '@trk/service/param-forms.js';
+import { commandName, doneWord, itemOperationSpec } from '@trk/service/operations/index.js';
+import type { ItemResults, RejectedItem } from '@trk/service/types.js';
 import { InOrder } from './in-order.js';
 import { fileReason, TrkError, UsageError } from '../core/errors.js';
 import { EXIT, type ExitCode } from '../core/exit-codes.js';

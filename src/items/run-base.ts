@@ -4,10 +4,10 @@
 // up which numbers of what is left are registered already (a dry run to say so, a short quota before it refuses).
 
 import type { ApiClient } from '../api/client.js';
-import type { ApiVersion } from '../service/vocabulary.js';
-import { commandName } from '../service/operations/index.js';
-import { LIMITS } from '../service/vocabulary.js';
-import type { QuotaRecord } from '../service/types.js';
+import type { ApiVersion } from '@trk/service/vocabulary.js';
+import { commandName } from '@trk/service/operations/index.js';
+import { LIMITS } from '@trk/service/vocabulary.js';
+import type { QuotaRecord } from '@trk/service/types.js';
 import type { Settings } from '../config/settings.js';
 import type { Context } from '../context/context.js';
 import { InterruptedError, stopExitCode, TrkError } from '../core/errors.js';

@@ -3,7 +3,7 @@
 
 import type { ApiClient } from '../api/client.js';
 import type { Pacer } from '../pacing/pacer.js';
-import type { ItemResults, TrackListFilter } from '../service/types.js';
+import type { ItemResults, TrackListFilter } from '@trk/service/types.js';
 import type { ExitCode } from '../core/exit-codes.js';
 import type { CarrierResolver } from './check.js';
 import type { ItemOperation, RowValues } from './fields.js';

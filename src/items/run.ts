@@ -20,8 +20,8 @@
 // the summary and stops with the signal's exit code. A run with rows left undone never exits 0.
 
 import path from 'node:path';
-import { commandName } from '../service/operations/index.js';
-import type { ItemResults } from '../service/types.js';
+import { commandName } from '@trk/service/operations/index.js';
+import type { ItemResults } from '@trk/service/types.js';
 import type { Settings } from '../config/settings.js';
 import type { Context } from '../context/context.js';
 import { InterruptedError, stopExitCode, TrkError, UsageError } from '../core/errors.js';

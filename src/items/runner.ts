@@ -35,12 +35,12 @@
 // (src/items/chunk-answers.ts).
 
 import type { ApiClient } from '../api/client.js';
-import { isAccountRefusal } from '../service/codes.js';
+import { isAccountRefusal } from '@trk/service/codes.js';
 import { EnvelopeError, RequestAbortedError, ServiceError } from '../api/errors.js';
 import type { Pacer, WaitReason } from '../pacing/pacer.js';
 import { shouldRetry, waitReason } from '../api/retry.js';
-import type { ApiVersion } from '../service/vocabulary.js';
-import type { TrackListFilter } from '../service/types.js';
+import type { ApiVersion } from '@trk/service/vocabulary.js';
+import type { TrackListFilter } from '@trk/service/types.js';
 import { requestBody } from '../api/request-body.js';
 import type { Chunk } from './chunker.js';
 import { isCharging, type ItemOperation } from './fields.js';

@@ -7,8 +7,8 @@
 // changed in between stops the run rather than sending rows nobody checked. With --skip-invalid, rows that fail
 // a check are set aside in both passes alike, so chunk numbers stay the same.
 
-import { itemsPerRequest, unitCost } from '../service/operations/index.js';
-import type { ApiVersion } from '../service/vocabulary.js';
+import { itemsPerRequest, unitCost } from '@trk/service/operations/index.js';
+import type { ApiVersion } from '@trk/service/vocabulary.js';
 import { isNoCarrier } from '../carriers/names.js';
 import { TrkError, UsageError } from '../core/errors.js';
 import { show } from '../output/sanitize.js';

@@ -6,7 +6,7 @@
 
 import path from 'node:path';
 import type { ApiClient } from '../api/client.js';
-import { commandName, doneWord, itemOperationSpec } from '../service/operations/index.js';
+import { commandName, doneWord, itemOperationSpec } from '@trk/service/operations/index.js';
 import { callDeadlineMs } from '../api/retry.js';
 import { requestTimeoutMs } from '../config/timeout.js';
 import type { Pacer } from '../pacing/pacer.js';

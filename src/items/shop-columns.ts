@@ -4,7 +4,7 @@
 // parameter, and the columns that describe the order rather than its parcel. Names are compared folded
 // (items/fields.ts normaliseName): `Tracking No.` is `tracking_no`, `Numéro de suivi` is `numero_de_suivi`.
 
-import type { ItemField } from '../service/fields.js';
+import type { ItemField } from '@trk/service/fields.js';
 
 /**
  * Other names of a field's column. The order counts: of two columns of one field (not the number or a carrier), the

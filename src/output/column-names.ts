@@ -2,7 +2,7 @@
 // the completions list, and the CSV header. One place for them, light enough for command declarations to load;
 // columns.ts and the commands define the columns themselves under these names (the compiler holds them together).
 
-import { withFieldColumns } from '../service/record-fields.js';
+import { withFieldColumns } from '@trk/service/record-fields.js';
 
 /** Registration records (`trk list`); the columns of fields read as sent are placed by record-fields.ts. */
 export const RECORD_COLUMN_NAMES = withFieldColumns([

@@ -4,8 +4,8 @@
 // shorter text tables show, `style` the colour on a terminal; times and counts are made readable by the table.
 
 import type { ChalkInstance } from 'chalk';
-import { PACKAGE_STATUSES, REGISTER_ORIGIN, TRACKING_STATUSES } from '../service/vocabulary.js';
-import type { ItemError, QuotaRecord } from '../service/types.js';
+import { PACKAGE_STATUSES, REGISTER_ORIGIN, TRACKING_STATUSES } from '@trk/service/vocabulary.js';
+import type { ItemError, QuotaRecord } from '@trk/service/types.js';
 import {
   DETAILS_COLUMN_NAMES,
   ITEM_COLUMN_NAMES,
@@ -20,10 +20,10 @@ import {
   type DetailsView,
   type EventView,
   type RecordView,
-} from '../service/records.js';
+} from '@trk/service/records.js';
 import { fmt } from '../core/text.js';
-import { COLUMN_FIELDS, recordFieldSpec, type ColumnField } from '../service/record-fields.js';
-import { datePart, isoWithOffset } from '../service/times.js';
+import { COLUMN_FIELDS, recordFieldSpec, type ColumnField } from '@trk/service/record-fields.js';
+import { datePart, isoWithOffset } from '@trk/service/times.js';
 
 type RecordColumnName = (typeof RECORD_COLUMN_NAMES)[number];
 type DetailsColumnName = (typeof DETAILS_COLUMN_NAMES)[number];

@@ -7,7 +7,7 @@
 
 import type { ChalkInstance } from 'chalk';
 import type { IO } from '../io/io.js';
-import type { ItemError, ItemResults } from '../service/types.js';
+import type { ItemError, ItemResults } from '@trk/service/types.js';
 import { UsageError } from '../core/errors.js';
 import { fmt } from '../core/text.js';
 import { csvCell } from './csv-cell.js';

@@ -2,7 +2,7 @@
 // machine values (JSON, CSV); these are only what a terminal shows. Unknown values are shown raw, since the service
 // adds statuses over time.
 
-import type { KeyStage, PackageStatus } from '../service/vocabulary.js';
+import type { KeyStage, PackageStatus } from '@trk/service/vocabulary.js';
 
 export const STATUS_WORDS: Readonly<Record<PackageStatus, string>> = {
   NotFound: 'Not found',

@@ -5,10 +5,10 @@
 
 import type { CarrierNameLookup } from './columns.js';
 import { carrierText } from './columns.js';
-import type { DetailsView, EventView } from '../service/records.js';
+import type { DetailsView, EventView } from '@trk/service/records.js';
 import { sanitizeTerminalText } from '../io/terminal-text.js';
 import { statusLine } from './status-words.js';
-import { datePart, wallTime } from '../service/times.js';
+import { datePart, wallTime } from '@trk/service/times.js';
 import { eventTimeText } from './tracking-page.js';
 
 export interface SummaryOptions {

@@ -1,8 +1,8 @@
 // Times as tables show them to their reader: in the reader's zone with the offset shown (`tableTime`), or their
 // age with --relative. The reader's zone is TZ when it names a zone, else the system's. What the service's time
-// strings say is read in src/service/times.ts.
+// strings say is read in @trk/service/times.ts.
 
-import { DATE_ONLY, epochOf, timeParts, wallTime } from '../service/times.js';
+import { DATE_ONLY, epochOf, timeParts, wallTime } from '@trk/service/times.js';
 
 /** `3 min`, `5 h`, `2 days` between two instants (for "last update ... ago"). */
 export function humanDuration(ms: number): string {

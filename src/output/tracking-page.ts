@@ -4,15 +4,15 @@
 // (the one tied to stdout), so the page is plain text when colour is off.
 
 import type { ChalkInstance } from 'chalk';
-import { KEY_STAGES } from '../service/vocabulary.js';
+import { KEY_STAGES } from '@trk/service/vocabulary.js';
 import type { CarrierNameLookup } from './columns.js';
 import { carrierText, styleStatus } from './columns.js';
-import { isCustomsSubStatus, type DetailsView, type EventView, type PlaceView } from '../service/records.js';
+import { isCustomsSubStatus, type DetailsView, type EventView, type PlaceView } from '@trk/service/records.js';
 import { textWidth } from './render.js';
 import { wrapText } from './width.js';
 import { sanitizeTerminalText } from '../io/terminal-text.js';
 import { stageWords, statusLine, subStatusWords } from './status-words.js';
-import { datePart, epochOf, wallTime } from '../service/times.js';
+import { datePart, epochOf, wallTime } from '@trk/service/times.js';
 import { humanDuration } from './times.js';
 
 export interface TrackingPageOptions {

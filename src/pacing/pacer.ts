@@ -13,7 +13,7 @@
 // together; processes sharing a key share a budget file instead (file-pacer.ts), or Redis (redis-pacer.ts).
 
 import { clock } from '../core/clock.js';
-import { LIMITS } from '../service/vocabulary.js';
+import { LIMITS } from '@trk/service/vocabulary.js';
 import { spacedAfter } from './spacing.js';
 
 /** Why starts are held: a 429, the service unavailable, or the network failing. */

@@ -9,7 +9,7 @@ import { svgChart, transitOption, troubleOption, volumeOption } from './charts.j
 import type { ListedParcel, Report } from './report.js';
 import { fmt } from '../core/text.js';
 import { statusLine } from '../output/status-words.js';
-import { parcelReference } from '../service/record-fields.js';
+import { parcelReference } from '@trk/service/record-fields.js';
 
 export interface PageOptions {
   carrierName: (code: number) => string | undefined;

@@ -13,7 +13,7 @@ import { fmt, plural } from '../core/text.js';
 import { groupLabel, tableColumns } from './columns.js';
 import type { GroupFigures } from './figures.js';
 import type { ListedParcel, Report } from './report.js';
-import { parcelReference } from '../service/record-fields.js';
+import { parcelReference } from '@trk/service/record-fields.js';
 
 /** Groups that get a bar and a sparkline (the largest): more would not be read. */
 const DRAWN_GROUPS = 12;

@@ -8,7 +8,7 @@
 // each sender still waits only for the commit that holds its notification. What is held is bounded by what the
 // listener reads at once.
 
-import type { ApiVersion } from '../service/vocabulary.js';
+import type { ApiVersion } from '@trk/service/vocabulary.js';
 import { detailsRow, keyOf } from './rows.js';
 import type { ChangeRow, Store } from './types.js';
 

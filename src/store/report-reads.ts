@@ -10,7 +10,7 @@ import {
   type ReportDialect,
 } from './report-sql.js';
 import { int, intOrNull, str, type Row, type Sql } from './sql.js';
-import { SHOWN_REFERENCE_FIELDS, type ParcelReferences } from '../service/record-fields.js';
+import { SHOWN_REFERENCE_FIELDS, type ParcelReferences } from '@trk/service/record-fields.js';
 import { REPORT_COUNTS } from './types.js';
 import type {
   ReportCounts,

@@ -20,7 +20,7 @@
 
 import type { Param } from './sql.js';
 import type { ReportKey, ReportParcelKind, ReportQuery } from './types.js';
-import { SHOWN_REFERENCE_FIELDS } from '../service/record-fields.js';
+import { SHOWN_REFERENCE_FIELDS } from '@trk/service/record-fields.js';
 
 /** The one thing the report's SQL says differently per database: a canonical time a day later, as canonical text. */
 export interface ReportDialect {

@@ -1,13 +1,13 @@
 // The service's answers as the store's rows: a gettracklist item as a RecordRow, a gettrackinfo item (or the data
 // of a TRACKING_UPDATED notification) as a DetailsRow. Pure. Every version is read through the views of
-// src/service/records.ts, so a v1 mirror has the same columns as a v2.1 one (with what v1 gives); the item itself
+// @trk/service/records.ts, so a v1 mirror has the same columns as a v2.1 one (with what v1 gives); the item itself
 // is kept as received. Times are put in one canonical form (ISO 8601 UTC with milliseconds), so that they compare
 // as text in any database; the raw item keeps them as sent.
 
-import type { ApiVersion } from '../service/vocabulary.js';
-import { recordFields, toCarrierCode, toDetailsView, toRecordView } from '../service/records.js';
-import { epochOf } from '../service/times.js';
-import { RECORD_FIELD_NAMES, recordFieldSpec, type RecordFieldValues } from '../service/record-fields.js';
+import type { ApiVersion } from '@trk/service/vocabulary.js';
+import { recordFields, toCarrierCode, toDetailsView, toRecordView } from '@trk/service/records.js';
+import { epochOf } from '@trk/service/times.js';
+import { RECORD_FIELD_NAMES, recordFieldSpec, type RecordFieldValues } from '@trk/service/record-fields.js';
 import type { DetailsRow, RecordKey, RecordRow } from './types.js';
 
 type Obj = Record<string, unknown>;

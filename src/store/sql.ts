@@ -6,7 +6,7 @@
 import { latest } from './rows.js';
 import { DETAILS_COLUMNS, RECORD_COLUMNS } from './schema.js';
 import { CHOICE_COLUMNS, type RecordKey, type RecordQuery } from './types.js';
-import { FILTER_FIELDS, SEARCHED_FIELDS } from '../service/record-fields.js';
+import { FILTER_FIELDS, SEARCHED_FIELDS } from '@trk/service/record-fields.js';
 
 export type Param = string | number | null;
 export type Row = Record<string, unknown>;

@@ -3,7 +3,7 @@
 // well as the SQLite file. The rows are plain values computed once from the service's answers (rows.ts); the
 // SQL that writes and reads them is shared by the implementations (sql.ts).
 
-import type { ParcelReferences, RecordFieldValues } from '../service/record-fields.js';
+import type { ParcelReferences, RecordFieldValues } from '@trk/service/record-fields.js';
 
 /** Where a status change was learnt. */
 export type ChangeSource = 'sync' | 'webhook';

@@ -1,7 +1,7 @@
 // What a notification says, in one shape for all versions: the line `trk webhook listen` prints. Bodies come
 // from the network, so every field is read defensively; unknown v1 status codes are kept raw.
 
-import { toCarrierCode, v1StatusName } from '../service/records.js';
+import { toCarrierCode, v1StatusName } from '@trk/service/records.js';
 
 export interface LatestEventSummary {
   /** v2: time_iso, else time_utc, else the carrier's raw date and time; v1: `a` as sent (may not be a valid time). */

@@ -16,7 +16,7 @@ import {
   type KeyStage,
   type PackageStatus,
   type WebhookEvent,
-} from '../service/vocabulary.js';
+} from '@trk/service/vocabulary.js';
 import { signedV1Body, signV2 } from './verify.js';
 
 /** What a carrier writes at each sub-status (English), and the milestone it marks: the made-up event's text. */

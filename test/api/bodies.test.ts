@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { unsupported, wireBody } from '../../src/api/request-body.js';
-import { itemsPerRequest, unknownRegisterFields } from '../../src/service/operations/index.js';
+import { itemsPerRequest, unknownRegisterFields } from '@trk/service/operations/index.js';
 import { UsageError } from '../../src/core/errors.js';
 
 function usage(fn: () => unknown): UsageError {

@@ -3,7 +3,7 @@ import { clock } from '../../src/core/clock.js';
 import type { ApiClient } from '../../src/api/client.js';
 import { PagingError, readPages, trackListPages, type PagedRead, type PageFacts } from '../../src/api/pages.js';
 import { InterruptedError } from '../../src/core/errors.js';
-import type { Envelope } from '../../src/service/types.js';
+import type { Envelope } from '@trk/service/types.js';
 
 interface Page {
   n: number;

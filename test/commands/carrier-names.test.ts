@@ -5,7 +5,7 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiVersion } from '../../src/service/vocabulary.js';
+import type { ApiVersion } from '@trk/service/vocabulary.js';
 import { errorOutcome } from '../../src/cli.js';
 import { cachePath, listUrl } from '../../src/carriers/lists.js';
 import { REFERENCE } from '../fixture-files.js';

@@ -1,6 +1,6 @@
 // info, realtime, quota: the commands that print tracking details or one object.
 import { describe, expect, it } from 'vitest';
-import type { Envelope } from '../../src/service/types.js';
+import type { Envelope } from '@trk/service/types.js';
 import { runInfo } from '../../src/commands/items/info.js';
 import { runQuota } from '../../src/commands/quota/quota.js';
 import { realtimeItem, runRealtime } from '../../src/commands/items/realtime.js';

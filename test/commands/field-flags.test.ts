@@ -3,8 +3,8 @@
 // looked for in what was sent, under the field's wire name. A flag declared but never passed on fails here.
 
 import { describe, expect, it } from 'vitest';
-import { fieldSpec, wireName, type ItemField } from '../../src/service/fields.js';
-import { commandName, flagFields, ITEM_OPERATIONS } from '../../src/service/operations/index.js';
+import { fieldSpec, wireName, type ItemField } from '@trk/service/fields.js';
+import { commandName, flagFields, ITEM_OPERATIONS } from '@trk/service/operations/index.js';
 import { createFake } from '../fake-context.js';
 import { runProgram } from './run-program.js';
 

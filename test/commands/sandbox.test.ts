@@ -5,10 +5,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runSandboxReset, runSandboxStart, sandboxOptions } from '../../src/commands/sandbox/sandbox.js';
 import type { Context } from '../../src/context/context.js';
 import { TrkError, UsageError } from '../../src/core/errors.js';
-import { startSandbox } from '../../src/sandbox/index.js';
+import { startSandbox } from '@trk/sandbox';
 import { createTestIO, type TestIO } from '../test-io.js';
 import { createFake } from '../fake-context.js';
-import { call } from '../sandbox/http.js';
+import { call } from '../../packages/sandbox/test/http.js';
 
 let dir: string;
 beforeEach(async () => {

@@ -14,8 +14,8 @@ import { runCli } from '../../src/cli.js';
 import { clock } from '../../src/core/clock.js';
 import type { OutputTarget } from '../../src/io/io.js';
 import { createTestIO } from '../test-io.js';
-import { RATE_WINDOW_MS } from '../../src/sandbox/http/rate-limit.js';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/http/server.js';
+import { RATE_WINDOW_MS } from '@trk/sandbox/http/rate-limit.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '@trk/sandbox/http/server.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'bin', 'trk.js');

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clock } from '../../src/core/clock.js';
-import { startSandbox } from '../../src/sandbox/index.js';
+import { startSandbox } from '@trk/sandbox';
 import { assertBuilt, baseEnv, numbers, ROOT, trk, trkProcess } from './helpers.js';
 
 const listed = async (env: NodeJS.ProcessEnv, args: string[] = []): Promise<string[]> => {

@@ -4,7 +4,7 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { clock } from '../../src/core/clock.js';
-import type { SandboxRequestLog } from '../../src/sandbox/http/request-log.js';
+import type { SandboxRequestLog } from '@trk/sandbox/http/request-log.js';
 import { STORE_KINDS } from '../store/kinds.js';
 import { emulatorList, numbers, startEmulator, trk, type Emulator } from './helpers.js';
 import { HOUR, mirrorEnv, register, START, sync } from './mirror-helpers.js';

@@ -13,8 +13,8 @@ import {
   type ApiVersion,
   type Operation,
   type PackageStatus,
-} from '../../src/service/vocabulary.js';
-import { operationPath } from '../../src/service/operations/index.js';
+} from '@trk/service/vocabulary.js';
+import { operationPath } from '@trk/service/operations/index.js';
 import { startReferenceServer, type ReferenceServer } from '../carriers/reference-server.js';
 import { FIXTURES } from '../fixture-files.js';
 import { baseEnv, numbers, parseCsv, startEmulator, trk, type Emulator, type Result } from './helpers.js';

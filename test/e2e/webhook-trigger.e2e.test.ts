@@ -3,7 +3,7 @@
 // changes` with the tag the mirror knew; one signed with another key is refused and trk says so; --dry-run prints
 // the very body it would send, which the listener takes with the sign printed beside it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { notificationProblem } from '../../src/service/webhook-body.js';
+import { notificationProblem } from '@trk/service/webhook-body.js';
 import { verifyV1 } from '../../src/webhook/verify.js';
 import { STORE_KINDS } from '../store/kinds.js';
 import { type Emulator, numbers, type RunningTrk, startEmulator, trk, trkRunning } from './helpers.js';

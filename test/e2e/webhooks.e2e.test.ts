@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestIO } from '../test-io.js';
-import { SANDBOX_KEY } from '../../src/sandbox/http/server.js';
+import { SANDBOX_KEY } from '@trk/sandbox/http/server.js';
 import { startListener, type Listener, type ReceivedEvent } from '../../src/webhook/listen.js';
 import { rawMember } from '../../src/webhook/raw-json.js';
 import { app, deadUrl } from '../webhook/app.js';

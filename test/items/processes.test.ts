@@ -7,7 +7,7 @@ import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox, type SandboxRequestLog } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox, type SandboxRequestLog } from '@trk/sandbox';
 import { numberList, registrations, tempDir, writeInput } from './helpers.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 import { createTestIO } from '../test-io.js';
 import { fieldOfName, parseColumnMapping, type ItemField } from '../../src/items/fields.js';
-import { FIELDS, ITEM_FIELDS } from '../../src/service/fields.js';
+import { FIELDS, ITEM_FIELDS } from '@trk/service/fields.js';
 import { openRows, rowValues, type InputRow } from '../../src/items/read.js';
 import { detectDelimiter, parseDelimiter } from '../../src/items/read-text.js';
 import { openSource } from '../../src/items/source.js';

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, linkSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { ApiVersion } from '../../src/service/vocabulary.js';
+import type { ApiVersion } from '@trk/service/vocabulary.js';
 import { UsageError } from '../../src/core/errors.js';
 import { createTestIO } from '../test-io.js';
 import { parseColumnMapping, type ItemOperation } from '../../src/items/fields.js';

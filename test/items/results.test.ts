@@ -5,7 +5,7 @@ import type { Chunk } from '../../src/items/chunker.js';
 import { InOrder } from '../../src/items/in-order.js';
 import type { InputLayout } from '../../src/items/read.js';
 import { ResultSink } from '../../src/items/results.js';
-import type { ItemResults } from '../../src/service/types.js';
+import type { ItemResults } from '@trk/service/types.js';
 import { tempDir } from './helpers.js';
 
 const layout = { format: 'csv', header: ['number'], hasHeader: true, width: 1, columns: ['number'], ignored: [] };

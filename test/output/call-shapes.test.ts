@@ -6,10 +6,10 @@ import type {
   QuotaRecord,
   RegisterAccepted,
   TrackRecord,
-} from '../../src/service/types.js';
+} from '@trk/service/types.js';
 import { createTestIO } from '../test-io.js';
 import { ITEM_COLUMNS, QUOTA_FIELDS, REGISTER_ITEM_COLUMNS, recordColumns } from '../../src/output/columns.js';
-import { toRecordView } from '../../src/service/records.js';
+import { toRecordView } from '@trk/service/records.js';
 import { createRowWriter, printItemResults, printObject } from '../../src/output/render.js';
 import { fixture } from './fixtures.js';
 

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestIO } from '../test-io.js';
 import { COMPACT_DETAILS, detailsColumns, QUOTA_FIELDS, recordColumns } from '../../src/output/columns.js';
-import { toDetailsView, toRecordView } from '../../src/service/records.js';
+import { toDetailsView, toRecordView } from '@trk/service/records.js';
 import { printObject, printRows, type Column, type OutputSpec } from '../../src/output/render.js';
 import { accepted, fixture, V2_DETAILS } from './fixtures.js';
 import { loadTextWidths } from '../../src/output/width.js';

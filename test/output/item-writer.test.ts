@@ -4,7 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import type { ItemResults } from '../../src/service/types.js';
+import type { ItemResults } from '@trk/service/types.js';
 import { createTestIO } from '../test-io.js';
 import { ITEM_COLUMNS } from '../../src/output/columns.js';
 import { createItemResultsWriter, printItemResults } from '../../src/output/render.js';

@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { createTestIO } from '../test-io.js';
 import { ITEM_COLUMNS, QUOTA_FIELDS, recordColumns } from '../../src/output/columns.js';
-import { toRecordView, type RecordView } from '../../src/service/records.js';
+import { toRecordView, type RecordView } from '@trk/service/records.js';
 import { createRowWriter, printItemResults, printObject, printRows, type OutputSpec } from '../../src/output/render.js';
 import { UsageError } from '../../src/core/errors.js';
 import { accepted, fixture } from './fixtures.js';

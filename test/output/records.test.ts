@@ -9,7 +9,7 @@ import {
   toRecordView,
   type EventView,
   type RecordView,
-} from '../../src/service/records.js';
+} from '@trk/service/records.js';
 import { printRows } from '../../src/output/render.js';
 import { accepted, fixture, V2_DETAILS } from './fixtures.js';
 

@@ -1,6 +1,6 @@
 // `trk info N -o text`: a parcel in a few plain lines for a reply to a customer.
 import { describe, expect, it } from 'vitest';
-import { toDetailsView } from '../../src/service/records.js';
+import { toDetailsView } from '@trk/service/records.js';
 import { renderSummary } from '../../src/output/summary.js';
 import { accepted, V2_DETAILS } from './fixtures.js';
 

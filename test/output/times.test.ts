@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ago, tableTime, zonedTime, zoneOfEnv } from '../../src/output/times.js';
-import { isoWithOffset } from '../../src/service/times.js';
+import { isoWithOffset } from '@trk/service/times.js';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
 

@@ -1,7 +1,7 @@
 import { Chalk } from 'chalk';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { subStatuses } from '../../src/service/vocabulary.js';
-import { toDetailsView } from '../../src/service/records.js';
+import { subStatuses } from '@trk/service/vocabulary.js';
+import { toDetailsView } from '@trk/service/records.js';
 import { SUB_STATUS_WORDS, statusLine } from '../../src/output/status-words.js';
 import { eventTimeText, milestoneStrip, renderTrackingPage, wrapText } from '../../src/output/tracking-page.js';
 import { accepted, V2_DETAILS } from './fixtures.js';

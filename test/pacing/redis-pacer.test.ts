@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '@redis/client';
 import { clock } from '../../src/core/clock.js';
 import { RedisBudgetError, RedisPacer, redisHost } from '../../src/pacing/redis-pacer.js';
-import type { SandboxRequestLog } from '../../src/sandbox/index.js';
+import type { SandboxRequestLog } from '@trk/sandbox';
 import { ROOT, baseEnv, numbers, startEmulator, trk } from '../e2e/helpers.js';
 
 const installed = spawnSync('redis-server', ['--version'], { encoding: 'utf8' }).status === 0;

@@ -1,11 +1,11 @@
-// Every operation of the service's vocabulary has its module (src/service/operations/), and every module has all
+// Every operation of the service's vocabulary has its module (@trk/service/operations/), and every module has all
 // its pieces: paths, a body builder, the shape of its answer, and the emulator's handler at the same paths; item
 // operations also their fields in every version, the body of a chunk of rows, the command and its summary word.
 
 import { describe, expect, it } from 'vitest';
-import { EMULATED_OPERATIONS } from '../../src/sandbox/ops/table.js';
-import { ANSWER_SHAPES, ITEM_OPERATIONS, OPERATION_TABLE } from '../../src/service/operations/index.js';
-import { API_VERSIONS, OPERATIONS } from '../../src/service/vocabulary.js';
+import { EMULATED_OPERATIONS } from '@trk/sandbox/ops/table.js';
+import { ANSWER_SHAPES, ITEM_OPERATIONS, OPERATION_TABLE } from '@trk/service/operations/index.js';
+import { API_VERSIONS, OPERATIONS } from '@trk/service/vocabulary.js';
 
 type Table = Readonly<Record<string, Record<string, unknown> | undefined>>;
 

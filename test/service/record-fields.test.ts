@@ -1,4 +1,4 @@
-// The registry of the fields a record carries as sent (src/service/record-fields.ts) and what is derived from it:
+// The registry of the fields a record carries as sent (@trk/service/record-fields.ts) and what is derived from it:
 // the list's columns in their order, the mirror's columns and indexes, the offline search and find, the report's
 // reference.
 // The migrations already written are frozen: a field added to the registry needs a new migration, not an edit.
@@ -12,8 +12,8 @@ import {
   RECORD_FIELD_NAMES,
   SEARCHED_FIELDS,
   withFieldColumns,
-} from '../../src/service/record-fields.js';
-import { register } from '../../src/service/operations/register.js';
+} from '@trk/service/record-fields.js';
+import { register } from '@trk/service/operations/register.js';
 import { FIND_COLUMNS } from '../../src/store/find-sql.js';
 import { recordRow } from '../../src/store/rows.js';
 import { MIGRATIONS, POSTGRES, RECORD_COLUMNS, SQLITE } from '../../src/store/schema.js';

@@ -4,9 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { chooseStatus } from '../../src/commands/webhook/trigger.js';
 import { UsageError } from '../../src/core/errors.js';
-import { toDetailsView } from '../../src/service/records.js';
-import { V1_PACKAGE_STATUS_CODE, mainStatusOf, subStatuses, type ApiVersion } from '../../src/service/vocabulary.js';
-import { notificationProblem } from '../../src/service/webhook-body.js';
+import { toDetailsView } from '@trk/service/records.js';
+import { V1_PACKAGE_STATUS_CODE, mainStatusOf, subStatuses, type ApiVersion } from '@trk/service/vocabulary.js';
+import { notificationProblem } from '@trk/service/webhook-body.js';
 import { signedTrigger, type TriggerRequest } from '../../src/webhook/trigger-body.js';
 import { verifyNotification } from '../../src/webhook/listener/verification.js';
 

@@ -11,13 +11,13 @@
 import type { ApiClient } from '../../api/client.js';
 import { AuthenticationError } from '../../api/errors.js';
 import { wireBody } from '../../api/request-body.js';
-import type { ApiVersion } from '../../service/vocabulary.js';
-import type { QuotaRecord } from '../../service/types.js';
+import type { ApiVersion } from '@trk/service/vocabulary.js';
+import type { QuotaRecord } from '@trk/service/types.js';
 import { maskKey, parseApiKey, parseServiceUrl } from '../../config/keys.js';
 import { missingKeyError, savedProfilesText, unknownProfileError } from '../../config/profile-rules.js';
 import type { Profile, ProfileStore } from '../../config/profiles.js';
 import { DEFAULT_BASE_URL, DEFAULT_PROFILE_NAME, DEFAULT_RES_URL, type Settings } from '../../config/settings.js';
-import { DEFAULT_API_VERSION } from '../../service/vocabulary.js';
+import { DEFAULT_API_VERSION } from '@trk/service/vocabulary.js';
 import type { Context } from '../../context/context.js';
 import { requestOptions } from '../../context/context-impl.js';
 import { CredentialsError, UsageError } from '../../core/errors.js';

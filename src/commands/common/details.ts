@@ -5,12 +5,12 @@
 // table is written as the answers come, so that details of any number of numbers take flat memory. Output to a
 // terminal goes through the pager.
 
-import type { ApiVersion } from '../../service/vocabulary.js';
-import type { ItemResults } from '../../service/types.js';
+import type { ApiVersion } from '@trk/service/vocabulary.js';
+import type { ItemResults } from '@trk/service/types.js';
 import type { Context } from '../../context/context.js';
 import type { IO } from '../../io/io.js';
 import { COMPACT_DETAILS, detailsColumns, itemColumns } from '../../output/columns.js';
-import { toDetailsView, type DetailsView } from '../../service/records.js';
+import { toDetailsView, type DetailsView } from '@trk/service/records.js';
 import {
   createItemResultsWriter,
   isWide,

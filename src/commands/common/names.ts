@@ -2,10 +2,10 @@
 // network call just for names; see carriers/lookup.ts): without a cache, tables show bare codes. The lists'
 // code is loaded only when names are shown.
 
-import type { ApiVersion } from '../../service/vocabulary.js';
+import type { ApiVersion } from '@trk/service/vocabulary.js';
 import type { Context } from '../../context/context.js';
 import type { ColumnOptions } from '../../output/columns.js';
-import type { ViewOptions } from '../../service/records.js';
+import type { ViewOptions } from '@trk/service/records.js';
 import { resolveFormat } from '../../output/render.js';
 
 /** Carrier names beside codes, for tables only: CSV, TSV and JSON keep the bare codes a script expects. */

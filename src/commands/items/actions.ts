@@ -1,7 +1,7 @@
 // trk stop | retrack | delete | push: one operation on each number, with an optional carrier. They differ only
 // in the operation, in delete asking first, and in delete's --ignore-missing, so they share this run function.
 
-import type { NumberCarrierOperation } from '../../service/operations/index.js';
+import type { NumberCarrierOperation } from '@trk/service/operations/index.js';
 import type { Context } from '../../context/context.js';
 import { plural } from '../../core/text.js';
 import { confirmOrRefuse, inputCarrierResolver, itemResultsPrinter, type ItemSourceOptions } from './shared.js';

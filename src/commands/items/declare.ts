@@ -3,9 +3,9 @@
 // piped, or from a file, with the same checks, pacing and guarantees, and the same flags.
 
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import { numberPattern, PACKAGE_STATUSES, subStatuses } from '../../service/vocabulary.js';
+import { numberPattern, PACKAGE_STATUSES, subStatuses } from '@trk/service/vocabulary.js';
 import { dbOption } from '../mirror/args.js';
-import { operationOfCommand } from '../../service/operations/index.js';
+import { operationOfCommand } from '@trk/service/operations/index.js';
 import { fieldFlagValues, resolveCarriers, withFieldFlags } from './field-flags.js';
 import type { ItemFlags } from '../../items/run.js';
 import { DETAILS_RESULT_COLUMN_NAMES, ITEM_COLUMN_NAMES, REGISTER_COLUMN_NAMES } from '../../output/column-names.js';

@@ -4,7 +4,7 @@
 // records listed; for a file or a pipe, whose rows only the engine reads, the question says what a number without
 // a carrier means. Loaded only when someone is asked.
 
-import type { TrackRecord } from '../../service/types.js';
+import type { TrackRecord } from '@trk/service/types.js';
 import type { Context } from '../../context/context.js';
 import { carrierText } from '../../output/columns.js';
 import { sanitizeTerminalText } from '../../io/terminal-text.js';

@@ -1,12 +1,12 @@
-// The item commands' flags of request fields, declared from the field registry (src/service/fields.ts) and the
+// The item commands' flags of request fields, declared from the field registry (@trk/service/fields.ts) and the
 // command's operation module (which fields, and help where the command means a field otherwise), and read back by
 // field: a flag is written once, its value reaches the engine under its field's name with no mapping in between.
 
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { Context } from '../../context/context.js';
-import { FIELDS, type FieldSpec, type FieldValues, type ItemField } from '../../service/fields.js';
-import { flagFields, flagHelp, type ItemOperation } from '../../service/operations/index.js';
-import { LANGUAGES } from '../../service/vocabulary.js';
+import { FIELDS, type FieldSpec, type FieldValues, type ItemField } from '@trk/service/fields.js';
+import { flagFields, flagHelp, type ItemOperation } from '@trk/service/operations/index.js';
+import { LANGUAGES } from '@trk/service/vocabulary.js';
 import { resolveCarrierFlags } from '../common/carrier-args.js';
 import { carrierArg, maxLength, Option } from '../define.js';
 

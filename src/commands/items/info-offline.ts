@@ -4,12 +4,12 @@
 // looked up in the mirror: that is how a shop finds a customer's parcel. Chosen at the command's boundary
 // (declare.ts), so the online info keeps no trace of it.
 
-import { LIMITS, numberPattern, type ApiVersion } from '../../service/vocabulary.js';
-import type { ItemResults, RejectedItem } from '../../service/types.js';
+import { LIMITS, numberPattern, type ApiVersion } from '@trk/service/vocabulary.js';
+import type { ItemResults, RejectedItem } from '@trk/service/types.js';
 import type { Context } from '../../context/context.js';
 import { TrkError, UsageError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';
-import { formatCodeMessage } from '../../service/codes.js';
+import { formatCodeMessage } from '@trk/service/codes.js';
 import { mirrorAgeLine } from '../../mirror/age.js';
 import { openMirrorToRead } from '../../mirror/open.js';
 import type { RecordKey, Store } from '../../store/types.js';

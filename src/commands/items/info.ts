@@ -2,12 +2,12 @@
 // numbers given are looked at again every --every until each is delivered or returned.
 
 import { wireBody } from '../../api/request-body.js';
-import { LIMITS, numberPattern, type ApiVersion } from '../../service/vocabulary.js';
-import type { ItemResults } from '../../service/types.js';
+import { LIMITS, numberPattern, type ApiVersion } from '@trk/service/vocabulary.js';
+import type { ItemResults } from '@trk/service/types.js';
 import type { Context } from '../../context/context.js';
 import { TrkError, UsageError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';
-import { toDetailsView, type DetailsView } from '../../service/records.js';
+import { toDetailsView, type DetailsView } from '@trk/service/records.js';
 import { resolveFormat, type ItemResultsWriter } from '../../output/render.js';
 import { show } from '../../output/sanitize.js';
 import { fmt } from '../../core/text.js';

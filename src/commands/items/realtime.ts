@@ -2,8 +2,8 @@
 // 1 quota unit, or 10 with --fresh (cacheLevel 1), which therefore asks first.
 
 import { wireBody } from '../../api/request-body.js';
-import { numberPattern, REALTIME_CACHE_COST } from '../../service/vocabulary.js';
-import type { RealtimeRequestItem } from '../../service/types.js';
+import { numberPattern, REALTIME_CACHE_COST } from '@trk/service/vocabulary.js';
+import type { RealtimeRequestItem } from '@trk/service/types.js';
 import type { Context } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';

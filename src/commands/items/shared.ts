@@ -3,7 +3,7 @@
 // names in input columns, and the confirmation before something irreversible.
 
 import type { Context } from '../../context/context.js';
-import type { FieldValues } from '../../service/fields.js';
+import type { FieldValues } from '@trk/service/fields.js';
 import { UsageError } from '../../core/errors.js';
 import type { ItemFlags } from '../../items/command.js';
 import type { CarrierResolver } from '../../items/check.js';

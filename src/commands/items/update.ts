@@ -5,7 +5,7 @@ import type { Context } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
 import { inputCarrierResolver, itemResultsPrinter, type ItemSourceOptions } from './shared.js';
 import { runItemCommand } from '../../items/command.js';
-import { operationOfCommand } from '../../service/operations/index.js';
+import { operationOfCommand } from '@trk/service/operations/index.js';
 
 export type UpdateOptions = ItemSourceOptions;
 

@@ -8,7 +8,7 @@ import {
   PUSH_STATUSES,
   subStatuses,
   TRACKING_STATUSES,
-} from '../../service/vocabulary.js';
+} from '@trk/service/vocabulary.js';
 import { RECORD_COLUMN_NAMES } from '../../output/column-names.js';
 import { TERMINAL_LIST_LIMIT } from '../../output/format.js';
 import {

@@ -4,8 +4,8 @@
 // of the service: every page is fetched and the records are checked here (a sub-status needs the tracking
 // details of each record, one gettrackinfo request per page, which costs no quota).
 
-import { LIMITS, mainStatusOf, type PackageStatus } from '../../service/vocabulary.js';
-import type { TrackListFilter } from '../../service/types.js';
+import { LIMITS, mainStatusOf, type PackageStatus } from '@trk/service/vocabulary.js';
+import type { TrackListFilter } from '@trk/service/types.js';
 import { UsageError } from '../../core/errors.js';
 import { parseTimeArg } from './time.js';
 

@@ -7,12 +7,12 @@
 import type { ApiClient } from '../../api/client.js';
 import { trackListPages } from '../../api/pages.js';
 import { wireBody } from '../../api/request-body.js';
-import { LIMITS } from '../../service/vocabulary.js';
-import type { TrackListFilter, TrackRecord } from '../../service/types.js';
+import { LIMITS } from '@trk/service/vocabulary.js';
+import type { TrackListFilter, TrackRecord } from '@trk/service/types.js';
 import type { Context } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
 import { recordColumns } from '../../output/columns.js';
-import { recordForJson, toRecordView } from '../../service/records.js';
+import { recordForJson, toRecordView } from '@trk/service/records.js';
 import { createRowWriter } from '../../output/render.js';
 import { statusLine } from '../../output/status-line.js';
 import { fmt, plural } from '../../core/text.js';

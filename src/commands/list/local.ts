@@ -5,11 +5,11 @@
 
 import type { ApiClient } from '../../api/client.js';
 import { wireBody } from '../../api/request-body.js';
-import { LIMITS } from '../../service/vocabulary.js';
-import type { TrackRecord } from '../../service/types.js';
-import { toDetailsView, toRecordView, type DetailsView } from '../../service/records.js';
-import { epochOf } from '../../service/times.js';
-import { FILTER_FIELDS, SEARCHED_FIELDS, recordFieldSpec, type RecordField } from '../../service/record-fields.js';
+import { LIMITS } from '@trk/service/vocabulary.js';
+import type { TrackRecord } from '@trk/service/types.js';
+import { toDetailsView, toRecordView, type DetailsView } from '@trk/service/records.js';
+import { epochOf } from '@trk/service/times.js';
+import { FILTER_FIELDS, SEARCHED_FIELDS, recordFieldSpec, type RecordField } from '@trk/service/record-fields.js';
 import { tagMatcher, type ListOptions } from './filters.js';
 import { recordKey } from './merge.js';
 import { clock } from '../../core/clock.js';

@@ -3,9 +3,9 @@
 // once (a number under two carriers is two records). Each query's own order is kept whatever the service does, so
 // an order the service applies differently still gives every record once. One query is passed through as is.
 
-import type { OrderBy } from '../../service/vocabulary.js';
-import type { TrackRecord } from '../../service/types.js';
-import { epochOf } from '../../service/times.js';
+import type { OrderBy } from '@trk/service/vocabulary.js';
+import type { TrackRecord } from '@trk/service/types.js';
+import { epochOf } from '@trk/service/times.js';
 import type { TrackListPage } from '../../api/pages.js';
 
 /** How far the fetching has got, over every query. */

@@ -4,8 +4,8 @@
 
 import type { ApiClient } from '../../api/client.js';
 import { trackListPages } from '../../api/pages.js';
-import { LIMITS } from '../../service/vocabulary.js';
-import type { TrackRecord } from '../../service/types.js';
+import { LIMITS } from '@trk/service/vocabulary.js';
+import type { TrackRecord } from '@trk/service/types.js';
 
 /**
  * Every record of `numbers` (several carriers may hold one number). The service matches one number partially

@@ -5,9 +5,9 @@
 import type { Context } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
 import { recordColumns } from '../../output/columns.js';
-import { recordForJson, toRecordView } from '../../service/records.js';
+import { recordForJson, toRecordView } from '@trk/service/records.js';
 import { createRowWriter } from '../../output/render.js';
-import type { ApiVersion } from '../../service/vocabulary.js';
+import type { ApiVersion } from '@trk/service/vocabulary.js';
 import { mirrorAgeLine } from '../../mirror/age.js';
 import { openMirrorToRead } from '../../mirror/open.js';
 import { canonicalTime } from '../../store/rows.js';
@@ -17,7 +17,7 @@ import { tableNames, viewNames } from '../common/names.js';
 import { outputOf, startPagerFor } from '../common/output.js';
 import { buildListFilters, distinctNumbers, statusesToAsk, type ListOptions } from './filters.js';
 import { listLimit } from './list.js';
-import { LIMITS } from '../../service/vocabulary.js';
+import { LIMITS } from '@trk/service/vocabulary.js';
 
 const RANGES: readonly [TimeColumn, 'register_time' | 'track_time' | 'push_time' | 'stop_track_time'][] = [
   ['register_time', 'register_time'],

@@ -5,10 +5,10 @@
 // Exception, whether the shipment was returned is read from their tracking details (gettrackinfo, no quota).
 
 import type { ApiClient } from '../../api/client.js';
-import type { TrackListFilter, TrackRecord } from '../../service/types.js';
+import type { TrackListFilter, TrackRecord } from '@trk/service/types.js';
 import type { Context } from '../../context/context.js';
 import { recordColumns } from '../../output/columns.js';
-import { recordForJson, toRecordView } from '../../service/records.js';
+import { recordForJson, toRecordView } from '@trk/service/records.js';
 import { printRows } from '../../output/render.js';
 import { fmt } from '../../core/text.js';
 import { tableNames, viewNames } from '../common/names.js';

@@ -2,7 +2,7 @@
 // prints the status changes it learnt, `trk find` looks a customer's parcel up in it. `list --offline` and
 // `info --offline` read it too (src/commands/list/offline.ts, src/commands/items/info-offline.ts).
 
-import { PACKAGE_STATUSES } from '../../service/vocabulary.js';
+import { PACKAGE_STATUSES } from '@trk/service/vocabulary.js';
 import { DETAILS_RESULT_COLUMN_NAMES } from '../../output/column-names.js';
 import { REPORT_BY } from '../../report/figures.js';
 import {

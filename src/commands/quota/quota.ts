@@ -1,7 +1,7 @@
 // trk quota: the account's quota record. JSON prints the object as the service sent it.
 
 import { wireBody } from '../../api/request-body.js';
-import type { QuotaRecord } from '../../service/types.js';
+import type { QuotaRecord } from '@trk/service/types.js';
 import type { Context } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
 import { QUOTA_FIELDS } from '../../output/columns.js';

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import type { Settings } from '../../config/settings.js';
 import { UsageError } from '../../core/errors.js';
-import { LOGIN_HINT } from '../../service/codes.js';
+import { LOGIN_HINT } from '@trk/service/codes.js';
 
 export const NO_KEY_HINT = `signatures are made with the account's API key: ${LOGIN_HINT}`;
 
@@ -13,7 +13,7 @@ export const NO_KEY_HINT = `signatures are made with the account's API key: ${LO
  */
 export async function signingKey(settings: Settings): Promise<string | undefined> {
   if (settings.sandbox) {
-    const { SANDBOX_KEY } = await import('../../sandbox/index.js');
+    const { SANDBOX_KEY } = await import('../../sandbox.js');
     return SANDBOX_KEY;
   }
   return settings.apiKey;

@@ -1,6 +1,6 @@
 // Declaration of `trk webhook`: check and receive the notifications the service sends.
 
-import { PACKAGE_STATUSES, WEBHOOK_EVENTS } from '../../service/vocabulary.js';
+import { PACKAGE_STATUSES, WEBHOOK_EVENTS } from '@trk/service/vocabulary.js';
 import { DEFAULT_LISTEN_URL } from '../../webhook/address.js';
 import { carrierOption, choiceOf, examples, lazy, nonNegativeInt, Option, prints, type Declare } from '../define.js';
 import { dbOption } from '../mirror/args.js';

@@ -14,7 +14,7 @@ import {
   type ApiVersion,
   type PackageStatus,
   type WebhookEvent,
-} from '../../service/vocabulary.js';
+} from '@trk/service/vocabulary.js';
 import { forwarded, Forwarder, type ForwardResult } from '../../webhook/forward.js';
 import { DEFAULT_LISTEN_URL } from '../../webhook/address.js';
 import {

@@ -3,7 +3,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { IO } from '../../io/io.js';
-import { notificationProblem } from '../../service/webhook-body.js';
+import { notificationProblem } from '@trk/service/webhook-body.js';
 import { parseJsonBody } from '../raw-json.js';
 import { summarizeEvent } from '../summary.js';
 import type { Admission } from './admission.js';

@@ -121,7 +121,7 @@ export interface ReceivedEvent {
   verified: boolean;
   /**
    * Whether it was taken in (printed, saved, forwarded): verified, or verification switched off, and of the
-   * documented shape (src/service/webhook-body.ts).
+   * documented shape (@trk/service/webhook-body.ts).
    */
   accepted: boolean;
   /** Why it was refused or what was odd about it. */

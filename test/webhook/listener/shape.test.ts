@@ -6,7 +6,7 @@ import path from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { createTestIO } from '../../test-io.js';
-import { notificationProblem } from '../../../src/service/webhook-body.js';
+import { notificationProblem } from '@trk/service/webhook-body.js';
 import { StoreSink } from '../../../src/mirror/webhook-sink.js';
 import { SqliteStore } from '../../../src/store/sqlite.js';
 import { startListener, type ListenerOptions } from '../../../src/webhook/listen.js';
