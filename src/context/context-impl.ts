@@ -16,6 +16,7 @@ import { RateBudgets } from './rate-budgets.js';
 import { SettingsSource } from './settings-source.js';
 import { sanitizeTerminalText } from '../io/terminal-text.js';
 import { clock } from '../core/clock.js';
+import { wrapNotice } from '../output/width.js';
 
 export interface ContextOptions {
   io: IO;
@@ -134,9 +135,10 @@ class CommandContext implements Context {
   }
 
   // Status lines can carry text from the network or the command line (a number, a service message): cleaned of
-  // escape sequences and bidi overrides before they reach the terminal.
+  // escape sequences and bidi overrides before they reach the terminal, and wrapped there between words (never
+  // inside a word or a path); piped, one line per message, as scripts grep them.
   readonly info = (line: string): void => {
-    if (!this.global.quiet) this.io.err(sanitizeTerminalText(line));
+    if (!this.global.quiet) this.statusLine(line);
   };
 
   readonly debug = (line: string): void => {
@@ -144,7 +146,13 @@ class CommandContext implements Context {
   };
 
   /** A warning, shown even with --quiet: something to fix (a state folder that cannot be written, a public file). */
-  readonly warn = (line: string): void => this.io.err(sanitizeTerminalText(line));
+  readonly warn = (line: string): void => this.statusLine(line);
+
+  private statusLine(line: string): void {
+    const clean = sanitizeTerminalText(line);
+    if (!this.io.stderrIsTTY) this.io.err(clean);
+    else for (const l of wrapNotice(clean, this.io.stderrColumns)) this.io.err(l);
+  }
 
   readonly settings = (opts?: SettingsOptions): Promise<Settings> => this.source.settings(opts);
 
