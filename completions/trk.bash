@@ -697,13 +697,13 @@ _trk_values() {
     'sync|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'sync|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'sync|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'changes|--columns') printf '%s\n' 'id' 'detected_at' 'number' 'carrier' 'from' 'to' 'from_sub_status' 'to_sub_status' 'event_time' 'source' ;;
+    'changes|--columns') printf '%s\n' 'id' 'detected_at' 'number' 'carrier' 'from' 'to' 'from_sub_status' 'to_sub_status' 'event_time' 'source' 'tag' 'email' 'order_no' 'customer' ;;
     'changes|--status') printf '%s\n' 'NotFound' 'InfoReceived' 'InTransit' 'Expired' 'AvailableForPickup' 'OutForDelivery' 'DeliveryFailure' 'Delivered' 'Exception' ;;
     'changes|--profile') trk __complete profiles 2>/dev/null ;;
     'changes|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'changes|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'changes|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'find|--columns') printf '%s\n' 'number' 'carrier' 'final_carrier' 'status' 'sub_status' 'latest_event_time' 'latest_event' 'latest_location' 'age' 'expected' 'origin' 'destination' 'days_after_order' 'days_of_transit' 'days_after_last_update' 'eta_from' 'eta_to' 'delivered' 'customs' 'events' 'tag' 'latest_event_time_raw' 'delivered_raw' 'result' 'error_code' 'error_message' ;;
+    'find|--columns') printf '%s\n' 'number' 'carrier' 'final_carrier' 'status' 'sub_status' 'latest_event_time' 'latest_event' 'latest_location' 'age' 'expected' 'origin' 'destination' 'days_after_order' 'days_of_transit' 'days_after_last_update' 'eta_from' 'eta_to' 'delivered' 'customs' 'events' 'tag' 'latest_event_time_raw' 'delivered_raw' 'result' 'error_code' 'error_message' 'email' 'order_no' 'customer' ;;
     'find|--profile') trk __complete profiles 2>/dev/null ;;
     'find|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'find|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
