@@ -20,8 +20,10 @@ afterAll(async () => {
 /** The lines of a wait for a 429. */
 const limited = (stderr: string) => stderr.split('\n').filter((l) => l.includes('rate limited'));
 /** Why: a stall of this process just before it, or nothing this machine's trk can see. */
-const WHY =
-  /: (this machine was busy \(trk stalled \d+ ms\), so requests reached it closer together than paced|something else uses this API key \(another host or program\), which trk's pace does not count)/;
+const WHY = new RegExp(
+  String.raw`: (this machine was busy \(trk stalled \d+ ms\), so requests reached it closer together than paced|` +
+    String.raw`something else uses this API key \(another host or program\), which trk's pace does not count)`,
+);
 
 describe('a 429 in a run paced to the service', () => {
   it('once: nothing on stderr without -v; with -v, why, and the wait', async () => {
