@@ -231,7 +231,7 @@ function flagOf(o: { output?: unknown; json?: unknown; csv?: unknown }): string 
  * would be ignored is an error (exit 2), before anything runs.
  */
 export function checkOutputFlags(
-  o: { output?: unknown; json?: unknown; csv?: unknown; jq?: unknown },
+  o: { output?: unknown; json?: unknown; csv?: unknown; jq?: unknown; header?: unknown },
   formats: readonly OutputFormat[],
   command: string,
 ): void {
@@ -250,6 +250,24 @@ export function checkOutputFlags(
     const choices = formats.map((f) => (f === 'json' ? '--json' : `-o ${f}`)).join(', ');
     throw new UsageError(`"${command}" cannot print ${asked}`, `use ${choices}, or drop ${flagOf(o)}`);
   }
+  if (o.header === true) checkHeader(o, asked, formats, command);
+}
+
+/** `--header` names the columns of tab-separated output: refused where nothing is printed in columns. */
+function checkHeader(
+  o: { jq?: unknown },
+  asked: OutputFormat | undefined,
+  formats: readonly OutputFormat[],
+  command: string,
+) {
+  if (!formats.includes('table'))
+    throw new UsageError(`"${command}" prints no table, so --header does not apply`, 'drop --header');
+  const format = typeof o.jq === 'string' ? 'json' : asked;
+  if (format === 'json' || format === 'ndjson' || format === 'ids' || format === 'text')
+    throw new UsageError(
+      `--header names columns, and ${format} has none`,
+      'drop --header, or print a table (-o table or piped)',
+    );
 }
 
 export function readGlobalOptions(o: Record<string, unknown>): GlobalOptions {
@@ -266,6 +284,7 @@ export function readGlobalOptions(o: Record<string, unknown>): GlobalOptions {
   if (o.color === false) g.color = false;
   if (typeof o.timeout === 'string') g.timeout = o.timeout;
   if (o.rawCsv === true) g.rawCsv = true;
+  if (o.header === true) g.header = true;
   if (typeof o.jq === 'string') g.jq = o.jq;
   return g;
 }

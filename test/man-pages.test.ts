@@ -1,17 +1,20 @@
-// Man pages generated from the command tree (src/build/write-man-pages.ts): committed in man/ as the build writes them,
-// shipped by package.json, and valid roff that names what `trk help` names.
+// Man pages generated from the command tree (src/build/write-man-pages.ts): committed in man/man1/ as the build writes
+// them, shipped by package.json, valid roff that names what `trk help` names, and found by man from a checkout
+// (`man -M ./man trk-sync`, MANPATH=./man) where man is installed.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../src/commands/registry.js';
 import { globalOptions } from '../src/commands/define.js';
-import { manPages, MAN_DIR } from '../src/build/write-man-pages.js';
+import { manPages, MAN_DIR, MAN_ROOT } from '../src/build/write-man-pages.js';
 import { commandPaths } from '../src/build/write-help-pages.js';
 import { ROOT } from './e2e/helpers.js';
 
 const pages = await manPages();
-const hasGroff = spawnSync('sh', ['-c', 'command -v groff'], { stdio: 'ignore' }).status === 0;
+const has = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' }).status === 0;
+const hasGroff = has('groff');
+const hasMan = has('man');
 
 describe('man pages', () => {
   it('one for trk and one for each command (trk-auth-login.1), committed as the build writes them', async () => {
@@ -25,7 +28,7 @@ describe('man pages', () => {
 
   it('are shipped: package.json lists man/ in files and each page in man', () => {
     const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { files: string[]; man: string[] };
-    expect(pkg.files).toContain(MAN_DIR);
+    expect(pkg.files).toContain(MAN_ROOT);
     // A new command's page is listed there by hand (package.json is not written by the build).
     expect([...pkg.man].sort(), 'package.json "man"').toEqual(
       Object.keys(pages)
@@ -52,6 +55,21 @@ describe('man pages', () => {
     expect(text).toContain('trk register \\-f numbers.csv \\-\\-tag batch\\-7');
     expect(text).toContain('.SH GLOBAL OPTIONS');
     expect(pages['trk-auth.1']).toContain('\\fBtrk\\-auth\\-login\\fR(1)');
+  });
+
+  it('are found by man from a checkout: man -M ./man trk-sync, and MANPATH=./man', (ctx) => {
+    if (!hasMan) ctx.skip('man is not installed here (Debian: apt-get install man-db)');
+    const env: NodeJS.ProcessEnv = { ...process.env, MANPAGER: 'cat', PAGER: 'cat', MANWIDTH: '80', LANG: 'C.UTF-8' };
+    const where = spawnSync('man', ['-M', MAN_ROOT, '-w', 'trk-sync'], { cwd: ROOT, env, encoding: 'utf8' });
+    expect(where.status, where.stderr).toBe(0);
+    expect(path.resolve(ROOT, where.stdout.trim())).toBe(path.join(ROOT, MAN_DIR, 'trk-sync.1'));
+    const { MANPATH: _, ...rest } = env;
+    const byPath = spawnSync('man', ['-w', 'trk-auth-login'], { cwd: ROOT, env: { ...rest, MANPATH: MAN_ROOT } });
+    expect(byPath.status, String(byPath.stderr)).toBe(0);
+    if (!hasGroff) return;
+    const page = spawnSync('man', ['-M', MAN_ROOT, 'trk-sync'], { cwd: ROOT, env, encoding: 'utf8' });
+    expect(page.status, page.stderr).toBe(0);
+    expect(page.stdout).toMatch(/^NAME\n {7}trk-sync +- +keep +a +local +mirror/m);
   });
 
   it.runIf(hasGroff)('are roff that groff reads without a warning', () => {

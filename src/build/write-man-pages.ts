@@ -1,6 +1,8 @@
 // Build step (`npm run build`): a man page for trk and for each of its commands (`trk.1`, `trk-register.1`,
-// `trk-auth-login.1`, ...) into man/, from the command tree, as completions/ is: what `trk help` says, in roff.
-// package.json ships them (`files`, and `man` lists each); a test fails when the committed pages are stale.
+// `trk-auth-login.1`, ...) into man/man1/, from the command tree, as completions/ is: what `trk help` says, in roff.
+// Section 1 in a folder of its own is the layout man reads, so that `man -M ./man trk-sync` and `MANPATH=./man`
+// work from a checkout. package.json ships them (`files`, and `man` lists each: `npm install -g` links them into
+// the prefix's share/man/man1/); a test fails when the committed pages are stale.
 
 import type { EventEmitter } from 'node:events';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +14,9 @@ import { buildProgram, GETTING_STARTED } from '../commands/registry.js';
 import { EXIT_CODE_HELP } from '../core/exit-codes.js';
 import { packageFile } from '../package-files.js';
 
-export const MAN_DIR = 'man';
+/** The folder man is pointed at (`man -M`, MANPATH), and the one of section 1 within it, where the pages are. */
+export const MAN_ROOT = 'man';
+export const MAN_DIR = `${MAN_ROOT}/man1`;
 
 /** Text for roff: backslashes and hyphens escaped, a line that would start a request made plain text. */
 function esc(text: string): string {

@@ -80,6 +80,12 @@ export async function cachedCarriers(ctx: Context): Promise<Carrier[] | undefine
   return list && parseCarriers(list.items);
 }
 
+/** The carrier list shipped with trk (data/), for names where no cached list is at hand and nothing is fetched. */
+export async function shippedCarriers(): Promise<Carrier[]> {
+  const { shippedList } = await import('./shipped.js');
+  return parseCarriers(await shippedList('carriers'));
+}
+
 /** Carrier code → name, for tables (cached list only; undefined for every code without a cache). */
 export async function carrierNames(ctx: Context): Promise<(key: number) => string | undefined> {
   const carriers = await cachedCarriers(ctx);

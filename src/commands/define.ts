@@ -86,6 +86,7 @@ export function globalOptions() {
     ).choices(OUTPUT_FORMATS),
     new Option('--json', 'same as --output json'),
     new Option('--csv', 'same as --output csv'),
+    new Option('--header', 'start tab-separated output (piped tables) with a line of the column names, for column -t'),
     new Option(
       '--jq <expr>',
       "filter the JSON output with a jq program, e.g. '.[].number' (implies --json; strings print raw)",

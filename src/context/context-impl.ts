@@ -11,11 +11,13 @@ import type { BudgetTarget, Context, GlobalOptions, Prompter, SettingsOptions, W
 import { debugEnabled } from '../core/debug.js';
 import type { IO } from '../io/io.js';
 import type { ApiVersion } from '@trk/service/vocabulary.js';
-import type { HoldListener, Pacer, WaitReason } from '../pacing/pacer.js';
+import type { HoldCause, HoldListener, Pacer, WaitReason } from '../pacing/pacer.js';
+import { RateLimits, seconds, waitWords } from './wait-words.js';
 import { RateBudgets } from './rate-budgets.js';
 import { SettingsSource } from './settings-source.js';
 import { sanitizeTerminalText } from '../io/terminal-text.js';
 import { clock } from '../core/clock.js';
+import { wrapNotice } from '../output/width.js';
 
 export interface ContextOptions {
   io: IO;
@@ -28,23 +30,12 @@ export interface ContextOptions {
   settings?: SettingsSource;
 }
 
-const WAIT_WORDS: Readonly<Record<WaitReason, string>> = {
-  'rate-limited': 'rate limited by the service',
-  unavailable: 'service unavailable',
-  network: 'network error',
-};
-
-/** `60 s`: whole seconds, at least 1, for waits announced to people. */
-function seconds(ms: number): string {
-  return `${Math.max(1, Math.round(ms / 1000))} s`;
-}
-
 /** A wait, shown where the command shows it (a progress line), else as a status line. */
-type WaitShower = (reason: WaitReason, ms: number, verb: 'resuming' | 'retrying') => void;
+type WaitShower = (reason: WaitReason, ms: number, verb: 'resuming' | 'retrying', cause?: HoldCause) => void;
 
 /** What a pacer says when a start first waits for a hold: once per hold, never per request. */
 function holdNotice(show: WaitShower): HoldListener {
-  return (ms, reason) => show(reason, ms, 'resuming');
+  return (ms, reason, cause) => show(reason, ms, 'resuming', cause);
 }
 
 /** Client callbacks: each request logged for --verbose (never the key, which the log does not carry), waits shown. */
@@ -62,7 +53,7 @@ function requestHooks(debug: (line: string) => void, show: WaitShower): Pick<Api
 
 /** Waits as status lines: `service unavailable, retrying in 2 s`. */
 function waitLines(info: (line: string) => void): WaitShower {
-  return (reason, ms, verb) => info(`${WAIT_WORDS[reason]}, ${verb} in ${seconds(ms)}`);
+  return (reason, ms, verb, cause) => info(`${waitWords(reason, cause)}, ${verb} in ${seconds(ms)}`);
 }
 
 /** What every client of a command run shares: the time limit (--timeout, TRK_TIMEOUT) and the callbacks. */
@@ -115,6 +106,7 @@ class CommandContext implements Context {
   private apiPromise: Promise<ApiClient> | undefined;
   private readonly otherClients = new Map<ApiVersion, Promise<ApiClient>>();
   private lazyPrompter: Prompter | undefined;
+  private readonly rateLimits = new RateLimits();
 
   constructor(opts: ContextOptions) {
     this.io = opts.io;
@@ -134,9 +126,10 @@ class CommandContext implements Context {
   }
 
   // Status lines can carry text from the network or the command line (a number, a service message): cleaned of
-  // escape sequences and bidi overrides before they reach the terminal.
+  // escape sequences and bidi overrides before they reach the terminal, and wrapped there between words (never
+  // inside a word or a path); piped, one line per message, as scripts grep them.
   readonly info = (line: string): void => {
-    if (!this.global.quiet) this.io.err(sanitizeTerminalText(line));
+    if (!this.global.quiet) this.statusLine(line);
   };
 
   readonly debug = (line: string): void => {
@@ -144,7 +137,13 @@ class CommandContext implements Context {
   };
 
   /** A warning, shown even with --quiet: something to fix (a state folder that cannot be written, a public file). */
-  readonly warn = (line: string): void => this.io.err(sanitizeTerminalText(line));
+  readonly warn = (line: string): void => this.statusLine(line);
+
+  private statusLine(line: string): void {
+    const clean = sanitizeTerminalText(line);
+    if (!this.io.stderrIsTTY) this.io.err(clean);
+    else for (const l of wrapNotice(clean, this.io.stderrColumns)) this.io.err(l);
+  }
 
   readonly settings = (opts?: SettingsOptions): Promise<Settings> => this.source.settings(opts);
 
@@ -190,9 +189,16 @@ class CommandContext implements Context {
     }
   };
 
-  /** Waits go where the command shows them (a progress line shows them in place), else on status lines. */
-  private readonly showWait: WaitShower = (reason, ms, verb) =>
-    this.waitDisplay ? this.waitDisplay(WAIT_WORDS[reason], ms) : waitLines(this.info)(reason, ms, verb);
+  /**
+   * Waits go where the command shows them (a progress line shows them in place), else on status lines; the first
+   * 429 of a run, if short, only with -v (see wait-words.ts).
+   */
+  private readonly showWait: WaitShower = (reason, ms, verb, cause) => {
+    if (this.rateLimits.quiet(reason, ms)) return this.debug(`${waitWords(reason, cause)}, ${verb} in ${seconds(ms)}`);
+    const again = reason === 'rate-limited' && this.rateLimits.count > 1;
+    if (this.waitDisplay) this.waitDisplay(waitWords(reason, cause, again), ms);
+    else this.info(`${waitWords(reason, cause, again)}, ${verb} in ${seconds(ms)}`);
+  };
 
   private readonly onServiceTime = (ms: number): void => {
     const offset = ms - this.realNow();

@@ -44,6 +44,8 @@ export interface GlobalOptions {
   relative?: boolean;
   /** `--no-pager`: false. */
   pager?: boolean;
+  /** `--header`: tab-separated output starts with the column names. */
+  header?: boolean;
 }
 
 /** Where a key is used: the rate budget belongs to the key at an address. */

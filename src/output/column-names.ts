@@ -2,7 +2,7 @@
 // the completions list, and the CSV header. One place for them, light enough for command declarations to load;
 // columns.ts and the commands define the columns themselves under these names (the compiler holds them together).
 
-import { withFieldColumns } from '@trk/service/record-fields.js';
+import { REFERENCE_COLUMN_NAMES, withFieldColumns } from '@trk/service/record-fields.js';
 
 /** Registration records (`trk list`); the columns of fields read as sent are placed by record-fields.ts. */
 export const RECORD_COLUMN_NAMES = withFieldColumns([
@@ -66,6 +66,12 @@ export const REGISTER_COLUMN_NAMES = ['number', 'carrier', 'origin', ...RESULT_C
 
 /** Details columns of `trk info` and `trk realtime`, with the result of each number. */
 export const DETAILS_RESULT_COLUMN_NAMES = [...DETAILS_COLUMN_NAMES, ...RESULT_COLUMN_NAMES] as const;
+
+/** `trk find`: details with the customer references the mirror's records hold (the tag is the details' own). */
+export const FIND_COLUMN_NAMES = [
+  ...DETAILS_RESULT_COLUMN_NAMES,
+  ...REFERENCE_COLUMN_NAMES.filter((name) => name !== 'tag'),
+] as const;
 
 export const QUOTA_FIELD_NAMES = [
   'quota_total',

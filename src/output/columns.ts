@@ -22,7 +22,15 @@ import {
   type RecordView,
 } from '@trk/service/records.js';
 import { fmt } from '../core/text.js';
-import { COLUMN_FIELDS, recordFieldSpec, type ColumnField } from '@trk/service/record-fields.js';
+import {
+  COLUMN_FIELDS,
+  parcelReference,
+  recordFieldSpec,
+  REFERENCE_FIELDS,
+  type ColumnField,
+  type ReferenceField,
+  type ReferenceValues,
+} from '@trk/service/record-fields.js';
 import { datePart, isoWithOffset } from '@trk/service/times.js';
 
 type RecordColumnName = (typeof RECORD_COLUMN_NAMES)[number];
@@ -92,6 +100,38 @@ function carrierColumn<T>(
 ): Def<T> {
   // The code is what matters; the name beside it may be cut short rather than leave a column out.
   return { header, value: get, display: (r) => carrierText(get(r), opts.carrierName), shrink: 10, fair: 12, ...extra };
+}
+
+/**
+ * The columns of a parcel's customer references, from the registry of record fields: each reference field's (in
+ * tables with -o wide), and CUSTOMER, the first shown one (the order number, else the tag), as a report names a
+ * parcel. `get` reads the references of a row (none: empty).
+ */
+export function referenceColumns<T>(get: (row: T) => ReferenceValues | undefined): {
+  [K in ReferenceField | 'customer']: Def<T>;
+} {
+  const of = (field: ReferenceField): Def<T> => {
+    const column = recordFieldSpec(field).column;
+    return {
+      header: column?.header ?? field.toUpperCase(),
+      value: (r) => get(r)?.[field] ?? null,
+      shrink: column?.shrink ?? 10,
+      extra: true,
+    };
+  };
+  const defs = Object.fromEntries(REFERENCE_FIELDS.map((f) => [f, of(f)])) as { [K in ReferenceField]: Def<T> };
+  return {
+    ...defs,
+    customer: {
+      header: 'CUSTOMER',
+      value: (r) => {
+        const refs = get(r);
+        return refs ? parcelReference(refs) || null : null;
+      },
+      shrink: 10,
+      wide: 3,
+    },
+  };
 }
 
 // ---- registration records (trk list) ----

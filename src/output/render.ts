@@ -82,6 +82,8 @@ export interface OutputSpec {
   columns?: readonly string[] | undefined;
   /** Times in tables; default: the system's zone, dates rather than ages, the real clock. */
   times?: TimeStyle | undefined;
+  /** `--header`: tab-separated output starts with a line of the column names, as `column -t` reads it. */
+  header?: boolean | undefined;
 }
 
 export type Output = OutputFormat | OutputSpec | undefined;
@@ -199,7 +201,7 @@ function rowWriter<T>(io: IO, columns: readonly Column<T>[], output: Output, com
     case 'csv':
       return csvWriter(io, chosen);
     case 'tsv':
-      return tsvWriter(io, chosen);
+      return tsvWriter(io, chosen, spec.header === true);
     case 'ids':
       return idsWriter(io, columns);
     // Only commands of tracking details honour text (define.ts `prints`), and they print it themselves
@@ -306,15 +308,26 @@ function csvWriter<T>(io: IO, columns: readonly Column<T>[]): RowWriter<T> {
   };
 }
 
-// Piped automatic output: one line per row, columns in order, no header, no colour, times ISO 8601.
-function tsvWriter<T>(io: IO, columns: readonly Column<T>[]): RowWriter<T> {
+// Piped automatic output: one line per row, columns in order, no colour, times ISO 8601; a header line of the
+// column names (as CSV's) only with --header, since scripts read the rows by position.
+function tsvWriter<T>(io: IO, columns: readonly Column<T>[], header: boolean): RowWriter<T> {
+  let headed = !header;
+  const head = () => {
+    if (headed) return '';
+    headed = true;
+    return `${columns.map((c) => tsvField(c.key)).join('\t')}\n`;
+  };
   return {
     write(rows) {
-      let chunk = '';
+      let chunk = rows.length > 0 ? head() : '';
       for (const r of rows) chunk += `${columns.map((c) => tsvField(cellText(c.value(r)))).join('\t')}\n`;
       if (chunk !== '') io.out(chunk);
     },
-    async end() {},
+    // No row at all: the header alone, as CSV writes it.
+    async end() {
+      const chunk = head();
+      if (chunk !== '') io.out(chunk);
+    },
     async abort() {},
   };
 }
@@ -706,5 +719,5 @@ export async function printObject<T extends object>(
       style: (t, p, c) => (p.field.style ? p.field.style(t, obj, c) : t),
     },
   ];
-  await printRows(io, pairs, pairColumns, fmt === 'tsv' ? undefined : { format: 'table', times });
+  await printRows(io, pairs, pairColumns, fmt === 'tsv' ? { header: spec.header } : { format: 'table', times });
 }

@@ -183,33 +183,42 @@ export function wrapText(text: string, width: number): string[] {
 /**
  * A status line wrapped between words at `width`, for a terminal: continuation lines two columns further in than
  * the line starts, so a wrapped message reads as one. Spaces inside a line are kept (the summary's aligned
- * counts); a word longer than a line (a path) stays whole on a line of its own. A line that fits is returned as is.
+ * counts); a word too long for a continuation line (a path) goes on a line of its own from the first column,
+ * never broken: the terminal folds it if it must, it stays one line to copy (a triple click takes the path and
+ * nothing else), and the words after it start a line of their own. A line that fits is returned as is; each line
+ * of a message of several is wrapped alone.
  */
 export function wrapNotice(line: string, width: number): string[] {
+  if (line.includes('\n')) return line.split('\n').flatMap((l) => wrapNotice(l, width));
   if (textWidth(line) <= width) return [line];
   const indent = /^ */.exec(line)![0];
   const hang = `${indent}  `;
   const lines: string[] = [];
   let text = indent;
   let used = indent.length;
-  const startLine = () => {
-    lines.push(text);
-    text = hang;
-    used = hang.length;
+  const startLine = (next: string) => {
+    if (text.trim() !== '') lines.push(text);
+    text = next;
+    used = next.length;
   };
   for (const [, gap = '', word = ''] of line.slice(indent.length).matchAll(/( *)(\S+)/g)) {
-    const fresh = text === indent || text === hang;
     const size = textWidth(word);
-    if (!fresh && used + gap.length + size > width) startLine();
+    if (hang.length + size > width) {
+      // Too long for any line of the message: a line of its own, from the first column.
+      startLine('');
+      lines.push(word);
+      startLine(hang);
+      continue;
+    }
+    const fresh = text === indent || text === hang;
+    if (!fresh && used + gap.length + size > width) startLine(hang);
     else if (!fresh) {
       text += gap;
       used += gap.length;
     }
-    // A word longer than the line (a path) stays whole on a line of its own: the terminal folds it, and it is
-    // copied in one piece, which a path cut in two is not.
     text += word;
     used += size;
   }
-  lines.push(text);
+  startLine('');
   return lines;
 }

@@ -12,7 +12,9 @@
 // that other processes see them as late as they will leave; a request already written is not delayed by this
 // process's stall, and is left as it is (moving it would hold back the next starts for nothing). Whenever the next
 // start is reckoned, those not written yet are moved to then as well: they leave no earlier. After a 429 this
-// process widens its margin for a while, as the in-process pacer does (Margin, pacer.ts).
+// process widens its margin for a while, as the in-process pacer does (Margin, pacer.ts). A hold says why the
+// service refused what the budget allowed (HoldCause): a stall of this process just before its 429, a 429 of
+// another process (its hold in the file), else something the budget does not count.
 
 import { clock } from '../core/clock.js';
 import { SHARED_MARGIN_MS } from './budget.js';
@@ -33,6 +35,7 @@ import {
   UNSENT_LEAVES_LATER_MS,
   type AcquireOptions,
   type Admission,
+  type HoldCause,
   type HoldListener,
   type Pacer,
   type WaitReason,
@@ -60,6 +63,20 @@ export interface FilePacerOptions {
 /** A request admitted this long ago and not written yet never will be (aborted): no stall can delay it. */
 const FORGET_UNSENT_MS = 60_000;
 
+/**
+ * A 429 this soon after a stall ended is put down to it: requests written after the stall, or already on their
+ * way when it began, reach the service within a window or two of it (the 429's answer takes a round trip more).
+ */
+export const STALL_EXPLAINS_MS = 3_000;
+
+/**
+ * Why the service refused a request of this process at `now` (a 429): its latest stall, when it ended just before
+ * (STALL_EXPLAINS_MS), else something the budget does not count.
+ */
+export function causeOfLimit(now: number, stall: { end: number; ms: number }): HoldCause {
+  return now - stall.end <= STALL_EXPLAINS_MS ? { kind: 'stall', ms: stall.ms } : { kind: 'outside' };
+}
+
 export class FilePacer implements Pacer {
   readonly #file: BudgetFile;
   readonly #perSecond: number;
@@ -72,6 +89,10 @@ export class FilePacer implements Pacer {
   #lastHold = 0;
   /** A hold set by this process: kept even when it could not be written (lock busy). */
   #localHold: Hold = { until: 0, reason: 'rate-limited' };
+  /** Why this process's hold was set (a 429 only). */
+  #localCause: HoldCause | undefined;
+  /** The latest stall of this process: when it ended (wall-clock) and how long it was. */
+  #lastStall = { end: -Infinity, ms: 0 };
   /** The starts of this process's requests not yet written: what a stall delays. */
   readonly #unsent = new Set<Unsent>();
 
@@ -96,9 +117,16 @@ export class FilePacer implements Pacer {
     if (!(ms > 0)) return;
     const hold = { until: this.#now() + Math.min(ms, MAX_HOLD_MS), reason };
     this.#lastHold = Math.max(this.#lastHold, hold.until);
-    if (hold.until > this.#localHold.until) this.#localHold = hold;
+    if (hold.until > this.#localHold.until) {
+      this.#localHold = hold;
+      this.#localCause = reason === 'rate-limited' ? this.#causeOfLimit() : undefined;
+    }
     // Recorded for every process to see; if the lock stays busy, the hold still applies to this one.
     this.#file.update((state) => withHold(state, hold));
+  }
+
+  #causeOfLimit(): HoldCause {
+    return causeOfLimit(this.#now(), this.#lastStall);
   }
 
   /** Wall-clock ms until which starts are held (after a 429 here or in another process), or 0. */
@@ -113,11 +141,17 @@ export class FilePacer implements Pacer {
       signal?.throwIfAborted();
       const got = this.#attempt();
       if (got && 'start' in got) return this.#admission(got.start);
-      if (got?.hold) this.#announce(got.hold.until, this.#now(), got.hold.reason);
+      if (got?.hold) this.#announce(got.hold.until, this.#now(), got.hold.reason, this.#causeOf(got.hold));
       // Lock busy: try again in a moment. Else sleep until the window opens (re-checked: others may take it).
       const ms = got === undefined ? 2 + Math.random() * 3 : Math.min(got.wait, 1000);
       await clock().sleep(Math.max(1, Math.ceil(ms)), signal);
     }
+  }
+
+  /** This process's hold carries its cause; a longer one in the file was set by another process's 429. */
+  #causeOf(hold: Hold): HoldCause | undefined {
+    if (hold.reason !== 'rate-limited') return undefined;
+    return hold.until <= this.#localHold.until ? this.#localCause : { kind: 'shared' };
   }
 
   /** One look at the budget under its lock; undefined while another process holds the lock. */
@@ -174,6 +208,7 @@ export class FilePacer implements Pacer {
 
   #stalled(ms: number, since: number): void {
     const end = since + ms;
+    this.#lastStall = { end, ms };
     const delayed = [...this.#unsent].filter((e) => e.start < end);
     if (delayed.length === 0) return;
     const unsent = delayed.map((e) => e.start);

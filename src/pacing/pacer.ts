@@ -60,8 +60,16 @@ export interface Pacer {
  */
 export const UNSENT_LEAVES_LATER_MS = 5_000;
 
+/**
+ * Why the service refused a start the budget allowed (a 429), as far as the pacer can tell: this process stalled
+ * shortly before (the machine was busy, and requests left closer together than they were paced), another trk
+ * process sharing the budget was refused (its hold, read from the budget), or neither, so something the budget
+ * does not count used the key (another host, another program, a trk with another state folder).
+ */
+export type HoldCause = { kind: 'stall'; ms: number } | { kind: 'shared' } | { kind: 'outside' };
+
 /** Called once per hold, when a start first has to wait for it: nothing waits silently. */
-export type HoldListener = (ms: number, reason: WaitReason) => void;
+export type HoldListener = (ms: number, reason: WaitReason, cause?: HoldCause) => void;
 
 /** Holds shorter than this pass without a word: no longer than the ordinary pace of requests. */
 export const ANNOUNCE_HOLD_MS = 500;
@@ -72,12 +80,12 @@ export const ANNOUNCE_HOLD_MS = 500;
  */
 export function holdAnnouncer(
   listener: HoldListener | undefined,
-): (until: number, now: number, reason: WaitReason) => void {
+): (until: number, now: number, reason: WaitReason, cause?: HoldCause) => void {
   let told = -Infinity;
-  return (until, now, reason) => {
+  return (until, now, reason, cause) => {
     if (!listener || until - now < ANNOUNCE_HOLD_MS || until <= told + ANNOUNCE_HOLD_MS) return;
     told = until;
-    listener(until - now, reason);
+    listener(until - now, reason, cause);
   };
 }
 

@@ -1,23 +1,36 @@
 // The changes of status the mirror recorded (writes.ts adds them), and the cursors that consumers of them move:
 // a cursor only ever moves forward, so that two consumers of one name never take a change back.
 
+import { REFERENCE_FIELDS, type ReferenceValues } from '@trk/service/record-fields.js';
 import { int, str, type Param, type Row, type Sql } from './sql.js';
-import type { ChangeQuery, ChangeRow } from './types.js';
+import type { ChangeQuery, ChangeRow, ListedChange } from './types.js';
 
-/** The changes after `afterId`, in the order they were recorded. */
-export async function readChanges(sql: Sql, query: ChangeQuery): Promise<ChangeRow[]> {
-  const where: string[] = ['id > ?'];
+/**
+ * The changes after `afterId`, in the order they were recorded (which cursors count on), each with the customer
+ * references of its parcel's record.
+ */
+export async function readChanges(sql: Sql, query: ChangeQuery): Promise<ListedChange[]> {
+  const where: string[] = ['c.id > ?'];
   const params: Param[] = [query.afterId ?? 0];
   if (query.since !== undefined) {
-    where.push('detected_at >= ?');
+    where.push('c.detected_at >= ?');
     params.push(query.since);
   }
   if (query.status?.length) {
-    where.push(`to_status IN (${query.status.map(() => '?').join(', ')})`);
+    where.push(`c.to_status IN (${query.status.map(() => '?').join(', ')})`);
     params.push(...query.status);
   }
-  const rows = await sql.all(`SELECT * FROM changes WHERE ${where.join(' AND ')} ORDER BY id`, params);
-  return rows.map(changeOf);
+  const references = REFERENCE_FIELDS.map((f) => `r.${f}`).join(', ');
+  const rows = await sql.all(
+    `SELECT c.*, ${references} FROM changes c LEFT JOIN records r ON r.number = c.number AND r.carrier = c.carrier ` +
+      `WHERE ${where.join(' AND ')} ORDER BY c.id`,
+    params,
+  );
+  return rows.map((row) => ({ ...changeOf(row), ...referencesOf(row) }));
+}
+
+function referencesOf(row: Row): ReferenceValues {
+  return Object.fromEntries(REFERENCE_FIELDS.map((f) => [f, str(row[f])])) as ReferenceValues;
 }
 
 /** The last change a cursor took (0: none). */

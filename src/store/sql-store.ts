@@ -22,7 +22,7 @@ import {
 } from './sql.js';
 import type {
   ChangeQuery,
-  ChangeRow,
+  ListedChange,
   ChangeSource,
   DetailsRow,
   DetailsWrite,
@@ -139,7 +139,7 @@ export abstract class SqlStore implements Store {
     return out;
   }
 
-  changes(query: ChangeQuery): Promise<ChangeRow[]> {
+  changes(query: ChangeQuery): Promise<ListedChange[]> {
     return readChanges(this.sql, query);
   }
 

@@ -3,7 +3,7 @@
 // well as the SQLite file. The rows are plain values computed once from the service's answers (rows.ts); the
 // SQL that writes and reads them is shared by the implementations (sql.ts).
 
-import type { ParcelReferences, RecordFieldValues } from '@trk/service/record-fields.js';
+import type { ParcelReferences, RecordFieldValues, ReferenceValues } from '@trk/service/record-fields.js';
 
 /** Where a status change was learnt. */
 export type ChangeSource = 'sync' | 'webhook';
@@ -100,6 +100,9 @@ export interface ChangeRow extends RecordKey {
   detected_at: string;
   source: ChangeSource;
 }
+
+/** A change as `trk changes` reads it: with the references of its parcel's record (null: none, or no record). */
+export interface ListedChange extends ChangeRow, ReferenceValues {}
 
 /** What writing details did: the changes recorded, and whether the details were stored (not older ones). */
 export interface DetailsWrite {
@@ -326,7 +329,7 @@ export interface Store {
     numbers: readonly string[],
     carrier?: number,
   ): Promise<{ details: StoredRecord[]; withoutDetails: RecordKey[] }>;
-  changes(query: ChangeQuery): Promise<ChangeRow[]>;
+  changes(query: ChangeQuery): Promise<ListedChange[]>;
   /** The id of the last change a cursor has seen (0 for a new one). */
   cursor(name: string): Promise<number>;
   /** Moves a cursor forward to `to` (never back). */

@@ -55,17 +55,30 @@ describe('a service that asks to wait a day', () => {
   });
 
   it(
-    'a later process waiting for a hold says so once, then goes on when it ends, against a healthy ' + 'service',
+    'a later process waiting for a hold of another says so once (a first short one with -v only, naming whose it ' +
+      'is), then goes on when it ends, against a healthy service',
     async () => {
       server.setMode('ok');
-      writeFileSync(file, JSON.stringify({ starts: [], holdUntil: clock().now() + 2000, holdReason: 'rate-limited' }));
-      const r = await timed(['quota', '--json']);
+      const held = () =>
+        writeFileSync(
+          file,
+          JSON.stringify({ starts: [], holdUntil: clock().now() + 2000, holdReason: 'rate-limited' }),
+        );
+      held();
+      const quiet = await timed(['quota', '--json']);
+      expect(quiet.code, quiet.stderr).toBe(0);
+      expect(quiet.waited).toBeGreaterThanOrEqual(1500);
+      expect(quiet.stderr).toBe('');
+      expect(JSON.parse(quiet.stdout)).toMatchObject({ quota_remain: 990 });
+      held();
+      const r = await timed(['quota', '--json', '-v']);
       expect(r.code, r.stderr).toBe(0);
       expect(r.waited).toBeGreaterThanOrEqual(1500);
-      expect(r.stderr.trim().split('\n')).toEqual([
-        expect.stringMatching(/^rate limited by the service, resuming in [12] s$/),
+      expect(r.stderr.split('\n').filter((l) => l.startsWith('rate limited'))).toEqual([
+        expect.stringMatching(
+          /^rate limited by the service: another trk process on this key was refused, resuming in [12] s$/,
+        ),
       ]);
-      expect(JSON.parse(r.stdout)).toMatchObject({ quota_remain: 990 });
     },
   );
 

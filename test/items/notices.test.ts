@@ -65,8 +65,8 @@ describe('a run’s messages on a terminal of 60 columns', () => {
       '100 rows named no carrier ("Other", "N/A", empty): sent',
       '  without one, for the service to detect',
     ]);
-    // A path longer than the line stays whole, on a line of its own: copied in one piece.
-    expect(noticeLines(tty, `  46 rows written to ${REJECTS}`)).toEqual(['  46 rows written to', `    ${REJECTS}`]);
+    // A path longer than the line stays whole, on a line of its own from the first column: copied in one piece.
+    expect(noticeLines(tty, `  46 rows written to ${REJECTS}`)).toEqual(['  46 rows written to', REJECTS]);
     expect(
       noticeLines(tty, '  registered         2,054  (12 confirmed by looking them up after a lost answer)'),
     ).toEqual(['  registered         2,054  (12 confirmed by looking them up', '    after a lost answer)']);

@@ -126,6 +126,22 @@ describe('text widths, as a terminal draws them', () => {
     expect(lines).toEqual(['rejects written to', `  ${'漢'.repeat(10)} and ${RAINBOW_FLAG}`, '  more']);
     for (const l of lines) expect(textWidth(l)).toBeLessThanOrEqual(30);
   });
+
+  it('a notice never breaks a word: one too long for a line (a path) gets a line of its own, from column 0', () => {
+    const file = '/home/shop/.local/state/trk/rejects/2026-11-26T02-00-04-register.csv';
+    expect(wrapNotice(`  46 rows written to ${file} (open it to fix them)`, 40)).toEqual([
+      '  46 rows written to',
+      file,
+      '    (open it to fix them)',
+    ]);
+    // Too long for a continuation line, though not for the first column.
+    const word = 'x'.repeat(29);
+    expect(wrapNotice(`a ${word} b`, 30)).toEqual(['a', word, '  b']);
+  });
+
+  it('a notice of several lines wraps each alone', () => {
+    expect(wrapNotice('first line that is long\nsecond', 12)).toEqual(['first line', '  that is', '  long', 'second']);
+  });
 });
 
 describe('string-width is loaded only for text laid out for people', () => {

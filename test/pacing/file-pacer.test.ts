@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { clock, setClock, type Clock } from '../../src/core/clock.js';
 import { BudgetFileError } from '../../src/pacing/budget-file.js';
-import { FilePacer } from '../../src/pacing/file-pacer.js';
+import { causeOfLimit, FilePacer, STALL_EXPLAINS_MS } from '../../src/pacing/file-pacer.js';
 import type { TrkError } from '../../src/core/errors.js';
 import { tempDir } from '../items/helpers.js';
 import { SkippingClock, testClock } from '../skipping-clock.js';
@@ -269,5 +269,42 @@ describe('FilePacer: starts counted from when requests leave', () => {
     t += 60;
     admission.sent();
     expect(starts(file)).toEqual([2_000_060]);
+  });
+});
+
+describe('FilePacer: why the service refused what the budget allowed', () => {
+  const causes = (told: unknown[]) => (_ms: number, reason: string, cause?: unknown) => told.push({ reason, cause });
+
+  it('its own 429 with no stall before it: something the budget does not count uses the key', async () => {
+    const file = path.join(tempDir(), 'budget.json');
+    const told: unknown[] = [];
+    const p = new FilePacer({ file, perSecond: 3, stallMs: 0, onHold: causes(told) });
+    p.backoff(1000, 'rate-limited');
+    await p.acquire();
+    expect(told).toEqual([{ reason: 'rate-limited', cause: { kind: 'outside' } }]);
+  });
+
+  it('a 429 of another process sharing the budget (its hold in the file) is told as theirs', async () => {
+    const file = path.join(tempDir(), 'budget.json');
+    new FilePacer({ file, perSecond: 3, stallMs: 0 }).backoff(1000, 'rate-limited');
+    const told: unknown[] = [];
+    await new FilePacer({ file, perSecond: 3, stallMs: 0, onHold: causes(told) }).acquire();
+    expect(told).toEqual([{ reason: 'rate-limited', cause: { kind: 'shared' } }]);
+  });
+
+  it('other waits carry no cause', async () => {
+    const file = path.join(tempDir(), 'budget.json');
+    const told: unknown[] = [];
+    const p = new FilePacer({ file, perSecond: 3, stallMs: 0, onHold: causes(told) });
+    p.backoff(1000, 'unavailable');
+    await p.acquire();
+    expect(told).toEqual([{ reason: 'unavailable', cause: undefined }]);
+  });
+
+  it('a 429 just after a stall of this process is put down to the machine being busy, a later one is not', () => {
+    const stall = { end: 1_000_000, ms: 240 };
+    expect(causeOfLimit(1_000_000 + STALL_EXPLAINS_MS, stall)).toEqual({ kind: 'stall', ms: 240 });
+    expect(causeOfLimit(1_000_001 + STALL_EXPLAINS_MS, stall)).toEqual({ kind: 'outside' });
+    expect(causeOfLimit(5_000, { end: -Infinity, ms: 0 })).toEqual({ kind: 'outside' });
   });
 });

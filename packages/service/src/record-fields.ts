@@ -109,6 +109,13 @@ export function withFieldColumns<N extends string>(names: readonly N[]): (N | Co
 /** What `--search` (the start, any case) and `find` (any part) look at besides the number. */
 export const SEARCHED_FIELDS = RECORD_FIELD_NAMES.filter((f) => recordFieldSpec(f).reference);
 
+/** The customer references (order number, e-mail, tag): the fields `find` looks in, columns of changes and find. */
+export type ReferenceField = FieldsWith<{ reference: object }>;
+export type ReferenceValues = { [F in ReferenceField]: string | null };
+export const REFERENCE_FIELDS = SEARCHED_FIELDS as ReferenceField[];
+/** The columns of a parcel's references: each reference field's, then `customer` (its first shown reference). */
+export const REFERENCE_COLUMN_NAMES: readonly (ReferenceField | 'customer')[] = [...REFERENCE_FIELDS, 'customer'];
+
 /** The field each exact list flag matches. */
 export const FILTER_FIELDS = RECORD_FIELD_NAMES.filter((f) => recordFieldSpec(f).filter).map((f) => ({
   flag: recordFieldSpec(f).filter!,

@@ -22,6 +22,7 @@ import type { Context } from '../../context/context.js';
 import { requestOptions } from '../../context/context-impl.js';
 import { CredentialsError, UsageError } from '../../core/errors.js';
 import { printRows, resolveFormat, type Column } from '../../output/render.js';
+import { outputOf } from '../common/output.js';
 import { readAll } from '../../io/stdin.js';
 import { fmt } from '../../core/text.js';
 import { SETTING_COLUMNS, settingRows, settingsObject } from '../common/settings-view.js';
@@ -246,7 +247,7 @@ export async function runAuthList(_opts: AuthListOptions, ctx: Context): Promise
     };
   });
   // JSON and NDJSON print the rows under their column keys (base_url, api_key...), like the CSV header.
-  await printRows(ctx.io, rows, PROFILE_COLUMNS, ctx.global.output);
+  await printRows(ctx.io, rows, PROFILE_COLUMNS, outputOf(ctx));
   ctx.info(activeLine(store, ctx.env));
   return 0;
 }
@@ -280,7 +281,7 @@ export async function runAuthStatus(opts: AuthStatusOptions, ctx: Context): Prom
   const format = resolveFormat(ctx.io, ctx.global.output);
   if (format === 'json')
     ctx.io.out(`${JSON.stringify({ ...settingsObject(rows), sandbox: s.sandbox, check }, null, 2)}\n`);
-  else await printRows(ctx.io, rows, SETTING_COLUMNS, ctx.global.output);
+  else await printRows(ctx.io, rows, SETTING_COLUMNS, outputOf(ctx));
   if (check !== null) ctx.info(`${validLine(check.quota_remain ?? undefined)} (profile "${s.profile}", ${s.baseUrl})`);
   else
     ctx.info(keyless ? `key not checked (--offline): ${missingKeyError(s).toLine()}` : 'key not checked (--offline)');

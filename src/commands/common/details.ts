@@ -9,7 +9,8 @@ import type { ApiVersion } from '@trk/service/vocabulary.js';
 import type { ItemResults } from '@trk/service/types.js';
 import type { Context } from '../../context/context.js';
 import type { IO } from '../../io/io.js';
-import { COMPACT_DETAILS, detailsColumns, itemColumns } from '../../output/columns.js';
+import { COMPACT_DETAILS, detailsColumns, itemColumns, referenceColumns } from '../../output/columns.js';
+import type { ReferenceValues } from '@trk/service/record-fields.js';
 import { toDetailsView, type DetailsView } from '@trk/service/records.js';
 import {
   createItemResultsWriter,
@@ -17,6 +18,7 @@ import {
   printItemResults,
   printRows,
   resolveFormat,
+  type Column,
   type ItemResultsWriter,
 } from '../../output/render.js';
 import { UsageError } from '../../core/errors.js';
@@ -29,6 +31,11 @@ export interface DetailsPrintOptions {
   pages?: boolean | undefined;
   /** Where to print (--watch renders into a string first); default the context's, through the pager. */
   io?: IO | undefined;
+  /**
+   * The mirror's reads (`find`): carriers named from the list shipped with trk without a cached one, and the
+   * customer references of each parcel's record as columns.
+   */
+  mirror?: { references: (number: string, carrier: number | null) => ReferenceValues | undefined } | undefined;
 }
 
 /**
@@ -84,9 +91,10 @@ async function formatWriter(
   if (resolved === 'text') return summaryWriter(ctx, io, version);
   if ((resolved === 'json' || resolved === 'ndjson') && output.columns === undefined)
     return createItemResultsWriter(io, [], output);
-  const names = await tableNames(ctx);
+  const names = await tableNames(ctx, { shipped: opts.mirror !== undefined });
   const viewOpts = await viewNames(ctx, version);
-  const all = detailsColumns(names);
+  const references = opts.mirror?.references;
+  const all = references ? withReferenceColumns(detailsColumns(names), references) : detailsColumns(names);
   if (resolved === 'table' && output.columns === undefined) {
     // A table is laid out from every number (and pages or table depends on how many), so it gathers them.
     const gathered: ItemResults<unknown> = { accepted: [], rejected: [] };
@@ -123,6 +131,18 @@ async function formatWriter(
     accepted: (item) => toDetailsView(item, version, viewOpts),
     rejected: (r) => ({ ...toDetailsView(r, version, viewOpts), ...r }) as unknown as DetailsView,
   });
+}
+
+/** The details columns with those of the parcel's customer references the details lack (the tag is theirs). */
+function withReferenceColumns(
+  columns: Column<DetailsView>[],
+  references: (number: string, carrier: number | null) => ReferenceValues | undefined,
+): Column<DetailsView>[] {
+  const defs = referenceColumns<DetailsView>((d) =>
+    references(d.number, typeof d.carrier === 'number' ? d.carrier : null),
+  );
+  const added = Object.entries(defs).filter(([key]) => !columns.some((c) => c.key === key));
+  return [...columns, ...added.map(([key, def]) => ({ key, ...def }))];
 }
 
 /**

@@ -13,6 +13,7 @@ export function outputOf(ctx: Context, format: OutputFormat | undefined = ctx.gl
   return {
     format,
     columns: ctx.global.columns,
+    header: ctx.global.header,
     times: {
       zone: zoneOfEnv(ctx.env),
       relative: ctx.global.relative === true,

@@ -16,6 +16,7 @@ import { SANDBOX_PROFILE, type Settings } from '../../config/settings.js';
 import type { Context } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
 import { printRows, resolveFormat } from '../../output/render.js';
+import { outputOf } from '../common/output.js';
 import { SETTING_COLUMNS, aliasRows, settingRows, settingsObject, shownValue } from '../common/settings-view.js';
 import { getAlias, setAlias } from './carrier-alias.js';
 
@@ -32,7 +33,7 @@ export async function runConfigGet(opts: ConfigGetOptions, ctx: Context): Promis
     ctx.io.out(`${JSON.stringify({ key, value: row.value, source: row.source }, null, 2)}\n`);
   } else if (ctx.global.output !== undefined) {
     // Asked for by name (csv, ndjson, table): the one row with its source, like a row of "trk config list".
-    await printRows(ctx.io, [row], SETTING_COLUMNS, ctx.global.output);
+    await printRows(ctx.io, [row], SETTING_COLUMNS, outputOf(ctx));
   } else if (row.value !== null) {
     // The plain value, on a terminal and in a pipe alike: `$(trk config get base-url)`.
     ctx.io.out(`${row.value}\n`);
@@ -140,7 +141,7 @@ export async function runConfigList(_opts: ConfigListOptions, ctx: Context): Pro
   if (resolveFormat(ctx.io, ctx.global.output) === 'json') {
     ctx.io.out(`${JSON.stringify(settingsObject(rows), null, 2)}\n`);
   } else {
-    await printRows(ctx.io, rows, SETTING_COLUMNS, ctx.global.output);
+    await printRows(ctx.io, rows, SETTING_COLUMNS, outputOf(ctx));
     if (ctx.io.stdoutIsTTY) {
       ctx.info('');
       for (const k of CONFIG_KEYS) ctx.info(`  ${k.padEnd(12)} ${CONFIG_KEY_HELP[k]}`);

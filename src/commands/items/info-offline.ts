@@ -13,7 +13,9 @@ import { formatCodeMessage } from '@trk/service/codes.js';
 import { mirrorAgeLine } from '../../mirror/age.js';
 import { openMirrorToRead } from '../../mirror/open.js';
 import type { RecordKey, Store } from '../../store/types.js';
-import { detailsWriter } from '../common/details.js';
+import { detailsWriter, type DetailsPrintOptions } from '../common/details.js';
+import { recordFields } from '@trk/service/records.js';
+import { REFERENCE_FIELDS, type ReferenceValues } from '@trk/service/record-fields.js';
 import { matching, type InfoOptions } from './info.js';
 import { runInfo } from './info.js';
 
@@ -137,6 +139,7 @@ async function printFromMirror(
   store: Store,
   rows: AsyncIterable<{ number: string; carrier: string | number | undefined }>,
   opts: OfflineInfoOptions,
+  mirror?: DetailsPrintOptions['mirror'],
 ): Promise<number> {
   const { apiVersion } = await ctx.settings();
   const reader = new MirrorReader(store);
@@ -149,7 +152,7 @@ async function printFromMirror(
     found += batch.accepted.length;
     missing += batch.rejected.length;
     const version = reader.version ?? apiVersion;
-    writer ??= matching(ctx, await detailsWriter(ctx, version, { pages: opts.pages }), version, opts);
+    writer ??= matching(ctx, await detailsWriter(ctx, version, { pages: opts.pages, mirror }), version, opts);
     writer.write(batch);
   };
   let pending = 0;
@@ -169,6 +172,25 @@ async function printFromMirror(
   ctx.info(await mirrorAgeLine(store, ctx.now()));
   if (found === 0 && missing > 0) return EXIT.failure;
   return missing > 0 ? EXIT.partial : EXIT.ok;
+}
+
+const keyOf = (number: string, carrier: number | null) => `${number.toUpperCase()}\u0000${carrier ?? 0}`;
+
+/** The customer references of the records of `keys` (find's, at most FIND_LIMIT), by number and carrier. */
+async function referencesOf(store: Store, keys: readonly RecordKey[], version: ApiVersion) {
+  const references = new Map<string, ReferenceValues>();
+  const wanted = new Set(keys.map((k) => keyOf(k.number, k.carrier)));
+  // One number is matched by any part of it: only the records of the keys are kept.
+  for await (const batch of store.records({ numbers: [...new Set(keys.map((k) => k.number))] })) {
+    for (const r of batch) {
+      const item = JSON.parse(r.raw) as { number?: unknown; carrier?: unknown; w1?: unknown };
+      const key = keyOf(String(item.number), Number(item.carrier ?? item.w1 ?? 0));
+      if (!wanted.has(key)) continue;
+      const fields = recordFields(item, (r.api_version as ApiVersion) ?? version);
+      references.set(key, Object.fromEntries(REFERENCE_FIELDS.map((f) => [f, fields[f]])) as ReferenceValues);
+    }
+  }
+  return references;
 }
 
 /** trk find TEXT: a customer's parcel by any part of its order number, e-mail, tag or number, as its tracking page. */
@@ -191,7 +213,9 @@ export async function runFind(opts: { text: string; db?: string | undefined }, c
     const rows = (async function* () {
       yield* keys;
     })();
-    return await printFromMirror(ctx, store, rows, { numbers: [], pages: true, db: opts.db });
+    const references = await referencesOf(store, keys, (await ctx.settings()).apiVersion);
+    const mirror = { references: (number: string, carrier: number | null) => references.get(keyOf(number, carrier)) };
+    return await printFromMirror(ctx, store, rows, { numbers: [], pages: true, db: opts.db }, mirror);
   } finally {
     await store.close();
   }

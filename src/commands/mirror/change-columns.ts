@@ -1,4 +1,7 @@
-// What `trk changes --columns` takes: the names alone, for the declaration (the columns are in changes.ts).
+// What `trk changes --columns` takes: the names alone, for the declaration (the columns are in changes.ts). The
+// parcel's customer references come from the registry of record fields.
+
+import { REFERENCE_COLUMN_NAMES } from '@trk/service/record-fields.js';
 
 export const CHANGE_COLUMN_NAMES = [
   'id',
@@ -11,4 +14,5 @@ export const CHANGE_COLUMN_NAMES = [
   'to_sub_status',
   'event_time',
   'source',
+  ...REFERENCE_COLUMN_NAMES,
 ] as const;

@@ -1,6 +1,7 @@
-// trk changes: the status changes the mirror learnt (from syncs and from the webhook), oldest first, in every
-// output format. With --cursor NAME, only those that cursor has not seen, and the cursor moves past them only once
-// trk knows they were taken, so that a night whose consumer failed gets them again the next night:
+// trk changes: the status changes the mirror learnt (from syncs and from the webhook), in the order it learnt them
+// (the order cursors count in; a change learnt later may have been detected earlier), in every output format. With
+// --cursor NAME, only those that cursor has not seen, and the cursor moves past them only once trk knows they were
+// taken, so that a night whose consumer failed gets them again the next night:
 //   - written to a file, a terminal or a device, flushed (a file to its disk) without an error;
 //   - handed to `--exec CMD` on its stdin, and CMD exited 0 (its failure is trk's exit status);
 //   - acknowledged: into a pipe trk cannot see its reader take them, so the cursor stays, the position read is
@@ -10,17 +11,18 @@ import type { Context } from '../../context/context.js';
 import { runWithInput } from '../common/exec.js';
 import { TrkError, UsageError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';
-import { columnsByName } from '../../output/columns.js';
+import { carrierText, columnsByName, referenceColumns, type ColumnOptions } from '../../output/columns.js';
 import type { Column } from '../../output/render.js';
 import { CHANGE_COLUMN_NAMES } from './change-columns.js';
 import { createRowWriter } from '../../output/render.js';
 import { mirrorAgeLine } from '../../mirror/age.js';
 import { openMirrorToRead } from '../../mirror/open.js';
 import { canonicalTime } from '../../store/rows.js';
-import type { ChangeRow, Store } from '../../store/types.js';
+import type { ListedChange, Store } from '../../store/types.js';
 import { plural } from '../../core/text.js';
 import { parseTimeArg } from '../list/time.js';
 import { outputOf } from '../common/output.js';
+import { tableNames } from '../common/names.js';
 
 export interface ChangesOptions {
   since?: string | undefined;
@@ -33,28 +35,36 @@ export interface ChangesOptions {
   db?: string | undefined;
 }
 
-const time = (header: string, get: (c: ChangeRow) => string | null): Omit<Column<ChangeRow>, 'key'> => ({
+const time = (header: string, get: (c: ListedChange) => string | null): Omit<Column<ListedChange>, 'key'> => ({
   header,
   value: (c) => get(c)?.replace(/\.000Z$/, 'Z') ?? null,
   time: true,
 });
 
-/** The columns of a change; JSON prints them by these keys. */
-export const CHANGE_COLUMNS: readonly Column<ChangeRow>[] = columnsByName<
-  ChangeRow,
-  (typeof CHANGE_COLUMN_NAMES)[number]
->(CHANGE_COLUMN_NAMES, {
-  id: { header: 'ID', value: (c) => c.id, wide: 9 },
-  detected_at: time('DETECTED', (c) => c.detected_at || null),
-  number: { header: 'NUMBER', value: (c) => c.number, id: true },
-  carrier: { header: 'CARRIER', value: (c) => c.carrier, id: true },
-  from: { header: 'FROM', value: (c) => c.from_status },
-  to: { header: 'TO', value: (c) => c.to_status },
-  from_sub_status: { header: 'FROM SUB-STATUS', value: (c) => c.from_sub_status, wide: 8 },
-  to_sub_status: { header: 'SUB-STATUS', value: (c) => c.to_sub_status, wide: 5 },
-  event_time: { ...time('EVENT AT', (c) => c.event_time), wide: 6 },
-  source: { header: 'SOURCE', value: (c) => c.source, wide: 7 },
-});
+/** The columns of a change (carrier names beside codes in tables, when given); JSON prints them by these keys. */
+export function changeColumns(names: ColumnOptions = {}): Column<ListedChange>[] {
+  return columnsByName<ListedChange, (typeof CHANGE_COLUMN_NAMES)[number]>(CHANGE_COLUMN_NAMES, {
+    id: { header: 'ID', value: (c) => c.id, wide: 9 },
+    // What a narrow terminal keeps: the number, its carrier and the status it went to; then when, and whose.
+    detected_at: { ...time('DETECTED', (c) => c.detected_at || null), wide: 2 },
+    number: { header: 'NUMBER', value: (c) => c.number, id: true },
+    carrier: {
+      header: 'CARRIER',
+      value: (c) => c.carrier,
+      display: (c) => carrierText(c.carrier, names.carrierName),
+      shrink: 10,
+      // A carrier's name is cut only when no ranked column is left to leave out.
+      fair: 20,
+    },
+    from: { header: 'FROM', value: (c) => c.from_status, wide: 4 },
+    to: { header: 'TO', value: (c) => c.to_status },
+    from_sub_status: { header: 'FROM SUB-STATUS', value: (c) => c.from_sub_status, wide: 8 },
+    to_sub_status: { header: 'SUB-STATUS', value: (c) => c.to_sub_status, wide: 5 },
+    event_time: { ...time('EVENT AT', (c) => c.event_time), wide: 6 },
+    source: { header: 'SOURCE', value: (c) => c.source, wide: 7 },
+    ...referenceColumns<ListedChange>((c) => c),
+  });
+}
 
 const CURSOR_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -127,8 +137,8 @@ function checkFlags(opts: ChangesOptions): void {
 }
 
 /** The changes on stdout; whether trk knows they were taken (a pipe's reader it cannot see). */
-async function writeOut(changes: readonly ChangeRow[], opts: ChangesOptions, ctx: Context): Promise<boolean> {
-  const writer = createRowWriter(ctx.io, CHANGE_COLUMNS, outputOf(ctx));
+async function writeOut(changes: readonly ListedChange[], opts: ChangesOptions, ctx: Context): Promise<boolean> {
+  const writer = createRowWriter(ctx.io, changeColumns(await tableNames(ctx, { shipped: true })), outputOf(ctx));
   writer.write(changes);
   await writer.end();
   if (opts.cursor === undefined) return true;
@@ -150,15 +160,16 @@ async function writeOut(changes: readonly ChangeRow[], opts: ChangesOptions, ctx
  */
 async function handToCommand(
   command: string,
-  changes: readonly ChangeRow[],
+  changes: readonly ListedChange[],
   ctx: Context,
 ): Promise<{ how: string; code: number } | undefined> {
   if (changes.length === 0) {
     ctx.debug(`no change: --exec ${command} not run`);
     return undefined;
   }
+  const columns = changeColumns(await tableNames(ctx, { shipped: true }));
   const status = await runWithInput(command, ctx, (io) => {
-    const writer = createRowWriter(io, CHANGE_COLUMNS, outputOf(ctx));
+    const writer = createRowWriter(io, columns, outputOf(ctx));
     writer.write(changes);
     return writer.end();
   });

@@ -3,7 +3,7 @@
 // `info --offline` read it too (src/commands/list/offline.ts, src/commands/items/info-offline.ts).
 
 import { PACKAGE_STATUSES } from '@trk/service/vocabulary.js';
-import { DETAILS_RESULT_COLUMN_NAMES } from '../../output/column-names.js';
+import { FIND_COLUMN_NAMES } from '../../output/column-names.js';
 import { REPORT_BY } from '../../report/figures.js';
 import {
   carrierArg,
@@ -76,8 +76,9 @@ const changes: Declare = (cmd, invoke) =>
       'after',
       joined(
         notes(
-          'Every status change the mirror learnt, from "trk sync" and from the webhook\'s notifications, oldest ' +
-            "first. A record's first sync is no change.",
+          'Every status change the mirror learnt, from "trk sync" and from the webhook\'s notifications, in the ' +
+            'order it learnt them, which cursors follow: a change learnt later may have been detected earlier ' +
+            "(DETECTED is the service's time). A record's first sync is no change.",
           'A cursor moves only when trk knows the changes were taken: written to a file or a terminal, or handed to ' +
             "--exec COMMAND that exited 0 (its exit status is trk's otherwise). Into a pipe it stays, and --ack " +
             'moves it once the reader succeeded.',
@@ -104,7 +105,7 @@ const changes: Declare = (cmd, invoke) =>
 const find: Declare = (cmd, invoke) =>
   withColumns(
     cmd.argument('<text>', 'any part of an order number, e-mail, tag or tracking number (letters A to Z in any case)'),
-    DETAILS_RESULT_COLUMN_NAMES,
+    FIND_COLUMN_NAMES,
   )
     .addOption(dbOption())
     .addOption(relativeOption())

@@ -8,6 +8,7 @@ import type { Context } from '../../context/context.js';
 import { stopExitCode, UsageError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';
 import type { Column } from '../../output/render.js';
+import { outputOf } from '../common/output.js';
 import { fmt, plural } from '../../core/text.js';
 import { replay, savedBodies, type Replayed } from '../../webhook/replay.js';
 import { parseForwardUrl, queueRoot } from './common.js';
@@ -52,7 +53,7 @@ export async function runWebhookReplay(opts: WebhookReplayOptions, ctx: Context)
     now: () => ctx.now(),
   });
   if (ctx.global.output !== undefined) {
-    await printRows(ctx.io, done, COLUMNS, ctx.global.output);
+    await printRows(ctx.io, done, COLUMNS, outputOf(ctx));
   }
   const ok = done.filter((r) => r.forwarded).length;
   const notSent = files.length - done.length;

@@ -5,6 +5,7 @@ import type { Context } from '../../context/context.js';
 import { CredentialsError, UsageError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';
 import type { Column } from '../../output/render.js';
+import { outputOf } from '../common/output.js';
 import { readBytes } from '../../io/stdin.js';
 import { NO_KEY_HINT, signingKey } from './common.js';
 import { printRows } from '../../output/render.js';
@@ -139,7 +140,7 @@ export async function runWebhookVerify(opts: WebhookVerifyOptions, ctx: Context)
       body: input.bodyFile,
       sign_from: rule === 'v1' && !sign ? 'the body' : input.signFrom,
     };
-    await printRows(ctx.io, [verdict], VERDICT_COLUMNS, ctx.global.output);
+    await printRows(ctx.io, [verdict], VERDICT_COLUMNS, outputOf(ctx));
   }
   if (genuine) {
     ctx.info(`genuine: the ${what} matches the body and the key`);
