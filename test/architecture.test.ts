@@ -241,10 +241,14 @@ const sandboxMayUse = (to: string) =>
  * Where import() stands for the command-action boundary: the command line loads the command's run module, the IO
  * and the context; the registry loads one command's declaration; a declaration's action loads its run module.
  */
+/** Nouns whose commands are one a file (`commands/<noun>/<verb>.ts`: declaration, flags and action together). */
+const ONE_FILE_COMMANDS = [path.join('commands', 'notify')];
+
 const ACTION_BOUNDARY = (from: string) =>
   from === 'cli.ts' ||
   from === path.join('commands', 'registry.ts') ||
-  (top(from) === 'commands' && path.basename(from) === 'declare.ts');
+  (top(from) === 'commands' && path.basename(from) === 'declare.ts') ||
+  ONE_FILE_COMMANDS.includes(path.dirname(from));
 
 /**
  * What may be imported lazily anywhere: the dependencies and parts of trk that a command loads only on the path
@@ -261,6 +265,7 @@ const HEAVY: ReadonlyMap<string, string> = fromPaths({
   'jq-wasm': '--jq',
   'node:worker_threads': '--jq runs in a worker',
   echarts: "the HTML report's charts",
+  nodemailer: 'mail, for trk notify (its first message)',
   'echarts/dist/echarts.esm.min': "the HTML report's charts",
   'api/client.ts': 'the client, built with the first request',
   'api/transport-http.ts': 'one request at a time',
@@ -677,6 +682,8 @@ describe('architecture', () => {
       `${path.join('items', 'x.ts')} → ${path.join('items', 'plan.ts')} (dynamic)`,
     ]);
     expect(ACTION_BOUNDARY(path.join('commands', 'items', 'declare.ts'))).toBe(true);
+    expect(ACTION_BOUNDARY(path.join('commands', 'notify', 'run.ts'))).toBe(true);
+    expect(ACTION_BOUNDARY(path.join('commands', 'mirror', 'sync.ts'))).toBe(false);
     // api reaching into output or config is a layer broken.
     const api = importsOf(
       path.join(SRC, 'api', 'x.ts'),

@@ -36,7 +36,7 @@ export async function addRule(sql: Sql, name: string, spec: string, at: string):
     // The changes recorded so far are the past: the rule's cursor starts after the last of them.
     const rows = await tx.all(
       'INSERT INTO notify_rules (name, spec, created_at, first_change, last_change) ' +
-        'SELECT ?, ?, ?, m.id, m.id FROM (SELECT coalesce(max(id), 0) AS id FROM changes) m ' +
+        'SELECT ?, ?, ?, m.id, m.id FROM (SELECT coalesce(max(id), 0) AS id FROM changes) m WHERE true ' +
         `ON CONFLICT (name) DO NOTHING RETURNING ${RULE_COLUMNS}`,
       [name, spec, at],
     );
