@@ -193,7 +193,8 @@ export async function claim(sql: Sql, c: LedgerClaim): Promise<number | undefine
   return sql.transaction(async (tx) => {
     const rows = await tx.all(
       `INSERT INTO notify_ledger (${LEDGER_COLUMNS.join(', ')}, outcome, attempts) ` +
-        `VALUES (${LEDGER_COLUMNS.map(() => '?').join(', ')}, 'pending', 1) ON CONFLICT (claim) DO NOTHING RETURNING id`,
+        `VALUES (${LEDGER_COLUMNS.map(() => '?').join(', ')}, 'pending', 1) ` +
+        'ON CONFLICT (claim) DO NOTHING RETURNING id',
       LEDGER_COLUMNS.map((k) => c[k]),
     );
     return rows[0] ? int(rows[0].id) : undefined;
