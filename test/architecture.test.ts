@@ -297,6 +297,7 @@ const HEAVY: ReadonlyMap<string, string> = fromPaths({
   'carriers/shipped.ts': 'the lists shipped with trk (node:fs/promises)',
   'carriers/lists.ts': 'the carrier lists, fetched and cached (node:fs/promises)',
   'mirror/sync.ts': "the mirror's sync",
+  'mirror/notify/sink.ts': 'the rules run by the listener (--notify), and mail',
   'report/html.ts': 'the HTML report (echarts)',
   'webhook/saved.ts': 'saved notifications (node:fs/promises)',
   'webhook/replay.ts': 'replaying saved notifications (node:fs/promises)',

@@ -76,7 +76,7 @@ export const COMMANDS: readonly Entry[] = [
   },
   {
     name: 'notify',
-    summary: 'tell the team, the customers and the chat when parcels change (rules over the mirror)',
+    summary: 'tell team, customers and chats when parcels change (mirror)',
     group: true,
     declarations: () => import('./notify/index.js'),
   },

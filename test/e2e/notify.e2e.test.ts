@@ -15,7 +15,7 @@ import { Senders, type MailSettings } from '../../src/mirror/notify/targets.js';
 import type { Message } from '../../src/mirror/notify/messages.js';
 import { STORE_KINDS } from '../store/kinds.js';
 import { numbers, startEmulator, trk, trkProcess, type Emulator } from './helpers.js';
-import { HOUR, mirrorEnv, openStore, register, START, sync } from './mirror-helpers.js';
+import { HOUR, mirrorEnv, openStore, register, spawnTrk, START, sync, until } from './mirror-helpers.js';
 import { startHookReceiver, startMailReceiver, type HookReceiver, type MailReceiver } from './notify-receivers.js';
 
 interface Change {
@@ -281,3 +281,50 @@ async function dyingRun(env: NodeJS.ProcessEnv, mail: MailReceiver, n: number): 
     await store.close();
   }
 }
+
+describe.each(STORE_KINDS)('trk webhook listen --store --notify beside trk notify run ($name)', (kind) => {
+  if (kind.missing) return void it.skip(kind.missing, () => {});
+  it('sends each message once, whichever of the listener and the cron run claims it', async () => {
+    const emu = await startEmulator({ speed: 0, start: START });
+    const mail = await startMailReceiver();
+    const env = await mirrorEnv(emu, kind, { TRK_SMTP_URL: mail.url, TRK_SMTP_FROM: 'shop@example.com' });
+    const list = numbers(30, 'RL');
+    await register(emu, env, list, 30);
+    await emu.sandbox.advance(2 * 24 * HOUR);
+    await sync(env);
+    const added = await trk(['notify', 'add', 'customers', '--when', 'OutForDelivery,Delivered', '--to', 'customer'], {
+      env,
+    });
+    expect(added.code, added.stderr).toBe(0);
+    const listener = spawnTrk(['webhook', 'listen', '--port', '0', '--store', '--notify', '--json'], env);
+    try {
+      const listening = /Listening on (http:\/\/127\.0\.0\.1:\d+\/hook)/;
+      const url = await until('the listening line', () => listening.exec(listener.out.stderr)?.[1]);
+      emu.sandbox.setSettings({ webhookUrl: url });
+      for (let day = 0; day < 5; day++) {
+        await emu.sandbox.advance(24 * HOUR);
+        // The cron path at the same time as the listener's runs.
+        const cron = await trk(['notify', 'run'], { env });
+        expect(cron.code, cron.stderr).toBe(0);
+      }
+      await until('the listener to go quiet', async () => {
+        const before = listener.out.stdout.length;
+        await new Promise((r) => setTimeout(r, 500));
+        return listener.out.stdout.length === before ? true : undefined;
+      });
+    } finally {
+      listener.child.kill('SIGINT');
+    }
+    expect(await listener.exited).toBe(0);
+    expect(listener.out.stderr).toMatch(/messages? sent by the rules/);
+    expect((await trk(['notify', 'run'], { env })).code).toBe(0);
+    const changes = JSON.parse((await trk(['changes', '--json'], { env })).stdout) as Change[];
+    const expected = new Set(changes.filter(isCustomers).map((c) => `${c.number} ${c.to}`));
+    expect(expected.size).toBeGreaterThan(0);
+    const got = mail.received.map((m) => `${list[Number(/customer(\d+)@/.exec(m.to[0]!)![1])]} ${m.subject}`);
+    expect(got.length).toBe(new Set(got).size);
+    expect(got.length).toBe(expected.size);
+    await mail.close();
+    await emu.close();
+  }, 120_000);
+});

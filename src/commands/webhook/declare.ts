@@ -63,6 +63,7 @@ const webhook: Declare = (cmd, invoke) => {
       '--store',
       'keep each verified notification in the account\'s mirror (see "trk sync"), answering 200 once it is written',
     )
+    .option('--notify', 'run the rules of "trk notify" as notifications arrive, each stored first (needs --store)')
     .addOption(dbOption())
     .option('--skip-verify', 'accept every notification, reporting whether its signature held')
     .addHelpText(
@@ -71,6 +72,7 @@ const webhook: Declare = (cmd, invoke) => {
         'trk webhook listen --port 4242 --forward-to http://localhost:3000/hook --save ./hooks',
         "trk webhook listen --print | jq -c '{number: .data.number, status: .data.track_info.latest_status.status}'",
         'trk webhook listen --host 0.0.0.0 --port 4242 --store --db postgres://trk@db.internal/trk',
+        'trk webhook listen --port 4242 --store --notify',
       ),
     )
     .action((o) =>
@@ -87,6 +89,7 @@ const webhook: Declare = (cmd, invoke) => {
               save: o.save,
               print: o.print === true,
               store: o.store === true,
+              notify: o.notify === true,
               db: o.db,
               skipVerify: o.skipVerify === true,
             },
