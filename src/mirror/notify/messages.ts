@@ -181,7 +181,9 @@ export function digestLine(rule: Rule, m: NotifyMatch, ctx: MessageContext): Dig
 function digestBlock(l: DigestLine): string {
   const head = wrapped(`${l.order} · ${l.customer}`);
   const days = l.days === 'unknown' ? 'days without news unknown' : `${plural(Number(l.days), 'day')} without news`;
-  const rest = wrapText(`${l.carrier} · ${l.status} · ${days} · ${l.number}`, WIDTH - 2).map((x) => `  ${x}`);
+  const rest = [`${l.carrier} · ${l.status}`, `${days} · ${l.number}`].flatMap((t) =>
+    wrapText(t, WIDTH - 2).map((x) => `  ${x}`),
+  );
   return [head, ...rest].join('\n');
 }
 
