@@ -61,7 +61,8 @@ export function declareAdd(cmd: BareCommand, invoke: Invoker): void {
             'with --store); "trk notify run" sends its messages, each once.',
         ),
         examples(
-          'trk notify add trouble --when Exception,DeliveryFailure --stuck 7 --to mailto:ops@example.com --digest',
+          'trk notify add trouble --when Exception,DeliveryFailure --to mailto:ops@example.com --digest',
+          'trk notify add stuck --stuck 7 --to mailto:ops@example.com --digest',
           'trk notify add customers --when OutForDelivery,Delivered --to customer',
           'trk notify add chat --when Exception --to https://hooks.slack.com/services/T000/B000/XXXX',
         ),

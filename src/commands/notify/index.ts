@@ -13,7 +13,7 @@ const notify: Declare = (cmd, invoke) => {
   cmd.addHelpText(
     'after',
     examples(
-      'trk notify add trouble --when Exception,DeliveryFailure --to mailto:ops@example.com --digest',
+      'trk notify add nightly --when Exception,DeliveryFailure --to mailto:ops@example.com --digest',
       'trk notify run --dry-run',
       'trk notify list',
     ),

@@ -15,7 +15,10 @@ export function declareRemove(cmd: BareCommand, invoke: Invoker): void {
     .description('remove a rule (its ledger stays)')
     .argument('<name>', "the rule's name")
     .addOption(dbOption())
-    .addHelpText('after', examples('trk notify remove trouble'))
+    .addHelpText(
+      'after',
+      examples('trk notify add old --when Delivered --to mailto:ops@example.com', 'trk notify remove old'),
+    )
     .action((name, o) => invoke(async () => (ctx) => runRemove({ name, db: o.db }, ctx)));
 }
 

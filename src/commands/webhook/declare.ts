@@ -72,7 +72,6 @@ const webhook: Declare = (cmd, invoke) => {
         'trk webhook listen --port 4242 --forward-to http://localhost:3000/hook --save ./hooks',
         "trk webhook listen --print | jq -c '{number: .data.number, status: .data.track_info.latest_status.status}'",
         'trk webhook listen --host 0.0.0.0 --port 4242 --store --db postgres://trk@db.internal/trk',
-        'trk webhook listen --port 4242 --store --notify',
       ),
     )
     .action((o) =>
