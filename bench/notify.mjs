@@ -39,7 +39,20 @@ const change = db.prepare(
 for (let i = 0; i < N; i++) {
   const number = `RB${String(100000000 + i).slice(-9)}CN`;
   const at = iso(now - (i % 500) * 60_000);
-  record.run(number, 'v2.1', '{}', at, 'Tracking', 'Delivered', `order-${i}`, `customer${i}@example.com`, `#${i}`, iso(now - 9 * 86_400_000), at, 'Delivered to the recipient, signed by the customer at the front door');
+  record.run(
+    number,
+    'v2.1',
+    '{}',
+    at,
+    'Tracking',
+    'Delivered',
+    `order-${i}`,
+    `customer${i}@example.com`,
+    `#${i}`,
+    iso(now - 9 * 86_400_000),
+    at,
+    'Delivered to the recipient, signed by the customer at the front door',
+  );
   change.run(number, at, at);
 }
 db.exec('COMMIT');
@@ -64,10 +77,16 @@ const url = `smtp://127.0.0.1:${server.server.address().port}`;
 store = await SqliteStore.open(file);
 const senders = new Senders({ url, from: 'Shop <shop@example.com>' }, () => {});
 const names = { carrierName: () => 'China Post', trackingUrl: 'https://shop.example/track/{number}' };
-const run = new NotifyRun(store, senders, names, { dryRun: false, pace: undefined, from: 'shop@example.com' }, {
-  out: () => {},
-  info: () => {},
-});
+const run = new NotifyRun(
+  store,
+  senders,
+  names,
+  { dryRun: false, pace: undefined, from: 'shop@example.com' },
+  {
+    out: () => {},
+    info: () => {},
+  },
+);
 const started = process.hrtime.bigint();
 let peakHeap = 0;
 const sampler = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 50);
