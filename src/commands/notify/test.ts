@@ -37,24 +37,25 @@ export async function runTest(opts: NotifyTestOptions, ctx: Context): Promise<nu
   } finally {
     await store.close();
   }
-  if (opts.to !== undefined) rule = { ...rule, to: opts.to, target: rules.parseTarget(opts.to) };
-  if (rule.target.kind === 'customer') {
+  // The message is the rule's own (a customer's, for a customer rule); --to says only where it goes.
+  const target = opts.to === undefined ? rule.target : rules.parseTarget(opts.to);
+  if (target.kind === 'customer') {
     throw new UsageError(
       `rule ${rule.name} writes to customers: a test goes to you`,
       `add --to mailto:you@example.com`,
     );
   }
   const now = ctx.now();
-  const to = rule.target.kind === 'mailto' ? rule.target.addresses : [];
+  const to = target.kind === 'mailto' ? target.addresses : [];
   const match = sampleMatch(rule.when?.[0] ?? 'InTransit', 'customer@example.com', now);
   const context = { ...(await setup.messageContext(ctx)), now };
   const message = rule.digest
     ? messages.digestMessage(rule, [messages.digestLine(rule, match, context)])
     : messages.parcelMessage(rule, match, context);
-  const senders = setup.senders(ctx, await setup.mailSettings(ctx, [rule]));
+  const senders = setup.senders(ctx, await setup.mailSettings(ctx, [{ ...rule, target }]));
   try {
     const id = messageIdOf(rule.name, ['test', String(now)], (await ctx.settings()).smtpFrom);
-    const t = rule.target;
+    const t = target;
     const outcome =
       t.kind === 'http'
         ? await senders.http(t.url, message)
