@@ -534,7 +534,7 @@ complete -c trk -n '__trk_path_is '\''notify list'\''' -l no-color -d 'no colour
 complete -c trk -n '__trk_path_is '\''notify list'\''' -l timeout -r -F -d 'time limit of each request, e.g. 30s or 2m (env TRK_TIMEOUT; default 30s); a request gives up after three times that, retries included'
 complete -c trk -n '__trk_path_is '\''notify list'\''' -l raw-csv -d 'write CSV cells as received, without a quote before cells that start like a formula (=, +, -, @)'
 complete -c trk -n '__trk_path_is '\''notify list'\''' -s h -l help -d 'display help'
-complete -c trk -n '__trk_path_is '\''notify add'\''' -l when -x -a '(__trk_values NotFound InfoReceived InTransit Expired AvailableForPickup OutForDelivery DeliveryFailure Delivered Exception)' -d 'when a parcel changes to this main status (comma separated for several)'
+complete -c trk -n '__trk_path_is '\''notify add'\''' -l when -x -a '(__trk_values NotFound InfoReceived InTransit Expired AvailableForPickup OutForDelivery DeliveryFailure Delivered Exception)' -d 'when a parcel changes to this main status, comma separated for several (with --stuck or --late: a parcel now in it)'
 complete -c trk -n '__trk_path_is '\''notify add'\''' -l stuck -r -F -d 'when a parcel has had no news for this many days'
 complete -c trk -n '__trk_path_is '\''notify add'\''' -l late -d 'when a parcel is past the end of the service'\''s estimated delivery window'
 complete -c trk -n '__trk_path_is '\''notify add'\''' -l carrier -x -a '(trk __complete carriers 2>/dev/null)' -d 'only parcels of this carrier (code or name)'

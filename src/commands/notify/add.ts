@@ -37,9 +37,12 @@ export function declareAdd(cmd: BareCommand, invoke: Invoker): void {
     .description('add a rule: whom to tell, and when')
     .argument('<name>', 'the rule\'s name (letters, digits, ".", "-", "_")')
     .addOption(
-      choiceList('--when <status>', 'when a parcel changes to this main status (comma separated for several)', [
-        ...PACKAGE_STATUSES,
-      ]),
+      choiceList(
+        '--when <status>',
+        'when a parcel changes to this main status, comma separated for several (with --stuck or --late: a parcel ' +
+          'now in it)',
+        [...PACKAGE_STATUSES],
+      ),
     )
     .addOption(
       new Option('--stuck <days>', 'when a parcel has had no news for this many days').argParser(
