@@ -2,7 +2,8 @@
 // added, the emulator's clock moved and synced again, then `trk notify run` against a real SMTP server, a chat
 // webhook's receiver and a shell command, all on 127.0.0.1. What each message says and to whom is checked against the
 // changes the mirror recorded; then the runs after it: none sent twice, a target down for a run served by a later
-// one, a bounce recorded once, a run that stops half-way, two runs at once.
+// one, a bounce recorded once, a run that stops half-way (in this process, and a process killed with SIGKILL while
+// its command took a message), two runs at once.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -257,6 +258,31 @@ describe.each(STORE_KINDS)('trk notify ($name)', (kind) => {
     const twice = got.filter((m, i) => got.findIndex((o) => o.to[0] === m.to[0]) !== i);
     expect(twice.length).toBeLessThanOrEqual(1);
     for (const m of twice) expect(got.filter((o) => o.messageId === m.messageId)).toHaveLength(2);
+  });
+
+  it('delivers everything after a run killed with SIGKILL while sending, the message under way at most twice', async () => {
+    const out = path.join(String(env.HOME), 'killed.ndjson');
+    const once = path.join(String(env.HOME), 'killed-once');
+    // The command takes the message, then kills trk (its parent) the first time: SIGKILL with the claim unsettled.
+    const command = `cat >> '${out}'; if [ ! -e '${once}' ]; then touch '${once}'; kill -9 $PPID; fi`;
+    const added = await trk(['notify', 'add', 'aa-killed', '--when', 'Delivered', '--to', `exec:${command}`], { env });
+    expect(added.code, added.stderr).toBe(0);
+    let changes = await later(2);
+    for (let i = 0; i < 4 && changes.filter((c) => c.to === 'Delivered').length < 2; i++) changes = await later(2);
+    const delivered = changes.filter((c) => c.to === 'Delivered').map((c) => c.number);
+    expect(delivered.length).toBeGreaterThan(1);
+    const killed = await trkProcess(['notify', 'run'], { env });
+    expect(killed.code).toBe(null);
+    await clock().sleep(HOLD_MS + 1000);
+    const again = await trk(['notify', 'run'], { env });
+    expect(again.code, again.stderr).toBe(0);
+    const got = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { parcel: { number: string } }).parcel.number);
+    expect([...new Set(got)].sort()).toEqual([...new Set(delivered)].sort());
+    expect(got.length - new Set(got).size).toBe(1);
+    expect((await trk(['notify', 'remove', 'aa-killed'], { env })).code).toBe(0);
   });
 
   // Two processes, as two hosts would run them (SQLite's writers in one process share one connection).
