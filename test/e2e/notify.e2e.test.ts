@@ -260,7 +260,7 @@ describe.each(STORE_KINDS)('trk notify ($name)', (kind) => {
     for (const m of twice) expect(got.filter((o) => o.messageId === m.messageId)).toHaveLength(2);
   });
 
-  it('delivers everything after a run killed with SIGKILL while sending, the message under way at most twice', async () => {
+  it('delivers everything after a run killed with SIGKILL mid-send, the message under way twice', async () => {
     const out = path.join(String(env.HOME), 'killed.ndjson');
     const once = path.join(String(env.HOME), 'killed-once');
     // The command takes the message, then kills trk (its parent) the first time: SIGKILL with the claim unsettled.
