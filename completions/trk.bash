@@ -2,13 +2,15 @@
 # Install: source this file from ~/.bashrc, or copy it to ~/.local/share/bash-completion/completions/trk
 _trk_subcommands() {
   case "$1" in
-    '') printf '%s\n' 'register' 'stop' 'retrack' 'delete' 'push' 'list' 'info' 'quota' 'realtime' 'change-carrier' 'update' 'sync' 'changes' 'find' 'report' 'runs' 'api' 'auth' 'config' 'sandbox' 'carriers' 'countries' 'webhook' 'completion' 'help' ;;
+    '') printf '%s\n' 'register' 'stop' 'retrack' 'delete' 'push' 'list' 'info' 'quota' 'realtime' 'change-carrier' 'update' 'sync' 'changes' 'find' 'report' 'notify' 'runs' 'api' 'auth' 'config' 'sandbox' 'carriers' 'countries' 'webhook' 'completion' 'help' ;;
+    'notify') printf '%s\n' 'list' 'add' 'remove' 'test' 'run' ;;
     'runs') printf '%s\n' 'list' 'forget' ;;
     'auth') printf '%s\n' 'login' 'switch' 'list' 'status' 'logout' ;;
     'config') printf '%s\n' 'get' 'set' 'unset' 'list' ;;
     'sandbox') printf '%s\n' 'start' 'reset' ;;
     'webhook') printf '%s\n' 'verify' 'listen' 'replay' 'trigger' ;;
-    'help') printf '%s\n' 'register' 'stop' 'retrack' 'delete' 'push' 'list' 'info' 'quota' 'realtime' 'change-carrier' 'update' 'sync' 'changes' 'find' 'report' 'runs' 'api' 'auth' 'config' 'sandbox' 'carriers' 'countries' 'webhook' 'completion' 'exit-codes' 'options' ;;
+    'help') printf '%s\n' 'register' 'stop' 'retrack' 'delete' 'push' 'list' 'info' 'quota' 'realtime' 'change-carrier' 'update' 'sync' 'changes' 'find' 'report' 'notify' 'runs' 'api' 'auth' 'config' 'sandbox' 'carriers' 'countries' 'webhook' 'completion' 'exit-codes' 'options' ;;
+    'help notify') printf '%s\n' 'list' 'add' 'remove' 'test' 'run' ;;
     'help runs') printf '%s\n' 'list' 'forget' ;;
     'help auth') printf '%s\n' 'login' 'switch' 'list' 'status' 'logout' ;;
     'help config') printf '%s\n' 'get' 'set' 'unset' 'list' ;;
@@ -34,6 +36,12 @@ _trk_options() {
     'changes') printf '%s\n' '--columns' '--relative' '--since' '--status' '--cursor' '--exec' '--ack' '--db' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'find') printf '%s\n' '--columns' '--db' '--relative' '--no-pager' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'report') printf '%s\n' '--by' '--since' '--carrier' '--from' '--to' '--stuck-days' '--all' '--html' '--db' '--no-pager' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'notify') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'notify list') printf '%s\n' '--relative' '--db' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'notify add') printf '%s\n' '--when' '--stuck' '--late' '--carrier' '--tag' '--to' '--digest' '--template' '--db' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'notify remove') printf '%s\n' '--db' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'notify test') printf '%s\n' '--to' '--db' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'notify run') printf '%s\n' '--dry-run' '--pace' '--rule' '--db' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'runs') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'runs list') printf '%s\n' '--columns' '--relative' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'runs forget') printf '%s\n' '--all' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
@@ -56,7 +64,7 @@ _trk_options() {
     'countries') printf '%s\n' '--refresh' '--no-pager' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'webhook') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'webhook verify') printf '%s\n' '--body' '--headers' '--sign' '--v1' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'webhook listen') printf '%s\n' '--port' '--host' '--path' '--forward-to' '--save' '--print' '--store' '--db' '--skip-verify' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'webhook listen') printf '%s\n' '--port' '--host' '--path' '--forward-to' '--save' '--print' '--store' '--notify' '--db' '--skip-verify' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'webhook replay') printf '%s\n' '--forward-to' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'webhook trigger') printf '%s\n' '--number' '--carrier' '--sub-status' '--event' '--to' '--db' '--dry-run' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'completion') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
@@ -322,6 +330,62 @@ _trk_takes_value() {
     'report|--output'|\
     'report|--jq'|\
     'report|--timeout'|\
+    'notify|--profile'|\
+    'notify|--base-url'|\
+    'notify|--api-version'|\
+    'notify|-o'|\
+    'notify|--output'|\
+    'notify|--jq'|\
+    'notify|--timeout'|\
+    'notify list|--db'|\
+    'notify list|--profile'|\
+    'notify list|--base-url'|\
+    'notify list|--api-version'|\
+    'notify list|-o'|\
+    'notify list|--output'|\
+    'notify list|--jq'|\
+    'notify list|--timeout'|\
+    'notify add|--when'|\
+    'notify add|--stuck'|\
+    'notify add|--carrier'|\
+    'notify add|--tag'|\
+    'notify add|--to'|\
+    'notify add|--template'|\
+    'notify add|--db'|\
+    'notify add|--profile'|\
+    'notify add|--base-url'|\
+    'notify add|--api-version'|\
+    'notify add|-o'|\
+    'notify add|--output'|\
+    'notify add|--jq'|\
+    'notify add|--timeout'|\
+    'notify remove|--db'|\
+    'notify remove|--profile'|\
+    'notify remove|--base-url'|\
+    'notify remove|--api-version'|\
+    'notify remove|-o'|\
+    'notify remove|--output'|\
+    'notify remove|--jq'|\
+    'notify remove|--timeout'|\
+    'notify test|--to'|\
+    'notify test|--db'|\
+    'notify test|--profile'|\
+    'notify test|--base-url'|\
+    'notify test|--api-version'|\
+    'notify test|-o'|\
+    'notify test|--output'|\
+    'notify test|--jq'|\
+    'notify test|--timeout'|\
+    'notify run|--pace'|\
+    'notify run|--rule'|\
+    'notify run|--db'|\
+    'notify run|--profile'|\
+    'notify run|--base-url'|\
+    'notify run|--api-version'|\
+    'notify run|-o'|\
+    'notify run|--output'|\
+    'notify run|--jq'|\
+    'notify run|--timeout'|\
     'runs|--profile'|\
     'runs|--base-url'|\
     'runs|--api-version'|\
@@ -592,6 +656,13 @@ _trk_dynamic() {
     'find|--profile'|\
     'report|--carrier'|\
     'report|--profile'|\
+    'notify|--profile'|\
+    'notify list|--profile'|\
+    'notify add|--carrier'|\
+    'notify add|--profile'|\
+    'notify remove|--profile'|\
+    'notify test|--profile'|\
+    'notify run|--profile'|\
     'runs|--profile'|\
     'runs list|--profile'|\
     'runs forget|--profile'|\
@@ -730,6 +801,32 @@ _trk_values() {
     'report|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'report|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'report|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'notify|--profile') trk __complete profiles 2>/dev/null ;;
+    'notify|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'notify|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'notify|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'notify list|--profile') trk __complete profiles 2>/dev/null ;;
+    'notify list|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'notify list|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'notify list|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'notify add|--when') printf '%s\n' 'NotFound' 'InfoReceived' 'InTransit' 'Expired' 'AvailableForPickup' 'OutForDelivery' 'DeliveryFailure' 'Delivered' 'Exception' ;;
+    'notify add|--carrier') trk __complete carriers 2>/dev/null ;;
+    'notify add|--profile') trk __complete profiles 2>/dev/null ;;
+    'notify add|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'notify add|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'notify add|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'notify remove|--profile') trk __complete profiles 2>/dev/null ;;
+    'notify remove|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'notify remove|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'notify remove|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'notify test|--profile') trk __complete profiles 2>/dev/null ;;
+    'notify test|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'notify test|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'notify test|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'notify run|--profile') trk __complete profiles 2>/dev/null ;;
+    'notify run|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'notify run|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'notify run|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'runs|--profile') trk __complete profiles 2>/dev/null ;;
     'runs|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'runs|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;

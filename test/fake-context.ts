@@ -28,6 +28,10 @@ export function fakeSettings(version: ApiVersion, apiKey: string | undefined): S
     sandbox: false,
     output: undefined,
     savedProfiles: [],
+    smtpUrl: undefined,
+    smtpFrom: undefined,
+    trackingUrl: undefined,
+    notifyPace: undefined,
     sources: {
       profile: 'default',
       baseUrl: 'default',
@@ -37,6 +41,10 @@ export function fakeSettings(version: ApiVersion, apiKey: string | undefined): S
       output: 'default',
       budgetUrl: 'default',
       db: 'default',
+      smtpUrl: 'default',
+      smtpFrom: 'default',
+      trackingUrl: 'default',
+      notifyPace: 'default',
     },
   };
 }

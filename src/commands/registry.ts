@@ -75,6 +75,12 @@ export const COMMANDS: readonly Entry[] = [
     declarations: () => import('./mirror/declare.js'),
   },
   {
+    name: 'notify',
+    summary: 'tell team, customers and chats when parcels change (mirror)',
+    group: true,
+    declarations: () => import('./notify/index.js'),
+  },
+  {
     name: 'runs',
     summary: 'list and forget the runs of files and pipes trk remembers',
     group: true,

@@ -6,7 +6,19 @@ import { API_VERSIONS, type ApiVersion } from '@trk/service/vocabulary.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/format.js';
 import { isPostgresLocation, parsePostgresUrl } from './postgres-url.js';
 
-export const CONFIG_KEYS = ['base-url', 'api-version', 'api-key', 'res-url', 'output', 'budget-url', 'db'] as const;
+export const CONFIG_KEYS = [
+  'base-url',
+  'api-version',
+  'api-key',
+  'res-url',
+  'output',
+  'budget-url',
+  'db',
+  'smtp-url',
+  'smtp-from',
+  'tracking-url',
+  'notify-pace',
+] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
 /** What a profile holds; every field optional (defaults apply). */
@@ -23,6 +35,14 @@ export interface Profile {
   carrierAliases?: Readonly<Record<string, number>>;
   /** The account's mirror: a file path (SQLite) or a postgres:// address instead of the file in the data folder. */
   db?: string;
+  /** The mail server of `trk notify`: smtp:// or smtps://, user and password in the address (never printed). */
+  smtpUrl?: string;
+  /** Whom `trk notify`'s mail is from: an address, or `Name <address>`. */
+  smtpFrom?: string;
+  /** A parcel's tracking page for customers, `{number}` replaced by its number. */
+  trackingUrl?: string;
+  /** `trk notify run`'s messages a second to each target. */
+  notifyPace?: string;
 }
 
 /** The setting family of carrier aliases: `carrier-alias.NAME`. */
@@ -39,6 +59,10 @@ export const CONFIG_KEY_FIELD: Readonly<Record<ConfigKey, Exclude<keyof Profile,
   output: 'output',
   'budget-url': 'budgetUrl',
   db: 'db',
+  'smtp-url': 'smtpUrl',
+  'smtp-from': 'smtpFrom',
+  'tracking-url': 'trackingUrl',
+  'notify-pace': 'notifyPace',
 };
 
 export const CONFIG_KEY_HELP: Readonly<Record<ConfigKey, string>> = {
@@ -49,6 +73,12 @@ export const CONFIG_KEY_HELP: Readonly<Record<ConfigKey, string>> = {
   output: `default output format: ${OUTPUT_FORMATS.join(', ')} (flags and TRK_OUTPUT win)`,
   'budget-url': 'Redis keeping the rate budget of the key for several hosts, e.g. redis://host:6379/0',
   db: 'the mirror kept by "trk sync": a file (default: one per profile in the data folder) or a postgres:// address',
+  'smtp-url':
+    'the mail server of "trk notify": smtp://user:password@host:587 (STARTTLS when offered) or smtps://host:465',
+  'smtp-from': 'whom "trk notify" mail is from: shop@example.com or "Shop <shop@example.com>"',
+  'tracking-url':
+    "a parcel's tracking page for customers' mail, {number} replaced: https://shop.example/track/{number}",
+  'notify-pace': '"trk notify run" messages a second to each target (e.g. 1 for a chat webhook; default: no pace)',
 };
 
 export function isConfigKey(name: string): name is ConfigKey {
@@ -102,7 +132,66 @@ export function validateConfigValue(key: ConfigKey, value: string, source = key)
       return parseBudgetUrl(value, source);
     case 'db':
       return parseDbLocation(value, source);
+    case 'smtp-url':
+      return parseSmtpUrl(value, source);
+    case 'smtp-from':
+      return parseMailFrom(value, source);
+    case 'tracking-url':
+      return parseTrackingUrl(value, source);
+    case 'notify-pace':
+      return String(parsePace(value, source));
   }
+}
+
+/** An smtp:// or smtps:// address with a host; its password is never quoted. */
+export function parseSmtpUrl(value: string, source: string): string {
+  const text = value.trim();
+  const example = 'give an address such as smtp://user:password@mail.example.com:587 (smtps:// for TLS from the start)';
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`${source} is not a URL`, example);
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:')
+    throw new UsageError(`${source} must be an smtp:// or smtps:// address, not ${url.protocol}`, example);
+  if (url.hostname === '') throw new UsageError(`${source} names no host`, example);
+  return text;
+}
+
+/** `shop@example.com` or `Shop <shop@example.com>`. */
+export function parseMailFrom(value: string, source: string): string {
+  const text = value.trim();
+  if (/^[^\s@<>,]+@[^\s@<>,]+$/.test(text) || /^[^<>]*<[^\s@<>,]+@[^\s@<>,]+>$/.test(text)) return text;
+  throw new UsageError(
+    `${source} is not a mail address: ${JSON.stringify(text)}`,
+    'give shop@example.com or "Shop <shop@example.com>"',
+  );
+}
+
+/** An http(s) address holding `{number}`. */
+export function parseTrackingUrl(value: string, source: string): string {
+  const text = value.trim();
+  const example = 'give an address with {number} in it, e.g. https://shop.example/track/{number}';
+  if (!/^https?:\/\//i.test(text) || !text.includes('{number}'))
+    throw new UsageError(`${source} must be an http(s) address with {number}`, example);
+  try {
+    new URL(text.replaceAll('{number}', 'N'));
+  } catch {
+    throw new UsageError(`${source} is not a URL`, example);
+  }
+  return text;
+}
+
+/** Messages a second: a positive number (0.5: one every two seconds). */
+export function parsePace(value: string, source: string): number {
+  const n = Number(value.trim());
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 10_000)
+    throw new UsageError(
+      `${source} must be a number of messages a second above 0, not ${JSON.stringify(value.trim())}`,
+      'e.g. 1 for a chat webhook, 10 for a mail server',
+    );
+  return n;
 }
 
 export function parseOutputFormat(value: string, source: string): OutputFormat {

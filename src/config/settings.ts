@@ -11,7 +11,11 @@ import {
   parseApiVersion,
   parseBudgetUrl,
   parseDbLocation,
+  parseMailFrom,
   parseOutputFormat,
+  parsePace,
+  parseSmtpUrl,
+  parseTrackingUrl,
   parseServiceUrl,
   type Profile,
 } from './keys.js';
@@ -55,8 +59,27 @@ export interface Settings {
   carrierAliases?: Readonly<Record<string, number>> | undefined;
   /** Names of the profiles saved in the config file, sorted (src/config/profile-rules.ts judges names by them). */
   savedProfiles: readonly string[];
+  /** `trk notify`'s mail server (TRK_SMTP_URL, or smtp-url of the profile). Its password is never printed. */
+  smtpUrl: string | undefined;
+  /** Whom `trk notify`'s mail is from (TRK_SMTP_FROM, or smtp-from). */
+  smtpFrom: string | undefined;
+  /** Customers' tracking page, `{number}` replaced (TRK_TRACKING_URL, or tracking-url). */
+  trackingUrl: string | undefined;
+  /** `trk notify run`'s messages a second to each target (TRK_NOTIFY_PACE, or notify-pace); undefined: no pace. */
+  notifyPace: number | undefined;
   sources: Record<
-    'profile' | 'baseUrl' | 'apiVersion' | 'apiKey' | 'resUrl' | 'output' | 'budgetUrl' | 'db',
+    | 'profile'
+    | 'baseUrl'
+    | 'apiVersion'
+    | 'apiKey'
+    | 'resUrl'
+    | 'output'
+    | 'budgetUrl'
+    | 'db'
+    | 'smtpUrl'
+    | 'smtpFrom'
+    | 'trackingUrl'
+    | 'notifyPace',
     SettingSource
   >;
 }
@@ -170,6 +193,8 @@ export function resolveSettings(input: ResolveInput): Settings {
   ]);
   const db = dbRaw ? parseDbLocation(dbRaw.value, dbRaw.label) : fallback(sources, 'db', undefined);
 
+  const notify = notifySettings(sources, env, stored, inProfile);
+
   const keyFile = nonEmpty(env.TRK_API_KEY_FILE);
   const keyVar = nonEmpty(env.TRK_API_KEY);
   const keyRaw = pickRaw(sources, 'apiKey', [
@@ -206,7 +231,37 @@ export function resolveSettings(input: ResolveInput): Settings {
     output,
     ...(stored.carrierAliases ? { carrierAliases: stored.carrierAliases } : {}),
     savedProfiles: store?.list() ?? [],
+    ...notify,
     sources,
+  };
+}
+
+type NotifySettings = Pick<Settings, 'smtpUrl' | 'smtpFrom' | 'trackingUrl' | 'notifyPace'>;
+
+/** The settings of `trk notify`, each from its variable (TRK_SMTP_URL, ...) else the profile. */
+function notifySettings(
+  sources: Settings['sources'],
+  env: NodeJS.ProcessEnv,
+  stored: Profile,
+  inProfile: string,
+): NotifySettings {
+  const one = <T>(
+    name: keyof NotifySettings,
+    variable: string,
+    key: string,
+    parse: (value: string, label: string) => T,
+  ): T | undefined => {
+    const raw = pickRaw(sources, name, [
+      ['env', nonEmpty(env[variable]), variable],
+      ['profile', nonEmpty(stored[name] as string | undefined), `${key} of ${inProfile}`],
+    ]);
+    return raw ? parse(raw.value, raw.label) : fallback(sources, name, undefined);
+  };
+  return {
+    smtpUrl: one('smtpUrl', 'TRK_SMTP_URL', 'smtp-url', parseSmtpUrl),
+    smtpFrom: one('smtpFrom', 'TRK_SMTP_FROM', 'smtp-from', parseMailFrom),
+    trackingUrl: one('trackingUrl', 'TRK_TRACKING_URL', 'tracking-url', parseTrackingUrl),
+    notifyPace: one('notifyPace', 'TRK_NOTIFY_PACE', 'notify-pace', parsePace),
   };
 }
 

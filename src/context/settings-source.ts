@@ -41,6 +41,9 @@ export class SettingsSource {
     const settings = resolveSettings({ flags: this.flags, env: this.env, store });
     // The key is never printed, whatever carries it back (src/io/secrets.ts).
     addSecret(settings.apiKey);
+    // Nor the mail server's password (smtp-url), as typed and as %-decoded.
+    const smtpPassword = settings.smtpUrl && URL.canParse(settings.smtpUrl) ? new URL(settings.smtpUrl).password : '';
+    for (const p of smtpPassword ? [smtpPassword, decodeURIComponent(smtpPassword)] : []) addSecret(p);
     return settings;
   }
 }

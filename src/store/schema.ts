@@ -173,6 +173,37 @@ ${columns(DETAILS_COLUMNS, d)},
   () => [...REPORT_INDEX_NAMES.map((name) => `DROP INDEX IF EXISTS ${name}`), ...REPORT_INDEXES],
   // trk find looks for any part of a number or a customer reference: an index of their trigrams (find-sql.ts).
   (d) => [...d.findIndex],
+  // trk notify: its rules and the ledger of what each sent (notify-sql.ts). The ledger's claim is unique, so that
+  // two runs (two hosts on one server) that match the same change send its message once.
+  (d) => [
+    `CREATE TABLE notify_rules (
+  ${d.rowId},
+  name ${d.text} NOT NULL UNIQUE,
+  spec ${d.text} NOT NULL,
+  created_at ${d.text} NOT NULL,
+  first_change ${d.bigint} NOT NULL,
+  last_change ${d.bigint} NOT NULL,
+  last_run_at ${d.text}
+)`,
+    `CREATE TABLE notify_ledger (
+  ${d.rowId},
+  claim ${d.text} NOT NULL UNIQUE,
+  rule_id ${d.bigint} NOT NULL,
+  number ${d.text} NOT NULL,
+  carrier INTEGER NOT NULL,
+  change_key ${d.text} NOT NULL,
+  target ${d.text} NOT NULL,
+  payload ${d.text} NOT NULL,
+  outcome ${d.text} NOT NULL,
+  attempts INTEGER NOT NULL,
+  next_attempt_at ${d.text},
+  claimed_at ${d.text} NOT NULL,
+  done_at ${d.text},
+  error ${d.text},
+  message_id ${d.text} NOT NULL
+)`,
+    'CREATE INDEX notify_ledger_due ON notify_ledger (rule_id, outcome, next_attempt_at)',
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -6,6 +6,17 @@
 
 import { advanceCursor, readChanges, readCursor } from './changes.js';
 import { findQuery, type FindDialect } from './find-sql.js';
+import * as notify from './notify-sql.js';
+import type {
+  ChangeMatchQuery,
+  LedgerClaim,
+  LedgerCount,
+  LedgerRow,
+  LedgerSettle,
+  NotifyMatch,
+  NotifyRuleRow,
+  StateMatchQuery,
+} from './notify-types.js';
 import { reportParcels, reportRecords, reportRegistered, reportWindows } from './report-reads.js';
 import type { ReportDialect } from './report-sql.js';
 import {
@@ -173,5 +184,57 @@ export abstract class SqlStore implements Store {
 
   reportParcels(query: ReportQuery, kind: ReportParcelKind, limit?: number): Promise<ReportParcel[]> {
     return reportParcels(this.sql, query, kind, limit);
+  }
+
+  addRule(name: string, spec: string, createdAt: string): Promise<NotifyRuleRow | undefined> {
+    return notify.addRule(this.sql, name, spec, createdAt);
+  }
+
+  rules(): Promise<NotifyRuleRow[]> {
+    return notify.readRules(this.sql);
+  }
+
+  removeRule(name: string): Promise<boolean> {
+    return notify.removeRule(this.sql, name);
+  }
+
+  advanceRule(id: number, to: number, runAt: string): Promise<void> {
+    return notify.advanceRule(this.sql, id, to, runAt);
+  }
+
+  changeMatches(query: ChangeMatchQuery): Promise<NotifyMatch[]> {
+    return notify.changeMatches(this.sql, query);
+  }
+
+  stateMatches(query: StateMatchQuery): Promise<NotifyMatch[]> {
+    return notify.stateMatches(this.sql, query);
+  }
+
+  claim(entry: LedgerClaim): Promise<number | undefined> {
+    return notify.claim(this.sql, entry);
+  }
+
+  retake(id: number, seen: string, hold: string): Promise<boolean> {
+    return notify.retake(this.sql, id, seen, hold);
+  }
+
+  settle(ids: readonly number[], how: LedgerSettle): Promise<void> {
+    return notify.settle(this.sql, ids, how);
+  }
+
+  lastChange(): Promise<number> {
+    return notify.lastChange(this.sql);
+  }
+
+  dueMessages(ruleId: number, now: string, afterId: number, limit: number): Promise<LedgerRow[]> {
+    return notify.dueMessages(this.sql, ruleId, now, afterId, limit);
+  }
+
+  claimed(claims: readonly string[]): Promise<Set<string>> {
+    return notify.claimed(this.sql, claims);
+  }
+
+  ledgerCounts(): Promise<LedgerCount[]> {
+    return notify.ledgerCounts(this.sql);
   }
 }

@@ -4,6 +4,7 @@
 // SQL that writes and reads them is shared by the implementations (sql.ts).
 
 import type { ParcelReferences, RecordFieldValues, ReferenceValues } from '@trk/service/record-fields.js';
+import type { NotifyStore } from './notify-types.js';
 
 /** Where a status change was learnt. */
 export type ChangeSource = 'sync' | 'webhook';
@@ -279,7 +280,8 @@ export interface ReportParcel extends RecordKey, ParcelReferences {
 
 export type ReportParcelKind = 'stuck' | 'trouble';
 
-export interface Store {
+/** The mirror: the account's records, details and changes, and trk notify's rules and ledger (notify-types.ts). */
+export interface Store extends NotifyStore {
   /** Where the mirror is, for messages (a path; never a password). */
   readonly location: string;
   close(): Promise<void>;

@@ -42,6 +42,10 @@ describe('resolveSettings', () => {
       sandbox: false,
       output: undefined,
       savedProfiles: [],
+      smtpUrl: undefined,
+      smtpFrom: undefined,
+      trackingUrl: undefined,
+      notifyPace: undefined,
       sources: {
         profile: 'default',
         baseUrl: 'default',
@@ -51,6 +55,10 @@ describe('resolveSettings', () => {
         output: 'default',
         budgetUrl: 'default',
         db: 'default',
+        smtpUrl: 'default',
+        smtpFrom: 'default',
+        trackingUrl: 'default',
+        notifyPace: 'default',
       },
     });
   });
@@ -65,6 +73,8 @@ describe('resolveSettings', () => {
           resUrl: 'https://res.work.test',
           budgetUrl: 'redis://budget.work.test:6379/2',
           db: 'work.db',
+          smtpUrl: 'smtp://shop:pw@mail.work.test:587',
+          notifyPace: '2',
         },
       },
       'work',
@@ -77,6 +87,7 @@ describe('resolveSettings', () => {
     expect(s.resUrl).toBe('https://res.work.test');
     expect(s.budgetUrl).toBe('redis://budget.work.test:6379/2');
     expect(s.db).toBe('work.db');
+    expect([s.smtpUrl, s.notifyPace]).toEqual(['smtp://shop:pw@mail.work.test:587', 2]);
     expect(s.sources).toEqual({
       profile: 'profile',
       baseUrl: 'profile',
@@ -86,6 +97,10 @@ describe('resolveSettings', () => {
       output: 'default',
       budgetUrl: 'profile',
       db: 'profile',
+      smtpUrl: 'profile',
+      smtpFrom: 'default',
+      trackingUrl: 'default',
+      notifyPace: 'profile',
     });
     expect(s.savedProfiles).toEqual(['work']);
   });
@@ -105,6 +120,8 @@ describe('resolveSettings', () => {
         TRK_RES_URL: 'http://127.0.0.1:8081',
         TRK_BUDGET_URL: 'rediss://:pw@10.0.0.5:6380/1',
         TRK_DB: '/srv/trk/shop.db',
+        TRK_SMTP_FROM: 'shop@example.com',
+        TRK_TRACKING_URL: 'https://shop.example/t/{number}',
       },
       store,
     });
@@ -126,6 +143,10 @@ describe('resolveSettings', () => {
       output: 'default',
       budgetUrl: 'env',
       db: 'env',
+      smtpUrl: 'default',
+      smtpFrom: 'env',
+      trackingUrl: 'env',
+      notifyPace: 'default',
     });
     // The environment also beats the profile chosen by the environment.
     const s2 = resolveSettings({ flags: {}, env: { TRK_PROFILE: 'work', TRK_API_VERSION: 'v2' }, store });
@@ -250,14 +271,27 @@ describe('resolveSettings', () => {
 
 describe('config keys', () => {
   it('lists the keys and validates each', () => {
-    expect(CONFIG_KEYS).toEqual(['base-url', 'api-version', 'api-key', 'res-url', 'output', 'budget-url', 'db']);
+    expect(CONFIG_KEYS).toEqual([
+      'base-url',
+      'api-version',
+      'api-key',
+      'res-url',
+      'output',
+      'budget-url',
+      'db',
+      'smtp-url',
+      'smtp-from',
+      'tracking-url',
+      'notify-pace',
+    ]);
     expect(checkConfigKey('base-url')).toBe('base-url');
     expect(() => checkConfigKey('baseurl')).toThrow(UsageError);
     try {
       checkConfigKey('baseurl');
     } catch (err) {
       expect((err as UsageError).toLine()).toBe(
-        'unknown setting "baseurl": use one of base-url, api-version, api-key, res-url, output, budget-url, db',
+        'unknown setting "baseurl": use one of base-url, api-version, api-key, res-url, output, budget-url, db, ' +
+          'smtp-url, smtp-from, tracking-url, notify-pace',
       );
     }
     expect(validateConfigValue('base-url', 'https://x.test/')).toBe('https://x.test');

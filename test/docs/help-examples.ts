@@ -24,6 +24,10 @@ export const HELP_NOT_RUN: Readonly<Record<string, string>> = {
   'trk webhook trigger --event TRACKING_STOPPED --number RR123456789CN --to http://127.0.0.1:3000/hook':
     'needs the app on 127.0.0.1:3000',
   'trk completion powershell | Out-String | Invoke-Expression   # in $PROFILE': 'PowerShell',
+  'trk notify run': 'sends mail',
+  '*/10 * * * * trk sync -q && trk notify run -q   # in a crontab': 'a crontab line',
+  'trk notify test trouble': 'sends mail',
+  'trk notify test customers --to mailto:me@example.com': 'sends mail',
 };
 
 /** Servers and watches: started, and stopped with Ctrl-C once they have printed something. */

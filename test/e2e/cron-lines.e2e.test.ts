@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixturePath } from '../fixture-files.js';
 import { ROOT, shellLine } from './helpers.js';
+import { startMailReceiver } from './notify-receivers.js';
 
 const DOCUMENTS = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).map((f) => path.join('docs', f))];
 
@@ -40,7 +41,8 @@ describe('crontab lines of the README and the docs, under cron', () => {
   const lines = cronLines();
 
   it('are found in the documents', () => {
-    expect(lines.map((l) => l.doc)).toEqual(expect.arrayContaining(['README.md', 'docs/mirror.md']));
+    expect(lines.map((l) => l.doc)).toEqual(expect.arrayContaining(['README.md', 'docs/mirror.md', 'docs/notify.md']));
+    expect(lines.map((l) => l.command)).toContain('trk sync --quiet && trk notify run --quiet');
   });
 
   it('print nothing and exit 0 on two good nights in a row', async () => {
@@ -55,13 +57,28 @@ describe('crontab lines of the README and the docs, under cron', () => {
       `#!/bin/sh\nexec "${process.execPath}" "${path.join(ROOT, 'bin', 'trk.js')}" "$@"\n`,
     );
     chmodSync(path.join(bin, 'trk'), 0o755);
+    // The shop's mail server and the rules of the README's recipes (trk notify run sends what they match): kept in
+    // the sandbox's profile and mirror, as a shop keeps them in its own.
+    const mail = await startMailReceiver();
+    const cron = { PATH: `/usr/bin:/bin:${bin}`, HOME: home };
+    for (const setup of [
+      `trk config set smtp-url ${mail.url} --sandbox`,
+      'trk config set smtp-from shop@example.com --sandbox',
+      'trk sync --sandbox --quiet',
+      'trk notify add nightly-trouble --when Exception,DeliveryFailure --to mailto:ops@example.com --digest --sandbox',
+      'trk notify add delivery --when OutForDelivery,Delivered --to customer --sandbox',
+    ]) {
+      const r = await shellLine(setup, cron);
+      expect({ setup, ...r }).toMatchObject({ setup, code: 0 });
+    }
     for (const night of [1, 2]) {
       for (const { doc, command } of lines) {
         const line = onThisMachine(command, shop);
         // Cron's environment: PATH and HOME alone.
-        const r = await shellLine(line, { PATH: `/usr/bin:/bin:${bin}`, HOME: home });
+        const r = await shellLine(line, cron);
         expect({ night, doc, line, ...r }).toEqual({ night, doc, line, code: 0, stdout: '', stderr: '' });
       }
     }
+    await mail.close();
   }, 120_000);
 });

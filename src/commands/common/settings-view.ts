@@ -46,6 +46,18 @@ export function settingRows(s: Settings): SettingRow[] {
       source: s.sources.budgetUrl,
     },
     { key: 'db', value: s.db === undefined ? null : shownValue(s.db), source: s.sources.db },
+    {
+      key: 'smtp-url',
+      value: s.smtpUrl === undefined ? null : shownValue(s.smtpUrl),
+      source: s.sources.smtpUrl,
+    },
+    { key: 'smtp-from', value: s.smtpFrom ?? null, source: s.sources.smtpFrom },
+    { key: 'tracking-url', value: s.trackingUrl ?? null, source: s.sources.trackingUrl },
+    {
+      key: 'notify-pace',
+      value: s.notifyPace === undefined ? null : String(s.notifyPace),
+      source: s.sources.notifyPace,
+    },
   ];
 }
 

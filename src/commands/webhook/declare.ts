@@ -66,6 +66,7 @@ const webhook: Declare = (cmd, invoke) => {
       '--store',
       'keep each verified notification in the account\'s mirror (see "trk sync"), answering 200 once it is written',
     )
+    .option('--notify', 'run the rules of "trk notify" as notifications arrive, each stored first (needs --store)')
     .addOption(dbOption())
     .option('--skip-verify', 'accept every notification, reporting whether its signature held')
     .addHelpText(
@@ -90,6 +91,7 @@ const webhook: Declare = (cmd, invoke) => {
               save: o.save,
               print: o.print === true,
               store: o.store === true,
+              notify: o.notify === true,
               db: o.db,
               skipVerify: o.skipVerify === true,
             },

@@ -26,10 +26,15 @@ export interface WebhookListenOptions {
   store?: boolean | undefined;
   /** The mirror --store writes to (default as every mirror command: TRK_DB, the db setting, the profile's file). */
   db?: string | undefined;
+  /** Run `trk notify`'s rules as notifications arrive (each stored first). */
+  notify?: boolean | undefined;
 }
 
 /** --store and what goes with it, checked before anything is opened or listens. */
 function checkStore(opts: WebhookListenOptions): void {
+  if (opts.notify && !opts.store) {
+    throw new UsageError('--notify runs the rules over what --store keeps', 'add --store');
+  }
   if (opts.db !== undefined && !opts.store) {
     throw new UsageError('--db names the mirror --store writes to', 'add --store, or leave out --db');
   }
@@ -42,7 +47,10 @@ function checkStore(opts: WebhookListenOptions): void {
 }
 
 /** The mirror's sink of --store: the mirror opened (made if new) and claimed for this account. */
-async function storeSink(opts: WebhookListenOptions, ctx: Context): Promise<{ sink: Sink; location: string }> {
+async function storeSink(
+  opts: WebhookListenOptions,
+  ctx: Context,
+): Promise<{ sink: Sink; location: string; sinks: Sink[] }> {
   const { claimMirror, mirrorAccount, openMirror } = await import('../../mirror/open.js');
   // Each commit on disk before it returns: the service is told 200 once the notification is kept.
   const store = await openMirror(ctx, { db: opts.db, durable: true });
@@ -52,7 +60,16 @@ async function storeSink(opts: WebhookListenOptions, ctx: Context): Promise<{ si
     await store.close();
     throw err;
   }
-  return { sink: new StoreSink(store), location: store.location };
+  const sink = new StoreSink(store);
+  if (!opts.notify) return { sink, location: store.location, sinks: [sink] };
+  try {
+    const { openNotifySink } = await import('../../mirror/notify/sink.js');
+    // Closed before the store's sink, which closes the mirror: a run under way finishes first.
+    return { sink, location: store.location, sinks: [await openNotifySink(ctx, store), sink] };
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
 }
 
 function parsePort(v: number | string | undefined, fallback: number): number {
@@ -126,7 +143,7 @@ export async function runWebhookListen(opts: WebhookListenOptions, ctx: Context)
   const store = opts.store ? await storeSink(opts, ctx) : undefined;
   let listener: Awaited<ReturnType<typeof startListener>>;
   try {
-    listener = await startListener({ ...settings, ...(store ? { sinks: [store.sink] } : {}) });
+    listener = await startListener({ ...settings, ...(store ? { sinks: store.sinks } : {}) });
   } catch (err) {
     await store?.sink.close?.();
     throw err;
