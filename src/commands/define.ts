@@ -46,6 +46,23 @@ export function lazy<M>(
   }, output);
 }
 
+/**
+ * The action of a command whose run function sits beside its declaration and imports what it uses when called:
+ * `preload` starts that import while the context is made, as lazy's `load` does (Node 20 reads module files
+ * asynchronously), so that the run finds it loaded.
+ */
+export function runs(
+  invoke: Invoker,
+  preload: () => Promise<unknown>,
+  run: Runner,
+  output?: OutputFlags,
+): Promise<void> {
+  return invoke(async () => {
+    await preload();
+    return run;
+  }, output);
+}
+
 /** The output flags a command may declare (see withColumns, relativeOption, pagerOption). */
 export interface OutputFlags {
   columns?: string[] | undefined;

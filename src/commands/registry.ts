@@ -17,42 +17,58 @@ interface Entry {
   /** Has subcommands: gets a `help` subcommand worded like trk's own. */
   group?: true;
   hidden?: true;
-  declarations: () => Promise<{ declarations: Readonly<Record<string, Declare>> }>;
+  /** The command's file (`commands/<noun>/<verb>.ts`), loaded only when the command is declared. */
+  declaration?: () => Promise<{ declaration: Declare }>;
+  declarations?: () => Promise<{ declarations: Readonly<Record<string, Declare>> }>;
 }
 
-const items = () => import('./items/declare.js');
-
 export const COMMANDS: readonly Entry[] = [
-  { name: 'register', summary: 'register tracking numbers for automatic tracking (costs quota)', declarations: items },
-  { name: 'stop', summary: 'stop automatic tracking of numbers', declarations: items },
-  { name: 'retrack', summary: 'restart tracking of stopped numbers (once per number)', declarations: items },
+  {
+    name: 'register',
+    summary: 'register tracking numbers for automatic tracking (costs quota)',
+    declaration: () => import('./items/register.js'),
+  },
+  { name: 'stop', summary: 'stop automatic tracking of numbers', declaration: () => import('./items/stop.js') },
+  {
+    name: 'retrack',
+    summary: 'restart tracking of stopped numbers (once per number)',
+    declaration: () => import('./items/retrack.js'),
+  },
   {
     name: 'delete',
     summary: 'delete numbers from the account (irreversible; asks first, or needs --yes)',
-    declarations: items,
+    declaration: () => import('./items/delete.js'),
   },
-  { name: 'push', summary: 'queue a webhook notification of the current result', declarations: items },
+  {
+    name: 'push',
+    summary: 'queue a webhook notification of the current result',
+    declaration: () => import('./items/push.js'),
+  },
   {
     name: 'list',
     summary: 'list registered numbers matching filters (gettracklist)',
     declarations: () => import('./list/declare.js'),
   },
-  { name: 'info', summary: 'show stored tracking details of numbers (gettrackinfo)', declarations: items },
+  {
+    name: 'info',
+    summary: 'show stored tracking details of numbers (gettrackinfo)',
+    declaration: () => import('./items/info.js'),
+  },
   { name: 'quota', summary: 'show the quota of the account', declarations: () => import('./quota/declare.js') },
   {
     name: 'realtime',
     summary: 'fetch current tracking data of one number from the carrier (costs quota)',
-    declarations: items,
+    declaration: () => import('./items/realtime.js'),
   },
   {
     name: 'change-carrier',
     summary: 'change the carrier or last-mile carrier of numbers (at most 5 times each)',
-    declarations: items,
+    declaration: () => import('./items/change-carrier.js'),
   },
   {
     name: 'update',
     summary: 'change the tag, parameter or translation language of numbers (changeinfo)',
-    declarations: items,
+    declaration: () => import('./items/update.js'),
   },
   {
     name: 'sync',
@@ -190,8 +206,9 @@ export async function buildProgram(
     const cmd: BareCommand = program.command(entry.name, { hidden: entry.hidden === true }).description(entry.summary);
     if (entry.group) cmd.helpCommand('help [command]', 'show help for a command');
     if (declare === 'all' || declare === entry.name) {
-      const { declarations } = await entry.declarations();
-      const fill = declarations[entry.name];
+      const fill = entry.declaration
+        ? (await entry.declaration()).declaration
+        : (await entry.declarations?.())?.declarations[entry.name];
       if (!fill) throw new Error(`no declaration of ${entry.name}`);
       fill(cmd, invoke);
     }

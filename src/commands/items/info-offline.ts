@@ -14,8 +14,8 @@ import { mirrorAgeLine } from '../../mirror/age.js';
 import { openMirrorToRead } from '../../mirror/open.js';
 import type { RecordKey, Store } from '../../store/types.js';
 import { detailsWriter } from '../common/details.js';
-import { matching, type InfoOptions } from './info.js';
-import { runInfo } from './info.js';
+import { matching, type InfoOptions } from './info-online.js';
+import { runInfo } from './info-online.js';
 
 export interface OfflineInfoOptions extends InfoOptions {
   db?: string | undefined;
