@@ -1,8 +1,8 @@
 // Whatever JSON arrives, handle() answers an envelope and never throws.
 
 import { expect, it } from 'vitest';
-import { API_VERSIONS, OPERATIONS } from '../../src/service/vocabulary.js';
-import { operationPath } from '../../src/service/operations/index.js';
+import { API_VERSIONS } from '../../src/service/vocabulary.js';
+import { OPERATIONS, operationPath } from '../../src/service/operations/index.js';
 import { mulberry32 } from '../../src/sandbox/world/random.js';
 import { chinaPost, makeAccount } from './account-fixture.js';
 

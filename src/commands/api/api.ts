@@ -4,8 +4,8 @@
 // rejected items give exit 3.
 
 import { unsupported } from '../../api/request-body.js';
-import { API_VERSIONS, OPERATIONS, type Operation } from '../../service/vocabulary.js';
-import { operationClass, operationPath } from '../../service/operations/index.js';
+import { API_VERSIONS } from '../../service/vocabulary.js';
+import { OPERATIONS, operationClass, operationPath, type Operation } from '../../service/operations/index.js';
 import type { Context } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';
