@@ -4,6 +4,7 @@
 // else; its action imports the run module (and through it undici, conf, prompts, tables) only when it runs.
 
 import type { Command, OptionValues } from '@commander-js/extra-typings';
+import type { Command as PlainCommand } from 'commander';
 import { Argument, InvalidArgumentError, Option } from './commander.js';
 import { API_VERSIONS } from '../service/vocabulary.js';
 import type { Context, GlobalOptions } from '../context/context.js';
@@ -61,6 +62,11 @@ export function runs(
     await preload();
     return run;
   }, output);
+}
+
+/** The action of a command whose run function is loaded with its declaration (the two share a file). */
+export function running(invoke: Invoker, run: Runner, output?: OutputFlags): Promise<void> {
+  return invoke(async () => run, output);
 }
 
 /** The output flags a command may declare (see withColumns, relativeOption, pagerOption). */
@@ -310,6 +316,13 @@ export const pagerOption = () =>
 /** `--relative`: times in tables as ages (`3h ago`). */
 export const relativeOption = () =>
   new Option('--relative', 'show times in tables as ages (3h ago) instead of dates in your time zone');
+
+/** The program a command belongs to (fully declared when completion or help runs: see the registry). */
+export function rootOf(cmd: BareCommand): PlainCommand {
+  let at = cmd as unknown as PlainCommand;
+  while (at.parent) at = at.parent;
+  return at;
+}
 
 export { examples, notes, joined } from './help-layout.js';
 export { Argument, Option };

@@ -54,7 +54,7 @@ export const COMMANDS: readonly Entry[] = [
     summary: 'show stored tracking details of numbers (gettrackinfo)',
     declaration: () => import('./items/info.js'),
   },
-  { name: 'quota', summary: 'show the quota of the account', declarations: () => import('./quota/declare.js') },
+  { name: 'quota', summary: 'show the quota of the account', declaration: () => import('./quota/quota.js') },
   {
     name: 'realtime',
     summary: 'fetch current tracking data of one number from the carrier (costs quota)',
@@ -94,12 +94,12 @@ export const COMMANDS: readonly Entry[] = [
     name: 'runs',
     summary: 'list and forget the runs of files and pipes trk remembers',
     group: true,
-    declarations: () => import('./runs/declare.js'),
+    declaration: () => import('./runs/runs.js'),
   },
   {
     name: 'api',
     summary: "send a raw request and print the service's answer as JSON",
-    declarations: () => import('./api/declare.js'),
+    declaration: () => import('./api/api.js'),
   },
   {
     name: 'auth',
@@ -122,12 +122,12 @@ export const COMMANDS: readonly Entry[] = [
   {
     name: 'carriers',
     summary: "search the service's carrier list (codes and names)",
-    declarations: () => import('./reference/declare.js'),
+    declaration: () => import('./reference/carriers.js'),
   },
   {
     name: 'countries',
     summary: "search the service's country list",
-    declarations: () => import('./reference/declare.js'),
+    declaration: () => import('./reference/countries.js'),
   },
   {
     name: 'webhook',
@@ -138,13 +138,13 @@ export const COMMANDS: readonly Entry[] = [
   {
     name: 'completion',
     summary: 'print the completion script for bash, zsh, fish or PowerShell (see the README to install it)',
-    declarations: () => import('./completion/declare.js'),
+    declaration: () => import('./completion/completion.js'),
   },
-  { name: '__complete', summary: '', hidden: true, declarations: () => import('./completion/declare.js') },
+  { name: '__complete', summary: '', hidden: true, declaration: () => import('./completion/complete.js') },
   {
     name: 'help',
     summary: 'show help for a command, or a topic: exit-codes, options',
-    declarations: () => import('./help/declare.js'),
+    declaration: () => import('./help/help.js'),
   },
 ];
 
@@ -160,8 +160,8 @@ export const GETTING_STARTED = [
 const gettingStarted = (context: AddHelpTextContext) =>
   `Getting started:\n${layoutItems(GETTING_STARTED, pageWidth(context))}\n`;
 
-/** Commands that need the whole tree: help about any command, and the completion scripts. */
-const WHOLE_TREE = new Set(['help', 'completion', '__complete']);
+/** Commands that need the whole tree: help about any command, and the completion scripts (not their values). */
+const WHOLE_TREE = new Set(['help', 'completion']);
 
 /**
  * The command an argument list runs (its first word that is not a global option or the value of one), `all`
