@@ -73,22 +73,22 @@ export const COMMANDS: readonly Entry[] = [
   {
     name: 'sync',
     summary: "keep a local mirror of the account's records and tracking details",
-    declarations: () => import('./mirror/declare.js'),
+    declaration: () => import('./mirror/sync.js'),
   },
   {
     name: 'changes',
     summary: 'status changes the mirror learnt, from syncs and the webhook',
-    declarations: () => import('./mirror/declare.js'),
+    declaration: () => import('./mirror/changes.js'),
   },
   {
     name: 'find',
     summary: "find a customer's parcel in the mirror by order number, e-mail or tag",
-    declarations: () => import('./mirror/declare.js'),
+    declaration: () => import('./mirror/find.js'),
   },
   {
     name: 'report',
     summary: 'how carriers perform: transit times, exceptions, stuck parcels (mirror)',
-    declarations: () => import('./mirror/declare.js'),
+    declaration: () => import('./mirror/report.js'),
   },
   {
     name: 'runs',

@@ -10,9 +10,7 @@ import type { Context } from '../../context/context.js';
 import { runWithInput } from '../common/exec.js';
 import { TrkError, UsageError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';
-import { columnsByName } from '../../output/columns.js';
-import type { Column } from '../../output/render.js';
-import { CHANGE_COLUMN_NAMES } from './change-columns.js';
+import { CHANGE_COLUMN_NAMES, CHANGE_COLUMNS } from './change-columns.js';
 import { createRowWriter } from '../../output/render.js';
 import { mirrorAgeLine } from '../../mirror/age.js';
 import { openMirrorToRead } from '../../mirror/open.js';
@@ -21,6 +19,9 @@ import type { ChangeRow, Store } from '../../store/types.js';
 import { plural } from '../../core/text.js';
 import { parseTimeArg } from '../list/time.js';
 import { outputOf } from '../common/output.js';
+import { PACKAGE_STATUSES } from '../../service/vocabulary.js';
+import { choiceList, examples, joined, notes, relativeOption, running, withColumns, type Declare } from '../define.js';
+import { dbOption } from './args.js';
 
 export interface ChangesOptions {
   since?: string | undefined;
@@ -32,29 +33,6 @@ export interface ChangesOptions {
   ack?: boolean | undefined;
   db?: string | undefined;
 }
-
-const time = (header: string, get: (c: ChangeRow) => string | null): Omit<Column<ChangeRow>, 'key'> => ({
-  header,
-  value: (c) => get(c)?.replace(/\.000Z$/, 'Z') ?? null,
-  time: true,
-});
-
-/** The columns of a change; JSON prints them by these keys. */
-export const CHANGE_COLUMNS: readonly Column<ChangeRow>[] = columnsByName<
-  ChangeRow,
-  (typeof CHANGE_COLUMN_NAMES)[number]
->(CHANGE_COLUMN_NAMES, {
-  id: { header: 'ID', value: (c) => c.id, wide: 9 },
-  detected_at: time('DETECTED', (c) => c.detected_at || null),
-  number: { header: 'NUMBER', value: (c) => c.number, id: true },
-  carrier: { header: 'CARRIER', value: (c) => c.carrier, id: true },
-  from: { header: 'FROM', value: (c) => c.from_status },
-  to: { header: 'TO', value: (c) => c.to_status },
-  from_sub_status: { header: 'FROM SUB-STATUS', value: (c) => c.from_sub_status, wide: 8 },
-  to_sub_status: { header: 'SUB-STATUS', value: (c) => c.to_sub_status, wide: 5 },
-  event_time: { ...time('EVENT AT', (c) => c.event_time), wide: 6 },
-  source: { header: 'SOURCE', value: (c) => c.source, wide: 7 },
-});
 
 const CURSOR_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -200,3 +178,49 @@ async function acknowledge(store: Store, cursor: string, ctx: Context): Promise<
   ctx.info(`cursor "${cursor}" moved to change ${pending}`);
   return 0;
 }
+
+export const declaration: Declare = (cmd, invoke) =>
+  withColumns(cmd, CHANGE_COLUMN_NAMES)
+    .addOption(relativeOption())
+    .option('--since <time>', 'changes detected since then: an age (24h, 7d) or an ISO time (2026-06-01)')
+    .addOption(
+      choiceList(
+        '--status <status>',
+        'changes to this main status (comma separated for any of several; any case)',
+        PACKAGE_STATUSES,
+      ),
+    )
+    .option(
+      '--cursor <name>',
+      'only the changes this named cursor has not seen; it moves past them once they are taken (see below)',
+    )
+    .option('--exec <command>', 'hand the changes to COMMAND on its stdin (run by sh); the cursor moves if it exits 0')
+    .option('--ack', 'move --cursor NAME past the changes its last read wrote into a pipe, once they were taken')
+    .addOption(dbOption())
+    .addHelpText(
+      'after',
+      joined(
+        notes(
+          'Every status change the mirror learnt, from "trk sync" and from the webhook\'s notifications, oldest ' +
+            "first. A record's first sync is no change.",
+          'A cursor moves only when trk knows the changes were taken: written to a file or a terminal, or handed to ' +
+            "--exec COMMAND that exited 0 (its exit status is trk's otherwise). Into a pipe it stays, and --ack " +
+            'moves it once the reader succeeded.',
+        ),
+        examples(
+          'trk changes --since 24h',
+          'trk changes --status Exception,DeliveryFailure --json',
+          'trk changes --cursor nightly --status Exception,DeliveryFailure -o table --exec \'mail -s "parcels in ' +
+            'trouble" ops@example.com\'',
+          'trk changes --cursor feed -o ndjson | gzip >> feed.ndjson.gz && trk changes --cursor feed --ack',
+        ),
+      ),
+    )
+    .action((o) =>
+      running(
+        invoke,
+        (ctx) =>
+          runChanges({ since: o.since, status: o.status, cursor: o.cursor, exec: o.exec, ack: o.ack, db: o.db }, ctx),
+        o,
+      ),
+    );
