@@ -47,7 +47,7 @@ export const COMMANDS: readonly Entry[] = [
   {
     name: 'list',
     summary: 'list registered numbers matching filters (gettracklist)',
-    declarations: () => import('./list/declare.js'),
+    declaration: () => import('./list/list.js'),
   },
   {
     name: 'info',

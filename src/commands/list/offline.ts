@@ -16,7 +16,7 @@ import { plural } from '../../core/text.js';
 import { tableNames, viewNames } from '../common/names.js';
 import { outputOf, startPagerFor } from '../common/output.js';
 import { buildListFilters, distinctNumbers, statusesToAsk, type ListOptions } from './filters.js';
-import { listLimit } from './list.js';
+import { listLimit } from './list-run.js';
 import { LIMITS } from '../../service/vocabulary.js';
 
 const RANGES: readonly [TimeColumn, 'register_time' | 'track_time' | 'push_time' | 'stop_track_time'][] = [
