@@ -105,7 +105,7 @@ export const COMMANDS: readonly Entry[] = [
     name: 'auth',
     summary: 'log in to profiles, switch between them, list, check and remove them',
     group: true,
-    declarations: () => import('./auth/declare.js'),
+    declaration: () => import('./auth/auth.js'),
   },
   {
     name: 'config',
