@@ -111,7 +111,7 @@ export const COMMANDS: readonly Entry[] = [
     name: 'config',
     summary: 'read and change settings of the profile',
     group: true,
-    declarations: () => import('./config/declare.js'),
+    declaration: () => import('./config/config.js'),
   },
   {
     name: 'sandbox',
