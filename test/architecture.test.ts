@@ -286,10 +286,17 @@ const SHARED = ['core/errors.ts', 'core/exit-codes.ts', 'package-files.ts', 'cor
 const sandboxMayUse = (to: string) =>
   (top(to) === 'service' && path.dirname(to) !== path.join('service', 'operations')) || SHARED.includes(to);
 
-/** The command files (`commands/<noun>/<verb>.ts`): what the registry loads, one for the command run. */
+/**
+ * The command files (`commands/<noun>/<verb>.ts`): what the registry loads, one for the command run, and the files
+ * of a group's subcommands, whose declarations the group's file takes in.
+ */
 const COMMAND_FILES = new Set(
   IMPORTS.filter((i) => i.from === path.join('commands', 'registry.ts') && i.kind === 'dynamic').map((i) => i.to),
 );
+for (const group of [...COMMAND_FILES])
+  for (const i of IMPORTS)
+    if (i.from === group && i.kind === 'static' && path.dirname(i.to) === path.dirname(group))
+      if (/^export const declaration\b/m.test(readFileSync(path.join(SRC, i.to), 'utf8'))) COMMAND_FILES.add(i.to);
 
 /**
  * Where import() stands for the command-action boundary: the command line loads the command's run module, the IO

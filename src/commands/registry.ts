@@ -117,7 +117,7 @@ export const COMMANDS: readonly Entry[] = [
     name: 'sandbox',
     summary: 'run the service emulator locally',
     group: true,
-    declarations: () => import('./sandbox/declare.js'),
+    declaration: () => import('./sandbox/sandbox.js'),
   },
   {
     name: 'carriers',
