@@ -133,7 +133,7 @@ export const COMMANDS: readonly Entry[] = [
     name: 'webhook',
     summary: 'check notifications the service sends to the webhook URL',
     group: true,
-    declarations: () => import('./webhook/declare.js'),
+    declaration: () => import('./webhook/webhook.js'),
   },
   {
     name: 'completion',
