@@ -1,7 +1,7 @@
 // The command tree, assembled. Every command is listed here once, in the order of `trk --help`, with its summary
-// and the module that declares it (next to its implementation, per noun). Only the command being run is declared
-// in full: `trk stop ...` loads the item declarations and nothing else, and `trk --help` lists the commands from
-// this table alone. `trk help`, completion and the tests ask for the whole tree.
+// and its file (`commands/<noun>/<verb>.ts`: declaration and action; a group's file takes in its subcommands'). Only
+// the command being run is declared in full: `trk stop ...` loads stop's file and nothing else, and `trk --help`
+// lists the commands from this table alone. `trk help`, `trk completion` and the tests ask for the whole tree.
 
 import { Command } from './commander.js';
 import type { Command as PlainCommand } from 'commander';
@@ -17,9 +17,8 @@ interface Entry {
   /** Has subcommands: gets a `help` subcommand worded like trk's own. */
   group?: true;
   hidden?: true;
-  /** The command's file (`commands/<noun>/<verb>.ts`), loaded only when the command is declared. */
-  declaration?: () => Promise<{ declaration: Declare }>;
-  declarations?: () => Promise<{ declarations: Readonly<Record<string, Declare>> }>;
+  /** The command's file (`commands/<noun>/<verb>.ts`; a group's, which takes in its subcommands' files). */
+  declaration: () => Promise<{ declaration: Declare }>;
 }
 
 export const COMMANDS: readonly Entry[] = [
@@ -206,11 +205,7 @@ export async function buildProgram(
     const cmd: BareCommand = program.command(entry.name, { hidden: entry.hidden === true }).description(entry.summary);
     if (entry.group) cmd.helpCommand('help [command]', 'show help for a command');
     if (declare === 'all' || declare === entry.name) {
-      const fill = entry.declaration
-        ? (await entry.declaration()).declaration
-        : (await entry.declarations?.())?.declarations[entry.name];
-      if (!fill) throw new Error(`no declaration of ${entry.name}`);
-      fill(cmd, invoke);
+      (await entry.declaration()).declaration(cmd, invoke);
     }
   }
   return program as unknown as PlainCommand;
