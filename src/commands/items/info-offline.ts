@@ -2,7 +2,7 @@
 // same input (arguments, a file, stdin), filters and output as the online info (`--json`: `{accepted, rejected}`),
 // no request, the mirror's age on stderr. What is not a tracking number (an order number, an e-mail, a tag) is
 // looked up in the mirror: that is how a shop finds a customer's parcel. Chosen at the command's boundary
-// (declare.ts), so the online info keeps no trace of it.
+// (info.ts), so the online info keeps no trace of it.
 
 import { LIMITS, numberPattern, type ApiVersion } from '../../service/vocabulary.js';
 import type { ItemResults, RejectedItem } from '../../service/types.js';

@@ -1,6 +1,6 @@
 // trk list --offline: the records from the mirror (`trk sync`) instead of the service. The same filters, the
 // same output (each record as the service sent it to the sync), no request; the mirror's age on stderr. Chosen at
-// the command's boundary (declare.ts), so the online list keeps no trace of it.
+// the command's boundary (list.ts), so the online list keeps no trace of it.
 
 import type { Context } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
