@@ -1,11 +1,12 @@
 // Build step (`npm run build`): a man page for trk and for each of its commands (`trk.1`, `trk-register.1`,
 // `trk-auth-login.1`, ...) into man/man1/, from the command tree, as completions/ is: what `trk help` says, in roff.
 // Section 1 in a folder of its own is the layout man reads, so that `man -M ./man trk-sync` and `MANPATH=./man`
-// work from a checkout. package.json ships them (`files`, and `man` lists each: `npm install -g` links them into
-// the prefix's share/man/man1/); a test fails when the committed pages are stale.
+// work from a checkout. package.json ships them (`files`, and `man` lists each, written here: a new command's page
+// is listed by the build, never by hand; `npm install -g` links them into the prefix's share/man/man1/); a test
+// fails when the committed pages or the list are stale.
 
 import type { EventEmitter } from 'node:events';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Command, Help } from 'commander';
 import { examplesOf } from '../commands/help-layout.js';
@@ -171,10 +172,21 @@ export async function manPages(): Promise<Record<string, string>> {
   return pages;
 }
 
+/** package.json's text with `man` listing `pages` (npm installs each; its `directories.man` is not read by all). */
+export function withManList(packageJson: string, pages: readonly string[]): string {
+  const pkg = JSON.parse(packageJson) as Record<string, unknown>;
+  pkg.man = pages.map((name) => `./${MAN_DIR}/${name}`).sort();
+  return `${JSON.stringify(pkg, null, 2)}\n`;
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const dir = packageFile(MAN_DIR);
   mkdirSync(dir, { recursive: true });
   const pages = await manPages();
   for (const old of readdirSync(dir)) if (!(old in pages)) rmSync(new URL(old, `${dir.href}/`));
   for (const [name, text] of Object.entries(pages)) writeFileSync(new URL(name, `${dir.href}/`), text);
+  const manifest = packageFile('package.json');
+  const before = readFileSync(manifest, 'utf8');
+  const after = withManList(before, Object.keys(pages));
+  if (after !== before) writeFileSync(manifest, after);
 }

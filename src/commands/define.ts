@@ -1,14 +1,17 @@
 // What command declarations are made of. Declarations are typed with @commander-js/extra-typings, so the options
 // object an action receives has one property per declared option, of the type its parser returns: a misspelled
-// option key does not compile. A declaration module loads commander and the service's vocabulary, nothing
-// else; its action imports the run module (and through it undici, conf, prompts, tables) only when it runs.
+// option key does not compile. A command's file (`commands/<noun>/<verb>.ts`) holds its declaration and action;
+// what the action runs is imported when it runs (`lazy`, `runs`: the item engine, a list's reading, undici, conf,
+// prompts), or is the file's own run function (`running`) where that loads nothing a declaration should not.
 
 import type { Command, OptionValues } from '@commander-js/extra-typings';
+import type { Command as PlainCommand } from 'commander';
 import { Argument, InvalidArgumentError, Option } from './commander.js';
 import { API_VERSIONS } from '@trk/service/vocabulary.js';
 import type { Context, GlobalOptions } from '../context/context.js';
 import { UsageError } from '../core/errors.js';
 import { OUTPUT_FORMATS, ROW_FORMATS, type OutputFormat } from '../output/format.js';
+import { intervalArg } from './common/option-parsers.js';
 
 /** What a command does once its options are parsed: returns the exit code (undefined = 0). */
 export type Runner = (ctx: Context) => Promise<number | void>;
@@ -44,6 +47,28 @@ export function lazy<M>(
     const m = await load();
     return (ctx) => run(m, ctx);
   }, output);
+}
+
+/**
+ * The action of a command whose run function sits beside its declaration and imports what it uses when called:
+ * `preload` starts that import while the context is made, as lazy's `load` does (Node 20 reads module files
+ * asynchronously), so that the run finds it loaded.
+ */
+export function runs(
+  invoke: Invoker,
+  preload: () => Promise<unknown>,
+  run: Runner,
+  output?: OutputFlags,
+): Promise<void> {
+  return invoke(async () => {
+    await preload();
+    return run;
+  }, output);
+}
+
+/** The action of a command whose run function is loaded with its declaration (the two share a file). */
+export function running(invoke: Invoker, run: Runner, output?: OutputFlags): Promise<void> {
+  return invoke(async () => run, output);
 }
 
 /** The output flags a command may declare (see withColumns, relativeOption, pagerOption). */
@@ -137,98 +162,6 @@ export function formatsOf(cmd: object): readonly OutputFormat[] {
   return PRINTS.get(cmd) ?? ROW_FORMATS;
 }
 
-// ---- argument parsers (run by commander; a bad value is a usage error, exit 2) ----
-
-export function positiveInt(what: string) {
-  return (value: string): number => {
-    if (!/^\d+$/.test(value.trim()) || Number(value) < 1)
-      throw new InvalidArgumentError(`${what} must be a positive integer.`);
-    return Number(value);
-  };
-}
-
-export function nonNegativeInt(what: string) {
-  return (value: string): number => {
-    if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError(`${what} must be an integer.`);
-    return Number(value);
-  };
-}
-
-/** A carrier code or name, kept as typed: names become codes when the command runs (see common/carrier-args.ts). */
-export function carrierArg(value: string): string {
-  const t = value.trim();
-  if (t === '') throw new InvalidArgumentError('give a carrier code or name.');
-  return t;
-}
-
-/**
- * `--number A,B --number C` → [A, B, C]. An empty value is refused: `--number "$EMPTY"` must not turn into no
- * filter at all, which would list (and hand on to a pipe) every record of the account.
- */
-export function listOf(what: string) {
-  return (value: string, previous: string[] | undefined): string[] => {
-    const parts = value
-      .split(/[,\s]+/)
-      .map((s) => s.trim())
-      .filter(Boolean);
-    if (parts.length === 0) throw new InvalidArgumentError(`give at least one ${what}.`);
-    return [...(previous ?? []), ...parts];
-  };
-}
-
-/** Every value of a repeated option, as given. */
-export function repeated(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
-
-export function maxLength(what: string, max: number) {
-  return (value: string): string => {
-    if (value.length > max) throw new InvalidArgumentError(`${what} is at most ${max} characters.`);
-    return value;
-  };
-}
-
-export const carrierOption = (what = 'carrier code or name') =>
-  new Option('--carrier <carrier>', what).argParser(carrierArg);
-
-/**
- * Values of a fixed set, matched whatever their case (`--status delivered`), comma separated or repeated
- * (`--status Exception,DeliveryFailure --status Expired`): the canonical spellings, each once, in the order given.
- * The set shows in help and completions like commander's own choices.
- */
-export function choiceList<F extends string, T extends string>(flag: F, description: string, values: readonly T[]) {
-  const byLower = new Map(values.map((v) => [v.toLowerCase(), v]));
-  const option = new Option(flag, description).argParser((value: string, previous: T[] | undefined): T[] => {
-    const out = [...(previous ?? [])];
-    const parts = value.split(',').map((s) => s.trim());
-    if (parts.every((p) => p === '')) throw new InvalidArgumentError(`Allowed choices are ${values.join(', ')}.`);
-    for (const part of parts) {
-      if (part === '') continue;
-      const canonical = byLower.get(part.toLowerCase());
-      if (canonical === undefined)
-        throw new InvalidArgumentError(`Allowed choices are ${values.join(', ')} (any case).`);
-      if (!out.includes(canonical)) out.push(canonical);
-    }
-    return out;
-  });
-  option.argChoices = [...values];
-  return option;
-}
-
-/** One value of a fixed set, matched whatever its case (`--order-by registertimedesc`); given twice, refused. */
-export function choiceOf<F extends string, T extends string>(flag: F, description: string, values: readonly T[]) {
-  const byLower = new Map(values.map((v) => [v.toLowerCase(), v]));
-  const option = new Option(flag, description).argParser((value: string, previous: T | undefined): T => {
-    const canonical = byLower.get(value.trim().toLowerCase());
-    if (canonical === undefined) throw new InvalidArgumentError(`Allowed choices are ${values.join(', ')} (any case).`);
-    if (previous !== undefined && previous !== canonical)
-      throw new InvalidArgumentError(`give it once (${previous} was given already).`);
-    return canonical;
-  });
-  option.argChoices = [...values];
-  return option;
-}
-
 /**
  * `--columns number,status,tag` (alias `--fields`): the columns to print, in that order, in every format; the
  * valid names show in help and completions. Names are checked when the command line is read.
@@ -254,16 +187,6 @@ export function withColumns<A extends unknown[], O extends OptionValues, G exten
   ).argParser(parse);
   columns.argChoices = [...names];
   return c.addOption(columns).addOption(new Option('--fields <names>').argParser(parse).hideHelp());
-}
-
-/** `30s`, `10m`, `1h` (a bare number is minutes) → milliseconds; at least a second. */
-export function intervalArg(value: string): number {
-  const m = /^(\d+(?:\.\d+)?)\s*(s|m|h)?$/i.exec(value.trim());
-  const ms = m
-    ? Number(m[1]) * { s: 1_000, m: 60_000, h: 3_600_000 }[(m[2]?.toLowerCase() ?? 'm') as 's' | 'm' | 'h']
-    : NaN;
-  if (!(ms >= 1_000)) throw new InvalidArgumentError('give a duration of at least a second, such as 30s, 10m or 1h.');
-  return Math.round(ms);
 }
 
 /** `--watch` and `--every`: look again until every shipment shown is delivered or returned. */
@@ -295,5 +218,24 @@ export const pagerOption = () =>
 export const relativeOption = () =>
   new Option('--relative', 'show times in tables as ages (3h ago) instead of dates in your time zone');
 
+/** The program a command belongs to (fully declared when completion or help runs: see the registry). */
+export function rootOf(cmd: BareCommand): PlainCommand {
+  let at = cmd as unknown as PlainCommand;
+  while (at.parent) at = at.parent;
+  return at;
+}
+
 export { examples, notes, joined } from './help-layout.js';
+export {
+  carrierArg,
+  carrierOption,
+  choiceList,
+  choiceOf,
+  intervalArg,
+  listOf,
+  maxLength,
+  nonNegativeInt,
+  positiveInt,
+  repeated,
+} from './common/option-parsers.js';
 export { Argument, Option };

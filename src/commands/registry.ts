@@ -1,7 +1,7 @@
 // The command tree, assembled. Every command is listed here once, in the order of `trk --help`, with its summary
-// and the module that declares it (next to its implementation, per noun). Only the command being run is declared
-// in full: `trk stop ...` loads the item declarations and nothing else, and `trk --help` lists the commands from
-// this table alone. `trk help`, completion and the tests ask for the whole tree.
+// and its file (`commands/<noun>/<verb>.ts`: declaration and action; a group's file takes in its subcommands'). Only
+// the command being run is declared in full: `trk stop ...` loads stop's file and nothing else, and `trk --help`
+// lists the commands from this table alone. `trk help`, `trk completion` and the tests ask for the whole tree.
 
 import { Command } from './commander.js';
 import type { Command as PlainCommand } from 'commander';
@@ -17,124 +17,139 @@ interface Entry {
   /** Has subcommands: gets a `help` subcommand worded like trk's own. */
   group?: true;
   hidden?: true;
-  declarations: () => Promise<{ declarations: Readonly<Record<string, Declare>> }>;
+  /** The command's file (`commands/<noun>/<verb>.ts`; a group's, which takes in its subcommands' files). */
+  declaration: () => Promise<{ declaration: Declare }>;
 }
 
-const items = () => import('./items/declare.js');
-
 export const COMMANDS: readonly Entry[] = [
-  { name: 'register', summary: 'register tracking numbers for automatic tracking (costs quota)', declarations: items },
-  { name: 'stop', summary: 'stop automatic tracking of numbers', declarations: items },
-  { name: 'retrack', summary: 'restart tracking of stopped numbers (once per number)', declarations: items },
+  {
+    name: 'register',
+    summary: 'register tracking numbers for automatic tracking (costs quota)',
+    declaration: () => import('./items/register.js'),
+  },
+  { name: 'stop', summary: 'stop automatic tracking of numbers', declaration: () => import('./items/stop.js') },
+  {
+    name: 'retrack',
+    summary: 'restart tracking of stopped numbers (once per number)',
+    declaration: () => import('./items/retrack.js'),
+  },
   {
     name: 'delete',
     summary: 'delete numbers from the account (irreversible; asks first, or needs --yes)',
-    declarations: items,
+    declaration: () => import('./items/delete.js'),
   },
-  { name: 'push', summary: 'queue a webhook notification of the current result', declarations: items },
+  {
+    name: 'push',
+    summary: 'queue a webhook notification of the current result',
+    declaration: () => import('./items/push.js'),
+  },
   {
     name: 'list',
     summary: 'list registered numbers matching filters (gettracklist)',
-    declarations: () => import('./list/declare.js'),
+    declaration: () => import('./list/list.js'),
   },
-  { name: 'info', summary: 'show stored tracking details of numbers (gettrackinfo)', declarations: items },
-  { name: 'quota', summary: 'show the quota of the account', declarations: () => import('./quota/declare.js') },
+  {
+    name: 'info',
+    summary: 'show stored tracking details of numbers (gettrackinfo)',
+    declaration: () => import('./items/info.js'),
+  },
+  { name: 'quota', summary: 'show the quota of the account', declaration: () => import('./quota/quota.js') },
   {
     name: 'realtime',
     summary: 'fetch current tracking data of one number from the carrier (costs quota)',
-    declarations: items,
+    declaration: () => import('./items/realtime.js'),
   },
   {
     name: 'change-carrier',
     summary: 'change the carrier or last-mile carrier of numbers (at most 5 times each)',
-    declarations: items,
+    declaration: () => import('./items/change-carrier.js'),
   },
   {
     name: 'update',
     summary: 'change the tag, parameter or translation language of numbers (changeinfo)',
-    declarations: items,
+    declaration: () => import('./items/update.js'),
   },
   {
     name: 'sync',
     summary: "keep a local mirror of the account's records and tracking details",
-    declarations: () => import('./mirror/declare.js'),
+    declaration: () => import('./mirror/sync.js'),
   },
   {
     name: 'changes',
     summary: 'status changes the mirror learnt, from syncs and the webhook',
-    declarations: () => import('./mirror/declare.js'),
+    declaration: () => import('./mirror/changes.js'),
   },
   {
     name: 'find',
     summary: "find a customer's parcel in the mirror by order number, e-mail or tag",
-    declarations: () => import('./mirror/declare.js'),
+    declaration: () => import('./mirror/find.js'),
   },
   {
     name: 'report',
     summary: 'how carriers perform: transit times, exceptions, stuck parcels (mirror)',
-    declarations: () => import('./mirror/declare.js'),
+    declaration: () => import('./mirror/report.js'),
   },
   {
     name: 'notify',
     summary: 'tell team, customers and chats when parcels change (mirror)',
     group: true,
-    declarations: () => import('./notify/index.js'),
+    declaration: () => import('./notify/notify.js'),
   },
   {
     name: 'runs',
     summary: 'list and forget the runs of files and pipes trk remembers',
     group: true,
-    declarations: () => import('./runs/declare.js'),
+    declaration: () => import('./runs/runs.js'),
   },
   {
     name: 'api',
     summary: "send a raw request and print the service's answer as JSON",
-    declarations: () => import('./api/declare.js'),
+    declaration: () => import('./api/api.js'),
   },
   {
     name: 'auth',
     summary: 'log in to profiles, switch between them, list, check and remove them',
     group: true,
-    declarations: () => import('./auth/declare.js'),
+    declaration: () => import('./auth/auth.js'),
   },
   {
     name: 'config',
     summary: 'read and change settings of the profile',
     group: true,
-    declarations: () => import('./config/declare.js'),
+    declaration: () => import('./config/config.js'),
   },
   {
     name: 'sandbox',
     summary: 'run the service emulator locally',
     group: true,
-    declarations: () => import('./sandbox/declare.js'),
+    declaration: () => import('./sandbox/sandbox.js'),
   },
   {
     name: 'carriers',
     summary: "search the service's carrier list (codes and names)",
-    declarations: () => import('./reference/declare.js'),
+    declaration: () => import('./reference/carriers.js'),
   },
   {
     name: 'countries',
     summary: "search the service's country list",
-    declarations: () => import('./reference/declare.js'),
+    declaration: () => import('./reference/countries.js'),
   },
   {
     name: 'webhook',
     summary: 'check notifications the service sends to the webhook URL',
     group: true,
-    declarations: () => import('./webhook/declare.js'),
+    declaration: () => import('./webhook/webhook.js'),
   },
   {
     name: 'completion',
     summary: 'print the completion script for bash, zsh, fish or PowerShell (see the README to install it)',
-    declarations: () => import('./completion/declare.js'),
+    declaration: () => import('./completion/completion.js'),
   },
-  { name: '__complete', summary: '', hidden: true, declarations: () => import('./completion/declare.js') },
+  { name: '__complete', summary: '', hidden: true, declaration: () => import('./completion/complete.js') },
   {
     name: 'help',
     summary: 'show help for a command, or a topic: exit-codes, options',
-    declarations: () => import('./help/declare.js'),
+    declaration: () => import('./help/help.js'),
   },
 ];
 
@@ -150,8 +165,8 @@ export const GETTING_STARTED = [
 const gettingStarted = (context: AddHelpTextContext) =>
   `Getting started:\n${layoutItems(GETTING_STARTED, pageWidth(context))}\n`;
 
-/** Commands that need the whole tree: help about any command, and the completion scripts. */
-const WHOLE_TREE = new Set(['help', 'completion', '__complete']);
+/** Commands that need the whole tree: help about any command, and the completion scripts (not their values). */
+const WHOLE_TREE = new Set(['help', 'completion']);
 
 /**
  * The command an argument list runs (its first word that is not a global option or the value of one), `all`
@@ -196,10 +211,7 @@ export async function buildProgram(
     const cmd: BareCommand = program.command(entry.name, { hidden: entry.hidden === true }).description(entry.summary);
     if (entry.group) cmd.helpCommand('help [command]', 'show help for a command');
     if (declare === 'all' || declare === entry.name) {
-      const { declarations } = await entry.declarations();
-      const fill = declarations[entry.name];
-      if (!fill) throw new Error(`no declaration of ${entry.name}`);
-      fill(cmd, invoke);
+      (await entry.declaration()).declaration(cmd, invoke);
     }
   }
   return program as unknown as PlainCommand;

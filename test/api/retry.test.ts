@@ -12,10 +12,9 @@ import {
   UnexpectedStatusError,
   type ServiceError,
 } from '../../src/api/errors.js';
-import { operationClass } from '@trk/service/operations/index.js';
+import { OPERATIONS, operationClass, type Operation } from '@trk/service/operations/index.js';
 import { DEFAULT_RETRY, parseRetryAfter, retryDelay, shouldRetry, waitReason } from '../../src/api/retry.js';
 import { MAX_HOLD_MS } from '../../src/pacing/pacer.js';
-import { OPERATIONS, type Operation } from '@trk/service/vocabulary.js';
 
 type Kind =
   | '401'

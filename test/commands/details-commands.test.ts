@@ -1,9 +1,9 @@
 // info, realtime, quota: the commands that print tracking details or one object.
 import { describe, expect, it } from 'vitest';
 import type { Envelope } from '@trk/service/types.js';
-import { runInfo } from '../../src/commands/items/info.js';
+import { runInfo } from '../../src/commands/items/info-online.js';
 import { runQuota } from '../../src/commands/quota/quota.js';
-import { realtimeItem, runRealtime } from '../../src/commands/items/realtime.js';
+import { realtimeItem, runRealtime } from '../../src/commands/items/realtime-run.js';
 import { UsageError } from '../../src/core/errors.js';
 import { createFake, type Handler } from '../fake-context.js';
 import { fixtureJson } from '../fixture-files.js';

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { runSandboxReset, runSandboxStart, sandboxOptions } from '../../src/commands/sandbox/sandbox.js';
+import { runSandboxReset, runSandboxStart, sandboxOptions } from '../../src/commands/sandbox/emulator.js';
 import type { Context } from '../../src/context/context.js';
 import { TrkError, UsageError } from '../../src/core/errors.js';
 import { startSandbox } from '@trk/sandbox';

@@ -1,7 +1,6 @@
 // Every operation's answer checked against its shape: the recorded answers pass, wrong types are named.
 import { describe, expect, it } from 'vitest';
-import { ANSWER_SHAPES, answerProblem } from '@trk/service/operations/index.js';
-import { OPERATIONS, type Operation } from '@trk/service/vocabulary.js';
+import { ANSWER_SHAPES, answerProblem, OPERATIONS, type Operation } from '@trk/service/operations/index.js';
 import { fixtureJson } from '../fixture-files.js';
 
 const items = (accepted: unknown, rejected: unknown = []) => ({ code: 0, data: { accepted, rejected } });

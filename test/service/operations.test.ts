@@ -2,10 +2,16 @@
 // its pieces: paths, a body builder, the shape of its answer, and the emulator's handler at the same paths; item
 // operations also their fields in every version, the body of a chunk of rows, the command and its summary word.
 
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { EMULATED_OPERATIONS } from '@trk/sandbox/ops/table.js';
-import { ANSWER_SHAPES, ITEM_OPERATIONS, OPERATION_TABLE } from '@trk/service/operations/index.js';
-import { API_VERSIONS, OPERATIONS } from '@trk/service/vocabulary.js';
+import {
+  ANSWER_SHAPES,
+  ITEM_OPERATIONS,
+  OPERATION_TABLE,
+  OPERATIONS,
+  type NumberCarrierOperation,
+} from '@trk/service/operations/index.js';
+import { API_VERSIONS } from '@trk/service/vocabulary.js';
 
 type Table = Readonly<Record<string, Record<string, unknown> | undefined>>;
 
@@ -76,5 +82,14 @@ describe('the operation modules', () => {
       "retrack: the emulator's paths",
       'push: body',
     ]);
+  });
+});
+
+describe('the unions derived from the modules', () => {
+  it('NumberCarrierOperation: the item operations whose body is made of numbers and carriers alone', () => {
+    expectTypeOf<NumberCarrierOperation>().toEqualTypeOf<
+      'stoptrack' | 'retrack' | 'deletetrack' | 'gettrackinfo' | 'push'
+    >();
+    expect(OPERATIONS).toEqual(Object.keys(OPERATION_TABLE));
   });
 });

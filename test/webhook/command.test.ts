@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runWebhookListen } from '../../src/commands/webhook/listen.js';
-import { runWebhookVerify } from '../../src/commands/webhook/webhook.js';
+import { runWebhookVerify } from '../../src/commands/webhook/verify.js';
 import { CredentialsError, UsageError } from '../../src/core/errors.js';
 import { rawMember } from '../../src/webhook/raw-json.js';
 import { fakeContext } from '../fake-context.js';

@@ -2,7 +2,7 @@
 // whose details read back as that status, signed so that the listener's verifier takes it; and STATUS, --sub-status
 // and --event are checked before anything is made.
 import { describe, expect, it } from 'vitest';
-import { chooseStatus } from '../../src/commands/webhook/trigger.js';
+import { chooseStatus } from '../../src/commands/webhook/trigger-run.js';
 import { UsageError } from '../../src/core/errors.js';
 import { toDetailsView } from '@trk/service/records.js';
 import { V1_PACKAGE_STATUS_CODE, mainStatusOf, subStatuses, type ApiVersion } from '@trk/service/vocabulary.js';

@@ -1,8 +1,8 @@
 // Whatever JSON arrives, handle() answers an envelope and never throws.
 
 import { expect, it } from 'vitest';
-import { API_VERSIONS, OPERATIONS } from '@trk/service/vocabulary.js';
-import { operationPath } from '@trk/service/operations/index.js';
+import { API_VERSIONS } from '@trk/service/vocabulary.js';
+import { OPERATIONS, operationPath } from '@trk/service/operations/index.js';
 import { mulberry32 } from '../src/world/random.js';
 import { chinaPost, makeAccount } from './account-fixture.js';
 

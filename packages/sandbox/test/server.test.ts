@@ -3,8 +3,8 @@
 // and register to see whether a request reached the account.
 
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { API_VERSIONS, OPERATIONS } from '@trk/service/vocabulary.js';
-import { operationPath } from '@trk/service/operations/index.js';
+import { API_VERSIONS } from '@trk/service/vocabulary.js';
+import { OPERATIONS, operationPath } from '@trk/service/operations/index.js';
 import { type RunningSandbox, SANDBOX_KEY } from '../src/http/server.js';
 import { call, register, sandboxStarter } from './http.js';
 import { fixtureJson } from '../../../test/fixture-files.js';

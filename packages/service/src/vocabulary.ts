@@ -5,21 +5,8 @@ export const API_VERSIONS = ['v1', 'v2', 'v2.1'] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
 export const DEFAULT_API_VERSION: ApiVersion = 'v2';
 
-/** Operation names as trk knows them (v2 spelling). */
-export const OPERATIONS = [
-  'register',
-  'changecarrier',
-  'changeinfo',
-  'stoptrack',
-  'retrack',
-  'deletetrack',
-  'getquota',
-  'gettracklist',
-  'gettrackinfo',
-  'push',
-  'getRealTimeTrackInfo',
-] as const;
-export type Operation = (typeof OPERATIONS)[number];
+/** Operation names as trk knows them (v2 spelling): those of the operations' modules (operations/index.ts). */
+export type { Operation } from './operations/index.js';
 
 export const LIMITS = {
   requestsPerSecond: 3,

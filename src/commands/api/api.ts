@@ -4,12 +4,13 @@
 // rejected items give exit 3.
 
 import { unsupported } from '../../api/request-body.js';
-import { API_VERSIONS, OPERATIONS, type Operation } from '@trk/service/vocabulary.js';
-import { operationClass, operationPath } from '@trk/service/operations/index.js';
+import { API_VERSIONS } from '@trk/service/vocabulary.js';
+import { OPERATIONS, operationClass, operationPath, type Operation } from '@trk/service/operations/index.js';
 import type { Context } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';
 import { readAll } from '../../io/stdin.js';
+import { examples, prints, running, type Declare } from '../define.js';
 
 export interface ApiOptions {
   operation: string;
@@ -55,3 +56,17 @@ export async function runApi(opts: ApiOptions, ctx: Context): Promise<number> {
   const rejected = env.data?.rejected;
   return Array.isArray(rejected) && rejected.length > 0 ? EXIT.partial : EXIT.ok;
 }
+
+// The service's answer is JSON: pretty (the default, --json) or on one line (-o ndjson).
+export const declaration: Declare = (cmd, invoke) =>
+  prints(cmd, ['json', 'ndjson'])
+    .argument('<operation>', 'operation name, e.g. gettracklist, register, getquota')
+    .option(
+      '-d, --data <json>',
+      'request body as JSON, or - to read it from stdin (default: [] or {} for gettracklist)',
+    )
+    .addHelpText(
+      'after',
+      examples('trk api getquota', 'trk api gettracklist --data \'{"package_status":"Delivered","page_no":2}\''),
+    )
+    .action((operation, o) => running(invoke, (ctx) => runApi({ operation, data: o.data }, ctx)));

@@ -1,14 +1,14 @@
 // trk completion bash|zsh|fish: the completion script for a shell, generated from the command tree itself,
-// so it can never drift from the commands. `trk __complete profiles` (hidden) lists values that only exist
-// at run time, for the scripts to call.
+// so it can never drift from the commands. The values that only exist at run time come from `trk __complete`
+// (complete.ts), which the scripts call.
 
 import type { Command } from 'commander';
 import { completionTree } from '../../completion/spec.js';
 import { generateCompletion, type Shell } from '../../completion/scripts.js';
 import type { Context } from '../../context/context.js';
-import { UsageError } from '../../core/errors.js';
 import { HELP_TOPIC_DESCRIPTIONS } from '../help/help.js';
-import { parseCarriers } from '../../carriers/parse.js';
+import { SHELLS } from '../../completion/shells.js';
+import { Argument, examples, prints, rootOf, running, type Declare } from '../define.js';
 
 export interface CompletionOptions {
   shell: Shell;
@@ -21,43 +21,16 @@ export async function runCompletion(opts: CompletionOptions, ctx: Context): Prom
   return 0;
 }
 
-export const COMPLETE_KINDS = ['profiles', 'carriers'] as const;
-
-export interface CompleteValuesOptions {
-  kind: string;
-}
-
-export async function runCompleteValues(opts: CompleteValuesOptions, ctx: Context): Promise<number> {
-  if (opts.kind === 'profiles') {
-    const { openProfileStore } = await import('../../config/profiles.js');
-    const names = new Set(['sandbox', ...openProfileStore(ctx.env).list()]);
-    ctx.io.out([...names].map((n) => `${n}\n`).join(''));
-    return 0;
-  }
-  if (opts.kind === 'carriers') {
-    ctx.io.out(await carrierValues(ctx));
-    return 0;
-  }
-  throw new UsageError(`nothing to complete for "${opts.kind}"`, `use one of: ${COMPLETE_KINDS.join(', ')}`);
-}
-
-/**
- * Carrier names for a `--carrier <Tab>`, each with its code and country: from the cached list of the res URL in
- * use (the sandbox's under --sandbox), else the list shipped with trk. Never a download: a shell waits for this.
- */
-async function carrierValues(ctx: Context): Promise<string> {
-  const { cachedCarriers } = await import('../../carriers/lookup.js');
-  let carriers = await cachedCarriers(ctx).catch(() => undefined);
-  if (!carriers) {
-    const { shippedList } = await import('../../carriers/shipped.js');
-    carriers = parseCarriers(await shippedList('carriers'));
-  }
-  const seen = new Set<string>();
-  let out = '';
-  for (const c of carriers) {
-    if (c.name === '' || seen.has(c.name)) continue;
-    seen.add(c.name);
-    out += `${c.name}\t${[c.key, c.countryIso].filter(Boolean).join(' ')}\n`;
-  }
-  return out;
-}
+export const declaration: Declare = (cmd, invoke) =>
+  prints(cmd, [])
+    .addArgument(new Argument('<shell>', 'the shell').choices(SHELLS))
+    .addHelpText(
+      'after',
+      examples(
+        'mkdir -p ~/.local/share/bash-completion/completions && ' +
+          'trk completion bash > ~/.local/share/bash-completion/completions/trk',
+        'mkdir -p ~/.config/fish/completions && trk completion fish > ~/.config/fish/completions/trk.fish',
+        'trk completion powershell | Out-String | Invoke-Expression   # in $PROFILE',
+      ),
+    )
+    .action((shell) => running(invoke, (ctx) => runCompletion({ shell, program: rootOf(cmd) }, ctx)));

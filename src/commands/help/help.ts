@@ -8,6 +8,7 @@ import { UsageError } from '../../core/errors.js';
 import { EXIT_CODE_HELP } from '../../core/exit-codes.js';
 import { HELP_WIDTH } from '../../help-pages.js';
 import { globalOptionsPage, layoutItems, pageWidth } from '../help-layout.js';
+import { examples, prints, rootOf, running, type Declare } from '../define.js';
 
 export interface HelpOptions {
   topic: readonly string[];
@@ -56,3 +57,12 @@ export async function runHelp(opts: HelpOptions, ctx: Context): Promise<number> 
   cmd.outputHelp();
   return 0;
 }
+
+export const declaration: Declare = (cmd, invoke) =>
+  prints(cmd, [])
+    .argument(
+      '[topic...]',
+      'a command (e.g. "list", "auth login"), "exit-codes", or "options" (the options every command takes)',
+    )
+    .addHelpText('after', examples('trk help list', 'trk help auth login', 'trk help exit-codes', 'trk help options'))
+    .action((topic) => running(invoke, (ctx) => runHelp({ topic, program: rootOf(cmd) }, ctx)));

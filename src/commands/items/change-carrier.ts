@@ -4,8 +4,11 @@
 
 import type { Context } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
-import { inputCarrierResolver, itemResultsPrinter, type ItemSourceOptions } from './shared.js';
-import { runItemCommand } from '../../items/command.js';
+import { ITEM_COLUMN_NAMES } from '../../output/column-names.js';
+import { examples, runs, withColumns, type Declare } from '../define.js';
+import { engineFlags, remembered, withInput } from './engine-flags.js';
+import { fieldFlagValues, withFieldFlags } from './field-flags.js';
+import type { ItemSourceOptions } from './shared.js';
 
 export type ChangeCarrierOptions = ItemSourceOptions;
 
@@ -21,11 +24,24 @@ export async function runChangeCarrier(opts: ChangeCarrierOptions, ctx: Context)
       'give the new carrier with --to <code> or the new last-mile carrier with --final-to <code>',
     );
   }
-  return runItemCommand(ctx, {
-    operation: 'changecarrier',
-    flags: opts,
-    fields: opts.fields,
-    resolveCarrier: await inputCarrierResolver(ctx, opts.carrierMap),
-    print: await itemResultsPrinter(ctx),
-  });
+  const { runItems } = await import('./run-items.js');
+  return runItems(ctx, 'changecarrier', opts);
 }
+
+export const declaration: Declare = (cmd, invoke) =>
+  withColumns(withFieldFlags(remembered(withInput(cmd)), 'changecarrier'), ITEM_COLUMN_NAMES)
+    .addHelpText(
+      'after',
+      examples('trk change-carrier RR123456789CN --to 190008', 'trk change-carrier RR123456789CN --to "Yanwen"'),
+    )
+    .action((numbers, o) =>
+      runs(
+        invoke,
+        () => import('./run-items.js'),
+        async (ctx) => {
+          const fields = await fieldFlagValues(ctx, 'changecarrier', o, o.carrierMap);
+          return runChangeCarrier({ ...engineFlags(numbers, o), fields }, ctx);
+        },
+        o,
+      ),
+    );

@@ -2,7 +2,7 @@
 // same input (arguments, a file, stdin), filters and output as the online info (`--json`: `{accepted, rejected}`),
 // no request, the mirror's age on stderr. What is not a tracking number (an order number, an e-mail, a tag) is
 // looked up in the mirror: that is how a shop finds a customer's parcel. Chosen at the command's boundary
-// (declare.ts), so the online info keeps no trace of it.
+// (info.ts), so the online info keeps no trace of it.
 
 import { LIMITS, numberPattern, type ApiVersion } from '@trk/service/vocabulary.js';
 import type { ItemResults, RejectedItem } from '@trk/service/types.js';
@@ -16,8 +16,8 @@ import type { RecordKey, Store } from '../../store/types.js';
 import { detailsWriter, type DetailsPrintOptions } from '../common/details.js';
 import { recordFields } from '@trk/service/records.js';
 import { REFERENCE_FIELDS, type ReferenceValues } from '@trk/service/record-fields.js';
-import { matching, type InfoOptions } from './info.js';
-import { runInfo } from './info.js';
+import { matching, type InfoOptions } from './info-online.js';
+import { runInfo } from './info-online.js';
 
 export interface OfflineInfoOptions extends InfoOptions {
   db?: string | undefined;

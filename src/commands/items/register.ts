@@ -2,17 +2,37 @@
 // with --lang). Flags apply to every row without a value of its own.
 
 import type { Context } from '../../context/context.js';
-import { inputCarrierResolver, itemResultsPrinter, type ItemSourceOptions } from './shared.js';
-import { runItemCommand } from '../../items/command.js';
+import { REGISTER_COLUMN_NAMES } from '../../output/column-names.js';
+import { examples, runs, withColumns, type Declare } from '../define.js';
+import { engineFlags, remembered, withInput } from './engine-flags.js';
+import { fieldFlagValues, withFieldFlags } from './field-flags.js';
+import type { ItemSourceOptions } from './shared.js';
 
 export type RegisterOptions = ItemSourceOptions;
 
 export async function runRegister(opts: RegisterOptions, ctx: Context): Promise<number> {
-  return runItemCommand(ctx, {
-    operation: 'register',
-    flags: opts,
-    fields: opts.fields,
-    resolveCarrier: await inputCarrierResolver(ctx, opts.carrierMap),
-    print: await itemResultsPrinter(ctx, { origin: true }),
-  });
+  const { runItems } = await import('./run-items.js');
+  return runItems(ctx, 'register', opts, { origin: true });
 }
+
+export const declaration: Declare = (cmd, invoke) =>
+  withColumns(withFieldFlags(remembered(withInput(cmd)), 'register'), REGISTER_COLUMN_NAMES)
+    .addHelpText(
+      'after',
+      examples(
+        'trk register RR123456789CN --carrier 3011',
+        'trk register -f numbers.csv --tag batch-7',
+        'cut -d, -f1 orders.csv | trk register --json',
+      ),
+    )
+    .action((numbers, o) =>
+      runs(
+        invoke,
+        () => import('./run-items.js'),
+        async (ctx) => {
+          const fields = await fieldFlagValues(ctx, 'register', o, o.carrierMap);
+          return runRegister({ ...engineFlags(numbers, o), fields }, ctx);
+        },
+        o,
+      ),
+    );

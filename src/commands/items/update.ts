@@ -3,9 +3,12 @@
 
 import type { Context } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
-import { inputCarrierResolver, itemResultsPrinter, type ItemSourceOptions } from './shared.js';
-import { runItemCommand } from '../../items/command.js';
+import { ITEM_COLUMN_NAMES } from '../../output/column-names.js';
 import { operationOfCommand } from '@trk/service/operations/index.js';
+import { examples, runs, withColumns, type Declare } from '../define.js';
+import { engineFlags, remembered, withInput } from './engine-flags.js';
+import { fieldFlagValues, withFieldFlags } from './field-flags.js';
+import type { ItemSourceOptions } from './shared.js';
 
 export type UpdateOptions = ItemSourceOptions;
 
@@ -15,11 +18,24 @@ export async function runUpdate(opts: UpdateOptions, ctx: Context): Promise<numb
   if (opts.numbers.length > 0 && Object.values(changes).every((v) => v === undefined)) {
     throw new UsageError('nothing to change', 'give --tag, --param or --lang');
   }
-  return runItemCommand(ctx, {
-    operation: operationOfCommand('update'),
-    flags: opts,
-    fields: opts.fields,
-    resolveCarrier: await inputCarrierResolver(ctx, opts.carrierMap),
-    print: await itemResultsPrinter(ctx),
-  });
+  const { runItems } = await import('./run-items.js');
+  return runItems(ctx, operationOfCommand('update'), opts);
 }
+
+export const declaration: Declare = (cmd, invoke) =>
+  withColumns(withFieldFlags(remembered(withInput(cmd)), operationOfCommand('update')), ITEM_COLUMN_NAMES)
+    .addHelpText(
+      'after',
+      examples('trk update RR123456789CN --tag returned-goods', 'trk update -f orders.csv --column order_id=tag'),
+    )
+    .action((numbers, o) =>
+      runs(
+        invoke,
+        () => import('./run-items.js'),
+        async (ctx) => {
+          const fields = await fieldFlagValues(ctx, operationOfCommand('update'), o, o.carrierMap);
+          return runUpdate({ ...engineFlags(numbers, o), fields }, ctx);
+        },
+        o,
+      ),
+    );

@@ -1,6 +1,6 @@
 // trk list --offline: the records from the mirror (`trk sync`) instead of the service. The same filters, the
 // same output (each record as the service sent it to the sync), no request; the mirror's age on stderr. Chosen at
-// the command's boundary (declare.ts), so the online list keeps no trace of it.
+// the command's boundary (list.ts), so the online list keeps no trace of it.
 
 import type { Context } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
@@ -16,7 +16,7 @@ import { plural } from '../../core/text.js';
 import { tableNames, viewNames } from '../common/names.js';
 import { outputOf, startPagerFor } from '../common/output.js';
 import { buildListFilters, distinctNumbers, statusesToAsk, type ListOptions } from './filters.js';
-import { listLimit } from './list.js';
+import { listLimit } from './list-run.js';
 import { LIMITS } from '@trk/service/vocabulary.js';
 
 const RANGES: readonly [TimeColumn, 'register_time' | 'track_time' | 'push_time' | 'stop_track_time'][] = [

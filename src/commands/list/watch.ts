@@ -15,7 +15,7 @@ import { tableNames, viewNames } from '../common/names.js';
 import { outputOf } from '../common/output.js';
 import { captureIO, DEFAULT_EVERY_MS, watch } from '../common/watch.js';
 import type { ListOptions } from './filters.js';
-import { listLimit, listRecords } from './list.js';
+import { listLimit, listRecords } from './list-run.js';
 import { subStatuses } from './local.js';
 import { recordKey } from './merge.js';
 import { recordsOfNumbers } from './numbers.js';

@@ -23,6 +23,9 @@ import { plural } from '../../core/text.js';
 import { parseTimeArg } from '../list/time.js';
 import { outputOf } from '../common/output.js';
 import { tableNames } from '../common/names.js';
+import { PACKAGE_STATUSES } from '@trk/service/vocabulary.js';
+import { choiceList, examples, joined, notes, relativeOption, running, withColumns, type Declare } from '../define.js';
+import { dbOption } from './args.js';
 
 export interface ChangesOptions {
   since?: string | undefined;
@@ -211,3 +214,50 @@ async function acknowledge(store: Store, cursor: string, ctx: Context): Promise<
   ctx.info(`cursor "${cursor}" moved to change ${pending}`);
   return 0;
 }
+
+export const declaration: Declare = (cmd, invoke) =>
+  withColumns(cmd, CHANGE_COLUMN_NAMES)
+    .addOption(relativeOption())
+    .option('--since <time>', 'changes detected since then: an age (24h, 7d) or an ISO time (2026-06-01)')
+    .addOption(
+      choiceList(
+        '--status <status>',
+        'changes to this main status (comma separated for any of several; any case)',
+        PACKAGE_STATUSES,
+      ),
+    )
+    .option(
+      '--cursor <name>',
+      'only the changes this named cursor has not seen; it moves past them once they are taken (see below)',
+    )
+    .option('--exec <command>', 'hand the changes to COMMAND on its stdin (run by sh); the cursor moves if it exits 0')
+    .option('--ack', 'move --cursor NAME past the changes its last read wrote into a pipe, once they were taken')
+    .addOption(dbOption())
+    .addHelpText(
+      'after',
+      joined(
+        notes(
+          'Every status change the mirror learnt, from "trk sync" and from the webhook\'s notifications, in the ' +
+            'order it learnt them, which cursors follow: a change learnt later may have been detected earlier ' +
+            "(DETECTED is the service's time). A record's first sync is no change.",
+          'A cursor moves only when trk knows the changes were taken: written to a file or a terminal, or handed to ' +
+            "--exec COMMAND that exited 0 (its exit status is trk's otherwise). Into a pipe it stays, and --ack " +
+            'moves it once the reader succeeded.',
+        ),
+        examples(
+          'trk changes --since 24h',
+          'trk changes --status Exception,DeliveryFailure --json',
+          'trk changes --cursor nightly --status Exception,DeliveryFailure -o table --exec \'mail -s "parcels in ' +
+            'trouble" ops@example.com\'',
+          'trk changes --cursor feed -o ndjson | gzip >> feed.ndjson.gz && trk changes --cursor feed --ack',
+        ),
+      ),
+    )
+    .action((o) =>
+      running(
+        invoke,
+        (ctx) =>
+          runChanges({ since: o.since, status: o.status, cursor: o.cursor, exec: o.exec, ack: o.ack, db: o.db }, ctx),
+        o,
+      ),
+    );

@@ -9,17 +9,31 @@ import { EXIT } from '../../core/exit-codes.js';
 import { createRowWriter, resolveFormat } from '../../output/render.js';
 import { machineColumns } from '../../report/columns.js';
 import { PAGE_PARCELS, PARCELS_SHOWN, buildReport, type Report } from '../../report/report.js';
-import type { ReportBy } from '../../report/figures.js';
 import { mirrorAgeLine } from '../../mirror/age.js';
 import { openMirrorToRead } from '../../mirror/open.js';
-import { canonicalTime } from '../../store/rows.js';
 import type { Store } from '../../store/types.js';
-import { resolveCarrierFlags } from '../common/carrier-args.js';
 import { resolveCountryArgs } from '../common/country-args.js';
 import { outputOf, paged } from '../common/output.js';
-import { parseTimeArg } from '../list/time.js';
+import { carrierCodes, DAY_MS, sinceOf } from './report-args.js';
 import { nodeFs } from '../../core/node.js';
 import { printTerminalReport } from '../../report/terminal.js';
+import { REPORT_BY, type ReportBy } from '../../report/figures.js';
+import {
+  carrierArg,
+  choiceOf,
+  examples,
+  joined,
+  listOf,
+  notes,
+  Option,
+  pagerOption,
+  positiveInt,
+  prints,
+  repeated,
+  type Declare,
+  running,
+} from '../define.js';
+import { dbOption } from './args.js';
 
 export interface ReportCommandOptions {
   by: ReportBy;
@@ -31,31 +45,6 @@ export interface ReportCommandOptions {
   all?: boolean | undefined;
   html?: string | undefined;
   db?: string | undefined;
-}
-
-const DAY_MS = 86_400_000;
-
-/** `--since`: an age or a date, as a canonical time. */
-function sinceOf(text: string | undefined, now: number): string | undefined {
-  if (text === undefined) return undefined;
-  const iso = parseTimeArg(text, now);
-  if (iso === undefined)
-    throw new UsageError(`--since "${text}" is not a time`, 'give an age such as 30d or 12w, or a date (2026-06-01)');
-  return canonicalTime(iso) ?? undefined;
-}
-
-async function carrierCodes(ctx: Context, values: readonly string[] | undefined): Promise<number[] | undefined> {
-  if (values === undefined) return undefined;
-  const codes: number[] = [];
-  for (const value of values) {
-    const { carrier } = await resolveCarrierFlags(
-      ctx,
-      { carrier: ['--carrier', value] },
-      { refuseNone: 'a report filter needs a carrier: drop --carrier to report on every carrier' },
-    );
-    if (carrier !== undefined) codes.push(carrier);
-  }
-  return codes;
 }
 
 /** How old the mirror is, on stderr; past a day, a word to sync first. */
@@ -158,3 +147,84 @@ async function print(ctx: Context, report: Report, names: (code: number) => stri
   writer.write(report.groups, groups);
   await writer.end();
 }
+
+export const declaration: Declare = (cmd, invoke) =>
+  prints(cmd, ['table', 'wide', 'json', 'ndjson', 'csv'])
+    .addOption(
+      choiceOf(
+        '--by <grouping>',
+        'group parcels by carrier (the default), lane (origin → destination), both, or week or month of registration',
+        REPORT_BY,
+      ),
+    )
+    .option('--since <time>', 'parcels registered since then: an age (30d, 12w) or a date (2026-06-01)')
+    .addOption(
+      new Option('--carrier <carrier>', 'parcels of this carrier, code or name (repeat for several)').argParser(
+        (v: string, prev: string[] | undefined) => repeated(carrierArg(v), prev),
+      ),
+    )
+    .addOption(
+      new Option(
+        '--from <country>',
+        'parcels from this origin country, ISO code or name (comma separated or repeated)',
+      ).argParser(listOf('country')),
+    )
+    .addOption(
+      new Option(
+        '--to <country>',
+        'parcels to this destination country, ISO code or name (comma separated or repeated)',
+      ).argParser(listOf('country')),
+    )
+    .addOption(
+      new Option('--stuck-days <days>', 'a parcel still on its way with no news for this many days is stuck')
+        .argParser(positiveInt('--stuck-days'))
+        .default(7),
+    )
+    .option('--all', 'list every stuck parcel and parcel in trouble, not the first 20')
+    .option(
+      '--html <file>',
+      'write the report as one page, charts included, that opens offline and in mail (- for stdout)',
+    )
+    .addOption(dbOption())
+    .addOption(pagerOption())
+    .addHelpText(
+      'after',
+      joined(
+        notes(
+          'Reads the mirror only ("trk sync" keeps it): no request is sent. Per group: registered, delivered, ' +
+            'exceptions, ' +
+            'delivery_failures, in_transit (on the way: InfoReceived to OutForDelivery), not_found, expired, stuck, ' +
+            "transit_days {n, p50, p90, mean, min, max} of delivered parcels (the service's days_of_transit_done; " +
+            'percentiles by linear interpolation between the closest ranks), on_time_rate (of delivered parcels ' +
+            'with an ' +
+            'estimated window, the share delivered by the end of its last day).',
+        ),
+        examples(
+          'trk report',
+          'trk report --by lane --since 30d',
+          'trk report --carrier "China Post" --to US --by week --json',
+          'trk report --since 2026-06-01 --html june.html',
+        ),
+      ),
+    )
+    .action((o) =>
+      running(
+        invoke,
+        (ctx) =>
+          runReport(
+            {
+              by: o.by ?? 'carrier',
+              since: o.since,
+              carrier: o.carrier,
+              from: o.from,
+              to: o.to,
+              stuckDays: o.stuckDays,
+              all: o.all,
+              html: o.html,
+              db: o.db,
+            },
+            ctx,
+          ),
+        o,
+      ),
+    );

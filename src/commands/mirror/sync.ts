@@ -8,6 +8,8 @@ import { openMirror } from '../../mirror/open.js';
 import type { SyncProgress, SyncSummary } from '../../mirror/sync.js';
 import { duration, fmt, plural } from '../../core/text.js';
 import { clock } from '../../core/clock.js';
+import { examples, joined, notes, prints, running, type Declare } from '../define.js';
+import { dbOption } from './args.js';
 
 export interface SyncCommandOptions {
   full?: boolean | undefined;
@@ -74,3 +76,25 @@ export async function runSync(opts: SyncCommandOptions, ctx: Context): Promise<n
     await store.close();
   }
 }
+
+export const declaration: Declare = (cmd, invoke) =>
+  prints(cmd, ['table', 'json'])
+    .option(
+      '--full',
+      'read every record (what a first sync does) and take out of the mirror those the service no longer has',
+    )
+    .addOption(dbOption())
+    .addHelpText(
+      'after',
+      joined(
+        notes(
+          'A sync asks only for what changed since the last one (records tracked, registered, pushed or stopped ' +
+            'since, ' +
+            'and the details of those whose status or tracking time moved); a first sync, and --full, read ' +
+            'every record.',
+          'An interrupted sync loses nothing: the next one carries on where it stopped.',
+        ),
+        examples('trk sync', 'trk sync --full --json', '0 * * * * trk sync -q   # in a crontab: hourly'),
+      ),
+    )
+    .action((o) => running(invoke, (ctx) => runSync({ full: o.full, db: o.db }, ctx)));

@@ -14,8 +14,7 @@ import {
   Option,
   positiveInt,
   prints,
-  type BareCommand,
-  type Invoker,
+  type Declare,
 } from '../define.js';
 import { dbOption } from '../mirror/args.js';
 
@@ -32,8 +31,8 @@ export interface NotifyAddOptions {
   db?: string | undefined;
 }
 
-export function declareAdd(cmd: BareCommand, invoke: Invoker): void {
-  prints(cmd.command('add'), [])
+export const declaration: Declare = (cmd, invoke) => {
+  prints(cmd, [])
     .description('add a rule: whom to tell, and when')
     .argument('<name>', 'the rule\'s name (letters, digits, ".", "-", "_")')
     .addOption(
@@ -72,7 +71,7 @@ export function declareAdd(cmd: BareCommand, invoke: Invoker): void {
       ),
     )
     .action((name, o) => invoke(async () => (ctx) => runAdd({ ...o, name }, ctx)));
-}
+};
 
 export async function runAdd(opts: NotifyAddOptions, ctx: Context): Promise<number> {
   const [{ checkRule, checkRuleName }, { readTemplateFile }, setup] = await Promise.all([

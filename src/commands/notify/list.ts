@@ -3,7 +3,7 @@
 
 import type { Context } from '../../context/context.js';
 import type { Column } from '../../output/render.js';
-import { examples, prints, relativeOption, type BareCommand, type Invoker } from '../define.js';
+import { examples, prints, relativeOption, type Declare } from '../define.js';
 import { dbOption } from '../mirror/args.js';
 
 export interface NotifyListOptions {
@@ -44,14 +44,14 @@ const COLUMNS: readonly Column<RuleListing>[] = [
   { key: 'last_run_at', header: 'LAST RUN', value: (r) => r.last_run_at, time: true, wide: 1 },
 ];
 
-export function declareList(cmd: BareCommand, invoke: Invoker): void {
-  prints(cmd.command('list', { isDefault: true }), ['table', 'json', 'ndjson', 'csv'])
+export const declaration: Declare = (cmd, invoke) => {
+  prints(cmd, ['table', 'json', 'ndjson', 'csv'])
     .description("list the rules and their ledger's counts")
     .addOption(relativeOption())
     .addOption(dbOption())
     .addHelpText('after', examples('trk notify list', 'trk notify list --json'))
     .action((o) => invoke(async () => (ctx) => runList(o, ctx), o));
-}
+};
 
 export async function runList(opts: NotifyListOptions, ctx: Context): Promise<number> {
   const [setup, { describeRule }, { printRows }, { outputOf }] = await Promise.all([

@@ -2,7 +2,7 @@
 // longer sent.
 
 import type { Context } from '../../context/context.js';
-import { examples, prints, type BareCommand, type Invoker } from '../define.js';
+import { examples, prints, type Declare } from '../define.js';
 import { dbOption } from '../mirror/args.js';
 
 export interface NotifyRemoveOptions {
@@ -10,8 +10,8 @@ export interface NotifyRemoveOptions {
   db?: string | undefined;
 }
 
-export function declareRemove(cmd: BareCommand, invoke: Invoker): void {
-  prints(cmd.command('remove'), [])
+export const declaration: Declare = (cmd, invoke) => {
+  prints(cmd, [])
     .description('remove a rule (its ledger stays)')
     .argument('<name>', "the rule's name")
     .addOption(dbOption())
@@ -20,7 +20,7 @@ export function declareRemove(cmd: BareCommand, invoke: Invoker): void {
       examples('trk notify add old --when Delivered --to mailto:ops@example.com', 'trk notify remove old'),
     )
     .action((name, o) => invoke(async () => (ctx) => runRemove({ name, db: o.db }, ctx)));
-}
+};
 
 export async function runRemove(opts: NotifyRemoveOptions, ctx: Context): Promise<number> {
   const setup = await import('../../mirror/notify/setup.js');

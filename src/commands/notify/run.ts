@@ -5,7 +5,7 @@
 
 import type { Context } from '../../context/context.js';
 import { EXIT } from '../../core/exit-codes.js';
-import { examples, joined, notes, Option, prints, repeated, type BareCommand, type Invoker } from '../define.js';
+import { examples, joined, notes, Option, prints, repeated, type Declare } from '../define.js';
 import { dbOption } from '../mirror/args.js';
 
 export interface NotifyRunOptions {
@@ -15,8 +15,8 @@ export interface NotifyRunOptions {
   db?: string | undefined;
 }
 
-export function declareRun(cmd: BareCommand, invoke: Invoker): void {
-  prints(cmd.command('run'), [])
+export const declaration: Declare = (cmd, invoke) => {
+  prints(cmd, [])
     .description('send what each rule matched since its last run, each message once')
     .option('--dry-run', 'print the messages on stdout instead of sending them; nothing is recorded')
     .option('--pace <n>', 'at most N messages a second to each target (default: the notify-pace setting, else none)')
@@ -40,7 +40,7 @@ export function declareRun(cmd: BareCommand, invoke: Invoker): void {
       ),
     )
     .action((o) => invoke(async () => (ctx) => runNotify(o, ctx)));
-}
+};
 
 export async function runNotify(opts: NotifyRunOptions, ctx: Context): Promise<number> {
   const [setup, { NotifyRun }, { parsePace }, { plural }] = await Promise.all([

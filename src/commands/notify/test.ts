@@ -3,7 +3,7 @@
 
 import type { Context } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
-import { examples, prints, type BareCommand, type Invoker } from '../define.js';
+import { examples, prints, type Declare } from '../define.js';
 import { dbOption } from '../mirror/args.js';
 
 export interface NotifyTestOptions {
@@ -12,15 +12,15 @@ export interface NotifyTestOptions {
   db?: string | undefined;
 }
 
-export function declareTest(cmd: BareCommand, invoke: Invoker): void {
-  prints(cmd.command('test'), [])
+export const declaration: Declare = (cmd, invoke) => {
+  prints(cmd, [])
     .description('send one sample message of a rule to its target (or to --to)')
     .argument('<name>', "the rule's name")
     .option('--to <target>', 'send it here instead (needed for a rule to "customer": mailto:you@example.com)')
     .addOption(dbOption())
     .addHelpText('after', examples('trk notify test trouble', 'trk notify test customers --to mailto:me@example.com'))
     .action((name, o) => invoke(async () => (ctx) => runTest({ ...o, name }, ctx)));
-}
+};
 
 export async function runTest(opts: NotifyTestOptions, ctx: Context): Promise<number> {
   const [setup, rules, messages, { sampleMatch }, { messageIdOf }] = await Promise.all([

@@ -7,6 +7,8 @@ import { UsageError } from '../../core/errors.js';
 import { QUOTA_FIELDS } from '../../output/columns.js';
 import { printObject } from '../../output/render.js';
 import { outputOf } from '../common/output.js';
+import { QUOTA_FIELD_NAMES } from '../../output/column-names.js';
+import { examples, running, withColumns, type Declare } from '../define.js';
 
 export type QuotaOptions = Record<string, never>;
 
@@ -21,3 +23,8 @@ export async function runQuota(_opts: QuotaOptions, ctx: Context): Promise<numbe
   await printObject(ctx.io, quota, QUOTA_FIELDS, outputOf(ctx));
   return 0;
 }
+
+export const declaration: Declare = (cmd, invoke) =>
+  withColumns(cmd, QUOTA_FIELD_NAMES)
+    .addHelpText('after', examples('trk quota', 'trk quota --json', 'trk quota --columns quota_remain | cut -f2'))
+    .action((o) => running(invoke, (ctx) => runQuota({}, ctx), o));

@@ -12,6 +12,7 @@ import { describeList } from '../../carriers/lists.js';
 import { cachedCarriers, loadCarriers } from '../../carriers/lookup.js';
 import { searchCarriers } from '../../carriers/search.js';
 import { printRows } from '../../output/render.js';
+import { examples, pagerOption, running, withColumns, type Declare } from '../define.js';
 
 export interface CarriersOptions {
   /** A code, a name or part of one (any language), or a country's ISO code. */
@@ -77,3 +78,36 @@ export async function runCarriers(opts: CarriersOptions, ctx: Context): Promise<
   );
   return EXIT.ok;
 }
+
+export const declaration: Declare = (cmd, invoke) =>
+  withColumns(
+    cmd
+      .argument('[query]', 'a code, a name or part of one, or a country code')
+      .option('--refresh', 'fetch the list again even when the cached copy is fresh')
+      .option(
+        '--aliases',
+        'list the carrier aliases in force instead (built in, carrier-alias.NAME of the profile, --carrier-map)',
+      )
+      .option('--carrier-map <file>', 'with --aliases: include the aliases of this name,code file')
+      .addOption(pagerOption()),
+    CARRIER_COLUMN_NAMES,
+  )
+    .addHelpText(
+      'after',
+      examples(
+        'trk carriers dhl',
+        'trk carriers 3011 --json',
+        'trk carriers post --columns key,name -o csv',
+        'trk carriers --aliases --carrier-map carriers.csv',
+      ),
+    )
+    .action((query, o) =>
+      running(
+        invoke,
+        (ctx) =>
+          o.aliases
+            ? runCarrierAliases({ carrierMap: o.carrierMap }, ctx)
+            : runCarriers({ query, refresh: o.refresh === true }, ctx),
+        o,
+      ),
+    );

@@ -13,6 +13,7 @@ import { loadCarriers, loadCountries } from '../../carriers/lookup.js';
 import { countryIsoByKey } from '../../carriers/parse.js';
 import { searchCountries } from '../../carriers/search.js';
 import { printRows } from '../../output/render.js';
+import { examples, pagerOption, running, withColumns, type Declare } from '../define.js';
 
 export interface CountriesOptions {
   /** A key, a name or part of one, or an ISO code. */
@@ -61,3 +62,14 @@ export async function runCountries(opts: CountriesOptions, ctx: Context): Promis
   );
   return EXIT.ok;
 }
+
+export const declaration: Declare = (cmd, invoke) =>
+  withColumns(
+    cmd
+      .argument('[query]', 'a key, a name or part of one, or an ISO code')
+      .option('--refresh', 'fetch the lists again even when the cached copies are fresh')
+      .addOption(pagerOption()),
+    COUNTRY_COLUMN_NAMES,
+  )
+    .addHelpText('after', examples('trk countries brazil', 'trk countries BR'))
+    .action((query, o) => running(invoke, (ctx) => runCountries({ query, refresh: o.refresh === true }, ctx), o));

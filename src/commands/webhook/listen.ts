@@ -10,6 +10,8 @@ import { DEFAULT_LISTEN_PORT, startListener, type ListenerOptions, type Sink } f
 import { NO_KEY_HINT, parseForwardUrl, queueRoot, signingKey } from './common.js';
 import { refuseOwnFile } from '../../config/own-files.js';
 import { StoreSink } from '../../mirror/webhook-sink.js';
+import { examples, nonNegativeInt, Option, prints, running, type Declare } from '../define.js';
+import { dbOption } from '../mirror/args.js';
 
 export interface WebhookListenOptions {
   port?: number | string | undefined;
@@ -163,3 +165,53 @@ export async function runWebhookListen(opts: WebhookListenOptions, ctx: Context)
   for (const note of summary.notes) ctx.io.err(note);
   return EXIT.ok;
 }
+
+// One line per notification: for people (table) or one JSON object a line (json, ndjson); no CSV.
+export const declaration: Declare = (cmd, invoke) =>
+  prints(cmd, ['table', 'json', 'ndjson'])
+    .description(
+      'receive notifications, verify their signatures and print them (optionally save, forward and store them)',
+    )
+    .addOption(new Option('--port <port>', 'port to listen on').argParser(nonNegativeInt('a port')))
+    .option('--host <address>', 'address to listen on')
+    .option('--path <path>', 'URL path to accept notifications on')
+    .option('--forward-to <url>', 'forward each verified notification to this URL (again, while the app fails)')
+    .option(
+      '--save <dir>',
+      'save each notification in this folder: the body as received (.json) and its headers (.headers)',
+    )
+    .option('--print', 'print each body whole on stdout, one JSON a line (for jq); the event lines go to stderr')
+    .option(
+      '--store',
+      'keep each verified notification in the account\'s mirror (see "trk sync"), answering 200 once it is written',
+    )
+    .addOption(dbOption())
+    .option('--skip-verify', 'accept every notification, reporting whether its signature held')
+    .option('--notify', 'run the rules of "trk notify" as notifications arrive, each stored first (needs --store)')
+    .addHelpText(
+      'after',
+      examples(
+        'trk webhook listen --port 4242 --forward-to http://localhost:3000/hook --save ./hooks',
+        "trk webhook listen --print | jq -c '{number: .data.number, status: .data.track_info.latest_status.status}'",
+        'trk webhook listen --host 0.0.0.0 --port 4242 --store --db postgres://trk@db.internal/trk',
+      ),
+    )
+    .action((o) =>
+      running(invoke, (ctx) =>
+        runWebhookListen(
+          {
+            port: o.port,
+            host: o.host,
+            path: o.path,
+            forwardTo: o.forwardTo,
+            save: o.save,
+            print: o.print === true,
+            store: o.store === true,
+            db: o.db,
+            skipVerify: o.skipVerify === true,
+            notify: o.notify === true,
+          },
+          ctx,
+        ),
+      ),
+    );

@@ -13,6 +13,7 @@ import { fmt, plural } from '../../core/text.js';
 import { replay, savedBodies, type Replayed } from '../../webhook/replay.js';
 import { parseForwardUrl, queueRoot } from './common.js';
 import { printRows } from '../../output/render.js';
+import { examples, running, type Declare } from '../define.js';
 
 export interface WebhookReplayOptions {
   paths: string[];
@@ -75,3 +76,17 @@ export async function runWebhookReplay(opts: WebhookReplayOptions, ctx: Context)
   ctx.io.err(notSent > 0 ? `${line} (the app could not be reached: stopped)` : line);
   return EXIT.failure;
 }
+
+export const declaration: Declare = (cmd, invoke) =>
+  cmd
+    .description('send notifications kept by "webhook listen" (--save, or forwards that failed) to the app again')
+    .argument('<path...>', 'folders (or .json files) of saved notifications')
+    .option('--forward-to <url>', 'the app to send them to, with the headers received (the sign header among them)')
+    .addHelpText(
+      'after',
+      examples(
+        'trk webhook replay ~/.local/state/trk/webhook-queue/* --forward-to http://localhost:3000/hook',
+        'trk webhook replay ./hooks --forward-to http://localhost:3000/hook --json',
+      ),
+    )
+    .action((paths, o) => running(invoke, (ctx) => runWebhookReplay({ paths, forwardTo: o.forwardTo }, ctx)));

@@ -1,6 +1,9 @@
-// One request as an operation handler sees it (@trk/sandbox/ops/table.ts dispatches it).
+// One request as an operation handler sees it, and a handler's row of the table (@trk/sandbox/ops/table.ts
+// dispatches it): each handler's module exports its row.
 
 import type { ApiVersion } from '@trk/service/vocabulary.js';
+import type { AccountCore } from '../account/core.js';
+import type { Envelope } from '../account/envelope.js';
 import type { ServedVersion } from '../versions.js';
 
 export interface OperationCall {
@@ -13,3 +16,12 @@ export interface OperationCall {
   /** Injected (http/faults.ts): records each list page after the first repeats of the page before. */
   pageOverlap?: number;
 }
+
+export interface EmulatedOperation {
+  /** Path segment in each version (spec, "v1 differences"); a version without the operation has none. */
+  readonly paths: Readonly<Partial<Record<ApiVersion, string>>>;
+  readonly handle: (core: AccountCore, call: OperationCall) => Envelope;
+}
+
+/** The same path segment in every version. */
+export const everywhere = (segment: string) => ({ v1: segment, v2: segment, 'v2.1': segment });

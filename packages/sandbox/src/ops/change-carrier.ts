@@ -6,6 +6,7 @@ import { type Envelope, ItemReject, itemsEnvelope } from '../account/envelope.js
 import { type Item, arrayItems, isEnvelope, readCarrierField, readNumber } from '../account/request.js';
 import type { RecordState } from '../account/types.js';
 import { rejectItem } from './items.js';
+import { type EmulatedOperation, everywhere } from './call.js';
 
 export function changeCarrier(core: AccountCore, version: ApiVersion, body: unknown): Envelope {
   const items = arrayItems(body, LIMITS.itemsPerRequest);
@@ -78,3 +79,9 @@ function change(core: AccountCore, rec: RecordState, item: Item): Record<string,
   core.changeCarrier(rec, carrierNew, finalNew);
   return { number: rec.number, carrier: rec.carrier };
 }
+
+/** Its row of the emulator's table (table.ts). */
+export const changeCarrierOperation: EmulatedOperation = {
+  paths: everywhere('changecarrier'),
+  handle: (core, c) => changeCarrier(core, c.version, c.body),
+};

@@ -7,6 +7,7 @@ import { checkParam } from '../account/param.js';
 import { type Item, arrayItems, isEnvelope, isObject, readLang, readText } from '../account/request.js';
 import type { RecordState } from '../account/types.js';
 import { forEachRecord, numberCarrier } from './items.js';
+import { type EmulatedOperation, everywhere } from './call.js';
 
 /**
  * v2/v2.1 change tag, param and lang (the description says only the tag changes, but lists the other
@@ -57,3 +58,9 @@ function applyChanges(core: AccountCore, version: ApiVersion, rec: RecordState, 
     rec.langCharged = false;
   }
 }
+
+/** Its row of the emulator's table (table.ts). */
+export const changeInfoOperation: EmulatedOperation = {
+  paths: everywhere('changeinfo'),
+  handle: (core, c) => changeInfo(core, c.version, c.body),
+};

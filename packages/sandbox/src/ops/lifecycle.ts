@@ -4,6 +4,7 @@ import type { ApiVersion } from '@trk/service/vocabulary.js';
 import type { AccountCore } from '../account/core.js';
 import { type Envelope, ItemReject } from '../account/envelope.js';
 import { numberCarrier, recordOperation } from './items.js';
+import { type EmulatedOperation, everywhere } from './call.js';
 
 export function stopTrack(core: AccountCore, version: ApiVersion, body: unknown): Envelope {
   return recordOperation(core, version, body, (rec) => {
@@ -50,3 +51,27 @@ export function push(core: AccountCore, version: ApiVersion, body: unknown): Env
     return numberCarrier(rec);
   });
 }
+
+/** Its row of the emulator's table (table.ts). */
+export const stopTrackOperation: EmulatedOperation = {
+  paths: everywhere('stoptrack'),
+  handle: (core, c) => stopTrack(core, c.version, c.body),
+};
+
+// v1 spells these two in its own casing: POST /Retrack, POST /deleteTrack.
+export const retrackOperation: EmulatedOperation = {
+  paths: { v1: 'Retrack', v2: 'retrack', 'v2.1': 'retrack' },
+  handle: (core, c) => retrack(core, c.version, c.body),
+};
+
+/** Its row of the emulator's table (table.ts). */
+export const deleteTrackOperation: EmulatedOperation = {
+  paths: { v1: 'deleteTrack', v2: 'deletetrack', 'v2.1': 'deletetrack' },
+  handle: (core, c) => deleteTrack(core, c.version, c.body),
+};
+
+/** Its row of the emulator's table (table.ts). */
+export const pushOperation: EmulatedOperation = {
+  paths: everywhere('push'),
+  handle: (core, c) => push(core, c.version, c.body),
+};

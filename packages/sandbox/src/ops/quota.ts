@@ -3,6 +3,7 @@
 import type { AccountCore } from '../account/core.js';
 import { type Envelope, requestError } from '../account/envelope.js';
 import { isObject } from '../account/request.js';
+import type { EmulatedOperation } from './call.js';
 
 export function getQuota(core: AccountCore, body: unknown): Envelope {
   const empty =
@@ -13,3 +14,9 @@ export function getQuota(core: AccountCore, body: unknown): Envelope {
   if (!empty) return requestError(-18010013);
   return { code: 0, data: core.quota.record() };
 }
+
+// "v1 has no getquota and no real-time operation".
+export const getQuotaOperation: EmulatedOperation = {
+  paths: { v2: 'getquota', 'v2.1': 'getquota' },
+  handle: (core, c) => getQuota(core, c.body),
+};

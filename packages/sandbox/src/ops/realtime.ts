@@ -6,7 +6,7 @@ import { type Envelope, ItemReject, itemsEnvelope, requestError } from '../accou
 import { checkParam } from '../account/param.js';
 import { type Item, arrayItems, isEnvelope, readCarrierField, readNumber, readText } from '../account/request.js';
 import { HOUR } from '../account/time.js';
-import type { OperationCall } from './call.js';
+import type { OperationCall, EmulatedOperation } from './call.js';
 import { checkFinalCarrier, readPassedCarrier, settleCarrier } from './carrier.js';
 import { rejectItem } from './items.js';
 import { detailsItem } from './newer-fields.js';
@@ -94,3 +94,9 @@ function query(core: AccountCore, call: RealtimeCall, item: Item): Record<string
     throw err;
   }
 }
+
+// v1 has no real-time operation; v2.1's forms of real time are not shown: v2's path.
+export const realtimeOperation: EmulatedOperation = {
+  paths: { v2: 'getRealTimeTrackInfo', 'v2.1': 'getRealTimeTrackInfo' },
+  handle: (core, c) => realtime(core, c),
+};

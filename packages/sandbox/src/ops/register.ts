@@ -17,6 +17,7 @@ import {
 import { normaliseTime } from '../account/time.js';
 import { checkFinalCarrier, readPassedCarrier, settleCarrier } from './carrier.js';
 import { rejectItem } from './items.js';
+import { type EmulatedOperation, everywhere } from './call.js';
 
 export function register(core: AccountCore, version: ApiVersion, body: unknown): Envelope {
   const items = arrayItems(body, LIMITS.itemsPerRequest);
@@ -103,3 +104,9 @@ function registerItem(core: AccountCore, version: ApiVersion, item: Item): Recor
   if (version === 'v2') return { origin: detected.origin, number, carrier: carrier.key, tag };
   return { origin: detected.origin, number, carrier: carrier.key, email, lang, tag };
 }
+
+/** Its row of the emulator's table (table.ts). */
+export const registerOperation: EmulatedOperation = {
+  paths: everywhere('register'),
+  handle: (core, c) => register(core, c.version, c.body),
+};

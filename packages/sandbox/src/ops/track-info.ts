@@ -4,7 +4,7 @@
 import type { AccountCore } from '../account/core.js';
 import { type Envelope, ItemReject } from '../account/envelope.js';
 import type { RecordState } from '../account/types.js';
-import type { OperationCall } from './call.js';
+import { type OperationCall, type EmulatedOperation, everywhere } from './call.js';
 import { recordOperation } from './items.js';
 import { detailsItem } from './newer-fields.js';
 import { isLaterVersion } from '../versions.js';
@@ -38,3 +38,9 @@ export function trackDetails(
   const info = core.world.trackInfo(rec, rec.trackMs, now, call.version, translation(rec), { newerFields });
   return detailsItem(rec, call.served, info);
 }
+
+/** Its row of the emulator's table (table.ts). */
+export const getTrackInfoOperation: EmulatedOperation = {
+  paths: everywhere('gettrackinfo'),
+  handle: (core, c) => getTrackInfo(core, c),
+};

@@ -19,7 +19,7 @@ import { isObject, normaliseNumber } from '../account/request.js';
 import { v1ListRecord, v2ListRecord } from '../account/record-view.js';
 import { parseTimeFilter } from '../account/time.js';
 import type { RecordState } from '../account/types.js';
-import type { OperationCall } from './call.js';
+import { type OperationCall, type EmulatedOperation, everywhere } from './call.js';
 
 type Predicate = (rec: RecordState) => boolean;
 
@@ -256,3 +256,9 @@ function parseV1(body: unknown): ListQuery {
   timeRange(fields, p, 'stop_time_from', 'stop_time_to', (r) => r.stopMs);
   return query;
 }
+
+/** Its row of the emulator's table (table.ts). */
+export const getTrackListOperation: EmulatedOperation = {
+  paths: everywhere('gettracklist'),
+  handle: (core, c) => getTrackList(core, c),
+};

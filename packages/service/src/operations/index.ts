@@ -4,13 +4,14 @@
 // here, its command, and the emulator's handler; test/service/operations.test.ts fails when one lacks a piece.
 
 import { fieldSpec, ITEM_FIELDS, type ItemField } from '../fields.js';
-import { API_VERSIONS, LIMITS, type ApiVersion, type Operation } from '../vocabulary.js';
+import { API_VERSIONS, LIMITS, type ApiVersion } from '../vocabulary.js';
 import { changeCarrier } from './change-carrier.js';
 import { changeInfo } from './change-info.js';
 import { deleteTrack } from './delete-track.js';
 import { getQuota } from './get-quota.js';
 import { getTrackInfo } from './get-track-info.js';
 import { getTrackList } from './get-track-list.js';
+import type { NumberCarrierItem } from '../types.js';
 import type { Item, ItemOperationSpec, ListPart, OperationClass, OperationSpec } from './operation.js';
 import { push } from './push.js';
 import { realtime } from './realtime.js';
@@ -23,6 +24,7 @@ export { RequestRefused, type Item, type ListPart, type OperationClass } from '.
 export type { AnswerCheck } from './shapes.js';
 export { unknownRegisterFields } from './register.js';
 
+/** Every operation's module, in the order `trk api` lists them: their names are the operations trk knows. */
 const LIST = [
   register,
   changeCarrier,
@@ -30,25 +32,31 @@ const LIST = [
   stopTrack,
   retrack,
   deleteTrack,
-  push,
-  getTrackInfo,
-  getTrackList,
   getQuota,
+  getTrackList,
+  getTrackInfo,
+  push,
   realtime,
 ] as const;
+/** An operation's name as trk knows it (v2 spelling). */
+export type Operation = (typeof LIST)[number]['name'];
+/** Every operation's name, as its module gives it. */
+export const OPERATIONS: readonly Operation[] = LIST.map((m) => m.name);
 type Modules = { readonly [M in (typeof LIST)[number] as M['name']]: M };
-/** Every module, by the name its operation has; the type makes a missing one a compile error. */
+/** Every module, by the name its operation has. */
 const MODULES: Modules & { readonly [O in Operation]: OperationSpec<O, never> } = Object.fromEntries(
   LIST.map((m) => [m.name, m]),
 ) as unknown as Modules;
-
-export type { Operation } from '../vocabulary.js';
 /** Operations the item engine runs: those whose module says which fields they read. */
 export type ItemOperation = {
   [O in Operation]: Modules[O] extends { readonly fields: unknown } ? O : never;
 }[Operation];
-/** Operations that take a number and its carrier and nothing else. */
-export type NumberCarrierOperation = 'stoptrack' | 'retrack' | 'deletetrack' | 'gettrackinfo' | 'push';
+/** Whether two types are the same (not merely assignable to each other). */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+/** Operations that take a number and its carrier and nothing else: those whose body is made of such items. */
+export type NumberCarrierOperation = {
+  [O in ItemOperation]: Same<BodyInput<O>, readonly NumberCarrierItem[]> extends true ? O : never;
+}[ItemOperation];
 /** What the body builder of `O` is given. */
 export type BodyInput<O extends Operation> = Parameters<Modules[O]['body']>[1];
 /** What the body builder of `O` makes. */

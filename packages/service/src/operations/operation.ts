@@ -3,7 +3,7 @@
 // class, its body builder, the shape of its answer, its "already in that state" codes and its summary words.
 
 import type { ItemField } from '../fields.js';
-import type { ApiVersion, Operation } from '../vocabulary.js';
+import type { ApiVersion } from '../vocabulary.js';
 import { LIMITS } from '../vocabulary.js';
 import type { AnswerCheck } from './shapes.js';
 import type { TrackListFilter } from '../types.js';
@@ -47,7 +47,7 @@ export interface ListPart {
   page: number;
 }
 
-export interface OperationSpec<Name extends Operation = Operation, Input = never> {
+export interface OperationSpec<Name extends string = string, Input = never> {
   readonly name: Name;
   /** Path segment in each version; a version without the operation has none. */
   readonly paths: Readonly<Partial<Record<ApiVersion, string>>>;
@@ -63,8 +63,7 @@ export interface OperationSpec<Name extends Operation = Operation, Input = never
 }
 
 /** An operation the item engine runs: the fields it reads, and how a chunk of checked rows becomes its body. */
-export interface ItemOperationSpec<Name extends Operation = Operation, Input = never>
-  extends OperationSpec<Name, Input> {
+export interface ItemOperationSpec<Name extends string = string, Input = never> extends OperationSpec<Name, Input> {
   /** Item fields the operation takes, per version. */
   readonly fields: Readonly<Record<ApiVersion, readonly ItemField[]>>;
   readonly itemBody: (version: ApiVersion, items: readonly Item[], list?: ListPart) => unknown;

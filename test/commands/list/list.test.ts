@@ -1,9 +1,9 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { buildListFilters, runList } from '../../src/commands/list/list.js';
+import { buildListFilters, runList } from '../../../src/commands/list/list-run.js';
 import type { TrackListFilter } from '@trk/service/types.js';
-import { UsageError } from '../../src/core/errors.js';
-import { createFake, type Handler } from '../fake-context.js';
+import { UsageError } from '../../../src/core/errors.js';
+import { createFake, type Handler } from '../../fake-context.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
 

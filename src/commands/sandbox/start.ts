@@ -1,7 +1,6 @@
-// Declaration of `trk sandbox`: the service emulator as a foreground process, and forgetting its state.
+// trk sandbox start: the service emulator as a foreground process for tests, CI and rehearsals (the run in
+// emulator.ts, loaded when it runs).
 
-import type { Command, OptionValues } from '@commander-js/extra-typings';
-import { InvalidArgumentError } from '../commander.js';
 import {
   examples,
   lazy,
@@ -13,66 +12,17 @@ import {
   type AllOf,
   type Declare,
 } from '../define.js';
-import type { SandboxStartOptions } from './sandbox.js';
-
-const share =
-  (what: string) =>
-  (value: string): number => {
-    const n = Number(value);
-    if (value.trim() === '' || !(n >= 0 && n <= 1))
-      throw new InvalidArgumentError(`${what} must be a number from 0 to 1.`);
-    return n;
-  };
-
-const nonNegativeNumber =
-  (what: string) =>
-  (value: string): number => {
-    const n = Number(value);
-    if (value.trim() === '' || !(n >= 0) || !Number.isFinite(n))
-      throw new InvalidArgumentError(`${what} must be a number >= 0.`);
-    return n;
-  };
-
-/** The faults `trk sandbox start` can inject: latency, failures, lost answers, 429 bursts, overlapping pages. */
-function withFaults<A extends unknown[], O extends OptionValues, G extends OptionValues>(c: Command<A, O, G>) {
-  return c
-    .addOption(new Option('--latency <ms>', 'delay every answer').argParser(nonNegativeInt('--latency')))
-    .addOption(new Option('--jitter <ms>', 'random extra delay up to this').argParser(nonNegativeInt('--jitter')))
-    .addOption(
-      new Option('--failure-rate <share>', 'share of requests answered 500/503 (0..1)').argParser(
-        share('--failure-rate'),
-      ),
-    )
-    .addOption(
-      new Option('--drop-rate <share>', 'share of requests processed whose answer is lost (0..1)').argParser(
-        share('--drop-rate'),
-      ),
-    )
-    .addOption(
-      new Option('--burst-429 <n>', 'answer 429 to the next n requests').argParser(nonNegativeInt('--burst-429')),
-    )
-    .addOption(
-      new Option('--burst-every <ms>', 'periodic 429 bursts every this many ms').argParser(
-        nonNegativeInt('--burst-every'),
-      ),
-    )
-    .addOption(new Option('--burst-for <ms>', '...each lasting this many ms').argParser(nonNegativeInt('--burst-for')))
-    .option('--no-retry-after', 'answer 429 without Retry-After')
-    .addOption(
-      new Option('--page-overlap <n>', 'list pages repeat n records of the page before').argParser(
-        nonNegativeInt('--page-overlap'),
-      ),
-    );
-}
+import type { SandboxStartOptions } from './emulator.js';
+import { nonNegativeNumber, withFaults } from './start-flags.js';
 
 /**
  * `trk sandbox start`: the emulator's options, each a knob of its behaviour or a fault to inject. The printed lines
  * are plain NAME=value (what env files of docker and systemd take too): sourcing them needs `set -a` so that trk, a
  * child of the shell, sees them.
  */
-const declareStart: Declare = (cmd, invoke) => {
+export const declaration: Declare = (cmd, invoke) => {
   // NAME=value lines by default (env files), or one JSON object.
-  const started = prints(cmd.command('start'), ['json', 'ndjson'])
+  const started = prints(cmd, ['json', 'ndjson'])
     .description(
       'run the emulator in the foreground until Ctrl-C; prints TRK_BASE_URL, TRK_API_KEY and TRK_RES_URL on stdout',
     )
@@ -131,7 +81,7 @@ const declareStart: Declare = (cmd, invoke) => {
     .action((o) =>
       lazy(
         invoke,
-        () => import('./sandbox.js'),
+        () => import('./emulator.js'),
         (m, ctx) => {
           // Every option named once: a misspelled declaration or key fails to compile here.
           const opts = {
@@ -169,28 +119,3 @@ const declareStart: Declare = (cmd, invoke) => {
       ),
     );
 };
-
-const sandbox: Declare = (cmd, invoke) => {
-  cmd.addHelpText(
-    'after',
-    examples(
-      'trk list --sandbox                          # any command, against an emulator kept in the state folder',
-      'trk sandbox start --speed 3600 > sandbox.env &',
-      'trk sandbox reset',
-    ),
-  );
-  declareStart(cmd, invoke);
-  prints(cmd.command('reset'), [])
-    .description('forget every number, the quota used and the clock of the emulator')
-    .option('--state <file>', 'state file (default <state dir>/sandbox.json)')
-    .addHelpText('after', examples('trk sandbox reset', 'trk sandbox reset --state ./rehearsal.json'))
-    .action((o) =>
-      lazy(
-        invoke,
-        () => import('./sandbox.js'),
-        (m, ctx) => m.runSandboxReset(o.state === undefined ? {} : { state: o.state }, ctx),
-      ),
-    );
-};
-
-export const declarations: Readonly<Record<string, Declare>> = { sandbox };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { runRegister, type RegisterOptions } from '../../src/commands/items/register.js';
-import { UsageError } from '../../src/core/errors.js';
-import { createFake, rejecting } from '../fake-context.js';
+import { runRegister, type RegisterOptions } from '../../../src/commands/items/register.js';
+import { UsageError } from '../../../src/core/errors.js';
+import { createFake, rejecting } from '../../fake-context.js';
 
 const base: RegisterOptions = { numbers: [] };
 const numbers = (n: number) => Array.from({ length: n }, (_, i) => `RR${String(i).padStart(9, '0')}CN`);
