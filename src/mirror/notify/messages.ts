@@ -97,10 +97,18 @@ function fieldsHtml(fields: Fields): string {
   return `<table>\n${rows.join('\n')}\n</table>`;
 }
 
+/**
+ * The HTML part's page: laid out for the phone most customers read mail on (the viewport's width, long words and
+ * addresses broken rather than scrolled sideways) and no wider than a line of reading on a desktop. Styles inline,
+ * as mail readers drop style sheets.
+ */
 function page(title: string, body: string): string {
   return (
-    `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>\n` +
-    `<body style="font-family:sans-serif;line-height:1.4">\n${body}\n</body></html>\n`
+    '<!DOCTYPE html>\n<html><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    `<title>${escapeHtml(title)}</title></head>\n` +
+    '<body style="font-family:sans-serif;line-height:1.4;max-width:40em;margin:0 auto;padding:0 12px;' +
+    `overflow-wrap:break-word">\n${body}\n</body></html>\n`
   );
 }
 
@@ -198,11 +206,17 @@ export function digestMessage(rule: Rule, lines: readonly DigestLine[]): Message
     ? `${wrapped(fill(t.body, values).trimEnd())}\n`
     : `${wrapped(`${count} matched the rule ${rule.name}:`)}\n\n${listing}\n`;
   const head = ['Order', 'Customer', 'Carrier', 'Status', 'Days without news'].map((h) => `<th align="left">${h}</th>`);
+  // As wide as the page and no wider: on a phone the cells wrap between words, an address anywhere (it has none).
+  const cell = (text: string, anywhere = false) =>
+    `<td${anywhere ? ' style="overflow-wrap:anywhere"' : ''}>${escapeHtml(text)}</td>`;
   const rows = lines.map(
     (l) =>
-      `<tr>${[l.order, l.customer, l.carrier, l.status, l.days].map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`,
+      `<tr valign="top">${cell(l.order)}${cell(l.customer, true)}${cell(l.carrier)}${cell(l.status)}` +
+      `${cell(l.days)}</tr>`,
   );
-  const table = `<table cellpadding="4">\n<tr>${head.join('')}</tr>\n${rows.join('\n')}\n</table>`;
+  const table =
+    '<table cellpadding="4" style="width:100%;border-collapse:collapse">\n' +
+    `<tr valign="bottom">${head.join('')}</tr>\n${rows.join('\n')}\n</table>`;
   const html = page(subject, `<p>${escapeHtml(`${count} matched the rule ${rule.name}:`)}</p>\n${table}`);
   return {
     subject,
