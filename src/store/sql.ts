@@ -54,14 +54,18 @@ export interface Sql {
   lockChanges(): Promise<void>;
 }
 
-/** `newer` compares a row offered (`excluded`) with the row held (the table's name); `rows` of distinct keys. */
+/**
+ * `newer` compares a row offered (`excluded`) with the row held (the table's name); `rows` of distinct keys, each
+ * with the values of `columns`, then those of `insertOnly` (written to a new row, never over a held one).
+ */
 function upsert(
   table: string,
   columns: readonly string[],
   newer: (offered: string, held: string) => string,
   rows = 1,
+  insertOnly: readonly string[] = [],
 ): string {
-  const all = ['number', 'carrier', ...columns];
+  const all = ['number', 'carrier', ...columns, ...insertOnly];
   const set = columns.map((c) => `${c} = excluded.${c}`).join(', ');
   const row = `(${all.map(() => '?').join(', ')})`;
   return (
@@ -133,8 +137,13 @@ export function olderDetails(a: DetailsTimes, b: DetailsTimes): boolean {
 
 const recordsNewer = (offered: string, held: string) => `${offered}.as_of >= ${held}.as_of`;
 export const UPSERT_RECORD = upsert('records', RECORD_COLUMNS, recordsNewer);
-/** UPSERT_RECORD of `rows` records at once (a piece). */
-export const upsertRecords = upserts((rows) => upsert('records', RECORD_COLUMNS, recordsNewer, rows));
+/**
+ * UPSERT_RECORD of `rows` records at once (a piece), each with the full sync that saw it last: a new record is
+ * written with it, one held is marked apart (SEEN_BY_FULL_SYNC), whether or not the upsert's guard lets it change.
+ */
+export const upsertRecords = upserts((rows) =>
+  upsert('records', RECORD_COLUMNS, recordsNewer, rows, ['seen_full_sync']),
+);
 export const DETAILS_WITH_SOURCE = [...DETAILS_COLUMNS, 'source'] as const;
 /** Guarded as olderDetails decides. */
 const detailsNewer = (offered: string, held: string) =>

@@ -52,6 +52,7 @@ const NOTHING_HELD: Held = { details: undefined, record: undefined };
 
 const idOf = (k: RecordKey): string => `${k.number}\u0000${k.carrier}`;
 const rowId = (row: Row): string => idOf({ number: String(row.number), carrier: int(row.carrier) });
+const SEEN_BY_FULL_SYNC = 'UPDATE records SET seen_full_sync = ? WHERE (seen_full_sync IS NULL OR seen_full_sync <> ?)';
 const recordValues = (row: RecordRow): Param[] => [row.number, row.carrier, ...RECORD_COLUMNS.map((c) => row[c])];
 const upsertRecord = (tx: Sql, row: RecordRow) => tx.run(UPSERT_RECORD, recordValues(row));
 
@@ -71,10 +72,17 @@ export async function writeRecords(
       const [known] = await Promise.all([
         tx.all(`SELECT number FROM records WHERE ${these.where}`, these.params),
         locked,
-        ...pieces(round).map((piece) => tx.run(upsertRecords(piece.length), piece.flatMap(recordValues))),
+        ...pieces(round).map((piece) =>
+          tx.run(
+            upsertRecords(piece.length),
+            piece.flatMap((row) => [...recordValues(row), fullSync ?? null]),
+          ),
+        ),
+        // Those held already, marked as seen by this sync: in a first sync none (PostgreSQL wrote a page 40 % slower
+        // updating every row again).
         ...(fullSync === undefined
           ? []
-          : [tx.run(`UPDATE records SET seen_full_sync = ? WHERE ${these.where}`, [fullSync, ...these.params])]),
+          : [tx.run(`${SEEN_BY_FULL_SYNC} AND ${these.where}`, [fullSync, fullSync, ...these.params])]),
       ]);
       added += round.length - known.length;
     }
