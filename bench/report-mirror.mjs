@@ -155,7 +155,8 @@ export async function buildReportMirror(file, n, now = Math.floor(Date.now() / D
           await Promise.all([
             tx.run(
               upsertRecords(piece.length),
-              piece.flatMap((p) => [p.number, p.carrier, ...RECORD_COLUMNS.map((c) => p.record[c])]),
+              // Each record's values, then the full sync that saw it (none).
+              piece.flatMap((p) => [p.number, p.carrier, ...RECORD_COLUMNS.map((c) => p.record[c]), null]),
             ),
             tx.run(
               upsertDetails(piece.length),
