@@ -19,7 +19,6 @@ import { resolveCountryArgs } from '../common/country-args.js';
 import { outputOf, paged } from '../common/output.js';
 import { parseTimeArg } from '../list/time.js';
 import { nodeFs } from '../../core/node.js';
-import { skipOptimisingCompilers } from '../../core/heap.js';
 import { printTerminalReport } from '../../report/terminal.js';
 
 export interface ReportCommandOptions {
@@ -68,9 +67,6 @@ async function sayAge(store: Store, ctx: Context): Promise<void> {
 }
 
 export async function runReport(opts: ReportCommandOptions, ctx: Context): Promise<number> {
-  // The database does the work; trk's part is a few thousand groups (src/core/heap.ts): over 1,000,000 records
-  // 3.4 MiB less peak memory at the same time (Node 20). The page's charts (ECharts, 0.4 s of JavaScript) want them.
-  if (opts.html === undefined) skipOptimisingCompilers();
   const now = ctx.now();
   const since = sinceOf(opts.since, now);
   if (opts.html !== undefined && opts.html.trim() === '')
