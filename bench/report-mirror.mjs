@@ -1,13 +1,15 @@
 // A mirror of N records with their details, as a shop's account a few months old would leave it: eight carriers
 // of different pace and trouble, a dozen lanes, registrations spread over 26 weeks, statuses that follow the age
 // of a parcel, estimated delivery windows on six parcels in ten, and items about the size of the service's (a
-// list item of ~700 bytes, details of ~3 kB). Written through the store's own statements (sql.ts) in large
-// transactions: a sync would write the same rows a page at a time, and take hours for a million.
+// list item of ~700 bytes, details of ~3 kB). Written through the store's own statements (sql.ts, a piece of up to
+// 64 rows a statement) in large transactions: a sync would write the same rows a page at a time, and take hours
+// for a million. In a SQLite file, or in a PostgreSQL database given by its address.
 //
-//   node bench/report-mirror.mjs FILE [records=1000000]
+//   node bench/report-mirror.mjs FILE|postgres://... [records=1000000]
 
+import { PostgresStore } from '../dist/store/postgres.js';
 import { SqliteStore } from '../dist/store/sqlite.js';
-import { DETAILS_WITH_SOURCE, UPSERT_DETAILS, UPSERT_RECORD } from '../dist/store/sql.js';
+import { DETAILS_WITH_SOURCE, pieces, upsertDetails, upsertRecords } from '../dist/store/sql.js';
 import { DETAILS_COLUMNS, RECORD_COLUMNS } from '../dist/store/schema.js';
 
 const DAY = 86_400_000;
@@ -137,9 +139,11 @@ function parcel(k, now, rand) {
   return { number, carrier, record, details };
 }
 
-/** Writes the mirror at `file`: `n` records and their details. */
+/** Writes the mirror at `file` (a SQLite file, or a PostgreSQL address): `n` records and their details. */
 export async function buildReportMirror(file, n, now = Math.floor(Date.now() / DAY) * DAY) {
-  const store = await SqliteStore.open(file, { durable: false });
+  const store = /^postgres(ql)?:/.test(file)
+    ? await PostgresStore.open(file, { durable: false })
+    : await SqliteStore.open(file, { durable: false });
   const rand = random(42);
   try {
     for (let i = 0; i < n; i += 20_000) {
@@ -147,12 +151,21 @@ export async function buildReportMirror(file, n, now = Math.floor(Date.now() / D
       for (let k = i; k < Math.min(n, i + 20_000); k++) parcels.push(parcel(k, now, rand));
       // The store's connection and statements: what writeRecords and writeDetails run, less their reads.
       await store.sql.transaction(async (tx) => {
-        for (const p of parcels) {
-          await tx.run(UPSERT_RECORD, [p.number, p.carrier, ...RECORD_COLUMNS.map((c) => p.record[c])]);
-          await tx.run(UPSERT_DETAILS, [
-            p.number,
-            p.carrier,
-            ...DETAILS_WITH_SOURCE.map((c) => (c === 'source' ? 'sync' : p.details[c])),
+        for (const piece of pieces(parcels)) {
+          await Promise.all([
+            tx.run(
+              upsertRecords(piece.length),
+              // Each record's values, then the full sync that saw it (none).
+              piece.flatMap((p) => [p.number, p.carrier, ...RECORD_COLUMNS.map((c) => p.record[c]), null]),
+            ),
+            tx.run(
+              upsertDetails(piece.length),
+              piece.flatMap((p) => [
+                p.number,
+                p.carrier,
+                ...DETAILS_WITH_SOURCE.map((c) => (c === 'source' ? 'sync' : p.details[c])),
+              ]),
+            ),
           ]);
         }
       });

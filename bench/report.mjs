@@ -8,7 +8,7 @@
 // Target: under 2 s for every report of a million records.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,25 +24,24 @@ const file = kept ?? path.join(home, 'mirror.db');
 const env = trkEnv(home, { key: 'unused' });
 const RUNS = 5;
 
-const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
-
-/** Runs trk; its wall time, and its CPU time (user and system, where GNU time is there): on a busy machine the
+/** Runs trk; its wall time, and its CPU time (user and system, from bench/peak-rss.cjs): on a busy machine the
  * wall time counts the waits for a core, the CPU time what a quiet machine's wall time would be. */
 function run(args) {
-  const cmd = [...(gnuTime ? [gnuTime, '-f', '%U %S'] : []), process.execPath, trk, ...args, '--db', file];
+  const probe = path.join(home, `probe-${process.hrtime.bigint()}`);
   const t0 = performance.now();
-  const r = spawnSync(cmd[0], cmd.slice(1), { env, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const r = spawnSync(process.execPath, [trk, ...args, '--db', file], {
+    env: {
+      ...env,
+      NODE_OPTIONS: `--require ${path.join(here, 'peak-rss.cjs')}`,
+      PEAK_RSS_FILE: `${probe}.rss`,
+      PEAK_CPU_FILE: `${probe}.cpu`,
+    },
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
   const seconds = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`trk ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  const cpu = gnuTime
-    ? r.stderr
-        .trim()
-        .split('\n')
-        .pop()
-        .split(' ')
-        .reduce((s, x) => s + Number(x), 0)
-    : NaN;
-  return { seconds, cpu };
+  return { seconds, cpu: Number(readFileSync(`${probe}.cpu`, 'utf8')) };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -23,7 +23,7 @@
 // notifications=0 leave out those figures.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,7 +41,6 @@ const mirrorRecords = Number(process.argv[3] ?? 100_000);
 const notifications = Number(process.argv[4] ?? 20_000);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const trk = path.join(here, '..', 'bin', 'trk.js');
-const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 const HOUR = 3_600_000;
 
 const missing = postgresMissing();
@@ -56,19 +55,20 @@ const STORES = [
 ];
 const label = (store) => store.name.padEnd(10);
 
-/** Runs trk, returns seconds, its JSON stdout and its peak RSS (MiB, when /usr/bin/time is there). */
+/** Runs trk, returns seconds, its JSON stdout and its peak RSS (MiB, from bench/peak-rss.cjs). */
 function run(env, args, exits = [0]) {
-  const cmd = gnuTime ? [gnuTime, '-f', '%M', process.execPath, trk, ...args] : [process.execPath, trk, ...args];
+  const probe = path.join(tmpdir(), `trk-bench-rss-${process.pid}-${process.hrtime.bigint()}`);
   const t0 = performance.now();
-  const r = spawnSync(cmd[0], cmd.slice(1), {
-    env,
+  const r = spawnSync(process.execPath, [trk, ...args], {
+    env: { ...env, NODE_OPTIONS: `--require ${path.join(here, 'peak-rss.cjs')}`, PEAK_RSS_FILE: probe },
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
     maxBuffer: 1 << 28,
   });
   const seconds = (performance.now() - t0) / 1000;
   if (!exits.includes(r.status)) throw new Error(`trk ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  const rss = gnuTime ? Number(r.stderr.trim().split('\n').pop()) / 1024 : undefined;
+  const rss = Number(readFileSync(probe, 'utf8')) / 1024;
+  rmSync(probe, { force: true });
   return { seconds, stdout: r.stdout, rss };
 }
 

@@ -730,6 +730,16 @@ describe('architecture', () => {
     expect(taking.map((f) => path.relative(SRC, f))).toEqual([path.join('core', 'node.ts')]);
   });
 
+  it('no ES import of what costs a namespace or a CommonJS wrapper (taken from node.ts, or required instead)', () => {
+    // node:http's namespace loads the undici bundled with Node 22 and 24; an ES import of a CommonJS package has
+    // Node 22 compile a WebAssembly lexer of its exports: memory that stays for the whole run (docs/performance.md).
+    const costly = /^import (?!type\b)[^;]* from '(node:https?|libsql|commander|undici)';/m;
+    const wrong = sourceFiles(SRC).filter((f) => costly.test(readFileSync(f, 'utf8')));
+    expect(wrong.map((f) => path.relative(SRC, f))).toEqual([]);
+    expect(costly.test("import { createServer, type Server } from 'node:http';")).toBe(true);
+    expect(costly.test("import type { Server } from 'node:http';")).toBe(false);
+  });
+
   it("one reader of the service's list: no other module pages through gettracklist", () => {
     const readers = IMPORTS.filter((i) => i.to === LIST_READER && i.kind !== 'type').map((i) => top(i.from));
     // The list's command, the item engine and the mirror's sync all read through it.

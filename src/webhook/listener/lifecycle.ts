@@ -1,11 +1,12 @@
 // The listener's life: the parts put together and listening, the counts and those waiting on them, the stop and
 // its summary.
 
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TrkError } from '../../core/errors.js';
+import { nodeHttp } from '../../core/node.js';
 import { fmt, plural } from '../../core/text.js';
 import { Admission } from './admission.js';
 import { ConnectionGuard } from './connections.js';
@@ -101,7 +102,10 @@ class WebhookListener implements Listener {
       headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
       connectionsCheckingInterval: 1000,
     };
-    const server = createServer(timeouts, (req, res) => {
+    // Node's own object (src/core/node.ts): an ES import of node:http builds its namespace, which on Node 22 and 24
+    // loads the undici bundled with Node and, through it, perf_hooks, worker_threads, zlib, http2 and web streams,
+    // 13 MiB of a listener's memory on Node 22 (61 → 77 MiB idle against Node 20's 61).
+    const server = nodeHttp().createServer(timeouts, (req, res) => {
       this.guard.requestStarted(req.socket);
       res.once('close', () => this.guard.requestEnded(req.socket));
       const task = pipeline.handle(req, res).catch((e: unknown) => {
