@@ -36,14 +36,20 @@ function loadedModules(
     `import { appendFileSync } from 'node:fs';\n` +
       `export async function resolve(s, c, next) { const r = await next(s, c); ${record} return r; }\n`,
   );
-  // Synchronous hooks where Node has them (22.15+), else asynchronous ones on a thread of their own.
+  // Synchronous hooks where Node has them (22.15+: they see require() too), else asynchronous ones on a thread of
+  // their own, which see no require(): CommonJS resolution (libsql is required) is then recorded where it happens.
   const register = path.join(dir, 'register.mjs');
+  const required =
+    `const resolveFilename = module._resolveFilename; module._resolveFilename = function (...a) { ` +
+    `const f = resolveFilename.apply(this, a); if (f.startsWith('/')) appendFileSync(${JSON.stringify(log)}, ` +
+    `pathToFileURL(f).href + '\\n'); return f; };`;
   writeFileSync(
     register,
     `import module from 'node:module';\nimport { appendFileSync } from 'node:fs';\n` +
+      `import { pathToFileURL } from 'node:url';\n` +
       `if (module.registerHooks) module.registerHooks({ resolve(s, c, next) { const r = next(s, c); ${record} ` +
       `return r; } });\n` +
-      `else module.register(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+      `else { module.register(${JSON.stringify(pathToFileURL(hooks).href)}); ${required} }\n`,
   );
   const chunks = JSON.parse(readFileSync(path.join(ROOT, 'lib', 'modules.json'), 'utf8')) as Record<string, string[]>;
   return new Promise((resolve, reject) => {
