@@ -5,11 +5,10 @@
 // is listed by the build, never by hand; `npm install -g` links them into the prefix's share/man/man1/); a test
 // fails when the committed pages or the list are stale.
 
-import type { EventEmitter } from 'node:events';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Command, Help } from 'commander';
-import { examplesOf } from '../commands/help-layout.js';
+import { afterHelpText, examplesOf } from '../commands/help-layout.js';
 import { HELP_TOPIC_DESCRIPTIONS } from '../commands/help/help.js';
 import { buildProgram, GETTING_STARTED } from '../commands/registry.js';
 import { EXIT_CODE_HELP } from '../core/exit-codes.js';
@@ -62,14 +61,11 @@ const visible = (cmd: Command) => cmd.commands.filter((c) => !(c as unknown as {
 
 /** A command's notes (printed after its options) and examples (under its description), with no width limit. */
 function afterHelp(cmd: Command): { notes: string[]; examples: string[] } {
-  let text = '';
-  (cmd as unknown as EventEmitter).emit('afterHelp', {
-    error: false,
-    command: cmd,
-    write: (s: string) => void (text += s),
-  });
-  const notes = text.split('\n').filter((l) => l.trim() !== '');
-  const examples = examplesOf(cmd as unknown as Parameters<typeof examplesOf>[0])
+  const command = cmd as unknown as Parameters<typeof examplesOf>[0];
+  const notes = afterHelpText(command, 'rest')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
+  const examples = examplesOf(command)
     .split('\n')
     .slice(1)
     .filter((l) => l.trim() !== '')

@@ -119,10 +119,10 @@ export function exampleLines(example: string, width: number): string[] {
  */
 let asked: 'examples' | 'rest' = 'rest';
 
-/** A command's examples as its page shows them (`Examples:` and the lines), '' when it has none. */
-export function examplesOf(cmd: Command): string {
+/** What a command's texts given to addHelpText('after') say of one part: its examples, or the rest (notes). */
+export function afterHelpText(cmd: Command, part: 'examples' | 'rest'): string {
   let text = '';
-  asked = 'examples';
+  asked = part;
   try {
     (cmd as unknown as EventEmitter).emit('afterHelp', {
       error: false,
@@ -134,7 +134,12 @@ export function examplesOf(cmd: Command): string {
   } finally {
     asked = 'rest';
   }
-  return text.trim();
+  return text;
+}
+
+/** A command's examples as its page shows them (`Examples:` and the lines), '' when it has none. */
+export function examplesOf(cmd: Command): string {
+  return afterHelpText(cmd, 'examples').trim();
 }
 
 /** Examples of a command's help, laid out for the page's width (placed under the description: examplesOf). */
