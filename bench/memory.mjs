@@ -20,7 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installedNodes } from './nodes.mjs';
 import { buildReportMirror } from './report-mirror.mjs';
-import { startService } from './service.mjs';
+import { advance, registerNumbers, startService } from './service.mjs';
 import { trkEnv } from './trk-env.mjs';
 
 const records = Number(process.argv[2] ?? 10_000);
@@ -165,22 +165,8 @@ let service;
 try {
   if (records > 0) {
     service = await startService({ rateLimit: 0, quotaTotal: records + 10, speed: 0 });
-    for (let i = 0; i < records; i += 40) {
-      const body = Array.from({ length: Math.min(40, records - i) }, (_, k) => ({
-        number: `RR${String(100000001 + i + k)}CN`,
-        carrier: 3011,
-      }));
-      await fetch(`${service.url}/track/v2.1/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', svctoken: service.key },
-        body: JSON.stringify(body),
-      });
-    }
-    await fetch(`${service.url}/__sandbox/advance`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ms: 86_400_000 }),
-    });
+    await registerNumbers(service, records);
+    await advance(service, 86_400_000);
     await service.control({ settings: { rateLimit: 3 } });
   }
   if (reportRecords > 0 && !existsSync(mirror)) {

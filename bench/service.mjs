@@ -36,3 +36,34 @@ export async function startService(options) {
     close: () => child.stdin.end(),
   };
 }
+
+/** The service's clock moved on by `ms` (the emulator's own control route). */
+export async function advance(service, ms) {
+  const res = await fetch(`${service.url}/__sandbox/advance`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ms }),
+  });
+  if (!res.ok) throw new Error(`advance answered HTTP ${res.status}`);
+}
+
+/**
+ * `count` China Post numbers (RR100000001CN, ...) registered with the service, 40 a request as trk sends them;
+ * `afterEach(batches)` runs after each request (a benchmark spreading the registrations over the service's time).
+ */
+export async function registerNumbers(service, count, afterEach = async () => {}) {
+  const batches = Math.ceil(count / 40);
+  for (let i = 0; i < count; i += 40) {
+    const body = Array.from({ length: Math.min(40, count - i) }, (_, k) => ({
+      number: `RR${String(100000001 + i + k)}CN`,
+      carrier: 3011,
+    }));
+    const res = await fetch(`${service.url}/track/v2.1/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', svctoken: service.key },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`register answered HTTP ${res.status}`);
+    await afterEach(batches);
+  }
+}

@@ -23,7 +23,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startService } from './service.mjs';
+import { advance, registerNumbers, startService } from './service.mjs';
 import { trkEnv } from './trk-env.mjs';
 
 const count = Number(process.argv[2] ?? 2000);
@@ -40,23 +40,8 @@ const HOUR = 3_600_000;
 /** N records registered 40 at a time with the limit off, the emulator's clock standing still (speed 0). */
 async function account() {
   const service = await startService({ rateLimit: 0, quotaTotal: count + 10, speed: 0 });
-  for (let i = 0; i < count; i += 40) {
-    const body = Array.from({ length: Math.min(40, count - i) }, (_, k) => ({
-      number: `RR${String(100000001 + i + k)}CN`,
-      carrier: 3011,
-    }));
-    const res = await fetch(`${service.url}/track/v2.1/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', svctoken: service.key },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`register answered HTTP ${res.status}`);
-  }
-  await fetch(`${service.url}/__sandbox/advance`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ms: 24 * HOUR }),
-  });
+  await registerNumbers(service, count);
+  await advance(service, 24 * HOUR);
   return service;
 }
 

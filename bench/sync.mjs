@@ -33,7 +33,7 @@ import { PostgresStore } from '../dist/store/postgres.js';
 import { recordRow } from '../dist/store/rows.js';
 import { SqliteStore } from '../dist/store/sqlite.js';
 import { postgresMissing, startPostgres } from '../test/postgres-server.mjs';
-import { startService } from './service.mjs';
+import { advance, registerNumbers, startService } from './service.mjs';
 import { trkEnv } from './trk-env.mjs';
 
 const count = Number(process.argv[2] ?? 20_000);
@@ -74,15 +74,6 @@ function run(env, args, exits = [0]) {
 
 const mib = (rss) => (rss === undefined ? 'n/a' : `${rss.toFixed(0)} MiB`);
 
-async function advance(url, ms) {
-  const res = await fetch(`${url}/__sandbox/advance`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ms }),
-  });
-  if (!res.ok) throw new Error(`advance answered HTTP ${res.status}`);
-}
-
 /** N records registered 40 at a time over six simulated hours: tracking runs spread over the clock, as a shop's. */
 async function account() {
   const service = await startService({
@@ -91,21 +82,8 @@ async function account() {
     speed: 0,
     start: Date.parse('2026-06-01T00:00:00Z'),
   });
-  const batches = Math.ceil(count / 40);
-  for (let i = 0; i < count; i += 40) {
-    const body = Array.from({ length: Math.min(40, count - i) }, (_, k) => ({
-      number: `RR${String(100000001 + i + k)}CN`,
-      carrier: 3011,
-    }));
-    const res = await fetch(`${service.url}/track/v2.1/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', svctoken: service.key },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`register answered HTTP ${res.status}`);
-    await advance(service.url, Math.floor((6 * HOUR) / batches));
-  }
-  await advance(service.url, 24 * HOUR);
+  await registerNumbers(service, count, (batches) => advance(service, Math.floor((6 * HOUR) / batches)));
+  await advance(service, 24 * HOUR);
   return service;
 }
 
@@ -370,7 +348,7 @@ try {
       // 1 % of six hours: the runs of ~1 % of the records (those tracked every six hours) fall due; every store's
       // mirror then syncs the same changes.
       await service.control({ settings: { rateLimit: 3 }, faults: { latencyMs: 300 } });
-      await advance(service.url, Math.round(0.01 * 6 * HOUR));
+      await advance(service, Math.round(0.01 * 6 * HOUR));
       for (const kind of STORES) await incremental(first.get(kind), kind);
     } finally {
       service.close();
