@@ -229,6 +229,7 @@ describe.each(STORE_KINDS)('trk notify ($name)', (kind) => {
     // Not yet: the first retry waits a minute.
     await trk(['notify', 'run'], { env });
     expect(hook.received.length).toBe(hooked);
+    // The tests' clock moves on (test/skipping-clock.ts): nothing waits in real time.
     await clock().sleep(2 * 60_000);
     const up = await trk(['notify', 'run'], { env });
     expect(up.code, up.stderr).toBe(0);
@@ -236,6 +237,7 @@ describe.each(STORE_KINDS)('trk notify ($name)', (kind) => {
     expect(numbersSent.sort()).toEqual(delivered.map((c) => c.number).sort());
     expect(toBouncing()).toBe(bouncedBefore);
     mail.refuse.clear();
+    // An hour on the tests' clock, past every back-off: a bounced address is still not tried again.
     await clock().sleep(60 * 60_000);
     await trk(['notify', 'run'], { env });
     expect(toBouncing()).toBe(bouncedBefore);
