@@ -193,7 +193,7 @@ export class SqliteStore extends SqlStore {
     let db: Db | undefined;
     try {
       db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
-      db.exec('PRAGMA journal_mode = WAL');
+      await useWriteAheadLog(db);
       db.exec(`PRAGMA synchronous = ${opts.durable === false ? 'NORMAL' : 'FULL'}`);
     } catch (err) {
       // Closed, so that a file that is no mirror keeps no connection, nor the -wal and -shm it made beside it.
@@ -226,6 +226,37 @@ export class SqliteStore extends SqlStore {
 
   async close(): Promise<void> {
     this.sql.close();
+  }
+}
+
+/** SQLite's BUSY: another connection holds the lock this one needs. */
+const SQLITE_BUSY = 5;
+
+const REAL_CLOCK = {
+  now: () => Date.now(),
+  sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+};
+
+/**
+ * Sets the file to WAL, waiting for other processes as a busy timeout would. Two processes opening a new mirror at
+ * once (two cron jobs' first syncs) may each hold a read of the file while asking to write its header; SQLite then
+ * answers BUSY at once rather than call the busy handler (either waiting would be a deadlock), so the refusal is
+ * retried here, a few milliseconds apart, up to the same timeout.
+ */
+export async function useWriteAheadLog(
+  db: Pick<Db, 'exec'>,
+  clock: { now(): number; sleep(ms: number): Promise<void> } = REAL_CLOCK,
+): Promise<void> {
+  const deadline = clock.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      db.exec('PRAGMA journal_mode = WAL');
+      return;
+    } catch (err) {
+      if (primaryCode(err) !== SQLITE_BUSY || clock.now() >= deadline) throw err;
+      // Spread, so that two processes refused together do not ask again together.
+      await clock.sleep(10 + Math.random() * 20);
+    }
   }
 }
 
