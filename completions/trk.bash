@@ -2,18 +2,18 @@
 # Install: source this file from ~/.bashrc, or copy it to ~/.local/share/bash-completion/completions/trk
 _trk_subcommands() {
   case "$1" in
-    '') printf '%s\n' 'register' 'stop' 'retrack' 'delete' 'push' 'list' 'info' 'quota' 'realtime' 'change-carrier' 'update' 'sync' 'changes' 'find' 'report' 'notify' 'runs' 'api' 'auth' 'config' 'sandbox' 'carriers' 'countries' 'webhook' 'completion' 'help' ;;
+    '') printf '%s\n' 'change-carrier' 'delete' 'info' 'list' 'push' 'realtime' 'register' 'retrack' 'stop' 'update' 'changes' 'find' 'notify' 'report' 'sync' 'auth' 'config' 'quota' 'runs' 'sandbox' 'webhook' 'api' 'carriers' 'completion' 'countries' 'help' ;;
     'notify') printf '%s\n' 'list' 'add' 'remove' 'test' 'run' ;;
-    'runs') printf '%s\n' 'list' 'forget' ;;
     'auth') printf '%s\n' 'login' 'switch' 'list' 'status' 'logout' ;;
     'config') printf '%s\n' 'get' 'set' 'unset' 'list' ;;
+    'runs') printf '%s\n' 'list' 'forget' ;;
     'sandbox') printf '%s\n' 'start' 'reset' ;;
     'webhook') printf '%s\n' 'verify' 'listen' 'replay' 'trigger' ;;
-    'help') printf '%s\n' 'register' 'stop' 'retrack' 'delete' 'push' 'list' 'info' 'quota' 'realtime' 'change-carrier' 'update' 'sync' 'changes' 'find' 'report' 'notify' 'runs' 'api' 'auth' 'config' 'sandbox' 'carriers' 'countries' 'webhook' 'completion' 'exit-codes' 'options' ;;
+    'help') printf '%s\n' 'change-carrier' 'delete' 'info' 'list' 'push' 'realtime' 'register' 'retrack' 'stop' 'update' 'changes' 'find' 'notify' 'report' 'sync' 'auth' 'config' 'quota' 'runs' 'sandbox' 'webhook' 'api' 'carriers' 'completion' 'countries' 'exit-codes' 'options' ;;
     'help notify') printf '%s\n' 'list' 'add' 'remove' 'test' 'run' ;;
-    'help runs') printf '%s\n' 'list' 'forget' ;;
     'help auth') printf '%s\n' 'login' 'switch' 'list' 'status' 'logout' ;;
     'help config') printf '%s\n' 'get' 'set' 'unset' 'list' ;;
+    'help runs') printf '%s\n' 'list' 'forget' ;;
     'help sandbox') printf '%s\n' 'start' 'reset' ;;
     'help webhook') printf '%s\n' 'verify' 'listen' 'replay' 'trigger' ;;
   esac
@@ -21,31 +21,26 @@ _trk_subcommands() {
 _trk_options() {
   case "$1" in
     '') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'register') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--ignore-column' '--delimiter' '--carrier-map' '--restart' '--again' '--carrier' '--param' '--tag' '--lang' '--email' '--final-carrier' '--no-auto-detection' '--order-no' '--order-time' '--remark' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'stop') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--ignore-column' '--delimiter' '--carrier-map' '--restart' '--again' '--carrier' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'retrack') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--ignore-column' '--delimiter' '--carrier-map' '--restart' '--again' '--carrier' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'delete') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--ignore-column' '--delimiter' '--carrier-map' '--restart' '--again' '--carrier' '--ignore-missing' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'push') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--ignore-column' '--delimiter' '--carrier-map' '--restart' '--again' '--carrier' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'list') printf '%s\n' '--status' '--carrier' '--tracking' '--origin' '--registered-since' '--registered-until' '--tracked-since' '--tracked-until' '--pushed-since' '--pushed-until' '--push-status' '--push-code' '--stopped-since' '--stopped-until' '--number' '--tag' '--sub-status' '--order' '--email' '--search' '--stale' '--offline' '--db' '--order-by' '--limit' '--all' '--page' '--relative' '--no-pager' '--columns' '--watch' '--every' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'info') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--ignore-column' '--delimiter' '--carrier-map' '--carrier' '--status' '--sub-status' '--page' '--offline' '--db' '--relative' '--no-pager' '--columns' '--watch' '--every' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'quota') printf '%s\n' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'realtime') printf '%s\n' '--carrier' '--param' '--final-carrier' '--fresh' '--relative' '--no-pager' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'change-carrier') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--ignore-column' '--delimiter' '--carrier-map' '--restart' '--again' '--to' '--from' '--final-to' '--final-from' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'delete') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--ignore-column' '--delimiter' '--carrier-map' '--restart' '--again' '--carrier' '--ignore-missing' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'info') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--ignore-column' '--delimiter' '--carrier-map' '--carrier' '--status' '--sub-status' '--page' '--offline' '--db' '--relative' '--no-pager' '--columns' '--watch' '--every' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'list') printf '%s\n' '--status' '--carrier' '--tracking' '--origin' '--registered-since' '--registered-until' '--tracked-since' '--tracked-until' '--pushed-since' '--pushed-until' '--push-status' '--push-code' '--stopped-since' '--stopped-until' '--number' '--tag' '--sub-status' '--order' '--email' '--search' '--stale' '--offline' '--db' '--order-by' '--limit' '--all' '--page' '--relative' '--no-pager' '--columns' '--watch' '--every' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'push') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--ignore-column' '--delimiter' '--carrier-map' '--restart' '--again' '--carrier' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'realtime') printf '%s\n' '--carrier' '--param' '--final-carrier' '--fresh' '--relative' '--no-pager' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'register') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--ignore-column' '--delimiter' '--carrier-map' '--restart' '--again' '--carrier' '--param' '--tag' '--lang' '--email' '--final-carrier' '--no-auto-detection' '--order-no' '--order-time' '--remark' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'retrack') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--ignore-column' '--delimiter' '--carrier-map' '--restart' '--again' '--carrier' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'stop') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--ignore-column' '--delimiter' '--carrier-map' '--restart' '--again' '--carrier' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'update') printf '%s\n' '-f' '--file' '--dry-run' '--rejects' '--skip-invalid' '--column' '--ignore-column' '--delimiter' '--carrier-map' '--restart' '--again' '--carrier' '--tag' '--param' '--lang' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'sync') printf '%s\n' '--full' '--db' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'changes') printf '%s\n' '--columns' '--relative' '--since' '--status' '--cursor' '--exec' '--ack' '--db' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'find') printf '%s\n' '--columns' '--db' '--relative' '--no-pager' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'report') printf '%s\n' '--by' '--since' '--carrier' '--from' '--to' '--stuck-days' '--all' '--html' '--db' '--no-pager' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'notify') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'notify list') printf '%s\n' '--relative' '--db' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'notify add') printf '%s\n' '--when' '--stuck' '--late' '--carrier' '--tag' '--to' '--digest' '--template' '--db' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'notify remove') printf '%s\n' '--db' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'notify test') printf '%s\n' '--to' '--db' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'notify run') printf '%s\n' '--dry-run' '--pace' '--rule' '--db' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'runs') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'runs list') printf '%s\n' '--columns' '--relative' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'runs forget') printf '%s\n' '--all' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'api') printf '%s\n' '-d' '--data' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'report') printf '%s\n' '--by' '--since' '--carrier' '--from' '--to' '--stuck-days' '--all' '--html' '--db' '--no-pager' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'sync') printf '%s\n' '--full' '--db' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'auth') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'auth login') printf '%s\n' '--with-key-stdin' '--activate' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'auth switch') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
@@ -57,17 +52,22 @@ _trk_options() {
     'config set') printf '%s\n' '--create' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'config unset') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'config list') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'quota') printf '%s\n' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'runs') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'runs list') printf '%s\n' '--columns' '--relative' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'runs forget') printf '%s\n' '--all' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'sandbox') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'sandbox start') printf '%s\n' '--port' '--host' '--key' '--webhook' '--speed' '--state' '--no-state' '--start' '--latency' '--jitter' '--failure-rate' '--drop-rate' '--burst-429' '--burst-every' '--burst-for' '--no-retry-after' '--page-overlap' '--rate-limit' '--quota' '--daily-cap' '--ip-allow' '--disabled' '--no-realtime' '--tick' '--seed' '--numeric-metrics' '--strict-paths' '--log' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'sandbox reset') printf '%s\n' '--state' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'carriers') printf '%s\n' '--refresh' '--aliases' '--carrier-map' '--no-pager' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
-    'countries') printf '%s\n' '--refresh' '--no-pager' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'webhook') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'webhook verify') printf '%s\n' '--body' '--headers' '--sign' '--v1' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'webhook listen') printf '%s\n' '--port' '--host' '--path' '--forward-to' '--save' '--print' '--store' '--db' '--skip-verify' '--notify' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'webhook replay') printf '%s\n' '--forward-to' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'webhook trigger') printf '%s\n' '--number' '--carrier' '--sub-status' '--event' '--to' '--db' '--dry-run' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'api') printf '%s\n' '-d' '--data' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'carriers') printf '%s\n' '--refresh' '--aliases' '--carrier-map' '--no-pager' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'completion') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
+    'countries') printf '%s\n' '--refresh' '--no-pager' '--columns' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
     'help') printf '%s\n' '-V' '--version' '--profile' '--base-url' '--api-version' '--sandbox' '-o' '--output' '--json' '--csv' '--header' '--jq' '-q' '--quiet' '-v' '--verbose' '-y' '--yes' '--no-color' '--timeout' '--raw-csv' '-h' '--help' ;;
   esac
 }
@@ -86,62 +86,25 @@ _trk_takes_value() {
     '|--output'|\
     '|--jq'|\
     '|--timeout'|\
-    'register|-f'|\
-    'register|--file'|\
-    'register|--rejects'|\
-    'register|--column'|\
-    'register|--ignore-column'|\
-    'register|--delimiter'|\
-    'register|--carrier-map'|\
-    'register|--carrier'|\
-    'register|--param'|\
-    'register|--tag'|\
-    'register|--lang'|\
-    'register|--email'|\
-    'register|--final-carrier'|\
-    'register|--order-no'|\
-    'register|--order-time'|\
-    'register|--remark'|\
-    'register|--columns'|\
-    'register|--profile'|\
-    'register|--base-url'|\
-    'register|--api-version'|\
-    'register|-o'|\
-    'register|--output'|\
-    'register|--jq'|\
-    'register|--timeout'|\
-    'stop|-f'|\
-    'stop|--file'|\
-    'stop|--rejects'|\
-    'stop|--column'|\
-    'stop|--ignore-column'|\
-    'stop|--delimiter'|\
-    'stop|--carrier-map'|\
-    'stop|--carrier'|\
-    'stop|--columns'|\
-    'stop|--profile'|\
-    'stop|--base-url'|\
-    'stop|--api-version'|\
-    'stop|-o'|\
-    'stop|--output'|\
-    'stop|--jq'|\
-    'stop|--timeout'|\
-    'retrack|-f'|\
-    'retrack|--file'|\
-    'retrack|--rejects'|\
-    'retrack|--column'|\
-    'retrack|--ignore-column'|\
-    'retrack|--delimiter'|\
-    'retrack|--carrier-map'|\
-    'retrack|--carrier'|\
-    'retrack|--columns'|\
-    'retrack|--profile'|\
-    'retrack|--base-url'|\
-    'retrack|--api-version'|\
-    'retrack|-o'|\
-    'retrack|--output'|\
-    'retrack|--jq'|\
-    'retrack|--timeout'|\
+    'change-carrier|-f'|\
+    'change-carrier|--file'|\
+    'change-carrier|--rejects'|\
+    'change-carrier|--column'|\
+    'change-carrier|--ignore-column'|\
+    'change-carrier|--delimiter'|\
+    'change-carrier|--carrier-map'|\
+    'change-carrier|--to'|\
+    'change-carrier|--from'|\
+    'change-carrier|--final-to'|\
+    'change-carrier|--final-from'|\
+    'change-carrier|--columns'|\
+    'change-carrier|--profile'|\
+    'change-carrier|--base-url'|\
+    'change-carrier|--api-version'|\
+    'change-carrier|-o'|\
+    'change-carrier|--output'|\
+    'change-carrier|--jq'|\
+    'change-carrier|--timeout'|\
     'delete|-f'|\
     'delete|--file'|\
     'delete|--rejects'|\
@@ -158,22 +121,26 @@ _trk_takes_value() {
     'delete|--output'|\
     'delete|--jq'|\
     'delete|--timeout'|\
-    'push|-f'|\
-    'push|--file'|\
-    'push|--rejects'|\
-    'push|--column'|\
-    'push|--ignore-column'|\
-    'push|--delimiter'|\
-    'push|--carrier-map'|\
-    'push|--carrier'|\
-    'push|--columns'|\
-    'push|--profile'|\
-    'push|--base-url'|\
-    'push|--api-version'|\
-    'push|-o'|\
-    'push|--output'|\
-    'push|--jq'|\
-    'push|--timeout'|\
+    'info|-f'|\
+    'info|--file'|\
+    'info|--rejects'|\
+    'info|--column'|\
+    'info|--ignore-column'|\
+    'info|--delimiter'|\
+    'info|--carrier-map'|\
+    'info|--carrier'|\
+    'info|--status'|\
+    'info|--sub-status'|\
+    'info|--db'|\
+    'info|--columns'|\
+    'info|--every'|\
+    'info|--profile'|\
+    'info|--base-url'|\
+    'info|--api-version'|\
+    'info|-o'|\
+    'info|--output'|\
+    'info|--jq'|\
+    'info|--timeout'|\
     'list|--status'|\
     'list|--carrier'|\
     'list|--tracking'|\
@@ -208,34 +175,22 @@ _trk_takes_value() {
     'list|--output'|\
     'list|--jq'|\
     'list|--timeout'|\
-    'info|-f'|\
-    'info|--file'|\
-    'info|--rejects'|\
-    'info|--column'|\
-    'info|--ignore-column'|\
-    'info|--delimiter'|\
-    'info|--carrier-map'|\
-    'info|--carrier'|\
-    'info|--status'|\
-    'info|--sub-status'|\
-    'info|--db'|\
-    'info|--columns'|\
-    'info|--every'|\
-    'info|--profile'|\
-    'info|--base-url'|\
-    'info|--api-version'|\
-    'info|-o'|\
-    'info|--output'|\
-    'info|--jq'|\
-    'info|--timeout'|\
-    'quota|--columns'|\
-    'quota|--profile'|\
-    'quota|--base-url'|\
-    'quota|--api-version'|\
-    'quota|-o'|\
-    'quota|--output'|\
-    'quota|--jq'|\
-    'quota|--timeout'|\
+    'push|-f'|\
+    'push|--file'|\
+    'push|--rejects'|\
+    'push|--column'|\
+    'push|--ignore-column'|\
+    'push|--delimiter'|\
+    'push|--carrier-map'|\
+    'push|--carrier'|\
+    'push|--columns'|\
+    'push|--profile'|\
+    'push|--base-url'|\
+    'push|--api-version'|\
+    'push|-o'|\
+    'push|--output'|\
+    'push|--jq'|\
+    'push|--timeout'|\
     'realtime|--carrier'|\
     'realtime|--param'|\
     'realtime|--final-carrier'|\
@@ -247,25 +202,62 @@ _trk_takes_value() {
     'realtime|--output'|\
     'realtime|--jq'|\
     'realtime|--timeout'|\
-    'change-carrier|-f'|\
-    'change-carrier|--file'|\
-    'change-carrier|--rejects'|\
-    'change-carrier|--column'|\
-    'change-carrier|--ignore-column'|\
-    'change-carrier|--delimiter'|\
-    'change-carrier|--carrier-map'|\
-    'change-carrier|--to'|\
-    'change-carrier|--from'|\
-    'change-carrier|--final-to'|\
-    'change-carrier|--final-from'|\
-    'change-carrier|--columns'|\
-    'change-carrier|--profile'|\
-    'change-carrier|--base-url'|\
-    'change-carrier|--api-version'|\
-    'change-carrier|-o'|\
-    'change-carrier|--output'|\
-    'change-carrier|--jq'|\
-    'change-carrier|--timeout'|\
+    'register|-f'|\
+    'register|--file'|\
+    'register|--rejects'|\
+    'register|--column'|\
+    'register|--ignore-column'|\
+    'register|--delimiter'|\
+    'register|--carrier-map'|\
+    'register|--carrier'|\
+    'register|--param'|\
+    'register|--tag'|\
+    'register|--lang'|\
+    'register|--email'|\
+    'register|--final-carrier'|\
+    'register|--order-no'|\
+    'register|--order-time'|\
+    'register|--remark'|\
+    'register|--columns'|\
+    'register|--profile'|\
+    'register|--base-url'|\
+    'register|--api-version'|\
+    'register|-o'|\
+    'register|--output'|\
+    'register|--jq'|\
+    'register|--timeout'|\
+    'retrack|-f'|\
+    'retrack|--file'|\
+    'retrack|--rejects'|\
+    'retrack|--column'|\
+    'retrack|--ignore-column'|\
+    'retrack|--delimiter'|\
+    'retrack|--carrier-map'|\
+    'retrack|--carrier'|\
+    'retrack|--columns'|\
+    'retrack|--profile'|\
+    'retrack|--base-url'|\
+    'retrack|--api-version'|\
+    'retrack|-o'|\
+    'retrack|--output'|\
+    'retrack|--jq'|\
+    'retrack|--timeout'|\
+    'stop|-f'|\
+    'stop|--file'|\
+    'stop|--rejects'|\
+    'stop|--column'|\
+    'stop|--ignore-column'|\
+    'stop|--delimiter'|\
+    'stop|--carrier-map'|\
+    'stop|--carrier'|\
+    'stop|--columns'|\
+    'stop|--profile'|\
+    'stop|--base-url'|\
+    'stop|--api-version'|\
+    'stop|-o'|\
+    'stop|--output'|\
+    'stop|--jq'|\
+    'stop|--timeout'|\
     'update|-f'|\
     'update|--file'|\
     'update|--rejects'|\
@@ -285,14 +277,6 @@ _trk_takes_value() {
     'update|--output'|\
     'update|--jq'|\
     'update|--timeout'|\
-    'sync|--db'|\
-    'sync|--profile'|\
-    'sync|--base-url'|\
-    'sync|--api-version'|\
-    'sync|-o'|\
-    'sync|--output'|\
-    'sync|--jq'|\
-    'sync|--timeout'|\
     'changes|--columns'|\
     'changes|--since'|\
     'changes|--status'|\
@@ -315,21 +299,6 @@ _trk_takes_value() {
     'find|--output'|\
     'find|--jq'|\
     'find|--timeout'|\
-    'report|--by'|\
-    'report|--since'|\
-    'report|--carrier'|\
-    'report|--from'|\
-    'report|--to'|\
-    'report|--stuck-days'|\
-    'report|--html'|\
-    'report|--db'|\
-    'report|--profile'|\
-    'report|--base-url'|\
-    'report|--api-version'|\
-    'report|-o'|\
-    'report|--output'|\
-    'report|--jq'|\
-    'report|--timeout'|\
     'notify|--profile'|\
     'notify|--base-url'|\
     'notify|--api-version'|\
@@ -386,37 +355,29 @@ _trk_takes_value() {
     'notify run|--output'|\
     'notify run|--jq'|\
     'notify run|--timeout'|\
-    'runs|--profile'|\
-    'runs|--base-url'|\
-    'runs|--api-version'|\
-    'runs|-o'|\
-    'runs|--output'|\
-    'runs|--jq'|\
-    'runs|--timeout'|\
-    'runs list|--columns'|\
-    'runs list|--profile'|\
-    'runs list|--base-url'|\
-    'runs list|--api-version'|\
-    'runs list|-o'|\
-    'runs list|--output'|\
-    'runs list|--jq'|\
-    'runs list|--timeout'|\
-    'runs forget|--profile'|\
-    'runs forget|--base-url'|\
-    'runs forget|--api-version'|\
-    'runs forget|-o'|\
-    'runs forget|--output'|\
-    'runs forget|--jq'|\
-    'runs forget|--timeout'|\
-    'api|-d'|\
-    'api|--data'|\
-    'api|--profile'|\
-    'api|--base-url'|\
-    'api|--api-version'|\
-    'api|-o'|\
-    'api|--output'|\
-    'api|--jq'|\
-    'api|--timeout'|\
+    'report|--by'|\
+    'report|--since'|\
+    'report|--carrier'|\
+    'report|--from'|\
+    'report|--to'|\
+    'report|--stuck-days'|\
+    'report|--html'|\
+    'report|--db'|\
+    'report|--profile'|\
+    'report|--base-url'|\
+    'report|--api-version'|\
+    'report|-o'|\
+    'report|--output'|\
+    'report|--jq'|\
+    'report|--timeout'|\
+    'sync|--db'|\
+    'sync|--profile'|\
+    'sync|--base-url'|\
+    'sync|--api-version'|\
+    'sync|-o'|\
+    'sync|--output'|\
+    'sync|--jq'|\
+    'sync|--timeout'|\
     'auth|--profile'|\
     'auth|--base-url'|\
     'auth|--api-version'|\
@@ -494,6 +455,36 @@ _trk_takes_value() {
     'config list|--output'|\
     'config list|--jq'|\
     'config list|--timeout'|\
+    'quota|--columns'|\
+    'quota|--profile'|\
+    'quota|--base-url'|\
+    'quota|--api-version'|\
+    'quota|-o'|\
+    'quota|--output'|\
+    'quota|--jq'|\
+    'quota|--timeout'|\
+    'runs|--profile'|\
+    'runs|--base-url'|\
+    'runs|--api-version'|\
+    'runs|-o'|\
+    'runs|--output'|\
+    'runs|--jq'|\
+    'runs|--timeout'|\
+    'runs list|--columns'|\
+    'runs list|--profile'|\
+    'runs list|--base-url'|\
+    'runs list|--api-version'|\
+    'runs list|-o'|\
+    'runs list|--output'|\
+    'runs list|--jq'|\
+    'runs list|--timeout'|\
+    'runs forget|--profile'|\
+    'runs forget|--base-url'|\
+    'runs forget|--api-version'|\
+    'runs forget|-o'|\
+    'runs forget|--output'|\
+    'runs forget|--jq'|\
+    'runs forget|--timeout'|\
     'sandbox|--profile'|\
     'sandbox|--base-url'|\
     'sandbox|--api-version'|\
@@ -537,23 +528,6 @@ _trk_takes_value() {
     'sandbox reset|--output'|\
     'sandbox reset|--jq'|\
     'sandbox reset|--timeout'|\
-    'carriers|--carrier-map'|\
-    'carriers|--columns'|\
-    'carriers|--profile'|\
-    'carriers|--base-url'|\
-    'carriers|--api-version'|\
-    'carriers|-o'|\
-    'carriers|--output'|\
-    'carriers|--jq'|\
-    'carriers|--timeout'|\
-    'countries|--columns'|\
-    'countries|--profile'|\
-    'countries|--base-url'|\
-    'countries|--api-version'|\
-    'countries|-o'|\
-    'countries|--output'|\
-    'countries|--jq'|\
-    'countries|--timeout'|\
     'webhook|--profile'|\
     'webhook|--base-url'|\
     'webhook|--api-version'|\
@@ -605,6 +579,24 @@ _trk_takes_value() {
     'webhook trigger|--output'|\
     'webhook trigger|--jq'|\
     'webhook trigger|--timeout'|\
+    'api|-d'|\
+    'api|--data'|\
+    'api|--profile'|\
+    'api|--base-url'|\
+    'api|--api-version'|\
+    'api|-o'|\
+    'api|--output'|\
+    'api|--jq'|\
+    'api|--timeout'|\
+    'carriers|--carrier-map'|\
+    'carriers|--columns'|\
+    'carriers|--profile'|\
+    'carriers|--base-url'|\
+    'carriers|--api-version'|\
+    'carriers|-o'|\
+    'carriers|--output'|\
+    'carriers|--jq'|\
+    'carriers|--timeout'|\
     'completion|--profile'|\
     'completion|--base-url'|\
     'completion|--api-version'|\
@@ -612,6 +604,14 @@ _trk_takes_value() {
     'completion|--output'|\
     'completion|--jq'|\
     'completion|--timeout'|\
+    'countries|--columns'|\
+    'countries|--profile'|\
+    'countries|--base-url'|\
+    'countries|--api-version'|\
+    'countries|-o'|\
+    'countries|--output'|\
+    'countries|--jq'|\
+    'countries|--timeout'|\
     'help|--profile'|\
     'help|--base-url'|\
     'help|--api-version'|\
@@ -625,37 +625,33 @@ _trk_takes_value() {
 _trk_dynamic() {
   case "$1|$2" in
     '|--profile'|\
-    'register|--carrier'|\
-    'register|--final-carrier'|\
-    'register|--profile'|\
-    'stop|--carrier'|\
-    'stop|--profile'|\
-    'retrack|--carrier'|\
-    'retrack|--profile'|\
-    'delete|--carrier'|\
-    'delete|--profile'|\
-    'push|--carrier'|\
-    'push|--profile'|\
-    'list|--carrier'|\
-    'list|--profile'|\
-    'info|--carrier'|\
-    'info|--profile'|\
-    'quota|--profile'|\
-    'realtime|--carrier'|\
-    'realtime|--final-carrier'|\
-    'realtime|--profile'|\
     'change-carrier|--to'|\
     'change-carrier|--from'|\
     'change-carrier|--final-to'|\
     'change-carrier|--final-from'|\
     'change-carrier|--profile'|\
+    'delete|--carrier'|\
+    'delete|--profile'|\
+    'info|--carrier'|\
+    'info|--profile'|\
+    'list|--carrier'|\
+    'list|--profile'|\
+    'push|--carrier'|\
+    'push|--profile'|\
+    'realtime|--carrier'|\
+    'realtime|--final-carrier'|\
+    'realtime|--profile'|\
+    'register|--carrier'|\
+    'register|--final-carrier'|\
+    'register|--profile'|\
+    'retrack|--carrier'|\
+    'retrack|--profile'|\
+    'stop|--carrier'|\
+    'stop|--profile'|\
     'update|--carrier'|\
     'update|--profile'|\
-    'sync|--profile'|\
     'changes|--profile'|\
     'find|--profile'|\
-    'report|--carrier'|\
-    'report|--profile'|\
     'notify|--profile'|\
     'notify list|--profile'|\
     'notify add|--carrier'|\
@@ -663,10 +659,9 @@ _trk_dynamic() {
     'notify remove|--profile'|\
     'notify test|--profile'|\
     'notify run|--profile'|\
-    'runs|--profile'|\
-    'runs list|--profile'|\
-    'runs forget|--profile'|\
-    'api|--profile'|\
+    'report|--carrier'|\
+    'report|--profile'|\
+    'sync|--profile'|\
     'auth|--profile'|\
     'auth login|--profile'|\
     'auth switch|--profile'|\
@@ -678,18 +673,23 @@ _trk_dynamic() {
     'config set|--profile'|\
     'config unset|--profile'|\
     'config list|--profile'|\
+    'quota|--profile'|\
+    'runs|--profile'|\
+    'runs list|--profile'|\
+    'runs forget|--profile'|\
     'sandbox|--profile'|\
     'sandbox start|--profile'|\
     'sandbox reset|--profile'|\
-    'carriers|--profile'|\
-    'countries|--profile'|\
     'webhook|--profile'|\
     'webhook verify|--profile'|\
     'webhook listen|--profile'|\
     'webhook replay|--profile'|\
     'webhook trigger|--carrier'|\
     'webhook trigger|--profile'|\
+    'api|--profile'|\
+    'carriers|--profile'|\
     'completion|--profile'|\
+    'countries|--profile'|\
     'help|--profile') return 0 ;;
   esac
   return 1
@@ -700,38 +700,29 @@ _trk_values() {
     '|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     '|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     '|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'register|--carrier') trk __complete carriers 2>/dev/null ;;
-    'register|--lang') printf '%s\n' 'en' 'ja' 'fr' 'da' 'th' 'de' 'es' 'zh-hans' ;;
-    'register|--final-carrier') trk __complete carriers 2>/dev/null ;;
-    'register|--columns') printf '%s\n' 'number' 'carrier' 'origin' 'result' 'error_code' 'error_message' 'tag' ;;
-    'register|--profile') trk __complete profiles 2>/dev/null ;;
-    'register|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'register|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'register|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'stop|--carrier') trk __complete carriers 2>/dev/null ;;
-    'stop|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
-    'stop|--profile') trk __complete profiles 2>/dev/null ;;
-    'stop|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'stop|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'stop|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'retrack|--carrier') trk __complete carriers 2>/dev/null ;;
-    'retrack|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
-    'retrack|--profile') trk __complete profiles 2>/dev/null ;;
-    'retrack|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'retrack|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'retrack|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'change-carrier|--to') trk __complete carriers 2>/dev/null ;;
+    'change-carrier|--from') trk __complete carriers 2>/dev/null ;;
+    'change-carrier|--final-to') trk __complete carriers 2>/dev/null ;;
+    'change-carrier|--final-from') trk __complete carriers 2>/dev/null ;;
+    'change-carrier|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
+    'change-carrier|--profile') trk __complete profiles 2>/dev/null ;;
+    'change-carrier|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'change-carrier|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'change-carrier|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'delete|--carrier') trk __complete carriers 2>/dev/null ;;
     'delete|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
     'delete|--profile') trk __complete profiles 2>/dev/null ;;
     'delete|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'delete|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'delete|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'push|--carrier') trk __complete carriers 2>/dev/null ;;
-    'push|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
-    'push|--profile') trk __complete profiles 2>/dev/null ;;
-    'push|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'push|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'push|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'info|--carrier') trk __complete carriers 2>/dev/null ;;
+    'info|--status') printf '%s\n' 'NotFound' 'InfoReceived' 'InTransit' 'Expired' 'AvailableForPickup' 'OutForDelivery' 'DeliveryFailure' 'Delivered' 'Exception' ;;
+    'info|--sub-status') printf '%s\n' 'NotFound_Other' 'NotFound_InvalidCode' 'InfoReceived' 'InTransit_PickedUp' 'InTransit_Other' 'InTransit_Departure' 'InTransit_Arrival' 'Expired_Other' 'AvailableForPickup_Other' 'OutForDelivery_Other' 'DeliveryFailure_Other' 'DeliveryFailure_NoBody' 'DeliveryFailure_Security' 'DeliveryFailure_Rejected' 'DeliveryFailure_InvalidAddress' 'Delivered_Other' 'Exception_Other' 'Exception_Returning' 'Exception_Returned' 'Exception_NoBody' 'Exception_Security' 'Exception_Damage' 'Exception_Rejected' 'Exception_Delayed' 'Exception_Lost' 'Exception_Destroyed' 'Exception_Cancel' 'InTransit_CustomsProcessing' 'InTransit_CustomsReleased' 'InTransit_CustomsRequiringInformation' ;;
+    'info|--columns') printf '%s\n' 'number' 'carrier' 'final_carrier' 'status' 'sub_status' 'latest_event_time' 'latest_event' 'latest_location' 'age' 'expected' 'origin' 'destination' 'days_after_order' 'days_of_transit' 'days_after_last_update' 'eta_from' 'eta_to' 'delivered' 'customs' 'events' 'tag' 'latest_event_time_raw' 'delivered_raw' 'result' 'error_code' 'error_message' ;;
+    'info|--profile') trk __complete profiles 2>/dev/null ;;
+    'info|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'info|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'info|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'list|--status') printf '%s\n' 'NotFound' 'InfoReceived' 'InTransit' 'Expired' 'AvailableForPickup' 'OutForDelivery' 'DeliveryFailure' 'Delivered' 'Exception' ;;
     'list|--carrier') trk __complete carriers 2>/dev/null ;;
     'list|--tracking') printf '%s\n' 'Tracking' 'Stopped' ;;
@@ -744,19 +735,12 @@ _trk_values() {
     'list|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'list|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'list|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'info|--carrier') trk __complete carriers 2>/dev/null ;;
-    'info|--status') printf '%s\n' 'NotFound' 'InfoReceived' 'InTransit' 'Expired' 'AvailableForPickup' 'OutForDelivery' 'DeliveryFailure' 'Delivered' 'Exception' ;;
-    'info|--sub-status') printf '%s\n' 'NotFound_Other' 'NotFound_InvalidCode' 'InfoReceived' 'InTransit_PickedUp' 'InTransit_Other' 'InTransit_Departure' 'InTransit_Arrival' 'Expired_Other' 'AvailableForPickup_Other' 'OutForDelivery_Other' 'DeliveryFailure_Other' 'DeliveryFailure_NoBody' 'DeliveryFailure_Security' 'DeliveryFailure_Rejected' 'DeliveryFailure_InvalidAddress' 'Delivered_Other' 'Exception_Other' 'Exception_Returning' 'Exception_Returned' 'Exception_NoBody' 'Exception_Security' 'Exception_Damage' 'Exception_Rejected' 'Exception_Delayed' 'Exception_Lost' 'Exception_Destroyed' 'Exception_Cancel' 'InTransit_CustomsProcessing' 'InTransit_CustomsReleased' 'InTransit_CustomsRequiringInformation' ;;
-    'info|--columns') printf '%s\n' 'number' 'carrier' 'final_carrier' 'status' 'sub_status' 'latest_event_time' 'latest_event' 'latest_location' 'age' 'expected' 'origin' 'destination' 'days_after_order' 'days_of_transit' 'days_after_last_update' 'eta_from' 'eta_to' 'delivered' 'customs' 'events' 'tag' 'latest_event_time_raw' 'delivered_raw' 'result' 'error_code' 'error_message' ;;
-    'info|--profile') trk __complete profiles 2>/dev/null ;;
-    'info|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'info|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'info|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'quota|--columns') printf '%s\n' 'quota_total' 'quota_used' 'quota_remain' 'today_used' 'max_track_daily' 'free_email_quota' 'free_email_quotaused' ;;
-    'quota|--profile') trk __complete profiles 2>/dev/null ;;
-    'quota|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'quota|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'quota|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'push|--carrier') trk __complete carriers 2>/dev/null ;;
+    'push|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
+    'push|--profile') trk __complete profiles 2>/dev/null ;;
+    'push|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'push|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'push|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'realtime|--carrier') trk __complete carriers 2>/dev/null ;;
     'realtime|--final-carrier') trk __complete carriers 2>/dev/null ;;
     'realtime|--columns') printf '%s\n' 'number' 'carrier' 'final_carrier' 'status' 'sub_status' 'latest_event_time' 'latest_event' 'latest_location' 'age' 'expected' 'origin' 'destination' 'days_after_order' 'days_of_transit' 'days_after_last_update' 'eta_from' 'eta_to' 'delivered' 'customs' 'events' 'tag' 'latest_event_time_raw' 'delivered_raw' 'result' 'error_code' 'error_message' ;;
@@ -764,15 +748,26 @@ _trk_values() {
     'realtime|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'realtime|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'realtime|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'change-carrier|--to') trk __complete carriers 2>/dev/null ;;
-    'change-carrier|--from') trk __complete carriers 2>/dev/null ;;
-    'change-carrier|--final-to') trk __complete carriers 2>/dev/null ;;
-    'change-carrier|--final-from') trk __complete carriers 2>/dev/null ;;
-    'change-carrier|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
-    'change-carrier|--profile') trk __complete profiles 2>/dev/null ;;
-    'change-carrier|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'change-carrier|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'change-carrier|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'register|--carrier') trk __complete carriers 2>/dev/null ;;
+    'register|--lang') printf '%s\n' 'en' 'ja' 'fr' 'da' 'th' 'de' 'es' 'zh-hans' ;;
+    'register|--final-carrier') trk __complete carriers 2>/dev/null ;;
+    'register|--columns') printf '%s\n' 'number' 'carrier' 'origin' 'result' 'error_code' 'error_message' 'tag' ;;
+    'register|--profile') trk __complete profiles 2>/dev/null ;;
+    'register|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'register|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'register|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'retrack|--carrier') trk __complete carriers 2>/dev/null ;;
+    'retrack|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
+    'retrack|--profile') trk __complete profiles 2>/dev/null ;;
+    'retrack|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'retrack|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'retrack|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'stop|--carrier') trk __complete carriers 2>/dev/null ;;
+    'stop|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
+    'stop|--profile') trk __complete profiles 2>/dev/null ;;
+    'stop|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'stop|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'stop|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'update|--carrier') trk __complete carriers 2>/dev/null ;;
     'update|--lang') printf '%s\n' 'en' 'ja' 'fr' 'da' 'th' 'de' 'es' 'zh-hans' ;;
     'update|--columns') printf '%s\n' 'number' 'carrier' 'result' 'error_code' 'error_message' 'tag' ;;
@@ -780,10 +775,6 @@ _trk_values() {
     'update|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'update|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'update|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'sync|--profile') trk __complete profiles 2>/dev/null ;;
-    'sync|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'sync|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'sync|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'changes|--columns') printf '%s\n' 'id' 'detected_at' 'number' 'carrier' 'from' 'to' 'from_sub_status' 'to_sub_status' 'event_time' 'source' 'tag' 'email' 'order_no' 'customer' ;;
     'changes|--status') printf '%s\n' 'NotFound' 'InfoReceived' 'InTransit' 'Expired' 'AvailableForPickup' 'OutForDelivery' 'DeliveryFailure' 'Delivered' 'Exception' ;;
     'changes|--profile') trk __complete profiles 2>/dev/null ;;
@@ -795,12 +786,6 @@ _trk_values() {
     'find|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'find|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'find|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'report|--by') printf '%s\n' 'carrier' 'lane' 'carrier,lane' 'week' 'month' ;;
-    'report|--carrier') trk __complete carriers 2>/dev/null ;;
-    'report|--profile') trk __complete profiles 2>/dev/null ;;
-    'report|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'report|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'report|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'notify|--profile') trk __complete profiles 2>/dev/null ;;
     'notify|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'notify|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
@@ -827,23 +812,16 @@ _trk_values() {
     'notify run|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'notify run|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'notify run|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'runs|--profile') trk __complete profiles 2>/dev/null ;;
-    'runs|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'runs|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'runs|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'runs list|--columns') printf '%s\n' 'id' 'state' 'command' 'input' 'when' 'done' 'account' ;;
-    'runs list|--profile') trk __complete profiles 2>/dev/null ;;
-    'runs list|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'runs list|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'runs list|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'runs forget|--profile') trk __complete profiles 2>/dev/null ;;
-    'runs forget|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'runs forget|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'runs forget|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'api|--profile') trk __complete profiles 2>/dev/null ;;
-    'api|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'api|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'api|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'report|--by') printf '%s\n' 'carrier' 'lane' 'carrier,lane' 'week' 'month' ;;
+    'report|--carrier') trk __complete carriers 2>/dev/null ;;
+    'report|--profile') trk __complete profiles 2>/dev/null ;;
+    'report|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'report|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'report|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'sync|--profile') trk __complete profiles 2>/dev/null ;;
+    'sync|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'sync|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'sync|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'auth|--profile') trk __complete profiles 2>/dev/null ;;
     'auth|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'auth|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
@@ -888,6 +866,24 @@ _trk_values() {
     'config list|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'config list|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'config list|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'quota|--columns') printf '%s\n' 'quota_total' 'quota_used' 'quota_remain' 'today_used' 'max_track_daily' 'free_email_quota' 'free_email_quotaused' ;;
+    'quota|--profile') trk __complete profiles 2>/dev/null ;;
+    'quota|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'quota|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'quota|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'runs|--profile') trk __complete profiles 2>/dev/null ;;
+    'runs|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'runs|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'runs|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'runs list|--columns') printf '%s\n' 'id' 'state' 'command' 'input' 'when' 'done' 'account' ;;
+    'runs list|--profile') trk __complete profiles 2>/dev/null ;;
+    'runs list|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'runs list|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'runs list|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'runs forget|--profile') trk __complete profiles 2>/dev/null ;;
+    'runs forget|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'runs forget|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'runs forget|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'sandbox|--profile') trk __complete profiles 2>/dev/null ;;
     'sandbox|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'sandbox|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
@@ -900,16 +896,6 @@ _trk_values() {
     'sandbox reset|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'sandbox reset|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'sandbox reset|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'carriers|--columns') printf '%s\n' 'key' 'name' 'country' 'url' ;;
-    'carriers|--profile') trk __complete profiles 2>/dev/null ;;
-    'carriers|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'carriers|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'carriers|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'countries|--columns') printf '%s\n' 'key' 'iso' 'name' ;;
-    'countries|--profile') trk __complete profiles 2>/dev/null ;;
-    'countries|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
-    'countries|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
-    'countries|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'webhook|--profile') trk __complete profiles 2>/dev/null ;;
     'webhook|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'webhook|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
@@ -932,10 +918,24 @@ _trk_values() {
     'webhook trigger|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'webhook trigger|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'webhook trigger|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'api|--profile') trk __complete profiles 2>/dev/null ;;
+    'api|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'api|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'api|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'carriers|--columns') printf '%s\n' 'key' 'name' 'country' 'url' ;;
+    'carriers|--profile') trk __complete profiles 2>/dev/null ;;
+    'carriers|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'carriers|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'carriers|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'completion|--profile') trk __complete profiles 2>/dev/null ;;
     'completion|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'completion|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'completion|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'countries|--columns') printf '%s\n' 'key' 'iso' 'name' ;;
+    'countries|--profile') trk __complete profiles 2>/dev/null ;;
+    'countries|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
+    'countries|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
+    'countries|--output') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;
     'help|--profile') trk __complete profiles 2>/dev/null ;;
     'help|--api-version') printf '%s\n' 'v1' 'v2' 'v2.1' ;;
     'help|-o') printf '%s\n' 'table' 'wide' 'json' 'ndjson' 'csv' 'ids' 'text' ;;

@@ -11,8 +11,8 @@
 //   - a command reaches the item engine through its entry points only, never its chunking or CSV reading;
 //   - product code reaches the emulator through its door, src/sandbox.ts, only, lazily (or for types), so start-up
 //     never loads it;
-//   - import() is for the command-action boundary (the command line, the registry, each command's declaration) and
-//     for the heavy parts named below; everything else is imported statically;
+//   - import() is for the command-action boundary (the command line, the list of commands, each command's
+//     declaration) and for the heavy parts named below; everything else is imported statically;
 //   - Node's built-ins are handed out by src/core/node.ts alone (process.getBuiltinModule nowhere else);
 //   - the service's list is paged through by one reader, trackListPages in src/api/pages.ts: no other module asks
 //     for a page of gettracklist but the first, nor takes the paging under that reader (readPages, the checks);
@@ -339,13 +339,14 @@ function importsTheCli(file: string, text: string): string[] {
     .map((spec) => `${path.relative(ROOT, file)} → ${spec}`);
 }
 
+/** The list of commands the build writes (scripts/write-lists.mjs), whose import()s name the command files. */
+const LISTED = path.join('commands', 'listed.ts');
+
 /**
- * The command files (`commands/<noun>/<verb>.ts`): what the registry loads, one for the command run, and the files
- * of a group's subcommands, whose declarations the group's file takes in.
+ * The command files (`commands/<noun>/<verb>.ts`): what the list of commands loads, one for the command run, and the
+ * files of a group's subcommands, whose declarations the group's file takes in.
  */
-const COMMAND_FILES = new Set(
-  IMPORTS.filter((i) => i.from === path.join('commands', 'registry.ts') && i.kind === 'dynamic').map((i) => i.to),
-);
+const COMMAND_FILES = new Set(IMPORTS.filter((i) => i.from === LISTED && i.kind === 'dynamic').map((i) => i.to));
 for (const group of [...COMMAND_FILES])
   for (const i of IMPORTS)
     if (i.from === group && i.kind === 'static' && path.dirname(i.to) === path.dirname(group))
@@ -353,10 +354,9 @@ for (const group of [...COMMAND_FILES])
 
 /**
  * Where import() stands for the command-action boundary: the command line loads the command's run module, the IO
- * and the context; the registry loads one command's file; a command's action loads what its run uses.
+ * and the context; the list of commands loads one command's file; a command's action loads what its run uses.
  */
-const ACTION_BOUNDARY = (from: string) =>
-  from === 'cli.ts' || from === path.join('commands', 'registry.ts') || COMMAND_FILES.has(from);
+const ACTION_BOUNDARY = (from: string) => from === 'cli.ts' || from === LISTED || COMMAND_FILES.has(from);
 
 /**
  * What may be imported lazily anywhere: the dependencies and parts of trk that a command loads only on the path

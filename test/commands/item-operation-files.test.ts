@@ -1,7 +1,8 @@
 // What a new item operation costs, as ARCHITECTURE.md's checklist says: its module in @trk/service/operations/, its
-// command's file in src/commands/items/ (which the registry loads), the emulator's handler, a test of the command
-// and a test of the handler. Everything else (the operations' names, the unions, the flags, the columns, the man
-// pages' list) is derived from those. This fails, naming the file, when an item operation lacks one of them.
+// command's file in src/commands/items/ (with its listing, which the build copies into the list of commands), the
+// emulator's handler, a test of the command and a test of the handler. Everything else (the lists of modules, the
+// operations' names, the unions, the flags, the columns, the man pages' list) is derived from those. This fails,
+// naming the file, when an item operation lacks one of them.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -31,18 +32,14 @@ interface Tree {
 /** The pieces an item operation lacks, as `file: what` lines (none when it has them all). */
 function missingFiles(op: string, command: string, tree: Tree): string[] {
   const missing: string[] = [];
-  // The file the registry loads for the command: in items/ as a new one goes (the list's is in list/).
-  const registry = tree.text('src/commands/registry.ts') ?? '';
-  const entryOf = (file: string) => `./${file.slice('src/commands/'.length).replace(/\.ts$/, '.js')}`;
+  // The command's file: the one whose listing names the command, in items/ as a new one goes (the list's is in list/).
+  const names = new RegExp(`^export const listing = \\{\\s*name: '${command}',`, 'm');
   const commandFile =
-    tree
-      .files('src/commands')
-      .find((f) => f.endsWith(`/${command}.ts`) && registry.includes(`import('${entryOf(f)}')`)) ??
-    `src/commands/items/${command}.ts`;
-  if (!/^export const declaration\b/m.test(tree.text(commandFile) ?? ''))
+    tree.files('src/commands').find((f) => names.test(tree.text(f) ?? '')) ?? `src/commands/items/${command}.ts`;
+  const text = tree.text(commandFile) ?? '';
+  if (!/^export const declaration\b/m.test(text))
     missing.push(`${commandFile}: the command's file, exporting its declaration`);
-  if (!registry.includes(`import('${entryOf(commandFile)}')`))
-    missing.push(`src/commands/registry.ts: an entry loading ${entryOf(commandFile)}`);
+  if (!names.test(text)) missing.push(`${commandFile}: its listing, naming ${command} for trk --help`);
   if (!tree.emulated.has(op)) missing.push(`packages/sandbox/src/ops/: the emulator's handler of ${op}`);
   const runsCommand = new RegExp(`\\['${command}'|/${command}[.-]`);
   if (!tree.files('test/commands').some((f) => f !== SELF && runsCommand.test(tree.text(f) ?? '')))
@@ -73,14 +70,16 @@ describe('the files of an item operation', () => {
     const snooze = 'snoozetrack';
     expect(missingFiles(snooze, 'snooze', REAL)).toEqual([
       "src/commands/items/snooze.ts: the command's file, exporting its declaration",
-      'src/commands/registry.ts: an entry loading ./items/snooze.js',
+      'src/commands/items/snooze.ts: its listing, naming snooze for trk --help',
       "packages/sandbox/src/ops/: the emulator's handler of snoozetrack",
       'test/commands/items/snooze.test.ts: a test of trk snooze',
       "packages/sandbox/test/: a test of the emulator's snoozetrack",
     ]);
     const added: Record<string, string> = {
-      'src/commands/items/snooze.ts': "export const declaration = itemActionDeclaration('snooze', 'trk snooze N');",
-      'src/commands/registry.ts': `${REAL.text('src/commands/registry.ts')}\n() => import('./items/snooze.js')`,
+      'src/commands/items/snooze.ts': [
+        "export const listing = { name: 'snooze', summary: 'snooze numbers', section: 'numbers' } satisfies Listing;",
+        "export const declaration = itemActionDeclaration('snooze', 'trk snooze N');",
+      ].join('\n'),
       'test/commands/items/snooze.test.ts': "await runProgram(['snooze', 'RR123456789CN']);",
       'packages/sandbox/test/snooze.test.ts': "call('snoozetrack', [{ number: 'RR123456789CN' }]);",
     };

@@ -77,10 +77,10 @@ describe('the operation modules', () => {
       missingPieces({ ...TABLE, push: noBody, stoptrack: noItemBody }, noShape, noHandler, ITEM_OPERATIONS),
     ).toEqual([
       'changeinfo: answer shape',
-      'stoptrack: body of a chunk of rows',
+      'push: body',
       'retrack: emulator handler',
       "retrack: the emulator's paths",
-      'push: body',
+      'stoptrack: body of a chunk of rows',
     ]);
   });
 });

@@ -11,6 +11,7 @@ import { UsageError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';
 import { readAll } from '../../io/stdin.js';
 import { examples, prints, running, type Declare } from '../define.js';
+import type { Listing } from '../listing.js';
 
 export interface ApiOptions {
   operation: string;
@@ -56,6 +57,12 @@ export async function runApi(opts: ApiOptions, ctx: Context): Promise<number> {
   const rejected = env.data?.rejected;
   return Array.isArray(rejected) && rejected.length > 0 ? EXIT.partial : EXIT.ok;
 }
+
+export const listing = {
+  name: 'api',
+  summary: "send a raw request and print the service's answer as JSON",
+  section: 'more',
+} satisfies Listing;
 
 // The service's answer is JSON: pretty (the default, --json) or on one line (-o ndjson).
 export const declaration: Declare = (cmd, invoke) =>

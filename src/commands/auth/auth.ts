@@ -14,6 +14,14 @@ import { declaration as login } from './login.js';
 import { declaration as logout } from './logout.js';
 import { declaration as status } from './status.js';
 import { declaration as switchTo } from './switch.js';
+import type { Listing } from '../listing.js';
+
+export const listing = {
+  name: 'auth',
+  summary: 'log in to profiles, switch between them, list, check and remove them',
+  section: 'account',
+  group: true,
+} satisfies Listing;
 
 export const declaration: Declare = (cmd, invoke) => {
   cmd.addHelpText(

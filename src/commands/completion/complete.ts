@@ -5,6 +5,7 @@ import { parseCarriers } from '../../carriers/parse.js';
 import type { Context } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
 import { prints, running, type Declare } from '../define.js';
+import type { Listing } from '../listing.js';
 
 export const COMPLETE_KINDS = ['profiles', 'carriers'] as const;
 
@@ -46,6 +47,8 @@ async function carrierValues(ctx: Context): Promise<string> {
   }
   return out;
 }
+
+export const listing = { name: '__complete', summary: '', section: 'more', hidden: true } satisfies Listing;
 
 export const declaration: Declare = (cmd, invoke) =>
   prints(cmd, [])

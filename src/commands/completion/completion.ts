@@ -9,6 +9,7 @@ import type { Context } from '../../context/context.js';
 import { HELP_TOPIC_DESCRIPTIONS } from '../help/help.js';
 import { SHELLS } from '../../completion/shells.js';
 import { Argument, examples, prints, rootOf, running, type Declare } from '../define.js';
+import type { Listing } from '../listing.js';
 
 export interface CompletionOptions {
   shell: Shell;
@@ -20,6 +21,12 @@ export async function runCompletion(opts: CompletionOptions, ctx: Context): Prom
   ctx.io.out(generateCompletion(opts.shell, completionTree(opts.program, HELP_TOPIC_DESCRIPTIONS)));
   return 0;
 }
+
+export const listing = {
+  name: 'completion',
+  summary: 'print the completion script for bash, zsh, fish or PowerShell (see the README to install it)',
+  section: 'more',
+} satisfies Listing;
 
 export const declaration: Declare = (cmd, invoke) =>
   prints(cmd, [])

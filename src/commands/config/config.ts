@@ -7,6 +7,14 @@ import { declaration as getCommand } from './get.js';
 import { declaration as listCommand } from './list.js';
 import { declaration as setCommand } from './set.js';
 import { declaration as unsetCommand } from './unset.js';
+import type { Listing } from '../listing.js';
+
+export const listing = {
+  name: 'config',
+  summary: 'read and change settings of the profile',
+  section: 'account',
+  group: true,
+} satisfies Listing;
 
 export const declaration: Declare = (cmd, invoke) => {
   cmd.addHelpText(

@@ -9,6 +9,7 @@ import { EXIT_CODE_HELP } from '../../core/exit-codes.js';
 import { HELP_WIDTH } from '../../help-pages.js';
 import { globalOptionsPage, layoutItems, pageWidth } from '../help-layout.js';
 import { examples, prints, rootOf, running, type Declare } from '../define.js';
+import type { Listing } from '../listing.js';
 
 export interface HelpOptions {
   topic: readonly string[];
@@ -57,6 +58,12 @@ export async function runHelp(opts: HelpOptions, ctx: Context): Promise<number> 
   cmd.outputHelp();
   return 0;
 }
+
+export const listing = {
+  name: 'help',
+  summary: 'show help for a command, or a topic: exit-codes, options',
+  section: 'more',
+} satisfies Listing;
 
 export const declaration: Declare = (cmd, invoke) =>
   prints(cmd, [])

@@ -9,6 +9,7 @@ import { examples, runs, withColumns, type Declare } from '../define.js';
 import { engineFlags, remembered, withInput } from './engine-flags.js';
 import { fieldFlagValues, withFieldFlags } from './field-flags.js';
 import type { ItemSourceOptions } from './shared.js';
+import type { Listing } from '../listing.js';
 
 export type ChangeCarrierOptions = ItemSourceOptions;
 
@@ -27,6 +28,12 @@ export async function runChangeCarrier(opts: ChangeCarrierOptions, ctx: Context)
   const { runItems } = await import('./run-items.js');
   return runItems(ctx, 'changecarrier', opts);
 }
+
+export const listing = {
+  name: 'change-carrier',
+  summary: 'change the carrier or last-mile carrier of numbers (at most 5 times each)',
+  section: 'numbers',
+} satisfies Listing;
 
 export const declaration: Declare = (cmd, invoke) =>
   withColumns(withFieldFlags(remembered(withInput(cmd)), 'changecarrier'), ITEM_COLUMN_NAMES)

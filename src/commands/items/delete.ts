@@ -4,6 +4,13 @@ import { ITEM_COLUMN_NAMES } from '../../output/column-names.js';
 import { examples, lazy, withColumns, type Declare } from '../define.js';
 import { engineFlags, remembered, withInput } from './engine-flags.js';
 import { fieldFlagValues, withFieldFlags } from './field-flags.js';
+import type { Listing } from '../listing.js';
+
+export const listing = {
+  name: 'delete',
+  summary: 'delete numbers from the account (irreversible; asks first, or needs --yes)',
+  section: 'numbers',
+} satisfies Listing;
 
 export const declaration: Declare = (cmd, invoke) =>
   withColumns(

@@ -18,6 +18,13 @@ import {
 } from '../define.js';
 import { engineFlags, withInput } from './engine-flags.js';
 import { fieldFlagValues, withFieldFlags } from './field-flags.js';
+import type { Listing } from '../listing.js';
+
+export const listing = {
+  name: 'info',
+  summary: 'show stored tracking details of numbers (gettrackinfo)',
+  section: 'numbers',
+} satisfies Listing;
 
 export const declaration: Declare = (cmd, invoke) =>
   withWatch(

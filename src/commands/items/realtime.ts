@@ -16,6 +16,13 @@ import {
   type Declare,
 } from '../define.js';
 import { resolveCarriers } from './field-flags.js';
+import type { Listing } from '../listing.js';
+
+export const listing = {
+  name: 'realtime',
+  summary: 'fetch current tracking data of one number from the carrier (costs quota)',
+  section: 'numbers',
+} satisfies Listing;
 
 export const declaration: Declare = (cmd, invoke) =>
   withColumns(

@@ -7,6 +7,7 @@ import { examples, runs, withColumns, type Declare } from '../define.js';
 import { engineFlags, remembered, withInput } from './engine-flags.js';
 import { fieldFlagValues, withFieldFlags } from './field-flags.js';
 import type { ItemSourceOptions } from './shared.js';
+import type { Listing } from '../listing.js';
 
 export type RegisterOptions = ItemSourceOptions;
 
@@ -14,6 +15,12 @@ export async function runRegister(opts: RegisterOptions, ctx: Context): Promise<
   const { runItems } = await import('./run-items.js');
   return runItems(ctx, 'register', opts, { origin: true });
 }
+
+export const listing = {
+  name: 'register',
+  summary: 'register tracking numbers for automatic tracking (costs quota)',
+  section: 'numbers',
+} satisfies Listing;
 
 export const declaration: Declare = (cmd, invoke) =>
   withColumns(withFieldFlags(remembered(withInput(cmd)), 'register'), REGISTER_COLUMN_NAMES)

@@ -9,6 +9,7 @@ import { examples, runs, withColumns, type Declare } from '../define.js';
 import { engineFlags, remembered, withInput } from './engine-flags.js';
 import { fieldFlagValues, withFieldFlags } from './field-flags.js';
 import type { ItemSourceOptions } from './shared.js';
+import type { Listing } from '../listing.js';
 
 export type UpdateOptions = ItemSourceOptions;
 
@@ -21,6 +22,12 @@ export async function runUpdate(opts: UpdateOptions, ctx: Context): Promise<numb
   const { runItems } = await import('./run-items.js');
   return runItems(ctx, operationOfCommand('update'), opts);
 }
+
+export const listing = {
+  name: 'update',
+  summary: 'change the tag, parameter or translation language of numbers (changeinfo)',
+  section: 'numbers',
+} satisfies Listing;
 
 export const declaration: Declare = (cmd, invoke) =>
   withColumns(withFieldFlags(remembered(withInput(cmd)), operationOfCommand('update')), ITEM_COLUMN_NAMES)

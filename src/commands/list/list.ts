@@ -33,6 +33,7 @@ import {
   type Declare,
 } from '../define.js';
 import { ageArg, dbOption } from '../mirror/args.js';
+import type { Listing } from '../listing.js';
 
 /** Several values of a filter (repeated, or comma separated) mean any of them. */
 const OR = 'repeat or separate with commas for any of several';
@@ -121,6 +122,12 @@ const filters = (cmd: BareCommand) =>
     )
     .addOption(relativeOption())
     .addOption(pagerOption());
+
+export const listing = {
+  name: 'list',
+  summary: 'list registered numbers matching filters (gettracklist)',
+  section: 'numbers',
+} satisfies Listing;
 
 export const declaration: Declare = (cmd, invoke) =>
   withWatch(withColumns(filters(cmd), RECORD_COLUMN_NAMES), 'the list')

@@ -26,6 +26,7 @@ import { tableNames } from '../common/names.js';
 import { PACKAGE_STATUSES } from '@trk/service/vocabulary.js';
 import { choiceList, examples, joined, notes, relativeOption, running, withColumns, type Declare } from '../define.js';
 import { dbOption } from './args.js';
+import type { Listing } from '../listing.js';
 
 export interface ChangesOptions {
   since?: string | undefined;
@@ -214,6 +215,12 @@ async function acknowledge(store: Store, cursor: string, ctx: Context): Promise<
   ctx.info(`cursor "${cursor}" moved to change ${pending}`);
   return 0;
 }
+
+export const listing = {
+  name: 'changes',
+  summary: 'status changes the mirror learnt, from syncs and the webhook',
+  section: 'mirror',
+} satisfies Listing;
 
 export const declaration: Declare = (cmd, invoke) =>
   withColumns(cmd, CHANGE_COLUMN_NAMES)

@@ -4,6 +4,13 @@
 import { FIND_COLUMN_NAMES } from '../../output/column-names.js';
 import { examples, lazy, pagerOption, relativeOption, withColumns, type Declare } from '../define.js';
 import { dbOption } from './args.js';
+import type { Listing } from '../listing.js';
+
+export const listing = {
+  name: 'find',
+  summary: "find a customer's parcel in the mirror by order number, e-mail or tag",
+  section: 'mirror',
+} satisfies Listing;
 
 export const declaration: Declare = (cmd, invoke) =>
   withColumns(

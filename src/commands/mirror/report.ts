@@ -34,6 +34,7 @@ import {
   running,
 } from '../define.js';
 import { dbOption } from './args.js';
+import type { Listing } from '../listing.js';
 
 export interface ReportCommandOptions {
   by: ReportBy;
@@ -147,6 +148,12 @@ async function print(ctx: Context, report: Report, names: (code: number) => stri
   writer.write(report.groups, groups);
   await writer.end();
 }
+
+export const listing = {
+  name: 'report',
+  summary: 'how carriers perform: transit times, exceptions, stuck parcels',
+  section: 'mirror',
+} satisfies Listing;
 
 export const declaration: Declare = (cmd, invoke) =>
   prints(cmd, ['table', 'wide', 'json', 'ndjson', 'csv'])

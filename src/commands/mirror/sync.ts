@@ -11,6 +11,7 @@ import { clock } from '../../core/clock.js';
 import { skipOptimisingCompilers } from '../../core/heap.js';
 import { examples, joined, notes, prints, running, type Declare } from '../define.js';
 import { dbOption } from './args.js';
+import type { Listing } from '../listing.js';
 
 export interface SyncCommandOptions {
   full?: boolean | undefined;
@@ -79,6 +80,12 @@ export async function runSync(opts: SyncCommandOptions, ctx: Context): Promise<n
     await store.close();
   }
 }
+
+export const listing = {
+  name: 'sync',
+  summary: "keep a local mirror of the account's records and tracking details",
+  section: 'mirror',
+} satisfies Listing;
 
 export const declaration: Declare = (cmd, invoke) =>
   prints(cmd, ['table', 'json'])

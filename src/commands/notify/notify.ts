@@ -8,6 +8,14 @@ import { declaration as listCommand } from './list.js';
 import { declaration as removeCommand } from './remove.js';
 import { declaration as runCommand } from './run.js';
 import { declaration as testCommand } from './test.js';
+import type { Listing } from '../listing.js';
+
+export const listing = {
+  name: 'notify',
+  summary: 'tell team, customers and chats when parcels change',
+  section: 'mirror',
+  group: true,
+} satisfies Listing;
 
 export const declaration: Declare = (cmd, invoke) => {
   cmd.addHelpText(

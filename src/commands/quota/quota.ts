@@ -9,6 +9,7 @@ import { printObject } from '../../output/render.js';
 import { outputOf } from '../common/output.js';
 import { QUOTA_FIELD_NAMES } from '../../output/column-names.js';
 import { examples, running, withColumns, type Declare } from '../define.js';
+import type { Listing } from '../listing.js';
 
 export type QuotaOptions = Record<string, never>;
 
@@ -23,6 +24,12 @@ export async function runQuota(_opts: QuotaOptions, ctx: Context): Promise<numbe
   await printObject(ctx.io, quota, QUOTA_FIELDS, outputOf(ctx));
   return 0;
 }
+
+export const listing = {
+  name: 'quota',
+  summary: 'show the quota of the account',
+  section: 'account',
+} satisfies Listing;
 
 export const declaration: Declare = (cmd, invoke) =>
   withColumns(cmd, QUOTA_FIELD_NAMES)

@@ -13,6 +13,7 @@ import { cachedCarriers, loadCarriers } from '../../carriers/lookup.js';
 import { searchCarriers } from '../../carriers/search.js';
 import { printRows } from '../../output/render.js';
 import { examples, pagerOption, running, withColumns, type Declare } from '../define.js';
+import type { Listing } from '../listing.js';
 
 export interface CarriersOptions {
   /** A code, a name or part of one (any language), or a country's ISO code. */
@@ -78,6 +79,12 @@ export async function runCarriers(opts: CarriersOptions, ctx: Context): Promise<
   );
   return EXIT.ok;
 }
+
+export const listing = {
+  name: 'carriers',
+  summary: "search the service's carrier list (codes and names)",
+  section: 'more',
+} satisfies Listing;
 
 export const declaration: Declare = (cmd, invoke) =>
   withColumns(

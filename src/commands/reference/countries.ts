@@ -14,6 +14,7 @@ import { countryIsoByKey } from '../../carriers/parse.js';
 import { searchCountries } from '../../carriers/search.js';
 import { printRows } from '../../output/render.js';
 import { examples, pagerOption, running, withColumns, type Declare } from '../define.js';
+import type { Listing } from '../listing.js';
 
 export interface CountriesOptions {
   /** A key, a name or part of one, or an ISO code. */
@@ -62,6 +63,12 @@ export async function runCountries(opts: CountriesOptions, ctx: Context): Promis
   );
   return EXIT.ok;
 }
+
+export const listing = {
+  name: 'countries',
+  summary: "search the service's country list",
+  section: 'more',
+} satisfies Listing;
 
 export const declaration: Declare = (cmd, invoke) =>
   withColumns(

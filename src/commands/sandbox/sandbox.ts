@@ -3,6 +3,14 @@
 import { examples, type Declare } from '../define.js';
 import { declaration as reset } from './reset.js';
 import { declaration as start } from './start.js';
+import type { Listing } from '../listing.js';
+
+export const listing = {
+  name: 'sandbox',
+  summary: 'run the service emulator locally',
+  section: 'account',
+  group: true,
+} satisfies Listing;
 
 export const declaration: Declare = (cmd, invoke) => {
   cmd.addHelpText(

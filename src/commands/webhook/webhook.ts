@@ -5,6 +5,14 @@ import { declaration as listen } from './listen.js';
 import { declaration as replay } from './replay.js';
 import { declaration as trigger } from './trigger.js';
 import { declaration as verify } from './verify.js';
+import type { Listing } from '../listing.js';
+
+export const listing = {
+  name: 'webhook',
+  summary: 'check notifications the service sends to the webhook URL',
+  section: 'account',
+  group: true,
+} satisfies Listing;
 
 export const declaration: Declare = (cmd, invoke) => {
   cmd.addHelpText(

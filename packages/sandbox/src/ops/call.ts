@@ -1,7 +1,7 @@
 // One request as an operation handler sees it, and a handler's row of the table (@trk/sandbox/ops/table.ts
 // dispatches it): each handler's module exports its row.
 
-import type { ApiVersion } from '@trk/service/vocabulary.js';
+import type { ApiVersion, Operation } from '@trk/service/vocabulary.js';
 import type { AccountCore } from '../account/core.js';
 import type { Envelope } from '../account/envelope.js';
 import type { ServedVersion } from '../versions.js';
@@ -18,6 +18,8 @@ export interface OperationCall {
 }
 
 export interface EmulatedOperation {
+  /** The operation it answers, by trk's name for it (its v2 spelling). */
+  readonly operation: Operation;
   /** Path segment in each version (spec, "v1 differences"); a version without the operation has none. */
   readonly paths: Readonly<Partial<Record<ApiVersion, string>>>;
   readonly handle: (core: AccountCore, call: OperationCall) => Envelope;

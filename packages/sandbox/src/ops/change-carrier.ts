@@ -82,6 +82,7 @@ function change(core: AccountCore, rec: RecordState, item: Item): Record<string,
 
 /** Its row of the emulator's table (table.ts). */
 export const changeCarrierOperation: EmulatedOperation = {
+  operation: 'changecarrier',
   paths: everywhere('changecarrier'),
   handle: (core, c) => changeCarrier(core, c.version, c.body),
 };

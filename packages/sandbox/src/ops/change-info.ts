@@ -61,6 +61,7 @@ function applyChanges(core: AccountCore, version: ApiVersion, rec: RecordState, 
 
 /** Its row of the emulator's table (table.ts). */
 export const changeInfoOperation: EmulatedOperation = {
+  operation: 'changeinfo',
   paths: everywhere('changeinfo'),
   handle: (core, c) => changeInfo(core, c.version, c.body),
 };

@@ -54,24 +54,28 @@ export function push(core: AccountCore, version: ApiVersion, body: unknown): Env
 
 /** Its row of the emulator's table (table.ts). */
 export const stopTrackOperation: EmulatedOperation = {
+  operation: 'stoptrack',
   paths: everywhere('stoptrack'),
   handle: (core, c) => stopTrack(core, c.version, c.body),
 };
 
 // v1 spells these two in its own casing: POST /Retrack, POST /deleteTrack.
 export const retrackOperation: EmulatedOperation = {
+  operation: 'retrack',
   paths: { v1: 'Retrack', v2: 'retrack', 'v2.1': 'retrack' },
   handle: (core, c) => retrack(core, c.version, c.body),
 };
 
 /** Its row of the emulator's table (table.ts). */
 export const deleteTrackOperation: EmulatedOperation = {
+  operation: 'deletetrack',
   paths: { v1: 'deleteTrack', v2: 'deletetrack', 'v2.1': 'deletetrack' },
   handle: (core, c) => deleteTrack(core, c.version, c.body),
 };
 
 /** Its row of the emulator's table (table.ts). */
 export const pushOperation: EmulatedOperation = {
+  operation: 'push',
   paths: everywhere('push'),
   handle: (core, c) => push(core, c.version, c.body),
 };

@@ -17,6 +17,7 @@ export function getQuota(core: AccountCore, body: unknown): Envelope {
 
 // "v1 has no getquota and no real-time operation".
 export const getQuotaOperation: EmulatedOperation = {
+  operation: 'getquota',
   paths: { v2: 'getquota', 'v2.1': 'getquota' },
   handle: (core, c) => getQuota(core, c.body),
 };

@@ -97,6 +97,7 @@ function query(core: AccountCore, call: RealtimeCall, item: Item): Record<string
 
 // v1 has no real-time operation; v2.1's forms of real time are not shown: v2's path.
 export const realtimeOperation: EmulatedOperation = {
+  operation: 'getRealTimeTrackInfo',
   paths: { v2: 'getRealTimeTrackInfo', 'v2.1': 'getRealTimeTrackInfo' },
   handle: (core, c) => realtime(core, c),
 };

@@ -107,6 +107,7 @@ function registerItem(core: AccountCore, version: ApiVersion, item: Item): Recor
 
 /** Its row of the emulator's table (table.ts). */
 export const registerOperation: EmulatedOperation = {
+  operation: 'register',
   paths: everywhere('register'),
   handle: (core, c) => register(core, c.version, c.body),
 };

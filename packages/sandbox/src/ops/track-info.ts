@@ -41,6 +41,7 @@ export function trackDetails(
 
 /** Its row of the emulator's table (table.ts). */
 export const getTrackInfoOperation: EmulatedOperation = {
+  operation: 'gettrackinfo',
   paths: everywhere('gettrackinfo'),
   handle: (core, c) => getTrackInfo(core, c),
 };

@@ -259,6 +259,7 @@ function parseV1(body: unknown): ListQuery {
 
 /** Its row of the emulator's table (table.ts). */
 export const getTrackListOperation: EmulatedOperation = {
+  operation: 'gettracklist',
   paths: everywhere('gettracklist'),
   handle: (core, c) => getTrackList(core, c),
 };

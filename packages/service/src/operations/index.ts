@@ -1,43 +1,22 @@
-// The service's operations, gathered from their modules (one a file in this folder): the table every reader
-// uses (the client, the retry policy, the item engine, `trk api`, help and completions), the unions of their
-// names and the shapes of their answers are derived here, never written again. A new operation is a module
-// here, its command, and the emulator's handler; test/service/operations.test.ts fails when one lacks a piece.
+// The service's operations, gathered from their modules (one a file in this folder, listed by the build in
+// modules.ts): the table every reader uses (the client, the retry policy, the item engine, `trk api`, help and
+// completions), the unions of their names and the shapes of their answers are derived here, never written again. A
+// new operation is a module here, its command, and the emulator's handler; test/service/operations.test.ts fails
+// when one lacks a piece.
 
 import { fieldSpec, ITEM_FIELDS, type ItemField } from '../fields.js';
 import { API_VERSIONS, LIMITS, type ApiVersion } from '../vocabulary.js';
-import { changeCarrier } from './change-carrier.js';
-import { changeInfo } from './change-info.js';
-import { deleteTrack } from './delete-track.js';
-import { getQuota } from './get-quota.js';
-import { getTrackInfo } from './get-track-info.js';
-import { getTrackList } from './get-track-list.js';
 import type { NumberCarrierItem } from '../types.js';
+import { OPERATION_MODULES } from './modules.js';
 import type { Item, ItemOperationSpec, ListPart, OperationClass, OperationSpec } from './operation.js';
-import { push } from './push.js';
-import { realtime } from './realtime.js';
-import { register } from './register.js';
-import { retrack } from './retrack.js';
 import { describe, isObject, type AnswerCheck } from './shapes.js';
-import { stopTrack } from './stop-track.js';
 
 export { RequestRefused, type Item, type ListPart, type OperationClass } from './operation.js';
 export type { AnswerCheck } from './shapes.js';
 export { unknownRegisterFields } from './register.js';
 
-/** Every operation's module, in the order `trk api` lists them: their names are the operations trk knows. */
-const LIST = [
-  register,
-  changeCarrier,
-  changeInfo,
-  stopTrack,
-  retrack,
-  deleteTrack,
-  getQuota,
-  getTrackList,
-  getTrackInfo,
-  push,
-  realtime,
-] as const;
+/** Every operation's module (modules.ts, written by the build from this folder): their names are the operations. */
+const LIST = OPERATION_MODULES;
 /** An operation's name as trk knows it (v2 spelling). */
 export type Operation = (typeof LIST)[number]['name'];
 /** Every operation's name, as its module gives it. */
