@@ -276,6 +276,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   report: ['@trk/service', 'core', 'io', 'output', 'store'],
   completion: [],
   commands: [
+    'package-files.ts',
     'help-pages.ts',
     '@trk/service',
     'core',

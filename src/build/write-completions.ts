@@ -7,13 +7,9 @@ import { buildProgram } from '../commands/registry.js';
 import { HELP_TOPIC_DESCRIPTIONS } from '../commands/help/help.js';
 import { completionTree } from '../completion/spec.js';
 import { generateCompletion, SHELLS, type Shell } from '../completion/scripts.js';
+import { COMPLETION_FILES } from '../completion/shells.js';
 
-export const COMPLETION_FILES: Readonly<Record<Shell, string>> = {
-  bash: 'trk.bash',
-  zsh: '_trk',
-  fish: 'trk.fish',
-  powershell: 'trk.ps1',
-};
+export { COMPLETION_FILES };
 
 /** The scripts as the current command tree generates them. */
 export async function completionScripts(): Promise<Record<Shell, string>> {

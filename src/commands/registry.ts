@@ -30,8 +30,8 @@ export const GETTING_STARTED = [
 const gettingStarted = (context: AddHelpTextContext) =>
   `Getting started:\n${layoutItems(GETTING_STARTED, pageWidth(context))}\n`;
 
-/** Commands that need the whole tree: help about any command, and the completion scripts (not their values). */
-const WHOLE_TREE = new Set(['help', 'completion']);
+/** Commands that need the whole tree: help about any command. */
+const WHOLE_TREE = new Set(['help']);
 
 /**
  * The command an argument list runs (its first word that is not a global option or the value of one), `all`

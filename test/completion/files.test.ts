@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { COMPLETION_FILES, completionScripts } from '../../src/build/write-completions.js';
+import { commandOf } from '../../src/commands/registry.js';
+import { runProgram } from '../commands/run-program.js';
+import { createFake } from '../fake-context.js';
 import { powershellBalanced } from './powershell-syntax.js';
 
 describe('completions/', () => {
@@ -9,6 +12,17 @@ describe('completions/', () => {
     async (shell, file) => {
       const committed = readFileSync(new URL(`../../completions/${file}`, import.meta.url), 'utf8');
       expect(committed).toBe((await completionScripts())[shell as keyof typeof COMPLETION_FILES]);
+    },
+  );
+
+  it.each(Object.entries(COMPLETION_FILES))(
+    'trk completion %s prints the shipped script, declaring no command but its own',
+    async (shell, file) => {
+      expect(commandOf(['completion', shell])).toBe('completion');
+      const fake = createFake();
+      expect((await runProgram(fake, ['completion', shell])).code).toBe(0);
+      const shipped = readFileSync(new URL(`../../completions/${file}`, import.meta.url), 'utf8');
+      expect(fake.io.stdoutText()).toBe(shipped);
     },
   );
 

@@ -1,24 +1,28 @@
-// trk completion bash|zsh|fish: the completion script for a shell, generated from the command tree itself,
-// so it can never drift from the commands. The values that only exist at run time come from `trk __complete`
-// (complete.ts), which the scripts call.
+// trk completion bash|zsh|fish|powershell: the completion script for a shell. The build generates each from the
+// command tree itself (src/build/write-completions.ts) into completions/, shipped in the package, so it can never
+// drift from the commands (a test fails when the files are stale); this prints the shell's file, without declaring
+// every command: `source <(trk completion bash)` runs at every start of a shell. The values that only exist at run
+// time come from `trk __complete` (complete.ts), which the scripts call.
 
-import type { Command } from 'commander';
-import { completionTree } from '../../completion/spec.js';
-import { generateCompletion, type Shell } from '../../completion/scripts.js';
 import type { Context } from '../../context/context.js';
-import { HELP_TOPIC_DESCRIPTIONS } from '../help/help.js';
-import { SHELLS } from '../../completion/shells.js';
-import { Argument, examples, prints, rootOf, running, type Declare } from '../define.js';
+import { TrkError } from '../../core/errors.js';
+import { nodeFs } from '../../core/node.js';
+import { COMPLETION_FILES, SHELLS, type Shell } from '../../completion/shells.js';
+import { packageFile } from '../../package-files.js';
+import { Argument, examples, prints, running, type Declare } from '../define.js';
 import type { Listing } from '../listing.js';
 
-export interface CompletionOptions {
-  shell: Shell;
-  /** The command tree to describe. */
-  program: Command;
-}
-
-export async function runCompletion(opts: CompletionOptions, ctx: Context): Promise<number> {
-  ctx.io.out(generateCompletion(opts.shell, completionTree(opts.program, HELP_TOPIC_DESCRIPTIONS)));
+export async function runCompletion(opts: { shell: Shell }, ctx: Context): Promise<number> {
+  const file = `completions/${COMPLETION_FILES[opts.shell]}`;
+  let script: string;
+  try {
+    script = nodeFs().readFileSync(packageFile(file), 'utf8');
+  } catch (err) {
+    throw new TrkError(`trk's ${opts.shell} completion script (${file}) cannot be read: ${(err as Error).message}`, {
+      hint: 'reinstall trk (in a checkout: npm run build)',
+    });
+  }
+  ctx.io.out(script);
   return 0;
 }
 
@@ -40,4 +44,4 @@ export const declaration: Declare = (cmd, invoke) =>
         'trk completion powershell | Out-String | Invoke-Expression   # in $PROFILE',
       ),
     )
-    .action((shell) => running(invoke, (ctx) => runCompletion({ shell, program: rootOf(cmd) }, ctx)));
+    .action((shell) => running(invoke, (ctx) => runCompletion({ shell }, ctx)));
