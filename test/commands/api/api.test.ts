@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { findOperation, parseData, runApi } from '../../../src/commands/api/api.js';
 import { UsageError } from '../../../src/core/errors.js';
 import { createFake, rejecting } from '../../fake-context.js';
+import { runLine } from '../run-program.js';
 
 describe('runApi', () => {
   it('finds operations by any spelling', () => {
@@ -45,5 +46,13 @@ describe('runApi', () => {
     await expect(runApi({ operation: 'push', data: '[{' }, fake.ctx)).rejects.toThrow(/--data is not valid JSON/);
     expect(fake.calls).toHaveLength(0);
     expect(() => parseData('nope', 'stdin')).toThrow(UsageError);
+  });
+});
+
+describe('trk api: the command line', () => {
+  it('api OPERATION --data', async () => {
+    const { calls, code } = await runLine(['api', 'gettrackinfo', '--data', '[{"number":"AAA11111"}]']);
+    expect(code).toBe(0);
+    expect(calls[0]).toMatchObject({ op: 'gettrackinfo', body: [{ number: 'AAA11111' }] });
   });
 });

@@ -4,6 +4,7 @@ import { runChangeCarrier } from '../../../src/commands/items/change-carrier.js'
 import { UsageError } from '../../../src/core/errors.js';
 import { createFake, rejecting } from '../../fake-context.js';
 import { sentTo } from '../sent-to.js';
+import { runLine } from '../run-program.js';
 
 describe('runChangeCarrier', () => {
   it('maps --from/--to/--final-from/--final-to to the wire fields', async () => {
@@ -44,5 +45,25 @@ describe('runChangeCarrier', () => {
     expect(await runChangeCarrier({ numbers: ['AAA11111', 'BBB22222'], fields: { carrier_new: 5 } }, some.ctx)).toBe(3);
     const none = createFake({ handler: rejecting(['AAA11111'], -18019807, 'limit') });
     expect(await runChangeCarrier({ numbers: ['AAA11111'], fields: { carrier_new: 5 } }, none.ctx)).toBe(1);
+  });
+});
+
+describe('trk change-carrier: the command line', () => {
+  it('--to, --from, --final-to, --final-from', async () => {
+    const cc = await runLine([
+      'change-carrier',
+      'AAA11111',
+      '--to',
+      '2',
+      '--from',
+      '1',
+      '--final-to',
+      '4',
+      '--final-from',
+      '3',
+    ]);
+    expect(cc.sent('changecarrier')).toEqual([
+      [{ number: 'AAA11111', carrier_old: 1, carrier_new: 2, final_carrier_old: 3, final_carrier_new: 4 }],
+    ]);
   });
 });

@@ -4,6 +4,7 @@ import { realtimeItem, runRealtime } from '../../../src/commands/items/realtime-
 import { UsageError } from '../../../src/core/errors.js';
 import { createFake } from '../../fake-context.js';
 import { trackInfo } from '../track-info.js';
+import { runLine } from '../run-program.js';
 
 describe('runRealtime', () => {
   it('sends one item with cacheLevel 0 by default', async () => {
@@ -53,6 +54,28 @@ describe('runRealtime', () => {
       param: 'p',
       final_carrier: 9,
       cacheLevel: 1,
+    });
+  });
+});
+
+describe('trk realtime: the command line', () => {
+  it('realtime --fresh --yes', async () => {
+    const { calls } = await runLine([
+      'realtime',
+      'AAA11111',
+      '--carrier',
+      '3011',
+      '--param',
+      'p',
+      '--final-carrier',
+      '5',
+      '--fresh',
+      '--yes',
+      '--json',
+    ]);
+    expect(calls[0]).toMatchObject({
+      op: 'getRealTimeTrackInfo',
+      body: [{ number: 'AAA11111', carrier: 3011, param: 'p', final_carrier: 5, cacheLevel: 1 }],
     });
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { runUpdate } from '../../../src/commands/items/update.js';
 import { createFake } from '../../fake-context.js';
 import { sentTo } from '../sent-to.js';
+import { runLine } from '../run-program.js';
 
 describe('runUpdate', () => {
   it('sends the changes under items', async () => {
@@ -35,5 +36,14 @@ describe('runUpdate', () => {
       /the v1 API cannot send --lang/,
     );
     expect(refused.calls).toHaveLength(0);
+  });
+});
+
+describe('trk update: the command line', () => {
+  it('--tag, --param, --lang, --carrier', async () => {
+    const up = await runLine(['update', 'AAA11111', '--tag', 't', '--param', 'p', '--lang', 'fr', '--carrier', '9']);
+    expect(up.calls[0]!.body).toEqual([
+      { number: 'AAA11111', carrier: 9, items: { tag: 't', param: 'p', lang: 'fr' } },
+    ]);
   });
 });

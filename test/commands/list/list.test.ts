@@ -4,6 +4,7 @@ import { buildListFilters, runList } from '../../../src/commands/list/list-run.j
 import type { TrackListFilter } from '@trk/service/types.js';
 import { UsageError } from '../../../src/core/errors.js';
 import { createFake, type Handler } from '../../fake-context.js';
+import { runLine } from '../run-program.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
 
@@ -418,4 +419,71 @@ describe('--watch', () => {
       expect(fake.io.stderrText()).not.toContain('no records yet');
     },
   );
+});
+
+describe('trk list: the command line', () => {
+  it('list with every filter', async () => {
+    const { calls } = await runLine(
+      [
+        'list',
+        '--status',
+        'Delivered',
+        '--carrier',
+        '3011',
+        '--tracking',
+        'Tracking',
+        '--origin',
+        'Api',
+        '--registered-since',
+        '2025-05-01',
+        '--registered-until',
+        '2025-05-31T23:59:59Z',
+        '--tracked-since',
+        '2025-05-02',
+        '--tracked-until',
+        '2025-05-03',
+        '--pushed-since',
+        '2025-05-04',
+        '--pushed-until',
+        '2025-05-05',
+        '--push-status',
+        'Failure',
+        '--push-code',
+        '500',
+        '--stopped-since',
+        '2025-05-06',
+        '--stopped-until',
+        '2025-05-07',
+        '--number',
+        'AAA11111,BBB22222',
+        '--number',
+        'CCC33333',
+        '--order-by',
+        'PushTimeDesc',
+        '--page',
+        '2',
+      ],
+      { handler: () => ({ code: 0, data: { accepted: [] } }) },
+    );
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.body).toEqual({
+      package_status: 'Delivered',
+      carrier: 3011,
+      tracking_status: 'Tracking',
+      data_origin: 'Api',
+      register_time_from: '2025-05-01T00:00:00Z',
+      register_time_to: '2025-05-31T23:59:59Z',
+      track_time_from: '2025-05-02T00:00:00Z',
+      track_time_to: '2025-05-03T00:00:00Z',
+      push_time_from: '2025-05-04T00:00:00Z',
+      push_time_to: '2025-05-05T00:00:00Z',
+      push_status: 'Failure',
+      push_status_code: 500,
+      stop_track_time_from: '2025-05-06T00:00:00Z',
+      stop_track_time_to: '2025-05-07T00:00:00Z',
+      number: 'AAA11111,BBB22222,CCC33333',
+      order_by: 'PushTimeDesc',
+      page_no: 2,
+    });
+  });
 });

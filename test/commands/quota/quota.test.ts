@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { runQuota } from '../../../src/commands/quota/quota.js';
 import { createFake } from '../../fake-context.js';
 import { fixture } from '../track-info.js';
+import { runLine } from '../run-program.js';
 
 describe('runQuota', () => {
   it('--json prints the quota object as sent', async () => {
@@ -27,5 +28,12 @@ describe('runQuota', () => {
     const fake = createFake({ version: 'v1' });
     await expect(runQuota({}, fake.ctx)).rejects.toThrow(/v1 API has no quota operation/);
     expect(fake.calls).toHaveLength(0);
+  });
+});
+
+describe('trk quota: the command line', () => {
+  it('quota', async () => {
+    const { calls } = await runLine(['quota', '--json']);
+    expect(calls[0]).toMatchObject({ op: 'getquota', body: [] });
   });
 });
