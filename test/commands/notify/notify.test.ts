@@ -8,17 +8,22 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clock } from '../../src/core/clock.js';
-import { HOLD_MS } from '../../src/mirror/notify/ledger.js';
-import { NotifyRun } from '../../src/mirror/notify/run.js';
-import { readRules } from '../../src/mirror/notify/setup.js';
-import { Senders, type MailSettings } from '../../src/mirror/notify/targets.js';
-import type { Message } from '../../src/mirror/notify/messages.js';
-import type { SkippingClock } from '../skipping-clock.js';
-import { STORE_KINDS } from '../store/kinds.js';
-import { numbers, startEmulator, trk, trkProcess, type Emulator } from './helpers.js';
-import { HOUR, mirrorEnv, openStore, register, spawnTrk, START, sync, until } from './mirror-helpers.js';
-import { startHookReceiver, startMailReceiver, type HookReceiver, type MailReceiver } from './notify-receivers.js';
+import { clock } from '../../../src/core/clock.js';
+import { HOLD_MS } from '../../../src/mirror/notify/ledger.js';
+import { NotifyRun } from '../../../src/mirror/notify/run.js';
+import { readRules } from '../../../src/mirror/notify/setup.js';
+import { Senders, type MailSettings } from '../../../src/mirror/notify/targets.js';
+import type { Message } from '../../../src/mirror/notify/messages.js';
+import type { SkippingClock } from '../../skipping-clock.js';
+import { STORE_KINDS } from '../../store/kinds.js';
+import { numbers, startEmulator, trk, trkProcess, type Emulator } from '../../e2e/helpers.js';
+import { HOUR, mirrorEnv, openStore, register, spawnTrk, START, sync, until } from '../../e2e/mirror-helpers.js';
+import {
+  startHookReceiver,
+  startMailReceiver,
+  type HookReceiver,
+  type MailReceiver,
+} from '../../e2e/notify-receivers.js';
 
 interface Change {
   id: number;
