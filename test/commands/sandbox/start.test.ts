@@ -7,6 +7,7 @@ import { UsageError } from '../../../src/core/errors.js';
 import { createTestIO } from '../../test-io.js';
 import { call } from '../../../packages/sandbox/test/http.js';
 import { sandboxStateDir } from './state-dir.js';
+import { baseEnv, trk, trkRunning } from '../../e2e/helpers.js';
 
 const state = sandboxStateDir();
 describe('sandboxOptions', () => {
@@ -144,5 +145,39 @@ describe('runSandboxStart', () => {
     stop.abort();
     await run;
     await expect(readFile(path.join(state.dir(), 'sandbox.json'))).rejects.toThrow();
+  });
+});
+
+describe('trk sandbox start in its own process', () => {
+  it('prints TRK_RES_URL too, so carrier names resolve against it rather than the real list host', async () => {
+    const env = baseEnv();
+    delete env.TRK_API_KEY;
+    delete env.TRK_BASE_URL;
+    // A key of its own: the default one is a secret to this process since the commands before used it (trk
+    // redacts the keys a process has used), and would be printed as ***, as it is not by a process of its own.
+    const key = 'settings-start-0123456789abcdef';
+    const server = trkRunning(['sandbox', 'start', '--no-state', '--speed', '0', '--key', key], { env });
+    try {
+      await server.printed(/TRK_RES_URL=/, 'stdout');
+      const vars = Object.fromEntries(
+        server
+          .stdout()
+          .trim()
+          .split('\n')
+          .map((l) => l.split('=', 2) as [string, string]),
+      );
+      expect(Object.keys(vars)).toEqual(['TRK_BASE_URL', 'TRK_API_KEY', 'TRK_RES_URL']);
+      expect(vars.TRK_RES_URL).toBe(vars.TRK_BASE_URL);
+      expect(vars.TRK_API_KEY).toBe(key);
+      // baseEnv points TRK_RES_URL at a closed port: the printed value replaces it, as sourcing the lines would.
+      const reg = await trk(['register', 'RR123456789CN', '--carrier', 'China Post', '--json'], {
+        env: { ...env, ...vars },
+      });
+      expect(reg.code, reg.stderr).toBe(0);
+      expect(reg.stdout).toMatch(/"carrier":\s*3011/);
+    } finally {
+      server.interrupt();
+    }
+    expect((await server.done).code).toBe(0);
   });
 });
