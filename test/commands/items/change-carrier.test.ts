@@ -5,6 +5,7 @@ import { UsageError } from '../../../src/core/errors.js';
 import { createFake, rejecting } from '../../fake-context.js';
 import { sentTo } from '../sent-to.js';
 import { runLine } from '../run-program.js';
+import { withCachedLists } from '../carrier-lists.js';
 
 describe('runChangeCarrier', () => {
   it('maps --from/--to/--final-from/--final-to to the wire fields', async () => {
@@ -64,6 +65,37 @@ describe('trk change-carrier: the command line', () => {
     ]);
     expect(cc.sent('changecarrier')).toEqual([
       [{ number: 'AAA11111', carrier_old: 1, carrier_new: 2, final_carrier_old: 3, final_carrier_new: 4 }],
+    ]);
+  });
+});
+
+describe('trk change-carrier: carrier names', () => {
+  const parse = withCachedLists();
+
+  it('change-carrier --to, --from, --final-to, --final-from', async () => {
+    const { code, fake } = await parse([
+      'change-carrier',
+      'RR123456789CN',
+      '--to',
+      'Yanwen',
+      '--from',
+      'China Post',
+      '--final-to',
+      'USPS',
+      '--final-from',
+      'Canada Post',
+    ]);
+    expect(code).toBe(0);
+    expect(fake.sent('changecarrier')).toEqual([
+      [
+        {
+          number: 'RR123456789CN',
+          carrier_old: 3011,
+          carrier_new: 190012,
+          final_carrier_old: 3041,
+          final_carrier_new: 21051,
+        },
+      ],
     ]);
   });
 });

@@ -4,6 +4,7 @@ import { runInfo } from '../../../src/commands/items/info-online.js';
 import { UsageError } from '../../../src/core/errors.js';
 import { createFake, type Handler } from '../../fake-context.js';
 import { correios, trackInfo, yanwen } from '../track-info.js';
+import { withCachedLists } from '../carrier-lists.js';
 
 describe('runInfo', () => {
   it('on a terminal: one number reads as a tracking page, several as a compact table, --page as pages', async () => {
@@ -183,5 +184,30 @@ describe('runInfo --status / --sub-status', () => {
     const err = await runInfo({ numbers, subStatus: ['InTransit_Arrival'] }, fake.ctx).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect(fake.calls).toHaveLength(0);
+  });
+});
+
+describe('trk info: carrier names', () => {
+  const parse = withCachedLists();
+
+  it('info: the tracking page and the rejected rows name the carriers', async () => {
+    const handler: Handler = () => ({
+      code: 0,
+      data: {
+        accepted: [
+          {
+            number: 'RR123456789CN',
+            tag: null,
+            track: { w1: 3011, w2: 21051, b: 301, c: 2105, e: 10, z0: {}, z1: [], z2: [] },
+          },
+        ],
+        rejected: [{ number: 'RR000000000CN', carrier: 3011, error: { code: -18019902, message: 'not registered' } }],
+      },
+    });
+    const r = await parse(['info', 'RR123456789CN', 'RR000000000CN'], { handler, version: 'v1', tty: true });
+    expect(r.code).toBe(3);
+    expect(r.out.split('\n')[0]).toBe('RR123456789CN  ·  3011 China Post  ·  last mile 21051 USPS');
+    expect(r.out).toMatch(/Route {5}CN → US/);
+    expect(r.out).toMatch(/RR000000000CN\s+3011 China Post\s+rejected/);
   });
 });

@@ -5,6 +5,7 @@ import { UsageError } from '../../../src/core/errors.js';
 import { createFake } from '../../fake-context.js';
 import { trackInfo } from '../track-info.js';
 import { runLine } from '../run-program.js';
+import { withCachedLists } from '../carrier-lists.js';
 
 describe('runRealtime', () => {
   it('sends one item with cacheLevel 0 by default', async () => {
@@ -77,5 +78,22 @@ describe('trk realtime: the command line', () => {
       op: 'getRealTimeTrackInfo',
       body: [{ number: 'AAA11111', carrier: 3011, param: 'p', final_carrier: 5, cacheLevel: 1 }],
     });
+  });
+});
+
+describe('trk realtime: carrier names', () => {
+  const parse = withCachedLists();
+
+  it('realtime --carrier and --final-carrier', async () => {
+    const { code, calls } = await parse([
+      'realtime',
+      'RR123456789CN',
+      '--carrier',
+      'china post',
+      '--final-carrier',
+      'usps',
+    ]);
+    expect(code).toBe(0);
+    expect(calls[0]!.body).toEqual([{ number: 'RR123456789CN', carrier: 3011, final_carrier: 21051, cacheLevel: 0 }]);
   });
 });

@@ -3,6 +3,7 @@ import { runRegister, type RegisterOptions } from '../../../src/commands/items/r
 import { UsageError } from '../../../src/core/errors.js';
 import { createFake, rejecting } from '../../fake-context.js';
 import { runLine } from '../run-program.js';
+import { withCachedLists } from '../carrier-lists.js';
 
 const base: RegisterOptions = { numbers: [] };
 const numbers = (n: number) => Array.from({ length: n }, (_, i) => `RR${String(i).padStart(9, '0')}CN`);
@@ -270,5 +271,22 @@ describe('trk register: the command line', () => {
   it('register --no-auto-detection without a carrier', async () => {
     const { sent } = await runLine(['register', 'AAA11111', '--no-auto-detection']);
     expect(sent('register')).toEqual([[{ number: 'AAA11111', auto_detection: false }]]);
+  });
+});
+
+describe('trk register: carrier names', () => {
+  const parse = withCachedLists();
+
+  it('register --carrier and --final-carrier', async () => {
+    const { code, fake } = await parse([
+      'register',
+      'RR123456789CN',
+      '--carrier',
+      'DHL Express',
+      '--final-carrier',
+      'china post',
+    ]);
+    expect(code).toBe(0);
+    expect(fake.sent('register')).toEqual([[{ number: 'RR123456789CN', carrier: 100001, final_carrier: 3011 }]]);
   });
 });

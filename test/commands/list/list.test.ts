@@ -11,6 +11,8 @@ import { UsageError } from '../../../src/core/errors.js';
 import { createFake, type Handler } from '../../fake-context.js';
 import { runLine } from '../run-program.js';
 import { emulatorList, numbers, parseCsv, startEmulator, trk, type Emulator } from '../../e2e/helpers.js';
+import { withCachedLists } from '../carrier-lists.js';
+import type { ApiVersion } from '@trk/service/vocabulary.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
 
@@ -588,5 +590,45 @@ describe('trk list against the emulator: every page, filters, formats', () => {
       expect(r.stderr).toMatch(/^trk: /);
     }
     expect(emu.requests()).toBe(before);
+  });
+});
+
+describe('trk list: carrier names beside codes', () => {
+  const parse = withCachedLists();
+
+  const record = (version: ApiVersion) =>
+    version === 'v1'
+      ? { number: 'RR123456789CN', w1: 3011, w2: 21051, b: 301, c: 2105, e: 10, ts: true, rt: '2025-05-01 00:00:00' }
+      : {
+          number: 'RR123456789CN',
+          carrier: 3011,
+          final_carrier: 21051,
+          package_status: 'InTransit',
+          tracking_status: 'Tracking',
+        };
+  const listHandler =
+    (version: ApiVersion): Handler =>
+    () => ({
+      code: 0,
+      data: { accepted: [record(version)] },
+      page: { data_total: 1, page_total: 1, page_no: 1, page_size: 40 },
+    });
+
+  it('list: a table shows names, CSV and JSON keep the codes', async () => {
+    const table = await parse(['list', '-o', 'table'], { handler: listHandler('v2'), version: 'v2' });
+    expect(table.out).toMatch(/RR123456789CN\s+3011 China Post\s+21051 USPS\s+InTransit/);
+    const csv = await parse(['list', '--csv'], { handler: listHandler('v2') });
+    expect(csv.out.split('\n')[1]).toMatch(/^RR123456789CN,3011,21051,InTransit,/);
+    const none = await parse(['list', '-o', 'table'], { handler: listHandler('v2'), lists: false });
+    expect(none.out).toMatch(/RR123456789CN\s+3011\s+21051\s+InTransit/);
+  });
+
+  it('v1 lists: names beside codes, numeric countries as ISO codes (from the cached lists)', async () => {
+    const table = await parse(['list', '-o', 'table'], { handler: listHandler('v1'), version: 'v1' });
+    expect(table.out).toMatch(/RR123456789CN\s+3011 China Post\s+21051 USPS\s+InTransit/);
+    const csv = await parse(['list', '--csv'], { handler: listHandler('v1'), version: 'v1' });
+    const [header, row] = csv.out.split('\n');
+    const cells = Object.fromEntries(header!.split(',').map((h, i) => [h, row!.split(',')[i]]));
+    expect(cells).toMatchObject({ carrier: '3011', origin_country: 'CN', destination_country: 'US' });
   });
 });
