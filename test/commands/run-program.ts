@@ -6,7 +6,7 @@ import { errorOutcome, readGlobalOptions } from '../../src/cli.js';
 import { applyOutputFlags } from '../../src/commands/define.js';
 import { buildProgram } from '../../src/commands/registry.js';
 import type { GlobalOptions } from '../../src/context/context.js';
-import type { Fake } from '../fake-context.js';
+import { createFake, type Fake, type FakeOptions } from '../fake-context.js';
 
 /** The exit code as the CLI would give it, and what was thrown (undefined when nothing was). */
 export async function runProgram(fake: Fake, argv: string[]): Promise<{ code: number | undefined; error: unknown }> {
@@ -33,4 +33,11 @@ export async function runProgram(fake: Fake, argv: string[]): Promise<{ code: nu
     code = errorOutcome(err).exitCode;
   }
   return { code, error };
+}
+
+/** A command line run on a new fake context: the exit code, the calls the client recorded, and the fake. */
+export async function runLine(argv: string[], opts: FakeOptions = {}) {
+  const fake = createFake(opts);
+  const { code } = await runProgram(fake, argv);
+  return { code, calls: fake.calls, sent: fake.sent, fake };
 }

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { runRegister, type RegisterOptions } from '../../../src/commands/items/register.js';
 import { UsageError } from '../../../src/core/errors.js';
 import { createFake, rejecting } from '../../fake-context.js';
+import { runLine } from '../run-program.js';
+import { withCachedLists } from '../carrier-lists.js';
 
 const base: RegisterOptions = { numbers: [] };
 const numbers = (n: number) => Array.from({ length: n }, (_, i) => `RR${String(i).padStart(9, '0')}CN`);
@@ -215,5 +217,76 @@ describe('runRegister', () => {
   it('does not send when no key is configured', async () => {
     const fake = createFake({ apiKey: undefined });
     await expect(runRegister({ ...base, numbers: ['AAA11111'] }, fake.ctx)).rejects.toMatchObject({ exitCode: 4 });
+  });
+});
+
+describe('trk register: the command line', () => {
+  it('register with every flag', async () => {
+    const { code, sent } = await runLine(
+      [
+        'register',
+        'AAA11111',
+        '--carrier',
+        '3011',
+        '--param',
+        'US-10001',
+        '--tag',
+        'b7',
+        '--lang',
+        'de',
+        '--email',
+        'a@b.c',
+        '--final-carrier',
+        '21051',
+        '--api-version',
+        'v2.1',
+        '--order-no',
+        'o1',
+        '--order-time',
+        '2025-05-01',
+        '--remark',
+        'r',
+      ],
+      { version: 'v2.1' },
+    );
+    expect(code).toBe(0);
+    expect(sent('register')).toEqual([
+      [
+        {
+          number: 'AAA11111',
+          carrier: 3011,
+          param: 'US-10001',
+          tag: 'b7',
+          lang: 'de',
+          email: 'a@b.c',
+          final_carrier: 21051,
+          order_no: 'o1',
+          order_time: '2025-05-01',
+          remark: 'r',
+        },
+      ],
+    ]);
+  });
+
+  it('register --no-auto-detection without a carrier', async () => {
+    const { sent } = await runLine(['register', 'AAA11111', '--no-auto-detection']);
+    expect(sent('register')).toEqual([[{ number: 'AAA11111', auto_detection: false }]]);
+  });
+});
+
+describe('trk register: carrier names', () => {
+  const parse = withCachedLists();
+
+  it('register --carrier and --final-carrier', async () => {
+    const { code, fake } = await parse([
+      'register',
+      'RR123456789CN',
+      '--carrier',
+      'DHL Express',
+      '--final-carrier',
+      'china post',
+    ]);
+    expect(code).toBe(0);
+    expect(fake.sent('register')).toEqual([[{ number: 'RR123456789CN', carrier: 100001, final_carrier: 3011 }]]);
   });
 });

@@ -1,9 +1,18 @@
+// trk list: its filters and their requests, merged queries and local matching against the fake client; the
+// command line; and against the emulator: every page, filters, formats.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildListFilters, runList } from '../../../src/commands/list/list-run.js';
 import type { TrackListFilter } from '@trk/service/types.js';
 import { UsageError } from '../../../src/core/errors.js';
 import { createFake, type Handler } from '../../fake-context.js';
+import { runLine } from '../run-program.js';
+import { emulatorList, numbers, parseCsv, startEmulator, trk, type Emulator } from '../../e2e/helpers.js';
+import { withCachedLists } from '../carrier-lists.js';
+import type { ApiVersion } from '@trk/service/vocabulary.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
 
@@ -418,4 +427,208 @@ describe('--watch', () => {
       expect(fake.io.stderrText()).not.toContain('no records yet');
     },
   );
+});
+
+describe('trk list: the command line', () => {
+  it('list with every filter', async () => {
+    const { calls } = await runLine(
+      [
+        'list',
+        '--status',
+        'Delivered',
+        '--carrier',
+        '3011',
+        '--tracking',
+        'Tracking',
+        '--origin',
+        'Api',
+        '--registered-since',
+        '2025-05-01',
+        '--registered-until',
+        '2025-05-31T23:59:59Z',
+        '--tracked-since',
+        '2025-05-02',
+        '--tracked-until',
+        '2025-05-03',
+        '--pushed-since',
+        '2025-05-04',
+        '--pushed-until',
+        '2025-05-05',
+        '--push-status',
+        'Failure',
+        '--push-code',
+        '500',
+        '--stopped-since',
+        '2025-05-06',
+        '--stopped-until',
+        '2025-05-07',
+        '--number',
+        'AAA11111,BBB22222',
+        '--number',
+        'CCC33333',
+        '--order-by',
+        'PushTimeDesc',
+        '--page',
+        '2',
+      ],
+      { handler: () => ({ code: 0, data: { accepted: [] } }) },
+    );
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.body).toEqual({
+      package_status: 'Delivered',
+      carrier: 3011,
+      tracking_status: 'Tracking',
+      data_origin: 'Api',
+      register_time_from: '2025-05-01T00:00:00Z',
+      register_time_to: '2025-05-31T23:59:59Z',
+      track_time_from: '2025-05-02T00:00:00Z',
+      track_time_to: '2025-05-03T00:00:00Z',
+      push_time_from: '2025-05-04T00:00:00Z',
+      push_time_to: '2025-05-05T00:00:00Z',
+      push_status: 'Failure',
+      push_status_code: 500,
+      stop_track_time_from: '2025-05-06T00:00:00Z',
+      stop_track_time_to: '2025-05-07T00:00:00Z',
+      number: 'AAA11111,BBB22222,CCC33333',
+      order_by: 'PushTimeDesc',
+      page_no: 2,
+    });
+  });
+});
+
+describe('trk list against the emulator: every page, filters, formats', () => {
+  const DAY = 86_400_000;
+  let emu: Emulator;
+  const registered = numbers(130, 'LS');
+
+  beforeAll(async () => {
+    // Simulated time stands still unless advanced: the emulator's answer and trk's are taken at the same moment.
+    emu = await startEmulator({ speed: 0 });
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'trk-list-')), 'numbers.txt');
+    writeFileSync(file, `${registered.join('\n')}\n`);
+    const r = await trk(['register', '-f', file, '--carrier', '3011', '-q'], { env: emu.env });
+    expect(r.code).toBe(0);
+    // Let the shipments move: a few weeks in, many are delivered.
+    for (let i = 0; i < 26; i++) await emu.sandbox.advance(DAY);
+  }, 120_000);
+
+  afterAll(async () => {
+    await emu?.close();
+  });
+
+  it('--status Delivered --json prints exactly the matching records across all pages', async () => {
+    const expected = await emulatorList(emu, { package_status: 'Delivered' });
+    expect(expected.length).toBeGreaterThan(40);
+    const r = await trk(['list', '--status', 'Delivered', '--json'], { env: emu.env });
+    expect(r.code).toBe(0);
+    const got = JSON.parse(r.stdout) as Record<string, unknown>[];
+    expect(got).toEqual(expected);
+    expect(got.every((x) => x.package_status === 'Delivered')).toBe(true);
+  });
+
+  it('without filters lists every registered number once', async () => {
+    const r = await trk(['list', '--json'], { env: emu.env });
+    expect(r.code).toBe(0);
+    const got = (JSON.parse(r.stdout) as { number: string }[]).map((x) => x.number).sort();
+    expect(got).toEqual([...registered].sort());
+  });
+
+  it('CSV: a header and one row per record, the same records as JSON', async () => {
+    const expected = await emulatorList(emu, { package_status: 'Delivered' });
+    const r = await trk(['list', '--status', 'Delivered', '--csv'], { env: emu.env });
+    expect(r.code).toBe(0);
+    const rows = parseCsv(r.stdout);
+    expect(rows.map((x) => x.number)).toEqual(expected.map((x) => x.number));
+    expect(rows.every((x) => x.status === 'Delivered')).toBe(true);
+  });
+
+  it('table: a header line and one line per record', async () => {
+    const r = await trk(['list', '--tracking', 'Tracking', '-o', 'table'], { env: emu.env });
+    expect(r.code).toBe(0);
+    const expected = await emulatorList(emu, { tracking_status: 'Tracking' });
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .filter((l) => /^\s*LS\d/.test(l) || /\bLS\d{9}CN\b/.test(l));
+    expect(lines).toHaveLength(expected.length);
+    expect(r.stdout).toMatch(/NUMBER/);
+  });
+
+  it('piped without a format: tab-separated rows, no header', async () => {
+    const r = await trk(['list', '--limit', '3'], { env: emu.env });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines.every((l) => l.split('\t').length > 5 && l.startsWith('LS'))).toBe(true);
+  });
+
+  it('--page and --limit', async () => {
+    const all = await emulatorList(emu, {});
+    const page2 = await trk(['list', '--page', '2', '--json'], { env: emu.env });
+    expect((JSON.parse(page2.stdout) as unknown[]).length).toBe(40);
+    expect(JSON.parse(page2.stdout)).toEqual(all.slice(40, 80));
+    const limited = await trk(['list', '--limit', '45', '--json'], { env: emu.env });
+    expect(JSON.parse(limited.stdout)).toEqual(all.slice(0, 45));
+  });
+
+  it('a filter nothing matches: an empty array, exit 0', async () => {
+    const r = await trk(['list', '--number', 'ZZ999999999ZZ,YY999999999YY', '--json'], { env: emu.env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([]);
+  });
+
+  it('bad filters are usage errors and send nothing', async () => {
+    const before = emu.requests();
+    for (const args of [
+      ['list', '--registered-since', 'last tuesday'],
+      ['list', '--status', 'Lost'],
+      ['list', '--registered-since', '1d', '--registered-until', '3d'],
+    ]) {
+      const r = await trk(args, { env: emu.env });
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/^trk: /);
+    }
+    expect(emu.requests()).toBe(before);
+  });
+});
+
+describe('trk list: carrier names beside codes', () => {
+  const parse = withCachedLists();
+
+  const record = (version: ApiVersion) =>
+    version === 'v1'
+      ? { number: 'RR123456789CN', w1: 3011, w2: 21051, b: 301, c: 2105, e: 10, ts: true, rt: '2025-05-01 00:00:00' }
+      : {
+          number: 'RR123456789CN',
+          carrier: 3011,
+          final_carrier: 21051,
+          package_status: 'InTransit',
+          tracking_status: 'Tracking',
+        };
+  const listHandler =
+    (version: ApiVersion): Handler =>
+    () => ({
+      code: 0,
+      data: { accepted: [record(version)] },
+      page: { data_total: 1, page_total: 1, page_no: 1, page_size: 40 },
+    });
+
+  it('list: a table shows names, CSV and JSON keep the codes', async () => {
+    const table = await parse(['list', '-o', 'table'], { handler: listHandler('v2'), version: 'v2' });
+    expect(table.out).toMatch(/RR123456789CN\s+3011 China Post\s+21051 USPS\s+InTransit/);
+    const csv = await parse(['list', '--csv'], { handler: listHandler('v2') });
+    expect(csv.out.split('\n')[1]).toMatch(/^RR123456789CN,3011,21051,InTransit,/);
+    const none = await parse(['list', '-o', 'table'], { handler: listHandler('v2'), lists: false });
+    expect(none.out).toMatch(/RR123456789CN\s+3011\s+21051\s+InTransit/);
+  });
+
+  it('v1 lists: names beside codes, numeric countries as ISO codes (from the cached lists)', async () => {
+    const table = await parse(['list', '-o', 'table'], { handler: listHandler('v1'), version: 'v1' });
+    expect(table.out).toMatch(/RR123456789CN\s+3011 China Post\s+21051 USPS\s+InTransit/);
+    const csv = await parse(['list', '--csv'], { handler: listHandler('v1'), version: 'v1' });
+    const [header, row] = csv.out.split('\n');
+    const cells = Object.fromEntries(header!.split(',').map((h, i) => [h, row!.split(',')[i]]));
+    expect(cells).toMatchObject({ carrier: '3011', origin_country: 'CN', destination_country: 'US' });
+  });
 });

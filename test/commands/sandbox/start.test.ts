@@ -1,28 +1,15 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+// trk sandbox start: its flags as the emulator's options, what it prints, serving until stopped.
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { runSandboxReset, runSandboxStart, sandboxOptions } from '../../src/commands/sandbox/emulator.js';
-import type { Context } from '../../src/context/context.js';
-import { TrkError, UsageError } from '../../src/core/errors.js';
-import { startSandbox } from '@trk/sandbox';
-import { createTestIO, type TestIO } from '../test-io.js';
-import { createFake } from '../fake-context.js';
-import { call } from '../../packages/sandbox/test/http.js';
+import { describe, expect, it, vi } from 'vitest';
+import { runSandboxReset, runSandboxStart, sandboxOptions } from '../../../src/commands/sandbox/emulator.js';
+import { UsageError } from '../../../src/core/errors.js';
+import { createTestIO } from '../../test-io.js';
+import { call } from '../../../packages/sandbox/test/http.js';
+import { sandboxStateDir } from './state-dir.js';
+import { baseEnv, trk, trkRunning } from '../../e2e/helpers.js';
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'trk-sandbox-cmd-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-function context(io: TestIO, signal: AbortSignal, output?: 'json'): Context {
-  const global = output ? { output } : {};
-  return createFake({ io, signal, env: { TRK_STATE_DIR: dir }, global, noApi: true, realClock: true }).ctx;
-}
-
+const state = sandboxStateDir();
 describe('sandboxOptions', () => {
   it('maps flags to emulator options, with the default state file under TRK_STATE_DIR', async () => {
     const o = await sandboxOptions(
@@ -42,13 +29,13 @@ describe('sandboxOptions', () => {
         strictPaths: true,
         pageOverlap: 3,
       },
-      { TRK_STATE_DIR: dir },
+      { TRK_STATE_DIR: state.dir() },
     );
     expect(o).toEqual({
       port: 0,
       webhookUrl: 'http://127.0.0.1:9/h',
       speed: 3600,
-      stateFile: path.join(dir, 'sandbox.json'),
+      stateFile: path.join(state.dir(), 'sandbox.json'),
       start: Date.UTC(2026, 5, 1),
       failureRate: 0.1,
       dropRate: 0.05,
@@ -82,11 +69,11 @@ describe('sandboxOptions', () => {
   });
 });
 
-describe('runSandboxStart / runSandboxReset', () => {
+describe('runSandboxStart', () => {
   it('prints URL and key on stdout, status on stderr, serves until stopped, then saves', async () => {
     const io = createTestIO();
     const stop = new AbortController();
-    const run = runSandboxStart({ speed: 0 }, context(io, stop.signal));
+    const run = runSandboxStart({ speed: 0 }, state.context(io, stop.signal));
     await vi.waitFor(() => expect(io.stdoutText()).toContain('TRK_API_KEY='), { timeout: 5000 });
     const lines = Object.fromEntries(
       io
@@ -105,13 +92,13 @@ describe('runSandboxStart / runSandboxReset', () => {
     stop.abort();
     await run;
     expect(io.stderrText()).toContain('state saved');
-    expect((await stat(path.join(dir, 'sandbox.json'))).isFile()).toBe(true);
+    expect((await stat(path.join(state.dir(), 'sandbox.json'))).isFile()).toBe(true);
 
     const resetIO = createTestIO();
-    await runSandboxReset({}, context(resetIO, new AbortController().signal));
-    await expect(stat(path.join(dir, 'sandbox.json'))).rejects.toThrow();
+    await runSandboxReset({}, state.context(resetIO, new AbortController().signal));
+    await expect(stat(path.join(state.dir(), 'sandbox.json'))).rejects.toThrow();
     expect(resetIO.stderrText()).toContain('removed');
-    await runSandboxReset({}, context(resetIO, new AbortController().signal));
+    await runSandboxReset({}, state.context(resetIO, new AbortController().signal));
     expect(resetIO.stderrText()).toContain('nothing to do');
   });
 
@@ -120,7 +107,7 @@ describe('runSandboxStart / runSandboxReset', () => {
     const stop = new AbortController();
     const run = runSandboxStart(
       { state: false, log: true, speed: 0, start: '2026-06-01T08:00:00Z' },
-      context(io, stop.signal, 'json'),
+      state.context(io, stop.signal, 'json'),
     );
     await vi.waitFor(() => expect(io.stdoutText()).toContain('}'), { timeout: 5000 });
     const { url, key } = JSON.parse(io.stdoutText()) as { url: string; key: string };
@@ -147,34 +134,50 @@ describe('runSandboxStart / runSandboxReset', () => {
     expect(io.stdoutText().trim().split('\n')).toHaveLength(1);
   });
 
-  it('reset refuses while a sandbox runs on the state file (its next save would undo it)', async () => {
-    const server = await startSandbox({ stateFile: path.join(dir, 'sandbox.json'), speed: 0 });
-    try {
-      const err = await runSandboxReset({}, context(createTestIO(), new AbortController().signal)).catch(
-        (e: unknown) => e,
-      );
-      expect(err).toBeInstanceOf(TrkError);
-      expect((err as TrkError).message).toBe(
-        `a sandbox server at ${server.url} (pid ${process.pid}) is using ${path.join(dir, 'sandbox.json')}`,
-      );
-    } finally {
-      await server.close();
-    }
-    expect((await stat(path.join(dir, 'sandbox.json'))).isFile()).toBe(true);
-    await runSandboxReset({}, context(createTestIO(), new AbortController().signal));
-    await expect(stat(path.join(dir, 'sandbox.json'))).rejects.toThrow();
-  });
-
   it('prints JSON with --output json and keeps state in memory with --no-state', async () => {
     const io = createTestIO();
     const stop = new AbortController();
-    const run = runSandboxStart({ state: false, key: 'k-123' }, context(io, stop.signal, 'json'));
+    const run = runSandboxStart({ state: false, key: 'k-123' }, state.context(io, stop.signal, 'json'));
     await vi.waitFor(() => expect(io.stdoutText()).toContain('}'), { timeout: 5000 });
     const out = JSON.parse(io.stdoutText()) as { url: string; key: string };
     expect(out.key).toBe('k-123');
     expect((await call(out.url, '/track/v2/getquota', { key: 'k-123' })).status).toBe(200);
     stop.abort();
     await run;
-    await expect(readFile(path.join(dir, 'sandbox.json'))).rejects.toThrow();
+    await expect(readFile(path.join(state.dir(), 'sandbox.json'))).rejects.toThrow();
+  });
+});
+
+describe('trk sandbox start in its own process', () => {
+  it('prints TRK_RES_URL too, so carrier names resolve against it rather than the real list host', async () => {
+    const env = baseEnv();
+    delete env.TRK_API_KEY;
+    delete env.TRK_BASE_URL;
+    // A key of its own: the default one is a secret to this process since the commands before used it (trk
+    // redacts the keys a process has used), and would be printed as ***, as it is not by a process of its own.
+    const key = 'settings-start-0123456789abcdef';
+    const server = trkRunning(['sandbox', 'start', '--no-state', '--speed', '0', '--key', key], { env });
+    try {
+      await server.printed(/TRK_RES_URL=/, 'stdout');
+      const vars = Object.fromEntries(
+        server
+          .stdout()
+          .trim()
+          .split('\n')
+          .map((l) => l.split('=', 2) as [string, string]),
+      );
+      expect(Object.keys(vars)).toEqual(['TRK_BASE_URL', 'TRK_API_KEY', 'TRK_RES_URL']);
+      expect(vars.TRK_RES_URL).toBe(vars.TRK_BASE_URL);
+      expect(vars.TRK_API_KEY).toBe(key);
+      // baseEnv points TRK_RES_URL at a closed port: the printed value replaces it, as sourcing the lines would.
+      const reg = await trk(['register', 'RR123456789CN', '--carrier', 'China Post', '--json'], {
+        env: { ...env, ...vars },
+      });
+      expect(reg.code, reg.stderr).toBe(0);
+      expect(reg.stdout).toMatch(/"carrier":\s*3011/);
+    } finally {
+      server.interrupt();
+    }
+    expect((await server.done).code).toBe(0);
   });
 });

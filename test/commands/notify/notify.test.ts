@@ -8,17 +8,24 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clock } from '../../src/core/clock.js';
-import { HOLD_MS } from '../../src/mirror/notify/ledger.js';
-import { NotifyRun } from '../../src/mirror/notify/run.js';
-import { readRules } from '../../src/mirror/notify/setup.js';
-import { Senders, type MailSettings } from '../../src/mirror/notify/targets.js';
-import type { Message } from '../../src/mirror/notify/messages.js';
-import type { SkippingClock } from '../skipping-clock.js';
-import { STORE_KINDS } from '../store/kinds.js';
-import { numbers, startEmulator, trk, trkProcess, type Emulator } from './helpers.js';
-import { HOUR, mirrorEnv, openStore, register, spawnTrk, START, sync, until } from './mirror-helpers.js';
-import { startHookReceiver, startMailReceiver, type HookReceiver, type MailReceiver } from './notify-receivers.js';
+import { clock } from '../../../src/core/clock.js';
+import { HOLD_MS } from '../../../src/mirror/notify/ledger.js';
+import { NotifyRun } from '../../../src/mirror/notify/run.js';
+import { readRules } from '../../../src/mirror/notify/setup.js';
+import { Senders, type MailSettings } from '../../../src/mirror/notify/targets.js';
+import type { Message } from '../../../src/mirror/notify/messages.js';
+import type { SkippingClock } from '../../skipping-clock.js';
+import { STORE_KINDS } from '../../store/kinds.js';
+import { exampleCommand, groupHelp } from '../group-help.js';
+import { syncedMirror } from '../mirror/synced-mirror.js';
+import { numbers, startEmulator, trk, trkProcess, type Emulator } from '../../e2e/helpers.js';
+import { HOUR, mirrorEnv, openStore, register, spawnTrk, START, sync, until } from '../../e2e/mirror-helpers.js';
+import {
+  startHookReceiver,
+  startMailReceiver,
+  type HookReceiver,
+  type MailReceiver,
+} from '../../e2e/notify-receivers.js';
 
 interface Change {
   id: number;
@@ -385,4 +392,28 @@ describe.each(STORE_KINDS)('trk webhook listen --store --notify beside trk notif
     await mail.close();
     await emu.close();
   }, 120_000);
+});
+
+describe('trk notify, the group', () => {
+  const mirror = syncedMirror();
+  const COMMANDS = ['list', 'add', 'remove', 'test', 'run', 'help'];
+
+  it('lists its commands in its help, and its examples run them', async () => {
+    const help = await groupHelp(['notify', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.commands).toEqual(COMMANDS);
+    expect(help.examples.length).toBeGreaterThan(0);
+    for (const example of help.examples) expect(COMMANDS, example).toContain(exampleCommand('notify', example));
+  });
+
+  it('typed alone lists the rules, as trk notify list does, its flags too', async () => {
+    const add = await trk(['notify', 'add', 'chat', '--when', 'Delivered', '--to', 'https://chat.example/x'], {
+      env: mirror.env,
+    });
+    expect(add.code, add.stderr).toBe(0);
+    const alone = await trk(['notify', '--json'], { env: mirror.env });
+    expect(alone.code, alone.stderr).toBe(0);
+    expect((JSON.parse(alone.stdout) as { name: string }[]).map((r) => r.name)).toEqual(['chat']);
+    expect(alone.stdout).toBe((await trk(['notify', 'list', '--json'], { env: mirror.env })).stdout);
+  });
 });

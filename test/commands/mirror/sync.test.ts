@@ -3,12 +3,12 @@
 // no HTTP 429); an incremental sync asks the pages a watermark on tracking time needs, and one query more.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { clock } from '../../src/core/clock.js';
+import { clock } from '../../../src/core/clock.js';
 import type { SandboxRequestLog } from '@trk/sandbox/http/request-log.js';
-import { STORE_KINDS } from '../store/kinds.js';
-import { emulatorList, numbers, startEmulator, trk, type Emulator } from './helpers.js';
-import { HOUR, mirrorEnv, register, START, sync } from './mirror-helpers.js';
-import { startRecorder } from './recorder.js';
+import { STORE_KINDS } from '../../store/kinds.js';
+import { emulatorList, numbers, startEmulator, trk, type Emulator } from '../../e2e/helpers.js';
+import { HOUR, mirrorEnv, register, START, sync } from '../../e2e/mirror-helpers.js';
+import { startRecorder } from '../../e2e/recorder.js';
 
 const sqlite = STORE_KINDS.find((k) => k.name === 'SQLite')!;
 

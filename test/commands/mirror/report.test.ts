@@ -6,12 +6,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SqliteStore } from '../../src/store/sqlite.js';
-import { writeFixtureMirror } from '../report/fixture-mirror.js';
-import { baseEnv, parseCsv, trk } from './helpers.js';
-import { hasScript, trkInTerminal } from './terminal.js';
-import { textWidth } from '../../src/output/width.js';
-import { STORE_KINDS } from '../store/kinds.js';
+import { SqliteStore } from '../../../src/store/sqlite.js';
+import { writeFixtureMirror } from '../../report/fixture-mirror.js';
+import { baseEnv, parseCsv, trk } from '../../e2e/helpers.js';
+import { hasScript, trkInTerminal } from '../../e2e/terminal.js';
+import { textWidth } from '../../../src/output/width.js';
+import { STORE_KINDS } from '../../store/kinds.js';
 
 let db: string;
 const env = baseEnv();

@@ -1,34 +1,10 @@
-// info, realtime, quota: the commands that print tracking details or one object.
+// trk info: tracking pages, tables and formats, --watch, --status and --sub-status.
 import { describe, expect, it } from 'vitest';
-import type { Envelope } from '@trk/service/types.js';
-import { runInfo } from '../../src/commands/items/info-online.js';
-import { runQuota } from '../../src/commands/quota/quota.js';
-import { realtimeItem, runRealtime } from '../../src/commands/items/realtime-run.js';
-import { UsageError } from '../../src/core/errors.js';
-import { createFake, type Handler } from '../fake-context.js';
-import { fixtureJson } from '../fixture-files.js';
-
-const fixture = (name: string) => fixtureJson<Envelope<Record<string, unknown>>>(`doc-v2/${name}`);
-const correios = fixture('gettrackinfo_correios_2151.json');
-const yanwen = fixture('gettrackinfo_yanwen_190012.json');
-const DETAILS = [...correios.data!.accepted!, ...yanwen.data!.accepted!];
-
-/** Answers gettrackinfo (and real time) from the fixtures; unknown numbers are rejected. */
-const trackInfo: Handler = (_op, body) => {
-  const items = body as { number: string }[];
-  return {
-    code: 0,
-    data: {
-      accepted: DETAILS.filter((d) => items.some((i) => i.number === d.number)),
-      rejected: items
-        .filter((i) => !DETAILS.some((d) => d.number === i.number))
-        .map((i) => ({
-          number: i.number,
-          error: { code: -18019902, message: `The number ${i.number} is not registered.` },
-        })),
-    },
-  };
-};
+import { runInfo } from '../../../src/commands/items/info-online.js';
+import { UsageError } from '../../../src/core/errors.js';
+import { createFake, type Handler } from '../../fake-context.js';
+import { correios, trackInfo, yanwen } from '../track-info.js';
+import { withCachedLists } from '../carrier-lists.js';
 
 describe('runInfo', () => {
   it('on a terminal: one number reads as a tracking page, several as a compact table, --page as pages', async () => {
@@ -211,80 +187,27 @@ describe('runInfo --status / --sub-status', () => {
   });
 });
 
-describe('runRealtime', () => {
-  it('sends one item with cacheLevel 0 by default', async () => {
-    const fake = createFake({ handler: trackInfo, global: { output: 'json' } });
-    expect(await runRealtime({ number: 'AA123456789BR', carrier: 2151, fresh: false }, fake.ctx)).toBe(0);
-    expect(fake.calls).toEqual([
-      {
-        op: 'getRealTimeTrackInfo',
-        body: [{ number: 'AA123456789BR', carrier: 2151, cacheLevel: 0 }],
-        opts: undefined,
+describe('trk info: carrier names', () => {
+  const parse = withCachedLists();
+
+  it('info: the tracking page and the rejected rows name the carriers', async () => {
+    const handler: Handler = () => ({
+      code: 0,
+      data: {
+        accepted: [
+          {
+            number: 'RR123456789CN',
+            tag: null,
+            track: { w1: 3011, w2: 21051, b: 301, c: 2105, e: 10, z0: {}, z1: [], z2: [] },
+          },
+        ],
+        rejected: [{ number: 'RR000000000CN', carrier: 3011, error: { code: -18019902, message: 'not registered' } }],
       },
-    ]);
-  });
-
-  it('--fresh without a terminal needs --yes, and sends nothing without it', async () => {
-    const fake = createFake({ handler: trackInfo });
-    const err = await runRealtime({ number: 'AA123456789BR', fresh: true }, fake.ctx).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UsageError);
-    expect((err as UsageError).toLine()).toContain('--fresh (10 quota units) needs confirmation: pass --yes');
-    expect(fake.calls).toHaveLength(0);
-
-    const yes = createFake({ handler: trackInfo, global: { yes: true, output: 'json' } });
-    await runRealtime({ number: 'AA123456789BR', fresh: true }, yes.ctx);
-    expect((yes.calls[0]!.body as { cacheLevel: number }[])[0]!.cacheLevel).toBe(1);
-  });
-
-  it('--fresh on a terminal asks, naming the cost', async () => {
-    const fake = createFake({ handler: trackInfo, tty: true, confirms: [false] });
-    await expect(runRealtime({ number: 'AA123456789BR', fresh: true }, fake.ctx)).rejects.toThrow('cancelled');
-    expect(fake.prompts[0]).toMatch(/10 quota units instead of 1/);
-    expect(fake.calls).toHaveLength(0);
-  });
-
-  it('a rejected number exits 1 (nothing was done); v1 has no real-time operation', async () => {
-    const fake = createFake({ handler: trackInfo, global: { output: 'json' } });
-    expect(await runRealtime({ number: 'XX000000000XX', fresh: false }, fake.ctx)).toBe(1);
-    const v1 = createFake({ version: 'v1' });
-    await expect(runRealtime({ number: 'AA123456789BR', fresh: false }, v1.ctx)).rejects.toThrow(
-      /v1 API has no real-time/,
-    );
-    expect(v1.calls).toHaveLength(0);
-  });
-
-  it('realtimeItem maps the options', () => {
-    expect(realtimeItem({ number: ' AB12345 ', param: 'p', finalCarrier: 9, fresh: true })).toEqual({
-      number: 'AB12345',
-      param: 'p',
-      final_carrier: 9,
-      cacheLevel: 1,
     });
-  });
-});
-
-describe('runQuota', () => {
-  it('--json prints the quota object as sent', async () => {
-    const quota = fixture('getquota.json');
-    const fake = createFake({ handler: () => quota, global: { output: 'json' } });
-    expect(await runQuota({}, fake.ctx)).toBe(0);
-    expect(JSON.parse(fake.io.stdoutText())).toEqual(quota.data);
-    expect(fake.calls[0]).toMatchObject({ op: 'getquota', body: [] });
-  });
-
-  it('CSV prints a header and one row', async () => {
-    const fake = createFake({ global: { output: 'csv' } });
-    await runQuota({}, fake.ctx);
-    const lines = fake.io.stdoutText().trim().split(/\r?\n/);
-    expect(lines).toEqual([
-      'quota_total,quota_used,quota_remain,today_used,max_track_daily,free_email_quota,free_email_quotaused',
-      '100,10,90,1,0,0,0',
-    ]);
-  });
-
-  it('v1 has no quota operation', async () => {
-    const fake = createFake({ version: 'v1' });
-    await expect(runQuota({}, fake.ctx)).rejects.toThrow(/v1 API has no quota operation/);
-    expect(fake.calls).toHaveLength(0);
+    const r = await parse(['info', 'RR123456789CN', 'RR000000000CN'], { handler, version: 'v1', tty: true });
+    expect(r.code).toBe(3);
+    expect(r.out.split('\n')[0]).toBe('RR123456789CN  ·  3011 China Post  ·  last mile 21051 USPS');
+    expect(r.out).toMatch(/Route {5}CN → US/);
+    expect(r.out).toMatch(/RR000000000CN\s+3011 China Post\s+rejected/);
   });
 });

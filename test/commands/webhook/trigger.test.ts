@@ -4,10 +4,10 @@
 // the very body it would send, which the listener takes with the sign printed beside it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notificationProblem } from '@trk/service/webhook-body.js';
-import { verifyV1 } from '../../src/webhook/verify.js';
-import { STORE_KINDS } from '../store/kinds.js';
-import { type Emulator, numbers, type RunningTrk, startEmulator, trk, trkRunning } from './helpers.js';
-import { mirrorEnv, register, START, sync } from './mirror-helpers.js';
+import { verifyV1 } from '../../../src/webhook/verify.js';
+import { STORE_KINDS } from '../../store/kinds.js';
+import { type Emulator, numbers, type RunningTrk, startEmulator, trk, trkRunning } from '../../e2e/helpers.js';
+import { mirrorEnv, register, START, sync } from '../../e2e/mirror-helpers.js';
 
 let emu: Emulator;
 let env: NodeJS.ProcessEnv;

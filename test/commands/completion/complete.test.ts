@@ -1,7 +1,7 @@
 // What the completion scripts ask trk for at a <Tab>: carrier names from the cached list, never a download.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceServer, type ReferenceServer } from '../carriers/reference-server.js';
-import { baseEnv, trk } from './helpers.js';
+import { startReferenceServer, type ReferenceServer } from '../../carriers/reference-server.js';
+import { baseEnv, trk } from '../../e2e/helpers.js';
 
 let ref: ReferenceServer;
 
