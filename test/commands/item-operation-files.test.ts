@@ -12,8 +12,6 @@ import { EMULATED_OPERATIONS } from '@trk/sandbox/ops/table.js';
 import { commandName, ITEM_OPERATIONS } from '@trk/service/operations/index.js';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** This file, which names a made-up command below. */
-const SELF = 'test/commands/item-operation-files.test.ts';
 
 /** The files of a folder below the root, recursively, by their path from the root. */
 function filesUnder(folder: string): string[] {
@@ -41,9 +39,9 @@ function missingFiles(op: string, command: string, tree: Tree): string[] {
     missing.push(`${commandFile}: the command's file, exporting its declaration`);
   if (!names.test(text)) missing.push(`${commandFile}: its listing, naming ${command} for trk --help`);
   if (!tree.emulated.has(op)) missing.push(`packages/sandbox/src/ops/: the emulator's handler of ${op}`);
-  const runsCommand = new RegExp(`\\['${command}'|/${command}[.-]`);
-  if (!tree.files('test/commands').some((f) => f !== SELF && runsCommand.test(tree.text(f) ?? '')))
-    missing.push(`test/commands/items/${command}.test.ts: a test of trk ${command}`);
+  // Its test beside it: the command file's path under test/ (test/commands/test-files.test.ts holds every command to it).
+  const testFile = commandFile.replace(/^src\//, 'test/').replace(/\.ts$/, '.test.ts');
+  if (tree.text(testFile) === undefined) missing.push(`${testFile}: a test of trk ${command}`);
   if (!tree.files('packages/sandbox/test').some((f) => tree.text(f)?.includes(`'${op}'`)))
     missing.push(`packages/sandbox/test/: a test of the emulator's ${op}`);
   return missing;
