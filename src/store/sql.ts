@@ -41,6 +41,12 @@ export interface Sql {
    */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
   /**
+   * In a transaction, once its last statement is called: its commit is sent behind them (a server's in the same
+   * round trip, rather than in one of its own once `fn` resolves). A statement that fails still makes it a
+   * rollback; what `fn` does after it is read the answers.
+   */
+  sendCommit(): void;
+  /**
    * In a transaction, before it reads or writes these records: waits for the other writers of any of them, and
    * holds them until the transaction ends, so that what it read of them stays true until it commits (the change
    * a write records is decided on what the mirror held). SQLite's write lock holds the whole file already; a
