@@ -94,7 +94,7 @@ export async function writeDetails(sql: Sql, rows: readonly DetailsRow[], source
     const out: DetailsWrite = { stored: 0, changes: [] };
     const all = rounds(rows);
     for (const [i, round] of all.entries()) {
-      const [held] = await Promise.all([heldOf(tx, round), locked]);
+      const [held] = await Promise.all([heldOf(tx, round, source), locked]);
       // Older than what the mirror holds (a notification overtaken by a sync, or the reverse): nothing to do. The
       // details held answer a tracking as late as these were asked for with, so the record is not wanted again.
       const newer = round.flatMap((row) => {
@@ -130,16 +130,18 @@ function detailsValues(row: DetailsRow, held: Held, source: ChangeSource): Param
   return [row.number, row.carrier, ...DETAILS_WITH_SOURCE.map((c) => (c === 'source' ? source : stored[c]))];
 }
 
-/** What the mirror holds of each of these records (each once), by idOf. */
-async function heldOf(tx: Sql, keys: readonly RecordKey[]): Promise<Map<string, Held>> {
+/** What the mirror holds of each of these records (each once), by idOf, for details from `source`. */
+async function heldOf(tx: Sql, keys: readonly RecordKey[], source: ChangeSource): Promise<Map<string, Held>> {
   const { where: these, params } = keysIn(keys);
+  // The list answer as stored only where a notification patches it: a sync's details leave the record as it is.
+  const raw = source === 'webhook' ? 'raw' : "'' AS raw";
   const [details, records] = await Promise.all([
     tx.all(
       `SELECT number, carrier, package_status, sub_status, as_of, record_track_time FROM details WHERE ${these}`,
       params,
     ),
     tx.all(
-      `SELECT number, carrier, package_status, track_time, register_time, raw FROM records WHERE ${these}`,
+      `SELECT number, carrier, package_status, track_time, register_time, ${raw} FROM records WHERE ${these}`,
       params,
     ),
   ]);

@@ -1,8 +1,8 @@
 // The store's writes to PostgreSQL in as few round trips as they allow (src/store/postgres-transaction.ts): a
 // transaction's BEGIN sent with its first statements and its COMMIT with its last, proved by a proxy that holds the
 // server's answers back until trk has sent them (a write that waited for an answer first would never end), and what
-// new details bring (records, changes) a statement for many records. And what a transaction guarantees kept: a
-// statement that fails after the commit was sent leaves nothing written.
+// new details bring (records, changes) a statement for many records; a sync's details read no stored list answers.
+// And what a transaction guarantees kept: a statement that fails after the commit was sent leaves nothing written.
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { detailsRow, recordRow } from '../../src/store/rows.js';
@@ -74,6 +74,24 @@ describe.skipIf(pg.missing !== undefined)('the PostgreSQL store in few round tri
       'SELECT pg_advisory_xact_lock(CAST($1 AS',
       'INSERT INTO changes',
       'COMMIT',
+    ]);
+  });
+
+  it("reads the records' stored list answers for notifications alone, which patch them", async () => {
+    proxy = await wireProxy(await pg.fresh());
+    const store = await pg.open(proxy.url);
+    await store.writeRecords(records(numbers(0, 4)));
+    const from = proxy.statements.length;
+    await store.writeDetails(details(numbers(0, 4)), 'sync');
+    const sync = proxy.statements.slice(from).find((s) => s.includes('FROM records WHERE'));
+    await store.writeDetails(details(numbers(0, 4)), 'webhook');
+    const webhook = proxy.statements
+      .slice(from)
+      .filter((s) => s.includes('FROM records WHERE'))
+      .at(-1);
+    expect([sync, webhook].map((s) => /register_time, (raw|'' AS raw) FROM/.exec(s ?? '')?.[1])).toEqual([
+      "'' AS raw",
+      'raw',
     ]);
   });
 
