@@ -60,6 +60,12 @@ export interface Sql {
   lockChanges(): Promise<void>;
 }
 
+/** The last statements of a transaction, called already: its commit sent behind them (see Sql), their answers. */
+export function lastOf<T>(tx: Sql, statements: Promise<T>): Promise<T> {
+  tx.sendCommit();
+  return statements;
+}
+
 /**
  * `newer` compares a row offered (`excluded`) with the row held (the table's name); `rows` of distinct keys, each
  * with the values of `columns`, then those of `insertOnly` (written to a new row, never over a held one).

@@ -11,6 +11,7 @@ import {
   int,
   KEY,
   keysIn,
+  lastOf,
   olderDetails,
   str,
   pieces,
@@ -175,34 +176,40 @@ export async function markStopped(
   fields: { tag: string | null; param: string | null },
 ): Promise<void> {
   await sql.transaction(async (tx) => {
-    await tx.lockRecords([key]);
-    const [r] = await tx.all(`SELECT raw FROM records WHERE ${KEY}`, [key.number, key.carrier]);
+    // The lock and what the mirror holds: sent together, run in this order (see Sql).
+    const [, [r]] = await Promise.all([
+      tx.lockRecords([key]),
+      tx.all(`SELECT raw FROM records WHERE ${KEY}`, [key.number, key.carrier]),
+    ]);
     const stop = { tracking_status: 'Stopped', stop_track_reason: 'Expired' };
     if (!r) {
       const raw = { number: key.number, carrier: key.carrier, param: fields.param, tag: fields.tag, ...stop };
-      await upsertRecord(tx, { ...recordRow(raw, 'v2'), as_of: '' });
+      await lastOf(tx, upsertRecord(tx, { ...recordRow(raw, 'v2'), as_of: '' }));
       return;
     }
-    await tx.run(`UPDATE records SET tracking_status = ?, stop_track_reason = ?, raw = ? WHERE ${KEY}`, [
-      stop.tracking_status,
-      stop.stop_track_reason,
-      patchRaw(String(r.raw), stop),
-      key.number,
-      key.carrier,
-    ]);
+    await lastOf(
+      tx,
+      tx.run(`UPDATE records SET tracking_status = ?, stop_track_reason = ?, raw = ? WHERE ${KEY}`, [
+        stop.tracking_status,
+        stop.stop_track_reason,
+        patchRaw(String(r.raw), stop),
+        key.number,
+        key.carrier,
+      ]),
+    );
   });
 }
 
 /** Records and their details taken out; how many records were. */
 export async function deleteRecords(sql: Sql, keys: readonly RecordKey[]): Promise<number> {
   return sql.transaction(async (tx) => {
-    await tx.lockRecords(keys);
-    const done = await Promise.all(
-      keys.flatMap((k) => [
-        tx.run(`DELETE FROM details WHERE ${KEY}`, [k.number, k.carrier]),
-        tx.run(`DELETE FROM records WHERE ${KEY}`, [k.number, k.carrier]),
-      ]),
-    );
+    // The locks, the deletes and the commit: sent together, run in this order (see Sql).
+    const locked = tx.lockRecords(keys);
+    const deleted = keys.flatMap((k) => [
+      tx.run(`DELETE FROM details WHERE ${KEY}`, [k.number, k.carrier]),
+      tx.run(`DELETE FROM records WHERE ${KEY}`, [k.number, k.carrier]),
+    ]);
+    const [, done] = await lastOf(tx, Promise.all([locked, Promise.all(deleted)]));
     // Every other one is a record's.
     return done.reduce((n, r, i) => n + (i % 2 === 1 ? r.changes : 0), 0);
   });

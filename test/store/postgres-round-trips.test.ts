@@ -1,14 +1,15 @@
 // The store's writes to PostgreSQL in as few round trips as they allow (src/store/postgres-transaction.ts): a
 // transaction's BEGIN sent with its first statements and its COMMIT with its last, proved by a proxy that holds the
 // server's answers back until trk has sent them (a write that waited for an answer first would never end), and what
-// new details bring (records, changes) a statement for many records; a sync's details read no stored list answers.
+// new details bring (records, changes) a statement for many records; a sync's details read no stored list answers;
+// the store's other writes as few round trips.
 // And what a transaction guarantees kept: a statement that fails after the commit was sent leaves nothing written.
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { detailsRow, recordRow } from '../../src/store/rows.js';
 import type { RecordRow } from '../../src/store/types.js';
 import { fixtureJson } from '../fixture-files.js';
-import { STORE_KINDS } from './kinds.js';
+import { all, STORE_KINDS } from './kinds.js';
 import { wireProxy, type WireProxy } from './wire-proxy.js';
 
 const pg = STORE_KINDS.find((k) => k.name === 'PostgreSQL')!;
@@ -93,6 +94,37 @@ describe.skipIf(pg.missing !== undefined)('the PostgreSQL store in few round tri
       "'' AS raw",
       'raw',
     ]);
+  });
+
+  it('moves a cursor, writes the state or deletes records in one round trip, and a stop in two', async () => {
+    proxy = await wireProxy(await pg.fresh());
+    const store = await pg.open(proxy.url);
+    const [a, b, c, d] = records(numbers(0, 4));
+    await store.writeRecords([a!, b!, c!, d!]);
+    const stop = { tag: null, param: null };
+    // Each statement prepared once.
+    await store.setState({ one: '1', two: '2' });
+    await store.advanceCursor('nightly', 1);
+    await store.deleteRecords([a!]);
+    await store.markStopped(b!, stop);
+    for (const write of [
+      () => store.setState({ one: '3', two: '4' }),
+      () => store.advanceCursor('nightly', 2),
+      () => store.deleteRecords([c!]),
+    ]) {
+      proxy.holdAnswers('COMMIT');
+      await write();
+    }
+    // The stop's write decided on what the record holds: with the COMMIT once that is read.
+    proxy.holdAnswers('COMMIT', 'UPDATE records SET tracking_status');
+    await store.markStopped(d!, stop);
+    expect([await store.state('two'), await store.cursor('nightly'), (await store.counts()).records]).toEqual([
+      '4',
+      2,
+      2,
+    ]);
+    const [stopped] = await all(store.records({ numbers: [d!.number] }));
+    expect(JSON.parse(stopped!.raw).tracking_status).toBe('Stopped');
   });
 
   it('leaves nothing written when a statement fails after the commit was sent', async () => {
