@@ -2,7 +2,7 @@
 // a cursor only ever moves forward, so that two consumers of one name never take a change back.
 
 import { REFERENCE_FIELDS, type ReferenceValues } from '@trk/service/record-fields.js';
-import { int, str, type Param, type Row, type Sql } from './sql.js';
+import { int, lastOf, str, type Param, type Row, type Sql } from './sql.js';
 import type { ChangeQuery, ChangeRow, ListedChange } from './types.js';
 
 /**
@@ -42,10 +42,13 @@ export async function readCursor(sql: Sql, name: string): Promise<number> {
 /** Moves a cursor to `to`, never back. */
 export async function advanceCursor(sql: Sql, name: string, to: number): Promise<void> {
   await sql.transaction((tx) =>
-    tx.run(
-      'INSERT INTO cursors (name, change_id) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET change_id = ' +
-        'excluded.change_id WHERE excluded.change_id > cursors.change_id',
-      [name, to],
+    lastOf(
+      tx,
+      tx.run(
+        'INSERT INTO cursors (name, change_id) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET change_id = ' +
+          'excluded.change_id WHERE excluded.change_id > cursors.change_id',
+        [name, to],
+      ),
     ),
   );
 }

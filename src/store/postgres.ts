@@ -1,13 +1,15 @@
 // The mirror in a PostgreSQL database, for several hosts (listeners behind a load balancer, cron hosts), through
 // `postgres` (postgres.js: no dependencies of its own, its types included, libpq's sslmode meanings, and queries
-// of one transaction pipelined). Loaded only when the mirror's address names PostgreSQL (src/mirror/open.ts).
+// sent without waiting for the answers of those before). Loaded only when the mirror's address names PostgreSQL
+// (src/mirror/open.ts).
 //
 // The store's logic and SQL are the SQLite store's (sql-store.ts, sql.ts); what differs is here:
 // - Transactions run side by side under READ COMMITTED. Each write transaction first takes a transaction-scoped
 //   advisory lock per record it touches, in one order (so two never wait for each other), then reads what the
 //   mirror holds and writes; the upserts' guards decide between answers of different times. A transaction that
 //   records changes takes one more lock for them, so that change ids become visible in their order and a cursor
-//   never passes an id committed later. A deadlock or serialization failure is retried.
+//   never passes an id committed later. A deadlock or serialization failure is retried. A transaction's BEGIN
+//   goes with its first statements and its COMMIT with its last (postgres-transaction.ts).
 // - Migrations run once, under an advisory lock, however many hosts start at once.
 // - The password is never shown: messages name the address with `***`, and errors are rewritten without it.
 
@@ -21,6 +23,7 @@ import type { Param, QueryOptions, Row, Sql } from './sql.js';
 import { POSTGRES_FIND } from './find-sql.js';
 import { POSTGRES_REPORT } from './report-sql.js';
 import { SqlStore } from './sql-store.js';
+import { pipelined, type PipelinedTransaction } from './postgres-transaction.js';
 import type { RecordKey } from './types.js';
 import { nodeCrypto, nodeFs } from '../core/node.js';
 
@@ -31,8 +34,6 @@ const CHANGES_LOCK = '7382659213504417002';
 const LOCK_TIMEOUT = '60s';
 /** Connections a trk process opens to the server at most. */
 const POOL_SIZE = 4;
-/** Times a transaction is run again after a deadlock or a serialization failure. */
-const RETRIES = 4;
 
 /** `?` placeholders as `$1, $2, ...` (none of the shared SQL has a `?` inside a literal; quotes are skipped anyway). */
 const numberedCache = new Map<string, string>();
@@ -64,25 +65,26 @@ function recordLock(key: RecordKey): bigint {
   return digest.readBigInt64BE(0);
 }
 
-const RETRYABLE = new Set(['40001', '40P01']);
-
 class PostgresConnection implements Sql {
   readonly #db: postgres.Sql;
-  readonly #tx: postgres.TransactionSql | undefined;
+  readonly #tx: PipelinedTransaction | undefined;
   readonly #error: (err: unknown) => Error;
   #changesLock: Promise<unknown> | undefined;
 
-  constructor(db: postgres.Sql, error: (err: unknown) => Error, tx?: postgres.TransactionSql) {
+  constructor(db: postgres.Sql, error: (err: unknown) => Error, tx?: PipelinedTransaction) {
     this.#db = db;
     this.#error = error;
     this.#tx = tx;
   }
 
-  #query(sql: string, params: readonly Param[], opts: QueryOptions = {}) {
+  #query(sql: string, params: readonly Param[], opts: QueryOptions & { cursor?: boolean } = {}) {
     // A named statement, kept on the connection, is planned for generic values after five runs; the unnamed one is
     // planned for the values it is run with.
     const prepare = opts.planEachRun !== true;
-    return (this.#tx ?? this.#db).unsafe(numbered(sql), params.map(param), { prepare });
+    const query = (this.#tx?.sql ?? this.#db).unsafe(numbered(sql), params.map(param), { prepare });
+    // In a transaction, sent in the order called: postgres.js sends a query once it is awaited, which is a turn
+    // later for one awaited through an async function than for the transaction's COMMIT, sent as it is called.
+    return this.#tx && opts.cursor !== true ? query.execute() : query;
   }
 
   async all(sql: string, params: readonly Param[] = [], opts?: QueryOptions): Promise<Row[]> {
@@ -103,7 +105,7 @@ class PostgresConnection implements Sql {
 
   async *batches(sql: string, params: readonly Param[], size: number): AsyncIterable<Row[]> {
     try {
-      for await (const rows of this.#query(sql, params).cursor(size)) yield rows as Row[];
+      for await (const rows of this.#query(sql, params, { cursor: true }).cursor(size)) yield rows as Row[];
     } catch (err) {
       throw this.#error(err);
     }
@@ -111,42 +113,40 @@ class PostgresConnection implements Sql {
 
   async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
     if (this.#tx) return fn(this);
-    for (let attempt = 0; ; attempt++) {
-      try {
-        // Errors inside keep their codes (passed through as they are), so that a deadlock is known here.
-        return (await this.#db.begin((tx) => fn(new PostgresConnection(this.#db, (err) => err as Error, tx)))) as T;
-      } catch (err) {
-        const code = (err as { code?: unknown }).code;
-        if (attempt < RETRIES && typeof code === 'string' && RETRYABLE.has(code)) continue;
-        throw this.#error(err);
-      }
+    try {
+      // Errors inside keep their codes (passed through as they are), so that a deadlock is known and retried.
+      return await pipelined(this.#db, (tx) =>
+        fn(new PostgresConnection(this.#db, (err) => tx.failed(err) as Error, tx)),
+      );
+    } catch (err) {
+      throw this.#error(err);
     }
   }
 
-  #inTransaction(): postgres.TransactionSql {
-    if (!this.#tx) throw new Error('locks are taken in a transaction');
-    return this.#tx;
+  sendCommit(): void {
+    this.#tx?.sendCommit();
   }
 
   async lockRecords(keys: readonly RecordKey[]): Promise<void> {
-    const tx = this.#inTransaction();
+    this.#inTransaction();
     // Sorted and each once: two transactions take their common locks in the same order and never wait in a circle.
     const locks = [...new Set(keys.map(recordLock))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (locks.length === 0) return;
     // One statement, taken one after the other by the server in the array's order (a function scan keeps it).
-    await tx.unsafe(
-      'SELECT count(pg_advisory_xact_lock(k)) FROM unnest(CAST($1 AS BIGINT[])) AS t(k)',
-      [`{${locks.join(',')}}`],
-      { prepare: true },
-    );
+    await this.all('SELECT count(pg_advisory_xact_lock(k)) FROM unnest(CAST(? AS BIGINT[])) AS t(k)', [
+      `{${locks.join(',')}}`,
+    ]);
   }
 
   async lockChanges(): Promise<void> {
+    this.#inTransaction();
     // Asked for by each change of a transaction, taken once.
-    this.#changesLock ??= this.#inTransaction()
-      .unsafe('SELECT pg_advisory_xact_lock($1::bigint)', [CHANGES_LOCK], { prepare: true })
-      .execute();
+    this.#changesLock ??= this.all('SELECT pg_advisory_xact_lock(CAST(? AS BIGINT))', [CHANGES_LOCK]);
     await this.#changesLock;
+  }
+
+  #inTransaction(): void {
+    if (!this.#tx) throw new Error('locks are taken in a transaction');
   }
 }
 

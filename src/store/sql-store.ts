@@ -22,6 +22,7 @@ import type { ReportDialect } from './report-sql.js';
 import {
   detailsOfNumber,
   int,
+  lastOf,
   NEXT_FULL_SYNC,
   PENDING_DETAILS,
   recordsQuery,
@@ -78,18 +79,24 @@ export abstract class SqlStore implements Store {
   }
 
   async setState(values: Readonly<Record<string, string>>): Promise<void> {
-    await this.sql.transaction(async (tx) => {
-      for (const [name, value] of Object.entries(values)) {
-        await tx.run(
-          'INSERT INTO sync_state (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
-          [name, value],
-        );
-      }
-    });
+    await this.sql.transaction((tx) =>
+      lastOf(
+        tx,
+        Promise.all(
+          Object.entries(values).map(([name, value]) =>
+            tx.run(
+              'INSERT INTO sync_state (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = ' +
+                'excluded.value',
+              [name, value],
+            ),
+          ),
+        ),
+      ),
+    );
   }
 
   async nextFullSync(): Promise<number> {
-    return this.sql.transaction(async (tx) => Number((await tx.all(NEXT_FULL_SYNC))[0]?.value));
+    return this.sql.transaction(async (tx) => Number((await lastOf(tx, tx.all(NEXT_FULL_SYNC)))[0]?.value));
   }
 
   writeRecords(rows: readonly RecordRow[], fullSync?: number): Promise<{ added: number }> {

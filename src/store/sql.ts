@@ -41,6 +41,12 @@ export interface Sql {
    */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
   /**
+   * In a transaction, once its last statement is called: its commit is sent behind them (a server's in the same
+   * round trip, rather than in one of its own once `fn` resolves). A statement that fails still makes it a
+   * rollback; what `fn` does after it is read the answers.
+   */
+  sendCommit(): void;
+  /**
    * In a transaction, before it reads or writes these records: waits for the other writers of any of them, and
    * holds them until the transaction ends, so that what it read of them stays true until it commits (the change
    * a write records is decided on what the mirror held). SQLite's write lock holds the whole file already; a
@@ -52,6 +58,12 @@ export interface Sql {
    * their ids, so that a cursor that passed one never misses an earlier one committed later.
    */
   lockChanges(): Promise<void>;
+}
+
+/** The last statements of a transaction, called already: its commit sent behind them (see Sql), their answers. */
+export function lastOf<T>(tx: Sql, statements: Promise<T>): Promise<T> {
+  tx.sendCommit();
+  return statements;
 }
 
 /**
@@ -98,8 +110,8 @@ export function pieces<T>(rows: readonly T[]): T[][] {
   return out;
 }
 
-/** The statement of an upsert of `rows` rows, made once a count. */
-function upserts(make: (rows: number) => string): (rows: number) => string {
+/** The statement of `rows` rows (an upsert of a piece), made once a count. */
+function byRowCount(make: (rows: number) => string): (rows: number) => string {
   const made = new Map<number, string>();
   return (rows) => {
     let sql = made.get(rows);
@@ -141,7 +153,7 @@ export const UPSERT_RECORD = upsert('records', RECORD_COLUMNS, recordsNewer);
  * UPSERT_RECORD of `rows` records at once (a piece), each with the full sync that saw it last: a new record is
  * written with it, one held is marked apart (SEEN_BY_FULL_SYNC), whether or not the upsert's guard lets it change.
  */
-export const upsertRecords = upserts((rows) =>
+export const upsertRecords = byRowCount((rows) =>
   upsert('records', RECORD_COLUMNS, recordsNewer, rows, ['seen_full_sync']),
 );
 export const DETAILS_WITH_SOURCE = [...DETAILS_COLUMNS, 'source'] as const;
@@ -150,7 +162,38 @@ const detailsNewer = (offered: string, held: string) =>
   `(${trackedSql(offered)}, ${offered}.as_of) >= (${trackedSql(held)}, ${held}.as_of)`;
 export const UPSERT_DETAILS = upsert('details', DETAILS_WITH_SOURCE, detailsNewer);
 /** UPSERT_DETAILS of `rows` records' details at once (a piece). */
-export const upsertDetails = upserts((rows) => upsert('details', DETAILS_WITH_SOURCE, detailsNewer, rows));
+export const upsertDetails = byRowCount((rows) => upsert('details', DETAILS_WITH_SOURCE, detailsNewer, rows));
+
+/** The columns of a change as recorded (its id is the table's own). */
+export const CHANGE_COLUMNS = [
+  'number',
+  'carrier',
+  'from_status',
+  'to_status',
+  'from_sub_status',
+  'to_sub_status',
+  'event_time',
+  'detected_at',
+  'source',
+] as const;
+const valuesOf = (row: string, rows: number) => Array.from({ length: rows }, () => row).join(', ');
+/** `rows` changes at once (a piece), each with the values of CHANGE_COLUMNS: their ids, with their records' keys. */
+export const insertChanges = byRowCount(
+  (rows) =>
+    `INSERT INTO changes (${CHANGE_COLUMNS.join(', ')}) ` +
+    `VALUES ${valuesOf(`(${CHANGE_COLUMNS.map(() => '?').join(', ')})`, rows)} RETURNING id, number, carrier`,
+);
+/**
+ * Notifications' status, tag and latest event brought to `rows` records at once (a piece), each with its number,
+ * carrier, package_status, tag, latest_event_time, latest_event_info and raw.
+ */
+export const updateFromNotifications = byRowCount(
+  (rows) =>
+    'UPDATE records SET package_status = v.column3, tag = v.column4, latest_event_time = v.column5, ' +
+    'latest_event_info = v.column6, raw = v.column7 ' +
+    `FROM (VALUES ${valuesOf('(?, CAST(? AS INTEGER), ?, ?, ?, ?, ?)', rows)}) AS v ` +
+    'WHERE records.number = v.column1 AND records.carrier = v.column2',
+);
 
 export const KEY = 'number = ? AND carrier = ?';
 

@@ -126,6 +126,9 @@ class SqliteConnection implements Sql {
     return run;
   }
 
+  // Its statements run as they are called: the commit follows when the transaction's function resolves.
+  sendCommit(): void {}
+
   // The transaction holds the write lock of the whole file (BEGIN IMMEDIATE): nothing more to take.
   async lockRecords(): Promise<void> {}
   async lockChanges(): Promise<void> {}

@@ -4,26 +4,25 @@
 // host or several, lose nothing and never put older data over newer. New details that move a record's status add
 // a change (changes.ts reads them).
 
-import { recordFromDetails, recordRow } from './rows.js';
+import { recordRow } from './rows.js';
+import { patchRaw, recordValues, writeBrought, type Held } from './details-brought.js';
 import {
   DETAILS_WITH_SOURCE,
   int,
   KEY,
   keysIn,
+  lastOf,
   olderDetails,
   str,
-  trackedOf,
   pieces,
   upsertDetails,
   upsertRecords,
   UPSERT_RECORD,
-  type DetailsTimes,
   type Param,
   type Row,
   type Sql,
 } from './sql.js';
-import { RECORD_COLUMNS } from './schema.js';
-import type { ChangeRow, ChangeSource, DetailsRow, DetailsWrite, RecordKey, RecordRow } from './types.js';
+import type { ChangeSource, DetailsRow, DetailsWrite, RecordKey, RecordRow } from './types.js';
 
 /**
  * The rows in rounds where each record comes once: the statements of a round are sent together (a server runs them
@@ -41,19 +40,11 @@ function rounds<R extends RecordKey>(rows: readonly R[]): R[][] {
   return out;
 }
 
-/** What the mirror held of a record before new details. */
-interface Held {
-  details: (DetailsTimes & { package_status: string | null; sub_status: string | null }) | undefined;
-  record:
-    | { package_status: string | null; track_time: string | null; register_time: string | null; raw: string }
-    | undefined;
-}
 const NOTHING_HELD: Held = { details: undefined, record: undefined };
 
 const idOf = (k: RecordKey): string => `${k.number}\u0000${k.carrier}`;
 const rowId = (row: Row): string => idOf({ number: String(row.number), carrier: int(row.carrier) });
 const SEEN_BY_FULL_SYNC = 'UPDATE records SET seen_full_sync = ? WHERE (seen_full_sync IS NULL OR seen_full_sync <> ?)';
-const recordValues = (row: RecordRow): Param[] => [row.number, row.carrier, ...RECORD_COLUMNS.map((c) => row[c])];
 const upsertRecord = (tx: Sql, row: RecordRow) => tx.run(UPSERT_RECORD, recordValues(row));
 
 /** Records of a list's answers; `fullSync`: the full sync that saw them. */
@@ -64,30 +55,35 @@ export async function writeRecords(
 ): Promise<{ added: number }> {
   if (rows.length === 0) return { added: 0 };
   return sql.transaction(async (tx) => {
-    // The locks, what the mirror knew, then the writes: sent together, run in this order (see Sql).
+    // The locks, what the mirror knew, the writes of each round, then the commit: none waits for an answer, so a
+    // server takes them all in one round trip, and runs them in this order (see Sql): a round's reads see the rounds
+    // before it.
     const locked = tx.lockRecords(rows);
-    let added = 0;
-    for (const round of rounds(rows)) {
-      const these = keysIn(round);
-      const [known] = await Promise.all([
-        tx.all(`SELECT number FROM records WHERE ${these.where}`, these.params),
-        locked,
-        ...pieces(round).map((piece) =>
-          tx.run(
-            upsertRecords(piece.length),
-            piece.flatMap((row) => [...recordValues(row), fullSync ?? null]),
-          ),
-        ),
-        // Those held already, marked as seen by this sync: in a first sync none (PostgreSQL wrote a page 40 % slower
-        // updating every row again).
-        ...(fullSync === undefined
-          ? []
-          : [tx.run(`${SEEN_BY_FULL_SYNC} AND ${these.where}`, [fullSync, fullSync, ...these.params])]),
-      ]);
-      added += round.length - known.length;
-    }
-    return { added };
+    const added = rounds(rows).map((round) => writeRound(tx, round, fullSync));
+    tx.sendCommit();
+    const [, ...counts] = await Promise.all([locked, ...added]);
+    return { added: counts.reduce((a, b) => a + b, 0) };
   });
+}
+
+/** One round of writeRecords: how many of its records the mirror did not hold. */
+async function writeRound(tx: Sql, round: readonly RecordRow[], fullSync: number | undefined): Promise<number> {
+  const these = keysIn(round);
+  const [known] = await Promise.all([
+    tx.all(`SELECT number FROM records WHERE ${these.where}`, these.params),
+    ...pieces(round).map((piece) =>
+      tx.run(
+        upsertRecords(piece.length),
+        piece.flatMap((row) => [...recordValues(row), fullSync ?? null]),
+      ),
+    ),
+    // Those held already, marked as seen by this sync: in a first sync none (PostgreSQL wrote a page 40 % slower
+    // updating every row again).
+    ...(fullSync === undefined
+      ? []
+      : [tx.run(`${SEEN_BY_FULL_SYNC} AND ${these.where}`, [fullSync, fullSync, ...these.params])]),
+  ]);
+  return round.length - known.length;
 }
 
 /** Details of tracking answers or notifications, each decided on what the mirror held of its record. */
@@ -97,25 +93,32 @@ export async function writeDetails(sql: Sql, rows: readonly DetailsRow[], source
     // The locks, then what the mirror holds: sent together, run in this order (see Sql).
     const locked = tx.lockRecords(rows);
     const out: DetailsWrite = { stored: 0, changes: [] };
-    for (const round of rounds(rows)) {
-      const [held] = await Promise.all([heldOf(tx, round), locked]);
+    const all = rounds(rows);
+    for (const [i, round] of all.entries()) {
+      const [held] = await Promise.all([heldOf(tx, round, source), locked]);
       // Older than what the mirror holds (a notification overtaken by a sync, or the reverse): nothing to do. The
       // details held answer a tracking as late as these were asked for with, so the record is not wanted again.
       const newer = round.flatMap((row) => {
         const h = held.get(idOf(row)) ?? NOTHING_HELD;
         return h.details && olderDetails(row, h.details) ? [] : [{ row, held: h }];
       });
-      // Decided on what the mirror held, so sent together (see Sql): the details a piece at a time, then each
-      // record's own statements.
-      await Promise.all([
-        ...pieces(newer).map((piece) =>
-          tx.run(
-            upsertDetails(piece.length),
-            piece.flatMap(({ row, held }) => detailsValues(row, held, source)),
+      // Decided on what the mirror held, so sent together (see Sql): the details a piece at a time, then what they
+      // bring, and after the last round's the commit.
+      const written = Promise.all([
+        Promise.all(
+          pieces(newer).map((piece) =>
+            tx.run(
+              upsertDetails(piece.length),
+              piece.flatMap(({ row, held }) => detailsValues(row, held, source)),
+            ),
           ),
         ),
-        ...newer.map(({ row, held }) => writeOne(tx, row, held, source, out)),
+        writeBrought(tx, newer, source),
       ]);
+      if (i === all.length - 1) tx.sendCommit();
+      const [, changes] = await written;
+      out.stored += newer.length;
+      out.changes.push(...changes);
     }
     out.changes.sort((a, b) => a.id - b.id);
     return out;
@@ -128,26 +131,18 @@ function detailsValues(row: DetailsRow, held: Held, source: ChangeSource): Param
   return [row.number, row.carrier, ...DETAILS_WITH_SOURCE.map((c) => (c === 'source' ? source : stored[c]))];
 }
 
-/** What new details of one record bring besides themselves: the record (of a notification) and a change. */
-async function writeOne(tx: Sql, row: DetailsRow, held: Held, source: ChangeSource, out: DetailsWrite): Promise<void> {
-  const [, change] = await Promise.all([
-    source === 'webhook' ? recordFromNotification(tx, row, held) : undefined,
-    changeOf(tx, row, held, source),
-  ]);
-  out.stored += 1;
-  if (change) out.changes.push(change);
-}
-
-/** What the mirror holds of each of these records (each once), by idOf. */
-async function heldOf(tx: Sql, keys: readonly RecordKey[]): Promise<Map<string, Held>> {
+/** What the mirror holds of each of these records (each once), by idOf, for details from `source`. */
+async function heldOf(tx: Sql, keys: readonly RecordKey[], source: ChangeSource): Promise<Map<string, Held>> {
   const { where: these, params } = keysIn(keys);
+  // The list answer as stored only where a notification patches it: a sync's details leave the record as it is.
+  const raw = source === 'webhook' ? 'raw' : "'' AS raw";
   const [details, records] = await Promise.all([
     tx.all(
       `SELECT number, carrier, package_status, sub_status, as_of, record_track_time FROM details WHERE ${these}`,
       params,
     ),
     tx.all(
-      `SELECT number, carrier, package_status, track_time, register_time, raw FROM records WHERE ${these}`,
+      `SELECT number, carrier, package_status, track_time, register_time, ${raw} FROM records WHERE ${these}`,
       params,
     ),
   ]);
@@ -174,63 +169,6 @@ async function heldOf(tx: Sql, keys: readonly RecordKey[]): Promise<Map<string, 
   return held;
 }
 
-/**
- * The change new details make, recorded: the status held before (the details', else for a notification the
- * record's, else none) against the new one. A sync's first details of a record are its first sync: no change.
- */
-async function changeOf(tx: Sql, row: DetailsRow, held: Held, source: ChangeSource): Promise<ChangeRow | undefined> {
-  if (!held.details && source === 'sync') return undefined;
-  const from = held.details ? held.details.package_status : (held.record?.package_status ?? null);
-  const known = held.details !== undefined || held.record !== undefined;
-  if (known && from === row.package_status) return undefined;
-  const change: Omit<ChangeRow, 'id'> = {
-    number: row.number,
-    carrier: row.carrier,
-    from_status: from,
-    to_status: row.package_status,
-    from_sub_status: held.details?.sub_status ?? null,
-    to_sub_status: row.sub_status,
-    event_time: row.latest_event_time,
-    // When the service found it: the tracking the details answer, from its own answers.
-    detected_at: trackedOf(row) || row.latest_event_time || '',
-    source,
-  };
-  const names = Object.keys(change) as (keyof typeof change)[];
-  // The lock for changes, then the change: sent together, run in this order (see Sql).
-  const [, [inserted]] = await Promise.all([
-    tx.lockChanges(),
-    tx.all(
-      `INSERT INTO changes (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) RETURNING id`,
-      names.map((k) => change[k]),
-    ),
-  ]);
-  return { ...change, id: int(inserted?.id) };
-}
-
-/**
- * A notification's details brought to the record: its status and latest event, when they are at least as new
- * as the record's tracking time; a number the mirror did not list yet gets a record made from them.
- */
-async function recordFromNotification(tx: Sql, row: DetailsRow, held: Held): Promise<void> {
-  if (!held.record) {
-    await upsertRecord(tx, recordFromDetails(row));
-    return;
-  }
-  if (held.record.track_time !== null && row.as_of !== '' && row.as_of < held.record.track_time) return;
-  // The copy of the list answer gets the time as the service writes it there; the column keeps it comparable.
-  const raw = patchRaw(held.record.raw, {
-    package_status: row.package_status,
-    tag: row.tag,
-    latest_event_time: row.latest_event_time_sent ?? row.latest_event_time,
-    latest_event_info: row.latest_event,
-  });
-  await tx.run(
-    `UPDATE records SET package_status = ?, tag = ?, latest_event_time = ?, latest_event_info = ?, raw = ? ` +
-      `WHERE ${KEY}`,
-    [row.package_status, row.tag, row.latest_event_time, row.latest_event, raw, row.number, row.carrier],
-  );
-}
-
 /** A record the service stopped tracking (a notification of it); a number the mirror did not know gets a record. */
 export async function markStopped(
   sql: Sql,
@@ -238,42 +176,41 @@ export async function markStopped(
   fields: { tag: string | null; param: string | null },
 ): Promise<void> {
   await sql.transaction(async (tx) => {
-    await tx.lockRecords([key]);
-    const [r] = await tx.all(`SELECT raw FROM records WHERE ${KEY}`, [key.number, key.carrier]);
+    // The lock and what the mirror holds: sent together, run in this order (see Sql).
+    const [, [r]] = await Promise.all([
+      tx.lockRecords([key]),
+      tx.all(`SELECT raw FROM records WHERE ${KEY}`, [key.number, key.carrier]),
+    ]);
     const stop = { tracking_status: 'Stopped', stop_track_reason: 'Expired' };
     if (!r) {
       const raw = { number: key.number, carrier: key.carrier, param: fields.param, tag: fields.tag, ...stop };
-      await upsertRecord(tx, { ...recordRow(raw, 'v2'), as_of: '' });
+      await lastOf(tx, upsertRecord(tx, { ...recordRow(raw, 'v2'), as_of: '' }));
       return;
     }
-    await tx.run(`UPDATE records SET tracking_status = ?, stop_track_reason = ?, raw = ? WHERE ${KEY}`, [
-      stop.tracking_status,
-      stop.stop_track_reason,
-      patchRaw(String(r.raw), stop),
-      key.number,
-      key.carrier,
-    ]);
+    await lastOf(
+      tx,
+      tx.run(`UPDATE records SET tracking_status = ?, stop_track_reason = ?, raw = ? WHERE ${KEY}`, [
+        stop.tracking_status,
+        stop.stop_track_reason,
+        patchRaw(String(r.raw), stop),
+        key.number,
+        key.carrier,
+      ]),
+    );
   });
 }
 
 /** Records and their details taken out; how many records were. */
 export async function deleteRecords(sql: Sql, keys: readonly RecordKey[]): Promise<number> {
   return sql.transaction(async (tx) => {
-    await tx.lockRecords(keys);
-    const done = await Promise.all(
-      keys.flatMap((k) => [
-        tx.run(`DELETE FROM details WHERE ${KEY}`, [k.number, k.carrier]),
-        tx.run(`DELETE FROM records WHERE ${KEY}`, [k.number, k.carrier]),
-      ]),
-    );
+    // The locks, the deletes and the commit: sent together, run in this order (see Sql).
+    const locked = tx.lockRecords(keys);
+    const deleted = keys.flatMap((k) => [
+      tx.run(`DELETE FROM details WHERE ${KEY}`, [k.number, k.carrier]),
+      tx.run(`DELETE FROM records WHERE ${KEY}`, [k.number, k.carrier]),
+    ]);
+    const [, done] = await lastOf(tx, Promise.all([locked, Promise.all(deleted)]));
     // Every other one is a record's.
     return done.reduce((n, r, i) => n + (i % 2 === 1 ? r.changes : 0), 0);
   });
-}
-
-/** A stored list item with those of `fields` it has set (a v1 item, of other names, is left as received). */
-function patchRaw(raw: string, fields: Record<string, unknown>): string {
-  const item = JSON.parse(raw) as Record<string, unknown>;
-  for (const [k, v] of Object.entries(fields)) if (k in item) item[k] = v;
-  return JSON.stringify(item);
 }

@@ -284,6 +284,26 @@ describe.each(STORE_KINDS)('the $name store', (kind) => {
     expect(same.changes).toEqual([]);
   });
 
+  it('gives each change of a batch of notifications the id recorded for its own number', async () => {
+    const s = await store();
+    const known = { ...page[0], number: 'YT0000000003', carrier: yanwen.carrier, package_status: 'NotFound' };
+    await s.writeRecords([recordRow(known, 'v2')]);
+    // Numbers the mirror did not know and one it listed, written in one statement whatever the order of its rows.
+    const numbers = ['YT0000000005', 'YT0000000001', 'YT0000000003', 'YT0000000004', 'YT0000000002'];
+    const statuses = ['InTransit', 'Delivered', 'Exception', 'AvailableForPickup', 'OutForDelivery'];
+    const rows = numbers.map((number, i) =>
+      detailsRow({ ...details(statuses[i]!, '2026-06-29T13:00:00Z'), number }, 'v2', null),
+    );
+    const w = await s.writeDetails(rows, 'webhook');
+    const recorded = await s.changes({});
+    expect(w.changes.map((c) => [c.id, c.number, c.from_status, c.to_status])).toEqual(
+      recorded.map((c) => [c.id, c.number, c.from_status, c.to_status]),
+    );
+    expect(new Map(recorded.map((c) => [c.number, [c.from_status, c.to_status]]))).toEqual(
+      new Map(numbers.map((n, i) => [n, [n === known.number ? 'NotFound' : null, statuses[i]]])),
+    );
+  });
+
   it("patches a notification's news into the record as the list answer writes it (the carrier's offset)", async () => {
     const s = await store();
     const listed = { ...page[0], number: yanwen.number, carrier: yanwen.carrier, track_time: '2026-06-28T00:00:00Z' };
