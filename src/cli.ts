@@ -5,7 +5,7 @@
 import type { Command, CommanderError as CommanderErrorType } from 'commander';
 import { CommanderError } from './commands/commander.js';
 import { applyOutputFlags, formatsOf } from './commands/define.js';
-import { buildProgram, commandOf, type Invoker } from './commands/registry.js';
+import { buildProgram, commandOf, commandWords, type Invoker } from './commands/registry.js';
 import type { Context, GlobalOptions } from './context/context.js';
 import { debugEnabled } from './core/debug.js';
 import { InterruptedError, OutputError, stopExitCode, TrkError, UsageError } from './core/errors.js';
@@ -19,6 +19,7 @@ import { redact, redactingIO } from './io/secrets.js';
 import { sanitizeTerminalText } from './io/terminal-text.js';
 import { packageVersion } from './core/version.js';
 import { nodeFs } from './core/node.js';
+import { isWaitingRun, skipOptimisingCompilers } from './core/heap.js';
 
 export interface CliOptions {
   /** Captured streams for tests; default the process's. */
@@ -459,6 +460,8 @@ function applyToTree(cmd: Command, fn: (c: Command) => void): void {
 
 /** The process entry point (bin/trk.js): real streams, Ctrl-C handling, a quiet exit on a closed pipe. */
 export async function main(argv: string[]): Promise<number> {
+  // Before the command's modules load (src/core/heap.ts); here rather than in runCli, which tests run in process.
+  if (isWaitingRun(commandWords(argv))) skipOptimisingCompilers();
   const controller = new AbortController();
   /** A second signal while stopping: quit at once, ending the progress line first so the prompt starts clean. */
   const quitNow = (code: ExitCode) => {

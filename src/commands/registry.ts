@@ -34,20 +34,31 @@ const gettingStarted = (context: AddHelpTextContext) =>
 const WHOLE_TREE = new Set(['help']);
 
 /**
- * The command an argument list runs (its first word that is not a global option or the value of one), `all`
- * when that command needs the whole tree, or null for none (`trk`, `trk --help`, `trk --version`).
+ * The words of an argument list that name its command and subcommand (`webhook listen`), at most two: those that
+ * are not options nor values of global options; after `--`, whatever follows.
  */
-export function commandOf(argv: readonly string[]): string | null {
-  for (let i = 0; i < argv.length; i++) {
+export function commandWords(argv: readonly string[]): string[] {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length && words.length < 2; i++) {
     const arg = argv[i] as string;
-    if (arg === '--') return argv[i + 1] ?? null;
+    if (arg === '--') return [...words, ...argv.slice(i + 1)].slice(0, 2);
     if (arg.startsWith('-')) {
       if (GLOBAL_VALUE_FLAGS.has(arg)) i += 1;
       continue;
     }
-    return WHOLE_TREE.has(arg) ? 'all' : arg;
+    words.push(arg);
   }
-  return null;
+  return words;
+}
+
+/**
+ * The command an argument list runs (its first word that is not a global option or the value of one), `all`
+ * when that command needs the whole tree, or null for none (`trk`, `trk --help`, `trk --version`).
+ */
+export function commandOf(argv: readonly string[]): string | null {
+  const [command] = commandWords(argv);
+  if (command === undefined) return null;
+  return WHOLE_TREE.has(command) ? 'all' : command;
 }
 
 /**

@@ -19,15 +19,26 @@ export function keepHeapSmall(): void {
   nodeV8().setFlagsFromString('--semi-space-growth-factor=1 --optimize-for-size');
 }
 
+/** The commands whose long run waits on the disk or the service (skipOptimisingCompilers): first word, or two. */
+const WAITING_RUNS: ReadonlySet<string> = new Set(['sync', 'report', 'webhook listen']);
+
+/** Whether the command named by `words` (registry.ts's commandWords) is one of WAITING_RUNS. */
+export function isWaitingRun(words: readonly string[]): boolean {
+  return WAITING_RUNS.has(words[0] ?? '') || WAITING_RUNS.has(words.slice(0, 2).join(' '));
+}
+
 /**
  * A long run whose JavaScript waits on the network or the disk (a listener storing notifications, a sync at the
- * service's pace): V8's optimising compilers (TurboFan; Maglev on Node 22 and 24)
- * cost more memory than the run needs their speed, in their own zones, in the optimised code and in the pages of
- * Node's binary they run. `webhook listen --store` taking 20,000 notifications from 64 senders peaked at 82 / 89 /
- * 112 MiB on Node 20 / 22 / 24 with them and 77 / 83 / 84 MiB without; it then stores 1,300-2,000 a second instead
- * of 1,900-3,700, where the service sends a few a second and the target is 500. A first sync of 1,200 records
- * peaked at 84 and 76 MiB on Node 22, at the service's pace. Set while running, they take effect for the functions
- * not yet optimised.
+ * service's pace, a report whose database counts the groups): V8's optimising compilers (TurboFan; Maglev on Node
+ * 22 and 24) cost more memory than the run needs their speed, in their own zones, in the optimised code and in
+ * the pages of Node's binary they run. `webhook listen --store` taking 20,000 notifications from 64 senders
+ * peaked at 82 / 89 / 112 MiB on Node 20 / 22 / 24 with them and 77 / 83 / 84 MiB without; it then stores
+ * 1,300-2,000 a second instead of 1,900-3,700, where the service sends a few a second and the target is 500. A
+ * first sync of 1,200 records peaked at 84 and 76 MiB on Node 22, at the service's pace. They are set by `main`
+ * (src/cli.ts) before the command's modules load: while they load, V8 finds two functions of Node's path module
+ * hot and has TurboFan compile them, which alone leaves some 5 MiB of the compiler's code resident on Node 20 and
+ * 22 (set in the command, they came after that). Set while running, they take effect for the
+ * functions not yet optimised.
  */
 export function skipOptimisingCompilers(): void {
   nodeV8().setFlagsFromString('--no-opt --no-maglev');

@@ -105,6 +105,32 @@ function loadedBuiltins(args: string[], env: NodeJS.ProcessEnv, okCodes: readonl
   });
 }
 
+/** The V8 flags a run of bin/trk.js set, each with the two functions that set it (`... BY setter < its caller`). */
+function flagsSet(args: string[], env: NodeJS.ProcessEnv, okCodes: readonly number[]): Promise<string[]> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'trk-flags-'));
+  const probe = path.join(dir, 'probe.cjs');
+  writeFileSync(
+    probe,
+    `const v8 = require('node:v8'); const set = v8.setFlagsFromString; const calls = [];\n` +
+      `v8.setFlagsFromString = (flags) => { const by = new Error().stack.split('\\n').slice(2, 4).map((l) => ` +
+      `/at (\\S+)/.exec(l)?.[1]); calls.push('FLAGS ' + flags + ' BY ' + by.join(' < ')); set(flags); };\n` +
+      `process.on('exit', () => process.stderr.write(calls.join('\\n') + '\\n'));\n`,
+  );
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--require', probe, path.join(ROOT, 'bin', 'trk.js'), ...args], {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (!okCodes.includes(code ?? -1)) return reject(new Error(`exit ${code}: ${err}`));
+      resolve(err.split('\n').flatMap((l) => (l.startsWith('FLAGS ') ? [l.slice(6)] : [])));
+    });
+  });
+}
+
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 
 const HEAVY = ['chalk', 'undici', 'conf', '@inquirer', 'cli-table3', 'csv-parse', 'csv-stringify', 'string-width'];
@@ -169,6 +195,20 @@ describe('start-up', () => {
     } finally {
       await emu.close();
     }
+  });
+
+  it("a long run's optimising compilers are turned off by main, before the command's modules load", async () => {
+    // Without a key each exits 4 before any request: what is checked is what was set by then.
+    const env = baseEnv();
+    for (const args of [['sync'], ['--profile', 'default', 'report', '--json'], ['webhook', 'listen', '--port', 'x']])
+      expect(await flagsSet(args, env, [2, 4]), args.join(' ')).toContain(
+        '--no-opt --no-maglev BY skipOptimisingCompilers < main',
+      );
+    for (const args of [
+      ['info', 'RR123456789CN'],
+      ['webhook', 'verify', '--secret', 'x'],
+    ])
+      expect(await flagsSet(args, env, [2, 4]), args.join(' ')).toEqual([]);
   });
 
   it('trk --version loads nothing but itself', async () => {

@@ -3,7 +3,7 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestIO } from '../test-io.js';
-import { quantile, transitDays, weekOf, weeksBetween } from '../../src/report/figures.js';
+import { compareIds, quantile, transitDays, weekOf, weeksBetween } from '../../src/report/figures.js';
 import { escapeHtml } from '../../src/report/html.js';
 import { buildReport } from '../../src/report/report.js';
 import { printTerminalReport, sparkline, transitBar } from '../../src/report/terminal.js';
@@ -16,6 +16,20 @@ import { NOW, writeFixtureMirror } from './fixture-mirror.js';
 
 // Widths as a terminal draws them, as for a command laying out text for people (src/cli.ts loads them).
 beforeAll(loadTextWidths);
+
+describe('the order of group ids', () => {
+  it("is English collation's, as localeCompare gave it, for carriers, lanes, both and days", () => {
+    const carriers = ['0', '9', '10', '100', '1000', '3011', '21051', '190271', 'null'];
+    const countries = ['null', 'CN', 'US', 'DE', 'Ua', 'ua', 'uA', 'nu', 'NULL'];
+    const lanes = countries.flatMap((o) => countries.map((d) => `${o}>${d}`));
+    const both = carriers.flatMap((c) => lanes.slice(0, 20).map((l) => `${c}|${l}`));
+    const days = ['2026-01-05', '2025-12-29', '2026-10-01', '2026-1-5', 'null'];
+    for (const ids of [carriers, lanes, both, days]) {
+      const english = [...ids].sort((a, b) => a.localeCompare(b, 'en'));
+      expect([...ids].reverse().sort(compareIds)).toEqual(english);
+    }
+  });
+});
 
 describe('quantiles by linear interpolation between the closest ranks', () => {
   it('interpolates between ranks (n - 1) p', () => {

@@ -8,7 +8,6 @@ import { openMirror } from '../../mirror/open.js';
 import type { SyncProgress, SyncSummary } from '../../mirror/sync.js';
 import { duration, fmt, plural } from '../../core/text.js';
 import { clock } from '../../core/clock.js';
-import { skipOptimisingCompilers } from '../../core/heap.js';
 import { examples, joined, notes, prints, running, type Declare } from '../define.js';
 import { dbOption } from './args.js';
 import type { Listing } from '../listing.js';
@@ -40,8 +39,6 @@ export function summaryLine(s: SyncSummary, seconds: number): string {
 }
 
 export async function runSync(opts: SyncCommandOptions, ctx: Context): Promise<number> {
-  // A run at the service's pace, its JavaScript idle most of the time (src/core/heap.ts).
-  skipOptimisingCompilers();
   const s = await ctx.settings();
   // The client first: it starts the emulator under --sandbox and refuses a missing key before a file is made.
   await ctx.api();

@@ -10,7 +10,7 @@ import { DEFAULT_LISTEN_PORT, startListener, type ListenerOptions, type Sink } f
 import { NO_KEY_HINT, parseForwardUrl, queueRoot, signingKey } from './common.js';
 import { refuseOwnFile } from '../../config/own-files.js';
 import { StoreSink } from '../../mirror/webhook-sink.js';
-import { keepHeapSmall, skipOptimisingCompilers } from '../../core/heap.js';
+import { keepHeapSmall } from '../../core/heap.js';
 import { examples, nonNegativeInt, Option, prints, running, type Declare } from '../define.js';
 import { dbOption } from '../mirror/args.js';
 
@@ -144,7 +144,6 @@ async function tellLeftOver(root: string, forwardTo: string, ctx: Context): Prom
 export async function runWebhookListen(opts: WebhookListenOptions, ctx: Context): Promise<number> {
   // A run of hours whose every notification dies young (src/core/heap.ts).
   keepHeapSmall();
-  skipOptimisingCompilers();
   const settings = await listenerOptions(opts, ctx);
   const store = opts.store ? await storeSink(opts, ctx) : undefined;
   let listener: Awaited<ReturnType<typeof startListener>>;
