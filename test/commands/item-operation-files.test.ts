@@ -39,7 +39,7 @@ function missingFiles(op: string, command: string, tree: Tree): string[] {
     missing.push(`${commandFile}: the command's file, exporting its declaration`);
   if (!names.test(text)) missing.push(`${commandFile}: its listing, naming ${command} for trk --help`);
   if (!tree.emulated.has(op)) missing.push(`packages/sandbox/src/ops/: the emulator's handler of ${op}`);
-  // Its test beside it: the command file's path under test/ (test/commands/test-files.test.ts holds every command to it).
+  // Its test beside it, at the command file's path under test/ (test-files.test.ts holds every command to that).
   const testFile = commandFile.replace(/^src\//, 'test/').replace(/\.ts$/, '.test.ts');
   if (tree.text(testFile) === undefined) missing.push(`${testFile}: a test of trk ${command}`);
   if (!tree.files('packages/sandbox/test').some((f) => tree.text(f)?.includes(`'${op}'`)))
