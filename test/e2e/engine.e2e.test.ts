@@ -4,13 +4,22 @@
 // file edited since. Commands run in this process; the ones stopped by a signal are processes of the built CLI.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as realDelay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../src/core/clock.js';
-import { ROOT, assertBuilt, numbers, parseCsv, startEmulator, trk, type Emulator } from './helpers.js';
+import {
+  ROOT,
+  assertBuilt,
+  budgetForAProcess,
+  numbers,
+  parseCsv,
+  startEmulator,
+  trk,
+  type Emulator,
+} from './helpers.js';
 import { startHostileServer, type HostileServer } from '../hostile/server.js';
 
 let emu: Emulator;
@@ -399,7 +408,7 @@ async function stopMidway(
   opts: { thenMs?: number; signal: NodeJS.Signals; input?: string },
 ): Promise<{ code: number | null; stderr: string }> {
   assertBuilt();
-  await budgetForAProcess();
+  await budgetForAProcess(emu.env);
   emu.sandbox.setFaults({ latencyMs: 300 });
   try {
     const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), ...args], {
@@ -441,15 +450,4 @@ function mulberry32(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-/**
- * A process of trk paces itself on the machine's clock, which is behind the tests' by the waits they skipped: the
- * budget file's times, written on the tests' clock, would be holds and starts still to come for it. It starts from
- * an empty budget, and a second passes on the emulator's clock (the tests') so that what trk sent from the tests'
- * process no longer counts against the new one.
- */
-async function budgetForAProcess(): Promise<void> {
-  rmSync(path.join(emu.env.TRK_STATE_DIR!, 'budget'), { recursive: true, force: true });
-  await clock().sleep(1000);
 }

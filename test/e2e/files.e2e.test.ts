@@ -13,15 +13,22 @@ import {
   openSync,
   readdirSync,
   readFileSync,
-  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { clock } from '../../src/core/clock.js';
-import { assertBuilt, baseEnv, numbers, ROOT, startEmulator, trk, type Emulator } from './helpers.js';
+import {
+  assertBuilt,
+  baseEnv,
+  budgetForAProcess,
+  numbers,
+  ROOT,
+  startEmulator,
+  trk,
+  type Emulator,
+} from './helpers.js';
 
 let emu: Emulator;
 
@@ -228,11 +235,7 @@ describe('files trk is told to write are never its own', () => {
  */
 async function limited(args: readonly string[], env: NodeJS.ProcessEnv, opts: { kb?: number; stdout: string }) {
   assertBuilt();
-  // The process paces itself on the machine's clock, behind the tests' by the waits they skipped: it starts from an
-  // empty budget (its file's times were written on the tests' clock), and a second passes on the emulator's clock
-  // so that what trk sent from the tests' process no longer counts against the new one.
-  rmSync(path.join(env.TRK_STATE_DIR!, 'budget'), { recursive: true, force: true });
-  await clock().sleep(1000);
+  await budgetForAProcess(env);
   return new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
     const out = openSync(opts.stdout, 'w');
     const limit = opts.kb === undefined ? '' : `ulimit -f ${opts.kb}; `;

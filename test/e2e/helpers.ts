@@ -4,7 +4,7 @@
 // pipes, a terminal, cron's empty environment), the built CLI (bin/trk.js; `npm test` builds it) spawned.
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -103,6 +103,16 @@ export async function trk(args: readonly string[], opts: RunOptions): Promise<Re
  */
 export async function beforeProcess(): Promise<void> {
   await clock().sleep(RATE_WINDOW_MS + 100);
+}
+
+/**
+ * Before a process of its own starts on `env`'s state folder, where trk in this process has already paced itself:
+ * the budget file's times were written on the tests' clock, ahead of the machine's by the waits it skipped, and
+ * would be holds and starts still to come for the new process. It starts from an empty budget, after a window.
+ */
+export async function budgetForAProcess(env: NodeJS.ProcessEnv): Promise<void> {
+  rmSync(path.join(env.TRK_STATE_DIR!, 'budget'), { recursive: true, force: true });
+  await beforeProcess();
 }
 
 /** One trk command line in a process of its own (bin/trk.js): for what only a process shows. */

@@ -3,13 +3,22 @@
 // ones stopped by a signal are processes of the built CLI.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as realDelay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clock } from '../../src/core/clock.js';
-import { ROOT, assertBuilt, baseEnv, numbers, parseCsv, startEmulator, trk, type Emulator } from './helpers.js';
+import {
+  ROOT,
+  assertBuilt,
+  baseEnv,
+  budgetForAProcess,
+  numbers,
+  parseCsv,
+  startEmulator,
+  trk,
+  type Emulator,
+} from './helpers.js';
 
 let emu: Emulator;
 let dir: string;
@@ -103,7 +112,7 @@ const registerSends = () => emu.sandbox.state().requests.byOperation['v2/registe
  */
 async function stopWhen(args: string[], until: () => boolean, signal: NodeJS.Signals = 'SIGTERM') {
   assertBuilt();
-  await budgetForAProcess();
+  await budgetForAProcess(emu.env);
   emu.sandbox.setFaults({ latencyMs: 300 });
   try {
     const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'trk.js'), ...args], {
@@ -304,14 +313,3 @@ describe('what is charged, what is sent again, what is set aside', () => {
     expect(countOf(list, (n) => registered(n).length > 0)).toBeLessThan(1000);
   });
 });
-
-/**
- * A process of trk paces itself on the machine's clock, which is behind the tests' by the waits they skipped: the
- * budget file's times, written on the tests' clock, would be holds and starts still to come for it. It starts from
- * an empty budget, and a second passes on the emulator's clock (the tests') so that what trk sent from the tests'
- * process no longer counts against the new one.
- */
-async function budgetForAProcess(): Promise<void> {
-  rmSync(path.join(emu.env.TRK_STATE_DIR!, 'budget'), { recursive: true, force: true });
-  await clock().sleep(1000);
-}
