@@ -426,6 +426,7 @@ const HEAVY: ReadonlyMap<string, string> = fromPaths({
  */
 const STORE_LEAVES = [
   'core/errors.ts',
+  'core/clock.ts',
   'core/node.ts',
   'io/secrets.ts',
   'config/postgres-url.ts',

@@ -10,6 +10,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type DatabaseTypes from 'libsql';
+import { clock, type Clock } from '../core/clock.js';
 import { TrkError } from '../core/errors.js';
 import { damagedMirror } from './damaged.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, READABLE_FROM, SCHEMA_VERSION, SQLITE } from './schema.js';
@@ -235,11 +236,6 @@ export class SqliteStore extends SqlStore {
 /** SQLite's BUSY: another connection holds the lock this one needs. */
 const SQLITE_BUSY = 5;
 
-const REAL_CLOCK = {
-  now: () => Date.now(),
-  sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
-};
-
 /**
  * Sets the file to WAL, waiting for other processes as a busy timeout would. Two processes opening a new mirror at
  * once (two cron jobs' first syncs) may each hold a read of the file while asking to write its header; SQLite then
@@ -248,17 +244,17 @@ const REAL_CLOCK = {
  */
 export async function useWriteAheadLog(
   db: Pick<Db, 'exec'>,
-  clock: { now(): number; sleep(ms: number): Promise<void> } = REAL_CLOCK,
+  time: Pick<Clock, 'monotonic' | 'sleep'> = clock(),
 ): Promise<void> {
-  const deadline = clock.now() + BUSY_TIMEOUT_MS;
+  const deadline = time.monotonic() + BUSY_TIMEOUT_MS;
   for (;;) {
     try {
       db.exec('PRAGMA journal_mode = WAL');
       return;
     } catch (err) {
-      if (primaryCode(err) !== SQLITE_BUSY || clock.now() >= deadline) throw err;
+      if (primaryCode(err) !== SQLITE_BUSY || time.monotonic() >= deadline) throw err;
       // Spread, so that two processes refused together do not ask again together.
-      await clock.sleep(10 + Math.random() * 20);
+      await time.sleep(10 + Math.random() * 20);
     }
   }
 }

@@ -19,7 +19,7 @@ function refusing(refusals: number, error: () => Error = busy) {
     },
   };
   const clock = {
-    now: () => now,
+    monotonic: () => now,
     sleep: async (ms: number) => {
       now += ms;
     },
