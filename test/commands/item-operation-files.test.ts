@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EMULATED_OPERATIONS } from '@trk/sandbox/ops/table.js';
 import { commandName, ITEM_OPERATIONS } from '@trk/service/operations/index.js';
+import { testFileOf } from './test-file-of.js';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -39,8 +40,8 @@ function missingFiles(op: string, command: string, tree: Tree): string[] {
     missing.push(`${commandFile}: the command's file, exporting its declaration`);
   if (!names.test(text)) missing.push(`${commandFile}: its listing, naming ${command} for trk --help`);
   if (!tree.emulated.has(op)) missing.push(`packages/sandbox/src/ops/: the emulator's handler of ${op}`);
-  // Its test beside it, at the command file's path under test/ (test-files.test.ts holds every command to that).
-  const testFile = commandFile.replace(/^src\//, 'test/').replace(/\.ts$/, '.test.ts');
+  // Its test beside it (test-files.test.ts holds every command to that).
+  const testFile = testFileOf(commandFile);
   if (tree.text(testFile) === undefined) missing.push(`${testFile}: a test of trk ${command}`);
   if (!tree.files('packages/sandbox/test').some((f) => tree.text(f)?.includes(`'${op}'`)))
     missing.push(`packages/sandbox/test/: a test of the emulator's ${op}`);

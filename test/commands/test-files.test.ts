@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { testFileOf } from './test-file-of.js';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -20,11 +21,6 @@ function commandFiles(read: (file: string) => string): string[] {
     )
     .filter((file) => /^export const declaration\b/m.test(read(file)))
     .sort();
-}
-
-/** The test file a command file should have beside it in test/commands/. */
-function testFileOf(commandFile: string): string {
-  return commandFile.replace(/^src\/commands\//, 'test/commands/').replace(/\.ts$/, '.test.ts');
 }
 
 /** The test files missing for these command files, as `test file: what it tests` lines. */
